@@ -1,0 +1,56 @@
+//! # Group SSE on plain arrays
+//!
+//! Two-pass (centre first, then squared deviations) sums of squared errors, the reference
+//! against which every incremental formula is checked. See `proofs/P01-sse-identities.md`.
+//!
+//! ## Complexity
+//! O(m d) for a group of m records.
+
+/// SSE of the records `members` (row indices) of the row-major matrix `x` with `d` columns.
+/// Two passes: the centroid, then the squared deviations from it (no cancellation).
+pub fn group_sse(x: &[f64], d: usize, members: &[usize]) -> f64 {
+    if members.is_empty() {
+        return 0.0;
+    }
+    let mut mean = vec![0.0; d];
+    for &i in members {
+        for (m, v) in mean.iter_mut().zip(&x[i * d..(i + 1) * d]) {
+            *m += v;
+        }
+    }
+    let inv = 1.0 / members.len() as f64;
+    mean.iter_mut().for_each(|m| *m *= inv);
+    members
+        .iter()
+        .map(|&i| {
+            x[i * d..(i + 1) * d]
+                .iter()
+                .zip(&mean)
+                .map(|(v, m)| (v - m) * (v - m))
+                .sum::<f64>()
+        })
+        .sum()
+}
+
+/// SSE of a whole labelling: `labels[i]` is the group of record `i`; groups are 0..g.
+pub fn partition_sse(x: &[f64], d: usize, labels: &[usize]) -> f64 {
+    let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
+    for (i, &l) in labels.iter().enumerate() {
+        members[l].push(i);
+    }
+    members.iter().map(|m| group_sse(x, d, m)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_of_three_points_on_a_line() {
+        // 0, 1, 2 -> mean 1, SSE = 1 + 0 + 1
+        let x = [0.0, 1.0, 2.0];
+        assert_eq!(group_sse(&x, 1, &[0, 1, 2]), 2.0);
+        assert_eq!(partition_sse(&x, 1, &[0, 0, 1]), 0.5);
+    }
+}
