@@ -1,1 +1,30 @@
+//! # microagg
+//!
+//! An optimization workbench for multivariate microaggregation: partition n records
+//! (z-scored numeric attributes) into groups of at least k records minimising the
+//! within-group sum of squared errors (SSE); information loss IL = 100 * SSE / SST.
+//!
+//! - [`data`]: CSV loading, named CASC instances, synthetic generators, standardisation;
+//! - [`partition`]: the incremental [`Partition`](partition::Partition) every algorithm uses;
+//! - [`init`]: constructive heuristics; [`search`]: the refinement framework;
+//! - [`method`]: the registry of methods; [`pipeline`]: `init+refiner+...` runs;
+//! - [`labels`]: labels files, the independent feasibility/SSE check and masked output.
+//!
+//! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
 
+// NaN-aware checks such as `!(x > 0.0)` are deliberate: they reject NaN too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+pub mod bench;
+pub mod data;
+pub mod error;
+pub mod init;
+pub mod labels;
+pub mod method;
+pub mod params;
+pub mod partition;
+pub mod pipeline;
+pub mod rng;
+pub mod search;
+
+pub use error::{Error, Result};

@@ -1,1 +1,300 @@
-fn main() {}
+//! The `microagg` command line. See `microagg --help` and the README.
+
+use clap::{Parser, Subcommand};
+use microagg::data::{self, ColumnSelection};
+use microagg::error::{Error, Result};
+use microagg::labels;
+use microagg::method::{self, MethodKind};
+use microagg::pipeline::{Pipeline, StageRecord, StageSpec};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+#[derive(Parser)]
+#[command(name = "microagg", version, about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct DataArgs {
+    /// Data: a CSV file path, an instance id (tarragona, census, eia), or a generator spec
+    /// (uniform:n=1000,d=5,seed=1; gauss:n=..,d=..,clusters=5; sim1; sim2:seed=3; sim3).
+    #[arg(long)]
+    data: String,
+    /// Columns to use, by name or 1-based position, comma-separated (default: all).
+    #[arg(long, default_value = "")]
+    columns: String,
+    /// Minimum group size (k >= 2).
+    #[arg(long)]
+    k: usize,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a pipeline (initializer[+refiner...]) and report SSE and IL.
+    Run {
+        #[command(flatten)]
+        data: DataArgs,
+        /// Pipeline: an initializer name, optionally followed by refiners joined with '+'.
+        #[arg(long)]
+        method: String,
+        /// Base seed; every stage gets a seed derived from it and the run's identity.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it).
+        #[arg(long)]
+        time_limit: Option<f64>,
+        /// Algorithm parameter, METHOD.KEY=VALUE (repeatable), e.g. vmdav.gamma=1.1.
+        #[arg(long = "param")]
+        params: Vec<String>,
+        /// Write one group label per input row, in input order.
+        #[arg(long)]
+        labels_out: Option<PathBuf>,
+        /// Write the microaggregated data (original units, input header) as CSV.
+        #[arg(long)]
+        masked_out: Option<PathBuf>,
+        /// Print one JSON object on stdout instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Verify a labels file independently: feasibility and recomputed SSE/IL (exit 1 if infeasible).
+    Check {
+        #[command(flatten)]
+        data: DataArgs,
+        /// Labels file: one integer group label per input row.
+        #[arg(long)]
+        labels: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List every registered method with its parameters and defaults.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Speed benchmark: time and IL per method and case.
+    Bench {
+        /// Methods to time, comma-separated (default: mdav).
+        #[arg(long, default_value = "mdav")]
+        methods: String,
+        /// Cases, comma-separated: eia-k3, eia-k10, gauss-10k, gauss-100k (default: all).
+        #[arg(long, default_value = "eia-k3,eia-k10,gauss-10k,gauss-100k")]
+        cases: String,
+        /// Repetitions per measurement (the minimum time is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+    },
+    /// The main job: every initializer on embedded synthetic instances (and the CASC files
+    /// when present), k = 3, 5, 10; prints an IL table.
+    Demo,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let _ = ctrlc_handler();
+    match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn ctrlc_handler() -> std::result::Result<(), ctrlc::Error> {
+    ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("interrupted: finishing with the best partition so far (Ctrl-C again to abort)");
+    })
+}
+
+fn dispatch(cmd: Command) -> Result<ExitCode> {
+    match cmd {
+        Command::Run {
+            data,
+            method,
+            seed,
+            time_limit,
+            params,
+            labels_out,
+            masked_out,
+            json,
+        } => run(&data, &method, seed, time_limit, &params, labels_out, masked_out, json),
+        Command::Check { data, labels, json } => check(&data, &labels, json),
+        Command::List { json } => list(json),
+        Command::Bench {
+            methods,
+            cases,
+            reps,
+        } => microagg::bench::run(&methods, &cases, reps).map(|_| ExitCode::SUCCESS),
+        Command::Demo => microagg::bench::demo().map(|_| ExitCode::SUCCESS),
+    }
+}
+
+/// The JSON record of `microagg run`.
+#[derive(Serialize)]
+struct RunRecord<'a> {
+    method: &'a str,
+    instance: &'a str,
+    source: &'a str,
+    instance_sha256: &'a str,
+    n: usize,
+    d: usize,
+    k: usize,
+    seed: u64,
+    sse: f64,
+    sst: f64,
+    il: f64,
+    groups: usize,
+    min_group_size: usize,
+    max_group_size: usize,
+    seconds: f64,
+    time_limit: Option<f64>,
+    params: &'a [StageSpec],
+    stages: &'a [StageRecord],
+    version: &'a str,
+    git_commit: &'a str,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    data: &DataArgs,
+    spec: &str,
+    seed: u64,
+    time_limit: Option<f64>,
+    params: &[String],
+    labels_out: Option<PathBuf>,
+    masked_out: Option<PathBuf>,
+    json: bool,
+) -> Result<ExitCode> {
+    if let Some(t) = time_limit {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(Error::usage(format!("--time-limit {t}: must be a positive number of seconds")));
+        }
+    }
+    // Validate the pipeline and its parameters before loading data or running anything.
+    let pipeline = Pipeline::parse(spec, params)?;
+    let inst = data::load(&data.data, &ColumnSelection::parse(&data.columns))?;
+    inst.check_k(data.k)?;
+    let out = pipeline.run(&inst, data.k, seed, time_limit, &INTERRUPTED)?;
+    let p = &out.partition;
+    let (min_size, max_size) = p.size_range();
+    if let Some(path) = &labels_out {
+        labels::write_labels(path, p.labels())?;
+    }
+    if let Some(path) = &masked_out {
+        labels::write_masked(path, &inst, p.labels())?;
+    }
+    let record = RunRecord {
+        method: spec,
+        instance: &inst.name,
+        source: &inst.source,
+        instance_sha256: &inst.sha256,
+        n: inst.n,
+        d: inst.d,
+        k: data.k,
+        seed,
+        sse: p.sse(),
+        sst: inst.sst,
+        il: inst.il(p.sse()),
+        groups: p.num_groups(),
+        min_group_size: min_size,
+        max_group_size: max_size,
+        seconds: out.seconds,
+        time_limit,
+        params: &pipeline.stages,
+        stages: &out.stages,
+        version: env!("CARGO_PKG_VERSION"),
+        git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
+    };
+    if json {
+        println!("{}", serde_json::to_string(&record).expect("record serialises"));
+    } else {
+        println!(
+            "{} on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups of {}..{} records, {:.3} s",
+            spec, inst.name, inst.n, inst.d, data.k, record.sse, record.il, record.groups, min_size, max_size, out.seconds
+        );
+        for s in &out.stages {
+            println!("  stage {:<20} IL {:.6} %  {:.3} s", s.name, s.il, s.seconds);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let inst = data::load(&data.data, &ColumnSelection::parse(&data.columns))?;
+    inst.check_k(data.k)?;
+    let labels = labels::read_labels(labels_path)?;
+    let report = labels::check_labels(&inst, data.k, &labels)?;
+    if json {
+        println!("{}", serde_json::to_string(&report).expect("report serialises"));
+    } else {
+        println!(
+            "{}: {} for k = {}: {} groups of {}..{} records, SSE {:.6}, IL {:.6} %",
+            labels_path.display(),
+            if report.feasible { "feasible" } else { "INFEASIBLE" },
+            data.k,
+            report.groups,
+            report.min_group_size,
+            report.max_group_size,
+            report.sse,
+            report.il
+        );
+        for (l, s) in &report.undersized {
+            println!("  group {l} has {s} < k = {} records", data.k);
+        }
+    }
+    Ok(if report.feasible {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn list(json: bool) -> Result<ExitCode> {
+    let all = method::registry();
+    if json {
+        let v: Vec<_> = all
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "name": m.name,
+                    "kind": match m.kind() { MethodKind::Initializer => "initializer", MethodKind::Refiner => "refiner" },
+                    "summary": m.summary,
+                    "reference": m.reference,
+                    "params": m.defaults,
+                    "params_doc": m.params_doc.iter().map(|(k, d)| (k.to_string(), d.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v).expect("list serialises"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    for kind in [MethodKind::Initializer, MethodKind::Refiner] {
+        let of_kind: Vec<_> = all.iter().filter(|m| m.kind() == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        println!("{}:", if kind == MethodKind::Initializer { "initializers" } else { "refiners" });
+        for m in of_kind {
+            println!("  {:<16} {}", m.name, m.summary);
+            println!("  {:<16} reference: {}", "", m.reference);
+            let defaults = m.defaults.as_object().cloned().unwrap_or_default();
+            if defaults.is_empty() {
+                println!("  {:<16} parameters: none", "");
+            }
+            for (key, value) in &defaults {
+                let doc = m.params_doc.iter().find(|(k, _)| k == key).map_or("", |(_, d)| *d);
+                println!("  {:<16}   {}.{} = {}  {}", "", m.name, key, value, doc);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,55 @@
+//! # Errors
+//!
+//! One error type for the workbench. Data errors name the file, the row (1-based data row;
+//! the header is line 1 of the file, so data row r is file line r + 1) and the column, so a
+//! user can find the offending cell without guessing.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the workbench, with enough context to act on it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be opened or read.
+    #[error("{path}: {message}")]
+    Io { path: PathBuf, message: String },
+
+    /// A bad cell, row or header in an input file.
+    #[error("{file}: {location}: {message}")]
+    Data {
+        file: String,
+        /// e.g. "row 12 (line 13), column 'SALES' (3)" or "header".
+        location: String,
+        message: String,
+    },
+
+    /// An instance id that does not resolve, or a file that fails its checksum.
+    #[error("instance '{id}': {message}")]
+    Instance { id: String, message: String },
+
+    /// Bad command-line or configuration input (unknown method, bad k, bad parameter, ...).
+    #[error("{0}")]
+    Usage(String),
+
+    /// A labelling that violates the k-anonymity constraint or does not fit the data.
+    #[error("infeasible: {0}")]
+    Infeasible(String),
+
+    /// An algorithm failed on valid input (a bug or a numerical breakdown); never silent.
+    #[error("{method}: {message}")]
+    Algorithm { method: String, message: String },
+}
+
+impl Error {
+    pub fn usage(msg: impl Into<String>) -> Self {
+        Error::Usage(msg.into())
+    }
+
+    pub fn io(path: impl Into<PathBuf>, err: impl std::fmt::Display) -> Self {
+        Error::Io {
+            path: path.into(),
+            message: err.to_string(),
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

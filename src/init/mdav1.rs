@@ -1,0 +1,53 @@
+//! # MDAV-1
+//!
+//! MDAV's two-groups-per-round loop while at least 2k records remain; then, if at least k
+//! remain, one more group of k around the record farthest from their centroid; the fewer
+//! than k records still left each join the group whose centroid is nearest to it (centroids
+//! taken before any of them joins). Ties go to the lowest record index.
+//!
+//! ## Complexity
+//! O(n^2 d / k) time, O(n d) memory.
+//!
+//! ## References
+//! Lin, Wen, Hsieh & Chang (2010), "Density-based microaggregation for statistical
+//! disclosure control", Expert Systems with Applications 37(4) (MDAV-1). Chettri & Borah
+//! (2012), Algorithm-3 ("MDAV1") and Table 1 row 2.
+
+use super::mdav::{farthest_from_centroid_group, join_nearest_centroids, two_group_rounds};
+use super::pool::Pool;
+use crate::data::Instance;
+use crate::error::Result;
+use crate::method::{Initializer, MethodInfo};
+use crate::params::NoParams;
+use crate::partition::Partition;
+use crate::rng::Rng;
+
+pub struct Mdav1;
+
+pub fn method() -> MethodInfo {
+    MethodInfo::initializer(
+        "mdav1",
+        "MDAV-1: MDAV loop while >= 2k remain, one more k-group if >= k remain, then each leftover record joins its nearest group",
+        "Lin et al. 2010; Chettri & Borah 2012 Algorithm-3",
+        |_: NoParams| Mdav1,
+    )
+}
+
+impl Initializer for Mdav1 {
+    fn name(&self) -> &str {
+        "mdav1"
+    }
+
+    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+        let mut pool = Pool::new(inst);
+        let mut groups = two_group_rounds(&mut pool, k, 2 * k);
+        if pool.len() >= k {
+            groups.push(farthest_from_centroid_group(&mut pool, k));
+        }
+        if !pool.is_empty() {
+            let leftover = pool.take_all();
+            join_nearest_centroids(inst, &mut groups, &leftover);
+        }
+        super::finish("mdav1", inst, k, &groups)
+    }
+}

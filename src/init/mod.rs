@@ -1,0 +1,30 @@
+//! # Initializers
+//!
+//! Constructive heuristics that build a feasible partition from scratch. Each lives in its
+//! own module with a `method()` registry entry; [`pool`] holds the shared working set of
+//! unassigned records.
+
+pub mod mdav;
+pub mod mdav1;
+pub mod mdav_generic;
+pub mod pool;
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use crate::partition::Partition;
+
+/// Turn groups of record ids into a partition, checking that every record is placed once
+/// and every group holds at least k records (a violated invariant is a bug, reported).
+pub fn finish(method: &str, inst: &Instance, k: usize, groups: &[Vec<usize>]) -> Result<Partition> {
+    let p = Partition::from_groups(inst, groups).map_err(|e| Error::Algorithm {
+        method: method.into(),
+        message: e.to_string(),
+    })?;
+    if !p.is_feasible(k) {
+        return Err(Error::Algorithm {
+            method: method.into(),
+            message: format!("built a group smaller than k = {k}"),
+        });
+    }
+    Ok(p)
+}

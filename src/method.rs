@@ -1,0 +1,154 @@
+//! # Methods and their registry
+//!
+//! A method is an [`Initializer`] (builds a partition from nothing) or a
+//! [`Refiner`](crate::search::Refiner) (improves one). Each algorithm module exposes a
+//! `pub fn method() -> MethodInfo`; [`registry`] is the one list of them, so adding an
+//! algorithm touches its own module and one line here. `microagg list` prints the registry.
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use crate::params::{parse_params, Params};
+use crate::partition::Partition;
+use crate::rng::Rng;
+use crate::search::Refiner;
+use serde_json::{Map, Value};
+
+/// Builds a feasible partition (every group of at least k records).
+pub trait Initializer: Send {
+    fn name(&self) -> &str;
+    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition>;
+}
+
+/// What a registered method is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodKind {
+    Initializer,
+    Refiner,
+}
+
+type InitFactory = Box<dyn Fn(&Map<String, Value>) -> Result<Box<dyn Initializer>> + Send + Sync>;
+type ParamsResolver = Box<dyn Fn(&Map<String, Value>) -> Result<Value> + Send + Sync>;
+type RefinerFactory = Box<dyn Fn(&Map<String, Value>) -> Result<Box<dyn Refiner>> + Send + Sync>;
+
+enum Factory {
+    Init(InitFactory),
+    Refine(RefinerFactory),
+}
+
+/// A registry entry: name, description, parameters with defaults, and a factory.
+pub struct MethodInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub reference: &'static str,
+    /// (parameter, description) pairs.
+    pub params_doc: &'static [(&'static str, &'static str)],
+    /// Default parameters as JSON.
+    pub defaults: Value,
+    /// Effective parameters (defaults filled in) for user-given ones, validated.
+    effective: ParamsResolver,
+    factory: Factory,
+}
+
+impl MethodInfo {
+    /// Register an initializer with parameters `P`, made by `make`.
+    pub fn initializer<P: Params, I: Initializer + 'static>(
+        name: &'static str,
+        summary: &'static str,
+        reference: &'static str,
+        make: fn(P) -> I,
+    ) -> Self {
+        MethodInfo {
+            name,
+            summary,
+            reference,
+            params_doc: P::DOC,
+            defaults: serde_json::to_value(P::default()).expect("params serialise"),
+            effective: Box::new(move |given| {
+                let p: P = parse_params(name, given)?;
+                Ok(serde_json::to_value(p).expect("params serialise"))
+            }),
+            factory: Factory::Init(Box::new(move |given| {
+                let p: P = parse_params(name, given)?;
+                Ok(Box::new(make(p)) as Box<dyn Initializer>)
+            })),
+        }
+    }
+
+    /// Register a refiner with parameters `P`, made by `make`.
+    pub fn refiner<P: Params, R: Refiner + 'static>(
+        name: &'static str,
+        summary: &'static str,
+        reference: &'static str,
+        make: fn(P) -> R,
+    ) -> Self {
+        MethodInfo {
+            name,
+            summary,
+            reference,
+            params_doc: P::DOC,
+            defaults: serde_json::to_value(P::default()).expect("params serialise"),
+            effective: Box::new(move |given| {
+                let p: P = parse_params(name, given)?;
+                Ok(serde_json::to_value(p).expect("params serialise"))
+            }),
+            factory: Factory::Refine(Box::new(move |given| {
+                let p: P = parse_params(name, given)?;
+                Ok(Box::new(make(p)) as Box<dyn Refiner>)
+            })),
+        }
+    }
+
+    pub fn kind(&self) -> MethodKind {
+        match self.factory {
+            Factory::Init(_) => MethodKind::Initializer,
+            Factory::Refine(_) => MethodKind::Refiner,
+        }
+    }
+
+    /// Validated parameters with defaults filled in.
+    pub fn effective_params(&self, given: &Map<String, Value>) -> Result<Value> {
+        (self.effective)(given)
+    }
+
+    pub fn make_initializer(&self, given: &Map<String, Value>) -> Result<Box<dyn Initializer>> {
+        match &self.factory {
+            Factory::Init(f) => f(given),
+            Factory::Refine(_) => Err(Error::usage(format!(
+                "'{}' is a refiner: it must follow an initializer (e.g. mdav+{})",
+                self.name, self.name
+            ))),
+        }
+    }
+
+    pub fn make_refiner(&self, given: &Map<String, Value>) -> Result<Box<dyn Refiner>> {
+        match &self.factory {
+            Factory::Refine(f) => f(given),
+            Factory::Init(_) => Err(Error::usage(format!(
+                "'{}' is an initializer: it can only be the first stage of a pipeline",
+                self.name
+            ))),
+        }
+    }
+}
+
+/// Every registered method, initializers first, in a stable order.
+pub fn registry() -> Vec<MethodInfo> {
+    use crate::init;
+    vec![
+        init::mdav::method(),
+        init::mdav_generic::method(),
+        init::mdav1::method(),
+    ]
+}
+
+/// Look a method up by name; the error lists the known names.
+pub fn find(name: &str) -> Result<MethodInfo> {
+    let mut all = registry();
+    match all.iter().position(|m| m.name == name) {
+        Some(p) => Ok(all.swap_remove(p)),
+        None => Err(Error::usage(format!(
+            "unknown method '{name}'; known methods: {} (see `microagg list`)",
+            all.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}

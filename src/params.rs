@@ -1,0 +1,58 @@
+//! # Algorithm parameters
+//!
+//! Each algorithm has one serde struct of parameters with documented defaults and
+//! `#[serde(deny_unknown_fields)]`; [`Params::check`] validates values before any run
+//! starts. On the command line a parameter is `--param METHOD.KEY=VALUE`; values are read as
+//! JSON when they parse as JSON (numbers, booleans) and as strings otherwise.
+
+use crate::error::{Error, Result};
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// An algorithm's parameter struct.
+pub trait Params: Serialize + DeserializeOwned + Default + Clone + Send + 'static {
+    /// Names and one-line descriptions of the fields, for `microagg list`.
+    const DOC: &'static [(&'static str, &'static str)] = &[];
+
+    /// Validate values; an error message names the offending field.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Parameters that take no fields.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+impl Params for NoParams {}
+
+/// Build a method's parameters from user-given key/values, rejecting unknown keys.
+pub fn parse_params<P: Params>(method: &str, given: &Map<String, Value>) -> Result<P> {
+    let p: P = serde_json::from_value(Value::Object(given.clone()))
+        .map_err(|e| Error::usage(format!("parameters of '{method}': {e}")))?;
+    p.check()
+        .map_err(|e| Error::usage(format!("parameters of '{method}': {e}")))?;
+    Ok(p)
+}
+
+/// `--param` arguments grouped by method: `"vmdav.gamma=1.1"` -> {"vmdav": {"gamma": 1.1}}.
+pub fn group_param_args(args: &[String]) -> Result<BTreeMap<String, Map<String, Value>>> {
+    let mut out: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+    for arg in args {
+        let (lhs, value) = arg.split_once('=').ok_or_else(|| {
+            Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE"))
+        })?;
+        let (method, key) = lhs.split_once('.').ok_or_else(|| {
+            Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE"))
+        })?;
+        let value = serde_json::from_str::<Value>(value.trim())
+            .unwrap_or_else(|_| Value::String(value.trim().to_string()));
+        let entry = out.entry(method.trim().to_string()).or_default();
+        if entry.insert(key.trim().to_string(), value).is_some() {
+            return Err(Error::usage(format!("--param '{lhs}' given twice")));
+        }
+    }
+    Ok(out)
+}

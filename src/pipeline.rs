@@ -1,0 +1,197 @@
+//! # Pipelines
+//!
+//! A pipeline is an initializer optionally followed by refiners, written with `+`
+//! (`mdav`, `cbfs+decompose-shrink+ils`). [`Pipeline::parse`] resolves every stage and
+//! validates every parameter before anything runs; [`Pipeline::run`] executes the stages with
+//! derived seeds and records per-stage SSE, IL and time.
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use crate::method::{self, Initializer, MethodKind};
+use crate::params::group_param_args;
+use crate::partition::Partition;
+use crate::rng::{derive_seed, Rng};
+use crate::search::{deadline_after, refine, Refiner, StopReason};
+use rand::SeedableRng;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// A validated pipeline: stage names with their effective parameters.
+pub struct Pipeline {
+    pub spec: String,
+    pub stages: Vec<StageSpec>,
+}
+
+/// One stage with its effective parameters (defaults filled in).
+#[derive(Debug, Clone, Serialize)]
+pub struct StageSpec {
+    pub name: String,
+    pub params: Value,
+}
+
+/// What one stage did.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageRecord {
+    pub name: String,
+    pub seed: u64,
+    pub sse: f64,
+    pub il: f64,
+    pub groups: usize,
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopReason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+}
+
+/// The final partition and the stage records of a pipeline run.
+pub struct PipelineOutcome {
+    pub partition: Partition,
+    pub stages: Vec<StageRecord>,
+    pub seconds: f64,
+}
+
+impl Pipeline {
+    /// Parse `init+refiner+...` with `--param METHOD.KEY=VALUE` arguments.
+    pub fn parse(spec: &str, param_args: &[String]) -> Result<Self> {
+        let names: Vec<&str> = spec.split('+').map(str::trim).collect();
+        if names.iter().any(|n| n.is_empty()) {
+            return Err(Error::usage(format!("pipeline '{spec}': empty stage name")));
+        }
+        let mut given = group_param_args(param_args)?;
+        let mut stages = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let info = method::find(name)?;
+            match (i, info.kind()) {
+                (0, MethodKind::Refiner) => {
+                    return Err(Error::usage(format!(
+                        "pipeline '{spec}': '{name}' is a refiner; start with an initializer (e.g. mdav+{name})"
+                    )))
+                }
+                (i, MethodKind::Initializer) if i > 0 => {
+                    return Err(Error::usage(format!(
+                        "pipeline '{spec}': '{name}' is an initializer; only the first stage may be one"
+                    )))
+                }
+                _ => {}
+            }
+            let params = given.get(*name).cloned().unwrap_or_default();
+            stages.push(StageSpec {
+                name: name.to_string(),
+                params: info.effective_params(&params)?,
+            });
+        }
+        // Parameters addressed to a method that is not in the pipeline are mistakes.
+        for name in &names {
+            given.remove(*name);
+        }
+        if let Some(stray) = given.keys().next() {
+            return Err(Error::usage(format!(
+                "--param for '{stray}', which is not a stage of pipeline '{spec}'"
+            )));
+        }
+        Ok(Pipeline {
+            spec: spec.to_string(),
+            stages,
+        })
+    }
+
+    /// Seed of stage `index`, derived from the base seed and what identifies the run.
+    pub fn stage_seed(&self, base: u64, inst: &Instance, k: usize, index: usize) -> u64 {
+        derive_seed(
+            base,
+            &[
+                &inst.sha256,
+                &k.to_string(),
+                &self.spec,
+                &index.to_string(),
+                &self.stages[index].name,
+            ],
+        )
+    }
+
+    /// Run every stage; `time_limit` (seconds) bounds the whole pipeline.
+    pub fn run(
+        &self,
+        inst: &Instance,
+        k: usize,
+        seed: u64,
+        time_limit: Option<f64>,
+        interrupt: &AtomicBool,
+    ) -> Result<PipelineOutcome> {
+        inst.check_k(k)?;
+        let t0 = Instant::now();
+        let deadline = deadline_after(time_limit);
+        let mut records = Vec::new();
+
+        let first = &self.stages[0];
+        let init: Box<dyn Initializer> =
+            method::find(&first.name)?.make_initializer(as_map(&first.params))?;
+        let s0 = self.stage_seed(seed, inst, k, 0);
+        let t = Instant::now();
+        let mut partition = init.build(inst, k, &mut Rng::seed_from_u64(s0))?;
+        partition.compact(inst);
+        records.push(stage_record(&first.name, s0, inst, &partition, t, None, None));
+
+        for (idx, stage) in self.stages.iter().enumerate().skip(1) {
+            let mut refiner: Box<dyn Refiner> =
+                method::find(&stage.name)?.make_refiner(as_map(&stage.params))?;
+            let s = self.stage_seed(seed, inst, k, idx);
+            let t = Instant::now();
+            let out = refine(
+                refiner.as_mut(),
+                inst,
+                k,
+                partition,
+                &mut Rng::seed_from_u64(s),
+                deadline,
+                interrupt,
+            )?;
+            partition = out.partition;
+            partition.compact(inst);
+            records.push(stage_record(
+                &stage.name,
+                s,
+                inst,
+                &partition,
+                t,
+                Some(out.stop),
+                Some(out.steps),
+            ));
+        }
+        Ok(PipelineOutcome {
+            partition,
+            stages: records,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+fn as_map(v: &Value) -> &serde_json::Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
+    v.as_object()
+        .unwrap_or_else(|| EMPTY.get_or_init(serde_json::Map::new))
+}
+
+fn stage_record(
+    name: &str,
+    seed: u64,
+    inst: &Instance,
+    p: &Partition,
+    t: Instant,
+    stop: Option<StopReason>,
+    steps: Option<u64>,
+) -> StageRecord {
+    StageRecord {
+        name: name.to_string(),
+        seed,
+        sse: p.sse(),
+        il: inst.il(p.sse()),
+        groups: p.num_groups(),
+        seconds: t.elapsed().as_secs_f64(),
+        stop,
+        steps,
+    }
+}
