@@ -105,8 +105,12 @@ impl InstanceEntry {
     /// Find the file and check its sha256. A file with the wrong checksum is an error (not
     /// skipped), since it would silently change every published comparison.
     pub fn resolve(&self) -> Result<PathBuf> {
-        let dirs = Self::search_dirs();
-        for dir in &dirs {
+        self.resolve_in(&Self::search_dirs())
+    }
+
+    /// As [`InstanceEntry::resolve`], searching `dirs` in order.
+    pub fn resolve_in(&self, dirs: &[PathBuf]) -> Result<PathBuf> {
+        for dir in dirs {
             let path = dir.join(&self.file);
             if path.is_file() {
                 let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;

@@ -20,6 +20,22 @@ pub struct Pool {
     ids: Vec<usize>,
     /// Squared distances from the last query point, aligned with `ids`.
     dist: Vec<f64>,
+    /// Column sums of the pooled records with Neumaier compensation terms, updated on every
+    /// removal, so the centroid costs O(d) instead of a pass over the pool.
+    sum: Vec<f64>,
+    compensation: Vec<f64>,
+}
+
+/// Neumaier's compensated addition of `v` into (`sum`, `comp`).
+#[inline]
+fn neumaier_add(sum: &mut f64, comp: &mut f64, v: f64) {
+    let t = *sum + v;
+    if sum.abs() >= v.abs() {
+        *comp += (*sum - t) + v;
+    } else {
+        *comp += (v - t) + *sum;
+    }
+    *sum = t;
 }
 
 /// Order by distance, then by record id (lowest first).
@@ -41,14 +57,23 @@ impl Pool {
     /// The given records only.
     pub fn from_ids(inst: &Instance, ids: Vec<usize>) -> Self {
         let d = inst.d;
-        let cols = (0..d)
+        let cols: Vec<Vec<f64>> = (0..d)
             .map(|j| ids.iter().map(|&i| inst.z[i * d + j]).collect())
             .collect();
+        let mut sum = vec![0.0; d];
+        let mut compensation = vec![0.0; d];
+        for (j, col) in cols.iter().enumerate() {
+            for &v in col {
+                neumaier_add(&mut sum[j], &mut compensation[j], v);
+            }
+        }
         Pool {
             d,
             cols,
             dist: vec![0.0; ids.len()],
             ids,
+            sum,
+            compensation,
         }
     }
 
@@ -65,10 +90,16 @@ impl Pool {
         &self.ids
     }
 
-    /// Centroid of the pooled records (fresh column sums; no running totals to drift).
+    /// Centroid of the pooled records, from the compensated running column sums (their
+    /// error is a few units in the last place of the sum of magnitudes, independent of how
+    /// many records were removed).
     pub fn centroid(&self) -> Vec<f64> {
         let inv = 1.0 / self.len() as f64;
-        self.cols.iter().map(|c| c.iter().sum::<f64>() * inv).collect()
+        self.sum
+            .iter()
+            .zip(&self.compensation)
+            .map(|(s, c)| (s + c) * inv)
+            .collect()
     }
 
     /// Fill the distance buffer with squared distances to `point`.
@@ -86,14 +117,29 @@ impl Pool {
 
     /// Position of the record farthest from the last query point (ties: lowest id).
     pub fn argmax_distance(&self) -> usize {
-        let mut best = 0;
-        for p in 1..self.len() {
-            let (dp, db) = (self.dist[p], self.dist[best]);
-            if dp > db || (dp == db && self.ids[p] < self.ids[best]) {
-                best = p;
+        let m = self.len();
+        let dist = &self.dist[..m];
+        // The largest value by an 8-lane reduction (vectorises; distances are never NaN),
+        // then the lowest id among the positions holding it.
+        let mut lanes = [f64::NEG_INFINITY; 8];
+        let chunks = dist.chunks_exact(8);
+        let tail = chunks.remainder();
+        for ch in chunks {
+            for (l, &v) in lanes.iter_mut().zip(ch) {
+                *l = if v > *l { v } else { *l };
             }
         }
-        best
+        let max = lanes
+            .iter()
+            .chain(tail)
+            .fold(f64::NEG_INFINITY, |a, &b| if b > a { b } else { a });
+        let mut best = (usize::MAX, 0);
+        for (p, &v) in dist.iter().enumerate() {
+            if v == max && self.ids[p] < best.0 {
+                best = (self.ids[p], p);
+            }
+        }
+        best.1
     }
 
     /// Id of the record farthest from `point` (ties: lowest id).
@@ -121,13 +167,14 @@ impl Pool {
         let mut chosen: Vec<usize> = if k <= 64 {
             // Bounded insertion buffer of positions, sorted by (distance, id).
             let mut buf: Vec<usize> = Vec::with_capacity(k + 1);
+            // (distance, id) of the k-th best so far: most records fail this one test.
+            let (mut worst_d, mut worst_id) = (f64::INFINITY, usize::MAX);
             for p in 0..m {
                 let (dp, ip) = (self.dist[p], self.ids[p]);
+                if dp > worst_d || (dp == worst_d && ip > worst_id) {
+                    continue;
+                }
                 if buf.len() == k {
-                    let w = buf[k - 1];
-                    if !closer(dp, ip, self.dist[w], self.ids[w]) {
-                        continue;
-                    }
                     buf.pop();
                 }
                 let at = buf
@@ -135,6 +182,10 @@ impl Pool {
                     .position(|&q| closer(dp, ip, self.dist[q], self.ids[q]))
                     .unwrap_or(buf.len());
                 buf.insert(at, p);
+                if buf.len() == k {
+                    let w = buf[k - 1];
+                    (worst_d, worst_id) = (self.dist[w], self.ids[w]);
+                }
             }
             buf
         } else {
@@ -166,11 +217,14 @@ impl Pool {
         ids.sort_unstable();
         self.cols.iter_mut().for_each(Vec::clear);
         self.dist.clear();
+        self.sum.iter_mut().for_each(|s| *s = 0.0);
+        self.compensation.iter_mut().for_each(|c| *c = 0.0);
         ids
     }
 
     fn swap_remove(&mut self, p: usize) {
-        for c in &mut self.cols {
+        for (j, c) in self.cols.iter_mut().enumerate() {
+            neumaier_add(&mut self.sum[j], &mut self.compensation[j], -c[p]);
             c.swap_remove(p);
         }
         self.ids.swap_remove(p);

@@ -1,0 +1,189 @@
+//! The command-line contract: `run`, `check`, `list`, and clear errors with non-zero exits
+//! for every kind of bad input (never a panic, never a silent fix).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn microagg(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_microagg"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `run --k 2 --method mdav` on a file with `text`; expects exit 2 and every needle in
+/// the error message.
+fn expect_data_error(text: &str, needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "bad.csv", text);
+    let o = microagg(&["run", "--data", f.to_str().unwrap(), "--k", "2", "--method", "mdav"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "exit code for {text:?}: {err}");
+    assert!(!err.contains("panicked"), "panic on {text:?}: {err}");
+    assert!(err.contains("bad.csv"), "error names the file: {err}");
+    for n in needles {
+        assert!(err.contains(n), "error for {text:?} should mention {n:?}: {err}");
+    }
+}
+
+#[test]
+fn bad_files_give_errors_naming_file_row_and_column() {
+    expect_data_error("", &["empty file"]);
+    expect_data_error("a,b\n", &["no data rows"]);
+    expect_data_error("a,b\n1,2\n3\n", &["row 2", "line 3", "ragged"]);
+    expect_data_error("a,b\n1,2\n3,x\n5,6\n", &["row 2", "column 'b' (2)", "non-numeric", "'x'"]);
+    expect_data_error("a,b\n1,2\n3,NaN\n", &["row 2", "column 'b'", "NaN or infinite"]);
+    expect_data_error("a,b\n1,2\ninf,4\n", &["row 2", "column 'a'", "NaN or infinite"]);
+    expect_data_error("a,b\n1,2\n3,\n", &["row 2", "column 'b'", "empty cell"]);
+    expect_data_error("a,b\n1,7\n3,7\n4,7\n", &["column 'b' (2)", "constant column"]);
+    expect_data_error("a,a\n1,2\n3,4\n", &["duplicate column name 'a'"]);
+}
+
+#[test]
+fn missing_file_unknown_column_and_bad_k_are_errors() {
+    let o = microagg(&["run", "--data", "/nonexistent/x.csv", "--k", "2", "--method", "mdav"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/x.csv") && stderr(&o).contains("not found"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "ok.csv", "a,b\n1,2\n3,5\n4,4\n7,1\n");
+    let path = f.to_str().unwrap();
+    let o = microagg(&["run", "--data", path, "--columns", "a,zz", "--k", "2", "--method", "mdav"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown column 'zz'"), "{}", stderr(&o));
+
+    for (k, needle) in [("1", "at least 2"), ("0", "at least 2"), ("5", "larger than the number of records n = 4")] {
+        let o = microagg(&["run", "--data", path, "--k", k, "--method", "mdav"]);
+        assert_eq!(o.status.code(), Some(2), "k={k}");
+        assert!(stderr(&o).contains(needle), "k={k}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn unknown_method_and_parameter_are_errors_before_any_work() {
+    let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown method 'nosuch'") && stderr(&o).contains("mdav"));
+
+    let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "mdav", "--param", "mdav.gamma=2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown field `gamma`"), "{}", stderr(&o));
+
+    let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "mdav", "--param", "other.x=2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a stage"), "{}", stderr(&o));
+
+    let o = microagg(&["run", "--data", "uniform:n=10,d=2,bogus=1", "--k", "3", "--method", "mdav"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown generator parameter 'bogus'"), "{}", stderr(&o));
+}
+
+#[test]
+fn run_json_labels_and_masked_outputs_agree_with_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "d.csv",
+        "p,q,r\n1,10,5\n2,11,5.5\n3,9,6\n10,1,0\n11,2,1\n12,0,2\n20,20,20\n21,19,21\n22,21,19\n5,5,5\n",
+    );
+    let labels = dir.path().join("l.txt");
+    let masked = dir.path().join("m.csv");
+    let o = microagg(&[
+        "run", "--data", f.to_str().unwrap(), "--k", "3", "--method", "mdav", "--seed", "5",
+        "--labels-out", labels.to_str().unwrap(), "--masked-out", masked.to_str().unwrap(), "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    for key in ["method", "instance", "n", "d", "k", "seed", "sse", "sst", "il", "groups", "min_group_size", "max_group_size", "seconds"] {
+        assert!(rec.get(key).is_some(), "JSON lacks {key}: {rec}");
+    }
+    assert_eq!(rec["n"], 10);
+    assert_eq!(rec["d"], 3);
+    assert_eq!(rec["seed"], 5);
+    assert!(rec["min_group_size"].as_u64().unwrap() >= 3);
+
+    let text = std::fs::read_to_string(&labels).unwrap();
+    assert_eq!(text.lines().count(), 10, "one label per input row");
+
+    let o = microagg(&["check", "--data", f.to_str().unwrap(), "--k", "3", "--labels", labels.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let chk: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(chk["feasible"], true);
+    assert_eq!(chk["groups"], rec["groups"]);
+    let (a, b) = (chk["sse"].as_f64().unwrap(), rec["sse"].as_f64().unwrap());
+    assert!((a - b).abs() <= 1e-12 * a.max(1.0), "check SSE {a} vs run SSE {b}");
+
+    // Masked data: input header, group means in original units.
+    let m = std::fs::read_to_string(&masked).unwrap();
+    let mut lines = m.lines();
+    assert_eq!(lines.next(), Some("p,q,r"));
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 10);
+    let labs: Vec<usize> = text.lines().map(|l| l.parse().unwrap()).collect();
+    let input: Vec<Vec<f64>> = std::fs::read_to_string(&f).unwrap().lines().skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    for g in 0..=*labs.iter().max().unwrap() {
+        let members: Vec<usize> = (0..10).filter(|&i| labs[i] == g).collect();
+        for j in 0..3 {
+            let mean = members.iter().map(|&i| input[i][j]).sum::<f64>() / members.len() as f64;
+            for &i in &members {
+                assert!((rows[i][j] - mean).abs() < 1e-9, "row {i} col {j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "d.csv", "a,b\n1,2\n2,3\n3,1\n8,9\n9,8\n");
+    let data = f.to_str().unwrap();
+    let small = write(dir.path(), "small.txt", "0\n0\n0\n1\n1\n");
+    let o = microagg(&["check", "--data", data, "--k", "3", "--labels", small.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let chk: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(chk["feasible"], false);
+    assert_eq!(chk["min_group_size"], 2);
+
+    let short = write(dir.path(), "short.txt", "0\n0\n0\n");
+    let o = microagg(&["check", "--data", data, "--k", "2", "--labels", short.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("3 labels for 5 records"), "{}", stderr(&o));
+
+    let junk = write(dir.path(), "junk.txt", "0\n0\nx\n1\n1\n");
+    let o = microagg(&["check", "--data", data, "--k", "2", "--labels", junk.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 3"), "{}", stderr(&o));
+}
+
+#[test]
+fn list_shows_every_registered_method() {
+    let o = microagg(&["list"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    for m in microagg::method::registry() {
+        assert!(out.contains(m.name), "list lacks {}", m.name);
+    }
+}
+
+#[test]
+fn same_seed_gives_identical_labels_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    for out in [&a, &b] {
+        let o = microagg(&["run", "--data", "sim2:seed=4", "--k", "3", "--method", "mdav", "--seed", "9", "--labels-out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
