@@ -103,3 +103,22 @@ fn compact_gives_canonical_labels_and_keeps_sse() {
     assert_eq!(q.num_groups(), 4);
     assert_eq!(q.slots(), 4);
 }
+
+/// P03: splitting a group of size >= 2k into k and the rest never raises SSE.
+#[test]
+fn splitting_a_large_group_never_raises_sse() {
+    for seed in 0..200u64 {
+        let k = 2 + (seed % 4) as usize;
+        let m = 2 * k + (seed % 5) as usize;
+        let inst = common::synthetic(&format!("gauss:n={m},d=3,clusters=2,seed={seed}"));
+        let whole = Partition::from_labels(&inst, vec![0; m]).unwrap().sse();
+        // Every split that puts a run of k consecutive records (in a seeded order) apart.
+        for start in 0..m {
+            let labels: Vec<usize> = (0..m)
+                .map(|i| usize::from((i + m - start) % m < k))
+                .collect();
+            let split = Partition::from_labels(&inst, labels).unwrap().sse();
+            assert!(split <= whole * (1.0 + 1e-12), "seed {seed}: {split} > {whole}");
+        }
+    }
+}
