@@ -56,10 +56,9 @@ impl fmt::Display for SolverError {
                 f,
                 "order[{position}] = {record} is out of range or repeated"
             ),
-            SolverError::TooLarge { n, max } => write!(
-                f,
-                "brute force enumerates at most {max} records, got {n}"
-            ),
+            SolverError::TooLarge { n, max } => {
+                write!(f, "brute force enumerates at most {max} records, got {n}")
+            }
         }
     }
 }

@@ -53,7 +53,13 @@ impl Rows {
 /// SMAWK (Aggarwal et al. 1987) for leftmost row minima of a totally monotone matrix.
 /// The candidate columns of this level are `stack[cols_start..]`; reduced column lists of
 /// deeper levels are pushed on top of `stack` and popped before returning.
-fn smawk(rows: Rows, cols_start: usize, stack: &mut Vec<usize>, argmin: &mut [usize], key: &impl Fn(usize, usize) -> Key) {
+fn smawk(
+    rows: Rows,
+    cols_start: usize,
+    stack: &mut Vec<usize>,
+    argmin: &mut [usize],
+    key: &impl Fn(usize, usize) -> Key,
+) {
     if rows.count == 0 {
         return;
     }

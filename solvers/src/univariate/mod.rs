@@ -97,10 +97,7 @@ pub(crate) fn validate(values: &[f64], k: usize, require_sorted: bool) -> Result
         }
     }
     if values.len() < k {
-        return Err(SolverError::Infeasible {
-            n: values.len(),
-            k,
-        });
+        return Err(SolverError::Infeasible { n: values.len(), k });
     }
     Ok(())
 }
