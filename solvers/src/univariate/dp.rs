@@ -32,26 +32,49 @@ pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverErr
     let mut pred = vec![0usize; n + 1];
     best[0] = 0.0;
     let mut sums = WindowSums::new(max_group);
+    // Per block: shifted[a] = F[start + a] - P2[a], so that
+    // F[i] + w(i, j) = shifted[a] + P2[b] - (P1[b] - P1[a])^2 / (b - a) with a, b local.
+    let mut shifted: Vec<f64> = Vec::with_capacity(3 * k);
     let mut block_start = k;
     while block_start <= n {
         let block_end = (block_start + k - 1).min(n); // inclusive last cut of the block
         let window_start = (block_start + 1).saturating_sub(2 * k);
         sums.load(sorted, window_start, block_end);
+        let (p1, p2, inv) = (sums.prefix_sum(), sums.prefix_sum_sq(), sums.inv_size());
+        // Predecessors of this block are the cuts window_start..block_start-k+k-1 < block_start.
+        shifted.clear();
+        shifted.extend(
+            (window_start..block_start)
+                .zip(p2)
+                .map(|(i, &q)| best[i] - q), // inf stays inf for infeasible prefixes
+        );
         for j in block_start..=block_end {
             let lo = (j + 1).saturating_sub(2 * k);
             let hi = j - k;
-            let mut best_value = f64::INFINITY;
-            let mut best_pred = lo;
-            for i in lo..=hi {
-                // Prefixes of 1..k-1 values are infeasible: F[i] = inf there.
-                let value = best[i] + sums.sse(i, j);
-                if value < best_value {
-                    best_value = value;
-                    best_pred = i;
-                }
+            let b = j - window_start;
+            let (a_lo, a_hi) = (lo - window_start, hi - window_start);
+            let (p1b, p2b) = (p1[b], p2[b]);
+            // Sizes run from b - a_lo down to k as a goes up.
+            let sizes_inv = &inv[k..=b - a_lo];
+            let mut min_value = f64::INFINITY;
+            let mut min_offset = 0;
+            for (offset, ((&g, &p1a), &inv_m)) in shifted[a_lo..=a_hi]
+                .iter()
+                .zip(&p1[a_lo..=a_hi])
+                .zip(sizes_inv.iter().rev())
+                .enumerate()
+            {
+                let t = p1b - p1a;
+                let value = g + p2b - t * t * inv_m;
+                // Strict `<`: ties go to the smaller predecessor. Written as selects so the
+                // compiler can avoid unpredictable branches.
+                let better = value < min_value;
+                min_value = if better { value } else { min_value };
+                min_offset = if better { offset } else { min_offset };
             }
-            best[j] = best_value;
-            pred[j] = best_pred;
+            let offset = min_offset;
+            best[j] = min_value;
+            pred[j] = lo + offset;
         }
         block_start += k;
     }

@@ -143,12 +143,17 @@ pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, Solver
     let mut stack: Vec<usize> = Vec::with_capacity(4 * k);
     let mut argmin = vec![0usize; k];
     let mut chosen = vec![(0usize, 0.0f64); k];
+    let mut shifted: Vec<f64> = Vec::with_capacity(2 * k);
     let mut block_start = 2 * k;
     while block_start <= n {
         let block_end = (block_start + k - 1).min(n); // inclusive
         let col_lo = (block_start + 1 - 2 * k).max(k);
         let col_hi = block_start - 1;
         sums.load(sorted, col_lo, block_end);
+        let (p1, p2, inv) = (sums.prefix_sum(), sums.prefix_sum_sq(), sums.inv_size());
+        // shifted[a] = F[col_lo + a] - P2[a]: F[i] + w(i, j) = shifted[a] + P2[b] - t^2 / m.
+        shifted.clear();
+        shifted.extend((col_lo..=col_hi).zip(p2).map(|(i, &q)| best[i] - q));
         let key = |row: usize, i: usize| -> Key {
             let size = block_start + row - i;
             if size > max_group {
@@ -156,7 +161,10 @@ pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, Solver
             } else if size < k {
                 (k - size, 0.0)
             } else {
-                (0, best[i] + sums.sse(i, block_start + row))
+                let a = i - col_lo;
+                let b = a + size;
+                let t = p1[b] - p1[a];
+                (0, shifted[a] + p2[b] - t * t * inv[size])
             }
         };
         let rows = Rows {

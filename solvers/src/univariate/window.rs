@@ -42,18 +42,37 @@ impl WindowSums {
         let window = &sorted[start..end];
         let centre = window[window.len() / 2];
         self.start = start;
-        self.sum.clear();
-        self.sum_sq.clear();
-        self.sum.push(0.0);
-        self.sum_sq.push(0.0);
+        self.sum.resize(window.len() + 1, 0.0);
+        self.sum_sq.resize(window.len() + 1, 0.0);
+        self.sum[0] = 0.0;
+        self.sum_sq[0] = 0.0;
         let (mut s1, mut s2) = (0.0, 0.0);
-        for &v in window {
+        for ((&v, p1), p2) in window
+            .iter()
+            .zip(&mut self.sum[1..])
+            .zip(&mut self.sum_sq[1..])
+        {
             let y = v - centre;
             s1 += y;
             s2 += y * y;
-            self.sum.push(s1);
-            self.sum_sq.push(s2);
+            *p1 = s1;
+            *p2 = s2;
         }
+    }
+
+    /// Centred prefix sums `P1[a] = sum_{p < a} (v_p - c)` (local index `a = i - start`).
+    pub(crate) fn prefix_sum(&self) -> &[f64] {
+        &self.sum
+    }
+
+    /// Centred prefix sums of squares `P2[a] = sum_{p < a} (v_p - c)^2`.
+    pub(crate) fn prefix_sum_sq(&self) -> &[f64] {
+        &self.sum_sq
+    }
+
+    /// `1/m` for `m = 0..=max_group` (0 for `m = 0`).
+    pub(crate) fn inv_size(&self) -> &[f64] {
+        &self.inv_size
     }
 
     /// SSE of `sorted[i..j]`; requires `start <= i < j <= end` and `j - i <= max_group`.
