@@ -118,10 +118,13 @@ fn main() {
         }
     }
 
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/instances/eia.csv");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/instances/eia.csv");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("\n{} not found: EIA segmentation benchmark skipped", path.display());
+        println!(
+            "\n{} not found: EIA segmentation benchmark skipped",
+            path.display()
+        );
         return;
     };
     let mut lines = text.lines();
@@ -149,7 +152,7 @@ fn main() {
         }
     }
     let sst = (n * d) as f64; // z-scored columns: SST = n per column
-    // Order: by the sum of the z-scores (a simple projection), ties by index.
+                              // Order: by the sum of the z-scores (a simple projection), ties by index.
     let score: Vec<f64> = (0..n).map(|i| x[i * d..(i + 1) * d].iter().sum()).collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| score[a].total_cmp(&score[b]).then(a.cmp(&b)));

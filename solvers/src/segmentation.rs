@@ -127,7 +127,7 @@ fn validate(x: &[f64], d: usize, order: &[usize], k: usize) -> Result<usize, Sol
     if k == 0 {
         return Err(SolverError::ZeroGroupSize);
     }
-    if d == 0 || x.len() % d != 0 {
+    if d == 0 || !x.len().is_multiple_of(d) {
         return Err(SolverError::BadDimension { len: x.len(), d });
     }
     let n_records = x.len() / d;

@@ -36,6 +36,12 @@ use crate::segmentation::Segmentation;
 /// outside). Compared lexicographically.
 type Key = (usize, f64);
 
+/// Lexicographic `a < b` (no NaN occurs: values are finite or the entry is penalised).
+#[inline(always)]
+fn less(a: Key, b: Key) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
 /// Rows `first + step * t` for `t < count` (local row indices of a block).
 #[derive(Clone, Copy)]
 struct Rows {
@@ -74,7 +80,7 @@ fn smawk(
             let row = rows.get(depth - 1);
             let top = stack[stack.len() - 1];
             // Ties keep the left column (leftmost minima).
-            if key(row, top) <= key(row, column) {
+            if !less(key(row, column), key(row, top)) {
                 break;
             }
             stack.pop();
@@ -110,7 +116,7 @@ fn smawk(
         while stack[p] != stop && p + 1 < reduced_end {
             p += 1;
             let candidate = key(row, stack[p]);
-            if candidate < best_key {
+            if less(candidate, best_key) {
                 best_key = candidate;
                 best_col = stack[p];
             }
@@ -136,8 +142,8 @@ pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, Solver
 
     // First block: cuts k..=2k-1 have the single predecessor 0.
     sums.load(sorted, 0, max_group);
-    for j in k..=max_group {
-        best[j] = sums.sse(0, j);
+    for (j, value) in best.iter_mut().enumerate().take(max_group + 1).skip(k) {
+        *value = sums.sse(0, j);
     }
 
     let mut stack: Vec<usize> = Vec::with_capacity(4 * k);
