@@ -115,6 +115,28 @@ fn exact_methods_agree_with_petgraph_reference_on_random_medium_instances() {
     }
 }
 
+/// P08 at large k (where `univariate_optimal` dispatches to SMAWK): SMAWK, DP and the
+/// dispatcher agree with each other and with petgraph.
+#[test]
+fn large_k_methods_agree_with_petgraph_reference() {
+    let mut rng = SplitMix64::new(31);
+    for trial in 0..16 {
+        let k = 20 + rng.below(80);
+        let n = k + rng.below(8 * k);
+        let values = random_values(&mut rng, n);
+        let mut sorted = values;
+        sorted.sort_by(f64::total_cmp);
+        let tolerance = 1e-9 * sst(&sorted) + 1e-12;
+        let reference = petgraph_reference(&sorted, k);
+        for (name, sse) in all_sorted_methods(&sorted, k) {
+            assert!(
+                (sse - reference).abs() <= tolerance,
+                "trial {trial} n {n} k {k} {name}: {sse} vs petgraph {reference}"
+            );
+        }
+    }
+}
+
 /// Precision (issue requirement): n = 10^6 uniform[0,1) values, spreads of groups near 1e-6;
 /// every exact method within 1e-9 relative of the compensated O(nk) reference.
 fn precision_uniform_million(k: usize) {
