@@ -3,7 +3,7 @@
 //! Hansen and Mukherjee's shortest path over the cut positions of the sorted values, pulled
 //! cut by cut: `F[j] = min_{j-2k+1 <= i <= j-k} F[i] + w(i, j)`. Cuts are processed in blocks
 //! of `k`; every predecessor of a block lies before the block, and all groups ending in the
-//! block lie in a window of at most `3k-1` values, over which centred prefix sums give each
+//! block lie in a window of at most `3k-2` values, over which centred prefix sums give each
 //! `w(i, j)` in O(1) (see `window.rs`). Ties go to the smaller predecessor (strict `<` in
 //! increasing `i`). Proof of the recursion: `proofs/P04-univariate-contiguity-dp.md`.
 //!

@@ -21,7 +21,7 @@
 //!   `n <= BRUTE_FORCE_MAX_N`; the test oracle.
 //!
 //! Group costs are evaluated from prefix sums of values centred on a local reference, rebuilt
-//! per block of `k` cuts over a window of at most `3k-1` values (never global prefix sums of
+//! per block of `k` cuts over a window of at most `3k-2` values (never global prefix sums of
 //! squares, which cancel catastrophically for large `n` and small spreads). The reported
 //! `sse` is recomputed exactly from the chosen sizes (two-pass per group, compensated sum).
 //!

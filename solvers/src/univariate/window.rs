@@ -2,7 +2,7 @@
 //!
 //! O(1) SSE of any run `sorted[i..j]` inside a window of the sorted values, from prefix sums
 //! of `(v - c)` and `(v - c)^2` where `c` is the middle value of the window. Prefix sums are
-//! rebuilt for every window (of at most `3k-1` values), so their magnitude is that of the
+//! rebuilt for every window (of at most `3k-2` values), so their magnitude is that of the
 //! window's own spread, not of the whole data: the cancellation in
 //! `S2 - S1^2 / m` costs at most a factor about `(window spread / group spread)^2` in
 //! relative accuracy instead of `(global scale / group spread)^2`
