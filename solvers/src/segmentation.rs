@@ -307,14 +307,15 @@ pub fn segment_order(
         } else {
             slides_since_refresh += 1;
         }
-        // Prefixes of 1..k-1 records cannot be segmented.
-        let from = best[i];
-        if !from.is_finite() {
+        // Prefixes of 1..k-1 records cannot be segmented: they are never relaxed.
+        if i != 0 && pred[i] == usize::MAX {
             continue;
         }
+        let from = best[i];
         let relax = |j: usize, cost: f64, best: &mut [f64], pred: &mut [usize]| {
             let candidate = from + cost.max(0.0);
-            if candidate < best[j] {
+            // The second test only matters if costs overflow to inf: the path stays valid.
+            if candidate < best[j] || pred[j] == usize::MAX {
                 best[j] = candidate;
                 pred[j] = i;
             }

@@ -167,3 +167,31 @@ fn fixed_cut_sizes() {
     assert_eq!(fixed_cut(&x, 1, &order[..5], 5).unwrap().sizes, vec![5]);
     assert_eq!(fixed_cut(&x, 1, &order, 1).unwrap().sizes, vec![1; 11]);
 }
+
+/// Finite but huge values overflow the SSE to infinity: no panic, still a valid segmentation.
+#[test]
+fn overflowing_costs_still_give_a_valid_segmentation() {
+    let x: Vec<f64> = (0..20)
+        .map(|i| if i % 2 == 0 { 1e300 } else { -1e300 })
+        .collect();
+    let order: Vec<usize> = (0..20).collect();
+    let seg = segment_order(&x, 1, &order, 3).unwrap();
+    assert_eq!(seg.n_records(), 20);
+    assert!(seg.sizes.iter().all(|&s| (3..6).contains(&s)));
+    let huge = [-1e300, -1e300, -1e300, 1e300, 1e300, 1e300, 1e300, 1e300];
+    for k in 1..4 {
+        let dp = microagg_solvers::univariate_dp(&huge, k).unwrap();
+        assert!(
+            dp.sizes.iter().all(|&s| s >= k && s < 2 * k),
+            "{:?}",
+            dp.sizes
+        );
+    }
+    let uni = microagg_solvers::univariate_smawk(
+        &[-1e300, -1e300, -1e300, 1e300, 1e300, 1e300, 1e300, 1e300],
+        2,
+    )
+    .unwrap();
+    assert!(uni.sizes.iter().all(|&s| (2..4).contains(&s)));
+    assert_eq!(uni.n_records(), 8);
+}

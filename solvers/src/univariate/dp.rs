@@ -57,7 +57,9 @@ pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverErr
             // Sizes run from b - a_lo down to k as a goes up.
             let sizes_inv = &inv[k..=b - a_lo];
             let mut min_value = f64::INFINITY;
-            let mut min_offset = 0;
+            // Start from the first feasible predecessor (cuts 1..k-1 are not), so that even
+            // overflowing costs (inf) yield a valid segmentation.
+            let mut min_offset = if lo == 0 || lo >= k { 0 } else { k - lo };
             for (offset, ((&g, &p1a), &inv_m)) in shifted[a_lo..=a_hi]
                 .iter()
                 .zip(&p1[a_lo..=a_hi])

@@ -187,8 +187,10 @@ pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, Solver
             let (outside, mut value) = key(row, i);
             if outside != 0 {
                 // Unreachable in exact arithmetic; rounding must not make us infeasible.
-                value = f64::INFINITY;
-                for candidate in (j + 1 - 2 * k).max(k)..=j - k {
+                let first = (j + 1 - 2 * k).max(k);
+                i = first;
+                value = key(row, first).1;
+                for candidate in first..=j - k {
                     let (_, v) = key(row, candidate);
                     if v < value {
                         value = v;
