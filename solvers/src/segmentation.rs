@@ -15,7 +15,8 @@
 //! adds non-negative terms and is stable; sliding subtracts, so a slide is replaced by an
 //! exact two-pass recomputation whenever it would amplify rounding error by more than
 //! [`SLIDE_AMPLIFICATION_LIMIT`], and in any case after `k` consecutive slides (bounding
-//! drift at O(d) amortised cost).
+//! drift at O(d) amortised cost). The records are first copied in path order and centred on
+//! their column means, because the updates lose about `log10(|centroid| / spread)` digits.
 //!
 //! API: [`segment_order`] (optimal), [`fixed_cut`] (baseline: runs of `k`, the last run
 //! absorbs the remainder), both returning a [`Segmentation`] whose `sse` is recomputed
@@ -25,7 +26,8 @@
 //! `<` in increasing order of the predecessor), so the result is deterministic.
 //!
 //! ## Complexity
-//! O(m k d) time and O(m d) extra memory (a centred copy of the records in order) for an order of `m` records in dimension `d`.
+//! O(m k d) time and O(m d) extra memory (the centred copy of the records in path order), for
+//! an order of `m` records in dimension `d`.
 //!
 //! ## References
 //! - Hansen, S. L. and Mukherjee, S. (2003). A polynomial algorithm for optimal univariate
