@@ -195,3 +195,40 @@ fn overflowing_costs_still_give_a_valid_segmentation() {
     assert!(uni.sizes.iter().all(|&s| (2..4).contains(&s)));
     assert_eq!(uni.n_records(), 8);
 }
+
+/// P07 Section 3 (the slide guard and the periodic refresh are needed): tight clusters
+/// separated by large gaps, in path order. When the base window slides off a gap its SSE
+/// drops from ~1e8 to ~1e-8, so an unguarded slide leaves an absolute error ~1e-8 that would
+/// mislead the DP, while the optimal total SSE is tiny (no group straddles a gap) and the
+/// choice of splits inside each cluster depends on noise-level costs.
+#[test]
+fn segmentation_is_accurate_when_windows_leave_large_gaps() {
+    let mut rng = SplitMix64::new(5);
+    for trial in 0..100 {
+        let k = 2 + rng.below(4);
+        let d = 1 + rng.below(3);
+        let mut x = Vec::new();
+        let mut cluster = 0;
+        while x.len() < 60 * d {
+            // 2k..=4k-1: each cluster splits into groups in several ways whose costs differ
+            // at the noise level (~1e-9), below the error of an unguarded slide (~1e-8).
+            let size = 2 * k + rng.below(2 * k);
+            let centre = if cluster % 2 == 0 { 0.0 } else { 1e4 } + cluster as f64;
+            for _ in 0..size {
+                for _ in 0..d {
+                    x.push(centre + 1e-4 * rng.uniform());
+                }
+            }
+            cluster += 1;
+        }
+        let order: Vec<usize> = (0..x.len() / d).collect();
+        let seg = segment_order(&x, d, &order, k).unwrap();
+        check_valid(&seg, &x, d, &order, k, true);
+        let reference = segmentation_two_pass_reference(&x, d, &order, k);
+        assert!(
+            (seg.sse - reference).abs() <= 1e-9 * reference,
+            "trial {trial} k {k} d {d}: {} vs two-pass DP {reference}",
+            seg.sse
+        );
+    }
+}
