@@ -4,5 +4,26 @@
 //! This crate knows nothing of the workbench (`microagg`); the workbench depends on it.
 //!
 //! Records are stored row-major: record `i` occupies `x[i*d .. (i+1)*d]`.
+//!
+//! Modules: [`sse`] (two-pass reference SSE), [`univariate`] (exact univariate
+//! microaggregation: O(n) SMAWK, O(nk) DP, brute force), [`segmentation`] (optimal
+//! segmentation of a given order of multivariate records, the MHM / IMHM engine),
+//! [`error`] (the shared error type).
+//!
+//! ## Complexity
+//! See each module.
+//!
+//! ## References
+//! See each module.
 
+pub mod error;
+pub mod segmentation;
 pub mod sse;
+pub mod univariate;
+
+pub use error::SolverError;
+pub use segmentation::{fixed_cut, segment_order, Segmentation};
+pub use univariate::{
+    sorting_order, univariate_brute_force, univariate_dp, univariate_optimal, univariate_smawk,
+    Partition,
+};

@@ -1,0 +1,66 @@
+//! # Solver errors
+//!
+//! One error type for every kernel of this crate that validates its input. Kernels reject
+//! invalid input with a [`SolverError`] instead of panicking, so callers can report the
+//! problem (which record, which parameter) to the user.
+//!
+//! ## Complexity
+//! Not applicable (plain data).
+//!
+//! ## References
+//! None.
+
+use std::fmt;
+
+/// Why a kernel refused its input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolverError {
+    /// The minimum group size `k` must be at least 1.
+    ZeroGroupSize,
+    /// Fewer records than the minimum group size: no partition with all groups of size `>= k`
+    /// exists (this includes `n = 0`).
+    Infeasible { n: usize, k: usize },
+    /// A value is NaN or infinite; `index` is the position in the input slice.
+    NonFinite { index: usize },
+    /// The input must be sorted ascending, but `values[index] < values[index - 1]`.
+    Unsorted { index: usize },
+    /// The dimension `d` is zero or does not divide the length of the data slice.
+    BadDimension { len: usize, d: usize },
+    /// `order[position]` is out of range or repeats an earlier entry.
+    BadOrder { position: usize, record: usize },
+    /// Brute force was asked for more records than it can enumerate.
+    TooLarge { n: usize, max: usize },
+}
+
+impl fmt::Display for SolverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolverError::ZeroGroupSize => write!(f, "minimum group size k must be at least 1"),
+            SolverError::Infeasible { n, k } => write!(
+                f,
+                "infeasible: {n} record(s) cannot form groups of at least k = {k}"
+            ),
+            SolverError::NonFinite { index } => {
+                write!(f, "value at index {index} is NaN or infinite")
+            }
+            SolverError::Unsorted { index } => write!(
+                f,
+                "input must be sorted ascending, but value {index} is smaller than value {}",
+                index - 1
+            ),
+            SolverError::BadDimension { len, d } => write!(
+                f,
+                "dimension d = {d} is zero or does not divide the data length {len}"
+            ),
+            SolverError::BadOrder { position, record } => write!(
+                f,
+                "order[{position}] = {record} is out of range or repeated"
+            ),
+            SolverError::TooLarge { n, max } => {
+                write!(f, "brute force enumerates at most {max} records, got {n}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolverError {}
