@@ -27,11 +27,23 @@ struct DataArgs {
     #[arg(long)]
     data: String,
     /// Columns to use, by name or 1-based position, comma-separated (default: all).
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", conflicts_with = "column")]
     columns: String,
+    /// One column, by name or 1-based position (for one-attribute methods such as univariate).
+    #[arg(long)]
+    column: Option<String>,
     /// Minimum group size (k >= 2).
     #[arg(long)]
     k: usize,
+}
+
+impl DataArgs {
+    fn selection(&self) -> ColumnSelection {
+        match &self.column {
+            Some(c) => ColumnSelection::List(vec![c.trim().to_string()]),
+            None => ColumnSelection::parse(&self.columns),
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -181,7 +193,7 @@ fn run(
     }
     // Validate the pipeline and its parameters before loading data or running anything.
     let pipeline = Pipeline::parse(spec, params)?;
-    let inst = data::load(&data.data, &ColumnSelection::parse(&data.columns))?;
+    let inst = data::load(&data.data, &data.selection())?;
     inst.check_k(data.k)?;
     let out = pipeline.run(&inst, data.k, seed, time_limit, &INTERRUPTED)?;
     let p = &out.partition;
@@ -229,7 +241,7 @@ fn run(
 }
 
 fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<ExitCode> {
-    let inst = data::load(&data.data, &ColumnSelection::parse(&data.columns))?;
+    let inst = data::load(&data.data, &data.selection())?;
     inst.check_k(data.k)?;
     let labels = labels::read_labels(labels_path)?;
     let report = labels::check_labels(&inst, data.k, &labels)?;

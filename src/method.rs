@@ -44,6 +44,8 @@ pub struct MethodInfo {
     pub params_doc: &'static [(&'static str, &'static str)],
     /// Default parameters as JSON.
     pub defaults: Value,
+    /// The method needs one-attribute data (d = 1).
+    pub one_attribute: bool,
     /// Effective parameters (defaults filled in) for user-given ones, validated.
     effective: ParamsResolver,
     factory: Factory,
@@ -63,6 +65,7 @@ impl MethodInfo {
             reference,
             params_doc: P::DOC,
             defaults: serde_json::to_value(P::default()).expect("params serialise"),
+            one_attribute: false,
             effective: Box::new(move |given| {
                 let p: P = parse_params(name, given)?;
                 Ok(serde_json::to_value(p).expect("params serialise"))
@@ -87,6 +90,7 @@ impl MethodInfo {
             reference,
             params_doc: P::DOC,
             defaults: serde_json::to_value(P::default()).expect("params serialise"),
+            one_attribute: false,
             effective: Box::new(move |given| {
                 let p: P = parse_params(name, given)?;
                 Ok(serde_json::to_value(p).expect("params serialise"))
@@ -96,6 +100,12 @@ impl MethodInfo {
                 Ok(Box::new(make(p)) as Box<dyn Refiner>)
             })),
         }
+    }
+
+    /// Mark the method as needing one-attribute data (d = 1).
+    pub fn one_attribute(mut self) -> Self {
+        self.one_attribute = true;
+        self
     }
 
     pub fn kind(&self) -> MethodKind {
@@ -138,6 +148,7 @@ pub fn registry() -> Vec<MethodInfo> {
         init::mdav::method(),
         init::mdav_generic::method(),
         init::mdav1::method(),
+        init::univariate::method(),
     ]
 }
 

@@ -8,6 +8,7 @@ pub mod mdav;
 pub mod mdav1;
 pub mod mdav_generic;
 pub mod pool;
+pub mod univariate;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};

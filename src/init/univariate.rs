@@ -1,0 +1,59 @@
+//! # Optimal univariate microaggregation (adapter)
+//!
+//! For one-attribute data: sort the standardised values and cut them optimally into
+//! contiguous groups of k..2k-1 (Hansen & Mukherjee). The kernel is
+//! `microagg_solvers::univariate::univariate_optimal`; this adapter checks that the instance
+//! has one column (pick one with `--column`), sorts stably (ties by record index) and maps
+//! the groups back to input order. The result is optimal, by
+//! `proofs/P04-univariate-contiguity-dp.md`.
+//!
+//! ## Complexity
+//! O(n log n) for the sort, O(n) for the segmentation.
+//!
+//! ## References
+//! Hansen & Mukherjee (2003), IEEE TKDE 15(4). Stamm & Schaub (2024), "Faster optimal
+//! univariate microaggregation" (arXiv).
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use crate::method::{Initializer, MethodInfo};
+use crate::params::NoParams;
+use crate::partition::Partition;
+use crate::rng::Rng;
+use microagg_solvers::univariate::{sorting_order, univariate_optimal};
+
+pub struct Univariate;
+
+pub fn method() -> MethodInfo {
+    MethodInfo::initializer(
+        "univariate",
+        "Optimal univariate microaggregation (d = 1; pick a column with --column): sorted values cut optimally, O(n) after sorting",
+        "Hansen & Mukherjee 2003; Stamm & Schaub 2024",
+        |_: NoParams| Univariate,
+    )
+    .one_attribute()
+}
+
+impl Initializer for Univariate {
+    fn name(&self) -> &str {
+        "univariate"
+    }
+
+    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+        if inst.d != 1 {
+            return Err(Error::usage(format!(
+                "method 'univariate' needs one attribute, '{}' has d = {} (choose one with --column NAME)",
+                inst.name, inst.d
+            )));
+        }
+        let algo = |e: microagg_solvers::SolverError| Error::Algorithm {
+            method: "univariate".into(),
+            message: e.to_string(),
+        };
+        let order = sorting_order(&inst.z).map_err(algo)?;
+        let sorted: Vec<f64> = order.iter().map(|&i| inst.z[i]).collect();
+        let seg = univariate_optimal(&sorted, k).map_err(algo)?;
+        let labels = seg.labels_along(&order).map_err(algo)?;
+        Partition::from_labels(inst, labels)
+    }
+}
