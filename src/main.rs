@@ -168,8 +168,9 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             cases,
             reps,
         } => microagg::bench::run(&methods, &cases, reps).map(|_| ExitCode::SUCCESS),
-        Command::Demo { jobs, out } => microagg::bench::demo(jobs, out.as_deref(), &INTERRUPTED)
-            .map(|_| ExitCode::SUCCESS),
+        Command::Demo { jobs, out } => {
+            microagg::bench::demo(jobs, out.as_deref(), &INTERRUPTED).map(|_| ExitCode::SUCCESS)
+        }
         Command::Experiment {
             suite,
             out,
@@ -179,7 +180,8 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             dry_run,
         } => experiment(&suite, out, jobs, shard.as_deref(), resume, dry_run),
         Command::Report { dir, format } => {
-            let (table, figures) = microagg::report::report(&dir, microagg::report::Format::parse(&format)?)?;
+            let (table, figures) =
+                microagg::report::report(&dir, microagg::report::Format::parse(&format)?)?;
             print!("{table}");
             for f in figures {
                 eprintln!("figure: {}", f.display());
@@ -222,7 +224,10 @@ fn experiment(
         summary.ran,
         summary.resumed,
         summary.records.len(),
-        summary.file.as_ref().map_or(String::new(), |f| f.display().to_string())
+        summary
+            .file
+            .as_ref()
+            .map_or(String::new(), |f| f.display().to_string())
     );
     if summary.interrupted {
         eprintln!("interrupted: rerun with --resume to finish");

@@ -34,14 +34,20 @@ pub fn check_name(name: &str) -> Result<(), String> {
     let available = if AVAILABLE.is_empty() {
         "none yet".to_string()
     } else {
-        AVAILABLE.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+        AVAILABLE
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     if PLANNED.contains(&name) {
         Err(format!(
             "bound '{name}' is not available in this build yet (it is being implemented); available bounds: {available}"
         ))
     } else {
-        Err(format!("unknown bound '{name}'; available bounds: {available}"))
+        Err(format!(
+            "unknown bound '{name}'; available bounds: {available}"
+        ))
     }
 }
 
@@ -71,7 +77,10 @@ mod tests {
     #[test]
     fn planned_and_unknown_bounds_are_rejected_with_different_messages() {
         let planned = check_name("nn").unwrap_err();
-        assert!(planned.contains("not available in this build yet"), "{planned}");
+        assert!(
+            planned.contains("not available in this build yet"),
+            "{planned}"
+        );
         let unknown = check_name("magic").unwrap_err();
         assert!(unknown.contains("unknown bound 'magic'"), "{unknown}");
     }

@@ -80,7 +80,13 @@ impl Shard {
 pub fn run_seed(base: u64, instance: &str, k: usize, pipeline: &str, replicate: usize) -> u64 {
     derive_seed(
         base,
-        &["run", instance, &k.to_string(), pipeline, &replicate.to_string()],
+        &[
+            "run",
+            instance,
+            &k.to_string(),
+            pipeline,
+            &replicate.to_string(),
+        ],
     )
 }
 
@@ -92,8 +98,10 @@ impl Plan {
         let mut instances = Vec::new();
         let mut notes = Vec::new();
         for spec in &suite.instances {
-            let inst = data::load(&suite.instance_spec(spec), &ColumnSelection::All)
-                .map_err(|e| Error::usage(format!("{}: instance '{spec}': {e}", suite.path.display())))?;
+            let inst =
+                data::load(&suite.instance_spec(spec), &ColumnSelection::All).map_err(|e| {
+                    Error::usage(format!("{}: instance '{spec}': {e}", suite.path.display()))
+                })?;
             instances.push(SuiteInstance {
                 spec: spec.clone(),
                 inst,
@@ -157,7 +165,11 @@ impl Plan {
     /// The run matrix as text (for `--dry-run`).
     pub fn describe(&self, shard: Option<Shard>) -> String {
         let mut s = String::new();
-        s.push_str(&format!("suite '{}' ({})", self.suite.name, self.suite.path.display()));
+        s.push_str(&format!(
+            "suite '{}' ({})",
+            self.suite.name,
+            self.suite.path.display()
+        ));
         if !self.suite.description.is_empty() {
             s.push_str(&format!(": {}", self.suite.description));
         }
@@ -177,7 +189,11 @@ impl Plan {
                 .iter()
                 .map(|st| format!("{}{}", st.name, st.params))
                 .collect();
-            s.push_str(&format!("pipeline {:<20} {}\n", p.label, params.join(" + ")));
+            s.push_str(&format!(
+                "pipeline {:<20} {}\n",
+                p.label,
+                params.join(" + ")
+            ));
         }
         s.push_str(&format!(
             "k = {:?}, seeds = {{ base = {}, replicates = {} }}, time limit = {}, bounds = {:?}\n",
@@ -198,7 +214,10 @@ impl Plan {
             "{} of {} runs{}\n",
             runs.len(),
             self.runs.len(),
-            shard.map_or(String::new(), |sh| format!(" (shard {}/{})", sh.index, sh.count))
+            shard.map_or(String::new(), |sh| format!(
+                " (shard {}/{})",
+                sh.index, sh.count
+            ))
         ));
         s
     }

@@ -190,7 +190,10 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
                 if let Some(path) = &file {
                     let _guard = file_lock.lock().expect("no worker panicked");
                     if let Err(e) = record::append(path, &rec) {
-                        first_error.lock().expect("no worker panicked").get_or_insert(e);
+                        first_error
+                            .lock()
+                            .expect("no worker panicked")
+                            .get_or_insert(e);
                         stop.store(true, Ordering::SeqCst);
                         return None;
                     }
@@ -200,7 +203,10 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
             }
             Err(e) => {
                 let e = Error::usage(format!("run {}: {e}", run.run_id));
-                first_error.lock().expect("no worker panicked").get_or_insert(e);
+                first_error
+                    .lock()
+                    .expect("no worker panicked")
+                    .get_or_insert(e);
                 stop.store(true, Ordering::SeqCst);
                 None
             }
@@ -295,7 +301,9 @@ fn execute(
         groups: p.num_groups(),
         min_group_size: min_size,
         max_group_size: max_size,
-        gap: best_bound.as_ref().and_then(|b| bounds::gap_percent(sse, b.sse)),
+        gap: best_bound
+            .as_ref()
+            .and_then(|b| bounds::gap_percent(sse, b.sse)),
         best_bound,
         bounds: case_bounds.to_vec(),
         seconds: out.seconds,

@@ -194,7 +194,9 @@ impl Suite {
         }
         if let Some(t) = self.time_limit {
             if !(t > 0.0 && t.is_finite()) {
-                return Err(self.err(format!("time_limit = {t}: must be a positive number of seconds")));
+                return Err(self.err(format!(
+                    "time_limit = {t}: must be a positive number of seconds"
+                )));
             }
         }
         if self.pipeline.is_empty() {

@@ -57,7 +57,13 @@ pub fn convergence_points(runs: &[&Record]) -> Vec<ConvergencePoint> {
 
 fn file_safe(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -166,7 +172,10 @@ fn convergence_svg(title: &str, runs: &[&Record]) -> DrawResult<String> {
                 .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))?
                 .label(name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-            chart.draw_series(line.iter().map(|&(x, y)| Circle::new((x, y), 3, color.filled())))?;
+            chart.draw_series(
+                line.iter()
+                    .map(|&(x, y)| Circle::new((x, y), 3, color.filled())),
+            )?;
             chart.draw_series(
                 points
                     .iter()
@@ -205,7 +214,10 @@ fn gaps_svg(rows: &[CaseRow]) -> DrawResult<String> {
         let root = SVGBackend::with_string(&mut svg, (width, 520)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("Gap of the best run to the best lower bound", ("sans-serif", 20))
+            .caption(
+                "Gap of the best run to the best lower bound",
+                ("sans-serif", 20),
+            )
             .margin(15)
             .x_label_area_size(140)
             .y_label_area_size(70)
@@ -221,7 +233,11 @@ fn gaps_svg(rows: &[CaseRow]) -> DrawResult<String> {
                     String::new()
                 }
             })
-            .x_label_style(("sans-serif", 12).into_font().transform(FontTransform::Rotate90))
+            .x_label_style(
+                ("sans-serif", 12)
+                    .into_font()
+                    .transform(FontTransform::Rotate90),
+            )
             .y_desc("gap (%)")
             .draw()?;
         for (pi, p) in pipelines.iter().enumerate() {
@@ -235,7 +251,10 @@ fn gaps_svg(rows: &[CaseRow]) -> DrawResult<String> {
                 })
                 .collect();
             chart
-                .draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 4, color.filled())))?
+                .draw_series(
+                    pts.iter()
+                        .map(|&(x, y)| Circle::new((x, y), 4, color.filled())),
+                )?
                 .label(p.clone())
                 .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
         }

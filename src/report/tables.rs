@@ -86,9 +86,8 @@ pub fn summarize(records: &[Record]) -> Result<Vec<CaseRow>> {
         let ils: Vec<f64> = g.iter().map(|r| r.il).collect();
         let m = ils.len() as f64;
         let mean_il = ils.iter().sum::<f64>() / m;
-        let sd_il = (ils.len() > 1).then(|| {
-            (ils.iter().map(|x| (x - mean_il).powi(2)).sum::<f64>() / (m - 1.0)).sqrt()
-        });
+        let sd_il = (ils.len() > 1)
+            .then(|| (ils.iter().map(|x| (x - mean_il).powi(2)).sum::<f64>() / (m - 1.0)).sqrt());
         let best = g
             .iter()
             .min_by(|a, b| a.sse.total_cmp(&b.sse))
@@ -125,8 +124,20 @@ pub fn summarize(records: &[Record]) -> Result<Vec<CaseRow>> {
 }
 
 const HEADERS: [&str; 14] = [
-    "instance", "n", "k", "pipeline", "runs", "best IL %", "mean IL %", "sd IL", "best SSE",
-    "time s", "bound IL %", "gap %", "publ. IL %", "publ. SSE",
+    "instance",
+    "n",
+    "k",
+    "pipeline",
+    "runs",
+    "best IL %",
+    "mean IL %",
+    "sd IL",
+    "best SSE",
+    "time s",
+    "bound IL %",
+    "gap %",
+    "publ. IL %",
+    "publ. SSE",
 ];
 
 fn opt(v: Option<f64>, decimals: usize) -> String {
@@ -231,9 +242,25 @@ fn csv_field(s: &str) -> String {
 
 fn csv(rows: &[CaseRow]) -> String {
     let header = [
-        "instance", "instance_name", "n", "d", "k", "pipeline", "method", "runs", "best_il",
-        "mean_il", "sd_il", "best_sse", "mean_seconds", "bound_sse", "bound_il", "gap",
-        "published_il", "published_sse", "published_source",
+        "instance",
+        "instance_name",
+        "n",
+        "d",
+        "k",
+        "pipeline",
+        "method",
+        "runs",
+        "best_il",
+        "mean_il",
+        "sd_il",
+        "best_sse",
+        "mean_seconds",
+        "bound_sse",
+        "bound_il",
+        "gap",
+        "published_il",
+        "published_sse",
+        "published_source",
     ];
     let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
     let mut s = header.join(",");
