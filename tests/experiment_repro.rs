@@ -175,8 +175,7 @@ fn unknown_suite_keys_are_errors_naming_key_and_file() {
     for (file, text, key) in cases {
         let path = write_suite(dir.path(), file, &text);
         let err = Suite::load(&path)
-            .err()
-            .expect("unknown key is an error")
+            .expect_err("unknown key is an error")
             .to_string();
         assert!(err.contains(key), "error does not name '{key}': {err}");
         assert!(
@@ -225,7 +224,7 @@ fn bad_pipelines_parameters_and_bounds_are_rejected_before_running() {
     ];
     for (file, text, needle) in cases {
         let path = write_suite(dir.path(), file, &text);
-        let err = Suite::load(&path).err().expect("invalid suite").to_string();
+        let err = Suite::load(&path).expect_err("invalid suite").to_string();
         assert!(
             err.contains(needle),
             "{file}: expected '{needle}' in: {err}"

@@ -106,7 +106,8 @@ pub fn write_figures(records: &[Record], rows: &[CaseRow], dir: &Path) -> Result
 type DrawResult<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 fn padded(lo: f64, hi: f64) -> (f64, f64) {
-    let span = (hi - lo).abs().max(1e-9 * hi.abs().max(1.0));
+    // Equal values (a deterministic method over seeds) still get a readable axis.
+    let span = (hi - lo).abs().max(0.01 * hi.abs()).max(1e-6);
     (lo - 0.08 * span, hi + 0.08 * span)
 }
 
@@ -153,6 +154,7 @@ fn convergence_svg(title: &str, runs: &[&Record]) -> DrawResult<String> {
             .configure_mesh()
             .x_desc("time (s, median over seeds, end of each stage)")
             .y_desc("IL (%)")
+            .y_label_formatter(&|y| format!("{y:.4}"))
             .draw()?;
         if let Some(b) = bound_il {
             chart
@@ -271,6 +273,41 @@ fn gaps_svg(rows: &[CaseRow]) -> DrawResult<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gap_figure_is_written_only_when_some_case_has_a_bound() {
+        let row = |pipeline: &str, gap: Option<f64>| CaseRow {
+            instance: "sim1:seed=1".into(),
+            instance_name: "sim1:seed=1".into(),
+            n: 100,
+            d: 10,
+            k: 3,
+            pipeline: pipeline.into(),
+            method: pipeline.into(),
+            runs: 1,
+            best_il: 30.0,
+            mean_il: 30.0,
+            sd_il: None,
+            best_sse: 300.0,
+            mean_seconds: 0.1,
+            bound_sse: gap.map(|g| 300.0 * (1.0 - g / 100.0)),
+            bound_il: gap.map(|g| 30.0 * (1.0 - g / 100.0)),
+            gap,
+            published_il: None,
+            published_sse: None,
+            published_source: None,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let none = write_figures(&[], &[row("mdav", None)], dir.path()).unwrap();
+        assert!(none.is_empty());
+        let rows = [row("mdav", Some(4.0)), row("mdav1", Some(2.5))];
+        let files = write_figures(&[], &rows, dir.path()).unwrap();
+        assert_eq!(files, vec![dir.path().join("gaps.svg")]);
+        let svg = std::fs::read_to_string(&files[0]).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("mdav1") && svg.contains("sim1:seed=1 k=3")
+        );
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {
