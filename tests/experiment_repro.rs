@@ -396,3 +396,26 @@ fn cli_experiment_dry_run_run_and_report() {
     let err = String::from_utf8(st.stderr).unwrap();
     assert!(err.contains("colour") && err.contains("bad.toml"), "{err}");
 }
+
+#[test]
+fn missing_optional_instances_are_noted_and_bad_ones_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |extra: &str| {
+        let text = format!("optional_instances = [{extra}]\n{MINIMAL}");
+        Plan::new(Suite::load(&write_suite(dir.path(), "opt.toml", &text)).unwrap())
+    };
+    let plan = with("\"no-such-file.csv\"").unwrap();
+    assert_eq!(plan.instances.len(), 1);
+    assert_eq!(plan.notes.len(), 1);
+    assert!(
+        plan.notes[0].contains("no-such-file.csv"),
+        "{:?}",
+        plan.notes
+    );
+    // A file that exists but is not valid data is an error, not silently left out.
+    std::fs::write(dir.path().join("bad.csv"), "a,b\n1,x\n").unwrap();
+    let err = with("\"bad.csv\"")
+        .err()
+        .expect("a bad optional file is an error");
+    assert!(err.to_string().contains("bad.csv"), "{err}");
+}

@@ -90,6 +90,28 @@ pub fn run_seed(base: u64, instance: &str, k: usize, pipeline: &str, replicate: 
     )
 }
 
+/// Why an instance spec has no file to read (`None` when it has one or needs none).
+fn missing_file(spec: &str) -> Result<Option<String>> {
+    if data::synthetic::try_generate(spec)?.is_some() {
+        return Ok(None);
+    }
+    if let Some(entry) = data::manifest::Manifest::embedded()?.find(spec) {
+        let dirs = data::manifest::InstanceEntry::search_dirs();
+        if dirs.iter().any(|d| d.join(&entry.file).is_file()) {
+            return Ok(None);
+        }
+        return Ok(Some(format!(
+            "file '{}' not found (looked in {}; set MICROAGG_DATA to its folder)",
+            entry.file,
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok((!std::path::Path::new(spec).is_file()).then(|| format!("file '{spec}' not found")))
+}
+
 impl Plan {
     /// Load the instances (required ones must load; optional ones are noted when missing),
     /// check k against every instance, and expand the runs.
@@ -108,13 +130,20 @@ impl Plan {
             });
         }
         for spec in &suite.optional_instances {
-            match data::load(&suite.instance_spec(spec), &ColumnSelection::All) {
-                Ok(inst) => instances.push(SuiteInstance {
-                    spec: spec.clone(),
-                    inst,
-                }),
-                Err(e) => notes.push(format!("optional instance '{spec}' left out: {e}")),
+            // Only a missing file makes an optional instance drop out; a file that is there
+            // but wrong (bad checksum, bad cell) is an error, as for required instances.
+            if let Some(missing) = missing_file(&suite.instance_spec(spec))? {
+                notes.push(format!("optional instance '{spec}' left out: {missing}"));
+                continue;
             }
+            let inst =
+                data::load(&suite.instance_spec(spec), &ColumnSelection::All).map_err(|e| {
+                    Error::usage(format!("{}: instance '{spec}': {e}", suite.path.display()))
+                })?;
+            instances.push(SuiteInstance {
+                spec: spec.clone(),
+                inst,
+            });
         }
         for si in &instances {
             for &k in &suite.k {
