@@ -3,14 +3,16 @@
 //! `microagg bench` times initializers on fixed cases and prints time next to IL (speed
 //! targets are checked here, never by timed tests). It reports the minimum over repetitions
 //! of both wall-clock time and the thread's CPU time (one core; the runs are
-//! single-threaded), since on a shared machine only the latter is stable. `microagg demo` is the main job until the
-//! experiment runner exists: every initializer on embedded synthetic instances (and the CASC
-//! files when they are found), k = 3, 5, 10, as an IL table.
+//! single-threaded), since on a shared machine only the latter is stable. `microagg demo` is
+//! the main job: the study of `instances/demo.toml` (embedded synthetic instances, plus the
+//! CASC files when they are found) run by the experiment runner, printed as the result table.
 
-use crate::data::{self, ColumnSelection, Instance};
+use crate::data::{self, ColumnSelection};
 use crate::error::{Error, Result};
-use crate::method::{self, MethodKind};
+use crate::experiment::{run_plan, Plan, Progress, RunOptions, Suite};
 use crate::pipeline::Pipeline;
+use crate::report;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -89,49 +91,49 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
     Ok(())
 }
 
-/// Embedded synthetic instances of the demo (no downloaded data needed).
-pub const DEMO_INSTANCES: [&str; 4] = [
-    "sim2:seed=1",
-    "sim3:seed=1",
-    "gauss:n=2000,d=5,clusters=10,seed=1",
-    "uniform:n=1000,d=3,seed=1",
-];
+/// The default study of `microagg demo` (embedded, so no file is needed).
+pub const DEMO_SUITE: &str = include_str!("../instances/demo.toml");
 
-/// The main job: IL of every initializer on the demo instances and the CASC files found.
-pub fn demo() -> Result<()> {
-    let mut instances: Vec<Instance> = DEMO_INSTANCES
-        .iter()
-        .map(|s| data::load(s, &ColumnSelection::All))
-        .collect::<Result<_>>()?;
-    for id in ["tarragona", "census", "eia"] {
-        match data::load(id, &ColumnSelection::All) {
-            Ok(i) => instances.push(i),
-            Err(e) => eprintln!("note: {id} left out: {e}"),
+/// Worker threads when none are asked for: the available cores.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The main job: run the demo suite (synthetic instances, plus the CASC files when found)
+/// and print the result table; with `out`, keep the records and figures there.
+pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> Result<()> {
+    let suite = Suite::parse(DEMO_SUITE, Path::new("instances/demo.toml"))?;
+    let plan = Plan::new(suite)?;
+    for note in &plan.notes {
+        eprintln!("note: {note}");
+    }
+    let t = Instant::now();
+    let opts = RunOptions {
+        out: out.map(Path::to_path_buf),
+        jobs: jobs.unwrap_or_else(default_jobs).max(1),
+        shard: None,
+        resume: false,
+        progress: Progress::Auto,
+    };
+    let summary = run_plan(&plan, &opts, interrupt)?;
+    let rows = report::summarize(&summary.records)?;
+    print!("{}", report::render(&rows, report::Format::Markdown));
+    if plan.suite.bounds.is_empty() {
+        println!("No lower bounds in this build yet: the gap columns stay empty.");
+    }
+    println!(
+        "{} runs on {} instances in {:.1} s.",
+        summary.records.len(),
+        plan.instances.len(),
+        t.elapsed().as_secs_f64()
+    );
+    if let Some(dir) = out {
+        for f in report::plots::write_figures(&summary.records, &rows, &dir.join("figures"))? {
+            eprintln!("figure: {}", f.display());
         }
     }
-    let inits: Vec<_> = method::registry()
-        .into_iter()
-        .filter(|m| m.kind() == MethodKind::Initializer)
-        .collect();
-    let never = AtomicBool::new(false);
-    print!("{:<40} {:>3}", "instance", "k");
-    for m in &inits {
-        print!(" {:>13}", m.name);
+    if summary.interrupted {
+        return Err(Error::usage("interrupted before every run finished"));
     }
-    println!();
-    for inst in &instances {
-        for k in [3, 5, 10] {
-            if k > inst.n {
-                continue;
-            }
-            print!("{:<40} {:>3}", inst.name, k);
-            for m in &inits {
-                let out = Pipeline::parse(m.name, &[])?.run(inst, k, 0, None, &never)?;
-                print!(" {:>13.4}", inst.il(out.partition.sse()));
-            }
-            println!();
-        }
-    }
-    println!("(IL in percent; lower is better)");
     Ok(())
 }

@@ -18,12 +18,14 @@
 pub mod bench;
 pub mod data;
 pub mod error;
+pub mod experiment;
 pub mod init;
 pub mod labels;
 pub mod method;
 pub mod params;
 pub mod partition;
 pub mod pipeline;
+pub mod report;
 pub mod rng;
 pub mod search;
 

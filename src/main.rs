@@ -101,9 +101,43 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         reps: usize,
     },
-    /// The main job: every initializer on embedded synthetic instances (and the CASC files
-    /// when present), k = 3, 5, 10; prints an IL table.
-    Demo,
+    /// The main job: the default study (instances/demo.toml, embedded) on synthetic
+    /// instances and the CASC files when present; prints the result table.
+    Demo {
+        /// Worker threads (default: available cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Keep the records and figures in this directory (default: in memory only).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Run a study described by a suite file (TOML) and write one JSON record per run.
+    Experiment {
+        /// The suite file (see instances/smoke.toml).
+        suite: PathBuf,
+        /// Output directory (default: results/<suite name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Runs executed in parallel (default: available cores); each run is single-threaded.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Run only slice I of N (1-based), e.g. 2/8 for a job array; shards merge by concatenation.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Skip runs whose records are already in the output directory.
+        #[arg(long)]
+        resume: bool,
+        /// Print the expanded run matrix and exit.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Summarise a results directory: table (md, csv or latex) on stdout, SVG figures in DIR/figures.
+    Report {
+        /// Directory holding *.jsonl run records.
+        dir: PathBuf,
+        #[arg(long, default_value = "md")]
+        format: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -146,8 +180,73 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             cases,
             reps,
         } => microagg::bench::run(&methods, &cases, reps).map(|_| ExitCode::SUCCESS),
-        Command::Demo => microagg::bench::demo().map(|_| ExitCode::SUCCESS),
+        Command::Demo { jobs, out } => {
+            microagg::bench::demo(jobs, out.as_deref(), &INTERRUPTED).map(|_| ExitCode::SUCCESS)
+        }
+        Command::Experiment {
+            suite,
+            out,
+            jobs,
+            shard,
+            resume,
+            dry_run,
+        } => experiment(&suite, out, jobs, shard.as_deref(), resume, dry_run),
+        Command::Report { dir, format } => {
+            let (table, figures) =
+                microagg::report::report(&dir, microagg::report::Format::parse(&format)?)?;
+            print!("{table}");
+            for f in figures {
+                eprintln!("figure: {}", f.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+fn experiment(
+    suite_path: &std::path::Path,
+    out: Option<PathBuf>,
+    jobs: Option<usize>,
+    shard: Option<&str>,
+    resume: bool,
+    dry_run: bool,
+) -> Result<ExitCode> {
+    use microagg::experiment::{self as exp, Plan, Shard, Suite};
+    let shard = shard.map(Shard::parse).transpose()?;
+    let suite = Suite::load(suite_path)?;
+    let out = out.unwrap_or_else(|| PathBuf::from("results").join(&suite.name));
+    let plan = Plan::new(suite)?;
+    if dry_run {
+        print!("{}", plan.describe(shard));
+        return Ok(ExitCode::SUCCESS);
+    }
+    for note in &plan.notes {
+        eprintln!("note: {note}");
+    }
+    let opts = exp::RunOptions {
+        out: Some(out.clone()),
+        jobs: jobs.unwrap_or_else(microagg::bench::default_jobs).max(1),
+        shard,
+        resume,
+        progress: exp::Progress::Auto,
+    };
+    let summary = exp::run_plan(&plan, &opts, &INTERRUPTED)?;
+    eprintln!(
+        "{} runs done now, {} resumed, {} records in {}",
+        summary.ran,
+        summary.resumed,
+        summary.records.len(),
+        summary
+            .file
+            .as_ref()
+            .map_or(String::new(), |f| f.display().to_string())
+    );
+    if summary.interrupted {
+        eprintln!("interrupted: rerun with --resume to finish");
+        return Ok(ExitCode::from(130));
+    }
+    eprintln!("summarise with: microagg report {}", out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The JSON record of `microagg run`.

@@ -1,0 +1,23 @@
+//! # Experiments
+//!
+//! One TOML file describes a study ([`suite`]); it expands into a run matrix with derived
+//! seeds ([`expand`]), which [`runner`] executes in parallel across runs, writing one
+//! JSON-lines [`record`] per run. `microagg report` ([`crate::report`]) turns a directory of
+//! records into tables and figures.
+//!
+//! ## Complexity
+//! See the submodules.
+//!
+//! ## References
+//! None.
+
+pub mod bounds;
+pub mod expand;
+pub mod record;
+pub mod runner;
+pub mod suite;
+
+pub use expand::{Plan, Run, Shard};
+pub use record::Record;
+pub use runner::{run_plan, Progress, RunOptions, RunSummary};
+pub use suite::Suite;

@@ -1,0 +1,366 @@
+//! # Experiment runner
+//!
+//! Runs the runs of a [`Plan`] (or of one shard of it) in parallel across runs on `jobs`
+//! worker threads; each run is single-threaded, so its result depends only on its seed and
+//! never on the number of workers or on scheduling. Lower bounds are computed once per
+//! (instance, k) of the shard before the runs. Each finished run is appended to the output
+//! file at once (so `--resume` can pick up after a crash or Ctrl-C), and the file is
+//! rewritten sorted by run index at the end, so the finished output is byte-stable apart
+//! from timing fields. A run that was cut short by an interrupt is not recorded.
+//!
+//! Progress goes to stderr: a bar with counts and ETA on a terminal, plain lines otherwise.
+//!
+//! ## Complexity
+//! The sum of the runs' costs divided over `jobs` workers.
+//!
+//! ## References
+//! None.
+
+use super::bounds;
+use super::expand::{Plan, Run, Shard};
+use super::record::{self, BoundResult, Record, RunSeeds, StageParams, StageResult};
+use crate::error::{Error, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// How progress is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar when stderr is a terminal, plain lines otherwise.
+    Auto,
+    /// Plain lines on stderr.
+    Plain,
+    /// Nothing.
+    Quiet,
+}
+
+/// Options of `microagg experiment`.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Output directory; `None` keeps the records in memory only.
+    pub out: Option<PathBuf>,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    pub shard: Option<Shard>,
+    /// Skip runs whose records are already in the output file.
+    pub resume: bool,
+    pub progress: Progress,
+}
+
+/// What a call of [`run_plan`] did.
+pub struct RunSummary {
+    /// Every record of the shard (resumed ones included), sorted by run index.
+    pub records: Vec<Record>,
+    /// Runs executed now / taken from an earlier run (`--resume`).
+    pub ran: usize,
+    pub resumed: usize,
+    /// The records file, when an output directory was given.
+    pub file: Option<PathBuf>,
+    /// True when an interrupt stopped the study before every run finished.
+    pub interrupted: bool,
+}
+
+/// The records file of a shard in an output directory.
+pub fn records_path(out: &Path, shard: Option<Shard>) -> PathBuf {
+    match shard {
+        None => out.join("records.jsonl"),
+        Some(s) => out.join(format!("records-shard-{}-of-{}.jsonl", s.index, s.count)),
+    }
+}
+
+/// Apply `f` to every item on `jobs` threads; results in item order. Stops handing out items
+/// once `stop` is set (unstarted items give `None`).
+fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    stop: &AtomicBool,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(items.len().max(1)) {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= items.len() {
+                    break;
+                }
+                let r = f(&items[i]);
+                results.lock().expect("no worker panicked")[i] = Some(r);
+            });
+        }
+    });
+    results.into_inner().expect("no worker panicked")
+}
+
+/// Run a plan (or a shard of it).
+pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Result<RunSummary> {
+    let runs = plan.shard(opts.shard);
+    let file = opts.out.as_ref().map(|d| records_path(d, opts.shard));
+    let mut done: Vec<Record> = Vec::new();
+    if let (Some(dir), Some(path)) = (&opts.out, &file) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let existing = record::read_file(path)?;
+        if !existing.is_empty() && !opts.resume {
+            return Err(Error::usage(format!(
+                "{} already holds {} records; use --resume to continue it, or another --out",
+                path.display(),
+                existing.len()
+            )));
+        }
+        // Keep only records of this plan's runs with the same seed (the same suite).
+        let wanted: BTreeMap<&str, &Run> = runs.iter().map(|r| (r.run_id.as_str(), *r)).collect();
+        for r in existing {
+            match wanted.get(r.run_id.as_str()) {
+                Some(run) if run.seed == r.seeds.run && run.index == r.index => done.push(r),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "{}: record '{}' does not belong to this suite (changed suite?); use another --out",
+                        path.display(),
+                        r.run_id
+                    )))
+                }
+            }
+        }
+        // Drop a line cut short by a crash and restore sorted order before appending.
+        record::write_sorted(path, &mut done)?;
+    }
+    let finished: BTreeSet<String> = done.iter().map(|r| r.run_id.clone()).collect();
+    let todo: Vec<&Run> = runs
+        .iter()
+        .copied()
+        .filter(|r| !finished.contains(&r.run_id))
+        .collect();
+    let resumed = done.len();
+
+    // Bounds, once per (instance, k) that has runs to do.
+    let cases: Vec<(usize, usize)> = todo
+        .iter()
+        .map(|r| (r.instance, r.k))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let never = AtomicBool::new(false);
+    let bound_results = parallel_map(&cases, opts.jobs, &never, |&(ii, k)| {
+        let inst = &plan.instances[ii].inst;
+        plan.suite
+            .bounds
+            .iter()
+            .map(|name| {
+                let t = Instant::now();
+                let sse = bounds::compute(name, inst, k)?;
+                Ok(BoundResult {
+                    name: name.clone(),
+                    sse,
+                    il: inst.il(sse),
+                    seconds: t.elapsed().as_secs_f64(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()
+    });
+    let mut case_bounds: BTreeMap<(usize, usize), Vec<BoundResult>> = BTreeMap::new();
+    for (case, r) in cases.iter().zip(bound_results) {
+        case_bounds.insert(*case, r.expect("every case computed")?);
+    }
+
+    let progress = Reporter::new(opts.progress, todo.len());
+    let stop = AtomicBool::new(false);
+    let first_error: Mutex<Option<Error>> = Mutex::new(None);
+    let file_lock = Mutex::new(());
+    let results = parallel_map(&todo, opts.jobs, &stop, |run| {
+        if interrupt.load(Ordering::SeqCst) {
+            stop.store(true, Ordering::SeqCst);
+            return None;
+        }
+        let outcome = execute(plan, run, &case_bounds[&(run.instance, run.k)], interrupt);
+        // A run cut short by Ctrl-C is not reproducible: leave it to --resume.
+        if interrupt.load(Ordering::SeqCst) {
+            stop.store(true, Ordering::SeqCst);
+            return None;
+        }
+        match outcome {
+            Ok(rec) => {
+                if let Some(path) = &file {
+                    let _guard = file_lock.lock().expect("no worker panicked");
+                    if let Err(e) = record::append(path, &rec) {
+                        first_error
+                            .lock()
+                            .expect("no worker panicked")
+                            .get_or_insert(e);
+                        stop.store(true, Ordering::SeqCst);
+                        return None;
+                    }
+                }
+                progress.finished(&rec);
+                Some(rec)
+            }
+            Err(e) => {
+                let e = Error::usage(format!("run {}: {e}", run.run_id));
+                first_error
+                    .lock()
+                    .expect("no worker panicked")
+                    .get_or_insert(e);
+                stop.store(true, Ordering::SeqCst);
+                None
+            }
+        }
+    });
+    progress.done();
+    let ran_records: Vec<Record> = results.into_iter().flatten().flatten().collect();
+    let ran = ran_records.len();
+    done.extend(ran_records);
+    if let Some(path) = &file {
+        record::write_sorted(path, &mut done)?;
+    } else {
+        record::sort(&mut done);
+    }
+    if let Some(e) = first_error.into_inner().expect("no worker panicked") {
+        return Err(e);
+    }
+    Ok(RunSummary {
+        interrupted: done.len() < runs.len(),
+        records: done,
+        ran,
+        resumed,
+        file,
+    })
+}
+
+/// Execute one run and build its record.
+fn execute(
+    plan: &Plan,
+    run: &Run,
+    case_bounds: &[BoundResult],
+    interrupt: &AtomicBool,
+) -> Result<Record> {
+    let si = &plan.instances[run.instance];
+    let inst = &si.inst;
+    let rp = &plan.pipelines[run.pipeline];
+    let out = rp
+        .pipeline
+        .run(inst, run.k, run.seed, plan.suite.time_limit, interrupt)?;
+    let p = &out.partition;
+    if !p.is_feasible(run.k) {
+        return Err(Error::Algorithm {
+            method: rp.label.clone(),
+            message: "returned an infeasible partition".into(),
+        });
+    }
+    let stages: Vec<StageResult> = out
+        .stages
+        .iter()
+        .map(|s| {
+            serde_json::from_value(serde_json::to_value(s).expect("stage records serialise"))
+                .expect("stage record fields match StageResult")
+        })
+        .collect();
+    let (min_size, max_size) = p.size_range();
+    let sse = p.sse();
+    let best_bound = case_bounds
+        .iter()
+        .max_by(|a, b| a.sse.total_cmp(&b.sse))
+        .cloned();
+    Ok(Record {
+        suite: plan.suite.name.clone(),
+        index: run.index,
+        run_id: run.run_id.clone(),
+        instance: si.spec.clone(),
+        instance_name: inst.name.clone(),
+        instance_sha256: inst.sha256.clone(),
+        n: inst.n,
+        d: inst.d,
+        k: run.k,
+        pipeline: rp.label.clone(),
+        method: rp.pipeline.spec.clone(),
+        params: rp
+            .stages()
+            .iter()
+            .map(|s| StageParams {
+                name: s.name.clone(),
+                params: s.params.clone(),
+            })
+            .collect(),
+        seeds: RunSeeds {
+            base: plan.suite.seeds.base,
+            run: run.seed,
+            replicate: run.replicate,
+            stages: stages.iter().map(|s| s.seed).collect(),
+        },
+        time_limit: plan.suite.time_limit,
+        bounds_requested: plan.suite.bounds.clone(),
+        stages,
+        sse,
+        il: inst.il(sse),
+        groups: p.num_groups(),
+        min_group_size: min_size,
+        max_group_size: max_size,
+        gap: best_bound
+            .as_ref()
+            .and_then(|b| bounds::gap_percent(sse, b.sse)),
+        best_bound,
+        bounds: case_bounds.to_vec(),
+        seconds: out.seconds,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
+    })
+}
+
+/// Progress on stderr.
+struct Reporter {
+    bar: Option<indicatif::ProgressBar>,
+    plain: bool,
+    total: usize,
+    count: AtomicUsize,
+    start: Instant,
+}
+
+impl Reporter {
+    fn new(mode: Progress, total: usize) -> Reporter {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (mode == Progress::Auto && terminal).then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} runs [{elapsed_precise} elapsed, ETA {eta_precise}] {msg}",
+                )
+                .expect("valid template"),
+            );
+            bar
+        });
+        Reporter {
+            plain: mode == Progress::Plain || (mode == Progress::Auto && !terminal),
+            bar,
+            total,
+            count: AtomicUsize::new(0),
+            start: Instant::now(),
+        }
+    }
+
+    fn finished(&self, r: &Record) {
+        let c = self.count.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some(bar) = &self.bar {
+            bar.set_message(r.run_id.clone());
+            bar.inc(1);
+        } else if self.plain {
+            let elapsed = self.start.elapsed().as_secs_f64();
+            let eta = elapsed / c as f64 * (self.total - c) as f64;
+            eprintln!(
+                "[{c}/{}] {}: IL {:.4} % in {:.2} s (elapsed {:.0} s, ETA {:.0} s)",
+                self.total, r.run_id, r.il, r.seconds, elapsed, eta
+            );
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

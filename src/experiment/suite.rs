@@ -1,0 +1,241 @@
+//! # Experiment suites
+//!
+//! A suite is one TOML file that describes a study: instances (ids, CSV files or generator
+//! specs), k values, pipelines (the `--method` syntax with per-stage parameter tables), seeds
+//! `{ base, replicates }`, a time limit per run and the lower bounds to compute. Parsing is
+//! strict (`deny_unknown_fields` everywhere, so a misspelt key is an error naming the key and
+//! the file), and [`Suite::validate`] resolves every pipeline with [`Pipeline::parse`] and every
+//! bound name before anything runs.
+//!
+//! ```toml
+//! name = "smoke"
+//! instances = ["sim2:seed=1", "uniform:n=200,d=3,seed=1"]
+//! optional_instances = ["tarragona"]   # used when the file is found, noted otherwise
+//! k = [3, 5]
+//! time_limit = 10.0                    # seconds per run (optional)
+//! bounds = []                          # lower bounds to compute per (instance, k)
+//! seeds = { base = 1, replicates = 2 }
+//!
+//! [[pipeline]]
+//! method = "mdav"
+//!
+//! [[pipeline]]
+//! name = "mdav-generic"                # label in tables (default: the method string)
+//! method = "mdav-generic"
+//! params = {}                          # per stage: { stage = { key = value } }
+//! ```
+//!
+//! ## Complexity
+//! Linear in the size of the file; validation builds each pipeline once.
+//!
+//! ## References
+//! None (configuration format of this workbench).
+
+use super::bounds;
+use crate::error::{Error, Result};
+use crate::pipeline::{Pipeline, StageSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A study as written in its TOML file.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Suite {
+    /// Name of the study (default: the file stem).
+    #[serde(default)]
+    pub name: String,
+    /// Free text shown by `--dry-run`.
+    #[serde(default)]
+    pub description: String,
+    /// Instances that must load: ids, CSV paths (relative to the suite file) or generator specs.
+    #[serde(default)]
+    pub instances: Vec<String>,
+    /// Instances used when available (e.g. CASC files that may not be downloaded).
+    #[serde(default)]
+    pub optional_instances: Vec<String>,
+    /// Minimum group sizes.
+    pub k: Vec<usize>,
+    /// Pipelines to run on every (instance, k).
+    pub pipeline: Vec<PipelineEntry>,
+    /// Seeds: every run's seed is derived from `base` and the run's identity.
+    #[serde(default)]
+    pub seeds: Seeds,
+    /// Wall-clock limit per run in seconds (refiners stop at it); none by default.
+    #[serde(default)]
+    pub time_limit: Option<f64>,
+    /// Lower bounds to compute once per (instance, k); gaps are reported against the best.
+    #[serde(default)]
+    pub bounds: Vec<String>,
+    /// Where the suite was read from (not part of the file).
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+/// One pipeline of a suite.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PipelineEntry {
+    /// Label in records and tables (default: `method`); labels must be distinct.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `init+refiner+...`, as for `microagg run --method`.
+    pub method: String,
+    /// Per-stage parameters: `{ stage = { key = value } }`.
+    #[serde(default)]
+    pub params: BTreeMap<String, BTreeMap<String, toml::Value>>,
+}
+
+/// Seeds of a suite.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Seeds {
+    pub base: u64,
+    /// Runs per (instance, k, pipeline), each with its own derived seed.
+    pub replicates: usize,
+}
+
+impl Default for Seeds {
+    fn default() -> Self {
+        Seeds {
+            base: 0,
+            replicates: 1,
+        }
+    }
+}
+
+/// A pipeline checked by [`Pipeline::parse`], with its label and effective parameters.
+pub struct ResolvedPipeline {
+    pub label: String,
+    pub pipeline: Pipeline,
+}
+
+impl ResolvedPipeline {
+    pub fn stages(&self) -> &[StageSpec] {
+        &self.pipeline.stages
+    }
+}
+
+impl PipelineEntry {
+    pub fn label(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.method)
+    }
+
+    /// The parameter tables as `--param METHOD.KEY=VALUE` arguments (values as JSON).
+    pub fn param_args(&self) -> Result<Vec<String>> {
+        let mut args = Vec::new();
+        for (stage, table) in &self.params {
+            for (key, value) in table {
+                let json = serde_json::to_string(value).map_err(|e| {
+                    Error::usage(format!("pipeline '{}': {stage}.{key}: {e}", self.label()))
+                })?;
+                args.push(format!("{stage}.{key}={json}"));
+            }
+        }
+        Ok(args)
+    }
+}
+
+impl Suite {
+    /// Read and validate a suite file; errors name the file (and, from serde, the key).
+    pub fn load(path: &Path) -> Result<Suite> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Suite::parse(&text, path)
+    }
+
+    /// Parse suite text as if read from `path` (used for embedded suites too).
+    pub fn parse(text: &str, path: &Path) -> Result<Suite> {
+        let mut suite: Suite = toml::from_str(text)
+            .map_err(|e| Error::usage(format!("{}: {}", path.display(), e.to_string().trim())))?;
+        suite.path = path.to_path_buf();
+        if suite.name.is_empty() {
+            suite.name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "suite".into());
+        }
+        suite.validate()?;
+        Ok(suite)
+    }
+
+    fn err(&self, msg: impl std::fmt::Display) -> Error {
+        Error::usage(format!("{}: {msg}", self.path.display()))
+    }
+
+    /// Check everything that can be checked without running: k, seeds, time limit, pipelines,
+    /// parameters, bound names, duplicate labels.
+    pub fn validate(&self) -> Result<()> {
+        if self.instances.is_empty() && self.optional_instances.is_empty() {
+            return Err(self.err("no instances: give `instances` or `optional_instances`"));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for spec in self.instances.iter().chain(&self.optional_instances) {
+            if spec.trim().is_empty() {
+                return Err(self.err("empty instance name"));
+            }
+            if !seen.insert(spec.as_str()) {
+                return Err(self.err(format!("instance '{spec}' is listed twice")));
+            }
+        }
+        if self.k.is_empty() {
+            return Err(self.err("`k` is empty"));
+        }
+        if let Some(k) = self.k.iter().find(|&&k| k < 2) {
+            return Err(self.err(format!("k = {k}: k must be at least 2")));
+        }
+        let mut ks = self.k.clone();
+        ks.sort_unstable();
+        ks.dedup();
+        if ks.len() != self.k.len() {
+            return Err(self.err("`k` lists a value twice"));
+        }
+        if self.seeds.replicates == 0 {
+            return Err(self.err("seeds.replicates must be at least 1"));
+        }
+        if let Some(t) = self.time_limit {
+            if !(t > 0.0 && t.is_finite()) {
+                return Err(self.err(format!(
+                    "time_limit = {t}: must be a positive number of seconds"
+                )));
+            }
+        }
+        if self.pipeline.is_empty() {
+            return Err(self.err("no [[pipeline]] given"));
+        }
+        self.resolve_pipelines()?;
+        for b in &self.bounds {
+            bounds::check_name(b).map_err(|e| self.err(e))?;
+        }
+        Ok(())
+    }
+
+    /// Every pipeline parsed and validated, in file order.
+    pub fn resolve_pipelines(&self) -> Result<Vec<ResolvedPipeline>> {
+        let mut labels = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for entry in &self.pipeline {
+            let label = entry.label().to_string();
+            if !labels.insert(label.clone()) {
+                return Err(self.err(format!(
+                    "two pipelines are labelled '{label}'; give one a distinct `name`"
+                )));
+            }
+            let pipeline = Pipeline::parse(&entry.method, &entry.param_args()?)
+                .map_err(|e| self.err(format!("pipeline '{label}': {e}")))?;
+            out.push(ResolvedPipeline { label, pipeline });
+        }
+        Ok(out)
+    }
+
+    /// Resolve an instance spec: a path relative to the suite file when such a file exists,
+    /// otherwise the spec as given (id, generator spec or path relative to the working dir).
+    pub fn instance_spec(&self, spec: &str) -> String {
+        if let Some(dir) = self.path.parent() {
+            let candidate = dir.join(spec);
+            if !spec.contains(':') && candidate.is_file() {
+                return candidate.to_string_lossy().into_owned();
+            }
+        }
+        spec.to_string()
+    }
+}

@@ -1,0 +1,401 @@
+//! # Result tables
+//!
+//! Summarises run records per (instance, k, pipeline): number of runs, best / mean / sample
+//! standard deviation of IL, best SSE, mean time, the best lower bound (as IL) and the gap of
+//! the best run to it, and the values published for the same instance, method and k in the
+//! instance manifest (`instances/manifest.toml`, `[[published]]`) side by side. Rendered as
+//! Markdown, CSV or a LaTeX `booktabs` table. Rows follow the order of the suite (run index).
+//!
+//! ## Complexity
+//! O(records log records).
+//!
+//! ## References
+//! S. Fear, booktabs LaTeX package (table style), CTAN.
+
+use crate::data::manifest::Manifest;
+use crate::error::{Error, Result};
+use crate::experiment::bounds::gap_percent;
+use crate::experiment::record::Record;
+
+/// Output format of `microagg report`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Markdown,
+    Csv,
+    Latex,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Result<Format> {
+        match s {
+            "md" | "markdown" => Ok(Format::Markdown),
+            "csv" => Ok(Format::Csv),
+            "latex" | "tex" => Ok(Format::Latex),
+            other => Err(Error::usage(format!(
+                "--format '{other}': expected md, csv or latex"
+            ))),
+        }
+    }
+}
+
+/// One row: a case (instance, k) and a pipeline, over its replicates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRow {
+    pub instance: String,
+    pub instance_name: String,
+    pub n: usize,
+    pub d: usize,
+    pub k: usize,
+    pub pipeline: String,
+    pub method: String,
+    pub runs: usize,
+    pub best_il: f64,
+    pub mean_il: f64,
+    /// Sample standard deviation (None for a single run).
+    pub sd_il: Option<f64>,
+    pub best_sse: f64,
+    pub mean_seconds: f64,
+    /// Best lower bound of the case (SSE and IL) and the gap of the best run to it (percent).
+    pub bound_sse: Option<f64>,
+    pub bound_il: Option<f64>,
+    pub gap: Option<f64>,
+    /// Published values for (instance, method, k).
+    pub published_il: Option<f64>,
+    pub published_sse: Option<f64>,
+    pub published_source: Option<String>,
+}
+
+/// Rows in the order the cases first appear in the (sorted) records.
+pub fn summarize(records: &[Record]) -> Result<Vec<CaseRow>> {
+    let manifest = Manifest::embedded()?;
+    let mut keys: Vec<(String, usize, String)> = Vec::new();
+    let mut groups: Vec<Vec<&Record>> = Vec::new();
+    for r in records {
+        let key = (r.instance.clone(), r.k, r.pipeline.clone());
+        match keys.iter().position(|k| *k == key) {
+            Some(i) => groups[i].push(r),
+            None => {
+                keys.push(key);
+                groups.push(vec![r]);
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for g in groups {
+        let first = g[0];
+        let ils: Vec<f64> = g.iter().map(|r| r.il).collect();
+        let m = ils.len() as f64;
+        let mean_il = ils.iter().sum::<f64>() / m;
+        let sd_il = (ils.len() > 1)
+            .then(|| (ils.iter().map(|x| (x - mean_il).powi(2)).sum::<f64>() / (m - 1.0)).sqrt());
+        let best = g
+            .iter()
+            .min_by(|a, b| a.sse.total_cmp(&b.sse))
+            .expect("groups are not empty");
+        // The best bound of the case over every record (all carry the same bounds).
+        let bound = g
+            .iter()
+            .filter_map(|r| r.best_bound.as_ref())
+            .max_by(|a, b| a.sse.total_cmp(&b.sse));
+        let published = manifest.published(&first.instance_name, &first.method, first.k);
+        rows.push(CaseRow {
+            instance: first.instance.clone(),
+            instance_name: first.instance_name.clone(),
+            n: first.n,
+            d: first.d,
+            k: first.k,
+            pipeline: first.pipeline.clone(),
+            method: first.method.clone(),
+            runs: g.len(),
+            best_il: best.il,
+            mean_il,
+            sd_il,
+            best_sse: best.sse,
+            mean_seconds: g.iter().map(|r| r.seconds).sum::<f64>() / m,
+            bound_sse: bound.map(|b| b.sse),
+            bound_il: bound.map(|b| b.il),
+            gap: bound.and_then(|b| gap_percent(best.sse, b.sse)),
+            published_il: published.and_then(|p| p.0),
+            published_sse: published.and_then(|p| p.1),
+            published_source: published.map(|p| p.2.to_string()),
+        });
+    }
+    Ok(rows)
+}
+
+const HEADERS: [&str; 14] = [
+    "instance",
+    "n",
+    "k",
+    "pipeline",
+    "runs",
+    "best IL %",
+    "mean IL %",
+    "sd IL",
+    "best SSE",
+    "time s",
+    "bound IL %",
+    "gap %",
+    "publ. IL %",
+    "publ. SSE",
+];
+
+fn opt(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".to_string(), |x| format!("{x:.decimals$}"))
+}
+
+fn cells(r: &CaseRow) -> [String; 14] {
+    [
+        r.instance.clone(),
+        r.n.to_string(),
+        r.k.to_string(),
+        r.pipeline.clone(),
+        r.runs.to_string(),
+        format!("{:.4}", r.best_il),
+        format!("{:.4}", r.mean_il),
+        opt(r.sd_il, 4),
+        format!("{:.4}", r.best_sse),
+        format!("{:.3}", r.mean_seconds),
+        opt(r.bound_il, 4),
+        opt(r.gap, 3),
+        opt(r.published_il, 4),
+        opt(r.published_sse, 4),
+    ]
+}
+
+/// Distinct sources of the published values shown, in order of first use.
+fn sources(rows: &[CaseRow]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in rows.iter().filter_map(|r| r.published_source.clone()) {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Render rows in a format.
+pub fn render(rows: &[CaseRow], format: Format) -> String {
+    match format {
+        Format::Markdown => markdown(rows),
+        Format::Csv => csv(rows),
+        Format::Latex => latex(rows),
+    }
+}
+
+fn markdown(rows: &[CaseRow]) -> String {
+    let body: Vec<[String; 14]> = rows.iter().map(cells).collect();
+    let widths: Vec<usize> = (0..HEADERS.len())
+        .map(|j| {
+            body.iter()
+                .map(|c| c[j].len())
+                .chain([HEADERS[j].len()])
+                .max()
+                .unwrap_or(1)
+                .max(3) // a Markdown delimiter cell needs hyphens besides its colon
+        })
+        .collect();
+    let line = |c: &[String]| {
+        let parts: Vec<String> = c
+            .iter()
+            .enumerate()
+            .map(|(j, s)| {
+                if j == 0 || j == 3 {
+                    format!("{s:<w$}", w = widths[j])
+                } else {
+                    format!("{s:>w$}", w = widths[j])
+                }
+            })
+            .collect();
+        format!("| {} |\n", parts.join(" | "))
+    };
+    let mut s = line(&HEADERS.map(String::from));
+    let rule: Vec<String> = widths
+        .iter()
+        .enumerate()
+        .map(|(j, w)| {
+            if j == 0 || j == 3 {
+                format!(":{}", "-".repeat(w.saturating_sub(1)))
+            } else {
+                format!("{}:", "-".repeat(w.saturating_sub(1)))
+            }
+        })
+        .collect();
+    s.push_str(&format!("| {} |\n", rule.join(" | ")));
+    for c in &body {
+        s.push_str(&line(c));
+    }
+    s.push_str("\nIL = 100 SSE/SST in percent (lower is better); sd over seeds; time = mean seconds per run; gap = 100 (best SSE - bound)/best SSE.\n");
+    for src in sources(rows) {
+        s.push_str(&format!("Published: {src}.\n"));
+    }
+    s
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn csv(rows: &[CaseRow]) -> String {
+    let header = [
+        "instance",
+        "instance_name",
+        "n",
+        "d",
+        "k",
+        "pipeline",
+        "method",
+        "runs",
+        "best_il",
+        "mean_il",
+        "sd_il",
+        "best_sse",
+        "mean_seconds",
+        "bound_sse",
+        "bound_il",
+        "gap",
+        "published_il",
+        "published_sse",
+        "published_source",
+    ];
+    let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
+    let mut s = header.join(",");
+    s.push('\n');
+    for r in rows {
+        let f = [
+            csv_field(&r.instance),
+            csv_field(&r.instance_name),
+            r.n.to_string(),
+            r.d.to_string(),
+            r.k.to_string(),
+            csv_field(&r.pipeline),
+            csv_field(&r.method),
+            r.runs.to_string(),
+            format!("{}", r.best_il),
+            format!("{}", r.mean_il),
+            o(r.sd_il),
+            format!("{}", r.best_sse),
+            format!("{}", r.mean_seconds),
+            o(r.bound_sse),
+            o(r.bound_il),
+            o(r.gap),
+            o(r.published_il),
+            o(r.published_sse),
+            csv_field(r.published_source.as_deref().unwrap_or("")),
+        ];
+        s.push_str(&f.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+fn tex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn latex(rows: &[CaseRow]) -> String {
+    let mut s = String::new();
+    s.push_str("% Requires \\usepackage{booktabs}. Generated by `microagg report`.\n");
+    s.push_str("\\begin{tabular}{lrrlrrrrrrrrrr}\n\\toprule\n");
+    s.push_str(
+        "Instance & $n$ & $k$ & Pipeline & Runs & Best IL & Mean IL & SD & Best SSE & Time (s) & Bound IL & Gap (\\%) & Publ.\\ IL & Publ.\\ SSE \\\\\n\\midrule\n",
+    );
+    let mut prev: Option<(&str, usize)> = None;
+    for r in rows {
+        // A rule between instances keeps long tables readable.
+        if let Some((inst, _)) = prev {
+            if inst != r.instance {
+                s.push_str("\\midrule\n");
+            }
+        }
+        prev = Some((&r.instance, r.k));
+        let c = cells(r);
+        let fields = [
+            tex_escape(&c[0]),
+            c[1].clone(),
+            c[2].clone(),
+            format!("\\texttt{{{}}}", tex_escape(&c[3])),
+            c[4].clone(),
+            c[5].clone(),
+            c[6].clone(),
+            c[7].clone(),
+            c[8].clone(),
+            c[9].clone(),
+            c[10].clone(),
+            c[11].clone(),
+            c[12].clone(),
+            c[13].clone(),
+        ];
+        s.push_str(&fields.join(" & "));
+        s.push_str(" \\\\\n");
+    }
+    s.push_str("\\bottomrule\n\\end{tabular}\n");
+    for src in sources(rows) {
+        s.push_str(&format!("% Published: {}\n", src));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(il: f64, sd: Option<f64>) -> CaseRow {
+        CaseRow {
+            instance: "a_b".into(),
+            instance_name: "a_b".into(),
+            n: 10,
+            d: 2,
+            k: 3,
+            pipeline: "mdav".into(),
+            method: "mdav".into(),
+            runs: 2,
+            best_il: il,
+            mean_il: il,
+            sd_il: sd,
+            best_sse: 1.0,
+            mean_seconds: 0.5,
+            bound_sse: None,
+            bound_il: None,
+            gap: None,
+            published_il: Some(16.9326),
+            published_sse: None,
+            published_source: Some("Paper, Table 1".into()),
+        }
+    }
+
+    #[test]
+    fn latex_is_booktabs_with_escaped_names_and_sources() {
+        let s = render(&[row(1.5, None)], Format::Latex);
+        assert!(s.contains("\\toprule") && s.contains("\\midrule") && s.contains("\\bottomrule"));
+        assert!(s.contains("a\\_b & 10 & 3"), "{s}");
+        assert!(s.contains("1.5000 & 1.5000 & - & 1.0000 &"), "{s}");
+        assert!(s.contains("16.9326"), "{s}");
+        assert!(s.contains("% Published: Paper, Table 1"), "{s}");
+    }
+
+    #[test]
+    fn csv_quotes_fields_with_commas_and_leaves_missing_values_empty() {
+        let s = render(&[row(2.0, Some(0.25))], Format::Csv);
+        let line = s.lines().nth(1).unwrap();
+        assert!(line.ends_with(",16.9326,,\"Paper, Table 1\""), "{line}");
+        assert!(line.contains(",2,2,0.25,1,0.5,,,,"), "{line}");
+    }
+}

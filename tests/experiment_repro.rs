@@ -1,0 +1,421 @@
+//! Reproducibility of the experiment runner: the same suite gives the same records (apart
+//! from timing) run twice, with different numbers of workers, and split into shards; suites
+//! are parsed strictly; the report puts published values beside ours.
+
+mod common;
+
+use microagg::experiment::record::{self, strip_timing, Record};
+use microagg::experiment::{run_plan, Plan, Progress, RunOptions, Shard, Suite};
+use microagg::report;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+fn smoke_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/smoke.toml")
+}
+
+fn smoke_plan() -> Plan {
+    Plan::new(Suite::load(&smoke_path()).expect("smoke suite is valid")).expect("smoke loads")
+}
+
+fn opts(out: Option<&Path>, jobs: usize, shard: Option<Shard>, resume: bool) -> RunOptions {
+    RunOptions {
+        out: out.map(Path::to_path_buf),
+        jobs,
+        shard,
+        resume,
+        progress: Progress::Quiet,
+    }
+}
+
+fn run(plan: &Plan, o: &RunOptions) -> Vec<Record> {
+    let never = AtomicBool::new(false);
+    let s = run_plan(plan, o, &never).expect("smoke suite runs");
+    assert!(!s.interrupted);
+    s.records
+}
+
+fn stripped(records: &[Record]) -> Vec<Value> {
+    records
+        .iter()
+        .map(|r| strip_timing(&record::to_value(r)))
+        .collect()
+}
+
+/// The file's lines with timing removed (the file itself is what users merge and compare).
+fn stripped_file(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .expect("records file exists")
+        .lines()
+        .map(|l| strip_timing(&serde_json::from_str(l).expect("a JSON line")))
+        .collect()
+}
+
+#[test]
+fn same_suite_twice_and_with_different_jobs_gives_identical_records() {
+    let plan = smoke_plan();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, c) = (
+        dir.path().join("a"),
+        dir.path().join("b"),
+        dir.path().join("c"),
+    );
+    let ra = run(&plan, &opts(Some(&a), 1, None, false));
+    let rb = run(&plan, &opts(Some(&b), 1, None, false));
+    let rc = run(&plan, &opts(Some(&c), 3, None, false));
+    assert_eq!(ra.len(), plan.runs.len());
+    assert_eq!(stripped(&ra), stripped(&rb));
+    assert_eq!(stripped(&ra), stripped(&rc));
+    // The files, not only the returned records, are in run order and equal.
+    let fa = stripped_file(&a.join("records.jsonl"));
+    assert_eq!(fa, stripped_file(&b.join("records.jsonl")));
+    assert_eq!(fa, stripped_file(&c.join("records.jsonl")));
+    assert_eq!(fa, stripped(&ra));
+    let indices: Vec<usize> = ra.iter().map(|r| r.index).collect();
+    assert_eq!(indices, (0..plan.runs.len()).collect::<Vec<_>>());
+    // Records carry what is needed to reproduce them.
+    let r = &ra[0];
+    assert_eq!(r.instance_sha256, plan.instances[0].inst.sha256);
+    assert_eq!(r.seeds.base, 7);
+    assert_eq!(r.seeds.stages.len(), r.stages.len());
+    assert_eq!(r.version, env!("CARGO_PKG_VERSION"));
+    assert!(!r.git_commit.is_empty());
+    assert!((r.il - 100.0 * r.sse / plan.instances[0].inst.sst).abs() < 1e-9);
+}
+
+#[test]
+fn replicates_and_cases_get_distinct_seeds() {
+    let plan = smoke_plan();
+    let mut seeds: Vec<u64> = plan.runs.iter().map(|r| r.seed).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), plan.runs.len());
+}
+
+#[test]
+fn shards_concatenated_equal_the_unsharded_run() {
+    let plan = smoke_plan();
+    let dir = tempfile::tempdir().unwrap();
+    let full = run(&plan, &opts(None, 2, None, false));
+    let merged = dir.path().join("merged");
+    let s1 = Shard::parse("1/2").unwrap();
+    let s2 = Shard::parse("2/2").unwrap();
+    let r1 = run(&plan, &opts(Some(&merged), 2, Some(s1), false));
+    let r2 = run(&plan, &opts(Some(&merged), 1, Some(s2), false));
+    assert!(!r1.is_empty() && !r2.is_empty());
+    assert_eq!(r1.len() + r2.len(), full.len());
+    // Concatenate the two shard files into one, as a cluster user would.
+    let cat = dir.path().join("cat");
+    std::fs::create_dir_all(&cat).unwrap();
+    let mut text = std::fs::read_to_string(merged.join("records-shard-2-of-2.jsonl")).unwrap();
+    text.push_str(&std::fs::read_to_string(merged.join("records-shard-1-of-2.jsonl")).unwrap());
+    std::fs::write(cat.join("all.jsonl"), text).unwrap();
+    assert_eq!(stripped(&record::read_dir(&cat).unwrap()), stripped(&full));
+    // Reading the directory of shard files directly gives the same.
+    assert_eq!(
+        stripped(&record::read_dir(&merged).unwrap()),
+        stripped(&full)
+    );
+}
+
+#[test]
+fn resume_runs_only_what_is_missing_and_refuses_to_overwrite() {
+    let plan = smoke_plan();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let never = AtomicBool::new(false);
+    let full = run(&plan, &opts(Some(&out), 2, None, false));
+    let path = out.join("records.jsonl");
+    // Keep the first 5 records, plus a line cut short as by a crash.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut kept: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
+    kept.push_str("{\"suite\":\"smo");
+    std::fs::write(&path, kept).unwrap();
+    let err = run_plan(&plan, &opts(Some(&out), 2, None, false), &never)
+        .err()
+        .expect("existing records without --resume are an error");
+    assert!(err.to_string().contains("--resume"), "{err}");
+    let s = run_plan(&plan, &opts(Some(&out), 2, None, true), &never).unwrap();
+    assert_eq!(s.resumed, 5);
+    assert_eq!(s.ran, plan.runs.len() - 5);
+    assert_eq!(stripped(&s.records), stripped(&full));
+    assert_eq!(stripped_file(&path), stripped(&full));
+}
+
+fn write_suite(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const MINIMAL: &str = r#"
+instances = ["uniform:n=30,d=2,seed=1"]
+k = [3]
+[[pipeline]]
+method = "mdav"
+"#;
+
+#[test]
+fn unknown_suite_keys_are_errors_naming_key_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("top.toml", format!("replicats = 3\n{MINIMAL}"), "replicats"),
+        (
+            "seeds.toml",
+            format!("seeds = {{ base = 1, replicate = 2 }}\n{MINIMAL}"),
+            "replicate",
+        ),
+        (
+            "pipe.toml",
+            format!("{MINIMAL}methods = \"x\"\n"),
+            "methods",
+        ),
+    ];
+    for (file, text, key) in cases {
+        let path = write_suite(dir.path(), file, &text);
+        let err = Suite::load(&path)
+            .expect_err("unknown key is an error")
+            .to_string();
+        assert!(err.contains(key), "error does not name '{key}': {err}");
+        assert!(
+            err.contains(file),
+            "error does not name the file {file}: {err}"
+        );
+    }
+    // The minimal suite itself is valid.
+    assert!(Suite::load(&write_suite(dir.path(), "ok.toml", MINIMAL)).is_ok());
+}
+
+#[test]
+fn bad_pipelines_parameters_and_bounds_are_rejected_before_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "m.toml",
+            MINIMAL.replace("\"mdav\"", "\"mdavv\""),
+            "unknown method 'mdavv'",
+        ),
+        (
+            "p.toml",
+            format!("{MINIMAL}params = {{ mdav = {{ gamma = 2 }} }}\n"),
+            "parameters of 'mdav'",
+        ),
+        (
+            "s.toml",
+            format!("{MINIMAL}params = {{ vmdav = {{ gamma = 2 }} }}\n"),
+            "not a stage",
+        ),
+        (
+            "b.toml",
+            format!("bounds = [\"nope\"]\n{MINIMAL}"),
+            "unknown bound 'nope'",
+        ),
+        (
+            "k.toml",
+            MINIMAL.replace("k = [3]", "k = [1]"),
+            "at least 2",
+        ),
+        (
+            "d.toml",
+            format!("{MINIMAL}[[pipeline]]\nmethod = \"mdav\"\n"),
+            "two pipelines are labelled 'mdav'",
+        ),
+    ];
+    for (file, text, needle) in cases {
+        let path = write_suite(dir.path(), file, &text);
+        let err = Suite::load(&path).expect_err("invalid suite").to_string();
+        assert!(
+            err.contains(needle),
+            "{file}: expected '{needle}' in: {err}"
+        );
+        assert!(
+            err.contains(file),
+            "{file}: error does not name the file: {err}"
+        );
+    }
+    // k larger than an instance is caught when the instances are loaded, before any run.
+    let big_k = write_suite(
+        dir.path(),
+        "big.toml",
+        &MINIMAL.replace("k = [3]", "k = [40]"),
+    );
+    let err = Plan::new(Suite::load(&big_k).unwrap())
+        .err()
+        .expect("k > n")
+        .to_string();
+    assert!(err.contains("k = 40"), "{err}");
+}
+
+#[test]
+fn shipped_suites_are_valid_or_wait_for_their_bounds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    for name in ["smoke.toml", "casc-published.toml", "demo.toml"] {
+        Suite::load(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    // The embedded demo suite is the file in instances/.
+    assert_eq!(
+        microagg::bench::DEMO_SUITE,
+        std::fs::read_to_string(dir.join("demo.toml")).unwrap()
+    );
+    // gap-study needs bounds that may not be registered in this build yet.
+    if let Err(e) = Suite::load(&dir.join("gap-study.toml")) {
+        assert!(
+            e.to_string().contains("not available in this build yet"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn report_summarises_every_case_and_writes_figures() {
+    let plan = smoke_plan();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("smoke");
+    let recs = run(&plan, &opts(Some(&out), 2, None, false));
+    let (md, figures) = report::report(&out, report::Format::Markdown).unwrap();
+    let cases = plan.instances.len() * plan.suite.k.len() * plan.pipelines.len();
+    let rows = report::summarize(&recs).unwrap();
+    assert_eq!(rows.len(), cases);
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| ")).count(),
+        cases + 2,
+        "header, delimiter and one row per case"
+    );
+    for row in &rows {
+        assert_eq!(row.runs, plan.suite.seeds.replicates);
+        let ils: Vec<f64> = recs
+            .iter()
+            .filter(|r| r.instance == row.instance && r.k == row.k && r.pipeline == row.pipeline)
+            .map(|r| r.il)
+            .collect();
+        assert_eq!(
+            row.best_il,
+            ils.iter().copied().fold(f64::INFINITY, f64::min)
+        );
+        assert!(row.gap.is_none(), "no bounds in the smoke suite");
+    }
+    assert_eq!(figures.len(), plan.instances.len() * plan.suite.k.len());
+    for f in &figures {
+        let svg = std::fs::read_to_string(f).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("mdav-generic"),
+            "{}",
+            f.display()
+        );
+    }
+    let (tex, _) = report::report(&out, report::Format::Latex).unwrap();
+    assert!(tex.contains("\\toprule") && tex.contains("\\bottomrule"));
+    let (csv, _) = report::report(&out, report::Format::Csv).unwrap();
+    assert_eq!(csv.lines().count(), cases + 1);
+}
+
+#[test]
+fn report_puts_published_values_beside_ours_on_casc() {
+    if common::casc("tarragona").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_suite(
+        dir.path(),
+        "t.toml",
+        "instances = [\"tarragona\"]\nk = [3]\n[[pipeline]]\nmethod = \"mdav\"\n[[pipeline]]\nmethod = \"mdav1\"\n",
+    );
+    let plan = Plan::new(Suite::load(&path).unwrap()).unwrap();
+    let rows = report::summarize(&run(&plan, &opts(None, 2, None, false))).unwrap();
+    let mdav = rows.iter().find(|r| r.pipeline == "mdav").unwrap();
+    assert_eq!(mdav.published_il, Some(16.9326));
+    assert!((mdav.best_il - 16.9326).abs() <= 0.5e-4, "{}", mdav.best_il);
+    let mdav1 = rows.iter().find(|r| r.pipeline == "mdav1").unwrap();
+    assert_eq!(mdav1.published_sse, Some(1835.8318));
+    assert!(mdav1
+        .published_source
+        .as_deref()
+        .unwrap()
+        .contains("Chettri"));
+}
+
+#[test]
+fn cli_experiment_dry_run_run_and_report() {
+    let exe = env!("CARGO_BIN_EXE_microagg");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    let smoke = smoke_path();
+    let dry = std::process::Command::new(exe)
+        .args([
+            "experiment",
+            smoke.to_str().unwrap(),
+            "--dry-run",
+            "--shard",
+            "2/3",
+        ])
+        .output()
+        .unwrap();
+    assert!(dry.status.success());
+    let text = String::from_utf8(dry.stdout).unwrap();
+    let total = smoke_plan().runs.len();
+    assert!(
+        text.contains(&format!("{} of {total} runs (shard 2/3)", total / 3)),
+        "{text}"
+    );
+    let st = std::process::Command::new(exe)
+        .args([
+            "experiment",
+            smoke.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let rep = std::process::Command::new(exe)
+        .args(["report", "--format", "csv"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        rep.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rep.stderr)
+    );
+    assert!(String::from_utf8(rep.stdout)
+        .unwrap()
+        .starts_with("instance,instance_name,n,d,k,"));
+    let bad = write_suite(dir.path(), "bad.toml", &format!("colour = 1\n{MINIMAL}"));
+    let st = std::process::Command::new(exe)
+        .args(["experiment", bad.to_str().unwrap(), "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(2));
+    let err = String::from_utf8(st.stderr).unwrap();
+    assert!(err.contains("colour") && err.contains("bad.toml"), "{err}");
+}
+
+#[test]
+fn missing_optional_instances_are_noted_and_bad_ones_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |extra: &str| {
+        let text = format!("optional_instances = [{extra}]\n{MINIMAL}");
+        Plan::new(Suite::load(&write_suite(dir.path(), "opt.toml", &text)).unwrap())
+    };
+    let plan = with("\"no-such-file.csv\"").unwrap();
+    assert_eq!(plan.instances.len(), 1);
+    assert_eq!(plan.notes.len(), 1);
+    assert!(
+        plan.notes[0].contains("no-such-file.csv"),
+        "{:?}",
+        plan.notes
+    );
+    // A file that exists but is not valid data is an error, not silently left out.
+    std::fs::write(dir.path().join("bad.csv"), "a,b\n1,x\n").unwrap();
+    let err = with("\"bad.csv\"")
+        .err()
+        .expect("a bad optional file is an error");
+    assert!(err.to_string().contains("bad.csv"), "{err}");
+}
