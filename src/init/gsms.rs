@@ -13,12 +13,18 @@
 //!
 //! ## Memory
 //! The original keeps, for every record, a priority queue of all records by distance
-//! (O(n^2) memory). Here each record keeps only a buffer of its `3k` nearest remaining
-//! records (sorted by distance, then id) and its candidate centroid: O(n (k + d)) memory.
-//! Assigned records are dropped from the buffers after each step; a buffer that falls below
-//! k - 1 entries is refilled by one distance pass over the remaining records. Because T
-//! only shrinks, the surviving prefix of a buffer is exactly the nearest remaining records,
-//! so the candidate groups equal those of the full priority queues.
+//! (O(n^2) memory). Here each record keeps only a buffer of its nearest remaining records
+//! (sorted by distance, then id; 3k entries at first, doubled at each refill up to 32k) and
+//! its candidate centroid, plus for every record the list of records whose buffer took it
+//! (so an assignment touches only the affected buffers): O(n (k + d)) memory (at most 32 n k
+//! buffer entries), plus one entry per buffered record per refill in those lists (the
+//! entries of assigned records are freed when they are assigned). Assigned records are
+//! dropped from the buffers after each step; a buffer that falls below k - 1 entries is
+//! refilled by one distance pass over the remaining records. Because T only shrinks, the
+//! surviving prefix of a buffer is exactly the nearest remaining records, so the candidate
+//! groups equal those of the full priority queues. The doubling matters for duplicates: all
+//! members of a large cluster of equal records buffer the same lowest ids and would
+//! otherwise all be refilled after almost every step inside the cluster.
 //!
 //! ## Published values
 //! Khomnotai et al. (2018) Tables 2-4, row GSMS-NN: all 18 cells reproduced to the printed
@@ -27,10 +33,10 @@
 //! 20, 30); compare with `cargo run --release --example khomnotai_readings GSMS-NN`.
 //!
 //! ## Complexity
-//! Per step: O(m d) for the scores of the m remaining candidates and O(m k) to purge the
-//! buffers, plus O(m d) per refill; O(n^2 d / k) for the steps, and at most one refill per
-//! record per 2k assignments in its neighbourhood (in the worst case O(n^2 d) in all).
-//! Initial buffers: O(n^2 d).
+//! Initial buffers: n column-major distance passes, O(n^2 d). Per step: O(m d) for the
+//! scores of the m remaining candidates, O(m) bookkeeping, O(k d) per touched candidate, and
+//! O(m d) per refill; O(n^2 d / k) for the steps plus the refills (a refill follows at
+//! least 2k + 1 assignments among a record's buffered neighbours).
 //!
 //! ## References
 //! Panagiotakis & Tziritas (2013), "Successive group selection for microaggregation", IEEE
@@ -38,6 +44,7 @@
 //! Santra (2018), Symmetry 10(7):262, sections 3.1 and 5.2.
 
 use super::growth::join_each_to_nearest_centroid;
+use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -67,32 +74,62 @@ impl Initializer for Gsms {
     }
 }
 
-/// Per-record buffers of nearest remaining records and candidate centroids.
+/// Per-record buffers of nearest remaining records, candidate centroids, and for each record
+/// the records whose buffer may hold it (so an assignment touches only those buffers).
 struct Candidates<'a> {
     inst: &'a Instance,
     k: usize,
-    capacity: usize,
+    /// Buffer size per record: 3k at first, doubled at each refill up to 32k, so that
+    /// records in a large cluster of equal distances (duplicates) are not refilled once per
+    /// step.
+    capacity: Vec<usize>,
+    max_capacity: usize,
+    /// Reused positions buffer of the refill pass.
+    scratch: Vec<usize>,
     alive: Vec<bool>,
     nbrs: Vec<Vec<usize>>,
+    held_by: Vec<Vec<usize>>,
     centroid: Vec<f64>,
 }
 
 impl Candidates<'_> {
-    /// Refill the buffer of `x` with its `capacity` nearest records in `remaining`.
-    fn refill(&mut self, x: usize, remaining: &[usize]) {
-        let row = self.inst.row(x);
-        let mut cand: Vec<(f64, usize)> = remaining
-            .iter()
-            .filter(|&&y| y != x)
-            .map(|&y| (sq_dist(row, self.inst.row(y)), y))
-            .collect();
-        let by = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-        if cand.len() > self.capacity {
-            cand.select_nth_unstable_by(self.capacity - 1, by);
-            cand.truncate(self.capacity);
+    /// Refill the buffer of `x` with its `capacity` nearest records in `pool` (the remaining
+    /// records, x among them): one column-major distance pass.
+    fn refill(&mut self, x: usize, pool: &mut Pool) {
+        pool.distances_to(self.inst.row(x));
+        let (ids, dist) = (pool.ids(), pool.distances());
+        let pos = &mut self.scratch;
+        pos.clear();
+        let by = |a: &usize, b: &usize| dist[*a].total_cmp(&dist[*b]).then(ids[*a].cmp(&ids[*b]));
+        let capacity = self.capacity[x];
+        if capacity <= 64 {
+            // Bounded sorted insertion buffer: most positions are rejected by one comparison.
+            for p in (0..ids.len()).filter(|&p| ids[p] != x) {
+                if pos.len() == capacity {
+                    if by(&p, &pos[capacity - 1]).is_ge() {
+                        continue;
+                    }
+                    pos.pop();
+                }
+                let at = pos.partition_point(|q| by(q, &p).is_lt());
+                pos.insert(at, p);
+            }
+        } else {
+            pos.extend((0..ids.len()).filter(|&p| ids[p] != x));
+            if pos.len() > capacity {
+                pos.select_nth_unstable_by(capacity - 1, by);
+                pos.truncate(capacity);
+            }
+            pos.sort_by(by);
         }
-        cand.sort_by(by);
-        self.nbrs[x] = cand.into_iter().map(|(_, y)| y).collect();
+        self.capacity[x] = (2 * capacity).min(self.max_capacity);
+        // An exact-size buffer (collecting from `pos` would reuse its m-sized allocation).
+        let mut buf = Vec::with_capacity(pos.len());
+        buf.extend(pos.iter().map(|&p| ids[p]));
+        self.nbrs[x] = buf;
+        for &z in &self.nbrs[x] {
+            self.held_by[z].push(x);
+        }
         self.update_centroid(x);
     }
 
@@ -121,13 +158,17 @@ pub fn gsms_groups(inst: &Instance, k: usize, distribute_leftover: bool) -> Vec<
     let mut cands = Candidates {
         inst,
         k,
-        capacity: (3 * k).max(k + 1),
+        capacity: vec![(3 * k).max(k + 1); n],
+        max_capacity: 32 * k,
+        scratch: Vec::with_capacity(n),
         alive: vec![true; n],
         nbrs: vec![Vec::new(); n],
+        held_by: vec![Vec::new(); n],
         centroid: vec![0.0; n * d],
     };
+    let mut pool = Pool::new(inst);
     for x in 0..n {
-        cands.refill(x, &remaining);
+        cands.refill(x, &mut pool);
     }
     let mut sum = vec![0.0; d];
     for i in 0..n {
@@ -153,23 +194,30 @@ pub fn gsms_groups(inst: &Instance, k: usize, distribute_leftover: bool) -> Vec<
             sum.iter_mut().zip(inst.row(i)).for_each(|(s, v)| *s -= v);
         }
         remaining.retain(|&i| cands.alive[i]);
-        groups.push(group);
-        // Drop assigned records from every buffer; refresh what changed.
+        pool.remove_where(|i| !cands.alive[i]);
+        // Drop the assigned records from the buffers that may hold them (ascending, each
+        // once); refresh the candidates that changed.
+        let mut touched: Vec<usize> = Vec::new();
+        for &z in &group {
+            touched.extend(std::mem::take(&mut cands.held_by[z]));
+        }
+        touched.retain(|&y| cands.alive[y]);
+        touched.sort_unstable();
+        touched.dedup();
         let needed = (k - 1).min(remaining.len().saturating_sub(1));
-        for idx in 0..remaining.len() {
-            let y = remaining[idx];
-            let buf = &cands.nbrs[y];
-            let Some(first_dead) = buf.iter().position(|&z| !cands.alive[z]) else {
+        for y in touched {
+            let Some(first_dead) = cands.nbrs[y].iter().position(|&z| !cands.alive[z]) else {
                 continue;
             };
             let alive = &cands.alive;
             cands.nbrs[y].retain(|&z| alive[z]);
             if cands.nbrs[y].len() < needed {
-                cands.refill(y, &remaining);
+                cands.refill(y, &mut pool);
             } else if first_dead < k - 1 {
                 cands.update_centroid(y);
             }
         }
+        groups.push(group);
     }
     if remaining.len() >= k || groups.is_empty() {
         groups.push(remaining);
