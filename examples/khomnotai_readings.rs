@@ -6,7 +6,7 @@
 
 use microagg::data::{self, ColumnSelection, Instance};
 use microagg::init::cbfs::{cbfs_groups, CbfsReading};
-use microagg::init::growth::Growth;
+use microagg::init::growth::{Growth, Leftover};
 use microagg::init::gsms::gsms_groups;
 use microagg::init::mdav_nc::{mdav_groups, MdavForm};
 use microagg::init::tfrp::{tfrp_groups, TfrpFrame, TfrpReading};
@@ -51,12 +51,22 @@ fn readings() -> Vec<(&'static str, String, Builder)> {
             TfrpFrame::Alternate,
         ] {
             for min_first in [true, false] {
-                let r = TfrpReading { frame, min_first };
-                out.push((
-                    row,
-                    format!("{r:?}"),
-                    Box::new(move |i, k| tfrp_groups(i, k, g, r)),
-                ));
+                for leftover in [
+                    Leftover::EachToNearestCentroid,
+                    Leftover::EachToNearestUpdatedCentroid,
+                    Leftover::EachToGroupOfNearestRecord,
+                ] {
+                    let r = TfrpReading {
+                        frame,
+                        min_first,
+                        leftover,
+                    };
+                    out.push((
+                        row,
+                        format!("{r:?}"),
+                        Box::new(move |i, k| tfrp_groups(i, k, g, r)),
+                    ));
+                }
             }
         }
     }

@@ -88,3 +88,54 @@ pub fn join_each_to_nearest_centroid(
         groups[g].push(i);
     }
 }
+
+/// Where a leftover of fewer than k records goes (the readings compared with the tables).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leftover {
+    /// Each record to the group with the nearest centroid, centroids fixed beforehand.
+    EachToNearestCentroid,
+    /// Each record in id order to the group with the nearest centroid, updated as it joins.
+    EachToNearestUpdatedCentroid,
+    /// Each record to the group of its nearest already grouped record.
+    EachToGroupOfNearestRecord,
+}
+
+/// Place a leftover of fewer than k records by the given rule (ties: lowest index).
+pub fn place_leftover(
+    inst: &Instance,
+    groups: &mut [Vec<usize>],
+    leftover: &[usize],
+    rule: Leftover,
+) {
+    match rule {
+        Leftover::EachToNearestCentroid => join_each_to_nearest_centroid(inst, groups, leftover),
+        Leftover::EachToNearestUpdatedCentroid => {
+            for &i in leftover {
+                let centroids = group_centroids(inst, groups);
+                let g = nearest_centroid(&centroids, inst.d, inst.row(i));
+                groups[g].push(i);
+            }
+        }
+        Leftover::EachToGroupOfNearestRecord => {
+            let owner: Vec<(usize, usize)> = groups
+                .iter()
+                .enumerate()
+                .flat_map(|(g, m)| m.iter().map(move |&j| (j, g)))
+                .collect();
+            let mut best_groups = Vec::with_capacity(leftover.len());
+            for &i in leftover {
+                let mut best = (f64::INFINITY, usize::MAX, 0);
+                for &(j, g) in &owner {
+                    let dist = crate::partition::sq_dist(inst.row(i), inst.row(j));
+                    if dist < best.0 || (dist == best.0 && j < best.1) {
+                        best = (dist, j, g);
+                    }
+                }
+                best_groups.push(best.2);
+            }
+            for (&i, g) in leftover.iter().zip(best_groups) {
+                groups[g].push(i);
+            }
+        }
+    }
+}

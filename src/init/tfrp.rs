@@ -21,8 +21,12 @@
 //! Tarragona k = 20 in both rows: TFRP-NN gives 43.41653 against the printed 43.416, 3e-5
 //! beyond the rounding boundary (a rounding-edge case, as single-precision arithmetic in
 //! the paper's program would explain); TFRP-NC gives 47.69312 against 47.654, a real
-//! difference no tested reading explains (834 = 41 * 20 + 14, so 14 leftover records are
-//! distributed; the other rows' leftover rule reproduces their Tarragona k = 20 cells).
+//! difference no tested reading explains. 834 = 41 * 20 + 14, so 14 leftover records are
+//! distributed, and the leftover rule matters there: with centroids updated as each
+//! leftover record joins ([`Leftover::EachToNearestUpdatedCentroid`]) TFRP-NC gives
+//! 47.65568 (1.7e-3 from the printed value, still not reproduced) but TFRP-NN Tarragona
+//! k = 10 is then lost (33.51990 against 33.557); joining the group of the nearest record
+//! reproduces fewer cells (11 and 14). The paper's exact leftover order is not stated.
 //!
 //! ## Complexity
 //! NN: O(n^2 d / k) time (one neighbour pass per group, the selection is O(m) on the
@@ -33,7 +37,7 @@
 //! disclosure control", Journal of Systems and Software 80(11):1866-1878. Khomnotai, Lin,
 //! Peng & Santra (2018), Symmetry 10(7):262, sections 3.1 and 5.2.
 
-use super::growth::{grow, join_each_to_nearest_centroid, Growth};
+use super::growth::{grow, place_leftover, Growth, Leftover};
 use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
@@ -84,6 +88,8 @@ pub struct TfrpReading {
     pub frame: TfrpFrame,
     /// The first reference point of a round is the minimum point (true) or the maximum.
     pub min_first: bool,
+    /// Where a leftover of fewer than k records goes.
+    pub leftover: Leftover,
 }
 
 impl TfrpReading {
@@ -91,6 +97,7 @@ impl TfrpReading {
     pub const CHOSEN: TfrpReading = TfrpReading {
         frame: TfrpFrame::Alternate,
         min_first: false,
+        leftover: Leftover::EachToNearestCentroid,
     };
 }
 
@@ -164,7 +171,7 @@ pub fn tfrp_groups(
         groups.push(pool.take_all());
     } else if !pool.is_empty() {
         let leftover = pool.take_all();
-        join_each_to_nearest_centroid(inst, &mut groups, &leftover);
+        place_leftover(inst, &mut groups, &leftover, reading.leftover);
     }
     groups
 }
