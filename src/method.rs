@@ -149,6 +149,12 @@ pub fn registry() -> Vec<MethodInfo> {
         init::mdav_generic::method(),
         init::mdav1::method(),
         init::univariate::method(),
+        init::mdav_nc::method(),
+        init::cbfs::method(),
+        init::cbfs_nn::method(),
+        init::tfrp::method(),
+        init::tfrp_nc::method(),
+        init::gsms::method(),
     ]
 }
 

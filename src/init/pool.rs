@@ -215,6 +215,28 @@ impl Pool {
         ids
     }
 
+    /// Squared distances from the last query point, aligned with [`Pool::ids`].
+    pub fn distances(&self) -> &[f64] {
+        &self.dist[..self.ids.len()]
+    }
+
+    /// Remove every pooled record whose id satisfies `gone` (O(m + removed d)).
+    pub fn remove_where(&mut self, gone: impl Fn(usize) -> bool) {
+        for p in (0..self.len()).rev() {
+            if gone(self.ids[p]) {
+                self.swap_remove(p);
+            }
+        }
+    }
+
+    /// Remove the record at position `p` and return its id (swap-remove: the record that
+    /// was last moves to `p`; the distance buffer stays aligned).
+    pub fn remove_at(&mut self, p: usize) -> usize {
+        let id = self.ids[p];
+        self.swap_remove(p);
+        id
+    }
+
     fn swap_remove(&mut self, p: usize) {
         for (j, c) in self.cols.iter_mut().enumerate() {
             neumaier_add(&mut self.sum[j], &mut self.compensation[j], -c[p]);
