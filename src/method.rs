@@ -138,6 +138,10 @@ pub fn registry() -> Vec<MethodInfo> {
         init::mdav::method(),
         init::mdav_generic::method(),
         init::mdav1::method(),
+        init::mdav_a1::method(),
+        init::mdav_single::method(),
+        init::vmdav::method(),
+        init::mdav2k::method(),
     ]
 }
 

@@ -6,8 +6,12 @@
 
 pub mod mdav;
 pub mod mdav1;
+pub mod mdav2k;
+pub mod mdav_a1;
 pub mod mdav_generic;
+pub mod mdav_single;
 pub mod pool;
+pub mod vmdav;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
