@@ -142,6 +142,11 @@ pub fn registry() -> Vec<MethodInfo> {
         init::mdav_single::method(),
         init::vmdav::method(),
         init::mdav2k::method(),
+        init::md::method(),
+        init::dbfs::method(),
+        init::dba::method(),
+        init::ps_meansort::method(),
+        init::ps_multidsort::method(),
     ]
 }
 

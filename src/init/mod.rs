@@ -4,13 +4,20 @@
 //! own module with a `method()` registry entry; [`pool`] holds the shared working set of
 //! unassigned records.
 
+pub mod dba;
+pub mod dbfs;
+pub mod diameter;
+pub mod md;
 pub mod mdav;
 pub mod mdav1;
 pub mod mdav2k;
 pub mod mdav_a1;
 pub mod mdav_generic;
 pub mod mdav_single;
+pub mod pairwise_systematic;
 pub mod pool;
+pub mod ps_meansort;
+pub mod ps_multidsort;
 pub mod vmdav;
 
 use crate::data::Instance;
