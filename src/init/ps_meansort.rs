@@ -11,13 +11,16 @@
 //! (the workbench's standardised values). The k-nearest steps always use the z-scores, the
 //! metric in which SSE and IL are measured.
 //!
-//! ## The published values cannot be reproduced
-//! Both papers print IL values far below what any partition of the z-scored data can reach
-//! (e.g. 5.49 for Tarragona at k = 3, where issue 3 cites a valid lower bound of about 9.86),
-//! so they were not computed on the data as described. This implementation reports the true
-//! IL of the algorithm as described; see it with
-//! `microagg run --data tarragona --k 3 --method ps-meansort` (IL 17.23, higher than MDAV's
-//! 16.93; see `tests/lineage_sanity.rs`, which pins it).
+//! ## The published values are not reproduced
+//! The papers print IL values far below what this algorithm gives on the CASC data, e.g.
+//! 5.49 for Tarragona at k = 3 (Kabir et al. 2015 Table VI; MDAV gives 16.93 there), while
+//! this implementation gives 17.22 (min-max), 16.00 (raw) or 17.33 (zscore):
+//! `microagg run --data tarragona --k 3 --method ps-meansort` (add
+//! `--param ps-meansort.scale=raw` for the others). Issue 3 states that the printed values
+//! lie below a valid lower bound (about 9.86 on Tarragona k = 3), so they were not computed
+//! on the data as described; we have not re-derived that bound here (the simple
+//! attribute-sum bound of `tests/lineage_sanity.rs` is only 2.21 there and refutes nothing).
+//! We report the true IL of the algorithm as described; `tests/lineage_sanity.rs` pins it.
 //!
 //! ## Complexity
 //! O(n log n) for the order, O(n^2 d / k) for the k-nearest passes. O(n d) memory.

@@ -7,13 +7,15 @@
 //! rescaling, so z-scores and the paper's min-max normalisation give the same order; the
 //! k-nearest steps use the workbench's z-scores.
 //!
-//! ## The published values cannot be reproduced
-//! The paper prints IL values far below what any partition of the z-scored data can reach
-//! (Tarragona k = 3: issue 3 cites a valid lower bound of about 9.86, and the printed P-S
-//! values are lower), so they were not computed on the data as described. This
-//! implementation reports the true IL; see it with
-//! `microagg run --data tarragona --k 3 --method ps-multidsort` (IL pinned in
-//! `tests/lineage_sanity.rs`).
+//! ## The published values are not reproduced
+//! The paper prints IL values far below what this algorithm gives on the CASC data, e.g.
+//! 9.86 for Tarragona at k = 3 (Kabir et al. 2015 Table VI; MDAV gives 16.93 there), while
+//! this implementation gives 18.70: `microagg run --data tarragona --k 3 --method
+//! ps-multidsort`. Issue 3 states that the printed pairwise-systematic values lie below a
+//! valid lower bound, so they were not computed on the data as described; we have not
+//! re-derived that bound here (the simple attribute-sum bound of `tests/lineage_sanity.rs`
+//! is only 2.21 there and refutes nothing). We report the true IL of the algorithm as
+//! described; `tests/lineage_sanity.rs` pins it.
 //!
 //! ## Complexity
 //! Per round O(m d) to rank the m remaining records (each attribute's order is sorted once
