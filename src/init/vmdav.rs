@@ -149,8 +149,8 @@ impl Initializer for Vmdav {
             let r = rem.ids[rem.arg_best(&rem.to_centre, true)];
             // k nearest of r (r included), by (distance, id).
             let m = rem.ids.len();
-            for p in 0..m {
-                dist[p] = sq_dist(inst.row(rem.ids[p]), inst.row(r));
+            for (dp, &i) in dist.iter_mut().zip(&rem.ids) {
+                *dp = sq_dist(inst.row(i), inst.row(r));
             }
             let mut order: Vec<usize> = (0..m).collect();
             let cmp = |a: &usize, b: &usize| {
@@ -184,10 +184,10 @@ impl Initializer for Vmdav {
                 let e = rem.ids[e_pos];
                 let d_in = rem.to_group[e_pos].sqrt();
                 let mut nearest_other = f64::INFINITY;
-                for p in 0..rem.ids.len() {
-                    dist[p] = sq_dist(inst.row(rem.ids[p]), inst.row(e));
-                    if p != e_pos && dist[p] < nearest_other {
-                        nearest_other = dist[p];
+                for (p, (dp, &i)) in dist.iter_mut().zip(&rem.ids).enumerate() {
+                    *dp = sq_dist(inst.row(i), inst.row(e));
+                    if p != e_pos && *dp < nearest_other {
+                        nearest_other = *dp;
                     }
                 }
                 let d_out = nearest_other.sqrt();
@@ -195,8 +195,8 @@ impl Initializer for Vmdav {
                     break;
                 }
                 group.push(e);
-                for p in 0..rem.ids.len() {
-                    rem.to_group[p] = rem.to_group[p].min(dist[p]);
+                for (tg, &dp) in rem.to_group.iter_mut().zip(&dist) {
+                    *tg = tg.min(dp);
                 }
                 rem.swap_remove(e_pos);
             }
