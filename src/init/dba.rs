@@ -11,6 +11,13 @@
 //! (DBA-2, decomposing groups in reverse order) is a refinement and not part of this
 //! initializer.
 //!
+//! Sanity only: Lin et al.'s DBA-1 values (as quoted by Kabir et al. 2015 Tables VI-VIII:
+//! Tarragona 20.699, 23.828, 26.001, 35.393; Census 6.145, 9.128, 10.842, 15.785; EIA 1.090,
+//! 0.843, 1.896, 4.266 for k = 3, 4, 5, 10) are not reproduced by this reading (ours:
+//! Tarragona 18.730, 23.508, 29.705, 38.487; Census 7.017, 9.984, 11.905, 16.937; EIA 0.989,
+//! 1.202, 2.506, 4.486). We did not have the paper's exact density definition at hand and did
+//! not tune the code to these numbers.
+//!
 //! ## Complexity
 //! O(n^2 d) time for the densities (every pair once per record, with a bounded k-best
 //! buffer), plus O(n^2 d / k) for the groups (one k-nearest pass over the m unassigned records
