@@ -155,6 +155,15 @@ pub fn registry() -> Vec<MethodInfo> {
         init::tfrp::method(),
         init::tfrp_nc::method(),
         init::gsms::method(),
+        init::mdav_a1::method(),
+        init::mdav_single::method(),
+        init::vmdav::method(),
+        init::mdav2k::method(),
+        init::md::method(),
+        init::dbfs::method(),
+        init::dba::method(),
+        init::ps_meansort::method(),
+        init::ps_multidsort::method(),
     ]
 }
 

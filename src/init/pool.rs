@@ -155,9 +155,22 @@ impl Pool {
 
     /// As [`Pool::take_nearest`], using the distances already in the buffer.
     pub fn take_nearest_by_current_distances(&mut self, k: usize) -> Vec<usize> {
+        let mut chosen = self.nearest_positions_by_current_distances(k);
+        let ids: Vec<usize> = chosen.iter().map(|&p| self.ids[p]).collect();
+        // Swap-remove from the highest position down so lower positions stay valid.
+        chosen.sort_unstable_by(|a, b| b.cmp(a));
+        for p in chosen {
+            self.swap_remove(p);
+        }
+        ids
+    }
+
+    /// Positions of the `k` records nearest to the last query point (ties: lowest id), in
+    /// order of increasing distance; nothing is removed.
+    pub fn nearest_positions_by_current_distances(&self, k: usize) -> Vec<usize> {
         let m = self.len();
         let k = k.min(m);
-        let mut chosen: Vec<usize> = if k <= 64 {
+        if k <= 64 {
             // Bounded insertion buffer of positions, sorted by (distance, id).
             let mut buf: Vec<usize> = Vec::with_capacity(k + 1);
             // (distance, id) of the k-th best so far: most records fail this one test.
@@ -194,14 +207,23 @@ impl Pool {
             pos.truncate(k);
             pos.sort_by(cmp);
             pos
-        };
-        let ids: Vec<usize> = chosen.iter().map(|&p| self.ids[p]).collect();
-        // Swap-remove from the highest position down so lower positions stay valid.
-        chosen.sort_unstable_by(|a, b| b.cmp(a));
-        for p in chosen {
-            self.swap_remove(p);
         }
-        ids
+    }
+
+    /// Id of the pooled record at position `p`.
+    pub fn id_at(&self, p: usize) -> usize {
+        self.ids[p]
+    }
+
+    /// Remove the record with id `id` if it is pooled (O(m) search); true if it was.
+    pub fn remove_id(&mut self, id: usize) -> bool {
+        match self.ids.iter().position(|&i| i == id) {
+            Some(p) => {
+                self.swap_remove(p);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Remove and return every pooled record (ascending ids).
