@@ -138,6 +138,11 @@ pub fn registry() -> Vec<MethodInfo> {
         init::mdav::method(),
         init::mdav_generic::method(),
         init::mdav1::method(),
+        crate::search::descent::method(),
+        crate::search::sa::method(),
+        crate::search::ils::method(),
+        crate::search::tfrp2::method(),
+        crate::search::decompose_shrink::method(),
     ]
 }
 
