@@ -68,10 +68,7 @@ impl Pool {
     /// Centroid of the pooled records (fresh column sums; no running totals to drift).
     pub fn centroid(&self) -> Vec<f64> {
         let inv = 1.0 / self.len() as f64;
-        self.cols
-            .iter()
-            .map(|c| c.iter().sum::<f64>() * inv)
-            .collect()
+        self.cols.iter().map(|c| c.iter().sum::<f64>() * inv).collect()
     }
 
     /// Fill the distance buffer with squared distances to `point`.
