@@ -4,10 +4,17 @@
 //! own module with a `method()` registry entry; [`pool`] holds the shared working set of
 //! unassigned records.
 
+pub mod cbfs;
+pub mod cbfs_nn;
+pub mod growth;
+pub mod gsms;
 pub mod mdav;
 pub mod mdav1;
 pub mod mdav_generic;
+pub mod mdav_nc;
 pub mod pool;
+pub mod tfrp;
+pub mod tfrp_nc;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};

@@ -169,6 +169,14 @@ impl Pool {
         ids
     }
 
+    /// Remove the record at position `p` and return its id (swap-remove: the record that
+    /// was last moves to `p`; the distance buffer stays aligned).
+    pub fn remove_at(&mut self, p: usize) -> usize {
+        let id = self.ids[p];
+        self.swap_remove(p);
+        id
+    }
+
     fn swap_remove(&mut self, p: usize) {
         for c in &mut self.cols {
             c.swap_remove(p);
