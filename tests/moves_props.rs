@@ -76,11 +76,12 @@ proptest! {
                     split.apply(&mut p, &inst, &plan, &mut spare, &mut log);
                     plan.delta
                 }),
-                _ => merge.evaluate(&p, p.group_of(i), p.group_of(j)).map(|delta| {
+                _ => {
                     let (into, from) = (p.group_of(i), p.group_of(j));
-                    merge.apply(&mut p, &inst, into, from, &mut log);
-                    delta
-                }),
+                    merge
+                        .evaluate(&p, into, from)
+                        .inspect(|_| merge.apply(&mut p, &inst, into, from, &mut log))
+                }
             };
             if let Some(delta) = predicted {
                 let after = p.fresh_sse(&inst);

@@ -27,7 +27,7 @@ use crate::data::Instance;
 use crate::error::Result;
 use crate::method::MethodInfo;
 use crate::params::Params;
-use crate::partition::Partition;
+use crate::partition::{sq_dist, Partition};
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -125,13 +125,20 @@ impl LocalSearch {
                     }
                 }
             }
+            // Swap deltas (P02) with the terms of x hoisted: 3 distances per partner, not 5.
+            let x = inst.row(i);
+            let (mg, mh) = (p.centroid(g), p.centroid(h));
+            let (inv_a, inv_b) = (1.0 / p.size(g) as f64, 1.0 / p.size(h) as f64);
+            let x_terms = sq_dist(x, mh) - sq_dist(x, mg);
+            self.swap.counters.evaluations += p.size(h) as u64;
             for &j in p.members(h) {
-                if let Some(delta) = self.swap.evaluate(p, inst, i, j) {
-                    if delta < -self.eps && best.is_none_or(|b| delta < b.0) {
-                        best = Some((delta, j, h));
-                        if !self.best_improvement {
-                            break 'groups;
-                        }
+                let y = inst.row(j);
+                let xy = sq_dist(x, y);
+                let delta = x_terms + sq_dist(y, mg) - sq_dist(y, mh) - xy * (inv_a + inv_b);
+                if delta < -self.eps && best.is_none_or(|b| delta < b.0) {
+                    best = Some((delta, j, h));
+                    if !self.best_improvement {
+                        break 'groups;
                     }
                 }
             }

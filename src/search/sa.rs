@@ -9,6 +9,7 @@
 //! - `schedule = "geometric"`: T <- `alpha` T;
 //! - `schedule = "adaptive"`: T <- `alpha` T when the acceptance ratio of the last batch is
 //!   above `target_acceptance`, T <- T / `alpha` (bounded by the start) when below.
+//!
 //! When `reheat_after` batches pass without a new best, the search returns to the best
 //! partition and T is reset to its start (a reheat). With no time limit the run stops after
 //! `max_reheats` reheats. One batch is one step.
