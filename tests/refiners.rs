@@ -134,3 +134,31 @@ fn time_limit_and_interrupt_return_feasible_never_worse_partitions() {
         assert!((out.partition.sse() - mdav_sse).abs() <= 1e-9 * mdav_sse);
     }
 }
+
+#[test]
+fn refiners_handle_tiny_and_duplicate_instances() {
+    let k = 3;
+    // Duplicated rows: two distinct points, each five times.
+    let dup = common::from_rows(
+        &(0..10)
+            .map(|i| vec![(i % 2) as f64, 2.0 * (i % 2) as f64])
+            .collect::<Vec<_>>(),
+    );
+    let one_d = common::from_rows(&(0..11).map(|i| vec![(i * i) as f64]).collect::<Vec<_>>());
+    for rows in [k, 2 * k - 1, 2 * k, 3 * k + 1] {
+        let inst = common::from_rows(
+            &(0..rows)
+                .map(|i| vec![i as f64, (i % 3) as f64])
+                .collect::<Vec<_>>(),
+        );
+        for inst in [&inst, &dup, &one_d] {
+            for refiner in ["descent", "sa", "ils", "tfrp2", "decompose-shrink"] {
+                let spec = format!("mdav+{refiner}");
+                let (mdav_sse, _) = common::run_method(inst, "mdav", k, 0);
+                let p = run(inst, &spec, &quick_for(&spec), k, 0, None);
+                assert!(p.is_feasible(k), "{spec} n={}", inst.n);
+                assert!(p.sse() <= mdav_sse + 1e-12, "{spec} n={}", inst.n);
+            }
+        }
+    }
+}
