@@ -73,6 +73,10 @@ enum Command {
         /// Print one JSON object on stdout instead of text.
         #[arg(long)]
         json: bool,
+        /// Write a search trace (seconds, stage, step, current IL, best IL): CSV, or JSON
+        /// lines when FILE ends in .jsonl or .json.
+        #[arg(long)]
+        trace: Option<PathBuf>,
     },
     /// Verify a labels file independently: feasibility and recomputed SSE/IL (exit 1 if infeasible).
     Check {
@@ -172,7 +176,16 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             labels_out,
             masked_out,
             json,
-        } => run(&data, &method, seed, time_limit, &params, labels_out, masked_out, json),
+            trace,
+        } => {
+            if let Some(path) = &trace {
+                microagg::search::trace::to_file(path, 0.1)
+                    .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?;
+            }
+            let result = run(&data, &method, seed, time_limit, &params, labels_out, masked_out, json);
+            microagg::search::trace::finish();
+            result
+        }
         Command::Check { data, labels, json } => check(&data, &labels, json),
         Command::List { json } => list(json),
         Command::Bench {

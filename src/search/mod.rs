@@ -5,6 +5,15 @@
 //! partition seen, and guarantees that what it returns is feasible and never worse than its
 //! input. Local search, simulated annealing, ILS, IMHM and decompose/shrink are refiners.
 
+pub mod decompose_shrink;
+pub mod descent;
+pub mod ils;
+pub mod moves;
+pub mod neighbours;
+pub mod sa;
+pub mod tfrp2;
+pub mod trace;
+
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::partition::Partition;
@@ -132,11 +141,28 @@ pub fn refine(
             break StopReason::TimeLimit;
         }
         steps += 1;
-        if refiner.step(&mut state, &mut ctx)? == Step::Converged {
+        let outcome = refiner.step(&mut state, &mut ctx)?;
+        trace::observe(
+            inst,
+            refiner.name(),
+            steps,
+            state.current.sse(),
+            state.best_sse(),
+            false,
+        );
+        if outcome == Step::Converged {
             break StopReason::Converged;
         }
     };
     state.record_if_better(k);
+    trace::observe(
+        inst,
+        refiner.name(),
+        steps,
+        state.current.sse(),
+        state.best_sse(),
+        true,
+    );
     let partition = state.best(inst)?;
     if !partition.is_feasible(k) {
         return Err(Error::Algorithm {

@@ -1,0 +1,343 @@
+//! # Iterated local search (ILS)
+//!
+//! In the spirit of Laszlo and Mukherjee (2015): descend with shift and swap
+//! ([`LocalSearch`] over nearest-neighbour candidate groups), then repeat
+//! perturb - descend - accept or undo. The main perturbation changes the number of groups
+//! locally: take a random record, pool the records of its group and of the next
+//! t - 1 distinct groups among its nearest neighbours (t uniform in
+//! `min_pool..=max_pool`), and re-split the pool into t - 1, t or t + 1 groups (chosen
+//! uniformly among those that keep every group at k or more records), each carved from a
+//! random start by nearest-to-centroid growth (`moves::split::carve`); then descend from the
+//! pooled records. With probability `dissolve_rate` the perturbation is instead a dissolve
+//! of the random record's group or a distill around it (the paper's group-count moves).
+//! The result is kept if the SSE did not rise, or, with Metropolis probability
+//! exp(-delta / T), at a mild outer temperature T = `temperature` x (SSE / groups) x
+//! `cooling`^iteration; otherwise every elementary change is undone through the move log.
+//! After `stall` iterations without a new best the search returns to the best partition
+//! and reheats; with no time limit it stops there instead. Every iteration is a step, so
+//! the time limit holds to within one perturbation and descent (milliseconds).
+//!
+//! ## Complexity
+//! O(n^2 d) once for the neighbour lists; per iteration O(P^2 d / k) for a pool of P
+//! records plus the local descent.
+//!
+//! ## References
+//! - Laszlo, M. and Mukherjee, S. (2015). Iterated local search for microaggregation.
+//!   Journal of Systems and Software 100, 15-26.
+//! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
+//!   Handbook of Metaheuristics, Kluwer, 321-353.
+
+use super::descent::LocalSearch;
+use super::moves::dissolve::Dissolve;
+use super::moves::distill::Distill;
+use super::moves::split::carve;
+use super::moves::{fresh_slot, MoveLog};
+use super::neighbours::Neighbours;
+use super::{Ctx, Refiner, SearchState, Step};
+use crate::error::Result;
+use crate::method::MethodInfo;
+use crate::params::Params;
+use crate::partition::Partition;
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of `ils`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IlsParams {
+    pub neighbours: usize,
+    pub min_pool: usize,
+    pub max_pool: usize,
+    pub dissolve_rate: f64,
+    pub temperature: f64,
+    pub cooling: f64,
+    pub stall: u64,
+}
+
+impl Default for IlsParams {
+    fn default() -> Self {
+        IlsParams {
+            neighbours: 30,
+            min_pool: 2,
+            max_pool: 5,
+            dissolve_rate: 0.05,
+            temperature: 0.002,
+            cooling: 0.99999,
+            stall: 200_000,
+        }
+    }
+}
+
+impl Params for IlsParams {
+    const DOC: &'static [(&'static str, &'static str)] = &[
+        ("neighbours", "nearest records per record that supply candidate groups (default 30)"),
+        ("min_pool", "fewest groups pooled and re-split by one perturbation (default 2)"),
+        ("max_pool", "most groups pooled and re-split by one perturbation (default 5)"),
+        ("dissolve_rate", "probability that a perturbation is a dissolve or distill instead (default 0.05)"),
+        ("temperature", "outer acceptance temperature as a fraction of the mean group SSE; 0 = accept only non-worsening (default 0.002)"),
+        ("cooling", "factor applied to the temperature every iteration (default 0.99999)"),
+        ("stall", "iterations without a new best before returning to the best and reheating; with no time limit, the search stops there (default 200000)"),
+    ];
+    fn check(&self) -> Result<(), String> {
+        if self.neighbours == 0 {
+            return Err("neighbours must be at least 1".into());
+        }
+        if self.min_pool < 1 || self.max_pool < self.min_pool {
+            return Err("need 1 <= min_pool <= max_pool".into());
+        }
+        if !(0.0..=1.0).contains(&self.dissolve_rate) {
+            return Err("dissolve_rate must be in [0, 1]".into());
+        }
+        if !(self.temperature >= 0.0 && self.temperature.is_finite()) {
+            return Err("temperature must be finite and >= 0".into());
+        }
+        if !(self.cooling > 0.0 && self.cooling <= 1.0) {
+            return Err("cooling must be in (0, 1]".into());
+        }
+        if self.stall == 0 {
+            return Err("stall must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The `ils` refiner.
+pub struct Ils {
+    params: IlsParams,
+    nb: Option<Neighbours>,
+    ls: Option<LocalSearch>,
+    log: MoveLog,
+    spare: Vec<usize>,
+    dissolve: Dissolve,
+    distill: Distill,
+    descended: bool,
+    temperature: f64,
+    t0: f64,
+    iterations: u64,
+    since_best: u64,
+    groups: Vec<usize>,
+    pool: Vec<usize>,
+    /// Iterations whose result was kept.
+    pub accepted: u64,
+}
+
+/// Records examined per step during the initial descent.
+const STEP_RECORDS: usize = 256;
+
+impl Ils {
+    pub fn new(params: IlsParams) -> Self {
+        Ils {
+            params,
+            nb: None,
+            ls: None,
+            log: MoveLog::new(),
+            spare: Vec::new(),
+            dissolve: Dissolve::default(),
+            distill: Distill::default(),
+            descended: false,
+            temperature: 0.0,
+            t0: 0.0,
+            iterations: 0,
+            since_best: 0,
+            groups: Vec::new(),
+            pool: Vec::new(),
+            accepted: 0,
+        }
+    }
+
+    /// Pool the groups around record `r` and re-split them; false if nothing was changed.
+    fn pool_and_resplit(&mut self, p: &mut Partition, ctx: &mut Ctx, r: usize) -> bool {
+        let (inst, k) = (ctx.inst, ctx.k);
+        let nb = self.nb.as_ref().expect("initialised");
+        let want = ctx
+            .rng
+            .random_range(self.params.min_pool..=self.params.max_pool);
+        self.groups.clear();
+        self.groups.push(p.group_of(r));
+        for &j in nb.of(r) {
+            if self.groups.len() >= want {
+                break;
+            }
+            let h = p.group_of(j as usize);
+            if !self.groups.contains(&h) {
+                self.groups.push(h);
+            }
+        }
+        self.pool.clear();
+        for &g in &self.groups {
+            self.pool.extend_from_slice(p.members(g));
+        }
+        self.pool.sort_unstable();
+        let t = self.groups.len();
+        let m = self.pool.len();
+        let mut options = [0usize; 3];
+        let mut count = 0;
+        for q in [t.saturating_sub(1), t, t + 1] {
+            if q >= 1 && q * k <= m && !(q == 1 && t == 1) {
+                options[count] = q;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return false;
+        }
+        let q = options[ctx.rng.random_range(0..count)];
+        let (base, extra) = (m / q, m % q);
+        let sizes: Vec<usize> = (0..q).map(|g| base + usize::from(g < extra)).collect();
+        let parts = carve(inst, &self.pool, &sizes, Some(&mut *ctx.rng));
+        let ls = self.ls.as_mut().expect("initialised");
+        for (idx, part) in parts.iter().enumerate() {
+            let slot = if idx < t {
+                self.groups[idx]
+            } else {
+                fresh_slot(p, &mut self.spare)
+            };
+            for &i in part {
+                self.log.shift(p, inst, i, slot);
+            }
+            if idx >= t {
+                self.groups.push(slot);
+            }
+        }
+        for &i in &self.pool {
+            ls.push(i);
+        }
+        true
+    }
+
+    /// Dissolve the group of `r` or distill a group around it.
+    fn dissolve_or_distill(&mut self, p: &mut Partition, ctx: &mut Ctx, r: usize) -> bool {
+        let (inst, k) = (ctx.inst, ctx.k);
+        let nb = self.nb.as_ref().expect("initialised");
+        let ls = self.ls.as_mut().expect("initialised");
+        self.groups.clear();
+        if ctx.rng.random_bool(0.5) {
+            let g = p.group_of(r);
+            let Some(plan) = self.dissolve.evaluate(p, inst, g, Some(nb)) else {
+                return false;
+            };
+            self.dissolve.apply(p, inst, &plan, &mut self.log);
+            self.groups.push(g);
+            for &(i, h) in &plan.targets {
+                ls.push(i);
+                if !self.groups.contains(&h) {
+                    self.groups.push(h);
+                }
+            }
+        } else {
+            let Some(plan) = self.distill.evaluate(p, inst, k, r, nb) else {
+                return false;
+            };
+            let slot = self
+                .distill
+                .apply(p, inst, &plan, &mut self.spare, &mut self.log);
+            self.groups.push(slot);
+            for &i in &plan.records {
+                ls.push(i);
+            }
+        }
+        true
+    }
+
+    fn remember_empty_slots(&mut self, p: &Partition) {
+        for &g in &self.groups {
+            if g < p.slots() && p.size(g) == 0 && !self.spare.contains(&g) {
+                self.spare.push(g);
+            }
+        }
+    }
+}
+
+impl Refiner for Ils {
+    fn name(&self) -> &str {
+        "ils"
+    }
+
+    fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
+        let inst = ctx.inst;
+        self.nb = Some(Neighbours::build(inst, self.params.neighbours));
+        let mut ls = LocalSearch::new(inst, false);
+        for i in 0..inst.n {
+            ls.push(i);
+        }
+        self.ls = Some(ls);
+        let groups = state.current.num_groups().max(1) as f64;
+        self.t0 = self.params.temperature * state.current.sse() / groups;
+        self.temperature = self.t0;
+        Ok(())
+    }
+
+    fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
+        let (inst, k) = (ctx.inst, ctx.k);
+        let p = &mut state.current;
+        if !self.descended {
+            let nb = self.nb.as_ref().expect("initialised");
+            let ls = self.ls.as_mut().expect("initialised");
+            ls.run(p, inst, k, nb, &mut self.log, STEP_RECORDS);
+            self.log.clear();
+            self.descended = ls.is_idle();
+            state.record_if_better(k);
+            return Ok(Step::Continue);
+        }
+        self.iterations += 1;
+        let before = p.sse();
+        let r = ctx.rng.random_range(0..inst.n);
+        let changed = if ctx.rng.random_bool(self.params.dissolve_rate) {
+            self.dissolve_or_distill(p, ctx, r)
+        } else {
+            self.pool_and_resplit(p, ctx, r)
+        };
+        if changed {
+            let nb = self.nb.as_ref().expect("initialised");
+            let ls = self.ls.as_mut().expect("initialised");
+            // Bounded: the queue only grows by the groups of applied improving moves.
+            while !ls.is_idle() {
+                ls.run(p, inst, k, nb, &mut self.log, 1 << 12);
+            }
+            let delta = p.sse() - before;
+            let tol = 1e-12 * before.abs().max(1.0);
+            let keep = delta <= tol
+                || (self.temperature > 0.0
+                    && ctx.rng.random::<f64>() < (-delta / self.temperature).exp());
+            if keep {
+                self.accepted += 1;
+                self.log.clear();
+            } else {
+                self.log.undo(p, inst);
+            }
+            self.remember_empty_slots(p);
+        }
+        self.temperature *= self.params.cooling;
+        if state.record_if_better(k) {
+            self.since_best = 0;
+        } else {
+            self.since_best += 1;
+        }
+        if self.since_best >= self.params.stall {
+            if ctx.deadline.is_none() {
+                return Ok(Step::Converged);
+            }
+            // Restart from the best partition with the initial temperature.
+            state.current = state.best(inst)?;
+            self.spare.clear();
+            self.temperature = self.t0;
+            self.since_best = 0;
+        }
+        // Keep the slot table from growing without bound.
+        let p = &mut state.current;
+        if p.slots() > p.num_groups() + 64 {
+            p.compact(inst);
+            self.spare.clear();
+        }
+        Ok(Step::Continue)
+    }
+}
+
+pub fn method() -> MethodInfo {
+    MethodInfo::refiner(
+        "ils",
+        "iterated local search: shift/swap descent, pool-and-resplit perturbation changing the number of groups, annealed acceptance",
+        "Laszlo & Mukherjee (2015), J. Systems and Software 100",
+        Ils::new,
+    )
+}

@@ -1,0 +1,164 @@
+//! Every refiner of issue 7 (descent, sa, ils, tfrp2, decompose-shrink) after MDAV: the
+//! result is feasible, never worse than MDAV, identical for the same seed; descent ends in
+//! a local optimum of its neighbourhood; a time limit and an interrupt stop the search with
+//! a feasible never-worse partition.
+
+mod common;
+use microagg::data::Instance;
+use microagg::partition::Partition;
+use microagg::pipeline::Pipeline;
+use microagg::search::neighbours::Neighbours;
+use std::sync::atomic::AtomicBool;
+
+fn run(
+    inst: &Instance,
+    spec: &str,
+    params: &[&str],
+    k: usize,
+    seed: u64,
+    limit: Option<f64>,
+) -> Partition {
+    let never = AtomicBool::new(false);
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    Pipeline::parse(spec, &params)
+        .unwrap()
+        .run(inst, k, seed, limit, &never)
+        .unwrap()
+        .partition
+}
+
+/// Parameters that make the stochastic refiners stop by themselves, quickly.
+const QUICK: &[&str] = &[
+    "ils.stall=300",
+    "sa.reheat_after=20",
+    "sa.max_reheats=1",
+    "sa.moves_per_temp=200",
+];
+
+fn quick_for(spec: &str) -> Vec<&'static str> {
+    QUICK
+        .iter()
+        .copied()
+        .filter(|p| spec.contains(p.split('.').next().unwrap()))
+        .collect()
+}
+
+#[test]
+fn refiners_are_feasible_never_worse_and_deterministic() {
+    let inst = common::synthetic("gauss:n=300,d=3,clusters=6,seed=4");
+    for k in [2, 3, 5] {
+        let (mdav_sse, _) = common::run_method(&inst, "mdav", k, 0);
+        for refiner in ["descent", "sa", "ils", "tfrp2", "decompose-shrink"] {
+            let spec = format!("mdav+{refiner}");
+            let params = quick_for(&spec);
+            let a = run(&inst, &spec, &params, k, 7, None);
+            let b = run(&inst, &spec, &params, k, 7, None);
+            assert!(a.is_feasible(k), "{spec} k={k} infeasible");
+            assert!(
+                a.sse() <= mdav_sse * (1.0 + 1e-12),
+                "{spec} k={k}: {} > mdav {mdav_sse}",
+                a.sse()
+            );
+            assert_eq!(a.labels(), b.labels(), "{spec} k={k} not reproducible");
+        }
+        // The search refiners improve on MDAV on this clustered instance.
+        for refiner in ["descent", "ils"] {
+            let spec = format!("mdav+{refiner}");
+            let p = run(&inst, &spec, &quick_for(&spec), k, 1, None);
+            assert!(p.sse() < mdav_sse, "{spec} k={k} did not improve MDAV");
+        }
+    }
+}
+
+#[test]
+fn descent_ends_in_a_local_optimum_of_its_neighbourhood() {
+    let inst = common::synthetic("uniform:n=200,d=2,seed=9");
+    let k = 3;
+    for strategy in ["first", "best"] {
+        let param = format!("descent.strategy={strategy}");
+        let p = run(&inst, "mdav+descent", &[&param], k, 0, None);
+        let nb = Neighbours::build(&inst, 30);
+        let eps = 1e-10 * inst.sst / inst.n as f64;
+        for i in 0..inst.n {
+            let g = p.group_of(i);
+            for &j in nb.of(i) {
+                let h = p.group_of(j as usize);
+                if h == g {
+                    continue;
+                }
+                if p.size(g) > k {
+                    assert!(
+                        p.shift_delta(&inst, i, h) >= -eps,
+                        "{strategy}: improving shift {i}->{h}"
+                    );
+                }
+                for &m in p.members(h) {
+                    assert!(
+                        p.swap_delta(&inst, i, m) >= -eps,
+                        "{strategy}: improving swap {i}<->{m}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn time_limit_and_interrupt_return_feasible_never_worse_partitions() {
+    let inst = common::synthetic("gauss:n=2000,d=4,clusters=8,seed=2");
+    let k = 4;
+    let (mdav_sse, _) = common::run_method(&inst, "mdav", k, 0);
+    for spec in ["mdav+ils", "mdav+sa", "mdav+decompose-shrink+ils"] {
+        let out = Pipeline::parse(spec, &[])
+            .unwrap()
+            .run(&inst, k, 3, Some(0.3), &AtomicBool::new(false))
+            .unwrap();
+        assert!(out.partition.is_feasible(k));
+        assert!(out.partition.sse() <= mdav_sse);
+        let last = out.stages.last().unwrap();
+        assert_eq!(
+            last.stop,
+            Some(microagg::search::StopReason::TimeLimit),
+            "{spec}"
+        );
+        // Interrupted before the first step: the input comes back unchanged.
+        let stop = AtomicBool::new(true);
+        let out = Pipeline::parse(spec, &[])
+            .unwrap()
+            .run(&inst, k, 3, None, &stop)
+            .unwrap();
+        assert_eq!(
+            out.stages.last().unwrap().stop,
+            Some(microagg::search::StopReason::Interrupted)
+        );
+        assert!((out.partition.sse() - mdav_sse).abs() <= 1e-9 * mdav_sse);
+    }
+}
+
+#[test]
+fn refiners_handle_tiny_and_duplicate_instances() {
+    let k = 3;
+    // Duplicated rows: two distinct points, each five times.
+    let dup = common::from_rows(
+        &(0..10)
+            .map(|i| vec![(i % 2) as f64, 2.0 * (i % 2) as f64])
+            .collect::<Vec<_>>(),
+    );
+    let one_d = common::from_rows(&(0..11).map(|i| vec![(i * i) as f64]).collect::<Vec<_>>());
+    for rows in [k, 2 * k - 1, 2 * k, 3 * k + 1] {
+        let inst = common::from_rows(
+            &(0..rows)
+                .map(|i| vec![i as f64, (i % 3) as f64])
+                .collect::<Vec<_>>(),
+        );
+        for inst in [&inst, &dup, &one_d] {
+            for refiner in ["descent", "sa", "ils", "tfrp2", "decompose-shrink"] {
+                let spec = format!("mdav+{refiner}");
+                let (mdav_sse, _) = common::run_method(inst, "mdav", k, 0);
+                let p = run(inst, &spec, &quick_for(&spec), k, 0, None);
+                assert!(p.is_feasible(k), "{spec} n={}", inst.n);
+                assert!(p.sse() <= mdav_sse + 1e-12, "{spec} n={}", inst.n);
+            }
+        }
+    }
+}
