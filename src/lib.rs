@@ -16,6 +16,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod bench;
+pub mod bound;
 pub mod data;
 pub mod error;
 pub mod experiment;

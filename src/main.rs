@@ -14,7 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 #[derive(Parser)]
-#[command(name = "microagg", version, about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds")]
+#[command(
+    name = "microagg",
+    version,
+    about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -77,6 +81,24 @@ enum Command {
         /// lines when FILE ends in .jsonl or .json.
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// Also compute a lower bound (nn) after the run and report lower_bound,
+        /// il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
+        #[arg(long)]
+        bound: Option<String>,
+    },
+    /// Compute a lower bound on the optimal SSE of (data, k), with its IL and certification.
+    Bound {
+        #[command(flatten)]
+        data: DataArgs,
+        /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified).
+        #[arg(long, default_value = "nn")]
+        method: String,
+        /// Wall-clock limit in seconds (for iterative bounds; nn ignores it).
+        #[arg(long)]
+        time_limit: Option<f64>,
+        /// Print one JSON object on stdout instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Verify a labels file independently: feasibility and recomputed SSE/IL (exit 1 if infeasible).
     Check {
@@ -177,16 +199,33 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             masked_out,
             json,
             trace,
+            bound,
         } => {
             if let Some(path) = &trace {
                 microagg::search::trace::to_file(path, 0.1)
                     .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?;
             }
-            let result = run(&data, &method, seed, time_limit, &params, labels_out, masked_out, json);
+            let result = run(
+                &data,
+                &method,
+                seed,
+                time_limit,
+                &params,
+                labels_out,
+                masked_out,
+                json,
+                bound.as_deref(),
+            );
             microagg::search::trace::finish();
             result
         }
         Command::Check { data, labels, json } => check(&data, &labels, json),
+        Command::Bound {
+            data,
+            method,
+            time_limit,
+            json,
+        } => bound(&data, &method, time_limit, json),
         Command::List { json } => list(json),
         Command::Bench {
             methods,
@@ -283,6 +322,18 @@ struct RunRecord<'a> {
     time_limit: Option<f64>,
     params: &'a [StageSpec],
     stages: &'a [StageRecord],
+    /// Present with `--bound`: the bound, its IL, whether it is certified, and the gap
+    /// 100 (SSE - LB) / LB in percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bound_method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_bound: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    il_lower_bound: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bound_certified: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gap_percent: Option<f64>,
     version: &'a str,
     git_commit: &'a str,
 }
@@ -297,17 +348,28 @@ fn run(
     labels_out: Option<PathBuf>,
     masked_out: Option<PathBuf>,
     json: bool,
+    bound_name: Option<&str>,
 ) -> Result<ExitCode> {
     if let Some(t) = time_limit {
         if !(t > 0.0 && t.is_finite()) {
-            return Err(Error::usage(format!("--time-limit {t}: must be a positive number of seconds")));
+            return Err(Error::usage(format!(
+                "--time-limit {t}: must be a positive number of seconds"
+            )));
         }
     }
     // Validate the pipeline and its parameters before loading data or running anything.
     let pipeline = Pipeline::parse(spec, params)?;
+    if let Some(b) = bound_name {
+        microagg::bound::check_name(b)?;
+    }
     let inst = data::load(&data.data, &data.selection())?;
     inst.check_k(data.k)?;
     let out = pipeline.run(&inst, data.k, seed, time_limit, &INTERRUPTED)?;
+    // The bound is computed after the run, so it does not eat into the run's time limit.
+    let lb = match bound_name {
+        Some(b) => Some(microagg::bound::compute(b, &inst, data.k, time_limit)?),
+        None => None,
+    };
     let p = &out.partition;
     let (min_size, max_size) = p.size_range();
     if let Some(path) = &labels_out {
@@ -335,19 +397,81 @@ fn run(
         time_limit,
         params: &pipeline.stages,
         stages: &out.stages,
+        bound_method: lb.as_ref().map(|b| b.method.as_str()),
+        lower_bound: lb.as_ref().map(|b| b.lower_bound),
+        il_lower_bound: lb.as_ref().map(|b| b.il_lower_bound),
+        bound_certified: lb.as_ref().map(|b| b.certified),
+        gap_percent: lb
+            .as_ref()
+            .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
         version: env!("CARGO_PKG_VERSION"),
         git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
     };
     if json {
-        println!("{}", serde_json::to_string(&record).expect("record serialises"));
+        println!(
+            "{}",
+            serde_json::to_string(&record).expect("record serialises")
+        );
     } else {
         println!(
             "{} on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups of {}..{} records, {:.3} s",
             spec, inst.name, inst.n, inst.d, data.k, record.sse, record.il, record.groups, min_size, max_size, out.seconds
         );
         for s in &out.stages {
-            println!("  stage {:<20} IL {:.6} %  {:.3} s", s.name, s.il, s.seconds);
+            println!(
+                "  stage {:<20} IL {:.6} %  {:.3} s",
+                s.name, s.il, s.seconds
+            );
         }
+        if let Some(b) = &lb {
+            println!(
+                "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %",
+                b.method,
+                b.il_lower_bound,
+                if b.certified { "" } else { "not " },
+                record
+                    .gap_percent
+                    .map_or("n/a".to_string(), |g| format!("{g:.4}"))
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bound(data: &DataArgs, method: &str, time_limit: Option<f64>, json: bool) -> Result<ExitCode> {
+    if let Some(t) = time_limit {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(Error::usage(format!(
+                "--time-limit {t}: must be a positive number of seconds"
+            )));
+        }
+    }
+    microagg::bound::check_name(method)?;
+    let inst = data::load(&data.data, &data.selection())?;
+    let b = microagg::bound::compute(method, &inst, data.k, time_limit)?;
+    if json {
+        let mut v = serde_json::to_value(&b).expect("bound serialises");
+        let o = v.as_object_mut().expect("an object");
+        o.insert("instance".into(), inst.name.clone().into());
+        o.insert("instance_sha256".into(), inst.sha256.clone().into());
+        o.insert("n".into(), inst.n.into());
+        o.insert("d".into(), inst.d.into());
+        o.insert("k".into(), data.k.into());
+        o.insert("sst".into(), inst.sst.into());
+        println!("{}", serde_json::to_string(&v).expect("bound serialises"));
+    } else {
+        println!(
+            "{} bound on {} (n={}, d={}), k={}: SSE >= {:.6}, IL >= {:.6} % ({}certified), {:.3} s",
+            b.method,
+            inst.name,
+            inst.n,
+            inst.d,
+            data.k,
+            b.lower_bound,
+            b.il_lower_bound,
+            if b.certified { "" } else { "not " },
+            b.seconds
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -358,12 +482,19 @@ fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<E
     let labels = labels::read_labels(labels_path)?;
     let report = labels::check_labels(&inst, data.k, &labels)?;
     if json {
-        println!("{}", serde_json::to_string(&report).expect("report serialises"));
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("report serialises")
+        );
     } else {
         println!(
             "{}: {} for k = {}: {} groups of {}..{} records, SSE {:.6}, IL {:.6} %",
             labels_path.display(),
-            if report.feasible { "feasible" } else { "INFEASIBLE" },
+            if report.feasible {
+                "feasible"
+            } else {
+                "INFEASIBLE"
+            },
             data.k,
             report.groups,
             report.min_group_size,
@@ -398,7 +529,10 @@ fn list(json: bool) -> Result<ExitCode> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&v).expect("list serialises"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("list serialises")
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for kind in [MethodKind::Initializer, MethodKind::Refiner] {
@@ -406,7 +540,14 @@ fn list(json: bool) -> Result<ExitCode> {
         if of_kind.is_empty() {
             continue;
         }
-        println!("{}:", if kind == MethodKind::Initializer { "initializers" } else { "refiners" });
+        println!(
+            "{}:",
+            if kind == MethodKind::Initializer {
+                "initializers"
+            } else {
+                "refiners"
+            }
+        );
         for m in of_kind {
             println!("  {:<16} {}", m.name, m.summary);
             println!("  {:<16} reference: {}", "", m.reference);
@@ -415,7 +556,11 @@ fn list(json: bool) -> Result<ExitCode> {
                 println!("  {:<16} parameters: none", "");
             }
             for (key, value) in &defaults {
-                let doc = m.params_doc.iter().find(|(k, _)| k == key).map_or("", |(_, d)| *d);
+                let doc = m
+                    .params_doc
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map_or("", |(_, d)| *d);
                 println!("  {:<16}   {}.{} = {}  {}", "", m.name, key, value, doc);
             }
         }

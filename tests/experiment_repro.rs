@@ -250,7 +250,12 @@ fn bad_pipelines_parameters_and_bounds_are_rejected_before_running() {
 #[test]
 fn shipped_suites_are_valid_or_wait_for_their_bounds() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
-    for name in ["smoke.toml", "casc-published.toml", "demo.toml"] {
+    for name in [
+        "smoke.toml",
+        "casc-published.toml",
+        "demo.toml",
+        "gap-study.toml",
+    ] {
         Suite::load(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     // The embedded demo suite is the file in instances/.
@@ -258,12 +263,30 @@ fn shipped_suites_are_valid_or_wait_for_their_bounds() {
         microagg::bench::DEMO_SUITE,
         std::fs::read_to_string(dir.join("demo.toml")).unwrap()
     );
-    // gap-study needs bounds that may not be registered in this build yet.
-    if let Err(e) = Suite::load(&dir.join("gap-study.toml")) {
+}
+
+#[test]
+fn every_record_carries_its_certified_bound_and_gap() {
+    let plan = smoke_plan();
+    assert_eq!(plan.suite.bounds, vec!["nn".to_string()]);
+    let recs = run(&plan, &opts(None, 2, None, false));
+    for r in &recs {
+        let b = r.best_bound.as_ref().expect("the smoke suite asks for nn");
+        assert!(b.certified && b.name == "nn");
         assert!(
-            e.to_string().contains("not available in this build yet"),
-            "{e}"
+            b.sse > 0.0 && b.sse <= r.sse,
+            "{}: LB {} > SSE {}",
+            r.run_id,
+            b.sse,
+            r.sse
         );
+        let gap = r.gap.expect("positive bound gives a gap");
+        assert!((gap - 100.0 * (r.sse - b.sse) / b.sse).abs() < 1e-12);
+        // The bound does not depend on the pipeline: same value for every run of the case.
+        let mut same_case = recs
+            .iter()
+            .filter(|o| o.instance == r.instance && o.k == r.k);
+        assert!(same_case.all(|o| o.best_bound.as_ref().unwrap().sse == b.sse));
     }
 }
 
@@ -293,10 +316,20 @@ fn report_summarises_every_case_and_writes_figures() {
             row.best_il,
             ils.iter().copied().fold(f64::INFINITY, f64::min)
         );
-        assert!(row.gap.is_none(), "no bounds in the smoke suite");
+        // The smoke suite asks for the nn bound: the row's gap is the best run's gap to it.
+        let bound = row.bound_sse.expect("nn bound in the smoke suite");
+        let best_sse = recs
+            .iter()
+            .filter(|r| r.instance == row.instance && r.k == row.k && r.pipeline == row.pipeline)
+            .map(|r| r.sse)
+            .fold(f64::INFINITY, f64::min);
+        let gap = row.gap.expect("positive bound");
+        assert!(gap >= 0.0 && (gap - 100.0 * (best_sse - bound) / bound).abs() < 1e-12);
     }
-    assert_eq!(figures.len(), plan.instances.len() * plan.suite.k.len());
-    for f in &figures {
+    // One convergence figure per case, plus the gap figure (the suite has a bound).
+    assert_eq!(figures.len(), plan.instances.len() * plan.suite.k.len() + 1);
+    assert!(figures.iter().any(|f| f.ends_with("gaps.svg")));
+    for f in figures.iter().filter(|f| !f.ends_with("gaps.svg")) {
         let svg = std::fs::read_to_string(f).unwrap();
         assert!(
             svg.starts_with("<svg") && svg.contains("mdav-generic"),

@@ -16,6 +16,7 @@
 //! ## References
 //! See each module.
 
+pub mod bounds;
 pub mod error;
 pub mod segmentation;
 pub mod sse;

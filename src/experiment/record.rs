@@ -52,8 +52,10 @@ pub struct BoundResult {
     pub name: String,
     /// Lower bound on the optimal SSE.
     pub sse: f64,
-    /// The same as IL (percent).
+    /// The same as IL (percent), rounded down.
     pub il: f64,
+    /// True when the bound is proven valid and rounded outward (see `microagg::bound`).
+    pub certified: bool,
     pub seconds: f64,
 }
 
@@ -102,7 +104,7 @@ pub struct Record {
     /// Bounds computed for the case, and the best (largest) one.
     pub bounds: Vec<BoundResult>,
     pub best_bound: Option<BoundResult>,
-    /// 100 (sse - best bound) / sse, when a bound exists.
+    /// 100 (sse - best bound) / best bound, when a positive bound exists.
     pub gap: Option<f64>,
     /// Wall-clock seconds of the pipeline.
     pub seconds: f64,

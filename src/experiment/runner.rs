@@ -155,11 +155,12 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
             .iter()
             .map(|name| {
                 let t = Instant::now();
-                let sse = bounds::compute(name, inst, k)?;
+                let b = bounds::compute(name, inst, k)?;
                 Ok(BoundResult {
                     name: name.clone(),
-                    sse,
-                    il: inst.il(sse),
+                    sse: b.lower_bound,
+                    il: b.il_lower_bound,
+                    certified: b.certified,
                     seconds: t.elapsed().as_secs_f64(),
                 })
             })
@@ -263,8 +264,10 @@ fn execute(
         .collect();
     let (min_size, max_size) = p.size_range();
     let sse = p.sse();
+    // Gaps are stated only against certified bounds.
     let best_bound = case_bounds
         .iter()
+        .filter(|b| b.certified)
         .max_by(|a, b| a.sse.total_cmp(&b.sse))
         .cloned();
     Ok(Record {

@@ -16,10 +16,10 @@
 //! 5.49 for Tarragona at k = 3 (Kabir et al. 2015 Table VI; MDAV gives 16.93 there), while
 //! this implementation gives 17.22 (min-max), 16.00 (raw) or 17.33 (zscore):
 //! `microagg run --data tarragona --k 3 --method ps-meansort` (add
-//! `--param ps-meansort.scale=raw` for the others). Issue 3 states that the printed values
-//! lie below a valid lower bound (about 9.86 on Tarragona k = 3), so they were not computed
-//! on the data as described; we have not re-derived that bound here (the simple
-//! attribute-sum bound of `tests/lineage_sanity.rs` is only 2.21 there and refutes nothing).
+//! `--param ps-meansort.scale=raw` for the others). The certified nn lower bound
+//! (proofs/P06; `microagg bound --data tarragona --k 3`) is 9.855 % IL on the z-scored data:
+//! no partition into groups of at least 3 reaches 5.49 there, so the printed value was not
+//! computed as IL on z-scored attributes (another scaling changes what IL measures).
 //! We report the true IL of the algorithm as described; `tests/lineage_sanity.rs` pins it.
 //!
 //! ## Complexity

@@ -11,10 +11,10 @@
 //! The paper prints IL values far below what this algorithm gives on the CASC data, e.g.
 //! 9.86 for Tarragona at k = 3 (Kabir et al. 2015 Table VI; MDAV gives 16.93 there), while
 //! this implementation gives 18.70: `microagg run --data tarragona --k 3 --method
-//! ps-multidsort`. Issue 3 states that the printed pairwise-systematic values lie below a
-//! valid lower bound, so they were not computed on the data as described; we have not
-//! re-derived that bound here (the simple attribute-sum bound of `tests/lineage_sanity.rs`
-//! is only 2.21 there and refutes nothing). We report the true IL of the algorithm as
+//! ps-multidsort`. The certified nn lower bound (proofs/P06) is 9.855 % IL there, just below
+//! the printed 9.86, so the bound does not refute this value; the best partition known (IL
+//! 14.469, proofs/certificates) makes a 9.86 from a one-pass heuristic implausible. We report
+//! the true IL of the algorithm as
 //! described; `tests/lineage_sanity.rs` pins it.
 //!
 //! ## Complexity

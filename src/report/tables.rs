@@ -225,7 +225,7 @@ fn markdown(rows: &[CaseRow]) -> String {
     for c in &body {
         s.push_str(&line(c));
     }
-    s.push_str("\nIL = 100 SSE/SST in percent (lower is better); sd over seeds; time = mean seconds per run; gap = 100 (best SSE - bound)/best SSE.\n");
+    s.push_str("\nIL = 100 SSE/SST in percent (lower is better); sd over seeds; time = mean seconds per run; gap = 100 (best SSE - bound)/bound.\n");
     for src in sources(rows) {
         s.push_str(&format!("Published: {src}.\n"));
     }
