@@ -678,4 +678,25 @@ mod tests {
             vec![0, 1, 2, 5, 4, 3]
         );
     }
+    /// IMHM's chain: start at the group of the farthest record (ties: lowest index, record 0),
+    /// go to the group with the nearest centroid, list each group's records by decreasing
+    /// distance to the next centroid and the last group's by increasing distance to the
+    /// previous one.
+    #[test]
+    fn chain_walks_groups_by_nearest_centroid() {
+        let inst = line(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        let groups = vec![vec![1, 0], vec![5, 4], vec![3, 2]];
+        assert_eq!(chain_order(&inst, &groups), vec![0, 1, 2, 3, 4, 5]);
+        let trace = GroupTrace {
+            groups: vec![(vec![1, 0], Side::Front), (vec![5, 4], Side::Back)],
+            rest: vec![2, 3],
+        };
+        let chain = GroupPathParams {
+            path: PathKind::Chain,
+        };
+        assert_eq!(
+            trace.order(&inst, 2, chain.reading()),
+            vec![0, 1, 2, 3, 4, 5]
+        );
+    }
 }
