@@ -27,6 +27,9 @@ const PUBLISHED: &[(&str, &str, [&str; 3])] = &[
 ];
 const KS: [usize; 3] = [3, 5, 10];
 
+/// An order builder: (instance, k) -> record order.
+type OrderFn = Box<dyn Fn(&Instance, usize) -> Vec<usize>>;
+
 fn matches(il: f64, printed: &str) -> bool {
     let decimals = printed.split('.').nth(1).map_or(0, str::len) as i32;
     let p: f64 = printed.parse().unwrap();
@@ -85,47 +88,45 @@ fn main() {
         } else {
             row
         };
-        let variants: Vec<(String, Box<dyn Fn(&Instance, usize) -> Vec<usize>>)> =
-            if row == "NPN-MHM" {
-                [
-                    NpnStart::FarthestFromCentroid,
-                    NpnStart::FarthestFromFarthest,
-                ]
+        let variants: Vec<(String, OrderFn)> = if row == "NPN-MHM" {
+            [
+                NpnStart::FarthestFromCentroid,
+                NpnStart::FarthestFromFarthest,
+            ]
+            .into_iter()
+            .map(|s| {
+                (
+                    format!("{s:?}"),
+                    Box::new(move |i: &Instance, _k| npn_order(i, s)) as OrderFn,
+                )
+            })
+            .collect()
+        } else {
+            readings()
                 .into_iter()
-                .map(|s| {
-                    (
-                        format!("{s:?}"),
-                        Box::new(move |i: &Instance, _k| npn_order(i, s))
-                            as Box<dyn Fn(&Instance, usize) -> Vec<usize>>,
-                    )
+                .map(|(name, r)| {
+                    let f: OrderFn = match row {
+                        "MDAV-MHM" => Box::new(move |i: &Instance, k| {
+                            mdav_trace(i, k, MdavFrame::WhileTwoK).order(i, k, r)
+                        }),
+                        "MDAV(generic)-MHM" => Box::new(move |i: &Instance, k| {
+                            mdav_trace(i, k, MdavFrame::Generic).order(i, k, r)
+                        }),
+                        "MD-MHM" => Box::new(move |i: &Instance, k| {
+                            let t: GroupTrace = md_trace(i, k);
+                            t.order(i, k, r)
+                        }),
+                        "CBFS-MHM" => Box::new(move |i: &Instance, k| {
+                            cbfs_trace(i, k, Growth::NearestToCentroid).order(i, k, r)
+                        }),
+                        _ => Box::new(move |i: &Instance, k| {
+                            cbfs_trace(i, k, Growth::NearestNeighbours).order(i, k, r)
+                        }),
+                    };
+                    (name, f)
                 })
                 .collect()
-            } else {
-                readings()
-                    .into_iter()
-                    .map(|(name, r)| {
-                        let f: Box<dyn Fn(&Instance, usize) -> Vec<usize>> = match row {
-                            "MDAV-MHM" => Box::new(move |i: &Instance, k| {
-                                mdav_trace(i, k, MdavFrame::WhileTwoK).order(i, k, r)
-                            }),
-                            "MDAV(generic)-MHM" => Box::new(move |i: &Instance, k| {
-                                mdav_trace(i, k, MdavFrame::Generic).order(i, k, r)
-                            }),
-                            "MD-MHM" => Box::new(move |i: &Instance, k| {
-                                let t: GroupTrace = md_trace(i, k);
-                                t.order(i, k, r)
-                            }),
-                            "CBFS-MHM" => Box::new(move |i: &Instance, k| {
-                                cbfs_trace(i, k, Growth::NearestToCentroid).order(i, k, r)
-                            }),
-                            _ => Box::new(move |i: &Instance, k| {
-                                cbfs_trace(i, k, Growth::NearestNeighbours).order(i, k, r)
-                            }),
-                        };
-                        (name, f)
-                    })
-                    .collect()
-            };
+        };
         for (name, order_of) in &variants {
             let mut hits = 0;
             let mut cells = 0;
