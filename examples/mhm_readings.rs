@@ -69,6 +69,10 @@ fn main() {
         return;
     }
     let only: Option<String> = args.get(1).cloned();
+    if only.as_deref() == Some("scaled") {
+        other_scalings(&sets);
+        return;
+    }
     let rows = [
         "MDAV-MHM",
         "MDAV(generic)-MHM",
@@ -181,4 +185,68 @@ fn npn_starts(set: &str, k: usize, printed: &str) {
         best.1,
         best.0
     );
+}
+
+/// `mhm_readings scaled`: the NPN and MDAV orders computed on other scalings of the data
+/// (raw values, min-max ranges), the segmentation and IL on z-scores as always.
+fn other_scalings(sets: &[(&str, Instance)]) {
+    for scaling in ["raw", "minmax"] {
+        for row in ["NPN-MHM", "MDAV-MHM", "MD-MHM"] {
+            for start in [
+                NpnStart::FarthestFromCentroid,
+                NpnStart::FarthestFromFarthest,
+            ] {
+                if row != "NPN-MHM" && start == NpnStart::FarthestFromFarthest {
+                    continue;
+                }
+                let mut line = String::new();
+                let mut hits = 0;
+                for (set, inst) in sets {
+                    let Some((_, _, printed)) =
+                        PUBLISHED.iter().find(|(s, r, _)| s == set && *r == row)
+                    else {
+                        continue;
+                    };
+                    let mut other = inst.clone();
+                    let d = inst.d;
+                    for j in 0..d {
+                        let col: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * d + j]).collect();
+                        let (lo, hi) = col
+                            .iter()
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                                (a.min(v), b.max(v))
+                            });
+                        for i in 0..inst.n {
+                            other.z[i * d + j] = if scaling == "raw" {
+                                col[i]
+                            } else {
+                                (col[i] - lo) / (hi - lo)
+                            };
+                        }
+                    }
+                    for (c, &k) in KS.iter().enumerate() {
+                        let order = match row {
+                            "NPN-MHM" => npn_order(&other, start),
+                            "MDAV-MHM" => mdav_trace(&other, k, MdavFrame::WhileTwoK).order(
+                                &other,
+                                k,
+                                GroupOrderReading::CHOSEN,
+                            ),
+                            _ => md_trace(&other, k).order(&other, k, GroupOrderReading::CHOSEN),
+                        };
+                        let p = cut_order("mhm", inst, k, &order, Cut::Optimal).unwrap();
+                        let il = inst.il(p.sse());
+                        let ok = matches(il, printed[c]);
+                        hits += ok as usize;
+                        line.push_str(&format!(
+                            " {set}/{k}: {il:.4} ({}){}",
+                            printed[c],
+                            if ok { "*" } else { "" }
+                        ));
+                    }
+                }
+                println!("{scaling:7} {row:9} {start:?} {hits}{line}");
+            }
+        }
+    }
 }

@@ -19,8 +19,10 @@
 //! adjacent, which IMHM's chain path (`path = "chain"`) also does (EIA k = 3: 0.4087) without
 //! matching the other cells. For NPN no start record reproduces any of the four cells tried
 //! (all n starts, Tarragona k = 3, 5, 10 and Census k = 3), so the published NPN differs in
-//! more than its start. The 2006 paper itself (its exact ordering rules) is not available
-//! here.
+//! more than its start. Computing the NPN, MDAV or MD order on raw values or on min-max
+//! scaled values instead of z-scores (segmentation and IL on z-scores) reproduces no cell
+//! either (`cargo run --release --example mhm_readings scaled`). The 2006 paper itself (its
+//! exact ordering rules) is not available here.
 
 mod common;
 use common::{casc, run_method};

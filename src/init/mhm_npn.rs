@@ -14,8 +14,9 @@
 //! the chosen start in 8 (e.g. Tarragona k = 5: 27.0105 vs printed 27.0213; the other start
 //! 28.1666). No start record at all reproduces Tarragona k = 3, 5, 10 or Census k = 3 (every
 //! one of the n starts was tried: `cargo run --release --example mhm_readings npn-starts
-//! tarragona 3 17.3949`), so the 2006 NPN differs in more than its start (the paper's exact
-//! rule is not available to us). Per-cell values: `tests/mhm_published.rs`.
+//! tarragona 3 17.3949`), so the 2006 NPN differs in more than its start; computing the path
+//! on raw or min-max scaled values reproduces nothing either (`... mhm_readings scaled`).
+//! The paper's exact rule is not available to us. Per-cell values: `tests/mhm_published.rs`.
 //!
 //! ## Complexity
 //! O(n^2 d) for the path (one distance pass per record), O(n k d) for the segmentation.
