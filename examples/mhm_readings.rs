@@ -216,11 +216,11 @@ fn other_scalings(sets: &[(&str, Instance)]) {
                             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
                                 (a.min(v), b.max(v))
                             });
-                        for i in 0..inst.n {
+                        for (i, v) in col.iter().enumerate() {
                             other.z[i * d + j] = if scaling == "raw" {
-                                col[i]
+                                *v
                             } else {
-                                (col[i] - lo) / (hi - lo)
+                                (v - lo) / (hi - lo)
                             };
                         }
                     }
