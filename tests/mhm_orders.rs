@@ -240,3 +240,30 @@ fn projection_and_pc1_values_match_an_independent_numpy_implementation() {
         }
     }
 }
+
+/// RIMHM refines its semi-random start with IMHM's iterations; the workbench has no IMHM
+/// refiner yet, so the closest pipeline is `semirandom+descent` (local search to a local
+/// optimum). Table 5 (mean of 10 runs; EIA with NPB = 4 blocks): Tarragona 16.99 / 24.54 /
+/// 32.42, Census 5.43 / 8.38 / 12.54, EIA 0.45 / 0.87 / 2.28 at k = 3 / 5 / 10. Measured
+/// (seed 0): Tarragona 14.97 / 21.84 / 31.14, Census 5.52 / 8.21 / 12.37, EIA 0.665 / 1.544 /
+/// 2.511, so every cell is within a factor 2 of the published mean (the same order of
+/// magnitude; EIA worse because descent is weaker than IMHM and our run is one block).
+#[test]
+fn semirandom_with_descent_is_within_a_factor_two_of_rimhm_table_5() {
+    let table5 = [
+        ("tarragona", [16.99, 24.54, 32.42]),
+        ("census", [5.43, 8.38, 12.54]),
+        ("eia", [0.45, 0.87, 2.28]),
+    ];
+    for (id, values) in table5 {
+        let Some(inst) = casc(id) else { continue };
+        for (k, published) in [3, 5, 10].into_iter().zip(values) {
+            let (sse, _) = run_method(&inst, "semirandom+descent", k, 0);
+            let il = inst.il(sse);
+            assert!(
+                il > 0.5 * published && il < 2.0 * published,
+                "semirandom+descent {id} k={k}: IL {il:.3}, RIMHM {published}"
+            );
+        }
+    }
+}

@@ -11,7 +11,7 @@
 //! other `m-1` (partial Fisher-Yates). The counts overflow any integer type (about `e^n`),
 //! so they are kept as natural logarithms; the probabilities are then exact to about 1e-12
 //! relative, far below any sampling effect. Seeded: the run's RNG; the same seed gives the
-//! same partition.
+//! same partition. Proof of uniformity: `proofs/P50-uniform-random-partition.md`.
 //!
 //! Purpose: a baseline and a random start for refiners (the IL of a random partition is far
 //! above any heuristic's).
