@@ -38,7 +38,12 @@ fn matches(il: f64, printed: &str) -> bool {
 
 fn readings() -> Vec<(String, GroupOrderReading)> {
     let mut out = Vec::new();
-    for sequence in [Sequence::Creation, Sequence::TwoEnded, Sequence::Chain] {
+    for sequence in [
+        Sequence::Creation,
+        Sequence::TwoEnded,
+        Sequence::Chain,
+        Sequence::SortedCenters,
+    ] {
         for reversed_within in [false, true] {
             if sequence == Sequence::Chain && reversed_within {
                 continue;

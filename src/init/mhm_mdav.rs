@@ -18,7 +18,8 @@
 //! reproduced to the printed 4 decimals only at Tarragona k = 3 (16.9326, where MHM does not
 //! improve MDAV). Every reading tried reproduces at most that cell: groups in creation
 //! order (chosen), the two-ended path (r groups first, s groups reversed at the end), reversed
-//! records within groups, the leftover as a block, MDAV-generic's frame, and IMHM's chain.
+//! records within groups, the leftover as a block, MDAV-generic's frame, IMHM's chain and
+//! IMHM's Sort_Centers, and orders computed on raw or min-max scaled values.
 //! Under "creation" MHM rarely improves MDAV (consecutive groups of the order lie at
 //! opposite extremes); the published EIA k = 3 value 0.4081 (MDAV 0.4829) shows that the
 //! 2006 order keeps near groups adjacent: the chain path gives 0.4087 there, but e.g. Census

@@ -8,10 +8,13 @@
 //! orders and the cut shared by `mhm-*`, `proj-*` and `semirandom`:
 //!
 //! - **group orders** ([`GroupTrace`]): the groups of MDAV ([`mdav_trace`]), MD
-//!   ([`md_trace`]) or CBFS ([`cbfs_trace`]) in creation order, each group's records in the
-//!   order they were added (the seed first, then its neighbours by increasing distance; for
-//!   CBFS's NC growth, in the order the growth picked them). [`GroupOrderReading`] lists the
-//!   readings compared with the published tables; [`GroupOrderReading::CHOSEN`] is used.
+//!   ([`md_trace`]) or CBFS ([`cbfs_trace`], NN or NC growth) in creation order, each group's
+//!   records in the order they were added (the seed first, then its neighbours by increasing
+//!   distance, or for NC growth in the order the growth picked them). [`GroupOrderReading`]
+//!   lists the readings compared with the published tables (creation order, two-ended path,
+//!   IMHM's chain and Sort_Centers; records as added or reversed; a leftover joined to its
+//!   nearest group or listed as a block); [`GroupOrderReading::CHOSEN`] is the default and
+//!   [`GroupPathParams`] exposes creation vs chain to users.
 //! - **nearest point next** ([`npn_order`]): start at an extreme record, repeatedly append the
 //!   unlisted record nearest to the last one listed ([`NpnStart`] says which extreme).
 //! - **scores** ([`pc1_scores`], [`zsum_scores`], a column of the standardised data):
@@ -20,10 +23,10 @@
 //! Ties go to the lowest record index everywhere (the [`Pool`] rule).
 //!
 //! ## Complexity
-//! MDAV / CBFS group orders as their heuristics (O(n^2 d / k), O(n^2 d)); MD O(n^3 d / k)
+//! MDAV and CBFS-NN group orders O(n^2 d / k), CBFS-NC O(n^2 d); MD O(n^3 d / k)
 //! worst case; NPN O(n^2 d); PC1 O(n d^2 + t d^2) for t power iterations (at most
 //! [`PC1_MAX_ITERATIONS`]); z-score sum O(n d); sorting O(n log n). The cut is O(n k d)
-//! (optimal) or O(n d) (fixed).
+//! (optimal) or O(n d) (fixed). The chain and Sort_Centers sequences add O(n^2 d / k).
 //!
 //! ## References
 //! Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe (2006), "Efficient multivariate
@@ -262,6 +265,11 @@ pub enum Sequence {
     /// increasing distance to the previous group's centroid. A rest of `k..2k-1` records is a
     /// group here; the within-group setting is ignored.
     Chain,
+    /// IMHM's `Sort_Centers` (Mortazavi et al. 2013, Fig. 2 lines 30-35): the centroid F
+    /// farthest from the mean of the group centroids; groups listed by increasing distance
+    /// of their centroid to F (ties: creation order), each group's records as added (or
+    /// reversed); a rest of `k..2k-1` records is a group here.
+    SortedCenters,
 }
 
 /// The readings of "order the records as the heuristic groups them".
@@ -327,6 +335,36 @@ impl GroupTrace {
                     order.extend(within(g));
                 }
                 order.extend(&rest);
+            }
+            Sequence::SortedCenters => {
+                let mut members: Vec<Vec<usize>> = groups.into_iter().map(|(g, _)| g).collect();
+                if !rest.is_empty() {
+                    members.push(rest);
+                }
+                let d = inst.d;
+                let centroids = group_centroids(inst, &members);
+                let g = members.len();
+                let mut mean = vec![0.0; d];
+                for c in centroids.chunks_exact(d) {
+                    mean.iter_mut().zip(c).for_each(|(m, v)| *m += v / g as f64);
+                }
+                let dist = crate::partition::sq_dist;
+                let mut far = 0;
+                for (j, c) in centroids.chunks_exact(d).enumerate() {
+                    if dist(c, &mean) > dist(&centroids[far * d..(far + 1) * d], &mean) {
+                        far = j;
+                    }
+                }
+                let f = &centroids[far * d..(far + 1) * d];
+                let mut ids: Vec<usize> = (0..g).collect();
+                ids.sort_by(|&a, &b| {
+                    dist(&centroids[a * d..(a + 1) * d], f)
+                        .total_cmp(&dist(&centroids[b * d..(b + 1) * d], f))
+                        .then(a.cmp(&b))
+                });
+                for j in ids {
+                    order.extend(within(&members[j]));
+                }
             }
             Sequence::Chain => {
                 let mut members: Vec<Vec<usize>> = groups.into_iter().map(|(g, _)| g).collect();
@@ -698,5 +736,22 @@ mod tests {
             trace.order(&inst, 2, chain.reading()),
             vec![0, 1, 2, 3, 4, 5]
         );
+    }
+    /// IMHM's Sort_Centers: groups by increasing centroid distance to the centroid farthest
+    /// from the mean of the centroids.
+    #[test]
+    fn sorted_centers_lists_groups_from_the_extreme_centroid() {
+        let inst = line(&[0.0, 1.0, 2.0, 3.0, 4.0, 10.0]);
+        // Centroids 0.5, 10 (rest of one record as a group), 3: mean 4.5, farthest is 10.
+        let trace = GroupTrace {
+            groups: vec![(vec![1, 0], Side::Front), (vec![3, 2, 4], Side::Back)],
+            rest: vec![5],
+        };
+        let reading = GroupOrderReading {
+            sequence: Sequence::SortedCenters,
+            reversed_within: false,
+            leftover: LeftoverPlace::AsBlock,
+        };
+        assert_eq!(trace.order(&inst, 1, reading), vec![5, 3, 2, 4, 1, 0]);
     }
 }
