@@ -8,8 +8,8 @@
 //! record has `s` members, the other `s-1` chosen among the other `m-1`). One record of those
 //! not yet grouped (the last of the working list) is the anchor; its group size `s` is drawn
 //! with probability `C(m-1, s-1) B(m-s) / B(m)` and its `s-1` companions uniformly among the
-//! other `m-1` (partial Fisher-Yates). The counts overflow any integer type (about `e^n`),
-//! so they are kept as natural logarithms; the probabilities are then exact to about 1e-12
+//! other `m-1` (partial Fisher-Yates into the tail of the working list). The counts overflow
+//! any integer type (about `e^n`), so they are kept as natural logarithms; the probabilities are then exact to about 1e-12
 //! relative, far below any sampling effect. Seeded: the run's RNG; the same seed gives the
 //! same partition. Proof of uniformity: `proofs/P50-uniform-random-partition.md`.
 //!
@@ -17,8 +17,8 @@
 //! above any heuristic's).
 //!
 //! ## Complexity
-//! O(n k) for the counts, O(n^2 / k) for sampling (removing a group from the working list is
-//! O(m)), O(n) memory.
+//! O(n k) for the counts, O(n) for sampling (each group is drawn into the tail of the
+//! working list and split off), O(n) memory.
 //!
 //! ## References
 //! The counting recursion is the standard one for set partitions with restricted block sizes
@@ -111,12 +111,14 @@ pub fn random_groups(n: usize, k: usize, rng: &mut Rng) -> Vec<Vec<usize>> {
                 break;
             }
         }
+        // Partial Fisher-Yates into the tail: a uniform (size-1)-subset, removed in O(size).
         let companions = size - 1;
+        let len = rest.len();
         for t in 0..companions {
-            let j = rng.random_range(t..rest.len());
-            rest.swap(t, j);
+            let j = rng.random_range(0..len - t);
+            rest.swap(j, len - 1 - t);
         }
-        let mut group: Vec<usize> = rest.drain(..companions).collect();
+        let mut group: Vec<usize> = rest.split_off(len - companions);
         group.push(anchor);
         groups.push(group);
     }
