@@ -10,8 +10,9 @@
 //! with probability `C(m-1, s-1) B(m-s) / B(m)` and its `s-1` companions uniformly among the
 //! other `m-1` (partial Fisher-Yates into the tail of the working list). The counts overflow
 //! any integer type (about `e^n`), so they are kept as natural logarithms; the probabilities
-//! are then exact to about 1e-12 relative, far below any sampling effect. Seeded: the run's RNG; the same seed gives the
-//! same partition. Proof of uniformity: `proofs/P50-uniform-random-partition.md`.
+//! are then exact to about 1e-12 relative, far below any sampling effect. Seeded: the run's
+//! RNG; the same seed gives the same partition. Proof of uniformity:
+//! `proofs/P50-uniform-random-partition.md`.
 //!
 //! Purpose: a baseline and a random start for refiners (the IL of a random partition is far
 //! above any heuristic's).
