@@ -28,6 +28,21 @@ pub mod ps_meansort;
 pub mod ps_multidsort;
 pub mod vmdav;
 
+// Orders with optimal segmentation, projections and random partitions (issue 5a).
+pub mod mhm_cbfs;
+pub mod mhm_md;
+pub mod mhm_mdav;
+pub mod mhm_npn;
+pub mod mhm_pc1;
+pub mod mhm_var;
+pub mod mhm_zsum;
+pub mod orders;
+pub mod proj_pc1;
+pub mod proj_var;
+pub mod proj_zsum;
+pub mod random;
+pub mod semirandom;
+
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::partition::Partition;
