@@ -164,11 +164,13 @@ pub fn registry() -> Vec<MethodInfo> {
         init::dba::method(),
         init::ps_meansort::method(),
         init::ps_multidsort::method(),
+        init::rimhm::method(),
         crate::search::descent::method(),
         crate::search::sa::method(),
         crate::search::ils::method(),
         crate::search::tfrp2::method(),
         crate::search::decompose_shrink::method(),
+        crate::search::imhm::method(),
     ]
 }
 
