@@ -5,7 +5,7 @@
 //! 1. **LP assignment** of the block's records to the current centroids, every centroid
 //!    receiving `k..=2k-1` records (formulation (2), solved exactly as an LP by
 //!    [`microagg_solvers::assignment::AssignmentSolver`]: sparse candidates, exact pricing,
-//!    warm start from the previous basis while the number of groups is unchanged), then the
+//!    warm start from the previous basis between consecutive LP iterations), then the
 //!    centroid update (k-means-like).
 //! 2. When the block IL does not improve by more than `min_il_change` (in IL percent points)
 //!    over the best so far, the **refinement loop**: build the path (Construct_Path: start
@@ -218,6 +218,10 @@ impl Imhm {
                     break;
                 }
             }
+            // The groups were renumbered along the path: the kept basis belongs to other
+            // groups, a poor start for primal simplex, so the next LP starts cold (the paper
+            // restarts the optimisation when the number of groups changes).
+            b.solver.reset();
             if !improved(sse, b.best_sse) {
                 b.done = true;
             }
