@@ -35,9 +35,11 @@ pub fn solve_dense(
         .map(|_| pb.add_row(lo as f64..=hi as f64))
         .collect();
     let mut arcs = Vec::with_capacity(n * c);
+    let mut max_cost = 0.0f64;
     for (i, xi) in x.chunks_exact(d).enumerate() {
         for (j, cj) in centres.chunks_exact(d).enumerate() {
             let w = cost.of_squared(super::sq_dist(xi, cj));
+            max_cost = max_cost.max(w);
             pb.add_column(w, 0.0.., [(record_rows[i], 1.0), (centre_rows[j], 1.0)]);
             arcs.push((i as u32, j as u32));
         }
@@ -69,7 +71,7 @@ pub fn solve_dense(
     Ok(Assignment {
         objective: assignment_cost(x, d, centres, &labels, cost),
         labels,
-        lower_bound: dual_bound(u, v, lo, hi, min_rc),
+        lower_bound: dual_bound(u, v, lo, hi, min_rc, d, max_cost),
         lp_solves: 1,
         pricing_passes: 0,
         columns: arcs.len(),

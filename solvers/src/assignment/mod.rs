@@ -293,19 +293,79 @@ pub(crate) fn labels_from_solution(
 
 /// Dual objective of the LP for row duals `u` (records) and `v` (centres), lowered by
 /// `n * max(0, -min_reduced_cost)` so that it bounds the LP optimum even when some arc's
-/// reduced cost is slightly negative (P15).
-pub(crate) fn dual_bound(u: &[f64], v: &[f64], lo: usize, hi: usize, min_rc: f64) -> f64 {
+/// reduced cost is slightly negative, and rounded outward for the floating-point error of
+/// the reduced costs (`d` coordinates, costs up to `cost_scale`) and of the sum (P15).
+pub(crate) fn dual_bound(
+    u: &[f64],
+    v: &[f64],
+    lo: usize,
+    hi: usize,
+    min_rc: f64,
+    d: usize,
+    cost_scale: f64,
+) -> f64 {
     let mut sum = crate::segmentation::CompensatedSum::default();
+    let mut magnitude = 0.0;
+    let mut dual_scale = 0.0f64;
     for &ui in u {
         sum.add(ui);
+        magnitude += ui.abs();
+        dual_scale = dual_scale.max(ui.abs());
     }
+    let mut v_scale = 0.0f64;
     for &vj in v {
-        sum.add(if vj > 0.0 {
+        let term = if vj > 0.0 {
             lo as f64 * vj
         } else {
             hi as f64 * vj
-        });
+        };
+        sum.add(term);
+        magnitude += term.abs();
+        v_scale = v_scale.max(vj.abs());
     }
-    sum.add(u.len() as f64 * min_rc.min(0.0));
-    sum.value()
+    // A reduced cost w - u - v is computed with an error of at most about (d + 4) ulps of
+    // the largest quantity involved (d products and sums for w, a square root, two
+    // subtractions): widen the most negative one by that much.
+    let eps = f64::EPSILON;
+    let rc_error = 2.0 * (d as f64 + 4.0) * eps * (cost_scale + dual_scale + v_scale);
+    let n = u.len() as f64;
+    let rc_term = n * (min_rc.min(0.0) - rc_error);
+    sum.add(rc_term);
+    magnitude += rc_term.abs();
+    // The compensated sum is accurate to a few ulps of the magnitude of its terms.
+    sum.value() - 4.0 * eps * magnitude
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fractional_value_is_an_error_not_a_rounding() {
+        // Two records, two centres, each centre 1 record: x = 1/2 everywhere is feasible
+        // for the LP but is not a vertex; it must be reported, never rounded.
+        let arcs = [(0, 0), (0, 1), (1, 0), (1, 1)];
+        let half = [0.5, 0.5, 0.5, 0.5];
+        assert!(matches!(
+            labels_from_solution(&arcs, &half, 2, 2, 1, 1),
+            Err(AssignmentError::Fractional { record: 0, centre: 0, .. })
+        ));
+        let ok = [1.0, 0.0, 1e-9, 1.0 - 1e-9];
+        assert_eq!(labels_from_solution(&arcs, &ok, 2, 2, 1, 1).unwrap(), vec![0, 1]);
+        // Size bounds are re-checked on the labels.
+        let both_to_zero = [1.0, 0.0, 1.0, 0.0];
+        assert!(matches!(
+            labels_from_solution(&arcs, &both_to_zero, 2, 2, 1, 1),
+            Err(AssignmentError::Lp { .. })
+        ));
+    }
+
+    #[test]
+    fn size_bounds() {
+        assert!(check_size_bounds(10, 3, 3, 5).is_ok());
+        assert!(check_size_bounds(10, 4, 3, 5).is_err()); // 12 > 10
+        assert!(check_size_bounds(10, 1, 3, 5).is_err()); // 5 < 10
+        assert!(check_size_bounds(10, 2, 6, 5).is_err()); // lo > hi
+        assert!(check_size_bounds(10, usize::MAX, 1, 1).is_err()); // overflow
+    }
 }

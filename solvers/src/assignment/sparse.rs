@@ -264,9 +264,12 @@ impl AssignmentSolver {
             let tol = self.opts.pricing_tol * scale;
             // Reduced costs of the columns: basic columns (value 1) must have zero.
             let mut min_rc = -tol;
+            let mut max_cost = 0.0f64;
             for (col, &(i, j)) in self.arcs.iter().enumerate() {
                 let (i, j) = (i as usize, j as usize);
-                let rc = arc_cost(x, centres, d, cost, i, j) - u[i] - v[j];
+                let w = arc_cost(x, centres, d, cost, i, j);
+                max_cost = max_cost.max(w);
+                let rc = w - u[i] - v[j];
                 if col_value[col] > 0.5 && rc.abs() > 1e-6 * scale {
                     self.reset();
                     return Err(lp_error(&format!(
@@ -281,7 +284,7 @@ impl AssignmentSolver {
             if added.is_empty() {
                 stats.labels = labels_from_solution(&self.arcs, &col_value, n, c, lo, hi)
                     .inspect_err(|_| self.reset())?;
-                stats.lower_bound = dual_bound(u, v, lo, hi, min_rc);
+                stats.lower_bound = dual_bound(u, v, lo, hi, min_rc, d, max_cost);
                 break;
             }
             self.add_columns(x, centres, c, &added)?;
