@@ -253,3 +253,42 @@ fn published_table3_values() {
         );
     }
 }
+
+/// The other k of Table 3 (checked within 1 % relative; measured values in comments).
+/// Exact to the printed decimals: Tarragona k = 6 (25.5058) and 25 (43.4523), Census k = 6
+/// (9.3118), 25 (18.6134) and 50 (25.0804). Better than printed: Tarragona k = 50 (56.3058
+/// vs 56.4309), EIA NPB = 4 k = 25 (7.3798 vs 7.3893) and 50 (12.9156 vs 12.9248). Slightly
+/// worse: Tarragona k = 100 (68.1976 vs 68.1937), Census k = 100 (32.6967 vs 32.6775), EIA
+/// NPB = 4 k = 6 (0.95402 vs 0.94998), EIA NPB = 1 k = 100 (19.7975 vs 19.7969). IMHM is a
+/// local search whose end point depends on tie-breaks and on the LP vertex chosen among equal-
+/// cost assignments; we see no single cause. Runs in about 5 s in release mode.
+#[test]
+fn published_table3_values_other_k() {
+    let cases: &[(&str, usize, usize, f64)] = &[
+        ("tarragona", 6, 1, 25.5058),
+        ("tarragona", 25, 1, 43.4523),
+        ("tarragona", 50, 1, 56.4309),
+        ("tarragona", 100, 1, 68.1937),
+        ("census", 6, 1, 9.3118),
+        ("census", 25, 1, 18.6134),
+        ("census", 50, 1, 25.0804),
+        ("census", 100, 1, 32.6775),
+        ("eia", 6, 4, 0.94998),
+        ("eia", 25, 4, 7.3893),
+        ("eia", 50, 4, 12.9248),
+        ("eia", 100, 1, 19.7969),
+    ];
+    for &(data, k, npb, paper) in cases {
+        let Some(inst) = common::casc(data) else {
+            continue;
+        };
+        let npb_param = format!("imhm.npb={npb}");
+        let p = run(&inst, "mdav+imhm", &[&npb_param], k, 0);
+        let il = inst.il(p.sse());
+        assert!(p.is_feasible(k));
+        assert!(
+            (il - paper).abs() <= 0.01 * paper,
+            "{data} k={k} npb={npb}: IL {il} vs paper {paper}"
+        );
+    }
+}
