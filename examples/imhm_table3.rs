@@ -104,7 +104,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{:<22} {:>10} {:>10} {:>8} | {:>6} {:>8} {:>8} | {:>6} {:>8} {:>8}",
         "case", "IL", "paper", "rel", "LPs", "LP s", "total s", "LPs", "LP s", "total s"
     );
-    println!("{:<54} | {:^24} | {:^24}", "", "warm start", "cold (no warm start)");
+    println!(
+        "{:<54} | {:^24} | {:^24}",
+        "", "warm start", "cold (no warm start)"
+    );
     for &(data, k, npb, paper) in CASES {
         let id = format!("{data}-k{k}-npb{npb}");
         if only.as_ref().is_some_and(|o| !o.contains(&id)) {

@@ -139,7 +139,11 @@ fn blocks_are_runs_of_whole_groups_covering_every_record() {
         // Blocks of about n / npb records (whole groups of at most 2k - 1 records).
         if npb > 1 {
             for b in &blocks {
-                assert!(b.len() <= inst.n / npb + 2 * k, "npb {npb}: block of {}", b.len());
+                assert!(
+                    b.len() <= inst.n / npb + 2 * k,
+                    "npb {npb}: block of {}",
+                    b.len()
+                );
             }
         }
     }
@@ -194,7 +198,10 @@ fn bad_parameters_are_rejected_before_running() {
         );
     }
     for bad in ["rimhm.p=1.5", "rimhm.p=-0.1"] {
-        assert!(Pipeline::parse("rimhm", &[bad.to_string()]).is_err(), "{bad}");
+        assert!(
+            Pipeline::parse("rimhm", &[bad.to_string()]).is_err(),
+            "{bad}"
+        );
     }
 }
 

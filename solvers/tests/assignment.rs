@@ -38,14 +38,19 @@ fn instance(seed: u64) -> (Vec<f64>, usize, Vec<f64>, usize, usize) {
     let c_min = n.div_ceil(hi);
     let c_max = n / lo;
     let c = c_min + rng.below(c_max - c_min + 1);
-    let x = if seed % 2 == 0 {
+    let x = if seed.is_multiple_of(2) {
         points(&mut rng, n, d, 4.0)
     } else {
         let blobs = 3 + rng.below(6);
         clustered(&mut rng, n, d, blobs)
     };
-    // Centres away from the data in half of the cases, so that pricing has work to do.
-    let centres = points(&mut rng, c, d, if seed % 3 == 0 { 12.0 } else { 4.0 });
+    // Centres away from the data in a third of the cases, so that pricing has work to do.
+    let centres = points(
+        &mut rng,
+        c,
+        d,
+        if seed.is_multiple_of(3) { 12.0 } else { 4.0 },
+    );
     (x, d, centres, lo, hi)
 }
 
@@ -166,7 +171,10 @@ fn brute_force_agrees_on_tiny_instances() {
             // Both dual bounds are valid: LB <= OPT (P15), and tight.
             for lb in [dense.lower_bound, sparse.lower_bound] {
                 assert!(lb <= exact, "seed {seed}: bound {lb} above optimum {exact}");
-                assert!(exact - lb <= 1e-6 * (1.0 + exact), "seed {seed}: loose {lb}");
+                assert!(
+                    exact - lb <= 1e-6 * (1.0 + exact),
+                    "seed {seed}: loose {lb}"
+                );
             }
             checked += 1;
         }
@@ -210,7 +218,9 @@ fn warm_resolves_equal_cold_solves_along_a_centre_sequence() {
     let (n, d, k) = (300, 4, 3);
     let x = clustered(&mut rng, n, d, 12);
     let c = n / k;
-    let mut centres: Vec<f64> = (0..c).flat_map(|j| x[j * d..(j + 1) * d].to_vec()).collect();
+    let mut centres: Vec<f64> = (0..c)
+        .flat_map(|j| x[j * d..(j + 1) * d].to_vec())
+        .collect();
     for cost in [Cost::Distance, Cost::SquaredDistance] {
         let mut warm = AssignmentSolver::new(d, k, 2 * k - 1, cost, Default::default());
         let mut cold = AssignmentSolver::new(

@@ -406,9 +406,7 @@ pub fn sort_centers(p: &Partition, d: usize) -> Vec<usize> {
     }
     let mut cc = vec![0.0; d];
     for &g in &groups {
-        cc.iter_mut()
-            .zip(p.centroid(g))
-            .for_each(|(a, v)| *a += v);
+        cc.iter_mut().zip(p.centroid(g)).for_each(|(a, v)| *a += v);
     }
     cc.iter_mut().for_each(|a| *a /= groups.len() as f64);
     let mut far = (f64::NEG_INFINITY, groups[0]);

@@ -12,8 +12,7 @@
 //! See [`super`].
 
 use super::{
-    assignment_cost, dual_bound, labels_from_solution, validate, Assignment, AssignmentError,
-    Cost,
+    assignment_cost, dual_bound, labels_from_solution, validate, Assignment, AssignmentError, Cost,
 };
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
 use std::time::Instant;
@@ -31,9 +30,7 @@ pub fn solve_dense(
     let (n, c) = validate(x, d, centres, lo, hi)?;
     let mut pb = ColProblem::default();
     let record_rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
-    let centre_rows: Vec<_> = (0..c)
-        .map(|_| pb.add_row(lo as f64..=hi as f64))
-        .collect();
+    let centre_rows: Vec<_> = (0..c).map(|_| pb.add_row(lo as f64..=hi as f64)).collect();
     let mut arcs = Vec::with_capacity(n * c);
     let mut max_cost = 0.0f64;
     for (i, xi) in x.chunks_exact(d).enumerate() {

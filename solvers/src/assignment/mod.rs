@@ -187,10 +187,10 @@ pub(crate) fn validate(
     lo: usize,
     hi: usize,
 ) -> Result<(usize, usize), AssignmentError> {
-    if d == 0 || x.len() % d != 0 {
+    if d == 0 || !x.len().is_multiple_of(d) {
         return Err(SolverError::BadDimension { len: x.len(), d }.into());
     }
-    if centres.len() % d != 0 {
+    if !centres.len().is_multiple_of(d) {
         return Err(SolverError::BadDimension {
             len: centres.len(),
             d,
@@ -348,10 +348,17 @@ mod tests {
         let half = [0.5, 0.5, 0.5, 0.5];
         assert!(matches!(
             labels_from_solution(&arcs, &half, 2, 2, 1, 1),
-            Err(AssignmentError::Fractional { record: 0, centre: 0, .. })
+            Err(AssignmentError::Fractional {
+                record: 0,
+                centre: 0,
+                ..
+            })
         ));
         let ok = [1.0, 0.0, 1e-9, 1.0 - 1e-9];
-        assert_eq!(labels_from_solution(&arcs, &ok, 2, 2, 1, 1).unwrap(), vec![0, 1]);
+        assert_eq!(
+            labels_from_solution(&arcs, &ok, 2, 2, 1, 1).unwrap(),
+            vec![0, 1]
+        );
         // Size bounds are re-checked on the labels.
         let both_to_zero = [1.0, 0.0, 1.0, 0.0];
         assert!(matches!(

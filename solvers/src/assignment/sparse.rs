@@ -372,7 +372,10 @@ impl AssignmentSolver {
             pb.add_column(
                 w,
                 0.0..,
-                [(record_rows[i as usize], 1.0), (centre_rows[j as usize], 1.0)],
+                [
+                    (record_rows[i as usize], 1.0),
+                    (centre_rows[j as usize], 1.0),
+                ],
             );
         }
         let mut model = Model::try_new(pb).map_err(|s| AssignmentError::Lp {
@@ -503,7 +506,10 @@ impl AssignmentSolver {
 
 #[inline]
 fn arc_cost(x: &[f64], centres: &[f64], d: usize, cost: Cost, i: usize, j: usize) -> f64 {
-    cost.of_squared(sq_dist(&x[i * d..(i + 1) * d], &centres[j * d..(j + 1) * d]))
+    cost.of_squared(sq_dist(
+        &x[i * d..(i + 1) * d],
+        &centres[j * d..(j + 1) * d],
+    ))
 }
 
 fn lp_error(message: &str) -> AssignmentError {
