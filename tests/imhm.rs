@@ -70,6 +70,42 @@ fn imhm_never_returns_worse_than_a_strong_input() {
 }
 
 #[test]
+fn imhm_handles_tiny_duplicate_and_oversized_inputs() {
+    let never = AtomicBool::new(false);
+    // n = k, 2k - 1, 2k, 3k - 1 and a few more, including exact duplicate rows (ties).
+    for k in [2, 3, 5] {
+        for n in [k, 2 * k - 1, 2 * k, 3 * k - 1, 4 * k + 1] {
+            let inst = common::synthetic(&format!("uniform:n={n},d=3,seed={n}"));
+            let p = run(&inst, "mdav+imhm", &[], k, 0);
+            assert!(p.is_feasible(k), "n={n} k={k}");
+            let mut rows: Vec<Vec<f64>> = (0..n).map(|i| vec![(i % 3) as f64, 1.0]).collect();
+            rows.push(vec![5.0, 0.0]);
+            let dup = common::from_rows(&rows);
+            let q = run(&dup, "mdav+imhm", &[], k, 0);
+            assert!(q.is_feasible(k), "duplicates n={n} k={k}");
+        }
+    }
+    // An input with one group of all records (sizes outside k..2k-1): re-segmented first.
+    let inst = common::synthetic("gauss:n=120,d=3,clusters=4,seed=8");
+    for k in [3, 4] {
+        let start = Partition::from_labels(&inst, vec![0; inst.n]).unwrap();
+        let out = refine(
+            &mut Imhm::new(ImhmParams::default()),
+            &inst,
+            k,
+            start.clone(),
+            &mut Rng::seed_from_u64(0),
+            None,
+            &never,
+        )
+        .unwrap();
+        assert!(out.partition.is_feasible(k));
+        assert!(out.partition.sse() < start.sse());
+        assert!(out.partition.size_range().1 <= 2 * k - 1);
+    }
+}
+
+#[test]
 fn construct_path_visits_every_record_once_with_groups_contiguous() {
     let inst = common::synthetic("gauss:n=157,d=4,clusters=6,seed=11");
     for k in [2, 3, 5] {
