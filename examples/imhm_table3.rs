@@ -172,6 +172,7 @@ fn lp_replay(inst: &Instance, k: usize, imhm: &Imhm, cost: Cost) {
         .collect();
     let (mut warm_call, mut warm_lp, mut cold_call, mut cold_lp) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut warm_it, mut cold_it) = (Vec::new(), Vec::new());
     let mut mismatches = 0;
     for (b, centroids) in &imhm.lp_log {
         let x = &xs[*b];
@@ -183,6 +184,7 @@ fn lp_replay(inst: &Instance, k: usize, imhm: &Imhm, cost: Cost) {
         if s.totals.warm_calls > before {
             warm_call.push(secs);
             warm_lp.push(a.lp_seconds);
+            warm_it.push(a.simplex_iterations as f64);
         }
         let mut fresh = AssignmentSolver::new(
             d,
@@ -198,18 +200,21 @@ fn lp_replay(inst: &Instance, k: usize, imhm: &Imhm, cost: Cost) {
         let c = fresh.solve(x, centroids, None).expect("cold solve");
         cold_call.push(t.elapsed().as_secs_f64());
         cold_lp.push(c.lp_seconds);
+        cold_it.push(c.simplex_iterations as f64);
         if (a.objective - c.objective).abs() > 1e-9 * c.objective.abs().max(1.0) {
             mismatches += 1;
         }
     }
     println!(
-        "    LP replay: {} LPs ({} warm re-solves); median per call warm {:.4} s / cold {:.4} s; inside HiGHS warm {:.4} s / cold {:.4} s; objective mismatches {}",
+        "    LP replay: {} LPs ({} warm re-solves); median per call warm {:.4} s / cold {:.4} s; inside HiGHS warm {:.4} s / cold {:.4} s; simplex iterations warm {} / cold {}; objective mismatches {}",
         imhm.lp_log.len(),
         warm_call.len(),
         median(&mut warm_call),
         median(&mut cold_call),
         median(&mut warm_lp),
         median(&mut cold_lp),
+        median(&mut warm_it),
+        median(&mut cold_it),
         mismatches
     );
 }

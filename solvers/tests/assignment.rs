@@ -234,10 +234,15 @@ fn warm_resolves_equal_cold_solves_along_a_centre_sequence() {
             },
         );
         let mut cs = centres.clone();
-        for _ in 0..6 {
+        let (mut warm_iters, mut cold_iters) = (0, 0);
+        for step in 0..6 {
             let a = warm.solve(&x, &cs, None).unwrap();
             let b = cold.solve(&x, &cs, None).unwrap();
             assert!(rel_diff(a.objective, b.objective) <= 1e-9);
+            if step > 0 {
+                warm_iters += a.simplex_iterations;
+                cold_iters += b.simplex_iterations;
+            }
             let mut sums = vec![0.0; c * d];
             let mut sizes = vec![0usize; c];
             for (i, &j) in a.labels.iter().enumerate() {
@@ -253,6 +258,12 @@ fn warm_resolves_equal_cold_solves_along_a_centre_sequence() {
             }
         }
         assert_eq!(warm.totals.warm_calls, 5);
+        // The kept basis is really reused: fewer simplex iterations than from scratch.
+        assert!(
+            warm_iters < cold_iters,
+            "{cost:?}: warm {warm_iters} vs cold {cold_iters} simplex iterations"
+        );
+        eprintln!("{cost:?}: simplex iterations warm {warm_iters}, cold {cold_iters}");
         assert_eq!(cold.totals.warm_calls, 0);
         centres = cs;
     }
