@@ -452,6 +452,8 @@ impl Refiner for Imhm {
             before += p.size(g);
         }
         self.blocks.clear();
+        self.stats = ImhmStats::default();
+        self.lp_log.clear();
         for groups in block_groups.into_iter().filter(|g| !g.is_empty()) {
             let mut records = Vec::new();
             let mut local = Vec::new();
