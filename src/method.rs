@@ -176,11 +176,13 @@ pub fn registry() -> Vec<MethodInfo> {
         init::proj_var::method(),
         init::random::method(),
         init::semirandom::method(),
+        init::rimhm::method(),
         crate::search::descent::method(),
         crate::search::sa::method(),
         crate::search::ils::method(),
         crate::search::tfrp2::method(),
         crate::search::decompose_shrink::method(),
+        crate::search::imhm::method(),
     ]
 }
 

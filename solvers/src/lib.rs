@@ -5,7 +5,9 @@
 //!
 //! Records are stored row-major: record `i` occupies `x[i*d .. (i+1)*d]`.
 //!
-//! Modules: [`sse`] (two-pass reference SSE), [`univariate`] (exact univariate
+//! Modules: [`assignment`] (size-constrained assignment LP of records to fixed centres,
+//! HiGHS, sparse candidates with exact pricing and warm starts), [`bounds`] (certified lower
+//! bounds on the optimal SSE), [`sse`] (two-pass reference SSE), [`univariate`] (exact univariate
 //! microaggregation: O(n) SMAWK, O(nk) DP, brute force), [`segmentation`] (optimal
 //! segmentation of a given order of multivariate records, the MHM / IMHM engine),
 //! [`error`] (the shared error type).
@@ -16,6 +18,7 @@
 //! ## References
 //! See each module.
 
+pub mod assignment;
 pub mod bounds;
 pub mod error;
 pub mod segmentation;

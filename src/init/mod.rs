@@ -19,6 +19,7 @@ pub mod mdav_a1;
 pub mod mdav_generic;
 pub mod mdav_nc;
 pub mod pool;
+pub mod rimhm;
 pub mod univariate;
 pub mod tfrp;
 pub mod tfrp_nc;

@@ -8,6 +8,7 @@
 pub mod decompose_shrink;
 pub mod descent;
 pub mod ils;
+pub mod imhm;
 pub mod moves;
 pub mod neighbours;
 pub mod sa;
