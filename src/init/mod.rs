@@ -27,6 +27,13 @@ pub mod pairwise_systematic;
 pub mod ps_meansort;
 pub mod ps_multidsort;
 pub mod vmdav;
+pub mod kward;
+pub mod mst;
+pub mod muapprox;
+pub mod ga;
+pub mod fcm;
+pub mod pcl;
+pub mod split_large;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
