@@ -14,7 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 #[derive(Parser)]
-#[command(name = "microagg", version, about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds")]
+#[command(
+    name = "microagg",
+    version,
+    about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -182,7 +186,9 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
                 microagg::search::trace::to_file(path, 0.1)
                     .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?;
             }
-            let result = run(&data, &method, seed, time_limit, &params, labels_out, masked_out, json);
+            let result = run(
+                &data, &method, seed, time_limit, &params, labels_out, masked_out, json,
+            );
             microagg::search::trace::finish();
             result
         }
@@ -300,7 +306,9 @@ fn run(
 ) -> Result<ExitCode> {
     if let Some(t) = time_limit {
         if !(t > 0.0 && t.is_finite()) {
-            return Err(Error::usage(format!("--time-limit {t}: must be a positive number of seconds")));
+            return Err(Error::usage(format!(
+                "--time-limit {t}: must be a positive number of seconds"
+            )));
         }
     }
     // Validate the pipeline and its parameters before loading data or running anything.
@@ -339,14 +347,20 @@ fn run(
         git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
     };
     if json {
-        println!("{}", serde_json::to_string(&record).expect("record serialises"));
+        println!(
+            "{}",
+            serde_json::to_string(&record).expect("record serialises")
+        );
     } else {
         println!(
             "{} on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups of {}..{} records, {:.3} s",
             spec, inst.name, inst.n, inst.d, data.k, record.sse, record.il, record.groups, min_size, max_size, out.seconds
         );
         for s in &out.stages {
-            println!("  stage {:<20} IL {:.6} %  {:.3} s", s.name, s.il, s.seconds);
+            println!(
+                "  stage {:<20} IL {:.6} %  {:.3} s",
+                s.name, s.il, s.seconds
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -358,12 +372,19 @@ fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<E
     let labels = labels::read_labels(labels_path)?;
     let report = labels::check_labels(&inst, data.k, &labels)?;
     if json {
-        println!("{}", serde_json::to_string(&report).expect("report serialises"));
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("report serialises")
+        );
     } else {
         println!(
             "{}: {} for k = {}: {} groups of {}..{} records, SSE {:.6}, IL {:.6} %",
             labels_path.display(),
-            if report.feasible { "feasible" } else { "INFEASIBLE" },
+            if report.feasible {
+                "feasible"
+            } else {
+                "INFEASIBLE"
+            },
             data.k,
             report.groups,
             report.min_group_size,
@@ -398,7 +419,10 @@ fn list(json: bool) -> Result<ExitCode> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&v).expect("list serialises"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("list serialises")
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for kind in [MethodKind::Initializer, MethodKind::Refiner] {
@@ -406,7 +430,14 @@ fn list(json: bool) -> Result<ExitCode> {
         if of_kind.is_empty() {
             continue;
         }
-        println!("{}:", if kind == MethodKind::Initializer { "initializers" } else { "refiners" });
+        println!(
+            "{}:",
+            if kind == MethodKind::Initializer {
+                "initializers"
+            } else {
+                "refiners"
+            }
+        );
         for m in of_kind {
             println!("  {:<16} {}", m.name, m.summary);
             println!("  {:<16} reference: {}", "", m.reference);
@@ -415,7 +446,11 @@ fn list(json: bool) -> Result<ExitCode> {
                 println!("  {:<16} parameters: none", "");
             }
             for (key, value) in &defaults {
-                let doc = m.params_doc.iter().find(|(k, _)| k == key).map_or("", |(_, d)| *d);
+                let doc = m
+                    .params_doc
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map_or("", |(_, d)| *d);
                 println!("  {:<16}   {}.{} = {}  {}", "", m.name, key, value, doc);
             }
         }

@@ -167,6 +167,7 @@ pub fn registry() -> Vec<MethodInfo> {
         init::kward::method(),
         init::mst::method(),
         init::muapprox::method(),
+        init::ga::method(),
         init::fcm::method(),
         init::pcl::method(),
         crate::search::descent::method(),

@@ -26,13 +26,24 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn expect_data_error(text: &str, needles: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "bad.csv", text);
-    let o = microagg(&["run", "--data", f.to_str().unwrap(), "--k", "2", "--method", "mdav"]);
+    let o = microagg(&[
+        "run",
+        "--data",
+        f.to_str().unwrap(),
+        "--k",
+        "2",
+        "--method",
+        "mdav",
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "exit code for {text:?}: {err}");
     assert!(!err.contains("panicked"), "panic on {text:?}: {err}");
     assert!(err.contains("bad.csv"), "error names the file: {err}");
     for n in needles {
-        assert!(err.contains(n), "error for {text:?} should mention {n:?}: {err}");
+        assert!(
+            err.contains(n),
+            "error for {text:?} should mention {n:?}: {err}"
+        );
     }
 }
 
@@ -41,28 +52,62 @@ fn bad_files_give_errors_naming_file_row_and_column() {
     expect_data_error("", &["empty file"]);
     expect_data_error("a,b\n", &["no data rows"]);
     expect_data_error("a,b\n1,2\n3\n", &["row 2", "line 3", "ragged"]);
-    expect_data_error("a,b\n1,2\n3,x\n5,6\n", &["row 2", "column 'b' (2)", "non-numeric", "'x'"]);
-    expect_data_error("a,b\n1,2\n3,NaN\n", &["row 2", "column 'b'", "NaN or infinite"]);
-    expect_data_error("a,b\n1,2\ninf,4\n", &["row 2", "column 'a'", "NaN or infinite"]);
+    expect_data_error(
+        "a,b\n1,2\n3,x\n5,6\n",
+        &["row 2", "column 'b' (2)", "non-numeric", "'x'"],
+    );
+    expect_data_error(
+        "a,b\n1,2\n3,NaN\n",
+        &["row 2", "column 'b'", "NaN or infinite"],
+    );
+    expect_data_error(
+        "a,b\n1,2\ninf,4\n",
+        &["row 2", "column 'a'", "NaN or infinite"],
+    );
     expect_data_error("a,b\n1,2\n3,\n", &["row 2", "column 'b'", "empty cell"]);
-    expect_data_error("a,b\n1,7\n3,7\n4,7\n", &["column 'b' (2)", "constant column"]);
+    expect_data_error(
+        "a,b\n1,7\n3,7\n4,7\n",
+        &["column 'b' (2)", "constant column"],
+    );
     expect_data_error("a,a\n1,2\n3,4\n", &["duplicate column name 'a'"]);
 }
 
 #[test]
 fn missing_file_unknown_column_and_bad_k_are_errors() {
-    let o = microagg(&["run", "--data", "/nonexistent/x.csv", "--k", "2", "--method", "mdav"]);
+    let o = microagg(&[
+        "run",
+        "--data",
+        "/nonexistent/x.csv",
+        "--k",
+        "2",
+        "--method",
+        "mdav",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/x.csv") && stderr(&o).contains("not found"));
 
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "ok.csv", "a,b\n1,2\n3,5\n4,4\n7,1\n");
     let path = f.to_str().unwrap();
-    let o = microagg(&["run", "--data", path, "--columns", "a,zz", "--k", "2", "--method", "mdav"]);
+    let o = microagg(&[
+        "run",
+        "--data",
+        path,
+        "--columns",
+        "a,zz",
+        "--k",
+        "2",
+        "--method",
+        "mdav",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown column 'zz'"), "{}", stderr(&o));
 
-    for (k, needle) in [("1", "at least 2"), ("0", "at least 2"), ("5", "larger than the number of records n = 4")] {
+    for (k, needle) in [
+        ("1", "at least 2"),
+        ("0", "at least 2"),
+        ("5", "larger than the number of records n = 4"),
+    ] {
         let o = microagg(&["run", "--data", path, "--k", k, "--method", "mdav"]);
         assert_eq!(o.status.code(), Some(2), "k={k}");
         assert!(stderr(&o).contains(needle), "k={k}: {}", stderr(&o));
@@ -75,17 +120,53 @@ fn unknown_method_and_parameter_are_errors_before_any_work() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown method 'nosuch'") && stderr(&o).contains("mdav"));
 
-    let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "mdav", "--param", "mdav.gamma=2"]);
+    let o = microagg(&[
+        "run",
+        "--data",
+        "sim1",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--param",
+        "mdav.gamma=2",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown field `gamma`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown field `gamma`"),
+        "{}",
+        stderr(&o)
+    );
 
-    let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "mdav", "--param", "other.x=2"]);
+    let o = microagg(&[
+        "run",
+        "--data",
+        "sim1",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--param",
+        "other.x=2",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not a stage"), "{}", stderr(&o));
 
-    let o = microagg(&["run", "--data", "uniform:n=10,d=2,bogus=1", "--k", "3", "--method", "mdav"]);
+    let o = microagg(&[
+        "run",
+        "--data",
+        "uniform:n=10,d=2,bogus=1",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown generator parameter 'bogus'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown generator parameter 'bogus'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -99,12 +180,38 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
     let labels = dir.path().join("l.txt");
     let masked = dir.path().join("m.csv");
     let o = microagg(&[
-        "run", "--data", f.to_str().unwrap(), "--k", "3", "--method", "mdav", "--seed", "5",
-        "--labels-out", labels.to_str().unwrap(), "--masked-out", masked.to_str().unwrap(), "--json",
+        "run",
+        "--data",
+        f.to_str().unwrap(),
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--seed",
+        "5",
+        "--labels-out",
+        labels.to_str().unwrap(),
+        "--masked-out",
+        masked.to_str().unwrap(),
+        "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rec: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
-    for key in ["method", "instance", "n", "d", "k", "seed", "sse", "sst", "il", "groups", "min_group_size", "max_group_size", "seconds"] {
+    for key in [
+        "method",
+        "instance",
+        "n",
+        "d",
+        "k",
+        "seed",
+        "sse",
+        "sst",
+        "il",
+        "groups",
+        "min_group_size",
+        "max_group_size",
+        "seconds",
+    ] {
         assert!(rec.get(key).is_some(), "JSON lacks {key}: {rec}");
     }
     assert_eq!(rec["n"], 10);
@@ -115,23 +222,41 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
     let text = std::fs::read_to_string(&labels).unwrap();
     assert_eq!(text.lines().count(), 10, "one label per input row");
 
-    let o = microagg(&["check", "--data", f.to_str().unwrap(), "--k", "3", "--labels", labels.to_str().unwrap(), "--json"]);
+    let o = microagg(&[
+        "check",
+        "--data",
+        f.to_str().unwrap(),
+        "--k",
+        "3",
+        "--labels",
+        labels.to_str().unwrap(),
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let chk: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(chk["feasible"], true);
     assert_eq!(chk["groups"], rec["groups"]);
     let (a, b) = (chk["sse"].as_f64().unwrap(), rec["sse"].as_f64().unwrap());
-    assert!((a - b).abs() <= 1e-12 * a.max(1.0), "check SSE {a} vs run SSE {b}");
+    assert!(
+        (a - b).abs() <= 1e-12 * a.max(1.0),
+        "check SSE {a} vs run SSE {b}"
+    );
 
     // Masked data: input header, group means in original units.
     let m = std::fs::read_to_string(&masked).unwrap();
     let mut lines = m.lines();
     assert_eq!(lines.next(), Some("p,q,r"));
-    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
     assert_eq!(rows.len(), 10);
     let labs: Vec<usize> = text.lines().map(|l| l.parse().unwrap()).collect();
-    let input: Vec<Vec<f64>> = std::fs::read_to_string(&f).unwrap().lines().skip(1)
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    let input: Vec<Vec<f64>> = std::fs::read_to_string(&f)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
     for g in 0..=*labs.iter().max().unwrap() {
         let members: Vec<usize> = (0..10).filter(|&i| labs[i] == g).collect();
         for j in 0..3 {
@@ -149,19 +274,48 @@ fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2(
     let f = write(dir.path(), "d.csv", "a,b\n1,2\n2,3\n3,1\n8,9\n9,8\n");
     let data = f.to_str().unwrap();
     let small = write(dir.path(), "small.txt", "0\n0\n0\n1\n1\n");
-    let o = microagg(&["check", "--data", data, "--k", "3", "--labels", small.to_str().unwrap(), "--json"]);
+    let o = microagg(&[
+        "check",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--labels",
+        small.to_str().unwrap(),
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let chk: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(chk["feasible"], false);
     assert_eq!(chk["min_group_size"], 2);
 
     let short = write(dir.path(), "short.txt", "0\n0\n0\n");
-    let o = microagg(&["check", "--data", data, "--k", "2", "--labels", short.to_str().unwrap()]);
+    let o = microagg(&[
+        "check",
+        "--data",
+        data,
+        "--k",
+        "2",
+        "--labels",
+        short.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("3 labels for 5 records"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("3 labels for 5 records"),
+        "{}",
+        stderr(&o)
+    );
 
     let junk = write(dir.path(), "junk.txt", "0\n0\nx\n1\n1\n");
-    let o = microagg(&["check", "--data", data, "--k", "2", "--labels", junk.to_str().unwrap()]);
+    let o = microagg(&[
+        "check",
+        "--data",
+        data,
+        "--k",
+        "2",
+        "--labels",
+        junk.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 3"), "{}", stderr(&o));
 }
@@ -182,7 +336,19 @@ fn same_seed_gives_identical_labels_through_the_cli() {
     let a = dir.path().join("a.txt");
     let b = dir.path().join("b.txt");
     for out in [&a, &b] {
-        let o = microagg(&["run", "--data", "sim2:seed=4", "--k", "3", "--method", "mdav", "--seed", "9", "--labels-out", out.to_str().unwrap()]);
+        let o = microagg(&[
+            "run",
+            "--data",
+            "sim2:seed=4",
+            "--k",
+            "3",
+            "--method",
+            "mdav",
+            "--seed",
+            "9",
+            "--labels-out",
+            out.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
     }
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());

@@ -68,13 +68,19 @@ impl Default for FcmParams {
 
 impl Params for FcmParams {
     const DOC: &'static [(&'static str, &'static str)] = &[
-        ("m", "fuzziness exponent, > 1 (default 1.5; near 1 is crisp k-means)"),
+        (
+            "m",
+            "fuzziness exponent, > 1 (default 1.5; near 1 is crisp k-means)",
+        ),
         (
             "cluster_factor",
             "clusters c = max(1, floor(cluster_factor * n / k)), > 0 (default 0.5)",
         ),
         ("max_iter", "maximum number of FCM iterations (default 30)"),
-        ("tol", "stop when no prototype moves more than this, >= 0 (default 1e-4)"),
+        (
+            "tol",
+            "stop when no prototype moves more than this, >= 0 (default 1e-4)",
+        ),
     ];
 
     fn check(&self) -> Result<(), String> {
@@ -82,7 +88,10 @@ impl Params for FcmParams {
             return Err(format!("m must be finite and > 1, got {}", self.m));
         }
         if !(self.cluster_factor.is_finite() && self.cluster_factor > 0.0) {
-            return Err(format!("cluster_factor must be finite and > 0, got {}", self.cluster_factor));
+            return Err(format!(
+                "cluster_factor must be finite and > 0, got {}",
+                self.cluster_factor
+            ));
         }
         if !(self.tol.is_finite() && self.tol >= 0.0) {
             return Err(format!("tol must be finite and >= 0, got {}", self.tol));
@@ -105,7 +114,13 @@ pub fn method() -> MethodInfo {
 }
 
 /// FCM prototypes (row-major, c of them) from the given starting prototypes.
-pub fn fcm_prototypes(inst: &Instance, start: Vec<f64>, m: f64, max_iter: usize, tol: f64) -> Vec<f64> {
+pub fn fcm_prototypes(
+    inst: &Instance,
+    start: Vec<f64>,
+    m: f64,
+    max_iter: usize,
+    tol: f64,
+) -> Vec<f64> {
     let (n, d) = (inst.n, inst.d);
     let c = start.len() / d;
     let mut v = start;
@@ -125,7 +140,11 @@ pub fn fcm_prototypes(inst: &Instance, start: Vec<f64>, m: f64, max_iter: usize,
             let mut total = 0.0;
             for j in 0..c {
                 w[j] = if dmin == 0.0 {
-                    if dist[j] == 0.0 { 1.0 } else { 0.0 }
+                    if dist[j] == 0.0 {
+                        1.0
+                    } else {
+                        0.0
+                    }
                 } else {
                     (dmin / dist[j]).powf(expo)
                 };

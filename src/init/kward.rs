@@ -198,7 +198,9 @@ fn kward_level(inst: &Instance, set: &[usize], k: usize) -> Vec<Vec<usize>> {
                 let (lo, hi) = (s.min(t), s.max(t));
                 let take = match pick {
                     None => true,
-                    Some((pd, plo, phi)) => dl.total_cmp(&pd).then((lo, hi).cmp(&(plo, phi))).is_lt(),
+                    Some((pd, plo, phi)) => {
+                        dl.total_cmp(&pd).then((lo, hi).cmp(&(plo, phi))).is_lt()
+                    }
                 };
                 if take {
                     pick = Some((dl, lo, hi));

@@ -4,22 +4,22 @@
 //! cells all have the same probability: Lloyd's two optimality conditions (records to the
 //! nearest reconstruction point, reconstruction points at the centroids of their cells) with
 //! the nearest-neighbour condition constrained so that each of the c = floor(n/k) cells
-//! receives probability 1/c, i.e. k or k + 1 records (the n - c k surplus records go to
-//! distinct cells, so every cell has k..2k-1 records and the partition is feasible after every
-//! iteration).
+//! receives probability 1/c, i.e. q = floor(n/c) or q + 1 records (q >= k; the n - c q
+//! surplus records go to distinct cells; q = k whenever n mod k < c), so every cell has
+//! at least k records and the partition is feasible after every iteration.
 //!
 //! ## Reading chosen
 //! The paper's cell-weight adjustment of the nearest-neighbour condition is realised as a
 //! greedy size-constrained assignment: the (record, centroid) pairs over each record's
 //! `candidates` nearest centroids are taken in increasing order of squared distance (ties: lower
-//! record, then lower cell) and a record joins the cell when the cell has room (k records, or
-//! k + 1 while surplus slots remain); a record whose candidates are all full joins the nearest
+//! record, then lower cell) and a record joins the cell when the cell has room (q records, or
+//! q + 1 while surplus slots remain); a record whose candidates are all full joins the nearest
 //! cell with room. Starting points: the centroids of the MDAV partition (`init = "mdav"`,
 //! deterministic) or c distinct records drawn with the run's RNG (`init = "random"`). The
 //! iterations stop when the labels repeat or after `max_iter`; the best partition seen
 //! (starting partition included when `init = "mdav"`) is returned, since the greedy
 //! constrained step does not guarantee a monotone decrease.
-//! `tests/heuristics_5b.rs::pcl_sizes_are_k_or_k_plus_one` pins the size reading.
+//! `tests/heuristics_5b.rs::pcl_cells_have_equal_sizes` pins the size reading.
 //!
 //! ## Complexity
 //! O(n c d + n L log(n L)) per iteration for L = `candidates` (c ~ n / k cells), O(n c)
@@ -78,7 +78,10 @@ impl Params for PclParams {
             return Err("candidates must be at least 1".into());
         }
         if self.init != "mdav" && self.init != "random" {
-            return Err(format!("init must be \"mdav\" or \"random\", got \"{}\"", self.init));
+            return Err(format!(
+                "init must be \"mdav\" or \"random\", got \"{}\"",
+                self.init
+            ));
         }
         Ok(())
     }
@@ -116,7 +119,8 @@ fn centroids(inst: &Instance, labels: &[usize], c: usize) -> Vec<f64> {
     sum
 }
 
-/// The size-constrained assignment: every cell gets k records, `n - c k` of them k + 1.
+/// The size-constrained assignment to the c centroids: every cell gets q = floor(n/c)
+/// records, `n - c q` of them q + 1 (so every cell has at least k when c <= n / k).
 pub fn constrained_assignment(
     inst: &Instance,
     k: usize,
@@ -139,17 +143,20 @@ pub fn constrained_assignment(
         pairs.extend(row[..l].iter().map(|&(dd, j)| (dd, i, j)));
     }
     pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let mut surplus = n - c * k;
+    let q = n / c;
+    debug_assert!(q >= k);
+    let mut surplus = n - c * q;
     let mut size = vec![0usize; c];
     let mut label = vec![usize::MAX; n];
-    let has_room = |s: usize, surplus: usize| s < k || (s == k && surplus > 0);
-    let place = |label: &mut [usize], size: &mut [usize], surplus: &mut usize, i: usize, j: usize| {
-        if size[j] == k {
-            *surplus -= 1;
-        }
-        size[j] += 1;
-        label[i] = j;
-    };
+    let has_room = |s: usize, surplus: usize| s < q || (s == q && surplus > 0);
+    let place =
+        |label: &mut [usize], size: &mut [usize], surplus: &mut usize, i: usize, j: usize| {
+            if size[j] == q {
+                *surplus -= 1;
+            }
+            size[j] += 1;
+            label[i] = j;
+        };
     for &(_, i, j) in &pairs {
         if label[i] == usize::MAX && has_room(size[j], surplus) {
             place(&mut label, &mut size, &mut surplus, i, j);
@@ -189,7 +196,10 @@ impl Initializer for Pcl {
             if groups.len() != c {
                 return Err(crate::error::Error::Algorithm {
                     method: "pcl".into(),
-                    message: format!("MDAV gave {} groups, expected floor(n/k) = {c}", groups.len()),
+                    message: format!(
+                        "MDAV gave {} groups, expected floor(n/k) = {c}",
+                        groups.len()
+                    ),
                 });
             }
             let p = super::finish("pcl", inst, k, &groups)?;
