@@ -255,6 +255,23 @@ fn pcl_with_mdav_start_is_never_worse_than_mdav() {
     }
 }
 
+/// The exchange step of PCL's constrained assignment (module doc): without it the greedy
+/// assignment from MDAV's centroids never beats MDAV on Census k = 5 (the best partition seen
+/// is the start); with it IL drops from 9.0884 to 8.1842 (regression values).
+#[test]
+fn pcl_exchange_matters_on_census() {
+    let Some(inst) = casc("census") else { return };
+    let (greedy, _) = run_with(&inst, "pcl", &["pcl.exchange_passes=0"], 5, 0);
+    let (exchange, _) = run_method(&inst, "pcl", 5, 0);
+    let (mdav, _) = run_method(&inst, "mdav", 5, 0);
+    assert_eq!(greedy.to_bits(), mdav.to_bits());
+    assert!(
+        (inst.il(exchange) - 8.1842).abs() < 0.5e-4,
+        "IL {}",
+        inst.il(exchange)
+    );
+}
+
 #[test]
 fn tree_and_fuzzy_methods_leave_no_group_of_2k() {
     let inst = synthetic("gauss:n=503,d=5,clusters=7,seed=3");
