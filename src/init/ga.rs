@@ -7,7 +7,8 @@
 //!
 //! ## Reading chosen
 //! - Pre-partition: when n >= 2b for b = max(`block`, 2k), MDAV with group size b splits the
-//!   records into blocks of b..2b-1 records; otherwise the whole set is one block. Each block
+//!   records into blocks of at least b records (b..2b-1, plus the fewer than b leftover
+//!   records MDAV hands to the nearest blocks); otherwise the whole set is one block. Each block
 //!   of m records is solved with g = floor(m / k) groups (the largest number of feasible
 //!   groups, as optimal partitions use groups of k..2k-1).
 //! - Population: `population` chromosomes; with `seed_mdav` one of them is the MDAV partition
@@ -20,8 +21,8 @@
 //!   k records, the smallest (ties: lowest number) receives, from a group of more than k, the
 //!   record nearest to its centroid (for an empty group: the record whose removal lowers its
 //!   group's SSE most). Mutation (probability `mutation_rate` per child, per operator): swap
-//!   the groups of two random records of different groups, and move a random record of a
-//!   group of more than k to a random other group. Every operator therefore returns a
+//!   the groups of two random records (no change when they share a group), and move a
+//!   random record of a group of more than k to a random other group. Every operator therefore returns a
 //!   feasible chromosome. `tests/heuristics_5b.rs::ga_is_seeded_and_never_worse_than_block_mdav`
 //!   pins the elitism reading.
 //!
@@ -34,7 +35,8 @@
 //! ## Complexity
 //! O(G P m d) per block of m records for G = `generations` and P = `population` (fitness is
 //! O(m d); a repair step O(m g d)), so O(n G P d) in all with blocks of bounded size, plus
-//! O(n^2 d / b) for the pre-partition. Defaults take well under a second on EIA.
+//! O(n^2 d / b) for the pre-partition. The [`Initializer`] interface has no clock, so the
+//! defaults are sized to take about a second on EIA (1.2 s measured).
 //!
 //! ## References
 //! Solanas, Martinez-Balleste, Mateo-Sanz & Domingo-Ferrer (2006), "Multivariate
@@ -88,7 +90,7 @@ impl Params for GaParams {
         ("generations", "generations per block (default 200)"),
         ("crossover_rate", "probability a child comes from one-point crossover, in [0, 1] (default 0.9)"),
         ("mutation_rate", "probability of each mutation (swap, move) per child, in [0, 1] (default 0.3)"),
-        ("block", "pre-partition block size b; MDAV blocks of max(b, 2k)..2max(b, 2k)-1 records when n >= 2max(b, 2k) (default 50)"),
+        ("block", "pre-partition block size b; when n >= 2 max(b, 2k), MDAV blocks of at least max(b, 2k) records, each solved by the GA (default 50)"),
         ("seed_mdav", "seed each block's population with its MDAV partition (default true)"),
     ];
 

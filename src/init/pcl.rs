@@ -109,7 +109,7 @@ pub struct Pcl {
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
         "pcl",
-        "probability-constrained Lloyd: Lloyd iterations with floor(n/k) cells of k or k+1 records (greedy constrained assignment)",
+        "probability-constrained Lloyd: Lloyd iterations with floor(n/k) equal-size cells (greedy size-constrained assignment plus pairwise exchange)",
         "Rebollo-Monedero, Forne & Soriano 2011",
         |params: PclParams| Pcl { params },
     )
