@@ -356,6 +356,21 @@ fn ga_is_seeded_and_never_worse_than_block_mdav() {
 }
 
 #[test]
+fn ga_groups_have_k_to_2k_minus_1_records() {
+    let inst = synthetic("gauss:n=503,d=5,clusters=7,seed=3");
+    for k in [2, 3, 5, 10] {
+        for seed_mdav in ["ga.seed_mdav=true", "ga.seed_mdav=false"] {
+            let (_, labels) = run_with(&inst, "ga", &[seed_mdav, "ga.generations=50"], k, 1);
+            let sizes: Vec<usize> = groups(&labels).iter().map(Vec::len).collect();
+            assert!(
+                sizes.iter().all(|&s| s >= k && s < 2 * k),
+                "{seed_mdav} k={k}: {sizes:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn fcm_and_random_pcl_depend_on_the_seed_only() {
     let inst = synthetic("gauss:n=300,d=4,clusters=5,seed=2");
     for (m, p) in [("fcm", vec![]), ("pcl", vec!["pcl.init=random"])] {
