@@ -268,7 +268,8 @@ fn fcm_hand_case() {
     for i in [1, 4, 6] {
         protos.extend_from_slice(inst.row(i));
     }
-    let g = microagg::init::fcm::assign_and_repair(&inst, 3, &protos);
+    let g =
+        microagg::init::fcm::assign_and_repair(&inst, &(0..inst.n).collect::<Vec<_>>(), 3, &protos);
     assert_eq!(sorted(g), vec![vec![0, 1, 2, 3, 4], vec![5, 6, 7]]);
 }
 
