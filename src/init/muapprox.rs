@@ -33,6 +33,8 @@
 //! Tarragona 16.6709 (17.10), 19.9714 (20.51), 24.1907 (26.04), 38.7794 (38.80);
 //! Census 6.2586 (6.25), 8.6913 (8.47), 10.5109 (10.78), 17.3683 (17.01);
 //! EIA 0.4012 (0.43), 0.5688 (0.59), 0.7969 (0.83), 2.2869 (2.26).
+//! Khomnotai et al. (2018, Table 5, `../shared/papers/khomnotai2018-decompose-shrink.txt`)
+//! quote 2.17 for EIA k = 10 from another source, so the printed values themselves vary.
 //! The gaps go both ways, up to 7 % (Tarragona k = 5), so they come from a different
 //! reading, not from a bug that only loses quality. The original paper is not available
 //! here; the likely places are the cut rule of step 2 (which removable edge goes) and the
