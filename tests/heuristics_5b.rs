@@ -5,7 +5,7 @@
 //! between the attribute-sum lower bound and twice MDAV's.
 //!
 //! The full table on Tarragona, Census and EIA for k = 3, 5, 10 is the ignored test
-//! `casc_table_eia` (about 30 s in release mode):
+//! `casc_table_eia` (about 40 s in release mode):
 //! `cargo test --release --workspace --test heuristics_5b -- --ignored --nocapture`.
 
 mod common;
