@@ -1,8 +1,9 @@
-//! # Splitting large groups with MDAV (shared by the tree, fuzzy and genetic initializers)
+//! # Splitting large groups with MDAV (shared by mst, fcm, ga and pcl)
 //!
-//! Several published methods (MST partitioning, mu-Approx, fuzzy c-means microaggregation,
-//! the pre-partition of the genetic algorithm) end with groups of 2k or more records and
-//! hand them to a fixed-size method. This module runs MDAV (the published-values form of
+//! Several published methods end with groups of 2k or more records and hand them to a
+//! fixed-size method (MST partitioning; fuzzy c-means when its repair collapses a set), or
+//! use a fixed-size partition as a start (the genetic algorithm's blocks and its seed
+//! chromosome, PCL's starting centroids). This module runs MDAV (the published-values form of
 //! [`super::mdav`]: two groups per round while at least 2k records remain, a leftover of
 //! k..2k-1 records is one group, a leftover of fewer than k records joins the nearest
 //! centroids record by record) on a subset of the records.
