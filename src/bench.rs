@@ -51,7 +51,11 @@ fn case(name: &str) -> Result<(&'static str, usize)> {
 
 /// Time every method on every case; prints one line per (case, method).
 pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
-    let methods: Vec<&str> = methods.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let methods: Vec<&str> = methods
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
     let pipelines = methods
         .iter()
         .map(|m| Pipeline::parse(m, &[]))

@@ -41,12 +41,12 @@ pub fn parse_params<P: Params>(method: &str, given: &Map<String, Value>) -> Resu
 pub fn group_param_args(args: &[String]) -> Result<BTreeMap<String, Map<String, Value>>> {
     let mut out: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     for arg in args {
-        let (lhs, value) = arg.split_once('=').ok_or_else(|| {
-            Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE"))
-        })?;
-        let (method, key) = lhs.split_once('.').ok_or_else(|| {
-            Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE"))
-        })?;
+        let (lhs, value) = arg
+            .split_once('=')
+            .ok_or_else(|| Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE")))?;
+        let (method, key) = lhs
+            .split_once('.')
+            .ok_or_else(|| Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE")))?;
         let value = serde_json::from_str::<Value>(value.trim())
             .unwrap_or_else(|_| Value::String(value.trim().to_string()));
         let entry = out.entry(method.trim().to_string()).or_default();

@@ -202,8 +202,7 @@ impl Partition {
             let c = &mut self.centroid[from * d..(from + 1) * d];
             if a > 1 {
                 let r = a as f64 / (a - 1) as f64;
-                self.group_sse[from] =
-                    (self.group_sse[from] - r * sq_dist(x, c)).max(0.0);
+                self.group_sse[from] = (self.group_sse[from] - r * sq_dist(x, c)).max(0.0);
                 let inv = 1.0 / (a - 1) as f64;
                 c.iter_mut().zip(x).for_each(|(m, v)| *m += (*m - v) * inv);
             } else {
@@ -296,10 +295,7 @@ impl Partition {
 
     /// SSE computed from scratch (two passes per group), without touching the cache.
     pub fn fresh_sse(&self, inst: &Instance) -> f64 {
-        self.members
-            .iter()
-            .map(|m| group_stats(inst, m).1)
-            .sum()
+        self.members.iter().map(|m| group_stats(inst, m).1).sum()
     }
 
     /// Consistency of labels, member lists and positions, and cached SSE against a fresh
@@ -310,7 +306,9 @@ impl Partition {
         for (g, m) in self.members.iter().enumerate() {
             for (p, &i) in m.iter().enumerate() {
                 if self.labels[i] != g || self.position[i] != p {
-                    return Err(format!("record {i}: label/position disagree with group {g}"));
+                    return Err(format!(
+                        "record {i}: label/position disagree with group {g}"
+                    ));
                 }
             }
             count += m.len();
@@ -319,7 +317,10 @@ impl Partition {
             return Err(format!("{count} members for {} records", self.labels.len()));
         }
         let fresh = self.fresh_sse(inst);
-        let scale = fresh.abs().max(inst.sst / inst.n as f64).max(f64::MIN_POSITIVE);
+        let scale = fresh
+            .abs()
+            .max(inst.sst / inst.n as f64)
+            .max(f64::MIN_POSITIVE);
         if (fresh - self.total_sse).abs() > rel_tol * scale {
             return Err(format!(
                 "cached SSE {} differs from fresh {} (relative {:.3e})",
@@ -373,7 +374,9 @@ impl Partition {
     fn remove_member(&mut self, i: usize) {
         let g = self.labels[i];
         let p = self.position[i];
-        let last = self.members[g].pop().expect("record is a member of its group");
+        let last = self.members[g]
+            .pop()
+            .expect("record is a member of its group");
         if last != i {
             self.members[g][p] = last;
             self.position[last] = p;

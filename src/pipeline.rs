@@ -133,7 +133,15 @@ impl Pipeline {
         let t = Instant::now();
         let mut partition = init.build(inst, k, &mut Rng::seed_from_u64(s0))?;
         partition.compact(inst);
-        records.push(stage_record(&first.name, s0, inst, &partition, t, None, None));
+        records.push(stage_record(
+            &first.name,
+            s0,
+            inst,
+            &partition,
+            t,
+            None,
+            None,
+        ));
 
         for (idx, stage) in self.stages.iter().enumerate().skip(1) {
             let mut refiner: Box<dyn Refiner> =

@@ -82,7 +82,11 @@ fn every_initializer_handles_duplicate_rows_and_one_dimension() {
         rows.push(vec![(i % 4) as f64, (i % 3) as f64]);
     }
     let dup = from_rows(&rows);
-    let line = from_rows(&(0..37).map(|i| vec![((i * 7) % 37) as f64]).collect::<Vec<_>>());
+    let line = from_rows(
+        &(0..37)
+            .map(|i| vec![((i * 7) % 37) as f64])
+            .collect::<Vec<_>>(),
+    );
     for m in initializers() {
         for k in [2, 3, 4, 7] {
             assert_conforms(&dup, m, k);

@@ -5,7 +5,13 @@ use microagg::data::{self, csv_file::parse_csv, ColumnSelection};
 
 #[test]
 fn standardisation_gives_zero_mean_unit_population_variance_and_sst_n_times_d() {
-    let inst = parse_csv(b"a,b,c\n1,10,-3\n2,30,4\n4,20,0\n9,0,1\n", "t.csv", "t", &ColumnSelection::All).unwrap();
+    let inst = parse_csv(
+        b"a,b,c\n1,10,-3\n2,30,4\n4,20,0\n9,0,1\n",
+        "t.csv",
+        "t",
+        &ColumnSelection::All,
+    )
+    .unwrap();
     assert_eq!((inst.n, inst.d), (4, 3));
     for j in 0..3 {
         let col: Vec<f64> = (0..4).map(|i| inst.row(i)[j]).collect();
@@ -36,8 +42,14 @@ fn columns_by_name_and_1_based_position_in_the_given_order() {
 
 #[test]
 fn named_instances_resolve_with_their_checksums() {
-    for (id, n, d) in [("tarragona", 834, 13), ("census", 1080, 13), ("eia", 4092, 11)] {
-        let Some(inst) = common::casc(id) else { continue };
+    for (id, n, d) in [
+        ("tarragona", 834, 13),
+        ("census", 1080, 13),
+        ("eia", 4092, 11),
+    ] {
+        let Some(inst) = common::casc(id) else {
+            continue;
+        };
         assert_eq!((inst.n, inst.d), (n, d), "{id}");
         assert_eq!(inst.name, id);
     }
@@ -49,11 +61,18 @@ fn a_file_with_the_wrong_checksum_is_rejected_not_used() {
     std::fs::write(dir.path().join("census.csv"), "a,b\n1,2\n3,4\n").unwrap();
     // The impostor's folder is searched first (as MICROAGG_DATA would be): it must be refused,
     // not skipped in favour of a later folder.
-    let entry = data::manifest::Manifest::embedded().unwrap().find("census").unwrap().clone();
+    let entry = data::manifest::Manifest::embedded()
+        .unwrap()
+        .find("census")
+        .unwrap()
+        .clone();
     let mut dirs = vec![dir.path().to_path_buf()];
     dirs.extend(data::manifest::InstanceEntry::search_dirs());
     let err = entry.resolve_in(&dirs).unwrap_err().to_string();
-    assert!(err.contains("sha256") && err.contains("census.csv"), "{err}");
+    assert!(
+        err.contains("sha256") && err.contains("census.csv"),
+        "{err}"
+    );
 }
 
 #[test]

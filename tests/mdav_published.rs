@@ -34,11 +34,31 @@ fn mdav_reproduces_the_twelve_published_il_values_to_4_decimals() {
 /// with numpy; see the issue note), so the cause is outside the algorithm (the authors'
 /// program or copy of the file). Those cells are compared at relative 1e-6.
 const TABLE1: [(&str, &str, [f64; 4]); 6] = [
-    ("mdav-generic", "tarragona", [1835.8318, 2119.1740, 2435.3160, 3598.7743]),
-    ("mdav-generic", "census", [799.1827, 1052.2557, 1276.0162, 1987.4925]),
-    ("mdav-generic", "eia", [217.3804, 302.1859, 750.2037, 1728.3120]),
-    ("mdav1", "tarragona", [1835.8318, 2119.1549, 2435.2534, 3598.7173]),
-    ("mdav1", "census", [799.1827, 1052.2557, 1276.0162, 1987.4925]),
+    (
+        "mdav-generic",
+        "tarragona",
+        [1835.8318, 2119.1740, 2435.3160, 3598.7743],
+    ),
+    (
+        "mdav-generic",
+        "census",
+        [799.1827, 1052.2557, 1276.0162, 1987.4925],
+    ),
+    (
+        "mdav-generic",
+        "eia",
+        [217.3804, 302.1859, 750.2037, 1728.3120],
+    ),
+    (
+        "mdav1",
+        "tarragona",
+        [1835.8318, 2119.1549, 2435.2534, 3598.7173],
+    ),
+    (
+        "mdav1",
+        "census",
+        [799.1827, 1052.2557, 1276.0162, 1987.4925],
+    ),
     ("mdav1", "eia", [217.3804, 302.1859, 750.1957, 1728.309]),
 ];
 
@@ -58,7 +78,11 @@ fn mdav_generic_and_mdav1_match_table1_sse() {
         let Some(inst) = casc(id) else { continue };
         // Table 1 uses SST = n * d (population standard deviation): our SST must agree.
         let nd = (inst.n * inst.d) as f64;
-        assert!((inst.sst - nd).abs() < 1e-9 * nd, "SST {} != n*d {nd}", inst.sst);
+        assert!(
+            (inst.sst - nd).abs() < 1e-9 * nd,
+            "SST {} != n*d {nd}",
+            inst.sst
+        );
         for (k, want) in [3, 4, 5, 10].into_iter().zip(values) {
             let (sse, _) = run_method(&inst, method, k, 0);
             let tol = tolerance(id, method, k, want);
@@ -74,13 +98,18 @@ fn mdav_generic_and_mdav1_match_table1_sse() {
 /// tolerance, so the Table 1 test could not pass with the wrong variant.
 #[test]
 fn table1_tolerance_separates_the_variants() {
-    let Some(inst) = casc("tarragona") else { return };
+    let Some(inst) = casc("tarragona") else {
+        return;
+    };
     for k in [4, 5, 10] {
         let (generic, _) = run_method(&inst, "mdav-generic", k, 0);
         let (one, _) = run_method(&inst, "mdav1", k, 0);
         let (published_form, _) = run_method(&inst, "mdav", k, 0);
         let tol = 1e-6 * generic;
-        assert!((generic - one).abs() > 5.0 * tol, "k={k}: {generic} vs {one}");
+        assert!(
+            (generic - one).abs() > 5.0 * tol,
+            "k={k}: {generic} vs {one}"
+        );
         if k != 10 {
             assert!((generic - published_form).abs() > 5.0 * tol, "k={k}");
         }

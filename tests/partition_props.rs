@@ -118,7 +118,10 @@ fn splitting_a_large_group_never_raises_sse() {
                 .map(|i| usize::from((i + m - start) % m < k))
                 .collect();
             let split = Partition::from_labels(&inst, labels).unwrap().sse();
-            assert!(split <= whole * (1.0 + 1e-12), "seed {seed}: {split} > {whole}");
+            assert!(
+                split <= whole * (1.0 + 1e-12),
+                "seed {seed}: {split} > {whole}"
+            );
         }
     }
 }

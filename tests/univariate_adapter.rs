@@ -28,9 +28,15 @@ fn univariate_equals_brute_force_on_small_random_data_and_beats_mdav() {
         let inst = from_rows(&rows);
         let (sse, _) = run_method(&inst, "univariate", k, 0);
         let brute = univariate_brute_force(&inst.z, k).unwrap().sse;
-        assert!((sse - brute).abs() <= 1e-9 * brute.max(1e-9), "case {case}: {sse} vs brute {brute}");
+        assert!(
+            (sse - brute).abs() <= 1e-9 * brute.max(1e-9),
+            "case {case}: {sse} vs brute {brute}"
+        );
         let (mdav, _) = run_method(&inst, "mdav", k, 0);
-        assert!(sse <= mdav + 1e-12, "case {case}: optimum {sse} above mdav {mdav}");
+        assert!(
+            sse <= mdav + 1e-12,
+            "case {case}: optimum {sse} above mdav {mdav}"
+        );
     }
 }
 
@@ -41,13 +47,32 @@ fn univariate_rejects_multivariate_data_and_works_on_one_chosen_column() {
     std::fs::write(&f, "a,b\n1,9\n2,3\n3,5\n10,4\n11,8\n12,1\n30,2\n").unwrap();
     let bin = env!("CARGO_BIN_EXE_microagg");
     let o = std::process::Command::new(bin)
-        .args(["run", "--data", f.to_str().unwrap(), "--k", "3", "--method", "univariate"])
+        .args([
+            "run",
+            "--data",
+            f.to_str().unwrap(),
+            "--k",
+            "3",
+            "--method",
+            "univariate",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--column"));
     let o = std::process::Command::new(bin)
-        .args(["run", "--data", f.to_str().unwrap(), "--column", "a", "--k", "3", "--method", "univariate", "--json"])
+        .args([
+            "run",
+            "--data",
+            f.to_str().unwrap(),
+            "--column",
+            "a",
+            "--k",
+            "3",
+            "--method",
+            "univariate",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -57,8 +82,14 @@ fn univariate_rejects_multivariate_data_and_works_on_one_chosen_column() {
     // IL is scale-free, so it can be computed on the raw values.
     let mean1 = 2.0;
     let mean2 = (10.0 + 11.0 + 12.0 + 30.0) / 4.0;
-    let sse_raw: f64 = [1.0f64, 2.0, 3.0].iter().map(|v| (v - mean1).powi(2)).sum::<f64>()
-        + [10.0f64, 11.0, 12.0, 30.0].iter().map(|v| (v - mean2).powi(2)).sum::<f64>();
+    let sse_raw: f64 = [1.0f64, 2.0, 3.0]
+        .iter()
+        .map(|v| (v - mean1).powi(2))
+        .sum::<f64>()
+        + [10.0f64, 11.0, 12.0, 30.0]
+            .iter()
+            .map(|v| (v - mean2).powi(2))
+            .sum::<f64>();
     let all = [1.0, 2.0, 3.0, 10.0, 11.0, 12.0, 30.0];
     let m = all.iter().sum::<f64>() / 7.0;
     let sst_raw: f64 = all.iter().map(|v| (v - m).powi(2)).sum();

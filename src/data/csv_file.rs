@@ -156,12 +156,9 @@ pub fn parse_csv(
     let mut record = csv::StringRecord::new();
     let mut row = 0usize;
     loop {
-        let more = reader.read_record(&mut record).map_err(|e| {
-            data_err(
-                format!("row {} (line {})", row + 1, row + 2),
-                e.to_string(),
-            )
-        })?;
+        let more = reader
+            .read_record(&mut record)
+            .map_err(|e| data_err(format!("row {} (line {})", row + 1, row + 2), e.to_string()))?;
         if !more {
             break;
         }
@@ -202,10 +199,7 @@ pub fn parse_csv(
         }
     }
     if row == 0 {
-        return Err(data_err(
-            "file".into(),
-            "no data rows (header only)".into(),
-        ));
+        return Err(data_err("file".into(), "no data rows (header only)".into()));
     }
     Instance::from_raw(name, file, names, raw, sha256_hex(bytes))
 }

@@ -116,10 +116,13 @@ struct Args(BTreeMap<String, String>);
 fn parse_args(spec: &str, rest: &str) -> Result<Args> {
     let mut map = BTreeMap::new();
     for part in rest.split(',').filter(|p| !p.trim().is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| {
-            Error::usage(format!("{spec}: expected key=value, found '{part}'"))
-        })?;
-        if map.insert(k.trim().to_string(), v.trim().to_string()).is_some() {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| Error::usage(format!("{spec}: expected key=value, found '{part}'")))?;
+        if map
+            .insert(k.trim().to_string(), v.trim().to_string())
+            .is_some()
+        {
             return Err(Error::usage(format!("{spec}: '{k}' given twice")));
         }
     }

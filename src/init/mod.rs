@@ -6,11 +6,14 @@
 
 pub mod cbfs;
 pub mod cbfs_nn;
-pub mod growth;
-pub mod gsms;
 pub mod dba;
 pub mod dbfs;
 pub mod diameter;
+pub mod fcm;
+pub mod ga;
+pub mod growth;
+pub mod gsms;
+pub mod kward;
 pub mod md;
 pub mod mdav;
 pub mod mdav1;
@@ -18,15 +21,19 @@ pub mod mdav2k;
 pub mod mdav_a1;
 pub mod mdav_generic;
 pub mod mdav_nc;
-pub mod pool;
-pub mod rimhm;
-pub mod univariate;
-pub mod tfrp;
-pub mod tfrp_nc;
 pub mod mdav_single;
+pub mod mst;
+pub mod muapprox;
 pub mod pairwise_systematic;
+pub mod pcl;
+pub mod pool;
 pub mod ps_meansort;
 pub mod ps_multidsort;
+pub mod rimhm;
+pub mod split_large;
+pub mod tfrp;
+pub mod tfrp_nc;
+pub mod univariate;
 pub mod vmdav;
 
 // Orders with optimal segmentation, projections and random partitions (issue 5a).
