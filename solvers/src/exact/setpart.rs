@@ -216,7 +216,17 @@ fn solve_master(
         return Err(backend(format!("master status {status:?}")));
     }
     let mip_nodes = if integer {
-        solved.int_info_value(c"mip_node_count").unwrap_or(-1)
+        let mut v: i64 = -1;
+        // SAFETY: the pointer is the live HiGHS instance owned by `solved`; the name is a
+        // NUL-terminated C string and `v` a valid i64 out-parameter, as the C API requires.
+        let status = unsafe {
+            highs_sys::Highs_getInt64InfoValue(solved.as_ptr(), c"mip_node_count".as_ptr(), &mut v)
+        };
+        if status == highs_sys::STATUS_ERROR {
+            -1
+        } else {
+            v
+        }
     } else {
         0
     };
