@@ -562,6 +562,7 @@ fn solve_exact(
             "cg_iterations": s.cg_iterations,
             "lp_bound": s.lp_bound,
             "mip_nodes": s.mip_nodes,
+            "phase_seconds": {"pricing": s.phase_seconds[0], "lp": s.phase_seconds[1], "mip": s.phase_seconds[2]},
             "version": env!("CARGO_PKG_VERSION"),
         });
         println!("{}", serde_json::to_string(&v).expect("record serialises"));

@@ -110,8 +110,10 @@ pub struct ExactSolution {
     pub cg_iterations: usize,
     /// Set-partitioning: Lagrangian bound at the end of column generation (before rounding).
     pub lp_bound: Option<f64>,
-    /// Set-partitioning: branch-and-bound nodes of the final MIP.
+    /// Set-partitioning: branch-and-bound nodes of the final MIP (-1 if HiGHS did not say).
     pub mip_nodes: i64,
+    /// Set-partitioning: seconds in [pricing and final enumeration, LP solves, MIP solves].
+    pub phase_seconds: [f64; 3],
 }
 
 /// Exact optimum with the automatic method choice. `time_limit` in seconds (None: none).
@@ -179,6 +181,7 @@ pub fn solve_exact_with(
                 cg_iterations: 0,
                 lp_bound: None,
                 mip_nodes: 0,
+                phase_seconds: [0.0; 3],
             })
         }
         _ => {
@@ -210,6 +213,7 @@ pub fn solve_exact_with(
                 cg_iterations: r.cg_iterations,
                 lp_bound: r.lp_bound,
                 mip_nodes: r.mip_nodes,
+                phase_seconds: r.seconds,
             })
         }
     }
