@@ -133,7 +133,11 @@ fn exact_equals_brute_force_and_brackets_bounds_and_heuristics() {
         );
         if n <= 10 {
             let brute = brute_force_optimum(x, n, d, k);
-            assert!(close(dp.sse, brute), "{tag}: DP {} vs brute {brute}", dp.sse);
+            assert!(
+                close(dp.sse, brute),
+                "{tag}: DP {} vs brute {brute}",
+                dp.sse
+            );
             brute_checked += 1;
         }
         let lb = nn_bound(x, n, d, k).unwrap().lower_bound;
@@ -161,7 +165,10 @@ fn exact_equals_brute_force_and_brackets_bounds_and_heuristics() {
             }
         }
     }
-    assert!(brute_checked >= 30, "only {brute_checked} brute-force checks");
+    assert!(
+        brute_checked >= 30,
+        "only {brute_checked} brute-force checks"
+    );
     // The optimum is informative: on some runs heuristics are strictly worse.
     assert!(strictly_better > 0 && heuristic_runs > 0);
     eprintln!(
@@ -180,8 +187,7 @@ fn set_partitioning_matches_the_subset_dp_up_to_n20() {
         let dp = solve_exact_with(&inst.z, n, d, k, &with(ExactMethod::SubsetDp)).unwrap();
         let t_dp = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let mip =
-            solve_exact_with(&inst.z, n, d, k, &with(ExactMethod::SetPartitioning)).unwrap();
+        let mip = solve_exact_with(&inst.z, n, d, k, &with(ExactMethod::SetPartitioning)).unwrap();
         let t_mip = t.elapsed().as_secs_f64();
         assert!(mip.proven_optimal);
         check_partition(&mip.labels, k);

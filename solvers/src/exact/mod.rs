@@ -200,11 +200,7 @@ pub fn solve_exact_with(
             let sse = crate::sse::partition_sse(x, d, &r.labels);
             Ok(ExactSolution {
                 sse,
-                lower_bound: if r.proven_optimal {
-                    sse
-                } else {
-                    r.lower_bound
-                },
+                lower_bound: if r.proven_optimal { sse } else { r.lower_bound },
                 labels: r.labels,
                 proven_optimal: r.proven_optimal,
                 method,

@@ -110,7 +110,10 @@ fn mask_sse(x: &[f64], d: usize, mask: u64) -> f64 {
         }
     }
     c.iter_mut().for_each(|v| *v /= m);
-    members.iter().map(|&i| sq(&x[i * d..(i + 1) * d], &c)).sum()
+    members
+        .iter()
+        .map(|&i| sq(&x[i * d..(i + 1) * d], &c))
+        .sum()
 }
 
 fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
@@ -151,13 +154,17 @@ fn labels_of_masks(masks: &[u64], n: usize) -> Result<Vec<usize>, SolverError> {
     for (g, &m) in masks.iter().enumerate() {
         for i in bits(m) {
             if labels[i] != usize::MAX {
-                return Err(backend(format!("record {i} covered twice by the MIP solution")));
+                return Err(backend(format!(
+                    "record {i} covered twice by the MIP solution"
+                )));
             }
             labels[i] = g;
         }
     }
     if let Some(i) = labels.iter().position(|&l| l == usize::MAX) {
-        return Err(backend(format!("record {i} not covered by the MIP solution")));
+        return Err(backend(format!(
+            "record {i} not covered by the MIP solution"
+        )));
     }
     Ok(labels)
 }
@@ -401,23 +408,20 @@ pub(crate) fn solve_setpart(
             seconds: secs,
         });
     };
-    let stopped_early = |labels: Vec<usize>,
-                         columns: usize,
-                         nodes: u64,
-                         mip_nodes: i64,
-                         seconds: [f64; 3]| {
-        Ok(SetPartResult {
-            labels,
-            proven_optimal: false,
-            lower_bound: lp_bound.map_or(0.0, |b| outward(b).max(0.0)),
-            lp_bound,
-            cg_iterations,
-            nodes,
-            columns,
-            mip_nodes,
-            seconds,
-        })
-    };
+    let stopped_early =
+        |labels: Vec<usize>, columns: usize, nodes: u64, mip_nodes: i64, seconds: [f64; 3]| {
+            Ok(SetPartResult {
+                labels,
+                proven_optimal: false,
+                lower_bound: lp_bound.map_or(0.0, |b| outward(b).max(0.0)),
+                lp_bound,
+                cg_iterations,
+                nodes,
+                columns,
+                mip_nodes,
+                seconds,
+            })
+        };
 
     // 2. Upper bound: the MIP over the generated columns.
     if !expired() {
@@ -482,10 +486,7 @@ pub(crate) fn solve_setpart(
             .iter()
             .all(|&v| v.abs() <= INTEGRAL_TOL || (v - 1.0).abs() <= INTEGRAL_TOL);
     let mip = if integral {
-        MasterSolution {
-            mip_nodes: 0,
-            ..lp
-        }
+        MasterSolution { mip_nodes: 0, ..lp }
     } else {
         let t = Instant::now();
         let mip = solve_master(n, &final_masks, &final_costs, true, time_left())?;
