@@ -227,7 +227,7 @@ impl Search<'_> {
             return;
         }
         let grow = m as f64 / (m + 1) as f64;
-        for t in 0..avail {
+        for (t, &dt) in dists.iter().enumerate().take(avail) {
             let j = last + 1 + t;
             // Children with too few records left after them to reach size k are skipped.
             if n - j - 1 < k.saturating_sub(m + 1) {
@@ -235,7 +235,7 @@ impl Search<'_> {
             }
             // Per-child bound (Lemma 1 with H = {j} + H'): rc(G + j + H') >= rc(G) + w_j +
             // (sum of the negative weights among the `room` smallest).
-            let wj = alpha * dists[t] - self.y[j];
+            let wj = alpha * dt - self.y[j];
             if rc + wj + neg_sum > self.threshold {
                 continue;
             }
@@ -248,7 +248,7 @@ impl Search<'_> {
                 j,
                 m + 1,
                 sum,
-                sse + grow * dists[t],
+                sse + grow * dt,
                 ysum + self.y[j],
             );
             for (s, a) in sum.iter_mut().zip(xj) {

@@ -268,7 +268,7 @@ mod tests {
             ..Default::default()
         };
         assert!(matches!(
-            solve_exact_with(&vec![0.0; 21], 21, 1, 3, &opts),
+            solve_exact_with(&[0.0; 21], 21, 1, 3, &opts),
             Err(SolverError::TooLargeFor { max: 20, .. })
         ));
     }

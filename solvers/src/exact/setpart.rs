@@ -34,8 +34,11 @@
 //! ## Complexity
 //! Each pricing pass is a pruned enumeration (exponential worst case); the final MIP has as
 //! many columns as groups within the reduced-cost gap (thousands to a few hundred thousand
-//! for n = 40 on synthetic data; aborted with an error beyond `max_columns`). Measured
-//! timings: `tests/exact.rs` and the task report.
+//! for n = 40 on synthetic data; aborted with an error beyond `max_columns`). Measured on
+//! n = 40 (`tests/exact.rs::set_partitioning_timings_n40`, release, one shared core):
+//! k = 3: 0.3-0.5 s; k = 4: 0.2-1.7 s; k = 5: 3 s (uniform d = 2), 12 s (clustered d = 2,
+//! 9770 final columns), 29 s (clustered d = 3, 12942 final columns). Pricing takes under
+//! 0.4 s in every case; the time goes to HiGHS' MIP on the final columns (its root node).
 //!
 //! ## References
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
