@@ -330,3 +330,23 @@ fn cli_reports_the_proven_optimum_and_rejects_large_instances() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("at most 64 records, got 100"), "{err}");
 }
+
+#[test]
+fn a_time_limit_returns_a_feasible_unproven_partition_with_a_valid_bound() {
+    let mut rng = ChaCha8Rng::seed_from_u64(85);
+    let inst = clustered(&mut rng, 40, 3);
+    let opts = ExactOptions {
+        time_limit: Some(0.05),
+        ..Default::default()
+    };
+    let s = solve_exact_with(&inst.z, 40, 3, 5, &opts).unwrap();
+    // 0.05 s is far below the 29 s this case needs (see the timings test).
+    assert!(!s.proven_optimal);
+    check_partition(&s.labels, 5);
+    assert!(close(
+        s.sse,
+        microagg_solvers::sse::partition_sse(&inst.z, 3, &s.labels)
+    ));
+    // The optimum of this instance is 18.344192 (set_partitioning_n40_d3_k5).
+    assert!(s.lower_bound <= 18.344192 && 18.344192 <= s.sse + 1e-6);
+}
