@@ -30,6 +30,14 @@ pub enum SolverError {
     BadOrder { position: usize, record: usize },
     /// Brute force was asked for more records than it can enumerate.
     TooLarge { n: usize, max: usize },
+    /// An exact method was asked for more records than it handles (`method` names it).
+    TooLargeFor {
+        method: &'static str,
+        n: usize,
+        max: usize,
+    },
+    /// The LP/MIP backend (HiGHS) failed or returned an unusable answer.
+    Backend { message: String },
 }
 
 impl fmt::Display for SolverError {
@@ -59,6 +67,11 @@ impl fmt::Display for SolverError {
             SolverError::TooLarge { n, max } => {
                 write!(f, "brute force enumerates at most {max} records, got {n}")
             }
+            SolverError::TooLargeFor { method, n, max } => write!(
+                f,
+                "{method} handles at most {max} records, got {n} (use a heuristic and a lower bound instead)"
+            ),
+            SolverError::Backend { message } => write!(f, "HiGHS: {message}"),
         }
     }
 }

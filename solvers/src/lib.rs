@@ -10,6 +10,7 @@
 //! bounds on the optimal SSE), [`sse`] (two-pass reference SSE), [`univariate`] (exact univariate
 //! microaggregation: O(n) SMAWK, O(nk) DP, brute force), [`segmentation`] (optimal
 //! segmentation of a given order of multivariate records, the MHM / IMHM engine),
+//! [`exact`] (exact optimum for small instances: subset DP, set-partitioning MIP),
 //! [`error`] (the shared error type).
 //!
 //! ## Complexity
@@ -21,6 +22,7 @@
 pub mod assignment;
 pub mod bounds;
 pub mod error;
+pub mod exact;
 pub mod segmentation;
 pub mod sse;
 pub mod univariate;
