@@ -37,7 +37,7 @@ use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::method::MethodInfo;
 use crate::params::Params;
-use crate::partition::Partition;
+use crate::partition::{group_stats, Partition};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +52,7 @@ pub struct IlsParams {
     pub temperature: f64,
     pub cooling: f64,
     pub stall: u64,
+    pub carves: usize,
 }
 
 impl Default for IlsParams {
@@ -64,6 +65,7 @@ impl Default for IlsParams {
             temperature: 0.002,
             cooling: 0.99999,
             stall: 200_000,
+            carves: 1,
         }
     }
 }
@@ -77,6 +79,7 @@ impl Params for IlsParams {
         ("temperature", "outer acceptance temperature as a fraction of the mean group SSE; 0 = accept only non-worsening (default 0.002)"),
         ("cooling", "factor applied to the temperature every iteration (default 0.99999)"),
         ("stall", "iterations without a new best before returning to the best and reheating; with no time limit, the search stops there (default 200000)"),
+        ("carves", "random re-splits of a pool tried per perturbation; the one of lowest SSE is applied (default 1)"),
     ];
     fn check(&self) -> Result<(), String> {
         if self.neighbours == 0 {
@@ -96,6 +99,9 @@ impl Params for IlsParams {
         }
         if self.stall == 0 {
             return Err("stall must be at least 1".into());
+        }
+        if self.carves == 0 {
+            return Err("carves must be at least 1".into());
         }
         Ok(())
     }
@@ -184,7 +190,21 @@ impl Ils {
         let q = options[ctx.rng.random_range(0..count)];
         let (base, extra) = (m / q, m % q);
         let sizes: Vec<usize> = (0..q).map(|g| base + usize::from(g < extra)).collect();
-        let parts = carve(inst, &self.pool, &sizes, Some(&mut *ctx.rng));
+        // Best of `carves` random carvings (the first one wins ties).
+        let mut parts = Vec::new();
+        let mut parts_sse = f64::INFINITY;
+        for _ in 0..self.params.carves {
+            let cand = carve(inst, &self.pool, &sizes, Some(&mut *ctx.rng));
+            let sse = if self.params.carves == 1 {
+                0.0
+            } else {
+                cand.iter().map(|g| group_stats(inst, g).1).sum()
+            };
+            if sse < parts_sse {
+                parts = cand;
+                parts_sse = sse;
+            }
+        }
         let ls = self.ls.as_mut().expect("initialised");
         for (idx, part) in parts.iter().enumerate() {
             let slot = if idx < t {
