@@ -53,6 +53,7 @@ pub struct IlsParams {
     pub cooling: f64,
     pub stall: u64,
     pub carves: usize,
+    pub strategy: String,
 }
 
 impl Default for IlsParams {
@@ -66,6 +67,7 @@ impl Default for IlsParams {
             cooling: 0.99999,
             stall: 200_000,
             carves: 1,
+            strategy: "first".into(),
         }
     }
 }
@@ -80,6 +82,7 @@ impl Params for IlsParams {
         ("cooling", "factor applied to the temperature every iteration (default 0.99999)"),
         ("stall", "iterations without a new best before returning to the best and reheating; with no time limit, the search stops there (default 200000)"),
         ("carves", "random re-splits of a pool tried per perturbation; the one of lowest SSE is applied (default 1)"),
+        ("strategy", "descent: \"first\" (default) applies a record's first improving shift/swap, \"best\" its best one"),
     ];
     fn check(&self) -> Result<(), String> {
         if self.neighbours == 0 {
@@ -99,6 +102,12 @@ impl Params for IlsParams {
         }
         if self.stall == 0 {
             return Err("stall must be at least 1".into());
+        }
+        if self.strategy != "first" && self.strategy != "best" {
+            return Err(format!(
+                "strategy must be \"first\" or \"best\", not \"{}\"",
+                self.strategy
+            ));
         }
         if self.carves == 0 {
             return Err("carves must be at least 1".into());
@@ -276,7 +285,7 @@ impl Refiner for Ils {
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
         self.nb = Some(Neighbours::build(inst, self.params.neighbours));
-        let mut ls = LocalSearch::new(inst, false);
+        let mut ls = LocalSearch::new(inst, self.params.strategy == "best");
         for i in 0..inst.n {
             ls.push(i);
         }
