@@ -25,8 +25,14 @@ fn ils_variants_are_feasible_never_worse_and_reproducible() {
                 let b = pipe.run(&inst, k, 3, None, &never).unwrap().partition;
                 let tag = format!("k={k} carves={carves} strategy={strategy}");
                 assert!(a.is_feasible(k), "{tag}: infeasible");
-                assert!(a.sse() <= input_sse * (1.0 + 1e-12), "{tag}: worse than input");
-                assert!(a.sse() < input_sse, "{tag}: no improvement on this instance");
+                assert!(
+                    a.sse() <= input_sse * (1.0 + 1e-12),
+                    "{tag}: worse than input"
+                );
+                assert!(
+                    a.sse() < input_sse,
+                    "{tag}: no improvement on this instance"
+                );
                 let fresh = a.fresh_sse(&inst);
                 assert!((a.sse() - fresh).abs() <= 1e-9 * fresh, "{tag}: cached SSE");
                 assert_eq!(a.labels(), b.labels(), "{tag}: not reproducible");
