@@ -10,7 +10,8 @@
 //! and SSE for the certificate test (`tests/certificates.rs`).
 //!
 //! Usage: `cargo run --release --example quality -- --secs 60 --seeds 0,1,2,3,4,5,6,7,8,9
-//!         [--cases tarragona-k3,census-k10] [--method PIPELINE] [--certificates proofs/certificates]`
+//!         [--cases tarragona-k3,census-k10] [--method PIPELINE] [--param ils.stall=20000]...
+//!         [--certificates proofs/certificates]`
 //!
 //! ## Complexity
 //! cases x seeds x secs of wall-clock time, sequentially on one core.
@@ -58,9 +59,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cases: Option<Vec<String>> =
         arg(&args, "--cases").map(|c| c.split(',').map(|s| s.trim().to_string()).collect());
     let cert_dir = arg(&args, "--certificates").map(std::path::PathBuf::from);
-    let pipeline = Pipeline::parse(&method, &[])?;
+    // Repeatable `--param METHOD.KEY=VALUE`, as in `microagg run`.
+    let params: Vec<String> = args
+        .windows(2)
+        .filter(|w| w[0] == "--param")
+        .map(|w| w[1].clone())
+        .collect();
+    let pipeline = Pipeline::parse(&method, &params)?;
     let never = AtomicBool::new(false);
-    println!("pipeline {method}, {secs} s per run, seeds {seeds:?}");
+    println!("pipeline {method}, {secs} s per run, seeds {seeds:?}, params {params:?}");
     println!("case           target     best       mean       sd        gap_best%  gap_mean%  t_target_s   paper   t_paper_s (per seed)");
     let mut values = String::from("file\tdata\tk\til\tsse\n");
     for &(data, k, target, paper) in TARGETS {
@@ -97,12 +104,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mean = ils.iter().sum::<f64>() / n;
         let sd = (ils.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
         let min = ils.iter().copied().fold(f64::INFINITY, f64::min);
+        let per_seed: Vec<String> = ils.iter().map(|x| format!("{x:.4}")).collect();
         println!(
-            "{case:<14} {target:<10.4} {min:<10.4} {mean:<10.4} {sd:<9.4} {:<10.3} {:<10.3} {:<12} {paper:<7} {}",
+            "{case:<14} {target:<10.4} {min:<10.4} {mean:<10.4} {sd:<9.4} {:<10.3} {:<10.3} {:<12} {paper:<7} {:<12} il/seed {}",
             100.0 * (min - target) / target,
             100.0 * (mean - target) / target,
             hits.join(" "),
-            paper_hits.join(" ")
+            paper_hits.join(" "),
+            per_seed.join(" ")
         );
         if let (Some(dir), Some((_, labels))) = (&cert_dir, &best) {
             let report = check_labels(&inst, k, labels)?;
