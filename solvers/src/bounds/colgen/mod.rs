@@ -191,8 +191,11 @@ pub struct ColgenBound {
     pub exact_nodes: u64,
     /// Simplex iterations over all master solves.
     pub simplex_iterations: i64,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds: total, in master solves, heuristic pricing, exact pricing.
     pub seconds: f64,
+    pub lp_seconds: f64,
+    pub heuristic_seconds: f64,
+    pub exact_seconds: f64,
 }
 
 /// Rounded Lagrangian bound `sum y + floor(n/k) min(0, rc_lb)` for computed `rc_lb`, with the
@@ -298,9 +301,13 @@ pub fn colgen_bound(
         exact_nodes: 0,
         simplex_iterations: 0,
         seconds: 0.0,
+        lp_seconds: 0.0,
+        heuristic_seconds: 0.0,
+        exact_seconds: 0.0,
     };
     // Evaluate the Lagrangian bound at y with a deadline; returns (columns, exact).
     let evaluate = |y: &[f64], until: Instant, out: &mut ColgenBound| {
+        let t = Instant::now();
         let weak = weak_rc_bound(&geo, y);
         let ex = exact_rc_bound(
             &geo,
@@ -320,13 +327,16 @@ pub fn colgen_bound(
             out.last_pricing_gap = groups_max as f64 * rc_lb;
             out.pricing_exact = ex.exact;
         }
+        out.exact_seconds += t.elapsed().as_secs_f64();
         (ex.columns, ex.exact)
     };
 
     let mut y_sep_prev: Option<Vec<f64>> = None;
     let mut last_y: Vec<f64> = Vec::new();
     while out.iterations < opts.max_iterations && Instant::now() < main_deadline {
+        let t = Instant::now();
         let sol = master.solve().map_err(ColgenError::Lp)?;
+        out.lp_seconds += t.elapsed().as_secs_f64();
         out.iterations += 1;
         out.lp_value = sol.value;
         let y_lp = sol.duals;
@@ -338,12 +348,14 @@ pub fn colgen_bound(
                 .collect(),
             _ => y_lp.clone(),
         };
+        let t = Instant::now();
         let mut new_cols = price_all(&geo, &y_sep, &y_lp, opts.tol, &known);
         let mut sep = y_sep;
         if new_cols.is_empty() && opts.smoothing > 0.0 {
             new_cols = price_all(&geo, &y_lp, &y_lp, opts.tol, &known);
             sep = y_lp.clone();
         }
+        out.heuristic_seconds += t.elapsed().as_secs_f64();
         let periodic = opts.exact_every > 0 && out.iterations % opts.exact_every == 0;
         if new_cols.is_empty() || periodic {
             let at = if new_cols.is_empty() { &y_lp } else { &sep };

@@ -284,7 +284,7 @@ pub struct ExactPricing {
     pub exact: bool,
     /// Groups with negative reduced cost met at leaves (reduced cost, sorted members).
     pub columns: Vec<(f64, Vec<u32>)>,
-    /// Nodes explored.
+    /// Nodes explored (leaves included).
     pub nodes: u64,
 }
 
@@ -295,7 +295,6 @@ struct Search<'a> {
     cands: Vec<usize>,
     to_t: Vec<f64>,
     members: Vec<u32>,
-    scratch: Vec<f64>,
     inc: f64,
     open_min: f64,
     nodes: u64,
@@ -305,21 +304,45 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Lower bound of the node (partial set with pair sum `p`, duals `yt`, next candidate
-    /// index `start`, `q` records to add).
-    fn node_bound(&mut self, p: f64, yt: f64, start: usize, q: usize) -> f64 {
+    /// Per-candidate terms `g(u) = sum_{t in T} D_tu / m + NN_{q-1}(u) / (2m) - y_u` of the
+    /// candidates from `start`, and into `suffix[idx]` the sum of the `q - 1` smallest terms
+    /// after `idx` (infinite when fewer remain). A child adding candidate `idx` bounds every
+    /// group of its subtree by `base + g(idx) + suffix[idx]`; the node bound is the minimum.
+    fn child_bounds(&self, start: usize, q: usize, g: &mut Vec<f64>, suffix: &mut Vec<f64>) {
         let m = self.m as f64;
-        self.scratch.clear();
-        for idx in start..self.cands.len() {
+        let len = self.cands.len();
+        g.clear();
+        for idx in start..len {
             let u = self.cands[idx];
-            self.scratch
-                .push(self.to_t[idx] / m + self.geo.nn(u, q - 1) / (2.0 * m) - self.y[u]);
+            g.push(self.to_t[idx] / m + self.geo.nn(u, q - 1) / (2.0 * m) - self.y[u]);
         }
-        p / m - yt + sum_smallest(&mut self.scratch, q)
+        suffix.clear();
+        suffix.resize(len - start, f64::INFINITY);
+        // The q - 1 smallest seen so far (from the end), ascending.
+        let mut best: Vec<f64> = Vec::with_capacity(q);
+        let mut sum = 0.0;
+        for pos in (0..len - start).rev() {
+            if best.len() == q - 1 {
+                suffix[pos] = sum;
+            }
+            let v = g[pos];
+            if q > 1 && (best.len() < q - 1 || v < best[best.len() - 1]) {
+                let at = best.partition_point(|&b| b <= v);
+                best.insert(at, v);
+                sum += v;
+                if best.len() > q - 1 {
+                    sum -= best.pop().expect("nonempty");
+                }
+            }
+        }
+        if q == 1 {
+            suffix.iter_mut().for_each(|s| *s = 0.0);
+        }
     }
 
     fn dfs(&mut self, p: f64, yt: f64, start: usize) {
         let q = self.m - self.members.len();
+        self.nodes += 1;
         if q == 0 {
             let rc = p / self.m as f64 - yt;
             if rc < self.inc {
@@ -335,31 +358,47 @@ impl Search<'_> {
         if self.cands.len() - start < q {
             return;
         }
-        let bound = self.node_bound(p, yt, start, q);
+        let base = p / self.m as f64 - yt;
+        let (mut g, mut suffix) = (Vec::new(), Vec::new());
+        self.child_bounds(start, q, &mut g, &mut suffix);
+        let bound = base
+            + g.iter()
+                .zip(&suffix)
+                .map(|(a, b)| a + b)
+                .fold(f64::INFINITY, f64::min);
         if bound >= self.inc {
             return;
         }
         if self.out_of_budget
             || self.nodes >= self.budget.nodes
-            || (self.nodes % 1024 == 0 && Instant::now() >= self.budget.deadline)
+            || (self.nodes % 256 == 0 && Instant::now() >= self.budget.deadline)
         {
             self.out_of_budget = true;
             self.open_min = self.open_min.min(bound);
             return;
         }
-        self.nodes += 1;
         for idx in start..=self.cands.len() - q {
+            // `inc` may have dropped since: re-test each child against it.
+            if base + g[idx - start] + suffix[idx - start] >= self.inc {
+                continue;
+            }
+            if self.out_of_budget {
+                self.open_min = self
+                    .open_min
+                    .min(base + g[idx - start] + suffix[idx - start]);
+                continue;
+            }
             let c = self.cands[idx];
             let (pc, yc) = (p + self.to_t[idx], yt + self.y[c]);
+            // Saved and restored (not subtracted back) so that no rounding drift builds up.
+            let saved = self.to_t[idx + 1..].to_vec();
             for j in idx + 1..self.cands.len() {
                 self.to_t[j] += self.geo.d(c, self.cands[j]);
             }
             self.members.push(c as u32);
             self.dfs(pc, yc, idx + 1);
             self.members.pop();
-            for j in idx + 1..self.cands.len() {
-                self.to_t[j] -= self.geo.d(c, self.cands[j]);
-            }
+            self.to_t[idx + 1..].copy_from_slice(&saved);
         }
     }
 }
@@ -377,7 +416,6 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
         cands: Vec::new(),
         to_t: Vec::new(),
         members: Vec::new(),
-        scratch: Vec::new(),
         inc: 0.0,
         open_min: f64::INFINITY,
         nodes: 0,
