@@ -449,6 +449,52 @@ mod tests {
         assert!(b.lower_bound >= opt - 1e-9, "{} << {opt}", b.lower_bound);
     }
 
+    /// The full master LP over every group of k..2k-1 records, solved in one shot: an
+    /// independent value for the converged column generation.
+    fn full_master_lp(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
+        use highs::{ColProblem, Sense};
+        let mut pb = ColProblem::default();
+        let rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
+        for mask in 1u32..(1 << n) {
+            let m = mask.count_ones() as usize;
+            if m >= k && m < 2 * k {
+                let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+                let c = crate::sse::group_sse(x, d, &members);
+                pb.add_column(c, 0.0.., members.iter().map(|&i| (rows[i], 1.0)));
+            }
+        }
+        let mut model = highs::Model::new(pb);
+        model.make_quiet();
+        model.set_sense(Sense::Minimise);
+        let solved = model.solve();
+        assert_eq!(solved.status(), highs::HighsModelStatus::Optimal);
+        // SAFETY: valid solved HiGHS instance.
+        unsafe { highs_sys::Highs_getObjectiveValue(solved.as_ptr()) }
+    }
+
+    #[test]
+    fn converged_bound_equals_the_full_master_lp() {
+        let mut state = 0x2014_u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..12 {
+            let (n, d, k) = (7 + case % 4, 1 + case % 3, 2 + case % 2);
+            let x: Vec<f64> = (0..n * d).map(|_| 4.0 * next()).collect();
+            let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+            let b = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
+            let lp = full_master_lp(&x, n, d, k);
+            assert!(b.converged, "case {case}");
+            assert!(b.lagrangian <= lp, "case {case}: {} > LP {lp}", b.lagrangian);
+            assert!(
+                lp - b.lagrangian <= 1e-7 * (1.0 + lp),
+                "case {case}: {} << LP {lp}",
+                b.lagrangian
+            );
+        }
+    }
+
     #[test]
     fn bad_input_is_rejected() {
         let x = [0.0, 1.0, 2.0, 3.0];
