@@ -78,6 +78,7 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             nodes: u64::MAX,
             deadline: Instant::now() + Duration::from_secs(60),
             max_columns: 100,
+            stop_after_columns: usize::MAX,
         };
         let ex = exact_rc_bound(&geo, &y, budget);
         let tol = 1e-9 * (1.0 + truth.abs());
@@ -99,6 +100,12 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
         // A budget of one node still gives a valid (smaller) bound.
         let cut = exact_rc_bound(&geo, &y, ExactBudget { nodes: 1, ..budget });
         assert!(cut.rc_lower_bound <= truth.min(0.0) + tol, "case {case}: cut bound");
+        let early = ExactBudget {
+            stop_after_columns: 1,
+            ..budget
+        };
+        let early = exact_rc_bound(&geo, &y, early);
+        assert!(early.rc_lower_bound <= truth.min(0.0) + tol, "case {case}: early stop");
         // Heuristic groups are feasible and their reported reduced cost is right.
         for seed in 0..n {
             if let Some((rc, g)) = heuristic(&geo, &y, seed) {

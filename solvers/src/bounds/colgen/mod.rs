@@ -18,7 +18,9 @@
 //!    (proofs/P09). `RC_lb` is the larger of the weak nearest-neighbour pricing bound and the
 //!    branch-and-bound pricing bound ([`pricing::exact_rc_bound`]), which is proven even when
 //!    its budget cuts it short (`pricing_exact` says whether it was not cut). It is evaluated
-//!    every `exact_every` iterations at `y_sep`, whenever heuristic pricing finds nothing, and
+//!    every `exact_every` iterations at `y_sep` (default: never), whenever heuristic pricing
+//!    finds nothing (then it stops after `exact_stop_after` negative columns: their bound is
+//!    valid but weaker), and
 //!    once at the end with the remaining time. If exact pricing proves no negative column at
 //!    `y_LP`, the master LP value is reached (converged).
 //! 4. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
@@ -69,6 +71,9 @@ pub struct ColgenOptions {
     pub exact_every: usize,
     /// Branch-and-bound nodes per exact pricing call.
     pub exact_nodes: u64,
+    /// On heuristic failure, exact pricing stops after finding this many negative columns
+    /// (its bound is then valid but weaker; the final and periodic calls never stop early).
+    pub exact_stop_after: usize,
     /// Fraction of the time limit kept for the final exact pricing.
     pub final_fraction: f64,
     /// Reduced costs above `-tol` count as nonnegative for column generation.
@@ -83,8 +88,9 @@ impl Default for ColgenOptions {
             smoothing: 0.5,
             max_columns_per_iteration: 0,
             pool: 0,
-            exact_every: 20,
+            exact_every: 0,
             exact_nodes: 2_000_000,
+            exact_stop_after: 200,
             final_fraction: 0.25,
             tol: 1e-7,
         }
@@ -99,8 +105,9 @@ impl ColgenOptions {
         ("smoothing", "0.5", "dual smoothing weight alpha of the previous separation point, in [0, 1)"),
         ("max_columns_per_iteration", "0", "most columns added per iteration (0: n)"),
         ("pool", "0", "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))"),
-        ("exact_every", "20", "exact (branch-and-bound) pricing every this many iterations (0: only on heuristic failure and at the end)"),
+        ("exact_every", "0", "exact (branch-and-bound) pricing every this many iterations (0: only on heuristic failure and at the end)"),
         ("exact_nodes", "2000000", "branch-and-bound node budget per exact pricing call"),
+        ("exact_stop_after", "200", "on heuristic failure, exact pricing stops after this many negative columns"),
         ("final_fraction", "0.25", "fraction of the time limit reserved for the final exact pricing"),
         ("tol", "1e-7", "reduced costs above -tol count as nonnegative"),
     ];
@@ -306,7 +313,7 @@ pub fn colgen_bound(
         exact_seconds: 0.0,
     };
     // Evaluate the Lagrangian bound at y with a deadline; returns (columns, exact).
-    let evaluate = |y: &[f64], until: Instant, out: &mut ColgenBound| {
+    let evaluate = |y: &[f64], until: Instant, stop_after: usize, out: &mut ColgenBound| {
         let t = Instant::now();
         let weak = weak_rc_bound(&geo, y);
         let ex = exact_rc_bound(
@@ -316,6 +323,7 @@ pub fn colgen_bound(
                 nodes: opts.exact_nodes,
                 deadline: until,
                 max_columns: cap,
+                stop_after_columns: stop_after,
             },
         );
         out.exact_calls += 1;
@@ -359,7 +367,13 @@ pub fn colgen_bound(
         let periodic = opts.exact_every > 0 && out.iterations % opts.exact_every == 0;
         if new_cols.is_empty() || periodic {
             let at = if new_cols.is_empty() { &y_lp } else { &sep };
-            let (cols, exact) = evaluate(at, main_deadline, &mut out);
+            // When columns are all we need (heuristic failure), stop at the first batch.
+            let stop_after = if new_cols.is_empty() {
+                opts.exact_stop_after.max(1)
+            } else {
+                usize::MAX
+            };
+            let (cols, exact) = evaluate(at, main_deadline, stop_after, &mut out);
             let negative: Vec<(f64, Vec<u32>)> = cols
                 .into_iter()
                 .filter(|(_, g)| !known.contains(g))
@@ -392,10 +406,10 @@ pub fn colgen_bound(
     if !last_y.is_empty() && !out.converged {
         let sol = master.solve().map_err(ColgenError::Lp)?;
         out.lp_value = sol.value;
-        let _ = evaluate(&sol.duals, deadline, &mut out);
+        let _ = evaluate(&sol.duals, deadline, usize::MAX, &mut out);
         if let Some(p) = &y_sep_prev {
             if Instant::now() < deadline {
-                let _ = evaluate(p, deadline, &mut out);
+                let _ = evaluate(p, deadline, usize::MAX, &mut out);
             }
         }
     }
@@ -493,6 +507,13 @@ mod tests {
                 b.lagrangian
             );
         }
+    }
+
+    #[test]
+    fn k_one_gives_zero_and_does_not_panic() {
+        let x = [0.0, 1.0, 5.0];
+        let b = colgen_bound(&x, 3, 1, 1, &[0, 1, 2], &ColgenOptions::default()).unwrap();
+        assert!(b.lower_bound <= 0.0 && b.lower_bound > -1e-12, "{b:?}");
     }
 
     #[test]

@@ -272,6 +272,9 @@ pub struct ExactBudget {
     pub deadline: Instant,
     /// Most negative-reduced-cost groups returned as columns.
     pub max_columns: usize,
+    /// Stop (as if out of budget, so the bound stays valid but weaker) once this many groups
+    /// with negative reduced cost were met; `usize::MAX` to never stop early.
+    pub stop_after_columns: usize,
 }
 
 /// Result of an exact pricing call.
@@ -352,6 +355,9 @@ impl Search<'_> {
                 let mut g = self.members.clone();
                 g.sort_unstable();
                 self.columns.push((rc, g));
+                if self.columns.len() >= self.budget.stop_after_columns {
+                    self.out_of_budget = true;
+                }
             }
             return;
         }
@@ -428,6 +434,18 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
     let mut cy: Vec<f64> = Vec::with_capacity(n);
     for m in geo.k..=(2 * geo.k - 1).min(n) {
         s.m = m;
+        if m == 1 {
+            // Singletons: rc({r}) = -y_r, evaluated directly.
+            for (r, &yr) in y.iter().enumerate() {
+                if -yr < s.inc {
+                    s.inc = -yr;
+                }
+                if -yr < 0.0 {
+                    s.columns.push((-yr, vec![r as u32]));
+                }
+            }
+            continue;
+        }
         let top_m: f64 = sorted_y[..m].iter().sum();
         for r in 0..n {
             if top_m + s.inc <= 0.0 {
@@ -453,8 +471,22 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
             if s.cands.len() < m - 1 {
                 continue;
             }
-            // Promising candidates first.
             let mf = m as f64;
+            if s.out_of_budget {
+                // Budget spent: only the root bound of this anchor (no sort, no search).
+                cy.clear();
+                cy.extend(
+                    s.cands
+                        .iter()
+                        .map(|&j| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j]),
+                );
+                let root = -y[r] + sum_smallest(&mut cy, m - 1);
+                if root < s.inc {
+                    s.open_min = s.open_min.min(root);
+                }
+                continue;
+            }
+            // Promising candidates first.
             let key = |j: usize| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j];
             s.cands
                 .sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
