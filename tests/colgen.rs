@@ -16,7 +16,15 @@ use std::time::{Duration, Instant};
 /// Minimum SSE over all set partitions of rows 0..n into groups of at least k (restricted
 /// growth strings, pruned only by the number of records left to fill open small groups).
 fn brute_force_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
-    fn rec(i: usize, labels: &mut Vec<usize>, x: &[f64], n: usize, d: usize, k: usize, best: &mut f64) {
+    fn rec(
+        i: usize,
+        labels: &mut Vec<usize>,
+        x: &[f64],
+        n: usize,
+        d: usize,
+        k: usize,
+        best: &mut f64,
+    ) {
         let groups = labels.iter().max().map_or(0, |m| m + 1);
         if i == n {
             let mut sizes = vec![0usize; groups];
@@ -72,7 +80,9 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
         let geo = Geometry::new(&x, n, d, k, 6);
         // Duals around each record's share of a plausible SSE, some negative.
         let scale = rng.random_range(0.2..3.0);
-        let y: Vec<f64> = (0..n).map(|_| rng.random_range(-0.5..1.0) * scale).collect();
+        let y: Vec<f64> = (0..n)
+            .map(|_| rng.random_range(-0.5..1.0) * scale)
+            .collect();
         let truth = brute_force_min_rc(&x, n, d, k, &y);
         let budget = ExactBudget {
             nodes: u64::MAX,
@@ -92,20 +102,32 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
         if truth < -tol {
             negative += 1;
             let (rc, g) = &ex.columns[0];
-            assert!((rc - truth).abs() <= tol, "case {case}: best column {rc} vs {truth}");
+            assert!(
+                (rc - truth).abs() <= tol,
+                "case {case}: best column {rc} vs {truth}"
+            );
             assert!(g.len() >= k && g.len() < 2 * k);
         }
         // The weak bound is a valid lower bound.
-        assert!(weak_rc_bound(&geo, &y) <= truth + tol, "case {case}: weak bound");
+        assert!(
+            weak_rc_bound(&geo, &y) <= truth + tol,
+            "case {case}: weak bound"
+        );
         // A budget of one node still gives a valid (smaller) bound.
         let cut = exact_rc_bound(&geo, &y, ExactBudget { nodes: 1, ..budget });
-        assert!(cut.rc_lower_bound <= truth.min(0.0) + tol, "case {case}: cut bound");
+        assert!(
+            cut.rc_lower_bound <= truth.min(0.0) + tol,
+            "case {case}: cut bound"
+        );
         let early = ExactBudget {
             stop_after_columns: 1,
             ..budget
         };
         let early = exact_rc_bound(&geo, &y, early);
-        assert!(early.rc_lower_bound <= truth.min(0.0) + tol, "case {case}: early stop");
+        assert!(
+            early.rc_lower_bound <= truth.min(0.0) + tol,
+            "case {case}: early stop"
+        );
         // Heuristic groups are feasible and their reported reduced cost is right.
         for seed in 0..n {
             if let Some((rc, g)) = heuristic(&geo, &y, seed) {
@@ -116,7 +138,10 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             }
         }
     }
-    assert!(negative >= 20, "only {negative} cases had a negative column");
+    assert!(
+        negative >= 20,
+        "only {negative} cases had a negative column"
+    );
 }
 
 #[test]
@@ -155,7 +180,13 @@ fn colgen_bound_is_below_every_heuristic_on_synthetic_data() {
     for k in [3, 5] {
         let b = microagg::bound::compute("colgen", &inst, k, Some(10.0)).unwrap();
         assert!(b.certified);
-        for key in ["iterations", "columns", "last_pricing_gap", "lp_value", "pricing_exact"] {
+        for key in [
+            "iterations",
+            "columns",
+            "last_pricing_gap",
+            "lp_value",
+            "pricing_exact",
+        ] {
             assert!(b.details.get(key).is_some(), "details lack {key}");
         }
         let nn = microagg::bound::compute("nn", &inst, k, None).unwrap();
@@ -183,6 +214,10 @@ fn colgen_on_tarragona_k3_is_below_the_best_known_sse() {
     // best known IL quoted by the issue: 14.469.
     let best = 14.469 / 100.0 * inst.sst;
     assert!(b.certified);
-    assert!(b.lower_bound <= best, "bound {} above best known {best}", b.lower_bound);
+    assert!(
+        b.lower_bound <= best,
+        "bound {} above best known {best}",
+        b.lower_bound
+    );
     assert!(b.lower_bound >= nn.lower_bound);
 }

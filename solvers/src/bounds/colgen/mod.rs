@@ -114,7 +114,7 @@ impl ColgenOptions {
 
     fn check(&self) -> Result<(), ColgenError> {
         let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
-        if !(self.time_limit > 0.0) {
+        if self.time_limit.is_nan() || self.time_limit <= 0.0 {
             return bad("time_limit must be positive");
         }
         if !(0.0..1.0).contains(&self.smoothing) {
@@ -123,7 +123,7 @@ impl ColgenOptions {
         if !(0.0..1.0).contains(&self.final_fraction) {
             return bad("final_fraction must be in [0, 1)");
         }
-        if !(self.tol >= 0.0) {
+        if self.tol.is_nan() || self.tol < 0.0 {
             return bad("tol must be nonnegative");
         }
         Ok(())
@@ -278,7 +278,11 @@ pub fn colgen_bound(
     let deadline = start + Duration::from_secs_f64(opts.time_limit);
     let main_deadline =
         start + Duration::from_secs_f64(opts.time_limit * (1.0 - opts.final_fraction));
-    let pool = if opts.pool == 0 { (3 * k).max(12) } else { opts.pool };
+    let pool = if opts.pool == 0 {
+        (3 * k).max(12)
+    } else {
+        opts.pool
+    };
     let geo = Geometry::new(x, n, d, k, pool);
     let cost = |g: &[u32]| {
         let members: Vec<usize> = g.iter().map(|&i| i as usize).collect();
@@ -364,7 +368,7 @@ pub fn colgen_bound(
             sep = y_lp.clone();
         }
         out.heuristic_seconds += t.elapsed().as_secs_f64();
-        let periodic = opts.exact_every > 0 && out.iterations % opts.exact_every == 0;
+        let periodic = opts.exact_every > 0 && out.iterations.is_multiple_of(opts.exact_every);
         if new_cols.is_empty() || periodic {
             let at = if new_cols.is_empty() { &y_lp } else { &sep };
             // When columns are all we need (heuristic failure), stop at the first batch.
@@ -395,8 +399,10 @@ pub fn colgen_bound(
             last_y = y_lp;
             break;
         }
-        let (g, c): (Vec<Vec<u32>>, Vec<f64>) =
-            new_cols.into_iter().map(|(_, g)| (g.clone(), cost(&g))).unzip();
+        let (g, c): (Vec<Vec<u32>>, Vec<f64>) = new_cols
+            .into_iter()
+            .map(|(_, g)| (g.clone(), cost(&g)))
+            .unzip();
         known.extend(g.iter().cloned());
         master.add_columns(g, c).map_err(ColgenError::Lp)?;
         y_sep_prev = Some(sep);
@@ -490,7 +496,9 @@ mod tests {
     fn converged_bound_equals_the_full_master_lp() {
         let mut state = 0x2014_u64;
         let mut next = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 11) as f64 / (1u64 << 53) as f64
         };
         for case in 0..12 {
@@ -500,7 +508,11 @@ mod tests {
             let b = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
             let lp = full_master_lp(&x, n, d, k);
             assert!(b.converged, "case {case}");
-            assert!(b.lagrangian <= lp, "case {case}: {} > LP {lp}", b.lagrangian);
+            assert!(
+                b.lagrangian <= lp,
+                "case {case}: {} > LP {lp}",
+                b.lagrangian
+            );
             assert!(
                 lp - b.lagrangian <= 1e-7 * (1.0 + lp),
                 "case {case}: {} << LP {lp}",

@@ -207,16 +207,28 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
         };
         for b in (0..l).filter(|&b| !in_s[b]) {
             if m < hi {
-                consider((p + to_s[b]) / (m + 1) as f64 - ys - y[cand[b]], None, Some(b));
+                consider(
+                    (p + to_s[b]) / (m + 1) as f64 - ys - y[cand[b]],
+                    None,
+                    Some(b),
+                );
             }
             for &a in &members {
                 let pp = p - to_s[a] + to_s[b] - geo.d(cand[a], cand[b]);
-                consider(pp / m as f64 - ys + y[cand[a]] - y[cand[b]], Some(a), Some(b));
+                consider(
+                    pp / m as f64 - ys + y[cand[a]] - y[cand[b]],
+                    Some(a),
+                    Some(b),
+                );
             }
         }
         if m > k {
             for &a in &members {
-                consider((p - to_s[a]) / (m - 1) as f64 - ys + y[cand[a]], Some(a), None);
+                consider(
+                    (p - to_s[a]) / (m - 1) as f64 - ys + y[cand[a]],
+                    Some(a),
+                    None,
+                );
             }
         }
         match mv {
@@ -231,7 +243,10 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
             None => break,
         }
     }
-    let mut members: Vec<u32> = (0..l).filter(|&j| in_s[j]).map(|j| cand[j] as u32).collect();
+    let mut members: Vec<u32> = (0..l)
+        .filter(|&j| in_s[j])
+        .map(|j| cand[j] as u32)
+        .collect();
     members.sort_unstable();
     Some((geo.reduced_cost(&members, y), members))
 }
@@ -377,7 +392,7 @@ impl Search<'_> {
         }
         if self.out_of_budget
             || self.nodes >= self.budget.nodes
-            || (self.nodes % 256 == 0 && Instant::now() >= self.budget.deadline)
+            || (self.nodes.is_multiple_of(256) && Instant::now() >= self.budget.deadline)
         {
             self.out_of_budget = true;
             self.open_min = self.open_min.min(bound);
