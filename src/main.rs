@@ -81,7 +81,7 @@ enum Command {
         /// lines when FILE ends in .jsonl or .json.
         #[arg(long)]
         trace: Option<PathBuf>,
-        /// Also compute a lower bound (nn) after the run and report lower_bound,
+        /// Also compute a lower bound (nn or colgen) after the run and report lower_bound,
         /// il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
         #[arg(long)]
         bound: Option<String>,
@@ -90,10 +90,11 @@ enum Command {
     Bound {
         #[command(flatten)]
         data: DataArgs,
-        /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified).
+        /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified) or colgen
+        /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s).
         #[arg(long, default_value = "nn")]
         method: String,
-        /// Wall-clock limit in seconds (for iterative bounds; nn ignores it).
+        /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
         #[arg(long)]
         time_limit: Option<f64>,
         /// Print one JSON object on stdout instead of text.

@@ -6,12 +6,16 @@
 //!
 //! - [`nn`]: the nearest-neighbour bound, `sum_i NN_{k-1}(i) / (2k)` (proof:
 //!   `proofs/P06-nn-bound.md`). O(n^2 d) time, O(n) extra memory.
+//! - [`colgen`]: the column generation (Lagrangian) bound over groups of `k..2k-1` records
+//!   (proof: `proofs/P09-lagrangian-bound.md`). HiGHS master, O(n^2) memory.
 //!
 //! ## References
 //! See each module.
 
+pub mod colgen;
 pub mod nn;
 
+pub use colgen::{colgen_bound, ColgenBound, ColgenError, ColgenOptions};
 pub use nn::{nn_bound, NnBound};
 
 /// Unit roundoff of `f64` (half the machine epsilon).
