@@ -3,48 +3,12 @@
 //! value on Tarragona k = 3, and below every registered heuristic on the CASC files.
 
 mod common;
-use common::{casc, run_method, synthetic};
+use common::{brute_force_optimum, casc, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::method::{registry, MethodKind};
 use microagg_solvers::bounds::nn_bound;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Minimum SSE over all set partitions of rows 0..n into groups of at least k, by
-/// enumerating restricted growth strings (no pruning beyond group sizes): exact for small n.
-fn brute_force_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
-    #[allow(clippy::too_many_arguments)]
-    fn rec(
-        i: usize,
-        labels: &mut Vec<usize>,
-        groups: usize,
-        x: &[f64],
-        n: usize,
-        d: usize,
-        k: usize,
-        best: &mut f64,
-    ) {
-        if i == n {
-            let mut sizes = vec![0usize; groups];
-            labels.iter().for_each(|&l| sizes[l] += 1);
-            if sizes.iter().all(|&s| s >= k) {
-                let sse = microagg_solvers::sse::partition_sse(x, d, labels);
-                if sse < *best {
-                    *best = sse;
-                }
-            }
-            return;
-        }
-        for l in 0..=groups {
-            labels.push(l);
-            rec(i + 1, labels, groups.max(l + 1), x, n, d, k, best);
-            labels.pop();
-        }
-    }
-    let mut best = f64::INFINITY;
-    rec(0, &mut Vec::new(), 0, x, n, d, k, &mut best);
-    best
-}
 
 /// The bound by full sorting of each row of the distance matrix, summed in a different order
 /// (per neighbour rank, then over records) with compensated summation: an independent check

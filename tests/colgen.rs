@@ -3,7 +3,7 @@
 //! partitions) and below every heuristic, and on Tarragona k = 3 below the best known SSE.
 
 mod common;
-use common::{casc, run_method, synthetic};
+use common::{brute_force_optimum, casc, run_method, synthetic};
 use microagg_solvers::bounds::colgen::pricing::{
     exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry,
 };
@@ -12,39 +12,6 @@ use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-
-/// Minimum SSE over all set partitions of rows 0..n into groups of at least k (restricted
-/// growth strings, pruned only by the number of records left to fill open small groups).
-fn brute_force_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
-    fn rec(
-        i: usize,
-        labels: &mut Vec<usize>,
-        x: &[f64],
-        n: usize,
-        d: usize,
-        k: usize,
-        best: &mut f64,
-    ) {
-        let groups = labels.iter().max().map_or(0, |m| m + 1);
-        if i == n {
-            let mut sizes = vec![0usize; groups];
-            labels.iter().for_each(|&l| sizes[l] += 1);
-            if sizes.iter().all(|&s| s >= k) {
-                let sse = microagg_solvers::sse::partition_sse(x, d, labels);
-                *best = best.min(sse);
-            }
-            return;
-        }
-        for l in 0..=groups {
-            labels.push(l);
-            rec(i + 1, labels, x, n, d, k, best);
-            labels.pop();
-        }
-    }
-    let mut best = f64::INFINITY;
-    rec(0, &mut Vec::new(), x, n, d, k, &mut best);
-    best
-}
 
 /// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S), by enumerating bit masks,
 /// with the two-pass SSE (independent of the pairwise form the pricing uses).

@@ -7,7 +7,7 @@
 //! `cargo test --release --workspace --test exact -- --ignored --nocapture`.
 
 mod common;
-use common::{from_rows, run_method};
+use common::{brute_force_optimum, from_rows, run_method};
 use microagg::data::Instance;
 use microagg::method::{registry, MethodKind};
 use microagg_solvers::bounds::nn_bound;
@@ -15,51 +15,6 @@ use microagg_solvers::exact::{solve_exact, solve_exact_with, ExactMethod, ExactO
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
-
-/// Minimum SSE over all set partitions of rows 0..n into groups of at least k, by
-/// enumerating restricted growth strings (labels[i] <= 1 + max label so far): every set
-/// partition exactly once, no size restriction beyond >= k. Independent of the solver (no
-/// size cap at 2k-1, no DP, no LP).
-fn brute_force_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
-    #[allow(clippy::too_many_arguments)]
-    fn rec(
-        i: usize,
-        labels: &mut Vec<usize>,
-        groups: usize,
-        x: &[f64],
-        n: usize,
-        d: usize,
-        k: usize,
-        best: &mut f64,
-    ) {
-        if i == n {
-            let mut sizes = vec![0usize; groups];
-            labels.iter().for_each(|&l| sizes[l] += 1);
-            if sizes.iter().all(|&s| s >= k) {
-                let sse = microagg_solvers::sse::partition_sse(x, d, labels);
-                if sse < *best {
-                    *best = sse;
-                }
-            }
-            return;
-        }
-        // Prune: the records left must be able to bring every open group up to k.
-        let mut sizes = vec![0usize; groups];
-        labels.iter().for_each(|&l| sizes[l] += 1);
-        let deficit: usize = sizes.iter().map(|&s| k.saturating_sub(s)).sum();
-        if deficit > n - i {
-            return;
-        }
-        for l in 0..=groups {
-            labels.push(l);
-            rec(i + 1, labels, groups.max(l + 1), x, n, d, k, best);
-            labels.pop();
-        }
-    }
-    let mut best = f64::INFINITY;
-    rec(0, &mut Vec::new(), 0, x, n, d, k, &mut best);
-    best
-}
 
 /// Clustered random rows: `n` points around `n / 3` centres in a box.
 fn clustered(rng: &mut ChaCha8Rng, n: usize, d: usize) -> Instance {

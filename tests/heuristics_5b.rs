@@ -9,31 +9,16 @@
 //! `cargo test --release --workspace --test heuristics_5b -- --ignored --nocapture`.
 
 mod common;
-use common::{casc, from_rows, run_method, synthetic};
+use common::{attribute_sum_lower_bound, casc, from_rows, groups, line, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::partition::sq_dist;
 
 const METHODS: [&str; 6] = ["kward", "mst", "muapprox", "ga", "fcm", "pcl"];
 
-/// Groups as sorted lists of record ids, sorted, from labels.
-fn groups(labels: &[usize]) -> Vec<Vec<usize>> {
-    let mut by_label: Vec<Vec<usize>> = vec![Vec::new(); labels.iter().max().map_or(0, |m| m + 1)];
-    for (i, &l) in labels.iter().enumerate() {
-        by_label[l].push(i);
-    }
-    let mut gs: Vec<Vec<usize>> = by_label.into_iter().filter(|g| !g.is_empty()).collect();
-    gs.sort();
-    gs
-}
-
 fn sorted(mut gs: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
     gs.iter_mut().for_each(|g| g.sort_unstable());
     gs.sort();
     gs
-}
-
-fn line(values: &[f64]) -> Instance {
-    from_rows(&values.iter().map(|&v| vec![v]).collect::<Vec<_>>())
 }
 
 fn run_with(
@@ -50,40 +35,6 @@ fn run_with(
         .run(inst, k, seed, None, &never)
         .unwrap_or_else(|e| panic!("{method}: {e}"));
     (out.partition.sse(), out.partition.labels().to_vec())
-}
-
-/// Optimal univariate SSE of one attribute (groups of k..2k-1 consecutive sorted values);
-/// the sum over attributes is a lower bound on any feasible SSE (see lineage_sanity.rs).
-fn univariate_optimum(mut v: Vec<f64>, k: usize) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    let (mut s, mut s2) = (vec![0.0; n + 1], vec![0.0; n + 1]);
-    for i in 0..n {
-        s[i + 1] = s[i] + v[i];
-        s2[i + 1] = s2[i] + v[i] * v[i];
-    }
-    let sse = |a: usize, b: usize| {
-        let m = (b - a) as f64;
-        let t = s[b] - s[a];
-        ((s2[b] - s2[a]) - t * t / m).max(0.0)
-    };
-    let mut dp = vec![f64::INFINITY; n + 1];
-    dp[0] = 0.0;
-    for b in k..=n {
-        for size in k..=(2 * k - 1).min(b) {
-            let cand = dp[b - size] + sse(b - size, b);
-            if cand < dp[b] {
-                dp[b] = cand;
-            }
-        }
-    }
-    dp[n]
-}
-
-fn attribute_sum_lower_bound(inst: &Instance, k: usize) -> f64 {
-    (0..inst.d)
-        .map(|j| univariate_optimum((0..inst.n).map(|i| inst.row(i)[j]).collect(), k))
-        .sum()
 }
 
 /// Six unit vectors (+-e1, +-e2, +-e3) around a centre (record 0): a star whose leaves are

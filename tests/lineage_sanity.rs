@@ -3,62 +3,10 @@
 //! method promises, and an optimum-free lower bound on SSE that every result must respect.
 
 mod common;
-use common::{casc, from_rows, run_method, synthetic};
+use common::{attribute_sum_lower_bound, casc, groups, line, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::init::diameter::Diameter;
 use microagg::partition::sq_dist;
-
-/// Groups as sorted lists of record ids, sorted, from labels.
-fn groups(labels: &[usize]) -> Vec<Vec<usize>> {
-    let mut by_label: Vec<Vec<usize>> = vec![Vec::new(); labels.iter().max().map_or(0, |m| m + 1)];
-    for (i, &l) in labels.iter().enumerate() {
-        by_label[l].push(i);
-    }
-    let mut gs: Vec<Vec<usize>> = by_label.into_iter().filter(|g| !g.is_empty()).collect();
-    gs.sort();
-    gs
-}
-
-fn line(values: &[f64]) -> Instance {
-    from_rows(&values.iter().map(|&v| vec![v]).collect::<Vec<_>>())
-}
-
-/// Optimal univariate k-partition SSE of one attribute: groups of k..2k-1 consecutive sorted
-/// values (some optimal partition has this form; Domingo-Ferrer & Mateo-Sanz 2002, Hansen &
-/// Mukherjee 2003). A multivariate partition's SSE is the sum over attributes of its
-/// per-attribute SSE, each at least that attribute's optimum, so the sum of the optima is a
-/// lower bound on any feasible SSE.
-fn univariate_optimum(mut v: Vec<f64>, k: usize) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    let (mut s, mut s2) = (vec![0.0; n + 1], vec![0.0; n + 1]);
-    for i in 0..n {
-        s[i + 1] = s[i] + v[i];
-        s2[i + 1] = s2[i] + v[i] * v[i];
-    }
-    let sse = |a: usize, b: usize| {
-        let m = (b - a) as f64;
-        let t = s[b] - s[a];
-        ((s2[b] - s2[a]) - t * t / m).max(0.0)
-    };
-    let mut dp = vec![f64::INFINITY; n + 1];
-    dp[0] = 0.0;
-    for b in k..=n {
-        for size in k..=(2 * k - 1).min(b) {
-            let cand = dp[b - size] + sse(b - size, b);
-            if cand < dp[b] {
-                dp[b] = cand;
-            }
-        }
-    }
-    dp[n]
-}
-
-fn attribute_sum_lower_bound(inst: &Instance, k: usize) -> f64 {
-    (0..inst.d)
-        .map(|j| univariate_optimum((0..inst.n).map(|i| inst.row(i)[j]).collect(), k))
-        .sum()
-}
 
 const SANITY_METHODS: [&str; 5] = ["md", "dbfs", "dba", "ps-meansort", "ps-multidsort"];
 

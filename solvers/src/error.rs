@@ -77,3 +77,21 @@ impl fmt::Display for SolverError {
 }
 
 impl std::error::Error for SolverError {}
+
+/// Check row-major data `x` (n records, d columns) and group size k: `k >= 1`, `x.len() = n d`
+/// with `d >= 1`, every value finite, `n >= k`. The common input contract of the kernels.
+pub(crate) fn check_rows(x: &[f64], n: usize, d: usize, k: usize) -> Result<(), SolverError> {
+    if k == 0 {
+        return Err(SolverError::ZeroGroupSize);
+    }
+    if d == 0 || x.len() != n * d {
+        return Err(SolverError::BadDimension { len: x.len(), d });
+    }
+    if let Some(index) = x.iter().position(|v| !v.is_finite()) {
+        return Err(SolverError::NonFinite { index });
+    }
+    if n < k {
+        return Err(SolverError::Infeasible { n, k });
+    }
+    Ok(())
+}

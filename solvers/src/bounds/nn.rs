@@ -45,18 +45,7 @@ pub struct NnBound {
 ///
 /// Errors: `k == 0`, `n < k`, `x.len() != n d`, or a non-finite value.
 pub fn nn_bound(x: &[f64], n: usize, d: usize, k: usize) -> Result<NnBound, SolverError> {
-    if k == 0 {
-        return Err(SolverError::ZeroGroupSize);
-    }
-    if d == 0 || x.len() != n * d {
-        return Err(SolverError::BadDimension { len: x.len(), d });
-    }
-    if let Some(index) = x.iter().position(|v| !v.is_finite()) {
-        return Err(SolverError::NonFinite { index });
-    }
-    if n < k {
-        return Err(SolverError::Infeasible { n, k });
-    }
+    crate::error::check_rows(x, n, d, k)?;
     let r = k - 1;
     let mut total = 0.0;
     if r > 0 {

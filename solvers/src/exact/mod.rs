@@ -144,18 +144,7 @@ pub fn solve_exact_with(
     k: usize,
     opts: &ExactOptions,
 ) -> Result<ExactSolution, SolverError> {
-    if k == 0 {
-        return Err(SolverError::ZeroGroupSize);
-    }
-    if d == 0 || x.len() != n * d {
-        return Err(SolverError::BadDimension { len: x.len(), d });
-    }
-    if let Some(index) = x.iter().position(|v| !v.is_finite()) {
-        return Err(SolverError::NonFinite { index });
-    }
-    if n < k {
-        return Err(SolverError::Infeasible { n, k });
-    }
+    crate::error::check_rows(x, n, d, k)?;
     if let Some(h) = &opts.hint {
         if h.len() != n {
             return Err(SolverError::BadDimension { len: h.len(), d: 1 });
