@@ -1,5 +1,5 @@
-//! The ILS variants of the issue-7 parameter study (`ils.carves`, `ils.strategy`, short
-//! `ils.stall`): every combination returns a feasible partition, never worse than its input
+//! The ILS variants of the issue-7 parameter studies (`ils.carves`, `ils.strategy`,
+//! `ils.pool`, short `ils.stall`; and the time-based schedule): every combination returns a feasible partition, never worse than its input
 //! (MDAV + decompose-shrink), whose cached SSE equals a fresh recomputation, identical for
 //! the same seed; bad values are rejected before the run starts.
 
@@ -13,38 +13,79 @@ fn ils_variants_are_feasible_never_worse_and_reproducible() {
     let never = AtomicBool::new(false);
     for k in [3, 5] {
         let (input_sse, _) = common::run_method(&inst, "mdav+decompose-shrink", k, 0);
-        for carves in [1, 4] {
-            for strategy in ["first", "best"] {
-                let params: Vec<String> = vec![
-                    "ils.stall=400".into(),
-                    format!("ils.carves={carves}"),
-                    format!("ils.strategy={strategy}"),
-                ];
-                let pipe = Pipeline::parse("mdav+decompose-shrink+ils", &params).unwrap();
-                let a = pipe.run(&inst, k, 3, None, &never).unwrap().partition;
-                let b = pipe.run(&inst, k, 3, None, &never).unwrap().partition;
-                let tag = format!("k={k} carves={carves} strategy={strategy}");
-                assert!(a.is_feasible(k), "{tag}: infeasible");
-                assert!(
-                    a.sse() <= input_sse * (1.0 + 1e-12),
-                    "{tag}: worse than input"
-                );
-                assert!(
-                    a.sse() < input_sse,
-                    "{tag}: no improvement on this instance"
-                );
-                let fresh = a.fresh_sse(&inst);
-                assert!((a.sse() - fresh).abs() <= 1e-9 * fresh, "{tag}: cached SSE");
-                assert_eq!(a.labels(), b.labels(), "{tag}: not reproducible");
-            }
+        for (carves, strategy, pool) in [
+            (1, "first", "records"),
+            (4, "first", "records"),
+            (1, "best", "records"),
+            (4, "best", "records"),
+            (1, "first", "centroids"),
+            (4, "best", "centroids"),
+        ] {
+            let params: Vec<String> = vec![
+                "ils.stall=400".into(),
+                format!("ils.carves={carves}"),
+                format!("ils.strategy={strategy}"),
+                format!("ils.pool={pool}"),
+            ];
+            let pipe = Pipeline::parse("mdav+decompose-shrink+ils", &params).unwrap();
+            let a = pipe.run(&inst, k, 3, None, &never).unwrap().partition;
+            let b = pipe.run(&inst, k, 3, None, &never).unwrap().partition;
+            let tag = format!("k={k} carves={carves} strategy={strategy} pool={pool}");
+            assert!(a.is_feasible(k), "{tag}: infeasible");
+            assert!(
+                a.sse() <= input_sse * (1.0 + 1e-12),
+                "{tag}: worse than input"
+            );
+            assert!(
+                a.sse() < input_sse,
+                "{tag}: no improvement on this instance"
+            );
+            let fresh = a.fresh_sse(&inst);
+            assert!((a.sse() - fresh).abs() <= 1e-9 * fresh, "{tag}: cached SSE");
+            assert_eq!(a.labels(), b.labels(), "{tag}: not reproducible");
         }
     }
 }
 
 #[test]
 fn bad_ils_parameters_are_rejected() {
-    for bad in ["ils.carves=0", "ils.strategy=random", "ils.stall=0"] {
+    for bad in [
+        "ils.carves=0",
+        "ils.strategy=random",
+        "ils.stall=0",
+        "ils.pool=random",
+        "ils.end_ratio=0",
+        "ils.end_ratio=1.5",
+        "ils.temperature=-1",
+    ] {
         let err = Pipeline::parse("mdav+ils", &[bad.to_string()]);
         assert!(err.is_err(), "{bad} accepted");
+    }
+}
+
+/// With a time limit the outer temperature follows the clock (from `temperature` down to
+/// `temperature` x `end_ratio`); whatever the schedule, the result is feasible, never worse
+/// than the input and its cached SSE is exact.
+#[test]
+fn time_based_schedules_keep_the_invariants() {
+    let inst = common::synthetic("gauss:n=600,d=3,clusters=6,seed=5");
+    let never = AtomicBool::new(false);
+    let k = 4;
+    let (input_sse, _) = common::run_method(&inst, "mdav", k, 0);
+    for (temperature, end_ratio) in [("0", "1"), ("0.1", "0.01"), ("1", "1"), ("5", "0.001")] {
+        let params = vec![
+            format!("ils.temperature={temperature}"),
+            format!("ils.end_ratio={end_ratio}"),
+        ];
+        let out = Pipeline::parse("mdav+ils", &params)
+            .unwrap()
+            .run(&inst, k, 1, Some(0.3), &never)
+            .unwrap();
+        let p = out.partition;
+        let tag = format!("temperature={temperature} end_ratio={end_ratio}");
+        assert!(p.is_feasible(k), "{tag}: infeasible");
+        assert!(p.sse() < input_sse, "{tag}: not better than MDAV");
+        let fresh = p.fresh_sse(&inst);
+        assert!((p.sse() - fresh).abs() <= 1e-9 * fresh, "{tag}: cached SSE");
     }
 }

@@ -8,32 +8,37 @@
 //! `min_pool..=max_pool`), and re-split the pool into t - 1, t or t + 1 groups (chosen
 //! uniformly among those that keep every group at k or more records), each carved from a
 //! random start by nearest-to-centroid growth (`moves::split::carve`; `carves` such carvings
-//! are tried and the one of lowest SSE is applied); then descend from the pooled records. With probability `dissolve_rate` the perturbation is instead a dissolve
+//! are tried and the one of lowest SSE is applied); then descend from the pooled records.
+//! With probability `dissolve_rate` the perturbation is instead a dissolve
 //! of the random record's group or a distill around it (the paper's group-count moves).
 //! The result is kept if the SSE did not rise, or, with Metropolis probability
-//! exp(-delta / T), at a mild outer temperature T = `temperature` x (SSE / groups) x
-//! `cooling`^iteration; otherwise every elementary change is undone through the move log.
+//! exp(-delta / T), at an outer temperature T; otherwise every elementary change is undone
+//! through the move log. T starts at `temperature` x (SSE / groups). With a time limit it
+//! falls geometrically with elapsed time, T = T0 x `end_ratio`^(elapsed / limit), so the
+//! whole budget is one annealing run over perturbation-descent steps (the result then
+//! depends on the machine's speed, as any time-limited run does). Without a time limit the
+//! run starts at the cold end, T0 x `end_ratio`, and cools by `cooling` per iteration, which
+//! keeps it reproducible bit for bit.
 //! After `stall` iterations without a new best the search returns to the best partition
-//! and reheats; with no time limit it stops there instead. Every iteration is a step, so
-//! the time limit holds to within one perturbation and descent (milliseconds).
+//! (without a time limit it stops there instead). Every iteration is a step, so the time
+//! limit holds to within one perturbation and descent (milliseconds).
 //!
-//! ## Defaults (parameter study, proofs/certificates/study-ils-params.txt)
-//! Census k = 3, 4, 5, 10, 20 s per run, seeds 0 and 1, one run at a time on a machine
-//! shared with other jobs (load 6-14 on 2 cores: each run had a fraction of a core, and two
-//! seeds of one setting often differ by 0.3 %, so only large effects are visible). Measure:
-//! the gap of the mean IL to the issue-7 targets, averaged over the four cases. The former
-//! defaults (stall 200000, max_pool 5) rerun in the same conditions: 0.74 % (the earlier
-//! campaign-20s-2seeds.txt had 0.98 %). stall 20000: 0.68 % (stall 5000: 0.69 %); under
-//! this load a run rarely reaches 20000 iterations without a new best, so several
-//! stall = 20000 and 200000 runs were identical. stall 20000 with max_pool 8: 0.63 %, with
-//! the clearest single gain at k = 10 (0.79 % against 1.0-1.6 % for every max_pool 5
-//! setting): the new defaults. Adding carves 4 gave 0.67 % (better at k = 3, 4, 5, worse at
-//! k = 10, where four carvings of a pool of about 100 records cost about as much as the
-//! descent), so carves stays 1. Temperature 0 or 0.01, cooling 1, max_pool 3,
-//! dissolve_rate 0 and strategy "best" were no better. stall 20000 is kept because it was
-//! never worse and returns to the best sooner on faster or longer runs; it was also no
-//! worse on Tarragona and EIA (k = 3, 10); max_pool 8 is checked there only by the campaign
-//! with these defaults, campaign-20s-2seeds-v2.txt (compare campaign-20s-2seeds.txt).
+//! `pool = "centroids"` pools the groups of nearest centroid instead of the groups of the
+//! record's nearest records (which at k = 10 and 30 neighbours rarely reach more than
+//! five groups); it was not better in the study below and is kept as a documented variant.
+//!
+//! ## Defaults (parameter studies under proofs/certificates/)
+//! study-ils-params.txt (stop 12): stall 20000 and max_pool 8 from a Census study at 20 s
+//! per run on a shared machine, with an outer temperature of 0.002 x mean group SSE cooled
+//! by 0.99999 per iteration (in effect a descent with rare uphill steps).
+//! study-ils-schedule.txt (stop 13; idle machine, one core per run, 20 s per run, seed 0
+//! unless stated, so single differences under about 0.1 % are noise): the time-based
+//! schedule from 0.1 to 0.001 x mean group SSE lowered every Census case (k = 3, 4, 5, 10:
+//! 4.7021 -> 4.6979, 6.0694 -> 6.0604, 7.3258 -> 7.2750, 11.4271 -> 11.3828); start
+//! temperatures 0.03 and 0.3 were about as good, 1.0 worse. max_pool 12 then gave 4.6819
+//! 6.0355 7.2802 11.4228 (seed 1: 4.6808 6.0476 7.2535 11.4003); max_pool 4 was worse
+//! everywhere, 16 no better; neighbours 20 and pool = "centroids" were mixed. Tarragona and
+//! EIA were checked with the same settings (no case worse than the stop-12 campaign).
 //!
 //! ## Complexity
 //! O(n^2 d) once for the neighbour lists; per iteration O(P^2 d / k) for a pool of P
@@ -55,7 +60,7 @@ use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::method::MethodInfo;
 use crate::params::Params;
-use crate::partition::{group_stats, Partition};
+use crate::partition::{group_stats, sq_dist, Partition};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
@@ -69,9 +74,11 @@ pub struct IlsParams {
     pub dissolve_rate: f64,
     pub temperature: f64,
     pub cooling: f64,
+    pub end_ratio: f64,
     pub stall: u64,
     pub carves: usize,
     pub strategy: String,
+    pub pool: String,
 }
 
 impl Default for IlsParams {
@@ -79,13 +86,15 @@ impl Default for IlsParams {
         IlsParams {
             neighbours: 30,
             min_pool: 2,
-            max_pool: 8,
+            max_pool: 12,
             dissolve_rate: 0.05,
-            temperature: 0.002,
+            temperature: 0.1,
             cooling: 0.99999,
+            end_ratio: 0.01,
             stall: 20_000,
             carves: 1,
             strategy: "first".into(),
+            pool: "records".into(),
         }
     }
 }
@@ -94,12 +103,14 @@ impl Params for IlsParams {
     const DOC: &'static [(&'static str, &'static str)] = &[
         ("neighbours", "nearest records per record that supply candidate groups (default 30)"),
         ("min_pool", "fewest groups pooled and re-split by one perturbation (default 2)"),
-        ("max_pool", "most groups pooled and re-split by one perturbation (default 8)"),
+        ("max_pool", "most groups pooled and re-split by one perturbation (default 12)"),
         ("dissolve_rate", "probability that a perturbation is a dissolve or distill instead (default 0.05)"),
-        ("temperature", "outer acceptance temperature as a fraction of the mean group SSE; 0 = accept only non-worsening (default 0.002)"),
-        ("cooling", "factor applied to the temperature every iteration (default 0.99999)"),
+        ("temperature", "outer acceptance temperature at the start, as a fraction of the mean group SSE; 0 = accept only non-worsening (default 0.1; without a time limit the run starts at temperature x end_ratio)"),
+        ("cooling", "without a time limit: factor applied to the temperature every iteration (default 0.99999)"),
+        ("end_ratio", "with a time limit the temperature falls geometrically with elapsed time to this fraction of its start at the deadline; without one the run starts at this fraction (default 0.01)"),
         ("stall", "iterations without a new best before returning to the best and reheating; with no time limit, the search stops there (default 20000)"),
         ("carves", "random re-splits of a pool tried per perturbation; the one of lowest SSE is applied (default 1)"),
+        ("pool", "which groups a perturbation pools with the random record's group: \"records\" (default) the groups of its nearest records, \"centroids\" the groups of nearest centroid"),
         ("strategy", "descent: \"first\" (default) applies a record's first improving shift/swap, \"best\" its best one"),
     ];
     fn check(&self) -> Result<(), String> {
@@ -115,6 +126,9 @@ impl Params for IlsParams {
         if !(self.temperature >= 0.0 && self.temperature.is_finite()) {
             return Err("temperature must be finite and >= 0".into());
         }
+        if !(self.end_ratio > 0.0 && self.end_ratio <= 1.0) {
+            return Err("end_ratio must be in (0, 1]".into());
+        }
         if !(self.cooling > 0.0 && self.cooling <= 1.0) {
             return Err("cooling must be in (0, 1]".into());
         }
@@ -125,6 +139,12 @@ impl Params for IlsParams {
             return Err(format!(
                 "strategy must be \"first\" or \"best\", not \"{}\"",
                 self.strategy
+            ));
+        }
+        if self.pool != "records" && self.pool != "centroids" {
+            return Err(format!(
+                "pool must be \"records\" or \"centroids\", not \"{}\"",
+                self.pool
             ));
         }
         if self.carves == 0 {
@@ -146,10 +166,13 @@ pub struct Ils {
     descended: bool,
     temperature: f64,
     t0: f64,
+    /// Start of the run and its length, for the time-based schedule.
+    clock: Option<(std::time::Instant, f64)>,
     iterations: u64,
     since_best: u64,
     groups: Vec<usize>,
     pool: Vec<usize>,
+    ranked: Vec<(f64, usize)>,
     /// Iterations whose result was kept.
     pub accepted: u64,
 }
@@ -170,10 +193,12 @@ impl Ils {
             descended: false,
             temperature: 0.0,
             t0: 0.0,
+            clock: None,
             iterations: 0,
             since_best: 0,
             groups: Vec::new(),
             pool: Vec::new(),
+            ranked: Vec::new(),
             accepted: 0,
         }
     }
@@ -186,14 +211,32 @@ impl Ils {
             .rng
             .random_range(self.params.min_pool..=self.params.max_pool);
         self.groups.clear();
-        self.groups.push(p.group_of(r));
-        for &j in nb.of(r) {
-            if self.groups.len() >= want {
-                break;
+        let g = p.group_of(r);
+        self.groups.push(g);
+        if self.params.pool == "centroids" {
+            let c = p.centroid(g);
+            self.ranked.clear();
+            self.ranked.extend(
+                (0..p.slots())
+                    .filter(|&h| h != g && p.size(h) > 0)
+                    .map(|h| (sq_dist(c, p.centroid(h)), h)),
+            );
+            let take = (want - 1).min(self.ranked.len());
+            if take > 0 && take < self.ranked.len() {
+                self.ranked.select_nth_unstable_by(take - 1, |a, b| {
+                    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+                });
             }
-            let h = p.group_of(j as usize);
-            if !self.groups.contains(&h) {
-                self.groups.push(h);
+            self.groups.extend(self.ranked[..take].iter().map(|x| x.1));
+        } else {
+            for &j in nb.of(r) {
+                if self.groups.len() >= want {
+                    break;
+                }
+                let h = p.group_of(j as usize);
+                if !self.groups.contains(&h) {
+                    self.groups.push(h);
+                }
             }
         }
         self.pool.clear();
@@ -309,7 +352,20 @@ impl Refiner for Ils {
         }
         self.ls = Some(ls);
         let groups = state.current.num_groups().max(1) as f64;
-        self.t0 = self.params.temperature * state.current.sse() / groups;
+        let now = std::time::Instant::now();
+        self.clock = ctx.deadline.map(|d| {
+            (
+                now,
+                d.saturating_duration_since(now).as_secs_f64().max(1e-9),
+            )
+        });
+        // Without a time limit there is no schedule to run down: start at its cold end.
+        let scale = if self.clock.is_some() {
+            1.0
+        } else {
+            self.params.end_ratio
+        };
+        self.t0 = scale * self.params.temperature * state.current.sse() / groups;
         self.temperature = self.t0;
         Ok(())
     }
@@ -354,7 +410,13 @@ impl Refiner for Ils {
             }
             self.remember_empty_slots(p);
         }
-        self.temperature *= self.params.cooling;
+        self.temperature = match self.clock {
+            Some((start, total)) => {
+                let f = (start.elapsed().as_secs_f64() / total).min(1.0);
+                self.t0 * self.params.end_ratio.powf(f)
+            }
+            None => self.temperature * self.params.cooling,
+        };
         if state.record_if_better(k) {
             self.since_best = 0;
         } else {
@@ -367,7 +429,9 @@ impl Refiner for Ils {
             // Restart from the best partition with the initial temperature.
             state.current = state.best(inst)?;
             self.spare.clear();
-            self.temperature = self.t0;
+            if self.clock.is_none() {
+                self.temperature = self.t0;
+            }
             self.since_best = 0;
         }
         // Keep the slot table from growing without bound.
