@@ -203,7 +203,12 @@ fn ctrlc_handler() -> std::result::Result<(), ctrlc::Error> {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("interrupted: finishing with the best partition so far (Ctrl-C again to abort)");
+        // One message for every subcommand: `run` stops at its best partition so far, while
+        // `experiment` drops the run in progress and keeps the finished ones for --resume.
+        eprintln!(
+            "interrupted: stopping (a single run keeps its best partition so far; a study keeps \
+             its finished runs for --resume); Ctrl-C again to abort"
+        );
     })
 }
 
