@@ -61,10 +61,7 @@ pub fn compute(
 ) -> Result<BoundOutcome> {
     inst.check_k(k)?;
     let start = Instant::now();
-    let algo = |e: microagg_solvers::SolverError| Error::Algorithm {
-        method: format!("bound {name}"),
-        message: e.to_string(),
-    };
+    let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
     let (lower_bound, certified, details) = match name {
         "nn" => {
             let b = microagg_solvers::bounds::nn_bound(&inst.z, inst.n, inst.d, k).map_err(algo)?;
@@ -97,10 +94,7 @@ pub fn compute(
                 start.partition.labels(),
                 &opts,
             )
-            .map_err(|e| Error::Algorithm {
-                method: "bound colgen".into(),
-                message: e.to_string(),
-            })?;
+            .map_err(|e| Error::algorithm("bound colgen", e))?;
             (
                 b.lower_bound,
                 true,
@@ -130,7 +124,7 @@ pub fn compute(
     Ok(BoundOutcome {
         method: name.to_string(),
         lower_bound,
-        il_lower_bound: (100.0 * lower_bound / inst.sst).next_down().max(0.0),
+        il_lower_bound: il_lower_bound(inst, lower_bound),
         certified,
         seconds: start.elapsed().as_secs_f64(),
         details,
@@ -151,6 +145,11 @@ fn unknown(name: &str) -> String {
         "unknown bound '{name}'; available bounds: {}",
         NAMES.join(", ")
     )
+}
+
+/// The IL of a lower bound on the SSE, rounded down (one ulp) so it stays a lower bound.
+pub fn il_lower_bound(inst: &Instance, lower_bound: f64) -> f64 {
+    inst.il(lower_bound).next_down().max(0.0)
 }
 
 /// Gap of a solution to a lower bound, in percent of the bound: `100 (sse - lb) / lb`.

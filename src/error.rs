@@ -44,6 +44,14 @@ impl Error {
         Error::Usage(msg.into())
     }
 
+    /// An algorithm (or solver kernel) `method` failed with `err`.
+    pub fn algorithm(method: impl Into<String>, err: impl std::fmt::Display) -> Self {
+        Error::Algorithm {
+            method: method.into(),
+            message: err.to_string(),
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, err: impl std::fmt::Display) -> Self {
         Error::Io {
             path: path.into(),

@@ -537,10 +537,7 @@ fn solve_exact(
         ..ExactOptions::default()
     };
     let s = microagg_solvers::exact::solve_exact_with(&inst.z, inst.n, inst.d, data.k, &opts)
-        .map_err(|e| Error::Algorithm {
-            method: "solve-exact".into(),
-            message: e.to_string(),
-        })?;
+        .map_err(|e| Error::algorithm("solve-exact", e))?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &labels_out {
         labels::write_labels(path, &s.labels)?;
@@ -559,7 +556,7 @@ fn solve_exact(
             "groups": groups,
             "proven_optimal": s.proven_optimal,
             "lower_bound": s.lower_bound,
-            "il_lower_bound": (inst.il(s.lower_bound)).next_down().max(0.0),
+            "il_lower_bound": microagg::bound::il_lower_bound(&inst, s.lower_bound),
             "method": s.method.name(),
             "seconds": seconds,
             "time_limit": time_limit,

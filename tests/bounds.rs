@@ -3,7 +3,7 @@
 //! value on Tarragona k = 3, and below every registered heuristic on the CASC files.
 
 mod common;
-use common::{brute_force_optimum, casc, run_method, synthetic};
+use common::{brute_force_optimum, casc, clustered_rows, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::method::{registry, MethodKind};
 use microagg_solvers::bounds::nn_bound;
@@ -42,9 +42,7 @@ fn nn_bound_is_below_brute_force_optimum() {
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=(n / 2).clamp(2, 4));
         // Clustered points make the bound nearly tight on some cases.
-        let x: Vec<f64> = (0..n * d)
-            .map(|t| ((t / d) % 3) as f64 * 4.0 + rng.random_range(-1.0..1.0))
-            .collect();
+        let x = clustered_rows(&mut rng, n, d, 4.0);
         let opt = brute_force_optimum(&x, n, d, k);
         let b = nn_bound(&x, n, d, k).unwrap();
         assert!(

@@ -1,15 +1,10 @@
 //! The command-line contract: `run`, `check`, `list`, and clear errors with non-zero exits
 //! for every kind of bad input (never a panic, never a silent fix).
 
+mod common;
+use common::cli as microagg;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn microagg(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_microagg"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

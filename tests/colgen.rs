@@ -3,7 +3,7 @@
 //! partitions) and below every heuristic, and on Tarragona k = 3 below the best known SSE.
 
 mod common;
-use common::{brute_force_optimum, casc, run_method, synthetic};
+use common::{brute_force_optimum, casc, clustered_rows, run_method, synthetic};
 use microagg_solvers::bounds::colgen::pricing::{
     exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry,
 };
@@ -29,12 +29,6 @@ fn brute_force_min_rc(x: &[f64], n: usize, d: usize, k: usize, y: &[f64]) -> f64
     best
 }
 
-fn clustered(rng: &mut ChaCha8Rng, n: usize, d: usize) -> Vec<f64> {
-    (0..n * d)
-        .map(|t| ((t / d) % 3) as f64 * 3.0 + rng.random_range(-1.0..1.0))
-        .collect()
-}
-
 #[test]
 fn exact_pricing_matches_brute_force_enumeration_of_groups() {
     let mut rng = ChaCha8Rng::seed_from_u64(8_2026);
@@ -43,7 +37,7 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
         let n = rng.random_range(6..=13);
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = clustered(&mut rng, n, d);
+        let x = clustered_rows(&mut rng, n, d, 3.0);
         let geo = Geometry::new(&x, n, d, k, 6);
         // Duals around each record's share of a plausible SSE, some negative.
         let scale = rng.random_range(0.2..3.0);
@@ -119,7 +113,7 @@ fn colgen_bound_is_below_brute_force_optimum_and_above_nn() {
         let n = rng.random_range(5..=10);
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=(n / 2).clamp(2, 3));
-        let x = clustered(&mut rng, n, d);
+        let x = clustered_rows(&mut rng, n, d, 3.0);
         let opt = brute_force_optimum(&x, n, d, k);
         // A feasible start: consecutive blocks of k, the last one absorbing the rest.
         let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();

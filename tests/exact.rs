@@ -7,7 +7,7 @@
 //! `cargo test --release --workspace --test exact -- --ignored --nocapture`.
 
 mod common;
-use common::{brute_force_optimum, from_rows, run_method};
+use common::{brute_force_optimum, cli, cli_ok, from_rows, run_method};
 use microagg::data::Instance;
 use microagg::method::{registry, MethodKind};
 use microagg_solvers::bounds::nn_bound;
@@ -235,27 +235,18 @@ fn set_partitioning_timings_n40() {
 
 #[test]
 fn cli_reports_the_proven_optimum_and_rejects_large_instances() {
-    let bin = env!("CARGO_BIN_EXE_microagg");
     let dir = tempfile::tempdir().unwrap();
     let labels = dir.path().join("labels.txt");
-    let out = std::process::Command::new(bin)
-        .args([
-            "solve-exact",
-            "--data",
-            "gauss:n=24,d=2,clusters=6,seed=3",
-            "--k",
-            "3",
-            "--json",
-            "--labels-out",
-        ])
-        .arg(&labels)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = cli_ok(&[
+        "solve-exact",
+        "--data",
+        "gauss:n=24,d=2,clusters=6,seed=3",
+        "--k",
+        "3",
+        "--json",
+        "--labels-out",
+        labels.to_str().unwrap(),
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["proven_optimal"], true);
     assert_eq!(v["method"], "set-partitioning");
@@ -271,16 +262,13 @@ fn cli_reports_the_proven_optimum_and_rejects_large_instances() {
     let lib = solve_exact(&inst.z, 24, 2, 3, None).unwrap();
     assert!(close(lib.sse, report.sse));
 
-    let out = std::process::Command::new(bin)
-        .args([
-            "solve-exact",
-            "--data",
-            "uniform:n=100,d=2,seed=1",
-            "--k",
-            "3",
-        ])
-        .output()
-        .unwrap();
+    let out = cli(&[
+        "solve-exact",
+        "--data",
+        "uniform:n=100,d=2,seed=1",
+        "--k",
+        "3",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("at most 64 records, got 100"), "{err}");

@@ -370,61 +370,37 @@ fn report_puts_published_values_beside_ours_on_casc() {
 
 #[test]
 fn cli_experiment_dry_run_run_and_report() {
-    let exe = env!("CARGO_BIN_EXE_microagg");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o");
     let smoke = smoke_path();
-    let dry = std::process::Command::new(exe)
-        .args([
-            "experiment",
-            smoke.to_str().unwrap(),
-            "--dry-run",
-            "--shard",
-            "2/3",
-        ])
-        .output()
-        .unwrap();
-    assert!(dry.status.success());
+    let dry = common::cli_ok(&[
+        "experiment",
+        smoke.to_str().unwrap(),
+        "--dry-run",
+        "--shard",
+        "2/3",
+    ]);
     let text = String::from_utf8(dry.stdout).unwrap();
     let total = smoke_plan().runs.len();
     assert!(
         text.contains(&format!("{} of {total} runs (shard 2/3)", total / 3)),
         "{text}"
     );
-    let st = std::process::Command::new(exe)
-        .args([
-            "experiment",
-            smoke.to_str().unwrap(),
-            "--jobs",
-            "2",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
-    let rep = std::process::Command::new(exe)
-        .args(["report", "--format", "csv"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        rep.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rep.stderr)
-    );
+    let out = out.to_str().unwrap();
+    common::cli_ok(&[
+        "experiment",
+        smoke.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--out",
+        out,
+    ]);
+    let rep = common::cli_ok(&["report", "--format", "csv", out]);
     assert!(String::from_utf8(rep.stdout)
         .unwrap()
         .starts_with("instance,instance_name,n,d,k,"));
     let bad = write_suite(dir.path(), "bad.toml", &format!("colour = 1\n{MINIMAL}"));
-    let st = std::process::Command::new(exe)
-        .args(["experiment", bad.to_str().unwrap(), "--dry-run"])
-        .output()
-        .unwrap();
+    let st = common::cli(&["experiment", bad.to_str().unwrap(), "--dry-run"]);
     assert_eq!(st.status.code(), Some(2));
     let err = String::from_utf8(st.stderr).unwrap();
     assert!(err.contains("colour") && err.contains("bad.toml"), "{err}");

@@ -45,37 +45,29 @@ fn univariate_rejects_multivariate_data_and_works_on_one_chosen_column() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("t.csv");
     std::fs::write(&f, "a,b\n1,9\n2,3\n3,5\n10,4\n11,8\n12,1\n30,2\n").unwrap();
-    let bin = env!("CARGO_BIN_EXE_microagg");
-    let o = std::process::Command::new(bin)
-        .args([
-            "run",
-            "--data",
-            f.to_str().unwrap(),
-            "--k",
-            "3",
-            "--method",
-            "univariate",
-        ])
-        .output()
-        .unwrap();
+    let o = common::cli(&[
+        "run",
+        "--data",
+        f.to_str().unwrap(),
+        "--k",
+        "3",
+        "--method",
+        "univariate",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--column"));
-    let o = std::process::Command::new(bin)
-        .args([
-            "run",
-            "--data",
-            f.to_str().unwrap(),
-            "--column",
-            "a",
-            "--k",
-            "3",
-            "--method",
-            "univariate",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = common::cli_ok(&[
+        "run",
+        "--data",
+        f.to_str().unwrap(),
+        "--column",
+        "a",
+        "--k",
+        "3",
+        "--method",
+        "univariate",
+        "--json",
+    ]);
     let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(rec["d"], 1);
     // Optimal groups of column a: {1,2,3} and {10,11,12,30}.

@@ -10,73 +10,47 @@
 //! ## References
 //! None.
 
-use std::fmt;
-
 /// Why a kernel refused its input.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SolverError {
     /// The minimum group size `k` must be at least 1.
+    #[error("minimum group size k must be at least 1")]
     ZeroGroupSize,
     /// Fewer records than the minimum group size: no partition with all groups of size `>= k`
     /// exists (this includes `n = 0`).
+    #[error("infeasible: {n} record(s) cannot form groups of at least k = {k}")]
     Infeasible { n: usize, k: usize },
     /// A value is NaN or infinite; `index` is the position in the input slice.
+    #[error("value at index {index} is NaN or infinite")]
     NonFinite { index: usize },
     /// The input must be sorted ascending, but `values[index] < values[index - 1]`.
+    #[error(
+        "input must be sorted ascending, but value {index} is smaller than value {}",
+        .index - 1
+    )]
     Unsorted { index: usize },
     /// The dimension `d` is zero or does not divide the length of the data slice.
+    #[error("dimension d = {d} is zero or does not divide the data length {len}")]
     BadDimension { len: usize, d: usize },
     /// `order[position]` is out of range or repeats an earlier entry.
+    #[error("order[{position}] = {record} is out of range or repeated")]
     BadOrder { position: usize, record: usize },
     /// Brute force was asked for more records than it can enumerate.
+    #[error("brute force enumerates at most {max} records, got {n}")]
     TooLarge { n: usize, max: usize },
     /// An exact method was asked for more records than it handles (`method` names it).
+    #[error(
+        "{method} handles at most {max} records, got {n} (use a heuristic and a lower bound instead)"
+    )]
     TooLargeFor {
         method: &'static str,
         n: usize,
         max: usize,
     },
     /// The LP/MIP backend (HiGHS) failed or returned an unusable answer.
+    #[error("HiGHS: {message}")]
     Backend { message: String },
 }
-
-impl fmt::Display for SolverError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SolverError::ZeroGroupSize => write!(f, "minimum group size k must be at least 1"),
-            SolverError::Infeasible { n, k } => write!(
-                f,
-                "infeasible: {n} record(s) cannot form groups of at least k = {k}"
-            ),
-            SolverError::NonFinite { index } => {
-                write!(f, "value at index {index} is NaN or infinite")
-            }
-            SolverError::Unsorted { index } => write!(
-                f,
-                "input must be sorted ascending, but value {index} is smaller than value {}",
-                index - 1
-            ),
-            SolverError::BadDimension { len, d } => write!(
-                f,
-                "dimension d = {d} is zero or does not divide the data length {len}"
-            ),
-            SolverError::BadOrder { position, record } => write!(
-                f,
-                "order[{position}] = {record} is out of range or repeated"
-            ),
-            SolverError::TooLarge { n, max } => {
-                write!(f, "brute force enumerates at most {max} records, got {n}")
-            }
-            SolverError::TooLargeFor { method, n, max } => write!(
-                f,
-                "{method} handles at most {max} records, got {n} (use a heuristic and a lower bound instead)"
-            ),
-            SolverError::Backend { message } => write!(f, "HiGHS: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for SolverError {}
 
 /// Check row-major data `x` (n records, d columns) and group size k: `k >= 1`, `x.len() = n d`
 /// with `d >= 1`, every value finite, `n >= k`. The common input contract of the kernels.

@@ -6,6 +6,12 @@
 //! ## Complexity
 //! O(m d) for a group of m records.
 
+/// Squared Euclidean distance between two rows.
+#[inline]
+pub fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(p, q)| (p - q) * (p - q)).sum()
+}
+
 /// SSE of the records `members` (row indices) of the row-major matrix `x` with `d` columns.
 /// Two passes: the centroid, then the squared deviations from it (no cancellation).
 pub fn group_sse(x: &[f64], d: usize, members: &[usize]) -> f64 {

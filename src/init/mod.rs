@@ -58,10 +58,7 @@ use crate::partition::Partition;
 /// Turn groups of record ids into a partition, checking that every record is placed once
 /// and every group holds at least k records (a violated invariant is a bug, reported).
 pub fn finish(method: &str, inst: &Instance, k: usize, groups: &[Vec<usize>]) -> Result<Partition> {
-    let p = Partition::from_groups(inst, groups).map_err(|e| Error::Algorithm {
-        method: method.into(),
-        message: e.to_string(),
-    })?;
+    let p = Partition::from_groups(inst, groups).map_err(|e| Error::algorithm(method, e))?;
     if !p.is_feasible(k) {
         return Err(Error::Algorithm {
             method: method.into(),

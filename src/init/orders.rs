@@ -62,10 +62,7 @@ pub fn cut_order(
     cut: Cut,
 ) -> Result<Partition> {
     inst.check_k(k)?;
-    let algo = |e: microagg_solvers::SolverError| Error::Algorithm {
-        method: method.into(),
-        message: e.to_string(),
-    };
+    let algo = |e: microagg_solvers::SolverError| Error::algorithm(method, e);
     let seg = match cut {
         Cut::Optimal => segment_order(&inst.z, inst.d, order, k),
         Cut::Fixed => fixed_cut(&inst.z, inst.d, order, k),

@@ -83,14 +83,11 @@ impl Initializer for Rimhm {
 
     fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition> {
         let order = semi_random_order(inst, self.params.p, rng);
-        let seg = segment_order(&inst.z, inst.d, &order, k).map_err(|e| Error::Algorithm {
-            method: "rimhm".into(),
-            message: e.to_string(),
-        })?;
-        let labels = seg.labels_along(&order).map_err(|e| Error::Algorithm {
-            method: "rimhm".into(),
-            message: e.to_string(),
-        })?;
+        let seg =
+            segment_order(&inst.z, inst.d, &order, k).map_err(|e| Error::algorithm("rimhm", e))?;
+        let labels = seg
+            .labels_along(&order)
+            .map_err(|e| Error::algorithm("rimhm", e))?;
         let p = Partition::from_labels(inst, labels)?;
         if !p.is_feasible(k) {
             return Err(Error::Algorithm {

@@ -46,10 +46,7 @@ impl Initializer for Univariate {
                 inst.name, inst.d
             )));
         }
-        let algo = |e: microagg_solvers::SolverError| Error::Algorithm {
-            method: "univariate".into(),
-            message: e.to_string(),
-        };
+        let algo = |e: microagg_solvers::SolverError| Error::algorithm("univariate", e);
         let order = sorting_order(&inst.z).map_err(algo)?;
         let sorted: Vec<f64> = order.iter().map(|&i| inst.z[i]).collect();
         let seg = univariate_optimal(&sorted, k).map_err(algo)?;

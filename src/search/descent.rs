@@ -171,18 +171,26 @@ impl LocalSearch {
     }
 }
 
+/// Which improving move of a record the descent applies (`"first"` or `"best"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    First,
+    Best,
+}
+
 /// Parameters of `descent`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DescentParams {
-    pub strategy: String,
+    pub strategy: Strategy,
     pub neighbours: usize,
 }
 
 impl Default for DescentParams {
     fn default() -> Self {
         DescentParams {
-            strategy: "first".into(),
+            strategy: Strategy::First,
             neighbours: 30,
         }
     }
@@ -194,12 +202,6 @@ impl Params for DescentParams {
         ("neighbours", "nearest records per record that supply candidate groups (default 30)"),
     ];
     fn check(&self) -> Result<(), String> {
-        if self.strategy != "first" && self.strategy != "best" {
-            return Err(format!(
-                "strategy must be \"first\" or \"best\", not \"{}\"",
-                self.strategy
-            ));
-        }
         if self.neighbours == 0 {
             return Err("neighbours must be at least 1".into());
         }
@@ -237,7 +239,7 @@ impl Refiner for Descent {
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
         self.nb = Some(Neighbours::build(inst, self.params.neighbours));
-        let mut ls = LocalSearch::new(inst, self.params.strategy == "best");
+        let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
         let mut order: Vec<usize> = (0..inst.n).collect();
         order.shuffle(ctx.rng);
         for i in order {

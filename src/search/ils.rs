@@ -50,7 +50,7 @@
 //! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
 //!   Handbook of Metaheuristics, Kluwer, 321-353.
 
-use super::descent::LocalSearch;
+use super::descent::{LocalSearch, Strategy};
 use super::moves::dissolve::Dissolve;
 use super::moves::distill::Distill;
 use super::moves::split::carve;
@@ -77,8 +77,18 @@ pub struct IlsParams {
     pub end_ratio: f64,
     pub stall: u64,
     pub carves: usize,
-    pub strategy: String,
-    pub pool: String,
+    pub strategy: Strategy,
+    pub pool: PoolBy,
+}
+
+/// Which groups a perturbation pools with the random record's group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PoolBy {
+    /// The groups of the record's nearest records.
+    Records,
+    /// The groups whose centroids are nearest to the record's group centroid.
+    Centroids,
 }
 
 impl Default for IlsParams {
@@ -93,8 +103,8 @@ impl Default for IlsParams {
             end_ratio: 0.01,
             stall: 20_000,
             carves: 1,
-            strategy: "first".into(),
-            pool: "records".into(),
+            strategy: Strategy::First,
+            pool: PoolBy::Records,
         }
     }
 }
@@ -134,18 +144,6 @@ impl Params for IlsParams {
         }
         if self.stall == 0 {
             return Err("stall must be at least 1".into());
-        }
-        if self.strategy != "first" && self.strategy != "best" {
-            return Err(format!(
-                "strategy must be \"first\" or \"best\", not \"{}\"",
-                self.strategy
-            ));
-        }
-        if self.pool != "records" && self.pool != "centroids" {
-            return Err(format!(
-                "pool must be \"records\" or \"centroids\", not \"{}\"",
-                self.pool
-            ));
         }
         if self.carves == 0 {
             return Err("carves must be at least 1".into());
@@ -213,7 +211,7 @@ impl Ils {
         self.groups.clear();
         let g = p.group_of(r);
         self.groups.push(g);
-        if self.params.pool == "centroids" {
+        if self.params.pool == PoolBy::Centroids {
             let c = p.centroid(g);
             self.ranked.clear();
             self.ranked.extend(
@@ -346,7 +344,7 @@ impl Refiner for Ils {
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
         self.nb = Some(Neighbours::build(inst, self.params.neighbours));
-        let mut ls = LocalSearch::new(inst, self.params.strategy == "best");
+        let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
         for i in 0..inst.n {
             ls.push(i);
         }

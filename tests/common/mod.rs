@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use microagg::data::{self, ColumnSelection, Instance};
+use std::process::{Command, Output};
 
 /// A CASC instance, or None (with a note) when its file is not found. With
 /// `MICROAGG_REQUIRE_DATA=1` (set by `.ci/run`) a missing file fails the test instead.
@@ -136,4 +137,31 @@ pub fn brute_force_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
     let mut best = f64::INFINITY;
     rec(0, &mut Vec::new(), 0, x, n, d, k, &mut best);
     best
+}
+
+/// Run the `microagg` binary with `args`.
+pub fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_microagg"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+/// Run the `microagg` binary and require a zero exit (the failure message shows stderr).
+pub fn cli_ok(args: &[&str]) -> Output {
+    let out = cli(args);
+    assert!(
+        out.status.success(),
+        "microagg {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `n` rows of `d` values in three clusters `spacing` apart (row i in cluster i mod 3, each
+/// value jittered uniformly in [-1, 1)), row-major.
+pub fn clustered_rows(rng: &mut impl rand::Rng, n: usize, d: usize, spacing: f64) -> Vec<f64> {
+    (0..n * d)
+        .map(|t| ((t / d) % 3) as f64 * spacing + rng.random_range(-1.0..1.0))
+        .collect()
 }

@@ -51,7 +51,6 @@ pub use dense::solve_dense;
 pub use sparse::{AssignmentOptions, AssignmentSolver};
 
 use crate::error::SolverError;
-use std::fmt;
 
 /// A primal value farther than this from 0 and from 1 makes the solve fail as fractional.
 pub const INTEGRALITY_TOL: f64 = 1e-6;
@@ -96,13 +95,18 @@ impl Cost {
 }
 
 /// Why an assignment could not be computed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AssignmentError {
     /// Bad data (dimension, non-finite value).
-    Input(SolverError),
+    #[error(transparent)]
+    Input(#[from] SolverError),
     /// No centre, or no record.
+    #[error("assignment needs records and centres (n = {n}, c = {c})")]
     Empty { n: usize, c: usize },
     /// No assignment satisfies the size bounds.
+    #[error(
+        "infeasible size bounds: {n} records cannot fill {c} centres with {lo}..={hi} records each (need c*lo <= n <= c*hi)"
+    )]
     SizeBounds {
         n: usize,
         c: usize,
@@ -110,51 +114,21 @@ pub enum AssignmentError {
         hi: usize,
     },
     /// A hint labels a record with a centre that does not exist, or has the wrong length.
+    #[error("hint: bad or missing centre for record {record}")]
     BadHint { record: usize },
     /// HiGHS failed or did not report an optimal solution.
+    #[error("HiGHS: {message}")]
     Lp { message: String },
     /// The LP optimum was not integral (impossible for a correct TU model: a bug or a
     /// numerical failure).
+    #[error(
+        "LP optimum is fractional: x[record {record}, centre {centre}] = {value} (the model should be totally unimodular)"
+    )]
     Fractional {
         record: usize,
         centre: usize,
         value: f64,
     },
-}
-
-impl fmt::Display for AssignmentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AssignmentError::Input(e) => write!(f, "{e}"),
-            AssignmentError::Empty { n, c } => {
-                write!(f, "assignment needs records and centres (n = {n}, c = {c})")
-            }
-            AssignmentError::SizeBounds { n, c, lo, hi } => write!(
-                f,
-                "infeasible size bounds: {n} records cannot fill {c} centres with {lo}..={hi} records each (need c*lo <= n <= c*hi)"
-            ),
-            AssignmentError::BadHint { record } => {
-                write!(f, "hint: bad or missing centre for record {record}")
-            }
-            AssignmentError::Lp { message } => write!(f, "HiGHS: {message}"),
-            AssignmentError::Fractional {
-                record,
-                centre,
-                value,
-            } => write!(
-                f,
-                "LP optimum is fractional: x[record {record}, centre {centre}] = {value} (the model should be totally unimodular)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for AssignmentError {}
-
-impl From<SolverError> for AssignmentError {
-    fn from(e: SolverError) -> Self {
-        AssignmentError::Input(e)
-    }
 }
 
 /// An optimal integral assignment.
@@ -224,10 +198,7 @@ pub fn check_size_bounds(n: usize, c: usize, lo: usize, hi: usize) -> Result<(),
     }
 }
 
-#[inline]
-pub(crate) fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(p, q)| (p - q) * (p - q)).sum()
-}
+pub(crate) use crate::sse::sq_dist;
 
 /// Total cost of labels (Neumaier-compensated).
 pub fn assignment_cost(x: &[f64], d: usize, centres: &[f64], labels: &[usize], cost: Cost) -> f64 {

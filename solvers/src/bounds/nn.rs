@@ -29,6 +29,7 @@
 //! the issue that asked for it quotes it as computed independently (Tarragona k = 3: 9.855 % IL).
 
 use super::round_down_sum;
+use crate::sse::sq_dist;
 use crate::SolverError;
 
 /// The nearest-neighbour bound and how it was obtained.
@@ -53,7 +54,7 @@ pub fn nn_bound(x: &[f64], n: usize, d: usize, k: usize) -> Result<NnBound, Solv
         for i in 0..n {
             let xi = &x[i * d..(i + 1) * d];
             for (w, j) in (0..n).filter(|&j| j != i).enumerate() {
-                dist[w] = squared_distance(xi, &x[j * d..(j + 1) * d]);
+                dist[w] = sq_dist(xi, &x[j * d..(j + 1) * d]);
             }
             // The r smallest values occupy dist[..r] after selection (any order).
             if r < dist.len() {
@@ -70,10 +71,6 @@ pub fn nn_bound(x: &[f64], n: usize, d: usize, k: usize) -> Result<NnBound, Solv
         lower_bound: round_down_sum(computed, ops),
         computed,
     })
-}
-
-fn squared_distance(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum()
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@
 //! Mateo-Sanz, J. M. (2002). Practical data-oriented microaggregation for statistical
 //! disclosure control. IEEE TKDE 14(1), 189-201 (group sizes k..2k-1).
 
+use crate::sse::sq_dist;
 use crate::SolverError;
 
 /// Largest n the subset DP accepts (memory 2^n * 20 bytes).
@@ -54,11 +55,7 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
     let mut dist = vec![0.0f64; n * n];
     for a in 0..n {
         for b in 0..n {
-            dist[a * n + b] = x[a * d..(a + 1) * d]
-                .iter()
-                .zip(&x[b * d..(b + 1) * d])
-                .map(|(p, q)| (p - q) * (p - q))
-                .sum();
+            dist[a * n + b] = sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]);
         }
     }
     // Pair sums P(mask).

@@ -50,6 +50,7 @@
 //!   Math. Program. 115, 351-385 (enumerating the columns within the reduced-cost gap).
 
 use super::enumerate::{enumerate, Column, Mode};
+use crate::sse::{group_sse, sq_dist};
 use crate::SolverError;
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
 use std::collections::HashSet;
@@ -98,25 +99,9 @@ pub(crate) struct SetPartResult {
     pub seconds: [f64; 3],
 }
 
-fn sq(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(p, q)| (p - q) * (p - q)).sum()
-}
-
 /// Two-pass SSE of the records of `mask`.
 fn mask_sse(x: &[f64], d: usize, mask: u64) -> f64 {
-    let members: Vec<usize> = bits(mask).collect();
-    let m = members.len() as f64;
-    let mut c = vec![0.0; d];
-    for &i in &members {
-        for (cj, v) in c.iter_mut().zip(&x[i * d..(i + 1) * d]) {
-            *cj += v;
-        }
-    }
-    c.iter_mut().for_each(|v| *v /= m);
-    members
-        .iter()
-        .map(|&i| sq(&x[i * d..(i + 1) * d], &c))
-        .sum()
+    group_sse(x, d, &bits(mask).collect::<Vec<_>>())
 }
 
 fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
@@ -303,7 +288,7 @@ pub(crate) fn solve_setpart(
     for i in 0..n {
         let mut near: Vec<(f64, usize)> = (0..n)
             .filter(|&j| j != i)
-            .map(|j| (sq(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
+            .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let m = near[..k - 1]

@@ -66,7 +66,6 @@ use crate::SolverError;
 use master::Master;
 use pricing::{exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry};
 use std::collections::HashSet;
-use std::fmt;
 use std::time::{Duration, Instant};
 
 /// Parameters of the column generation bound (see [`ColgenOptions::DOC`]).
@@ -147,41 +146,23 @@ impl ColgenOptions {
 }
 
 /// Why the bound could not be computed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ColgenError {
     /// Bad data.
-    Input(SolverError),
+    #[error(transparent)]
+    Input(#[from] SolverError),
     /// Labels of the wrong length, or a group below k records.
+    #[error("initial partition: {0}")]
     BadLabels(String),
     /// Bad option value.
+    #[error("colgen parameters: {0}")]
     Params(String),
     /// More records than the distance matrix allows.
+    #[error("colgen keeps the n x n distance matrix: at most {max} records, got {n}")]
     TooLarge { n: usize, max: usize },
     /// HiGHS failed.
+    #[error("HiGHS: {0}")]
     Lp(String),
-}
-
-impl fmt::Display for ColgenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ColgenError::Input(e) => write!(f, "{e}"),
-            ColgenError::BadLabels(m) => write!(f, "initial partition: {m}"),
-            ColgenError::Params(m) => write!(f, "colgen parameters: {m}"),
-            ColgenError::TooLarge { n, max } => write!(
-                f,
-                "colgen keeps the n x n distance matrix: at most {max} records, got {n}"
-            ),
-            ColgenError::Lp(m) => write!(f, "HiGHS: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for ColgenError {}
-
-impl From<SolverError> for ColgenError {
-    fn from(e: SolverError) -> Self {
-        ColgenError::Input(e)
-    }
 }
 
 /// The column generation bound and how it was obtained.

@@ -36,6 +36,7 @@
 //! the pricing problem; their exact pricing is a specialised branch and bound, this one is
 //! our own design with the bounds above).
 
+use crate::sse::sq_dist;
 use std::time::Instant;
 
 /// Largest number of records accepted (the distance matrix takes 8 n^2 bytes: 512 MB here).
@@ -67,7 +68,7 @@ impl Geometry {
             let xa = &x[a * d..(a + 1) * d];
             for b in a + 1..n {
                 let xb = &x[b * d..(b + 1) * d];
-                let s: f64 = xa.iter().zip(xb).map(|(p, q)| (p - q) * (p - q)).sum();
+                let s = sq_dist(xa, xb);
                 dist[a * n + b] = s;
                 dist[b * n + a] = s;
                 max_dist = max_dist.max(s);
