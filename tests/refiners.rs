@@ -74,11 +74,24 @@ fn refiners_are_feasible_never_worse_and_deterministic() {
 fn descent_ends_in_a_local_optimum_of_its_neighbourhood() {
     let inst = common::synthetic("uniform:n=200,d=2,seed=9");
     let k = 3;
-    for strategy in ["first", "best"] {
-        let param = format!("descent.strategy={strategy}");
-        let p = run(&inst, "mdav+descent", &[&param], k, 0, None);
+    for (strategy, cycles) in [("first", false), ("best", false), ("first", true)] {
+        let params = [
+            format!("descent.strategy={strategy}"),
+            format!("descent.cycles={cycles}"),
+        ];
+        let p = run(&inst, "mdav+descent", &[&params[0], &params[1]], k, 0, None);
         let nb = Neighbours::build(&inst, 30);
         let eps = 1e-10 * inst.sst / inst.n as f64;
+        let mut ls = microagg::search::descent::LocalSearch::new(&inst, false);
+        let with_cycle = (0..inst.n)
+            .filter(|&i| ls.best_cycle(&p, &inst, &nb, i).is_some())
+            .count();
+        if cycles {
+            assert_eq!(with_cycle, 0, "{strategy}: improving 3-cycles left");
+        } else if strategy == "first" {
+            // Not vacuous: the shift/swap optimum of the same start still has some.
+            assert!(with_cycle > 0, "no 3-cycle to find on this instance");
+        }
         for i in 0..inst.n {
             let g = p.group_of(i);
             for &j in nb.of(i) {

@@ -23,6 +23,16 @@
 //! (without a time limit it stops there instead). Every iteration is a step, so the time
 //! limit holds to within one perturbation and descent (milliseconds).
 //!
+//! Options of the descent and the re-split (study-ils-moves.txt, stop 14; `cycles` and
+//! `split_large` on by default since then, `settle` and `sizes` off):
+//! `cycles` lets the descent apply 3-cycles at shift/swap optima ([`LocalSearch`]);
+//! `split_large` splits, after each descent, every group of 2k or more records whose split
+//! lowers the SSE (a group that large is never needed: splitting it never raises the SSE,
+//! P30), then descends again; `settle` runs a few best-improvement passes among the pool's
+//! own groups before the neighbour-list descent (cheaper repair of a random carving);
+//! `sizes = "random"` re-splits into groups of k plus a randomly spread remainder instead
+//! of balanced sizes.
+//!
 //! `pool = "centroids"` pools the groups of nearest centroid instead of the groups of the
 //! record's nearest records (which at k = 10 and 30 neighbours rarely reach more than
 //! five groups); it was not better in the study below and is kept as a documented variant.
@@ -53,7 +63,7 @@
 use super::descent::{LocalSearch, Strategy};
 use super::moves::dissolve::Dissolve;
 use super::moves::distill::Distill;
-use super::moves::split::carve;
+use super::moves::split::{carve, Split};
 use super::moves::{fresh_slot, MoveLog};
 use super::neighbours::Neighbours;
 use super::{Ctx, Refiner, SearchState, Step};
@@ -79,6 +89,20 @@ pub struct IlsParams {
     pub carves: usize,
     pub strategy: Strategy,
     pub pool: PoolBy,
+    pub cycles: bool,
+    pub settle: usize,
+    pub split_large: bool,
+    pub sizes: Sizes,
+}
+
+/// Sizes of the groups a pool of m records is re-split into (q groups, m >= q k).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sizes {
+    /// As equal as possible: m / q, the first m % q groups one more.
+    Balanced,
+    /// k each, the m - q k others given one at a time to uniformly random groups.
+    Random,
 }
 
 /// Which groups a perturbation pools with the random record's group.
@@ -105,6 +129,10 @@ impl Default for IlsParams {
             carves: 1,
             strategy: Strategy::First,
             pool: PoolBy::Records,
+            cycles: true,
+            settle: 0,
+            split_large: true,
+            sizes: Sizes::Balanced,
         }
     }
 }
@@ -121,6 +149,10 @@ impl Params for IlsParams {
         ("stall", "iterations without a new best before returning to the best and reheating; with no time limit, the search stops there (default 20000)"),
         ("carves", "random re-splits of a pool tried per perturbation; the one of lowest SSE is applied (default 1)"),
         ("pool", "which groups a perturbation pools with the random record's group: \"records\" (default) the groups of its nearest records, \"centroids\" the groups of nearest centroid"),
+        ("settle", "passes of a best-improvement shift/swap descent among the re-split pool's own groups before the neighbour-list descent (0 = none; default 0)"),
+        ("split_large", "after each descent, split every group of 2k or more records whose CBFS split lowers the SSE, then descend again (default true)"),
+        ("sizes", "group sizes of a re-split pool: \"balanced\" (default) as equal as possible, \"random\" k each plus the remainder spread at random"),
+        ("cycles", "descent: when a record has no improving shift or swap, also try 3-cycles (the record into a neighbour group, a member of that group into a third group, a member of the third into the record's group; default true)"),
         ("strategy", "descent: \"first\" (default) applies a record's first improving shift/swap, \"best\" its best one"),
     ];
     fn check(&self) -> Result<(), String> {
@@ -161,6 +193,7 @@ pub struct Ils {
     spare: Vec<usize>,
     dissolve: Dissolve,
     distill: Distill,
+    split: Split,
     descended: bool,
     temperature: f64,
     t0: f64,
@@ -187,6 +220,7 @@ impl Ils {
             log: MoveLog::new(),
             spare: Vec::new(),
             dissolve: Dissolve::default(),
+            split: Split::default(),
             distill: Distill::default(),
             descended: false,
             temperature: 0.0,
@@ -256,8 +290,19 @@ impl Ils {
             return false;
         }
         let q = options[ctx.rng.random_range(0..count)];
-        let (base, extra) = (m / q, m % q);
-        let sizes: Vec<usize> = (0..q).map(|g| base + usize::from(g < extra)).collect();
+        let sizes: Vec<usize> = match self.params.sizes {
+            Sizes::Balanced => {
+                let (base, extra) = (m / q, m % q);
+                (0..q).map(|g| base + usize::from(g < extra)).collect()
+            }
+            Sizes::Random => {
+                let mut sizes = vec![k; q];
+                for _ in q * k..m {
+                    sizes[ctx.rng.random_range(0..q)] += 1;
+                }
+                sizes
+            }
+        };
         // Best of `carves` random carvings (the first one wins ties).
         let mut parts = Vec::new();
         let mut parts_sse = f64::INFINITY;
@@ -273,7 +318,6 @@ impl Ils {
                 parts_sse = sse;
             }
         }
-        let ls = self.ls.as_mut().expect("initialised");
         for (idx, part) in parts.iter().enumerate() {
             let slot = if idx < t {
                 self.groups[idx]
@@ -287,10 +331,31 @@ impl Ils {
                 self.groups.push(slot);
             }
         }
+        self.settle_pool(p, inst, k);
+        let ls = self.ls.as_mut().expect("initialised");
         for &i in &self.pool {
             ls.push(i);
         }
         true
+    }
+
+    /// Up to `settle` passes over the pool records, each applying a record's best improving
+    /// shift or swap among the pool's groups (`self.groups`); stops early at a pass without
+    /// a move. Cheaper than letting the neighbour-list descent repair a random carving.
+    fn settle_pool(&mut self, p: &mut Partition, inst: &crate::data::Instance, k: usize) {
+        let ls = self.ls.as_mut().expect("initialised");
+        for _ in 0..self.params.settle {
+            let mut moved = false;
+            for &i in &self.pool {
+                if let Some((_, partner, h)) = ls.best_move(p, inst, k, i, &self.groups, false) {
+                    ls.apply_move(p, inst, i, partner, h, &mut self.log);
+                    moved = true;
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
     }
 
     /// Dissolve the group of `r` or distill a group around it.
@@ -327,6 +392,50 @@ impl Ils {
         true
     }
 
+    /// Descend to a local optimum; with `split_large`, then split every group of 2k or more
+    /// records whose split lowers the SSE (a split never raises it, P30) and descend again.
+    fn descend(&mut self, p: &mut Partition, inst: &crate::data::Instance, k: usize) {
+        let eps = super::descent::IMPROVE_EPS * inst.sst / inst.n.max(1) as f64;
+        loop {
+            let nb = self.nb.as_ref().expect("initialised");
+            let ls = self.ls.as_mut().expect("initialised");
+            // Bounded: the queue only grows by the groups of applied improving moves.
+            while !ls.is_idle() {
+                ls.run(p, inst, k, nb, &mut self.log, 1 << 12);
+            }
+            if !self.params.split_large {
+                return;
+            }
+            let mut split_any = false;
+            for g in 0..p.slots() {
+                if p.size(g) < 2 * k {
+                    continue;
+                }
+                let Some(plan) = self.split.evaluate(p, inst, k, g) else {
+                    continue;
+                };
+                if plan.delta >= -eps {
+                    continue;
+                }
+                self.split
+                    .apply(p, inst, &plan, &mut self.spare, &mut self.log);
+                for part in &plan.groups {
+                    let slot = p.group_of(part[0]);
+                    if !self.groups.contains(&slot) {
+                        self.groups.push(slot);
+                    }
+                    for &i in part {
+                        ls.push(i);
+                    }
+                }
+                split_any = true;
+            }
+            if !split_any {
+                return;
+            }
+        }
+    }
+
     fn remember_empty_slots(&mut self, p: &Partition) {
         for &g in &self.groups {
             if g < p.slots() && p.size(g) == 0 && !self.spare.contains(&g) {
@@ -345,6 +454,7 @@ impl Refiner for Ils {
         let inst = ctx.inst;
         self.nb = Some(Neighbours::build(inst, self.params.neighbours));
         let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
+        ls.cycles = self.params.cycles;
         for i in 0..inst.n {
             ls.push(i);
         }
@@ -375,8 +485,11 @@ impl Refiner for Ils {
             let nb = self.nb.as_ref().expect("initialised");
             let ls = self.ls.as_mut().expect("initialised");
             ls.run(p, inst, k, nb, &mut self.log, STEP_RECORDS);
+            if ls.is_idle() {
+                self.descend(p, inst, k);
+                self.descended = true;
+            }
             self.log.clear();
-            self.descended = ls.is_idle();
             state.record_if_better(k);
             return Ok(Step::Continue);
         }
@@ -389,12 +502,7 @@ impl Refiner for Ils {
             self.pool_and_resplit(p, ctx, r)
         };
         if changed {
-            let nb = self.nb.as_ref().expect("initialised");
-            let ls = self.ls.as_mut().expect("initialised");
-            // Bounded: the queue only grows by the groups of applied improving moves.
-            while !ls.is_idle() {
-                ls.run(p, inst, k, nb, &mut self.log, 1 << 12);
-            }
+            self.descend(p, inst, k);
             let delta = p.sse() - before;
             let tol = 1e-12 * before.abs().max(1.0);
             let keep = delta <= tol
