@@ -99,6 +99,38 @@ proptest! {
         prop_assert!(close(p.sse(), start.sse(), start.sse()));
     }
 
+    /// The 3-cycle of the descent (P02, three one-group exchange terms): its predicted delta
+    /// is the change of a fresh SSE after the two swaps, it improves, and it keeps every size.
+    #[test]
+    fn three_cycle_delta_matches_recomputation(
+        n in 12usize..80,
+        d in 1usize..5,
+        k in 2usize..5,
+        seed in 0u64..500,
+        starts in prop::collection::vec(any::<usize>(), 1..40),
+    ) {
+        let (inst, mut p) = feasible_start(n, d, k, seed);
+        let nb = Neighbours::build(&inst, 8);
+        let mut ls = microagg::search::descent::LocalSearch::new(&inst, false);
+        let mut log = MoveLog::new();
+        for a in starts {
+            let a = a % n;
+            let Some((delta, b, c)) = ls.best_cycle(&p, &inst, &nb, a) else { continue };
+            let (ga, gb, gc) = (p.group_of(a), p.group_of(b), p.group_of(c));
+            prop_assert!(ga != gb && gb != gc && gc != ga, "not a 3-cycle");
+            prop_assert!(delta < 0.0);
+            let sizes = (p.size(ga), p.size(gb), p.size(gc));
+            let before = p.fresh_sse(&inst);
+            ls.swap.apply(&mut p, &inst, a, b, &mut log);
+            ls.swap.apply(&mut p, &inst, b, c, &mut log);
+            let after = p.fresh_sse(&inst);
+            prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
+            prop_assert_eq!((p.group_of(a), p.group_of(b), p.group_of(c)), (gb, gc, ga));
+            prop_assert_eq!((p.size(ga), p.size(gb), p.size(gc)), sizes);
+            prop_assert!(p.validate(&inst, 1e-9).is_ok());
+        }
+    }
+
     #[test]
     fn neighbour_lists_hold_the_nearest_records(n in 2usize..60, d in 1usize..4, seed in 0u64..100) {
         let inst = common::synthetic(&format!("uniform:n={n},d={d},seed={seed}"));
@@ -131,42 +163,6 @@ fn move_names_are_distinct() {
         names,
         ["dissolve", "distill", "merge", "shift", "split", "swap"]
     );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    /// The 3-cycle of the descent (P02, three one-group exchange terms): its predicted delta
-    /// is the change of a fresh SSE after the two swaps, it improves, and it keeps every size.
-    #[test]
-    fn three_cycle_delta_matches_recomputation(
-        n in 12usize..80,
-        d in 1usize..5,
-        k in 2usize..5,
-        seed in 0u64..500,
-        starts in prop::collection::vec(any::<usize>(), 1..40),
-    ) {
-        let (inst, mut p) = feasible_start(n, d, k, seed);
-        let nb = Neighbours::build(&inst, 8);
-        let mut ls = microagg::search::descent::LocalSearch::new(&inst, false);
-        let mut log = MoveLog::new();
-        for a in starts {
-            let a = a % n;
-            let Some((delta, b, c)) = ls.best_cycle(&p, &inst, &nb, a) else { continue };
-            let (ga, gb, gc) = (p.group_of(a), p.group_of(b), p.group_of(c));
-            prop_assert!(ga != gb && gb != gc && gc != ga, "not a 3-cycle");
-            prop_assert!(delta < 0.0);
-            let sizes = (p.size(ga), p.size(gb), p.size(gc));
-            let before = p.fresh_sse(&inst);
-            ls.swap.apply(&mut p, &inst, a, b, &mut log);
-            ls.swap.apply(&mut p, &inst, b, c, &mut log);
-            let after = p.fresh_sse(&inst);
-            prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
-            prop_assert_eq!((p.group_of(a), p.group_of(b), p.group_of(c)), (gb, gc, ga));
-            prop_assert_eq!((p.size(ga), p.size(gb), p.size(gc)), sizes);
-            prop_assert!(p.validate(&inst, 1e-9).is_ok());
-        }
-    }
 }
 
 /// The property above is not vacuous: on a scrambled start the search finds cycles.

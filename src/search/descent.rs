@@ -34,12 +34,6 @@
 //! - Ahuja, R. K., Orlin, J. B. and Sharma, D. (2000). Very large-scale neighborhood
 //!   search. International Transactions in Operational Research 7(4-5), 301-317 (cyclic
 //!   exchanges).
-//!
-//! ## References
-//! - Laszlo, M. and Mukherjee, S. (2015). Iterated local search for microaggregation.
-//!   Journal of Systems and Software 100, 15-26.
-//! - Toth, P. and Vigo, D. (2003). The granular tabu search and its application to the
-//!   vehicle-routing problem. INFORMS Journal on Computing 15(4), 333-346.
 
 use super::moves::{shift::Shift, swap::Swap, MoveLog};
 use super::neighbours::Neighbours;
@@ -76,8 +70,6 @@ pub struct LocalSearch {
     /// Also try 3-cycles (see [`LocalSearch::best_cycle`]) when a record has no improving
     /// shift or swap.
     pub cycles: bool,
-    /// Applied 3-cycles.
-    pub cycles_applied: u64,
     /// 3-cycle candidates: (delta of one group, record, its group).
     cyc_in: Vec<(f64, usize, usize)>,
     cyc_out: Vec<(f64, usize, usize)>,
@@ -108,7 +100,6 @@ impl LocalSearch {
             w: Vec::new(),
             eps: IMPROVE_EPS * inst.sst / inst.n.max(1) as f64,
             cycles: false,
-            cycles_applied: 0,
             cyc_in: Vec::new(),
             cyc_out: Vec::new(),
         }
@@ -165,13 +156,7 @@ impl LocalSearch {
         log: &mut MoveLog,
     ) -> bool {
         let g = p.group_of(i);
-        self.groups.clear();
-        for &j in nb.of(i) {
-            let h = p.group_of(j as usize);
-            if h != g && !self.groups.contains(&h) {
-                self.groups.push(h);
-            }
-        }
+        self.collect_neighbour_groups(p, nb, i);
         let groups = std::mem::take(&mut self.groups);
         let best = self.best_move(p, inst, k, i, &groups, !self.best_improvement);
         self.groups = groups;
@@ -183,17 +168,37 @@ impl LocalSearch {
             return false;
         };
         self.apply_move(p, inst, i, partner, h, log);
-        for grp in [g, h] {
+        self.requeue(p, &[g, h]);
+        true
+    }
+
+    /// The distinct groups of `i`'s nearest neighbours other than its own, into `self.groups`.
+    fn collect_neighbour_groups(&mut self, p: &Partition, nb: &Neighbours, i: usize) {
+        let g = p.group_of(i);
+        self.groups.clear();
+        for &j in nb.of(i) {
+            let h = p.group_of(j as usize);
+            if h != g && !self.groups.contains(&h) {
+                self.groups.push(h);
+            }
+        }
+    }
+
+    /// Queue every member of `groups` (their neighbourhoods changed).
+    fn requeue(&mut self, p: &Partition, groups: &[usize]) {
+        for &grp in groups {
             for pos in 0..p.size(grp) {
                 let r = p.members(grp)[pos];
                 self.push(r);
             }
         }
-        true
     }
-}
 
-impl LocalSearch {
+    /// The SSE decrease below which a move does not count as improving.
+    pub fn improvement_eps(&self) -> f64 {
+        self.eps
+    }
+
     /// The best improving shift of record `i` into one of `groups`, or swap with one of
     /// their members, as (delta, partner or `usize::MAX` for a shift, group); with `first`,
     /// the first improving one found. Groups equal to i's own or empty are skipped.
@@ -281,13 +286,7 @@ impl LocalSearch {
         a: usize,
     ) -> Option<(f64, usize, usize)> {
         let ga = p.group_of(a);
-        self.groups.clear();
-        for &j in nb.of(a) {
-            let h = p.group_of(j as usize);
-            if h != ga && !self.groups.contains(&h) {
-                self.groups.push(h);
-            }
-        }
+        self.collect_neighbour_groups(p, nb, a);
         let x = inst.row(a);
         self.cyc_in.clear();
         for &h in &self.groups {
@@ -354,13 +353,7 @@ impl LocalSearch {
         // a <-> b puts a in B and b in A; b <-> c then puts b in C and c in A.
         self.swap.apply(p, inst, a, b, log);
         self.swap.apply(p, inst, b, c, log);
-        self.cycles_applied += 1;
-        for grp in touched {
-            for pos in 0..p.size(grp) {
-                let r = p.members(grp)[pos];
-                self.push(r);
-            }
-        }
+        self.requeue(p, &touched);
         true
     }
 }

@@ -67,6 +67,7 @@ use super::moves::split::{carve, Split};
 use super::moves::{fresh_slot, MoveLog};
 use super::neighbours::Neighbours;
 use super::{Ctx, Refiner, SearchState, Step};
+use crate::data::Instance;
 use crate::error::Result;
 use crate::method::MethodInfo;
 use crate::params::Params;
@@ -342,7 +343,7 @@ impl Ils {
     /// Up to `settle` passes over the pool records, each applying a record's best improving
     /// shift or swap among the pool's groups (`self.groups`); stops early at a pass without
     /// a move. Cheaper than letting the neighbour-list descent repair a random carving.
-    fn settle_pool(&mut self, p: &mut Partition, inst: &crate::data::Instance, k: usize) {
+    fn settle_pool(&mut self, p: &mut Partition, inst: &Instance, k: usize) {
         let ls = self.ls.as_mut().expect("initialised");
         for _ in 0..self.params.settle {
             let mut moved = false;
@@ -394,11 +395,11 @@ impl Ils {
 
     /// Descend to a local optimum; with `split_large`, then split every group of 2k or more
     /// records whose split lowers the SSE (a split never raises it, P30) and descend again.
-    fn descend(&mut self, p: &mut Partition, inst: &crate::data::Instance, k: usize) {
-        let eps = super::descent::IMPROVE_EPS * inst.sst / inst.n.max(1) as f64;
+    fn descend(&mut self, p: &mut Partition, inst: &Instance, k: usize) {
         loop {
             let nb = self.nb.as_ref().expect("initialised");
             let ls = self.ls.as_mut().expect("initialised");
+            let eps = ls.improvement_eps();
             // Bounded: the queue only grows by the groups of applied improving moves.
             while !ls.is_idle() {
                 ls.run(p, inst, k, nb, &mut self.log, 1 << 12);
