@@ -131,6 +131,51 @@ proptest! {
         }
     }
 
+    /// The descent's inline shift/swap scan (`LocalSearch::best_move`, one dot product per
+    /// swap partner, P02): in best mode its move is the minimum over the independent `Shift`
+    /// and `Swap` evaluations of every candidate, and its delta is the change of a fresh SSE.
+    #[test]
+    fn best_move_is_the_true_best_shift_or_swap(
+        n in 12usize..80,
+        d in 1usize..5,
+        k in 2usize..5,
+        seed in 0u64..500,
+        starts in prop::collection::vec(any::<usize>(), 1..40),
+    ) {
+        let (inst, mut p) = feasible_start(n, d, k, seed);
+        let mut ls = microagg::search::descent::LocalSearch::new(&inst, true);
+        let (mut shift, mut swap) = (Shift::default(), Swap::default());
+        let mut log = MoveLog::new();
+        let eps = ls.improvement_eps();
+        for i in starts {
+            let i = i % n;
+            let groups: Vec<usize> = (0..p.slots()).collect();
+            let g = p.group_of(i);
+            let mut reference: Option<f64> = None;
+            for &h in &groups {
+                if h == g || p.size(h) == 0 { continue; }
+                let mut cands: Vec<f64> = shift.evaluate(&p, &inst, k, i, h).into_iter().collect();
+                cands.extend(p.members(h).iter().filter_map(|&j| swap.evaluate(&p, &inst, i, j)));
+                for c in cands.into_iter().filter(|&c| c < -eps) {
+                    reference = Some(reference.map_or(c, |r: f64| r.min(c)));
+                }
+            }
+            let found = ls.best_move(&p, &inst, k, i, &groups, false);
+            match (found, reference) {
+                (None, None) => {}
+                (Some((delta, partner, h)), Some(r)) => {
+                    prop_assert!(close(delta, r, p.sse()), "best_move {delta}, reference {r}");
+                    let before = p.fresh_sse(&inst);
+                    ls.apply_move(&mut p, &inst, i, partner, h, &mut log);
+                    let after = p.fresh_sse(&inst);
+                    prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
+                    prop_assert!(p.is_feasible(k));
+                }
+                (a, b) => prop_assert!(false, "best_move {a:?} but reference {b:?}"),
+            }
+        }
+    }
+
     #[test]
     fn neighbour_lists_hold_the_nearest_records(n in 2usize..60, d in 1usize..4, seed in 0u64..100) {
         let inst = common::synthetic(&format!("uniform:n={n},d={d},seed={seed}"));

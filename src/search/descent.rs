@@ -64,8 +64,13 @@ pub struct LocalSearch {
     cycle_queued: Vec<bool>,
     cycle_queue: Vec<usize>,
     groups: Vec<usize>,
-    /// 2 (mh - mg) for the swap evaluation of the current candidate group.
+    /// Per group slot, the `stamp` of the last neighbour collection that saw it.
+    mark: Vec<u32>,
+    stamp: u32,
+    /// The swap evaluation's per-group weight vector (see `best_move`).
     w: Vec<f64>,
+    /// |x|^2 of every record, so that a swap or 3-cycle term costs one dot product.
+    norms: Vec<f64>,
     eps: f64,
     /// Also try 3-cycles (see [`LocalSearch::best_cycle`]) when a record has no improving
     /// shift or swap.
@@ -73,17 +78,36 @@ pub struct LocalSearch {
     /// 3-cycle candidates: (delta of one group, record, its group).
     cyc_in: Vec<(f64, usize, usize)>,
     cyc_out: Vec<(f64, usize, usize)>,
+    /// Per kept `cyc_out` entry: the closing term's weights (d each) and (constant,
+    /// coefficient of |y|^2).
+    close_w: Vec<f64>,
+    close_c: Vec<(f64, f64)>,
 }
 
 /// Candidates kept on each side of a 3-cycle search (so at most this squared closing
 /// evaluations per record).
 const CYCLE_SIDE: usize = 8;
 
-/// Change in SSE of a group of `size` records with centroid `m` that loses `out` and gains
-/// `inn` (P02, one group's part of the swap delta).
+/// Dot product with four independent partial sums, so the compiler can keep them in one
+/// SIMD register (a single running sum must be added in order). The rounding differs from
+/// a sequential sum only in the last bits; it is used to select moves, never to update
+/// the cached SSE.
 #[inline]
-fn exchange_delta(m: &[f64], size: usize, out: &[f64], inn: &[f64]) -> f64 {
-    sq_dist(inn, m) - sq_dist(out, m) - sq_dist(inn, out) / size as f64
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    let mut acc = [0.0f64; 4];
+    for (x, y) in ca.zip(cb) {
+        for ((s, u), v) in acc.iter_mut().zip(x).zip(y) {
+            *s += u * v;
+        }
+    }
+    (acc[0] + acc[2]) + (acc[1] + acc[3]) + tail
 }
 
 impl LocalSearch {
@@ -97,11 +121,18 @@ impl LocalSearch {
             cycle_queued: vec![false; inst.n],
             cycle_queue: Vec::new(),
             groups: Vec::new(),
+            mark: Vec::new(),
+            stamp: 0,
             w: Vec::new(),
+            norms: (0..inst.n)
+                .map(|i| inst.row(i).iter().map(|v| v * v).sum())
+                .collect(),
             eps: IMPROVE_EPS * inst.sst / inst.n.max(1) as f64,
             cycles: false,
             cyc_in: Vec::new(),
             cyc_out: Vec::new(),
+            close_w: Vec::new(),
+            close_c: Vec::new(),
         }
     }
 
@@ -176,9 +207,20 @@ impl LocalSearch {
     fn collect_neighbour_groups(&mut self, p: &Partition, nb: &Neighbours, i: usize) {
         let g = p.group_of(i);
         self.groups.clear();
+        // A group is new when its mark is not the current stamp (no scan of the list).
+        if self.mark.len() < p.slots() {
+            self.mark.resize(p.slots(), 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        self.mark[g] = self.stamp;
         for &j in nb.of(i) {
             let h = p.group_of(j as usize);
-            if h != g && !self.groups.contains(&h) {
+            if self.mark[h] != self.stamp {
+                self.mark[h] = self.stamp;
                 self.groups.push(h);
             }
         }
@@ -225,23 +267,29 @@ impl LocalSearch {
                     }
                 }
             }
-            // Swap deltas (P02) with the terms of x hoisted and
-            // |y - mg|^2 - |y - mh|^2 = 2 y.(mh - mg) + |mg|^2 - |mh|^2:
-            // one dot product and one distance per partner, not 5 distances.
+            // Swap deltas (P02) with the terms of x hoisted: with
+            // |y - mg|^2 - |y - mh|^2 = 2 y.(mh - mg) + |mg|^2 - |mh|^2 and
+            // |x - y|^2 = |x|^2 + |y|^2 - 2 x.y, the delta of partner y is
+            // c0 + y.w - inv |y|^2 with w = 2 (mh - mg) + 2 inv x:
+            // one dot product per partner, not 5 distances (P02, last paragraph).
             let x = inst.row(i);
             let (mg, mh) = (p.centroid(g), p.centroid(h));
             let (inv_a, inv_b) = (1.0 / p.size(g) as f64, 1.0 / p.size(h) as f64);
-            self.w.clear();
-            self.w.extend(mh.iter().zip(mg).map(|(b, a)| 2.0 * (b - a)));
-            let norms: f64 = mg.iter().zip(mh).map(|(a, b)| a * a - b * b).sum();
-            let base = sq_dist(x, mh) - sq_dist(x, mg) + norms;
             let inv = inv_a + inv_b;
+            self.w.clear();
+            self.w.extend(
+                mh.iter()
+                    .zip(mg)
+                    .zip(x)
+                    .map(|((b, a), xv)| 2.0 * (b - a) + 2.0 * inv * xv),
+            );
+            let centroid_norms: f64 = mg.iter().zip(mh).map(|(a, b)| a * a - b * b).sum();
+            let c0 = sq_dist(x, mh) - sq_dist(x, mg) + centroid_norms - inv * self.norms[i];
             self.swap.counters.evaluations += p.size(h) as u64;
             for &j in p.members(h) {
                 let y = inst.row(j);
-                let xy = sq_dist(x, y);
-                let yw: f64 = y.iter().zip(&self.w).map(|(a, b)| a * b).sum();
-                let delta = base + yw - xy * inv;
+                let yw = dot(y, &self.w);
+                let delta = c0 + yw - inv * self.norms[j];
                 if delta < -self.eps && best.is_none_or(|b| delta < b.0) {
                     best = Some((delta, j, h));
                     if first {
@@ -289,10 +337,21 @@ impl LocalSearch {
         self.collect_neighbour_groups(p, nb, a);
         let x = inst.row(a);
         self.cyc_in.clear();
+        // E_B(b -> x) (P02) = |x - m|^2 - |b - m|^2 - |x - b|^2 / s
+        //   = [|x - m|^2 - |m|^2 - |x|^2 / s] + b.(2 m + 2 x / s) - (1 + 1/s) |b|^2:
+        // one dot product per member (weights in self.w).
+        let xx = self.norms[a];
         for &h in &self.groups {
             let (m, s) = (p.centroid(h), p.size(h));
+            let inv = 1.0 / s as f64;
+            self.w.clear();
+            self.w
+                .extend(m.iter().zip(x).map(|(mv, xv)| 2.0 * mv + 2.0 * inv * xv));
+            let mm: f64 = m.iter().map(|v| v * v).sum();
+            let c0 = sq_dist(x, m) - mm - xx * inv;
             for &b in p.members(h) {
-                let d = exchange_delta(m, s, inst.row(b), x);
+                let bw = dot(inst.row(b), &self.w);
+                let d = c0 + bw - (1.0 + inv) * self.norms[b];
                 if d < 0.0 {
                     self.cyc_in.push((d, b, h));
                 }
@@ -301,13 +360,21 @@ impl LocalSearch {
         if self.cyc_in.is_empty() {
             return None;
         }
+        // E_A(x -> c) (P02) = |c - ma|^2 - |x - ma|^2 - |c - x|^2 / sa
+        //   = [|ma|^2 - |x - ma|^2 - |x|^2 / sa] + c.(2 x / sa - 2 ma) + (1 - 1/sa) |c|^2.
         let (ma, sa) = (p.centroid(ga), p.size(ga));
+        let inv_a = 1.0 / sa as f64;
+        self.w.clear();
+        self.w
+            .extend(ma.iter().zip(x).map(|(mv, xv)| 2.0 * inv_a * xv - 2.0 * mv));
+        let ma_norm: f64 = ma.iter().map(|v| v * v).sum();
+        let c0 = ma_norm - sq_dist(x, ma) - xx * inv_a;
         self.cyc_out.clear();
         for &j in nb.of(a) {
             let c = j as usize;
             let h = p.group_of(c);
             if h != ga {
-                let d = exchange_delta(ma, sa, x, inst.row(c));
+                let d = c0 + dot(inst.row(c), &self.w) + (1.0 - inv_a) * self.norms[c];
                 if d < 0.0 {
                     self.cyc_out.push((d, c, h));
                 }
@@ -320,14 +387,32 @@ impl LocalSearch {
             side.sort_unstable_by(order);
             side.truncate(CYCLE_SIDE);
         }
+        // Closing term E_C(c -> b) for record y = b, per kept c (group C, centroid m, size s):
+        // |y - m|^2 - |c - m|^2 - |y - c|^2 / s
+        //   = [|m|^2 - |c|^2 / s - |c - m|^2] + y.(2 c / s - 2 m) + (1 - 1/s) |y|^2,
+        // so the brackets, weights and coefficients are computed once per c.
+        let d = inst.d;
+        self.close_w.clear();
+        self.close_c.clear();
+        for &(_, c, gc) in &self.cyc_out {
+            let (m, s) = (p.centroid(gc), p.size(gc));
+            let inv = 1.0 / s as f64;
+            let cr = inst.row(c);
+            let m_norm: f64 = m.iter().map(|v| v * v).sum();
+            self.close_w
+                .extend(m.iter().zip(cr).map(|(mv, cv)| 2.0 * inv * cv - 2.0 * mv));
+            self.close_c
+                .push((m_norm - self.norms[c] * inv - sq_dist(cr, m), 1.0 - inv));
+        }
         let mut best: Option<(f64, usize, usize)> = None;
         for &(db, b, gb) in &self.cyc_in {
             let y = inst.row(b);
-            for &(da, c, gc) in &self.cyc_out {
+            for (t, &(da, c, gc)) in self.cyc_out.iter().enumerate() {
                 if gc == gb {
                     continue;
                 }
-                let dc = exchange_delta(p.centroid(gc), p.size(gc), inst.row(c), y);
+                let (k0, k1) = self.close_c[t];
+                let dc = k0 + dot(y, &self.close_w[t * d..(t + 1) * d]) + k1 * self.norms[b];
                 let delta = da + db + dc;
                 if delta < -self.eps && best.is_none_or(|t| delta < t.0) {
                     best = Some((delta, b, c));
