@@ -175,3 +175,37 @@ fn refiners_handle_tiny_and_duplicate_instances() {
         }
     }
 }
+
+/// The descent's improvement threshold (P02, "Rounding"): 1e-10 x SST / n on ordinary data,
+/// raised to the rounding bound 72 (d + 5) 2^-53 max |x|^2 when one record is an extreme
+/// outlier, so a move selected by the one-dot-product evaluation always truly improves.
+#[test]
+fn improvement_threshold_covers_the_rounding_of_the_dot_product_evaluation() {
+    use microagg::search::descent::{LocalSearch, IMPROVE_EPS};
+    let threshold = |inst: &Instance| {
+        let plain = IMPROVE_EPS * inst.sst / inst.n as f64;
+        let max_norm = (0..inst.n)
+            .map(|i| inst.row(i).iter().map(|v| v * v).sum::<f64>())
+            .fold(0.0, f64::max);
+        let rounding = 72.0 * (inst.d as f64 + 5.0) * 2f64.powi(-53) * max_norm;
+        (
+            plain,
+            rounding,
+            LocalSearch::new(inst, false).improvement_eps(),
+        )
+    };
+    // Ordinary data: the relative threshold applies.
+    let inst = common::synthetic("gauss:n=300,d=3,clusters=3,seed=1");
+    let (plain, rounding, eps) = threshold(&inst);
+    assert!(rounding < plain && eps == plain, "{plain} {rounding} {eps}");
+    // 3000 records at 0 and one at 1: its z-score is sqrt(n - 1), |x|^2 = 3000 in one
+    // dimension, and the rounding bound (about 2.9e-9) exceeds 1e-10 x SST / n = 1e-10.
+    let mut values = vec![0.0; 3000];
+    values.push(1.0);
+    let inst = common::line(&values);
+    let (plain, rounding, eps) = threshold(&inst);
+    assert!(
+        rounding > plain && eps == rounding,
+        "{plain} {rounding} {eps}"
+    );
+}
