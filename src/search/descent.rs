@@ -102,6 +102,12 @@ fn improvement_threshold(inst: &Instance, norms: &[f64]) -> f64 {
     (IMPROVE_EPS * inst.sst / inst.n.max(1) as f64).max(rounding)
 }
 
+/// |v|^2, summed in order.
+#[inline]
+fn sq_norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum()
+}
+
 /// Dot product with four independent partial sums, so the compiler can keep them in one
 /// SIMD register (a single running sum must be added in order). The rounding differs from
 /// a sequential sum only in the last bits; it is used to select moves, never to update
@@ -126,9 +132,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 impl LocalSearch {
     pub fn new(inst: &Instance, best_improvement: bool) -> Self {
-        let norms: Vec<f64> = (0..inst.n)
-            .map(|i| inst.row(i).iter().map(|v| v * v).sum())
-            .collect();
+        let norms: Vec<f64> = (0..inst.n).map(|i| sq_norm(inst.row(i))).collect();
         LocalSearch {
             shift: Shift::default(),
             swap: Swap::default(),
@@ -362,7 +366,7 @@ impl LocalSearch {
             self.w.clear();
             self.w
                 .extend(m.iter().zip(x).map(|(mv, xv)| 2.0 * mv + 2.0 * inv * xv));
-            let mm: f64 = m.iter().map(|v| v * v).sum();
+            let mm = sq_norm(m);
             let c0 = sq_dist(x, m) - mm - xx * inv;
             for &b in p.members(h) {
                 let bw = dot(inst.row(b), &self.w);
@@ -382,7 +386,7 @@ impl LocalSearch {
         self.w.clear();
         self.w
             .extend(ma.iter().zip(x).map(|(mv, xv)| 2.0 * inv_a * xv - 2.0 * mv));
-        let ma_norm: f64 = ma.iter().map(|v| v * v).sum();
+        let ma_norm = sq_norm(ma);
         let c0 = ma_norm - sq_dist(x, ma) - xx * inv_a;
         self.cyc_out.clear();
         for &j in nb.of(a) {
@@ -406,14 +410,14 @@ impl LocalSearch {
         // |y - m|^2 - |c - m|^2 - |y - c|^2 / s
         //   = [|m|^2 - |c|^2 / s - |c - m|^2] + y.(2 c / s - 2 m) + (1 - 1/s) |y|^2,
         // so the brackets, weights and coefficients are computed once per c.
-        let d = inst.d;
+        let dim = inst.d;
         self.close_w.clear();
         self.close_c.clear();
         for &(_, c, gc) in &self.cyc_out {
             let (m, s) = (p.centroid(gc), p.size(gc));
             let inv = 1.0 / s as f64;
             let cr = inst.row(c);
-            let m_norm: f64 = m.iter().map(|v| v * v).sum();
+            let m_norm = sq_norm(m);
             self.close_w
                 .extend(m.iter().zip(cr).map(|(mv, cv)| 2.0 * inv * cv - 2.0 * mv));
             self.close_c
@@ -422,12 +426,12 @@ impl LocalSearch {
         let mut best: Option<(f64, usize, usize)> = None;
         for &(db, b, gb) in &self.cyc_in {
             let y = inst.row(b);
-            for (t, &(da, c, gc)) in self.cyc_out.iter().enumerate() {
+            for (ci, &(da, c, gc)) in self.cyc_out.iter().enumerate() {
                 if gc == gb {
                     continue;
                 }
-                let (k0, k1) = self.close_c[t];
-                let dc = k0 + dot(y, &self.close_w[t * d..(t + 1) * d]) + k1 * self.norms[b];
+                let (k0, k1) = self.close_c[ci];
+                let dc = k0 + dot(y, &self.close_w[ci * dim..(ci + 1) * dim]) + k1 * self.norms[b];
                 let delta = da + db + dc;
                 if delta < -self.eps && best.is_none_or(|t| delta < t.0) {
                     best = Some((delta, b, c));
