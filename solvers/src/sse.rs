@@ -48,6 +48,16 @@ pub fn partition_sse(x: &[f64], d: usize, labels: &[usize]) -> f64 {
     members.iter().map(|m| group_sse(x, d, m)).sum()
 }
 
+/// The power of two nearest to `ratio` (1 for a ratio that is not finite and positive),
+/// with the exponent clamped to +-200 so that scaled values of z-scored data stay far from
+/// overflow and underflow.
+pub fn pow2_near(ratio: f64) -> f64 {
+    if !(ratio.is_finite() && ratio > 0.0) {
+        return 1.0;
+    }
+    2f64.powi((ratio.log2().round() as i32).clamp(-200, 200))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
