@@ -23,6 +23,7 @@ pub mod assignment;
 pub mod bounds;
 pub mod error;
 pub mod exact;
+pub mod merge;
 pub mod segmentation;
 pub mod sse;
 pub mod univariate;
