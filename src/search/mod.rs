@@ -5,6 +5,7 @@
 //! partition seen, and guarantees that what it returns is feasible and never worse than its
 //! input. Local search, simulated annealing, ILS, IMHM and decompose/shrink are refiners.
 
+pub mod column_pool;
 pub mod decompose_shrink;
 pub mod descent;
 pub mod ils;
@@ -65,6 +66,20 @@ impl SearchState {
             self.best_sse = self.current.sse();
             self.best_labels.clear();
             self.best_labels.extend_from_slice(self.current.labels());
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Remember `labels` (a partition of SSE `sse`, feasible for k, found outside the
+    /// current trajectory) if it is better than the best so far; the current partition is
+    /// left alone.
+    pub fn record_labels_if_better(&mut self, labels: &[usize], sse: f64) -> bool {
+        if sse < self.best_sse {
+            self.best_sse = sse;
+            self.best_labels.clear();
+            self.best_labels.extend_from_slice(labels);
             true
         } else {
             false

@@ -110,6 +110,17 @@ impl MoveLog {
         self.entries.is_empty()
     }
 
+    /// Records moved by the logged changes (with repeats), oldest first.
+    pub fn moved_records(&self) -> impl Iterator<Item = usize> + '_ {
+        self.entries
+            .iter()
+            .flat_map(|e| match *e {
+                Entry::Shift { record, .. } => [Some(record), None],
+                Entry::Swap { a, b } => [Some(a), Some(b)],
+            })
+            .flatten()
+    }
+
     /// Forget the logged changes (they become permanent).
     pub fn clear(&mut self) {
         self.entries.clear();
