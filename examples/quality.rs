@@ -104,9 +104,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mean = ils.iter().sum::<f64>() / n;
         let sd = (ils.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
         let min = ils.iter().copied().fold(f64::INFINITY, f64::min);
-        let per_seed: Vec<String> = ils.iter().map(|x| format!("{x:.4}")).collect();
+        let per_seed: Vec<String> = ils.iter().map(|x| format!("{x:.7}")).collect();
         println!(
-            "{case:<14} {target:<10.4} {min:<10.4} {mean:<10.4} {sd:<9.4} {:<10.3} {:<10.3} {:<12} {paper:<7} {:<12} il/seed {}",
+            "{case:<14} {target:<10.4} {min:<10.7} {mean:<10.7} {sd:<9.7} {:<10.4} {:<10.4} {:<12} {paper:<7} {:<12} il/seed {}",
             100.0 * (min - target) / target,
             100.0 * (mean - target) / target,
             hits.join(" "),
