@@ -180,7 +180,7 @@ impl Params for IlsParams {
         ("cycles", "descent: when a record has no improving shift or swap, also try 3-cycles (the record into a neighbour group, a member of that group into a third group, a member of the third into the record's group; default true)"),
         ("strategy", "descent: \"first\" (default) applies a record's first improving shift/swap, \"best\" its best one"),
         ("merge_pool", "set-partitioning merge: once this many distinct groups (of k..2k-1 records) have been touched by kept iterations, solve a set-partitioning MIP (HiGHS) over them and the best partition's groups, record its answer if it beats the best, and empty the pool (0 = never; default 0)"),
-        ("merge_time", "time limit in seconds of one merge; on the limit HiGHS' best solution is used (default 5; never beyond the run's own limit)"),
+        ("merge_time", "time limit in seconds of one merge; on the limit HiGHS' best solution is used, and the run then depends on the machine's speed even without a time limit of its own (default 5; never beyond the run's own limit)"),
         ("merge_share", "with a time limit, most fraction of the elapsed time spent in merges: a full pool is emptied without a merge while merges have taken more (default 0.1)"),
     ];
     fn check(&self) -> Result<(), String> {
@@ -214,7 +214,6 @@ impl Params for IlsParams {
         if !(self.merge_share > 0.0 && self.merge_share <= 1.0) {
             return Err("merge_share must be in (0, 1]".into());
         }
-
         Ok(())
     }
 }
