@@ -16,7 +16,7 @@
 //! when the inputs share most groups).
 
 use microagg::data::{load, ColumnSelection};
-use microagg::labels::check_labels;
+use microagg::labels::{check_labels, read_labels};
 use microagg_solvers::merge::merge_partitions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -44,15 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let inst = load(&data, &ColumnSelection::All)?;
     let mut parts = Vec::new();
     for f in &files {
-        let labels: Vec<usize> = std::fs::read_to_string(f)?
-            .lines()
-            .enumerate()
-            .map(|(r, l)| {
-                l.trim()
-                    .parse()
-                    .map_err(|e| format!("{f}: line {}: {e}", r + 1))
-            })
-            .collect::<Result<_, _>>()?;
+        let labels = read_labels(std::path::Path::new(f))?;
         let report = check_labels(&inst, k, &labels)?;
         println!("{f}: SSE {:.9} IL {:.7} %", report.sse, inst.il(report.sse));
         parts.push(labels);

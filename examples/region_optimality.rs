@@ -20,7 +20,7 @@
 //! (measured in proofs/certificates/study-merge.txt), O(G) per region to rank centroids.
 
 use microagg::data::{load, ColumnSelection};
-use microagg::labels::check_labels;
+use microagg::labels::{check_labels, read_labels};
 use microagg::partition::{sq_dist, Partition};
 use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 
@@ -40,15 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let top: Option<usize> = arg(&args, "--top").map(|s| s.parse()).transpose()?;
     let limit: f64 = arg(&args, "--time-limit").map_or(Ok(20.0), |s| s.parse())?;
     let apply = arg(&args, "--apply");
-    let labels: Vec<usize> = std::fs::read_to_string(&labels_path)?
-        .lines()
-        .enumerate()
-        .map(|(r, l)| {
-            l.trim()
-                .parse()
-                .map_err(|e| format!("{labels_path}: line {}: {e}", r + 1))
-        })
-        .collect::<Result<_, _>>()?;
+    let labels = read_labels(std::path::Path::new(&labels_path))?;
     check_labels(&inst, k, &labels)?;
     let mut p = Partition::from_labels(&inst, labels)?;
     let start_sse = p.sse();
