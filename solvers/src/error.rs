@@ -52,6 +52,26 @@ pub enum SolverError {
     Backend { message: String },
 }
 
+impl SolverError {
+    /// A [`SolverError::Backend`] with this message.
+    pub(crate) fn backend(message: impl Into<String>) -> Self {
+        SolverError::Backend {
+            message: message.into(),
+        }
+    }
+}
+
+/// Set a HiGHS option, or a [`SolverError::Backend`] naming it.
+pub(crate) fn set_highs_option<V: highs::HighsOptionValue>(
+    model: &mut highs::Model,
+    name: &str,
+    value: V,
+) -> Result<(), SolverError> {
+    model
+        .try_set_option(name, value)
+        .map_err(|_| SolverError::backend(format!("could not set option {name}")))
+}
+
 /// Check row-major data `x` (n records, d columns) and group size k: `k >= 1`, `x.len() = n d`
 /// with `d >= 1`, every value finite, `n >= k`. The common input contract of the kernels.
 pub(crate) fn check_rows(x: &[f64], n: usize, d: usize, k: usize) -> Result<(), SolverError> {

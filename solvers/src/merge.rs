@@ -29,6 +29,7 @@
 //! - Rochat, Y. and Taillard, E. D. (1995). Probabilistic diversification and
 //!   intensification in local search for vehicle routing. J. Heuristics 1, 147-167.
 
+use crate::error::set_highs_option;
 use crate::sse::{group_sse, partition_sse};
 use crate::SolverError;
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
@@ -81,7 +82,7 @@ pub fn solve_pool(
     }
     let start_groups = groups_of(start);
     if let Some(g) = start_groups.iter().find(|g| g.len() < k) {
-        return Err(backend(format!(
+        return Err(SolverError::backend(format!(
             "the start has a group of {} records, fewer than k = {k}",
             g.len()
         )));
@@ -90,7 +91,7 @@ pub fn solve_pool(
     let mut columns: Vec<&[u32]> = Vec::new();
     for g in start_groups.iter().chain(pool) {
         if g.len() < k || g.iter().any(|&i| i as usize >= n) || !g.is_sorted() {
-            return Err(backend(format!(
+            return Err(SolverError::backend(format!(
                 "pool group {g:?} is not a sorted list of at least k = {k} records below {n}"
             )));
         }
@@ -111,29 +112,26 @@ pub fn solve_pool(
         let factors: Vec<_> = members.iter().map(|&i| (rows[i], 1.0)).collect();
         pb.add_integer_column(group_sse(x, d, &members) * scale, 0.0..=1.0, factors);
     }
-    let mut model =
-        Model::try_new(pb).map_err(|s| backend(format!("could not load the pool MIP: {s:?}")))?;
+    let mut model = Model::try_new(pb)
+        .map_err(|s| SolverError::backend(format!("could not load the pool MIP: {s:?}")))?;
     model.make_quiet();
     model.set_sense(Sense::Minimise);
-    let set = |model: &mut Model, name: &str, v: f64| {
-        model
-            .try_set_option(name, v)
-            .map_err(|_| backend(format!("could not set option {name}")))
-    };
-    set(&mut model, "mip_rel_gap", 0.0)?;
-    set(&mut model, "mip_abs_gap", 0.0)?;
+    set_highs_option(&mut model, "mip_rel_gap", 0.0)?;
+    set_highs_option(&mut model, "mip_abs_gap", 0.0)?;
     if let Some(t) = time_limit {
-        set(&mut model, "time_limit", t.max(0.01))?;
+        set_highs_option(&mut model, "time_limit", t.max(0.01))?;
     }
     // The start's groups are the first columns.
     let mut initial = vec![0.0; columns.len()];
     initial[..start_groups.len()].fill(1.0);
     model
         .try_set_solution(Some(&initial), None, None, None)
-        .map_err(|s| backend(format!("could not pass the starting solution: {s:?}")))?;
+        .map_err(|s| {
+            SolverError::backend(format!("could not pass the starting solution: {s:?}"))
+        })?;
     let solved = model
         .try_solve()
-        .map_err(|s| backend(format!("pool MIP failed: {s:?}")))?;
+        .map_err(|s| SolverError::backend(format!("pool MIP failed: {s:?}")))?;
     let optimal = solved.status() == HighsModelStatus::Optimal;
     let values = solved.get_solution().columns().to_vec();
     let unchanged = MergeResult {
@@ -193,7 +191,7 @@ pub fn merge_partitions(
     let best = (0..partitions.len())
         .map(|p| (partition_sse(x, d, partitions[p]), p))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-        .ok_or_else(|| backend("no partition to merge"))?
+        .ok_or_else(|| SolverError::backend("no partition to merge"))?
         .1;
     let pool: Vec<Vec<u32>> = partitions
         .iter()
@@ -214,10 +212,4 @@ fn canonical(labels: &[usize]) -> Vec<usize> {
             *map.entry(l).or_insert(next)
         })
         .collect()
-}
-
-fn backend(message: impl Into<String>) -> SolverError {
-    SolverError::Backend {
-        message: message.into(),
-    }
 }

@@ -2,7 +2,7 @@
 //!
 //! The distinct groups (sorted member lists) a search has visited, in order of first
 //! visit, for a set-partitioning merge over them (`microagg_solvers::merge::solve_pool`,
-//! used by `ils` with `merge_every`). Distinctness is checked on a 64-bit hash of the member
+//! used by `ils` with `merge_pool`). Distinctness is checked on a 64-bit hash of the member
 //! list (SipHash with fixed keys, so the pool is the same on every run); a collision can only
 //! drop a group from the pool, never add a wrong one.
 //!

@@ -240,8 +240,7 @@ pub struct Ils {
     ranked: Vec<(f64, usize)>,
     /// Groups touched by kept iterations, for the set-partitioning merge.
     columns: ColumnPool,
-    /// Start of the run (for the merge time share) and seconds spent in merges.
-    started: Option<std::time::Instant>,
+    /// Seconds spent in merges (for the time share).
     merge_seconds: f64,
     touched: Vec<usize>,
     /// Iterations whose result was kept.
@@ -275,7 +274,6 @@ impl Ils {
             pool: Vec::new(),
             ranked: Vec::new(),
             columns: ColumnPool::default(),
-            started: None,
             merge_seconds: 0.0,
             touched: Vec::new(),
             accepted: 0,
@@ -509,7 +507,6 @@ impl Ils {
                 .min(self.params.merge_time),
             None => self.params.merge_time,
         };
-        let best = state.best(inst)?;
         let t = std::time::Instant::now();
         let out = microagg_solvers::merge::solve_pool(
             &inst.z,
@@ -517,7 +514,7 @@ impl Ils {
             inst.d,
             ctx.k,
             self.columns.groups(),
-            best.labels(),
+            state.best_labels(),
             Some(limit),
         )
         .map_err(|e| crate::error::Error::algorithm("ils", e))?;
@@ -556,7 +553,6 @@ impl Refiner for Ils {
         self.ls = Some(ls);
         let groups = state.current.num_groups().max(1) as f64;
         let now = std::time::Instant::now();
-        self.started = Some(now);
         self.clock = ctx.deadline.map(|d| {
             (
                 now,
@@ -630,10 +626,9 @@ impl Refiner for Ils {
         if self.params.merge_pool > 0 && self.columns.len() >= self.params.merge_pool {
             // The share is a clock rule, so it applies to time-limited runs only: without a
             // limit every full pool is merged and the run stays reproducible.
-            let within_share = self.clock.is_none()
-                || self.merge_seconds
-                    <= self.params.merge_share
-                        * self.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
+            let within_share = self.clock.is_none_or(|(start, _)| {
+                self.merge_seconds <= self.params.merge_share * start.elapsed().as_secs_f64()
+            });
             if within_share {
                 self.merge(state, ctx)?;
             } else {

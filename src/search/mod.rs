@@ -72,6 +72,11 @@ impl SearchState {
         }
     }
 
+    /// Labels of the best partition seen.
+    pub fn best_labels(&self) -> &[usize] {
+        &self.best_labels
+    }
+
     /// Remember `labels` (a partition of SSE `sse`, feasible for k, found outside the
     /// current trajectory) if it is better than the best so far; the current partition is
     /// left alone.

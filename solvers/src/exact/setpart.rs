@@ -50,6 +50,7 @@
 //!   Math. Program. 115, 351-385 (enumerating the columns within the reduced-cost gap).
 
 use super::enumerate::{enumerate, Column, Mode};
+use crate::error::set_highs_option;
 use crate::sse::{group_sse, sq_dist};
 use crate::SolverError;
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
@@ -116,12 +117,6 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-fn backend(message: impl Into<String>) -> SolverError {
-    SolverError::Backend {
-        message: message.into(),
-    }
-}
-
 /// Groups of a feasible labelling as masks (labels must be a partition with sizes in
 /// k..2k-1; other groups are dropped, since the master only knows those sizes).
 fn masks_of_labels(labels: &[usize], k: usize) -> Vec<u64> {
@@ -142,7 +137,7 @@ fn labels_of_masks(masks: &[u64], n: usize) -> Result<Vec<usize>, SolverError> {
     for (g, &m) in masks.iter().enumerate() {
         for i in bits(m) {
             if labels[i] != usize::MAX {
-                return Err(backend(format!(
+                return Err(SolverError::backend(format!(
                     "record {i} covered twice by the MIP solution"
                 )));
             }
@@ -150,7 +145,7 @@ fn labels_of_masks(masks: &[u64], n: usize) -> Result<Vec<usize>, SolverError> {
         }
     }
     if let Some(i) = labels.iter().position(|&l| l == usize::MAX) {
-        return Err(backend(format!(
+        return Err(SolverError::backend(format!(
             "record {i} not covered by the MIP solution"
         )));
     }
@@ -183,31 +178,24 @@ fn solve_master(
             pb.add_column(c, 0.0.., factors);
         }
     }
-    let mut model =
-        Model::try_new(pb).map_err(|s| backend(format!("could not load the master: {s:?}")))?;
+    let mut model = Model::try_new(pb)
+        .map_err(|s| SolverError::backend(format!("could not load the master: {s:?}")))?;
     model.make_quiet();
     model.set_sense(Sense::Minimise);
-    let opt = |model: &mut Model, name: &str, v: f64| {
-        model
-            .try_set_option(name, v)
-            .map_err(|_| backend(format!("could not set option {name}")))
-    };
     if integer {
-        opt(&mut model, "mip_rel_gap", 0.0)?;
-        opt(&mut model, "mip_abs_gap", 0.0)?;
+        set_highs_option(&mut model, "mip_rel_gap", 0.0)?;
+        set_highs_option(&mut model, "mip_abs_gap", 0.0)?;
     } else {
-        model
-            .try_set_option("solver", "simplex")
-            .map_err(|_| backend("could not set option solver"))?;
-        opt(&mut model, "dual_feasibility_tolerance", 1e-9)?;
-        opt(&mut model, "primal_feasibility_tolerance", 1e-9)?;
+        set_highs_option(&mut model, "solver", "simplex")?;
+        set_highs_option(&mut model, "dual_feasibility_tolerance", 1e-9)?;
+        set_highs_option(&mut model, "primal_feasibility_tolerance", 1e-9)?;
     }
     if let Some(t) = time_left {
-        opt(&mut model, "time_limit", t.max(0.01))?;
+        set_highs_option(&mut model, "time_limit", t.max(0.01))?;
     }
     let solved = model
         .try_solve()
-        .map_err(|s| backend(format!("run failed: {s:?}")))?;
+        .map_err(|s| SolverError::backend(format!("run failed: {s:?}")))?;
     let status = solved.status();
     let optimal = status == HighsModelStatus::Optimal;
     let sol = solved.get_solution();
@@ -215,7 +203,7 @@ fn solve_master(
     let has_solution = values.len() == masks.len()
         && (optimal || (integer && status == HighsModelStatus::ReachedTimeLimit));
     if !has_solution {
-        return Err(backend(format!("master status {status:?}")));
+        return Err(SolverError::backend(format!("master status {status:?}")));
     }
     let mip_nodes = if integer {
         let mut v: i64 = -1;
@@ -275,16 +263,19 @@ pub(crate) fn solve_setpart(
     deadline: Option<Instant>,
     opts: &SetPartOptions,
 ) -> Result<SetPartResult, SolverError> {
-    let mut ub = crate::sse::partition_sse(x, d, &chunk_labels(x, n, d, k));
+    // Scaling by a positive factor keeps the order along the first attribute, so the chunk
+    // partition is the same on the scaled data.
+    let chunks = chunk_labels(x, n, d, k);
+    let mut ub = crate::sse::partition_sse(x, d, &chunks);
     if let Some(h) = hint {
         ub = ub.min(crate::sse::partition_sse(x, d, h));
     }
     let s = crate::sse::pow2_near((n as f64 / ub).sqrt());
     if s == 1.0 {
-        return solve_setpart_scaled(x, n, d, k, hint, deadline, opts);
+        return solve_setpart_scaled(x, n, d, k, chunks, hint, deadline, opts);
     }
     let xs: Vec<f64> = x.iter().map(|&v| v * s).collect();
-    let mut r = solve_setpart_scaled(&xs, n, d, k, hint, deadline, opts)?;
+    let mut r = solve_setpart_scaled(&xs, n, d, k, chunks, hint, deadline, opts)?;
     let s2 = s * s;
     // Exact divisions by a power of two: the bounds keep their outward rounding.
     r.lower_bound /= s2;
@@ -305,12 +296,14 @@ fn chunk_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
     labels
 }
 
-/// [`solve_setpart`] on data already scaled.
+/// [`solve_setpart`] on data already scaled, with the chunk partition of [`chunk_labels`].
+#[allow(clippy::too_many_arguments)]
 fn solve_setpart_scaled(
     x: &[f64],
     n: usize,
     d: usize,
     k: usize,
+    chunk_labels: Vec<usize>,
     hint: Option<&[usize]>,
     deadline: Option<Instant>,
     opts: &SetPartOptions,
@@ -345,7 +338,6 @@ fn solve_setpart_scaled(
             .fold(1u64 << i, |m, &(_, j)| m | (1u64 << j));
         push(m, &mut masks);
     }
-    let chunk_labels = chunk_labels(x, n, d, k);
     for m in masks_of_labels(&chunk_labels, k) {
         push(m, &mut masks);
     }
@@ -383,7 +375,7 @@ fn solve_setpart_scaled(
             if v > 1e-7 {
                 let rc = c - bits(m).map(|i| y[i]).sum::<f64>();
                 if rc.abs() > 1e-6 * (1.0 + c.abs()) {
-                    return Err(backend(format!(
+                    return Err(SolverError::backend(format!(
                         "dual check failed: a column at value {v} has reduced cost {rc}"
                     )));
                 }
@@ -533,7 +525,7 @@ fn solve_setpart_scaled(
     // The optimal partition is among the columns, so the MIP optimum is <= UB (up to the
     // rounding of costs); a larger value means something is wrong, not a weaker optimum.
     if sse > best_sse * (1.0 + 1e-9) + 1e-12 {
-        return Err(backend(format!(
+        return Err(SolverError::backend(format!(
             "MIP optimum {sse} exceeds the upper bound {best_sse}: inconsistent solve"
         )));
     }
