@@ -39,6 +39,8 @@ pub const DP_MAX_N: usize = 20;
 /// appearance along the DP's reconstruction) and the number of (state, group) steps.
 pub(crate) struct DpResult {
     pub labels: Vec<usize>,
+    /// The tabulated optimum `f(full)` (sums of computed pair sums, each divided by |G|).
+    pub value: f64,
     pub steps: u64,
 }
 
@@ -129,7 +131,11 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
         group += 1;
         s &= !g;
     }
-    Ok(DpResult { labels, steps })
+    Ok(DpResult {
+        labels,
+        value: f[full],
+        steps,
+    })
 }
 
 /// Enumerates the groups of size `g` made of the lowest record of `s` and `g - 1` of `elems`.

@@ -5,15 +5,20 @@
 //! proven. Two methods (both restrict group sizes to `k..=2k-1`, `proofs/P03-group-sizes.md`):
 //!
 //! - [`ExactMethod::SubsetDp`] ([`dp`]): dynamic programme over all subsets, n <=
-//!   [`DP_MAX_N`] = 20 (2^n states, 20 MB at n = 20). Always proven.
+//!   [`DP_MAX_N`] = 20 (2^n states, 20 MB at n = 20). Its bound is the tabulated optimum
+//!   rounded down by its rounding error (P11 Claim A, P10).
 //! - [`ExactMethod::SetPartitioning`] ([`setpart`]): column generation with exact pricing
-//!   by enumeration ([`enumerate`]), then a set-partitioning MIP on HiGHS over exactly the
-//!   groups whose reduced cost is within the gap between an upper bound and the Lagrangian
-//!   bound (`proofs/P11-exact-small.md`). n <= [`SETPART_MAX_N`] = 64 by representation;
-//!   in practice about n = 40 with k = 3..5 on synthetic data. Proven when HiGHS reports
-//!   the final MIP optimal with zero gap tolerance; on a time limit it returns the best
-//!   partition found with `proven_optimal = false` and a Lagrangian lower bound.
+//!   by enumeration ([`enumerate`]), then a certified branch and bound ([`branch`]) over
+//!   exactly the groups whose reduced cost is within the gap between an upper bound and the
+//!   Lagrangian bound (`proofs/P11-exact-small.md`, `proofs/P12-certified-branch-and-bound.md`).
+//!   n <= [`SETPART_MAX_N`] = 64 by representation; in practice about n = 40 with k = 3..5 on
+//!   synthetic data. On a time limit, a HiGHS failure or too many columns it returns the best
+//!   partition found, a certified lower bound and a note, never an error.
 //! - [`ExactMethod::Auto`]: the DP up to n = [`AUTO_DP_MAX_N`], the MIP beyond.
+//!
+//! "Proven optimal" is decided here, in one place ([`certify::is_proven`]): a certified lower
+//! bound within the relative gap [`PROOF_REL_GAP`] = 1e-9 of a certified upper bound on the
+//! exact SSE of the returned labels. HiGHS' "optimal" status is never taken as a proof.
 //!
 //! Input errors (k = 0, n < k, bad dimension, non-finite values, n above the method's limit)
 //! are returned as [`SolverError`], never panics.
@@ -27,10 +32,13 @@
 //! - Held, M. and Karp, R. M. (1962). A dynamic programming approach to sequencing problems.
 //!   J. SIAM 10(1), 196-210.
 
+pub(crate) mod branch;
+pub(crate) mod certify;
 pub mod dp;
 pub(crate) mod enumerate;
 pub mod setpart;
 
+pub use certify::PROOF_REL_GAP;
 pub use dp::DP_MAX_N;
 pub use setpart::{SetPartOptions, SETPART_MAX_N};
 
@@ -95,10 +103,11 @@ pub struct ExactSolution {
     pub sse: f64,
     /// Group label of each record (0-based, every group has `k..=2k-1` records).
     pub labels: Vec<usize>,
-    /// True when `sse` is proven to be the optimum.
+    /// True when the certified `lower_bound` is within the relative gap [`PROOF_REL_GAP`]
+    /// (1e-9) of a certified upper bound on the exact SSE of `labels`: no partition is better
+    /// by more than that (`proofs/P12-certified-branch-and-bound.md`).
     pub proven_optimal: bool,
-    /// Proven lower bound on the optimum: `sse` when proven, else the Lagrangian bound of
-    /// column generation (rounded down), or 0.
+    /// Certified lower bound on the optimum (outward rounded; never from a solver's status).
     pub lower_bound: f64,
     /// The method that produced the solution (never `Auto`).
     pub method: ExactMethod,
@@ -110,8 +119,14 @@ pub struct ExactSolution {
     pub cg_iterations: usize,
     /// Set-partitioning: Lagrangian bound at the end of column generation (before rounding).
     pub lp_bound: Option<f64>,
-    /// Set-partitioning: branch-and-bound nodes of the final MIP (-1 if HiGHS did not say).
+    /// Set-partitioning: branch-and-bound nodes of the heuristic HiGHS MIP over the generated
+    /// columns (-1 if HiGHS did not say).
     pub mip_nodes: i64,
+    /// Set-partitioning: nodes of the certified branch and bound (0 for the DP).
+    pub branch_nodes: u64,
+    /// Why the set-partitioning method stopped before a proof (time limit, HiGHS failure,
+    /// too many columns), if it did.
+    pub note: Option<String>,
     /// Set-partitioning: seconds in [pricing and final enumeration, LP solves, MIP solves].
     pub phase_seconds: [f64; 3],
 }
@@ -159,17 +174,26 @@ pub fn solve_exact_with(
         ExactMethod::SubsetDp => {
             let r = dp::subset_dp(x, n, d, k)?;
             let sse = crate::sse::partition_sse(x, d, &r.labels);
+            // The DP minimises computed costs, sums of nonnegative terms with at most `ops`
+            // roundings each: OPT >= value / (1 + u)^ops (P10; P11 Claim A).
+            let ops = 3 * d + (2 * k) * (2 * k) + n + 4;
+            let lower_bound = crate::bounds::round_down_sum(r.value, ops);
             Ok(ExactSolution {
+                proven_optimal: certify::is_proven(
+                    lower_bound,
+                    certify::partition_sse_upper(x, d, &r.labels),
+                ),
                 sse,
                 labels: r.labels,
-                proven_optimal: true,
-                lower_bound: sse,
+                lower_bound,
                 method,
                 nodes: r.steps,
                 columns: 0,
                 cg_iterations: 0,
                 lp_bound: None,
                 mip_nodes: 0,
+                branch_nodes: 0,
+                note: None,
                 phase_seconds: [0.0; 3],
             })
         }
@@ -185,19 +209,29 @@ pub fn solve_exact_with(
                 .time_limit
                 .map(|t| Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)));
             let hint = opts.hint.as_deref().filter(|h| feasible(h, k));
-            let r = setpart::solve_setpart(x, n, d, k, hint, deadline, &opts.setpart)?;
+            let mut r = setpart::solve_setpart(x, n, d, k, hint, deadline, &opts.setpart)?;
+            // The nn bound (P06, certified, O(n^2 d)) backs a run stopped before column
+            // generation produced a bound.
+            r.lower_bound = r
+                .lower_bound
+                .max(crate::bounds::nn_bound(x, n, d, k)?.lower_bound);
             let sse = crate::sse::partition_sse(x, d, &r.labels);
             Ok(ExactSolution {
                 sse,
-                lower_bound: if r.proven_optimal { sse } else { r.lower_bound },
+                proven_optimal: certify::is_proven(
+                    r.lower_bound,
+                    certify::partition_sse_upper(x, d, &r.labels),
+                ),
+                lower_bound: r.lower_bound,
                 labels: r.labels,
-                proven_optimal: r.proven_optimal,
                 method,
                 nodes: r.nodes,
                 columns: r.columns,
                 cg_iterations: r.cg_iterations,
                 lp_bound: r.lp_bound,
                 mip_nodes: r.mip_nodes,
+                branch_nodes: r.branch_nodes,
+                note: r.note,
                 phase_seconds: r.seconds,
             })
         }

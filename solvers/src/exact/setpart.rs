@@ -14,22 +14,22 @@
 //!    when the least reduced cost is `>= -tol`. Every complete pricing pass gives the
 //!    Lagrangian bound `sum_i y_i + floor(n/k) min(0, rho)` (rho = the proven least reduced
 //!    cost), reported as a lower bound if the run stops early.
-//! 2. **Upper bound**: the MIP over the generated columns (HiGHS), or the caller's labels if
-//!    better.
+//! 2. **Upper bound**: the best of the starting partitions (chunks along the first
+//!    attribute, MDAV, the caller's labels) and of a time-capped HiGHS MIP over the generated
+//!    columns (a heuristic: its answer is only used as a partition).
 //! 3. **Reduced-cost filtering** (`proofs/P11-exact-small.md`, Theorem 2): with any duals
-//!    `y`, the proven least reduced cost `rho <= 0` and an upper bound `UB`, every group of an
-//!    optimal partition with sizes k..2k-1 has `rc(G) <= UB - sum y - (floor(n/k) - 1) rho`.
-//!    All such groups are enumerated exactly ([`Mode::All`](super::enumerate::Mode)), a small
-//!    relative margin added for rounding.
-//! 4. **LP, then MIP** over exactly those groups: if the LP optimum over them is integral
-//!    (within 1e-9) it is optimal for the MIP; otherwise HiGHS branch and cut
-//!    (`mip_rel_gap = 0`, `mip_abs_gap = 0`). If HiGHS reports optimal, the partition is
-//!    optimal for the full problem: `proven_optimal = true`. The SSE is recomputed from the
-//!    labels (two-pass).
+//!    `y`, a certified lower bound `rho <= 0` on the least reduced cost and a certified upper
+//!    bound `UB` on the incumbent's SSE, every group of a partition cheaper than the incumbent
+//!    has `rc(G) <= UB - sum y - (floor(n/k) - 1) rho`. All such groups are enumerated
+//!    exactly ([`Mode::All`](super::enumerate::Mode)), with the rounding margin of P12.
+//! 4. **Certified branch and bound** over exactly those groups ([`super::branch`]): node
+//!    bounds are Lagrangian bounds recomputed with outward rounding from HiGHS' duals, so the
+//!    proof never rests on HiGHS' tolerances (`proofs/P12-certified-branch-and-bound.md`).
 //!
-//! "Proven" is relative to HiGHS' feasibility tolerances (1e-6 on the binary columns; the
-//! labels are rebuilt by rounding and checked to cover every record once) and to the margin
-//! of step 3 (1e-9 relative), which covers the rounding of the incremental SSE.
+//! The answer is "proven optimal" (decided in [`super::solve_exact_with`]) when the certified
+//! lower bound is within [`super::PROOF_REL_GAP`] of a certified upper bound on the SSE. A
+//! deadline, a HiGHS failure or a gap holding more than `max_columns` groups end the search
+//! early with the best partition and bound so far and a note; they are never errors.
 //!
 //! ## Complexity
 //! Each pricing pass is a pruned enumeration (exponential worst case); the final MIP has as
@@ -49,6 +49,8 @@
 //!   vehicle routing problem based on the set partitioning formulation with additional cuts.
 //!   Math. Program. 115, 351-385 (enumerating the columns within the reduced-cost gap).
 
+use super::branch::{branch_and_bound, Columns};
+use super::certify::{lagrangian_lower, partition_sse_upper, sse_interval, U};
 use super::enumerate::{enumerate, Column, Mode};
 use crate::error::set_highs_option;
 use crate::sse::{group_sse, sq_dist};
@@ -56,9 +58,6 @@ use crate::SolverError;
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
 use std::collections::HashSet;
 use std::time::Instant;
-
-/// An LP value within this of 0 or 1 counts as integral.
-const INTEGRAL_TOL: f64 = 1e-9;
 
 /// Largest n of the set-partitioning method (groups are 64-bit masks).
 pub const SETPART_MAX_N: usize = 64;
@@ -70,8 +69,11 @@ pub struct SetPartOptions {
     pub pricing_cap: usize,
     /// Column generation stops when the least reduced cost is `>= -pricing_tol * (1 + |z|)`.
     pub pricing_tol: f64,
-    /// Give up (error) when the reduced-cost gap holds more groups than this.
+    /// Attempt no proof (the answer is then unproven) when the reduced-cost gap holds more
+    /// groups than this.
     pub max_columns: usize,
+    /// Seconds allowed to the heuristic MIP over the generated columns (an upper bound only).
+    pub heuristic_mip_seconds: f64,
 }
 
 impl Default for SetPartOptions {
@@ -80,6 +82,7 @@ impl Default for SetPartOptions {
             pricing_cap: 200,
             pricing_tol: 1e-9,
             max_columns: 2_000_000,
+            heuristic_mip_seconds: 10.0,
         }
     }
 }
@@ -87,8 +90,7 @@ impl Default for SetPartOptions {
 /// Outcome of the set-partitioning method.
 pub(crate) struct SetPartResult {
     pub labels: Vec<usize>,
-    pub proven_optimal: bool,
-    /// Best proven lower bound (the optimum when proven).
+    /// Best certified lower bound on the optimum.
     pub lower_bound: f64,
     /// Lagrangian bound at the end of column generation (`None` if no complete pricing pass).
     pub lp_bound: Option<f64>,
@@ -96,8 +98,12 @@ pub(crate) struct SetPartResult {
     pub nodes: u64,
     pub columns: usize,
     pub mip_nodes: i64,
+    /// Nodes of the certified branch and bound.
+    pub branch_nodes: u64,
     /// Seconds in pricing / final enumeration, in LP solves, in MIP solves.
     pub seconds: [f64; 3],
+    /// Why the search ended before a proof, if it did.
+    pub note: Option<String>,
 }
 
 /// Two-pass SSE of the records of `mask`.
@@ -105,7 +111,7 @@ fn mask_sse(x: &[f64], d: usize, mask: u64) -> f64 {
     group_sse(x, d, &bits(mask).collect::<Vec<_>>())
 }
 
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if mask == 0 {
             None
@@ -132,7 +138,7 @@ fn masks_of_labels(labels: &[usize], k: usize) -> Vec<u64> {
 }
 
 /// Labels from chosen masks (must cover every record exactly once).
-fn labels_of_masks(masks: &[u64], n: usize) -> Result<Vec<usize>, SolverError> {
+pub(crate) fn labels_of_masks(masks: &[u64], n: usize) -> Result<Vec<usize>, SolverError> {
     let mut labels = vec![usize::MAX; n];
     for (g, &m) in masks.iter().enumerate() {
         for i in bits(m) {
@@ -161,16 +167,22 @@ struct MasterSolution {
     mip_nodes: i64,
 }
 
+///
+/// HiGHS sees the costs multiplied by `cost_scale` (a power of two, chosen by the caller so
+/// that the objective is about n: HiGHS' tolerances are absolute); the objective and duals are
+/// returned on the callers' scale (exact divisions).
 fn solve_master(
     n: usize,
     masks: &[u64],
     costs: &[f64],
     integer: bool,
     time_left: Option<f64>,
+    cost_scale: f64,
 ) -> Result<MasterSolution, SolverError> {
     let mut pb = ColProblem::default();
     let rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
     for (&m, &c) in masks.iter().zip(costs) {
+        let c = c * cost_scale;
         let factors: Vec<_> = bits(m).map(|i| (rows[i], 1.0)).collect();
         if integer {
             pb.add_integer_column(c, 0.0..=1.0, factors);
@@ -221,11 +233,11 @@ fn solve_master(
         0
     };
     Ok(MasterSolution {
-        objective: solved.objective_value(),
+        objective: solved.objective_value() / cost_scale,
         duals: if integer {
             Vec::new()
         } else {
-            sol.dual_rows().to_vec()
+            sol.dual_rows().iter().map(|v| v / cost_scale).collect()
         },
         values,
         optimal,
@@ -248,12 +260,12 @@ fn chosen(masks: &[u64], values: &[f64], n: usize) -> Result<Vec<usize>, SolverE
 ///
 /// HiGHS' tolerances are absolute (1e-7 on reduced costs, 1e-6 on integrality), so on a
 /// region of near-identical records, whose optimum may be 1e-4, they are not small against
-/// the costs (measured: an "optimal" MIP answer 2e-7 above the known upper bound on 30 EIA
-/// records). The records are therefore scaled by a power of two `s` chosen so that the
-/// initial upper bound becomes about `n` (group costs about k). Multiplying by a power of
-/// two is exact in floating point (no overflow or underflow at the clamped exponents used),
-/// and SSE(G; s x) = s^2 SSE(G; x), so the scaled problem has the same optimal partitions
-/// and its bounds divided by s^2 are bounds of the original (`proofs/P11-exact-small.md`).
+/// the costs. The records are therefore scaled by a power of two `s` chosen so that the SSE
+/// of the best starting partition (chunks, MDAV, the caller's hint) becomes about `n`.
+/// Multiplying by a power of two is exact in floating point, and SSE(G; s x) = s^2 SSE(G; x),
+/// so the scaled problem has the same optimal partitions and its bounds divided by s^2 are
+/// bounds of the original (`proofs/P11-exact-small.md`). The scaling only helps HiGHS steer:
+/// no proof relies on HiGHS (`proofs/P12-certified-branch-and-bound.md`).
 pub(crate) fn solve_setpart(
     x: &[f64],
     n: usize,
@@ -263,24 +275,72 @@ pub(crate) fn solve_setpart(
     deadline: Option<Instant>,
     opts: &SetPartOptions,
 ) -> Result<SetPartResult, SolverError> {
-    // Scaling by a positive factor keeps the order along the first attribute, so the chunk
-    // partition is the same on the scaled data.
-    let chunks = chunk_labels(x, n, d, k);
-    let mut ub = crate::sse::partition_sse(x, d, &chunks);
-    if let Some(h) = hint {
-        ub = ub.min(crate::sse::partition_sse(x, d, h));
+    if n > SETPART_MAX_N {
+        return Err(SolverError::TooLargeFor {
+            method: "the set-partitioning MIP",
+            n,
+            max: SETPART_MAX_N,
+        });
     }
-    let s = crate::sse::pow2_near((n as f64 / ub).sqrt());
-    if s == 1.0 {
-        return solve_setpart_scaled(x, n, d, k, chunks, hint, deadline, opts);
+    // Scaling by a positive factor keeps every order and nearest neighbour, so the starting
+    // partitions are the same on the scaled data.
+    let mut start = chunk_labels(x, n, d, k);
+    let mut ub = crate::sse::partition_sse(x, d, &start);
+    for candidate in [Some(mdav_labels(x, n, d, k)), hint.map(<[usize]>::to_vec)]
+        .into_iter()
+        .flatten()
+    {
+        let s = crate::sse::partition_sse(x, d, &candidate);
+        if s < ub {
+            ub = s;
+            start = candidate;
+        }
     }
-    let xs: Vec<f64> = x.iter().map(|&v| v * s).collect();
-    let mut r = solve_setpart_scaled(&xs, n, d, k, chunks, hint, deadline, opts)?;
-    let s2 = s * s;
-    // Exact divisions by a power of two: the bounds keep their outward rounding.
-    r.lower_bound /= s2;
-    r.lp_bound = r.lp_bound.map(|b| b / s2);
-    Ok(r)
+    let max_abs = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let s1 = bounded_scale((n as f64 / ub).sqrt(), max_abs);
+    let x1: Vec<f64> = x.iter().map(|&v| v * s1).collect();
+    let (mut p, last) = generate_columns(&x1, n, d, k, start, deadline, opts);
+    let mut scale = s1;
+    let r = match last {
+        None => p.finish(),
+        Some((mut y, mut rho)) => {
+            // Rescale once more so that the incumbent found (often far better than the
+            // starting partition) is about n: the node LPs then see costs near 1.
+            let s2 = bounded_scale((n as f64 / p.sse).sqrt(), max_abs * s1);
+            let x2: Vec<f64> = x1.iter().map(|&v| v * s2).collect();
+            let q = s2 * s2;
+            y.iter_mut().for_each(|v| *v *= q);
+            rho *= q;
+            p.sse = crate::sse::partition_sse(&x2, d, &p.labels);
+            p.lower_bound *= q;
+            p.lp_bound = p.lp_bound.map(|b| b * q);
+            scale *= s2;
+            prove(&x2, n, d, k, p, &y, rho, deadline, opts)
+        }
+    };
+    Ok(unscale(r, scale))
+}
+
+/// The power of two nearest to `ratio`, or 1 when the scaled data (largest magnitude
+/// `max_abs`) would leave [2^-400, 2^200] (squares and sums must neither overflow nor lose
+/// their exactness to subnormals).
+fn bounded_scale(ratio: f64, max_abs: f64) -> f64 {
+    let s = crate::sse::pow2_near(ratio);
+    let scaled = max_abs * s;
+    if max_abs == 0.0 || (scaled <= 2f64.powi(200) && scaled >= 2f64.powi(-400)) {
+        s
+    } else {
+        1.0
+    }
+}
+
+/// Bounds of a run on data multiplied by `scale` (a power of two), back on the original
+/// scale: exact divisions, so the outward rounding is kept.
+fn unscale(mut r: SetPartResult, scale: f64) -> SetPartResult {
+    let q = scale * scale;
+    r.lower_bound /= q;
+    r.lp_bound = r.lp_bound.map(|b| b / q);
+    r
 }
 
 /// Chunks of k records along the first attribute, the last chunk absorbing the rest: a
@@ -296,28 +356,148 @@ fn chunk_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
     labels
 }
 
-/// [`solve_setpart`] on data already scaled, with the chunk partition of [`chunk_labels`].
-#[allow(clippy::too_many_arguments)]
-fn solve_setpart_scaled(
+/// MDAV (Domingo-Ferrer and Torra 2005) on at most 64 records, a second starting partition:
+/// while 3k or more records remain, the record farthest from their centroid and the record
+/// farthest from it each take their k - 1 nearest; then one more such group if 2k or more
+/// remain; the rest form the last group. Ties go to the lowest record index. O(n^2 d).
+fn mdav_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
+    let row = |i: usize| &x[i * d..(i + 1) * d];
+    let mut labels = vec![usize::MAX; n];
+    let mut left: Vec<usize> = (0..n).collect();
+    let mut group = 0;
+    let farthest = |from: &[f64], left: &[usize]| {
+        let mut best = (f64::NEG_INFINITY, usize::MAX);
+        for &i in left {
+            let q = sq_dist(from, row(i));
+            if q > best.0 {
+                best = (q, i);
+            }
+        }
+        best.1
+    };
+    let mut take = |seed: usize, left: &mut Vec<usize>, labels: &mut Vec<usize>| {
+        let mut near: Vec<(f64, usize)> = left
+            .iter()
+            .map(|&j| (sq_dist(row(seed), row(j)), j))
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // The seed is at distance 0 and the lowest index among its duplicates is not
+        // necessarily itself: take it explicitly, then its k - 1 nearest others.
+        labels[seed] = group;
+        let mut taken = 1;
+        for &(_, j) in &near {
+            if taken == k {
+                break;
+            }
+            if j != seed {
+                labels[j] = group;
+                taken += 1;
+            }
+        }
+        left.retain(|&j| labels[j] == usize::MAX);
+        group += 1;
+    };
+    let centroid = |left: &[usize]| {
+        let mut c = vec![0.0; d];
+        for &i in left {
+            c.iter_mut().zip(row(i)).for_each(|(a, v)| *a += v);
+        }
+        c.iter_mut().for_each(|a| *a /= left.len() as f64);
+        c
+    };
+    while left.len() >= 3 * k {
+        let r = farthest(&centroid(&left), &left);
+        take(r, &mut left, &mut labels);
+        let s = farthest(row(r), &left);
+        take(s, &mut left, &mut labels);
+    }
+    if left.len() >= 2 * k {
+        let r = farthest(&centroid(&left), &left);
+        take(r, &mut left, &mut labels);
+    }
+    for &i in &left {
+        labels[i] = group;
+    }
+    labels
+}
+
+/// Absolute rounding margin of the enumeration's computed reduced costs and node bounds under
+/// duals `y` (`proofs/P12-certified-branch-and-bound.md`, after P09 "Floating point"): every
+/// such quantity is a sum of at most `ops` rounded operations on terms of total magnitude at
+/// most `scale`, which includes the centroid's rounding through `max|x|`.
+fn enumeration_margin(x: &[f64], n: usize, d: usize, k: usize, y: &[f64]) -> f64 {
+    let mut max_dist = 0.0f64;
+    for a in 0..n {
+        for b in a + 1..n {
+            max_dist = max_dist.max(sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]));
+        }
+    }
+    let max_abs = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
+    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
+    let top: f64 = abs_y.iter().take(2 * k).sum();
+    let g = (2 * k * 2 * k) as f64;
+    let scale = g * (max_dist + 2.0 * (d as f64 * max_dist).sqrt() * max_abs) + top;
+    let ops = (3 * d + 8 * k * k + 2 * n + 16) as f64;
+    4.0 * ops * U * scale
+}
+
+/// The best partition known and the best certified lower bound, as they improve.
+struct Progress {
+    labels: Vec<usize>,
+    sse: f64,
+    lower_bound: f64,
+    lp_bound: Option<f64>,
+    cg_iterations: usize,
+    nodes: u64,
+    columns: usize,
+    mip_nodes: i64,
+    branch_nodes: u64,
+    seconds: [f64; 3],
+    note: Option<String>,
+}
+
+impl Progress {
+    fn offer(&mut self, x: &[f64], d: usize, labels: Vec<usize>) {
+        let s = crate::sse::partition_sse(x, d, &labels);
+        if s < self.sse {
+            self.sse = s;
+            self.labels = labels;
+        }
+    }
+
+    fn finish(self) -> SetPartResult {
+        SetPartResult {
+            labels: self.labels,
+            lower_bound: self.lower_bound.max(0.0),
+            lp_bound: self.lp_bound,
+            cg_iterations: self.cg_iterations,
+            nodes: self.nodes,
+            columns: self.columns,
+            mip_nodes: self.mip_nodes,
+            branch_nodes: self.branch_nodes,
+            seconds: self.seconds,
+            note: self.note,
+        }
+    }
+}
+
+/// Phase 1 of [`solve_setpart`] on data already scaled, from the feasible partition
+/// `start`: column generation (certified Lagrangian bounds) and the heuristic MIP. Returns
+/// the progress and, after a complete pricing pass, the last duals with their certified least
+/// reduced cost. Never fails: a HiGHS failure or the deadline end it with a note.
+fn generate_columns(
     x: &[f64],
     n: usize,
     d: usize,
     k: usize,
-    chunk_labels: Vec<usize>,
-    hint: Option<&[usize]>,
+    start: Vec<usize>,
     deadline: Option<Instant>,
     opts: &SetPartOptions,
-) -> Result<SetPartResult, SolverError> {
-    if n > SETPART_MAX_N {
-        return Err(SolverError::TooLargeFor {
-            method: "the set-partitioning MIP",
-            n,
-            max: SETPART_MAX_N,
-        });
-    }
+) -> (Progress, Option<(Vec<f64>, f64)>) {
     let time_left = || deadline.map(|t| t.saturating_duration_since(Instant::now()).as_secs_f64());
     let expired = || deadline.is_some_and(|t| Instant::now() >= t);
-    let max_groups = (n / k) as f64;
+    let m_max = n / k;
     let mut masks: Vec<u64> = Vec::new();
     let mut seen: HashSet<u64> = HashSet::new();
     let mut push = |m: u64, masks: &mut Vec<u64>| {
@@ -325,8 +505,8 @@ fn solve_setpart_scaled(
             masks.push(m);
         }
     };
-    // Initial columns: each record with its k-1 nearest neighbours (sizes k), and a feasible
-    // partition: chunks of k along the first attribute, the last one absorbing the rest.
+    // Initial columns: each record with its k-1 nearest neighbours (sizes k), and the groups
+    // of the starting partition.
     for i in 0..n {
         let mut near: Vec<(f64, usize)> = (0..n)
             .filter(|&j| j != i)
@@ -338,50 +518,62 @@ fn solve_setpart_scaled(
             .fold(1u64 << i, |m, &(_, j)| m | (1u64 << j));
         push(m, &mut masks);
     }
-    for m in masks_of_labels(&chunk_labels, k) {
+    for m in masks_of_labels(&start, k) {
         push(m, &mut masks);
     }
-    let mut best_labels = chunk_labels;
-    let mut best_sse = crate::sse::partition_sse(x, d, &best_labels);
-    if let Some(h) = hint {
-        for m in masks_of_labels(h, k) {
-            push(m, &mut masks);
-        }
-        let s = crate::sse::partition_sse(x, d, h);
-        if s < best_sse {
-            best_sse = s;
-            best_labels = h.to_vec();
-        }
-    }
+    let mut p = Progress {
+        sse: crate::sse::partition_sse(x, d, &start),
+        labels: start,
+        lower_bound: 0.0,
+        lp_bound: None,
+        cg_iterations: 0,
+        nodes: 0,
+        columns: 0,
+        mip_nodes: 0,
+        branch_nodes: 0,
+        seconds: [0.0; 3],
+        note: None,
+    };
     let mut costs: Vec<f64> = masks.iter().map(|&m| mask_sse(x, d, m)).collect();
 
-    // 1. Column generation with exact pricing.
-    let mut nodes = 0u64;
-    let mut secs = [0.0f64; 3];
-    let mut cg_iterations = 0;
-    let mut lp_bound: Option<f64> = None;
-    let mut last: Option<(Vec<f64>, f64)> = None; // (duals, proven least reduced cost)
+    // 1. Column generation with exact pricing; every complete pricing pass gives a certified
+    // Lagrangian bound.
+    let mut last: Option<(Vec<f64>, f64)> = None; // (duals, certified least reduced cost)
+    let mut cost_scale = 1.0;
     loop {
         if expired() {
+            p.note = Some("time limit reached during column generation".into());
             break;
         }
-        cg_iterations += 1;
+        p.cg_iterations += 1;
         let t = Instant::now();
-        let lp = solve_master(n, &masks, &costs, false, time_left())?;
-        secs[1] += t.elapsed().as_secs_f64();
-        let y = lp.duals;
-        // Sign convention check: basic columns have zero reduced cost c - A^T y.
-        for ((&m, &c), &v) in masks.iter().zip(&costs).zip(&lp.values) {
-            if v > 1e-7 {
-                let rc = c - bits(m).map(|i| y[i]).sum::<f64>();
-                if rc.abs() > 1e-6 * (1.0 + c.abs()) {
-                    return Err(SolverError::backend(format!(
-                        "dual check failed: a column at value {v} has reduced cost {rc}"
-                    )));
-                }
+        let lp = solve_master(n, &masks, &costs, false, time_left(), cost_scale);
+        p.seconds[1] += t.elapsed().as_secs_f64();
+        let lp = match lp {
+            Ok(lp) if lp.optimal && lp.duals.len() == n => lp,
+            Ok(lp) => {
+                p.note = Some(format!(
+                    "column generation stopped: master LP not solved to optimality ({} duals)",
+                    lp.duals.len()
+                ));
+                break;
             }
+            Err(e) => {
+                p.note = Some(format!("column generation stopped: {e}"));
+                break;
+            }
+        };
+        let y = lp.duals;
+        // Keep the LP objective about n on HiGHS' side: if it drifted by more than 16x (the
+        // starting partition was far from optimal), rescale and solve again before trusting
+        // "no negative column" (the duals of a badly scaled LP are only accurate to 1e-9 in
+        // absolute terms).
+        let wanted = crate::sse::pow2_near(n as f64 / lp.objective);
+        let rescale = lp.objective > 0.0 && (wanted / cost_scale).log2().abs() >= 4.0;
+        if rescale {
+            cost_scale = wanted;
         }
-        let tol = opts.pricing_tol * (1.0 + lp.objective.abs());
+        let tol = opts.pricing_tol * (1.0 + lp.objective.abs() * cost_scale) / cost_scale;
         let t = Instant::now();
         let e = enumerate(
             x,
@@ -395,15 +587,17 @@ fn solve_setpart_scaled(
             },
             deadline,
         );
-        secs[0] += t.elapsed().as_secs_f64();
-        nodes += e.nodes;
+        p.seconds[0] += t.elapsed().as_secs_f64();
+        p.nodes += e.nodes;
         if !e.complete {
+            p.note = Some("time limit reached during pricing".into());
             break;
         }
-        let rho = e.min_rc.min(-tol).min(0.0);
-        let ysum: f64 = y.iter().sum();
-        let lagrangian = ysum + max_groups * rho;
-        lp_bound = Some(lp_bound.map_or(lagrangian, |b: f64| b.max(lagrangian)));
+        // Nothing below -tol was found, so the least reduced cost is at least -tol.
+        let rho = (e.min_rc.min(-tol) - enumeration_margin(x, n, d, k, &y)).min(0.0);
+        let lagrangian = lagrangian_lower(&y, m_max, rho);
+        p.lower_bound = p.lower_bound.max(lagrangian);
+        p.lp_bound = Some(p.lp_bound.map_or(lagrangian, |b: f64| b.max(lagrangian)));
         last = Some((y, rho));
         let mut added = 0;
         for Column { mask, .. } in e.columns {
@@ -413,138 +607,117 @@ fn solve_setpart_scaled(
                 added += 1;
             }
         }
-        if added == 0 {
+        if added == 0 && !rescale {
             break;
         }
     }
-    let Some((y, rho)) = last else {
-        // Not one complete pricing pass: only the heuristic partition is known.
-        return Ok(SetPartResult {
-            labels: best_labels,
-            proven_optimal: false,
-            lower_bound: 0.0,
-            lp_bound: None,
-            cg_iterations,
-            nodes,
-            columns: masks.len(),
-            mip_nodes: 0,
-            seconds: secs,
-        });
-    };
-    let stopped_early =
-        |labels: Vec<usize>, columns: usize, nodes: u64, mip_nodes: i64, seconds: [f64; 3]| {
-            Ok(SetPartResult {
-                labels,
-                proven_optimal: false,
-                lower_bound: lp_bound.map_or(0.0, |b| outward(b).max(0.0)),
-                lp_bound,
-                cg_iterations,
-                nodes,
-                columns,
-                mip_nodes,
-                seconds,
-            })
-        };
+    p.columns = masks.len();
+    if last.is_none() {
+        return (p, None);
+    }
 
-    // 2. Upper bound: the MIP over the generated columns.
+    // 2. An upper bound: the MIP over the generated columns (a heuristic here: its answer is
+    // used only as a partition, checked and re-evaluated; a failure is ignored).
     if !expired() {
         let t = Instant::now();
-        let mip = solve_master(n, &masks, &costs, true, time_left())?;
-        secs[2] += t.elapsed().as_secs_f64();
-        if let Ok(labels) = chosen(&masks, &mip.values, n) {
-            let s = crate::sse::partition_sse(x, d, &labels);
-            if s < best_sse {
-                best_sse = s;
-                best_labels = labels;
+        let limit = time_left().map_or(opts.heuristic_mip_seconds, |l| {
+            l.min(opts.heuristic_mip_seconds)
+        });
+        if let Ok(mip) = solve_master(n, &masks, &costs, true, Some(limit), cost_scale) {
+            p.mip_nodes = mip.mip_nodes;
+            if let Ok(labels) = chosen(&masks, &mip.values, n) {
+                p.offer(x, d, labels);
             }
         }
+        p.seconds[2] += t.elapsed().as_secs_f64();
     }
-    if expired() {
-        return stopped_early(best_labels, masks.len(), nodes, 0, secs);
+    (p, last)
+}
+
+/// Phase 2 of [`solve_setpart`] on data already scaled: reduced-cost filtering with the
+/// duals `y` and certified least reduced cost `rho` of phase 1, then the certified branch and
+/// bound. Never fails (see [`generate_columns`]).
+#[allow(clippy::too_many_arguments)]
+fn prove(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    mut p: Progress,
+    y: &[f64],
+    rho: f64,
+    deadline: Option<Instant>,
+    opts: &SetPartOptions,
+) -> SetPartResult {
+    let m_max = n / k;
+    if deadline.is_some_and(|t| Instant::now() >= t) {
+        p.note = Some("time limit reached before the proof search".into());
+        return p.finish();
+    }
+    if p.sse == 0.0 {
+        // Nothing is below zero: the bound 0 proves it.
+        return p.finish();
     }
 
-    // 3. Every group of an optimal partition has rc <= delta (P11, Theorem 2).
+    // 3. Every group of a partition cheaper than the incumbent has rc <= delta (P11,
+    // Theorem 2, with the certified upper bound of the incumbent and the certified rho).
+    let ub = partition_sse_upper(x, d, &p.labels);
     let ysum: f64 = y.iter().sum();
     let yabs: f64 = y.iter().map(|v| v.abs()).sum();
-    let delta = best_sse - ysum - (max_groups - 1.0) * rho;
-    let margin = 1e-9 * (1.0 + best_sse + yabs);
+    let delta = ub - ysum - (m_max as f64 - 1.0) * rho;
+    let rounding = 2.0 * (n as f64 + 4.0) * U * (ub + yabs + m_max as f64 * rho.abs());
+    let margin = (enumeration_margin(x, n, d, k, y) + rounding).max(1e-9 * (1.0 + ub + yabs));
     let t = Instant::now();
     let e = enumerate(
         x,
         n,
         d,
         k,
-        &y,
+        y,
         Mode::All {
             threshold: delta + margin,
             limit: opts.max_columns,
         },
         deadline,
     );
-    secs[0] += t.elapsed().as_secs_f64();
-    nodes += e.nodes;
+    p.seconds[0] += t.elapsed().as_secs_f64();
+    p.nodes += e.nodes;
     if !e.complete {
-        if e.columns.len() > opts.max_columns {
-            return Err(SolverError::Backend {
-                message: format!(
-                    "more than {} groups lie within the reduced-cost gap {:.3e} (n = {n}, k = {k}): the instance is too large for the exact set-partitioning method",
-                    opts.max_columns, delta
-                ),
-            });
-        }
-        return stopped_early(best_labels, masks.len(), nodes, 0, secs);
+        p.note = Some(if e.columns.len() > opts.max_columns {
+            format!(
+                "more than {} groups lie within the reduced-cost gap {delta:.3e}: no proof attempted (raise max_columns or give a better starting partition)",
+                opts.max_columns
+            )
+        } else {
+            "time limit reached while enumerating the groups within the gap".into()
+        });
+        return p.finish();
     }
-    let final_masks: Vec<u64> = e.columns.iter().map(|c| c.mask).collect();
-    let final_costs: Vec<f64> = final_masks.iter().map(|&m| mask_sse(x, d, m)).collect();
 
-    // 4. The LP over exactly those groups; if its optimum is integral it is optimal for the
-    // MIP (the LP relaxes the MIP), which skips HiGHS' MIP machinery (its clique detection
-    // dominates the time on ten thousand set-partitioning columns). Else the MIP.
-    let t = Instant::now();
-    let lp = solve_master(n, &final_masks, &final_costs, false, time_left())?;
-    secs[1] += t.elapsed().as_secs_f64();
-    let integral = lp.optimal
-        && lp
-            .values
-            .iter()
-            .all(|&v| v.abs() <= INTEGRAL_TOL || (v - 1.0).abs() <= INTEGRAL_TOL);
-    let mip = if integral {
-        MasterSolution { mip_nodes: 0, ..lp }
-    } else {
-        let t = Instant::now();
-        let mip = solve_master(n, &final_masks, &final_costs, true, time_left())?;
-        secs[2] += t.elapsed().as_secs_f64();
-        mip
+    // 4. Certified branch and bound over exactly those groups.
+    let mut cols = Columns {
+        masks: Vec::with_capacity(e.columns.len()),
+        cost: Vec::with_capacity(e.columns.len()),
+        cost_lo: Vec::with_capacity(e.columns.len()),
     };
-    let labels = chosen(&final_masks, &mip.values, n)?;
-    let sse = crate::sse::partition_sse(x, d, &labels);
-    if !mip.optimal {
-        let better = if sse < best_sse { labels } else { best_labels };
-        return stopped_early(better, final_masks.len(), nodes, mip.mip_nodes, secs);
+    for c in &e.columns {
+        let members: Vec<usize> = bits(c.mask).collect();
+        let (lo, computed, _) = sse_interval(x, d, &members);
+        cols.masks.push(c.mask);
+        cols.cost.push(computed);
+        cols.cost_lo.push(lo);
     }
-    // The optimal partition is among the columns, so the MIP optimum is <= UB (up to the
-    // rounding of costs); a larger value means something is wrong, not a weaker optimum.
-    if sse > best_sse * (1.0 + 1e-9) + 1e-12 {
-        return Err(SolverError::backend(format!(
-            "MIP optimum {sse} exceeds the upper bound {best_sse}: inconsistent solve"
-        )));
+    p.columns = cols.masks.len();
+    let b = branch_and_bound(x, n, d, k, &cols, p.labels.clone(), p.sse, deadline);
+    p.branch_nodes = b.nodes;
+    p.seconds[1] += b.lp_seconds;
+    p.lower_bound = p.lower_bound.max(b.lower_bound);
+    if b.sse < p.sse {
+        p.sse = b.sse;
+        p.labels = b.labels;
     }
-    let _ = mip.objective;
-    Ok(SetPartResult {
-        labels,
-        proven_optimal: true,
-        lower_bound: sse,
-        lp_bound,
-        cg_iterations,
-        nodes,
-        columns: final_masks.len(),
-        mip_nodes: mip.mip_nodes,
-        seconds: secs,
-    })
-}
-
-/// Lower a computed bound by a relative margin covering the rounding of the dual sums.
-fn outward(b: f64) -> f64 {
-    let m = 1e-9 * (1.0 + b.abs());
-    (b - m).next_down()
+    if b.note.is_some() {
+        p.note = b.note;
+    }
+    p.finish()
 }
