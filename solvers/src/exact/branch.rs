@@ -44,7 +44,7 @@
 //!   programming. Math. Program. 99, 283-296 (bounds from approximate duals, rounded
 //!   outward).
 
-use super::certify::{lagrangian_lower, rc_lower, PROOF_REL_GAP};
+use super::certify::{lagrangian_lower, partition_sse_lower, rc_lower, PROOF_REL_GAP};
 use super::setpart::{bits, labels_of_masks};
 use crate::error::set_highs_option;
 use crate::SolverError;
@@ -53,8 +53,8 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-/// The candidate groups: masks, computed (two-pass) costs and certified lower bounds on the
-/// exact costs.
+/// The candidate groups: masks, costs as given to the LP (the middle of the certified
+/// interval) and certified lower bounds on the exact costs.
 pub(crate) struct Columns {
     pub masks: Vec<u64>,
     pub cost: Vec<f64>,
@@ -179,7 +179,7 @@ pub(crate) fn branch_and_bound(
     sse: f64,
     deadline: Option<Instant>,
 ) -> BranchResult {
-    let target = target_of(sse);
+    let target = target_of(partition_sse_lower(x, d, &labels));
     let mut s = Search {
         x,
         n,
@@ -287,10 +287,13 @@ fn cost_scale_for(n: usize, sse: f64) -> f64 {
     crate::sse::pow2_near(n as f64 / sse)
 }
 
-/// The pruning target for an incumbent of SSE `sse`: a node whose certified bound reaches it
-/// holds no partition better by more than half the proof gap.
-fn target_of(sse: f64) -> f64 {
-    sse * (1.0 - PROOF_REL_GAP / 2.0)
+/// The pruning target for an incumbent whose exact SSE is at least `sse_lower` (certified): a
+/// node whose certified bound reaches it holds no partition better by more than half the
+/// proof gap. (The computed two-pass SSE may exceed the exact one by the centroid's rounding,
+/// which can reach 1e-7 relative on near-identical records: a target taken from it could lie
+/// above the optimum and never be reached.)
+fn target_of(sse_lower: f64) -> f64 {
+    sse_lower * (1.0 - PROOF_REL_GAP / 2.0)
 }
 
 impl Search<'_> {
@@ -323,7 +326,7 @@ impl Search<'_> {
         if sse < self.sse {
             self.sse = sse;
             self.labels = labels;
-            self.target = target_of(sse);
+            self.target = target_of(partition_sse_lower(self.x, self.d, &self.labels));
             self.cost_scale = cost_scale_for(self.n, sse);
             self.big_m = 2.0 * sse;
         }

@@ -30,35 +30,30 @@ pub const PROOF_REL_GAP: f64 = 1e-9;
 /// Two-pass SSE of `members` with an interval `[lo, hi]` containing the exact SSE of the
 /// stored values. Returns `(lo, computed, hi)`.
 ///
-/// The computed mean differs from the exact one by at most `delta_j <= (m + 1) u max|x_ij|`
-/// per coordinate (recursive summation, one division); the exact SSE about the computed mean
-/// is `S + m ||mean_c - mean||^2` (Huygens), and the computed sum of its `m d` nonnegative
-/// squared terms is within a relative `(m d + 3) u` of it (P10). Hence
-/// `S <= computed (1 + 2 g)` and `S >= computed (1 - 2 g) - m sum_j delta_j^2` with
-/// `g = (m d + 3) u`; the factors 2 absorb the second-order terms and the rounding of the
-/// bounds themselves, and a final `next_up` / `next_down` moves each bound one step outward.
+/// The interval comes from the pairwise form `SSE = (1/m) sum_{a<b} ||x_a - x_b||^2` (P01),
+/// which needs no centroid: a sum of nonnegative terms with at most `ops = 3d + m^2/2 + 2`
+/// roundings on any path, so its computed value `P` satisfies
+/// `P / (1 + u)^ops <= SSE <= P / (1 - u)^ops` (P10), covered by a relative `2 ops u` and one
+/// `next_up` / `next_down`. (A bound through the two-pass centroid would carry the centroid's
+/// rounding, up to `m (m u max|x|)^2`, which is not small against the SSE of near-identical
+/// records far from the origin.) If every difference is 0 the members are identical and the
+/// exact SSE is 0.
 pub(crate) fn sse_interval(x: &[f64], d: usize, members: &[usize]) -> (f64, f64, f64) {
     let computed = crate::sse::group_sse(x, d, members);
-    let m = members.len() as f64;
-    if computed == 0.0 {
-        // Every computed deviation x_ij - c_j was 0, and a floating-point difference is 0 only
-        // between equal numbers: all members are identical, so the exact SSE is 0 as well.
-        return (0.0, 0.0, 0.0);
+    let m = members.len();
+    let mut pairs = 0.0;
+    for (a, &i) in members.iter().enumerate() {
+        for &j in &members[a + 1..] {
+            pairs += crate::sse::sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]);
+        }
     }
-    let g = (m * d as f64 + 3.0) * U;
-    let mut mean_err_sq = 0.0;
-    for j in 0..d {
-        let max_abs = members
-            .iter()
-            .map(|&i| x[i * d + j].abs())
-            .fold(0.0, f64::max);
-        let delta = 2.0 * (m + 1.0) * U * max_abs;
-        mean_err_sq += delta * delta;
+    if pairs == 0.0 {
+        return (0.0, computed, 0.0);
     }
-    let hi = (computed * (1.0 + 4.0 * g)).next_up();
-    let lo = (computed * (1.0 - 4.0 * g) - 2.0 * m * mean_err_sq)
-        .next_down()
-        .max(0.0);
+    let pairwise = pairs / m as f64;
+    let ops = (3 * d + m * m / 2 + 2) as f64;
+    let lo = (pairwise * (1.0 - 2.0 * ops * U)).next_down().max(0.0);
+    let hi = (pairwise * (1.0 + 2.0 * ops * U)).next_up();
     (lo, computed, hi)
 }
 
@@ -109,7 +104,20 @@ pub(crate) fn groups_of(labels: &[usize]) -> Vec<Vec<usize>> {
 pub(crate) fn partition_sse_upper(x: &[f64], d: usize, labels: &[usize]) -> f64 {
     let groups = groups_of(labels);
     let sum: f64 = groups.iter().map(|m| sse_interval(x, d, m).2).sum();
+    if sum == 0.0 {
+        return 0.0;
+    }
     (sum * (1.0 + 2.0 * (groups.len() as f64 + 1.0) * U)).next_up()
+}
+
+/// A lower bound on the exact SSE of a labelling: the sum of the groups' lower bounds,
+/// lowered by the rounding of that sum (P10) and one `next_down`.
+pub(crate) fn partition_sse_lower(x: &[f64], d: usize, labels: &[usize]) -> f64 {
+    let groups = groups_of(labels);
+    let sum: f64 = groups.iter().map(|m| sse_interval(x, d, m).0).sum();
+    (sum * (1.0 - 2.0 * (groups.len() as f64 + 1.0) * U))
+        .next_down()
+        .max(0.0)
 }
 
 /// The proof criterion: `lower_bound` (a certified lower bound on the optimum) is within the
