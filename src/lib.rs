@@ -17,6 +17,7 @@
 
 pub mod bench;
 pub mod bound;
+pub mod certificate;
 pub mod data;
 pub mod error;
 pub mod experiment;

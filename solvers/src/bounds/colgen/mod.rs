@@ -59,6 +59,7 @@
 
 pub mod master;
 pub mod pricing;
+pub mod verify;
 
 use super::nn_bound;
 use super::UNIT_ROUNDOFF;
@@ -204,7 +205,7 @@ pub struct ColgenBound {
 
 /// Rounded Lagrangian bound `sum y + floor(n/k) min(0, rc_lb)` for computed `rc_lb`, with the
 /// margins of proofs/P09: `eps_rc` absolute on the pricing bound, `2 n u sum|y|` on the sum.
-fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_rc: f64) -> f64 {
+pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_rc: f64) -> f64 {
     let n = y.len() as f64;
     let sum: f64 = y.iter().sum();
     let abs: f64 = y.iter().map(|v| v.abs()).sum();
@@ -219,7 +220,7 @@ fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_rc: f64) -> 
 /// Absolute rounding margin for computed reduced-cost bounds (proofs/P09): every computed
 /// quantity is a sum of at most `ops` roundings over terms of total magnitude at most
 /// `scale`, so its error is below `ops u scale`; a factor 4 covers the comparison chain.
-fn rc_margin(geo: &Geometry, y: &[f64], d: usize) -> f64 {
+pub(crate) fn rc_margin(geo: &Geometry, y: &[f64], d: usize) -> f64 {
     let k = geo.k;
     let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
     abs_y.sort_unstable_by(|a, b| b.total_cmp(a));

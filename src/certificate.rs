@@ -1,0 +1,205 @@
+//! # Bound certificates anyone can re-check
+//!
+//! A certificate records what a lower bound rests on, so that the bound can be recomputed
+//! without the solver that found it: for the column generation (Lagrangian) bound, the duals
+//! `y` (`proofs/P09-lagrangian-bound.md` Part A holds for every `y`) with the instance's
+//! sha256, n, d, k and the claimed value. [`verify`] recomputes the bound from the duals with
+//! the solvers crate's own proven pricing and outward rounding
+//! ([`microagg_solvers::bounds::verify_lagrangian`], no HiGHS) and accepts the claim when it is
+//! at most the recomputed value (`proofs/P13-bound-certificates.md`).
+//!
+//! The file is JSON (`format = "microagg-bound-certificate/1"`); numbers are written with
+//! round-trip precision, so the duals read back are the duals written.
+//!
+//! ## Complexity
+//! Writing and reading: O(n). Verifying: one exact pricing pass (see `verify_lagrangian`).
+//!
+//! ## References
+//! - Neumaier, A. and Shcherbina, O. (2004). Safe bounds in linear and mixed-integer linear
+//!   programming. Math. Program. 99, 283-296.
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The format tag of version 1.
+pub const FORMAT: &str = "microagg-bound-certificate/1";
+
+/// A Lagrangian bound certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundCertificate {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The kind of bound: `"lagrangian"` (duals over all groups of k..2k-1 records).
+    pub kind: String,
+    /// Instance name (informative).
+    pub instance: String,
+    /// sha256 of the instance as loaded (must match the data it is verified against).
+    pub instance_sha256: String,
+    pub n: usize,
+    pub d: usize,
+    pub k: usize,
+    /// The claimed lower bound on the optimal SSE (z-scored data).
+    pub lower_bound: f64,
+    /// One dual per record.
+    pub duals: Vec<f64>,
+    /// Program and method that wrote it (informative).
+    pub produced_by: String,
+}
+
+/// The verdict of [`verify`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The claim holds: `claimed <= recomputed`.
+    pub valid: bool,
+    pub claimed: f64,
+    /// The bound the duals prove, recomputed here (rounded outward).
+    pub recomputed: f64,
+    /// The pricing search finished (else `recomputed` is a weaker, still valid bound).
+    pub pricing_exact: bool,
+    /// Pricing nodes explored.
+    pub nodes: u64,
+    /// Why the certificate was rejected, if it was.
+    pub reason: Option<String>,
+}
+
+impl BoundCertificate {
+    /// A Lagrangian certificate for `inst`, `k`, duals `y` and the claimed bound.
+    pub fn lagrangian(inst: &Instance, k: usize, lower_bound: f64, duals: Vec<f64>) -> Self {
+        BoundCertificate {
+            format: FORMAT.into(),
+            kind: "lagrangian".into(),
+            instance: inst.name.clone(),
+            instance_sha256: inst.sha256.clone(),
+            n: inst.n,
+            d: inst.d,
+            k,
+            lower_bound,
+            duals,
+            produced_by: format!("microagg {} colgen", env!("CARGO_PKG_VERSION")),
+        }
+    }
+
+    /// Write as JSON: a temporary file in the same folder, then a rename, so an existing file
+    /// is never left half-written.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let io = |e: std::io::Error| Error::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let text = serde_json::to_string_pretty(self).expect("a certificate serialises");
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path.file_name().ok_or_else(|| Error::Io {
+            path: path.to_path_buf(),
+            message: "not a file name".into(),
+        })?;
+        let tmp = dir.join(format!(
+            ".{}.tmp{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        std::fs::write(&tmp, text + "\n").map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            io(e)
+        })
+    }
+
+    /// Read and check the shape (format, kind, one finite dual per record).
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let bad = |message: String| Error::Data {
+            file: path.display().to_string(),
+            location: "certificate".into(),
+            message,
+        };
+        let c: BoundCertificate = serde_json::from_str(&text)
+            .map_err(|e| bad(format!("not a bound certificate: {e}")))?;
+        if c.format != FORMAT {
+            return Err(bad(format!("format '{}', expected '{FORMAT}'", c.format)));
+        }
+        if c.kind != "lagrangian" {
+            return Err(bad(format!("kind '{}', expected 'lagrangian'", c.kind)));
+        }
+        if c.duals.len() != c.n {
+            return Err(bad(format!("{} duals for n = {}", c.duals.len(), c.n)));
+        }
+        if let Some(i) = c.duals.iter().position(|v| !v.is_finite()) {
+            return Err(bad(format!("dual {i} is not finite")));
+        }
+        if !c.lower_bound.is_finite() {
+            return Err(bad("the claimed bound is not finite".into()));
+        }
+        Ok(c)
+    }
+}
+
+/// Check `cert` against `inst` and `k`: the instance must be the one certified (sha256, n,
+/// d, k); then the bound is recomputed from the duals and the claim accepted when it is at
+/// most the recomputed value. `time_limit` bounds the pricing search (a cut search gives a
+/// weaker bound, which may then fail to support the claim).
+pub fn verify(
+    cert: &BoundCertificate,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+) -> Result<Verdict> {
+    let mismatch = [
+        (cert.instance_sha256 != inst.sha256).then(|| {
+            format!(
+                "instance sha256 {} does not match the certificate's {}",
+                inst.sha256, cert.instance_sha256
+            )
+        }),
+        (cert.n != inst.n || cert.d != inst.d).then(|| {
+            format!(
+                "data have n = {}, d = {}; the certificate n = {}, d = {}",
+                inst.n, inst.d, cert.n, cert.d
+            )
+        }),
+        (cert.k != k).then(|| format!("--k {k}, but the certificate is for k = {}", cert.k)),
+    ]
+    .into_iter()
+    .flatten()
+    .next();
+    if let Some(m) = mismatch {
+        return Err(Error::usage(m));
+    }
+    let v = microagg_solvers::bounds::verify_lagrangian(
+        &inst.z,
+        inst.n,
+        inst.d,
+        k,
+        &cert.duals,
+        time_limit,
+    )
+    .map_err(|e| Error::algorithm("verify-bound", e))?;
+    let valid = cert.lower_bound <= v.lower_bound;
+    Ok(Verdict {
+        valid,
+        claimed: cert.lower_bound,
+        recomputed: v.lower_bound,
+        pricing_exact: v.pricing_exact,
+        nodes: v.nodes,
+        reason: (!valid).then(|| {
+            format!(
+                "the duals prove {:.12e}, less than the claimed {:.12e}{}",
+                v.lower_bound,
+                cert.lower_bound,
+                if v.pricing_exact {
+                    ""
+                } else {
+                    " (the pricing search was cut by the time limit)"
+                }
+            )
+        }),
+    })
+}
