@@ -10,7 +10,7 @@
 //! Usage: `cargo run --release --example colgen_study -- --data tarragona --k 10
 //!         [--time-limit 60] [--start proofs/certificates/tarragona-k10.labels]
 //!         [--box-width 0.5] [--smoothing 0.5] [--drop-after 20] [--exact-every 0]
-//!         [--ipm] [--progress]`
+//!         [--max-columns N] [--pool L] [--ipm] [--progress]`
 //!
 //! ## Complexity
 //! That of the bound (see the module), within the time limit.
@@ -53,6 +53,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--exact-every" => opts.exact_every = value()?.parse()?,
             "--progress" => opts.progress = true,
             "--ipm" => opts.ipm = true,
+            "--pool" => opts.pool = value()?.parse()?,
+            "--max-columns" => opts.max_columns_per_iteration = value()?.parse()?,
             _ => return Err(format!("unknown argument {a}").into()),
         }
     }
@@ -90,7 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{data} k={k}: LB {:.6} IL >= {il:.6} % gap {gap} converged {} ({}) lp {:.6} \
          lagrangian {:.6} nn {:.6} | {seconds:.1} s: lp {:.1} s, heuristic {:.1} s, exact {:.1} s \
          ({} calls, {} nodes), {} iterations, {} columns ({} dropped), {} box widenings | \
-         start {} box_width {} smoothing {} drop_after {} exact_every {} ipm {}",
+         start {} box_width {} smoothing {} drop_after {} exact_every {} ipm {} max_columns {} pool {}",
         b.lower_bound,
         b.converged,
         if b.pricing_exact {
@@ -116,6 +118,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         opts.drop_after,
         opts.exact_every,
         opts.ipm,
+        opts.max_columns_per_iteration,
+        opts.pool,
     );
     Ok(())
 }

@@ -11,7 +11,9 @@
 //! | `colgen` | Lagrangian bound of the column generation master (HiGHS), max with `nn` | always (the pricing bound is proven, exact or not) | `proofs/P09-lagrangian-bound.md` |
 //!
 //! `colgen` starts its master from the partition of the pipeline [`COLGEN_START`] (run with
-//! seed 0 and at most a tenth of the time limit) and runs until the time limit, by default
+//! seed 0 and at most a tenth of the time limit) and, when [`BoundOptions::start`] is given
+//! (`bound --start LABELS`), from that partition's groups too; it runs until the time limit
+//! (which includes the start pipeline), by default
 //! [`COLGEN_DEFAULT_SECONDS`] when none is given (suites pass none). Its details report
 //! iterations, columns, `last_pricing_gap` (`floor(n/k) min(0, RC_lb)`, what the pricing bound
 //! costs), `lp_value`, `pricing_exact`, `converged` and the start partition's SSE.

@@ -351,3 +351,64 @@ fn bound_start_labels_are_validated() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("start"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The first box centre, the nn duals `y_i = NN_{k-1}(i) / (2k)`, is dual feasible (P09 part
+/// C): the brute-force minimum reduced cost over all groups of k..2k-1 records is >= 0.
+#[test]
+fn nn_duals_price_out_every_group() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18_0001);
+    for case in 0..30 {
+        let n = rng.random_range(5..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(1..=(n / 2).clamp(1, 4));
+        let x = clustered_rows(&mut rng, n, d, 3.0);
+        let geo = Geometry::new(&x, n, d, k, 4);
+        let y: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
+        let truth = brute_force_min_rc(&x, n, d, k, &y);
+        let scale: f64 = y.iter().sum::<f64>() + 1.0;
+        assert!(
+            truth >= -1e-12 * scale,
+            "case {case} (n={n}, k={k}): {truth}"
+        );
+        // ... and the sum of the nn duals is the nn bound (before its outward rounding).
+        let nn = nn_bound(&x, n, d, k).unwrap().lower_bound;
+        assert!(nn <= y.iter().sum::<f64>() + 1e-12 * scale, "case {case}");
+    }
+}
+
+/// Box stabilisation and interior point re-solves: still below the brute-force optimum, and
+/// when converged equal to the unstabilised converged value (the master LP).
+#[test]
+fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18_0002);
+    for case in 0..16 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = 2 + case % 2;
+        let x = clustered_rows(&mut rng, n, d, 3.0);
+        let opt = brute_force_optimum(&x, n, d, k);
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let plain = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
+        for (box_width, ipm) in [(0.5, false), (0.05, false), (0.0, true), (0.5, true)] {
+            let opts = ColgenOptions {
+                box_width,
+                ipm,
+                ..ColgenOptions::default()
+            };
+            let b = colgen_bound(&x, n, d, k, &labels, &opts).unwrap();
+            assert!(
+                b.lower_bound <= opt,
+                "case {case} box {box_width} ipm {ipm}: {} > {opt}",
+                b.lower_bound
+            );
+            assert!(b.converged, "case {case} box {box_width} ipm {ipm}");
+            let tol = 1e-6 * (1.0 + plain.lagrangian.abs());
+            assert!(
+                (b.lagrangian - plain.lagrangian).abs() <= tol,
+                "case {case} box {box_width} ipm {ipm}: {} vs {}",
+                b.lagrangian,
+                plain.lagrangian
+            );
+        }
+    }
+}

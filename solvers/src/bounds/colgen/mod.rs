@@ -335,9 +335,6 @@ pub fn colgen_bound_from(
     };
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut known: HashSet<Vec<u32>> = HashSet::new();
-    // Each record's share SSE(g) / |g| of its group in the best start partition: the first
-    // stability centre of the box (its sum is that partition's SSE).
-    let mut shares: (f64, Vec<f64>) = (f64::INFINITY, Vec::new());
     for (s, labels) in starts.iter().enumerate() {
         let gs = start_groups(labels, n, k).map_err(|m| {
             ColgenError::BadLabels(if starts.len() > 1 {
@@ -346,18 +343,6 @@ pub fn colgen_bound_from(
                 m
             })
         })?;
-        let mut y = vec![0.0; n];
-        let mut total = 0.0;
-        for g in &gs {
-            let c = cost(g);
-            total += c;
-            for &i in g {
-                y[i as usize] = c / g.len() as f64;
-            }
-        }
-        if total < shares.0 {
-            shares = (total, y);
-        }
         for g in gs {
             if known.insert(g.clone()) {
                 groups.push(g);
@@ -377,7 +362,9 @@ pub fn colgen_bound_from(
     // The start columns (kept: they make the master feasible).
     let fixed = groups.len();
     let boxed = opts.box_width > 0.0;
-    let mut box_centre = shares.1;
+    // First box centre: the nn duals y_i = NN_{k-1}(i) / (2k), dual feasible for every group
+    // of at least k records (P09 part C), so LB(y_nn) = sum y_nn = the nn bound.
+    let mut box_centre: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
     let mean_abs = box_centre.iter().map(|v| v.abs()).sum::<f64>() / n as f64;
     let mut delta = vec![opts.box_width * mean_abs.max(f64::MIN_POSITIVE); n];
     let mut master = Master::new(
@@ -469,6 +456,18 @@ pub fn colgen_bound_from(
         }
     };
 
+    if boxed {
+        // The first centre's bound, certified by the weak pricing bound alone.
+        let rc_lb = weak_rc_bound(&geo, &box_centre).min(0.0);
+        out.lagrangian = lagrangian_rounded(
+            &box_centre,
+            groups_max,
+            rc_lb,
+            rc_margin(&geo, &box_centre, d),
+        );
+        out.last_pricing_gap = groups_max as f64 * rc_lb;
+        centre = Some(box_centre.clone());
+    }
     // Smoothing weight: halved on every mispricing (Wentges' rule, so that the separation
     // point cannot stall away from the LP duals).
     let mut alpha = if boxed { 0.0 } else { opts.smoothing };
