@@ -11,7 +11,9 @@
 //! | `colgen` | Lagrangian bound of the column generation master (HiGHS), max with `nn` | always (the pricing bound is proven, exact or not) | `proofs/P09-lagrangian-bound.md` |
 //!
 //! `colgen` starts its master from the partition of the pipeline [`COLGEN_START`] (run with
-//! seed 0 and at most a tenth of the time limit) and runs until the time limit, by default
+//! seed 0 and at most a tenth of the time limit) and, when [`BoundOptions::start`] is given
+//! (`bound --start LABELS`), from that partition's groups too; it runs until the time limit
+//! (which includes the start pipeline), by default
 //! [`COLGEN_DEFAULT_SECONDS`] when none is given (suites pass none). Its details report
 //! iterations, columns, `last_pricing_gap` (`floor(n/k) min(0, RC_lb)`, what the pricing bound
 //! costs), `lp_value`, `pricing_exact`, `converged` and the start partition's SSE.
@@ -51,6 +53,19 @@ pub struct BoundOutcome {
     pub details: Value,
 }
 
+/// Optional inputs of [`compute_with`].
+#[derive(Debug, Clone, Default)]
+pub struct BoundOptions {
+    /// `colgen`: a feasible partition (one label per record, every group of at least k
+    /// records, e.g. a best-known labels file) whose groups seed the master next to the
+    /// [`COLGEN_START`] partition.
+    pub start: Option<Vec<usize>>,
+    /// Where `start` came from (a file name), for error messages.
+    pub start_source: String,
+    /// `colgen`: one progress line per iteration on stderr.
+    pub progress: bool,
+}
+
 /// Compute bound `name` for (instance, k). `time_limit` (seconds) is honoured by the bounds
 /// that iterate (`colgen`, default [`COLGEN_DEFAULT_SECONDS`]); `nn` runs to completion.
 pub fn compute(
@@ -59,8 +74,24 @@ pub fn compute(
     k: usize,
     time_limit: Option<f64>,
 ) -> Result<BoundOutcome> {
+    compute_with(name, inst, k, time_limit, &BoundOptions::default())
+}
+
+/// [`compute`] with the options of [`BoundOptions`].
+pub fn compute_with(
+    name: &str,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    options: &BoundOptions,
+) -> Result<BoundOutcome> {
     inst.check_k(k)?;
-    let start = Instant::now();
+    if name != "colgen" && options.start.is_some() {
+        return Err(Error::usage(format!(
+            "bound {name} takes no start partition (only colgen does)"
+        )));
+    }
+    let started = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
     let (lower_bound, certified, details) = match name {
         "nn" => {
@@ -74,6 +105,15 @@ pub fn compute(
                     "bound colgen: time limit must be positive, got {limit}"
                 )));
             }
+            if let Some(labels) = &options.start {
+                // Checked before the start pipeline runs, so a bad file fails at once.
+                microagg_solvers::bounds::colgen::start_groups(labels, inst.n, k).map_err(|m| {
+                    Error::usage(format!(
+                        "bound colgen: start partition {}: {m}",
+                        options.start_source
+                    ))
+                })?;
+            }
             let never = std::sync::atomic::AtomicBool::new(false);
             let start = crate::pipeline::Pipeline::parse(COLGEN_START, &[])?.run(
                 inst,
@@ -82,17 +122,19 @@ pub fn compute(
                 Some(limit / 10.0),
                 &never,
             )?;
+            // What is left of the limit (the start pipeline honours its tenth of it).
+            let used = started.elapsed().as_secs_f64();
             let opts = microagg_solvers::bounds::ColgenOptions {
-                time_limit: (limit - start.seconds).max(limit / 2.0),
+                time_limit: (limit - used).max(1e-3 * limit),
+                progress: options.progress,
                 ..Default::default()
             };
-            let b = microagg_solvers::bounds::colgen_bound(
-                &inst.z,
-                inst.n,
-                inst.d,
-                k,
-                start.partition.labels(),
-                &opts,
+            let mut starts: Vec<&[usize]> = vec![start.partition.labels()];
+            if let Some(labels) = &options.start {
+                starts.push(labels);
+            }
+            let b = microagg_solvers::bounds::colgen::colgen_bound_from(
+                &inst.z, inst.n, inst.d, k, &starts, &opts,
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
             (
@@ -101,6 +143,8 @@ pub fn compute(
                 json!({
                     "iterations": b.iterations,
                     "columns": b.columns,
+                    "dropped_columns": b.dropped_columns,
+                    "box_widenings": b.box_widenings,
                     "last_pricing_gap": b.last_pricing_gap,
                     "lp_value": b.lp_value,
                     "lagrangian": b.lagrangian,
@@ -115,6 +159,7 @@ pub fn compute(
                     "exact_seconds": b.exact_seconds,
                     "start": COLGEN_START,
                     "start_sse": start.partition.sse(),
+                    "start_labels": options.start.is_some(),
                     "time_limit": limit,
                 }),
             )
@@ -126,7 +171,7 @@ pub fn compute(
         lower_bound,
         il_lower_bound: il_lower_bound(inst, lower_bound),
         certified,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: started.elapsed().as_secs_f64(),
         details,
     })
 }

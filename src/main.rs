@@ -97,6 +97,13 @@ enum Command {
         /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
         #[arg(long)]
         time_limit: Option<f64>,
+        /// colgen: a labels file (one group label per input row, every group of at least k
+        /// records, e.g. proofs/certificates/tarragona-k10.labels) whose groups seed the master.
+        #[arg(long)]
+        start: Option<PathBuf>,
+        /// colgen: one progress line per iteration on stderr.
+        #[arg(long)]
+        progress: bool,
         /// Print one JSON object on stdout instead of text.
         #[arg(long)]
         json: bool,
@@ -268,8 +275,10 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             data,
             method,
             time_limit,
+            start,
+            progress,
             json,
-        } => bound(&data, &method, time_limit, json),
+        } => bound(&data, &method, time_limit, start.as_deref(), progress, json),
         Command::VerifyBound {
             data,
             certificate,
@@ -495,7 +504,14 @@ fn run(
     Ok(ExitCode::SUCCESS)
 }
 
-fn bound(data: &DataArgs, method: &str, time_limit: Option<f64>, json: bool) -> Result<ExitCode> {
+fn bound(
+    data: &DataArgs,
+    method: &str,
+    time_limit: Option<f64>,
+    start: Option<&std::path::Path>,
+    progress: bool,
+    json: bool,
+) -> Result<ExitCode> {
     if let Some(t) = time_limit {
         if !(t > 0.0 && t.is_finite()) {
             return Err(Error::usage(format!(
@@ -505,7 +521,12 @@ fn bound(data: &DataArgs, method: &str, time_limit: Option<f64>, json: bool) -> 
     }
     microagg::bound::check_name(method)?;
     let inst = data::load(&data.data, &data.selection())?;
-    let b = microagg::bound::compute(method, &inst, data.k, time_limit)?;
+    let options = microagg::bound::BoundOptions {
+        start: start.map(labels::read_labels).transpose()?,
+        start_source: start.map_or(String::new(), |p| p.display().to_string()),
+        progress,
+    };
+    let b = microagg::bound::compute_with(method, &inst, data.k, time_limit, &options)?;
     if json {
         let mut v = serde_json::to_value(&b).expect("bound serialises");
         let o = v.as_object_mut().expect("an object");

@@ -3,7 +3,7 @@
 //! partitions) and below every heuristic, and on Tarragona k = 3 below the best known SSE.
 
 mod common;
-use common::{brute_force_optimum, casc, clustered_rows, run_method, synthetic};
+use common::{brute_force_optimum, casc, cli, cli_ok, clustered_rows, run_method, synthetic};
 use microagg_solvers::bounds::colgen::pricing::{
     exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry,
 };
@@ -181,4 +181,234 @@ fn colgen_on_tarragona_k3_is_below_the_best_known_sse() {
         b.lower_bound
     );
     assert!(b.lower_bound >= nn.lower_bound);
+}
+
+/// The star (medoid) bound of the exact pricing (P09 B3) prunes groups of 6..9 records: the
+/// exact pricing still equals the brute-force minimum reduced cost at k = 4 and 5, on
+/// clustered, duplicated and scaled data, with duals around each record's share of a good
+/// partition (the regime where column generation prices).
+#[test]
+fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18_2026);
+    let mut negative = 0;
+    for case in 0..24 {
+        let n = rng.random_range(10..=14);
+        let d = rng.random_range(1..=3);
+        let k = if case % 2 == 0 { 4 } else { 5 };
+        let scale = [1e-6, 1.0, 1e6][case % 3];
+        let mut x: Vec<f64> = clustered_rows(&mut rng, n, d, 3.0)
+            .iter()
+            .map(|v| v * scale)
+            .collect();
+        if case % 4 == 1 {
+            // Duplicates: record 1 repeats record 0, record 3 repeats record 2.
+            let (r0, r2) = (x[..d].to_vec(), x[2 * d..3 * d].to_vec());
+            x[d..2 * d].copy_from_slice(&r0);
+            x[3 * d..4 * d].copy_from_slice(&r2);
+        }
+        let geo = Geometry::new(&x, n, d, k, 6);
+        // Each record's share of its block's SSE, perturbed.
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let mut y = vec![0.0; n];
+        for g in common::groups(&labels) {
+            let share = group_sse(&x, d, &g) / g.len() as f64;
+            for &i in &g {
+                y[i] = share * rng.random_range(0.6..1.6);
+            }
+        }
+        let truth = brute_force_min_rc(&x, n, d, k, &y);
+        let budget = ExactBudget {
+            nodes: u64::MAX,
+            deadline: Instant::now() + Duration::from_secs(60),
+            max_columns: 100,
+            stop_after_columns: usize::MAX,
+        };
+        let ex = exact_rc_bound(&geo, &y, budget);
+        let tol = 1e-9 * (truth.abs() + y.iter().map(|v| v.abs()).sum::<f64>());
+        assert!(ex.exact, "case {case}");
+        assert!(
+            (ex.rc_lower_bound - truth.min(0.0)).abs() <= tol,
+            "case {case} (n={n}, d={d}, k={k}, scale {scale}): exact pricing {} vs brute force {truth}",
+            ex.rc_lower_bound
+        );
+        if truth < -tol {
+            negative += 1;
+            assert!((ex.columns[0].0 - truth).abs() <= tol, "case {case}");
+        }
+        // Cut short, the bound stays below the truth.
+        let cut = exact_rc_bound(&geo, &y, ExactBudget { nodes: 3, ..budget });
+        assert!(
+            cut.rc_lower_bound <= truth.min(0.0) + tol,
+            "case {case}: cut"
+        );
+    }
+    assert!(negative >= 8, "only {negative} cases had a negative column");
+}
+
+/// Several start partitions seed the master; the bound stays below the brute-force optimum.
+#[test]
+fn colgen_from_several_starts_is_below_brute_force_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18_18);
+    for case in 0..10 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = 2 + case % 2;
+        let x = clustered_rows(&mut rng, n, d, 3.0);
+        let opt = brute_force_optimum(&x, n, d, k);
+        let blocks: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let one: Vec<usize> = vec![7; n];
+        let b = microagg_solvers::bounds::colgen::colgen_bound_from(
+            &x,
+            n,
+            d,
+            k,
+            &[&blocks, &one],
+            &ColgenOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            b.lower_bound <= opt,
+            "case {case}: {} > {opt}",
+            b.lower_bound
+        );
+        assert!(b.converged, "case {case}");
+        let bad: Vec<usize> = (0..n).collect();
+        let e = microagg_solvers::bounds::colgen::colgen_bound_from(
+            &x,
+            n,
+            d,
+            k,
+            &[&blocks, &bad],
+            &ColgenOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("start partition 2") && e.contains("fewer than k"),
+            "{e}"
+        );
+    }
+}
+
+/// `bound --start`: a good labels file seeds the master; a file of the wrong length or with
+/// a group below k is a clear error naming the file; nn takes no start.
+#[test]
+fn bound_start_labels_are_validated() {
+    let dir = std::env::temp_dir().join(format!("microagg-colgen-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, labels: &[usize]| {
+        let p = dir.join(name);
+        let text: String = labels.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let data = "gauss:n=30,d=2,clusters=5,seed=3";
+    let good: Vec<usize> = (0..30).map(|i| i / 3).collect();
+    let good_path = write("good.labels", &good);
+    let out = cli_ok(&[
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "colgen",
+        "--time-limit",
+        "5",
+        "--start",
+        &good_path,
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["details"]["start_labels"], true);
+    assert!(v["lower_bound"].as_f64().unwrap() > 0.0);
+    let short_path = write("short.labels", &good[..29]);
+    let bad_size: Vec<usize> = (0..30).map(|i| if i < 2 { 99 } else { i / 4 }).collect();
+    let small_path = write("small.labels", &bad_size);
+    for (path, what) in [
+        (&short_path, "29 labels for 30 records"),
+        (&small_path, "fewer than k = 3"),
+    ] {
+        let out = cli(&[
+            "bound",
+            "--data",
+            data,
+            "--k",
+            "3",
+            "--method",
+            "colgen",
+            "--time-limit",
+            "5",
+            "--start",
+            path,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{path} accepted");
+        assert!(err.contains(what) && err.contains(path.as_str()), "{err}");
+    }
+    let out = cli(&["bound", "--data", data, "--k", "3", "--start", &good_path]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("start"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The first box centre, the nn duals `y_i = NN_{k-1}(i) / (2k)`, is dual feasible (P09 part
+/// C): the brute-force minimum reduced cost over all groups of k..2k-1 records is >= 0.
+#[test]
+fn nn_duals_price_out_every_group() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18_0001);
+    for case in 0..30 {
+        let n = rng.random_range(5..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(1..=(n / 2).clamp(1, 4));
+        let x = clustered_rows(&mut rng, n, d, 3.0);
+        let geo = Geometry::new(&x, n, d, k, 4);
+        let y: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
+        let truth = brute_force_min_rc(&x, n, d, k, &y);
+        let scale: f64 = y.iter().sum::<f64>() + 1.0;
+        assert!(
+            truth >= -1e-12 * scale,
+            "case {case} (n={n}, k={k}): {truth}"
+        );
+        // ... and the sum of the nn duals is the nn bound (before its outward rounding).
+        let nn = nn_bound(&x, n, d, k).unwrap().lower_bound;
+        assert!(nn <= y.iter().sum::<f64>() + 1e-12 * scale, "case {case}");
+    }
+}
+
+/// Box stabilisation and interior point re-solves: still below the brute-force optimum, and
+/// when converged equal to the unstabilised converged value (the master LP).
+#[test]
+fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18_0002);
+    for case in 0..16 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = 2 + case % 2;
+        let x = clustered_rows(&mut rng, n, d, 3.0);
+        let opt = brute_force_optimum(&x, n, d, k);
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let plain = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
+        for (box_width, ipm) in [(0.5, false), (0.05, false), (0.0, true), (0.5, true)] {
+            let opts = ColgenOptions {
+                box_width,
+                ipm,
+                ..ColgenOptions::default()
+            };
+            let b = colgen_bound(&x, n, d, k, &labels, &opts).unwrap();
+            assert!(
+                b.lower_bound <= opt,
+                "case {case} box {box_width} ipm {ipm}: {} > {opt}",
+                b.lower_bound
+            );
+            assert!(b.converged, "case {case} box {box_width} ipm {ipm}");
+            let tol = 1e-6 * (1.0 + plain.lagrangian.abs());
+            assert!(
+                (b.lagrangian - plain.lagrangian).abs() <= tol,
+                "case {case} box {box_width} ipm {ipm}: {} vs {}",
+                b.lagrangian,
+                plain.lagrangian
+            );
+        }
+    }
 }

@@ -5,6 +5,16 @@
 //! join with `Highs_addCols` at value 0, so the previous basis stays primal feasible and the
 //! re-solve is a primal simplex run from it.
 //!
+//! **Box stabilisation** (optional, [`Master::new`] with `boxed`; du Merle, Villeneuve,
+//! Desrosiers and Hansen 1999, in its boxstep form): `2n` artificial columns `w+_i`
+//! (coefficient `+1` in row `i`, cost `c_i + delta_i`) and `w-_i` (coefficient `-1`, cost
+//! `-(c_i - delta_i)`), `0 <= w <= 1`, come first. In the dual they are the box
+//! `c - delta <= y <= c + delta` around the stability centre `c` ([`Master::set_box`]), left
+//! only at a penalty (the bound 1 on `w`, which also keeps the LP bounded when the box does
+//! not meet the dual feasible region); it keeps the duals from jumping between the vertices
+//! of the degenerate master. With `w = 0` the LP value is the restricted master's own value
+//! (and, the bounds on `w` not binding, equals `sum y`); with `w != 0` the box is binding.
+//!
 //! Sign convention (checked at run time, as in the assignment LP): HiGHS reports row duals
 //! `y` with reduced costs `c - A^T y`; every column at a positive value must have a reduced
 //! cost of (almost) zero, else the solve fails with an error. The validity of the Lagrangian
@@ -15,28 +25,42 @@
 //! One simplex run per iteration on n rows and the current columns; memory O(nonzeros).
 //!
 //! ## References
+//! - du Merle, O., Villeneuve, D., Desrosiers, J. and Hansen, P. (1999). Stabilized column
+//!   generation. Discrete Mathematics 194, 229-237.
+//! - Marsten, R. E., Hogan, W. W. and Blankenship, J. W. (1975). The boxstep method for
+//!   large-scale optimization. Operations Research 23(3), 389-405.
+//!
 //! Huangfu, Q. and Hall, J. A. J. (2018). Parallelizing the dual revised simplex method.
 //! Mathematical Programming Computation 10(1), 119-142 (HiGHS).
 
 use highs::{ColProblem, Model, Sense};
 use highs_sys::{
-    HighsInt, Highs_addCols, Highs_getModelStatus, Highs_getObjectiveValue,
-    Highs_getSimplexIterationCount, Highs_getSolution, Highs_run,
+    HighsInt, Highs_addCols, Highs_changeColsCostByRange, Highs_deleteColsByMask,
+    Highs_getModelStatus, Highs_getObjectiveValue, Highs_getSimplexIterationCount,
+    Highs_getSolution, Highs_run, Highs_zeroAllClocks,
 };
 
 const MODEL_STATUS_OPTIMAL: HighsInt = 7;
+const MODEL_STATUS_TIME_LIMIT: HighsInt = 13;
 const STATUS_ERROR: HighsInt = -1;
 
 /// The kept master LP.
 pub struct Master {
     n: usize,
     model: Model,
+    /// Artificial (box) columns first in the model: `2n` when boxed, else 0.
+    art: usize,
     /// Members of each column (sorted record indices), in column order.
     pub columns: Vec<Vec<u32>>,
     /// Cost of each column.
     pub costs: Vec<f64>,
     /// Simplex iterations over all solves.
     pub simplex_iterations: i64,
+    /// Solves so far.
+    solves: usize,
+    /// Re-solve with the interior point method without crossover (central, non-vertex
+    /// duals; no warm start) instead of primal simplex from the kept basis.
+    pub ipm: bool,
 }
 
 /// The solution of one master solve.
@@ -47,6 +71,10 @@ pub struct MasterSolution {
     pub duals: Vec<f64>,
     /// Primal values of the columns.
     pub primal: Vec<f64>,
+    /// Sum of the artificial (box) columns' values: 0 when the box is not binding.
+    pub artificial: f64,
+    /// Reduced costs `c - A^T y` of the columns.
+    pub reduced_costs: Vec<f64>,
 }
 
 // SAFETY: the HiGHS instance inside `model` is owned exclusively and used only through
@@ -55,10 +83,22 @@ unsafe impl Send for Master {}
 
 impl Master {
     /// A master over the initial columns `groups` (each a set of record indices, together
-    /// covering every record exactly once so that the LP is feasible) with costs `costs`.
-    pub fn new(n: usize, groups: Vec<Vec<u32>>, costs: Vec<f64>) -> Result<Master, String> {
+    /// covering every record exactly once so that the LP is feasible) with costs `costs`;
+    /// with `boxed`, the box columns come first (box at `centre +- delta` as given).
+    pub fn new(
+        n: usize,
+        groups: Vec<Vec<u32>>,
+        costs: Vec<f64>,
+        boxed: Option<(&[f64], &[f64])>,
+    ) -> Result<Master, String> {
         let mut pb = ColProblem::default();
         let rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
+        if let Some((centre, delta)) = boxed {
+            for i in 0..n {
+                pb.add_column(centre[i] + delta[i], 0.0..=1.0, [(rows[i], 1.0)]);
+                pb.add_column(-(centre[i] - delta[i]), 0.0..=1.0, [(rows[i], -1.0)]);
+            }
+        }
         for (g, &c) in groups.iter().zip(&costs) {
             pb.add_column(c, 0.0.., g.iter().map(|&i| (rows[i as usize], 1.0)));
         }
@@ -81,9 +121,12 @@ impl Master {
         Ok(Master {
             n,
             model,
+            art: if boxed.is_some() { 2 * n } else { 0 },
             columns: groups,
             costs,
             simplex_iterations: 0,
+            solves: 0,
+            ipm: false,
         })
     }
 
@@ -124,14 +167,85 @@ impl Master {
         Ok(())
     }
 
-    /// Solve (primal simplex from the kept basis after the first solve) and read the duals.
-    pub fn solve(&mut self) -> Result<MasterSolution, String> {
-        let strategy: HighsInt = if self.simplex_iterations == 0 { 1 } else { 4 };
+    /// Move the box to `centre +- delta` (boxed masters only; the basis is kept).
+    pub fn set_box(&mut self, centre: &[f64], delta: &[f64]) -> Result<(), String> {
+        assert!(self.art == 2 * self.n, "set_box on a master without box");
+        let cost: Vec<f64> = (0..self.n)
+            .flat_map(|i| [centre[i] + delta[i], -(centre[i] - delta[i])])
+            .collect();
+        // SAFETY: cost has one entry per column of the range 0..2n.
+        let status = unsafe {
+            Highs_changeColsCostByRange(
+                self.model.as_mut_ptr(),
+                0,
+                (self.art - 1) as HighsInt,
+                cost.as_ptr(),
+            )
+        };
+        if status == STATUS_ERROR {
+            return Err("Highs_changeColsCostByRange failed".into());
+        }
+        Ok(())
+    }
+
+    /// Delete the columns with `drop[c]` set (callers pass nonbasic columns only, those with
+    /// a clearly positive reduced cost, so the kept basis stays valid); returns the members
+    /// of the deleted columns.
+    pub fn delete_columns(&mut self, drop: &[bool]) -> Result<Vec<Vec<u32>>, String> {
+        assert_eq!(drop.len(), self.columns.len(), "one flag per column");
+        if !drop.iter().any(|&d| d) {
+            return Ok(Vec::new());
+        }
+        let mut mask: Vec<HighsInt> = vec![0; self.art];
+        mask.extend(drop.iter().map(|&d| HighsInt::from(d)));
+        // SAFETY: mask has one entry per column of the model.
+        let status = unsafe { Highs_deleteColsByMask(self.model.as_mut_ptr(), mask.as_mut_ptr()) };
+        if status == STATUS_ERROR {
+            return Err("Highs_deleteColsByMask failed".into());
+        }
+        let mut removed = Vec::new();
+        let (mut cols, mut costs) = (Vec::new(), Vec::new());
+        for ((g, c), &d) in self.columns.drain(..).zip(self.costs.drain(..)).zip(drop) {
+            if d {
+                removed.push(g);
+            } else {
+                cols.push(g);
+                costs.push(c);
+            }
+        }
+        self.columns = cols;
+        self.costs = costs;
+        Ok(removed)
+    }
+
+    /// Solve (dual simplex first, then primal simplex from the kept basis, or the interior
+    /// point method when `ipm` is set) within `seconds`
+    /// and read the duals; `Ok(None)` when HiGHS stopped on that time limit.
+    pub fn solve(&mut self, seconds: f64) -> Result<Option<MasterSolution>, String> {
+        let first = self.solves == 0;
+        self.solves += 1;
+        let strategy: HighsInt = if first { 1 } else { 4 };
         self.model
             .try_set_option("simplex_strategy", strategy)
             .map_err(|_| "could not set option simplex_strategy".to_string())?;
-        // SAFETY: valid HiGHS instance owned by `model`.
-        unsafe { Highs_run(self.model.as_mut_ptr()) };
+        let ipm = !first && self.ipm;
+        self.model
+            .try_set_option("solver", if ipm { "ipm" } else { "simplex" })
+            .map_err(|_| "could not set option solver".to_string())?;
+        if ipm {
+            self.model
+                .try_set_option("run_crossover", "off")
+                .map_err(|_| "could not set option run_crossover".to_string())?;
+        }
+        self.model
+            .try_set_option("time_limit", seconds.max(1e-3))
+            .map_err(|_| "could not set option time_limit".to_string())?;
+        // SAFETY: valid HiGHS instance owned by `model`. The clocks are zeroed so that the
+        // time limit counts from this run.
+        unsafe {
+            Highs_zeroAllClocks(self.model.as_ptr());
+            Highs_run(self.model.as_mut_ptr())
+        };
         // SAFETY: as above.
         let (status, iters, value) = unsafe {
             (
@@ -141,12 +255,15 @@ impl Master {
             )
         };
         self.simplex_iterations += iters as i64;
+        if status == MODEL_STATUS_TIME_LIMIT {
+            return Ok(None);
+        }
         if status != MODEL_STATUS_OPTIMAL {
             return Err(format!(
                 "master LP not solved to optimality (model status {status})"
             ));
         }
-        let ncols = self.columns.len();
+        let ncols = self.art + self.columns.len();
         let mut primal = vec![0.0; ncols];
         let mut col_dual = vec![0.0; ncols];
         let mut row_value = vec![0.0; self.n];
@@ -161,9 +278,12 @@ impl Master {
                 duals.as_mut_ptr(),
             )
         };
+        let artificial: f64 = primal[..self.art].iter().sum();
+        let primal = primal.split_off(self.art);
+        let col_dual = col_dual.split_off(self.art);
         let scale = 1.0 + duals.iter().fold(0.0f64, |m, y| m.max(y.abs()));
         for (col, g) in self.columns.iter().enumerate() {
-            if primal[col] > 1e-7 {
+            if primal[col] > 1e-7 && !ipm {
                 let rc = self.costs[col] - g.iter().map(|&i| duals[i as usize]).sum::<f64>();
                 if rc.abs() > 1e-6 * scale * g.len() as f64 {
                     return Err(format!(
@@ -173,10 +293,12 @@ impl Master {
                 }
             }
         }
-        Ok(MasterSolution {
+        Ok(Some(MasterSolution {
             value,
             duals,
             primal,
-        })
+            artificial,
+            reduced_costs: col_dual,
+        }))
     }
 }

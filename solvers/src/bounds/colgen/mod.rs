@@ -4,50 +4,41 @@
 //! uses only such groups), `min sum_S SSE(S) x_S` s.t. every record is covered exactly once,
 //! `x >= 0`, solved by column generation (Aloise, Hansen, Rocha and Santi 2014):
 //!
-//! 1. The master ([`master`]) starts from the groups of a feasible partition (labels given
-//!    by the caller, every group of at least `k` records), so it is feasible from the start;
-//!    it is kept in HiGHS and grows by `Highs_addCols`.
+//! 1. The master ([`master`]) starts from the groups of one or more feasible partitions
+//!    (labels given by the caller, every group of at least `k` records; [`colgen_bound_from`]
+//!    takes several, e.g. the best known partition next to a quick heuristic's), so it is
+//!    feasible from the start; it is kept in HiGHS (warm basis) and grows by `Highs_addCols`.
 //! 2. Each iteration reads the row duals `y_LP` and prices at the smoothed point
-//!    `y_sep = alpha y_sep_prev + (1 - alpha) y_LP` (Neame / Wentges-type smoothing against the
-//!    degenerate master's oscillating duals). Heuristic pricing ([`pricing::heuristic`]) from
-//!    every record adds the groups whose reduced cost w.r.t. `y_LP` is negative (at most
-//!    `max_columns_per_iteration`, most negative first); on a mispricing (none) it prices at
-//!    `y_LP` itself.
+//!    `y_sep = alpha y_centre + (1 - alpha) y_LP` (Wentges smoothing). The stability centre
+//!    `y_centre` is the dual vector of the best Lagrangian bound found so far (before the
+//!    first bound: the previous separation point). Heuristic pricing ([`pricing::heuristic`])
+//!    from every record adds the groups whose reduced cost w.r.t. `y_LP` is negative (at
+//!    most `max_columns_per_iteration`, most negative first). On a mispricing (no such group)
+//!    it prices at `y_LP` itself and halves `alpha` (Wentges' rule, so the separation point
+//!    cannot stall away from the LP duals).
 //! 3. The **Lagrangian bound** `LB(y) = sum_i y_i + floor(n/k) min(0, RC_lb(y))` is valid for
 //!    every `y` as soon as `RC_lb(y)` is a proven lower bound on the minimum reduced cost
 //!    (proofs/P09). `RC_lb` is the larger of the weak nearest-neighbour pricing bound and the
-//!    branch-and-bound pricing bound ([`pricing::exact_rc_bound`]), which is proven even when
-//!    its budget cuts it short (`pricing_exact` says whether it was not cut). It is evaluated
-//!    every `exact_every` iterations at `y_sep` (default: never), whenever heuristic pricing
-//!    finds nothing (then it stops after `exact_stop_after` negative columns: their bound is
-//!    valid but weaker), and
-//!    once at the end with the remaining time. If exact pricing proves no negative column at
-//!    `y_LP`, the master LP value is reached (converged).
+//!    branch-and-bound pricing bound ([`pricing::exact_rc_bound`], with the medoid star bound
+//!    of P09 B3), which is proven even when its budget cuts it short (`pricing_exact` says
+//!    whether it was not cut). It is evaluated every `exact_every` iterations at `y_sep`
+//!    (default: never), whenever heuristic pricing finds nothing (then it stops after
+//!    `exact_stop_after` negative columns: their bound is valid but weaker), and once at the
+//!    end with the remaining time. If exact pricing proves no negative column at `y_LP`, the
+//!    master LP value is reached (converged).
 //! 4. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
 //!    P10). [`ColgenBound::lower_bound`] is the best of the rounded Lagrangian bounds and the
 //!    `nn` bound (both certified).
+//!
+//! The time limit holds: the master gets the remaining time as its HiGHS time limit (a
+//! master stopped on it ends the loop with the bound found so far), heuristic and exact
+//! pricing check the deadline.
 //!
 //! ## Complexity
 //! O(n^2) memory for the distance matrix (refused beyond [`pricing::MAX_RECORDS`]); per
 //! iteration one simplex re-solve and O(n L k^2) heuristic pricing; exact pricing as in
 //! [`pricing`]. The loop stops at `time_limit` seconds (the final exact pricing takes the
-//! reserved fraction `final_fraction`).
-//!
-//! ## Measured (commit ff46038, `microagg bound --method colgen --time-limit 100`, nice 19,
-//! 2 shared cores; gap = 100 (best known SSE - LB) / LB against proofs/certificates/values.tsv)
-//!
-//! | case | k=3 | k=4 | k=5 | k=10 |
-//! |---|---|---|---|---|
-//! | Tarragona | 4.42 % (converged, 36 s) | 4.30 % (88 s, contended) | 0.37 % (83 s) | nn only (100 s) |
-//! | Census | 1.62 % (converged, 44 s) | 1.45 % (converged, 34 s) | 3.27 % (84 s) | nn only (100 s) |
-//! | EIA | 7.91 % (converged, 17 s) | 2.75 % (101 s) | 10.37 % (101 s) | nn only (102 s) |
-//!
-//! "Converged" cases are the master LP optimum (exact pricing proved no negative column):
-//! their remaining gap is the integrality gap of the master plus the best known partition's
-//! own gap; closing it needs branching or cuts (not done). At k = 10 the re-solves of the
-//! degenerate master (primal simplex, ~5 s each with ~n columns added per iteration) leave
-//! the duals far from optimal within 100 s, the Lagrangian bound is below `nn`, and `nn` is
-//! what is reported.
+//! reserved fraction `final_fraction`). Measured figures: proofs/certificates/study-colgen.txt.
 //!
 //! ## References
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
@@ -56,6 +47,10 @@
 //!   programming. International Transactions in Operational Research 4(2), 151-162.
 //! - Neame, P. J. (1999). Nonsmooth dual methods in integer programming. PhD thesis,
 //!   University of Melbourne.
+//! - Pessoa, A., Sadykov, R., Uchoa, E. and Vanderbeck, F. (2018). Automation and combination
+//!   of linear-programming based stabilization techniques in column generation. INFORMS
+//!   Journal on Computing 30(2), 339-360 (smoothing around the best-bound centre,
+//!   mispricing).
 
 pub mod master;
 pub mod pricing;
@@ -94,6 +89,19 @@ pub struct ColgenOptions {
     pub final_fraction: f64,
     /// Reduced costs above `-tol` count as nonnegative for column generation.
     pub tol: f64,
+    /// Box stabilisation (du Merle et al. 1999, boxstep form): half-width of the dual box
+    /// around the stability centre, relative to the mean |centre| (0: no box, Wentges
+    /// smoothing only). The box doubles whenever pricing proves no negative column while
+    /// the box is binding.
+    pub box_width: f64,
+    /// Re-solve the master with the interior point method (no crossover) instead of primal
+    /// simplex from the kept basis: central duals, faster on large degenerate masters.
+    pub ipm: bool,
+    /// Drop a generated column once its reduced cost was positive at this many consecutive
+    /// master solves (0: never); the start partitions' columns are kept.
+    pub drop_after: usize,
+    /// One progress line per iteration on stderr.
+    pub progress: bool,
 }
 
 impl Default for ColgenOptions {
@@ -109,6 +117,10 @@ impl Default for ColgenOptions {
             exact_stop_after: 200,
             final_fraction: 0.25,
             tol: 1e-7,
+            box_width: 0.0,
+            ipm: false,
+            drop_after: 20,
+            progress: false,
         }
     }
 }
@@ -126,6 +138,10 @@ impl ColgenOptions {
         ("exact_stop_after", "200", "on heuristic failure, exact pricing stops after this many negative columns"),
         ("final_fraction", "0.25", "fraction of the time limit reserved for the final exact pricing"),
         ("tol", "1e-7", "reduced costs above -tol count as nonnegative"),
+        ("box_width", "0", "dual box half-width around the stability centre, relative to mean |centre| (0: no box; with a box, smoothing is off)"),
+        ("ipm", "false", "re-solve the master by interior point (no crossover) instead of warm primal simplex"),
+        ("drop_after", "20", "drop a generated column after this many consecutive solves with positive reduced cost (0: never)"),
+        ("progress", "false", "one progress line per iteration on stderr"),
     ];
 
     fn check(&self) -> Result<(), ColgenError> {
@@ -138,6 +154,9 @@ impl ColgenOptions {
         }
         if !(0.0..1.0).contains(&self.final_fraction) {
             return bad("final_fraction must be in [0, 1)");
+        }
+        if self.box_width.is_nan() || self.box_width < 0.0 {
+            return bad("box_width must be nonnegative");
         }
         if self.tol.is_nan() || self.tol < 0.0 {
             return bad("tol must be nonnegative");
@@ -183,6 +202,10 @@ pub struct ColgenBound {
     pub iterations: usize,
     /// Columns in the master at the end.
     pub columns: usize,
+    /// Columns dropped by column management (`drop_after`).
+    pub dropped_columns: usize,
+    /// Times the dual box was widened (`box_width`).
+    pub box_widenings: usize,
     /// `floor(n/k) * min(0, RC_lb)` of the best Lagrangian bound (<= 0): how much the proven
     /// pricing bound costs.
     pub last_pricing_gap: f64,
@@ -241,22 +264,15 @@ pub fn colgen_bound(
     labels: &[usize],
     opts: &ColgenOptions,
 ) -> Result<ColgenBound, ColgenError> {
-    let start = Instant::now();
-    opts.check()?;
-    let nn = nn_bound(x, n, d, k)?; // validates x, n, d, k
-    if n > pricing::MAX_RECORDS {
-        return Err(ColgenError::TooLarge {
-            n,
-            max: pricing::MAX_RECORDS,
-        });
-    }
+    colgen_bound_from(x, n, d, k, &[labels], opts)
+}
+
+/// The groups of a labels vector (members ascending, groups in order of first appearance),
+/// checked: `n` labels, every group at least `k` records.
+pub fn start_groups(labels: &[usize], n: usize, k: usize) -> Result<Vec<Vec<u32>>, String> {
     if labels.len() != n {
-        return Err(ColgenError::BadLabels(format!(
-            "{} labels for {n} records",
-            labels.len()
-        )));
+        return Err(format!("{} labels for {n} records", labels.len()));
     }
-    // Groups of the initial partition, in order of first appearance.
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut slot: std::collections::BTreeMap<usize, usize> = Default::default();
     for (i, &l) in labels.iter().enumerate() {
@@ -267,11 +283,72 @@ pub fn colgen_bound(
         groups[g].push(i as u32);
     }
     if let Some(g) = groups.iter().find(|g| g.len() < k) {
-        return Err(ColgenError::BadLabels(format!(
-            "group of record {} has {} records, fewer than k = {k}",
+        return Err(format!(
+            "group of record {} (label {}) has {} records, fewer than k = {k}",
             g[0],
+            labels[g[0] as usize],
             g.len()
-        )));
+        ));
+    }
+    Ok(groups)
+}
+
+/// Seconds from now until `t` (0 when past).
+fn secs_until(t: Instant) -> f64 {
+    t.saturating_duration_since(Instant::now()).as_secs_f64()
+}
+
+/// `alpha a + (1 - alpha) b`, componentwise.
+fn mix(a: &[f64], b: &[f64], alpha: f64) -> Vec<f64> {
+    a.iter()
+        .zip(b)
+        .map(|(u, v)| alpha * u + (1.0 - alpha) * v)
+        .collect()
+}
+
+/// [`colgen_bound`] with the master seeded by the groups of several feasible partitions
+/// (`starts`, each a labels vector as in [`colgen_bound`]; groups met twice enter once). More
+/// good partitions give the master better columns from the start; the bound's validity does
+/// not depend on them (proofs/P09 part A holds for any duals).
+pub fn colgen_bound_from(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+    opts: &ColgenOptions,
+) -> Result<ColgenBound, ColgenError> {
+    let start = Instant::now();
+    opts.check()?;
+    let nn = nn_bound(x, n, d, k)?; // validates x, n, d, k
+    if n > pricing::MAX_RECORDS {
+        return Err(ColgenError::TooLarge {
+            n,
+            max: pricing::MAX_RECORDS,
+        });
+    }
+    if starts.is_empty() {
+        return Err(ColgenError::BadLabels("no start partition".into()));
+    }
+    let cost = |g: &[u32]| {
+        let members: Vec<usize> = g.iter().map(|&i| i as usize).collect();
+        crate::sse::group_sse(x, d, &members)
+    };
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut known: HashSet<Vec<u32>> = HashSet::new();
+    for (s, labels) in starts.iter().enumerate() {
+        let gs = start_groups(labels, n, k).map_err(|m| {
+            ColgenError::BadLabels(if starts.len() > 1 {
+                format!("start partition {}: {m}", s + 1)
+            } else {
+                m
+            })
+        })?;
+        for g in gs {
+            if known.insert(g.clone()) {
+                groups.push(g);
+            }
+        }
     }
     let deadline = start + Duration::from_secs_f64(opts.time_limit);
     let main_deadline =
@@ -282,13 +359,25 @@ pub fn colgen_bound(
         opts.pool
     };
     let geo = Geometry::new(x, n, d, k, pool);
-    let cost = |g: &[u32]| {
-        let members: Vec<usize> = g.iter().map(|&i| i as usize).collect();
-        crate::sse::group_sse(x, d, &members)
-    };
     let costs: Vec<f64> = groups.iter().map(|g| cost(g)).collect();
-    let mut known: HashSet<Vec<u32>> = groups.iter().cloned().collect();
-    let mut master = Master::new(n, groups, costs).map_err(ColgenError::Lp)?;
+    // The start columns (kept: they make the master feasible).
+    let fixed = groups.len();
+    let boxed = opts.box_width > 0.0;
+    // First box centre: the nn duals y_i = NN_{k-1}(i) / (2k), dual feasible for every group
+    // of at least k records (P09 part C), so LB(y_nn) = sum y_nn = the nn bound.
+    let mut box_centre: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
+    let mean_abs = box_centre.iter().map(|v| v.abs()).sum::<f64>() / n as f64;
+    let mut delta = vec![opts.box_width * mean_abs.max(f64::MIN_POSITIVE); n];
+    let mut master = Master::new(
+        n,
+        groups,
+        costs,
+        boxed.then_some((&box_centre[..], &delta[..])),
+    )
+    .map_err(ColgenError::Lp)?;
+    master.ipm = opts.ipm;
+    // Consecutive solves each generated column spent with a positive reduced cost.
+    let mut idle: Vec<usize> = vec![0; fixed];
     let groups_max = n / k;
     let cap = if opts.max_columns_per_iteration == 0 {
         n
@@ -303,6 +392,8 @@ pub fn colgen_bound(
         lp_value: f64::NAN,
         iterations: 0,
         columns: 0,
+        dropped_columns: 0,
+        box_widenings: 0,
         last_pricing_gap: f64::NEG_INFINITY,
         pricing_exact: false,
         converged: false,
@@ -314,8 +405,15 @@ pub fn colgen_bound(
         heuristic_seconds: 0.0,
         exact_seconds: 0.0,
     };
-    // Evaluate the Lagrangian bound at y with a deadline; returns (columns, exact).
-    let evaluate = |y: &[f64], until: Instant, stop_after: usize, out: &mut ColgenBound| {
+    // The stability centre: the duals of the best Lagrangian bound so far.
+    let mut centre: Option<Vec<f64>> = None;
+    // Evaluate the Lagrangian bound at y with a deadline (moving the centre to y when it
+    // improves the best bound); returns (columns, exact).
+    let evaluate = |y: &[f64],
+                    until: Instant,
+                    stop_after: usize,
+                    out: &mut ColgenBound,
+                    centre: &mut Option<Vec<f64>>| {
         let t = Instant::now();
         let weak = weak_rc_bound(&geo, y);
         let ex = exact_rc_bound(
@@ -332,37 +430,89 @@ pub fn colgen_bound(
         out.exact_nodes += ex.nodes;
         let rc_lb = weak.max(ex.rc_lower_bound).min(0.0);
         let lb = lagrangian_rounded(y, groups_max, rc_lb, rc_margin(&geo, y, d));
-        if lb > out.lagrangian {
+        let improved = lb > out.lagrangian;
+        if improved {
             out.lagrangian = lb;
             out.last_pricing_gap = groups_max as f64 * rc_lb;
             out.pricing_exact = ex.exact;
+            *centre = Some(y.to_vec());
         }
         out.exact_seconds += t.elapsed().as_secs_f64();
-        (ex.columns, ex.exact)
+        (ex.columns, ex.exact, improved)
+    };
+    let progress = |out: &ColgenBound, added: usize, alpha: f64| {
+        if opts.progress {
+            eprintln!(
+                "colgen: {:7.1} s  it {:5}  lp {:.6}  lagrangian {:.6}  +{added} cols  \
+                 alpha {alpha:.3}  (lp {:.1} s, heuristic {:.1} s, exact {:.1} s, {} calls)",
+                start.elapsed().as_secs_f64(),
+                out.iterations,
+                out.lp_value,
+                out.lagrangian,
+                out.lp_seconds,
+                out.heuristic_seconds,
+                out.exact_seconds,
+                out.exact_calls,
+            );
+        }
     };
 
+    if boxed {
+        // The first centre's bound, certified by the weak pricing bound alone.
+        let rc_lb = weak_rc_bound(&geo, &box_centre).min(0.0);
+        out.lagrangian = lagrangian_rounded(
+            &box_centre,
+            groups_max,
+            rc_lb,
+            rc_margin(&geo, &box_centre, d),
+        );
+        out.last_pricing_gap = groups_max as f64 * rc_lb;
+        centre = Some(box_centre.clone());
+    }
+    // Smoothing weight: halved on every mispricing (Wentges' rule, so that the separation
+    // point cannot stall away from the LP duals).
+    let mut alpha = if boxed { 0.0 } else { opts.smoothing };
     let mut y_sep_prev: Option<Vec<f64>> = None;
     let mut last_y: Vec<f64> = Vec::new();
     while out.iterations < opts.max_iterations && Instant::now() < main_deadline {
         let t = Instant::now();
-        let sol = master.solve().map_err(ColgenError::Lp)?;
+        let sol = master
+            .solve(secs_until(main_deadline))
+            .map_err(ColgenError::Lp)?;
         out.lp_seconds += t.elapsed().as_secs_f64();
+        let Some(sol) = sol else {
+            break; // HiGHS stopped on the time limit: keep the bound found so far
+        };
         out.iterations += 1;
         out.lp_value = sol.value;
-        let y_lp = sol.duals;
-        let y_sep: Vec<f64> = match &y_sep_prev {
-            Some(p) if opts.smoothing > 0.0 => p
-                .iter()
-                .zip(&y_lp)
-                .map(|(a, b)| opts.smoothing * a + (1.0 - opts.smoothing) * b)
-                .collect(),
+        if opts.drop_after > 0 {
+            // Column management: a clearly positive reduced cost means nonbasic at zero.
+            let scale = 1.0 + sol.duals.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for (c, rc) in sol.reduced_costs.iter().enumerate().skip(fixed) {
+                idle[c] = if *rc > 1e-6 * scale { idle[c] + 1 } else { 0 };
+            }
+            let drop: Vec<bool> = idle.iter().map(|&i| i >= opts.drop_after).collect();
+            for g in master.delete_columns(&drop).map_err(ColgenError::Lp)? {
+                known.remove(&g);
+                out.dropped_columns += 1;
+            }
+            idle.retain(|&i| i < opts.drop_after);
+        }
+        let y_lp = sol.duals.clone();
+        // Separation point: smoothed towards the stability centre (or, before any bound was
+        // evaluated, towards the previous separation point).
+        let anchor = centre.as_ref().or(y_sep_prev.as_ref());
+        let y_sep: Vec<f64> = match anchor {
+            Some(c) if alpha > 0.0 => mix(c, &y_lp, alpha),
             _ => y_lp.clone(),
         };
         let t = Instant::now();
-        let mut new_cols = price_all(&geo, &y_sep, &y_lp, opts.tol, &known);
+        let mut new_cols = price_all(&geo, &y_sep, &y_lp, opts.tol, &known, main_deadline);
         let mut sep = y_sep;
-        if new_cols.is_empty() && opts.smoothing > 0.0 {
-            new_cols = price_all(&geo, &y_lp, &y_lp, opts.tol, &known);
+        if new_cols.is_empty() && sep != y_lp {
+            // Mispricing: nothing priced at the smoothed point is negative at the LP duals.
+            alpha = if alpha < 0.05 { 0.0 } else { alpha / 2.0 };
+            new_cols = price_all(&geo, &y_lp, &y_lp, opts.tol, &known, main_deadline);
             sep = y_lp.clone();
         }
         out.heuristic_seconds += t.elapsed().as_secs_f64();
@@ -375,16 +525,39 @@ pub fn colgen_bound(
             } else {
                 usize::MAX
             };
-            let (cols, exact) = evaluate(at, main_deadline, stop_after, &mut out);
+            let (cols, exact, improved) =
+                evaluate(at, main_deadline, stop_after, &mut out, &mut centre);
+            if boxed && improved {
+                // Serious step: the box follows the best bound's duals.
+                box_centre.clone_from(centre.as_ref().expect("set on improvement"));
+                master
+                    .set_box(&box_centre, &delta)
+                    .map_err(ColgenError::Lp)?;
+            }
             let negative: Vec<(f64, Vec<u32>)> = cols
                 .into_iter()
                 .filter(|(_, g)| !known.contains(g))
                 .map(|(_, g)| (geo.reduced_cost(&g, &y_lp), g))
                 .filter(|(rc, _)| *rc < -opts.tol)
                 .collect();
+            if new_cols.is_empty() && negative.is_empty() && exact && boxed {
+                let scale = 1e-9 * n as f64;
+                if sol.artificial > scale {
+                    // Priced out inside a binding box: widen it and re-solve.
+                    delta.iter_mut().for_each(|v| *v *= 2.0);
+                    master
+                        .set_box(&box_centre, &delta)
+                        .map_err(ColgenError::Lp)?;
+                    out.box_widenings += 1;
+                    progress(&out, 0, alpha);
+                    last_y = y_lp;
+                    continue;
+                }
+            }
             if new_cols.is_empty() && negative.is_empty() && exact {
                 out.converged = true;
                 last_y = y_lp;
+                progress(&out, 0, alpha);
                 break;
             }
             new_cols.extend(negative);
@@ -392,6 +565,7 @@ pub fn colgen_bound(
         new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         new_cols.dedup_by(|a, b| a.1 == b.1);
         new_cols.truncate(cap);
+        progress(&out, new_cols.len(), alpha);
         if new_cols.is_empty() {
             // Nothing to add (exact pricing cut short and heuristics exhausted).
             last_y = y_lp;
@@ -402,20 +576,33 @@ pub fn colgen_bound(
             .map(|(_, g)| (g.clone(), cost(&g)))
             .unzip();
         known.extend(g.iter().cloned());
+        idle.resize(idle.len() + g.len(), 0);
         master.add_columns(g, c).map_err(ColgenError::Lp)?;
         y_sep_prev = Some(sep);
         last_y = y_lp;
     }
-    // Final evaluation at the last duals (and at the smoothed point) with the remaining time.
-    if !last_y.is_empty() && !out.converged {
-        let sol = master.solve().map_err(ColgenError::Lp)?;
-        out.lp_value = sol.value;
-        let _ = evaluate(&sol.duals, deadline, usize::MAX, &mut out);
-        if let Some(p) = &y_sep_prev {
+    // Final evaluation with the remaining time: at the last duals, then at the centre (or the
+    // last separation point).
+    if !last_y.is_empty() && !out.converged && Instant::now() < deadline {
+        let t = Instant::now();
+        let sol = master
+            .solve(secs_until(deadline))
+            .map_err(ColgenError::Lp)?;
+        out.lp_seconds += t.elapsed().as_secs_f64();
+        let y_final = match sol {
+            Some(sol) => {
+                out.lp_value = sol.value;
+                sol.duals
+            }
+            None => last_y,
+        };
+        let _ = evaluate(&y_final, deadline, usize::MAX, &mut out, &mut centre);
+        if let Some(p) = y_sep_prev.as_ref() {
             if Instant::now() < deadline {
-                let _ = evaluate(p, deadline, usize::MAX, &mut out);
+                let _ = evaluate(p, deadline, usize::MAX, &mut out, &mut centre);
             }
         }
+        progress(&out, 0, alpha);
     }
     out.lower_bound = out.lagrangian.max(out.nn);
     out.columns = master.columns.len();
@@ -424,18 +611,22 @@ pub fn colgen_bound(
     Ok(out)
 }
 
-/// Heuristic pricing from every record at `y_price`; keeps the new groups whose reduced cost
-/// w.r.t. the LP duals `y_lp` is below `-tol`, with that reduced cost.
+/// Heuristic pricing from every record at `y_price` (until `deadline`); keeps the new groups
+/// whose reduced cost w.r.t. the LP duals `y_lp` is below `-tol`, with that reduced cost.
 fn price_all(
     geo: &Geometry,
     y_price: &[f64],
     y_lp: &[f64],
     tol: f64,
     known: &HashSet<Vec<u32>>,
+    deadline: Instant,
 ) -> Vec<(f64, Vec<u32>)> {
     let mut found: Vec<(f64, Vec<u32>)> = Vec::new();
     let mut seen: HashSet<Vec<u32>> = HashSet::new();
     for seed in 0..geo.n {
+        if seed % 64 == 63 && Instant::now() >= deadline {
+            break;
+        }
         if let Some((_, g)) = heuristic(geo, y_price, seed) {
             if known.contains(&g) || seen.contains(&g) {
                 continue;

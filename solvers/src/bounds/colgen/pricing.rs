@@ -313,6 +313,8 @@ struct Search<'a> {
     m: usize,
     cands: Vec<usize>,
     to_t: Vec<f64>,
+    /// Star terms `f(u) = D_ru / 2 - y_u` of the candidates for the current anchor `r`.
+    star: Vec<f64>,
     members: Vec<u32>,
     inc: f64,
     open_min: f64,
@@ -322,44 +324,78 @@ struct Search<'a> {
     columns: Vec<(f64, Vec<u32>)>,
 }
 
-impl Search<'_> {
-    /// Per-candidate terms `g(u) = sum_{t in T} D_tu / m + NN_{q-1}(u) / (2m) - y_u` of the
-    /// candidates from `start`, and into `suffix[idx]` the sum of the `q - 1` smallest terms
-    /// after `idx` (infinite when fewer remain). A child adding candidate `idx` bounds every
-    /// group of its subtree by `base + g(idx) + suffix[idx]`; the node bound is the minimum.
-    fn child_bounds(&self, start: usize, q: usize, g: &mut Vec<f64>, suffix: &mut Vec<f64>) {
-        let m = self.m as f64;
-        let len = self.cands.len();
-        g.clear();
-        for idx in start..len {
-            let u = self.cands[idx];
-            g.push(self.to_t[idx] / m + self.geo.nn(u, q - 1) / (2.0 * m) - self.y[u]);
+/// Into `suffix[pos]` the sum of the `q1` smallest of `v[pos + 1..]` (infinite when fewer
+/// remain).
+fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>) {
+    suffix.clear();
+    suffix.resize(v.len(), f64::INFINITY);
+    if q1 == 0 {
+        suffix.iter_mut().for_each(|s| *s = 0.0);
+        return;
+    }
+    // The q1 smallest seen so far (from the end), ascending.
+    let mut best: Vec<f64> = Vec::with_capacity(q1 + 1);
+    let mut sum = 0.0;
+    for pos in (0..v.len()).rev() {
+        if best.len() == q1 {
+            suffix[pos] = sum;
         }
-        suffix.clear();
-        suffix.resize(len - start, f64::INFINITY);
-        // The q - 1 smallest seen so far (from the end), ascending.
-        let mut best: Vec<f64> = Vec::with_capacity(q);
-        let mut sum = 0.0;
-        for pos in (0..len - start).rev() {
-            if best.len() == q - 1 {
-                suffix[pos] = sum;
+        let x = v[pos];
+        if best.len() < q1 || x < best[best.len() - 1] {
+            let at = best.partition_point(|&b| b <= x);
+            best.insert(at, x);
+            sum += x;
+            if best.len() > q1 {
+                sum -= best.pop().expect("nonempty");
             }
-            let v = g[pos];
-            if q > 1 && (best.len() < q - 1 || v < best[best.len() - 1]) {
-                let at = best.partition_point(|&b| b <= v);
-                best.insert(at, v);
-                sum += v;
-                if best.len() > q - 1 {
-                    sum -= best.pop().expect("nonempty");
-                }
-            }
-        }
-        if q == 1 {
-            suffix.iter_mut().for_each(|s| *s = 0.0);
         }
     }
+}
 
-    fn dfs(&mut self, p: f64, yt: f64, start: usize) {
+/// Per-node scratch vectors.
+#[derive(Default)]
+struct Scratch {
+    g: Vec<f64>,
+    suffix_g: Vec<f64>,
+    suffix_f: Vec<f64>,
+}
+
+impl Search<'_> {
+    /// Per-candidate terms `g(u) = sum_{t in T} D_tu / m + NN_{q-1}(u) / (2m) - y_u` of the
+    /// candidates from `start`, and into `suffix_g[idx]` the sum of the `q - 1` smallest terms
+    /// after `idx`; the same suffix sums of the star terms into `suffix_f`. A child adding
+    /// candidate `idx` bounds every group of its subtree by `base + g(idx) + suffix_g[idx]`
+    /// and, for groups whose medoid is the anchor, by `star_base + f(idx) + suffix_f[idx]`.
+    fn child_bounds(&self, start: usize, q: usize, sc: &mut Scratch) {
+        let m = self.m as f64;
+        let len = self.cands.len();
+        sc.g.clear();
+        for idx in start..len {
+            let u = self.cands[idx];
+            sc.g.push(self.to_t[idx] / m + self.geo.nn(u, q - 1) / (2.0 * m) - self.y[u]);
+        }
+        suffix_smallest(&sc.g, q - 1, &mut sc.suffix_g);
+        suffix_smallest(&self.star[start..], q - 1, &mut sc.suffix_f);
+    }
+
+    /// Bound of the child adding candidate `idx` (node from `start`): the larger of the
+    /// pair-sum bound and the star bound (P09 B2, B3).
+    #[inline]
+    fn child_bound(
+        &self,
+        base: f64,
+        star_base: f64,
+        start: usize,
+        idx: usize,
+        sc: &Scratch,
+    ) -> f64 {
+        let i = idx - start;
+        let pair = base + sc.g[i] + sc.suffix_g[i];
+        let star = star_base + self.star[idx] + sc.suffix_f[i];
+        pair.max(star)
+    }
+
+    fn dfs(&mut self, p: f64, yt: f64, star_base: f64, start: usize) {
         let q = self.m - self.members.len();
         self.nodes += 1;
         if q == 0 {
@@ -381,13 +417,11 @@ impl Search<'_> {
             return;
         }
         let base = p / self.m as f64 - yt;
-        let (mut g, mut suffix) = (Vec::new(), Vec::new());
-        self.child_bounds(start, q, &mut g, &mut suffix);
-        let bound = base
-            + g.iter()
-                .zip(&suffix)
-                .map(|(a, b)| a + b)
-                .fold(f64::INFINITY, f64::min);
+        let mut sc = Scratch::default();
+        self.child_bounds(start, q, &mut sc);
+        let bound = (start..self.cands.len())
+            .map(|idx| self.child_bound(base, star_base, start, idx, &sc))
+            .fold(f64::INFINITY, f64::min);
         if bound >= self.inc {
             return;
         }
@@ -401,13 +435,12 @@ impl Search<'_> {
         }
         for idx in start..=self.cands.len() - q {
             // `inc` may have dropped since: re-test each child against it.
-            if base + g[idx - start] + suffix[idx - start] >= self.inc {
+            let child = self.child_bound(base, star_base, start, idx, &sc);
+            if child >= self.inc {
                 continue;
             }
             if self.out_of_budget {
-                self.open_min = self
-                    .open_min
-                    .min(base + g[idx - start] + suffix[idx - start]);
+                self.open_min = self.open_min.min(child);
                 continue;
             }
             let c = self.cands[idx];
@@ -418,7 +451,7 @@ impl Search<'_> {
                 self.to_t[j] += self.geo.d(c, self.cands[j]);
             }
             self.members.push(c as u32);
-            self.dfs(pc, yc, idx + 1);
+            self.dfs(pc, yc, star_base + self.star[idx], idx + 1);
             self.members.pop();
             self.to_t[idx + 1..].copy_from_slice(&saved);
         }
@@ -437,6 +470,7 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
         m: 0,
         cands: Vec::new(),
         to_t: Vec::new(),
+        star: Vec::new(),
         members: Vec::new(),
         inc: 0.0,
         open_min: f64::INFINITY,
@@ -447,6 +481,14 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
     };
     // Radii use a relative slack so that rounding cannot exclude a record (see P09).
     let slack = 1.0 + 1e-9;
+    // Absolute slack of the star tests, far above their rounding error (see P09 B3).
+    let star_slack = 1e-9
+        * (geo.max_dist * (2 * geo.k) as f64
+            + sorted_y
+                .iter()
+                .take(2 * geo.k)
+                .map(|v| v.abs())
+                .sum::<f64>());
     let mut cy: Vec<f64> = Vec::with_capacity(n);
     for m in geo.k..=(2 * geo.k - 1).min(n) {
         s.m = m;
@@ -487,6 +529,22 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
             if s.cands.len() < m - 1 {
                 continue;
             }
+            // Star test (P09 B3): a group with medoid r and rc < inc has
+            // -y_r + sum_{b != r} f(b) < inc, f(b) = D_rb / 2 - y_b.
+            let star_of = |j: usize| geo.d(r, j) / 2.0 - y[j];
+            cy.clear();
+            cy.extend(s.cands.iter().map(|&j| star_of(j)));
+            let f_m2 = sum_smallest(&mut cy, m - 2);
+            let smallest_rest = cy[m - 2..].iter().copied().fold(f64::INFINITY, f64::min);
+            if -y[r] + f_m2 + smallest_rest >= s.inc + star_slack {
+                continue;
+            }
+            // A member b needs f(b) + (the m - 2 smallest f) < inc + y_r.
+            let f_lim = s.inc + y[r] - f_m2 + star_slack;
+            s.cands.retain(|&j| star_of(j) < f_lim);
+            if s.cands.len() < m - 1 {
+                continue;
+            }
             let mf = m as f64;
             if s.out_of_budget {
                 // Budget spent: only the root bound of this anchor (no sort, no search).
@@ -496,7 +554,11 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
                         .iter()
                         .map(|&j| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j]),
                 );
-                let root = -y[r] + sum_smallest(&mut cy, m - 1);
+                let pair = -y[r] + sum_smallest(&mut cy, m - 1);
+                cy.clear();
+                cy.extend(s.cands.iter().map(|&j| star_of(j)));
+                let star = -y[r] + sum_smallest(&mut cy, m - 1);
+                let root = pair.max(star);
                 if root < s.inc {
                     s.open_min = s.open_min.min(root);
                 }
@@ -508,9 +570,11 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
                 .sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
             s.to_t.clear();
             s.to_t.extend(s.cands.iter().map(|&j| geo.d(r, j)));
+            s.star.clear();
+            s.star.extend(s.cands.iter().map(|&j| star_of(j)));
             s.members.clear();
             s.members.push(r as u32);
-            s.dfs(0.0, y[r], 0);
+            s.dfs(0.0, y[r], -y[r], 0);
         }
     }
     let mut columns = std::mem::take(&mut s.columns);
