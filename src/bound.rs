@@ -51,6 +51,10 @@ pub struct BoundOutcome {
     pub seconds: f64,
     /// Method-specific details (iterations, columns, pricing gap, ...).
     pub details: Value,
+    /// `colgen`: the duals proving the Lagrangian part of the bound, to be re-checked by
+    /// `verify-bound` (`proofs/P13-bound-certificates.md`).
+    #[serde(skip)]
+    pub certificate: Option<crate::certificate::BoundCertificate>,
 }
 
 /// Optional inputs of [`compute_with`].
@@ -93,6 +97,7 @@ pub fn compute_with(
     }
     let started = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
+    let mut certificate = None;
     let (lower_bound, certified, details) = match name {
         "nn" => {
             let b = microagg_solvers::bounds::nn_bound(&inst.z, inst.n, inst.d, k).map_err(algo)?;
@@ -137,6 +142,14 @@ pub fn compute_with(
                 &inst.z, inst.n, inst.d, k, &starts, &opts,
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
+            if !b.duals.is_empty() {
+                certificate = Some(crate::certificate::BoundCertificate::lagrangian(
+                    inst,
+                    k,
+                    b.lagrangian,
+                    b.duals.clone(),
+                ));
+            }
             (
                 b.lower_bound,
                 true,
@@ -173,6 +186,7 @@ pub fn compute_with(
         certified,
         seconds: started.elapsed().as_secs_f64(),
         details,
+        certificate,
     })
 }
 

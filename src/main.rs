@@ -104,6 +104,10 @@ enum Command {
         /// colgen: one progress line per iteration on stderr.
         #[arg(long)]
         progress: bool,
+        /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
+        /// `verify-bound` re-checks without HiGHS (proofs/P13).
+        #[arg(long)]
+        certificate: Option<PathBuf>,
         /// Print one JSON object on stdout instead of text.
         #[arg(long)]
         json: bool,
@@ -277,8 +281,17 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             time_limit,
             start,
             progress,
+            certificate,
             json,
-        } => bound(&data, &method, time_limit, start.as_deref(), progress, json),
+        } => bound(
+            &data,
+            &method,
+            time_limit,
+            start.as_deref(),
+            progress,
+            certificate.as_deref(),
+            json,
+        ),
         Command::VerifyBound {
             data,
             certificate,
@@ -510,6 +523,7 @@ fn bound(
     time_limit: Option<f64>,
     start: Option<&std::path::Path>,
     progress: bool,
+    certificate: Option<&std::path::Path>,
     json: bool,
 ) -> Result<ExitCode> {
     if let Some(t) = time_limit {
@@ -520,6 +534,25 @@ fn bound(
         }
     }
     microagg::bound::check_name(method)?;
+    if let Some(path) = certificate {
+        if method != "colgen" {
+            return Err(Error::usage(format!(
+                "--certificate: only the colgen bound writes certificates, not {method}"
+            )));
+        }
+        // Refuse a destination that cannot be written before spending the time limit.
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        if !dir.is_dir() {
+            return Err(Error::usage(format!(
+                "--certificate {}: folder {} does not exist",
+                path.display(),
+                dir.display()
+            )));
+        }
+    }
     let inst = data::load(&data.data, &data.selection())?;
     let options = microagg::bound::BoundOptions {
         start: start.map(labels::read_labels).transpose()?,
@@ -527,6 +560,19 @@ fn bound(
         progress,
     };
     let b = microagg::bound::compute_with(method, &inst, data.k, time_limit, &options)?;
+    if let Some(path) = certificate {
+        let cert = b.certificate.as_ref().ok_or_else(|| {
+            Error::usage(
+                "--certificate: no Lagrangian bound was computed within the time limit".to_string(),
+            )
+        })?;
+        cert.write(path)?;
+        eprintln!(
+            "certificate of the Lagrangian bound {:.12e} written to {}",
+            cert.lower_bound,
+            path.display()
+        );
+    }
     if json {
         let mut v = serde_json::to_value(&b).expect("bound serialises");
         let o = v.as_object_mut().expect("an object");

@@ -193,6 +193,9 @@ pub struct ColgenBound {
     pub lower_bound: f64,
     /// Best rounded Lagrangian bound alone.
     pub lagrangian: f64,
+    /// The duals that prove `lagrangian` (empty when no Lagrangian bound was computed): what
+    /// a bound certificate records (`proofs/P13-bound-certificates.md`).
+    pub duals: Vec<f64>,
     /// The nn bound (rounded).
     pub nn: f64,
     /// Last restricted master LP value (not a bound; equals the master LP optimum when
@@ -388,6 +391,7 @@ pub fn colgen_bound_from(
     let mut out = ColgenBound {
         lower_bound: nn.lower_bound,
         lagrangian: f64::NEG_INFINITY,
+        duals: Vec::new(),
         nn: nn.lower_bound,
         lp_value: f64::NAN,
         iterations: 0,
@@ -605,6 +609,7 @@ pub fn colgen_bound_from(
         progress(&out, 0, alpha);
     }
     out.lower_bound = out.lagrangian.max(out.nn);
+    out.duals = centre.unwrap_or_default();
     out.columns = master.columns.len();
     out.simplex_iterations = master.simplex_iterations;
     out.seconds = start.elapsed().as_secs_f64();
