@@ -28,7 +28,7 @@ pub struct Pool {
 
 /// Neumaier's compensated addition of `v` into (`sum`, `comp`).
 #[inline]
-fn neumaier_add(sum: &mut f64, comp: &mut f64, v: f64) {
+pub(crate) fn neumaier_add(sum: &mut f64, comp: &mut f64, v: f64) {
     let t = *sum + v;
     if sum.abs() >= v.abs() {
         *comp += (*sum - t) + v;
