@@ -226,8 +226,7 @@ pub fn trace(
         }
         match rules.selection {
             Selection::MdavPair => {
-                let c = rem.centroid();
-                let r = rem.farthest_from(&c);
+                let r = rem.farthest_from_centroid();
                 groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
                 if rem.len() >= k {
                     let s = rem.farthest_from(inst.row(r));
@@ -235,8 +234,7 @@ pub fn trace(
                 }
             }
             Selection::FarthestFromCentroid => {
-                let c = rem.centroid();
-                let r = rem.farthest_from(&c);
+                let r = rem.farthest_from_centroid();
                 groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
             }
             Selection::DiameterPair => {
@@ -260,8 +258,7 @@ pub fn trace(
     }
     if let Some(at_least) = rules.then_one_if {
         if rem.len() >= at_least * k && !rem.is_empty() {
-            let c = rem.centroid();
-            let r = rem.farthest_from(&c);
+            let r = rem.farthest_from_centroid();
             groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
         }
     }

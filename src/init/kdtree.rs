@@ -32,7 +32,7 @@
 //! CACM 18(9) (kd-trees); Friedman, Bentley & Finkel (1977), ACM TOMS 3(3) (nearest
 //! neighbour search with bounds-overlap-ball pruning).
 
-use super::remaining::Remaining;
+use super::remaining::{AnchorList, Remaining};
 use crate::data::Instance;
 use std::cmp::Ordering;
 
@@ -50,7 +50,8 @@ struct Node {
 }
 
 /// The remaining records in a kd-tree (see the module doc).
-pub struct KdRemaining {
+pub struct KdRemaining<'a> {
+    inst: &'a Instance,
     d: usize,
     /// Records in tree order, row by row, with their ids and whether they remain.
     pts: Vec<f64>,
@@ -62,7 +63,18 @@ pub struct KdRemaining {
     nodes: Vec<Node>,
     lo: Vec<f64>,
     hi: Vec<f64>,
+    /// Per node a centre (the mean of its records at build time, row by row) and a radius
+    /// that covers its records, and the radius around the anchor (the mean of all records)
+    /// that covers them: upper bounds for farthest queries, tighter than the box's far
+    /// corner in higher d. Both radii are inflated by [`SLACK`] (they come from rounded
+    /// distances) and only shrink as records leave, so they stay valid.
+    cen: Vec<f64>,
+    ball: Vec<f64>,
+    anchor: Vec<f64>,
+    anchor_r: Vec<f64>,
     remaining: usize,
+    /// For farthest-from-centroid queries ([`AnchorList`]).
+    anchors: AnchorList,
     /// Mirror of the pool's swap-remove order (ids by position, position by id) and its
     /// compensated column sums, so the centroid is the pool's bit for bit.
     order: Vec<usize>,
@@ -71,14 +83,33 @@ pub struct KdRemaining {
     compensation: Vec<f64>,
 }
 
+/// Squared distance with the scan's operations in the scan's order.
 #[inline]
-fn sq_dist_as_scan(x: &[f64], q: &[f64]) -> f64 {
+pub fn sq_dist_as_scan(x: &[f64], q: &[f64]) -> f64 {
     let mut acc = 0.0;
     for (a, b) in x.iter().zip(q) {
         let t = a - b;
         acc += t * t;
     }
     acc
+}
+
+/// Relative slack on radii from rounded distances (the rounding error of a squared
+/// distance over d terms is below (d + 2) 2^-53 relative, far below this for any d the
+/// workbench meets), plus an absolute term for underflow.
+const SLACK: f64 = 1e-9;
+const TINY: f64 = 1e-280;
+
+/// An upper bound on the exact distance given a computed squared distance.
+#[inline]
+pub fn inflate_radius(sq: f64) -> f64 {
+    sq.sqrt() * (1.0 + SLACK) + TINY
+}
+
+/// An upper bound on a computed squared distance given an upper bound on the exact distance.
+#[inline]
+pub fn inflate_square(r: f64) -> f64 {
+    r * r * (1.0 + SLACK) + TINY
 }
 
 #[inline]
@@ -90,9 +121,9 @@ fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
     }
 }
 
-impl KdRemaining {
+impl<'a> KdRemaining<'a> {
     /// The records `ids` of `inst`.
-    pub fn new(inst: &Instance, ids: Vec<usize>) -> Self {
+    pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
         let d = inst.d;
         let m = ids.len();
         let mut sum = vec![0.0; d];
@@ -108,6 +139,7 @@ impl KdRemaining {
         }
         let mut perm = ids.clone();
         let mut tree = KdRemaining {
+            inst,
             d,
             pts: Vec::new(),
             slot_id: Vec::new(),
@@ -117,13 +149,25 @@ impl KdRemaining {
             nodes: Vec::new(),
             lo: Vec::new(),
             hi: Vec::new(),
+            cen: Vec::new(),
+            ball: Vec::new(),
+            anchor: vec![0.0; d],
+            anchor_r: Vec::new(),
             remaining: m,
+            anchors: AnchorList::new(inst, &ids),
             order: ids,
             order_pos,
             sum,
             compensation,
         };
         if m > 0 {
+            for &i in &tree.order {
+                tree.anchor
+                    .iter_mut()
+                    .zip(inst.row(i))
+                    .for_each(|(a, v)| *a += v);
+            }
+            tree.anchor.iter_mut().for_each(|a| *a /= m as f64);
             tree.build(inst, &mut perm, 0, m, NONE);
         }
         tree.pts = Vec::with_capacity(m * d);
@@ -169,6 +213,19 @@ impl KdRemaining {
         let wide = d > 0 && hi[split] > lo[split];
         self.lo.extend_from_slice(&lo);
         self.hi.extend_from_slice(&hi);
+        let mut cen = vec![0.0; d];
+        for &i in &perm[start..end] {
+            cen.iter_mut().zip(inst.row(i)).for_each(|(c, v)| *c += v);
+        }
+        cen.iter_mut().for_each(|c| *c /= (end - start) as f64);
+        let (mut ball, mut anchor_r) = (0.0f64, 0.0f64);
+        for &i in &perm[start..end] {
+            ball = ball.max(sq_dist_as_scan(inst.row(i), &cen));
+            anchor_r = anchor_r.max(sq_dist_as_scan(inst.row(i), &self.anchor));
+        }
+        self.cen.extend_from_slice(&cen);
+        self.ball.push(inflate_radius(ball));
+        self.anchor_r.push(inflate_radius(anchor_r));
         if end - start <= LEAF || !wide {
             for s in start..end {
                 self.leaf_of[s] = me;
@@ -208,7 +265,18 @@ impl KdRemaining {
         acc
     }
 
-    fn upper_bound(&self, node: usize, q: &[f64]) -> f64 {
+    /// Upper bound on the computed squared distance from q to any record of `node`: the
+    /// smallest of the box, ball and anchor bounds (`q_anchor`: the inflated distance from
+    /// q to the anchor).
+    fn upper_bound(&self, node: usize, q: &[f64], q_anchor: f64) -> f64 {
+        let d = self.d;
+        let q_cen = inflate_radius(sq_dist_as_scan(q, &self.cen[node * d..(node + 1) * d]));
+        let ball = inflate_square(q_cen + self.ball[node]);
+        let anchor = inflate_square(q_anchor + self.anchor_r[node]);
+        ball.min(anchor).min(self.box_upper_bound(node, q))
+    }
+
+    fn box_upper_bound(&self, node: usize, q: &[f64]) -> f64 {
         let d = self.d;
         let (lo, hi) = (
             &self.lo[node * d..(node + 1) * d],
@@ -271,7 +339,7 @@ impl KdRemaining {
     }
 
     /// Farthest record into `best` = (dist, id, slot).
-    fn farthest(&self, node: usize, q: &[f64], best: &mut (f64, usize, usize)) {
+    fn farthest(&self, node: usize, q: &[f64], q_anchor: f64, best: &mut (f64, usize, usize)) {
         let nd = &self.nodes[node];
         if nd.left == NONE {
             for s in nd.start..nd.end {
@@ -286,7 +354,10 @@ impl KdRemaining {
             return;
         }
         let (a, b) = (nd.left, nd.right);
-        let (ua, ub) = (self.upper_bound(a, q), self.upper_bound(b, q));
+        let (ua, ub) = (
+            self.upper_bound(a, q, q_anchor),
+            self.upper_bound(b, q, q_anchor),
+        );
         let (first, uf, second, us) = if ua >= ub {
             (a, ua, b, ub)
         } else {
@@ -296,7 +367,7 @@ impl KdRemaining {
             if self.nodes[child].count == 0 || bound < best.0 {
                 continue;
             }
-            self.farthest(child, q, best);
+            self.farthest(child, q, q_anchor, best);
         }
     }
 
@@ -351,6 +422,28 @@ impl KdRemaining {
                 }
             }
         }
+        if nd.left == NONE && nd.count > 0 {
+            let (mut ball, mut anchor_r) = (0.0f64, 0.0f64);
+            for s in nd.start..nd.end {
+                if self.alive[s] {
+                    let x = &self.pts[s * d..(s + 1) * d];
+                    ball = ball.max(sq_dist_as_scan(x, &self.cen[node * d..(node + 1) * d]));
+                    anchor_r = anchor_r.max(sq_dist_as_scan(x, &self.anchor));
+                }
+            }
+            self.ball[node] = inflate_radius(ball);
+            self.anchor_r[node] = inflate_radius(anchor_r);
+        } else if nd.left != NONE {
+            let (l, r) = (nd.left, nd.right);
+            let covered = |c: usize| {
+                if self.nodes[c].count > 0 {
+                    self.anchor_r[c]
+                } else {
+                    0.0
+                }
+            };
+            self.anchor_r[node] = self.anchor_r[node].min(covered(l).max(covered(r)));
+        }
         let range = node * d..(node + 1) * d;
         let same = self.lo[range.clone()] == lo[..] && self.hi[range.clone()] == hi[..];
         self.lo[range.clone()].copy_from_slice(&lo);
@@ -378,7 +471,7 @@ impl KdRemaining {
     }
 }
 
-impl Remaining for KdRemaining {
+impl Remaining for KdRemaining<'_> {
     fn len(&self) -> usize {
         self.remaining
     }
@@ -395,9 +488,21 @@ impl Remaining for KdRemaining {
     fn farthest_from(&mut self, point: &[f64]) -> usize {
         let mut best = (f64::NEG_INFINITY, NONE, NONE);
         if self.remaining > 0 {
-            self.farthest(0, point, &mut best);
+            let q_anchor = inflate_radius(sq_dist_as_scan(point, &self.anchor));
+            self.farthest(0, point, q_anchor, &mut best);
         }
         best.1
+    }
+
+    fn farthest_from_centroid(&mut self) -> usize {
+        let c = self.centroid();
+        let budget = self.remaining / 8;
+        let (slot_of_id, alive) = (&self.slot_of_id, &self.alive);
+        let here = |i: usize| alive[slot_of_id[i]];
+        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
+            return id;
+        }
+        self.farthest_from(&c)
     }
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {

@@ -20,7 +20,7 @@
 //! [`Scan`]: O(m d) per query over m remaining records. Tree: see its module doc. Removal
 //! O(d) per record in both (plus the tree's box updates).
 
-use super::kdtree::KdRemaining;
+use super::kdtree::{inflate_radius, inflate_square, sq_dist_as_scan, KdRemaining};
 use super::pool::Pool;
 use crate::data::Instance;
 
@@ -35,6 +35,11 @@ pub trait Remaining {
     fn centroid(&self) -> Vec<f64>;
     /// Id of the remaining record farthest from `point`.
     fn farthest_from(&mut self, point: &[f64]) -> usize;
+    /// Id of the remaining record farthest from [`Remaining::centroid`].
+    fn farthest_from_centroid(&mut self) -> usize {
+        let c = self.centroid();
+        self.farthest_from(&c)
+    }
     /// Remove and return the `k` remaining records nearest to `point`, by increasing
     /// distance (fewer if fewer remain).
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize>;
@@ -44,9 +49,94 @@ pub trait Remaining {
     fn take_all(&mut self) -> Vec<usize>;
 }
 
+/// Records listed by decreasing distance to a fixed anchor (the mean of all of them), for
+/// farthest queries from points near the anchor, above all the centroid of the remaining
+/// records, which moves little as MDAV peels groups off both ends: with D the distance from
+/// the query q to the anchor, a record x is at most |x - a| + D from q, so the walk down the
+/// list stops once that bound (inflated for rounding as in [`super::kdtree`]) is strictly
+/// below the best computed squared distance: the answer, ties included, is the scan's.
+pub struct AnchorList {
+    anchor: Vec<f64>,
+    /// Ids by decreasing anchor distance, with their inflated anchor distances.
+    order: Vec<usize>,
+    radius: Vec<f64>,
+    /// No remaining record before this index of `order`.
+    first: usize,
+}
+
+/// Lists below this size are not worth keeping: a scan of them is as fast.
+pub const ANCHOR_MIN: usize = 512;
+
+impl AnchorList {
+    pub fn new(inst: &Instance, ids: &[usize]) -> Self {
+        let d = inst.d;
+        let mut anchor = vec![0.0; d];
+        for &i in ids {
+            anchor
+                .iter_mut()
+                .zip(inst.row(i))
+                .for_each(|(a, v)| *a += v);
+        }
+        anchor
+            .iter_mut()
+            .for_each(|a| *a /= ids.len().max(1) as f64);
+        let mut by: Vec<(f64, usize)> = ids
+            .iter()
+            .map(|&i| (inflate_radius(sq_dist_as_scan(inst.row(i), &anchor)), i))
+            .collect();
+        by.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        AnchorList {
+            anchor,
+            radius: by.iter().map(|e| e.0).collect(),
+            order: by.into_iter().map(|e| e.1).collect(),
+            first: 0,
+        }
+    }
+
+    /// The remaining record farthest from `q` (ties: lowest id), or None when the walk
+    /// would visit more than `budget` records (the caller then scans).
+    pub fn farthest(
+        &mut self,
+        inst: &Instance,
+        q: &[f64],
+        remaining: impl Fn(usize) -> bool,
+        budget: usize,
+    ) -> Option<usize> {
+        while self.first < self.order.len() && !remaining(self.order[self.first]) {
+            self.first += 1;
+        }
+        let dq = inflate_radius(sq_dist_as_scan(q, &self.anchor));
+        let mut best = (f64::NEG_INFINITY, usize::MAX);
+        let mut visited = 0;
+        for (&i, &r) in self.order[self.first..]
+            .iter()
+            .zip(&self.radius[self.first..])
+        {
+            if inflate_square(r + dq) < best.0 {
+                break;
+            }
+            if !remaining(i) {
+                continue;
+            }
+            visited += 1;
+            if visited > budget {
+                return None;
+            }
+            let dist = sq_dist_as_scan(inst.row(i), q);
+            if dist > best.0 || (dist == best.0 && i < best.1) {
+                best = (dist, i);
+            }
+        }
+        (best.1 != usize::MAX).then_some(best.1)
+    }
+}
+
 /// The quadratic path: one distance pass per query.
-pub struct Scan {
+pub struct Scan<'a> {
+    inst: &'a Instance,
     pool: Pool,
+    /// For the farthest-from-centroid query (large pools only), with which records remain.
+    anchors: Option<(AnchorList, Vec<bool>)>,
     /// The point whose distances the pool's buffer holds (the buffer stays aligned through
     /// removals), so "farthest from r" right after "nearest to r" needs no second pass.
     last_query: Option<Vec<f64>>,
@@ -55,10 +145,17 @@ pub struct Scan {
     last_far: Option<(usize, usize)>,
 }
 
-impl Scan {
+impl<'a> Scan<'a> {
     /// The records `ids` of `inst`.
-    pub fn new(inst: &Instance, ids: Vec<usize>) -> Self {
+    pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
+        let anchors = (ids.len() >= ANCHOR_MIN).then(|| {
+            let mut here = vec![false; inst.n];
+            ids.iter().for_each(|&i| here[i] = true);
+            (AnchorList::new(inst, &ids), here)
+        });
         Scan {
+            inst,
+            anchors,
             pool: Pool::from_ids(inst, ids),
             last_query: None,
             last_far: None,
@@ -74,11 +171,15 @@ impl Scan {
 
     fn remove_at(&mut self, p: usize) -> usize {
         self.last_far = None;
-        self.pool.remove_at(p)
+        let id = self.pool.remove_at(p);
+        if let Some((_, here)) = self.anchors.as_mut() {
+            here[id] = false;
+        }
+        id
     }
 }
 
-impl Remaining for Scan {
+impl Remaining for Scan<'_> {
     fn len(&self) -> usize {
         self.pool.len()
     }
@@ -93,6 +194,17 @@ impl Remaining for Scan {
         let id = self.pool.id_at(p);
         self.last_far = Some((id, p));
         id
+    }
+
+    fn farthest_from_centroid(&mut self) -> usize {
+        let c = self.centroid();
+        let budget = self.pool.len() / 8;
+        if let Some((list, here)) = self.anchors.as_mut() {
+            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
+                return id;
+            }
+        }
+        self.farthest_from(&c)
     }
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
@@ -116,24 +228,33 @@ impl Remaining for Scan {
                 self.last_far = None;
                 let found = self.pool.remove_id(id);
                 debug_assert!(found, "record {id} is not remaining");
+                if let Some((_, here)) = self.anchors.as_mut() {
+                    here[id] = false;
+                }
             }
         }
     }
 
     fn take_all(&mut self) -> Vec<usize> {
         self.last_far = None;
-        self.pool.take_all()
+        let ids = self.pool.take_all();
+        if let Some((_, here)) = self.anchors.as_mut() {
+            ids.iter().for_each(|&i| here[i] = false);
+        }
+        ids
     }
 }
 
-/// True when the kd-tree answers faster than the scan for `m` records of dimension `d`
-/// (the crossover measured with `examples/remaining_crossover.rs`; see `study-engine.txt`).
+/// True when the kd-tree answers faster than the scan for `m` records of dimension `d`.
+/// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures; figures
+/// in `study-engine.txt`): the tree wins from about 5 000 records at d = 2 and 20 000 at
+/// d = 3..4 (4.8x at n = 10^5, d = 2; 8x at d = 3 uniform; 1.7x at d = 4), and loses at
+/// d >= 6 at every n tried up to 10^5 (0.5x at d = 6, 0.3x at d = 10), where its farthest
+/// queries visit most leaves.
 pub fn use_tree(m: usize, d: usize) -> bool {
     match d {
-        0..=4 => m >= 2_000,
-        5..=8 => m >= 5_000,
-        9..=12 => m >= 20_000,
-        13..=16 => m >= 100_000,
+        0..=2 => m >= 5_000,
+        3..=4 => m >= 20_000,
         _ => false,
     }
 }
@@ -159,7 +280,7 @@ pub fn forced_backend() -> Option<Backend> {
 }
 
 /// The remaining records `ids` of `inst` behind the chosen backend.
-pub fn open(inst: &Instance, ids: Vec<usize>, backend: Backend) -> Box<dyn Remaining + '_> {
+pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dyn Remaining + 'a> {
     let tree = match backend {
         Backend::Auto => match forced_backend() {
             Some(Backend::Scan) => false,
