@@ -187,3 +187,33 @@ fn a_set_stop_flag_or_a_passed_deadline_interrupts_the_initializer() {
     let ok = pipeline.run(&inst, 3, 0, None, &clear).unwrap();
     assert!(ok.partition.is_feasible(3));
 }
+
+/// The thread count changes neither a distance pass (bit for bit) nor the groups of a run
+/// long enough to take the parallel path (n above `pool::PARALLEL_MIN`).
+#[test]
+fn thread_count_does_not_change_distances_or_groups() {
+    use microagg::init::pool::{squared_distances, PARALLEL_MIN};
+    let n = PARALLEL_MIN + 1234;
+    let inst = common::synthetic(&format!("gauss:n={n},d=5,clusters=4,seed=9"));
+    let cols: Vec<Vec<f64>> = (0..inst.d)
+        .map(|j| (0..n).map(|i| inst.row(i)[j]).collect())
+        .collect();
+    let q = inst.row(17).to_vec();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut dist = vec![0.0; n];
+            squared_distances(&cols, &q, &mut dist);
+            let groups =
+                engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
+            (dist.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), groups)
+        })
+    };
+    let (d1, g1) = run(1);
+    let (d3, g3) = run(3);
+    assert_eq!(d1, d3);
+    assert_eq!(g1, g3);
+}

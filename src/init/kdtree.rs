@@ -32,7 +32,7 @@
 //! CACM 18(9) (kd-trees); Friedman, Bentley & Finkel (1977), ACM TOMS 3(3) (nearest
 //! neighbour search with bounds-overlap-ball pruning).
 
-use super::remaining::{AnchorList, Remaining};
+use super::remaining::{anchor_budget, AnchorList, Remaining};
 use crate::data::Instance;
 use std::cmp::Ordering;
 
@@ -496,9 +496,14 @@ impl Remaining for KdRemaining<'_> {
 
     fn farthest_from_centroid(&mut self) -> usize {
         let c = self.centroid();
-        let budget = self.remaining / 8;
+        let budget = anchor_budget(self.remaining);
         let (slot_of_id, alive) = (&self.slot_of_id, &self.alive);
         let here = |i: usize| alive[slot_of_id[i]];
+        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
+            return id;
+        }
+        // The centroid has drifted from the anchor: re-anchor at it and walk again.
+        self.anchors = AnchorList::at(self.inst, &self.order, c.clone());
         if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
             return id;
         }

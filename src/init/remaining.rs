@@ -67,6 +67,12 @@ pub struct AnchorList {
 /// Lists below this size are not worth keeping: a scan of them is as fast.
 pub const ANCHOR_MIN: usize = 512;
 
+/// Records an anchor walk may visit before the list is re-anchored at the query (the
+/// centroid has drifted) and, failing again, the query falls back to a full pass.
+pub fn anchor_budget(m: usize) -> usize {
+    m / 32 + 64
+}
+
 impl AnchorList {
     pub fn new(inst: &Instance, ids: &[usize]) -> Self {
         let d = inst.d;
@@ -80,6 +86,11 @@ impl AnchorList {
         anchor
             .iter_mut()
             .for_each(|a| *a /= ids.len().max(1) as f64);
+        Self::at(inst, ids, anchor)
+    }
+
+    /// The records `ids` by decreasing distance to `anchor`.
+    pub fn at(inst: &Instance, ids: &[usize], anchor: Vec<f64>) -> Self {
         let mut by: Vec<(f64, usize)> = ids
             .iter()
             .map(|&i| (inflate_radius(sq_dist_as_scan(inst.row(i), &anchor)), i))
@@ -198,8 +209,13 @@ impl Remaining for Scan<'_> {
 
     fn farthest_from_centroid(&mut self) -> usize {
         let c = self.centroid();
-        let budget = self.pool.len() / 8;
+        let budget = anchor_budget(self.pool.len());
         if let Some((list, here)) = self.anchors.as_mut() {
+            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
+                return id;
+            }
+            // The centroid has drifted from the anchor: re-anchor at it and walk again.
+            *list = AnchorList::at(self.inst, self.pool.ids(), c.clone());
             if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
                 return id;
             }
