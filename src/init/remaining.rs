@@ -262,15 +262,16 @@ impl Remaining for Scan<'_> {
 }
 
 /// True when the kd-tree answers faster than the scan for `m` records of dimension `d`.
-/// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures; figures
-/// in `study-engine.txt`): the tree wins from about 5 000 records at d = 2 and 20 000 at
-/// d = 3..4 (4.8x at n = 10^5, d = 2; 8x at d = 3 uniform; 1.7x at d = 4), and loses at
-/// d >= 6 at every n tried up to 10^5 (0.5x at d = 6, 0.3x at d = 10), where its farthest
-/// queries visit most leaves.
+/// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures, one
+/// thread; figures in `proofs/certificates/study-engine.txt`): scan/tree time 1.0 at
+/// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
+/// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the
+/// tree's farthest queries (from MDAV's r, a hull record) visit most leaves.
 pub fn use_tree(m: usize, d: usize) -> bool {
     match d {
         0..=2 => m >= 5_000,
         3..=4 => m >= 20_000,
+        5..=6 => m >= 60_000,
         _ => false,
     }
 }
