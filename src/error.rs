@@ -37,6 +37,10 @@ pub enum Error {
     /// An algorithm failed on valid input (a bug or a numerical breakdown); never silent.
     #[error("{method}: {message}")]
     Algorithm { method: String, message: String },
+
+    /// A run stopped by Ctrl-C or its time limit before it had a result to return.
+    #[error("interrupted: {0}")]
+    Interrupted(String),
 }
 
 impl Error {

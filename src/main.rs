@@ -22,6 +22,10 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Threads for the distance passes of the MDAV-family methods (default: the available
+    /// cores); results do not depend on it.
+    #[arg(long, global = true)]
+    threads: Option<usize>,
 }
 
 #[derive(clap::Args, Clone)]
@@ -218,6 +222,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    microagg::init::pool::set_threads(cli.threads);
     let _ = ctrlc_handler();
     match dispatch(cli.command) {
         Ok(code) => code,

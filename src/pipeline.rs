@@ -131,7 +131,11 @@ impl Pipeline {
             method::find(&first.name)?.make_initializer(as_map(&first.params))?;
         let s0 = self.stage_seed(seed, inst, k, 0);
         let t = Instant::now();
-        let mut partition = init.build(inst, k, &mut Rng::seed_from_u64(s0))?;
+        let mut partition = {
+            // The initializer sees Ctrl-C and the deadline between its groups.
+            let _scope = crate::init::engine::StopScope::new(interrupt, deadline);
+            init.build(inst, k, &mut Rng::seed_from_u64(s0))?
+        };
         partition.compact(inst);
         records.push(stage_record(
             &first.name,

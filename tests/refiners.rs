@@ -1,7 +1,8 @@
 //! Every refiner of issue 7 (descent, sa, ils, tfrp2, decompose-shrink) after MDAV: the
 //! result is feasible, never worse than MDAV, identical for the same seed; descent ends in
 //! a local optimum of its neighbourhood; a time limit and an interrupt stop the search with
-//! a feasible never-worse partition.
+//! a feasible never-worse partition (an interrupt before the pipeline starts stops the
+//! initializer with an error).
 
 mod common;
 use microagg::data::Instance;
@@ -134,16 +135,34 @@ fn time_limit_and_interrupt_return_feasible_never_worse_partitions() {
             Some(microagg::search::StopReason::TimeLimit),
             "{spec}"
         );
-        // Interrupted before the first step: the input comes back unchanged.
+        // Interrupted before the pipeline starts: the initializer stops between its groups
+        // and the run is an error (an initializer has no partial partition to return).
         let stop = AtomicBool::new(true);
         let out = Pipeline::parse(spec, &[])
             .unwrap()
-            .run(&inst, k, 3, None, &stop)
-            .unwrap();
-        assert_eq!(
-            out.stages.last().unwrap().stop,
-            Some(microagg::search::StopReason::Interrupted)
+            .run(&inst, k, 3, None, &stop);
+        assert!(
+            matches!(out, Err(microagg::error::Error::Interrupted(_))),
+            "{spec}"
         );
+        // A refiner interrupted before its first step returns its input unchanged.
+        let last = spec.rsplit('+').next().unwrap();
+        let mut refiner = microagg::method::find(last)
+            .unwrap()
+            .make_refiner(&serde_json::Map::new())
+            .unwrap();
+        let start = run(&inst, "mdav", &[], k, 0, None);
+        let out = microagg::search::refine(
+            refiner.as_mut(),
+            &inst,
+            k,
+            start,
+            &mut <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(3),
+            None,
+            &stop,
+        )
+        .unwrap();
+        assert_eq!(out.stop, microagg::search::StopReason::Interrupted);
         assert!((out.partition.sse() - mdav_sse).abs() <= 1e-9 * mdav_sse);
     }
 }

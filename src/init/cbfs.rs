@@ -25,8 +25,10 @@
 //! microaggregation", IEEE TKDE 17(7):902-911. Khomnotai, Lin, Peng & Santra (2018),
 //! Symmetry 10(7):262, sections 3.1 and 5.2.
 
+use super::engine::{self, Leftover, Rules, Selection};
 use super::growth::{grow, join_each_to_nearest_centroid, Growth};
 use super::pool::Pool;
+use super::remaining::Backend;
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -51,7 +53,14 @@ impl Initializer for Cbfs {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = cbfs_groups(inst, k, Growth::NearestToCentroid, CbfsReading::CHOSEN);
+        let rules = Rules {
+            selection: Selection::FarthestFromCentroid,
+            grow: Growth::NearestToCentroid.into(),
+            rounds_while: 1,
+            then_one_if: None,
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("cbfs", inst, k, rules)?;
         super::finish("cbfs", inst, k, &groups)
     }
 }
@@ -74,13 +83,24 @@ impl CbfsReading {
     };
 }
 
-/// CBFS groups with the given growth rule and reading.
+/// CBFS groups with the given growth rule and reading (the centroid of all records is a
+/// reading the engine does not cover: it runs here on the scan).
 pub fn cbfs_groups(
     inst: &Instance,
     k: usize,
     growth: Growth,
     reading: CbfsReading,
 ) -> Vec<Vec<usize>> {
+    if reading.centroid_of_remaining {
+        let rules = Rules {
+            selection: Selection::FarthestFromCentroid,
+            grow: growth.into(),
+            rounds_while: if reading.distribute_leftover { 1 } else { 2 },
+            then_one_if: None,
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        return engine::groups_unstoppable(inst, None, k, rules, Backend::Auto);
+    }
     let mut pool = Pool::new(inst);
     let all_centroid = pool.centroid();
     let mut groups = Vec::new();
@@ -90,12 +110,7 @@ pub fn cbfs_groups(
         2 * k
     };
     while pool.len() >= loop_while {
-        let c = if reading.centroid_of_remaining {
-            pool.centroid()
-        } else {
-            all_centroid.clone()
-        };
-        pool.distances_to(&c);
+        pool.distances_to(&all_centroid);
         let r_pos = pool.argmax_distance();
         groups.push(grow(inst, &mut pool, r_pos, k, growth));
     }

@@ -2,7 +2,7 @@
 //!
 //! CBFS ([`super::cbfs`]) with NN growth: each round takes the record r farthest from the
 //! centroid of the remaining records and groups it with its k - 1 nearest remaining records.
-//! Same frame and leftover rule as `cbfs` ([`CbfsReading::CHOSEN`]). Ties go to the lowest
+//! Same frame and leftover rule as `cbfs` ([`super::cbfs::CbfsReading::CHOSEN`]). Ties go to the lowest
 //! record index.
 //!
 //! ## Published values
@@ -22,7 +22,7 @@
 //! Laszlo & Mukherjee (2005), IEEE TKDE 17(7):902-911. Khomnotai, Lin, Peng & Santra
 //! (2018), Symmetry 10(7):262, section 5.2 (the NN variant).
 
-use super::cbfs::{cbfs_groups, CbfsReading};
+use super::engine::{self, Leftover, Rules, Selection};
 use super::growth::Growth;
 use crate::data::Instance;
 use crate::error::Result;
@@ -48,7 +48,14 @@ impl Initializer for CbfsNn {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = cbfs_groups(inst, k, Growth::NearestNeighbours, CbfsReading::CHOSEN);
+        let rules = Rules {
+            selection: Selection::FarthestFromCentroid,
+            grow: Growth::NearestNeighbours.into(),
+            rounds_while: 1,
+            then_one_if: None,
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("cbfs-nn", inst, k, rules)?;
         super::finish("cbfs-nn", inst, k, &groups)
     }
 }

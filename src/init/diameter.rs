@@ -49,6 +49,22 @@ impl<'a> Diameter<'a> {
         }
     }
 
+    /// The records `ids` only.
+    pub fn of(inst: &'a Instance, ids: &[usize]) -> Self {
+        let n = inst.n;
+        let mut pos = vec![usize::MAX; n];
+        for (p, &i) in ids.iter().enumerate() {
+            pos[i] = p;
+        }
+        Diameter {
+            inst,
+            remaining: ids.to_vec(),
+            pos,
+            partner: vec![usize::MAX; n],
+            partner_dist: vec![f64::INFINITY; n],
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.remaining.len()
     }

@@ -23,7 +23,7 @@
 //! ICDM 2010 (description of MD in section II).
 
 use super::diameter::Diameter;
-use super::mdav::join_nearest_centroids;
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
@@ -64,27 +64,14 @@ impl Initializer for Md {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let mut pool = Pool::new(inst);
-        let mut diam = Diameter::new(inst);
-        let mut groups = Vec::new();
-        while pool.len() >= 2 * k {
-            let (r, s) = diam
-                .farthest_pair()
-                .expect("at least 2k >= 2 records remain");
-            groups.push(take_group_of(inst, &mut pool, &mut diam, r, k));
-            let s = if diam.contains(s) {
-                s
-            } else {
-                pool.farthest_from(inst.row(r))
-            };
-            groups.push(take_group_of(inst, &mut pool, &mut diam, s, k));
-        }
-        if pool.len() >= k || groups.is_empty() {
-            groups.push(pool.take_all());
-        } else if !pool.is_empty() {
-            let leftover = pool.take_all();
-            join_nearest_centroids(inst, &mut groups, &leftover);
-        }
+        let rules = Rules {
+            selection: Selection::DiameterPair,
+            grow: Grow::NearestToSeedPoint,
+            rounds_while: 2,
+            then_one_if: None,
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("md", inst, k, rules)?;
         super::finish("md", inst, k, &groups)
     }
 }

@@ -10,9 +10,12 @@
 //! and EIA at k = 3, 4, 5, 10 (see `../shared/instances/README.md`, "tail variant B"); the
 //! textbook 3k-loop form is [`super::mdav_generic`]. Ties go to the lowest record index.
 //!
+//! Built on the lineage engine ([`super::engine`], [`Rules::MDAV`]).
+//!
 //! ## Complexity
-//! O(n^2 d / k) time (each round is three O(m d) passes over the m remaining records:
-//! centroid, distances to the centroid, distances to r; plus one to s), O(n d) memory.
+//! O(n^2 d / k) time with the scan (each round three O(m d) passes over the m remaining
+//! records: distances to the centroid, to r, to s; the centroid is kept as running sums),
+//! less with the kd-tree the engine picks for large n and small d; O(n d) memory.
 //!
 //! ## References
 //! Domingo-Ferrer & Torra (2005), "Ordinal, continuous and heterogeneous k-anonymity through
@@ -20,6 +23,7 @@
 //! Mateo-Sanz (2002), IEEE TKDE 14(1). Chettri & Borah (2012), "An efficient
 //! variable-size MDAV-based microaggregation", CS & IT (Table 1).
 
+use super::engine::{self, Rules};
 use super::pool::{group_centroids, nearest_centroid, Pool};
 use crate::data::Instance;
 use crate::error::Result;
@@ -45,37 +49,9 @@ impl Initializer for Mdav {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let mut pool = Pool::new(inst);
-        let mut groups = two_group_rounds(&mut pool, k, 2 * k);
-        if pool.len() >= k || groups.is_empty() {
-            groups.push(pool.take_all());
-        } else if !pool.is_empty() {
-            let leftover = pool.take_all();
-            join_nearest_centroids(inst, &mut groups, &leftover);
-        }
+        let groups = engine::groups("mdav", inst, k, Rules::MDAV)?;
         super::finish("mdav", inst, k, &groups)
     }
-}
-
-/// MDAV's main loop: while at least `while_at_least` records remain, form the group of the
-/// record r farthest from the pool's centroid and then the group of the record farthest
-/// from r (each with its k - 1 nearest remaining records).
-pub fn two_group_rounds(pool: &mut Pool, k: usize, while_at_least: usize) -> Vec<Vec<usize>> {
-    let mut groups = Vec::new();
-    while pool.len() >= while_at_least {
-        let c = pool.centroid();
-        let r_pos = {
-            pool.distances_to(&c);
-            pool.argmax_distance()
-        };
-        let r = pool.point_at(r_pos);
-        groups.push(pool.take_nearest(&r, k));
-        // The distance buffer now holds distances to r for the remaining records.
-        let s_pos = pool.argmax_distance();
-        let s = pool.point_at(s_pos);
-        groups.push(pool.take_nearest(&s, k));
-    }
-    groups
 }
 
 /// One group: the record farthest from the pool's centroid with its k - 1 nearest.

@@ -13,8 +13,7 @@
 //! disclosure control", Expert Systems with Applications 37(4) (MDAV-1). Chettri & Borah
 //! (2012), Algorithm-3 ("MDAV1") and Table 1 row 2.
 
-use super::mdav::{farthest_from_centroid_group, join_nearest_centroids, two_group_rounds};
-use super::pool::Pool;
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -39,15 +38,14 @@ impl Initializer for Mdav1 {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let mut pool = Pool::new(inst);
-        let mut groups = two_group_rounds(&mut pool, k, 2 * k);
-        if pool.len() >= k {
-            groups.push(farthest_from_centroid_group(&mut pool, k));
-        }
-        if !pool.is_empty() {
-            let leftover = pool.take_all();
-            join_nearest_centroids(inst, &mut groups, &leftover);
-        }
+        let rules = Rules {
+            selection: Selection::MdavPair,
+            grow: Grow::NearestToSeedPoint,
+            rounds_while: 2,
+            then_one_if: Some(1),
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("mdav1", inst, k, rules)?;
         super::finish("mdav1", inst, k, &groups)
     }
 }

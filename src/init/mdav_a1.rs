@@ -21,8 +21,7 @@
 //! Domingo-Ferrer, Solanas & Martinez-Balleste (2006), "Privacy in statistical databases:
 //! k-anonymity through microaggregation", IEEE Granular Computing 2006.
 
-use super::mdav::two_group_rounds;
-use super::pool::{group_centroids, nearest_centroid, Pool};
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -47,27 +46,14 @@ impl Initializer for MdavA1 {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let mut pool = Pool::new(inst);
-        let mut groups = two_group_rounds(&mut pool, k, 2 * k);
-        if pool.len() >= k || groups.is_empty() {
-            groups.push(pool.take_all());
-        } else if !pool.is_empty() {
-            let leftover_centroid = pool.centroid();
-            let leftover = pool.take_all();
-            join_block_to_nearest_centroid(inst, &mut groups, &leftover_centroid, &leftover);
-        }
+        let rules = Rules {
+            selection: Selection::MdavPair,
+            grow: Grow::NearestToSeedPoint,
+            rounds_while: 2,
+            then_one_if: None,
+            leftover: Leftover::BlockToNearestCentroid,
+        };
+        let groups = engine::groups("mdav-a1", inst, k, rules)?;
         super::finish("mdav-a1", inst, k, &groups)
     }
-}
-
-/// All of `block` joins the group whose centroid is nearest to `block_centroid`.
-pub fn join_block_to_nearest_centroid(
-    inst: &Instance,
-    groups: &mut [Vec<usize>],
-    block_centroid: &[f64],
-    block: &[usize],
-) {
-    let centroids = group_centroids(inst, groups);
-    let g = nearest_centroid(&centroids, inst.d, block_centroid);
-    groups[g].extend_from_slice(block);
 }

@@ -13,8 +13,7 @@
 //! Domingo-Ferrer & Torra (2005), Data Mining and Knowledge Discovery 11(2), Algorithm
 //! "MDAV-generic". Chettri & Borah (2012), Algorithm-2 and Table 1 row "MDAV-gen".
 
-use super::mdav::{farthest_from_centroid_group, two_group_rounds};
-use super::pool::Pool;
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -39,14 +38,14 @@ impl Initializer for MdavGeneric {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let mut pool = Pool::new(inst);
-        let mut groups = two_group_rounds(&mut pool, k, 3 * k);
-        if pool.len() >= 2 * k {
-            groups.push(farthest_from_centroid_group(&mut pool, k));
-        }
-        if !pool.is_empty() {
-            groups.push(pool.take_all());
-        }
+        let rules = Rules {
+            selection: Selection::MdavPair,
+            grow: Grow::NearestToSeedPoint,
+            rounds_while: 3,
+            then_one_if: Some(2),
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("mdav-generic", inst, k, rules)?;
         super::finish("mdav-generic", inst, k, &groups)
     }
 }

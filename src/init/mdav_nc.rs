@@ -27,8 +27,9 @@
 //! Microaggregation Solutions", Symmetry 10(7):262, sections 3.1 and 5.2. Domingo-Ferrer &
 //! Torra (2005), Data Mining and Knowledge Discovery 11(2) (MDAV).
 
-use super::growth::{grow, join_each_to_nearest_centroid, Growth};
-use super::pool::Pool;
+use super::engine::{self, Leftover, Rules, Selection};
+use super::growth::Growth;
+use super::remaining::Backend;
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -53,7 +54,14 @@ impl Initializer for MdavNc {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = mdav_groups(inst, k, Growth::NearestToCentroid, MdavForm::WhileK);
+        let rules = Rules {
+            selection: Selection::MdavPair,
+            grow: Growth::NearestToCentroid.into(),
+            rounds_while: 1,
+            then_one_if: None,
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("mdav-nc", inst, k, rules)?;
         super::finish("mdav-nc", inst, k, &groups)
     }
 }
@@ -75,37 +83,17 @@ pub enum MdavForm {
 
 /// MDAV's groups with the given growth rule and frame.
 pub fn mdav_groups(inst: &Instance, k: usize, growth: Growth, form: MdavForm) -> Vec<Vec<usize>> {
-    let mut pool = Pool::new(inst);
-    let mut groups = Vec::new();
-    let loop_while = match form {
-        MdavForm::Published => 2 * k,
-        MdavForm::Generic => 3 * k,
-        MdavForm::WhileK => k,
+    let (rounds_while, then_one_if) = match form {
+        MdavForm::Published => (2, None),
+        MdavForm::Generic => (3, Some(2)),
+        MdavForm::WhileK => (1, None),
     };
-    while pool.len() >= loop_while {
-        let c = pool.centroid();
-        pool.distances_to(&c);
-        let r_pos = pool.argmax_distance();
-        let r = pool.point_at(r_pos);
-        groups.push(grow(inst, &mut pool, r_pos, k, growth));
-        if pool.len() < k {
-            break;
-        }
-        pool.distances_to(&r);
-        let s_pos = pool.argmax_distance();
-        groups.push(grow(inst, &mut pool, s_pos, k, growth));
-    }
-    if form == MdavForm::Generic && pool.len() >= 2 * k {
-        let c = pool.centroid();
-        pool.distances_to(&c);
-        let r_pos = pool.argmax_distance();
-        groups.push(grow(inst, &mut pool, r_pos, k, growth));
-    }
-    if pool.len() >= k || groups.is_empty() {
-        groups.push(pool.take_all());
-    } else if !pool.is_empty() {
-        let leftover = pool.take_all();
-        join_each_to_nearest_centroid(inst, &mut groups, &leftover);
-    }
-    groups
+    let rules = Rules {
+        selection: Selection::MdavPair,
+        grow: growth.into(),
+        rounds_while,
+        then_one_if,
+        leftover: Leftover::EachToNearestCentroid,
+    };
+    engine::groups_unstoppable(inst, None, k, rules, Backend::Auto)
 }

@@ -17,8 +17,7 @@
 //! (2005), "Minimum spanning tree partitioning algorithm for microaggregation", IEEE TKDE
 //! 17(7) (the one-group-per-round idea, centroid-based fixed size).
 
-use super::mdav::farthest_from_centroid_group;
-use super::pool::Pool;
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
@@ -43,17 +42,14 @@ impl Initializer for MdavSingle {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let mut pool = Pool::new(inst);
-        let mut groups = Vec::new();
-        while pool.len() >= 3 * k {
-            groups.push(farthest_from_centroid_group(&mut pool, k));
-        }
-        if pool.len() >= 2 * k {
-            groups.push(farthest_from_centroid_group(&mut pool, k));
-        }
-        if !pool.is_empty() {
-            groups.push(pool.take_all());
-        }
+        let rules = Rules {
+            selection: Selection::FarthestFromCentroid,
+            grow: Grow::NearestToSeedPoint,
+            rounds_while: 3,
+            then_one_if: Some(2),
+            leftover: Leftover::EachToNearestCentroid,
+        };
+        let groups = engine::groups("mdav-single", inst, k, rules)?;
         super::finish("mdav-single", inst, k, &groups)
     }
 }

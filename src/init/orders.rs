@@ -35,9 +35,8 @@
 //! Bertino (2015), sorting-framework paper, Tables VI-VIII (the values quoted from the 2006
 //! paper). Templ (2008), sdcMicro methods `pca` and `single` (projection baselines).
 
-use super::diameter::Diameter;
-use super::growth::{grow, Growth};
-use super::md::take_group_of;
+use super::engine::{self, Rules, Scope, Selection};
+use super::growth::Growth;
 use super::pool::{group_centroids, nearest_centroid, Pool};
 use crate::data::Instance;
 use crate::error::{Error, Result};
@@ -452,69 +451,43 @@ impl MdavFrame {
 /// MDAV's groups in creation order (the r group of a round is [`Side::Front`], the s group
 /// [`Side::Back`]).
 pub fn mdav_trace(inst: &Instance, k: usize, frame: MdavFrame) -> GroupTrace {
-    let mut pool = Pool::new(inst);
-    let mut groups = Vec::new();
-    let while_at_least = match frame {
-        MdavFrame::WhileTwoK => 2 * k,
-        MdavFrame::Generic => 3 * k,
+    let (rounds_while, then_one_if) = match frame {
+        MdavFrame::WhileTwoK => (2, None),
+        MdavFrame::Generic => (3, Some(2)),
     };
-    while pool.len() >= while_at_least {
-        let c = pool.centroid();
-        pool.distances_to(&c);
-        let r = pool.point_at(pool.argmax_distance());
-        groups.push((pool.take_nearest(&r, k), Side::Front));
-        let s = pool.point_at(pool.argmax_distance());
-        groups.push((pool.take_nearest(&s, k), Side::Back));
-    }
-    if frame == MdavFrame::Generic && pool.len() >= 2 * k {
-        let c = pool.centroid();
-        pool.distances_to(&c);
-        let r = pool.point_at(pool.argmax_distance());
-        groups.push((pool.take_nearest(&r, k), Side::Front));
-    }
-    GroupTrace {
-        groups,
-        rest: pool.take_all(),
-    }
+    let rules = Rules {
+        rounds_while,
+        then_one_if,
+        ..Rules::MDAV
+    };
+    engine_trace(inst, k, rules)
 }
 
 /// MD's groups in creation order (rounds while >= 2k remain, as the `md` initializer).
 pub fn md_trace(inst: &Instance, k: usize) -> GroupTrace {
-    let mut pool = Pool::new(inst);
-    let mut diam = Diameter::new(inst);
-    let mut groups = Vec::new();
-    while pool.len() >= 2 * k {
-        let (r, s) = diam
-            .farthest_pair()
-            .expect("at least 2k >= 2 records remain");
-        groups.push((take_group_of(inst, &mut pool, &mut diam, r, k), Side::Front));
-        let s = if diam.contains(s) {
-            s
-        } else {
-            pool.farthest_from(inst.row(r))
-        };
-        groups.push((take_group_of(inst, &mut pool, &mut diam, s, k), Side::Back));
-    }
-    GroupTrace {
-        groups,
-        rest: pool.take_all(),
-    }
+    let rules = Rules {
+        selection: Selection::DiameterPair,
+        ..Rules::MDAV
+    };
+    engine_trace(inst, k, rules)
 }
 
 /// CBFS's groups (rounds while >= k remain, as the `cbfs` and `cbfs-nn` initializers), all
 /// [`Side::Front`].
 pub fn cbfs_trace(inst: &Instance, k: usize, growth: Growth) -> GroupTrace {
-    let mut pool = Pool::new(inst);
-    let mut groups = Vec::new();
-    while pool.len() >= k {
-        let c = pool.centroid();
-        pool.distances_to(&c);
-        let r_pos = pool.argmax_distance();
-        groups.push((grow(inst, &mut pool, r_pos, k, growth), Side::Front));
-    }
-    GroupTrace {
-        groups,
-        rest: pool.take_all(),
+    let rules = Rules {
+        selection: Selection::FarthestFromCentroid,
+        grow: growth.into(),
+        rounds_while: 1,
+        ..Rules::MDAV
+    };
+    engine_trace(inst, k, rules)
+}
+
+fn engine_trace(inst: &Instance, k: usize, rules: Rules) -> GroupTrace {
+    match engine::trace("order", inst, k, rules, Scope::UNSTOPPABLE) {
+        Ok(t) => t.trace,
+        Err(_) => unreachable!("an unstoppable run has no error path"),
     }
 }
 

@@ -28,7 +28,7 @@ pub struct Pool {
 
 /// Neumaier's compensated addition of `v` into (`sum`, `comp`).
 #[inline]
-fn neumaier_add(sum: &mut f64, comp: &mut f64, v: f64) {
+pub(crate) fn neumaier_add(sum: &mut f64, comp: &mut f64, v: f64) {
     let t = *sum + v;
     if sum.abs() >= v.abs() {
         *comp += (*sum - t) + v;
@@ -281,6 +281,40 @@ impl Pool {
 /// multiplications in the same order per record (no fused multiply-add, no reassociation),
 /// so the results are bit-identical; only the number of records per instruction differs.
 pub fn squared_distances(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
+    let m = dist.len();
+    if m >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+        // Chunks of records on rayon's threads: each record's sum is computed by one thread
+        // with the same operations, so the result does not depend on the thread count.
+        use rayon::prelude::*;
+        dist.par_chunks_mut(PARALLEL_CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let start = c * PARALLEL_CHUNK;
+                let end = start + chunk.len();
+                let part: Vec<&[f64]> = cols.iter().map(|col| &col[start..end]).collect();
+                squared_distances_serial(&part, point, chunk);
+            });
+        return;
+    }
+    squared_distances_serial(cols, point, dist);
+}
+
+/// Passes over fewer records run on one thread (the hand-off costs more than it saves).
+pub const PARALLEL_MIN: usize = 32_768;
+/// Records per parallel task.
+pub const PARALLEL_CHUNK: usize = 8_192;
+
+/// Use `threads` threads for the distance passes (None: rayon's default, the available
+/// cores). Call once, before any pass; later calls are ignored.
+pub fn set_threads(threads: Option<usize>) {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t.max(1));
+    }
+    let _ = builder.build_global();
+}
+
+fn squared_distances_serial<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -294,16 +328,16 @@ pub fn squared_distances(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn squared_distances_avx2(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
+unsafe fn squared_distances_avx2<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: &mut [f64]) {
     squared_distances_portable(cols, point, dist);
 }
 
 #[inline(always)]
-fn squared_distances_portable(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
+fn squared_distances_portable<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: &mut [f64]) {
     let m = dist.len();
     dist.iter_mut().for_each(|x| *x = 0.0);
     for (col, &c) in cols.iter().zip(point) {
-        for (dd, &v) in dist.iter_mut().zip(&col[..m]) {
+        for (dd, &v) in dist.iter_mut().zip(&col.as_ref()[..m]) {
             let t = v - c;
             *dd += t * t;
         }

@@ -15,21 +15,14 @@
 //! Domingo-Ferrer & Torra (2005), Data Mining and Knowledge Discovery 11(2) (MDAV);
 //! Laszlo & Mukherjee (2005), IEEE TKDE 17(7) (use of a fixed-size method on large groups).
 
-use super::mdav::{join_nearest_centroids, two_group_rounds};
-use super::pool::Pool;
+use super::engine::{self, Rules};
+use super::remaining::Backend;
 use crate::data::Instance;
 
 /// MDAV groups (minimum size `k`) of the records `ids` (at least `k` of them).
 pub fn mdav_groups(inst: &Instance, ids: Vec<usize>, k: usize) -> Vec<Vec<usize>> {
-    let mut pool = Pool::from_ids(inst, ids);
-    let mut groups = two_group_rounds(&mut pool, k, 2 * k);
-    if pool.len() >= k || groups.is_empty() {
-        groups.push(pool.take_all());
-    } else if !pool.is_empty() {
-        let leftover = pool.take_all();
-        join_nearest_centroids(inst, &mut groups, &leftover);
-    }
-    groups
+    // A split is a step of a larger method: the engine does not stop inside it.
+    engine::groups_unstoppable(inst, Some(ids), k, Rules::MDAV, Backend::Auto)
 }
 
 /// Every group of at least `2k` records replaced by its MDAV groups; others kept as they are

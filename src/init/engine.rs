@@ -1,0 +1,384 @@
+//! # The MDAV-lineage engine (selection rule x growth rule x frame x leftover rule)
+//!
+//! MDAV, MDAV-generic, MDAV-1, MDAV-single-group, MDAV Algorithm-1, MDAV-NC, MD, CBFS(-NN),
+//! the MDAV splitting of large groups, and the group orders of the MHM heuristics are one
+//! loop: pick a seed record, grow it into a group of k, remove it, repeat; then deal with
+//! what is left. They differ in four rules, which [`Rules`] names:
+//!
+//! - [`Selection`]: the seeds of a round: MDAV's pair (r farthest from the centroid of the
+//!   remaining records, then s farthest from r), one record farthest from the centroid
+//!   (CBFS, MDAV-single), or MD's pair (the two remaining records farthest apart);
+//! - [`Grow`]: the k nearest to the seed's point (MDAV, MD), the seed plus its k - 1 nearest
+//!   (NN growth) or repeatedly the record nearest to the group's centroid (NC growth);
+//! - the frame: rounds while at least `rounds_while` records remain (the second group of a
+//!   pair only if at least k remain), then optionally one more group around the record
+//!   farthest from the centroid;
+//! - [`Leftover`]: where fewer than k records left at the end go (a rest of k or more
+//!   records is one group).
+//!
+//! [`trace`] returns the groups in creation order (each with its records in the order they
+//! were added and its [`Side`]) and the rest; [`groups`] applies the leftover rule. The
+//! queries go through [`Remaining`] (a scan or a kd-tree, identical answers), chosen by n and
+//! d. Between groups the engine looks at the run's stop flag and deadline ([`StopScope`]): a
+//! stopped run returns [`Error::Interrupted`], never a partial partition.
+//!
+//! ## Complexity
+//! Per group one farthest query (two per MDAV pair, the second from r reusing the scan's
+//! distances) and one k-nearest query (NN growth) or k - 1 one-nearest queries (NC growth);
+//! with the scan each is O(m d) over m remaining records, O(n^2 d / k) in all (NC: O(n^2 d)).
+//! MD's pair costs what [`super::diameter::Diameter`] costs. O(n d) memory.
+//!
+//! ## References
+//! Domingo-Ferrer & Torra (2005), Data Mining and Knowledge Discovery 11(2) (MDAV);
+//! Domingo-Ferrer & Mateo-Sanz (2002), IEEE TKDE 14(1) (MD); Laszlo & Mukherjee (2005),
+//! IEEE TKDE 17(7) (CBFS); Chettri & Borah (2012), CS & IT 04 (the MDAV variants);
+//! Khomnotai, Lin, Peng & Santra (2018), Symmetry 10(7):262 (NN and NC growth).
+
+use super::diameter::Diameter;
+use super::growth::Growth;
+use super::orders::{GroupTrace, Side};
+use super::pool::{group_centroids, nearest_centroid};
+use super::remaining::{open, Backend, Remaining};
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// How the seeds of a round are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// r farthest from the centroid of the remaining records, then (if at least k remain
+    /// after r's group) s farthest from r.
+    MdavPair,
+    /// One seed per round: the record farthest from the centroid of the remaining records.
+    FarthestFromCentroid,
+    /// The two remaining records farthest apart, r then s (if s went into r's group, which
+    /// needs ties, the remaining record farthest from r).
+    DiameterPair,
+}
+
+/// How a seed grows into a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grow {
+    /// The k remaining records nearest to the seed's point (the seed comes first unless a
+    /// duplicate of it has a lower id).
+    NearestToSeedPoint,
+    /// The seed, then its k - 1 nearest remaining records ([`Growth::NearestNeighbours`]).
+    SeedAndNearest,
+    /// The seed, then repeatedly the record nearest to the group's current centroid.
+    NearestToCentroid,
+}
+
+impl From<Growth> for Grow {
+    fn from(g: Growth) -> Self {
+        match g {
+            Growth::NearestNeighbours => Grow::SeedAndNearest,
+            Growth::NearestToCentroid => Grow::NearestToCentroid,
+        }
+    }
+}
+
+/// Where fewer than k records left at the end go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leftover {
+    /// Each record to the group whose centroid (taken before any joins) is nearest.
+    EachToNearestCentroid,
+    /// All together to the group whose centroid is nearest to the leftover's centroid.
+    BlockToNearestCentroid,
+}
+
+/// The rules of one lineage method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub selection: Selection,
+    pub grow: Grow,
+    /// Rounds run while at least `rounds_while * k` records remain.
+    pub rounds_while: usize,
+    /// After the rounds, one group around the record farthest from the centroid if at
+    /// least `then_one_if * k` records remain.
+    pub then_one_if: Option<usize>,
+    pub leftover: Leftover,
+}
+
+impl Rules {
+    /// MDAV, published-values form: pairs while >= 2k remain, a leftover < k record by
+    /// record.
+    pub const MDAV: Rules = Rules {
+        selection: Selection::MdavPair,
+        grow: Grow::NearestToSeedPoint,
+        rounds_while: 2,
+        then_one_if: None,
+        leftover: Leftover::EachToNearestCentroid,
+    };
+}
+
+/// What [`trace`] returns: the groups in creation order and the records never grouped,
+/// with the centroid of those (compensated running sums) for the block leftover rule.
+pub struct Traced {
+    pub trace: GroupTrace,
+    pub rest_centroid: Vec<f64>,
+}
+
+thread_local! {
+    static STOP: Cell<Option<(*const AtomicBool, Option<Instant>)>> = const { Cell::new(None) };
+}
+
+/// While alive, [`stop_requested`] on this thread reads `interrupt` and `deadline` (how the
+/// pipeline hands its Ctrl-C flag and time limit to initializers, whose trait has no such
+/// arguments).
+pub struct StopScope<'a> {
+    previous: Option<(*const AtomicBool, Option<Instant>)>,
+    _flag: std::marker::PhantomData<&'a AtomicBool>,
+}
+
+impl<'a> StopScope<'a> {
+    pub fn new(interrupt: &'a AtomicBool, deadline: Option<Instant>) -> Self {
+        let previous = STOP.with(|s| s.replace(Some((interrupt as *const _, deadline))));
+        StopScope {
+            previous,
+            _flag: std::marker::PhantomData,
+        }
+    }
+}
+
+impl Drop for StopScope<'_> {
+    fn drop(&mut self) {
+        STOP.with(|s| s.set(self.previous));
+    }
+}
+
+/// True once the enclosing [`StopScope`]'s flag is set or its deadline has passed.
+pub fn stop_requested() -> bool {
+    STOP.with(|s| match s.get() {
+        // SAFETY: the pointer was taken from a reference that outlives the scope guard that
+        // installed it, and the guard restores the previous value when dropped.
+        Some((flag, deadline)) => {
+            unsafe { &*flag }.load(Ordering::Relaxed)
+                || deadline.is_some_and(|d| Instant::now() >= d)
+        }
+        None => false,
+    })
+}
+
+fn stopped(method: &str, groups: usize) -> Error {
+    Error::Interrupted(format!(
+        "{method}: stopped (interrupt or time limit) after {groups} groups; an initializer has no partial partition to return"
+    ))
+}
+
+/// Where the engine runs: which records, which backend, whether it heeds stops.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// The records to group (all when `None`).
+    pub ids: Option<Vec<usize>>,
+    pub backend: Backend,
+    /// Check [`stop_requested`] between groups (off for a step inside a larger method,
+    /// which has its own stop rule, and for the reading studies).
+    pub stoppable: bool,
+}
+
+impl Scope {
+    /// All records, backend by n and d, heeding stops: a registered initializer.
+    pub const INITIALIZER: Scope = Scope {
+        ids: None,
+        backend: Backend::Auto,
+        stoppable: true,
+    };
+    /// All records, backend by n and d, never stopping (orders and reading studies).
+    pub const UNSTOPPABLE: Scope = Scope {
+        ids: None,
+        backend: Backend::Auto,
+        stoppable: false,
+    };
+}
+
+/// Run the engine; the groups in creation order and the rest.
+pub fn trace(
+    method: &str,
+    inst: &Instance,
+    k: usize,
+    rules: Rules,
+    scope: Scope,
+) -> Result<Traced> {
+    let Scope {
+        ids,
+        backend,
+        stoppable,
+    } = scope;
+    let ids = ids.unwrap_or_else(|| (0..inst.n).collect());
+    let mut diameter = match rules.selection {
+        Selection::DiameterPair => Some(Diameter::of(inst, &ids)),
+        _ => None,
+    };
+    let mut rem = open(inst, ids, backend);
+    let mut groups: Vec<(Vec<usize>, Side)> = Vec::new();
+    let take = |rem: &mut dyn Remaining, seed: usize, diameter: &mut Option<Diameter>| {
+        let group = grow(inst, rem, seed, k, rules.grow);
+        if let Some(diam) = diameter.as_mut() {
+            group.iter().for_each(|&i| diam.remove(i));
+        }
+        group
+    };
+    while rem.len() >= rules.rounds_while * k {
+        if stoppable && stop_requested() {
+            return Err(stopped(method, groups.len()));
+        }
+        match rules.selection {
+            Selection::MdavPair => {
+                let r = rem.farthest_from_centroid();
+                groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
+                if rem.len() >= k {
+                    let s = rem.farthest_from(inst.row(r));
+                    groups.push((take(&mut *rem, s, &mut diameter), Side::Back));
+                }
+            }
+            Selection::FarthestFromCentroid => {
+                let r = rem.farthest_from_centroid();
+                groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
+            }
+            Selection::DiameterPair => {
+                let (r, s) = diameter
+                    .as_mut()
+                    .expect("diameter kept for this selection")
+                    .farthest_pair()
+                    .expect("at least 2k >= 2 records remain");
+                groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
+                if rem.len() >= k {
+                    let diam = diameter.as_ref().expect("diameter kept");
+                    let s = if diam.contains(s) {
+                        s
+                    } else {
+                        rem.farthest_from(inst.row(r))
+                    };
+                    groups.push((take(&mut *rem, s, &mut diameter), Side::Back));
+                }
+            }
+        }
+    }
+    if let Some(at_least) = rules.then_one_if {
+        if rem.len() >= at_least * k && !rem.is_empty() {
+            let r = rem.farthest_from_centroid();
+            groups.push((take(&mut *rem, r, &mut diameter), Side::Front));
+        }
+    }
+    let rest_centroid = if rem.is_empty() {
+        Vec::new()
+    } else {
+        rem.centroid()
+    };
+    Ok(Traced {
+        trace: GroupTrace {
+            groups,
+            rest: rem.take_all(),
+        },
+        rest_centroid,
+    })
+}
+
+/// Remove `seed` and the records it grows into (see [`Grow`]); the group in order of
+/// addition.
+fn grow(inst: &Instance, rem: &mut dyn Remaining, seed: usize, k: usize, how: Grow) -> Vec<usize> {
+    match how {
+        Grow::NearestToSeedPoint => rem.take_nearest(inst.row(seed), k),
+        Grow::SeedAndNearest => {
+            rem.remove(seed);
+            let mut group = Vec::with_capacity(k);
+            group.push(seed);
+            group.extend(rem.take_nearest(inst.row(seed), k - 1));
+            group
+        }
+        Grow::NearestToCentroid => {
+            rem.remove(seed);
+            let mut group = Vec::with_capacity(k);
+            group.push(seed);
+            let mut sum = inst.row(seed).to_vec();
+            let mut centroid = sum.clone();
+            while group.len() < k && !rem.is_empty() {
+                let next = rem.take_nearest(&centroid, 1)[0];
+                group.push(next);
+                sum.iter_mut()
+                    .zip(inst.row(next))
+                    .for_each(|(s, v)| *s += v);
+                let inv = 1.0 / group.len() as f64;
+                centroid
+                    .iter_mut()
+                    .zip(&sum)
+                    .for_each(|(c, s)| *c = s * inv);
+            }
+            group
+        }
+    }
+}
+
+/// The groups of a trace with the rest placed by `leftover`: a rest of k or more records
+/// (or any rest when no group was formed) is the last group.
+pub fn place_rest(
+    inst: &Instance,
+    k: usize,
+    traced: Traced,
+    leftover: Leftover,
+) -> Vec<Vec<usize>> {
+    let Traced {
+        trace,
+        rest_centroid,
+    } = traced;
+    let mut groups: Vec<Vec<usize>> = trace.groups.into_iter().map(|(g, _)| g).collect();
+    let rest = trace.rest;
+    if rest.len() >= k || groups.is_empty() {
+        if !rest.is_empty() {
+            groups.push(rest);
+        }
+    } else if !rest.is_empty() {
+        let centroids = group_centroids(inst, &groups);
+        match leftover {
+            Leftover::EachToNearestCentroid => {
+                for &i in &rest {
+                    let g = nearest_centroid(&centroids, inst.d, inst.row(i));
+                    groups[g].push(i);
+                }
+            }
+            Leftover::BlockToNearestCentroid => {
+                let g = nearest_centroid(&centroids, inst.d, &rest_centroid);
+                groups[g].extend_from_slice(&rest);
+            }
+        }
+    }
+    groups
+}
+
+/// The engine's groups for a registered initializer ([`Scope::INITIALIZER`]).
+pub fn groups(method: &str, inst: &Instance, k: usize, rules: Rules) -> Result<Vec<Vec<usize>>> {
+    groups_in(method, inst, k, rules, Scope::INITIALIZER)
+}
+
+/// The engine's groups in a given scope.
+pub fn groups_in(
+    method: &str,
+    inst: &Instance,
+    k: usize,
+    rules: Rules,
+    scope: Scope,
+) -> Result<Vec<Vec<usize>>> {
+    let traced = trace(method, inst, k, rules, scope)?;
+    Ok(place_rest(inst, k, traced, rules.leftover))
+}
+
+/// The engine's groups where no stop applies ([`Scope::UNSTOPPABLE`] or a subset).
+pub fn groups_unstoppable(
+    inst: &Instance,
+    ids: Option<Vec<usize>>,
+    k: usize,
+    rules: Rules,
+    backend: Backend,
+) -> Vec<Vec<usize>> {
+    let scope = Scope {
+        ids,
+        backend,
+        stoppable: false,
+    };
+    match groups_in("engine", inst, k, rules, scope) {
+        Ok(g) => g,
+        Err(_) => unreachable!("an unstoppable run has no error path"),
+    }
+}

@@ -1,0 +1,552 @@
+//! # Kd-tree over the remaining records, with deletions and exact answers
+//!
+//! The [`Remaining`] queries of the MDAV-lineage engine (farthest from a point, the k
+//! nearest to a point, removal) answered through a kd-tree instead of a pass over every
+//! remaining record. Leaves hold up to [`LEAF`] records stored row by row; every node keeps
+//! the number of its remaining records and the bounding box of those (shrunk on deletion
+//! when a removed record lay on the box, so the boxes follow MDAV's peeling of the hull).
+//!
+//! **Exactness.** A record's squared distance is computed exactly as the scan computes it:
+//! the terms `t * t` with `t = x_j - q_j` added in column order from 0.0. A box's lower
+//! bound takes per column the term of the box face nearest to q (0 inside), its upper bound
+//! the term of the farther face, added in the same order. Rounding is monotone, so for every
+//! record x in the box `fl(lo_j - q_j) <= fl(x_j - q_j) <= fl(hi_j - q_j)`, the squares and
+//! the running sums keep that order, and the computed bounds bracket the computed distance of
+//! every record in the box: no rounding slack is needed. A box is skipped only when its
+//! bound is strictly worse than the current k-th best (or best) distance, so records tied
+//! with it are still compared, by lowest id as in the scan. The answers are therefore the
+//! scan's, bit for bit. The centroid is the compensated running sum of [`super::pool::Pool`]
+//! with removals replayed in the pool's order (a mirror of its swap-remove positions), so it
+//! is bit-identical too.
+//!
+//! ## Complexity
+//! Build O(n log n d) (median splits on the widest column of the box). A query visits the
+//! leaves whose box can beat the current answer: for low d and NN queries a few leaves
+//! (O(log n + k) in practice); farthest-point queries in higher d visit more, as kd-tree
+//! bounds loosen with d; the measured crossover with the scan is in
+//! [`super::remaining::use_tree`]. Deletion O(d (LEAF + depth)) worst case, O(d) when the
+//! record is inside its leaf's box. O(n d) memory (a copy of the records in tree order).
+//!
+//! ## References
+//! Bentley (1975), "Multidimensional binary search trees used for associative searching",
+//! CACM 18(9) (kd-trees); Friedman, Bentley & Finkel (1977), ACM TOMS 3(3) (nearest
+//! neighbour search with bounds-overlap-ball pruning).
+
+use super::remaining::{anchor_budget, AnchorList, Remaining};
+use crate::data::Instance;
+use std::cmp::Ordering;
+
+/// Largest number of records in a leaf.
+pub const LEAF: usize = 16;
+const NONE: usize = usize::MAX;
+
+struct Node {
+    start: usize,
+    end: usize,
+    left: usize,
+    right: usize,
+    parent: usize,
+    count: usize,
+}
+
+/// The remaining records in a kd-tree (see the module doc).
+pub struct KdRemaining<'a> {
+    inst: &'a Instance,
+    d: usize,
+    /// Records in tree order, row by row, with their ids and whether they remain.
+    pts: Vec<f64>,
+    slot_id: Vec<usize>,
+    /// Slot of each record id (indexed by id).
+    slot_of_id: Vec<usize>,
+    alive: Vec<bool>,
+    leaf_of: Vec<usize>,
+    nodes: Vec<Node>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    /// Per node a centre (the mean of its records at build time, row by row) and a radius
+    /// that covers its records, and the radius around the anchor (the mean of all records)
+    /// that covers them: upper bounds for farthest queries, tighter than the box's far
+    /// corner in higher d. Both radii are inflated by [`SLACK`] (they come from rounded
+    /// distances) and only shrink as records leave, so they stay valid.
+    cen: Vec<f64>,
+    ball: Vec<f64>,
+    anchor: Vec<f64>,
+    anchor_r: Vec<f64>,
+    remaining: usize,
+    /// For farthest-from-centroid queries ([`AnchorList`]).
+    anchors: AnchorList,
+    /// Mirror of the pool's swap-remove order (ids by position, position by id) and its
+    /// compensated column sums, so the centroid is the pool's bit for bit.
+    order: Vec<usize>,
+    order_pos: Vec<usize>,
+    sum: Vec<f64>,
+    compensation: Vec<f64>,
+}
+
+/// Squared distance with the scan's operations in the scan's order.
+#[inline]
+pub fn sq_dist_as_scan(x: &[f64], q: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for (a, b) in x.iter().zip(q) {
+        let t = a - b;
+        acc += t * t;
+    }
+    acc
+}
+
+/// Relative slack on radii from rounded distances (the rounding error of a squared
+/// distance over d terms is below (d + 2) 2^-53 relative, far below this for any d the
+/// workbench meets), plus an absolute term for underflow.
+const SLACK: f64 = 1e-9;
+const TINY: f64 = 1e-280;
+
+/// An upper bound on the exact distance given a computed squared distance.
+#[inline]
+pub fn inflate_radius(sq: f64) -> f64 {
+    sq.sqrt() * (1.0 + SLACK) + TINY
+}
+
+/// An upper bound on a computed squared distance given an upper bound on the exact distance.
+#[inline]
+pub fn inflate_square(r: f64) -> f64 {
+    r * r * (1.0 + SLACK) + TINY
+}
+
+#[inline]
+fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
+    match da.total_cmp(&db) {
+        Ordering::Less => true,
+        Ordering::Greater => false,
+        Ordering::Equal => ia < ib,
+    }
+}
+
+impl<'a> KdRemaining<'a> {
+    /// The records `ids` of `inst`.
+    pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
+        let d = inst.d;
+        let m = ids.len();
+        let mut sum = vec![0.0; d];
+        let mut compensation = vec![0.0; d];
+        for j in 0..d {
+            for &i in &ids {
+                super::pool::neumaier_add(&mut sum[j], &mut compensation[j], inst.z[i * d + j]);
+            }
+        }
+        let mut order_pos = vec![NONE; inst.n];
+        for (p, &i) in ids.iter().enumerate() {
+            order_pos[i] = p;
+        }
+        let mut perm = ids.clone();
+        let mut tree = KdRemaining {
+            inst,
+            d,
+            pts: Vec::new(),
+            slot_id: Vec::new(),
+            slot_of_id: vec![NONE; inst.n],
+            alive: vec![true; m],
+            leaf_of: vec![NONE; m],
+            nodes: Vec::new(),
+            lo: Vec::new(),
+            hi: Vec::new(),
+            cen: Vec::new(),
+            ball: Vec::new(),
+            anchor: vec![0.0; d],
+            anchor_r: Vec::new(),
+            remaining: m,
+            anchors: AnchorList::new(inst, &ids),
+            order: ids,
+            order_pos,
+            sum,
+            compensation,
+        };
+        if m > 0 {
+            for &i in &tree.order {
+                tree.anchor
+                    .iter_mut()
+                    .zip(inst.row(i))
+                    .for_each(|(a, v)| *a += v);
+            }
+            tree.anchor.iter_mut().for_each(|a| *a /= m as f64);
+            tree.build(inst, &mut perm, 0, m, NONE);
+        }
+        tree.pts = Vec::with_capacity(m * d);
+        for &i in &perm {
+            tree.pts.extend_from_slice(inst.row(i));
+        }
+        for (slot, &i) in perm.iter().enumerate() {
+            tree.slot_of_id[i] = slot;
+        }
+        tree.slot_id = perm;
+        tree
+    }
+
+    /// Build the node over `perm[start..end]`; returns its index.
+    fn build(
+        &mut self,
+        inst: &Instance,
+        perm: &mut [usize],
+        start: usize,
+        end: usize,
+        parent: usize,
+    ) -> usize {
+        let d = self.d;
+        let me = self.nodes.len();
+        self.nodes.push(Node {
+            start,
+            end,
+            left: NONE,
+            right: NONE,
+            parent,
+            count: end - start,
+        });
+        let (mut lo, mut hi) = (vec![f64::INFINITY; d], vec![f64::NEG_INFINITY; d]);
+        for &i in &perm[start..end] {
+            for (j, &v) in inst.row(i).iter().enumerate() {
+                lo[j] = lo[j].min(v);
+                hi[j] = hi[j].max(v);
+            }
+        }
+        let split = (0..d)
+            .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])).then(b.cmp(&a)))
+            .unwrap_or(0);
+        let wide = d > 0 && hi[split] > lo[split];
+        self.lo.extend_from_slice(&lo);
+        self.hi.extend_from_slice(&hi);
+        let mut cen = vec![0.0; d];
+        for &i in &perm[start..end] {
+            cen.iter_mut().zip(inst.row(i)).for_each(|(c, v)| *c += v);
+        }
+        cen.iter_mut().for_each(|c| *c /= (end - start) as f64);
+        let (mut ball, mut anchor_r) = (0.0f64, 0.0f64);
+        for &i in &perm[start..end] {
+            ball = ball.max(sq_dist_as_scan(inst.row(i), &cen));
+            anchor_r = anchor_r.max(sq_dist_as_scan(inst.row(i), &self.anchor));
+        }
+        self.cen.extend_from_slice(&cen);
+        self.ball.push(inflate_radius(ball));
+        self.anchor_r.push(inflate_radius(anchor_r));
+        if end - start <= LEAF || !wide {
+            for s in start..end {
+                self.leaf_of[s] = me;
+            }
+            return me;
+        }
+        let mid = start + (end - start) / 2;
+        perm[start..end].select_nth_unstable_by(mid - start, |&a, &b| {
+            inst.row(a)[split]
+                .total_cmp(&inst.row(b)[split])
+                .then(a.cmp(&b))
+        });
+        let left = self.build(inst, perm, start, mid, me);
+        let right = self.build(inst, perm, mid, end, me);
+        self.nodes[me].left = left;
+        self.nodes[me].right = right;
+        me
+    }
+
+    fn lower_bound(&self, node: usize, q: &[f64]) -> f64 {
+        let d = self.d;
+        let (lo, hi) = (
+            &self.lo[node * d..(node + 1) * d],
+            &self.hi[node * d..(node + 1) * d],
+        );
+        let mut acc = 0.0;
+        for j in 0..d {
+            let t = if q[j] < lo[j] {
+                lo[j] - q[j]
+            } else if q[j] > hi[j] {
+                hi[j] - q[j]
+            } else {
+                0.0
+            };
+            acc += t * t;
+        }
+        acc
+    }
+
+    /// Upper bound on the computed squared distance from q to any record of `node`: the
+    /// smallest of the box, ball and anchor bounds (`q_anchor`: the inflated distance from
+    /// q to the anchor).
+    fn upper_bound(&self, node: usize, q: &[f64], q_anchor: f64) -> f64 {
+        let d = self.d;
+        let q_cen = inflate_radius(sq_dist_as_scan(q, &self.cen[node * d..(node + 1) * d]));
+        let ball = inflate_square(q_cen + self.ball[node]);
+        let anchor = inflate_square(q_anchor + self.anchor_r[node]);
+        ball.min(anchor).min(self.box_upper_bound(node, q))
+    }
+
+    fn box_upper_bound(&self, node: usize, q: &[f64]) -> f64 {
+        let d = self.d;
+        let (lo, hi) = (
+            &self.lo[node * d..(node + 1) * d],
+            &self.hi[node * d..(node + 1) * d],
+        );
+        let mut acc = 0.0;
+        for j in 0..d {
+            let t = (lo[j] - q[j]).abs().max((hi[j] - q[j]).abs());
+            acc += t * t;
+        }
+        acc
+    }
+
+    fn row(&self, s: usize) -> &[f64] {
+        &self.pts[s * self.d..(s + 1) * self.d]
+    }
+
+    /// k nearest into `best` (sorted by (distance, id), at most k entries of (dist, id,
+    /// slot)).
+    fn nearest(&self, node: usize, q: &[f64], k: usize, best: &mut Vec<(f64, usize, usize)>) {
+        let nd = &self.nodes[node];
+        if nd.left == NONE {
+            for s in nd.start..nd.end {
+                if !self.alive[s] {
+                    continue;
+                }
+                let (dist, id) = (sq_dist_as_scan(self.row(s), q), self.slot_id[s]);
+                if best.len() == k {
+                    let w = best[k - 1];
+                    if !closer(dist, id, w.0, w.1) {
+                        continue;
+                    }
+                    best.pop();
+                }
+                let at = best
+                    .iter()
+                    .position(|b| closer(dist, id, b.0, b.1))
+                    .unwrap_or(best.len());
+                best.insert(at, (dist, id, s));
+            }
+            return;
+        }
+        let (a, b) = (nd.left, nd.right);
+        let (la, lb) = (self.lower_bound(a, q), self.lower_bound(b, q));
+        let (first, lf, second, ls) = if la <= lb {
+            (a, la, b, lb)
+        } else {
+            (b, lb, a, la)
+        };
+        for (child, bound) in [(first, lf), (second, ls)] {
+            if self.nodes[child].count == 0 {
+                continue;
+            }
+            // Strictly worse only: a record at the k-th distance may have a lower id.
+            if best.len() == k && bound > best[k - 1].0 {
+                continue;
+            }
+            self.nearest(child, q, k, best);
+        }
+    }
+
+    /// Farthest record into `best` = (dist, id, slot).
+    fn farthest(&self, node: usize, q: &[f64], q_anchor: f64, best: &mut (f64, usize, usize)) {
+        let nd = &self.nodes[node];
+        if nd.left == NONE {
+            for s in nd.start..nd.end {
+                if !self.alive[s] {
+                    continue;
+                }
+                let (dist, id) = (sq_dist_as_scan(self.row(s), q), self.slot_id[s]);
+                if dist > best.0 || (dist == best.0 && id < best.1) {
+                    *best = (dist, id, s);
+                }
+            }
+            return;
+        }
+        let (a, b) = (nd.left, nd.right);
+        let (ua, ub) = (
+            self.upper_bound(a, q, q_anchor),
+            self.upper_bound(b, q, q_anchor),
+        );
+        let (first, uf, second, us) = if ua >= ub {
+            (a, ua, b, ub)
+        } else {
+            (b, ub, a, ua)
+        };
+        for (child, bound) in [(first, uf), (second, us)] {
+            if self.nodes[child].count == 0 || bound < best.0 {
+                continue;
+            }
+            self.farthest(child, q, q_anchor, best);
+        }
+    }
+
+    /// Remove the record in `slot` from the tree and from the order mirror.
+    fn remove_slot(&mut self, s: usize) {
+        let d = self.d;
+        self.alive[s] = false;
+        self.remaining -= 1;
+        let leaf = self.leaf_of[s];
+        // Shrink the leaf's box if the record lay on it, then the ancestors' while they
+        // change; counts all the way up.
+        let on_box = {
+            let x = &self.pts[s * d..(s + 1) * d];
+            (0..d).any(|j| x[j] == self.lo[leaf * d + j] || x[j] == self.hi[leaf * d + j])
+        };
+        let mut node = leaf;
+        let mut changed = on_box;
+        while node != NONE {
+            self.nodes[node].count -= 1;
+            if changed {
+                changed = self.refit(node);
+            }
+            node = self.nodes[node].parent;
+        }
+    }
+
+    /// Recompute a node's box from its remaining records (leaf) or children; true if it
+    /// changed.
+    fn refit(&mut self, node: usize) -> bool {
+        let d = self.d;
+        let (mut lo, mut hi) = (vec![f64::INFINITY; d], vec![f64::NEG_INFINITY; d]);
+        let nd = &self.nodes[node];
+        if nd.count > 0 {
+            if nd.left == NONE {
+                for s in nd.start..nd.end {
+                    if self.alive[s] {
+                        for j in 0..d {
+                            let v = self.pts[s * d + j];
+                            lo[j] = lo[j].min(v);
+                            hi[j] = hi[j].max(v);
+                        }
+                    }
+                }
+            } else {
+                for c in [nd.left, nd.right] {
+                    if self.nodes[c].count > 0 {
+                        for j in 0..d {
+                            lo[j] = lo[j].min(self.lo[c * d + j]);
+                            hi[j] = hi[j].max(self.hi[c * d + j]);
+                        }
+                    }
+                }
+            }
+        }
+        if nd.left == NONE && nd.count > 0 {
+            let (mut ball, mut anchor_r) = (0.0f64, 0.0f64);
+            for s in nd.start..nd.end {
+                if self.alive[s] {
+                    let x = &self.pts[s * d..(s + 1) * d];
+                    ball = ball.max(sq_dist_as_scan(x, &self.cen[node * d..(node + 1) * d]));
+                    anchor_r = anchor_r.max(sq_dist_as_scan(x, &self.anchor));
+                }
+            }
+            self.ball[node] = inflate_radius(ball);
+            self.anchor_r[node] = inflate_radius(anchor_r);
+        } else if nd.left != NONE {
+            let (l, r) = (nd.left, nd.right);
+            let covered = |c: usize| {
+                if self.nodes[c].count > 0 {
+                    self.anchor_r[c]
+                } else {
+                    0.0
+                }
+            };
+            self.anchor_r[node] = self.anchor_r[node].min(covered(l).max(covered(r)));
+        }
+        let range = node * d..(node + 1) * d;
+        let same = self.lo[range.clone()] == lo[..] && self.hi[range.clone()] == hi[..];
+        self.lo[range.clone()].copy_from_slice(&lo);
+        self.hi[range].copy_from_slice(&hi);
+        !same
+    }
+
+    /// Remove `id` from the order mirror (swap-remove) and its column sums.
+    fn forget(&mut self, id: usize, slot: usize) {
+        let d = self.d;
+        for j in 0..d {
+            super::pool::neumaier_add(
+                &mut self.sum[j],
+                &mut self.compensation[j],
+                -self.pts[slot * d + j],
+            );
+        }
+        let p = self.order_pos[id];
+        let last = *self.order.last().expect("not empty");
+        self.order.swap_remove(p);
+        if last != id {
+            self.order_pos[last] = p;
+        }
+        self.order_pos[id] = NONE;
+    }
+}
+
+impl Remaining for KdRemaining<'_> {
+    fn len(&self) -> usize {
+        self.remaining
+    }
+
+    fn centroid(&self) -> Vec<f64> {
+        let inv = 1.0 / self.remaining as f64;
+        self.sum
+            .iter()
+            .zip(&self.compensation)
+            .map(|(s, c)| (s + c) * inv)
+            .collect()
+    }
+
+    fn farthest_from(&mut self, point: &[f64]) -> usize {
+        let mut best = (f64::NEG_INFINITY, NONE, NONE);
+        if self.remaining > 0 {
+            let q_anchor = inflate_radius(sq_dist_as_scan(point, &self.anchor));
+            self.farthest(0, point, q_anchor, &mut best);
+        }
+        best.1
+    }
+
+    fn farthest_from_centroid(&mut self) -> usize {
+        let c = self.centroid();
+        let budget = anchor_budget(self.remaining);
+        let (slot_of_id, alive) = (&self.slot_of_id, &self.alive);
+        let here = |i: usize| alive[slot_of_id[i]];
+        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
+            return id;
+        }
+        // The centroid has drifted from the anchor: re-anchor at it and walk again.
+        self.anchors = AnchorList::at(self.inst, &self.order, c.clone());
+        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
+            return id;
+        }
+        self.farthest_from(&c)
+    }
+
+    fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
+        let k = k.min(self.remaining);
+        let mut best = Vec::with_capacity(k + 1);
+        if k > 0 {
+            self.nearest(0, point, k, &mut best);
+        }
+        // Forget in the pool's order: highest pool position first.
+        let mut by_pos: Vec<(usize, usize, usize)> = best
+            .iter()
+            .map(|&(_, id, s)| (self.order_pos[id], id, s))
+            .collect();
+        by_pos.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        for (_, id, s) in by_pos {
+            self.forget(id, s);
+            self.remove_slot(s);
+        }
+        best.into_iter().map(|(_, id, _)| id).collect()
+    }
+
+    fn remove(&mut self, id: usize) {
+        let s = self.slot_of_id[id];
+        debug_assert!(s != NONE && self.alive[s], "record {id} is not remaining");
+        self.forget(id, s);
+        self.remove_slot(s);
+    }
+
+    fn take_all(&mut self) -> Vec<usize> {
+        let mut ids: Vec<usize> = std::mem::take(&mut self.order);
+        ids.sort_unstable();
+        for &i in &ids {
+            self.order_pos[i] = NONE;
+        }
+        self.alive.iter_mut().for_each(|a| *a = false);
+        self.nodes.iter_mut().for_each(|n| n.count = 0);
+        self.remaining = 0;
+        self.sum.iter_mut().for_each(|s| *s = 0.0);
+        self.compensation.iter_mut().for_each(|c| *c = 0.0);
+        ids
+    }
+}

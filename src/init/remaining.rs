@@ -1,0 +1,315 @@
+//! # Remaining records: the queries of the MDAV-lineage engine
+//!
+//! The seed-and-grow heuristics ([`super::engine`]) need four things of the records not yet
+//! grouped: their centroid, the record farthest from a point, the k records nearest to a
+//! point (removed as they are taken), and removal of given records. [`Remaining`] names
+//! them; two implementations give identical answers:
+//!
+//! - [`Scan`]: a distance pass over every remaining record per query ([`Pool`]), best for
+//!   small n or large d;
+//! - [`super::kdtree::KdRemaining`]: a kd-tree with deletions, exact (bounds that hold in
+//!   floating point; see its module doc).
+//!
+//! Both compute a squared distance the same way (the terms `(x_j - q_j)^2` added in column
+//! order from 0.0), break ties by the lowest record id, and keep the centroid as the
+//! compensated running sums of [`Pool`], updated in the same removal order (a batch is
+//! removed from the highest pool position down, as [`Pool`] does), so every choice and every
+//! centroid is bit-identical. [`open`] picks one by n and d ([`use_tree`]).
+//!
+//! ## Complexity
+//! [`Scan`]: O(m d) per query over m remaining records. Tree: see its module doc. Removal
+//! O(d) per record in both (plus the tree's box updates).
+
+use super::kdtree::{inflate_radius, inflate_square, sq_dist_as_scan, KdRemaining};
+use super::pool::Pool;
+use crate::data::Instance;
+
+/// What the engine asks of the records not yet grouped. Ties: lowest record id.
+pub trait Remaining {
+    /// Number of remaining records.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Centroid of the remaining records (compensated running sums, as [`Pool::centroid`]).
+    fn centroid(&self) -> Vec<f64>;
+    /// Id of the remaining record farthest from `point`.
+    fn farthest_from(&mut self, point: &[f64]) -> usize;
+    /// Id of the remaining record farthest from [`Remaining::centroid`].
+    fn farthest_from_centroid(&mut self) -> usize {
+        let c = self.centroid();
+        self.farthest_from(&c)
+    }
+    /// Remove and return the `k` remaining records nearest to `point`, by increasing
+    /// distance (fewer if fewer remain).
+    fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize>;
+    /// Remove the remaining record `id` (it must be remaining).
+    fn remove(&mut self, id: usize);
+    /// Remove and return every remaining record, ascending ids.
+    fn take_all(&mut self) -> Vec<usize>;
+}
+
+/// Records listed by decreasing distance to a fixed anchor (the mean of all of them), for
+/// farthest queries from points near the anchor, above all the centroid of the remaining
+/// records, which moves little as MDAV peels groups off both ends: with D the distance from
+/// the query q to the anchor, a record x is at most |x - a| + D from q, so the walk down the
+/// list stops once that bound (inflated for rounding as in [`super::kdtree`]) is strictly
+/// below the best computed squared distance: the answer, ties included, is the scan's.
+pub struct AnchorList {
+    anchor: Vec<f64>,
+    /// Ids by decreasing anchor distance, with their inflated anchor distances.
+    order: Vec<usize>,
+    radius: Vec<f64>,
+    /// No remaining record before this index of `order`.
+    first: usize,
+}
+
+/// Lists below this size are not worth keeping: a scan of them is as fast.
+pub const ANCHOR_MIN: usize = 512;
+
+/// Records an anchor walk may visit before the list is re-anchored at the query (the
+/// centroid has drifted) and, failing again, the query falls back to a full pass.
+pub fn anchor_budget(m: usize) -> usize {
+    m / 32 + 64
+}
+
+impl AnchorList {
+    pub fn new(inst: &Instance, ids: &[usize]) -> Self {
+        let d = inst.d;
+        let mut anchor = vec![0.0; d];
+        for &i in ids {
+            anchor
+                .iter_mut()
+                .zip(inst.row(i))
+                .for_each(|(a, v)| *a += v);
+        }
+        anchor
+            .iter_mut()
+            .for_each(|a| *a /= ids.len().max(1) as f64);
+        Self::at(inst, ids, anchor)
+    }
+
+    /// The records `ids` by decreasing distance to `anchor`.
+    pub fn at(inst: &Instance, ids: &[usize], anchor: Vec<f64>) -> Self {
+        let mut by: Vec<(f64, usize)> = ids
+            .iter()
+            .map(|&i| (inflate_radius(sq_dist_as_scan(inst.row(i), &anchor)), i))
+            .collect();
+        by.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        AnchorList {
+            anchor,
+            radius: by.iter().map(|e| e.0).collect(),
+            order: by.into_iter().map(|e| e.1).collect(),
+            first: 0,
+        }
+    }
+
+    /// The remaining record farthest from `q` (ties: lowest id), or None when the walk
+    /// would visit more than `budget` records (the caller then scans).
+    pub fn farthest(
+        &mut self,
+        inst: &Instance,
+        q: &[f64],
+        remaining: impl Fn(usize) -> bool,
+        budget: usize,
+    ) -> Option<usize> {
+        while self.first < self.order.len() && !remaining(self.order[self.first]) {
+            self.first += 1;
+        }
+        let dq = inflate_radius(sq_dist_as_scan(q, &self.anchor));
+        let mut best = (f64::NEG_INFINITY, usize::MAX);
+        let mut visited = 0;
+        for (&i, &r) in self.order[self.first..]
+            .iter()
+            .zip(&self.radius[self.first..])
+        {
+            if inflate_square(r + dq) < best.0 {
+                break;
+            }
+            if !remaining(i) {
+                continue;
+            }
+            visited += 1;
+            if visited > budget {
+                return None;
+            }
+            let dist = sq_dist_as_scan(inst.row(i), q);
+            if dist > best.0 || (dist == best.0 && i < best.1) {
+                best = (dist, i);
+            }
+        }
+        (best.1 != usize::MAX).then_some(best.1)
+    }
+}
+
+/// The quadratic path: one distance pass per query.
+pub struct Scan<'a> {
+    inst: &'a Instance,
+    pool: Pool,
+    /// For the farthest-from-centroid query (large pools only), with which records remain.
+    anchors: Option<(AnchorList, Vec<bool>)>,
+    /// The point whose distances the pool's buffer holds (the buffer stays aligned through
+    /// removals), so "farthest from r" right after "nearest to r" needs no second pass.
+    last_query: Option<Vec<f64>>,
+    /// Id and position of the last farthest record, valid until the next removal (the
+    /// engine removes a seed right after choosing it: no search for its position).
+    last_far: Option<(usize, usize)>,
+}
+
+impl<'a> Scan<'a> {
+    /// The records `ids` of `inst`.
+    pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
+        let anchors = (ids.len() >= ANCHOR_MIN).then(|| {
+            let mut here = vec![false; inst.n];
+            ids.iter().for_each(|&i| here[i] = true);
+            (AnchorList::new(inst, &ids), here)
+        });
+        Scan {
+            inst,
+            anchors,
+            pool: Pool::from_ids(inst, ids),
+            last_query: None,
+            last_far: None,
+        }
+    }
+
+    fn query(&mut self, point: &[f64]) {
+        if self.last_query.as_deref() != Some(point) {
+            self.pool.distances_to(point);
+            self.last_query = Some(point.to_vec());
+        }
+    }
+
+    fn remove_at(&mut self, p: usize) -> usize {
+        self.last_far = None;
+        let id = self.pool.remove_at(p);
+        if let Some((_, here)) = self.anchors.as_mut() {
+            here[id] = false;
+        }
+        id
+    }
+}
+
+impl Remaining for Scan<'_> {
+    fn len(&self) -> usize {
+        self.pool.len()
+    }
+
+    fn centroid(&self) -> Vec<f64> {
+        self.pool.centroid()
+    }
+
+    fn farthest_from(&mut self, point: &[f64]) -> usize {
+        self.query(point);
+        let p = self.pool.argmax_distance();
+        let id = self.pool.id_at(p);
+        self.last_far = Some((id, p));
+        id
+    }
+
+    fn farthest_from_centroid(&mut self) -> usize {
+        let c = self.centroid();
+        let budget = anchor_budget(self.pool.len());
+        if let Some((list, here)) = self.anchors.as_mut() {
+            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
+                return id;
+            }
+            // The centroid has drifted from the anchor: re-anchor at it and walk again.
+            *list = AnchorList::at(self.inst, self.pool.ids(), c.clone());
+            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
+                return id;
+            }
+        }
+        self.farthest_from(&c)
+    }
+
+    fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
+        self.query(point);
+        let chosen = self.pool.nearest_positions_by_current_distances(k);
+        let ids: Vec<usize> = chosen.iter().map(|&p| self.pool.id_at(p)).collect();
+        let mut desc = chosen;
+        desc.sort_unstable_by(|a, b| b.cmp(a));
+        for p in desc {
+            self.remove_at(p);
+        }
+        ids
+    }
+
+    fn remove(&mut self, id: usize) {
+        match self.last_far {
+            Some((i, p)) if i == id => {
+                self.remove_at(p);
+            }
+            _ => {
+                self.last_far = None;
+                let found = self.pool.remove_id(id);
+                debug_assert!(found, "record {id} is not remaining");
+                if let Some((_, here)) = self.anchors.as_mut() {
+                    here[id] = false;
+                }
+            }
+        }
+    }
+
+    fn take_all(&mut self) -> Vec<usize> {
+        self.last_far = None;
+        let ids = self.pool.take_all();
+        if let Some((_, here)) = self.anchors.as_mut() {
+            ids.iter().for_each(|&i| here[i] = false);
+        }
+        ids
+    }
+}
+
+/// True when the kd-tree answers faster than the scan for `m` records of dimension `d`.
+/// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures, one
+/// thread; figures in `proofs/certificates/study-engine.txt`): scan/tree time 1.0 at
+/// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
+/// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the
+/// tree's farthest queries (from MDAV's r, a hull record) visit most leaves.
+pub fn use_tree(m: usize, d: usize) -> bool {
+    match d {
+        0..=2 => m >= 5_000,
+        3..=4 => m >= 20_000,
+        5..=6 => m >= 60_000,
+        _ => false,
+    }
+}
+
+/// Which implementation [`open`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// By n and d ([`use_tree`]).
+    Auto,
+    Scan,
+    Tree,
+}
+
+/// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`;
+/// anything else or unset: automatic). For comparisons and benchmarks: the answers are the
+/// same either way, only the time differs.
+pub fn forced_backend() -> Option<Backend> {
+    match std::env::var("MICROAGG_SPATIAL").as_deref() {
+        Ok("scan") => Some(Backend::Scan),
+        Ok("tree") => Some(Backend::Tree),
+        _ => None,
+    }
+}
+
+/// The remaining records `ids` of `inst` behind the chosen backend.
+pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dyn Remaining + 'a> {
+    let tree = match backend {
+        Backend::Auto => match forced_backend() {
+            Some(Backend::Scan) => false,
+            Some(Backend::Tree) => true,
+            _ => use_tree(ids.len(), inst.d),
+        },
+        Backend::Scan => false,
+        Backend::Tree => true,
+    };
+    if tree {
+        Box::new(KdRemaining::new(inst, ids))
+    } else {
+        Box::new(Scan::new(inst, ids))
+    }
+}

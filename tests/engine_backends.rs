@@ -1,0 +1,219 @@
+//! The MDAV-lineage engine on its two backends: the kd-tree answers exactly as the scan, so
+//! every lineage rule set gives identical groups (same records, same order, same group
+//! order) on random data with ties and duplicate rows, d = 1..20, on all records and on a
+//! subset; and a stopped initializer returns `Error::Interrupted`, never a partition.
+
+mod common;
+use microagg::error::Error;
+use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
+use microagg::init::kdtree::KdRemaining;
+use microagg::init::remaining::{Backend, Remaining, Scan};
+use microagg::pipeline::Pipeline;
+use proptest::prelude::*;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Every rule set a registered method or order uses.
+fn all_rules() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for selection in [
+        Selection::MdavPair,
+        Selection::FarthestFromCentroid,
+        Selection::DiameterPair,
+    ] {
+        for grow in [
+            Grow::NearestToSeedPoint,
+            Grow::SeedAndNearest,
+            Grow::NearestToCentroid,
+        ] {
+            for (rounds_while, then_one_if) in [(2, None), (3, Some(2)), (2, Some(1)), (1, None)] {
+                for leftover in [
+                    Leftover::EachToNearestCentroid,
+                    Leftover::BlockToNearestCentroid,
+                ] {
+                    out.push(Rules {
+                        selection,
+                        grow,
+                        rounds_while,
+                        then_one_if,
+                        leftover,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// n rows of d values on a small integer grid (many ties), with duplicated rows; every
+/// column holds both 0 and 1 so none is constant.
+fn tied_rows(n: usize, d: usize, levels: u64, seed: u64) -> Vec<Vec<f64>> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut rows: Vec<Vec<f64>> = Vec::with_capacity(n);
+    for i in 0..n {
+        if i >= 2 && next() % 5 == 0 {
+            let j = (next() % i as u64) as usize;
+            rows.push(rows[j].clone());
+        } else {
+            rows.push((0..d).map(|_| (next() % levels) as f64).collect());
+        }
+    }
+    rows[0] = vec![0.0; d];
+    rows[1] = vec![1.0; d];
+    rows
+}
+
+fn scope(ids: Option<Vec<usize>>, backend: Backend) -> Scope {
+    Scope {
+        ids,
+        backend,
+        stoppable: false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn tree_groups_equal_scan_groups(
+        n in 12usize..260,
+        d in 1usize..=20,
+        levels in 2u64..6,
+        k in 2usize..6,
+        seed in 0u64..10_000,
+    ) {
+        let inst = common::from_rows(&tied_rows(n, d, levels, seed));
+        let subset: Vec<usize> = (0..n).filter(|i| i % 3 != 1).collect();
+        for rules in all_rules() {
+            let scan = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Scan)).unwrap();
+            let tree = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Tree)).unwrap();
+            prop_assert_eq!(&scan, &tree, "rules {:?}", rules);
+            let mut all: Vec<usize> = scan.iter().flatten().copied().collect();
+            all.sort_unstable();
+            prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
+            prop_assert!(scan.iter().all(|g| g.len() >= k) || scan.len() == 1);
+            if subset.len() >= k {
+                let a = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Scan)).unwrap();
+                let b = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Tree)).unwrap();
+                prop_assert_eq!(a, b, "subset, rules {:?}", rules);
+            }
+        }
+    }
+
+    /// Queries one by one, interleaved with removals, from arbitrary points (not only the
+    /// ones MDAV asks from): same answers.
+    #[test]
+    fn tree_queries_equal_scan_queries(
+        n in 2usize..200,
+        d in 1usize..=20,
+        levels in 2u64..5,
+        k in 1usize..8,
+        seed in 0u64..10_000,
+    ) {
+        let inst = common::from_rows(&tied_rows(n, d, levels, seed));
+        let ids: Vec<usize> = (0..n).collect();
+        let mut scan = Scan::new(&inst, ids.clone());
+        let mut tree = KdRemaining::new(&inst, ids);
+        let mut step = 0usize;
+        while !scan.is_empty() {
+            prop_assert_eq!(scan.centroid(), tree.centroid());
+            let q: Vec<f64> = inst.row((step * 7 + seed as usize) % n).iter().map(|v| v * 0.5).collect();
+            prop_assert_eq!(scan.farthest_from(&q), tree.farthest_from(&q));
+            prop_assert_eq!(scan.farthest_from_centroid(), tree.farthest_from_centroid());
+            let a = scan.take_nearest(&q, k);
+            let b = tree.take_nearest(&q, k);
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(scan.len(), tree.len());
+            if !scan.is_empty() && step.is_multiple_of(2) {
+                let f = scan.farthest_from_centroid();
+                prop_assert_eq!(f, tree.farthest_from_centroid());
+                scan.remove(f);
+                tree.remove(f);
+            }
+            step += 1;
+        }
+        prop_assert_eq!(scan.take_all(), tree.take_all());
+    }
+}
+
+/// Larger instances where the automatic choice picks the tree for real (d = 2, n = 6000):
+/// same labels as the forced scan.
+#[test]
+fn auto_backend_on_a_large_low_dimensional_instance_equals_the_scan() {
+    let inst = common::synthetic("gauss:n=6000,d=2,clusters=4,seed=3");
+    assert!(microagg::init::remaining::use_tree(inst.n, inst.d));
+    for rules in [
+        Rules::MDAV,
+        Rules {
+            selection: Selection::FarthestFromCentroid,
+            grow: Grow::NearestToCentroid,
+            rounds_while: 1,
+            ..Rules::MDAV
+        },
+    ] {
+        let scan = engine::groups_in("t", &inst, 3, rules, scope(None, Backend::Scan)).unwrap();
+        let auto = engine::groups_in("t", &inst, 3, rules, scope(None, Backend::Auto)).unwrap();
+        assert_eq!(scan, auto);
+    }
+}
+
+#[test]
+fn a_set_stop_flag_or_a_passed_deadline_interrupts_the_initializer() {
+    let inst = common::synthetic("gauss:n=300,d=3,clusters=3,seed=1");
+    let flag = AtomicBool::new(true);
+    {
+        let _scope = StopScope::new(&flag, None);
+        let out = engine::groups("mdav", &inst, 3, Rules::MDAV);
+        assert!(matches!(out, Err(Error::Interrupted(_))), "{:?}", out.err());
+    }
+    // Outside the scope nothing stops it.
+    assert!(engine::groups("mdav", &inst, 3, Rules::MDAV).is_ok());
+    let clear = AtomicBool::new(false);
+    {
+        let _scope = StopScope::new(&clear, Some(Instant::now()));
+        let out = engine::groups("mdav", &inst, 3, Rules::MDAV);
+        assert!(matches!(out, Err(Error::Interrupted(_))));
+    }
+    // Through the pipeline: an interrupted initializer is an error, not a partition.
+    let pipeline = Pipeline::parse("mdav", &[]).unwrap();
+    let out = pipeline.run(&inst, 3, 0, None, &flag);
+    assert!(matches!(out, Err(Error::Interrupted(_))));
+    let ok = pipeline.run(&inst, 3, 0, None, &clear).unwrap();
+    assert!(ok.partition.is_feasible(3));
+}
+
+/// The thread count changes neither a distance pass (bit for bit) nor the groups of a run
+/// long enough to take the parallel path (n above `pool::PARALLEL_MIN`).
+#[test]
+fn thread_count_does_not_change_distances_or_groups() {
+    use microagg::init::pool::{squared_distances, PARALLEL_MIN};
+    let n = PARALLEL_MIN + 1234;
+    let inst = common::synthetic(&format!("gauss:n={n},d=5,clusters=4,seed=9"));
+    let cols: Vec<Vec<f64>> = (0..inst.d)
+        .map(|j| (0..n).map(|i| inst.row(i)[j]).collect())
+        .collect();
+    let q = inst.row(17).to_vec();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut dist = vec![0.0; n];
+            squared_distances(&cols, &q, &mut dist);
+            let groups =
+                engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
+            (dist.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), groups)
+        })
+    };
+    let (d1, g1) = run(1);
+    let (d3, g3) = run(3);
+    assert_eq!(d1, d3);
+    assert_eq!(g1, g3);
+}
