@@ -72,19 +72,6 @@ fn solve_and_check(
     s
 }
 
-/// [`solve_and_check`], returning whether the answer was proven.
-fn check(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    method: ExactMethod,
-    opt: f64,
-    tag: &str,
-) -> bool {
-    solve_and_check(x, n, d, k, method, opt, tag).proven_optimal
-}
-
 /// Rows of one adversarial family member, flattened (n records, d columns).
 fn adversarial(rng: &mut ChaCha8Rng, family: usize, n: usize, d: usize) -> Vec<f64> {
     let mut x = vec![0.0; n * d];
@@ -149,7 +136,7 @@ fn issue_reproducer_is_solved_exactly() {
     assert!((opt - 1.0617e-9).abs() < 1e-12, "brute force {opt}");
     for method in [ExactMethod::SetPartitioning, ExactMethod::SubsetDp] {
         assert!(
-            check(&inst.z, 8, 1, 2, method, opt, "reproducer z"),
+            solve_and_check(&inst.z, 8, 1, 2, method, opt, "reproducer z").proven_optimal,
             "{method:?} not proven"
         );
     }
@@ -157,7 +144,7 @@ fn issue_reproducer_is_solved_exactly() {
     let opt = brute_force_optimum(&v, 8, 1, 2);
     for method in [ExactMethod::SetPartitioning, ExactMethod::SubsetDp] {
         assert!(
-            check(&v, 8, 1, 2, method, opt, "reproducer raw"),
+            solve_and_check(&v, 8, 1, 2, method, opt, "reproducer raw").proven_optimal,
             "{method:?} not proven"
         );
     }
@@ -228,7 +215,7 @@ fn two_cluster_family_at_n16_equals_the_subset_dp() {
         let dp = solve_exact_with(&inst.z, 16, d, k, &with(ExactMethod::SubsetDp)).unwrap();
         assert!(dp.proven_optimal);
         let tag = format!("case {case} (d={d}, k={k})");
-        proven += check(
+        let s = solve_and_check(
             &inst.z,
             16,
             d,
@@ -236,7 +223,8 @@ fn two_cluster_family_at_n16_equals_the_subset_dp() {
             ExactMethod::SetPartitioning,
             dp.sse,
             &tag,
-        ) as usize;
+        );
+        proven += s.proven_optimal as usize;
     }
     assert!(proven >= 15, "only {proven} of 16 proven");
 }

@@ -552,15 +552,13 @@ fn first_unfixed_pair(
     positive: &[(usize, f64)],
     fixed: &dyn Fn(u64) -> bool,
 ) -> Option<u64> {
-    let mut pairs = positive.iter().flat_map(|&(c, _)| {
-        let members: Vec<usize> = bits(masks[c]).collect();
-        (0..members.len())
-            .flat_map(move |a| {
-                let m = members.clone();
-                (a + 1..m.len()).map(move |b| (1u64 << m[a]) | (1u64 << m[b]))
-            })
-            .collect::<Vec<_>>()
-    });
+    let pairs_within = |mask: u64| {
+        bits(mask).flat_map(move |i| {
+            // The members after i: clear bits 0..=i.
+            bits(mask & !(u64::MAX >> (63 - i))).map(move |j| (1u64 << i) | (1u64 << j))
+        })
+    };
+    let mut pairs = positive.iter().flat_map(|&(c, _)| pairs_within(masks[c]));
     pairs.find(|&p| !fixed(p)).or_else(|| {
         (0..n)
             .flat_map(|i| (i + 1..n).map(move |j| (1u64 << i) | (1u64 << j)))
