@@ -59,6 +59,21 @@ pub fn compute(
     k: usize,
     time_limit: Option<f64>,
 ) -> Result<BoundOutcome> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    compute_interruptible(name, inst, k, time_limit, &never)
+}
+
+/// As [`compute`]; once `interrupt` is set, `colgen` cuts its start pipeline short and gives
+/// its column generation only a token time limit, so that it returns a (weaker, still
+/// valid) bound soon. (The colgen kernel itself does not poll the flag.)
+pub fn compute_interruptible(
+    name: &str,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<BoundOutcome> {
+    use std::sync::atomic::Ordering;
     inst.check_k(k)?;
     let start = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
@@ -69,21 +84,22 @@ pub fn compute(
         }
         "colgen" => {
             let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);
-            if !(limit > 0.0) {
-                return Err(Error::usage(format!(
-                    "bound colgen: time limit must be positive, got {limit}"
-                )));
-            }
-            let never = std::sync::atomic::AtomicBool::new(false);
+            crate::search::check_time_limit(limit)
+                .map_err(|e| Error::usage(format!("bound colgen: time limit {e}")))?;
             let start = crate::pipeline::Pipeline::parse(COLGEN_START, &[])?.run(
                 inst,
                 k,
                 0,
                 Some(limit / 10.0),
-                &never,
+                interrupt,
             )?;
+            let remaining = if interrupt.load(Ordering::SeqCst) {
+                1e-3
+            } else {
+                (limit - start.seconds).max(limit / 2.0)
+            };
             let opts = microagg_solvers::bounds::ColgenOptions {
-                time_limit: (limit - start.seconds).max(limit / 2.0),
+                time_limit: remaining,
                 ..Default::default()
             };
             let b = microagg_solvers::bounds::colgen_bound(

@@ -37,6 +37,11 @@ pub enum Error {
     /// An algorithm failed on valid input (a bug or a numerical breakdown); never silent.
     #[error("{method}: {message}")]
     Algorithm { method: String, message: String },
+
+    /// Standard output was closed by its reader (`microagg list | head -1`): the command
+    /// line ends quietly, as other Unix tools do.
+    #[error("standard output closed")]
+    BrokenPipe,
 }
 
 impl Error {
