@@ -241,8 +241,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in dist.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        dist[0][j] = j;
+    for (j, cell) in dist[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
