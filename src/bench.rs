@@ -10,6 +10,7 @@
 use crate::data::{self, ColumnSelection};
 use crate::error::{Error, Result};
 use crate::experiment::{run_plan, Plan, Progress, RunOptions, Suite};
+use crate::output;
 use crate::pipeline::Pipeline;
 use crate::report;
 use std::path::Path;
@@ -51,6 +52,9 @@ fn case(name: &str) -> Result<(&'static str, usize)> {
 
 /// Time every method on every case; prints one line per (case, method).
 pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
+    if reps == 0 {
+        return Err(Error::usage("--reps 0: at least one repetition is needed"));
+    }
     let methods: Vec<&str> = methods
         .split(',')
         .map(str::trim)
@@ -61,16 +65,16 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
         .map(|m| Pipeline::parse(m, &[]))
         .collect::<Result<Vec<_>>>()?;
     let never = AtomicBool::new(false);
-    println!(
+    output::println(&format!(
         "{:<12} {:<16} {:>7} {:>3} {:>4} {:>10} {:>10} {:>12}",
         "case", "method", "n", "d", "k", "wall s", "cpu s", "IL %"
-    );
+    ))?;
     for name in cases.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (spec, k) = case(name)?;
         let inst = match data::load(spec, &ColumnSelection::All) {
             Ok(i) => i,
             Err(e) => {
-                println!("{name:<12} skipped: {e}");
+                output::println(&format!("{name:<12} skipped: {e}"))?;
                 continue;
             }
         };
@@ -86,10 +90,10 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
                 best_cpu = best_cpu.min(thread_cpu_seconds() - c);
                 il = inst.il(out.partition.sse());
             }
-            println!(
+            output::println(&format!(
                 "{:<12} {:<16} {:>7} {:>3} {:>4} {:>10.4} {:>10.4} {:>12.6}",
                 name, p.spec, inst.n, inst.d, k, best, best_cpu, il
-            );
+            ))?;
         }
     }
     Ok(())
@@ -104,12 +108,14 @@ pub fn default_jobs() -> usize {
 }
 
 /// The main job: run the demo suite (synthetic instances, plus the CASC files when found)
-/// and print the result table; with `out`, keep the records and figures there.
-pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> Result<()> {
+/// and print the result table; with `out`, keep the records and figures there. Returns
+/// false when an interrupt stopped it before every run finished (the table then holds the
+/// finished runs).
+pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> Result<bool> {
     let suite = Suite::parse(DEMO_SUITE, Path::new("instances/demo.toml"))?;
     let plan = Plan::new(suite)?;
     for note in &plan.notes {
-        eprintln!("note: {note}");
+        output::note(&format!("note: {note}"));
     }
     let t = Instant::now();
     let opts = RunOptions {
@@ -121,23 +127,24 @@ pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> 
     };
     let summary = run_plan(&plan, &opts, interrupt)?;
     let rows = report::summarize(&summary.records)?;
-    print!("{}", report::render(&rows, report::Format::Markdown));
+    let mut text = report::render(&rows, report::Format::Markdown);
     if plan.suite.bounds.is_empty() {
-        println!("No lower bounds in this build yet: the gap columns stay empty.");
+        text += "No lower bounds in this build yet: the gap columns stay empty.\n";
     }
-    println!(
-        "{} runs on {} instances in {:.1} s.",
+    text += &format!(
+        "{} runs on {} instances in {:.1} s.\n",
         summary.records.len(),
         plan.instances.len(),
         t.elapsed().as_secs_f64()
     );
+    output::print(&text)?;
     if let Some(dir) = out {
-        for f in report::plots::write_figures(&summary.records, &rows, &dir.join("figures"))? {
-            eprintln!("figure: {}", f.display());
+        match report::plots::write_figures(&summary.records, &rows, &dir.join("figures")) {
+            Ok(files) => files
+                .iter()
+                .for_each(|f| output::note(&format!("figure: {}", f.display()))),
+            Err(e) => output::note(&format!("warning: figures not written: {e}")),
         }
     }
-    if summary.interrupted {
-        return Err(Error::usage("interrupted before every run finished"));
-    }
-    Ok(())
+    Ok(!summary.interrupted)
 }

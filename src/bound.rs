@@ -78,17 +78,23 @@ pub fn compute(
     k: usize,
     time_limit: Option<f64>,
 ) -> Result<BoundOutcome> {
-    compute_with(name, inst, k, time_limit, &BoundOptions::default())
+    let never = std::sync::atomic::AtomicBool::new(false);
+    compute_with(name, inst, k, time_limit, &BoundOptions::default(), &never)
 }
 
-/// [`compute`] with the options of [`BoundOptions`].
+/// [`compute`] with the options of [`BoundOptions`]. Once `interrupt` is set, `colgen` cuts
+/// its start pipeline short and gives its column generation only a token time limit, so
+/// that it returns a (weaker, still valid) bound soon. (The colgen kernel itself does not
+/// poll the flag.)
 pub fn compute_with(
     name: &str,
     inst: &Instance,
     k: usize,
     time_limit: Option<f64>,
     options: &BoundOptions,
+    interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<BoundOutcome> {
+    use std::sync::atomic::Ordering;
     inst.check_k(k)?;
     if name != "colgen" && options.start.is_some() {
         return Err(Error::usage(format!(
@@ -105,11 +111,8 @@ pub fn compute_with(
         }
         "colgen" => {
             let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);
-            if !(limit > 0.0) {
-                return Err(Error::usage(format!(
-                    "bound colgen: time limit must be positive, got {limit}"
-                )));
-            }
+            crate::search::check_time_limit(limit)
+                .map_err(|e| Error::usage(format!("bound colgen: time limit {e}")))?;
             if let Some(labels) = &options.start {
                 // Checked before the start pipeline runs, so a bad file fails at once.
                 microagg_solvers::bounds::colgen::start_groups(labels, inst.n, k).map_err(|m| {
@@ -119,18 +122,22 @@ pub fn compute_with(
                     ))
                 })?;
             }
-            let never = std::sync::atomic::AtomicBool::new(false);
             let start = crate::pipeline::Pipeline::parse(COLGEN_START, &[])?.run(
                 inst,
                 k,
                 0,
                 Some(limit / 10.0),
-                &never,
+                interrupt,
             )?;
-            // What is left of the limit (the start pipeline honours its tenth of it).
-            let used = started.elapsed().as_secs_f64();
+            // What is left of the limit (the start pipeline honours its tenth of it); a
+            // token limit once interrupted.
+            let remaining = if interrupt.load(Ordering::SeqCst) {
+                1e-3
+            } else {
+                (limit - started.elapsed().as_secs_f64()).max(1e-3 * limit)
+            };
             let opts = microagg_solvers::bounds::ColgenOptions {
-                time_limit: (limit - used).max(1e-3 * limit),
+                time_limit: remaining,
                 progress: options.progress,
                 ..Default::default()
             };

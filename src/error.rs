@@ -41,6 +41,11 @@ pub enum Error {
     /// A run stopped by Ctrl-C or its time limit before it had a result to return.
     #[error("interrupted: {0}")]
     Interrupted(String),
+
+    /// Standard output was closed by its reader (`microagg list | head -1`): the command
+    /// line ends quietly, as other Unix tools do.
+    #[error("standard output closed")]
+    BrokenPipe,
 }
 
 impl Error {

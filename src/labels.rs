@@ -6,16 +6,26 @@
 //! scratch (two passes per group, no cached statistics). [`write_masked`] writes the
 //! microaggregated data in original units: every value replaced by its group's mean.
 
+use crate::data::instance::{ldexp, power_of_two_scale};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 
 /// Read a labels file; errors name the file and line.
 pub fn read_labels(path: &Path) -> Result<Vec<usize>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    parse_labels(&bytes, &path.display().to_string())
+}
+
+/// Parse the text of a labels file; `file` is used in error messages.
+pub fn parse_labels(bytes: &[u8], file: &str) -> Result<Vec<usize>> {
+    let text = std::str::from_utf8(bytes).map_err(|e| Error::Data {
+        file: file.into(),
+        location: "file".into(),
+        message: format!("not UTF-8 text ({e}): expected one integer label per line"),
+    })?;
     let mut labels = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
@@ -26,13 +36,13 @@ pub fn read_labels(path: &Path) -> Result<Vec<usize>> {
                 break;
             }
             return Err(Error::Data {
-                file: path.display().to_string(),
+                file: file.into(),
                 location: format!("line {}", i + 1),
                 message: "empty line: expected one integer label per row".into(),
             });
         }
         let v: usize = t.parse().map_err(|_| Error::Data {
-            file: path.display().to_string(),
+            file: file.into(),
             location: format!("line {}", i + 1),
             message: format!("'{t}' is not a non-negative integer label"),
         })?;
@@ -41,14 +51,14 @@ pub fn read_labels(path: &Path) -> Result<Vec<usize>> {
     Ok(labels)
 }
 
-/// Write one label per line.
+/// Write one label per line (atomically: a crash or a full disk never leaves a fragment).
 pub fn write_labels(path: &Path, labels: &[usize]) -> Result<()> {
     let mut out = String::with_capacity(labels.len() * 4);
     for l in labels {
         out.push_str(&l.to_string());
         out.push('\n');
     }
-    std::fs::write(path, out).map_err(|e| Error::io(path, e))
+    crate::output::write_atomic(path, out.as_bytes())
 }
 
 /// Result of checking a labelling.
@@ -63,9 +73,14 @@ pub struct CheckReport {
     pub groups: usize,
     pub min_group_size: usize,
     pub max_group_size: usize,
-    /// Groups below k, as (label, size), at most 20 listed.
+    /// Groups below k, as (label, size), at most [`UNDERSIZED_LISTED`] listed.
     pub undersized: Vec<(usize, usize)>,
+    /// How many groups are below k (all of them, listed or not).
+    pub undersized_groups: usize,
 }
+
+/// Undersized groups listed in a [`CheckReport`]; the count covers the rest.
+pub const UNDERSIZED_LISTED: usize = 20;
 
 /// Verify `labels` against the instance from scratch. A wrong label count is an error;
 /// undersized groups make the report infeasible.
@@ -86,14 +101,16 @@ pub fn check_labels(inst: &Instance, k: usize, labels: &[usize]) -> Result<Check
         .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
         .sum();
     let sizes: Vec<usize> = groups.values().map(Vec::len).collect();
+    let undersized_groups = groups.values().filter(|m| m.len() < k).count();
     let undersized: Vec<(usize, usize)> = groups
         .iter()
         .filter(|(_, m)| m.len() < k)
         .map(|(&l, m)| (l, m.len()))
-        .take(20)
+        .take(UNDERSIZED_LISTED)
         .collect();
     Ok(CheckReport {
-        feasible: undersized.is_empty(),
+        feasible: undersized_groups == 0,
+        undersized_groups,
         n: inst.n,
         k,
         sse,
@@ -106,28 +123,53 @@ pub fn check_labels(inst: &Instance, k: usize, labels: &[usize]) -> Result<Check
     })
 }
 
-/// Write the microaggregated data (original units) as CSV with the instance's header.
+/// Write the microaggregated data (original units) as CSV with the instance's header
+/// (atomically, as [`write_labels`]).
 pub fn write_masked(path: &Path, inst: &Instance, labels: &[usize]) -> Result<()> {
+    let bytes = masked_csv(inst, labels)?;
+    crate::output::write_atomic(path, &bytes)
+}
+
+/// The microaggregated data as CSV bytes. Group means are taken of the values scaled by a
+/// power of two that brings the column's largest magnitude below 1 (exact, so the means
+/// are those of the plain formula wherever it does not overflow), so that sums of values
+/// near the largest double cannot overflow.
+pub fn masked_csv(inst: &Instance, labels: &[usize]) -> Result<Vec<u8>> {
     let d = inst.d;
+    if labels.len() != inst.n {
+        return Err(Error::Infeasible(format!(
+            "{} labels for {} records",
+            labels.len(),
+            inst.n
+        )));
+    }
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let scale: Vec<i32> = (0..d)
+        .map(|j| {
+            let column: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * d + j]).collect();
+            power_of_two_scale(&column).unwrap_or(0)
+        })
+        .collect();
     let mut sums = vec![0.0; g * d];
     let mut counts = vec![0usize; g];
     for (i, &l) in labels.iter().enumerate() {
         counts[l] += 1;
         for j in 0..d {
-            sums[l * d + j] += inst.raw[i * d + j];
+            sums[l * d + j] += ldexp(inst.raw[i * d + j], -scale[j]);
+        }
+    }
+    for l in 0..g {
+        for j in 0..d {
+            sums[l * d + j] = ldexp(sums[l * d + j] / counts[l].max(1) as f64, scale[j]);
         }
     }
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(&inst.columns)
-        .map_err(|e| Error::io(path, e))?;
+    let io = |e: csv::Error| Error::io("masked output", e);
+    w.write_record(&inst.columns).map_err(io)?;
     for &l in labels {
-        let row: Vec<String> = (0..d)
-            .map(|j| (sums[l * d + j] / counts[l] as f64).to_string())
-            .collect();
-        w.write_record(&row).map_err(|e| Error::io(path, e))?;
+        let row: Vec<String> = (0..d).map(|j| sums[l * d + j].to_string()).collect();
+        w.write_record(&row).map_err(io)?;
     }
-    let bytes = w.into_inner().map_err(|e| Error::io(path, e))?;
-    let mut f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    f.write_all(&bytes).map_err(|e| Error::io(path, e))
+    w.into_inner()
+        .map_err(|e| Error::io("masked output", e.error()))
 }

@@ -3,15 +3,14 @@
 use clap::{Parser, Subcommand};
 use microagg::data::{self, ColumnSelection};
 use microagg::error::{Error, Result};
+use microagg::interrupt;
 use microagg::labels;
 use microagg::method::{self, MethodKind};
+use microagg::output::{self, note};
 use microagg::pipeline::{Pipeline, StageRecord, StageSpec};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 #[derive(Parser)]
 #[command(
@@ -43,9 +42,32 @@ struct DataArgs {
     /// Minimum group size (k >= 2).
     #[arg(long)]
     k: usize,
+    /// Field delimiter of CSV files: one character, e.g. ';' or '\t' (default ',').
+    #[arg(long, default_value = ",")]
+    delimiter: String,
 }
 
 impl DataArgs {
+    fn delimiter(&self) -> Result<u8> {
+        match self.delimiter.as_str() {
+            "\\t" | "\t" | "tab" => Ok(b'\t'),
+            d if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" => Ok(d.as_bytes()[0]),
+            d => Err(Error::usage(format!(
+                "--delimiter '{d}': expected one ASCII character such as ',' ';' or '\\t'"
+            ))),
+        }
+    }
+
+    fn load(&self) -> Result<data::Instance> {
+        data::load_with(&self.data, &self.selection(), self.delimiter()?)
+    }
+
+    /// The input file, when `--data` names one (for refusing to overwrite it).
+    fn input_file(&self) -> Option<PathBuf> {
+        let p = Path::new(&self.data);
+        p.is_file().then(|| output::canonical(p)).flatten()
+    }
+
     fn selection(&self) -> ColumnSelection {
         match &self.column {
             Some(c) => ColumnSelection::List(vec![c.trim().to_string()]),
@@ -66,9 +88,14 @@ enum Command {
         /// Base seed; every stage gets a seed derived from it and the run's identity.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it).
+        /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it). The result
+        /// then depends on the machine's speed; use --max-steps for a repeatable budget.
         #[arg(long)]
         time_limit: Option<f64>,
+        /// Step budget of every refiner stage (stop reason step_limit): unlike a time limit,
+        /// runs with the same seed and budget give identical labels on any machine.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        max_steps: Option<u64>,
         /// Algorithm parameter, METHOD.KEY=VALUE (repeatable), e.g. vmdav.gamma=1.1.
         #[arg(long = "param")]
         params: Vec<String>,
@@ -177,9 +204,9 @@ enum Command {
         /// Cases, comma-separated: eia-k3, eia-k10, gauss-10k, gauss-100k (default: all).
         #[arg(long, default_value = "eia-k3,eia-k10,gauss-10k,gauss-100k")]
         cases: String,
-        /// Repetitions per measurement (the minimum time is reported).
-        #[arg(long, default_value_t = 3)]
-        reps: usize,
+        /// Repetitions per measurement (the minimum time is reported; at least 1).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+        reps: u64,
     },
     /// The main job: the default study (instances/demo.toml, embedded) on synthetic
     /// instances and the CASC files when present; prints the result table.
@@ -223,28 +250,30 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     microagg::init::pool::set_threads(cli.threads);
-    let _ = ctrlc_handler();
+    interrupt::install();
     match dispatch(cli.command) {
         Ok(code) => code,
+        // The reader of our output went away (`microagg list | head -1`): end quietly.
+        Err(Error::BrokenPipe) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            note(&format!("error: {e}"));
             ExitCode::from(2)
         }
     }
 }
 
-fn ctrlc_handler() -> std::result::Result<(), ctrlc::Error> {
-    ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        // One message for every subcommand: `run` stops at its best partition so far, while
-        // `experiment` drops the run in progress and keeps the finished ones for --resume.
-        eprintln!(
-            "interrupted: stopping (a single run keeps its best partition so far; a study keeps \
-             its finished runs for --resume); Ctrl-C again to abort"
-        );
-    })
+/// Validate a `--time-limit` value.
+fn check_time_limit(t: Option<f64>) -> Result<()> {
+    match t {
+        Some(t) => microagg::search::check_time_limit(t)
+            .map_err(|e| Error::usage(format!("--time-limit {e}"))),
+        None => Ok(()),
+    }
+}
+
+/// The status of a command that a signal stopped after it wrote its results.
+fn interrupted_status() -> ExitCode {
+    ExitCode::from(interrupt::exit_status())
 }
 
 fn dispatch(cmd: Command) -> Result<ExitCode> {
@@ -254,6 +283,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             method,
             seed,
             time_limit,
+            max_steps,
             params,
             labels_out,
             masked_out,
@@ -261,18 +291,27 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             trace,
             bound,
         } => {
-            if let Some(path) = &trace {
+            let outputs = RunOutputs {
+                labels: labels_out,
+                masked: masked_out,
+                trace,
+            };
+            outputs.check(&data)?;
+            if let Some(path) = &outputs.trace {
                 microagg::search::trace::to_file(path, 0.1)
                     .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?;
             }
+            let budget = Budget {
+                time_limit,
+                max_steps,
+            };
             let result = run(
                 &data,
                 &method,
                 seed,
-                time_limit,
+                budget,
                 &params,
-                labels_out,
-                masked_out,
+                &outputs,
                 json,
                 bound.as_deref(),
             );
@@ -315,9 +354,15 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             methods,
             cases,
             reps,
-        } => microagg::bench::run(&methods, &cases, reps).map(|_| ExitCode::SUCCESS),
+        } => microagg::bench::run(&methods, &cases, reps as usize).map(|_| ExitCode::SUCCESS),
         Command::Demo { jobs, out } => {
-            microagg::bench::demo(jobs, out.as_deref(), &INTERRUPTED).map(|_| ExitCode::SUCCESS)
+            let finished = microagg::bench::demo(jobs, out.as_deref(), interrupt::flag())?;
+            Ok(if finished {
+                ExitCode::SUCCESS
+            } else {
+                note("interrupted before every run finished; the table holds the finished runs");
+                interrupted_status()
+            })
         }
         Command::Experiment {
             suite,
@@ -328,11 +373,15 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             dry_run,
         } => experiment(&suite, out, jobs, shard.as_deref(), resume, dry_run),
         Command::Report { dir, format } => {
-            let (table, figures) =
-                microagg::report::report(&dir, microagg::report::Format::parse(&format)?)?;
-            print!("{table}");
-            for f in figures {
-                eprintln!("figure: {}", f.display());
+            let format = microagg::report::Format::parse(&format)?;
+            let (table, figures) = microagg::report::report_table(&dir, format)?;
+            output::print(&table)?;
+            // Figures are a by-product: a folder that takes no files still gets its table.
+            match figures {
+                Ok(files) => files
+                    .iter()
+                    .for_each(|f| note(&format!("figure: {}", f.display()))),
+                Err(e) => note(&format!("warning: figures not written: {e}")),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -353,11 +402,11 @@ fn experiment(
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&suite.name));
     let plan = Plan::new(suite)?;
     if dry_run {
-        print!("{}", plan.describe(shard));
+        output::print(&plan.describe(shard))?;
         return Ok(ExitCode::SUCCESS);
     }
-    for note in &plan.notes {
-        eprintln!("note: {note}");
+    for note_text in &plan.notes {
+        note(&format!("note: {note_text}"));
     }
     let opts = exp::RunOptions {
         out: Some(out.clone()),
@@ -366,8 +415,8 @@ fn experiment(
         resume,
         progress: exp::Progress::Auto,
     };
-    let summary = exp::run_plan(&plan, &opts, &INTERRUPTED)?;
-    eprintln!(
+    let summary = exp::run_plan(&plan, &opts, interrupt::flag())?;
+    note(&format!(
         "{} runs done now, {} resumed, {} records in {}",
         summary.ran,
         summary.resumed,
@@ -376,13 +425,68 @@ fn experiment(
             .file
             .as_ref()
             .map_or(String::new(), |f| f.display().to_string())
-    );
+    ));
     if summary.interrupted {
-        eprintln!("interrupted: rerun with --resume to finish");
-        return Ok(ExitCode::from(130));
+        note(&format!(
+            "interrupted ({}): rerun with --resume to finish",
+            interrupt::signal_name()
+        ));
+        return Ok(interrupted_status());
     }
-    eprintln!("summarise with: microagg report {}", out.display());
+    note(&format!(
+        "summarise with: microagg report {}",
+        out.display()
+    ));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The budget of `microagg run`.
+#[derive(Clone, Copy)]
+struct Budget {
+    time_limit: Option<f64>,
+    max_steps: Option<u64>,
+}
+
+/// The files `microagg run` writes.
+struct RunOutputs {
+    labels: Option<PathBuf>,
+    masked: Option<PathBuf>,
+    trace: Option<PathBuf>,
+}
+
+impl RunOutputs {
+    /// Before anything runs: every destination can be written, none is the input file, and
+    /// no two are the same file (a typo must not throw a long run away).
+    fn check(&self, data: &DataArgs) -> Result<()> {
+        let named = [
+            ("--labels-out", &self.labels),
+            ("--masked-out", &self.masked),
+            ("--trace", &self.trace),
+        ];
+        let input = data.input_file();
+        let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+        for (option, path) in named {
+            let Some(path) = path else { continue };
+            output::check_destination(option, path)?;
+            let Some(canon) = output::canonical(path) else {
+                continue;
+            };
+            if input.as_ref() == Some(&canon) {
+                return Err(Error::usage(format!(
+                    "{option} {}: that is the input file (--data); writing it would destroy the data",
+                    path.display()
+                )));
+            }
+            if let Some((other, _)) = seen.iter().find(|(_, p)| *p == canon) {
+                return Err(Error::usage(format!(
+                    "{option} {} and {other} name the same file",
+                    path.display()
+                )));
+            }
+            seen.push((option, canon));
+        }
+        Ok(())
+    }
 }
 
 /// The JSON record of `microagg run`.
@@ -404,6 +508,12 @@ struct RunRecord<'a> {
     max_group_size: usize,
     seconds: f64,
     time_limit: Option<f64>,
+    /// Step budget of every refiner stage (`--max-steps`); with it and no time limit the
+    /// run repeats bit for bit.
+    max_steps: Option<u64>,
+    /// True when a signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run: the partition is the
+    /// best found until then.
+    interrupted: bool,
     params: &'a [StageSpec],
     stages: &'a [StageRecord],
     /// Present with `--bound`: the bound, its IL, whether it is certified, and the gap
@@ -418,6 +528,9 @@ struct RunRecord<'a> {
     bound_certified: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gap_percent: Option<f64>,
+    /// Why a requested bound was not computed (the run was interrupted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bound_skipped: Option<&'a str>,
     version: &'a str,
     git_commit: &'a str,
 }
@@ -427,41 +540,57 @@ fn run(
     data: &DataArgs,
     spec: &str,
     seed: u64,
-    time_limit: Option<f64>,
+    budget: Budget,
     params: &[String],
-    labels_out: Option<PathBuf>,
-    masked_out: Option<PathBuf>,
+    outputs: &RunOutputs,
     json: bool,
     bound_name: Option<&str>,
 ) -> Result<ExitCode> {
-    if let Some(t) = time_limit {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(Error::usage(format!(
-                "--time-limit {t}: must be a positive number of seconds"
-            )));
-        }
-    }
+    check_time_limit(budget.time_limit)?;
     // Validate the pipeline and its parameters before loading data or running anything.
     let pipeline = Pipeline::parse(spec, params)?;
     if let Some(b) = bound_name {
         microagg::bound::check_name(b)?;
     }
-    let inst = data::load(&data.data, &data.selection())?;
+    let inst = data.load()?;
     inst.check_k(data.k)?;
-    let out = pipeline.run(&inst, data.k, seed, time_limit, &INTERRUPTED)?;
-    // The bound is computed after the run, so it does not eat into the run's time limit.
-    let lb = match bound_name {
-        Some(b) => Some(microagg::bound::compute(b, &inst, data.k, time_limit)?),
-        None => None,
-    };
+    let out = pipeline.run_with(
+        &inst,
+        data.k,
+        seed,
+        budget.time_limit,
+        budget.max_steps,
+        interrupt::flag(),
+    )?;
     let p = &out.partition;
-    let (min_size, max_size) = p.size_range();
-    if let Some(path) = &labels_out {
+    // Write what the run found before anything else, so that a second signal during the
+    // bound cannot lose it.
+    if let Some(path) = &outputs.labels {
         labels::write_labels(path, p.labels())?;
     }
-    if let Some(path) = &masked_out {
+    if let Some(path) = &outputs.masked {
         labels::write_masked(path, &inst, p.labels())?;
     }
+    // The bound is computed after the run, so it does not eat into the run's time limit;
+    // after a signal it is skipped (it can take as long as the run).
+    let mut bound_skipped = None;
+    let lb = match bound_name {
+        Some(_) if interrupt::requested() => {
+            bound_skipped = Some("interrupted before the bound was computed");
+            None
+        }
+        Some(b) => Some(microagg::bound::compute_with(
+            b,
+            &inst,
+            data.k,
+            budget.time_limit,
+            &microagg::bound::BoundOptions::default(),
+            interrupt::flag(),
+        )?),
+        None => None,
+    };
+    let interrupted = interrupt::requested();
+    let (min_size, max_size) = p.size_range();
     let record = RunRecord {
         method: spec,
         instance: &inst.name,
@@ -478,7 +607,9 @@ fn run(
         min_group_size: min_size,
         max_group_size: max_size,
         seconds: out.seconds,
-        time_limit,
+        time_limit: budget.time_limit,
+        max_steps: budget.max_steps,
+        interrupted,
         params: &pipeline.stages,
         stages: &out.stages,
         bound_method: lb.as_ref().map(|b| b.method.as_str()),
@@ -488,28 +619,41 @@ fn run(
         gap_percent: lb
             .as_ref()
             .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
+        bound_skipped,
         version: env!("CARGO_PKG_VERSION"),
         git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
     };
     if json {
-        println!(
-            "{}",
-            serde_json::to_string(&record).expect("record serialises")
-        );
+        output::println(&serde_json::to_string(&record).expect("record serialises"))?;
     } else {
-        println!(
-            "{} on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups of {}..{} records, {:.3} s",
-            spec, inst.name, inst.n, inst.d, data.k, record.sse, record.il, record.groups, min_size, max_size, out.seconds
+        let mut text = format!(
+            "{} on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups of {}..{} records, {:.3} s{}\n",
+            spec,
+            inst.name,
+            inst.n,
+            inst.d,
+            data.k,
+            record.sse,
+            record.il,
+            record.groups,
+            min_size,
+            max_size,
+            out.seconds,
+            if interrupted {
+                format!(" (interrupted by {}: best partition so far)", interrupt::signal_name())
+            } else {
+                String::new()
+            }
         );
         for s in &out.stages {
-            println!(
-                "  stage {:<20} IL {:.6} %  {:.3} s",
+            text += &format!(
+                "  stage {:<20} IL {:.6} %  {:.3} s\n",
                 s.name, s.il, s.seconds
             );
         }
         if let Some(b) = &lb {
-            println!(
-                "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %",
+            text += &format!(
+                "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %\n",
                 b.method,
                 b.il_lower_bound,
                 if b.certified { "" } else { "not " },
@@ -518,8 +662,16 @@ fn run(
                     .map_or("n/a".to_string(), |g| format!("{g:.4}"))
             );
         }
+        if let Some(why) = bound_skipped {
+            text += &format!("  bound skipped: {why}\n");
+        }
+        output::print(&text)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if interrupted {
+        interrupted_status()
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn bound(
@@ -531,13 +683,7 @@ fn bound(
     certificate: Option<&std::path::Path>,
     json: bool,
 ) -> Result<ExitCode> {
-    if let Some(t) = time_limit {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(Error::usage(format!(
-                "--time-limit {t}: must be a positive number of seconds"
-            )));
-        }
-    }
+    check_time_limit(time_limit)?;
     microagg::bound::check_name(method)?;
     if let Some(path) = certificate {
         if method != "colgen" {
@@ -558,13 +704,20 @@ fn bound(
             )));
         }
     }
-    let inst = data::load(&data.data, &data.selection())?;
+    let inst = data.load()?;
     let options = microagg::bound::BoundOptions {
         start: start.map(labels::read_labels).transpose()?,
         start_source: start.map_or(String::new(), |p| p.display().to_string()),
         progress,
     };
-    let b = microagg::bound::compute_with(method, &inst, data.k, time_limit, &options)?;
+    let b = microagg::bound::compute_with(
+        method,
+        &inst,
+        data.k,
+        time_limit,
+        &options,
+        interrupt::flag(),
+    )?;
     if let Some(path) = certificate {
         let cert = b.certificate.as_ref().ok_or_else(|| {
             Error::usage(
@@ -587,9 +740,9 @@ fn bound(
         o.insert("d".into(), inst.d.into());
         o.insert("k".into(), data.k.into());
         o.insert("sst".into(), inst.sst.into());
-        println!("{}", serde_json::to_string(&v).expect("bound serialises"));
+        output::println(&serde_json::to_string(&v).expect("bound serialises"))?;
     } else {
-        println!(
+        output::println(&format!(
             "{} bound on {} (n={}, d={}), k={}: SSE >= {:.6}, IL >= {:.6} % ({}certified), {:.3} s",
             b.method,
             inst.name,
@@ -600,9 +753,13 @@ fn bound(
             b.il_lower_bound,
             if b.certified { "" } else { "not " },
             b.seconds
-        );
+        ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if interrupt::requested() {
+        interrupted_status()
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn solve_exact(
@@ -613,19 +770,19 @@ fn solve_exact(
     json: bool,
 ) -> Result<ExitCode> {
     use microagg_solvers::exact::{ExactMethod, ExactOptions};
-    if let Some(t) = time_limit {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(Error::usage(format!(
-                "--time-limit {t}: must be a positive number of seconds"
-            )));
-        }
-    }
+    check_time_limit(time_limit)?;
     let exact_method = ExactMethod::parse(method).ok_or_else(|| {
         Error::usage(format!(
             "--method {method}: expected auto, subset-dp or set-partitioning"
         ))
     })?;
-    let inst = data::load(&data.data, &data.selection())?;
+    RunOutputs {
+        labels: labels_out.clone(),
+        masked: None,
+        trace: None,
+    }
+    .check(data)?;
+    let inst = data.load()?;
     inst.check_k(data.k)?;
     let start = std::time::Instant::now();
     // MDAV's partition starts the set-partitioning search, so a time-limited answer is never
@@ -677,9 +834,9 @@ fn solve_exact(
             "phase_seconds": {"pricing": s.phase_seconds[0], "lp": s.phase_seconds[1], "mip": s.phase_seconds[2]},
             "version": env!("CARGO_PKG_VERSION"),
         });
-        println!("{}", serde_json::to_string(&v).expect("record serialises"));
+        output::println(&serde_json::to_string(&v).expect("record serialises"))?;
     } else {
-        println!(
+        output::println(&format!(
             "solve-exact ({}) on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups, {}, {:.3} s",
             s.method.name(),
             inst.name,
@@ -702,7 +859,7 @@ fn solve_exact(
                 )
             },
             seconds
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -759,18 +916,15 @@ fn verify_bound(
 }
 
 fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<ExitCode> {
-    let inst = data::load(&data.data, &data.selection())?;
+    let inst = data.load()?;
     inst.check_k(data.k)?;
     let labels = labels::read_labels(labels_path)?;
     let report = labels::check_labels(&inst, data.k, &labels)?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).expect("report serialises")
-        );
+        output::println(&serde_json::to_string(&report).expect("report serialises"))?;
     } else {
-        println!(
-            "{}: {} for k = {}: {} groups of {}..{} records, SSE {:.6}, IL {:.6} %",
+        let mut text = format!(
+            "{}: {} for k = {}: {} groups of {}..{} records, SSE {:.6}, IL {:.6} %\n",
             labels_path.display(),
             if report.feasible {
                 "feasible"
@@ -785,8 +939,17 @@ fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<E
             report.il
         );
         for (l, s) in &report.undersized {
-            println!("  group {l} has {s} < k = {} records", data.k);
+            text += &format!("  group {l} has {s} < k = {} records\n", data.k);
         }
+        let unlisted = report.undersized_groups - report.undersized.len();
+        if unlisted > 0 {
+            text += &format!(
+                "  ... and {unlisted} more undersized groups ({} in all; --json lists the first {})\n",
+                report.undersized_groups,
+                report.undersized.len()
+            );
+        }
+        output::print(&text)?;
     }
     Ok(if report.feasible {
         ExitCode::SUCCESS
@@ -811,10 +974,7 @@ fn list(json: bool) -> Result<ExitCode> {
                 })
             })
             .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v).expect("list serialises")
-        );
+        output::println(&serde_json::to_string_pretty(&v).expect("list serialises"))?;
         return Ok(ExitCode::SUCCESS);
     }
     for kind in [MethodKind::Initializer, MethodKind::Refiner] {
@@ -822,8 +982,8 @@ fn list(json: bool) -> Result<ExitCode> {
         if of_kind.is_empty() {
             continue;
         }
-        println!(
-            "{}:",
+        let mut text = format!(
+            "{}:\n",
             if kind == MethodKind::Initializer {
                 "initializers"
             } else {
@@ -831,11 +991,11 @@ fn list(json: bool) -> Result<ExitCode> {
             }
         );
         for m in of_kind {
-            println!("  {:<16} {}", m.name, m.summary);
-            println!("  {:<16} reference: {}", "", m.reference);
+            text += &format!("  {:<16} {}\n", m.name, m.summary);
+            text += &format!("  {:<16} reference: {}\n", "", m.reference);
             let defaults = m.defaults.as_object().cloned().unwrap_or_default();
             if defaults.is_empty() {
-                println!("  {:<16} parameters: none", "");
+                text += &format!("  {:<16} parameters: none\n", "");
             }
             for (key, value) in &defaults {
                 let doc = m
@@ -843,9 +1003,10 @@ fn list(json: bool) -> Result<ExitCode> {
                     .iter()
                     .find(|(k, _)| k == key)
                     .map_or("", |(_, d)| *d);
-                println!("  {:<16}   {}.{} = {}  {}", "", m.name, key, value, doc);
+                text += &format!("  {:<16}   {}.{} = {}  {}\n", "", m.name, key, value, doc);
             }
         }
+        output::print(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }

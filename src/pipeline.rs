@@ -11,7 +11,7 @@ use crate::method::{self, Initializer, MethodKind};
 use crate::params::group_param_args;
 use crate::partition::Partition;
 use crate::rng::{derive_seed, Rng};
-use crate::search::{deadline_after, refine, Refiner, StopReason};
+use crate::search::{deadline_after, refine_with, Refiner, StopReason};
 use rand::SeedableRng;
 use serde::Serialize;
 use serde_json::Value;
@@ -121,6 +121,20 @@ impl Pipeline {
         time_limit: Option<f64>,
         interrupt: &AtomicBool,
     ) -> Result<PipelineOutcome> {
+        self.run_with(inst, k, seed, time_limit, None, interrupt)
+    }
+
+    /// As [`run`](Self::run); `max_steps` also stops every refiner stage after that many
+    /// steps (a budget that, unlike a time limit, repeats bit for bit).
+    pub fn run_with(
+        &self,
+        inst: &Instance,
+        k: usize,
+        seed: u64,
+        time_limit: Option<f64>,
+        max_steps: Option<u64>,
+        interrupt: &AtomicBool,
+    ) -> Result<PipelineOutcome> {
         inst.check_k(k)?;
         let t0 = Instant::now();
         let deadline = deadline_after(time_limit);
@@ -152,13 +166,14 @@ impl Pipeline {
                 method::find(&stage.name)?.make_refiner(as_map(&stage.params))?;
             let s = self.stage_seed(seed, inst, k, idx);
             let t = Instant::now();
-            let out = refine(
+            let out = refine_with(
                 refiner.as_mut(),
                 inst,
                 k,
                 partition,
                 &mut Rng::seed_from_u64(s),
                 deadline,
+                max_steps,
                 interrupt,
             )?;
             partition = out.partition;

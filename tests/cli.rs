@@ -113,7 +113,7 @@ fn missing_file_unknown_column_and_bad_k_are_errors() {
 fn unknown_method_and_parameter_are_errors_before_any_work() {
     let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown method 'nosuch'") && stderr(&o).contains("mdav"));
+    assert!(stderr(&o).contains("unknown method 'nosuch'") && stderr(&o).contains("microagg list"));
 
     let o = microagg(&[
         "run",

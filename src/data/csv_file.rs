@@ -90,8 +90,13 @@ impl ColumnSelection {
     }
 }
 
-/// Load a CSV file from disk.
+/// Load a comma-separated file from disk.
 pub fn load_csv(path: &Path, columns: &ColumnSelection) -> Result<Instance> {
+    load_csv_with(path, columns, b',')
+}
+
+/// Load a CSV file from disk with the given field delimiter (`--delimiter`).
+pub fn load_csv_with(path: &Path, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
     let bytes = std::fs::read(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::io(path, "file not found")
@@ -103,20 +108,51 @@ pub fn load_csv(path: &Path, columns: &ColumnSelection) -> Result<Instance> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    parse_csv(&bytes, &path.display().to_string(), &name, columns)
+    parse_csv_with(
+        &bytes,
+        &path.display().to_string(),
+        &name,
+        columns,
+        delimiter,
+    )
 }
 
-/// Parse CSV bytes; `file` is used in error messages, `name` becomes the instance name.
+/// Parse comma-separated bytes; `file` is used in error messages, `name` becomes the
+/// instance name.
 pub fn parse_csv(
     bytes: &[u8],
     file: &str,
     name: &str,
     columns: &ColumnSelection,
 ) -> Result<Instance> {
+    parse_csv_with(bytes, file, name, columns, b',')
+}
+
+/// Parse CSV bytes with the given field delimiter. When a comma-separated read fails on a
+/// file whose first line holds semicolons (or tabs), the error suggests `--delimiter`.
+pub fn parse_csv_with(
+    bytes: &[u8],
+    file: &str,
+    name: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+) -> Result<Instance> {
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let hint = [b';', b'\t']
+        .into_iter()
+        .find(|&c| c != delimiter && first_line.contains(&c) && !first_line.contains(&delimiter))
+        .map_or(String::new(), |c| {
+            format!(
+                " (the header holds no '{}' but does hold '{}': try --delimiter '{}')",
+                delimiter as char,
+                (c as char).escape_default(),
+                (c as char).escape_default()
+            )
+        });
     let data_err = |location: String, message: String| Error::Data {
         file: file.into(),
         location,
-        message,
+        message: format!("{message}{hint}"),
     };
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(data_err(
@@ -127,6 +163,7 @@ pub fn parse_csv(
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
+        .delimiter(delimiter)
         .from_reader(bytes);
     let header: Vec<String> = reader
         .headers()
@@ -149,7 +186,18 @@ pub fn parse_csv(
             ));
         }
     }
-    let selected = columns.resolve(&header, file)?;
+    let selected = columns.resolve(&header, file).map_err(|e| match e {
+        Error::Data {
+            file,
+            location,
+            message,
+        } => Error::Data {
+            file,
+            location,
+            message: format!("{message}{hint}"),
+        },
+        other => other,
+    })?;
     let names: Vec<String> = selected.iter().map(|&j| header[j].clone()).collect();
 
     let mut raw = Vec::new();
@@ -201,5 +249,16 @@ pub fn parse_csv(
     if row == 0 {
         return Err(data_err("file".into(), "no data rows (header only)".into()));
     }
-    Instance::from_raw(name, file, names, raw, sha256_hex(bytes))
+    Instance::from_raw(name, file, names, raw, sha256_hex(bytes)).map_err(|e| match e {
+        Error::Data {
+            file,
+            location,
+            message,
+        } => Error::Data {
+            file,
+            location,
+            message: format!("{message}{hint}"),
+        },
+        other => other,
+    })
 }

@@ -59,34 +59,66 @@ impl Instance {
                 message: "no data rows (header only)".into(),
             });
         }
+        if n == 1 {
+            return Err(Error::Data {
+                file: source,
+                location: "data".into(),
+                message: "only 1 data row: microaggregation needs at least k >= 2 records \
+                          (n = 1 < k)"
+                    .into(),
+            });
+        }
         let mut mean = vec![0.0; d];
         let mut std = vec![0.0; d];
+        let mut z = vec![0.0; n * d];
+        let mut column = vec![0.0; n];
         for j in 0..d {
-            let m = (0..n).map(|i| raw[i * d + j]).sum::<f64>() / n as f64;
-            let var = (0..n).map(|i| (raw[i * d + j] - m).powi(2)).sum::<f64>() / n as f64;
-            mean[j] = m;
-            std[j] = var.sqrt();
-            // A column is constant when every value equals the first: zero variance exactly,
-            // or a variance that is pure rounding noise of the mean.
-            let first = raw[j];
-            if (0..n).all(|i| raw[i * d + j] == first) || !(std[j] > 0.0) {
+            for i in 0..n {
+                column[i] = raw[i * d + j];
+            }
+            let here = || format!("column '{}' ({})", columns[j], j + 1);
+            if let Some(i) = column.iter().position(|v| !v.is_finite()) {
                 return Err(Error::Data {
                     file: source,
-                    location: format!("column '{}' ({})", columns[j], j + 1),
+                    location: format!("row {}, {}", i + 1, here()),
+                    message: format!("value {} is NaN or infinite", column[i]),
+                });
+            }
+            let first = column[0];
+            if column.iter().all(|&v| v == first) {
+                return Err(Error::Data {
+                    file: source,
+                    location: here(),
                     message: format!(
                         "constant column (every value is {first}): zero variance, it cannot be \
                          standardised; leave it out with --columns"
                     ),
                 });
             }
-        }
-        let mut z = vec![0.0; n * d];
-        for i in 0..n {
-            for j in 0..d {
-                z[i * d + j] = (raw[i * d + j] - mean[j]) / std[j];
+            let scaled = standardise_column(&column).ok_or_else(|| Error::Data {
+                file: source.clone(),
+                location: here(),
+                message: "the values differ by less than double precision can resolve at \
+                          their magnitude: the column cannot be standardised; rescale it or \
+                          leave it out with --columns"
+                    .into(),
+            })?;
+            mean[j] = scaled.mean;
+            std[j] = scaled.std;
+            for i in 0..n {
+                z[i * d + j] = scaled.z[i];
             }
         }
         let sst = total_sum_of_squares(&z, n, d);
+        // Standardised columns have SST = n d up to rounding; anything else is a bug that
+        // must not reach an output as NaN or a wrong IL.
+        if !(sst.is_finite() && sst > 0.0) || z.iter().any(|v| !v.is_finite()) {
+            return Err(Error::Data {
+                file: source,
+                location: "data".into(),
+                message: format!("standardisation failed (SST = {sst}); please report this file"),
+            });
+        }
         Ok(Instance {
             name,
             source,
@@ -128,6 +160,64 @@ impl Instance {
     pub fn il(&self, sse: f64) -> f64 {
         100.0 * sse / self.sst
     }
+}
+
+/// A column standardised without overflow or underflow: z-scores, and the mean and
+/// population standard deviation in original units (the latter may be infinite when the
+/// spread itself exceeds the largest double; it is informative only).
+struct Standardised {
+    z: Vec<f64>,
+    mean: f64,
+    std: f64,
+}
+
+/// 2^e with max |v| * 2^-e in [0.5, 1) (None for an all-zero slice).
+pub(crate) fn power_of_two_scale(values: &[f64]) -> Option<i32> {
+    let m = values.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    if m == 0.0 {
+        return None;
+    }
+    // frexp: m = f 2^e with f in [0.5, 1); for subnormal m, scale up first.
+    let (m, extra) = if m < f64::MIN_POSITIVE {
+        (m * 2f64.powi(64), -64)
+    } else {
+        (m, 0)
+    };
+    let bits = m.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32 - 1022;
+    Some(exp + extra)
+}
+
+/// Multiply by 2^e exactly (two steps, so that neither factor overflows or underflows).
+pub(crate) fn ldexp(x: f64, e: i32) -> f64 {
+    let half = e / 2;
+    x * 2f64.powi(half) * 2f64.powi(e - half)
+}
+
+/// Standardise one non-constant column. Both the values and their deviations from the mean
+/// are first scaled by powers of two so that their largest magnitude lies in [0.5, 1):
+/// such a scaling is exact, so wherever the textbook formula (x - mean) / sqrt(mean of
+/// squared deviations) neither overflows nor underflows this gives the same bits, and
+/// elsewhere (values near 1e300 or 1e-300) it still gives the correct z-scores. `None` when
+/// the scaled values collapse to one value (differences below double precision).
+fn standardise_column(x: &[f64]) -> Option<Standardised> {
+    let n = x.len() as f64;
+    let e = power_of_two_scale(x)?;
+    let y: Vec<f64> = x.iter().map(|&v| ldexp(v, -e)).collect();
+    let mean_y = y.iter().sum::<f64>() / n;
+    let dev: Vec<f64> = y.iter().map(|&v| v - mean_y).collect();
+    let f = power_of_two_scale(&dev)?;
+    let dev: Vec<f64> = dev.iter().map(|&v| ldexp(v, -f)).collect();
+    let var = dev.iter().map(|v| v.powi(2)).sum::<f64>() / n;
+    let sd = var.sqrt();
+    if !(sd > 0.0 && sd.is_finite()) {
+        return None;
+    }
+    Some(Standardised {
+        z: dev.iter().map(|&v| v / sd).collect(),
+        mean: ldexp(mean_y, e),
+        std: ldexp(sd, e + f),
+    })
 }
 
 /// Sum of squared deviations from the column means, two-pass (no cancellation).

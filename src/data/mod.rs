@@ -21,6 +21,11 @@ use crate::error::Result;
 /// Resolve a `--data` argument: a synthetic spec (`uniform:...`, `gauss:...`, `sim1:...`),
 /// a manifest id (`tarragona`, `census`, `eia`), or a path to a CSV file.
 pub fn load(spec: &str, columns: &ColumnSelection) -> Result<Instance> {
+    load_with(spec, columns, b',')
+}
+
+/// As [`load`], with the field delimiter of CSV files (`--delimiter`).
+pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
     if let Some(inst) = synthetic::try_generate(spec)? {
         if !columns.is_all() {
             return Err(crate::error::Error::usage(
@@ -40,5 +45,5 @@ pub fn load(spec: &str, columns: &ColumnSelection) -> Result<Instance> {
         inst.name = entry.id.clone();
         return Ok(inst);
     }
-    csv_file::load_csv(std::path::Path::new(spec), columns)
+    csv_file::load_csv_with(std::path::Path::new(spec), columns, delimiter)
 }

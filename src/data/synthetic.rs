@@ -26,6 +26,24 @@ use std::collections::BTreeMap;
 
 const KINDS: [&str; 5] = ["uniform", "gauss", "sim1", "sim2", "sim3"];
 
+/// Most values (n d) a generator makes: 10^8 doubles are 800 MB, beyond which a spec is
+/// far more likely a typo than a plan (and would otherwise abort on allocation).
+pub const MAX_VALUES: usize = 100_000_000;
+
+/// Check n and d (and the cluster count) before anything is allocated.
+fn check_size(spec: &str, n: usize, d: usize, clusters: usize) -> Result<()> {
+    if n == 0 || d == 0 {
+        return Err(Error::usage(format!("{spec}: need n >= 1 and d >= 1")));
+    }
+    match n.checked_mul(d) {
+        Some(v) if v <= MAX_VALUES && clusters.saturating_mul(d) <= MAX_VALUES => Ok(()),
+        _ => Err(Error::usage(format!(
+            "{spec}: n x d = {n} x {d} values (or {clusters} clusters x d) is more than this \
+             workbench generates (at most {MAX_VALUES} values, 800 MB)"
+        ))),
+    }
+}
+
 /// Generate an instance if `spec` names a generator; `Ok(None)` if it does not.
 pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
     let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
@@ -40,9 +58,13 @@ pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
             let d = args.take_usize_required("d")?;
             let lo = args.take_f64("lo", 0.0)?;
             let hi = args.take_f64("hi", 1.0)?;
-            if !(lo < hi) {
-                return Err(Error::usage(format!("{spec}: need lo < hi")));
+            if !(lo < hi && (hi - lo).is_finite()) {
+                return Err(Error::usage(format!(
+                    "{spec}: need finite lo < hi with hi - lo representable"
+                )));
             }
+            args.finish(spec)?;
+            check_size(spec, n, d, 1)?;
             (d, uniform(n, d, lo, hi, seed))
         }
         "gauss" => {
@@ -52,11 +74,19 @@ pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
             let s_lo = args.take_f64("sigma_lo", 0.1)?;
             let s_hi = args.take_f64("sigma_hi", 0.3)?;
             let span = args.take_f64("span", 1.0)?;
-            if c == 0 || !(0.0 < s_lo && s_lo <= s_hi) || !(span > 0.0) {
+            // Finite bounds keep every generated value finite: |value| <= span + 40 sigma
+            // at the very most, far below the largest double.
+            const MAX_SCALE: f64 = 1e300;
+            if c == 0
+                || !(0.0 < s_lo && s_lo <= s_hi && s_hi <= MAX_SCALE)
+                || !(span > 0.0 && span <= MAX_SCALE)
+            {
                 return Err(Error::usage(format!(
-                    "{spec}: need clusters >= 1, 0 < sigma_lo <= sigma_hi, span > 0"
+                    "{spec}: need clusters >= 1, 0 < sigma_lo <= sigma_hi <= 1e300, 0 < span <= 1e300"
                 )));
             }
+            args.finish(spec)?;
+            check_size(spec, n, d, c)?;
             (d, gaussian_clusters(n, d, c, s_lo, s_hi, span, seed))
         }
         "sim1" => (10, uniform(100, 10, -1000.0, 1000.0, seed)),
@@ -151,7 +181,7 @@ impl Args {
         self.take(key)?
             .ok_or_else(|| Error::usage(format!("generator needs '{key}=...'")))
     }
-    fn finish(self, spec: &str) -> Result<()> {
+    fn finish(&self, spec: &str) -> Result<()> {
         match self.0.keys().next() {
             None => Ok(()),
             Some(k) => Err(Error::usage(format!(

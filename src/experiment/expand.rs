@@ -225,13 +225,16 @@ impl Plan {
             ));
         }
         s.push_str(&format!(
-            "k = {:?}, seeds = {{ base = {}, replicates = {} }}, time limit = {}, bounds = {:?}\n",
+            "k = {:?}, seeds = {{ base = {}, replicates = {} }}, time limit = {}, max steps = {}, bounds = {:?}\n",
             self.suite.k,
             self.suite.seeds.base,
             self.suite.seeds.replicates,
             self.suite
                 .time_limit
                 .map_or("none".to_string(), |t| format!("{t} s")),
+            self.suite
+                .max_steps
+                .map_or("none".to_string(), |m| m.to_string()),
             self.suite.bounds
         ));
         let runs = self.shard(shard);

@@ -13,6 +13,7 @@
 
 pub mod bounds;
 pub mod expand;
+pub mod lock;
 pub mod record;
 pub mod runner;
 pub mod suite;

@@ -39,6 +39,26 @@ pub struct StageResult {
     pub steps: Option<u64>,
 }
 
+impl From<&crate::pipeline::StageRecord> for StageResult {
+    fn from(s: &crate::pipeline::StageRecord) -> Self {
+        StageResult {
+            name: s.name.clone(),
+            seed: s.seed,
+            sse: s.sse,
+            il: s.il,
+            groups: s.groups,
+            seconds: s.seconds,
+            stop: s.stop.map(|r| {
+                serde_json::to_value(r)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            }),
+            steps: s.steps,
+        }
+    }
+}
+
 /// A stage's effective parameters (defaults filled in).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct StageParams {
@@ -93,6 +113,9 @@ pub struct Record {
     pub params: Vec<StageParams>,
     pub seeds: RunSeeds,
     pub time_limit: Option<f64>,
+    /// Step budget of every refiner stage, when the suite gives one (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
     /// Bounds the suite asked for.
     pub bounds_requested: Vec<String>,
     pub stages: Vec<StageResult>,
@@ -142,7 +165,8 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Record>> {
     Ok(all)
 }
 
-/// Records of one file (missing file: none).
+/// Records of one file (missing file: none). A last line cut short (a crash while it was
+/// appended) is skipped with a warning on stderr; a bad line elsewhere is an error.
 pub fn read_file(path: &Path) -> Result<Vec<Record>> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -157,7 +181,14 @@ pub fn read_file(path: &Path) -> Result<Vec<Record>> {
         // A line cut short by a crash is skipped only when it is the last one.
         match serde_json::from_str::<Record>(line) {
             Ok(r) => out.push(r),
-            Err(_) if i + 1 == text.lines().count() && !text.ends_with('\n') => {}
+            Err(e) if i + 1 == text.lines().count() && !text.ends_with('\n') => {
+                crate::output::note(&format!(
+                    "warning: {}: line {}: incomplete last record skipped ({e}); a study was \
+                     probably cut short while writing it (--resume reruns that run)",
+                    path.display(),
+                    i + 1
+                ));
+            }
             Err(e) => {
                 return Err(Error::Data {
                     file: path.display().to_string(),
@@ -197,14 +228,12 @@ pub fn append(path: &Path, r: &Record) -> Result<()> {
 /// Rewrite a file with its records sorted (atomically, via a temporary file).
 pub fn write_sorted(path: &Path, records: &mut [Record]) -> Result<()> {
     sort(records);
-    let tmp = path.with_extension("jsonl.tmp");
     let mut text = String::new();
     for r in records.iter() {
         text.push_str(&to_line(r));
         text.push('\n');
     }
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    crate::output::write_atomic(path, text.as_bytes())
 }
 
 /// A record's JSON with every timing field (`seconds`) removed, at any depth.

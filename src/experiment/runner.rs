@@ -6,7 +6,12 @@
 //! (instance, k) of the shard before the runs. Each finished run is appended to the output
 //! file at once (so `--resume` can pick up after a crash or Ctrl-C), and the file is
 //! rewritten sorted by run index at the end, so the finished output is byte-stable apart
-//! from timing fields. A run that was cut short by an interrupt is not recorded.
+//! from timing fields. A run that was cut short by an interrupt is not recorded. The
+//! records file is locked for the duration ([`OutLock`]): a second study writing the same
+//! file is refused instead of silently losing records.
+//!
+//! A run that fails (an error, or even a panic inside an algorithm) ends the study with an
+//! error naming the run; the finished runs stay on disk for `--resume`.
 //!
 //! Progress goes to stderr: a bar with counts and ETA on a terminal, plain lines otherwise.
 //!
@@ -18,6 +23,7 @@
 
 use super::bounds;
 use super::expand::{Plan, Run, Shard};
+use super::lock::OutLock;
 use super::record::{self, BoundResult, Record, RunSeeds, StageParams, StageResult};
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
@@ -105,8 +111,10 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
     let runs = plan.shard(opts.shard);
     let file = opts.out.as_ref().map(|d| records_path(d, opts.shard));
     let mut done: Vec<Record> = Vec::new();
+    let mut _lock = None;
     if let (Some(dir), Some(path)) = (&opts.out, &file) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        _lock = Some(OutLock::acquire(path)?);
         let existing = record::read_file(path)?;
         if !existing.is_empty() && !opts.resume {
             return Err(Error::usage(format!(
@@ -119,7 +127,13 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
         let wanted: BTreeMap<&str, &Run> = runs.iter().map(|r| (r.run_id.as_str(), *r)).collect();
         for r in existing {
             match wanted.get(r.run_id.as_str()) {
-                Some(run) if run.seed == r.seeds.run && run.index == r.index => done.push(r),
+                Some(run)
+                    if run.seed == r.seeds.run
+                        && run.index == r.index
+                        && r.max_steps == plan.suite.max_steps =>
+                {
+                    done.push(r)
+                }
                 _ => {
                     return Err(Error::usage(format!(
                         "{}: record '{}' does not belong to this suite (changed suite?); use another --out",
@@ -180,7 +194,22 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
             stop.store(true, Ordering::SeqCst);
             return None;
         }
-        let outcome = execute(plan, run, &case_bounds[&(run.instance, run.k)], interrupt);
+        // A panic inside an algorithm becomes this run's error instead of taking the
+        // study (and the records lock) down with it.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            execute(plan, run, &case_bounds[&(run.instance, run.k)], interrupt)
+        }))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Error::Algorithm {
+                method: plan.pipelines[run.pipeline].label.clone(),
+                message: format!("panicked: {what} (a bug; please report it)"),
+            })
+        });
         // A run cut short by Ctrl-C is not reproducible: leave it to --resume.
         if interrupt.load(Ordering::SeqCst) {
             stop.store(true, Ordering::SeqCst);
@@ -244,9 +273,14 @@ fn execute(
     let si = &plan.instances[run.instance];
     let inst = &si.inst;
     let rp = &plan.pipelines[run.pipeline];
-    let out = rp
-        .pipeline
-        .run(inst, run.k, run.seed, plan.suite.time_limit, interrupt)?;
+    let out = rp.pipeline.run_with(
+        inst,
+        run.k,
+        run.seed,
+        plan.suite.time_limit,
+        plan.suite.max_steps,
+        interrupt,
+    )?;
     let p = &out.partition;
     if !p.is_feasible(run.k) {
         return Err(Error::Algorithm {
@@ -254,14 +288,17 @@ fn execute(
             message: "returned an infeasible partition".into(),
         });
     }
-    let stages: Vec<StageResult> = out
-        .stages
-        .iter()
-        .map(|s| {
-            serde_json::from_value(serde_json::to_value(s).expect("stage records serialise"))
-                .expect("stage record fields match StageResult")
-        })
-        .collect();
+    let stages: Vec<StageResult> = out.stages.iter().map(StageResult::from).collect();
+    if !(out.partition.sse().is_finite() && inst.sst.is_finite() && inst.sst > 0.0) {
+        return Err(Error::Algorithm {
+            method: rp.label.clone(),
+            message: format!(
+                "SSE {} against SST {}: not a finite information loss",
+                out.partition.sse(),
+                inst.sst
+            ),
+        });
+    }
     let (min_size, max_size) = p.size_range();
     let sse = p.sse();
     // Gaps are stated only against certified bounds.
@@ -297,6 +334,7 @@ fn execute(
             stages: stages.iter().map(|s| s.seed).collect(),
         },
         time_limit: plan.suite.time_limit,
+        max_steps: plan.suite.max_steps,
         bounds_requested: plan.suite.bounds.clone(),
         stages,
         sse,
@@ -354,10 +392,10 @@ impl Reporter {
         } else if self.plain {
             let elapsed = self.start.elapsed().as_secs_f64();
             let eta = elapsed / c as f64 * (self.total - c) as f64;
-            eprintln!(
+            crate::output::note(&format!(
                 "[{c}/{}] {}: IL {:.4} % in {:.2} s (elapsed {:.0} s, ETA {:.0} s)",
                 self.total, r.run_id, r.il, r.seconds, elapsed, eta
-            );
+            ));
         }
     }
 

@@ -12,7 +12,8 @@
 //! instances = ["sim2:seed=1", "uniform:n=200,d=3,seed=1"]
 //! optional_instances = ["tarragona"]   # used when the file is found, noted otherwise
 //! k = [3, 5]
-//! time_limit = 10.0                    # seconds per run (optional)
+//! time_limit = 10.0                    # seconds per run (optional; not repeatable)
+//! max_steps = 5000                     # step budget of every refiner stage (optional)
 //! bounds = []                          # lower bounds to compute per (instance, k)
 //! seeds = { base = 1, replicates = 2 }
 //!
@@ -64,6 +65,9 @@ pub struct Suite {
     /// Wall-clock limit per run in seconds (refiners stop at it); none by default.
     #[serde(default)]
     pub time_limit: Option<f64>,
+    /// Step budget of every refiner stage (repeatable, unlike a time limit); none by default.
+    #[serde(default)]
+    pub max_steps: Option<u64>,
     /// Lower bounds to compute once per (instance, k); gaps are reported against the best.
     #[serde(default)]
     pub bounds: Vec<String>,
@@ -193,11 +197,11 @@ impl Suite {
             return Err(self.err("seeds.replicates must be at least 1"));
         }
         if let Some(t) = self.time_limit {
-            if !(t > 0.0 && t.is_finite()) {
-                return Err(self.err(format!(
-                    "time_limit = {t}: must be a positive number of seconds"
-                )));
-            }
+            crate::search::check_time_limit(t)
+                .map_err(|e| self.err(format!("time_limit = {e}")))?;
+        }
+        if self.max_steps == Some(0) {
+            return Err(self.err("max_steps must be at least 1"));
         }
         if self.pipeline.is_empty() {
             return Err(self.err("no [[pipeline]] given"));

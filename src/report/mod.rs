@@ -21,6 +21,13 @@ pub use tables::{render, summarize, CaseRow, Format};
 
 /// The table of a results directory, and the figures written.
 pub fn report(dir: &Path, format: Format) -> Result<(String, Vec<PathBuf>)> {
+    let (table, figures) = report_table(dir, format)?;
+    Ok((table, figures?))
+}
+
+/// The table of a results directory, and the outcome of writing its figures separately: a
+/// folder that takes no files (read-only) still gives its table.
+pub fn report_table(dir: &Path, format: Format) -> Result<(String, Result<Vec<PathBuf>>)> {
     let records = record::read_dir(dir)?;
     if records.is_empty() {
         return Err(Error::usage(format!(
@@ -29,6 +36,6 @@ pub fn report(dir: &Path, format: Format) -> Result<(String, Vec<PathBuf>)> {
         )));
     }
     let rows = summarize(&records)?;
-    let figures = plots::write_figures(&records, &rows, &dir.join("figures"))?;
+    let figures = plots::write_figures(&records, &rows, &dir.join("figures"));
     Ok((render(&rows, format), figures))
 }

@@ -91,13 +91,13 @@ pub fn write_figures(records: &[Record], rows: &[CaseRow], dir: &Path) -> Result
         let path = dir.join(format!("convergence-{}-k{k}.svg", file_safe(instance)));
         let svg = convergence_svg(&format!("{instance}, k = {k}"), &of_case)
             .map_err(|e| draw_err(&path, e))?;
-        std::fs::write(&path, svg).map_err(|e| Error::io(&path, e))?;
+        crate::output::write_atomic(&path, svg.as_bytes())?;
         written.push(path);
     }
     if rows.iter().any(|r| r.gap.is_some()) {
         let path = dir.join("gaps.svg");
         let svg = gaps_svg(rows).map_err(|e| draw_err(&path, e))?;
-        std::fs::write(&path, svg).map_err(|e| Error::io(&path, e))?;
+        crate::output::write_atomic(&path, svg.as_bytes())?;
         written.push(path);
     }
     Ok(written)

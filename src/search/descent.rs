@@ -535,7 +535,11 @@ impl Refiner for Descent {
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
-        self.nb = Some(Neighbours::build(inst, self.params.neighbours));
+        // A time limit or Ctrl-C stops the O(n^2 d) build (the stage then returns its input).
+        self.nb = Neighbours::build_until(inst, self.params.neighbours, || ctx.should_stop());
+        if self.nb.is_none() {
+            return Ok(());
+        }
         let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
         ls.cycles = self.params.cycles;
         let mut order: Vec<usize> = (0..inst.n).collect();

@@ -18,9 +18,12 @@
 //! whole budget is one annealing run over perturbation-descent steps (the result then
 //! depends on the machine's speed, as any time-limited run does). Without a time limit the
 //! run starts at the cold end, T0 x `end_ratio`, and cools by `cooling` per iteration, which
-//! keeps it reproducible bit for bit.
+//! keeps it reproducible bit for bit. With a step budget (`--max-steps`) T falls the same
+//! way as with a time limit, but with the share of steps used instead of the share of time
+//! (takes precedence over a time limit), so the whole budget is one annealing run that
+//! repeats bit for bit.
 //! After `stall` iterations without a new best the search returns to the best partition
-//! (without a time limit it stops there instead). Every iteration is a step, so the time
+//! (without a time limit or step budget it stops there instead). Every iteration is a step, so the time
 //! limit holds to within one perturbation and descent (milliseconds).
 //!
 //! Options of the descent and the re-split (study-ils-moves.txt, stop 14; `cycles` and
@@ -544,7 +547,12 @@ impl Refiner for Ils {
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
-        self.nb = Some(Neighbours::build(inst, self.params.neighbours));
+        // The lists cost O(n^2 d); a time limit or Ctrl-C stops their build (the stage then
+        // returns its input).
+        self.nb = Neighbours::build_until(inst, self.params.neighbours, || ctx.should_stop());
+        if self.nb.is_none() {
+            return Ok(());
+        }
         let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
         ls.cycles = self.params.cycles;
         for i in 0..inst.n {
@@ -553,14 +561,16 @@ impl Refiner for Ils {
         self.ls = Some(ls);
         let groups = state.current.num_groups().max(1) as f64;
         let now = std::time::Instant::now();
-        self.clock = ctx.deadline.map(|d| {
+        // A step budget drives the schedule when given (repeatable); else the clock does.
+        let by_clock = ctx.deadline.filter(|_| ctx.max_steps.is_none());
+        self.clock = by_clock.map(|d| {
             (
                 now,
                 d.saturating_duration_since(now).as_secs_f64().max(1e-9),
             )
         });
         // Without a time limit there is no schedule to run down: start at its cold end.
-        let scale = if self.clock.is_some() {
+        let scale = if ctx.has_budget() {
             1.0
         } else {
             self.params.end_ratio
@@ -572,6 +582,10 @@ impl Refiner for Ils {
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
         let (inst, k) = (ctx.inst, ctx.k);
+        if self.nb.is_none() {
+            // Only after an interrupted init, which the executor sees before any step.
+            return Ok(Step::Converged);
+        }
         let p = &mut state.current;
         if !self.descended {
             let nb = self.nb.as_ref().expect("initialised");
@@ -611,12 +625,13 @@ impl Refiner for Ils {
             }
             self.remember_empty_slots(p);
         }
-        self.temperature = match self.clock {
-            Some((start, total)) => {
+        self.temperature = match (ctx.progress(), self.clock) {
+            (Some(f), _) => self.t0 * self.params.end_ratio.powf(f),
+            (None, Some((start, total))) => {
                 let f = (start.elapsed().as_secs_f64() / total).min(1.0);
                 self.t0 * self.params.end_ratio.powf(f)
             }
-            None => self.temperature * self.params.cooling,
+            (None, None) => self.temperature * self.params.cooling,
         };
         if state.record_if_better(k) {
             self.since_best = 0;
@@ -636,13 +651,13 @@ impl Refiner for Ils {
             }
         }
         if self.since_best >= self.params.stall {
-            if ctx.deadline.is_none() {
+            if !ctx.has_budget() {
                 return Ok(Step::Converged);
             }
             // Restart from the best partition with the initial temperature.
             state.current = state.best(inst)?;
             self.spare.clear();
-            if self.clock.is_none() {
+            if !ctx.has_budget() {
                 self.temperature = self.t0;
             }
             self.since_best = 0;

@@ -442,7 +442,9 @@ impl Refiner for Imhm {
         let p = &state.current;
         let d = inst.d;
         let n = inst.n;
-        let npb = self.params.npb;
+        // With npb >= n every group is a block of its own already, so capping npb at n
+        // changes no block and keeps an absurd npb from allocating (or overflowing) at all.
+        let npb = self.params.npb.min(n.max(1));
         let order = sort_centers(p, d);
         let mut block_groups: Vec<Vec<usize>> = vec![Vec::new(); npb];
         let mut before = 0usize;

@@ -4,6 +4,12 @@
 //! ([`refine`]) owns the loop, the clock and the stop rules (argmin's shape), keeps the best
 //! partition seen, and guarantees that what it returns is feasible and never worse than its
 //! input. Local search, simulated annealing, ILS, IMHM and decompose/shrink are refiners.
+//!
+//! Two budgets stop a refiner: a wall-clock deadline (`--time-limit`), whose result depends
+//! on the machine's speed and load, and a step budget (`--max-steps`), which stops each
+//! refiner stage after that many steps and so repeats bit for bit. With a step budget the
+//! refiners with a budget-driven schedule (ILS) run it over the steps
+//! ([`Ctx::progress`]) instead of over the clock.
 
 pub mod column_pool;
 pub mod decompose_shrink;
@@ -37,6 +43,8 @@ pub enum Step {
 pub enum StopReason {
     Converged,
     TimeLimit,
+    /// The stage's step budget (`--max-steps`) was used up.
+    StepLimit,
     Interrupted,
 }
 
@@ -104,9 +112,26 @@ pub struct Ctx<'a> {
     pub rng: &'a mut Rng,
     pub deadline: Option<Instant>,
     pub interrupt: &'a AtomicBool,
+    /// The stage's step budget, when one was given (`--max-steps`).
+    pub max_steps: Option<u64>,
+    /// Steps started so far in this stage (the current one included).
+    pub steps: u64,
 }
 
 impl Ctx<'_> {
+    /// Share of the step budget used, in [0, 1]; `None` without a step budget. Schedules
+    /// that run down a budget use it, so that step-budgeted runs repeat bit for bit.
+    pub fn progress(&self) -> Option<f64> {
+        self.max_steps
+            .map(|m| (self.steps as f64 / m.max(1) as f64).min(1.0))
+    }
+
+    /// True when the stage runs under a budget (time or steps), false when it runs until
+    /// its own convergence rule.
+    pub fn has_budget(&self) -> bool {
+        self.deadline.is_some() || self.max_steps.is_some()
+    }
+
     /// True once the deadline has passed or the run was interrupted (Ctrl-C).
     pub fn should_stop(&self) -> bool {
         self.interrupt.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -142,6 +167,21 @@ pub fn refine(
     deadline: Option<Instant>,
     interrupt: &AtomicBool,
 ) -> Result<RefineOutcome> {
+    refine_with(refiner, inst, k, start, rng, deadline, None, interrupt)
+}
+
+/// As [`refine`], also stopping after `max_steps` steps when given.
+#[allow(clippy::too_many_arguments)]
+pub fn refine_with(
+    refiner: &mut dyn Refiner,
+    inst: &Instance,
+    k: usize,
+    start: Partition,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+    max_steps: Option<u64>,
+    interrupt: &AtomicBool,
+) -> Result<RefineOutcome> {
     let t0 = Instant::now();
     let input_sse = start.sse();
     let mut state = SearchState::new(start);
@@ -151,6 +191,8 @@ pub fn refine(
         rng,
         deadline,
         interrupt,
+        max_steps,
+        steps: 0,
     };
     refiner.init(&mut state, &mut ctx)?;
     let mut steps = 0u64;
@@ -161,7 +203,11 @@ pub fn refine(
         if ctx.deadline.is_some_and(|d| Instant::now() >= d) {
             break StopReason::TimeLimit;
         }
+        if max_steps.is_some_and(|m| steps >= m) {
+            break StopReason::StepLimit;
+        }
         steps += 1;
+        ctx.steps = steps;
         let outcome = refiner.step(&mut state, &mut ctx)?;
         trace::observe(
             inst,
@@ -201,7 +247,27 @@ pub fn refine(
     })
 }
 
-/// Deadline `secs` seconds from now (None for no limit).
+/// Deadline `secs` seconds from now (None for no limit). A limit beyond what the clock can
+/// represent is no limit (callers reject such values first, see [`check_time_limit`]).
 pub fn deadline_after(secs: Option<f64>) -> Option<Instant> {
-    secs.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)))
+    let s = secs?;
+    let d = Duration::try_from_secs_f64(s.max(0.0)).ok()?;
+    Instant::now().checked_add(d)
+}
+
+/// The largest time limit accepted, in seconds (about 31.7 years).
+pub const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// Check a time limit in seconds: positive, finite and at most [`MAX_TIME_LIMIT`].
+pub fn check_time_limit(t: f64) -> Result<(), String> {
+    if !(t > 0.0 && t.is_finite()) {
+        return Err(format!("{t}: must be a positive number of seconds"));
+    }
+    if t > MAX_TIME_LIMIT {
+        return Err(format!(
+            "{t} s is more than the largest limit accepted, {MAX_TIME_LIMIT:e} s (about 31 \
+             years); leave the limit out for none"
+        ));
+    }
+    Ok(())
 }

@@ -9,7 +9,8 @@
 //! ## Complexity
 //! Brute force: O(n^2 d) time once per instance (about 0.2 s for EIA, n = 4092, d = 11;
 //! acceptable up to n of about 20 000, beyond which a spatial index would be needed), and
-//! O(n m) memory.
+//! O(n m) memory. [`Neighbours::build_until`] polls a stop rule between records, so that a
+//! time limit or Ctrl-C is honoured within one record's O(n d) scan even on 10^5 records.
 //!
 //! ## References
 //! - Toth, P. and Vigo, D. (2003). The granular tabu search and its application to the
@@ -29,11 +30,20 @@ pub struct Neighbours {
 impl Neighbours {
     /// The `m` nearest records of every record (fewer when n - 1 < m).
     pub fn build(inst: &Instance, m: usize) -> Self {
+        Self::build_until(inst, m, || false).expect("never stopped")
+    }
+
+    /// As [`build`](Self::build), asking `stop` before each record; `None` once it says
+    /// stop (the lists are then unfinished and useless).
+    pub fn build_until(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> Option<Self> {
         let n = inst.n;
         let m = m.min(n.saturating_sub(1));
         let mut list = Vec::with_capacity(n * m);
         let mut cand: Vec<(f64, u32)> = Vec::with_capacity(n);
         for i in 0..n {
+            if stop() {
+                return None;
+            }
             cand.clear();
             let x = inst.row(i);
             cand.extend(
@@ -49,7 +59,7 @@ impl Neighbours {
             cand.sort_by(order);
             list.extend(cand.iter().map(|c| c.1));
         }
-        Neighbours { m, list }
+        Some(Neighbours { m, list })
     }
 
     /// Number of neighbours kept per record.

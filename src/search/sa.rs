@@ -147,7 +147,11 @@ impl Refiner for Sa {
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
-        self.nb = Some(Neighbours::build(ctx.inst, self.params.neighbours));
+        // A time limit or Ctrl-C stops the O(n^2 d) build (the stage then returns its input).
+        self.nb = Neighbours::build_until(ctx.inst, self.params.neighbours, || ctx.should_stop());
+        if self.nb.is_none() {
+            return Ok(());
+        }
         let groups = state.current.num_groups().max(1) as f64;
         self.t_start = (self.params.t0 * state.current.sse() / groups).max(f64::MIN_POSITIVE);
         self.temperature = self.t_start;
@@ -156,7 +160,9 @@ impl Refiner for Sa {
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
         let (inst, k) = (ctx.inst, ctx.k);
-        let nb = self.nb.take().expect("initialised");
+        let Some(nb) = self.nb.take() else {
+            return Ok(Step::Converged);
+        };
         let m = nb.per_record();
         let mut accepted = 0usize;
         let mut improved = false;

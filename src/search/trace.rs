@@ -125,7 +125,9 @@ pub fn observe(
         current_il: inst.il(current_sse),
         best_il: inst.il(best_sse),
     };
-    // A failing trace write must not abort the search: the trace is best effort.
+    // A failing trace write must not abort the search: the trace is best effort. Lines are
+    // flushed as written (at most one per interval or improvement), so that a trace shows
+    // progress while the run goes on and survives a killed process.
     match &mut sink.out {
         Output::Csv(w) => {
             let _ = writeln!(
@@ -133,11 +135,13 @@ pub fn observe(
                 "{:.6},{},{},{:.10},{:.10}",
                 point.seconds, point.stage, point.step, point.current_il, point.best_il
             );
+            let _ = w.flush();
         }
         Output::Json(w) => {
             if let Ok(line) = serde_json::to_string(&point) {
                 let _ = writeln!(w, "{line}");
             }
+            let _ = w.flush();
         }
         Output::Memory(v) => v.push(point),
     }

@@ -1,0 +1,203 @@
+//! Signals, closed pipes and full disks against the built binary (issue 23, points 5-7):
+//! SIGINT, SIGTERM and SIGHUP stop a run, which writes a valid labels file, says
+//! "interrupted" and exits 128 + the signal; a closed stdout ends quietly; `/dev/full` is a
+//! clear error; a file-size limit hit while overwriting a labels file leaves the old file.
+//! The tests wait for the refiner to start (its trace file appears) before signalling, so
+//! they do not depend on timing beyond "the run lasts longer than the wait".
+
+mod common;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_microagg"))
+}
+
+/// Wait until `path` has content (the refiner wrote its first trace line), at most 60 s.
+fn wait_for(path: &Path) {
+    let t = Instant::now();
+    while std::fs::metadata(path).map_or(true, |m| m.len() < 60) {
+        assert!(t.elapsed() < Duration::from_secs(60), "run did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A pipe whose read end is already closed: any write to the other end fails with EPIPE.
+fn closed_pipe() -> OwnedFd {
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two new descriptors into fds.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors are ours; the read end is closed at once.
+    unsafe {
+        libc::close(fds[0]);
+        OwnedFd::from_raw_fd(fds[1])
+    }
+}
+
+/// Starts a long ILS run with a trace and labels file, sends `sig` once the refiner runs,
+/// and returns (exit status, stdout, labels).
+fn interrupted_run(sig: libc::c_int, extra: &[&str]) -> (Option<i32>, String, Vec<usize>) {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.csv");
+    let labels = dir.path().join("labels.txt");
+    let child = bin()
+        .args([
+            "run",
+            "--data",
+            "gauss:n=3000,d=3,seed=4",
+            "--k",
+            "3",
+            "--method",
+            "mdav+ils",
+            "--time-limit",
+            "300",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--labels-out",
+            labels.to_str().unwrap(),
+        ])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&trace);
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let labels = microagg::labels::read_labels(&labels).expect("labels written");
+    (out.status.code(), text, labels)
+}
+
+fn assert_valid_labels(labels: &[usize]) {
+    let inst = common::synthetic("gauss:n=3000,d=3,seed=4");
+    let r = microagg::labels::check_labels(&inst, 3, labels).unwrap();
+    assert!(r.feasible, "labels feasible");
+}
+
+#[test]
+fn sigint_stops_a_run_that_writes_its_labels_says_interrupted_and_exits_130() {
+    let (code, text, labels) = interrupted_run(libc::SIGINT, &[]);
+    assert_eq!(code, Some(130), "{text}");
+    assert!(text.contains("interrupted by SIGINT"), "{text}");
+    assert_valid_labels(&labels);
+}
+
+#[test]
+fn sigterm_and_sighup_are_handled_like_sigint() {
+    let (code, text, labels) = interrupted_run(libc::SIGTERM, &["--json"]);
+    assert_eq!(code, Some(143), "{text}");
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["stages"][1]["stop"], "interrupted");
+    assert_valid_labels(&labels);
+    let (code, _, labels) = interrupted_run(libc::SIGHUP, &[]);
+    assert_eq!(code, Some(129));
+    assert_valid_labels(&labels);
+}
+
+#[test]
+fn after_a_signal_the_bound_is_skipped_and_said_so() {
+    let (code, text, labels) = interrupted_run(libc::SIGINT, &["--bound", "colgen"]);
+    assert_eq!(code, Some(130), "{text}");
+    assert!(text.contains("bound skipped"), "{text}");
+    assert_valid_labels(&labels);
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &[
+            "run",
+            "--data",
+            "uniform:n=50,d=2",
+            "--k",
+            "3",
+            "--method",
+            "mdav",
+        ],
+        &["bound", "--data", "uniform:n=50,d=2", "--k", "3"],
+    ] {
+        let out = bin()
+            .args(args)
+            .stdout(Stdio::from(closed_pipe()))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: quiet, got {err}");
+    }
+}
+
+#[test]
+fn a_full_stdout_is_a_clear_error() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = bin()
+        .arg("list")
+        .stdout(Stdio::from(full))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("standard output") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_experiment_whose_stderr_closes_still_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        "instances = [\"uniform:n=60,d=2,seed=1\"]\nk = [3]\nseeds = { base = 1, replicates = 2 }\n[[pipeline]]\nmethod = \"mdav\"\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("r");
+    let out = bin()
+        .args([
+            "experiment",
+            suite.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ])
+        .stderr(Stdio::from(closed_pipe()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let records = microagg::experiment::record::read_dir(&out_dir).unwrap();
+    assert_eq!(records.len(), 2);
+}
+
+#[test]
+fn a_write_cut_short_leaves_the_old_labels_file_intact() {
+    // A file-size limit stands in for a full disk: the process is stopped (SIGXFSZ) in the
+    // middle of writing a labels file of about 100 KB over a valid one. Written in place the
+    // old file would be truncated to a fragment; written atomically it survives.
+    let dir = tempfile::tempdir().unwrap();
+    let labels = dir.path().join("labels.txt");
+    let old: String = (0..20000).map(|i| format!("{}\n", i / 4)).collect();
+    std::fs::write(&labels, &old).unwrap();
+    let script = format!(
+        "ulimit -f 64; exec {} run --data gauss:n=20000,d=2,seed=1 --k 4 --method mdav --labels-out {}",
+        env!("CARGO_BIN_EXE_microagg"),
+        labels.display()
+    );
+    let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+    assert!(!out.status.success(), "the limit must stop the write");
+    assert_eq!(std::fs::read_to_string(&labels).unwrap(), old);
+}
