@@ -797,6 +797,7 @@ fn solve_exact(
         method: exact_method,
         time_limit,
         hint: Some(mdav),
+        interrupt: Some(interrupt::flag()),
         ..ExactOptions::default()
     };
     let s = microagg_solvers::exact::solve_exact_with(&inst.z, inst.n, inst.d, data.k, &opts)
@@ -831,6 +832,7 @@ fn solve_exact(
             "branch_nodes": s.branch_nodes,
             "proof_rel_gap": microagg_solvers::exact::PROOF_REL_GAP,
             "note": s.note,
+            "interrupted": interrupt::requested(),
             "phase_seconds": {"pricing": s.phase_seconds[0], "lp": s.phase_seconds[1], "mip": s.phase_seconds[2]},
             "version": env!("CARGO_PKG_VERSION"),
         });
@@ -861,7 +863,12 @@ fn solve_exact(
             seconds
         ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    // Interrupted: the best partition and bound are out; say so in the exit status.
+    Ok(if interrupt::requested() {
+        interrupted_status()
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn verify_bound(

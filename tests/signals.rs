@@ -201,3 +201,49 @@ fn a_write_cut_short_leaves_the_old_labels_file_intact() {
     assert!(!out.status.success(), "the limit must stop the write");
     assert_eq!(std::fs::read_to_string(&labels).unwrap(), old);
 }
+
+#[test]
+fn sigint_stops_solve_exact_with_its_best_partition_and_a_bound() {
+    // n = 64, k = 8: far more than a second of column generation and proof search.
+    let dir = tempfile::tempdir().unwrap();
+    let labels = dir.path().join("exact.labels");
+    let child = bin()
+        .args([
+            "solve-exact",
+            "--data",
+            "gauss:n=64,d=3,clusters=8,seed=2",
+            "--k",
+            "8",
+            "--json",
+            "--labels-out",
+            labels.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["proven_optimal"], false);
+    assert!(
+        v["note"].as_str().unwrap().contains("interrupted"),
+        "{text}"
+    );
+    assert!(v["lower_bound"].as_f64().unwrap() <= v["sse"].as_f64().unwrap());
+    let inst = common::synthetic("gauss:n=64,d=3,clusters=8,seed=2");
+    let labels = microagg::labels::read_labels(&labels).unwrap();
+    let r = microagg::labels::check_labels(&inst, 8, &labels).unwrap();
+    assert!(r.feasible);
+    assert!((r.sse - v["sse"].as_f64().unwrap()).abs() <= 1e-9 * r.sse);
+}

@@ -27,7 +27,7 @@
 //! - **Primal**: integral LP solutions and a greedy rounding of fractional ones (columns by
 //!   decreasing value, disjoint ones kept) update the incumbent.
 //!
-//! Anytime: when stopped (deadline) the certified lower bound is the least bound over the
+//! Anytime: when stopped (deadline or interrupt) the certified lower bound is the least bound over the
 //! open nodes and the target.
 //!
 //! ## Complexity
@@ -44,8 +44,11 @@
 //!   programming. Math. Program. 99, 283-296 (bounds from approximate duals, rounded
 //!   outward).
 
-use super::certify::{lagrangian_lower, partition_sse_lower, rc_lower, PROOF_REL_GAP};
-use super::setpart::{bits, labels_of_masks};
+use super::certify::{
+    lagrangian_lower, partition_sse_lower, partition_sse_upper, rc_lower, PROOF_REL_GAP,
+};
+use super::setpart::{bits, greedy_cover, labels_of_masks};
+use super::stop::Stop;
 use crate::error::set_highs_option;
 use crate::SolverError;
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
@@ -145,7 +148,7 @@ struct Search<'a> {
     /// tolerances are absolute).
     cost_scale: f64,
     big_m: f64,
-    deadline: Option<Instant>,
+    stop: Stop,
     nodes: u64,
     lp_seconds: f64,
 }
@@ -177,7 +180,7 @@ pub(crate) fn branch_and_bound(
     cols: &Columns,
     labels: Vec<usize>,
     sse: f64,
-    deadline: Option<Instant>,
+    stop: Stop,
 ) -> BranchResult {
     let target = target_of(partition_sse_lower(x, d, &labels));
     let mut s = Search {
@@ -191,7 +194,7 @@ pub(crate) fn branch_and_bound(
         target,
         cost_scale: cost_scale_for(n, sse),
         big_m: 2.0 * sse,
-        deadline,
+        stop,
         nodes: 0,
         lp_seconds: 0.0,
     };
@@ -212,8 +215,9 @@ pub(crate) fn branch_and_bound(
     // incumbents early), the other child waits in the best-bound queue.
     let mut plunge: Option<Node> = None;
     while let Some(node) = plunge.take().or_else(|| open.pop()) {
-        if s.sse == 0.0 {
-            // Nothing is below zero (and no LP with zero costs is needed to say so).
+        if partition_sse_upper(s.x, s.d, &s.labels) == 0.0 {
+            // Groups of identical records: nothing is below zero (and no LP with zero costs
+            // is needed to say so).
             open.clear();
             break;
         }
@@ -312,16 +316,15 @@ impl Search<'_> {
             .collect()
     }
 
-    fn expired(&self) -> bool {
-        self.deadline.is_some_and(|t| Instant::now() >= t)
-    }
-
     /// Offer a partition (as column indices) as the new incumbent.
     fn offer(&mut self, chosen: &[usize]) {
         let masks: Vec<u64> = chosen.iter().map(|&c| self.cols.masks[c]).collect();
-        let Ok(labels) = labels_of_masks(&masks, self.n) else {
-            return;
-        };
+        if let Ok(labels) = labels_of_masks(&masks, self.n) {
+            self.offer_labels(labels);
+        }
+    }
+
+    fn offer_labels(&mut self, labels: Vec<usize>) {
         let sse = crate::sse::partition_sse(self.x, self.d, &labels);
         if sse < self.sse {
             self.sse = sse;
@@ -349,10 +352,10 @@ impl Search<'_> {
         let m_max = self.n / self.k;
         self.nodes += 1;
         loop {
-            if self.expired() {
+            if self.stop.expired() {
                 return NodeEnd::Stopped {
                     lower_bound,
-                    why: "time limit reached during branch and bound".into(),
+                    why: format!("{} during branch and bound", self.stop.reason()),
                 };
             }
             let t = Instant::now();
@@ -431,19 +434,12 @@ impl Search<'_> {
     /// Columns by decreasing LP value (ties: lower index), disjoint ones kept; a cover of all
     /// records is offered as incumbent.
     fn greedy_rounding(&mut self, positive: &[(usize, f64)]) {
-        let mut order = positive.to_vec();
-        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut covered = 0u64;
-        let mut chosen = Vec::new();
-        for (c, _) in order {
-            let m = self.cols.masks[c];
-            if m & covered == 0 {
-                covered |= m;
-                chosen.push(c);
-            }
-        }
-        if covered.count_ones() as usize == self.n {
-            self.offer(&chosen);
+        let groups: Vec<(u64, f64)> = positive
+            .iter()
+            .map(|&(c, v)| (self.cols.masks[c], v))
+            .collect();
+        if let Some(labels) = greedy_cover(&groups, self.n) {
+            self.offer_labels(labels);
         }
     }
 
@@ -478,8 +474,7 @@ impl Search<'_> {
             set_highs_option(&mut model, "dual_feasibility_tolerance", tol)?;
             set_highs_option(&mut model, "primal_feasibility_tolerance", tol)?;
         }
-        if let Some(t) = self.deadline {
-            let left = t.saturating_duration_since(Instant::now()).as_secs_f64();
+        if let Some(left) = self.stop.time_left() {
             set_highs_option(&mut model, "time_limit", left.max(0.01))?;
         }
         let solved = model

@@ -29,8 +29,8 @@
 //! numerical microaggregation. J. Global Optim. 60(2), 165-182 (set-partitioning master and
 //! exact pricing by branch and bound over records).
 
+use super::stop::Stop;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
 /// A group as a bitmask of records, with its SSE and reduced cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,7 +88,7 @@ struct Search<'a> {
     min_rc: f64,
     nodes: u64,
     stopped: bool,
-    deadline: Option<Instant>,
+    stop: Stop,
     /// Scratch per depth: squared distances of the candidates to the centroid.
     scratch: Vec<Vec<f64>>,
     /// Scratch per depth: sorted bound weights.
@@ -96,7 +96,7 @@ struct Search<'a> {
 }
 
 /// Enumerate groups of sizes `k..=2k-1` of the `n` records of `x` (row-major, `d` columns)
-/// by reduced cost under duals `y`. Stops (incomplete) at `deadline`.
+/// by reduced cost under duals `y`. Stops (incomplete) when `stop` expires.
 pub(crate) fn enumerate(
     x: &[f64],
     n: usize,
@@ -104,7 +104,7 @@ pub(crate) fn enumerate(
     k: usize,
     y: &[f64],
     mode: Mode,
-    deadline: Option<Instant>,
+    stop: Stop,
 ) -> Enumeration {
     debug_assert!(n <= 64 && k >= 1 && y.len() == n);
     let threshold = match mode {
@@ -123,7 +123,7 @@ pub(crate) fn enumerate(
         min_rc: f64::INFINITY,
         nodes: 0,
         stopped: false,
-        deadline,
+        stop,
         scratch: vec![Vec::with_capacity(n); 2 * k + 1],
         weights: vec![Vec::with_capacity(n); 2 * k + 1],
     };
@@ -157,12 +157,8 @@ impl Search<'_> {
     /// dual sum `ysum`).
     fn visit(&mut self, mask: u64, last: usize, m: usize, sum: &mut [f64], sse: f64, ysum: f64) {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) {
-            if let Some(t) = self.deadline {
-                if Instant::now() >= t {
-                    self.stopped = true;
-                }
-            }
+        if self.nodes.is_multiple_of(4096) && self.stop.expired() {
+            self.stopped = true;
         }
         if self.stopped {
             return;
@@ -222,7 +218,7 @@ impl Search<'_> {
                 break;
             }
         }
-        if lb > self.threshold {
+        if self.beyond(lb) {
             self.scratch[m] = dists;
             return;
         }
@@ -236,7 +232,7 @@ impl Search<'_> {
             // Per-child bound (Lemma 1 with H = {j} + H'): rc(G + j + H') >= rc(G) + w_j +
             // (sum of the negative weights among the `room` smallest).
             let wj = alpha * dt - self.y[j];
-            if rc + wj + neg_sum > self.threshold {
+            if self.beyond(rc + wj + neg_sum) {
                 continue;
             }
             let xj = &self.x[j * d..(j + 1) * d];
@@ -259,6 +255,17 @@ impl Search<'_> {
             }
         }
         self.scratch[m] = dists;
+    }
+
+    /// A lower bound `lb` on every reduced cost below a node excludes the node: above the
+    /// threshold in [`Mode::All`] (which keeps `rc <= threshold`), at or above it in
+    /// [`Mode::Best`] (which keeps only `rc < threshold`; pruning ties matters on duplicate
+    /// records, where many groups share one reduced cost).
+    fn beyond(&self, lb: f64) -> bool {
+        match self.mode {
+            Mode::All { .. } => lb > self.threshold,
+            Mode::Best { .. } => lb >= self.threshold,
+        }
     }
 
     fn record(&mut self, mask: u64, rc: f64) {

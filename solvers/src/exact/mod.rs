@@ -37,6 +37,7 @@ pub(crate) mod certify;
 pub mod dp;
 pub(crate) mod enumerate;
 pub mod setpart;
+pub(crate) mod stop;
 
 pub use certify::PROOF_REL_GAP;
 pub use dp::DP_MAX_N;
@@ -83,7 +84,7 @@ impl ExactMethod {
 }
 
 /// Options of [`solve_exact_with`].
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct ExactOptions {
     /// Method (default auto).
     pub method: ExactMethod,
@@ -94,6 +95,10 @@ pub struct ExactOptions {
     pub hint: Option<Vec<usize>>,
     /// Tunables of the set-partitioning method.
     pub setpart: SetPartOptions,
+    /// A flag set from outside (the workbench's Ctrl-C / SIGTERM flag): once set, the
+    /// set-partitioning method stops as at its time limit, with its best partition, a
+    /// certified bound and a note. The DP does not poll it.
+    pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// An exact (or, on a time limit, best found) solution.
@@ -209,7 +214,8 @@ pub fn solve_exact_with(
                 .time_limit
                 .map(|t| Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)));
             let hint = opts.hint.as_deref().filter(|h| feasible(h, k));
-            let mut r = setpart::solve_setpart(x, n, d, k, hint, deadline, &opts.setpart)?;
+            let stop = stop::Stop::new(deadline, opts.interrupt);
+            let mut r = setpart::solve_setpart(x, n, d, k, hint, stop, &opts.setpart)?;
             // The nn bound (P06, certified, O(n^2 d)) backs a run stopped before column
             // generation produced a bound.
             r.lower_bound = r

@@ -28,7 +28,7 @@
 //!
 //! The answer is "proven optimal" (decided in [`super::solve_exact_with`]) when the certified
 //! lower bound is within [`super::PROOF_REL_GAP`] of a certified upper bound on the SSE. A
-//! deadline, a HiGHS failure or a gap holding more than `max_columns` groups end the search
+//! deadline, an interrupt, a HiGHS failure or a gap holding more than `max_columns` groups end the search
 //! early with the best partition and bound so far and a note; they are never errors.
 //!
 //! ## Complexity
@@ -49,6 +49,7 @@
 use super::branch::{branch_and_bound, Columns};
 use super::certify::{lagrangian_lower, partition_sse_upper, sse_interval, U};
 use super::enumerate::{enumerate, Column, Mode};
+use super::stop::Stop;
 use crate::error::set_highs_option;
 use crate::sse::{group_sse, sq_dist};
 use crate::SolverError;
@@ -242,6 +243,22 @@ fn solve_master(
     })
 }
 
+/// Groups (mask, LP value) by decreasing value (ties: earlier entry), disjoint ones kept: a
+/// partition when they cover every record.
+pub(crate) fn greedy_cover(groups: &[(u64, f64)], n: usize) -> Option<Vec<usize>> {
+    let mut order: Vec<usize> = (0..groups.len()).filter(|&g| groups[g].1 > 1e-9).collect();
+    order.sort_by(|&a, &b| groups[b].1.total_cmp(&groups[a].1).then(a.cmp(&b)));
+    let mut covered = 0u64;
+    let mut picked = Vec::new();
+    for g in order {
+        if groups[g].0 & covered == 0 {
+            covered |= groups[g].0;
+            picked.push(groups[g].0);
+        }
+    }
+    labels_of_masks(&picked, n).ok()
+}
+
 /// Partition from the values of an integral master solution.
 fn chosen(masks: &[u64], values: &[f64], n: usize) -> Result<Vec<usize>, SolverError> {
     let picked: Vec<u64> = masks
@@ -269,7 +286,7 @@ pub(crate) fn solve_setpart(
     d: usize,
     k: usize,
     hint: Option<&[usize]>,
-    deadline: Option<Instant>,
+    stop: Stop,
     opts: &SetPartOptions,
 ) -> Result<SetPartResult, SolverError> {
     if n > SETPART_MAX_N {
@@ -293,10 +310,14 @@ pub(crate) fn solve_setpart(
             start = candidate;
         }
     }
+    if partition_sse_upper(x, d, &start) == 0.0 {
+        // A partition of identical records: nothing is below zero, no search is needed.
+        return Ok(Progress::start(x, d, start).finish());
+    }
     let max_abs = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let s1 = bounded_scale((n as f64 / ub).sqrt(), max_abs);
     let x1: Vec<f64> = x.iter().map(|&v| v * s1).collect();
-    let (mut p, last) = generate_columns(&x1, n, d, k, start, deadline, opts);
+    let (mut p, last) = generate_columns(&x1, n, d, k, start, stop, opts);
     let mut scale = s1;
     let r = match last {
         None => p.finish(),
@@ -312,7 +333,7 @@ pub(crate) fn solve_setpart(
             p.lower_bound *= q;
             p.lp_bound = p.lp_bound.map(|b| b * q);
             scale *= s2;
-            prove(&x2, n, d, k, p, &y, rho, deadline, opts)
+            prove(&x2, n, d, k, p, &y, rho, stop, opts)
         }
     };
     Ok(unscale(r, scale))
@@ -455,6 +476,23 @@ struct Progress {
 }
 
 impl Progress {
+    /// Nothing done yet: the starting partition and the bound 0.
+    fn start(x: &[f64], d: usize, labels: Vec<usize>) -> Self {
+        Progress {
+            sse: crate::sse::partition_sse(x, d, &labels),
+            labels,
+            lower_bound: 0.0,
+            lp_bound: None,
+            cg_iterations: 0,
+            nodes: 0,
+            columns: 0,
+            mip_nodes: 0,
+            branch_nodes: 0,
+            seconds: [0.0; 3],
+            note: None,
+        }
+    }
+
     fn offer(&mut self, x: &[f64], d: usize, labels: Vec<usize>) {
         let s = crate::sse::partition_sse(x, d, &labels);
         if s < self.sse {
@@ -482,18 +520,18 @@ impl Progress {
 /// Phase 1 of [`solve_setpart`] on data already scaled, from the feasible partition
 /// `start`: column generation (certified Lagrangian bounds) and the heuristic MIP. Returns
 /// the progress and, after a complete pricing pass, the last duals with their certified least
-/// reduced cost. Never fails: a HiGHS failure or the deadline end it with a note.
+/// reduced cost. Never fails: a HiGHS failure, the deadline or an interrupt end it with a note.
 fn generate_columns(
     x: &[f64],
     n: usize,
     d: usize,
     k: usize,
     start: Vec<usize>,
-    deadline: Option<Instant>,
+    stop: Stop,
     opts: &SetPartOptions,
 ) -> (Progress, Option<(Vec<f64>, f64)>) {
-    let time_left = || deadline.map(|t| t.saturating_duration_since(Instant::now()).as_secs_f64());
-    let expired = || deadline.is_some_and(|t| Instant::now() >= t);
+    let time_left = || stop.time_left();
+    let expired = || stop.expired();
     let m_max = n / k;
     let mut masks: Vec<u64> = Vec::new();
     let mut seen: HashSet<u64> = HashSet::new();
@@ -518,19 +556,7 @@ fn generate_columns(
     for m in masks_of_labels(&start, k) {
         push(m, &mut masks);
     }
-    let mut p = Progress {
-        sse: crate::sse::partition_sse(x, d, &start),
-        labels: start,
-        lower_bound: 0.0,
-        lp_bound: None,
-        cg_iterations: 0,
-        nodes: 0,
-        columns: 0,
-        mip_nodes: 0,
-        branch_nodes: 0,
-        seconds: [0.0; 3],
-        note: None,
-    };
+    let mut p = Progress::start(x, d, start);
     let mut costs: Vec<f64> = masks.iter().map(|&m| mask_sse(x, d, m)).collect();
 
     // 1. Column generation with exact pricing; every complete pricing pass gives a certified
@@ -539,7 +565,7 @@ fn generate_columns(
     let mut cost_scale = 1.0;
     loop {
         if expired() {
-            p.note = Some("time limit reached during column generation".into());
+            p.note = Some(format!("{} during column generation", stop.reason()));
             break;
         }
         p.cg_iterations += 1;
@@ -560,6 +586,19 @@ fn generate_columns(
                 break;
             }
         };
+        // A disjoint rounding of the LP solution may already be a better partition; one of
+        // SSE 0 cannot be beaten, and pricing many zero-cost groups (duplicates) is skipped.
+        let groups: Vec<(u64, f64)> = masks
+            .iter()
+            .copied()
+            .zip(lp.values.iter().copied())
+            .collect();
+        if let Some(labels) = greedy_cover(&groups, n) {
+            p.offer(x, d, labels);
+        }
+        if partition_sse_upper(x, d, &p.labels) == 0.0 {
+            break;
+        }
         let y = lp.duals;
         // Keep the LP objective about n on HiGHS' side: if it drifted by more than 16x (the
         // starting partition was far from optimal), rescale and solve again before trusting
@@ -582,12 +621,12 @@ fn generate_columns(
                 threshold: -tol,
                 cap: opts.pricing_cap,
             },
-            deadline,
+            stop,
         );
         p.seconds[0] += t.elapsed().as_secs_f64();
         p.nodes += e.nodes;
         if !e.complete {
-            p.note = Some("time limit reached during pricing".into());
+            p.note = Some(format!("{} during pricing", stop.reason()));
             break;
         }
         // Nothing below -tol was found, so the least reduced cost is at least -tol.
@@ -643,16 +682,16 @@ fn prove(
     mut p: Progress,
     y: &[f64],
     rho: f64,
-    deadline: Option<Instant>,
+    stop: Stop,
     opts: &SetPartOptions,
 ) -> SetPartResult {
     let m_max = n / k;
-    if deadline.is_some_and(|t| Instant::now() >= t) {
-        p.note = Some("time limit reached before the proof search".into());
+    if stop.expired() {
+        p.note = Some(format!("{} before the proof search", stop.reason()));
         return p.finish();
     }
-    if p.sse == 0.0 {
-        // Nothing is below zero: the bound 0 proves it.
+    if partition_sse_upper(x, d, &p.labels) == 0.0 {
+        // Groups of identical records: nothing is below zero, the bound 0 proves it.
         return p.finish();
     }
 
@@ -675,7 +714,7 @@ fn prove(
             threshold: delta + margin,
             limit: opts.max_columns,
         },
-        deadline,
+        stop,
     );
     p.seconds[0] += t.elapsed().as_secs_f64();
     p.nodes += e.nodes;
@@ -686,7 +725,10 @@ fn prove(
                 opts.max_columns
             )
         } else {
-            "time limit reached while enumerating the groups within the gap".into()
+            format!(
+                "{} while enumerating the groups within the gap",
+                stop.reason()
+            )
         });
         return p.finish();
     }
@@ -707,7 +749,7 @@ fn prove(
         cols.cost_lo.push(lo);
     }
     p.columns = cols.masks.len();
-    let b = branch_and_bound(x, n, d, k, &cols, p.labels.clone(), p.sse, deadline);
+    let b = branch_and_bound(x, n, d, k, &cols, p.labels.clone(), p.sse, stop);
     p.branch_nodes = b.nodes;
     p.seconds[1] += b.lp_seconds;
     p.lower_bound = p.lower_bound.max(b.lower_bound);
