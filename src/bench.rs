@@ -132,7 +132,7 @@ pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> 
         t.elapsed().as_secs_f64()
     );
     if let Some(dir) = out {
-        for f in report::plots::write_figures(&summary.records, &rows, &dir.join("figures"))? {
+        for f in report::plots::write_figures(&summary.records, &dir.join("figures"))? {
             eprintln!("figure: {}", f.display());
         }
     }

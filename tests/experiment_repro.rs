@@ -326,16 +326,27 @@ fn report_summarises_every_case_and_writes_figures() {
         let gap = row.gap.expect("positive bound");
         assert!(gap >= 0.0 && (gap - 100.0 * (best_sse - bound) / bound).abs() < 1e-12);
     }
-    // One convergence figure per case, plus the gap figure (the suite has a bound).
-    assert_eq!(figures.len(), plan.instances.len() * plan.suite.k.len() + 1);
-    assert!(figures.iter().any(|f| f.ends_with("gaps.svg")));
-    for f in figures.iter().filter(|f| !f.ends_with("gaps.svg")) {
-        let svg = std::fs::read_to_string(f).unwrap();
-        assert!(
-            svg.starts_with("<svg") && svg.contains("mdav-generic"),
-            "{}",
-            f.display()
-        );
+    // Per case a convergence figure and a box plot; the gap figure (the suite has a bound)
+    // and two performance profiles (three pipelines); each as SVG, PNG and PDF.
+    let n_cases = plan.instances.len() * plan.suite.k.len();
+    assert_eq!(figures.len(), 3 * (2 * n_cases + 3));
+    for stem in ["gaps", "profile-il", "profile-time"] {
+        for ext in ["svg", "png", "pdf"] {
+            assert!(figures.iter().any(|f| f.ends_with(format!("{stem}.{ext}"))));
+        }
+    }
+    for f in &figures {
+        let bytes = std::fs::read(f).unwrap();
+        match f.extension().unwrap().to_str().unwrap() {
+            "png" => assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 1000),
+            "pdf" => assert!(bytes.starts_with(b"%PDF") && bytes.len() > 1000),
+            _ => {
+                let svg = String::from_utf8(bytes).unwrap();
+                assert!(svg.starts_with("<svg"), "{}", f.display());
+                // Every pipeline is named, in the legend or on the axis.
+                assert!(svg.contains("mdav-generic"), "{}", f.display());
+            }
+        }
     }
     let (tex, _) = report::report(&out, report::Format::Latex).unwrap();
     assert!(tex.contains("\\toprule") && tex.contains("\\bottomrule"));

@@ -1,8 +1,8 @@
 //! # Reports
 //!
 //! `microagg report <DIR>`: reads every `*.jsonl` record file of a directory (shards merge by
-//! concatenation), prints the summary table ([`tables`]) and writes SVG figures ([`plots`])
-//! into `DIR/figures/`.
+//! concatenation), prints the summary table ([`tables`]) and writes figures ([`plots`]) as SVG,
+//! PNG and PDF ([`export`]) into `DIR/figures/`.
 //!
 //! ## Complexity
 //! O(records log records).
@@ -10,7 +10,9 @@
 //! ## References
 //! None.
 
+pub mod export;
 pub mod plots;
+pub mod style;
 pub mod tables;
 
 use crate::error::{Error, Result};
@@ -29,6 +31,6 @@ pub fn report(dir: &Path, format: Format) -> Result<(String, Vec<PathBuf>)> {
         )));
     }
     let rows = summarize(&records)?;
-    let figures = plots::write_figures(&records, &rows, &dir.join("figures"))?;
+    let figures = plots::write_figures(&records, &dir.join("figures"))?;
     Ok((render(&rows, format), figures))
 }
