@@ -211,12 +211,15 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Summarise a results directory: table (md, csv or latex) on stdout, SVG figures in DIR/figures.
+    /// Summarise a results directory: table (md, csv or latex) on stdout, figures (SVG, PNG, PDF) in DIR/figures.
     Report {
         /// Directory holding *.jsonl run records.
         dir: PathBuf,
         #[arg(long, default_value = "md")]
         format: String,
+        /// With --format csv: one row per run record instead of one per case and pipeline.
+        #[arg(long)]
+        per_run: bool,
     },
 }
 
@@ -327,9 +330,13 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             resume,
             dry_run,
         } => experiment(&suite, out, jobs, shard.as_deref(), resume, dry_run),
-        Command::Report { dir, format } => {
-            let (table, figures) =
-                microagg::report::report(&dir, microagg::report::Format::parse(&format)?)?;
+        Command::Report {
+            dir,
+            format,
+            per_run,
+        } => {
+            let format = microagg::report::Format::parse(&format)?;
+            let (table, figures) = microagg::report::report_with(&dir, format, per_run)?;
             print!("{table}");
             for f in figures {
                 eprintln!("figure: {}", f.display());

@@ -410,6 +410,30 @@ fn cli_experiment_dry_run_run_and_report() {
     assert!(String::from_utf8(rep.stdout)
         .unwrap()
         .starts_with("instance,instance_name,n,d,k,"));
+    // --per-run: one row per run record, flat columns, the same record values.
+    let rep = common::cli_ok(&["report", "--format", "csv", "--per-run", out]);
+    let text = String::from_utf8(rep.stdout).unwrap();
+    let recs = microagg::experiment::record::read_dir(std::path::Path::new(out)).unwrap();
+    assert_eq!(recs.len(), total);
+    assert_eq!(
+        text.lines().count(),
+        recs.len() + 1,
+        "header and one row per run"
+    );
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    assert_eq!(header, report::tables::PER_RUN_HEADER);
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    for (row, r) in rows.records().zip(&recs) {
+        let row = row.unwrap();
+        assert_eq!(row.len(), header.len());
+        assert_eq!(&row[col("run_id")], r.run_id);
+        assert_eq!(row[col("il")].parse::<f64>().unwrap(), r.il);
+        assert_eq!(row[col("seed_run")].parse::<u64>().unwrap(), r.seeds.run);
+    }
+    let st = common::cli(&["report", "--format", "md", "--per-run", out]);
+    assert_eq!(st.status.code(), Some(2));
+    assert!(String::from_utf8(st.stderr).unwrap().contains("--per-run"));
     let bad = write_suite(dir.path(), "bad.toml", &format!("colour = 1\n{MINIMAL}"));
     let st = common::cli(&["experiment", bad.to_str().unwrap(), "--dry-run"]);
     assert_eq!(st.status.code(), Some(2));

@@ -19,10 +19,19 @@ use crate::error::{Error, Result};
 use crate::experiment::record;
 use std::path::{Path, PathBuf};
 
-pub use tables::{render, summarize, CaseRow, Format};
+pub use tables::{per_run_csv, render, summarize, CaseRow, Format};
 
 /// The table of a results directory, and the figures written.
 pub fn report(dir: &Path, format: Format) -> Result<(String, Vec<PathBuf>)> {
+    report_with(dir, format, false)
+}
+
+/// As [`report`]; `per_run` asks for one CSV row per run record instead of the summary
+/// (CSV only).
+pub fn report_with(dir: &Path, format: Format, per_run: bool) -> Result<(String, Vec<PathBuf>)> {
+    if per_run && format != Format::Csv {
+        return Err(Error::usage("--per-run needs --format csv"));
+    }
     let records = record::read_dir(dir)?;
     if records.is_empty() {
         return Err(Error::usage(format!(
@@ -32,5 +41,10 @@ pub fn report(dir: &Path, format: Format) -> Result<(String, Vec<PathBuf>)> {
     }
     let rows = summarize(&records)?;
     let figures = plots::write_figures(&records, &dir.join("figures"))?;
-    Ok((render(&rows, format), figures))
+    let table = if per_run {
+        per_run_csv(&records)
+    } else {
+        render(&rows, format)
+    };
+    Ok((table, figures))
 }
