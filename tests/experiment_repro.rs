@@ -345,6 +345,14 @@ fn report_summarises_every_case_and_writes_figures() {
                 assert!(svg.starts_with("<svg"), "{}", f.display());
                 // Every pipeline is named, in the legend or on the axis.
                 assert!(svg.contains("mdav-generic"), "{}", f.display());
+                // Text of at least 8 pt on a 3.5 in wide figure (8 pt at 300 dpi = 33.3 px).
+                assert!(svg.contains("width=\"1050\""), "{}", f.display());
+                let sizes: Vec<f64> = svg
+                    .split("font-size=\"")
+                    .skip(1)
+                    .map(|t| t[..t.find('"').unwrap()].parse().unwrap())
+                    .collect();
+                assert!(!sizes.is_empty() && sizes.iter().all(|&s| s >= 8.0 * 300.0 / 72.0));
             }
         }
     }

@@ -241,7 +241,7 @@ fn with_legend<'a>(
         + 140;
     let cols = ((w - 40) / entry.max(1)).clamp(1, 3) as usize;
     let rows = names.len().div_ceil(cols) as u32;
-    let legend_h = rows * (style::TEXT * 1.45) as u32 + 20;
+    let legend_h = rows * (style::TEXT * 1.2) as u32 + 20;
     let (top, bottom) = root.split_vertically(h - legend_h);
     (top, bottom, cols)
 }
@@ -254,7 +254,7 @@ fn draw_legend(
 ) -> DrawResult<()> {
     let (w, _) = area.dim_in_pixel();
     let col_w = (w as i32 - 40) / cols as i32;
-    let row_h = (style::TEXT * 1.45) as i32;
+    let row_h = (style::TEXT * 1.2) as i32;
     for (i, (name, c, shp, line)) in entries.iter().enumerate() {
         let x = 30 + (i % cols) as i32 * col_w;
         let y = 10 + (i / cols) as i32 * row_h + row_h / 2;
@@ -333,8 +333,8 @@ fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<
             .caption(title, font(style::TITLE))
             .margin(20)
             .margin_right(80)
-            .x_label_area_size(110)
-            .y_label_area_size(150)
+            .x_label_area_size(130)
+            .y_label_area_size(170)
             .build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
         chart
             .configure_mesh()
@@ -425,7 +425,7 @@ fn boxplot_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<Stri
             .caption(title, font(style::TITLE))
             .margin(20)
             .margin_right(50)
-            .x_label_area_size(110)
+            .x_label_area_size(130)
             .y_label_area_size(label_w.min(style::WIDTH / 2))
             .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))?;
         chart
@@ -529,7 +529,7 @@ fn gaps_svg(records: &[Record], cases: &[(String, usize)], all: &[String]) -> Dr
             .caption("Gap of the best run to the bound", font(style::TITLE))
             .margin(20)
             .margin_right(50)
-            .x_label_area_size(110)
+            .x_label_area_size(130)
             .y_label_area_size(label_w.min(style::WIDTH / 2))
             .build_cartesian_2d(0.0..x1, 0.0..total)?;
         chart
@@ -647,8 +647,8 @@ fn profile_svg(
             let mut chart = ChartBuilder::on(&top)
                 .margin(20)
                 .margin_right(40)
-                .x_label_area_size(110)
-                .y_label_area_size(130)
+                .x_label_area_size(130)
+                .y_label_area_size(150)
                 .build_cartesian_2d((1.0..t_max).log_scale(), 0.0..1.05)?;
             chart
                 .configure_mesh()
@@ -669,8 +669,8 @@ fn profile_svg(
             let mut chart = ChartBuilder::on(&top)
                 .margin(20)
                 .margin_right(40)
-                .x_label_area_size(110)
-                .y_label_area_size(130)
+                .x_label_area_size(130)
+                .y_label_area_size(150)
                 .build_cartesian_2d(1.0..t_max, 0.0..1.05)?;
             chart
                 .configure_mesh()

@@ -19,9 +19,12 @@ use plotters::style::RGBColor;
 
 /// Figure width in pixels (3.5 in at 300 dpi).
 pub const WIDTH: u32 = (WIDTH_IN * DPI) as u32;
-/// Text sizes in pixels: 9 pt for ticks and legends, 10 pt for axis titles (1 pt = DPI/72 px).
-pub const TEXT: f64 = 9.0 * DPI / 72.0;
-pub const TITLE: f64 = 10.0 * DPI / 72.0;
+/// plotters' SVG backend writes a font of size s as `font-size = s / 1.24`; sizes below are
+/// given in that unit so that the written text has the intended size.
+const SVG_FONT_SCALE: f64 = 1.24;
+/// Text sizes: 9 pt for ticks and legends, 10 pt for axis titles (1 pt = DPI/72 px).
+pub const TEXT: f64 = 9.0 * DPI / 72.0 * SVG_FONT_SCALE;
+pub const TITLE: f64 = 10.0 * DPI / 72.0 * SVG_FONT_SCALE;
 /// Line width and marker radius in pixels.
 pub const LINE: u32 = 5;
 pub const MARK: i32 = 13;
@@ -161,7 +164,7 @@ pub fn case_label(instance: &str, k: usize, max: usize) -> String {
 
 /// Approximate width in pixels of a text at size [`TEXT`] (for laying out label areas).
 pub fn text_width(s: &str) -> u32 {
-    (s.chars().count() as f64 * TEXT * 0.56).ceil() as u32
+    (s.chars().count() as f64 * TEXT / SVG_FONT_SCALE * 0.6).ceil() as u32
 }
 
 #[cfg(test)]
