@@ -139,7 +139,7 @@ pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> 
     );
     output::print(&text)?;
     if let Some(dir) = out {
-        match report::plots::write_figures(&summary.records, &rows, &dir.join("figures")) {
+        match report::plots::write_figures(&summary.records, &dir.join("figures")) {
             Ok(files) => files
                 .iter()
                 .for_each(|f| output::note(&format!("figure: {}", f.display()))),

@@ -238,12 +238,15 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Summarise a results directory: table (md, csv or latex) on stdout, SVG figures in DIR/figures.
+    /// Summarise a results directory: table (md, csv or latex) on stdout, figures (SVG, PNG, PDF) in DIR/figures.
     Report {
         /// Directory holding *.jsonl run records.
         dir: PathBuf,
         #[arg(long, default_value = "md")]
         format: String,
+        /// With --format csv: one row per run record instead of one per case and pipeline.
+        #[arg(long)]
+        per_run: bool,
     },
 }
 
@@ -372,9 +375,13 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             resume,
             dry_run,
         } => experiment(&suite, out, jobs, shard.as_deref(), resume, dry_run),
-        Command::Report { dir, format } => {
+        Command::Report {
+            dir,
+            format,
+            per_run,
+        } => {
             let format = microagg::report::Format::parse(&format)?;
-            let (table, figures) = microagg::report::report_table(&dir, format)?;
+            let (table, figures) = microagg::report::report_table(&dir, format, per_run)?;
             output::print(&table)?;
             // Figures are a by-product: a folder that takes no files still gets its table.
             match figures {

@@ -326,16 +326,35 @@ fn report_summarises_every_case_and_writes_figures() {
         let gap = row.gap.expect("positive bound");
         assert!(gap >= 0.0 && (gap - 100.0 * (best_sse - bound) / bound).abs() < 1e-12);
     }
-    // One convergence figure per case, plus the gap figure (the suite has a bound).
-    assert_eq!(figures.len(), plan.instances.len() * plan.suite.k.len() + 1);
-    assert!(figures.iter().any(|f| f.ends_with("gaps.svg")));
-    for f in figures.iter().filter(|f| !f.ends_with("gaps.svg")) {
-        let svg = std::fs::read_to_string(f).unwrap();
-        assert!(
-            svg.starts_with("<svg") && svg.contains("mdav-generic"),
-            "{}",
-            f.display()
-        );
+    // Per case a convergence figure and a box plot; the gap figure (the suite has a bound)
+    // and two performance profiles (three pipelines); each as SVG, PNG and PDF.
+    let n_cases = plan.instances.len() * plan.suite.k.len();
+    assert_eq!(figures.len(), 3 * (2 * n_cases + 3));
+    for stem in ["gaps", "profile-il", "profile-time"] {
+        for ext in ["svg", "png", "pdf"] {
+            assert!(figures.iter().any(|f| f.ends_with(format!("{stem}.{ext}"))));
+        }
+    }
+    for f in &figures {
+        let bytes = std::fs::read(f).unwrap();
+        match f.extension().unwrap().to_str().unwrap() {
+            "png" => assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 1000),
+            "pdf" => assert!(bytes.starts_with(b"%PDF") && bytes.len() > 1000),
+            _ => {
+                let svg = String::from_utf8(bytes).unwrap();
+                assert!(svg.starts_with("<svg"), "{}", f.display());
+                // Every pipeline is named, in the legend or on the axis.
+                assert!(svg.contains("mdav-generic"), "{}", f.display());
+                // Text of at least 8 pt on a 3.5 in wide figure (8 pt at 300 dpi = 33.3 px).
+                assert!(svg.contains("width=\"1050\""), "{}", f.display());
+                let sizes: Vec<f64> = svg
+                    .split("font-size=\"")
+                    .skip(1)
+                    .map(|t| t[..t.find('"').unwrap()].parse().unwrap())
+                    .collect();
+                assert!(!sizes.is_empty() && sizes.iter().all(|&s| s >= 8.0 * 300.0 / 72.0));
+            }
+        }
     }
     let (tex, _) = report::report(&out, report::Format::Latex).unwrap();
     assert!(tex.contains("\\toprule") && tex.contains("\\bottomrule"));
@@ -399,6 +418,30 @@ fn cli_experiment_dry_run_run_and_report() {
     assert!(String::from_utf8(rep.stdout)
         .unwrap()
         .starts_with("instance,instance_name,n,d,k,"));
+    // --per-run: one row per run record, flat columns, the same record values.
+    let rep = common::cli_ok(&["report", "--format", "csv", "--per-run", out]);
+    let text = String::from_utf8(rep.stdout).unwrap();
+    let recs = microagg::experiment::record::read_dir(std::path::Path::new(out)).unwrap();
+    assert_eq!(recs.len(), total);
+    assert_eq!(
+        text.lines().count(),
+        recs.len() + 1,
+        "header and one row per run"
+    );
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    assert_eq!(header, report::tables::PER_RUN_HEADER);
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    for (row, r) in rows.records().zip(&recs) {
+        let row = row.unwrap();
+        assert_eq!(row.len(), header.len());
+        assert_eq!(&row[col("run_id")], r.run_id);
+        assert_eq!(row[col("il")].parse::<f64>().unwrap(), r.il);
+        assert_eq!(row[col("seed_run")].parse::<u64>().unwrap(), r.seeds.run);
+    }
+    let st = common::cli(&["report", "--format", "md", "--per-run", out]);
+    assert_eq!(st.status.code(), Some(2));
+    assert!(String::from_utf8(st.stderr).unwrap().contains("--per-run"));
     let bad = write_suite(dir.path(), "bad.toml", &format!("colour = 1\n{MINIMAL}"));
     let st = common::cli(&["experiment", bad.to_str().unwrap(), "--dry-run"]);
     assert_eq!(st.status.code(), Some(2));

@@ -1,38 +1,51 @@
 //! # Figures
 //!
-//! SVG figures from run records, drawn with `plotters` (SVG backend only):
+//! Figures from final run records, each written as SVG, PNG and PDF ([`super::export`]) at a
+//! column's width in the style of [`super::style`] (Okabe-Ito colours, one marker shape per
+//! series, legends below the data, horizontal case labels):
 //!
-//! - **convergence**, one figure per case (instance, k): best IL against time, one line per
-//!   pipeline. Runs do not keep a trace of improvements, so the points are the ends of the
+//! - **convergence-CASE**, one per case (instance, k): IL against time (log axis), one line
+//!   per pipeline. Runs do not keep a trace of improvements, so the points are the ends of the
 //!   pipeline's stages: x = median over seeds of the cumulative time at the end of the stage,
-//!   y = median over seeds of the IL after the stage, with a vertical bar from the minimum to
-//!   the maximum over seeds. The best lower bound of the case, when there is one, is drawn as
-//!   a dashed horizontal line (as IL).
-//! - **gaps**: the gap of the best run to the best bound per case, one series per pipeline
-//!   (only when some record has a bound).
+//!   y = median over seeds of the IL after the stage, with a bar from the minimum to the
+//!   maximum over seeds. The best lower bound of the case is a dashed black line (as IL).
+//! - **boxplot-CASE**, one per case: final IL over seeds per pipeline (box = quartiles,
+//!   middle line = median, whiskers = minimum and maximum).
+//! - **gaps** (when some record has a bound): per case and pipeline, a bar to the gap of the
+//!   best run and a diamond at the gap of the median run, to the case's best bound; the
+//!   bound's method is named in the axis title.
+//! - **profile-il** and **profile-time** (Dolan & More performance profiles, when the records
+//!   hold two or more pipelines): for each pipeline, the fraction of cases whose median final
+//!   IL (resp. median time) is within a factor tau of the best pipeline's on that case.
 //!
 //! ## Complexity
-//! Linear in the number of records.
+//! O(records log records) for the statistics; drawing is linear in the points drawn.
 //!
 //! ## References
-//! plotters crate documentation (docs.rs/plotters).
+//! E. D. Dolan and J. J. More, "Benchmarking optimization software with performance
+//! profiles", Mathematical Programming 91 (2002) 201-213. plotters crate documentation.
 
-use super::tables::CaseRow;
+use super::export::write_formats;
+use super::style::{self, case_label, color, decimals, draw_marker, log_tick_sparse, shape, Shape};
 use crate::error::{Error, Result};
 use crate::experiment::record::Record;
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::{Path, PathBuf};
 
 /// Median of a non-empty slice (mean of the two middle values for an even count).
 pub fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
+/// Linear-interpolation quantile (type 7) of a non-empty slice.
+pub fn quantile(values: &[f64], q: f64) -> f64 {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        0.5 * (v[m - 1] + v[m])
-    }
+    let h = q * (v.len() - 1) as f64;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    v[lo] + (h - lo as f64) * (v[hi] - v[lo])
 }
 
 /// One point of a convergence line: (median time, median IL, min IL, max IL).
@@ -55,6 +68,40 @@ pub fn convergence_points(runs: &[&Record]) -> Vec<ConvergencePoint> {
         .collect()
 }
 
+/// Dolan-More performance profile. `cost[p][c]` is pipeline p's cost on case c (None: no
+/// run, counted as never within any factor). Returns per pipeline the sorted ratios to the
+/// best cost of each case; rho_p(tau) = (ratios <= tau) / cases.
+pub fn profile_ratios(cost: &[Vec<Option<f64>>]) -> Vec<Vec<f64>> {
+    let cases = cost.first().map_or(0, |c| c.len());
+    let best: Vec<Option<f64>> = (0..cases)
+        .map(|c| {
+            cost.iter()
+                .filter_map(|p| p[c])
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))
+        })
+        .collect();
+    cost.iter()
+        .map(|p| {
+            let mut r: Vec<f64> = (0..cases)
+                .filter_map(|c| {
+                    let (x, b) = (p[c]?, best[c]?);
+                    // Equal costs (including 0 = 0) are ratio 1; a zero best cost makes any
+                    // positive cost infinitely worse.
+                    Some(if x == b {
+                        1.0
+                    } else if b > 0.0 {
+                        x / b
+                    } else {
+                        f64::INFINITY
+                    })
+                })
+                .collect();
+            r.sort_by(f64::total_cmp);
+            r
+        })
+        .collect()
+}
+
 fn file_safe(s: &str) -> String {
     s.chars()
         .map(|c| {
@@ -71,34 +118,84 @@ fn draw_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, format!("drawing failed: {e}"))
 }
 
-/// Write every figure into `dir`; returns the files written.
-pub fn write_figures(records: &[Record], rows: &[CaseRow], dir: &Path) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut written = Vec::new();
-    // Cases in order of first appearance.
-    let mut cases: Vec<(String, usize)> = Vec::new();
-    for r in records {
-        let c = (r.instance.clone(), r.k);
-        if !cases.contains(&c) {
-            cases.push(c);
+/// Distinct values in order of first appearance.
+fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for i in items {
+        if !out.contains(&i) {
+            out.push(i);
         }
     }
+    out
+}
+
+/// Write every figure into `dir` (SVG, PNG and PDF each); returns the files written.
+pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut written = Vec::new();
+    let mut emit = |stem: String, svg: DrawResult<String>| -> Result<()> {
+        let svg = svg.map_err(|e| draw_err(&dir.join(format!("{stem}.svg")), e))?;
+        written.extend(write_formats(dir, &stem, &svg)?);
+        Ok(())
+    };
+    let cases = distinct(records.iter().map(|r| (r.instance.clone(), r.k)));
+    let pipelines = distinct(records.iter().map(|r| r.pipeline.clone()));
     for (instance, k) in &cases {
         let of_case: Vec<&Record> = records
             .iter()
             .filter(|r| &r.instance == instance && r.k == *k)
             .collect();
-        let path = dir.join(format!("convergence-{}-k{k}.svg", file_safe(instance)));
-        let svg = convergence_svg(&format!("{instance}, k = {k}"), &of_case)
-            .map_err(|e| draw_err(&path, e))?;
-        crate::output::write_atomic(&path, svg.as_bytes())?;
-        written.push(path);
+        let label = case_label(instance, *k, 40);
+        let safe = format!("{}-k{k}", file_safe(instance));
+        emit(
+            format!("convergence-{safe}"),
+            convergence_svg(&label, &of_case, &pipelines),
+        )?;
+        emit(
+            format!("boxplot-{safe}"),
+            boxplot_svg(&label, &of_case, &pipelines),
+        )?;
     }
-    if rows.iter().any(|r| r.gap.is_some()) {
-        let path = dir.join("gaps.svg");
-        let svg = gaps_svg(rows).map_err(|e| draw_err(&path, e))?;
-        crate::output::write_atomic(&path, svg.as_bytes())?;
-        written.push(path);
+    if records.iter().any(|r| r.best_bound.is_some()) {
+        emit("gaps".into(), gaps_svg(records, &cases, &pipelines))?;
+    }
+    if pipelines.len() >= 2 {
+        let cost = |f: &dyn Fn(&Record) -> f64| -> Vec<Vec<Option<f64>>> {
+            pipelines
+                .iter()
+                .map(|p| {
+                    cases
+                        .iter()
+                        .map(|(i, k)| {
+                            let v: Vec<f64> = records
+                                .iter()
+                                .filter(|r| &r.pipeline == p && &r.instance == i && r.k == *k)
+                                .map(f)
+                                .collect();
+                            (!v.is_empty()).then(|| median(&v))
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        emit(
+            "profile-il".into(),
+            profile_svg(
+                "ratio to the best median IL of the case",
+                &profile_ratios(&cost(&|r| r.il)),
+                &pipelines,
+                false,
+            ),
+        )?;
+        emit(
+            "profile-time".into(),
+            profile_svg(
+                "ratio to the fastest median time of the case",
+                &profile_ratios(&cost(&|r| r.seconds.max(1e-6))),
+                &pipelines,
+                true,
+            ),
+        )?;
     }
     Ok(written)
 }
@@ -111,160 +208,487 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
     (lo - 0.08 * span, hi + 0.08 * span)
 }
 
-fn convergence_svg(title: &str, runs: &[&Record]) -> DrawResult<String> {
-    let mut pipelines: Vec<String> = Vec::new();
-    for r in runs {
-        if !pipelines.contains(&r.pipeline) {
-            pipelines.push(r.pipeline.clone());
+/// Line width and marker radius of series i of n: earlier series are drawn wider and larger
+/// (and first), so that a series equal to a later one still shows around it.
+fn under(i: usize, n: usize) -> (u32, i32) {
+    let extra = n.saturating_sub(i + 1).min(4);
+    (
+        style::LINE + 3 * extra as u32,
+        style::MARK + 4 * extra as i32,
+    )
+}
+
+fn font(size: f64) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&BLACK)
+}
+
+/// Split a canvas into the plot (top) and a legend strip (bottom) with `n` entries of
+/// the given names; returns both areas and the number of legend columns.
+fn with_legend<'a>(
+    root: &DrawingArea<SVGBackend<'a>, Shift>,
+    names: &[String],
+) -> (
+    DrawingArea<SVGBackend<'a>, Shift>,
+    DrawingArea<SVGBackend<'a>, Shift>,
+    usize,
+) {
+    let (w, h) = root.dim_in_pixel();
+    let entry = names
+        .iter()
+        .map(|s| style::text_width(s))
+        .max()
+        .unwrap_or(0)
+        + 140;
+    let cols = ((w - 40) / entry.max(1)).clamp(1, 3) as usize;
+    let rows = names.len().div_ceil(cols) as u32;
+    let legend_h = rows * (style::TEXT * 1.2) as u32 + 20;
+    let (top, bottom) = root.split_vertically(h - legend_h);
+    (top, bottom, cols)
+}
+
+/// One legend entry per series: line sample (optional), marker and name.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    entries: &[(String, RGBColor, Option<Shape>, bool)],
+    cols: usize,
+) -> DrawResult<()> {
+    let (w, _) = area.dim_in_pixel();
+    let col_w = (w as i32 - 40) / cols as i32;
+    let row_h = (style::TEXT * 1.2) as i32;
+    for (i, (name, c, shp, line)) in entries.iter().enumerate() {
+        let x = 30 + (i % cols) as i32 * col_w;
+        let y = 10 + (i / cols) as i32 * row_h + row_h / 2;
+        if *line {
+            area.draw(&PathElement::new(
+                vec![(x, y), (x + 70, y)],
+                c.stroke_width(style::LINE),
+            ))?;
         }
+        if let Some(s) = shp {
+            draw_marker(area, (x + 35, y), *s, *c, style::MARK)?;
+        }
+        area.draw(&Text::new(
+            name.clone(),
+            (x + 85, y),
+            font(style::TEXT).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
     }
-    let series: Vec<(String, Vec<ConvergencePoint>)> = pipelines
+    Ok(())
+}
+
+fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
+    let pipelines: Vec<&String> = all
+        .iter()
+        .filter(|p| runs.iter().any(|r| &r.pipeline == *p))
+        .collect();
+    let series: Vec<(usize, Vec<ConvergencePoint>)> = pipelines
         .iter()
         .map(|p| {
-            let of: Vec<&Record> = runs.iter().copied().filter(|r| &r.pipeline == p).collect();
-            (p.clone(), convergence_points(&of))
+            let of: Vec<&Record> = runs.iter().copied().filter(|r| &r.pipeline == *p).collect();
+            let i = all.iter().position(|a| a == *p).unwrap_or(0);
+            (i, convergence_points(&of))
         })
         .collect();
-    let bound_il = runs
+    let bound = runs
         .iter()
-        .filter_map(|r| r.best_bound.as_ref().map(|b| b.il))
-        .fold(None, |a: Option<f64>, b| Some(a.map_or(b, |a| a.max(b))));
+        .filter_map(|r| r.best_bound.as_ref())
+        .max_by(|a, b| a.il.total_cmp(&b.il));
     let pts = series.iter().flat_map(|(_, p)| p.iter());
-    let t_max = pts.clone().map(|p| p.0).fold(0.0, f64::max);
+    // Log time axis: constructive methods take micro- to milliseconds, refiners seconds.
+    let t_lo = pts
+        .clone()
+        .map(|p| p.0.max(1e-6))
+        .fold(f64::INFINITY, f64::min);
+    let t_hi = pts.clone().map(|p| p.0.max(1e-6)).fold(0.0, f64::max);
+    // Whole decades, so that the log axis has labelled ticks.
+    let (x0, x1) = if t_lo.is_finite() {
+        let lo = t_lo.log10().floor();
+        let hi = t_hi.log10().ceil().max(lo + 1.0);
+        (10f64.powf(lo), 10f64.powf(hi))
+    } else {
+        (1e-3, 1.0)
+    };
     let il_lo = pts
         .clone()
         .map(|p| p.2)
-        .chain(bound_il)
+        .chain(bound.map(|b| b.il))
         .fold(f64::INFINITY, f64::min);
     let il_hi = pts.map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
-    let (y0, y1) = padded(il_lo, il_hi);
-    let x1 = if t_max > 0.0 { t_max * 1.1 } else { 1e-3 };
-
+    let (y0, y1) = if il_lo.is_finite() {
+        padded(il_lo, il_hi)
+    } else {
+        (0.0, 1.0)
+    };
+    let dec = decimals(y1 - y0);
+    let mut names: Vec<String> = series.iter().map(|(i, _)| all[*i].clone()).collect();
+    if let Some(b) = bound {
+        names.push(format!("lower bound ({})", b.name));
+    }
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 800)).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(format!("Convergence: {title}"), ("sans-serif", 20))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..x1, y0..y1)?;
+        let (top, bottom, cols) = with_legend(&root, &names);
+        let mut chart = ChartBuilder::on(&top)
+            .caption(title, font(style::TITLE))
+            .margin(20)
+            .margin_right(80)
+            .x_label_area_size(130)
+            .y_label_area_size(170)
+            .build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
         chart
             .configure_mesh()
-            .x_desc("time (s, median over seeds, end of each stage)")
+            .x_desc("time (s, end of each stage)")
             .y_desc("IL (%)")
-            .y_label_formatter(&|y| format!("{y:.4}"))
+            .label_style(font(style::TEXT))
+            .axis_desc_style(font(style::TITLE))
+            .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
+            .y_label_formatter(&|y| format!("{y:.dec$}"))
+            .y_labels(6)
+            .light_line_style(WHITE)
+            .bold_line_style(BLACK.mix(0.12))
+            .axis_style(BLACK.stroke_width(2))
             .draw()?;
-        if let Some(b) = bound_il {
-            chart
-                .draw_series(DashedLineSeries::new(
-                    vec![(0.0, b), (x1, b)],
-                    6,
-                    4,
-                    BLACK.stroke_width(1),
-                ))?
-                .label("best lower bound")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
+        let mut legend = Vec::new();
+        for (i, points) in &series {
+            let c = color(*i);
+            let (lw, mr) = under(*i, all.len());
+            let line: Vec<(f64, f64)> = points.iter().map(|p| (p.0.max(1e-6), p.1)).collect();
+            chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(lw)))?;
+            for p in points {
+                let x = p.0.max(1e-6);
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(x, p.2), (x, p.3)],
+                    c.stroke_width(3),
+                )))?;
+            }
+            for &pt in &line {
+                draw_marker(chart.plotting_area(), pt, shape(*i), c, mr)?;
+            }
+            legend.push((all[*i].clone(), c, Some(shape(*i)), true));
         }
-        for (i, (name, points)) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let line: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.1)).collect();
-            chart
-                .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))?
-                .label(name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-            chart.draw_series(
-                line.iter()
-                    .map(|&(x, y)| Circle::new((x, y), 3, color.filled())),
-            )?;
-            chart.draw_series(
-                points
-                    .iter()
-                    .map(|p| PathElement::new(vec![(p.0, p.2), (p.0, p.3)], color)),
-            )?;
+        if let Some(b) = bound {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(x0, b.il), (x1, b.il)],
+                18,
+                10,
+                BLACK.stroke_width(4),
+            ))?;
+            legend.push((
+                format!("lower bound ({})", b.name),
+                RGBColor(0, 0, 0),
+                None,
+                true,
+            ));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
+        draw_legend(&bottom, &legend, cols)?;
         root.present()?;
     }
     Ok(svg)
 }
 
-fn gaps_svg(rows: &[CaseRow]) -> DrawResult<String> {
-    let mut cases: Vec<(String, usize)> = Vec::new();
-    let mut pipelines: Vec<String> = Vec::new();
-    for r in rows {
-        let c = (r.instance.clone(), r.k);
-        if !cases.contains(&c) {
-            cases.push(c);
-        }
-        if !pipelines.contains(&r.pipeline) {
-            pipelines.push(r.pipeline.clone());
-        }
-    }
-    let g_max = rows.iter().filter_map(|r| r.gap).fold(0.0, f64::max);
-    let y1 = if g_max > 0.0 { g_max * 1.15 } else { 1.0 };
-    let labels: Vec<String> = cases.iter().map(|(i, k)| format!("{i} k={k}")).collect();
+fn boxplot_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
+    let pipelines: Vec<usize> = (0..all.len())
+        .filter(|&i| runs.iter().any(|r| r.pipeline == all[i]))
+        .collect();
+    let stats: Vec<(usize, [f64; 5])> = pipelines
+        .iter()
+        .map(|&i| {
+            let ils: Vec<f64> = runs
+                .iter()
+                .filter(|r| r.pipeline == all[i])
+                .map(|r| r.il)
+                .collect();
+            (i, [0.0, 0.25, 0.5, 0.75, 1.0].map(|q| quantile(&ils, q)))
+        })
+        .collect();
+    let lo = stats.iter().map(|s| s.1[0]).fold(f64::INFINITY, f64::min);
+    let hi = stats
+        .iter()
+        .map(|s| s.1[4])
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (x0, x1) = padded(lo, hi);
+    let dec = decimals(x1 - x0);
+    let n = stats.len();
+    let label_w = pipelines
+        .iter()
+        .map(|&i| style::text_width(&all[i]))
+        .max()
+        .unwrap_or(0)
+        + 40;
+    let height = 260 + 110 * n as u32;
     let mut svg = String::new();
     {
-        let width = (200 + 60 * cases.len() as u32).max(600);
-        let root = SVGBackend::with_string(&mut svg, (width, 520)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Gap of the best run to the best lower bound",
-                ("sans-serif", 20),
-            )
-            .margin(15)
-            .x_label_area_size(140)
-            .y_label_area_size(70)
-            .build_cartesian_2d(-0.5..(cases.len() as f64 - 0.5), 0.0..y1)?;
+            .caption(title, font(style::TITLE))
+            .margin(20)
+            .margin_right(50)
+            .x_label_area_size(130)
+            .y_label_area_size(label_w.min(style::WIDTH / 2))
+            .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))?;
         chart
             .configure_mesh()
-            .x_labels(cases.len())
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
-                    labels[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .x_label_style(
-                ("sans-serif", 12)
-                    .into_font()
-                    .transform(FontTransform::Rotate90),
-            )
-            .y_desc("gap (%)")
+            .x_desc("final IL over seeds (%)")
+            .label_style(font(style::TEXT))
+            .axis_desc_style(font(style::TITLE))
+            .x_label_formatter(&|x| format!("{x:.dec$}"))
+            .x_labels(5)
+            .y_labels(0)
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(BLACK.mix(0.12))
+            .axis_style(BLACK.stroke_width(2))
             .draw()?;
-        for (pi, p) in pipelines.iter().enumerate() {
-            let color = Palette99::pick(pi).to_rgba();
-            let pts: Vec<(f64, f64)> = rows
-                .iter()
-                .filter(|r| &r.pipeline == p)
-                .filter_map(|r| {
-                    let ci = cases.iter().position(|c| c.0 == r.instance && c.1 == r.k)?;
-                    r.gap.map(|g| (ci as f64, g))
-                })
-                .collect();
-            chart
-                .draw_series(
-                    pts.iter()
-                        .map(|&(x, y)| Circle::new((x, y), 4, color.filled())),
-                )?
-                .label(p.clone())
-                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+        for (row, (i, q)) in stats.iter().enumerate() {
+            // First pipeline at the top.
+            let y = (n - 1 - row) as f64;
+            let c = color(*i);
+            chart.draw_series([
+                Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], c.mix(0.35).filled()),
+                Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], c.stroke_width(3)),
+            ])?;
+            chart.draw_series([
+                PathElement::new(vec![(q[0], y), (q[1], y)], c.stroke_width(3)),
+                PathElement::new(vec![(q[3], y), (q[4], y)], c.stroke_width(3)),
+                PathElement::new(vec![(q[0], y - 0.15), (q[0], y + 0.15)], c.stroke_width(3)),
+                PathElement::new(vec![(q[4], y - 0.15), (q[4], y + 0.15)], c.stroke_width(3)),
+                PathElement::new(
+                    vec![(q[2], y - 0.3), (q[2], y + 0.3)],
+                    BLACK.stroke_width(5),
+                ),
+            ])?;
+            // The median as the series' marker: a deterministic method has no box at all.
+            draw_marker(chart.plotting_area(), (q[2], y), shape(*i), c, style::MARK)?;
+            let (px, py) = chart.backend_coord(&(x0, y));
+            root.draw(&Text::new(
+                all[*i].clone(),
+                (px - 15, py),
+                font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
         }
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// Bars of one case: (pipeline index, best-run gap, median-run gap).
+type GapBars = Vec<(usize, f64, f64)>;
+
+fn gaps_svg(records: &[Record], cases: &[(String, usize)], all: &[String]) -> DrawResult<String> {
+    // Per case and pipeline: (pipeline index, best-run gap, median-run gap).
+    let mut rows: Vec<(String, GapBars)> = Vec::new();
+    for (inst, k) in cases {
+        let mut bars = Vec::new();
+        for (i, p) in all.iter().enumerate() {
+            let gaps: Vec<f64> = records
+                .iter()
+                .filter(|r| &r.instance == inst && r.k == *k && &r.pipeline == p)
+                .filter_map(|r| r.gap)
+                .collect();
+            if !gaps.is_empty() {
+                let best = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+                bars.push((i, best, median(&gaps)));
+            }
+        }
+        if !bars.is_empty() {
+            rows.push((case_label(inst, *k, 22), bars));
+        }
+    }
+    let methods = distinct(
+        records
+            .iter()
+            .filter_map(|r| r.best_bound.as_ref().map(|b| b.name.clone())),
+    );
+    let g_max = rows
+        .iter()
+        .flat_map(|(_, b)| b.iter().map(|x| x.2.max(x.1)))
+        .fold(0.0, f64::max);
+    let x1 = if g_max > 0.0 { g_max * 1.1 } else { 1.0 };
+    let dec = decimals(x1);
+    let slots: usize = rows.iter().map(|(_, b)| b.len()).sum();
+    let used: Vec<usize> = distinct(rows.iter().flat_map(|(_, b)| b.iter().map(|x| x.0)));
+    let mut names: Vec<String> = used.iter().map(|&i| all[i].clone()).collect();
+    names.push("median run".into());
+    let label_w = rows
+        .iter()
+        .map(|(l, _)| style::text_width(l))
+        .max()
+        .unwrap_or(0)
+        + 40;
+    let bar_h = 34.0;
+    let height = 420 + (bar_h as u32 + 4) * slots as u32 + 30 * rows.len() as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, bottom, cols) = with_legend(&root, &names);
+        let total = slots as f64 + rows.len() as f64 * 0.8;
+        let mut chart = ChartBuilder::on(&top)
+            .caption("Gap of the best run to the bound", font(style::TITLE))
+            .margin(20)
+            .margin_right(50)
+            .x_label_area_size(130)
+            .y_label_area_size(label_w.min(style::WIDTH / 2))
+            .build_cartesian_2d(0.0..x1, 0.0..total)?;
         chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
+            .configure_mesh()
+            .x_desc(format!("gap (%) to the bound ({})", methods.join(", ")))
+            .label_style(font(style::TEXT))
+            .axis_desc_style(font(style::TITLE))
+            .x_label_formatter(&|x| format!("{x:.dec$}"))
+            .x_labels(5)
+            .y_labels(0)
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(BLACK.mix(0.12))
+            .axis_style(BLACK.stroke_width(2))
             .draw()?;
+        // Rows from the top: a case's bars one per slot, 0.8 slot between cases.
+        let mut y = total - 0.4;
+        for (label, bars) in &rows {
+            let y_top = y;
+            for &(i, best, med) in bars {
+                let c = color(i);
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(0.0, y - 0.9), (best, y - 0.1)],
+                    c.filled(),
+                )))?;
+                draw_marker(
+                    chart.plotting_area(),
+                    (med, y - 0.5),
+                    Shape::Diamond,
+                    RGBColor(0, 0, 0),
+                    style::MARK - 2,
+                )?;
+                y -= 1.0;
+            }
+            let (px, py) = chart.backend_coord(&(0.0, (y_top + y) / 2.0));
+            root.draw(&Text::new(
+                label.clone(),
+                (px - 15, py),
+                font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+            y -= 0.8;
+        }
+        let mut legend: Vec<(String, RGBColor, Option<Shape>, bool)> = used
+            .iter()
+            .map(|&i| (all[i].clone(), color(i), Some(Shape::Square), false))
+            .collect();
+        legend.push((
+            "median run".into(),
+            RGBColor(0, 0, 0),
+            Some(Shape::Diamond),
+            false,
+        ));
+        draw_legend(&bottom, &legend, cols)?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+fn profile_svg(
+    x_desc: &str,
+    ratios: &[Vec<f64>],
+    all: &[String],
+    log_x: bool,
+) -> DrawResult<String> {
+    let cases = ratios.iter().map(|r| r.len()).max().unwrap_or(0).max(1) as f64;
+    let finite = ratios
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(1.0, f64::max);
+    // Up to the largest finite ratio, with room for the last step to show.
+    let t_max = if log_x {
+        (finite * 2.0).max(2.0)
+    } else {
+        1.0 + (finite - 1.0).max(1e-4) * 1.1
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 800)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, bottom, cols) = with_legend(&root, all);
+        let mut legend = Vec::new();
+        let steps = |r: &[f64]| -> Vec<(f64, f64)> {
+            // rho jumps at each ratio; drawn as a staircase from tau = 1 to t_max.
+            let mut pts = vec![(1.0, 0.0)];
+            let mut count = 0.0;
+            for &x in r.iter().filter(|x| x.is_finite()) {
+                let prev = count / cases;
+                count += 1.0;
+                pts.push((x, prev));
+                pts.push((x, count / cases));
+            }
+            pts.push((t_max, count / cases));
+            pts
+        };
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart;
+                for (i, r) in ratios.iter().enumerate() {
+                    let c = color(i);
+                    let (lw, mr) = under(i, ratios.len());
+                    let pts = steps(r);
+                    chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(lw)))?;
+                    // Markers at the jumps (and at tau = 1), so overlapping lines stay apart.
+                    for &(x, y) in pts.iter().skip(1).step_by(2) {
+                        draw_marker(chart.plotting_area(), (x, y), shape(i), c, mr)?;
+                    }
+                    legend.push((all[i].clone(), c, Some(shape(i)), true));
+                }
+            }};
+        }
+        let y_desc = "fraction of cases";
+        if log_x {
+            let mut chart = ChartBuilder::on(&top)
+                .margin(20)
+                .margin_right(40)
+                .x_label_area_size(130)
+                .y_label_area_size(150)
+                .build_cartesian_2d((1.0..t_max).log_scale(), 0.0..1.05)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_desc)
+                .y_desc(y_desc)
+                .label_style(font(style::TEXT))
+                .axis_desc_style(font(style::TITLE))
+                .x_label_formatter(&|x| log_tick_sparse(*x, t_max.log10()))
+                .y_label_formatter(&|y| format!("{y:.1}"))
+                .y_labels(6)
+                .light_line_style(WHITE)
+                .bold_line_style(BLACK.mix(0.12))
+                .axis_style(BLACK.stroke_width(2))
+                .draw()?;
+            draw!(chart);
+        } else {
+            let dec = decimals(t_max - 1.0);
+            let mut chart = ChartBuilder::on(&top)
+                .margin(20)
+                .margin_right(40)
+                .x_label_area_size(130)
+                .y_label_area_size(150)
+                .build_cartesian_2d(1.0..t_max, 0.0..1.05)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_desc)
+                .y_desc(y_desc)
+                .label_style(font(style::TEXT))
+                .axis_desc_style(font(style::TITLE))
+                .x_label_formatter(&|x| format!("{x:.dec$}"))
+                .y_label_formatter(&|y| format!("{y:.1}"))
+                .y_labels(6)
+                .x_labels(5)
+                .light_line_style(WHITE)
+                .bold_line_style(BLACK.mix(0.12))
+                .axis_style(BLACK.stroke_width(2))
+                .draw()?;
+            draw!(chart);
+        }
+        draw_legend(&bottom, &legend, cols)?;
         root.present()?;
     }
     Ok(svg)
@@ -275,43 +699,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn gap_figure_is_written_only_when_some_case_has_a_bound() {
-        let row = |pipeline: &str, gap: Option<f64>| CaseRow {
-            instance: "sim1:seed=1".into(),
-            instance_name: "sim1:seed=1".into(),
-            n: 100,
-            d: 10,
-            k: 3,
-            pipeline: pipeline.into(),
-            method: pipeline.into(),
-            runs: 1,
-            best_il: 30.0,
-            mean_il: 30.0,
-            sd_il: None,
-            best_sse: 300.0,
-            mean_seconds: 0.1,
-            bound_sse: gap.map(|g| 300.0 * (1.0 - g / 100.0)),
-            bound_il: gap.map(|g| 30.0 * (1.0 - g / 100.0)),
-            gap,
-            published_il: None,
-            published_sse: None,
-            published_source: None,
-        };
-        let dir = tempfile::tempdir().unwrap();
-        let none = write_figures(&[], &[row("mdav", None)], dir.path()).unwrap();
-        assert!(none.is_empty());
-        let rows = [row("mdav", Some(4.0)), row("mdav1", Some(2.5))];
-        let files = write_figures(&[], &rows, dir.path()).unwrap();
-        assert_eq!(files, vec![dir.path().join("gaps.svg")]);
-        let svg = std::fs::read_to_string(&files[0]).unwrap();
-        assert!(
-            svg.starts_with("<svg") && svg.contains("mdav1") && svg.contains("sim1:seed=1 k=3")
-        );
+    fn median_and_quartiles() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.25), 2.0);
+        assert_eq!(quantile(&[7.0], 0.75), 7.0);
     }
 
     #[test]
-    fn median_of_odd_and_even_counts() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    fn profile_ratios_by_hand() {
+        // Two cases: A is best on the first, B on the second, C has no run on the second.
+        let cost = vec![
+            vec![Some(10.0), Some(30.0)],
+            vec![Some(20.0), Some(15.0)],
+            vec![Some(10.0), None],
+        ];
+        let r = profile_ratios(&cost);
+        assert_eq!(r[0], vec![1.0, 2.0]);
+        assert_eq!(r[1], vec![1.0, 2.0]);
+        assert_eq!(r[2], vec![1.0]);
+        assert_eq!(
+            profile_ratios(&[vec![Some(0.0)], vec![Some(1.0)]])[1],
+            vec![f64::INFINITY]
+        );
     }
 }

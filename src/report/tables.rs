@@ -144,6 +144,31 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.decimals$}"))
 }
 
+/// Per row: (best IL is the case's lowest, mean IL is the case's lowest). Ties are all
+/// marked; values are compared exactly, not as printed.
+fn best_marks(rows: &[CaseRow]) -> Vec<(bool, bool)> {
+    let lowest = |r: &CaseRow, f: fn(&CaseRow) -> f64| {
+        rows.iter()
+            .filter(|o| o.instance == r.instance && o.k == r.k)
+            .all(|o| f(r) <= f(o))
+    };
+    rows.iter()
+        .map(|r| (lowest(r, |r| r.best_sse), lowest(r, |r| r.mean_il)))
+        .collect()
+}
+
+/// Cells with the case's best values wrapped by `mark` (Markdown `**`, LaTeX `\textbf`).
+fn marked_cells(r: &CaseRow, best: (bool, bool), mark: fn(&str) -> String) -> [String; 14] {
+    let mut c = cells(r);
+    if best.0 {
+        c[5] = mark(&c[5]);
+    }
+    if best.1 {
+        c[6] = mark(&c[6]);
+    }
+    c
+}
+
 fn cells(r: &CaseRow) -> [String; 14] {
     [
         r.instance.clone(),
@@ -184,7 +209,11 @@ pub fn render(rows: &[CaseRow], format: Format) -> String {
 }
 
 fn markdown(rows: &[CaseRow]) -> String {
-    let body: Vec<[String; 14]> = rows.iter().map(cells).collect();
+    let body: Vec<[String; 14]> = rows
+        .iter()
+        .zip(best_marks(rows))
+        .map(|(r, b)| marked_cells(r, b, |s| format!("**{s}**")))
+        .collect();
     let widths: Vec<usize> = (0..HEADERS.len())
         .map(|j| {
             body.iter()
@@ -225,7 +254,7 @@ fn markdown(rows: &[CaseRow]) -> String {
     for c in &body {
         s.push_str(&line(c));
     }
-    s.push_str("\nIL = 100 SSE/SST in percent (lower is better); sd over seeds; time = mean seconds per run; gap = 100 (best SSE - bound)/bound.\n");
+    s.push_str("\nIL = 100 SSE/SST in percent (lower is better; the case's best in bold); sd over seeds; time = mean seconds per run; gap = 100 (best SSE - bound)/bound.\n");
     for src in sources(rows) {
         s.push_str(&format!("Published: {src}.\n"));
     }
@@ -293,6 +322,98 @@ fn csv(rows: &[CaseRow]) -> String {
     s
 }
 
+/// Largest integer every f64 holds exactly: seeds above it are written as quoted strings, so
+/// that a reader parsing numbers as doubles cannot round them.
+const EXACT_IN_F64: u64 = 1 << 53;
+
+fn seed_field(seed: u64) -> String {
+    if seed > EXACT_IN_F64 {
+        format!("\"{seed}\"")
+    } else {
+        seed.to_string()
+    }
+}
+
+/// Header of [`per_run_csv`].
+pub const PER_RUN_HEADER: [&str; 29] = [
+    "suite",
+    "index",
+    "run_id",
+    "instance",
+    "instance_name",
+    "instance_sha256",
+    "n",
+    "d",
+    "k",
+    "pipeline",
+    "method",
+    "seed_base",
+    "seed_run",
+    "replicate",
+    "time_limit",
+    "stages",
+    "stage_ils",
+    "sse",
+    "il",
+    "groups",
+    "min_group_size",
+    "max_group_size",
+    "bound_method",
+    "bound_sse",
+    "bound_il",
+    "bound_certified",
+    "gap",
+    "seconds",
+    "git_commit",
+];
+
+/// One row per run record, flat columns (empty = missing). Stage names are joined by `+`,
+/// the IL after each stage by `;`. Seeds above 2^53 are quoted strings.
+pub fn per_run_csv(records: &[Record]) -> String {
+    let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
+    let mut s = PER_RUN_HEADER.join(",");
+    s.push('\n');
+    for r in records {
+        let b = r.best_bound.as_ref();
+        let stages: Vec<&str> = r.stages.iter().map(|x| x.name.as_str()).collect();
+        let stage_ils: Vec<String> = r.stages.iter().map(|x| format!("{}", x.il)).collect();
+        let f = [
+            csv_field(&r.suite),
+            r.index.to_string(),
+            csv_field(&r.run_id),
+            csv_field(&r.instance),
+            csv_field(&r.instance_name),
+            csv_field(&r.instance_sha256),
+            r.n.to_string(),
+            r.d.to_string(),
+            r.k.to_string(),
+            csv_field(&r.pipeline),
+            csv_field(&r.method),
+            seed_field(r.seeds.base),
+            seed_field(r.seeds.run),
+            r.seeds.replicate.to_string(),
+            o(r.time_limit),
+            csv_field(&stages.join("+")),
+            csv_field(&stage_ils.join(";")),
+            format!("{}", r.sse),
+            format!("{}", r.il),
+            r.groups.to_string(),
+            r.min_group_size.to_string(),
+            r.max_group_size.to_string(),
+            csv_field(b.map_or("", |b| b.name.as_str())),
+            o(b.map(|b| b.sse)),
+            o(b.map(|b| b.il)),
+            b.map_or(String::new(), |b| b.certified.to_string()),
+            o(r.gap),
+            format!("{}", r.seconds),
+            csv_field(&r.git_commit),
+        ];
+        s.push_str(&f.join(","));
+        s.push('\n');
+    }
+    s
+}
+
 fn tex_escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
@@ -318,7 +439,7 @@ fn latex(rows: &[CaseRow]) -> String {
         "Instance & $n$ & $k$ & Pipeline & Runs & Best IL & Mean IL & SD & Best SSE & Time (s) & Bound IL & Gap (\\%) & Publ.\\ IL & Publ.\\ SSE \\\\\n\\midrule\n",
     );
     let mut prev: Option<(&str, usize)> = None;
-    for r in rows {
+    for (r, best) in rows.iter().zip(best_marks(rows)) {
         // A rule between instances keeps long tables readable.
         if let Some((inst, _)) = prev {
             if inst != r.instance {
@@ -326,7 +447,7 @@ fn latex(rows: &[CaseRow]) -> String {
             }
         }
         prev = Some((&r.instance, r.k));
-        let c = cells(r);
+        let c = marked_cells(r, best, |s| format!("\\textbf{{{s}}}"));
         let fields = [
             tex_escape(&c[0]),
             c[1].clone(),
@@ -347,6 +468,7 @@ fn latex(rows: &[CaseRow]) -> String {
         s.push_str(" \\\\\n");
     }
     s.push_str("\\bottomrule\n\\end{tabular}\n");
+    s.push_str("% Bold: the lowest best IL and mean IL of each case.\n");
     for src in sources(rows) {
         s.push_str(&format!("% Published: {}\n", src));
     }
@@ -382,11 +504,59 @@ mod tests {
     }
 
     #[test]
+    fn best_values_of_a_case_are_bold_in_latex_and_starred_in_markdown() {
+        let mut a = row(1.5, None);
+        a.best_sse = 1.0;
+        let mut b = row(2.5, None);
+        b.pipeline = "mdav1".into();
+        b.best_sse = 2.0;
+        b.mean_il = 1.25; // better mean, worse best
+        let mut other = row(9.0, None);
+        other.k = 5; // another case: its own best
+        other.best_sse = 9.0;
+        let md = render(&[a.clone(), b.clone(), other.clone()], Format::Markdown);
+        // (best IL, mean IL) cells of each row.
+        let il_cells: Vec<(String, String)> = md
+            .lines()
+            .filter(|l| l.starts_with("| a_b"))
+            .map(|l| {
+                let c: Vec<&str> = l.split('|').map(str::trim).collect();
+                (c[6].to_string(), c[7].to_string())
+            })
+            .collect();
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            il_cells,
+            vec![
+                pair("**1.5000**", "1.5000"),
+                pair("2.5000", "**1.2500**"),
+                pair("**9.0000**", "**9.0000**")
+            ],
+            "{md}"
+        );
+        let tex = render(&[a, b, other], Format::Latex);
+        assert!(tex.contains("\\textbf{1.5000} & 1.5000 &"), "{tex}");
+        assert!(tex.contains("2.5000 & \\textbf{1.2500} &"), "{tex}");
+        assert_eq!(tex.matches("\\textbf{").count(), 4, "{tex}");
+    }
+
+    #[test]
+    fn seeds_above_2_pow_53_are_quoted_strings() {
+        assert_eq!(seed_field(1 << 53), "9007199254740992");
+        assert_eq!(seed_field((1 << 53) + 1), "\"9007199254740993\"");
+        assert_eq!(seed_field(u64::MAX), "\"18446744073709551615\"");
+    }
+
+    #[test]
     fn latex_is_booktabs_with_escaped_names_and_sources() {
         let s = render(&[row(1.5, None)], Format::Latex);
         assert!(s.contains("\\toprule") && s.contains("\\midrule") && s.contains("\\bottomrule"));
         assert!(s.contains("a\\_b & 10 & 3"), "{s}");
-        assert!(s.contains("1.5000 & 1.5000 & - & 1.0000 &"), "{s}");
+        // A single row is its case's best.
+        assert!(
+            s.contains("\\textbf{1.5000} & \\textbf{1.5000} & - & 1.0000 &"),
+            "{s}"
+        );
         assert!(s.contains("16.9326"), "{s}");
         assert!(s.contains("% Published: Paper, Table 1"), "{s}");
     }
