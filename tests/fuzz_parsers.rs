@@ -54,7 +54,12 @@ fn assert_clear(e: &microagg::Error, file: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // A fixed seed: the same cases on every run (CI repeats what was checked here).
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(23),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn csv_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
@@ -237,7 +242,7 @@ proptest! {
             // step budget (or a clear error, e.g. a solver that refuses the value).
             let inst = common::synthetic("gauss:n=40,d=2,clusters=4,seed=3");
             let never = AtomicBool::new(false);
-            match p.run_with(&inst, 3, 0, Some(20.0), Some(30), &never) {
+            match p.run_with(&inst, 3, 0, Some(5.0), Some(30), &never) {
                 Ok(out) => {
                     prop_assert!(out.partition.is_feasible(3), "{arg}");
                     prop_assert!(out.partition.sse().is_finite(), "{arg}");

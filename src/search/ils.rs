@@ -175,7 +175,7 @@ impl Params for IlsParams {
         ("cooling", "without a time limit: factor applied to the temperature every iteration (default 0.99999)"),
         ("end_ratio", "with a time limit the temperature falls geometrically with elapsed time to this fraction of its start at the deadline; without one the run starts at this fraction (default 0.01)"),
         ("stall", "iterations without a new best before returning to the best and reheating; with no time limit, the search stops there (default 20000)"),
-        ("carves", "random re-splits of a pool tried per perturbation; the one of lowest SSE is applied (default 1)"),
+        ("carves", "random re-splits of a pool tried per perturbation, 1..=10000; the one of lowest SSE is applied (default 1)"),
         ("pool", "which groups a perturbation pools with the random record's group: \"records\" (default) the groups of its nearest records, \"centroids\" the groups of nearest centroid"),
         ("settle", "passes of a best-improvement shift/swap descent among the re-split pool's own groups before the neighbour-list descent (0 = none; default 0)"),
         ("split_large", "after each descent, split every group of 2k or more records whose CBFS split lowers the SSE, then descend again (default true)"),
@@ -208,8 +208,10 @@ impl Params for IlsParams {
         if self.stall == 0 {
             return Err("stall must be at least 1".into());
         }
-        if self.carves == 0 {
-            return Err("carves must be at least 1".into());
+        if !(1..=10_000).contains(&self.carves) {
+            // Each carving is O(pool d); an unbounded count made one step endless (found by
+            // tests/fuzz_parsers.rs with carves = 2^64 - 1).
+            return Err("carves must be in 1..=10000".into());
         }
         if !(self.merge_time > 0.0 && self.merge_time.is_finite()) {
             return Err("merge_time must be finite and > 0".into());
