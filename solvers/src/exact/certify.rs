@@ -80,13 +80,9 @@ pub(crate) fn rc_lower(cost_lo: f64, y: &[f64], members: impl Iterator<Item = us
 /// summation), the product and the total each lowered by `2u` of their magnitude, then one
 /// `next_down` (`proofs/P09-lagrangian-bound.md`, "Floating point").
 pub(crate) fn lagrangian_lower(y: &[f64], m_max: usize, rho: f64) -> f64 {
-    let n = y.len() as f64;
-    let sum: f64 = y.iter().sum();
-    let abs: f64 = y.iter().map(|v| v.abs()).sum();
-    let sum_low = sum - 2.0 * (n + 1.0) * U * abs;
-    let prod = m_max as f64 * rho.min(0.0);
-    let total = sum_low + (prod - 2.0 * U * prod.abs());
-    (total - 2.0 * U * total.abs()).next_down()
+    // The same rounding as the column generation bound, with no pricing margin (`rho` is
+    // already certified).
+    crate::bounds::colgen::lagrangian_rounded(y, m_max, rho, 0.0)
 }
 
 /// Members of each group of a labelling (groups `0..g`, `g` = largest label + 1).
