@@ -130,11 +130,28 @@ pub fn write_masked(path: &Path, inst: &Instance, labels: &[usize]) -> Result<()
     crate::output::write_atomic(path, &bytes)
 }
 
-/// The microaggregated data as CSV bytes. Group means are taken of the values scaled by a
-/// power of two that brings the column's largest magnitude below 1 (exact, so the means
-/// are those of the plain formula wherever it does not overflow), so that sums of values
-/// near the largest double cannot overflow.
+/// The microaggregated data as CSV bytes (the values of [`masked_values`], each written as
+/// the shortest decimal that reads back as the same double).
 pub fn masked_csv(inst: &Instance, labels: &[usize]) -> Result<Vec<u8>> {
+    let d = inst.d;
+    let values = masked_values(inst, labels)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let io = |e: csv::Error| Error::io("masked output", e);
+    w.write_record(&inst.columns).map_err(io)?;
+    for record in values.chunks_exact(d) {
+        let row: Vec<String> = record.iter().map(|v| v.to_string()).collect();
+        w.write_record(&row).map_err(io)?;
+    }
+    w.into_inner()
+        .map_err(|e| Error::io("masked output", e.error()))
+}
+
+/// The microaggregated data in original units, row-major n x d: each record replaced by its
+/// group's mean. Group means are taken of the values scaled by a power of two that brings
+/// the column's largest magnitude below 1 (exact, so the means are those of the plain
+/// formula wherever it does not overflow), so that sums of values near the largest double
+/// cannot overflow. (Public for the Python package, which returns it as a DataFrame.)
+pub fn masked_values(inst: &Instance, labels: &[usize]) -> Result<Vec<f64>> {
     let d = inst.d;
     if labels.len() != inst.n {
         return Err(Error::Infeasible(format!(
@@ -163,13 +180,8 @@ pub fn masked_csv(inst: &Instance, labels: &[usize]) -> Result<Vec<u8>> {
             sums[l * d + j] = ldexp(sums[l * d + j] / counts[l].max(1) as f64, scale[j]);
         }
     }
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let io = |e: csv::Error| Error::io("masked output", e);
-    w.write_record(&inst.columns).map_err(io)?;
-    for &l in labels {
-        let row: Vec<String> = (0..d).map(|j| sums[l * d + j].to_string()).collect();
-        w.write_record(&row).map_err(io)?;
-    }
-    w.into_inner()
-        .map_err(|e| Error::io("masked output", e.error()))
+    Ok(labels
+        .iter()
+        .flat_map(|&l| sums[l * d..(l + 1) * d].iter().copied())
+        .collect())
 }

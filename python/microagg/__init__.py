@@ -1,0 +1,273 @@
+"""microagg: multivariate microaggregation from Python.
+
+Partition n records (z-scored numeric attributes) into groups of at least k records
+minimising the within-group sum of squared errors (SSE); information loss
+IL = 100 * SSE / SST. Bindings of the ``microagg`` Rust workbench (PyO3): the same methods,
+bounds and exact solvers as its CLI, with the same labels for the same data, method and
+seed.
+
+    >>> import microagg, pandas as pd
+    >>> df = pd.read_csv("tarragona.csv")
+    >>> r = microagg.run(df, k=3, method="mdav+decompose-shrink+ils", time_limit=10)
+    >>> r.il, r.gap          # IL in percent, gap to the certified nn bound in percent
+    >>> r.plot()             # IL over time with the bound
+    >>> r.masked()           # the frame with every record replaced by its group's mean
+
+Solves run with the GIL released. Ctrl-C during a run returns the best partition so far
+(``Result.interrupted``); errors are the exceptions of ``microagg.Error`` with the
+library's messages (data errors name the row and column).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._data import DataLike, labels_array, labels_bytes, to_data
+from ._errors import AlgorithmError, DataError, Error, InfeasibleError, Interrupted, UsageError
+from ._result import BoundResult, CheckResult, ExactResult, Result
+
+__version__ = _core.__version__
+
+Data = _core.Data
+
+__all__ = [
+    "run",
+    "bound",
+    "check",
+    "solve_exact",
+    "methods",
+    "experiment",
+    "load",
+    "Data",
+    "Result",
+    "BoundResult",
+    "CheckResult",
+    "ExactResult",
+    "Error",
+    "DataError",
+    "UsageError",
+    "InfeasibleError",
+    "AlgorithmError",
+    "Interrupted",
+]
+
+
+def load(spec: Union[str, "os.PathLike[str]"], columns: Optional[Sequence[Any]] = None, delimiter: str = ",") -> "_core.Data":
+    """Load data as the CLI's ``--data`` does: a CSV path, a CASC instance id
+    (``tarragona``, ``census``, ``eia``; looked up in ``$MICROAGG_DATA``, ``instances/data/``,
+    ``../shared/instances/`` and checked against its sha256) or a generator spec
+    (``gauss:n=1000,d=5,clusters=5,seed=1``). ``columns``: names or 1-based positions.
+    The result can be passed as ``X`` to every function (and gets the CLI's seeds)."""
+    cols = None if columns is None else ",".join(str(c) for c in columns)
+    return _core.Data.load(os.fspath(spec), cols, delimiter)
+
+
+def _param_args(params: Optional[Mapping[str, Any]]) -> List[str]:
+    """``{"ils.stall": 100}`` or ``{"ils": {"stall": 100}}`` as ``--param`` strings."""
+    out: List[str] = []
+    for key, value in (params or {}).items():
+        if isinstance(value, Mapping):
+            for sub, v in value.items():
+                out.append(f"{key}.{sub}={json.dumps(v)}")
+        else:
+            out.append(f"{key}={json.dumps(value)}")
+    return out
+
+
+def run(
+    X: DataLike,
+    k: int,
+    method: str = "mdav+decompose-shrink+ils",
+    seed: int = 0,
+    time_limit: Optional[float] = None,
+    bound: Optional[str] = "nn",
+    params: Optional[Mapping[str, Any]] = None,
+    trace: bool = True,
+    *,
+    max_steps: Optional[int] = None,
+    columns: Optional[Sequence[Any]] = None,
+    trace_interval: float = 0.1,
+) -> Result:
+    """Microaggregate ``X`` into groups of at least ``k`` records with pipeline ``method``.
+
+    Args:
+        X: a pandas DataFrame, a numpy array (records x attributes), a ``--data`` spec
+            (CSV path, ``tarragona``/``census``/``eia``, generator spec) or ``load(...)``.
+        k: minimum group size (>= 2).
+        method: an initializer optionally followed by refiners joined by ``+``
+            (``mdav``, ``mdav+decompose-shrink+ils``); ``methods()`` lists them.
+        seed: base seed; stage seeds are derived from it, the data's sha256, k and the
+            pipeline (a run with the same data, method, seed and no time limit repeats bit
+            for bit, and equals the CLI's ``run --seed``).
+        time_limit: seconds for the whole pipeline (refiners stop at it with their best
+            partition); None: refiners run to their own stopping rule (ILS: ``stall``
+            iterations without improvement).
+        bound: lower bound computed after the run for the gap (``"nn"``, O(n^2 d);
+            ``"colgen"``, HiGHS column generation within ``time_limit`` or 60 s); None skips it.
+        params: method parameters, ``{"ils.stall": 1000}`` or ``{"ils": {"stall": 1000}}``
+            (unknown names are errors).
+        trace: record the refiners' progress into ``Result.trace``.
+        max_steps: step budget of every refiner stage (repeats bit for bit, unlike a time
+            limit; ILS then anneals over the steps).
+        columns: DataFrame column names (default all), array column indices, or for a spec
+            names/1-based positions.
+        trace_interval: seconds between trace rows when the best does not improve.
+
+    Returns:
+        ``Result`` (labels, sse, il, lower_bound, gap, groups, stages, trace, masked(),
+        plot()).
+
+    Raises:
+        DataError, UsageError, AlgorithmError (with the library's messages);
+        KeyboardInterrupt when Ctrl-C arrives before the first partition exists.
+    """
+    import pandas as pd
+
+    data = to_data(X, columns)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise UsageError(f"k = {k!r}: expected an integer")
+    if k < 0 or seed < 0 or (max_steps is not None and max_steps < 0):
+        raise UsageError("k, seed and max_steps must be non-negative integers")
+    record_json, raw_labels = _core.run(
+        data,
+        int(k),
+        method,
+        int(seed),
+        None if time_limit is None else float(time_limit),
+        None if max_steps is None else int(max_steps),
+        bound,
+        _param_args(params),
+        bool(trace),
+        float(trace_interval),
+    )
+    rec = json.loads(record_json)
+    b = rec.get("bound")
+    stages = pd.DataFrame(rec["stages"])
+    trace_df = pd.DataFrame(rec.pop("trace"), columns=["seconds", "stage", "step", "current_il", "best_il"])
+    frame = X if (hasattr(X, "columns") and not isinstance(X, (str, _core.Data))) else None
+    cols = list(X.columns) if (frame is not None and columns is None) else (list(columns) if columns is not None else None)
+    return Result(
+        labels=labels_array(raw_labels),
+        sse=rec["sse"],
+        il=rec["il"],
+        lower_bound=b["lower_bound"] if b else None,
+        il_lower_bound=b["il_lower_bound"] if b else None,
+        gap=rec.get("gap_percent"),
+        bound_certified=b["certified"] if b else None,
+        groups=rec["groups"],
+        min_group_size=rec["min_group_size"],
+        max_group_size=rec["max_group_size"],
+        stages=stages,
+        trace=trace_df,
+        seconds=rec["seconds"],
+        interrupted=rec["interrupted"],
+        record=rec,
+        _data=data,
+        _frame=frame,
+        _columns=cols,
+    )
+
+
+def bound(
+    X: DataLike,
+    k: int,
+    method: str = "nn",
+    time_limit: Optional[float] = None,
+    *,
+    columns: Optional[Sequence[Any]] = None,
+) -> BoundResult:
+    """A lower bound on the optimal SSE of ``X`` for ``k``.
+
+    ``method``: ``"nn"`` (sum of each record's k-1 nearest squared distances over 2k,
+    O(n^2 d), proofs/P06) or ``"colgen"`` (Lagrangian bound of a column generation master on
+    HiGHS, proofs/P09; ``time_limit`` defaults to 60 s). Both are certified (rounded outward).
+    """
+    data = to_data(X, columns)
+    v = json.loads(_core.bound(data, int(k), method, None if time_limit is None else float(time_limit)))
+    return BoundResult(
+        method=v["method"],
+        lower_bound=v["lower_bound"],
+        il_lower_bound=v["il_lower_bound"],
+        certified=v["certified"],
+        seconds=v["seconds"],
+        details=v["details"],
+        interrupted=v["interrupted"],
+    )
+
+
+def check(X: DataLike, k: int, labels: Any, *, columns: Optional[Sequence[Any]] = None) -> CheckResult:
+    """Verify ``labels`` against ``X`` from scratch: feasibility (every group at least ``k``
+    records) and the SSE/IL recomputed (the library's independent check, as ``microagg
+    check``). A label count that does not match the records raises ``InfeasibleError``."""
+    data = to_data(X, columns)
+    v = json.loads(_core.check(data, int(k), labels_bytes(labels)))
+    v["undersized"] = [tuple(p) for p in v["undersized"]]
+    return CheckResult(**v)
+
+
+def solve_exact(
+    X: DataLike,
+    k: int,
+    method: str = "auto",
+    time_limit: Optional[float] = None,
+    *,
+    columns: Optional[Sequence[Any]] = None,
+) -> ExactResult:
+    """The exact optimum with its proof status (small instances: n up to about 40, or
+    one attribute). ``method``: ``auto``, ``subset-dp`` or ``set-partitioning``. With a
+    ``time_limit`` (or Ctrl-C) the answer is the best partition found (never worse than
+    MDAV) with a certified bound and ``note`` saying why it stopped."""
+    data = to_data(X, columns)
+    v_json, raw = _core.solve_exact(data, int(k), method, None if time_limit is None else float(time_limit))
+    v = json.loads(v_json)
+    lb = v["lower_bound"]
+    gap = 100.0 * (v["sse"] - lb) / lb if lb > 0 else None
+    return ExactResult(
+        labels=labels_array(raw),
+        sse=v["sse"],
+        il=v["il"],
+        proven_optimal=v["proven_optimal"],
+        lower_bound=lb,
+        il_lower_bound=v["il_lower_bound"],
+        gap=gap,
+        method=v["method"],
+        note=v["note"],
+        interrupted=v["interrupted"],
+        record=v,
+    )
+
+
+def methods() -> List[Dict[str, Any]]:
+    """Every method of the registry: ``name``, ``kind`` (initializer or refiner),
+    ``summary``, ``reference``, ``params`` (defaults) and ``params_doc``."""
+    return json.loads(_core.methods())
+
+
+def experiment(
+    suite: Union[str, "os.PathLike[str]"],
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+    jobs: int = 1,
+    resume: bool = False,
+    progress: bool = False,
+) -> Any:
+    """Run an experiment suite file (TOML, as ``microagg experiment``) and return its
+    records as a pandas DataFrame, one row per run (nested fields flattened with ``.``).
+
+    ``out``: a folder to also write ``records.jsonl`` into (locked, resumable with
+    ``resume=True``); None keeps the records in memory. ``jobs``: worker threads (runs are
+    single-threaded, results do not depend on it). Ctrl-C stops the study and returns the
+    finished runs (``df.attrs["interrupted"]`` is True)."""
+    import pandas as pd
+
+    records_json, interrupted = _core.experiment(
+        os.fspath(suite), None if out is None else os.fspath(out), int(jobs), bool(resume), bool(progress)
+    )
+    records = json.loads(records_json)
+    df = pd.json_normalize(records) if records else pd.DataFrame()
+    df.attrs["interrupted"] = interrupted
+    return df

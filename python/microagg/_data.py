@@ -1,0 +1,116 @@
+"""Input conversion: numpy arrays, pandas DataFrames (columns by name) and ``--data``
+specs (CSV path, CASC instance id, generator spec) to the library's ``Data``.
+
+An array or frame is copied once into the library's instance (which keeps the original
+values and their z-scored copy). Its sha256, which enters the seed derivation of
+randomised methods, is that of its float64 values (row-major), as for the CLI's generated
+data; a spec is loaded exactly as the CLI loads ``--data``, so it gets the CLI's seeds.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._errors import DataError, UsageError
+
+DataLike = Union["_core.Data", str, "os.PathLike[str]", np.ndarray, Any]
+
+
+def _is_dataframe(x: Any) -> bool:
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        return False
+    return isinstance(x, pd.DataFrame)
+
+
+def frame_columns(frame: Any, columns: Optional[Sequence[Any]]) -> list:
+    """The chosen columns of a DataFrame (all when ``columns`` is None), checked."""
+    chosen = list(frame.columns) if columns is None else list(columns)
+    if isinstance(columns, str):
+        raise UsageError(f"columns={columns!r}: give a list of column names")
+    missing = [c for c in chosen if c not in frame.columns]
+    if missing:
+        raise DataError(
+            f"DataFrame: column {missing[0]!r} not found (columns: {list(frame.columns)})"
+        )
+    if len(set(chosen)) != len(chosen):
+        raise DataError(f"DataFrame: a column is chosen twice in {chosen}")
+    return chosen
+
+
+def to_data(X: DataLike, columns: Optional[Sequence[Any]] = None, name: Optional[str] = None) -> "_core.Data":
+    """The library's ``Data`` for ``X``.
+
+    - ``microagg`` ``Data``: as is;
+    - ``str`` / path: a ``--data`` spec (``columns``: names or 1-based positions, as
+      ``--columns``);
+    - pandas DataFrame: ``columns`` picks columns by name (default: all; every chosen column
+      must be numeric);
+    - anything numpy turns into a 2-D float array (a 1-D array is one column); ``columns``
+      picks column indices.
+    """
+    if isinstance(X, _core.Data):
+        if columns is not None:
+            raise UsageError("columns= does not apply to a loaded Data object")
+        return X
+    if isinstance(X, (str, os.PathLike)):
+        spec = os.fspath(X)
+        cols = None if columns is None else ",".join(str(c) for c in columns)
+        return _core.Data.load(spec, cols)
+    if _is_dataframe(X):
+        import pandas as pd
+
+        chosen = frame_columns(X, columns)
+        for i, c in enumerate(chosen):
+            dtype = X[c].dtype
+            if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+                raise DataError(
+                    f"{name or 'DataFrame'}: column {c!r} ({i + 1}) has dtype {dtype}, not numeric; "
+                    "leave it out with columns="
+                )
+        values = X[chosen].to_numpy(dtype=np.float64, na_value=np.nan)
+        names = [str(c) for c in chosen]
+        return _from_array(values, names, name or "DataFrame")
+    try:
+        values = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise DataError(f"{name or 'array'}: cannot be read as numbers: {e}") from None
+    if values.ndim == 1:
+        values = values.reshape(-1, 1)
+    if values.ndim != 2:
+        raise DataError(f"{name or 'array'}: expected a 2-D array (records x attributes), got {values.ndim}-D")
+    names = [f"x{j + 1}" for j in range(values.shape[1])]
+    if columns is not None:
+        idx = list(columns)
+        for j in idx:
+            if not isinstance(j, (int, np.integer)) or not 0 <= j < values.shape[1]:
+                raise DataError(f"{name or 'array'}: column index {j!r} out of range 0..{values.shape[1] - 1}")
+        values = values[:, idx]
+        names = [f"x{j + 1}" for j in idx]
+    return _from_array(values, names, name or "array")
+
+
+def _from_array(values: np.ndarray, names: list, name: str) -> "_core.Data":
+    n, d = values.shape
+    raw = np.ascontiguousarray(values, dtype=np.float64)
+    return _core.Data.from_array(raw.tobytes(), n, d, names, name)
+
+
+def labels_bytes(labels: Any) -> bytes:
+    """Labels (any integer array-like) as native int64 bytes for the library."""
+    arr = np.asarray(labels)
+    if arr.ndim != 1:
+        raise UsageError(f"labels: expected a 1-D array, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise UsageError("labels: expected integer group labels")
+    return np.ascontiguousarray(arr, dtype=np.int64).tobytes()
+
+
+def labels_array(raw: bytes) -> np.ndarray:
+    return np.frombuffer(raw, dtype=np.int64).copy()

@@ -1,0 +1,197 @@
+"""Result objects of ``run``, ``bound``, ``check`` and ``solve_exact``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from ._data import frame_columns, labels_bytes
+
+
+def masked_frame(data: "_core.Data", labels: np.ndarray, df: Any = None, columns: Optional[Sequence[Any]] = None) -> Any:
+    """The microaggregated data: ``df`` (a copy) with ``columns`` replaced by the group
+    means of ``labels``, other columns kept; without ``df`` a new frame of the data's
+    columns."""
+    import pandas as pd
+
+    values = np.frombuffer(_core.masked(data, labels_bytes(labels)), dtype=np.float64)
+    values = values.reshape(data.n, data.d)
+    if df is None:
+        return pd.DataFrame(values, columns=data.columns)
+    chosen = frame_columns(df, columns)
+    if len(chosen) != data.d or len(df) != data.n:
+        raise ValueError(
+            f"masked: the frame has {len(df)} rows and {len(chosen)} chosen columns, the run had "
+            f"{data.n} records of {data.d} attributes"
+        )
+    out = df.copy()
+    for j, c in enumerate(chosen):
+        out[c] = values[:, j]
+    return out
+
+
+@dataclass
+class Result:
+    """What ``microagg.run`` returns.
+
+    Attributes:
+        labels: group label of each record (int64, groups numbered 0..groups-1).
+        sse: within-group sum of squared errors of the z-scored data.
+        il: information loss, 100 * SSE / SST (percent).
+        lower_bound: the bound's lower bound on the optimal SSE (None without a bound).
+        il_lower_bound: the same as IL (percent, rounded down).
+        gap: 100 * (SSE - lower_bound) / lower_bound, percent (None without a bound).
+        bound_certified: True when the bound has a proof path (``proofs/``).
+        groups, min_group_size, max_group_size: the partition's shape.
+        stages: one row per pipeline stage (name, seed, sse, il, groups, seconds, stop,
+            steps).
+        trace: the refiners' progress (seconds since the run started, stage, step,
+            current_il, best_il): a row whenever the best improved and at least every
+            ``trace_interval`` seconds; empty with ``trace=False`` or for a pipeline
+            without refiners.
+        seconds: wall-clock time of the pipeline (the bound not included).
+        interrupted: True when Ctrl-C stopped the run (the best partition so far).
+        record: the full record as a dict (what ``microagg run --json`` prints, plus the
+            trace).
+    """
+
+    labels: np.ndarray
+    sse: float
+    il: float
+    lower_bound: Optional[float]
+    il_lower_bound: Optional[float]
+    gap: Optional[float]
+    bound_certified: Optional[bool]
+    groups: int
+    min_group_size: int
+    max_group_size: int
+    stages: Any
+    trace: Any
+    seconds: float
+    interrupted: bool
+    record: Dict[str, Any]
+    _data: "_core.Data" = field(repr=False)
+    _frame: Any = field(default=None, repr=False)
+    _columns: Optional[List[Any]] = field(default=None, repr=False)
+
+    def masked(self, df: Any = None) -> Any:
+        """The input DataFrame (a copy) with the run's columns replaced by their group
+        means (original units), the other columns kept. ``df`` defaults to the frame given
+        to ``run``; for array or spec input a new frame of the data's columns is returned."""
+        if df is None and self._frame is not None:
+            df = self._frame
+        cols = self._columns if df is not None else None
+        return masked_frame(self._data, self.labels, df, cols)
+
+    def plot(self, ax: Any = None) -> Any:
+        """Plot IL over time (best and current from the trace, each stage's end marked)
+        with the lower bound as a horizontal line; returns the matplotlib Axes."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 4))
+        t = 0.0
+        for _, s in self.stages.iterrows():
+            t += float(s["seconds"])
+            ax.plot([t], [s["il"]], "o", label=f"end of {s['name']}")
+        if len(self.trace):
+            ax.step(self.trace["seconds"], self.trace["current_il"], where="post", alpha=0.4, label="current IL")
+            ax.step(self.trace["seconds"], self.trace["best_il"], where="post", label="best IL")
+        if self.il_lower_bound is not None:
+            method = self.record.get("bound", {}).get("method", "bound")
+            ax.axhline(self.il_lower_bound, color="black", linestyle="--", label=f"lower bound ({method})")
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("IL (%)")
+        gap = f", gap {self.gap:.3f} %" if self.gap is not None else ""
+        ax.set_title(f"{self.record['method']} on {self.record['instance']}, k={self.record['k']}{gap}")
+        ax.legend(loc="best", fontsize="small")
+        return ax
+
+    def __repr__(self) -> str:
+        gap = f", gap={self.gap:.4f} %" if self.gap is not None else ""
+        flag = ", interrupted" if self.interrupted else ""
+        return (
+            f"Result(method={self.record['method']!r}, k={self.record['k']}, il={self.il:.6f}, "
+            f"sse={self.sse:.6f}, groups={self.groups}{gap}{flag})"
+        )
+
+
+@dataclass
+class BoundResult:
+    """What ``microagg.bound`` returns: a lower bound on the optimal SSE.
+
+    Attributes:
+        method: bound name (``nn``, ``colgen``).
+        lower_bound: lower bound on the optimal SSE (rounded outward when certified).
+        il_lower_bound: the same as IL in percent (rounded down).
+        certified: True only when the bound is proven valid (``proofs/``).
+        seconds: wall-clock time.
+        details: method-specific details (iterations, columns, ...).
+        interrupted: True when Ctrl-C cut it short (still a valid, weaker bound).
+    """
+
+    method: str
+    lower_bound: float
+    il_lower_bound: float
+    certified: bool
+    seconds: float
+    details: Dict[str, Any]
+    interrupted: bool
+
+
+@dataclass
+class CheckResult:
+    """What ``microagg.check`` returns: the library's independent verification.
+
+    Attributes:
+        feasible: every group has at least k records.
+        sse, il: recomputed from scratch.
+        groups, min_group_size, max_group_size: the partition's shape.
+        undersized: (label, size) of groups below k (the first 20).
+        undersized_groups: how many groups are below k.
+    """
+
+    feasible: bool
+    n: int
+    k: int
+    sse: float
+    sst: float
+    il: float
+    groups: int
+    min_group_size: int
+    max_group_size: int
+    undersized: List[tuple]
+    undersized_groups: int
+
+
+@dataclass
+class ExactResult:
+    """What ``microagg.solve_exact`` returns.
+
+    Attributes:
+        labels: the partition.
+        sse, il: its SSE and IL.
+        proven_optimal: True when a certified lower bound is within relative 1e-9 of the
+            SSE (never from a solver's status; ``proofs/P11``, ``P12``).
+        lower_bound, il_lower_bound: the certified bound.
+        gap: 100 * (SSE - lower_bound) / lower_bound (percent).
+        method: ``subset-dp`` or ``set-partitioning``.
+        note: why the search stopped before a proof, if it did.
+        interrupted: Ctrl-C stopped it (best partition and bound so far).
+        record: everything the library reported.
+    """
+
+    labels: np.ndarray
+    sse: float
+    il: float
+    proven_optimal: bool
+    lower_bound: float
+    il_lower_bound: float
+    gap: Optional[float]
+    method: str
+    note: Optional[str]
+    interrupted: bool
+    record: Dict[str, Any]

@@ -1,0 +1,310 @@
+//! # Functions
+//!
+//! One binding per high-level entry point of the library: [`run`] (a pipeline from its
+//! method string, with an optional bound after it, as `microagg run --bound`), [`bound`],
+//! [`check`], [`solve_exact`] (as `microagg solve-exact`: MDAV's partition as the starting
+//! upper bound), [`methods`] (the registry, as `microagg list --json`), [`experiment`]
+//! (a suite file through the experiment runner) and [`masked`]. Each returns JSON text
+//! (and labels as int64 bytes) that the Python side turns into its result objects; every
+//! solve runs off the GIL through [`crate::stop::interruptible`].
+//!
+//! ## Complexity
+//! That of the library call, plus O(n) to return labels.
+//!
+//! ## References
+//! None.
+
+use crate::data::{f64_bytes, label_bytes, labels_from_bytes, Data};
+use crate::errors::{to_py, usage};
+use crate::stop::interruptible;
+use crate::trace::Capture;
+use microagg::bound::{self as lib_bound, BoundOptions};
+use microagg::method::{self, MethodKind};
+use microagg::pipeline::Pipeline;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+fn check_limit(py: Python<'_>, time_limit: Option<f64>) -> PyResult<()> {
+    match time_limit {
+        Some(t) => {
+            microagg::search::check_time_limit(t).map_err(|e| usage(py, format!("time_limit {e}")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Run pipeline `method` on `data`; returns (record JSON, labels). A Ctrl-C during the run
+/// returns the best partition so far, marked `"interrupted": true` (the bound is then
+/// skipped, as in the CLI); a Ctrl-C before the first partition exists re-raises.
+#[pyfunction]
+#[pyo3(signature = (data, k, method, seed, time_limit, max_steps, bound_name, params, trace, trace_interval))]
+#[allow(clippy::too_many_arguments)]
+pub fn run<'py>(
+    py: Python<'py>,
+    data: &Data,
+    k: usize,
+    method: &str,
+    seed: u64,
+    time_limit: Option<f64>,
+    max_steps: Option<u64>,
+    bound_name: Option<&str>,
+    params: Vec<String>,
+    trace: bool,
+    trace_interval: f64,
+) -> PyResult<(String, Bound<'py, PyBytes>)> {
+    check_limit(py, time_limit)?;
+    if max_steps == Some(0) {
+        return Err(usage(py, "max_steps 0: must be at least 1"));
+    }
+    // Validate everything before running, as the CLI does.
+    let pipeline = Pipeline::parse(method, &params).map_err(|e| to_py(py, e))?;
+    if let Some(b) = bound_name {
+        lib_bound::check_name(b).map_err(|e| to_py(py, e))?;
+    }
+    let inst = data.inst.clone();
+    inst.check_k(k).map_err(|e| to_py(py, e))?;
+    let flag = AtomicBool::new(false);
+    let done = interruptible(py, &flag, |flag| {
+        let capture = Capture::start(trace, trace_interval);
+        let out = pipeline.run_with(&inst, k, seed, time_limit, max_steps, flag)?;
+        let points = capture.map(Capture::finish).unwrap_or_default();
+        // As the CLI: the bound after the run (not within its time limit), skipped after
+        // a signal.
+        let interrupted = flag.load(Ordering::SeqCst);
+        let lb = match bound_name {
+            Some(b) if !interrupted => Some(lib_bound::compute_with(
+                b,
+                &inst,
+                k,
+                time_limit,
+                &BoundOptions::default(),
+                flag,
+            )?),
+            _ => None,
+        };
+        Ok::<_, microagg::Error>((out, points, lb))
+    })?;
+    let (out, points, lb) = match done.value {
+        Ok(v) => v,
+        // Nothing to return: the KeyboardInterrupt itself is the answer to Ctrl-C.
+        Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
+    };
+    let interrupted = done.signal.is_some();
+    let p = &out.partition;
+    let (min_size, max_size) = p.size_range();
+    let record = json!({
+        "method": method,
+        "instance": inst.name,
+        "instance_sha256": inst.sha256,
+        "n": inst.n,
+        "d": inst.d,
+        "k": k,
+        "seed": seed,
+        "sse": p.sse(),
+        "sst": inst.sst,
+        "il": inst.il(p.sse()),
+        "groups": p.num_groups(),
+        "min_group_size": min_size,
+        "max_group_size": max_size,
+        "seconds": out.seconds,
+        "time_limit": time_limit,
+        "max_steps": max_steps,
+        "interrupted": interrupted,
+        "params": pipeline.stages,
+        "stages": out.stages,
+        "bound": lb,
+        "gap_percent": lb.as_ref().and_then(|b| lib_bound::gap_percent(p.sse(), b.lower_bound)),
+        "bound_skipped": (bound_name.is_some() && lb.is_none())
+            .then_some("interrupted before the bound was computed"),
+        "trace": points,
+        "version": microagg_version(),
+    });
+    Ok((record.to_string(), label_bytes(py, p.labels())))
+}
+
+/// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`).
+#[pyfunction]
+#[pyo3(signature = (data, k, method, time_limit))]
+pub fn bound(
+    py: Python<'_>,
+    data: &Data,
+    k: usize,
+    method: &str,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    check_limit(py, time_limit)?;
+    lib_bound::check_name(method).map_err(|e| to_py(py, e))?;
+    let inst = data.inst.clone();
+    let flag = AtomicBool::new(false);
+    let done = interruptible(py, &flag, |flag| {
+        lib_bound::compute_with(method, &inst, k, time_limit, &BoundOptions::default(), flag)
+    })?;
+    let b = match done.value {
+        Ok(b) => b,
+        Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
+    };
+    let mut v = serde_json::to_value(&b).expect("bound serialises");
+    v["interrupted"] = done.signal.is_some().into();
+    v["k"] = k.into();
+    v["sst"] = inst.sst.into();
+    Ok(v.to_string())
+}
+
+/// The library's independent check of `labels` (JSON of its `CheckReport`).
+#[pyfunction]
+pub fn check(py: Python<'_>, data: &Data, k: usize, labels: &[u8]) -> PyResult<String> {
+    let labels = labels_from_bytes(py, labels)?;
+    data.inst.check_k(k).map_err(|e| to_py(py, e))?;
+    let report =
+        microagg::labels::check_labels(&data.inst, k, &labels).map_err(|e| to_py(py, e))?;
+    Ok(serde_json::to_string(&report).expect("report serialises"))
+}
+
+/// The microaggregated values (original units, n*d float64 bytes) of `labels`.
+#[pyfunction]
+pub fn masked<'py>(py: Python<'py>, data: &Data, labels: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let labels = labels_from_bytes(py, labels)?;
+    let values = microagg::labels::masked_values(&data.inst, &labels).map_err(|e| to_py(py, e))?;
+    Ok(f64_bytes(py, &values))
+}
+
+/// The exact optimum with its proof status, as `microagg solve-exact`.
+#[pyfunction]
+#[pyo3(signature = (data, k, method, time_limit))]
+pub fn solve_exact<'py>(
+    py: Python<'py>,
+    data: &Data,
+    k: usize,
+    method: &str,
+    time_limit: Option<f64>,
+) -> PyResult<(String, Bound<'py, PyBytes>)> {
+    use microagg_solvers::exact::{self, ExactMethod, ExactOptions};
+    check_limit(py, time_limit)?;
+    let exact_method = ExactMethod::parse(method).ok_or_else(|| {
+        usage(
+            py,
+            format!("method {method:?}: expected auto, subset-dp or set-partitioning"),
+        )
+    })?;
+    let inst = data.inst.clone();
+    inst.check_k(k).map_err(|e| to_py(py, e))?;
+    // The solver takes a 'static flag; one byte per call is leaked for it.
+    let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let done = interruptible(py, flag, |_| {
+        let started = std::time::Instant::now();
+        // MDAV's partition starts the set-partitioning search, so a time-limited answer is
+        // never worse than MDAV (the DP ignores it).
+        let never = AtomicBool::new(false);
+        let mdav = Pipeline::parse("mdav", &[])?
+            .run(&inst, k, 0, None, &never)?
+            .partition
+            .labels()
+            .to_vec();
+        let opts = ExactOptions {
+            method: exact_method,
+            time_limit,
+            hint: Some(mdav),
+            interrupt: Some(flag),
+            ..ExactOptions::default()
+        };
+        let s = exact::solve_exact_with(&inst.z, inst.n, inst.d, k, &opts)
+            .map_err(|e| microagg::Error::algorithm("solve-exact", e))?;
+        Ok::<_, microagg::Error>((s, started.elapsed().as_secs_f64()))
+    })?;
+    let (s, seconds) = match done.value {
+        Ok(v) => v,
+        Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
+    };
+    let v = json!({
+        "n": inst.n,
+        "d": inst.d,
+        "k": k,
+        "sse": s.sse,
+        "sst": inst.sst,
+        "il": inst.il(s.sse),
+        "groups": s.labels.iter().max().map_or(0, |m| m + 1),
+        "proven_optimal": s.proven_optimal,
+        "lower_bound": s.lower_bound,
+        "il_lower_bound": lib_bound::il_lower_bound(&inst, s.lower_bound),
+        "method": s.method.name(),
+        "seconds": seconds,
+        "time_limit": time_limit,
+        "nodes": s.nodes,
+        "columns": s.columns,
+        "cg_iterations": s.cg_iterations,
+        "lp_bound": s.lp_bound,
+        "branch_nodes": s.branch_nodes,
+        "proof_rel_gap": exact::PROOF_REL_GAP,
+        "note": s.note,
+        "interrupted": done.signal.is_some(),
+    });
+    Ok((v.to_string(), label_bytes(py, &s.labels)))
+}
+
+/// The method registry, as `microagg list --json`.
+#[pyfunction]
+pub fn methods() -> String {
+    let v: Vec<Value> = method::registry()
+        .iter()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "kind": match m.kind() {
+                    MethodKind::Initializer => "initializer",
+                    MethodKind::Refiner => "refiner",
+                },
+                "summary": m.summary,
+                "reference": m.reference,
+                "params": m.defaults,
+                "params_doc": m
+                    .params_doc
+                    .iter()
+                    .map(|(k, d)| (k.to_string(), Value::from(*d)))
+                    .collect::<serde_json::Map<_, _>>(),
+            })
+        })
+        .collect();
+    Value::Array(v).to_string()
+}
+
+/// Run the suite file `suite` with the experiment runner; returns its records (JSON list)
+/// and whether Ctrl-C stopped it early (finished runs are kept, as in the CLI).
+#[pyfunction]
+#[pyo3(signature = (suite, out, jobs, resume, progress))]
+pub fn experiment(
+    py: Python<'_>,
+    suite: &str,
+    out: Option<std::path::PathBuf>,
+    jobs: usize,
+    resume: bool,
+    progress: bool,
+) -> PyResult<(String, bool)> {
+    use microagg::experiment::{self as exp, Plan, Suite};
+    let suite = Suite::load(std::path::Path::new(suite)).map_err(|e| to_py(py, e))?;
+    let plan = Plan::new(suite).map_err(|e| to_py(py, e))?;
+    let opts = exp::RunOptions {
+        out,
+        jobs: jobs.max(1),
+        shard: None,
+        resume,
+        progress: if progress {
+            exp::Progress::Plain
+        } else {
+            exp::Progress::Quiet
+        },
+    };
+    let flag = AtomicBool::new(false);
+    let done = interruptible(py, &flag, |flag| exp::run_plan(&plan, &opts, flag))?;
+    let summary = match done.value {
+        Ok(s) => s,
+        Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
+    };
+    let records: Vec<Value> = summary.records.iter().map(exp::record::to_value).collect();
+    Ok((Value::Array(records).to_string(), summary.interrupted))
+}
+
+fn microagg_version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

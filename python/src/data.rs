@@ -1,0 +1,150 @@
+//! # Data
+//!
+//! `Data`: the library's `Instance` (z-scored records with their original values, column
+//! names and a sha256 that enters the seed derivation), built either from an array (raw
+//! float64 values, row-major) or from a `--data` spec exactly as the CLI loads it (a CSV
+//! path, a CASC instance id, a generator spec), so that a spec gives the CLI's labels for
+//! the same method and seed. An array's sha256 is that of its values, as for the CLI's
+//! generated data, so a generated instance read back as an array gets the same seeds too.
+//!
+//! ## Complexity
+//! O(n d): one copy of the values in, the library's z-scoring.
+//!
+//! ## References
+//! None.
+
+use crate::errors::{to_py, usage};
+use microagg::data::{self, ColumnSelection, Instance};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::Arc;
+
+/// Records to microaggregate (the library's standardised instance).
+#[pyclass(frozen, module = "microagg._core")]
+pub struct Data {
+    pub inst: Arc<Instance>,
+}
+
+#[pymethods]
+impl Data {
+    /// From `raw`: n*d float64 values, native byte order, row-major.
+    #[staticmethod]
+    #[pyo3(signature = (raw, n, d, columns, name))]
+    fn from_array(
+        py: Python<'_>,
+        raw: &[u8],
+        n: usize,
+        d: usize,
+        columns: Vec<String>,
+        name: &str,
+    ) -> PyResult<Data> {
+        if columns.len() != d || raw.len() != n.saturating_mul(d).saturating_mul(8) {
+            return Err(usage(
+                py,
+                format!(
+                    "{name}: {} bytes and {} column names for an array of {n} x {d} float64 values",
+                    raw.len(),
+                    columns.len()
+                ),
+            ));
+        }
+        let values: Vec<f64> = raw
+            .chunks_exact(8)
+            .map(|b| f64::from_ne_bytes(b.try_into().expect("8 bytes")))
+            .collect();
+        let sha = microagg::data::instance::sha256_of_values(&values);
+        let inst =
+            Instance::from_raw(name, name, columns, values, sha).map_err(|e| to_py(py, e))?;
+        Ok(Data {
+            inst: Arc::new(inst),
+        })
+    }
+
+    /// As the CLI's `--data SPEC --columns COLUMNS --delimiter DELIMITER`.
+    #[staticmethod]
+    #[pyo3(signature = (spec, columns=None, delimiter=","))]
+    fn load(py: Python<'_>, spec: &str, columns: Option<&str>, delimiter: &str) -> PyResult<Data> {
+        let delimiter = match delimiter.as_bytes() {
+            [b] if b.is_ascii() && *b != b'"' && *b != b'\n' => *b,
+            _ => {
+                return Err(usage(
+                    py,
+                    format!("delimiter {delimiter:?}: expected one ASCII character"),
+                ))
+            }
+        };
+        let selection = columns.map_or(ColumnSelection::All, ColumnSelection::parse);
+        let spec = spec.to_string();
+        let inst = py
+            .detach(move || data::load_with(&spec, &selection, delimiter))
+            .map_err(|e| to_py(py, e))?;
+        Ok(Data {
+            inst: Arc::new(inst),
+        })
+    }
+
+    #[getter]
+    fn n(&self) -> usize {
+        self.inst.n
+    }
+    #[getter]
+    fn d(&self) -> usize {
+        self.inst.d
+    }
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inst.name
+    }
+    #[getter]
+    fn source(&self) -> &str {
+        &self.inst.source
+    }
+    #[getter]
+    fn columns(&self) -> Vec<String> {
+        self.inst.columns.clone()
+    }
+    #[getter]
+    fn sha256(&self) -> &str {
+        &self.inst.sha256
+    }
+    #[getter]
+    fn sst(&self) -> f64 {
+        self.inst.sst
+    }
+
+    /// The original values (n*d float64, native byte order, row-major).
+    fn raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        f64_bytes(py, &self.inst.raw)
+    }
+}
+
+/// `values` as native-endian float64 bytes.
+pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    PyBytes::new(py, &bytes)
+}
+
+/// Labels as native-endian int64 bytes.
+pub fn label_bytes<'py>(py: Python<'py>, labels: &[usize]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = labels
+        .iter()
+        .flat_map(|&l| (l as i64).to_ne_bytes())
+        .collect();
+    PyBytes::new(py, &bytes)
+}
+
+/// Labels from native-endian int64 bytes; negative labels are usage errors.
+pub fn labels_from_bytes(py: Python<'_>, bytes: &[u8]) -> PyResult<Vec<usize>> {
+    if bytes.len() % 8 != 0 {
+        return Err(usage(py, "labels: not a whole number of int64 values"));
+    }
+    bytes
+        .chunks_exact(8)
+        .enumerate()
+        .map(|(i, b)| {
+            let l = i64::from_ne_bytes(b.try_into().expect("8 bytes"));
+            usize::try_from(l)
+                .map_err(|_| usage(py, format!("labels: row {}: label {l} is negative", i + 1)))
+        })
+        .collect()
+}

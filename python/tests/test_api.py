@@ -1,0 +1,137 @@
+"""run / bound / check / solve_exact / methods / experiment / plot against independent
+computations and invariants."""
+
+import itertools
+import pathlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import microagg
+from conftest import ROOT, as_array
+
+
+def group_sse(X, labels):
+    """SSE of the z-scored data (population std), recomputed in numpy."""
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    return sum(((Z[labels == g] - Z[labels == g].mean(axis=0)) ** 2).sum() for g in np.unique(labels))
+
+
+@pytest.fixture(scope="module")
+def frame():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(120, 3)) * [1.0, 5.0, 0.1] + rng.integers(0, 4, size=(120, 1)) * 3
+    return pd.DataFrame(X, columns=["a", "b", "c"]).assign(region=["n", "s", "e"] * 40)
+
+
+def test_run_result_fields_agree_with_numpy_and_the_check(frame):
+    r = microagg.run(frame, 4, method="mdav+decompose-shrink+ils", max_steps=300, columns=["a", "b", "c"])
+    X = frame[["a", "b", "c"]].to_numpy()
+    assert r.labels.dtype == np.int64 and len(r.labels) == len(frame)
+    assert np.isclose(r.sse, group_sse(X, r.labels), rtol=1e-9)
+    assert np.isclose(r.il, 100 * r.sse / (len(X) * 3), rtol=1e-9)
+    sizes = np.bincount(r.labels)
+    assert r.groups == len(sizes) and sizes.min() == r.min_group_size >= 4
+    # The nn bound is below the solution, and the gap is computed from it.
+    assert r.bound_certified and 0 < r.lower_bound <= r.sse
+    assert np.isclose(r.gap, 100 * (r.sse - r.lower_bound) / r.lower_bound)
+    c = microagg.check(frame, 4, r.labels, columns=["a", "b", "c"])
+    assert c.feasible and c.sse == pytest.approx(r.sse, rel=1e-12) and c.groups == r.groups
+    assert list(r.stages["name"]) == ["mdav", "decompose-shrink", "ils"]
+    assert r.stages["il"].iloc[-1] == pytest.approx(r.il)
+
+
+def test_trace_is_monotone_and_ends_at_the_result(frame):
+    r = microagg.run(frame, 3, method="mdav+ils", max_steps=500, bound=None, columns=["a", "b", "c"], trace_interval=0.0)
+    t = r.trace
+    assert list(t.columns) == ["seconds", "stage", "step", "current_il", "best_il"]
+    assert len(t) > 0 and (t["stage"] == "ils").all()
+    assert (np.diff(t["best_il"]) <= 0).all() and (np.diff(t["seconds"]) >= 0).all()
+    assert t["best_il"].min() == pytest.approx(r.il, rel=1e-9)
+    assert (t["current_il"] >= t["best_il"] - 1e-12).all()
+    untraced = microagg.run(frame, 3, method="mdav+ils", max_steps=500, bound=None, columns=["a", "b", "c"], trace=False)
+    assert len(untraced.trace) == 0 and np.array_equal(untraced.labels, r.labels)
+
+
+def test_masked_replaces_the_chosen_columns_by_group_means(frame):
+    r = microagg.run(frame, 3, method="mdav", columns=["a", "c"], bound=None)
+    m = r.masked()
+    assert list(m.columns) == list(frame.columns)
+    assert m["b"].equals(frame["b"]) and m["region"].equals(frame["region"])
+    for c in ["a", "c"]:
+        means = frame.groupby(r.labels)[c].transform("mean").to_numpy()
+        assert np.allclose(m[c].to_numpy(), means, rtol=1e-12, atol=0)
+
+
+def test_bound_methods_are_below_the_exact_optimum():
+    X = as_array(microagg.load("gauss:n=18,d=2,clusters=5,seed=3"))
+    e = microagg.solve_exact(X, 3)
+    assert e.proven_optimal
+    # Brute force check of optimality on a smaller instance: every partition into groups
+    # of 3..5 records of 9 records.
+    Y = X[:9]
+    best = min(_partitions_sse(Y, 3))
+    e9 = microagg.solve_exact(Y, 3)
+    assert e9.proven_optimal and e9.sse == pytest.approx(best, rel=1e-9)
+    for m in ["nn", "colgen"]:
+        b = microagg.bound(Y, 3, m, time_limit=10)
+        assert b.certified and 0 < b.lower_bound <= best * (1 + 1e-12), m
+    mdav = microagg.run(X, 3, method="mdav", bound=None)
+    assert e.sse <= mdav.sse + 1e-9 and e.lower_bound <= e.sse
+    assert microagg.check(X, 3, e.labels).feasible
+
+
+def _partitions_sse(Y, k):
+    n = len(Y)
+    Z = (Y - Y.mean(axis=0)) / Y.std(axis=0)
+
+    def rec(rest):
+        if not rest:
+            yield 0.0
+            return
+        first, others = rest[0], rest[1:]
+        for size in range(k - 1, min(2 * k - 1, len(rest))):
+            for comb in itertools.combinations(others, size):
+                g = [first, *comb]
+                left = [i for i in others if i not in comb]
+                if 0 < len(left) < k:
+                    continue
+                s = ((Z[g] - Z[g].mean(axis=0)) ** 2).sum()
+                for t in rec(left):
+                    yield s + t
+
+    return rec(list(range(n)))
+
+
+def test_methods_lists_the_registry():
+    ms = {m["name"]: m for m in microagg.methods()}
+    assert ms["mdav"]["kind"] == "initializer" and ms["ils"]["kind"] == "refiner"
+    assert "stall" in ms["ils"]["params"] and "stall" in ms["ils"]["params_doc"]
+    assert all(m["reference"] for m in ms.values())
+
+
+def test_experiment_returns_the_records(tmp_path):
+    df = microagg.experiment(ROOT / "instances" / "smoke.toml", jobs=2)
+    # 3 instances x 2 k x 3 pipelines x 2 replicates.
+    assert len(df) == 36 and not df.attrs["interrupted"]
+    for _, row in df[df["method"] == "mdav"].iterrows():
+        r = microagg.run(row["instance"], int(row["k"]), method="mdav", bound=None)
+        assert r.il == row["il"]
+    assert (df["gap"] >= 0).all()
+    # Written to a folder too, and refused the second time without resume.
+    microagg.experiment(ROOT / "instances" / "smoke.toml", out=tmp_path / "r")
+    assert (tmp_path / "r" / "records.jsonl").exists()
+    with pytest.raises(microagg.UsageError, match="resume"):
+        microagg.experiment(ROOT / "instances" / "smoke.toml", out=tmp_path / "r")
+
+
+def test_plot_draws_the_trace_and_the_bound(frame):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    r = microagg.run(frame, 3, method="mdav+ils", max_steps=300, columns=["a", "b", "c"])
+    ax = r.plot()
+    ys = [tuple(line.get_ydata()) for line in ax.get_lines()]
+    assert (r.il_lower_bound, r.il_lower_bound) in ys
+    assert ax.get_ylabel() == "IL (%)"

@@ -1,0 +1,68 @@
+"""Bad input raises microagg exceptions with the library's messages."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import microagg
+
+
+@pytest.fixture
+def df():
+    rng = np.random.default_rng(1)
+    return pd.DataFrame(rng.normal(size=(20, 3)), columns=["x", "y", "z"])
+
+
+def test_nan_names_the_row_and_column(df):
+    df.loc[6, "y"] = np.nan
+    with pytest.raises(microagg.DataError, match=r"row 7, column 'y' \(2\).*NaN"):
+        microagg.run(df, 3, method="mdav")
+    assert issubclass(microagg.DataError, ValueError)
+
+
+def test_constant_and_non_numeric_columns(df):
+    df["y"] = 4.0
+    with pytest.raises(microagg.DataError, match="constant column"):
+        microagg.run(df, 3, method="mdav")
+    df["y"] = "text"
+    with pytest.raises(microagg.DataError, match="column 'y'.*not numeric"):
+        microagg.run(df, 3, method="mdav")
+    with pytest.raises(microagg.DataError, match="'w' not found"):
+        microagg.run(df, 3, method="mdav", columns=["x", "w"])
+
+
+def test_bad_k_method_params_and_limits(df):
+    with pytest.raises(microagg.UsageError, match="larger than the number of records"):
+        microagg.run(df, 21, method="mdav")
+    with pytest.raises(microagg.UsageError, match="k must be at least 2"):
+        microagg.run(df, 1, method="mdav")
+    with pytest.raises(microagg.UsageError, match="unknown method 'mdva'.*mdav"):
+        microagg.run(df, 3, method="mdva")
+    with pytest.raises(microagg.UsageError, match="stall"):
+        microagg.run(df, 3, method="mdav+ils", params={"ils.stal": 10})
+    with pytest.raises(microagg.UsageError, match="not a stage"):
+        microagg.run(df, 3, method="mdav", params={"ils": {"stall": 10}})
+    with pytest.raises(microagg.UsageError, match="positive number of seconds"):
+        microagg.run(df, 3, method="mdav", time_limit=-1)
+    with pytest.raises(microagg.UsageError, match="refiner"):
+        microagg.run(df, 3, method="ils")
+    with pytest.raises(microagg.UsageError):
+        microagg.bound(df, 3, "lp")
+    with pytest.raises(microagg.UsageError, match="subset-dp"):
+        microagg.solve_exact(df, 3, method="magic")
+
+
+def test_bad_labels(df):
+    with pytest.raises(microagg.InfeasibleError, match="19 labels for 20 records"):
+        microagg.check(df, 3, np.zeros(19, dtype=int))
+    with pytest.raises(microagg.UsageError, match="negative"):
+        microagg.check(df, 3, np.full(20, -1))
+    report = microagg.check(df, 3, np.arange(20) % 10)
+    assert not report.feasible and report.undersized_groups == 10
+
+
+def test_missing_file_and_bad_spec():
+    with pytest.raises(microagg.DataError, match="no/such.csv"):
+        microagg.run("no/such.csv", 3, method="mdav")
+    with pytest.raises(microagg.DataError, match="3-D"):
+        microagg.run(np.zeros((2, 2, 2)), 3, method="mdav")
