@@ -135,7 +135,7 @@ pub fn label_bytes<'py>(py: Python<'py>, labels: &[usize]) -> Bound<'py, PyBytes
 
 /// Labels from native-endian int64 bytes; negative labels are usage errors.
 pub fn labels_from_bytes(py: Python<'_>, bytes: &[u8]) -> PyResult<Vec<usize>> {
-    if bytes.len() % 8 != 0 {
+    if !bytes.len().is_multiple_of(8) {
         return Err(usage(py, "labels: not a whole number of int64 values"));
     }
     bytes

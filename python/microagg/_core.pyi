@@ -1,0 +1,70 @@
+"""Type stubs of the native module ``microagg._core`` (PyO3). Users call the wrappers in
+``microagg``; these take plain values and return JSON text plus int64 label bytes."""
+
+from os import PathLike
+from typing import List, Optional, Tuple
+
+__version__: str
+
+class Data:
+    """Records to microaggregate: the library's standardised instance."""
+
+    @staticmethod
+    def from_array(raw: bytes, n: int, d: int, columns: List[str], name: str) -> Data:
+        """From n*d float64 values (native byte order, row-major); sha256 of the values."""
+    @staticmethod
+    def load(spec: str, columns: Optional[str] = None, delimiter: str = ",") -> Data:
+        """As the CLI's ``--data SPEC --columns COLUMNS --delimiter DELIMITER``."""
+    @property
+    def n(self) -> int: ...
+    @property
+    def d(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def source(self) -> str:
+        """The file path (CSV, CASC id resolved) or generator spec."""
+    @property
+    def columns(self) -> List[str]: ...
+    @property
+    def sha256(self) -> str:
+        """sha256 of the source file's bytes, or of the values (arrays, generators)."""
+    @property
+    def sst(self) -> float:
+        """Total sum of squares of the z-scored data (about n * d)."""
+    def raw(self) -> bytes:
+        """The original values (n*d float64, native byte order, row-major)."""
+
+def run(
+    data: Data,
+    k: int,
+    method: str,
+    seed: int,
+    time_limit: Optional[float],
+    max_steps: Optional[int],
+    bound_name: Optional[str],
+    params: List[str],
+    trace: bool,
+    trace_interval: float,
+) -> Tuple[str, bytes]:
+    """(record JSON, int64 labels) of a pipeline run; Ctrl-C returns the best so far."""
+
+def bound(data: Data, k: int, method: str, time_limit: Optional[float]) -> str:
+    """JSON of the library's bound outcome."""
+
+def check(data: Data, k: int, labels: bytes) -> str:
+    """JSON of the library's check report of int64 ``labels``."""
+
+def masked(data: Data, labels: bytes) -> bytes:
+    """n*d float64 group means (original units) of int64 ``labels``."""
+
+def solve_exact(data: Data, k: int, method: str, time_limit: Optional[float]) -> Tuple[str, bytes]:
+    """(solution JSON, int64 labels) of the exact solver."""
+
+def methods() -> str:
+    """JSON list of the method registry."""
+
+def experiment(
+    suite: str, out: Optional[str | PathLike[str]], jobs: int, resume: bool, progress: bool
+) -> Tuple[str, bool]:
+    """(records JSON list, interrupted) of a suite file."""
