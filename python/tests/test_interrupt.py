@@ -67,3 +67,21 @@ def test_an_interrupt_handler_exception_is_kept():
         timer.cancel()
         signal.signal(signal.SIGINT, old)
     assert r.interrupted and microagg.check(X, 4, r.labels).feasible
+
+
+def test_the_gil_is_released_during_a_solve():
+    # A solve of 2 s in another thread; this thread keeps running Python meanwhile (with the
+    # GIL held by the solve it would wake up only once the solve ended).
+    X = as_array(microagg.load("uniform:n=1000,d=3,seed=4"))
+    out = {}
+    worker = threading.Thread(
+        target=lambda: out.setdefault("r", microagg.run(X, 3, method="mdav+ils", time_limit=2, bound=None, trace=False))
+    )
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        threading.Event().wait(0.01)
+        ticks += 1
+    worker.join()
+    assert out["r"].stages["stop"].iloc[-1] == "time_limit"
+    assert ticks >= 20
