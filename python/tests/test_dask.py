@@ -53,8 +53,8 @@ def test_dask_equals_single_process_per_stratum(client, frame, method, extra):
         for c in cols:
             assert np.array_equal(out.loc[part.index, c].to_numpy(), masked[c].to_numpy())
     assert strata == 8
-    # Both workers took part.
-    assert len(client.scheduler_info()["workers"]) == 2
+    # The cluster the work ran on has its two workers.
+    assert len(client.nthreads()) == 2
 
 
 def test_a_small_stratum_is_an_error_naming_it(client, frame):
