@@ -54,8 +54,9 @@ class Result:
             without refiners.
         seconds: wall-clock time of the pipeline (the bound not included).
         interrupted: True when Ctrl-C stopped the run (the best partition so far).
-        record: the full record as a dict (what ``microagg run --json`` prints, plus the
-            trace).
+        record: the run as a dict: the fields of ``microagg run --json`` (method, n, d,
+            k, seed, sse, il, params, stages, ...) with the bound as a nested ``bound``
+            object (method, lower_bound, il_lower_bound, certified, seconds, details).
     """
 
     labels: np.ndarray

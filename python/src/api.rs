@@ -119,7 +119,7 @@ pub fn run<'py>(
         "bound_skipped": (bound_name.is_some() && lb.is_none())
             .then_some("interrupted before the bound was computed"),
         "trace": points,
-        "version": microagg_version(),
+        "package_version": package_version(),
     });
     Ok((record.to_string(), label_bytes(py, p.labels())))
 }
@@ -305,6 +305,7 @@ pub fn experiment(
     Ok((Value::Array(records).to_string(), summary.interrupted))
 }
 
-fn microagg_version() -> &'static str {
+/// The version of this package (the Python bindings), recorded with each run.
+fn package_version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
