@@ -342,3 +342,29 @@ fn thread_counts_do_not_change_the_bytes_and_the_repair_never_raises_the_sse() {
     }
     assert!(outputs.windows(2).all(|w| w[0] == w[1]));
 }
+
+#[test]
+fn the_experiment_runner_takes_its_shard_from_slurm_variables() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/smoke.toml");
+    let by_flag = ok(&["experiment", suite, "--dry-run", "--shard", "2/3"], &[]);
+    let by_env = ok(
+        &["experiment", suite, "--dry-run"],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+        ],
+    );
+    let whole = ok(&["experiment", suite, "--dry-run"], &[]);
+    assert_eq!(by_flag.stdout, by_env.stdout);
+    assert_ne!(by_flag.stdout, whole.stdout, "the shard is a slice");
+    assert!(String::from_utf8_lossy(&by_env.stderr).contains("SLURM_ARRAY_TASK_ID"));
+    let all = ok(
+        &["experiment", suite, "--dry-run", "--shard", "all"],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ],
+    );
+    assert_eq!(all.stdout, whole.stdout);
+}
