@@ -368,3 +368,33 @@ fn the_experiment_runner_takes_its_shard_from_slurm_variables() {
     );
     assert_eq!(all.stdout, whole.stdout);
 }
+
+#[test]
+fn neighbour_lists_from_the_tree_do_not_depend_on_the_thread_count() {
+    // n >= 4096: the refiner's neighbour lists come from the kd-tree in parallel chunks.
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let l = dir.path().join(format!("n{threads}.labels"));
+        ok(
+            &[
+                "--threads",
+                threads,
+                "run",
+                "--data",
+                "gauss:n=5000,d=3,clusters=4,seed=2",
+                "--k",
+                "4",
+                "--method",
+                "mdav+descent",
+                "--max-steps",
+                "20",
+                "--labels-out",
+                l.to_str().unwrap(),
+            ],
+            &[],
+        );
+        outputs.push(std::fs::read(&l).unwrap());
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
