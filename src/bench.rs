@@ -3,7 +3,8 @@
 //! `microagg bench` times initializers on fixed cases and prints time next to IL (speed
 //! targets are checked here, never by timed tests). It reports the minimum over repetitions
 //! of both wall-clock time and the thread's CPU time (one core; the runs are
-//! single-threaded), since on a shared machine only the latter is stable. `microagg demo` is
+//! single-threaded), since on a shared machine only the latter is stable, and the peak
+//! resident memory (VmHWM, reset per case where Linux allows it). `microagg demo` is
 //! the main job: the study of `instances/demo.toml` (embedded synthetic instances, plus the
 //! CASC files when they are found) run by the experiment runner, printed as the result table.
 
@@ -33,6 +34,25 @@ pub fn thread_cpu_seconds() -> f64 {
         }
     }
     f64::NAN
+}
+
+/// Peak resident set size of this process in MB (VmHWM of /proc/self/status; NaN where
+/// there is none).
+pub fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// Start a new peak: Linux resets VmHWM to the current RSS when "5" is written to
+/// /proc/self/clear_refs (false where that is not possible; the peak is then the process's).
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
 /// A benchmark case: an instance spec and k.
@@ -66,11 +86,16 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let never = AtomicBool::new(false);
     output::println(&format!(
-        "{:<12} {:<16} {:>7} {:>3} {:>4} {:>10} {:>10} {:>12}",
-        "case", "method", "n", "d", "k", "wall s", "cpu s", "IL %"
+        "{:<12} {:<16} {:>7} {:>3} {:>4} {:>10} {:>10} {:>12} {:>12}",
+        "case", "method", "n", "d", "k", "wall s", "cpu s", "IL %", "peak RSS MB"
     ))?;
+    // Each case's peak includes loading its data; without the reset it is the process's.
+    let resets = reset_peak_rss();
     for name in cases.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (spec, k) = case(name)?;
+        if resets {
+            reset_peak_rss();
+        }
         let inst = match data::load(spec, &ColumnSelection::All) {
             Ok(i) => i,
             Err(e) => {
@@ -91,8 +116,16 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
                 il = inst.il(out.partition.sse());
             }
             output::println(&format!(
-                "{:<12} {:<16} {:>7} {:>3} {:>4} {:>10.4} {:>10.4} {:>12.6}",
-                name, p.spec, inst.n, inst.d, k, best, best_cpu, il
+                "{:<12} {:<16} {:>7} {:>3} {:>4} {:>10.4} {:>10.4} {:>12.6} {:>12.1}",
+                name,
+                p.spec,
+                inst.n,
+                inst.d,
+                k,
+                best,
+                best_cpu,
+                il,
+                peak_rss_mb()
             ))?;
         }
     }

@@ -16,6 +16,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod bench;
+pub mod blocks;
 pub mod bound;
 pub mod certificate;
 pub mod data;
@@ -28,9 +29,11 @@ pub mod method;
 pub mod output;
 pub mod params;
 pub mod partition;
+pub mod parts;
 pub mod pipeline;
 pub mod report;
 pub mod rng;
 pub mod search;
+pub mod strata;
 
 pub use error::{Error, Result};

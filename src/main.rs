@@ -116,6 +116,8 @@ enum Command {
         /// il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
         #[arg(long)]
         bound: Option<String>,
+        #[command(flatten)]
+        split: microagg::parts::SplitArgs,
     },
     /// Compute a lower bound on the optimal SSE of (data, k), with its IL and certification.
     Bound {
@@ -191,6 +193,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Join the part files of a split run (`run --part I/N --labels-out FILE`) into one
+    /// labels file, numbered as the unsplit run numbers its labels.
+    Combine {
+        /// The part files, one per part (any order).
+        parts: Vec<PathBuf>,
+        /// The labels file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List every registered method with its parameters and defaults.
     List {
         #[arg(long)]
@@ -228,7 +239,8 @@ enum Command {
         /// Runs executed in parallel (default: available cores); each run is single-threaded.
         #[arg(long)]
         jobs: Option<usize>,
-        /// Run only slice I of N (1-based), e.g. 2/8 for a job array; shards merge by concatenation.
+        /// Run only slice I of N (1-based), e.g. 2/8 for a job array; shards merge by
+        /// concatenation. Default: SLURM_ARRAY_TASK_ID/COUNT when set; `all` runs everything.
         #[arg(long)]
         shard: Option<String>,
         /// Skip runs whose records are already in the output directory.
@@ -293,6 +305,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             json,
             trace,
             bound,
+            split,
         } => {
             let outputs = RunOutputs {
                 labels: labels_out,
@@ -317,6 +330,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
                 &outputs,
                 json,
                 bound.as_deref(),
+                &split,
             );
             microagg::search::trace::finish();
             result
@@ -352,6 +366,19 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             labels_out,
             json,
         } => solve_exact(&data, &method, time_limit, labels_out, json),
+        Command::Combine { parts, out } => {
+            let s = microagg::parts::combine(&parts, &out)?;
+            note(&format!(
+                "{} parts ({}) joined: {} rows in {} groups (smallest {}) written to {}",
+                s.parts,
+                s.split,
+                s.n,
+                s.groups,
+                s.min_group_size,
+                out.display()
+            ));
+            Ok(ExitCode::SUCCESS)
+        }
         Command::List { json } => list(json),
         Command::Bench {
             methods,
@@ -404,7 +431,10 @@ fn experiment(
     dry_run: bool,
 ) -> Result<ExitCode> {
     use microagg::experiment::{self as exp, Plan, Shard, Suite};
-    let shard = shard.map(Shard::parse).transpose()?;
+    let shard = microagg::parts::Part::from_arg(shard, "--shard")?.map(|p| Shard {
+        index: p.index,
+        count: p.count,
+    });
     let suite = Suite::load(suite_path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&suite.name));
     let plan = Plan::new(suite)?;
@@ -552,12 +582,34 @@ fn run(
     outputs: &RunOutputs,
     json: bool,
     bound_name: Option<&str>,
+    split: &microagg::parts::SplitArgs,
 ) -> Result<ExitCode> {
     check_time_limit(budget.time_limit)?;
     // Validate the pipeline and its parameters before loading data or running anything.
     let pipeline = Pipeline::parse(spec, params)?;
     if let Some(b) = bound_name {
         microagg::bound::check_name(b)?;
+    }
+    if split.is_active() {
+        let run = microagg::parts::SplitRun {
+            data: &data.data,
+            columns: &data.selection(),
+            delimiter: data.delimiter()?,
+            k: data.k,
+            pipeline: &pipeline,
+            seed,
+            time_limit: budget.time_limit,
+            max_steps: budget.max_steps,
+            labels_out: outputs.labels.as_deref(),
+            masked_out: outputs.masked.as_deref(),
+            json,
+            interrupt: interrupt::flag(),
+        };
+        if bound_name.is_some() {
+            return Err(Error::usage("--bound applies to unsplit runs"));
+        }
+        microagg::parts::run_cli(split, &run)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let inst = data.load()?;
     inst.check_k(data.k)?;

@@ -93,3 +93,26 @@ fn generators_are_seeded_and_match_their_specs() {
         assert!((4..=8).contains(&s.d), "{spec}: d = {}", s.d);
     }
 }
+
+#[test]
+fn a_streamed_file_loads_as_its_bytes_parse_with_the_checksum_of_its_bytes() {
+    // Larger than the loader's 64 KiB read buffer, with a hint-free header and CRLF ends.
+    let mut text = String::from("a,b,c\r\n");
+    for i in 0..20_000u64 {
+        text += &format!("{},{}.5,{}\r\n", i % 97, (i * 7919) % 1000, i % 13);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.csv");
+    std::fs::write(&path, &text).unwrap();
+    let streamed = data::csv_file::load_csv(&path, &ColumnSelection::All).unwrap();
+    let parsed = parse_csv(text.as_bytes(), "big.csv", "big", &ColumnSelection::All).unwrap();
+    assert_eq!((streamed.n, streamed.d), (20_000, 3));
+    assert_eq!(streamed.raw, parsed.raw);
+    assert_eq!(streamed.z, parsed.z);
+    assert_eq!(streamed.sha256, data::instance::sha256_hex(text.as_bytes()));
+    assert_eq!(streamed.sha256, parsed.sha256);
+    // Only whitespace, however long, is an empty file.
+    std::fs::write(&path, " \n".repeat(70_000)).unwrap();
+    let e = data::csv_file::load_csv(&path, &ColumnSelection::All).unwrap_err();
+    assert!(e.to_string().contains("empty file"), "{e}");
+}

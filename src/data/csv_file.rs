@@ -6,12 +6,17 @@
 //! a duplicate or unknown column name and a constant column are errors that name the file,
 //! the row (data row r is line r + 1 of the file) and the column.
 //!
+//! The file is streamed (read in 64 KiB pieces, hashed as it is read): memory holds the
+//! values read and, while they are standardised, their z-scores, never the file's text.
+//!
 //! ## Complexity
-//! O(n d) time and memory.
+//! O(n d) time and memory (the raw and the standardised matrix).
 
-use super::instance::{sha256_hex, Instance};
+use super::instance::Instance;
 use crate::error::{Error, Result};
+use sha2::{Digest, Sha256};
 use std::collections::HashSet;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// Which columns of a file to use.
@@ -97,7 +102,20 @@ pub fn load_csv(path: &Path, columns: &ColumnSelection) -> Result<Instance> {
 
 /// Load a CSV file from disk with the given field delimiter (`--delimiter`).
 pub fn load_csv_with(path: &Path, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    load_csv_strata(path, columns, delimiter, &[]).map(|(inst, _)| inst)
+}
+
+/// As [`load_csv_with`], also reading the `strata` columns (by name or 1-based position) as
+/// text: they label each row's stratum and are not numeric attributes (with
+/// [`ColumnSelection::All`] they are left out; selecting one is an error). The file is
+/// streamed: its text is never held in memory, only the values and the checksum.
+pub fn load_csv_strata(
+    path: &Path,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+) -> Result<(Instance, Option<StrataColumns>)> {
+    let file = std::fs::File::open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::io(path, "file not found")
         } else {
@@ -108,12 +126,13 @@ pub fn load_csv_with(path: &Path, columns: &ColumnSelection, delimiter: u8) -> R
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    parse_csv_with(
-        &bytes,
+    read_csv(
+        file,
         &path.display().to_string(),
         &name,
         columns,
         delimiter,
+        strata,
     )
 }
 
@@ -137,7 +156,67 @@ pub fn parse_csv_with(
     columns: &ColumnSelection,
     delimiter: u8,
 ) -> Result<Instance> {
-    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    read_csv(bytes, file, name, columns, delimiter, &[]).map(|(inst, _)| inst)
+}
+
+/// The strata columns of a file: their names and, per row, the text of each (in the order
+/// the columns were named).
+#[derive(Debug, Clone)]
+pub struct StrataColumns {
+    pub names: Vec<String>,
+    /// Distinct value tuples, in order of first appearance.
+    pub keys: Vec<Vec<String>>,
+    /// Per row, the index of its tuple in `keys`.
+    pub of_row: Vec<u32>,
+}
+
+/// Passes bytes through while hashing them and noting whether any is not whitespace, so
+/// that the file is read once, in pieces.
+struct HashingReader<R> {
+    inner: R,
+    state: std::rc::Rc<std::cell::RefCell<(Sha256, bool)>>,
+}
+
+impl<R: Read> Read for HashingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let got = self.inner.read(buf)?;
+        let mut st = self.state.borrow_mut();
+        st.0.update(&buf[..got]);
+        if !st.1 {
+            st.1 = buf[..got].iter().any(|b| !b.is_ascii_whitespace());
+        }
+        Ok(got)
+    }
+}
+
+/// The first line of a stream (at most 64 KiB of it) without consuming it.
+fn peek_first_line<R: Read>(reader: &mut std::io::BufReader<R>) -> std::io::Result<Vec<u8>> {
+    let buf = reader.fill_buf()?;
+    Ok(buf
+        .split(|&b| b == b'\n')
+        .next()
+        .unwrap_or_default()
+        .to_vec())
+}
+
+/// Read CSV text from `source` (streamed) into an instance and its strata columns.
+pub fn read_csv<R: Read>(
+    source: R,
+    file: &str,
+    name: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+) -> Result<(Instance, Option<StrataColumns>)> {
+    let state = std::rc::Rc::new(std::cell::RefCell::new((Sha256::new(), false)));
+    let mut buffered = std::io::BufReader::with_capacity(
+        1 << 16,
+        HashingReader {
+            inner: source,
+            state: state.clone(),
+        },
+    );
+    let first_line = peek_first_line(&mut buffered).map_err(|e| Error::io(file, e))?;
     let hint = [b';', b'\t']
         .into_iter()
         .find(|&c| c != delimiter && first_line.contains(&c) && !first_line.contains(&delimiter))
@@ -149,28 +228,49 @@ pub fn parse_csv_with(
                 (c as char).escape_default()
             )
         });
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(buffered);
+    // An all-whitespace file is reported as empty, whatever error its parse gives: drain
+    // the rest (streamed) to know.
+    let empty_file = |reader: &mut csv::Reader<_>| -> bool {
+        if state.borrow().1 {
+            return false;
+        }
+        let mut sink = [0u8; 1 << 12];
+        let inner: &mut std::io::BufReader<HashingReader<R>> = reader.get_mut();
+        while let Ok(got) = inner.read(&mut sink) {
+            if got == 0 || state.borrow().1 {
+                break;
+            }
+        }
+        !state.borrow().1
+    };
+    let empty_err = || Error::Data {
+        file: file.into(),
+        location: "file".into(),
+        message: format!("empty file: expected a header row and data rows{hint}"),
+    };
     let data_err = |location: String, message: String| Error::Data {
         file: file.into(),
         location,
         message: format!("{message}{hint}"),
     };
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(data_err(
-            "file".into(),
-            "empty file: expected a header row and data rows".into(),
-        ));
+    let header: Vec<String> = match reader.headers() {
+        Ok(h) => h.iter().map(|h| h.trim().to_string()).collect(),
+        Err(e) => {
+            return Err(if empty_file(&mut reader) {
+                empty_err()
+            } else {
+                data_err("header".into(), e.to_string())
+            })
+        }
+    };
+    if header.iter().all(|h| h.is_empty()) && empty_file(&mut reader) {
+        return Err(empty_err());
     }
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(bytes);
-    let header: Vec<String> = reader
-        .headers()
-        .map_err(|e| data_err("header".into(), e.to_string()))?
-        .iter()
-        .map(|h| h.trim().to_string())
-        .collect();
     let mut seen = HashSet::new();
     for (j, h) in header.iter().enumerate() {
         if h.is_empty() {
@@ -186,7 +286,7 @@ pub fn parse_csv_with(
             ));
         }
     }
-    let selected = columns.resolve(&header, file).map_err(|e| match e {
+    let with_hint = |e: Error| match e {
         Error::Data {
             file,
             location,
@@ -197,12 +297,61 @@ pub fn parse_csv_with(
             message: format!("{message}{hint}"),
         },
         other => other,
-    })?;
+    };
+    let strata_cols = if strata.is_empty() {
+        Vec::new()
+    } else {
+        ColumnSelection::List(strata.to_vec())
+            .resolve(&header, file)
+            .map_err(|e| match e {
+                Error::Data {
+                    file,
+                    location,
+                    message,
+                } => Error::Data {
+                    file,
+                    location: format!("{location} (--strata)"),
+                    message,
+                },
+                other => other,
+            })
+            .map_err(with_hint)?
+    };
+    let selected: Vec<usize> = match columns {
+        ColumnSelection::All => (0..header.len())
+            .filter(|j| !strata_cols.contains(j))
+            .collect(),
+        list => {
+            let sel = list.resolve(&header, file).map_err(with_hint)?;
+            if let Some(&j) = sel.iter().find(|j| strata_cols.contains(j)) {
+                return Err(data_err(
+                    format!("header, column {}", j + 1),
+                    format!(
+                        "column '{}' is a strata column (--strata): it labels strata and \
+                         cannot also be a numeric attribute (--columns)",
+                        header[j]
+                    ),
+                ));
+            }
+            sel
+        }
+    };
     let names: Vec<String> = selected.iter().map(|&j| header[j].clone()).collect();
+    if names.is_empty() && !strata_cols.is_empty() {
+        return Err(data_err(
+            "header".into(),
+            "no numeric columns are left besides the strata columns".into(),
+        ));
+    }
 
     let mut raw = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut row = 0usize;
+    // Strata tuples are interned as they come; the map is only looked up, never iterated.
+    let mut key_ids: std::collections::HashMap<Vec<String>, u32> = Default::default();
+    let mut keys: Vec<Vec<String>> = Vec::new();
+    let mut of_row: Vec<u32> = Vec::new();
+    let mut key = Vec::with_capacity(strata_cols.len());
     loop {
         let more = reader
             .read_record(&mut record)
@@ -245,20 +394,49 @@ pub fn parse_csv_with(
             }
             raw.push(v);
         }
+        if !strata_cols.is_empty() {
+            key.clear();
+            for &j in &strata_cols {
+                let cell = record[j].trim();
+                if cell.is_empty() {
+                    return Err(data_err(
+                        here(j),
+                        "empty cell in a strata column (--strata): every row needs a stratum"
+                            .into(),
+                    ));
+                }
+                key.push(cell.to_string());
+            }
+            let id = match key_ids.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = u32::try_from(keys.len()).map_err(|_| {
+                        data_err(here(strata_cols[0]), "more than 2^32 strata".into())
+                    })?;
+                    key_ids.insert(key.clone(), id);
+                    keys.push(key.clone());
+                    id
+                }
+            };
+            of_row.push(id);
+        }
     }
     if row == 0 {
-        return Err(data_err("file".into(), "no data rows (header only)".into()));
+        return Err(if empty_file(&mut reader) {
+            empty_err()
+        } else {
+            data_err("file".into(), "no data rows (header only)".into())
+        });
     }
-    Instance::from_raw(name, file, names, raw, sha256_hex(bytes)).map_err(|e| match e {
-        Error::Data {
-            file,
-            location,
-            message,
-        } => Error::Data {
-            file,
-            location,
-            message: format!("{message}{hint}"),
-        },
-        other => other,
-    })
+    // The csv reader stops at the end of the input, so every byte has been hashed.
+    let digest = state.borrow_mut().0.clone().finalize();
+    let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    drop(reader);
+    let inst = Instance::from_raw(name, file, names, raw, sha256).map_err(with_hint)?;
+    let strata = (!strata_cols.is_empty()).then(|| StrataColumns {
+        names: strata_cols.iter().map(|&j| header[j].clone()).collect(),
+        keys,
+        of_row,
+    });
+    Ok((inst, strata))
 }

@@ -13,7 +13,7 @@ pub mod instance;
 pub mod manifest;
 pub mod synthetic;
 
-pub use csv_file::ColumnSelection;
+pub use csv_file::{ColumnSelection, StrataColumns};
 pub use instance::Instance;
 
 use crate::error::Result;
@@ -46,4 +46,40 @@ pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result
         return Ok(inst);
     }
     csv_file::load_csv_with(std::path::Path::new(spec), columns, delimiter)
+}
+
+/// As [`load_with`], also reading the `strata` columns (`--strata`) as text labels of each
+/// row's stratum; they are not numeric attributes. Generators have no strata columns.
+pub fn load_with_strata(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+) -> Result<(Instance, Option<StrataColumns>)> {
+    if strata.is_empty() {
+        return load_with(spec, columns, delimiter).map(|inst| (inst, None));
+    }
+    if synthetic::try_generate(spec)?.is_some() {
+        return Err(crate::error::Error::usage(format!(
+            "--strata: '{spec}' is a generator; strata columns come from a CSV file"
+        )));
+    }
+    if let Some(entry) = manifest::Manifest::embedded()?.find(spec) {
+        let path = entry.resolve()?;
+        let cols = if columns.is_all() {
+            // The manifest's default columns, less those that label strata.
+            match entry.default_columns() {
+                ColumnSelection::List(names) => ColumnSelection::List(
+                    names.into_iter().filter(|c| !strata.contains(c)).collect(),
+                ),
+                all => all,
+            }
+        } else {
+            columns.clone()
+        };
+        let (mut inst, s) = csv_file::load_csv_strata(&path, &cols, b',', strata)?;
+        inst.name = entry.id.clone();
+        return Ok((inst, s));
+    }
+    csv_file::load_csv_strata(std::path::Path::new(spec), columns, delimiter, strata)
 }

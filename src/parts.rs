@@ -1,0 +1,825 @@
+//! # Parts: strata and blocks as units of work
+//!
+//! `run --strata COLUMN[,COLUMN]` solves every stratum on its own ([`crate::strata`]);
+//! `run --blocks SIZE` cuts the data (each stratum, with both) into blocks of about SIZE
+//! records, solves each block on its own and repairs the borders ([`crate::blocks`]). Units
+//! (strata, or blocks when `--blocks` is given) are independent, so they can run on other
+//! machines: `--part i/N` solves only the units of part i (units are dealt to parts largest
+//! first, each to the least loaded part, ties to the lowest part) and writes a part file;
+//! `microagg combine` joins the N part files into one labels file. `--part` falls back to
+//! Slurm's `SLURM_ARRAY_TASK_ID` / `SLURM_ARRAY_TASK_COUNT` when they are set ([`slurm_part`]).
+//!
+//! Every unit is solved from the whole file's z-scores (each part loads the whole file), as
+//! its own instance whose name and seed derive from the file's sha256 and the unit's name:
+//! a unit gets the same groups in a part as in the unsplit run. Labels are numbered by
+//! first appearance along the rows, both by `run` and by `combine`, so the parts of a run
+//! split by strata combine into the bytes of the unsplit run's labels. Block borders are
+//! repaired only in an unsplit run (the repair needs every block); parts of a blocked run
+//! combine into the unrepaired partition, and `combine` says so.
+//!
+//! A part file is a labels file with one header line, `#microagg-part {json}` (part,
+//! parts, n, k, pipeline, seed, split, the data's sha256), then one line per row of the
+//! whole file: the row's label within the part, or `-` for a row of another part.
+//!
+//! ## Complexity
+//! Splitting and joining are O(n log n); solving costs what the pipeline costs per unit.
+//!
+//! ## References
+//! Templ, Kowarik & Meindl (2015), J. Statistical Software 67(4) (sdcMicro's strata);
+//! SchedMD, Slurm job arrays (`sbatch --array`); Tange (2011), ;login: 36(1) (GNU parallel).
+
+use crate::blocks::{self, RepairStats, Split};
+use crate::data::{self, ColumnSelection, Instance, StrataColumns};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::pipeline::Pipeline;
+use crate::strata::{strata_units, Unit};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The `run` options that split a run into units.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct SplitArgs {
+    /// Strata columns (by name or 1-based position, comma-separated): groups never mix two
+    /// strata; the columns are read as text and are not numeric attributes.
+    #[arg(long)]
+    pub strata: Option<String>,
+    /// Cut the data (each stratum) into blocks of about SIZE records (SIZE >= 2k), solve
+    /// each on its own, then repair the borders.
+    #[arg(long, value_name = "SIZE")]
+    pub blocks: Option<usize>,
+    /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
+    /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's
+    /// SLURM_ARRAY_TASK_ID/COUNT when set; `all` for the whole run.
+    #[arg(long, value_name = "I/N")]
+    pub part: Option<String>,
+}
+
+impl SplitArgs {
+    /// The strata column names.
+    pub fn strata_columns(&self) -> Vec<String> {
+        self.strata.as_deref().map_or(Vec::new(), |s| {
+            s.split(',')
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+    }
+
+    /// True when the run is split into units (strata or blocks) or a part is asked for.
+    pub fn is_active(&self) -> bool {
+        self.strata.is_some() || self.blocks.is_some() || self.part.is_some()
+    }
+}
+
+/// Part `index` (1-based) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Part {
+    /// Parse `I/N` (1 <= I <= N); `option` names the flag in errors.
+    pub fn parse(s: &str, option: &str) -> Result<Part> {
+        let bad = || Error::usage(format!("{option} '{s}': expected I/N with 1 <= I <= N"));
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Part { index, count })
+    }
+
+    /// The part of a `--part`/`--shard` argument: `I/N`; `all` (none); `slurm` (from the
+    /// environment, which must be set); absent: from the environment when it is set.
+    pub fn from_arg(arg: Option<&str>, option: &str) -> Result<Option<Part>> {
+        match arg.map(str::trim) {
+            Some("all") => Ok(None),
+            Some("slurm") => slurm_part()?.map(Some).ok_or_else(|| {
+                Error::usage(format!(
+                    "{option} slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set"
+                ))
+            }),
+            Some(s) => Part::parse(s, option).map(Some),
+            None => {
+                let p = slurm_part()?;
+                if let Some(p) = p {
+                    output::note(&format!(
+                        "{option} {}/{} from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT \
+                         ({option} all runs everything)",
+                        p.index, p.count
+                    ));
+                }
+                Ok(p)
+            }
+        }
+    }
+}
+
+/// The part of a Slurm array task: task SLURM_ARRAY_TASK_ID of an array of
+/// SLURM_ARRAY_TASK_COUNT tasks numbered from SLURM_ARRAY_TASK_MIN (default 0) in steps of
+/// SLURM_ARRAY_TASK_STEP (default 1). `None` when the ID or COUNT is not set.
+pub fn slurm_part() -> Result<Option<Part>> {
+    let var =
+        |name: &str| -> Result<Option<usize>> {
+            match std::env::var(name) {
+                Err(_) => Ok(None),
+                Ok(v) => v.trim().parse().map(Some).map_err(|_| {
+                    Error::usage(format!("{name}='{v}' is not a non-negative integer"))
+                }),
+            }
+        };
+    let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID")?, var("SLURM_ARRAY_TASK_COUNT")?)
+    else {
+        return Ok(None);
+    };
+    let min = var("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+    let step = var("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+    let offset = id.checked_sub(min).filter(|o| o % step == 0);
+    match offset.map(|o| o / step + 1) {
+        Some(index) if count > 0 && index <= count => Ok(Some(Part { index, count })),
+        _ => Err(Error::usage(format!(
+            "SLURM_ARRAY_TASK_ID={id} is not a task of an array of SLURM_ARRAY_TASK_COUNT={count} \
+             tasks from SLURM_ARRAY_TASK_MIN={min} in steps of {step}"
+        ))),
+    }
+}
+
+/// Deal units of the given sizes to `count` parts: largest first (lowest unit on ties),
+/// each to the least loaded part (lowest part on ties). Returns each unit's part (0-based).
+pub fn assign_parts(sizes: &[usize], count: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
+    let mut load = vec![0usize; count];
+    let mut part = vec![0; sizes.len()];
+    for u in order {
+        let p = (0..count)
+            .min_by_key(|&p| (load[p], p))
+            .expect("count >= 1");
+        load[p] += sizes[u];
+        part[u] = p;
+    }
+    part
+}
+
+/// The rows of `inst` as an instance of their own: the same z-scores (not re-standardised),
+/// named after `unit`, with a checksum (and so stage seeds) derived from the data's and the
+/// unit's name.
+pub fn sub_instance(inst: &Instance, rows: &[usize], unit: &str) -> Instance {
+    let d = inst.d;
+    let mut z = Vec::with_capacity(rows.len() * d);
+    let mut raw = Vec::with_capacity(rows.len() * d);
+    for &i in rows {
+        z.extend_from_slice(&inst.z[i * d..(i + 1) * d]);
+        raw.extend_from_slice(&inst.raw[i * d..(i + 1) * d]);
+    }
+    let sst = data::instance::total_sum_of_squares(&z, rows.len(), d);
+    Instance {
+        name: format!("{} [{unit}]", inst.name),
+        source: inst.source.clone(),
+        columns: inst.columns.clone(),
+        n: rows.len(),
+        d,
+        z,
+        raw,
+        mean: inst.mean.clone(),
+        std: inst.std.clone(),
+        sst,
+        sha256: data::instance::sha256_hex(format!("{}/{unit}", inst.sha256).as_bytes()),
+    }
+}
+
+/// What a stage did over all units: summed SSE and seconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageTotal {
+    pub name: String,
+    pub sse: f64,
+    pub il: f64,
+    pub seconds: f64,
+}
+
+/// A unit's groups (global rows) and, per stage, (SSE, seconds).
+type Solved = (Vec<Vec<usize>>, Vec<(f64, f64)>);
+
+/// Solves sets of rows with a pipeline.
+pub struct UnitSolver<'a> {
+    pub inst: &'a Instance,
+    pub pipeline: &'a Pipeline,
+    pub k: usize,
+    pub seed: u64,
+    /// The whole run's limit; a unit of m rows gets the share m / n of it.
+    pub time_limit: Option<f64>,
+    pub max_steps: Option<u64>,
+    pub interrupt: &'a AtomicBool,
+}
+
+impl UnitSolver<'_> {
+    /// Groups (global rows, in order of first appearance along the rows) and per-stage
+    /// (SSE, seconds).
+    fn solve(&self, rows: &[usize], unit: &str) -> Result<Solved> {
+        let sub = sub_instance(self.inst, rows, unit);
+        let limit = self
+            .time_limit
+            .map(|t| t * rows.len() as f64 / self.inst.n as f64);
+        let out = self.pipeline.run_with(
+            &sub,
+            self.k,
+            self.seed,
+            limit,
+            self.max_steps,
+            self.interrupt,
+        )?;
+        let labels = out.partition.canonical_labels();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (local, &g) in labels.iter().enumerate() {
+            if g == groups.len() {
+                groups.push(Vec::new());
+            }
+            groups[g].push(rows[local]);
+        }
+        Ok((
+            groups,
+            out.stages.iter().map(|s| (s.sse, s.seconds)).collect(),
+        ))
+    }
+
+    /// Groups of `rows`: one solve, or blocks of about `size` solved in parallel (no repair).
+    fn solve_blocked(&self, rows: &[usize], unit: &str, size: usize) -> Result<Vec<Vec<usize>>> {
+        if rows.len() <= size + size / 2 {
+            return self.solve(rows, unit).map(|(g, _)| g);
+        }
+        let split = blocks::split(self.inst, rows.to_vec(), size);
+        let parts: Vec<Vec<Vec<usize>>> = split
+            .blocks
+            .par_iter()
+            .enumerate()
+            .map(|(b, rows)| {
+                self.solve(rows, &format!("{unit}/block {b}"))
+                    .map(|(g, _)| g)
+            })
+            .collect::<Result<_>>()?;
+        Ok(parts.into_iter().flatten().collect())
+    }
+}
+
+/// The result of a split run (or of one part of it).
+pub struct SplitOutcome {
+    /// Groups of global rows: all of them, or those of the part.
+    pub groups: Vec<Vec<usize>>,
+    pub units: usize,
+    pub units_here: usize,
+    pub stages: Vec<StageTotal>,
+    pub repair: Vec<RepairStats>,
+    pub seconds: f64,
+}
+
+/// One unit of work: a stratum, or a block of one.
+struct Work {
+    name: String,
+    rows: Vec<usize>,
+    /// Index of the stratum (the blocks' split) it belongs to.
+    unit: usize,
+}
+
+/// Solve `inst` split into strata and/or blocks; with `part`, only that part's units.
+pub fn solve_split(
+    solver: &UnitSolver<'_>,
+    strata: Option<&StrataColumns>,
+    blocks: Option<usize>,
+    part: Option<Part>,
+) -> Result<SplitOutcome> {
+    let t = Instant::now();
+    let (inst, k) = (solver.inst, solver.k);
+    let units: Vec<Unit> = match strata {
+        Some(s) => strata_units(s, k, &inst.source)?,
+        None => vec![Unit {
+            name: "all".into(),
+            rows: (0..inst.n).collect(),
+        }],
+    };
+    if let Some(size) = blocks {
+        if size < 2 * k {
+            return Err(Error::usage(format!(
+                "--blocks {size}: blocks must hold at least 2k = {} records",
+                2 * k
+            )));
+        }
+    }
+    let splits: Vec<Option<Split>> = units
+        .iter()
+        .map(|u| blocks.map(|size| blocks::split(inst, u.rows.clone(), size)))
+        .collect();
+    let mut work: Vec<Work> = Vec::new();
+    for (ui, (u, s)) in units.iter().zip(&splits).enumerate() {
+        match s {
+            Some(s) if s.blocks.len() > 1 => {
+                for (b, rows) in s.blocks.iter().enumerate() {
+                    work.push(Work {
+                        name: format!("{}/block {b}", u.name),
+                        rows: rows.clone(),
+                        unit: ui,
+                    });
+                }
+            }
+            _ => work.push(Work {
+                name: u.name.clone(),
+                rows: u.rows.clone(),
+                unit: ui,
+            }),
+        }
+    }
+    if let Some(w) = work.iter().find(|w| w.rows.len() < k) {
+        return Err(Error::usage(format!(
+            "--blocks: block {} has {} < k = {k} records; choose a larger SIZE",
+            w.name,
+            w.rows.len()
+        )));
+    }
+    let total_units = work.len();
+    if let Some(p) = part {
+        let sizes: Vec<usize> = work.iter().map(|w| w.rows.len()).collect();
+        let of = assign_parts(&sizes, p.count);
+        work = work
+            .into_iter()
+            .zip(of)
+            .filter(|(_, q)| *q == p.index - 1)
+            .map(|(w, _)| w)
+            .collect();
+    }
+    let solved: Vec<Solved> = work
+        .par_iter()
+        .map(|w| solver.solve(&w.rows, &w.name))
+        .collect::<Result<_>>()?;
+    let mut stages: Vec<StageTotal> = solver
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| StageTotal {
+            name: s.name.clone(),
+            sse: 0.0,
+            il: 0.0,
+            seconds: 0.0,
+        })
+        .collect();
+    for (_, per) in &solved {
+        for (total, (sse, secs)) in stages.iter_mut().zip(per) {
+            total.sse += sse;
+            total.seconds += secs;
+        }
+    }
+    let mut repair = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut by_unit: Vec<Vec<Vec<usize>>> = vec![Vec::new(); units.len()];
+    for (w, (g, _)) in work.iter().zip(solved) {
+        by_unit[w.unit].extend(g);
+    }
+    for (ui, unit_groups) in by_unit.into_iter().enumerate() {
+        match (&splits[ui], blocks, part) {
+            (Some(s), Some(size), None) if s.blocks.len() > 1 => {
+                let solve = |rows: &[usize], name: &str| {
+                    solver.solve_blocked(rows, &format!("{}/{name}", units[ui].name), size)
+                };
+                let (g, stats) = blocks::repair(inst, s, unit_groups, &solve, solver.interrupt)?;
+                repair.push(stats);
+                groups.extend(g);
+            }
+            _ => groups.extend(unit_groups),
+        }
+    }
+    if !repair.is_empty() {
+        let sse = groups
+            .iter()
+            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+            .sum();
+        stages.push(StageTotal {
+            name: "border-repair".into(),
+            sse,
+            il: 0.0,
+            seconds: repair.iter().map(|r| r.seconds).sum(),
+        });
+    }
+    for s in &mut stages {
+        s.il = inst.il(s.sse);
+    }
+    Ok(SplitOutcome {
+        groups,
+        units: total_units,
+        units_here: work.len(),
+        stages,
+        repair,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// Labels of `n` rows from groups, numbered by first appearance along the rows; rows in no
+/// group get `None`.
+pub fn first_appearance_labels(n: usize, groups: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let mut group_of = vec![usize::MAX; n];
+    for (g, m) in groups.iter().enumerate() {
+        for &i in m {
+            group_of[i] = g;
+        }
+    }
+    let mut renumber = vec![usize::MAX; groups.len()];
+    let mut next = 0;
+    group_of
+        .into_iter()
+        .map(|g| {
+            (g != usize::MAX).then(|| {
+                if renumber[g] == usize::MAX {
+                    renumber[g] = next;
+                    next += 1;
+                }
+                renumber[g]
+            })
+        })
+        .collect()
+}
+
+/// The header of a part file: what identifies the run, and which part this is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartHeader {
+    pub part: usize,
+    pub parts: usize,
+    pub n: usize,
+    pub k: usize,
+    pub pipeline: String,
+    pub params: serde_json::Value,
+    pub seed: u64,
+    pub split: String,
+    pub instance_sha256: String,
+}
+
+const PART_TAG: &str = "#microagg-part ";
+
+/// Write a part file (atomically).
+pub fn write_part(path: &Path, header: &PartHeader, labels: &[Option<usize>]) -> Result<()> {
+    let mut out = String::with_capacity(labels.len() * 4 + 256);
+    out.push_str(PART_TAG);
+    out.push_str(&serde_json::to_string(header).expect("header serialises"));
+    out.push('\n');
+    for l in labels {
+        match l {
+            Some(l) => out.push_str(&l.to_string()),
+            None => out.push('-'),
+        }
+        out.push('\n');
+    }
+    output::write_atomic(path, out.as_bytes())
+}
+
+/// Read a part file; errors name the file and line.
+pub fn read_part(path: &Path) -> Result<(PartHeader, Vec<Option<usize>>)> {
+    use std::io::BufRead;
+    let file_name = path.display().to_string();
+    let err = |location: String, message: String| Error::Data {
+        file: file_name.clone(),
+        location,
+        message,
+    };
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut lines = std::io::BufReader::new(f).lines();
+    let first = lines
+        .next()
+        .transpose()
+        .map_err(|e| Error::io(path, e))?
+        .unwrap_or_default();
+    let json = first.strip_prefix(PART_TAG).ok_or_else(|| {
+        err(
+            "line 1".into(),
+            "not a part file: the first line should start with '#microagg-part' (written by \
+             `run --part I/N --labels-out FILE`)"
+                .into(),
+        )
+    })?;
+    let header: PartHeader = serde_json::from_str(json)
+        .map_err(|e| err("line 1".into(), format!("bad part header: {e}")))?;
+    let mut labels = Vec::with_capacity(header.n);
+    for (i, line) in lines.enumerate() {
+        let line = line.map_err(|e| Error::io(path, e))?;
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        labels.push(if t == "-" {
+            None
+        } else {
+            Some(t.parse::<usize>().map_err(|_| {
+                err(
+                    format!("line {}", i + 2),
+                    format!("'{t}' is neither a label nor '-'"),
+                )
+            })?)
+        });
+    }
+    if labels.len() != header.n {
+        return Err(err(
+            "file".into(),
+            format!("{} rows, the header says n = {}", labels.len(), header.n),
+        ));
+    }
+    Ok((header, labels))
+}
+
+/// What `combine` produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct CombineSummary {
+    pub parts: usize,
+    pub n: usize,
+    pub groups: usize,
+    pub min_group_size: usize,
+    pub split: String,
+}
+
+/// Join the part files of one split run into one labels file (labels numbered by first
+/// appearance along the rows, as the unsplit run numbers them).
+pub fn combine(files: &[PathBuf], out: &Path) -> Result<CombineSummary> {
+    if files.is_empty() {
+        return Err(Error::usage("combine: no part files given"));
+    }
+    let mut read: Vec<(PathBuf, PartHeader, Vec<Option<usize>>)> = Vec::new();
+    for f in files {
+        let (h, l) = read_part(f)?;
+        read.push((f.clone(), h, l));
+    }
+    let (first_file, first, _) = &read[0];
+    let same_run = |h: &PartHeader| {
+        PartHeader {
+            part: first.part,
+            ..h.clone()
+        } == *first
+    };
+    for (f, h, _) in &read[1..] {
+        if !same_run(h) {
+            return Err(Error::usage(format!(
+                "combine: {} and {} are parts of different runs (header {} vs {})",
+                first_file.display(),
+                f.display(),
+                serde_json::to_string(first).expect("serialises"),
+                serde_json::to_string(h).expect("serialises")
+            )));
+        }
+    }
+    let mut owner: Vec<Option<&Path>> = vec![None; first.parts];
+    for (f, h, _) in &read {
+        if let Some(other) = owner[h.part - 1].replace(f) {
+            return Err(Error::usage(format!(
+                "combine: {} and {} are both part {}/{}",
+                other.display(),
+                f.display(),
+                h.part,
+                h.parts
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..first.parts)
+        .filter(|&p| owner[p].is_none())
+        .map(|p| format!("{}/{}", p + 1, first.parts))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::usage(format!(
+            "combine: part(s) {} missing",
+            missing.join(", ")
+        )));
+    }
+    let n = first.n;
+    // Group key: (part, label in the part) -> one list of rows.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut row_owner: Vec<Option<usize>> = vec![None; n];
+    for (pi, (f, _, labels)) in read.iter().enumerate() {
+        let mut local: Vec<usize> = Vec::new();
+        for (i, l) in labels.iter().enumerate() {
+            let Some(l) = *l else { continue };
+            if let Some(other) = row_owner[i].replace(pi) {
+                return Err(Error::usage(format!(
+                    "combine: row {} is labelled by both {} and {}",
+                    i + 1,
+                    read[other].0.display(),
+                    f.display()
+                )));
+            }
+            if l >= local.len() {
+                local.resize(l + 1, usize::MAX);
+            }
+            if local[l] == usize::MAX {
+                local[l] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[local[l]].push(i);
+        }
+    }
+    if let Some(i) = row_owner.iter().position(Option::is_none) {
+        return Err(Error::usage(format!(
+            "combine: row {} is labelled by no part",
+            i + 1
+        )));
+    }
+    let groups: Vec<Vec<usize>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
+    let min_size = groups.iter().map(Vec::len).min().unwrap_or(0);
+    if min_size < first.k {
+        return Err(Error::Infeasible(format!(
+            "combine: a group has {min_size} < k = {} records",
+            first.k
+        )));
+    }
+    let labels: Vec<usize> = first_appearance_labels(n, &groups)
+        .into_iter()
+        .map(|l| l.expect("every row is labelled"))
+        .collect();
+    crate::labels::write_labels(out, &labels)?;
+    Ok(CombineSummary {
+        parts: first.parts,
+        n,
+        groups: groups.len(),
+        min_group_size: min_size,
+        split: first.split.clone(),
+    })
+}
+
+/// What `run` needs for a split run.
+pub struct SplitRun<'a> {
+    pub data: &'a str,
+    pub columns: &'a ColumnSelection,
+    pub delimiter: u8,
+    pub k: usize,
+    pub pipeline: &'a Pipeline,
+    pub seed: u64,
+    pub time_limit: Option<f64>,
+    pub max_steps: Option<u64>,
+    pub labels_out: Option<&'a Path>,
+    pub masked_out: Option<&'a Path>,
+    pub json: bool,
+    pub interrupt: &'a AtomicBool,
+}
+
+/// The JSON record of a split run.
+#[derive(Serialize)]
+struct SplitRecord<'a> {
+    method: &'a str,
+    instance: &'a str,
+    instance_sha256: &'a str,
+    n: usize,
+    d: usize,
+    k: usize,
+    seed: u64,
+    split: &'a str,
+    part: Option<Part>,
+    units: usize,
+    units_here: usize,
+    rows_here: usize,
+    sse: f64,
+    sst: f64,
+    il: f64,
+    groups: usize,
+    min_group_size: usize,
+    max_group_size: usize,
+    seconds: f64,
+    stages: &'a [StageTotal],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    border_repair: &'a Vec<RepairStats>,
+    version: &'a str,
+}
+
+/// `microagg run` with `--strata`, `--blocks` or `--part`: solve, write the labels (a part
+/// file with a part), print the record.
+pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<()> {
+    let part = Part::from_arg(split.part.as_deref(), "--part")?;
+    if part.is_some() && r.labels_out.is_none() {
+        return Err(Error::usage(
+            "--part writes its labels to a part file: give --labels-out FILE",
+        ));
+    }
+    if part.is_some() && r.masked_out.is_some() {
+        return Err(Error::usage(
+            "--masked-out needs every group: write it from the combined labels, not from a part",
+        ));
+    }
+    if split.strata.is_none() && split.blocks.is_none() && part.is_some_and(|p| p.count > 1) {
+        return Err(Error::usage(
+            "--part: nothing to split; give --strata COLUMN or --blocks SIZE",
+        ));
+    }
+    let strata_cols = split.strata_columns();
+    if split.strata.is_some() && strata_cols.is_empty() {
+        return Err(Error::usage("--strata: no column named"));
+    }
+    let (inst, strata) = data::load_with_strata(r.data, r.columns, r.delimiter, &strata_cols)?;
+    inst.check_k(r.k)?;
+    let solver = UnitSolver {
+        inst: &inst,
+        pipeline: r.pipeline,
+        k: r.k,
+        seed: r.seed,
+        time_limit: r.time_limit,
+        max_steps: r.max_steps,
+        interrupt: r.interrupt,
+    };
+    let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
+    let labels = first_appearance_labels(inst.n, &out.groups);
+    let split_name = [
+        split
+            .strata
+            .as_ref()
+            .map(|_| format!("strata:{}", strata_cols.join(","))),
+        split.blocks.map(|b| format!("blocks:{b}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(";");
+    if let Some(path) = r.labels_out {
+        match part {
+            Some(p) => write_part(
+                path,
+                &PartHeader {
+                    part: p.index,
+                    parts: p.count,
+                    n: inst.n,
+                    k: r.k,
+                    pipeline: r.pipeline.spec.clone(),
+                    params: serde_json::to_value(&r.pipeline.stages).expect("serialises"),
+                    seed: r.seed,
+                    split: split_name.clone(),
+                    instance_sha256: inst.sha256.clone(),
+                },
+                &labels,
+            )?,
+            None => {
+                let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
+                crate::labels::write_labels(path, &full)?;
+            }
+        }
+    }
+    if let Some(path) = r.masked_out {
+        let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
+        crate::labels::write_masked(path, &inst, &full)?;
+    }
+    let sse: f64 = out
+        .groups
+        .iter()
+        .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+        .sum();
+    let sizes = out.groups.iter().map(Vec::len);
+    let record = SplitRecord {
+        method: &r.pipeline.spec,
+        instance: &inst.name,
+        instance_sha256: &inst.sha256,
+        n: inst.n,
+        d: inst.d,
+        k: r.k,
+        seed: r.seed,
+        split: &split_name,
+        part,
+        units: out.units,
+        units_here: out.units_here,
+        rows_here: out.groups.iter().map(Vec::len).sum(),
+        sse,
+        sst: inst.sst,
+        il: inst.il(sse),
+        groups: out.groups.len(),
+        min_group_size: sizes.clone().min().unwrap_or(0),
+        max_group_size: sizes.max().unwrap_or(0),
+        seconds: out.seconds,
+        stages: &out.stages,
+        border_repair: &out.repair,
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    if r.json {
+        return output::println(&serde_json::to_string(&record).expect("record serialises"));
+    }
+    let mut text = format!(
+        "{} on {} (n={}, d={}), k={}, split {}{}: {} of {} units, {} rows, SSE {:.6} (IL {:.6} % \
+         of the whole data's SST) in {} groups of {}..{} records, {:.3} s\n",
+        record.method,
+        record.instance,
+        record.n,
+        record.d,
+        record.k,
+        record.split,
+        part.map_or(String::new(), |p| format!(", part {}/{}", p.index, p.count)),
+        record.units_here,
+        record.units,
+        record.rows_here,
+        record.sse,
+        record.il,
+        record.groups,
+        record.min_group_size,
+        record.max_group_size,
+        record.seconds
+    );
+    for s in &out.stages {
+        text += &format!(
+            "  stage {:<20} IL {:.6} %  {:.3} s (summed over units)\n",
+            s.name, s.il, s.seconds
+        );
+    }
+    if split.blocks.is_some() && part.is_some() {
+        text += "  block borders are not repaired in a part (the repair needs every block)\n";
+    }
+    output::print(&text)
+}
