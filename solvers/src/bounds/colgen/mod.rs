@@ -708,8 +708,9 @@ pub fn colgen_bound_from(
                         out.cuts += triples.len();
                         if opts.progress {
                             eprintln!(
-                                "colgen: cut round {}: LP {:.6}, {} violated cuts added (max \
-                                 left side {:.4}), {} cuts in all",
+                                "colgen: {:7.1} s  cut round {}: LP {:.6}, {} violated cuts \
+                                 added (max left side {:.4}), {} cuts in all",
+                                start.elapsed().as_secs_f64(),
                                 out.cut_rounds,
                                 sol.value,
                                 triples.len(),
