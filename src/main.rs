@@ -140,7 +140,7 @@ enum Command {
         #[arg(long)]
         certificate: Option<PathBuf>,
         /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
-        /// (0: none). Each round adds the most violated cuts (at most 200) and resumes column
+        /// (0: none). Each round adds the most violated cuts (at most 800) and resumes column
         /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
         /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
         #[arg(long, default_value_t = 0)]

@@ -141,7 +141,7 @@ impl Default for ColgenOptions {
             ipm: false,
             drop_after: 20,
             cut_rounds: 0,
-            cuts_per_round: 200,
+            cuts_per_round: 800,
             cut_violation: 1e-3,
             progress: false,
         }
@@ -165,7 +165,7 @@ impl ColgenOptions {
         ("ipm", "false", "re-solve the master by interior point (no crossover) instead of warm primal simplex"),
         ("drop_after", "20", "drop a generated column after this many consecutive solves with positive reduced cost (0: never)"),
         ("cut_rounds", "0", "rounds of subset-row cuts on record triples after the master converged (0: none; proofs/P14)"),
-        ("cuts_per_round", "200", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
+        ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
         ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
     ];
@@ -257,7 +257,9 @@ pub struct ColgenBound {
     /// Whether the exact pricing of the best Lagrangian bound ran to completion.
     pub pricing_exact: bool,
     /// Whether column generation converged (exact pricing found no negative column at the
-    /// LP duals).
+    /// LP duals) and, with `cut_rounds > 0`, no further cut round was due (no violated cut
+    /// or the rounds used up). A run stopped by the time limit during a cut round reports
+    /// false; `converged_lp` then holds the last LP value that pricing proved.
     pub converged: bool,
     /// Exact pricing calls and their total nodes.
     pub exact_calls: usize,
