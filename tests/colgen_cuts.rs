@@ -2,7 +2,8 @@
 //! `proofs/P14-subset-row-cuts.md`): exact pricing with cut penalties equals brute-force
 //! enumeration of all groups; on small adversarial instances (n <= 12: clusters, two far
 //! clusters of tiny spread, duplicates, outliers, scales 1e-6..1e6, regular polygons) the
-//! bound with cuts is at most the brute-force optimum and at least the bound without cuts;
+//! bound with cuts is at most the brute-force optimum and at least the bound without cuts (and
+//! at most the subset DP optimum for n = 12..16);
 //! every separated cut holds for every partition (enumerated); the recomputed (verifier) bound
 //! of the cut duals supports the claim, and a positive cut dual proves nothing.
 
@@ -310,4 +311,65 @@ fn random_cut_duals_never_prove_more_than_the_optimum_and_positive_ones_prove_no
         assert!(verify_lagrangian_cuts(&x, n, d, k, &y, &bad, &sigma, None).is_err());
         assert!(verify_lagrangian_cuts(&x, n, d, k, &y, &triples, &sigma[1..], None).is_err());
     }
+}
+
+#[test]
+fn bound_with_cuts_is_below_the_subset_dp_optimum_at_n_12_to_16() {
+    use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
+    let mut rng = ChaCha8Rng::seed_from_u64(16_14);
+    let mut raised = 0;
+    for case in 0..8 {
+        let n = rng.random_range(12..=16);
+        let d = rng.random_range(1..=3);
+        let k = if case % 2 == 0 { 2 } else { 3 };
+        let mut x = clustered_rows(&mut rng, n, d, 1.5);
+        if case % 4 == 1 {
+            // Duplicated records and one outlier.
+            let first: Vec<f64> = x[..d].to_vec();
+            x[d..2 * d].copy_from_slice(&first);
+            x[(n - 1) * d] = 50.0;
+        }
+        let opt = solve_exact_with(
+            &x,
+            n,
+            d,
+            k,
+            &ExactOptions {
+                method: ExactMethod::SubsetDp,
+                ..ExactOptions::default()
+            },
+        )
+        .unwrap()
+        .sse;
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let plain = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
+        let cut = colgen_bound(
+            &x,
+            n,
+            d,
+            k,
+            &labels,
+            &ColgenOptions {
+                cut_rounds: 20,
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap();
+        // The DP's SSE is the two-pass SSE of its partition, within rounding of the optimum.
+        let slack = 1e-12 * (1.0 + opt.abs());
+        assert!(
+            cut.lower_bound <= opt + slack,
+            "case {case} (n={n}, d={d}, k={k}): {} > DP optimum {opt}",
+            cut.lower_bound
+        );
+        assert!(cut.lower_bound >= plain.lower_bound - 1e-7 * (1.0 + opt.abs()));
+        if cut.lower_bound > plain.lower_bound + 1e-7 * (1.0 + opt.abs()) {
+            raised += 1;
+        }
+    }
+    eprintln!("cuts raised the bound in {raised} of 8 cases (n = 12..16)");
+    assert!(
+        raised >= 2,
+        "cuts raised the bound in only {raised} of 8 cases"
+    );
 }
