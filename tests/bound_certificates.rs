@@ -198,6 +198,12 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     bad.format = "microagg-bound-certificate/1".into();
     bad.write(&tampered).unwrap();
     assert_eq!(verify_exit(spec, "3", &tampered).0, Some(2));
+    // Only colgen takes cuts.
+    let out = cli(&[
+        "bound", "--data", spec, "--k", "3", "--method", "nn", "--cuts", "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only colgen"));
 }
 
 #[test]
