@@ -10,7 +10,8 @@
 //! Usage: `cargo run --release --example colgen_study -- --data tarragona --k 10
 //!         [--time-limit 60] [--start proofs/certificates/tarragona-k10.labels]
 //!         [--box-width 0.5] [--smoothing 0.5] [--drop-after 20] [--exact-every 0]
-//!         [--max-columns N] [--pool L] [--ipm] [--progress]`
+//!         [--max-columns N] [--pool L] [--ipm] [--progress]
+//!         [--cut-rounds R] [--cuts-per-round C] [--cut-violation V]`
 //!
 //! ## Complexity
 //! That of the bound (see the module), within the time limit.
@@ -55,6 +56,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--ipm" => opts.ipm = true,
             "--pool" => opts.pool = value()?.parse()?,
             "--max-columns" => opts.max_columns_per_iteration = value()?.parse()?,
+            "--cut-rounds" => opts.cut_rounds = value()?.parse()?,
+            "--cuts-per-round" => opts.cuts_per_round = value()?.parse()?,
+            "--cut-violation" => opts.cut_violation = value()?.parse()?,
             _ => return Err(format!("unknown argument {a}").into()),
         }
     }
@@ -62,7 +66,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err(
             "usage: colgen_study --data D --k K [--time-limit S] [--start FILE] \
                     [--box-width W] [--smoothing A] [--drop-after N] [--exact-every N] \
-                    [--ipm] [--progress]"
+                    [--ipm] [--progress] [--cut-rounds R] [--cuts-per-round C] \
+                    [--cut-violation V]"
                 .into(),
         );
     };
@@ -92,6 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{data} k={k}: LB {:.6} IL >= {il:.6} % gap {gap} converged {} ({}) lp {:.6} \
          lagrangian {:.6} nn {:.6} | {seconds:.1} s: lp {:.1} s, heuristic {:.1} s, exact {:.1} s \
          ({} calls, {} nodes), {} iterations, {} columns ({} dropped), {} box widenings | \
+         root lp {:.6} converged lp {:.6} cut rounds {} cuts {} (in the bound's duals {}) | \
          start {} box_width {} smoothing {} drop_after {} exact_every {} ipm {} max_columns {} pool {}",
         b.lower_bound,
         b.converged,
@@ -112,6 +118,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         b.columns,
         b.dropped_columns,
         b.box_widenings,
+        b.root_lp,
+        b.converged_lp,
+        b.cut_rounds,
+        b.cuts,
+        b.cut_triples.len(),
         start.as_deref().unwrap_or("-"),
         opts.box_width,
         opts.smoothing,

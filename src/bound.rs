@@ -16,7 +16,11 @@
 //! (which includes the start pipeline), by default
 //! [`COLGEN_DEFAULT_SECONDS`] when none is given (suites pass none). Its details report
 //! iterations, columns, `last_pricing_gap` (`floor(n/k) min(0, RC_lb)`, what the pricing bound
-//! costs), `lp_value`, `pricing_exact`, `converged` and the start partition's SSE.
+//! costs), `lp_value`, `pricing_exact`, `converged` and the start partition's SSE. With
+//! [`BoundOptions::cut_rounds`] (`bound --cuts R`) it adds subset-row cuts on record triples
+//! after the master converged (`proofs/P14-subset-row-cuts.md`) and reports `root_lp` (the LP
+//! value before cuts), `converged_lp` (the last LP value pricing proved), `cut_rounds` and
+//! `cuts`.
 //!
 //! The gap of a solution to a bound is `100 (SSE - LB) / LB` ([`gap_percent`]): how far, in
 //! percent of the bound, the solution may be from optimal.
@@ -68,6 +72,8 @@ pub struct BoundOptions {
     pub start_source: String,
     /// `colgen`: one progress line per iteration on stderr.
     pub progress: bool,
+    /// `colgen`: rounds of subset-row cuts after the master converged (0: none).
+    pub cut_rounds: usize,
 }
 
 /// Compute bound `name` for (instance, k). `time_limit` (seconds) is honoured by the bounds
@@ -105,6 +111,11 @@ pub fn compute_with(
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
     let mut certificate = None;
     let (lower_bound, certified, details) = match name {
+        "nn" if options.cut_rounds > 0 => {
+            return Err(Error::usage(
+                "bound nn takes no cuts (only colgen does)".to_string(),
+            ))
+        }
         "nn" => {
             let b = microagg_solvers::bounds::nn_bound(&inst.z, inst.n, inst.d, k).map_err(algo)?;
             (b.lower_bound, true, json!({ "computed": b.computed }))
@@ -139,6 +150,7 @@ pub fn compute_with(
             let opts = microagg_solvers::bounds::ColgenOptions {
                 time_limit: remaining,
                 progress: options.progress,
+                cut_rounds: options.cut_rounds,
                 ..Default::default()
             };
             let mut starts: Vec<&[usize]> = vec![start.partition.labels()];
@@ -150,11 +162,13 @@ pub fn compute_with(
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
             if !b.duals.is_empty() {
-                certificate = Some(crate::certificate::BoundCertificate::lagrangian(
+                certificate = Some(crate::certificate::BoundCertificate::lagrangian_with_cuts(
                     inst,
                     k,
                     b.lagrangian,
                     b.duals.clone(),
+                    &b.cut_triples,
+                    &b.cut_duals,
                 ));
             }
             (
@@ -171,6 +185,11 @@ pub fn compute_with(
                     "nn": b.nn,
                     "pricing_exact": b.pricing_exact,
                     "converged": b.converged,
+                    "root_lp": finite_or_null(b.root_lp),
+                    "converged_lp": finite_or_null(b.converged_lp),
+                    "cut_rounds": b.cut_rounds,
+                    "cuts": b.cuts,
+                    "cuts_in_bound": b.cut_triples.len(),
                     "exact_calls": b.exact_calls,
                     "exact_nodes": b.exact_nodes,
                     "simplex_iterations": b.simplex_iterations,
@@ -195,6 +214,15 @@ pub fn compute_with(
         details,
         certificate,
     })
+}
+
+/// A JSON number, or null for NaN (a value that was never computed).
+fn finite_or_null(v: f64) -> Value {
+    if v.is_finite() {
+        json!(v)
+    } else {
+        Value::Null
+    }
 }
 
 /// Check a bound name without computing it.

@@ -8,8 +8,14 @@
 //! ([`microagg_solvers::bounds::verify_lagrangian`], no HiGHS) and accepts the claim when it is
 //! at most the recomputed value (`proofs/P13-bound-certificates.md`).
 //!
-//! The file is JSON (`format = "microagg-bound-certificate/1"`); numbers are written with
-//! round-trip precision, so the duals read back are the duals written.
+//! With subset-row cuts (`bound --cuts`, `proofs/P14-subset-row-cuts.md`) the certificate
+//! also lists each cut's three records and its dual `sigma <= 0`; the bound is then
+//! `sum y + sum sigma + floor(n/k) min(0, R)` with `R` proven for the reduced cost with the
+//! cut penalties ([`microagg_solvers::bounds::verify_lagrangian_cuts`]).
+//!
+//! The file is JSON (`format = "microagg-bound-certificate/1"` without cuts, `/2` with
+//! them; version 1 files are read as before); numbers are written with round-trip precision,
+//! so the duals read back are the duals written.
 //!
 //! ## Complexity
 //! Writing and reading: O(n). Verifying: one exact pricing pass (see `verify_lagrangian`).
@@ -23,14 +29,26 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The format tag of version 1.
+/// The format tag of version 1 (no cuts).
 pub const FORMAT: &str = "microagg-bound-certificate/1";
+
+/// The format tag of version 2 (with subset-row cuts).
+pub const FORMAT_CUTS: &str = "microagg-bound-certificate/2";
+
+/// A subset-row cut of a certificate: three distinct records (0-based input rows) and the
+/// cut row's dual (`<= 0`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CertificateCut {
+    pub records: [u32; 3],
+    pub dual: f64,
+}
 
 /// A Lagrangian bound certificate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoundCertificate {
-    /// Always [`FORMAT`].
+    /// [`FORMAT`], or [`FORMAT_CUTS`] when `cuts` is not empty.
     pub format: String,
     /// The kind of bound: `"lagrangian"` (duals over all groups of k..2k-1 records).
     pub kind: String,
@@ -45,6 +63,9 @@ pub struct BoundCertificate {
     pub lower_bound: f64,
     /// One dual per record.
     pub duals: Vec<f64>,
+    /// Subset-row cuts with their duals (format 2 only; absent in format 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cuts: Vec<CertificateCut>,
     /// Program and method that wrote it (informative).
     pub produced_by: String,
 }
@@ -68,8 +89,26 @@ pub struct Verdict {
 impl BoundCertificate {
     /// A Lagrangian certificate for `inst`, `k`, duals `y` and the claimed bound.
     pub fn lagrangian(inst: &Instance, k: usize, lower_bound: f64, duals: Vec<f64>) -> Self {
+        Self::lagrangian_with_cuts(inst, k, lower_bound, duals, &[], &[])
+    }
+
+    /// A Lagrangian certificate with subset-row cuts `triples` and their duals `sigma`
+    /// (format 2; without cuts, format 1 as [`BoundCertificate::lagrangian`]).
+    pub fn lagrangian_with_cuts(
+        inst: &Instance,
+        k: usize,
+        lower_bound: f64,
+        duals: Vec<f64>,
+        triples: &[[u32; 3]],
+        sigma: &[f64],
+    ) -> Self {
+        let cuts: Vec<CertificateCut> = triples
+            .iter()
+            .zip(sigma)
+            .map(|(&records, &dual)| CertificateCut { records, dual })
+            .collect();
         BoundCertificate {
-            format: FORMAT.into(),
+            format: if cuts.is_empty() { FORMAT } else { FORMAT_CUTS }.into(),
             kind: "lagrangian".into(),
             instance: inst.name.clone(),
             instance_sha256: inst.sha256.clone(),
@@ -78,6 +117,7 @@ impl BoundCertificate {
             k,
             lower_bound,
             duals,
+            cuts,
             produced_by: format!("microagg {} colgen", env!("CARGO_PKG_VERSION")),
         }
     }
@@ -123,8 +163,14 @@ impl BoundCertificate {
         };
         let c: BoundCertificate = serde_json::from_str(&text)
             .map_err(|e| bad(format!("not a bound certificate: {e}")))?;
-        if c.format != FORMAT {
-            return Err(bad(format!("format '{}', expected '{FORMAT}'", c.format)));
+        if c.format != FORMAT && c.format != FORMAT_CUTS {
+            return Err(bad(format!(
+                "format '{}', expected '{FORMAT}' or '{FORMAT_CUTS}'",
+                c.format
+            )));
+        }
+        if c.format == FORMAT && !c.cuts.is_empty() {
+            return Err(bad(format!("cuts in a '{FORMAT}' certificate")));
         }
         if c.kind != "lagrangian" {
             return Err(bad(format!("kind '{}', expected 'lagrangian'", c.kind)));
@@ -173,12 +219,16 @@ pub fn verify(
     if let Some(m) = mismatch {
         return Err(Error::usage(m));
     }
-    let v = microagg_solvers::bounds::verify_lagrangian(
+    let triples: Vec<[u32; 3]> = cert.cuts.iter().map(|c| c.records).collect();
+    let sigma: Vec<f64> = cert.cuts.iter().map(|c| c.dual).collect();
+    let v = microagg_solvers::bounds::verify_lagrangian_cuts(
         &inst.z,
         inst.n,
         inst.d,
         k,
         &cert.duals,
+        &triples,
+        &sigma,
         time_limit,
     )
     .map_err(|e| Error::algorithm("verify-bound", e))?;
@@ -190,6 +240,12 @@ pub fn verify(
         pricing_exact: v.pricing_exact,
         nodes: v.nodes,
         reason: (!valid).then(|| {
+            if let Some(j) = sigma.iter().position(|&s| s > 0.0) {
+                return format!(
+                    "cut {j} has a positive dual {}; the bound needs <= 0",
+                    sigma[j]
+                );
+            }
             format!(
                 "the duals prove {:.12e}, less than the claimed {:.12e}{}",
                 v.lower_bound,

@@ -141,6 +141,12 @@ enum Command {
         /// `verify-bound` re-checks without HiGHS (proofs/P13).
         #[arg(long)]
         certificate: Option<PathBuf>,
+        /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
+        /// (0: none). Each round adds the most violated cuts (at most 800) and resumes column
+        /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
+        /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
+        #[arg(long, default_value_t = 0)]
+        cuts: usize,
         /// Print one JSON object on stdout instead of text.
         #[arg(long)]
         json: bool,
@@ -343,6 +349,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             start,
             progress,
             certificate,
+            cuts,
             json,
         } => bound(
             &data,
@@ -351,6 +358,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             start.as_deref(),
             progress,
             certificate.as_deref(),
+            cuts,
             json,
         ),
         Command::VerifyBound {
@@ -733,6 +741,7 @@ fn run(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn bound(
     data: &DataArgs,
     method: &str,
@@ -740,6 +749,7 @@ fn bound(
     start: Option<&std::path::Path>,
     progress: bool,
     certificate: Option<&std::path::Path>,
+    cuts: usize,
     json: bool,
 ) -> Result<ExitCode> {
     check_time_limit(time_limit)?;
@@ -768,6 +778,7 @@ fn bound(
         start: start.map(labels::read_labels).transpose()?,
         start_source: start.map_or(String::new(), |p| p.display().to_string()),
         progress,
+        cut_rounds: cuts,
     };
     let b = microagg::bound::compute_with(
         method,

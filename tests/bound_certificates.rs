@@ -3,7 +3,9 @@
 //! recomputes the bound from them without HiGHS. Honest certificates verify; a raised dual or
 //! a raised claim is rejected (exit 1); a certificate for other data or another k is an error
 //! (exit 2); the recomputed bound never exceeds the brute-force optimum; the stored CASC
-//! certificates under proofs/certificates/ verify.
+//! certificates under proofs/certificates/ verify. Certificates with subset-row cuts
+//! (`bound --cuts`, format 2, proofs/P14) verify too; a positive cut dual or a raised claim is
+//! rejected, a malformed cut is an error.
 
 mod common;
 use common::{brute_force_optimum, cli, cli_ok, from_rows};
@@ -124,6 +126,84 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
         "/nonexistent-folder/c.json",
     ]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
+    let dir = tempfile::tempdir().unwrap();
+    // Cuts raise this bound (LP 4.4876 before cuts, 4.6635 after, 4 rounds, 35 cuts).
+    let spec = "gauss:n=60,d=2,clusters=12,seed=7";
+    let run = |cuts: &str, file: &str| {
+        let cert = dir.path().join(file);
+        cli_ok(&[
+            "bound",
+            "--data",
+            spec,
+            "--k",
+            "3",
+            "--method",
+            "colgen",
+            "--time-limit",
+            "20",
+            "--cuts",
+            cuts,
+            "--certificate",
+            cert.to_str().unwrap(),
+        ]);
+        (BoundCertificate::read(&cert).unwrap(), cert)
+    };
+    let (plain, _) = run("0", "plain.json");
+    assert_eq!(plain.format, "microagg-bound-certificate/1");
+    assert!(plain.cuts.is_empty());
+    let (c, cert) = run("20", "cuts.json");
+    assert_eq!(c.format, "microagg-bound-certificate/2");
+    assert!(!c.cuts.is_empty() && c.cuts.iter().all(|cut| cut.dual <= 0.0));
+    assert!(
+        c.lower_bound > plain.lower_bound * 1.01,
+        "cuts: {} vs {}",
+        c.lower_bound,
+        plain.lower_bound
+    );
+    let (code, text) = verify_exit(spec, "3", &cert);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("valid"), "{text}");
+    // Without its cuts the duals do not prove the claim.
+    let tampered = dir.path().join("t.json");
+    let mut bad = c.clone();
+    bad.cuts.clear();
+    bad.format = "microagg-bound-certificate/1".into();
+    bad.write(&tampered).unwrap();
+    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(1));
+    // A cut dual made positive proves nothing.
+    let mut bad = c.clone();
+    let j = bad.cuts.iter().position(|cut| cut.dual < 0.0).unwrap();
+    bad.cuts[j].dual = 1e-3;
+    bad.write(&tampered).unwrap();
+    let (code, text) = verify_exit(spec, "3", &tampered);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("positive dual"), "{text}");
+    // The claim raised by one part in a million.
+    let mut bad = c.clone();
+    bad.lower_bound *= 1.000001;
+    bad.write(&tampered).unwrap();
+    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(1));
+    // A cut with a repeated record, or cuts in a format-1 file: errors.
+    let mut bad = c.clone();
+    bad.cuts[0].records = [1, 1, 2];
+    bad.write(&tampered).unwrap();
+    let (code, text) = verify_exit(spec, "3", &tampered);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("three distinct records"), "{text}");
+    let mut bad = c.clone();
+    bad.format = "microagg-bound-certificate/1".into();
+    bad.write(&tampered).unwrap();
+    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(2));
+    // Only colgen takes cuts.
+    let out = cli(&[
+        "bound", "--data", spec, "--k", "3", "--method", "nn", "--cuts", "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only colgen"));
 }
 
 #[test]

@@ -47,6 +47,9 @@ pub enum SolverError {
         n: usize,
         max: usize,
     },
+    /// A bound certificate's cut data are malformed (`message` says which cut and why).
+    #[error("bad cut: {message}")]
+    BadCut { message: String },
     /// The LP/MIP backend (HiGHS) failed or returned an unusable answer.
     #[error("HiGHS: {message}")]
     Backend { message: String },

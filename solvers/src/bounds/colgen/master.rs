@@ -15,6 +15,12 @@
 //! of the degenerate master. With `w = 0` the LP value is the restricted master's own value
 //! (and, the bounds on `w` not binding, equals `sum y`); with `w != 0` the box is binding.
 //!
+//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14): rows
+//! `sum_S floor(|S ∩ C| / 2) x_S <= 1` for record triples `C`, after the `n` partitioning
+//! rows; every column added later gets its coefficients in them. Their duals `sigma_C <= 0`
+//! enter the reduced cost `c_S - y(S) - sum_C sigma_C floor(|S ∩ C| / 2)`. The re-solve after
+//! new cuts runs dual simplex (the kept basis stays dual feasible, not primal feasible).
+//!
 //! Sign convention (checked at run time, as in the assignment LP): HiGHS reports row duals
 //! `y` with reduced costs `c - A^T y`; every column at a positive value must have a reduced
 //! cost of (almost) zero, else the solve fails with an error. The validity of the Lagrangian
@@ -35,7 +41,7 @@
 
 use highs::{ColProblem, Model, Sense};
 use highs_sys::{
-    HighsInt, Highs_addCols, Highs_changeColsCostByRange, Highs_deleteColsByMask,
+    HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange, Highs_deleteColsByMask,
     Highs_getModelStatus, Highs_getObjectiveValue, Highs_getSimplexIterationCount,
     Highs_getSolution, Highs_run, Highs_zeroAllClocks,
 };
@@ -54,6 +60,10 @@ pub struct Master {
     pub columns: Vec<Vec<u32>>,
     /// Cost of each column.
     pub costs: Vec<f64>,
+    /// The subset-row cuts (rows `n..n + cuts.len()`), each three records ascending.
+    pub cuts: Vec<[u32; 3]>,
+    /// Cuts were added since the last solve: re-solve by dual simplex.
+    rows_added: bool,
     /// Simplex iterations over all solves.
     pub simplex_iterations: i64,
     /// Solves so far.
@@ -69,6 +79,8 @@ pub struct MasterSolution {
     pub value: f64,
     /// Row duals `y` (one per record).
     pub duals: Vec<f64>,
+    /// Duals `sigma` of the cut rows (one per cut, `<= 0` up to tolerance).
+    pub cut_duals: Vec<f64>,
     /// Primal values of the columns.
     pub primal: Vec<f64>,
     /// Sum of the artificial (box) columns' values: 0 when the box is not binding.
@@ -124,6 +136,8 @@ impl Master {
             art: if boxed.is_some() { 2 * n } else { 0 },
             columns: groups,
             costs,
+            cuts: Vec::new(),
+            rows_added: false,
             simplex_iterations: 0,
             solves: 0,
             ipm: false,
@@ -140,11 +154,19 @@ impl Master {
         let upper = vec![f64::INFINITY; m];
         let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
         let mut index: Vec<HighsInt> = Vec::new();
+        let mut value: Vec<f64> = Vec::new();
         for g in &groups {
             starts.push(index.len() as HighsInt);
             index.extend(g.iter().map(|&i| i as HighsInt));
+            value.resize(index.len(), 1.0);
+            for (c, t) in self.cuts.iter().enumerate() {
+                let a = cut_coefficient(g, t);
+                if a > 0.0 {
+                    index.push((self.n + c) as HighsInt);
+                    value.push(a);
+                }
+            }
         }
-        let value = vec![1.0; index.len()];
         // SAFETY: arrays sized as HiGHS requires (m columns, index.len() nonzeros).
         let status = unsafe {
             Highs_addCols(
@@ -164,6 +186,50 @@ impl Master {
         }
         self.columns.extend(groups);
         self.costs.extend(costs);
+        Ok(())
+    }
+
+    /// Append subset-row cut rows `sum_S floor(|S ∩ C| / 2) x_S <= 1`, one per triple
+    /// (records ascending), with their coefficients in every current column.
+    pub fn add_cuts(&mut self, triples: &[[u32; 3]]) -> Result<(), String> {
+        if triples.is_empty() {
+            return Ok(());
+        }
+        let m = triples.len();
+        let lower = vec![f64::NEG_INFINITY; m];
+        let upper = vec![1.0; m];
+        let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
+        let mut index: Vec<HighsInt> = Vec::new();
+        let mut value: Vec<f64> = Vec::new();
+        for t in triples {
+            starts.push(index.len() as HighsInt);
+            for (j, g) in self.columns.iter().enumerate() {
+                let a = cut_coefficient(g, t);
+                if a > 0.0 {
+                    index.push((self.art + j) as HighsInt);
+                    value.push(a);
+                }
+            }
+        }
+        // SAFETY: arrays sized as HiGHS requires (m rows, index.len() nonzeros, column
+        // indices below the model's column count).
+        let status = unsafe {
+            Highs_addRows(
+                self.model.as_mut_ptr(),
+                m as HighsInt,
+                lower.as_ptr(),
+                upper.as_ptr(),
+                index.len() as HighsInt,
+                starts.as_ptr(),
+                index.as_ptr(),
+                value.as_ptr(),
+            )
+        };
+        if status == STATUS_ERROR {
+            return Err("Highs_addRows failed".into());
+        }
+        self.cuts.extend_from_slice(triples);
+        self.rows_added = true;
         Ok(())
     }
 
@@ -224,11 +290,13 @@ impl Master {
     pub fn solve(&mut self, seconds: f64) -> Result<Option<MasterSolution>, String> {
         let first = self.solves == 0;
         self.solves += 1;
-        let strategy: HighsInt = if first { 1 } else { 4 };
+        // Dual simplex first and after new cuts, primal simplex after new columns.
+        let strategy: HighsInt = if first || self.rows_added { 1 } else { 4 };
+        self.rows_added = false;
         self.model
             .try_set_option("simplex_strategy", strategy)
             .map_err(|_| "could not set option simplex_strategy".to_string())?;
-        let ipm = !first && self.ipm;
+        let ipm = !first && self.ipm && strategy == 4;
         self.model
             .try_set_option("solver", if ipm { "ipm" } else { "simplex" })
             .map_err(|_| "could not set option solver".to_string())?;
@@ -266,8 +334,9 @@ impl Master {
         let ncols = self.art + self.columns.len();
         let mut primal = vec![0.0; ncols];
         let mut col_dual = vec![0.0; ncols];
-        let mut row_value = vec![0.0; self.n];
-        let mut duals = vec![0.0; self.n];
+        let rows = self.n + self.cuts.len();
+        let mut row_value = vec![0.0; rows];
+        let mut duals = vec![0.0; rows];
         // SAFETY: buffers sized to the model's columns and rows.
         unsafe {
             Highs_getSolution(
@@ -278,13 +347,21 @@ impl Master {
                 duals.as_mut_ptr(),
             )
         };
+        let cut_duals = duals.split_off(self.n);
         let artificial: f64 = primal[..self.art].iter().sum();
         let primal = primal.split_off(self.art);
         let col_dual = col_dual.split_off(self.art);
         let scale = 1.0 + duals.iter().fold(0.0f64, |m, y| m.max(y.abs()));
         for (col, g) in self.columns.iter().enumerate() {
             if primal[col] > 1e-7 && !ipm {
-                let rc = self.costs[col] - g.iter().map(|&i| duals[i as usize]).sum::<f64>();
+                let rc = self.costs[col]
+                    - g.iter().map(|&i| duals[i as usize]).sum::<f64>()
+                    - self
+                        .cuts
+                        .iter()
+                        .zip(&cut_duals)
+                        .map(|(t, s)| s * cut_coefficient(g, t))
+                        .sum::<f64>();
                 if rc.abs() > 1e-6 * scale * g.len() as f64 {
                     return Err(format!(
                         "dual sign check failed: column {col} at value {} has reduced cost {rc}",
@@ -296,9 +373,24 @@ impl Master {
         Ok(Some(MasterSolution {
             value,
             duals,
+            cut_duals,
             primal,
             artificial,
             reduced_costs: col_dual,
         }))
+    }
+}
+
+/// `floor(|S ∩ C| / 2)` for a group `S` (members sorted) and a triple `C`: 1 when the group
+/// holds two or three of its records, else 0.
+pub fn cut_coefficient(group: &[u32], triple: &[u32; 3]) -> f64 {
+    let hits = triple
+        .iter()
+        .filter(|i| group.binary_search(i).is_ok())
+        .count();
+    if hits >= 2 {
+        1.0
+    } else {
+        0.0
     }
 }

@@ -26,7 +26,16 @@
 //!    `exact_stop_after` negative columns: their bound is valid but weaker), and once at the
 //!    end with the remaining time. If exact pricing proves no negative column at `y_LP`, the
 //!    master LP value is reached (converged).
-//! 4. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
+//! 4. **Subset-row cuts** (optional, `cut_rounds > 0`; [`cuts`], proofs/P14): once pricing
+//!    proves the master converged, the triples `C` whose cut
+//!    `sum_S floor(|S ∩ C| / 2) x_S <= 1` the master solution violates are added as rows
+//!    ([`cuts::separate`], at most `cuts_per_round`) and column generation resumes; pricing
+//!    charges each group the penalty `-sigma_C` of the cuts it holds two records of. The
+//!    Lagrangian bound becomes `sum y + sum sigma + floor(n/k) min(0, RC_lb(y, sigma))` with
+//!    `sigma <= 0` (P14), so every bound evaluated before, during or after the cut rounds is
+//!    valid and the best is kept. Rounds stop when none is violated, after `cut_rounds`, or
+//!    at the time limit.
+//! 5. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
 //!    P10). [`ColgenBound::lower_bound`] is the best of the rounded Lagrangian bounds and the
 //!    `nn` bound (both certified).
 //!
@@ -51,7 +60,11 @@
 //!   of linear-programming based stabilization techniques in column generation. INFORMS
 //!   Journal on Computing 30(2), 339-360 (smoothing around the best-bound centre,
 //!   mispricing).
+//! - Jepsen, M., Petersen, B., Spoorendonk, S. and Pisinger, D. (2008). Subset-row
+//!   inequalities applied to the vehicle-routing problem with time windows. Operations
+//!   Research 56(2), 497-511.
 
+pub mod cuts;
 pub mod master;
 pub mod pricing;
 pub mod verify;
@@ -59,8 +72,9 @@ pub mod verify;
 use super::nn_bound;
 use super::UNIT_ROUNDOFF;
 use crate::SolverError;
+use cuts::CutDuals;
 use master::Master;
-use pricing::{exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry};
+use pricing::{exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -100,6 +114,12 @@ pub struct ColgenOptions {
     /// Drop a generated column once its reduced cost was positive at this many consecutive
     /// master solves (0: never); the start partitions' columns are kept.
     pub drop_after: usize,
+    /// Rounds of subset-row cut separation after the master converged (0: no cuts).
+    pub cut_rounds: usize,
+    /// Most cuts added per round.
+    pub cuts_per_round: usize,
+    /// Least violation `lhs - 1` of a cut to be added.
+    pub cut_violation: f64,
     /// One progress line per iteration on stderr.
     pub progress: bool,
 }
@@ -120,6 +140,9 @@ impl Default for ColgenOptions {
             box_width: 0.0,
             ipm: false,
             drop_after: 20,
+            cut_rounds: 0,
+            cuts_per_round: 800,
+            cut_violation: 1e-3,
             progress: false,
         }
     }
@@ -141,6 +164,9 @@ impl ColgenOptions {
         ("box_width", "0", "dual box half-width around the stability centre, relative to mean |centre| (0: no box; with a box, smoothing is off)"),
         ("ipm", "false", "re-solve the master by interior point (no crossover) instead of warm primal simplex"),
         ("drop_after", "20", "drop a generated column after this many consecutive solves with positive reduced cost (0: never)"),
+        ("cut_rounds", "0", "rounds of subset-row cuts on record triples after the master converged (0: none; proofs/P14)"),
+        ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
+        ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
     ];
 
@@ -160,6 +186,9 @@ impl ColgenOptions {
         }
         if self.tol.is_nan() || self.tol < 0.0 {
             return bad("tol must be nonnegative");
+        }
+        if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
+            return bad("cut_violation must be positive");
         }
         Ok(())
     }
@@ -196,6 +225,19 @@ pub struct ColgenBound {
     /// The duals that prove `lagrangian` (empty when no Lagrangian bound was computed): what
     /// a bound certificate records (`proofs/P13-bound-certificates.md`).
     pub duals: Vec<f64>,
+    /// The subset-row cuts of the duals that prove `lagrangian` (triples of records) and their
+    /// duals `sigma <= 0` (empty without cuts; proofs/P14).
+    pub cut_triples: Vec<[u32; 3]>,
+    pub cut_duals: Vec<f64>,
+    /// Master LP value when column generation first converged, before any cut (NaN if it
+    /// never converged).
+    pub root_lp: f64,
+    /// Master LP value when column generation last converged (with the cuts of the rounds
+    /// before; NaN if it never converged).
+    pub converged_lp: f64,
+    /// Cut rounds done and cuts added.
+    pub cut_rounds: usize,
+    pub cuts: usize,
     /// The nn bound (rounded).
     pub nn: f64,
     /// Last restricted master LP value (not a bound; equals the master LP optimum when
@@ -215,7 +257,9 @@ pub struct ColgenBound {
     /// Whether the exact pricing of the best Lagrangian bound ran to completion.
     pub pricing_exact: bool,
     /// Whether column generation converged (exact pricing found no negative column at the
-    /// LP duals).
+    /// LP duals) and, with `cut_rounds > 0`, no further cut round was due (no violated cut
+    /// or the rounds used up). A run stopped by the time limit during a cut round reports
+    /// false; `converged_lp` then holds the last LP value that pricing proved.
     pub converged: bool,
     /// Exact pricing calls and their total nodes.
     pub exact_calls: usize,
@@ -246,14 +290,37 @@ pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_r
 /// Absolute rounding margin for computed reduced-cost bounds (proofs/P09): every computed
 /// quantity is a sum of at most `ops` roundings over terms of total magnitude at most
 /// `scale`, so its error is below `ops u scale`; a factor 4 covers the comparison chain.
-pub(crate) fn rc_margin(geo: &Geometry, y: &[f64], d: usize) -> f64 {
+/// With cuts, a group's penalty adds at most one term per cut, of total magnitude at most
+/// the sum of the cut weights (proofs/P14).
+pub(crate) fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
     let k = geo.k;
     let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
     abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
     let top: f64 = abs_y.iter().take(2 * k).sum();
-    let scale = (2 * k * 2 * k) as f64 * geo.max_dist + top;
-    let ops = (3 * d + 8 * k * k + 2 * geo.n + 16) as f64;
+    let scale = (2 * k * 2 * k) as f64 * geo.max_dist + top + cuts.total_weight();
+    let ops = (3 * d + 8 * k * k + 2 * geo.n + 16 + cuts.len()) as f64;
     4.0 * ops * UNIT_ROUNDOFF * scale
+}
+
+/// The Lagrangian bound proven by record duals `y` and cuts `cuts` (whose weights are the
+/// negated cut duals) for a proven pricing bound `rc_lb` (<= 0): P14's
+/// `sum y + sum sigma + floor(n/k) rc_lb`, rounded outward. The dual sum is taken over the
+/// concatenation of `y` and `sigma`, so P09's rounding margin covers both.
+pub(crate) fn lagrangian_with_cuts(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    cuts: &CutDuals,
+    groups_max: usize,
+    rc_lb: f64,
+) -> f64 {
+    let eps = rc_margin(geo, y, d, cuts);
+    if cuts.is_empty() {
+        return lagrangian_rounded(y, groups_max, rc_lb, eps);
+    }
+    let mut all = y.to_vec();
+    all.extend(cuts.sigma());
+    lagrangian_rounded(&all, groups_max, rc_lb, eps)
 }
 
 /// Column generation lower bound for the `n` records of `x` (row-major, `d` columns) and
@@ -392,6 +459,12 @@ pub fn colgen_bound_from(
         lower_bound: nn.lower_bound,
         lagrangian: f64::NEG_INFINITY,
         duals: Vec::new(),
+        cut_triples: Vec::new(),
+        cut_duals: Vec::new(),
+        root_lp: f64::NAN,
+        converged_lp: f64::NAN,
+        cut_rounds: 0,
+        cuts: 0,
         nn: nn.lower_bound,
         lp_value: f64::NAN,
         iterations: 0,
@@ -409,20 +482,26 @@ pub fn colgen_bound_from(
         heuristic_seconds: 0.0,
         exact_seconds: 0.0,
     };
-    // The stability centre: the duals of the best Lagrangian bound so far.
+    // The stability centre: the duals of the best Lagrangian bound so far (record duals, then
+    // the duals of the first cuts, as many as there were then).
     let mut centre: Option<Vec<f64>> = None;
-    // Evaluate the Lagrangian bound at y with a deadline (moving the centre to y when it
-    // improves the best bound); returns (columns, exact).
-    let evaluate = |y: &[f64],
+    // Evaluate the Lagrangian bound at the duals `yc` (record duals, then cut duals of the
+    // first cuts of `triples`) with a deadline (moving the centre to them when they improve
+    // the best bound); returns (columns, exact, improved).
+    let evaluate = |yc: &[f64],
+                    triples: &[[u32; 3]],
                     until: Instant,
                     stop_after: usize,
                     out: &mut ColgenBound,
                     centre: &mut Option<Vec<f64>>| {
         let t = Instant::now();
+        let (y, sigma) = yc.split_at(n);
+        let cd = CutDuals::new(n, &triples[..sigma.len()], sigma);
         let weak = weak_rc_bound(&geo, y);
-        let ex = exact_rc_bound(
+        let ex = exact_rc_bound_cuts(
             &geo,
             y,
+            &cd,
             ExactBudget {
                 nodes: opts.exact_nodes,
                 deadline: until,
@@ -433,13 +512,16 @@ pub fn colgen_bound_from(
         out.exact_calls += 1;
         out.exact_nodes += ex.nodes;
         let rc_lb = weak.max(ex.rc_lower_bound).min(0.0);
-        let lb = lagrangian_rounded(y, groups_max, rc_lb, rc_margin(&geo, y, d));
+        let lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
         let improved = lb > out.lagrangian;
         if improved {
             out.lagrangian = lb;
             out.last_pricing_gap = groups_max as f64 * rc_lb;
             out.pricing_exact = ex.exact;
-            *centre = Some(y.to_vec());
+            // Cut duals as used (positive ones taken as 0).
+            let mut kept = y.to_vec();
+            kept.extend(cd.sigma());
+            *centre = Some(kept);
         }
         out.exact_seconds += t.elapsed().as_secs_f64();
         (ex.columns, ex.exact, improved)
@@ -464,12 +546,8 @@ pub fn colgen_bound_from(
     if boxed {
         // The first centre's bound, certified by the weak pricing bound alone.
         let rc_lb = weak_rc_bound(&geo, &box_centre).min(0.0);
-        out.lagrangian = lagrangian_rounded(
-            &box_centre,
-            groups_max,
-            rc_lb,
-            rc_margin(&geo, &box_centre, d),
-        );
+        out.lagrangian =
+            lagrangian_with_cuts(&geo, &box_centre, d, &CutDuals::none(), groups_max, rc_lb);
         out.last_pricing_gap = groups_max as f64 * rc_lb;
         centre = Some(box_centre.clone());
     }
@@ -484,7 +562,7 @@ pub fn colgen_bound_from(
             .solve(secs_until(main_deadline))
             .map_err(ColgenError::Lp)?;
         out.lp_seconds += t.elapsed().as_secs_f64();
-        let Some(sol) = sol else {
+        let Some(mut sol) = sol else {
             break; // HiGHS stopped on the time limit: keep the bound found so far
         };
         out.iterations += 1;
@@ -500,23 +578,47 @@ pub fn colgen_bound_from(
                 known.remove(&g);
                 out.dropped_columns += 1;
             }
+            // Keep the primal values aligned with the remaining columns (cut separation).
+            let mut keep = drop.iter().map(|&d| !d);
+            sol.primal
+                .retain(|_| keep.next().expect("one flag per column"));
             idle.retain(|&i| i < opts.drop_after);
         }
-        let y_lp = sol.duals.clone();
+        // Record duals, then cut duals.
+        let mut y_lp = sol.duals.clone();
+        y_lp.extend_from_slice(&sol.cut_duals);
+        let cd_lp = CutDuals::new(n, &master.cuts, &sol.cut_duals);
         // Separation point: smoothed towards the stability centre (or, before any bound was
-        // evaluated, towards the previous separation point).
+        // evaluated, towards the previous separation point); a centre from before the last
+        // cuts has no duals for them (0).
         let anchor = centre.as_ref().or(y_sep_prev.as_ref());
         let y_sep: Vec<f64> = match anchor {
-            Some(c) if alpha > 0.0 => mix(c, &y_lp, alpha),
+            Some(c) if alpha > 0.0 => mix(&padded(c, y_lp.len()), &y_lp, alpha),
             _ => y_lp.clone(),
         };
         let t = Instant::now();
-        let mut new_cols = price_all(&geo, &y_sep, &y_lp, opts.tol, &known, main_deadline);
+        let mut new_cols = price_all(
+            &geo,
+            &y_sep[..n],
+            &y_lp[..n],
+            &cd_lp,
+            opts.tol,
+            &known,
+            main_deadline,
+        );
         let mut sep = y_sep;
         if new_cols.is_empty() && sep != y_lp {
             // Mispricing: nothing priced at the smoothed point is negative at the LP duals.
             alpha = if alpha < 0.05 { 0.0 } else { alpha / 2.0 };
-            new_cols = price_all(&geo, &y_lp, &y_lp, opts.tol, &known, main_deadline);
+            new_cols = price_all(
+                &geo,
+                &y_lp[..n],
+                &y_lp[..n],
+                &cd_lp,
+                opts.tol,
+                &known,
+                main_deadline,
+            );
             sep = y_lp.clone();
         }
         out.heuristic_seconds += t.elapsed().as_secs_f64();
@@ -529,11 +631,37 @@ pub fn colgen_bound_from(
             } else {
                 usize::MAX
             };
-            let (cols, exact, improved) =
-                evaluate(at, main_deadline, stop_after, &mut out, &mut centre);
+            let (mut cols, mut exact, mut improved) = evaluate(
+                at,
+                &master.cuts,
+                main_deadline,
+                stop_after,
+                &mut out,
+                &mut centre,
+            );
+            let is_new = |g: &Vec<u32>| !known.contains(g);
+            if new_cols.is_empty()
+                && !exact
+                && stop_after != usize::MAX
+                && !cols.iter().any(|(rc, g)| *rc < -opts.tol && is_new(g))
+                && Instant::now() < main_deadline
+            {
+                // Stopped early on columns that are all known or within the tolerance of 0
+                // (degenerate duals, frequent with cuts): price again without stopping.
+                let (c, e, i) = evaluate(
+                    at,
+                    &master.cuts,
+                    main_deadline,
+                    usize::MAX,
+                    &mut out,
+                    &mut centre,
+                );
+                (cols, exact, improved) = (c, e, improved || i);
+            }
             if boxed && improved {
-                // Serious step: the box follows the best bound's duals.
-                box_centre.clone_from(centre.as_ref().expect("set on improvement"));
+                // Serious step: the box (over the record rows) follows the best bound's duals.
+                box_centre.clear();
+                box_centre.extend_from_slice(&centre.as_ref().expect("set on improvement")[..n]);
                 master
                     .set_box(&box_centre, &delta)
                     .map_err(ColgenError::Lp)?;
@@ -541,7 +669,7 @@ pub fn colgen_bound_from(
             let negative: Vec<(f64, Vec<u32>)> = cols
                 .into_iter()
                 .filter(|(_, g)| !known.contains(g))
-                .map(|(_, g)| (geo.reduced_cost(&g, &y_lp), g))
+                .map(|(_, g)| (geo.reduced_cost_cuts(&g, &y_lp[..n], &cd_lp), g))
                 .filter(|(rc, _)| *rc < -opts.tol)
                 .collect();
             if new_cols.is_empty() && negative.is_empty() && exact && boxed {
@@ -559,6 +687,43 @@ pub fn colgen_bound_from(
                 }
             }
             if new_cols.is_empty() && negative.is_empty() && exact {
+                // The master LP (with the cuts so far) is reached.
+                if out.root_lp.is_nan() {
+                    out.root_lp = sol.value;
+                }
+                out.converged_lp = sol.value;
+                if out.cut_rounds < opts.cut_rounds && Instant::now() < main_deadline {
+                    let existing: HashSet<[u32; 3]> = master.cuts.iter().copied().collect();
+                    let found = cuts::separate(
+                        n,
+                        &master.columns,
+                        &sol.primal,
+                        &existing,
+                        opts.cuts_per_round,
+                        CUTS_PER_RECORD,
+                        opts.cut_violation,
+                    );
+                    if !found.is_empty() {
+                        let triples: Vec<[u32; 3]> = found.iter().map(|(t, _)| *t).collect();
+                        master.add_cuts(&triples).map_err(ColgenError::Lp)?;
+                        out.cut_rounds += 1;
+                        out.cuts += triples.len();
+                        if opts.progress {
+                            eprintln!(
+                                "colgen: {:7.1} s  cut round {}: LP {:.6}, {} violated cuts \
+                                 added (max left side {:.4}), {} cuts in all",
+                                start.elapsed().as_secs_f64(),
+                                out.cut_rounds,
+                                sol.value,
+                                triples.len(),
+                                found[0].1,
+                                master.cuts.len()
+                            );
+                        }
+                        last_y = y_lp;
+                        continue;
+                    }
+                }
                 out.converged = true;
                 last_y = y_lp;
                 progress(&out, 0, alpha);
@@ -596,32 +761,58 @@ pub fn colgen_bound_from(
         let y_final = match sol {
             Some(sol) => {
                 out.lp_value = sol.value;
-                sol.duals
+                let mut y = sol.duals;
+                y.extend(sol.cut_duals);
+                y
             }
             None => last_y,
         };
-        let _ = evaluate(&y_final, deadline, usize::MAX, &mut out, &mut centre);
+        let _ = evaluate(
+            &y_final,
+            &master.cuts,
+            deadline,
+            usize::MAX,
+            &mut out,
+            &mut centre,
+        );
         if let Some(p) = y_sep_prev.as_ref() {
             if Instant::now() < deadline {
-                let _ = evaluate(p, deadline, usize::MAX, &mut out, &mut centre);
+                let _ = evaluate(p, &master.cuts, deadline, usize::MAX, &mut out, &mut centre);
             }
         }
         progress(&out, 0, alpha);
     }
     out.lower_bound = out.lagrangian.max(out.nn);
-    out.duals = centre.unwrap_or_default();
+    let mut duals = centre.unwrap_or_default();
+    if duals.len() > n {
+        out.cut_duals = duals.split_off(n);
+        out.cut_triples = master.cuts[..out.cut_duals.len()].to_vec();
+    }
+    out.duals = duals;
     out.columns = master.columns.len();
     out.simplex_iterations = master.simplex_iterations;
     out.seconds = start.elapsed().as_secs_f64();
     Ok(out)
 }
 
+/// `v` followed by zeros up to length `len` (duals of cuts added after `v` was taken).
+fn padded(v: &[f64], len: usize) -> Vec<f64> {
+    let mut p = v.to_vec();
+    p.resize(len.max(v.len()), 0.0);
+    p
+}
+
+/// A record takes part in at most this many new cuts per round (spreads the cuts).
+const CUTS_PER_RECORD: usize = 3;
+
 /// Heuristic pricing from every record at `y_price` (until `deadline`); keeps the new groups
-/// whose reduced cost w.r.t. the LP duals `y_lp` is below `-tol`, with that reduced cost.
+/// whose reduced cost w.r.t. the LP duals `y_lp` and cuts `cuts` is below `-tol`, with that
+/// reduced cost.
 fn price_all(
     geo: &Geometry,
     y_price: &[f64],
     y_lp: &[f64],
+    cuts: &CutDuals,
     tol: f64,
     known: &HashSet<Vec<u32>>,
     deadline: Instant,
@@ -632,11 +823,11 @@ fn price_all(
         if seed % 64 == 63 && Instant::now() >= deadline {
             break;
         }
-        if let Some((_, g)) = heuristic(geo, y_price, seed) {
+        if let Some((_, g)) = heuristic_cuts(geo, y_price, cuts, seed) {
             if known.contains(&g) || seen.contains(&g) {
                 continue;
             }
-            let rc = geo.reduced_cost(&g, y_lp);
+            let rc = geo.reduced_cost_cuts(&g, y_lp, cuts);
             if rc < -tol {
                 seen.insert(g.clone());
                 found.push((rc, g));

@@ -23,6 +23,10 @@
 //!   When the node or time budget runs out, the bound of every unexplored node is kept, so
 //!   the result is always a proven lower bound on the minimum reduced cost; it is the exact
 //!   minimum (capped at 0) when nothing was cut (`exact = true`).
+//! - With subset-row cuts ([`exact_rc_bound_cuts`], [`super::cuts`], proofs/P14) the reduced
+//!   cost gains the nonnegative penalty `pen(S) = sum_C w_C floor(|S ∩ C| / 2)`. Every bound
+//!   above ignores it and stays a lower bound; node bounds add `pen(T)` of the records fixed
+//!   so far (`pen` only grows with the group), and leaves evaluate it exactly.
 //!
 //! ## Complexity
 //! Geometry: O(n^2 d) time, O(n^2) memory (the distance matrix; refused beyond
@@ -36,6 +40,7 @@
 //! the pricing problem; their exact pricing is a specialised branch and bound, this one is
 //! our own design with the bounds above).
 
+use super::cuts::CutDuals;
 use crate::sse::sq_dist;
 use std::time::Instant;
 
@@ -146,12 +151,75 @@ impl Geometry {
         }
         p / m as f64 - members.iter().map(|&i| y[i as usize]).sum::<f64>()
     }
+
+    /// Reduced cost with subset-row cuts: `P(S)/|S| - y(S) + pen(S)`.
+    pub fn reduced_cost_cuts(&self, members: &[u32], y: &[f64], cuts: &CutDuals) -> f64 {
+        self.reduced_cost(members, y) + cuts.penalty(members)
+    }
 }
 
 /// Heuristic pricing from `seed`: the best group found (reduced cost, sorted members) among
 /// the seed and its nearest neighbours, or None when the seed has too few neighbours.
 pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32>)> {
+    heuristic_cuts(geo, y, &CutDuals::none(), seed)
+}
+
+/// Cut penalties of the moves of the heuristic, from a record-indexed membership flag.
+struct MovePenalty<'a> {
+    cuts: &'a CutDuals,
+    /// `in_group[i]`: record `i` is in the current group (empty without cuts).
+    in_group: Vec<bool>,
+}
+
+impl MovePenalty<'_> {
+    /// Members of cut `c` in the group, not counting record `skip`.
+    fn hits(&self, c: u32, skip: usize) -> usize {
+        self.cuts.triples[c as usize]
+            .iter()
+            .filter(|&&i| i as usize != skip && self.in_group[i as usize])
+            .count()
+    }
+
+    /// Penalty added by putting record `b` into the group without record `out` (`usize::MAX`:
+    /// none): the cuts of `b` with exactly one other member left in the group.
+    fn add(&self, b: usize, out: usize) -> f64 {
+        self.cuts
+            .of(b)
+            .iter()
+            .filter(|&&c| self.hits(c, out) == 1)
+            .map(|&c| self.cuts.weights[c as usize])
+            .sum()
+    }
+
+    /// Penalty removed by taking record `a` out: its cuts with exactly one other member.
+    fn remove(&self, a: usize) -> f64 {
+        self.cuts
+            .of(a)
+            .iter()
+            .filter(|&&c| self.hits(c, a) == 1)
+            .map(|&c| self.cuts.weights[c as usize])
+            .sum()
+    }
+}
+
+/// [`heuristic`] for the reduced cost with subset-row cuts (every move is charged its change
+/// of `pen`); the reported reduced cost includes the penalty.
+pub fn heuristic_cuts(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    seed: usize,
+) -> Option<(f64, Vec<u32>)> {
     let (k, hi) = (geo.k, 2 * geo.k - 1);
+    let with_cuts = !cuts.is_empty();
+    let mut mp = MovePenalty {
+        cuts,
+        in_group: if with_cuts {
+            vec![false; geo.n]
+        } else {
+            Vec::new()
+        },
+    };
     let mut cand: Vec<usize> = Vec::with_capacity(geo.pool + 1);
     cand.push(seed);
     cand.extend(geo.neighbours(seed).iter().map(|&j| j as usize));
@@ -164,22 +232,34 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
     let mut in_s = vec![false; l];
     let mut to_s: Vec<f64> = cand.iter().map(|&j| geo.d(seed, j)).collect();
     in_s[0] = true;
-    let (mut m, mut p, mut ys) = (1usize, 0.0f64, y[seed]);
+    if with_cuts {
+        mp.in_group[seed] = true;
+    }
+    let (mut m, mut p, mut ys, mut pen) = (1usize, 0.0f64, y[seed], 0.0f64);
     let mut best: Option<(f64, Vec<bool>)> = None;
     while m < hi {
-        let mut pick: Option<(f64, usize)> = None;
+        let mut pick: Option<(f64, usize, f64)> = None;
         for j in 0..l {
             if !in_s[j] {
-                let rc = (p + to_s[j]) / (m + 1) as f64 - ys - y[cand[j]];
-                if pick.is_none_or(|(b, _)| rc < b) {
-                    pick = Some((rc, j));
+                let dp = if with_cuts {
+                    mp.add(cand[j], usize::MAX)
+                } else {
+                    0.0
+                };
+                let rc = (p + to_s[j]) / (m + 1) as f64 - ys - y[cand[j]] + pen + dp;
+                if pick.is_none_or(|(b, _, _)| rc < b) {
+                    pick = Some((rc, j, dp));
                 }
             }
         }
-        let (rc, j) = pick?;
+        let (rc, j, dp) = pick?;
         in_s[j] = true;
+        if with_cuts {
+            mp.in_group[cand[j]] = true;
+        }
         p += to_s[j];
         ys += y[cand[j]];
+        pen += dp;
         m += 1;
         for (t, &c) in to_s.iter_mut().zip(&cand) {
             *t += geo.d(cand[j], c);
@@ -189,17 +269,41 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
         }
     }
     let (_, mut in_s) = best?;
-    // Local search: best-improvement add / remove / swap, recomputing the sums.
+    // Local search: best-improvement add / remove / swap, recomputing the sums (and the
+    // penalty, kept as the cuts' change per move).
     for _ in 0..4 * hi {
         let members: Vec<usize> = (0..l).filter(|&j| in_s[j]).collect();
         let m = members.len();
+        if with_cuts {
+            for &c in &cand {
+                mp.in_group[c] = false;
+            }
+            for &a in &members {
+                mp.in_group[cand[a]] = true;
+            }
+        }
         let to_s: Vec<f64> = cand
             .iter()
             .map(|&c| members.iter().map(|&a| geo.d(cand[a], c)).sum())
             .collect();
         let p: f64 = members.iter().map(|&a| to_s[a]).sum::<f64>() / 2.0;
         let ys: f64 = members.iter().map(|&a| y[cand[a]]).sum();
+        // Reduced costs below are relative to the current penalty (it cancels in the
+        // comparison with `cur`).
         let cur = p / m as f64 - ys;
+        let dpen = |out: Option<usize>, inn: Option<usize>| -> f64 {
+            if !with_cuts {
+                return 0.0;
+            }
+            let mut v = 0.0;
+            if let Some(a) = out {
+                v -= mp.remove(cand[a]);
+            }
+            if let Some(b) = inn {
+                v += mp.add(cand[b], out.map_or(usize::MAX, |a| cand[a]));
+            }
+            v
+        };
         let mut mv: Option<(f64, Option<usize>, Option<usize>)> = None;
         let mut consider = |rc: f64, out: Option<usize>, inn: Option<usize>| {
             if rc < cur - 1e-12 * (1.0 + cur.abs()) && mv.is_none_or(|(b, _, _)| rc < b) {
@@ -209,7 +313,7 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
         for b in (0..l).filter(|&b| !in_s[b]) {
             if m < hi {
                 consider(
-                    (p + to_s[b]) / (m + 1) as f64 - ys - y[cand[b]],
+                    (p + to_s[b]) / (m + 1) as f64 - ys - y[cand[b]] + dpen(None, Some(b)),
                     None,
                     Some(b),
                 );
@@ -217,7 +321,7 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
             for &a in &members {
                 let pp = p - to_s[a] + to_s[b] - geo.d(cand[a], cand[b]);
                 consider(
-                    pp / m as f64 - ys + y[cand[a]] - y[cand[b]],
+                    pp / m as f64 - ys + y[cand[a]] - y[cand[b]] + dpen(Some(a), Some(b)),
                     Some(a),
                     Some(b),
                 );
@@ -226,7 +330,7 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
         if m > k {
             for &a in &members {
                 consider(
-                    (p - to_s[a]) / (m - 1) as f64 - ys + y[cand[a]],
+                    (p - to_s[a]) / (m - 1) as f64 - ys + y[cand[a]] + dpen(Some(a), None),
                     Some(a),
                     None,
                 );
@@ -249,7 +353,7 @@ pub fn heuristic(geo: &Geometry, y: &[f64], seed: usize) -> Option<(f64, Vec<u32
         .map(|j| cand[j] as u32)
         .collect();
     members.sort_unstable();
-    Some((geo.reduced_cost(&members, y), members))
+    Some((geo.reduced_cost_cuts(&members, y, cuts), members))
 }
 
 /// Sum of the `q` smallest values of `v` (`q <= v.len()`), reordering `v`.
@@ -310,6 +414,9 @@ pub struct ExactPricing {
 struct Search<'a> {
     geo: &'a Geometry,
     y: &'a [f64],
+    cuts: &'a CutDuals,
+    /// Members of the current node in each cut.
+    cut_count: Vec<u8>,
     m: usize,
     cands: Vec<usize>,
     to_t: Vec<f64>,
@@ -395,11 +502,32 @@ impl Search<'_> {
         pair.max(star)
     }
 
-    fn dfs(&mut self, p: f64, yt: f64, star_base: f64, start: usize) {
+    /// Add record `c` to the cut counts; returns the penalty it adds (cuts reaching two).
+    fn enter_cuts(&mut self, c: usize) -> f64 {
+        let mut add = 0.0;
+        for &ci in self.cuts.of(c) {
+            let cnt = &mut self.cut_count[ci as usize];
+            *cnt += 1;
+            if *cnt == 2 {
+                add += self.cuts.weights[ci as usize];
+            }
+        }
+        add
+    }
+
+    fn leave_cuts(&mut self, c: usize) {
+        for &ci in self.cuts.of(c) {
+            self.cut_count[ci as usize] -= 1;
+        }
+    }
+
+    /// Node with pair sum `p`, dual sum `yt`, star sum `star_base` and cut penalty `pen` of
+    /// the members fixed so far.
+    fn dfs(&mut self, p: f64, yt: f64, star_base: f64, pen: f64, start: usize) {
         let q = self.m - self.members.len();
         self.nodes += 1;
         if q == 0 {
-            let rc = p / self.m as f64 - yt;
+            let rc = p / self.m as f64 - yt + pen;
             if rc < self.inc {
                 self.inc = rc;
             }
@@ -416,11 +544,13 @@ impl Search<'_> {
         if self.cands.len() - start < q {
             return;
         }
-        let base = p / self.m as f64 - yt;
+        // The penalty of the fixed members is a lower bound on that of every completion.
+        let base = p / self.m as f64 - yt + pen;
+        let star_node = star_base + pen;
         let mut sc = Scratch::default();
         self.child_bounds(start, q, &mut sc);
         let bound = (start..self.cands.len())
-            .map(|idx| self.child_bound(base, star_base, start, idx, &sc))
+            .map(|idx| self.child_bound(base, star_node, start, idx, &sc))
             .fold(f64::INFINITY, f64::min);
         if bound >= self.inc {
             return;
@@ -435,7 +565,7 @@ impl Search<'_> {
         }
         for idx in start..=self.cands.len() - q {
             // `inc` may have dropped since: re-test each child against it.
-            let child = self.child_bound(base, star_base, start, idx, &sc);
+            let child = self.child_bound(base, star_node, start, idx, &sc);
             if child >= self.inc {
                 continue;
             }
@@ -451,7 +581,15 @@ impl Search<'_> {
                 self.to_t[j] += self.geo.d(c, self.cands[j]);
             }
             self.members.push(c as u32);
-            self.dfs(pc, yc, star_base + self.star[idx], idx + 1);
+            let pen_c = if self.cuts.is_empty() {
+                pen
+            } else {
+                pen + self.enter_cuts(c)
+            };
+            self.dfs(pc, yc, star_base + self.star[idx], pen_c, idx + 1);
+            if !self.cuts.is_empty() {
+                self.leave_cuts(c);
+            }
             self.members.pop();
             self.to_t[idx + 1..].copy_from_slice(&saved);
         }
@@ -461,12 +599,25 @@ impl Search<'_> {
 /// Exact pricing by branch and bound (see the module doc): a proven lower bound on
 /// `min(0, min_S rc(S))` over groups of `k..2k-1` records, exact when nothing was cut.
 pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPricing {
+    exact_rc_bound_cuts(geo, y, &CutDuals::none(), budget)
+}
+
+/// [`exact_rc_bound`] for the reduced cost with subset-row cuts,
+/// `rc(S) = P(S)/|S| - y(S) + pen(S)` (module doc; proofs/P14).
+pub fn exact_rc_bound_cuts(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    budget: ExactBudget,
+) -> ExactPricing {
     let n = geo.n;
     let mut sorted_y: Vec<f64> = y.to_vec();
     sorted_y.sort_unstable_by(|a, b| b.total_cmp(a));
     let mut s = Search {
         geo,
         y,
+        cuts,
+        cut_count: vec![0; cuts.len()],
         m: 0,
         cands: Vec::new(),
         to_t: Vec::new(),
@@ -574,7 +725,9 @@ pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPr
             s.star.extend(s.cands.iter().map(|&j| star_of(j)));
             s.members.clear();
             s.members.push(r as u32);
-            s.dfs(0.0, y[r], -y[r], 0);
+            let pen_r = s.enter_cuts(r); // 0: one record fills no cut
+            s.dfs(0.0, y[r], -y[r], pen_r, 0);
+            s.leave_cuts(r);
         }
     }
     let mut columns = std::mem::take(&mut s.columns);

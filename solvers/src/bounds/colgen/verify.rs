@@ -8,6 +8,13 @@
 //! bound with the outward rounding of P09, without HiGHS. A claimed value is valid when it
 //! is at most the recomputed one (`proofs/P13-bound-certificates.md`).
 //!
+//! With subset-row cuts ([`verify_lagrangian_cuts`], proofs/P14) the certificate also lists
+//! the cut triples and their duals `sigma <= 0`; the bound is
+//! `sum y + sum sigma + floor(n/k) min(0, R)` with `R` proven for the reduced cost that
+//! includes the cut penalties. Each triple must be three distinct records (the cut is valid
+//! only for `|C| <= 3`); a positive cut dual makes the certificate invalid (the proof needs
+//! `sigma <= 0`).
+//!
 //! ## Complexity
 //! One exact pricing pass: O(n^2 d) for the distances plus the pricing search (exponential in
 //! the worst case; seconds to minutes on the CASC files, most at k = 10).
@@ -16,8 +23,9 @@
 //! - Neumaier, A. and Shcherbina, O. (2004). Safe bounds in linear and mixed-integer linear
 //!   programming. Math. Program. 99, 283-296 (bounds recomputed from given duals).
 
-use super::pricing::{exact_rc_bound, weak_rc_bound, ExactBudget, Geometry};
-use super::{lagrangian_rounded, rc_margin};
+use super::cuts::CutDuals;
+use super::lagrangian_with_cuts;
+use super::pricing::{exact_rc_bound_cuts, weak_rc_bound, ExactBudget, Geometry};
 use crate::SolverError;
 use std::time::{Duration, Instant};
 
@@ -46,7 +54,55 @@ pub fn verify_lagrangian(
     y: &[f64],
     time_limit: Option<f64>,
 ) -> Result<VerifiedBound, SolverError> {
+    verify_lagrangian_cuts(x, n, d, k, y, &[], &[], time_limit)
+}
+
+/// Why cut data cannot be used.
+fn bad_cut(message: String) -> SolverError {
+    SolverError::BadCut { message }
+}
+
+/// [`verify_lagrangian`] with subset-row cuts: `triples[j]` (three distinct records) with
+/// dual `sigma[j]`. Errors on malformed cuts (wrong length, a record out of range or
+/// repeated, a non-finite dual); a positive dual is not an error but proves nothing:
+/// the result is then `-infinity` (so any claim is rejected).
+#[allow(clippy::too_many_arguments)]
+pub fn verify_lagrangian_cuts(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    triples: &[[u32; 3]],
+    sigma: &[f64],
+    time_limit: Option<f64>,
+) -> Result<VerifiedBound, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
+    if triples.len() != sigma.len() {
+        return Err(bad_cut(format!(
+            "{} cut triples but {} cut duals",
+            triples.len(),
+            sigma.len()
+        )));
+    }
+    for (j, t) in triples.iter().enumerate() {
+        if t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[0] == t[2] || t[1] == t[2] {
+            return Err(bad_cut(format!(
+                "cut {j}: records {t:?} are not three distinct records of 0..{n}"
+            )));
+        }
+    }
+    if let Some(j) = sigma.iter().position(|v| !v.is_finite()) {
+        return Err(bad_cut(format!("cut {j}: the dual is not finite")));
+    }
+    if sigma.iter().any(|&v| v > 0.0) {
+        return Ok(VerifiedBound {
+            lower_bound: f64::NEG_INFINITY,
+            rc_lower_bound: f64::NEG_INFINITY,
+            pricing_exact: true,
+            nodes: 0,
+        });
+    }
     if y.len() != n {
         return Err(SolverError::BadDimension { len: y.len(), d: 1 });
     }
@@ -56,9 +112,11 @@ pub fn verify_lagrangian(
     let geo = Geometry::new(x, n, d, k, 1);
     let weak = weak_rc_bound(&geo, y);
     let far = Duration::from_secs_f64(time_limit.unwrap_or(1e9).clamp(0.0, 1e9));
-    let exact = exact_rc_bound(
+    let cuts = CutDuals::new(n, triples, sigma);
+    let exact = exact_rc_bound_cuts(
         &geo,
         y,
+        &cuts,
         ExactBudget {
             nodes: u64::MAX,
             deadline: Instant::now() + far,
@@ -68,7 +126,7 @@ pub fn verify_lagrangian(
     );
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     Ok(VerifiedBound {
-        lower_bound: lagrangian_rounded(y, n / k, rc_lower_bound, rc_margin(&geo, y, d)),
+        lower_bound: lagrangian_with_cuts(&geo, y, d, &cuts, n / k, rc_lower_bound),
         rc_lower_bound,
         pricing_exact: exact.exact,
         nodes: exact.nodes,
