@@ -23,11 +23,9 @@
 //! ## Complexity
 //! Per record examined, O(m + G_nb s d) for m neighbours spread over G_nb groups of size s:
 //! with m = 30 and k = 3 about 10 groups, 40 O(d) evaluations. A 3-cycle search adds
-//! O((G_nb s + m + 64) d) (64 = 8 x 8 closing pairs): it roughly halved the ILS iteration
-//! rate at k = 3 and 5 and cut it by a third at k = 10 (study-ils-moves.txt). Every swap
-//! partner and every 3-cycle term costs one dot product (P02, "One dot product per
-//! candidate"), which gave 1.45-2.14 times the ILS iterations per second of the
-//! distance-based evaluation (study-ils-moves.txt, section 6).
+//! O((G_nb s + m + 64) d) (64 = 8 x 8 closing pairs). Every swap partner and every 3-cycle
+//! term costs one dot product (P02, "One dot product per candidate"); the measured effect
+//! of both on the ILS iteration rate is in proofs/certificates/study-ils-moves.txt.
 //!
 //! ## References
 //! - Laszlo, M. and Mukherjee, S. (2015). Iterated local search for microaggregation.
@@ -38,12 +36,12 @@
 //!   search. International Transactions in Operational Research 7(4-5), 301-317 (cyclic
 //!   exchanges).
 
-use super::moves::{shift::Shift, swap::Swap, MoveLog};
+use super::moves::{add_counters, shift::Shift, swap::Swap, Counters, MoveLog};
 use super::neighbours::Neighbours;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::MethodInfo;
+use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use crate::partition::{sq_dist, Partition};
 use rand::seq::SliceRandom;
@@ -78,6 +76,8 @@ pub struct LocalSearch {
     /// Also try 3-cycles (see [`LocalSearch::best_cycle`]) when a record has no improving
     /// shift or swap.
     pub cycles: bool,
+    /// 3-cycle searches (one per record waiting in the cycle queue) and cycles applied.
+    pub cycle: Counters,
     /// 3-cycle candidates: (delta of one group, record, its group).
     cyc_in: Vec<(f64, usize, usize)>,
     cyc_out: Vec<(f64, usize, usize)>,
@@ -148,6 +148,7 @@ impl LocalSearch {
             eps: improvement_threshold(inst, &norms),
             norms,
             cycles: false,
+            cycle: Counters::default(),
             cyc_in: Vec::new(),
             cyc_out: Vec::new(),
             close_w: Vec::new(),
@@ -253,6 +254,13 @@ impl LocalSearch {
                 self.push(r);
             }
         }
+    }
+
+    /// Add the operators' counters (shift, swap, 3-cycle) to `stats`.
+    pub fn add_stats(&self, stats: &mut Stats) {
+        add_counters(stats, &self.shift);
+        add_counters(stats, &self.swap);
+        stats.operator("cycle", self.cycle.evaluations, self.cycle.applications);
     }
 
     /// The SSE decrease below which a move does not count as improving.
@@ -450,9 +458,11 @@ impl LocalSearch {
         a: usize,
         log: &mut MoveLog,
     ) -> bool {
+        self.cycle.evaluations += 1;
         let Some((_, b, c)) = self.best_cycle(p, inst, nb, a) else {
             return false;
         };
+        self.cycle.applications += 1;
         let touched = [p.group_of(a), p.group_of(b), p.group_of(c)];
         // a <-> b puts a in B and b in A; b <-> c then puts b in C and c in A.
         self.swap.apply(p, inst, a, b, log);
@@ -531,6 +541,14 @@ const STEP_RECORDS: usize = 256;
 impl Refiner for Descent {
     fn name(&self) -> &str {
         "descent"
+    }
+
+    fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        if let Some(ls) = &self.ls {
+            ls.add_stats(&mut s);
+        }
+        s
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
