@@ -54,7 +54,8 @@
 use super::accept::metropolis::Annealing;
 use super::accept::Accept;
 use super::column_pool::ColumnPool;
-use super::descent::{LocalSearch, Strategy};
+use super::descent::Strategy;
+use super::local_search::LocalSearch;
 use super::moves::split::Split;
 use super::moves::MoveLog;
 use super::neighbours::Neighbours;

@@ -18,6 +18,7 @@ pub mod descent;
 pub mod ils;
 pub mod imhm;
 pub mod lahc;
+pub mod local_search;
 pub mod moves;
 pub mod neighbours;
 pub mod observe;

@@ -21,7 +21,7 @@ pub mod pool_resplit;
 
 use crate::method::{Ctx, Stats};
 use crate::partition::Partition;
-use crate::search::descent::LocalSearch;
+use crate::search::local_search::LocalSearch;
 use crate::search::moves::MoveLog;
 use crate::search::neighbours::Neighbours;
 
