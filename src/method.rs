@@ -21,7 +21,6 @@ use crate::error::{Error, Result};
 use crate::params::{parse_params, Params};
 use crate::partition::Partition;
 use crate::rng::Rng;
-use crate::search::stop::Stops;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -247,13 +246,67 @@ impl SearchState {
     }
 }
 
+/// A stage's budget as refiners see it: a time limit and/or a step budget, from the
+/// instant the stage started. The executor's stop rules
+/// ([`Stops`](crate::search::stop::Stops)) hold one.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    deadline: Option<Instant>,
+    max_steps: Option<u64>,
+    started: Instant,
+}
+
+impl Budget {
+    /// A budget starting now.
+    pub fn new(deadline: Option<Instant>, max_steps: Option<u64>) -> Self {
+        Budget {
+            deadline,
+            max_steps,
+            started: Instant::now(),
+        }
+    }
+
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    pub fn max_steps(&self) -> Option<u64> {
+        self.max_steps
+    }
+
+    /// Share of the budget used after `steps` steps, in [0, 1]: by steps with a step
+    /// budget (repeatable), else by elapsed time with a time limit, else `None`.
+    pub fn progress(&self, steps: u64) -> Option<f64> {
+        if let Some(m) = self.max_steps {
+            return Some((steps as f64 / m.max(1) as f64).min(1.0));
+        }
+        let d = self.deadline?;
+        let total = d.saturating_duration_since(self.started).as_secs_f64();
+        if total <= 0.0 {
+            return Some(1.0);
+        }
+        Some((self.started.elapsed().as_secs_f64() / total).min(1.0))
+    }
+
+    /// Seconds until the time limit (0 once passed), if there is one.
+    pub fn seconds_left(&self) -> Option<f64> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+    }
+
+    /// Seconds since the stage started.
+    pub fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+}
+
 /// What a refiner may read and use during a step. The budget is the executor's: a
 /// refiner sees the share of it used ([`Ctx::progress`]), never the raw deadline.
 pub struct Ctx<'a> {
     pub inst: &'a Instance,
     pub k: usize,
     pub rng: &'a mut Rng,
-    stops: &'a Stops,
+    budget: Budget,
     interrupt: &'a AtomicBool,
     /// Steps started so far in this stage (the current one included).
     steps: u64,
@@ -267,14 +320,14 @@ impl<'a> Ctx<'a> {
         inst: &'a Instance,
         k: usize,
         rng: &'a mut Rng,
-        stops: &'a Stops,
+        budget: Budget,
         interrupt: &'a AtomicBool,
     ) -> Self {
         Ctx {
             inst,
             k,
             rng,
-            stops,
+            budget,
             interrupt,
             steps: 0,
             restarts: 0,
@@ -294,34 +347,34 @@ impl<'a> Ctx<'a> {
     /// step-budgeted runs repeat bit for bit), else of the time limit; `None` without a
     /// budget. Schedules that run down a budget (ILS's temperature) use it.
     pub fn progress(&self) -> Option<f64> {
-        self.stops.progress(self.steps)
+        self.budget.progress(self.steps)
     }
 
     /// True when the stage runs under a budget (time or steps), false when it runs until
     /// its own convergence rule.
     pub fn has_budget(&self) -> bool {
-        self.stops.deadline().is_some() || self.stops.max_steps().is_some()
+        self.budget.deadline().is_some() || self.budget.max_steps().is_some()
     }
 
     /// True when the stage runs under a time limit.
     pub fn has_time_limit(&self) -> bool {
-        self.stops.deadline().is_some()
+        self.budget.deadline().is_some()
     }
 
     /// Seconds left before the time limit, if there is one (for a sub-solver's own limit).
     pub fn seconds_left(&self) -> Option<f64> {
-        self.stops.seconds_left()
+        self.budget.seconds_left()
     }
 
     /// Seconds since the stage started.
     pub fn elapsed(&self) -> f64 {
-        self.stops.elapsed()
+        self.budget.elapsed()
     }
 
     /// True once the deadline has passed or the run was interrupted (Ctrl-C).
     pub fn should_stop(&self) -> bool {
         self.interrupt.load(Ordering::Relaxed)
-            || self.stops.deadline().is_some_and(|d| Instant::now() >= d)
+            || self.budget.deadline().is_some_and(|d| Instant::now() >= d)
     }
 
     /// True once the run was interrupted (Ctrl-C).

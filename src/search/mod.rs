@@ -108,7 +108,7 @@ pub fn execute(
             sse: input_sse,
         },
     );
-    let mut ctx = Ctx::new(inst, k, rng, stops, interrupt);
+    let mut ctx = Ctx::new(inst, k, rng, stops.view(), interrupt);
     refiner.init(&mut state, &mut ctx)?;
     let mut steps = 0u64;
     let mut since_best = 0u64;

@@ -23,6 +23,7 @@
 //! ## References
 //! - argmin (Rust optimization library): termination reasons checked by the executor.
 
+use crate::method::Budget;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -54,18 +55,27 @@ pub enum Stop {
     TargetSse(f64),
 }
 
-/// The stop rules of one stage, with the instant the stage started.
+/// The stop rules of one stage, with its [`Budget`] (time limit and step budget, from
+/// the instant the stage started).
 #[derive(Debug, Clone)]
 pub struct Stops {
     rules: Vec<Stop>,
-    started: Instant,
+    budget: Budget,
 }
 
 impl Stops {
     pub fn new(rules: Vec<Stop>) -> Self {
+        let deadline = rules.iter().find_map(|r| match r {
+            Stop::TimeLimit(d) => Some(*d),
+            _ => None,
+        });
+        let max_steps = rules.iter().find_map(|r| match r {
+            Stop::MaxSteps(m) => Some(*m),
+            _ => None,
+        });
         Stops {
             rules,
-            started: Instant::now(),
+            budget: Budget::new(deadline, max_steps),
         }
     }
 
@@ -77,20 +87,19 @@ impl Stops {
         Stops::new(rules)
     }
 
+    /// What refiners see of these rules (through [`Ctx`](crate::method::Ctx)).
+    pub fn view(&self) -> Budget {
+        self.budget
+    }
+
     /// The deadline, if a time limit is among the rules.
     pub fn deadline(&self) -> Option<Instant> {
-        self.rules.iter().find_map(|r| match r {
-            Stop::TimeLimit(d) => Some(*d),
-            _ => None,
-        })
+        self.budget.deadline()
     }
 
     /// The step budget, if one is among the rules.
     pub fn max_steps(&self) -> Option<u64> {
-        self.rules.iter().find_map(|r| match r {
-            Stop::MaxSteps(m) => Some(*m),
-            _ => None,
-        })
+        self.budget.max_steps()
     }
 
     /// The first rule that holds after `steps` steps, `since_best` of them without a new
@@ -110,28 +119,8 @@ impl Stops {
         })
     }
 
-    /// Share of the budget used after `steps` steps, in [0, 1]: by steps with a step
-    /// budget (repeatable), else by elapsed time with a time limit, else `None`.
+    /// Share of the budget used after `steps` steps ([`Budget::progress`]).
     pub fn progress(&self, steps: u64) -> Option<f64> {
-        if let Some(m) = self.max_steps() {
-            return Some((steps as f64 / m.max(1) as f64).min(1.0));
-        }
-        let d = self.deadline()?;
-        let total = d.saturating_duration_since(self.started).as_secs_f64();
-        if total <= 0.0 {
-            return Some(1.0);
-        }
-        Some((self.started.elapsed().as_secs_f64() / total).min(1.0))
-    }
-
-    /// Seconds until the time limit (0 once passed), if there is one.
-    pub fn seconds_left(&self) -> Option<f64> {
-        self.deadline()
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
-    }
-
-    /// Seconds since the stage started.
-    pub fn elapsed(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
+        self.budget.progress(steps)
     }
 }
