@@ -22,7 +22,7 @@
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::check_labels;
 use microagg::pipeline::Pipeline;
-use microagg::search::trace;
+use microagg::search::trace::Trace;
 use std::sync::atomic::AtomicBool;
 
 /// (data, k, issue-7 target, best value printed in the seed papers)
@@ -81,9 +81,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut paper_hits = Vec::new();
         let mut best: Option<(f64, Vec<usize>)> = None;
         for &seed in &seeds {
-            trace::to_memory(0.5);
-            let out = pipeline.run(&inst, k, seed, Some(secs), &never)?;
-            let points = trace::finish();
+            let mut tr = Trace::in_memory(0.5);
+            let out =
+                pipeline.run_observed(&inst, k, seed, Some(secs), None, &never, &mut [&mut tr])?;
+            let points = tr.finish();
             let il = inst.il(out.partition.sse());
             ils.push(il);
             let hit = points

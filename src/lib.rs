@@ -7,7 +7,8 @@
 //! - [`data`]: CSV loading, named CASC instances, synthetic generators, standardisation;
 //! - [`partition`]: the incremental [`Partition`](partition::Partition) every algorithm uses;
 //! - [`init`]: constructive heuristics; [`search`]: the refinement framework;
-//! - [`method`]: the registry of methods; [`pipeline`]: `init+refiner+...` runs;
+//! - [`method`]: the contracts of methods; [`registry`]: the one list of them (the only
+//!   module that imports every algorithm); [`pipeline`]: `init+refiner+...` runs;
 //! - [`labels`]: labels files, the independent feasibility/SSE check and masked output.
 //!
 //! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
@@ -31,6 +32,7 @@ pub mod params;
 pub mod partition;
 pub mod parts;
 pub mod pipeline;
+pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod search;

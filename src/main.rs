@@ -5,9 +5,12 @@ use microagg::data::{self, ColumnSelection};
 use microagg::error::{Error, Result};
 use microagg::interrupt;
 use microagg::labels;
-use microagg::method::{self, MethodKind};
+use microagg::method::MethodKind;
 use microagg::output::{self, note};
 use microagg::pipeline::{Pipeline, StageRecord, StageSpec};
+use microagg::registry;
+use microagg::search::observe::Observer;
+use microagg::search::trace::{Trace, TracePoint};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -319,10 +322,6 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
                 trace,
             };
             outputs.check(&data)?;
-            if let Some(path) = &outputs.trace {
-                microagg::search::trace::to_file(path, 0.1)
-                    .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?;
-            }
             let budget = Budget {
                 time_limit,
                 max_steps,
@@ -338,7 +337,6 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
                 bound.as_deref(),
                 &split,
             );
-            microagg::search::trace::finish();
             result
         }
         Command::Check { data, labels, json } => check(&data, &labels, json),
@@ -576,6 +574,9 @@ struct RunRecord<'a> {
     /// Why a requested bound was not computed (the run was interrupted).
     #[serde(skip_serializing_if = "Option::is_none")]
     bound_skipped: Option<&'a str>,
+    /// With `--trace FILE`: the trace's lines, as in experiment records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<Vec<TracePoint>>,
     version: &'a str,
     git_commit: &'a str,
 }
@@ -621,14 +622,34 @@ fn run(
     }
     let inst = data.load()?;
     inst.check_k(data.k)?;
-    let out = pipeline.run_with(
+    // --trace FILE: a trace observer writing the file; with --json the same lines also go
+    // into the record (a second, in-memory observer).
+    let mut file_trace = match &outputs.trace {
+        Some(path) => Some(
+            Trace::to_file(path, 0.1)
+                .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let mut json_trace = (json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
+    let mut observers: Vec<&mut dyn Observer> = Vec::new();
+    observers.extend(file_trace.as_mut().map(|t| t as &mut dyn Observer));
+    observers.extend(json_trace.as_mut().map(|t| t as &mut dyn Observer));
+    let out = pipeline.run_observed(
         &inst,
         data.k,
         seed,
         budget.time_limit,
         budget.max_steps,
         interrupt::flag(),
-    )?;
+        &mut observers,
+    );
+    drop(observers);
+    if let Some(t) = file_trace {
+        t.finish();
+    }
+    let out = out?;
+    let trace = json_trace.map(Trace::finish);
     let p = &out.partition;
     // Write what the run found before anything else, so that a second signal during the
     // bound cannot lose it.
@@ -687,6 +708,7 @@ fn run(
             .as_ref()
             .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
         bound_skipped,
+        trace,
         version: env!("CARGO_PKG_VERSION"),
         git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
     };
@@ -1036,7 +1058,7 @@ fn check(data: &DataArgs, labels_path: &std::path::Path, json: bool) -> Result<E
 }
 
 fn list(json: bool) -> Result<ExitCode> {
-    let all = method::registry();
+    let all = registry::registry();
     if json {
         let v: Vec<_> = all
             .iter()

@@ -1,19 +1,60 @@
-//! # Methods and their registry
+//! # Method contracts
 //!
-//! A method is an [`Initializer`] (builds a partition from nothing) or a
-//! [`Refiner`](crate::search::Refiner) (improves one). Each algorithm module exposes a
-//! `pub fn method() -> MethodInfo`; [`registry`] is the one list of them, so adding an
-//! algorithm touches its own module and one line here. `microagg list` prints the registry.
+//! The contracts every algorithm implements and nothing else: an [`Initializer`] builds a
+//! partition from nothing, a [`Refiner`] improves one a bounded [`Step`] at a time on a
+//! [`SearchState`] through a [`Ctx`], and [`MethodInfo`] describes a method (name,
+//! reference, documented parameters with defaults, factory). Each algorithm module exposes
+//! `pub fn method() -> MethodInfo`; the one list of them is
+//! [`registry`](crate::registry::registry), at the top of the crate, so this file imports
+//! no algorithm and no algorithm imports the registry.
+//!
+//! ## Complexity
+//! O(1) per call; [`SearchState::record_if_better`] copies the labels, O(n).
+//!
+//! ## References
+//! - argmin (Rust optimization library, S. Kroboth and contributors): a solver implements
+//!   one step method, an executor owns the loop, the stop rules and the observers.
+//! - linfa (Rust machine-learning toolkit): `Params -> check() -> ValidParams`.
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::params::{parse_params, Params};
 use crate::partition::Partition;
 use crate::rng::Rng;
-use crate::search::Refiner;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
-/// Builds a feasible partition (every group of at least k records).
+/// Builds a feasible partition (every group of at least k records). Registered with
+/// [`MethodInfo::initializer`] and one line in [`registry`](crate::registry::registry).
+///
+/// ```
+/// use microagg::method::{Initializer, MethodInfo};
+/// use microagg::params::NoParams;
+/// use microagg::partition::Partition;
+///
+/// /// Consecutive records in groups of k, the remainder joining the last group.
+/// struct Chunks;
+/// impl Initializer for Chunks {
+///     fn name(&self) -> &str { "chunks" }
+///     fn build(&self, inst: &microagg::data::Instance, k: usize, _rng: &mut microagg::rng::Rng)
+///         -> microagg::Result<Partition> {
+///         let groups = (inst.n / k).max(1);
+///         let labels = (0..inst.n).map(|i| (i / k).min(groups - 1)).collect();
+///         Partition::from_labels(inst, labels)
+///     }
+/// }
+///
+/// let info = MethodInfo::initializer("chunks", "consecutive groups", "none", |_: NoParams| Chunks);
+/// let init = info.make_initializer(&Default::default()).unwrap();
+/// let inst = microagg::data::load("uniform:n=10,d=2,seed=1",
+///     &microagg::data::ColumnSelection::All).unwrap();
+/// let mut rng = <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(0);
+/// let p = init.build(&inst, 3, &mut rng).unwrap();
+/// assert!(p.is_feasible(3) && p.num_groups() == 3);
+/// ```
 pub trait Initializer: Send {
     fn name(&self) -> &str;
     fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition>;
@@ -141,141 +182,300 @@ impl MethodInfo {
     }
 }
 
-/// Every registered method, initializers first, in a stable order.
-pub fn registry() -> Vec<MethodInfo> {
-    use crate::init;
-    vec![
-        init::mdav::method(),
-        init::mdav_generic::method(),
-        init::mdav1::method(),
-        init::univariate::method(),
-        init::mdav_nc::method(),
-        init::cbfs::method(),
-        init::cbfs_nn::method(),
-        init::tfrp::method(),
-        init::tfrp_nc::method(),
-        init::gsms::method(),
-        init::mdav_a1::method(),
-        init::mdav_single::method(),
-        init::vmdav::method(),
-        init::mdav2k::method(),
-        init::md::method(),
-        init::dbfs::method(),
-        init::dba::method(),
-        init::ps_meansort::method(),
-        init::ps_multidsort::method(),
-        init::mhm_mdav::method(),
-        init::mhm_md::method(),
-        init::mhm_cbfs::method(),
-        init::mhm_npn::method(),
-        init::mhm_pc1::method(),
-        init::mhm_zsum::method(),
-        init::mhm_var::method(),
-        init::proj_pc1::method(),
-        init::proj_zsum::method(),
-        init::proj_var::method(),
-        init::random::method(),
-        init::semirandom::method(),
-        init::rimhm::method(),
-        init::kward::method(),
-        init::mst::method(),
-        init::muapprox::method(),
-        init::ga::method(),
-        init::fcm::method(),
-        init::pcl::method(),
-        crate::search::descent::method(),
-        crate::search::sa::method(),
-        crate::search::ils::method(),
-        crate::search::tfrp2::method(),
-        crate::search::decompose_shrink::method(),
-        crate::search::imhm::method(),
-    ]
+/// Outcome of one refiner step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Continue,
+    Converged,
 }
 
-/// Look a method up by name; for an unknown name the error suggests the nearest known
-/// names (edit distance) instead of listing all of them.
-pub fn find(name: &str) -> Result<MethodInfo> {
-    let mut all = registry();
-    match all.iter().position(|m| m.name == name) {
-        Some(p) => Ok(all.swap_remove(p)),
-        None => {
-            let names: Vec<&str> = all.iter().map(|m| m.name).collect();
-            let near = nearest(name, &names);
-            let hint = if near.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; did you mean {}?",
-                    near.iter()
-                        .map(|n| format!("'{n}'"))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                )
-            };
-            Err(Error::usage(format!(
-                "unknown method '{name}'{hint} (`microagg list` shows all {} methods)",
-                names.len()
-            )))
+/// The partition being refined and the best one seen.
+pub struct SearchState {
+    pub current: Partition,
+    best_labels: Vec<usize>,
+    best_sse: f64,
+}
+
+impl SearchState {
+    pub fn new(start: Partition) -> Self {
+        SearchState {
+            best_labels: start.labels().to_vec(),
+            best_sse: start.sse(),
+            current: start,
         }
     }
-}
 
-/// Known names within a small edit distance of `name` (at most three, nearest first).
-pub fn nearest<'a>(name: &str, known: &[&'a str]) -> Vec<&'a str> {
-    let limit = (name.chars().count() / 3).clamp(1, 3);
-    let mut scored: Vec<(usize, &str)> = known
-        .iter()
-        .map(|k| (edit_distance(&name.to_lowercase(), k), *k))
-        .filter(|(d, _)| *d <= limit)
-        .collect();
-    scored.sort();
-    scored.into_iter().take(3).map(|(_, k)| k).collect()
-}
+    pub fn best_sse(&self) -> f64 {
+        self.best_sse
+    }
 
-/// Edit distance with adjacent transpositions (optimal string alignment: insertions,
-/// deletions, substitutions and swaps of neighbours each cost 1), O(|a| |b|).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut dist = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in dist.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in dist[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (dist[i - 1][j] + 1)
-                .min(dist[i][j - 1] + 1)
-                .min(dist[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(dist[i - 2][j - 2] + 1);
-            }
-            dist[i][j] = d;
+    /// Remember the current partition if it is feasible and better than the best so far.
+    pub fn record_if_better(&mut self, k: usize) -> bool {
+        if self.current.sse() < self.best_sse && self.current.is_feasible(k) {
+            self.best_sse = self.current.sse();
+            self.best_labels.clear();
+            self.best_labels.extend_from_slice(self.current.labels());
+            true
+        } else {
+            false
         }
     }
-    dist[a.len()][b.len()]
+
+    /// Labels of the best partition seen.
+    pub fn best_labels(&self) -> &[usize] {
+        &self.best_labels
+    }
+
+    /// Remember `labels` (a partition of SSE `sse`, feasible for k, found outside the
+    /// current trajectory) if it is better than the best so far; the current partition is
+    /// left alone.
+    pub fn record_labels_if_better(&mut self, labels: &[usize], sse: f64) -> bool {
+        if sse < self.best_sse {
+            self.best_sse = sse;
+            self.best_labels.clear();
+            self.best_labels.extend_from_slice(labels);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The best partition seen (rebuilt from its labels with fresh statistics).
+    pub fn best(&self, inst: &Instance) -> Result<Partition> {
+        Partition::from_labels(inst, self.best_labels.clone())
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A stage's budget as refiners see it: a time limit and/or a step budget, from the
+/// instant the stage started. The executor's stop rules
+/// ([`Stops`](crate::search::stop::Stops)) hold one.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    deadline: Option<Instant>,
+    max_steps: Option<u64>,
+    started: Instant,
+}
 
-    #[test]
-    fn misspelt_names_get_the_nearest_suggestion() {
-        assert_eq!(edit_distance("mdav", "mdav"), 0);
-        assert_eq!(edit_distance("mdva", "mdav"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(nearest("vmadv", &["vmdav", "mdav", "ils"]), vec!["vmdav"]);
-        let e = find("mdva").err().unwrap().to_string();
-        assert!(e.contains("did you mean") && e.contains("'mdav'"), "{e}");
-        assert!(!e.contains("cbfs"), "no full list: {e}");
-        let e = find("zzzzzzzz").err().unwrap().to_string();
-        assert!(
-            !e.contains("did you mean") && e.contains("microagg list"),
-            "{e}"
-        );
+impl Budget {
+    /// A budget starting now.
+    pub fn new(deadline: Option<Instant>, max_steps: Option<u64>) -> Self {
+        Budget {
+            deadline,
+            max_steps,
+            started: Instant::now(),
+        }
+    }
+
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    pub fn max_steps(&self) -> Option<u64> {
+        self.max_steps
+    }
+
+    /// Share of the budget used after `steps` steps, in [0, 1]: by steps with a step
+    /// budget (repeatable), else by elapsed time with a time limit, else `None`.
+    pub fn progress(&self, steps: u64) -> Option<f64> {
+        if let Some(m) = self.max_steps {
+            return Some((steps as f64 / m.max(1) as f64).min(1.0));
+        }
+        let d = self.deadline?;
+        let total = d.saturating_duration_since(self.started).as_secs_f64();
+        if total <= 0.0 {
+            return Some(1.0);
+        }
+        Some((self.started.elapsed().as_secs_f64() / total).min(1.0))
+    }
+
+    /// Seconds until the time limit (0 once passed), if there is one.
+    pub fn seconds_left(&self) -> Option<f64> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+    }
+
+    /// Seconds since the stage started.
+    pub fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+}
+
+/// What a refiner may read and use during a step. The budget is the executor's: a
+/// refiner sees the share of it used ([`Ctx::progress`]), never the raw deadline.
+pub struct Ctx<'a> {
+    pub inst: &'a Instance,
+    pub k: usize,
+    pub rng: &'a mut Rng,
+    budget: Budget,
+    interrupt: &'a AtomicBool,
+    /// Steps started so far in this stage (the current one included).
+    steps: u64,
+    /// Restarts the refiner reported ([`Ctx::restarted`]).
+    restarts: u64,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of one stage (made by the executor).
+    pub fn new(
+        inst: &'a Instance,
+        k: usize,
+        rng: &'a mut Rng,
+        budget: Budget,
+        interrupt: &'a AtomicBool,
+    ) -> Self {
+        Ctx {
+            inst,
+            k,
+            rng,
+            budget,
+            interrupt,
+            steps: 0,
+            restarts: 0,
+        }
+    }
+
+    /// Steps started so far in this stage (the current one included).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    pub(crate) fn set_steps(&mut self, steps: u64) {
+        self.steps = steps;
+    }
+
+    /// Share of the budget used, in [0, 1]: of the step budget when one was given (so that
+    /// step-budgeted runs repeat bit for bit), else of the time limit; `None` without a
+    /// budget. Schedules that run down a budget (ILS's temperature) use it.
+    pub fn progress(&self) -> Option<f64> {
+        self.budget.progress(self.steps)
+    }
+
+    /// True when the stage runs under a budget (time or steps), false when it runs until
+    /// its own convergence rule.
+    pub fn has_budget(&self) -> bool {
+        self.budget.deadline().is_some() || self.budget.max_steps().is_some()
+    }
+
+    /// True when the stage runs under a time limit.
+    pub fn has_time_limit(&self) -> bool {
+        self.budget.deadline().is_some()
+    }
+
+    /// Seconds left before the time limit, if there is one (for a sub-solver's own limit).
+    pub fn seconds_left(&self) -> Option<f64> {
+        self.budget.seconds_left()
+    }
+
+    /// Seconds since the stage started.
+    pub fn elapsed(&self) -> f64 {
+        self.budget.elapsed()
+    }
+
+    /// True once the deadline has passed or the run was interrupted (Ctrl-C).
+    pub fn should_stop(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+            || self.budget.deadline().is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// True once the run was interrupted (Ctrl-C).
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// Report that the refiner went back to its best partition (observers see a
+    /// `Restart` event).
+    pub fn restarted(&mut self) {
+        self.restarts += 1;
+    }
+
+    /// Restarts reported so far.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+}
+
+/// Named counters a refiner reports at the end of a stage (iterations, accepted moves,
+/// operator evaluations and applications, ...), written into run records.
+///
+/// ```
+/// use microagg::method::Stats;
+/// let mut s = Stats::default();
+/// s.set("iterations", 3);
+/// s.add("iterations", 2);
+/// assert_eq!(s.get("iterations"), Some(5));
+/// assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"iterations":5}"#);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Stats(pub BTreeMap<String, u64>);
+
+impl Stats {
+    pub fn set(&mut self, name: &str, value: u64) {
+        self.0.insert(name.to_string(), value);
+    }
+    pub fn add(&mut self, name: &str, value: u64) {
+        *self.0.entry(name.to_string()).or_insert(0) += value;
+    }
+    pub fn get(&self, name: &str) -> Option<u64> {
+        self.0.get(name).copied()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Add an operator's counters as `NAME_evaluations` and `NAME_applications`.
+    pub fn operator(&mut self, name: &str, evaluations: u64, applications: u64) {
+        self.add(&format!("{name}_evaluations"), evaluations);
+        self.add(&format!("{name}_applications"), applications);
+    }
+}
+
+/// An improvement method over partitions: one required method, [`Refiner::step`]; the
+/// executor ([`execute`](crate::search::execute)) owns the loop, the budget, the stop rules
+/// and the observers.
+///
+/// ```
+/// use microagg::method::{Ctx, Refiner, SearchState, Step};
+/// use microagg::search::{execute, stop::Stops, StopReason};
+/// use rand::SeedableRng;
+///
+/// /// Tries to move each record once to the group of the next record, if that helps.
+/// struct NextGroup(usize);
+/// impl Refiner for NextGroup {
+///     fn name(&self) -> &str { "next-group" }
+///     fn step(&mut self, s: &mut SearchState, ctx: &mut Ctx) -> microagg::Result<Step> {
+///         let (i, n) = (self.0, ctx.inst.n);
+///         if i + 1 >= n { return Ok(Step::Converged); }
+///         let to = s.current.group_of(i + 1);
+///         let p = &mut s.current;
+///         if p.size(p.group_of(i)) > ctx.k && p.shift_delta(ctx.inst, i, to) < 0.0 {
+///             p.apply_shift(ctx.inst, i, to);
+///             s.record_if_better(ctx.k);
+///         }
+///         self.0 += 1;
+///         Ok(Step::Continue)
+///     }
+/// }
+///
+/// let inst = microagg::data::load("uniform:n=60,d=2,seed=1",
+///     &microagg::data::ColumnSelection::All).unwrap();
+/// let start = microagg::pipeline::Pipeline::parse("mdav", &[]).unwrap()
+///     .run(&inst, 3, 0, None, &Default::default()).unwrap().partition;
+/// let mut rng = microagg::rng::Rng::seed_from_u64(0);
+/// let out = execute(&mut NextGroup(0), &inst, 3, start, &mut rng, &Stops::new(vec![]),
+///     &Default::default(), &mut []).unwrap();
+/// assert_eq!(out.stop, StopReason::Converged);
+/// assert!(out.partition.is_feasible(3));
+/// ```
+pub trait Refiner: Send {
+    fn name(&self) -> &str;
+    /// Called once before the first step.
+    fn init(&mut self, _state: &mut SearchState, _ctx: &mut Ctx) -> Result<()> {
+        Ok(())
+    }
+    /// One bounded unit of work; call `state.record_if_better` after improvements.
+    fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step>;
+    /// Counters of the stage so far (written into run records); none by default.
+    fn stats(&self) -> Stats {
+        Stats::default()
     }
 }

@@ -7,11 +7,14 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use crate::method::{self, Initializer, MethodKind};
+use crate::method::Stats;
+use crate::method::{Initializer, MethodKind};
 use crate::params::group_param_args;
 use crate::partition::Partition;
+use crate::registry;
 use crate::rng::{derive_seed, Rng};
-use crate::search::{deadline_after, refine_with, Refiner, StopReason};
+use crate::search::observe::{notify, Event, Observer};
+use crate::search::{deadline_after, execute, Refiner, StopReason, Stops};
 use rand::SeedableRng;
 use serde::Serialize;
 use serde_json::Value;
@@ -44,6 +47,9 @@ pub struct StageRecord {
     pub stop: Option<StopReason>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<u64>,
+    /// The refiner's counters (refiner stages only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
 }
 
 /// The final partition and the stage records of a pipeline run.
@@ -63,7 +69,7 @@ impl Pipeline {
         let mut given = group_param_args(param_args)?;
         let mut stages = Vec::new();
         for (i, name) in names.iter().enumerate() {
-            let info = method::find(name)?;
+            let info = registry::find(name)?;
             match (i, info.kind()) {
                 (0, MethodKind::Refiner) => {
                     return Err(Error::usage(format!(
@@ -135,6 +141,22 @@ impl Pipeline {
         max_steps: Option<u64>,
         interrupt: &AtomicBool,
     ) -> Result<PipelineOutcome> {
+        self.run_observed(inst, k, seed, time_limit, max_steps, interrupt, &mut [])
+    }
+
+    /// As [`run_with`](Self::run_with), sending the run's events (stage start and end,
+    /// every refiner step, new best, restart) to `observers`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_observed(
+        &self,
+        inst: &Instance,
+        k: usize,
+        seed: u64,
+        time_limit: Option<f64>,
+        max_steps: Option<u64>,
+        interrupt: &AtomicBool,
+        observers: &mut [&mut dyn Observer],
+    ) -> Result<PipelineOutcome> {
         inst.check_k(k)?;
         let t0 = Instant::now();
         let deadline = deadline_after(time_limit);
@@ -142,51 +164,53 @@ impl Pipeline {
 
         let first = &self.stages[0];
         let init: Box<dyn Initializer> =
-            method::find(&first.name)?.make_initializer(as_map(&first.params))?;
+            registry::find(&first.name)?.make_initializer(as_map(&first.params))?;
         let s0 = self.stage_seed(seed, inst, k, 0);
         let t = Instant::now();
+        notify(
+            observers,
+            inst,
+            &Event::StageStart {
+                stage: &first.name,
+                sse: 0.0,
+            },
+        );
         let mut partition = {
             // The initializer sees Ctrl-C and the deadline between its groups.
             let _scope = crate::init::engine::StopScope::new(interrupt, deadline);
             init.build(inst, k, &mut Rng::seed_from_u64(s0))?
         };
         partition.compact(inst);
-        records.push(stage_record(
-            &first.name,
-            s0,
-            inst,
-            &partition,
-            t,
-            None,
-            None,
-        ));
+        let end = Event::StageEnd {
+            stage: &first.name,
+            steps: 0,
+            sse: partition.sse(),
+            stop: None,
+            stats: &Stats::default(),
+        };
+        notify(observers, inst, &end);
+        records.push(stage_record(&first.name, s0, inst, &partition, t, None));
 
         for (idx, stage) in self.stages.iter().enumerate().skip(1) {
             let mut refiner: Box<dyn Refiner> =
-                method::find(&stage.name)?.make_refiner(as_map(&stage.params))?;
+                registry::find(&stage.name)?.make_refiner(as_map(&stage.params))?;
             let s = self.stage_seed(seed, inst, k, idx);
             let t = Instant::now();
-            let out = refine_with(
+            let stops = Stops::budget(deadline, max_steps);
+            let out = execute(
                 refiner.as_mut(),
                 inst,
                 k,
                 partition,
                 &mut Rng::seed_from_u64(s),
-                deadline,
-                max_steps,
+                &stops,
                 interrupt,
+                observers,
             )?;
             partition = out.partition;
             partition.compact(inst);
-            records.push(stage_record(
-                &stage.name,
-                s,
-                inst,
-                &partition,
-                t,
-                Some(out.stop),
-                Some(out.steps),
-            ));
+            let done = Some((out.stop, out.steps, out.stats));
+            records.push(stage_record(&stage.name, s, inst, &partition, t, done));
         }
         Ok(PipelineOutcome {
             partition,
@@ -208,9 +232,12 @@ fn stage_record(
     inst: &Instance,
     p: &Partition,
     t: Instant,
-    stop: Option<StopReason>,
-    steps: Option<u64>,
+    refined: Option<(StopReason, u64, Stats)>,
 ) -> StageRecord {
+    let (stop, steps, stats) = match refined {
+        Some((stop, steps, stats)) => (Some(stop), Some(steps), Some(stats)),
+        None => (None, None, None),
+    };
     StageRecord {
         name: name.to_string(),
         seed,
@@ -220,5 +247,6 @@ fn stage_record(
         seconds: t.elapsed().as_secs_f64(),
         stop,
         steps,
+        stats,
     }
 }

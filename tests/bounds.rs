@@ -5,7 +5,8 @@
 mod common;
 use common::{brute_force_optimum, casc, clustered_rows, run_method, synthetic};
 use microagg::data::Instance;
-use microagg::method::{registry, MethodKind};
+use microagg::method::MethodKind;
+use microagg::registry::registry;
 use microagg_solvers::bounds::nn_bound;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -320,7 +320,7 @@ fn list_shows_every_registered_method() {
     let o = microagg(&["list"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
-    for m in microagg::method::registry() {
+    for m in microagg::registry::registry() {
         assert!(out.contains(m.name), "list lacks {}", m.name);
     }
 }

@@ -4,7 +4,8 @@
 
 mod common;
 use common::{from_rows, run_method, synthetic};
-use microagg::method::{registry, MethodKind};
+use microagg::method::MethodKind;
+use microagg::registry::registry;
 
 fn initializers() -> Vec<&'static str> {
     registry()
@@ -16,7 +17,7 @@ fn initializers() -> Vec<&'static str> {
 
 /// The instance a method is tested on: one-attribute methods get the first column.
 fn input_for(inst: &microagg::data::Instance, method: &str) -> microagg::data::Instance {
-    let info = microagg::method::find(method).unwrap();
+    let info = microagg::registry::find(method).unwrap();
     if !info.one_attribute || inst.d == 1 {
         return inst.clone();
     }

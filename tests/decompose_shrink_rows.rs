@@ -83,7 +83,7 @@ fn suffix_2_and_3_rows_are_reproduced_or_bettered() {
                     .partition;
                 let empty = serde_json::Map::new();
                 let find = |m: &str| {
-                    microagg::method::find(m)
+                    microagg::registry::find(m)
                         .unwrap()
                         .make_refiner(&empty)
                         .unwrap()

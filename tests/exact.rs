@@ -9,7 +9,8 @@
 mod common;
 use common::{brute_force_optimum, cli, cli_ok, from_rows, run_method};
 use microagg::data::Instance;
-use microagg::method::{registry, MethodKind};
+use microagg::method::MethodKind;
+use microagg::registry::registry;
 use microagg_solvers::bounds::nn_bound;
 use microagg_solvers::exact::{solve_exact, solve_exact_with, ExactMethod, ExactOptions};
 use rand::{Rng, SeedableRng};

@@ -471,3 +471,72 @@ fn missing_optional_instances_are_noted_and_bad_ones_are_errors() {
         .expect("a bad optional file is an error");
     assert!(err.to_string().contains("bad.csv"), "{err}");
 }
+
+/// `trace = true`: every record carries its refiners' stats and a trace (a line per new
+/// best and per refiner stage end), the same with one worker or two (`--jobs 2`) apart from
+/// the traces' seconds; without it records carry stats and no trace.
+#[test]
+fn traced_suite_keeps_a_trace_and_stats_per_run_under_two_jobs() {
+    let text = r#"
+name = "traced"
+instances = ["gauss:n=150,d=2,clusters=5,seed=3", "uniform:n=120,d=3,seed=4"]
+k = [3, 4]
+seeds = { base = 1, replicates = 2 }
+max_steps = 60
+trace = true
+
+[[pipeline]]
+method = "mdav+ils"
+
+[[pipeline]]
+method = "cbfs+descent+sa"
+params = { sa = { moves_per_temp = 200 } }
+"#;
+    let plan = Plan::new(Suite::parse(text, Path::new("traced.toml")).unwrap()).unwrap();
+    let one = run(&plan, &opts(None, 1, None, false));
+    let two = run(&plan, &opts(None, 2, None, false));
+    assert_eq!(one.len(), 16);
+    assert_eq!(stripped(&one), stripped(&two));
+    for r in &two {
+        let trace = r.trace.as_ref().expect("a trace per run");
+        // Each refiner stage ends with a line whose best IL is the stage's IL.
+        for stage in r.stages.iter().skip(1) {
+            let last = trace
+                .iter()
+                .rev()
+                .find(|p| p.stage == stage.name)
+                .unwrap_or_else(|| panic!("{}: no line of {}", r.run_id, stage.name));
+            assert!(
+                (last.best_il - stage.il).abs() <= 1e-9 * stage.il,
+                "{}",
+                r.run_id
+            );
+            let stats = stage.stats.as_ref().expect("refiner stats");
+            assert!(stats.0.values().any(|&v| v > 0), "{}: {stats:?}", r.run_id);
+        }
+        // Lines of one stage never show a worse best IL than an earlier line (the last
+        // line's IL is recomputed from the labels, so it may differ in the last bits).
+        for w in trace.windows(2) {
+            if w[0].stage == w[1].stage {
+                assert!(
+                    w[1].best_il <= w[0].best_il * (1.0 + 1e-12) && w[1].step >= w[0].step,
+                    "{}: {:?} then {:?}",
+                    r.run_id,
+                    w[0],
+                    w[1]
+                );
+            }
+        }
+        let ils = r.stages.iter().find(|s| s.name == "ils");
+        if let Some(s) = ils {
+            let st = s.stats.as_ref().unwrap();
+            assert!(st.get("iterations").unwrap() > 0 && st.get("shift_evaluations").unwrap() > 0);
+        }
+    }
+    // Without `trace` the records have stats but no trace.
+    let plain = text.replace("trace = true", "");
+    let plan = Plan::new(Suite::parse(&plain, Path::new("plain.toml")).unwrap()).unwrap();
+    let records = run(&plan, &opts(None, 2, None, false));
+    assert!(records.iter().all(|r| r.trace.is_none()));
+    assert!(records.iter().all(|r| r.stages[1].stats.is_some()));
+}

@@ -223,7 +223,7 @@ proptest! {
             Just("18446744073709551615"), Just("4294967296"), Just("best"), Just(""),
         ],
     ) {
-        let all = microagg::method::registry();
+        let all = microagg::registry::registry();
         let m = &all[stage % all.len()];
         let keys: Vec<String> = m.defaults.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
         let key = if keys.is_empty() { "nothing".to_string() } else { keys[key_pick % keys.len()].clone() };

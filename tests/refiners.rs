@@ -1,7 +1,9 @@
-//! Every refiner of issue 7 (descent, sa, ils, tfrp2, decompose-shrink) after MDAV: the
-//! result is feasible, never worse than MDAV, identical for the same seed; descent ends in
-//! a local optimum of its neighbourhood; a time limit and an interrupt stop the search with
-//! a feasible never-worse partition (an interrupt before the pipeline starts stops the
+//! Conformance of every registered refiner (enumerated from the registry, so a new one is
+//! tested without being listed here) after MDAV: the result is feasible, never worse than
+//! MDAV, identical for the same seed, also on tiny and duplicate instances; its stats reach
+//! the stage record; an interrupt before its first step returns its input. Descent ends in a
+//! local optimum of its neighbourhood; a time limit and an interrupt stop the search with a
+//! feasible never-worse partition (an interrupt before the pipeline starts stops the
 //! initializer with an error).
 
 mod common;
@@ -28,9 +30,19 @@ fn run(
         .partition
 }
 
+/// Every registered refiner, in registry order.
+fn refiners() -> Vec<&'static str> {
+    microagg::registry::registry()
+        .into_iter()
+        .filter(|m| m.kind() == microagg::method::MethodKind::Refiner)
+        .map(|m| m.name)
+        .collect()
+}
+
 /// Parameters that make the stochastic refiners stop by themselves, quickly.
 const QUICK: &[&str] = &[
     "ils.stall=300",
+    "lahc.stall=300",
     "sa.reheat_after=20",
     "sa.max_reheats=1",
     "sa.moves_per_temp=200",
@@ -49,7 +61,9 @@ fn refiners_are_feasible_never_worse_and_deterministic() {
     let inst = common::synthetic("gauss:n=300,d=3,clusters=6,seed=4");
     for k in [2, 3, 5] {
         let (mdav_sse, _) = common::run_method(&inst, "mdav", k, 0);
-        for refiner in ["descent", "sa", "ils", "tfrp2", "decompose-shrink"] {
+        let all = refiners();
+        assert!(all.len() >= 7 && all.contains(&"imhm"), "{all:?}");
+        for refiner in all {
             let spec = format!("mdav+{refiner}");
             let params = quick_for(&spec);
             let a = run(&inst, &spec, &params, k, 7, None);
@@ -68,6 +82,56 @@ fn refiners_are_feasible_never_worse_and_deterministic() {
             let p = run(&inst, &spec, &quick_for(&spec), k, 1, None);
             assert!(p.sse() < mdav_sse, "{spec} k={k} did not improve MDAV");
         }
+    }
+}
+
+/// Every refiner reports counters, and they reach the stage record; every refiner stopped
+/// before its first step returns its input unchanged.
+#[test]
+fn every_refiner_reports_stats_and_stops_before_its_first_step() {
+    let inst = common::synthetic("gauss:n=240,d=3,clusters=6,seed=8");
+    let k = 3;
+    let (mdav_sse, _) = common::run_method(&inst, "mdav", k, 0);
+    for refiner in refiners() {
+        let spec = format!("mdav+{refiner}");
+        let out = Pipeline::parse(
+            &spec,
+            &quick_for(&spec)
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap()
+        .run(&inst, k, 5, None, &AtomicBool::new(false))
+        .unwrap();
+        let stage = out.stages.last().unwrap();
+        let stats = stage.stats.as_ref().expect("a refiner stage has stats");
+        assert!(!stats.is_empty(), "{spec}: no counters");
+        assert!(
+            stats.0.values().any(|&v| v > 0),
+            "{spec}: all counters zero {stats:?}"
+        );
+        let mut r = microagg::registry::find(refiner)
+            .unwrap()
+            .make_refiner(&serde_json::Map::new())
+            .unwrap();
+        let start = run(&inst, "mdav", &[], k, 0, None);
+        let out = microagg::search::refine(
+            r.as_mut(),
+            &inst,
+            k,
+            start,
+            &mut <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(3),
+            None,
+            &AtomicBool::new(true),
+        )
+        .unwrap();
+        assert_eq!(
+            out.stop,
+            microagg::search::StopReason::Interrupted,
+            "{spec}"
+        );
+        assert_eq!(out.partition.sse(), mdav_sse, "{spec}");
     }
 }
 
@@ -147,7 +211,7 @@ fn time_limit_and_interrupt_return_feasible_never_worse_partitions() {
         );
         // A refiner interrupted before its first step returns its input unchanged.
         let last = spec.rsplit('+').next().unwrap();
-        let mut refiner = microagg::method::find(last)
+        let mut refiner = microagg::registry::find(last)
             .unwrap()
             .make_refiner(&serde_json::Map::new())
             .unwrap();
@@ -184,7 +248,7 @@ fn refiners_handle_tiny_and_duplicate_instances() {
                 .collect::<Vec<_>>(),
         );
         for inst in [&inst, &dup, &one_d] {
-            for refiner in ["descent", "sa", "ils", "tfrp2", "decompose-shrink"] {
+            for refiner in refiners() {
                 let spec = format!("mdav+{refiner}");
                 let (mdav_sse, _) = common::run_method(inst, "mdav", k, 0);
                 let p = run(inst, &spec, &quick_for(&spec), k, 0, None);

@@ -219,7 +219,7 @@ fn refiners_interrupted_during_their_neighbour_lists_return_their_input() {
     // partial partition: tests/refiners.rs.)
     let stop = AtomicBool::new(true);
     for name in ["ils", "sa", "descent"] {
-        let mut refiner = microagg::method::find(name)
+        let mut refiner = microagg::registry::find(name)
             .unwrap()
             .make_refiner(&serde_json::Map::new())
             .unwrap();
@@ -274,7 +274,7 @@ fn refine_with_stops_at_the_step_budget() {
         common::run_method(&inst, "mdav", 3, 0).1,
     )
     .unwrap();
-    let mut ils = microagg::method::find("ils")
+    let mut ils = microagg::registry::find("ils")
         .unwrap()
         .make_refiner(&serde_json::Map::new())
         .unwrap();

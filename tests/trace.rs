@@ -1,8 +1,9 @@
 //! The search trace (src/search/trace.rs) writes a CSV header and lines whose last best IL
-//! is the refiner's result. Its own test binary: the trace sink is process-wide.
+//! is the refiner's result.
 
 mod common;
 use microagg::pipeline::Pipeline;
+use microagg::search::trace::Trace;
 use std::sync::atomic::AtomicBool;
 
 #[test]
@@ -10,13 +11,21 @@ fn trace_file_gets_csv_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("trace.csv");
     let inst = common::synthetic("gauss:n=300,d=3,clusters=4,seed=1");
-    microagg::search::trace::to_file(&path, 0.0).unwrap();
+    let mut trace = Trace::to_file(&path, 0.0).unwrap();
     let p = Pipeline::parse("mdav+descent", &[])
         .unwrap()
-        .run(&inst, 3, 0, None, &AtomicBool::new(false))
+        .run_observed(
+            &inst,
+            3,
+            0,
+            None,
+            None,
+            &AtomicBool::new(false),
+            &mut [&mut trace],
+        )
         .unwrap()
         .partition;
-    microagg::search::trace::finish();
+    trace.finish();
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("seconds,stage,step,current_il,best_il"));

@@ -37,6 +37,9 @@ pub struct StageResult {
     /// Refiner steps (moves attempted by the refiner's own accounting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<u64>,
+    /// The refiner's counters (iterations, accepted, operator evaluations, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<crate::method::Stats>,
 }
 
 impl From<&crate::pipeline::StageRecord> for StageResult {
@@ -55,6 +58,7 @@ impl From<&crate::pipeline::StageRecord> for StageResult {
                     .unwrap_or_default()
             }),
             steps: s.steps,
+            stats: s.stats.clone(),
         }
     }
 }
@@ -131,6 +135,9 @@ pub struct Record {
     pub gap: Option<f64>,
     /// Wall-clock seconds of the pipeline.
     pub seconds: f64,
+    /// The search trace, when the suite asks for one (`trace = true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<crate::search::trace::TracePoint>>,
     pub version: String,
     pub git_commit: String,
 }

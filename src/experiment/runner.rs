@@ -26,6 +26,8 @@ use super::expand::{Plan, Run, Shard};
 use super::lock::OutLock;
 use super::record::{self, BoundResult, Record, RunSeeds, StageParams, StageResult};
 use crate::error::{Error, Result};
+use crate::search::observe::Observer;
+use crate::search::trace::Trace;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -273,14 +275,24 @@ fn execute(
     let si = &plan.instances[run.instance];
     let inst = &si.inst;
     let rp = &plan.pipelines[run.pipeline];
-    let out = rp.pipeline.run_with(
+    // A trace of new bests and stage ends only (no clock interval), so that the trace of
+    // a run repeats with the run, whatever the number of workers.
+    let mut trace = plan.suite.trace.then(|| Trace::in_memory(f64::INFINITY));
+    let mut observers: Vec<&mut dyn Observer> = Vec::new();
+    if let Some(t) = trace.as_mut() {
+        observers.push(t);
+    }
+    let out = rp.pipeline.run_observed(
         inst,
         run.k,
         run.seed,
         plan.suite.time_limit,
         plan.suite.max_steps,
         interrupt,
+        &mut observers,
     )?;
+    drop(observers);
+    let trace = trace.map(Trace::finish);
     let p = &out.partition;
     if !p.is_feasible(run.k) {
         return Err(Error::Algorithm {
@@ -348,6 +360,7 @@ fn execute(
         best_bound,
         bounds: case_bounds.to_vec(),
         seconds: out.seconds,
+        trace,
         version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
     })

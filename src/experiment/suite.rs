@@ -15,6 +15,7 @@
 //! time_limit = 10.0                    # seconds per run (optional; not repeatable)
 //! max_steps = 5000                     # step budget of every refiner stage (optional)
 //! bounds = []                          # lower bounds to compute per (instance, k)
+//! trace = true                         # a search trace in every record (default false)
 //! seeds = { base = 1, replicates = 2 }
 //!
 //! [[pipeline]]
@@ -71,6 +72,11 @@ pub struct Suite {
     /// Lower bounds to compute once per (instance, k); gaps are reported against the best.
     #[serde(default)]
     pub bounds: Vec<String>,
+    /// Keep a search trace in every run record: a line per new best partition and per
+    /// refiner stage end (stage, step, current and best IL; repeatable apart from its
+    /// `seconds`); off by default.
+    #[serde(default)]
+    pub trace: bool,
     /// Where the suite was read from (not part of the file).
     #[serde(skip)]
     pub path: PathBuf,

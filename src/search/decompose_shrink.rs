@@ -47,7 +47,7 @@ use super::moves::MoveLog;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::MethodInfo;
+use crate::method::{MethodInfo, Stats};
 use crate::params::NoParams;
 use crate::partition::{group_stats, sq_dist, Partition};
 
@@ -167,6 +167,14 @@ pub fn split_large_groups(p: &mut Partition, inst: &Instance, k: usize) {
 impl Refiner for DecomposeShrink {
     fn name(&self) -> &str {
         self.name
+    }
+
+    fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        s.set("decompose_passes", self.passes.0);
+        s.set("shrink_passes", self.passes.1);
+        super::moves::add_counters(&mut s, &self.dissolve);
+        s
     }
 
     fn init(&mut self, state: &mut SearchState, _ctx: &mut Ctx) -> Result<()> {

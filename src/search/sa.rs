@@ -21,15 +21,16 @@
 //! - Kirkpatrick, S., Gelatt, C. D. and Vecchi, M. P. (1983). Optimization by simulated
 //!   annealing. Science 220(4598), 671-680.
 
+use super::accept::metropolis::Metropolis;
 use super::moves::dissolve::Dissolve;
 use super::moves::distill::Distill;
 use super::moves::shift::Shift;
 use super::moves::swap::Swap;
-use super::moves::MoveLog;
+use super::moves::{add_counters, MoveLog, Operator};
 use super::neighbours::Neighbours;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
-use crate::method::MethodInfo;
+use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -116,6 +117,9 @@ pub struct Sa {
     temperature: f64,
     since_best: u64,
     reheats: u64,
+    /// Batches run and moves accepted.
+    batches: u64,
+    accepted: u64,
 }
 
 impl Sa {
@@ -133,17 +137,35 @@ impl Sa {
             temperature: 0.0,
             since_best: 0,
             reheats: 0,
+            batches: 0,
+            accepted: 0,
         }
     }
 
     fn accept(&self, delta: f64, ctx: &mut Ctx) -> bool {
-        delta <= 0.0 || ctx.rng.random::<f64>() < (-delta / self.temperature).exp()
+        let rule = Metropolis {
+            temperature: self.temperature,
+            tolerant: false,
+        };
+        rule.accept(0.0, delta, ctx.rng)
     }
 }
 
 impl Refiner for Sa {
     fn name(&self) -> &str {
         "sa"
+    }
+
+    fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        s.set("batches", self.batches);
+        s.set("accepted", self.accepted);
+        s.set("reheats", self.reheats);
+        let ops: [&dyn Operator; 4] = [&self.shift, &self.swap, &self.dissolve, &self.distill];
+        for op in ops {
+            add_counters(&mut s, op);
+        }
+        s
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
@@ -230,6 +252,8 @@ impl Refiner for Sa {
             self.log.clear();
         }
         self.nb = Some(nb);
+        self.batches += 1;
+        self.accepted += accepted as u64;
         let ratio = accepted as f64 / self.params.moves_per_temp as f64;
         if self.params.schedule == "adaptive" && ratio < self.params.target_acceptance {
             self.temperature = (self.temperature / self.params.alpha).min(self.t_start);
@@ -239,10 +263,11 @@ impl Refiner for Sa {
         self.since_best = if improved { 0 } else { self.since_best + 1 };
         if self.since_best >= self.params.reheat_after {
             self.reheats += 1;
-            if ctx.deadline.is_none() && self.reheats > self.params.max_reheats {
+            if !ctx.has_time_limit() && self.reheats > self.params.max_reheats {
                 return Ok(Step::Converged);
             }
             state.current = state.best(inst)?;
+            ctx.restarted();
             self.spare.clear();
             self.temperature = self.t_start;
             self.since_best = 0;

@@ -1,27 +1,28 @@
 //! # Search trace
 //!
-//! An optional record of a refinement's progress: lines of (seconds since the trace was
-//! started, stage, step, current IL, best IL), written as CSV or JSON lines (by the file
-//! extension: `.jsonl`/`.json` give JSON lines, anything else CSV), or kept in memory for
-//! benchmarks (time to target). The executor ([`refine`](super::refine)) reports after every
-//! step; a line is kept when the best improved or at least `interval` seconds passed since
-//! the last one, so a trace stays small. One process-wide sink: `microagg run --trace FILE`
-//! installs it for the duration of the run.
+//! An observer ([`Trace`]) that records a run's progress: lines of (seconds since the trace
+//! was started, stage, step, current IL, best IL), written as CSV or JSON lines (by the file
+//! extension: `.jsonl`/`.json` give JSON lines, anything else CSV), or kept in memory for run
+//! records and benchmarks (time to target). It receives the executor's step events; a line is
+//! kept when the best improved or at least `interval` seconds passed since the last one, and
+//! at the end of every refiner stage, so a trace stays small. One trace per run: `microagg run
+//! --trace FILE` passes one to its run, `experiment --trace` one to each run (on any number
+//! of threads).
 //!
 //! ## Complexity
-//! O(1) per step when no trace is installed (one atomic load).
+//! O(1) per step; nothing at all when no trace is passed.
 //!
 //! ## References
 //! - None (engineering).
 
+use super::observe::{Event, Observer};
 use crate::data::Instance;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// One trace line.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TracePoint {
     pub seconds: f64,
     pub stage: String,
@@ -36,7 +37,8 @@ enum Output {
     Memory(Vec<TracePoint>),
 }
 
-struct Sink {
+/// The trace observer.
+pub struct Trace {
     out: Output,
     start: Instant,
     interval: f64,
@@ -44,105 +46,120 @@ struct Sink {
     last_best: f64,
 }
 
-static ACTIVE: AtomicBool = AtomicBool::new(false);
-static SINK: Mutex<Option<Sink>> = Mutex::new(None);
-
-fn install(out: Output, interval: f64) {
-    let mut s = SINK.lock().unwrap_or_else(|e| e.into_inner());
-    *s = Some(Sink {
-        out,
-        start: Instant::now(),
-        interval,
-        last: f64::NEG_INFINITY,
-        last_best: f64::INFINITY,
-    });
-    ACTIVE.store(true, Ordering::Release);
-}
-
-/// Trace to a file (CSV, or JSON lines for `.jsonl`/`.json`).
-pub fn to_file(path: &std::path::Path, interval: f64) -> std::io::Result<()> {
-    let file = std::fs::File::create(path)?;
-    let mut w = std::io::BufWriter::new(file);
-    let json = matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("jsonl") | Some("json")
-    );
-    if json {
-        install(Output::Json(w), interval);
-    } else {
-        writeln!(w, "seconds,stage,step,current_il,best_il")?;
-        install(Output::Csv(w), interval);
-    }
-    Ok(())
-}
-
-/// Trace into memory (read back with [`finish`]).
-pub fn to_memory(interval: f64) {
-    install(Output::Memory(Vec::new()), interval);
-}
-
-/// Stop tracing; flush a file, return the in-memory points (empty for files).
-pub fn finish() -> Vec<TracePoint> {
-    ACTIVE.store(false, Ordering::Release);
-    let mut s = SINK.lock().unwrap_or_else(|e| e.into_inner());
-    match s.take().map(|s| s.out) {
-        Some(Output::Memory(v)) => v,
-        Some(Output::Csv(mut w)) | Some(Output::Json(mut w)) => {
-            let _ = w.flush();
-            Vec::new()
+impl Trace {
+    fn new(out: Output, interval: f64) -> Self {
+        Trace {
+            out,
+            start: Instant::now(),
+            interval,
+            last: f64::NEG_INFINITY,
+            last_best: f64::INFINITY,
         }
-        None => Vec::new(),
     }
-}
 
-/// Report a step (no-op unless a trace is installed).
-#[inline]
-pub fn observe(
-    inst: &Instance,
-    stage: &str,
-    step: u64,
-    current_sse: f64,
-    best_sse: f64,
-    force: bool,
-) {
-    if !ACTIVE.load(Ordering::Relaxed) {
-        return;
-    }
-    let mut guard = SINK.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(sink) = guard.as_mut() else {
-        return;
-    };
-    let t = sink.start.elapsed().as_secs_f64();
-    if !(force || best_sse < sink.last_best || t - sink.last >= sink.interval) {
-        return;
-    }
-    sink.last = t;
-    sink.last_best = best_sse;
-    let point = TracePoint {
-        seconds: t,
-        stage: stage.to_string(),
-        step,
-        current_il: inst.il(current_sse),
-        best_il: inst.il(best_sse),
-    };
-    // A failing trace write must not abort the search: the trace is best effort. Lines are
-    // flushed as written (at most one per interval or improvement), so that a trace shows
-    // progress while the run goes on and survives a killed process.
-    match &mut sink.out {
-        Output::Csv(w) => {
-            let _ = writeln!(
-                w,
-                "{:.6},{},{},{:.10},{:.10}",
-                point.seconds, point.stage, point.step, point.current_il, point.best_il
-            );
-            let _ = w.flush();
+    /// Trace to a file (CSV, or JSON lines for `.jsonl`/`.json`).
+    pub fn to_file(path: &std::path::Path, interval: f64) -> std::io::Result<Self> {
+        let file = std::fs::File::create(path)?;
+        let mut w = std::io::BufWriter::new(file);
+        let json = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("jsonl") | Some("json")
+        );
+        if json {
+            Ok(Trace::new(Output::Json(w), interval))
+        } else {
+            writeln!(w, "seconds,stage,step,current_il,best_il")?;
+            Ok(Trace::new(Output::Csv(w), interval))
         }
-        Output::Json(w) => {
-            if let Ok(line) = serde_json::to_string(&point) {
-                let _ = writeln!(w, "{line}");
+    }
+
+    /// Trace into memory (read back with [`Trace::points`] or [`Trace::finish`]).
+    pub fn in_memory(interval: f64) -> Self {
+        Trace::new(Output::Memory(Vec::new()), interval)
+    }
+
+    /// The points kept in memory (empty for a file trace).
+    pub fn points(&self) -> &[TracePoint] {
+        match &self.out {
+            Output::Memory(v) => v,
+            _ => &[],
+        }
+    }
+
+    /// Stop tracing; flush a file, return the in-memory points (empty for files).
+    pub fn finish(self) -> Vec<TracePoint> {
+        match self.out {
+            Output::Memory(v) => v,
+            Output::Csv(mut w) | Output::Json(mut w) => {
+                let _ = w.flush();
+                Vec::new()
             }
-            let _ = w.flush();
         }
-        Output::Memory(v) => v.push(point),
+    }
+
+    fn point(
+        &mut self,
+        inst: &Instance,
+        stage: &str,
+        step: u64,
+        current: f64,
+        best: f64,
+        force: bool,
+    ) {
+        let t = self.start.elapsed().as_secs_f64();
+        if !(force || best < self.last_best || t - self.last >= self.interval) {
+            return;
+        }
+        self.last = t;
+        self.last_best = best;
+        let point = TracePoint {
+            seconds: t,
+            stage: stage.to_string(),
+            step,
+            current_il: inst.il(current),
+            best_il: inst.il(best),
+        };
+        // A failing trace write must not abort the search: the trace is best effort. Lines
+        // are flushed as written (at most one per interval or improvement), so that a trace
+        // shows progress while the run goes on and survives a killed process.
+        match &mut self.out {
+            Output::Csv(w) => {
+                let _ = writeln!(
+                    w,
+                    "{:.6},{},{},{:.10},{:.10}",
+                    point.seconds, point.stage, point.step, point.current_il, point.best_il
+                );
+                let _ = w.flush();
+            }
+            Output::Json(w) => {
+                if let Ok(line) = serde_json::to_string(&point) {
+                    let _ = writeln!(w, "{line}");
+                }
+                let _ = w.flush();
+            }
+            Output::Memory(v) => v.push(point),
+        }
+    }
+}
+
+impl Observer for Trace {
+    fn observe(&mut self, inst: &Instance, event: &Event) {
+        match *event {
+            Event::Step {
+                stage,
+                step,
+                current_sse,
+                best_sse,
+            } => self.point(inst, stage, step, current_sse, best_sse, false),
+            // Refiner stages (those with a stop reason) end with a line of their result.
+            Event::StageEnd {
+                stage,
+                steps,
+                sse,
+                stop: Some(_),
+                ..
+            } => self.point(inst, stage, steps, sse, sse, true),
+            _ => {}
+        }
     }
 }

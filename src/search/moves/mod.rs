@@ -36,6 +36,49 @@ pub mod swap;
 use crate::data::Instance;
 use crate::partition::Partition;
 
+/// What every operator shares, whatever the arguments of its `evaluate` and `apply`
+/// (which differ by kind of move and stay inherent, so that each is called without dynamic
+/// dispatch in the descent's inner loop): a name and its counters, which reach the run
+/// records through [`add_counters`].
+///
+/// ```
+/// use microagg::search::moves::{add_counters, shift::Shift, Operator};
+/// let shift = Shift::default();
+/// let mut stats = microagg::method::Stats::default();
+/// add_counters(&mut stats, &shift);
+/// assert_eq!(shift.name(), "shift");
+/// assert_eq!(stats.get("shift_evaluations"), Some(0));
+/// ```
+pub trait Operator {
+    fn name(&self) -> &'static str;
+    fn counters(&self) -> Counters;
+}
+
+/// Add `op`'s counters to `stats` as `NAME_evaluations` and `NAME_applications`.
+pub fn add_counters(stats: &mut crate::method::Stats, op: &dyn Operator) {
+    let c = op.counters();
+    stats.operator(op.name(), c.evaluations, c.applications);
+}
+
+macro_rules! operator {
+    ($t:ty, $name:expr) => {
+        impl Operator for $t {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn counters(&self) -> Counters {
+                self.counters
+            }
+        }
+    };
+}
+operator!(shift::Shift, shift::NAME);
+operator!(swap::Swap, swap::NAME);
+operator!(dissolve::Dissolve, dissolve::NAME);
+operator!(distill::Distill, distill::NAME);
+operator!(split::Split, split::NAME);
+operator!(merge::Merge, merge::NAME);
+
 /// How often an operator was evaluated and applied.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counters {

@@ -1,0 +1,68 @@
+//! # Acceptance rules
+//!
+//! After a perturbation and descent, a search decides whether to keep the new partition or
+//! undo it. An [`Accept`] makes that decision from the SSE before and the change `delta`;
+//! it is told the start and, after every iteration, the SSE reached and the share of the
+//! budget used, so that schedules (a cooling temperature, a history of costs) live inside
+//! the rule and not in the search that uses it. ILS composes a perturbation, a descent and
+//! one of these; a new rule is one file here (see the README, "Adding a refinement idea").
+//!
+//! - [`Improving`]: keep what does not raise the SSE (beyond rounding);
+//! - [`metropolis::Annealing`]: Metropolis acceptance at a temperature cooled over the
+//!   budget (ILS's default); [`metropolis::Metropolis`] the rule alone (SA);
+//! - [`LateAcceptance`](crate::search::lahc::LateAcceptance): late-acceptance hill
+//!   climbing, in `search/lahc.rs` with the refiner that composes it with ILS.
+//!
+//! ```
+//! use microagg::search::accept::{Accept, Improving};
+//! use rand::SeedableRng;
+//! let mut rng = microagg::rng::Rng::seed_from_u64(0);
+//! let mut rule = Improving::default();
+//! rule.start(10.0, 4, false);
+//! assert!(rule.accept(10.0, -0.5, &mut rng));
+//! assert!(!rule.accept(10.0, 0.5, &mut rng));
+//! ```
+//!
+//! ## Complexity
+//! O(1) per decision for every rule here.
+//!
+//! ## References
+//! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
+//!   Handbook of Metaheuristics, Kluwer, 321-353 (acceptance criteria of ILS).
+
+pub mod metropolis;
+
+use crate::rng::Rng;
+
+/// Decides whether a search keeps a changed partition.
+pub trait Accept: Send {
+    fn name(&self) -> &'static str;
+    /// Called once before the first decision, with the SSE and number of groups of the
+    /// start, and whether the stage runs under a budget (time or steps).
+    fn start(&mut self, sse: f64, groups: usize, has_budget: bool);
+    /// Keep the change from `before` to `before + delta`? May draw from `rng`.
+    fn accept(&mut self, before: f64, delta: f64, rng: &mut Rng) -> bool;
+    /// Called after every iteration with the SSE then current and the share of the budget
+    /// used ([`Ctx::progress`](crate::method::Ctx::progress)).
+    fn after(&mut self, _current: f64, _progress: Option<f64>) {}
+}
+
+/// The rounding allowance of a non-worsening test: `1e-12` of the SSE (at least of 1).
+#[inline]
+pub fn tolerance(before: f64) -> f64 {
+    1e-12 * before.abs().max(1.0)
+}
+
+/// Keep every change that does not raise the SSE beyond [`tolerance`].
+#[derive(Debug, Clone, Default)]
+pub struct Improving;
+
+impl Accept for Improving {
+    fn name(&self) -> &'static str {
+        "improving"
+    }
+    fn start(&mut self, _sse: f64, _groups: usize, _has_budget: bool) {}
+    fn accept(&mut self, before: f64, delta: f64, _rng: &mut Rng) -> bool {
+        delta <= tolerance(before)
+    }
+}

@@ -1,0 +1,82 @@
+//! # Dissolve or distill
+//!
+//! ILS's second perturbation, the group-count moves of Laszlo and Mukherjee (2015): with
+//! probability 1/2 dissolve the random record's group into the nearest other groups,
+//! else distill a new group around the record from groups larger than k. The records moved
+//! are queued for the descent.
+//!
+//! ## Complexity
+//! Dissolve O(s G' d) for a group of s records and G' candidate groups; distill O(k d)
+//! after the neighbour lists.
+//!
+//! ## References
+//! - Laszlo, M. and Mukherjee, S. (2015). Iterated local search for microaggregation.
+//!   Journal of Systems and Software 100, 15-26.
+
+use super::{Perturb, Workspace};
+use crate::method::{Ctx, Stats};
+use crate::partition::Partition;
+use crate::search::moves::add_counters;
+use crate::search::moves::dissolve::Dissolve;
+use crate::search::moves::distill::Distill;
+use rand::Rng as _;
+
+/// Dissolve the random record's group or distill one around it (1/2 each).
+#[derive(Debug, Clone, Default)]
+pub struct DissolveDistill {
+    pub dissolve: Dissolve,
+    pub distill: Distill,
+}
+
+impl DissolveDistill {
+    /// Dissolve the group of `r` or distill a group around it.
+    fn dissolve_or_distill(
+        &mut self,
+        p: &mut Partition,
+        ctx: &mut Ctx,
+        r: usize,
+        ws: &mut Workspace,
+    ) -> bool {
+        let (inst, k) = (ctx.inst, ctx.k);
+        let nb = ws.nb;
+        let ls = &mut *ws.ls;
+        ws.groups.clear();
+        if ctx.rng.random_bool(0.5) {
+            let g = p.group_of(r);
+            let Some(plan) = self.dissolve.evaluate(p, inst, g, Some(nb)) else {
+                return false;
+            };
+            self.dissolve.apply(p, inst, &plan, ws.log);
+            ws.groups.push(g);
+            for &(i, h) in &plan.targets {
+                ls.push(i);
+                if !ws.groups.contains(&h) {
+                    ws.groups.push(h);
+                }
+            }
+        } else {
+            let Some(plan) = self.distill.evaluate(p, inst, k, r, nb) else {
+                return false;
+            };
+            let slot = self.distill.apply(p, inst, &plan, ws.spare, ws.log);
+            ws.groups.push(slot);
+            for &i in &plan.records {
+                ls.push(i);
+            }
+        }
+        true
+    }
+}
+
+impl Perturb for DissolveDistill {
+    fn name(&self) -> &'static str {
+        "dissolve_distill"
+    }
+    fn perturb(&mut self, p: &mut Partition, ctx: &mut Ctx, r: usize, ws: &mut Workspace) -> bool {
+        self.dissolve_or_distill(p, ctx, r, ws)
+    }
+    fn add_stats(&self, stats: &mut Stats) {
+        add_counters(stats, &self.dissolve);
+        add_counters(stats, &self.distill);
+    }
+}
