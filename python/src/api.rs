@@ -17,10 +17,12 @@
 use crate::data::{f64_bytes, label_bytes, labels_from_bytes, Data};
 use crate::errors::{to_py, usage};
 use crate::stop::interruptible;
-use crate::trace::Capture;
 use microagg::bound::{self as lib_bound, BoundOptions};
-use microagg::method::{self, MethodKind};
+use microagg::method::MethodKind;
 use microagg::pipeline::Pipeline;
+use microagg::registry;
+use microagg::search::observe::Observer;
+use microagg::search::trace::Trace;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{json, Value};
@@ -67,9 +69,16 @@ pub fn run<'py>(
     inst.check_k(k).map_err(|e| to_py(py, e))?;
     let flag = AtomicBool::new(false);
     let done = interruptible(py, &flag, |flag| {
-        let capture = Capture::start(trace, trace_interval);
-        let out = pipeline.run_with(&inst, k, seed, time_limit, max_steps, flag)?;
-        let points = capture.map(Capture::finish).unwrap_or_default();
+        // One trace observer for this run only (issue 19): concurrent runs never mix.
+        let mut tracer = trace.then(|| Trace::in_memory(trace_interval));
+        let mut observers: Vec<&mut dyn Observer> = Vec::new();
+        if let Some(t) = tracer.as_mut() {
+            observers.push(t);
+        }
+        let out =
+            pipeline.run_observed(&inst, k, seed, time_limit, max_steps, flag, &mut observers)?;
+        drop(observers);
+        let points = tracer.map(Trace::finish).unwrap_or_default();
         // As the CLI: the bound after the run (not within its time limit), skipped after
         // a signal.
         let interrupted = flag.load(Ordering::SeqCst);
@@ -246,7 +255,7 @@ pub fn solve_exact<'py>(
 /// The method registry, as `microagg list --json`.
 #[pyfunction]
 pub fn methods() -> String {
-    let v: Vec<Value> = method::registry()
+    let v: Vec<Value> = registry::registry()
         .iter()
         .map(|m| {
             json!({

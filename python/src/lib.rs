@@ -11,7 +11,6 @@
 //! - [`data`]: the `Data` class (an `Instance` from an array or a `--data` spec);
 //! - [`api`]: the functions;
 //! - [`stop`]: solves off the GIL with Ctrl-C turned into the library's interrupt flag;
-//! - [`trace`]: the one place that captures a run's search trace;
 //! - [`errors`]: library errors as the Python exceptions of `microagg._errors`.
 //!
 //! ## Complexity
@@ -26,7 +25,6 @@ mod api;
 mod data;
 mod errors;
 mod stop;
-mod trace;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
