@@ -1,5 +1,5 @@
 //! Time the MDAV engine on the scan and on the kd-tree, split by query type, and check that
-//! both give the same groups. Used to place the crossover in `init::remaining::use_tree`.
+//! both give the same groups. Used to place the crossover in `init::spatial::use_tree`.
 //!
 //!     cargo run --release --example remaining_crossover -- 'gauss:n=20000,d=10,clusters=5,seed=1' 5
 //!

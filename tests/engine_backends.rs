@@ -7,7 +7,8 @@ mod common;
 use microagg::error::Error;
 use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
 use microagg::init::kdtree::KdRemaining;
-use microagg::init::remaining::{Backend, Remaining, Scan};
+use microagg::init::remaining::{Remaining, Scan};
+use microagg::init::spatial::Backend;
 use microagg::pipeline::Pipeline;
 use proptest::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -147,7 +148,7 @@ proptest! {
 #[test]
 fn auto_backend_on_a_large_low_dimensional_instance_equals_the_scan() {
     let inst = common::synthetic("gauss:n=6000,d=2,clusters=4,seed=3");
-    assert!(microagg::init::remaining::use_tree(inst.n, inst.d));
+    assert!(microagg::init::spatial::use_tree(inst.n, inst.d));
     for rules in [
         Rules::MDAV,
         Rules {

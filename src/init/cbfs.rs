@@ -28,7 +28,7 @@
 use super::engine::{self, Leftover, Rules, Selection};
 use super::growth::{grow, join_each_to_nearest_centroid, Growth};
 use super::pool::Pool;
-use super::remaining::Backend;
+use super::spatial::Backend;
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};

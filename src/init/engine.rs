@@ -36,14 +36,33 @@
 
 use super::diameter::Diameter;
 use super::growth::Growth;
-use super::orders::{GroupTrace, Side};
 use super::pool::{group_centroids, nearest_centroid};
-use super::remaining::{open, Backend, Remaining};
+use super::remaining::Remaining;
+use super::spatial::{open, Backend};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// Which end of the order a group of a group-building heuristic belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Built around the first extreme of a round (MDAV's r, MD's r, every CBFS group).
+    Front,
+    /// Built around the second extreme of a round (MDAV's s, MD's s).
+    Back,
+}
+
+/// The groups a heuristic built, in creation order, each with its records in the order they
+/// were added, plus what was left when it stopped forming groups.
+#[derive(Clone, Debug)]
+pub struct GroupTrace {
+    pub groups: Vec<(Vec<usize>, Side)>,
+    /// Records never put in a formed group (ascending ids): a last group of `k..2k-1`
+    /// records, or fewer than `k` records that the heuristic hands to the nearest groups.
+    pub rest: Vec<usize>,
+}
 
 /// How the seeds of a round are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

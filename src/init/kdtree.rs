@@ -24,7 +24,7 @@
 //! leaves whose box can beat the current answer: for low d and NN queries a few leaves
 //! (O(log n + k) in practice); farthest-point queries in higher d visit more, as kd-tree
 //! bounds loosen with d; the measured crossover with the scan is in
-//! [`super::remaining::use_tree`]. Deletion O(d (LEAF + depth)) worst case, O(d) when the
+//! [`super::spatial::use_tree`]. Deletion O(d (LEAF + depth)) worst case, O(d) when the
 //! record is inside its leaf's box. O(n d) memory (a copy of the records in tree order).
 //!
 //! ## References
@@ -32,7 +32,9 @@
 //! CACM 18(9) (kd-trees); Friedman, Bentley & Finkel (1977), ACM TOMS 3(3) (nearest
 //! neighbour search with bounds-overlap-ball pruning).
 
-use super::remaining::{anchor_budget, AnchorList, Remaining};
+use super::remaining::{
+    anchor_budget, inflate_radius, inflate_square, sq_dist_as_scan, AnchorList, Remaining,
+};
 use crate::data::Instance;
 use std::cmp::Ordering;
 
@@ -81,35 +83,6 @@ pub struct KdRemaining<'a> {
     order_pos: Vec<usize>,
     sum: Vec<f64>,
     compensation: Vec<f64>,
-}
-
-/// Squared distance with the scan's operations in the scan's order.
-#[inline]
-pub fn sq_dist_as_scan(x: &[f64], q: &[f64]) -> f64 {
-    let mut acc = 0.0;
-    for (a, b) in x.iter().zip(q) {
-        let t = a - b;
-        acc += t * t;
-    }
-    acc
-}
-
-/// Relative slack on radii from rounded distances (the rounding error of a squared
-/// distance over d terms is below (d + 2) 2^-53 relative, far below this for any d the
-/// workbench meets), plus an absolute term for underflow.
-const SLACK: f64 = 1e-9;
-const TINY: f64 = 1e-280;
-
-/// An upper bound on the exact distance given a computed squared distance.
-#[inline]
-pub fn inflate_radius(sq: f64) -> f64 {
-    sq.sqrt() * (1.0 + SLACK) + TINY
-}
-
-/// An upper bound on a computed squared distance given an upper bound on the exact distance.
-#[inline]
-pub fn inflate_square(r: f64) -> f64 {
-    r * r * (1.0 + SLACK) + TINY
 }
 
 #[inline]

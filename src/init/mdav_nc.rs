@@ -29,7 +29,7 @@
 
 use super::engine::{self, Leftover, Rules, Selection};
 use super::growth::Growth;
-use super::remaining::Backend;
+use super::spatial::Backend;
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};

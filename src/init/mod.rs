@@ -53,6 +53,7 @@ pub mod proj_zsum;
 pub mod random;
 pub mod remaining;
 pub mod semirandom;
+pub mod spatial;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};

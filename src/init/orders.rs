@@ -35,7 +35,9 @@
 //! Bertino (2015), sorting-framework paper, Tables VI-VIII (the values quoted from the 2006
 //! paper). Templ (2008), sdcMicro methods `pca` and `single` (projection baselines).
 
+// Side and GroupTrace live with the engine that builds them (no import back from it).
 use super::engine::{self, Rules, Scope, Selection};
+pub use super::engine::{GroupTrace, Side};
 use super::growth::Growth;
 use super::pool::{group_centroids, nearest_centroid, Pool};
 use crate::data::Instance;
@@ -215,25 +217,6 @@ pub fn npn_order_from(inst: &Instance, first: usize) -> Vec<usize> {
         order.extend(pool.take_nearest(inst.row(last), 1));
     }
     order
-}
-
-/// Which end of the order a group of a group-building heuristic belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    /// Built around the first extreme of a round (MDAV's r, MD's r, every CBFS group).
-    Front,
-    /// Built around the second extreme of a round (MDAV's s, MD's s).
-    Back,
-}
-
-/// The groups a heuristic built, in creation order, each with its records in the order they
-/// were added, plus what was left when it stopped forming groups.
-#[derive(Clone, Debug)]
-pub struct GroupTrace {
-    pub groups: Vec<(Vec<usize>, Side)>,
-    /// Records never put in a formed group (ascending ids): a last group of `k..2k-1`
-    /// records, or fewer than `k` records that the heuristic hands to the nearest groups.
-    pub rest: Vec<usize>,
 }
 
 /// Where records left over (fewer than k) go in a group order.

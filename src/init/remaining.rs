@@ -14,15 +14,43 @@
 //! order from 0.0), break ties by the lowest record id, and keep the centroid as the
 //! compensated running sums of [`Pool`], updated in the same removal order (a batch is
 //! removed from the highest pool position down, as [`Pool`] does), so every choice and every
-//! centroid is bit-identical. [`open`] picks one by n and d ([`use_tree`]).
+//! centroid is bit-identical. [`super::spatial::open`] picks one by n and d.
 //!
 //! ## Complexity
 //! [`Scan`]: O(m d) per query over m remaining records. Tree: see its module doc. Removal
 //! O(d) per record in both (plus the tree's box updates).
 
-use super::kdtree::{inflate_radius, inflate_square, sq_dist_as_scan, KdRemaining};
 use super::pool::Pool;
 use crate::data::Instance;
+
+/// Squared distance with the scan's operations in the scan's order.
+#[inline]
+pub fn sq_dist_as_scan(x: &[f64], q: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for (a, b) in x.iter().zip(q) {
+        let t = a - b;
+        acc += t * t;
+    }
+    acc
+}
+
+/// Relative slack on radii from rounded distances (the rounding error of a squared
+/// distance over d terms is below (d + 2) 2^-53 relative, far below this for any d the
+/// workbench meets), plus an absolute term for underflow.
+const SLACK: f64 = 1e-9;
+const TINY: f64 = 1e-280;
+
+/// An upper bound on the exact distance given a computed squared distance.
+#[inline]
+pub fn inflate_radius(sq: f64) -> f64 {
+    sq.sqrt() * (1.0 + SLACK) + TINY
+}
+
+/// An upper bound on a computed squared distance given an upper bound on the exact distance.
+#[inline]
+pub fn inflate_square(r: f64) -> f64 {
+    r * r * (1.0 + SLACK) + TINY
+}
 
 /// What the engine asks of the records not yet grouped. Ties: lowest record id.
 pub trait Remaining {
@@ -258,58 +286,5 @@ impl Remaining for Scan<'_> {
             ids.iter().for_each(|&i| here[i] = false);
         }
         ids
-    }
-}
-
-/// True when the kd-tree answers faster than the scan for `m` records of dimension `d`.
-/// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures, one
-/// thread; figures in `proofs/certificates/study-engine.txt`): scan/tree time 1.0 at
-/// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
-/// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the
-/// tree's farthest queries (from MDAV's r, a hull record) visit most leaves.
-pub fn use_tree(m: usize, d: usize) -> bool {
-    match d {
-        0..=2 => m >= 5_000,
-        3..=4 => m >= 20_000,
-        5..=6 => m >= 60_000,
-        _ => false,
-    }
-}
-
-/// Which implementation [`open`] uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// By n and d ([`use_tree`]).
-    Auto,
-    Scan,
-    Tree,
-}
-
-/// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`;
-/// anything else or unset: automatic). For comparisons and benchmarks: the answers are the
-/// same either way, only the time differs.
-pub fn forced_backend() -> Option<Backend> {
-    match std::env::var("MICROAGG_SPATIAL").as_deref() {
-        Ok("scan") => Some(Backend::Scan),
-        Ok("tree") => Some(Backend::Tree),
-        _ => None,
-    }
-}
-
-/// The remaining records `ids` of `inst` behind the chosen backend.
-pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dyn Remaining + 'a> {
-    let tree = match backend {
-        Backend::Auto => match forced_backend() {
-            Some(Backend::Scan) => false,
-            Some(Backend::Tree) => true,
-            _ => use_tree(ids.len(), inst.d),
-        },
-        Backend::Scan => false,
-        Backend::Tree => true,
-    };
-    if tree {
-        Box::new(KdRemaining::new(inst, ids))
-    } else {
-        Box::new(Scan::new(inst, ids))
     }
 }

@@ -16,7 +16,7 @@
 //! Laszlo & Mukherjee (2005), IEEE TKDE 17(7) (use of a fixed-size method on large groups).
 
 use super::engine::{self, Rules};
-use super::remaining::Backend;
+use super::spatial::Backend;
 use crate::data::Instance;
 
 /// MDAV groups (minimum size `k`) of the records `ids` (at least `k` of them).

@@ -47,7 +47,7 @@
 use super::certify::{
     lagrangian_lower, partition_sse_lower, partition_sse_upper, rc_lower, PROOF_REL_GAP,
 };
-use super::setpart::{bits, greedy_cover, labels_of_masks};
+use super::masks::{bits, greedy_cover, labels_of_masks};
 use super::stop::Stop;
 use crate::error::set_highs_option;
 use crate::SolverError;

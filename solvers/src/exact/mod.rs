@@ -36,6 +36,7 @@ pub(crate) mod branch;
 pub(crate) mod certify;
 pub mod dp;
 pub(crate) mod enumerate;
+pub(crate) mod masks;
 pub mod setpart;
 pub(crate) mod stop;
 

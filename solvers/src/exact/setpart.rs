@@ -49,6 +49,7 @@
 use super::branch::{branch_and_bound, Columns};
 use super::certify::{lagrangian_lower, partition_sse_upper, sse_interval, U};
 use super::enumerate::{enumerate, Column, Mode};
+use super::masks::{bits, greedy_cover, labels_of_masks};
 use super::stop::Stop;
 use crate::error::set_highs_option;
 use crate::sse::{group_sse, sq_dist};
@@ -109,18 +110,6 @@ fn mask_sse(x: &[f64], d: usize, mask: u64) -> f64 {
     group_sse(x, d, &bits(mask).collect::<Vec<_>>())
 }
 
-pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            Some(i)
-        }
-    })
-}
-
 /// Groups of a feasible labelling as masks (labels must be a partition with sizes in
 /// k..2k-1; other groups are dropped, since the master only knows those sizes).
 fn masks_of_labels(labels: &[usize], k: usize) -> Vec<u64> {
@@ -133,27 +122,6 @@ fn masks_of_labels(labels: &[usize], k: usize) -> Vec<u64> {
         .into_iter()
         .filter(|m| (k..2 * k).contains(&(m.count_ones() as usize)))
         .collect()
-}
-
-/// Labels from chosen masks (must cover every record exactly once).
-pub(crate) fn labels_of_masks(masks: &[u64], n: usize) -> Result<Vec<usize>, SolverError> {
-    let mut labels = vec![usize::MAX; n];
-    for (g, &m) in masks.iter().enumerate() {
-        for i in bits(m) {
-            if labels[i] != usize::MAX {
-                return Err(SolverError::backend(format!(
-                    "record {i} covered twice by the MIP solution"
-                )));
-            }
-            labels[i] = g;
-        }
-    }
-    if let Some(i) = labels.iter().position(|&l| l == usize::MAX) {
-        return Err(SolverError::backend(format!(
-            "record {i} not covered by the MIP solution"
-        )));
-    }
-    Ok(labels)
 }
 
 /// Solve the master over `masks` (costs `costs`) as an LP (duals returned) or a MIP.
@@ -241,22 +209,6 @@ fn solve_master(
         optimal,
         mip_nodes,
     })
-}
-
-/// Groups (mask, LP value) by decreasing value (ties: earlier entry), disjoint ones kept: a
-/// partition when they cover every record.
-pub(crate) fn greedy_cover(groups: &[(u64, f64)], n: usize) -> Option<Vec<usize>> {
-    let mut order: Vec<usize> = (0..groups.len()).filter(|&g| groups[g].1 > 1e-9).collect();
-    order.sort_by(|&a, &b| groups[b].1.total_cmp(&groups[a].1).then(a.cmp(&b)));
-    let mut covered = 0u64;
-    let mut picked = Vec::new();
-    for g in order {
-        if groups[g].0 & covered == 0 {
-            covered |= groups[g].0;
-            picked.push(groups[g].0);
-        }
-    }
-    labels_of_masks(&picked, n).ok()
 }
 
 /// Partition from the values of an integral master solution.
