@@ -115,7 +115,7 @@ enum Command {
         /// lines when FILE ends in .jsonl or .json.
         #[arg(long)]
         trace: Option<PathBuf>,
-        /// Also compute a lower bound (nn or colgen) after the run and report lower_bound,
+        /// Also compute a lower bound (nn, colgen or colgen-cuts) after the run and report lower_bound,
         /// il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
         #[arg(long)]
         bound: Option<String>,
@@ -126,8 +126,10 @@ enum Command {
     Bound {
         #[command(flatten)]
         data: DataArgs,
-        /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified) or colgen
-        /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s).
+        /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified), colgen
+        /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
+        /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
+        /// proofs/P14).
         #[arg(long, default_value = "nn")]
         method: String,
         /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
@@ -145,7 +147,7 @@ enum Command {
         #[arg(long)]
         certificate: Option<PathBuf>,
         /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
-        /// (0: none). Each round adds the most violated cuts (at most 800) and resumes column
+        /// (0: none for colgen, 50 for colgen-cuts). Each round adds the most violated cuts (at most 800) and resumes column
         /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
         /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
         #[arg(long, default_value_t = 0)]
@@ -777,9 +779,9 @@ fn bound(
     check_time_limit(time_limit)?;
     microagg::bound::check_name(method)?;
     if let Some(path) = certificate {
-        if method != "colgen" {
+        if !microagg::bound::is_colgen(method) {
             return Err(Error::usage(format!(
-                "--certificate: only the colgen bound writes certificates, not {method}"
+                "--certificate: only the colgen bounds write certificates, not {method}"
             )));
         }
         // Refuse a destination that cannot be written before spending the time limit.

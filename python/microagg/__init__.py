@@ -108,7 +108,8 @@ def run(
             partition); None: refiners run to their own stopping rule (ILS: ``stall``
             iterations without improvement).
         bound: lower bound computed after the run for the gap (``"nn"``, O(n^2 d);
-            ``"colgen"``, HiGHS column generation within ``time_limit`` or 60 s); None skips it.
+            ``"colgen"``, HiGHS column generation within ``time_limit`` or 60 s; ``"colgen-cuts"``,
+            the same with subset-row cuts, proofs/P14); None skips it.
         params: method parameters, ``{"ils.stall": 1000}`` or ``{"ils": {"stall": 1000}}``
             (unknown names are errors).
         trace: record the refiners' progress into ``Result.trace``.
@@ -185,7 +186,8 @@ def bound(
 
     ``method``: ``"nn"`` (sum of each record's k-1 nearest squared distances over 2k,
     O(n^2 d), proofs/P06) or ``"colgen"`` (Lagrangian bound of a column generation master on
-    HiGHS, proofs/P09; ``time_limit`` defaults to 60 s). Both are certified (rounded outward).
+    HiGHS, proofs/P09; ``time_limit`` defaults to 60 s) or ``"colgen-cuts"`` (the same with
+    rounds of subset-row cuts, proofs/P14). All are certified (rounded outward).
     """
     data = to_data(X, columns)
     v = json.loads(_core.bound(data, int(k), method, None if time_limit is None else float(time_limit)))

@@ -77,7 +77,7 @@ def test_bound_methods_are_below_the_exact_optimum():
     best = min(_partitions_sse(Y, 3))
     e9 = microagg.solve_exact(Y, 3)
     assert e9.proven_optimal and e9.sse == pytest.approx(best, rel=1e-9)
-    for m in ["nn", "colgen"]:
+    for m in ["nn", "colgen", "colgen-cuts"]:
         b = microagg.bound(Y, 3, m, time_limit=10)
         assert b.certified and 0 < b.lower_bound <= best * (1 + 1e-12), m
     mdav = microagg.run(X, 3, method="mdav", bound=None)
