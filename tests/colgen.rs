@@ -3,7 +3,10 @@
 //! partitions) and below every heuristic, and on Tarragona k = 3 below the best known SSE.
 
 mod common;
-use common::{brute_force_optimum, casc, cli, cli_ok, clustered_rows, run_method, synthetic};
+use common::{
+    brute_force_min_rc_cuts, brute_force_optimum, casc, cli, cli_ok, clustered_rows, run_method,
+    synthetic,
+};
 use microagg_solvers::bounds::colgen::pricing::{
     exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry,
 };
@@ -16,17 +19,7 @@ use std::time::{Duration, Instant};
 /// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S), by enumerating bit masks,
 /// with the two-pass SSE (independent of the pairwise form the pricing uses).
 fn brute_force_min_rc(x: &[f64], n: usize, d: usize, k: usize, y: &[f64]) -> f64 {
-    let mut best = f64::INFINITY;
-    for mask in 1u32..(1 << n) {
-        let m = mask.count_ones() as usize;
-        if m < k || m > 2 * k - 1 {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
-        let rc = group_sse(x, d, &members) - members.iter().map(|&i| y[i]).sum::<f64>();
-        best = best.min(rc);
-    }
-    best
+    brute_force_min_rc_cuts(x, n, d, k, y, &[])
 }
 
 #[test]

@@ -8,42 +8,13 @@
 //! of the cut duals supports the claim, and a positive cut dual proves nothing.
 
 mod common;
-use common::{brute_force_optimum, clustered_rows};
+use common::{brute_force_min_rc_cuts, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{exact_rc_bound_cuts, ExactBudget, Geometry};
 use microagg_solvers::bounds::{colgen_bound, verify_lagrangian_cuts, ColgenOptions};
-use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-
-/// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S) + sum_C w_C [|S ∩ C| >= 2],
-/// by enumerating bit masks, with the two-pass SSE and the cut terms counted directly.
-fn brute_force_min_rc_cuts(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    y: &[f64],
-    cuts: &[([u32; 3], f64)],
-) -> f64 {
-    let mut best = f64::INFINITY;
-    for mask in 1u32..(1 << n) {
-        let m = mask.count_ones() as usize;
-        if m < k || m > 2 * k - 1 {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
-        let pen: f64 = cuts
-            .iter()
-            .filter(|(t, _)| t.iter().filter(|&&i| mask >> i & 1 == 1).count() >= 2)
-            .map(|(_, w)| w)
-            .sum();
-        let rc = group_sse(x, d, &members) - members.iter().map(|&i| y[i]).sum::<f64>() + pen;
-        best = best.min(rc);
-    }
-    best
-}
 
 fn random_triple(rng: &mut impl Rng, n: usize) -> [u32; 3] {
     loop {

@@ -35,7 +35,7 @@
 //! Khomnotai, Lin, Peng & Santra (2018), Symmetry 10(7):262 (NN and NC growth).
 
 use super::diameter::Diameter;
-use super::growth::Growth;
+use super::growth::{grow_to_centroid, Growth};
 use super::pool::{group_centroids, nearest_centroid};
 use super::remaining::Remaining;
 use super::spatial::{open, Backend};
@@ -311,20 +311,9 @@ fn grow(inst: &Instance, rem: &mut dyn Remaining, seed: usize, k: usize, how: Gr
             rem.remove(seed);
             let mut group = Vec::with_capacity(k);
             group.push(seed);
-            let mut sum = inst.row(seed).to_vec();
-            let mut centroid = sum.clone();
-            while group.len() < k && !rem.is_empty() {
-                let next = rem.take_nearest(&centroid, 1)[0];
-                group.push(next);
-                sum.iter_mut()
-                    .zip(inst.row(next))
-                    .for_each(|(s, v)| *s += v);
-                let inv = 1.0 / group.len() as f64;
-                centroid
-                    .iter_mut()
-                    .zip(&sum)
-                    .for_each(|(c, s)| *c = s * inv);
-            }
+            grow_to_centroid(inst, &mut group, inst.row(seed), k, |centroid| {
+                (!rem.is_empty()).then(|| rem.take_nearest(centroid, 1)[0])
+            });
             group
         }
     }

@@ -56,22 +56,40 @@ pub fn grow(
             let first = pool.remove_at(seed_pos);
             let mut group = Vec::with_capacity(k);
             group.push(first);
-            let mut sum = seed.clone();
-            let mut centroid = seed;
-            while group.len() < k && !pool.is_empty() {
-                let next = pool.take_nearest(&centroid, 1)[0];
-                group.push(next);
-                sum.iter_mut()
-                    .zip(inst.row(next))
-                    .for_each(|(s, v)| *s += v);
-                let inv = 1.0 / group.len() as f64;
-                centroid
-                    .iter_mut()
-                    .zip(&sum)
-                    .for_each(|(c, s)| *c = s * inv);
-            }
+            grow_to_centroid(inst, &mut group, &seed, k, |centroid| {
+                (!pool.is_empty()).then(|| pool.take_nearest(centroid, 1)[0])
+            });
             group
         }
+    }
+}
+
+/// Grow `group` (holding its seed, at point `seed`) to `k` records, each time adding the
+/// record `take_nearest` returns for the group's running centroid (sum of the members'
+/// points over their count), until `k` or until it returns none. One rule for the pool path
+/// ([`grow`]) and the MDAV-lineage engine, so both compute the same centroids bit for bit.
+pub fn grow_to_centroid(
+    inst: &Instance,
+    group: &mut Vec<usize>,
+    seed: &[f64],
+    k: usize,
+    mut take_nearest: impl FnMut(&[f64]) -> Option<usize>,
+) {
+    let mut sum = seed.to_vec();
+    let mut centroid = sum.clone();
+    while group.len() < k {
+        let Some(next) = take_nearest(&centroid) else {
+            break;
+        };
+        group.push(next);
+        sum.iter_mut()
+            .zip(inst.row(next))
+            .for_each(|(s, v)| *s += v);
+        let inv = 1.0 / group.len() as f64;
+        centroid
+            .iter_mut()
+            .zip(&sum)
+            .for_each(|(c, s)| *c = s * inv);
     }
 }
 

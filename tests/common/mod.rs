@@ -165,3 +165,33 @@ pub fn clustered_rows(rng: &mut impl rand::Rng, n: usize, d: usize, spacing: f64
         .map(|t| ((t / d) % 3) as f64 * spacing + rng.random_range(-1.0..1.0))
         .collect()
 }
+
+/// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S) + sum_C w_C [|S ∩ C| >= 2],
+/// by enumerating bit masks, with the two-pass SSE and the cut terms counted directly.
+pub fn brute_force_min_rc_cuts(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    cuts: &[([u32; 3], f64)],
+) -> f64 {
+    let mut best = f64::INFINITY;
+    for mask in 1u32..(1 << n) {
+        let m = mask.count_ones() as usize;
+        if m < k || m > 2 * k - 1 {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+        let pen: f64 = cuts
+            .iter()
+            .filter(|(t, _)| t.iter().filter(|&&i| mask >> i & 1 == 1).count() >= 2)
+            .map(|(_, w)| w)
+            .sum();
+        let rc = microagg_solvers::sse::group_sse(x, d, &members)
+            - members.iter().map(|&i| y[i]).sum::<f64>()
+            + pen;
+        best = best.min(rc);
+    }
+    best
+}
