@@ -233,6 +233,32 @@ pub fn compute_with(
     })
 }
 
+/// The bound `name` after a run (`run --bound`, the Python `run(bound=...)`): computed
+/// after the run so that it does not eat into the run's time limit, and skipped once
+/// `interrupt` is set (it can take as long as the run). Returns the bound, or why it was
+/// skipped; `(None, None)` when no bound was asked for.
+pub fn after_run(
+    name: Option<&str>,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<(Option<BoundOutcome>, Option<&'static str>)> {
+    match name {
+        None => Ok((None, None)),
+        Some(_) if interrupt.load(std::sync::atomic::Ordering::SeqCst) => {
+            Ok((None, Some("interrupted before the bound was computed")))
+        }
+        Some(b) => {
+            let options = BoundOptions::default();
+            Ok((
+                Some(compute_with(b, inst, k, time_limit, &options, interrupt)?),
+                None,
+            ))
+        }
+    }
+}
+
 /// A JSON number, or null for NaN (a value that was never computed).
 fn finite_or_null(v: f64) -> Value {
     if v.is_finite() {
