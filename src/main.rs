@@ -43,7 +43,7 @@ enum Command {
     /// Join the part files of a split run (`run --part I/N --labels-out FILE`) into one
     /// labels file, numbered as the unsplit run numbers its labels.
     Combine(cli::labels::CombineArgs),
-    /// List every registered method with its parameters and defaults.
+    /// List every registered method and bound with its parameters and defaults.
     List(cli::list::ListArgs),
     /// Speed benchmark: time and IL per method and case.
     Bench(cli::study::BenchArgs),

@@ -65,6 +65,10 @@ pub struct RunArgs {
     /// lower_bound, il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
     #[arg(long, value_parser = values::bound_name())]
     pub bound: Option<String>,
+    /// Parameter of the --bound, KEY=VALUE (repeatable), e.g. cuts=5 or time_limit=30
+    /// (default time limit: the run's); `microagg list` shows each bound's parameters.
+    #[arg(long = "bound-param", requires = "bound")]
+    pub bound_params: Vec<String>,
     #[command(flatten)]
     pub split: microagg::parts::SplitArgs,
 }
@@ -119,8 +123,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         trace: args.trace.clone(),
     };
     outputs.check(&args.data)?;
-    // Validate the pipeline and its parameters before loading data or running anything.
+    // Validate the pipeline, the bound and their parameters before loading data or running
+    // anything.
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
+    let (bound_options, bound_time_limit) = bound_options(&args)?;
     if args.split.is_active() {
         return run_split(&args, &pipeline, &outputs);
     }
@@ -168,7 +174,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         args.bound.as_deref(),
         &inst,
         data.k,
-        args.time_limit,
+        bound_time_limit,
+        &bound_options,
         interrupt::flag(),
     )?;
     let interrupted = interrupt::requested();
@@ -216,6 +223,27 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The options and time limit of `--bound` from its `--bound-param`s (the time limit is the
+/// run's unless one is given).
+fn bound_options(args: &RunArgs) -> Result<(microagg::bound::BoundOptions, Option<f64>)> {
+    let mut options = microagg::bound::BoundOptions::default();
+    let mut time_limit = args.time_limit;
+    let Some(name) = args.bound.as_deref() else {
+        return Ok((options, time_limit));
+    };
+    for kv in &args.bound_params {
+        let (key, value) = kv.split_once('=').ok_or_else(|| {
+            Error::usage(format!(
+                "--bound-param {kv}: expected KEY=VALUE, e.g. cuts=5"
+            ))
+        })?;
+        if let Some(t) = options.set(name, key.trim(), value.trim())? {
+            time_limit = Some(t);
+        }
+    }
+    Ok((options, time_limit))
 }
 
 /// `run --strata/--blocks/--part`: the split run of [`microagg::parts`].

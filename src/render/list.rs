@@ -1,8 +1,10 @@
 //! # The registry listing
 //!
 //! What `microagg list` prints: every registered method with its kind, summary, reference
-//! and parameters (defaults and docs), as text grouped by kind or as JSON
-//! ([`methods_json`], also the Python package's `methods()`).
+//! and parameters (defaults and docs), then every registered bound
+//! ([`crate::bound::BOUNDS`]) with what it computes, when it is certified and its
+//! parameters; as text grouped by kind or as JSON (one array, bounds with kind `bound`;
+//! [`methods_json`] alone is the Python package's `methods()`).
 //!
 //! ## Complexity
 //! Linear in the registry's entries and parameters.
@@ -10,6 +12,7 @@
 //! ## References
 //! None.
 
+use crate::bound::{BoundInfo, BOUNDS};
 use crate::method::{MethodInfo, MethodKind};
 use crate::registry;
 use serde_json::{json, Value};
@@ -39,9 +42,29 @@ pub fn methods_json() -> Vec<Value> {
         .collect()
 }
 
-/// `list --json`: the methods, pretty-printed.
+/// One JSON object per registered bound, in the shape of [`methods_json`]: kind `bound`,
+/// `reference` tells when it is certified, `params` the defaults as text.
+pub fn bounds_json() -> Vec<Value> {
+    BOUNDS
+        .iter()
+        .map(|b| {
+            json!({
+                "name": b.name,
+                "kind": "bound",
+                "summary": b.summary,
+                "reference": b.certified,
+                "params": b.params.iter().map(|p| (p.key.to_string(), p.default.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+                "params_doc": b.params.iter().map(|p| (p.key.to_string(), p.doc.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+            })
+        })
+        .collect()
+}
+
+/// `list --json`: the methods, then the bounds, pretty-printed.
 pub fn list_json() -> String {
-    serde_json::to_string_pretty(&methods_json()).expect("list serialises")
+    let mut all = methods_json();
+    all.extend(bounds_json());
+    serde_json::to_string_pretty(&all).expect("list serialises")
 }
 
 /// The text listing: one block per kind, one entry per method with its parameters.
@@ -57,6 +80,22 @@ pub fn list_text() -> String {
         for m in of_kind {
             text += &method_text(m);
         }
+    }
+    text += "bounds (bound --method NAME, run --bound NAME --bound-param KEY=VALUE):\n";
+    for b in BOUNDS {
+        text += &bound_text(b);
+    }
+    text
+}
+
+fn bound_text(b: &BoundInfo) -> String {
+    let mut text = format!("  {:<16} {}\n", b.name, b.summary);
+    text += &format!("  {:<16} certified: {}\n", "", b.certified);
+    if b.params.is_empty() {
+        text += &format!("  {:<16} parameters: none\n", "");
+    }
+    for p in b.params {
+        text += &format!("  {:<16}   {} = {}  {}\n", "", p.key, p.default, p.doc);
     }
     text
 }
