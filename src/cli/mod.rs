@@ -4,14 +4,14 @@
 //! `clap::Args` struct) and a function that validates them, calls the library and writes
 //! what [`microagg::render`] makes of the result. `main.rs` only parses and dispatches.
 //!
-//! - [`run`]: `run` (a pipeline, optionally split, with an optional bound);
-//! - [`bound`]: `bound` and `verify-bound`;
-//! - [`exact`]: `solve-exact`;
-//! - [`labels`]: `check` and `combine`;
-//! - [`study`]: `experiment`, `report`, `demo` and `bench`;
-//! - [`list`]: `list` (methods and bounds);
-//! - [`data`]: the data options every data command shares;
-//! - [`values`]: the value parsers and value enums of closed choices, among them the one
+//! - [`run`] holds `run` (a pipeline, optionally split, with an optional bound);
+//! - [`bound`] holds `bound` and `verify-bound`;
+//! - [`exact`] holds `solve-exact`;
+//! - [`labels`] holds `check` and `combine`;
+//! - [`study`] holds `experiment`, `report`, `demo` and `bench`;
+//! - [`list`] holds `list` (methods and bounds);
+//! - [`data`] holds the data options every data command shares;
+//! - [`values`] holds the value parsers and value enums of closed choices, among them the one
 //!   `--time-limit` parser.
 //!
 //! ## Complexity
