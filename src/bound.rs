@@ -22,6 +22,9 @@
 //! value before cuts), `converged_lp` (the last LP value pricing proved), `cut_rounds` and
 //! `cuts`.
 //!
+//! Every bound is registered in [`BOUNDS`] with its parameters ([`BoundInfo`], printed by
+//! `microagg list`); [`BoundOptions::set`] sets them from text, checked against the registry.
+//!
 //! The gap of a solution to a bound is `100 (SSE - LB) / LB` ([`gap_percent`]): how far, in
 //! percent of the bound, the solution may be from optimal.
 
@@ -31,10 +34,104 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Instant;
 
-/// Bound names this build computes. `colgen-cuts` is `colgen` with subset-row cut rounds
-/// ([`COLGEN_CUTS_ROUNDS`] unless [`BoundOptions::cut_rounds`] says otherwise), so that
-/// `run --bound`, suites and the Python package can ask for the cut bound by name.
-pub const NAMES: &[&str] = &["nn", "colgen", "colgen-cuts"];
+/// A parameter of a registered bound: its key (as `--bound-param KEY=VALUE` and in
+/// [`BoundOptions::set`]), its default as text, and what it does.
+#[derive(Debug, Clone, Copy)]
+pub struct BoundParam {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub doc: &'static str,
+}
+
+/// One registered bound: the name it is asked for by (`bound --method`, `run --bound`,
+/// suites, Python), what it computes, whether it is certified and where its proof is, and
+/// its parameters. `microagg list` prints these.
+#[derive(Debug, Clone, Copy)]
+pub struct BoundInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// When the bound is certified, with its proof in `proofs/`.
+    pub certified: &'static str,
+    pub params: &'static [BoundParam],
+}
+
+const COLGEN_TIME_LIMIT: BoundParam = BoundParam {
+    key: "time_limit",
+    default: "60",
+    doc: "wall-clock seconds, the start pipeline included (run --bound: the run's limit)",
+};
+const COLGEN_START_PARAM: BoundParam = BoundParam {
+    key: "start",
+    default: "none",
+    doc: "a labels file whose groups seed the master next to the mdav+decompose-shrink partition",
+};
+const COLGEN_PROGRESS: BoundParam = BoundParam {
+    key: "progress",
+    default: "false",
+    doc: "one progress line per iteration on stderr",
+};
+
+/// Every bound this build computes, in the order `microagg list` prints them. Adding a
+/// bound is its kernel, one entry here and one arm in [`compute_with`].
+pub const BOUNDS: &[BoundInfo] = &[
+    BoundInfo {
+        name: "nn",
+        summary: "nearest-neighbour bound sum_i NN_{k-1}(i) / (2k), O(n^2 d)",
+        certified: "always (proofs/P06-nn-bound.md)",
+        params: &[],
+    },
+    BoundInfo {
+        name: "colgen",
+        summary: "Lagrangian bound of the column generation master (HiGHS), max with nn",
+        certified: "always, the pricing bound is proven (proofs/P09-lagrangian-bound.md); certificate for verify-bound (proofs/P13)",
+        params: &[
+            COLGEN_TIME_LIMIT,
+            BoundParam {
+                key: "cuts",
+                default: "0",
+                doc: "rounds of subset-row cuts on record triples after the master converged (proofs/P14)",
+            },
+            COLGEN_START_PARAM,
+            COLGEN_PROGRESS,
+        ],
+    },
+    BoundInfo {
+        name: "colgen-cuts",
+        summary: "colgen with rounds of subset-row cuts on record triples",
+        certified: "always (proofs/P09, proofs/P14); certificate for verify-bound (proofs/P13)",
+        params: &[
+            COLGEN_TIME_LIMIT,
+            BoundParam {
+                key: "cuts",
+                default: "50",
+                doc: "rounds of subset-row cuts (0 means the default, 50)",
+            },
+            COLGEN_START_PARAM,
+            COLGEN_PROGRESS,
+        ],
+    },
+];
+
+/// The names of [`BOUNDS`], in order.
+pub const NAMES: &[&str] = &names::<{ BOUNDS.len() }>();
+
+const fn names<const N: usize>() -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = BOUNDS[i].name;
+        i += 1;
+    }
+    out
+}
+
+/// The registered bound `name`, or an error listing the available ones.
+pub fn find(name: &str) -> Result<&'static BoundInfo> {
+    BOUNDS
+        .iter()
+        .find(|b| b.name == name)
+        .ok_or_else(|| Error::usage(unknown(name)))
+}
 
 /// Cut rounds of the `colgen-cuts` bound when the caller sets none: more than the 5-7 rounds
 /// the CASC cases used before no violated triple remained or the time ran out
@@ -87,6 +184,45 @@ pub struct BoundOptions {
     pub progress: bool,
     /// `colgen`: rounds of subset-row cuts after the master converged (0: none).
     pub cut_rounds: usize,
+}
+
+impl BoundOptions {
+    /// Set parameter `key` of bound `name` from text (`--bound-param KEY=VALUE`), checked
+    /// against the registry: an unknown key is an error naming the bound's parameters.
+    /// `time_limit` is not an option of its own: it is returned for the caller to pass on.
+    pub fn set(&mut self, name: &str, key: &str, value: &str) -> Result<Option<f64>> {
+        let info = find(name)?;
+        if !info.params.iter().any(|p| p.key == key) {
+            let keys: Vec<&str> = info.params.iter().map(|p| p.key).collect();
+            return Err(Error::usage(format!(
+                "bound {name} has no parameter '{key}'; its parameters: {}",
+                if keys.is_empty() {
+                    "none".to_string()
+                } else {
+                    keys.join(", ")
+                }
+            )));
+        }
+        let bad =
+            |what: &str| Error::usage(format!("bound {name}: {key}={value}: expected {what}"));
+        match key {
+            "time_limit" => {
+                let t: f64 = value.parse().map_err(|_| bad("a number of seconds"))?;
+                crate::search::check_time_limit(t)
+                    .map_err(|e| Error::usage(format!("bound {name}: time_limit {e}")))?;
+                return Ok(Some(t));
+            }
+            "cuts" => self.cut_rounds = value.parse().map_err(|_| bad("a count"))?,
+            "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
+            "start" => {
+                let path = std::path::Path::new(value);
+                self.start = Some(crate::labels::read_labels(path)?);
+                self.start_source = value.to_string();
+            }
+            _ => unreachable!("every registered parameter is handled"),
+        }
+        Ok(None)
+    }
 }
 
 /// Compute bound `name` for (instance, k). `time_limit` (seconds) is honoured by the bounds
@@ -233,6 +369,30 @@ pub fn compute_with(
     })
 }
 
+/// The bound `name` after a run (`run --bound`, the Python `run(bound=...)`): computed
+/// after the run so that it does not eat into the run's time limit, and skipped once
+/// `interrupt` is set (it can take as long as the run). Returns the bound, or why it was
+/// skipped; `(None, None)` when no bound was asked for.
+pub fn after_run(
+    name: Option<&str>,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    options: &BoundOptions,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<(Option<BoundOutcome>, Option<&'static str>)> {
+    match name {
+        None => Ok((None, None)),
+        Some(_) if interrupt.load(std::sync::atomic::Ordering::SeqCst) => {
+            Ok((None, Some("interrupted before the bound was computed")))
+        }
+        Some(b) => Ok((
+            Some(compute_with(b, inst, k, time_limit, options, interrupt)?),
+            None,
+        )),
+    }
+}
+
 /// A JSON number, or null for NaN (a value that was never computed).
 fn finite_or_null(v: f64) -> Value {
     if v.is_finite() {
@@ -244,11 +404,7 @@ fn finite_or_null(v: f64) -> Value {
 
 /// Check a bound name without computing it.
 pub fn check_name(name: &str) -> Result<()> {
-    if NAMES.contains(&name) {
-        Ok(())
-    } else {
-        Err(Error::usage(unknown(name)))
-    }
+    find(name).map(|_| ())
 }
 
 fn unknown(name: &str) -> String {
@@ -293,5 +449,50 @@ mod tests {
             "{e}"
         );
         assert!(check_name("nn").is_ok());
+    }
+
+    #[test]
+    fn the_registry_lists_every_bound_once_with_its_parameters() {
+        assert_eq!(NAMES, &["nn", "colgen", "colgen-cuts"]);
+        for b in BOUNDS {
+            assert_eq!(NAMES.iter().filter(|n| **n == b.name).count(), 1);
+            // is_colgen and the parameters agree: only colgen bounds take parameters.
+            assert_eq!(is_colgen(b.name), !b.params.is_empty(), "{}", b.name);
+        }
+        let cuts = |name| {
+            find(name)
+                .unwrap()
+                .params
+                .iter()
+                .find(|p| p.key == "cuts")
+                .unwrap()
+                .default
+        };
+        assert_eq!(cuts("colgen"), "0");
+        assert_eq!(cuts("colgen-cuts"), COLGEN_CUTS_ROUNDS.to_string());
+        let limit = find("colgen").unwrap().params[0];
+        assert_eq!((limit.key, limit.default), ("time_limit", "60"));
+        assert_eq!(
+            limit.default.parse::<f64>().unwrap(),
+            COLGEN_DEFAULT_SECONDS
+        );
+    }
+
+    #[test]
+    fn bound_parameters_are_typed_and_checked() {
+        let mut o = BoundOptions::default();
+        assert_eq!(o.set("colgen", "cuts", "5").unwrap(), None);
+        assert_eq!(o.cut_rounds, 5);
+        assert_eq!(o.set("colgen", "time_limit", "2.5").unwrap(), Some(2.5));
+        assert!(o.set("colgen", "progress", "true").is_ok() && o.progress);
+        let e = o.set("nn", "cuts", "5").unwrap_err().to_string();
+        assert!(
+            e.contains("bound nn has no parameter 'cuts'") && e.contains("none"),
+            "{e}"
+        );
+        let e = o.set("colgen", "cuts", "many").unwrap_err().to_string();
+        assert!(e.contains("cuts=many: expected a count"), "{e}");
+        assert!(o.set("colgen", "time_limit", "-1").is_err());
+        assert!(o.set("magic", "cuts", "1").is_err());
     }
 }

@@ -9,7 +9,10 @@
 //! - [`init`]: constructive heuristics; [`search`]: the refinement framework;
 //! - [`method`]: the contracts of methods; [`registry`]: the one list of them (the only
 //!   module that imports every algorithm); [`pipeline`]: `init+refiner+...` runs;
-//! - [`labels`]: labels files, the independent feasibility/SSE check and masked output.
+//! - [`labels`]: labels files, the independent feasibility/SSE check and masked output;
+//! - [`bound`]: the registered lower bounds; [`exact`]: exact solves from MDAV's start;
+//! - [`render`]: the text and JSON of one result as the command line prints it
+//!   (`src/main.rs` and `src/cli/` only parse and dispatch).
 //!
 //! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
 
@@ -22,6 +25,7 @@ pub mod bound;
 pub mod certificate;
 pub mod data;
 pub mod error;
+pub mod exact;
 pub mod experiment;
 pub mod init;
 pub mod interrupt;
@@ -33,6 +37,7 @@ pub mod partition;
 pub mod parts;
 pub mod pipeline;
 pub mod registry;
+pub mod render;
 pub mod report;
 pub mod rng;
 pub mod search;

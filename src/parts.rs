@@ -21,6 +21,10 @@
 //! parts, n, k, pipeline, seed, split, the data's sha256), then one line per row of the
 //! whole file: the row's label within the part, or `-` for a row of another part.
 //!
+//! This file holds the split options, the solving of units ([`solve_split`]) and the split
+//! `run` ([`run_cli`]); parts and their assignment are in `parts/assign.rs`, part files and
+//! `combine` in `parts/files.rs`.
+//!
 //! ## Complexity
 //! Splitting and joining are O(n log n); solving costs what the pipeline costs per unit.
 //!
@@ -35,10 +39,18 @@ use crate::output;
 use crate::pipeline::Pipeline;
 use crate::strata::{strata_units, Unit};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use serde::Serialize;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+mod assign;
+mod files;
+
+pub use assign::{assign_parts, slurm_part, Part};
+pub use files::{
+    combine, first_appearance_labels, read_part, write_part, CombineSummary, PartHeader,
+};
 
 /// The `run` options that split a run into units.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -73,98 +85,6 @@ impl SplitArgs {
     pub fn is_active(&self) -> bool {
         self.strata.is_some() || self.blocks.is_some() || self.part.is_some()
     }
-}
-
-/// Part `index` (1-based) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Part {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Part {
-    /// Parse `I/N` (1 <= I <= N); `option` names the flag in errors.
-    pub fn parse(s: &str, option: &str) -> Result<Part> {
-        let bad = || Error::usage(format!("{option} '{s}': expected I/N with 1 <= I <= N"));
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Part { index, count })
-    }
-
-    /// The part of a `--part`/`--shard` argument: `I/N`; `all` (none); `slurm` (from the
-    /// environment, which must be set); absent: from the environment when it is set.
-    pub fn from_arg(arg: Option<&str>, option: &str) -> Result<Option<Part>> {
-        match arg.map(str::trim) {
-            Some("all") => Ok(None),
-            Some("slurm") => slurm_part()?.map(Some).ok_or_else(|| {
-                Error::usage(format!(
-                    "{option} slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set"
-                ))
-            }),
-            Some(s) => Part::parse(s, option).map(Some),
-            None => {
-                let p = slurm_part()?;
-                if let Some(p) = p {
-                    output::note(&format!(
-                        "{option} {}/{} from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT \
-                         ({option} all runs everything)",
-                        p.index, p.count
-                    ));
-                }
-                Ok(p)
-            }
-        }
-    }
-}
-
-/// The part of a Slurm array task: task SLURM_ARRAY_TASK_ID of an array of
-/// SLURM_ARRAY_TASK_COUNT tasks numbered from SLURM_ARRAY_TASK_MIN (default 0) in steps of
-/// SLURM_ARRAY_TASK_STEP (default 1). `None` when the ID or COUNT is not set.
-pub fn slurm_part() -> Result<Option<Part>> {
-    let var =
-        |name: &str| -> Result<Option<usize>> {
-            match std::env::var(name) {
-                Err(_) => Ok(None),
-                Ok(v) => v.trim().parse().map(Some).map_err(|_| {
-                    Error::usage(format!("{name}='{v}' is not a non-negative integer"))
-                }),
-            }
-        };
-    let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID")?, var("SLURM_ARRAY_TASK_COUNT")?)
-    else {
-        return Ok(None);
-    };
-    let min = var("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-    let step = var("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
-    let offset = id.checked_sub(min).filter(|o| o % step == 0);
-    match offset.map(|o| o / step + 1) {
-        Some(index) if count > 0 && index <= count => Ok(Some(Part { index, count })),
-        _ => Err(Error::usage(format!(
-            "SLURM_ARRAY_TASK_ID={id} is not a task of an array of SLURM_ARRAY_TASK_COUNT={count} \
-             tasks from SLURM_ARRAY_TASK_MIN={min} in steps of {step}"
-        ))),
-    }
-}
-
-/// Deal units of the given sizes to `count` parts: largest first (lowest unit on ties),
-/// each to the least loaded part (lowest part on ties). Returns each unit's part (0-based).
-pub fn assign_parts(sizes: &[usize], count: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..sizes.len()).collect();
-    order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
-    let mut load = vec![0usize; count];
-    let mut part = vec![0; sizes.len()];
-    for u in order {
-        let p = (0..count)
-            .min_by_key(|&p| (load[p], p))
-            .expect("count >= 1");
-        load[p] += sizes[u];
-        part[u] = p;
-    }
-    part
 }
 
 /// The rows of `inst` as an instance of their own: the same z-scores (not re-standardised),
@@ -413,231 +333,6 @@ pub fn solve_split(
         stages,
         repair,
         seconds: t.elapsed().as_secs_f64(),
-    })
-}
-
-/// Labels of `n` rows from groups, numbered by first appearance along the rows; rows in no
-/// group get `None`.
-pub fn first_appearance_labels(n: usize, groups: &[Vec<usize>]) -> Vec<Option<usize>> {
-    let mut group_of = vec![usize::MAX; n];
-    for (g, m) in groups.iter().enumerate() {
-        for &i in m {
-            group_of[i] = g;
-        }
-    }
-    let mut renumber = vec![usize::MAX; groups.len()];
-    let mut next = 0;
-    group_of
-        .into_iter()
-        .map(|g| {
-            (g != usize::MAX).then(|| {
-                if renumber[g] == usize::MAX {
-                    renumber[g] = next;
-                    next += 1;
-                }
-                renumber[g]
-            })
-        })
-        .collect()
-}
-
-/// The header of a part file: what identifies the run, and which part this is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PartHeader {
-    pub part: usize,
-    pub parts: usize,
-    pub n: usize,
-    pub k: usize,
-    pub pipeline: String,
-    pub params: serde_json::Value,
-    pub seed: u64,
-    pub split: String,
-    pub instance_sha256: String,
-}
-
-const PART_TAG: &str = "#microagg-part ";
-
-/// Write a part file (atomically).
-pub fn write_part(path: &Path, header: &PartHeader, labels: &[Option<usize>]) -> Result<()> {
-    let mut out = String::with_capacity(labels.len() * 4 + 256);
-    out.push_str(PART_TAG);
-    out.push_str(&serde_json::to_string(header).expect("header serialises"));
-    out.push('\n');
-    for l in labels {
-        match l {
-            Some(l) => out.push_str(&l.to_string()),
-            None => out.push('-'),
-        }
-        out.push('\n');
-    }
-    output::write_atomic(path, out.as_bytes())
-}
-
-/// Read a part file; errors name the file and line.
-pub fn read_part(path: &Path) -> Result<(PartHeader, Vec<Option<usize>>)> {
-    use std::io::BufRead;
-    let file_name = path.display().to_string();
-    let err = |location: String, message: String| Error::Data {
-        file: file_name.clone(),
-        location,
-        message,
-    };
-    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut lines = std::io::BufReader::new(f).lines();
-    let first = lines
-        .next()
-        .transpose()
-        .map_err(|e| Error::io(path, e))?
-        .unwrap_or_default();
-    let json = first.strip_prefix(PART_TAG).ok_or_else(|| {
-        err(
-            "line 1".into(),
-            "not a part file: the first line should start with '#microagg-part' (written by \
-             `run --part I/N --labels-out FILE`)"
-                .into(),
-        )
-    })?;
-    let header: PartHeader = serde_json::from_str(json)
-        .map_err(|e| err("line 1".into(), format!("bad part header: {e}")))?;
-    let mut labels = Vec::with_capacity(header.n);
-    for (i, line) in lines.enumerate() {
-        let line = line.map_err(|e| Error::io(path, e))?;
-        let t = line.trim();
-        if t.is_empty() {
-            continue;
-        }
-        labels.push(if t == "-" {
-            None
-        } else {
-            Some(t.parse::<usize>().map_err(|_| {
-                err(
-                    format!("line {}", i + 2),
-                    format!("'{t}' is neither a label nor '-'"),
-                )
-            })?)
-        });
-    }
-    if labels.len() != header.n {
-        return Err(err(
-            "file".into(),
-            format!("{} rows, the header says n = {}", labels.len(), header.n),
-        ));
-    }
-    Ok((header, labels))
-}
-
-/// What `combine` produced.
-#[derive(Debug, Clone, Serialize)]
-pub struct CombineSummary {
-    pub parts: usize,
-    pub n: usize,
-    pub groups: usize,
-    pub min_group_size: usize,
-    pub split: String,
-}
-
-/// Join the part files of one split run into one labels file (labels numbered by first
-/// appearance along the rows, as the unsplit run numbers them).
-pub fn combine(files: &[PathBuf], out: &Path) -> Result<CombineSummary> {
-    if files.is_empty() {
-        return Err(Error::usage("combine: no part files given"));
-    }
-    let mut read: Vec<(PathBuf, PartHeader, Vec<Option<usize>>)> = Vec::new();
-    for f in files {
-        let (h, l) = read_part(f)?;
-        read.push((f.clone(), h, l));
-    }
-    let (first_file, first, _) = &read[0];
-    let same_run = |h: &PartHeader| {
-        PartHeader {
-            part: first.part,
-            ..h.clone()
-        } == *first
-    };
-    for (f, h, _) in &read[1..] {
-        if !same_run(h) {
-            return Err(Error::usage(format!(
-                "combine: {} and {} are parts of different runs (header {} vs {})",
-                first_file.display(),
-                f.display(),
-                serde_json::to_string(first).expect("serialises"),
-                serde_json::to_string(h).expect("serialises")
-            )));
-        }
-    }
-    let mut owner: Vec<Option<&Path>> = vec![None; first.parts];
-    for (f, h, _) in &read {
-        if let Some(other) = owner[h.part - 1].replace(f) {
-            return Err(Error::usage(format!(
-                "combine: {} and {} are both part {}/{}",
-                other.display(),
-                f.display(),
-                h.part,
-                h.parts
-            )));
-        }
-    }
-    let missing: Vec<String> = (0..first.parts)
-        .filter(|&p| owner[p].is_none())
-        .map(|p| format!("{}/{}", p + 1, first.parts))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::usage(format!(
-            "combine: part(s) {} missing",
-            missing.join(", ")
-        )));
-    }
-    let n = first.n;
-    // Group key: (part, label in the part) -> one list of rows.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut row_owner: Vec<Option<usize>> = vec![None; n];
-    for (pi, (f, _, labels)) in read.iter().enumerate() {
-        let mut local: Vec<usize> = Vec::new();
-        for (i, l) in labels.iter().enumerate() {
-            let Some(l) = *l else { continue };
-            if let Some(other) = row_owner[i].replace(pi) {
-                return Err(Error::usage(format!(
-                    "combine: row {} is labelled by both {} and {}",
-                    i + 1,
-                    read[other].0.display(),
-                    f.display()
-                )));
-            }
-            if l >= local.len() {
-                local.resize(l + 1, usize::MAX);
-            }
-            if local[l] == usize::MAX {
-                local[l] = groups.len();
-                groups.push(Vec::new());
-            }
-            groups[local[l]].push(i);
-        }
-    }
-    if let Some(i) = row_owner.iter().position(Option::is_none) {
-        return Err(Error::usage(format!(
-            "combine: row {} is labelled by no part",
-            i + 1
-        )));
-    }
-    let groups: Vec<Vec<usize>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
-    let min_size = groups.iter().map(Vec::len).min().unwrap_or(0);
-    if min_size < first.k {
-        return Err(Error::Infeasible(format!(
-            "combine: a group has {min_size} < k = {} records",
-            first.k
-        )));
-    }
-    let labels: Vec<usize> = first_appearance_labels(n, &groups)
-        .into_iter()
-        .map(|l| l.expect("every row is labelled"))
-        .collect();
-    crate::labels::write_labels(out, &labels)?;
-    Ok(CombineSummary {
-        parts: first.parts,
-        n,
-        groups: groups.len(),
-        min_group_size: min_size,
-        split: first.split.clone(),
     })
 }
 

@@ -323,6 +323,66 @@ fn list_shows_every_registered_method() {
     for m in microagg::registry::registry() {
         assert!(out.contains(m.name), "list lacks {}", m.name);
     }
+    // Bounds come after the methods, each with its parameters.
+    let bounds = out.split_once("\nbounds ").expect("a bounds section").1;
+    for b in microagg::bound::BOUNDS {
+        assert!(bounds.contains(b.name), "list lacks bound {}", b.name);
+        for p in b.params {
+            assert!(bounds.contains(&format!("{} = {}", p.key, p.default)));
+        }
+    }
+}
+
+#[test]
+fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
+    let data = "uniform:n=40,d=2,seed=1";
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = microagg(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let run = json(&[
+        "run",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--bound",
+        "colgen",
+        "--bound-param",
+        "cuts=3",
+        "--json",
+    ]);
+    let bound = json(&[
+        "bound", "--data", data, "--k", "3", "--method", "colgen", "--cuts", "3", "--json",
+    ]);
+    assert_eq!(run["lower_bound"], bound["lower_bound"]);
+    assert_eq!(
+        bound["details"]["cut_rounds"].as_u64().map(|r| r > 0),
+        Some(true)
+    );
+    // A parameter the bound does not have is refused before any work, naming its parameters.
+    let o = microagg(&[
+        "run",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--bound",
+        "nn",
+        "--bound-param",
+        "cuts=3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bound nn has no parameter 'cuts'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -421,10 +481,12 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
     ] {
         let o = microagg(args);
         assert_eq!(o.status.code(), Some(2));
+        // clap refuses it with the registered bounds as the possible values.
+        let err = stderr(&o);
         assert!(
-            stderr(&o).contains("unknown bound 'magic'"),
-            "{}",
-            stderr(&o)
+            err.contains("invalid value 'magic'")
+                && err.contains("possible values: nn, colgen, colgen-cuts"),
+            "{err}"
         );
     }
     let o = microagg(&["bound", "--data", "sim1:seed=1", "--k", "1"]);

@@ -18,15 +18,13 @@ use crate::data::{f64_bytes, label_bytes, labels_from_bytes, Data};
 use crate::errors::{to_py, usage};
 use crate::stop::interruptible;
 use microagg::bound::{self as lib_bound, BoundOptions};
-use microagg::method::MethodKind;
 use microagg::pipeline::Pipeline;
-use microagg::registry;
 use microagg::search::observe::Observer;
 use microagg::search::trace::Trace;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 fn check_limit(py: Python<'_>, time_limit: Option<f64>) -> PyResult<()> {
     match time_limit {
@@ -81,21 +79,17 @@ pub fn run<'py>(
         let points = tracer.map(Trace::finish).unwrap_or_default();
         // As the CLI: the bound after the run (not within its time limit), skipped after
         // a signal.
-        let interrupted = flag.load(Ordering::SeqCst);
-        let lb = match bound_name {
-            Some(b) if !interrupted => Some(lib_bound::compute_with(
-                b,
-                &inst,
-                k,
-                time_limit,
-                &BoundOptions::default(),
-                flag,
-            )?),
-            _ => None,
-        };
-        Ok::<_, microagg::Error>((out, points, lb))
+        let (lb, skipped) = lib_bound::after_run(
+            bound_name,
+            &inst,
+            k,
+            time_limit,
+            &BoundOptions::default(),
+            flag,
+        )?;
+        Ok::<_, microagg::Error>((out, points, lb, skipped))
     })?;
-    let (out, points, lb) = match done.value {
+    let (out, points, lb, bound_skipped) = match done.value {
         Ok(v) => v,
         // Nothing to return: the KeyboardInterrupt itself is the answer to Ctrl-C.
         Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
@@ -125,8 +119,7 @@ pub fn run<'py>(
         "stages": out.stages,
         "bound": lb,
         "gap_percent": lb.as_ref().and_then(|b| lib_bound::gap_percent(p.sse(), b.lower_bound)),
-        "bound_skipped": (bound_name.is_some() && lb.is_none())
-            .then_some("interrupted before the bound was computed"),
+        "bound_skipped": bound_skipped,
         "trace": points,
         "package_version": package_version(),
     });
@@ -189,7 +182,7 @@ pub fn solve_exact<'py>(
     method: &str,
     time_limit: Option<f64>,
 ) -> PyResult<(String, Bound<'py, PyBytes>)> {
-    use microagg_solvers::exact::{self, ExactMethod, ExactOptions};
+    use microagg_solvers::exact::{self, ExactMethod};
     check_limit(py, time_limit)?;
     let exact_method = ExactMethod::parse(method).ok_or_else(|| {
         usage(
@@ -202,25 +195,7 @@ pub fn solve_exact<'py>(
     // The solver takes a 'static flag; one byte per call is leaked for it.
     let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let done = interruptible(py, flag, |_| {
-        let started = std::time::Instant::now();
-        // MDAV's partition starts the set-partitioning search, so a time-limited answer is
-        // never worse than MDAV (the DP ignores it).
-        let never = AtomicBool::new(false);
-        let mdav = Pipeline::parse("mdav", &[])?
-            .run(&inst, k, 0, None, &never)?
-            .partition
-            .labels()
-            .to_vec();
-        let opts = ExactOptions {
-            method: exact_method,
-            time_limit,
-            hint: Some(mdav),
-            interrupt: Some(flag),
-            ..ExactOptions::default()
-        };
-        let s = exact::solve_exact_with(&inst.z, inst.n, inst.d, k, &opts)
-            .map_err(|e| microagg::Error::algorithm("solve-exact", e))?;
-        Ok::<_, microagg::Error>((s, started.elapsed().as_secs_f64()))
+        microagg::exact::solve_from_mdav(&inst, k, exact_method, time_limit, flag)
     })?;
     let (s, seconds) = match done.value {
         Ok(v) => v,
@@ -255,27 +230,7 @@ pub fn solve_exact<'py>(
 /// The method registry, as `microagg list --json`.
 #[pyfunction]
 pub fn methods() -> String {
-    let v: Vec<Value> = registry::registry()
-        .iter()
-        .map(|m| {
-            json!({
-                "name": m.name,
-                "kind": match m.kind() {
-                    MethodKind::Initializer => "initializer",
-                    MethodKind::Refiner => "refiner",
-                },
-                "summary": m.summary,
-                "reference": m.reference,
-                "params": m.defaults,
-                "params_doc": m
-                    .params_doc
-                    .iter()
-                    .map(|(k, d)| (k.to_string(), Value::from(*d)))
-                    .collect::<serde_json::Map<_, _>>(),
-            })
-        })
-        .collect();
-    Value::Array(v).to_string()
+    Value::Array(microagg::render::list::methods_json()).to_string()
 }
 
 /// Run the suite file `suite` with the experiment runner; returns its records (JSON list)

@@ -19,6 +19,11 @@
 //! with removals replayed in the pool's order (a mirror of its swap-remove positions), so it
 //! is bit-identical too.
 //!
+//! Why one file of more than 500 lines: the tree's nodes, the boxes shrunk on deletion, the
+//! mirrored centroid and the searches keep one set of invariants together (a box always
+//! contains its live records, the centroid replays the pool's removals); split apart, each
+//! piece would have to expose the others' internals.
+//!
 //! ## Complexity
 //! Build O(n log n d) (median splits on the widest column of the box). A query visits the
 //! leaves whose box can beat the current answer: for low d and NN queries a few leaves

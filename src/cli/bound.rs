@@ -1,0 +1,160 @@
+//! # `microagg bound` and `microagg verify-bound`
+//!
+//! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`]) on the optimal
+//! SSE of (data, k) and can write the certificate of a colgen bound; `verify-bound`
+//! re-checks such a certificate without HiGHS (`proofs/P13`).
+//!
+//! ## Complexity
+//! That of the bound (see [`microagg::bound`]) or of the certificate's pricing search.
+//!
+//! ## References
+//! None.
+
+use super::data::DataArgs;
+use super::values;
+use microagg::error::{Error, Result};
+use microagg::interrupt;
+use microagg::labels;
+use microagg::output;
+use microagg::render::bound as render;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct BoundArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified), colgen
+    /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
+    /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
+    /// proofs/P14). `microagg list` shows every bound with its parameters.
+    #[arg(long, default_value = "nn", value_parser = values::bound_name())]
+    pub method: String,
+    /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
+    #[arg(long, value_parser = values::time_limit)]
+    pub time_limit: Option<f64>,
+    /// colgen: a labels file (one group label per input row, every group of at least k
+    /// records, e.g. proofs/certificates/tarragona-k10.labels) whose groups seed the master.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// colgen: one progress line per iteration on stderr.
+    #[arg(long)]
+    pub progress: bool,
+    /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
+    /// `verify-bound` re-checks without HiGHS (proofs/P13).
+    #[arg(long)]
+    pub certificate: Option<PathBuf>,
+    /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
+    /// (0: none for colgen, 50 for colgen-cuts). Each round adds the most violated cuts (at most 800) and resumes column
+    /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
+    /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
+    #[arg(long, default_value_t = 0)]
+    pub cuts: usize,
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyBoundArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// The certificate file (JSON).
+    #[arg(long)]
+    pub certificate: PathBuf,
+    /// Wall-clock limit in seconds for the pricing search (default: none; a cut search
+    /// gives a weaker bound that may not support the claim).
+    #[arg(long, value_parser = values::time_limit)]
+    pub time_limit: Option<f64>,
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Refuse a certificate destination that cannot be written before spending the time limit.
+fn check_certificate_destination(method: &str, path: &Path) -> Result<()> {
+    if !microagg::bound::is_colgen(method) {
+        return Err(Error::usage(format!(
+            "--certificate: only the colgen bounds write certificates, not {method}"
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(Error::usage(format!(
+            "--certificate {}: folder {} does not exist",
+            path.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `microagg bound`.
+pub fn bound(args: BoundArgs) -> Result<ExitCode> {
+    if let Some(path) = &args.certificate {
+        check_certificate_destination(&args.method, path)?;
+    }
+    let data = &args.data;
+    let inst = data.load()?;
+    let options = microagg::bound::BoundOptions {
+        start: args.start.as_deref().map(labels::read_labels).transpose()?,
+        start_source: args
+            .start
+            .as_ref()
+            .map_or(String::new(), |p| p.display().to_string()),
+        progress: args.progress,
+        cut_rounds: args.cuts,
+    };
+    let b = microagg::bound::compute_with(
+        &args.method,
+        &inst,
+        data.k,
+        args.time_limit,
+        &options,
+        interrupt::flag(),
+    )?;
+    if let Some(path) = &args.certificate {
+        let cert = b.certificate.as_ref().ok_or_else(|| {
+            Error::usage(
+                "--certificate: no Lagrangian bound was computed within the time limit".to_string(),
+            )
+        })?;
+        cert.write(path)?;
+        eprintln!(
+            "certificate of the Lagrangian bound {:.12e} written to {}",
+            cert.lower_bound,
+            path.display()
+        );
+    }
+    if args.json {
+        output::println(&render::bound_json(&b, &inst, data.k))?;
+    } else {
+        output::println(&render::bound_text(&b, &inst, data.k))?;
+    }
+    Ok(super::finished_status())
+}
+
+/// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not.
+pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
+    let path = &args.certificate;
+    let cert = microagg::certificate::BoundCertificate::read(path)?;
+    let data = &args.data;
+    let inst = data.load()?;
+    inst.check_k(data.k)?;
+    let start = std::time::Instant::now();
+    let v = microagg::certificate::verify(&cert, &inst, data.k, args.time_limit)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;
+    } else {
+        output::println(&render::verdict_text(&v, path, &inst, data.k, seconds))?;
+    }
+    Ok(if v.valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

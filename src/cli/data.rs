@@ -1,0 +1,64 @@
+//! # Data options
+//!
+//! [`DataArgs`]: `--data`, `--columns` / `--column`, `--k` and `--delimiter`, shared by every
+//! command that reads an instance, and how they load it.
+//!
+//! ## Complexity
+//! That of loading the instance (linear in the file).
+//!
+//! ## References
+//! None.
+
+use microagg::data::{self, ColumnSelection};
+use microagg::error::{Error, Result};
+use microagg::output;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Clone)]
+pub struct DataArgs {
+    /// Data: a CSV file path, an instance id (tarragona, census, eia), or a generator spec
+    /// (uniform:n=1000,d=5,seed=1; gauss:n=..,d=..,clusters=5; sim1; sim2:seed=3; sim3).
+    #[arg(long)]
+    pub data: String,
+    /// Columns to use, by name or 1-based position, comma-separated (default: all).
+    #[arg(long, default_value = "", conflicts_with = "column")]
+    pub columns: String,
+    /// One column, by name or 1-based position (for one-attribute methods such as univariate).
+    #[arg(long)]
+    pub column: Option<String>,
+    /// Minimum group size (k >= 2).
+    #[arg(long)]
+    pub k: usize,
+    /// Field delimiter of CSV files: one character, e.g. ';' or '\t' (default ',').
+    #[arg(long, default_value = ",")]
+    pub delimiter: String,
+}
+
+impl DataArgs {
+    pub fn delimiter(&self) -> Result<u8> {
+        match self.delimiter.as_str() {
+            "\\t" | "\t" | "tab" => Ok(b'\t'),
+            d if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" => Ok(d.as_bytes()[0]),
+            d => Err(Error::usage(format!(
+                "--delimiter '{d}': expected one ASCII character such as ',' ';' or '\\t'"
+            ))),
+        }
+    }
+
+    pub fn load(&self) -> Result<data::Instance> {
+        data::load_with(&self.data, &self.selection(), self.delimiter()?)
+    }
+
+    /// The input file, when `--data` names one (for refusing to overwrite it).
+    pub fn input_file(&self) -> Option<PathBuf> {
+        let p = Path::new(&self.data);
+        p.is_file().then(|| output::canonical(p)).flatten()
+    }
+
+    pub fn selection(&self) -> ColumnSelection {
+        match &self.column {
+            Some(c) => ColumnSelection::List(vec![c.trim().to_string()]),
+            None => ColumnSelection::parse(&self.columns),
+        }
+    }
+}

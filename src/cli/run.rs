@@ -1,0 +1,271 @@
+//! # `microagg run`
+//!
+//! Runs a pipeline (`initializer[+refiner...]`) on one instance, or split into strata,
+//! blocks or parts ([`microagg::parts`]); writes labels, masked data and a trace; then
+//! computes the optional bound and reports the [`RunRecord`] as text or JSON.
+//!
+//! Every option is checked before the data are loaded: the time limit, the pipeline and its
+//! parameters, the bound name and the output files (writable, not the input, not twice the
+//! same), so that a typo never throws a long run away.
+//!
+//! ## Complexity
+//! That of the pipeline and the bound.
+//!
+//! ## References
+//! None.
+
+use super::data::DataArgs;
+use super::values;
+use microagg::error::{Error, Result};
+use microagg::interrupt;
+use microagg::labels;
+use microagg::output;
+use microagg::pipeline::Pipeline;
+use microagg::render::run::RunRecord;
+use microagg::search::observe::Observer;
+use microagg::search::trace::Trace;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Pipeline: an initializer name, optionally followed by refiners joined with '+'.
+    #[arg(long)]
+    pub method: String,
+    /// Base seed; every stage gets a seed derived from it and the run's identity.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it). The result
+    /// then depends on the machine's speed; use --max-steps for a repeatable budget.
+    #[arg(long, value_parser = values::time_limit)]
+    pub time_limit: Option<f64>,
+    /// Step budget of every refiner stage (stop reason step_limit): unlike a time limit,
+    /// runs with the same seed and budget give identical labels on any machine.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_steps: Option<u64>,
+    /// Algorithm parameter, METHOD.KEY=VALUE (repeatable), e.g. vmdav.gamma=1.1.
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// Write one group label per input row, in input order.
+    #[arg(long)]
+    pub labels_out: Option<PathBuf>,
+    /// Write the microaggregated data (original units, input header) as CSV.
+    #[arg(long)]
+    pub masked_out: Option<PathBuf>,
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a search trace (seconds, stage, step, current IL, best IL): CSV, or JSON
+    /// lines when FILE ends in .jsonl or .json.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Also compute a lower bound (see `microagg list`) after the run and report
+    /// lower_bound, il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
+    #[arg(long, value_parser = values::bound_name())]
+    pub bound: Option<String>,
+    /// Parameter of the --bound, KEY=VALUE (repeatable), e.g. cuts=5 or time_limit=30
+    /// (default time limit: the run's); `microagg list` shows each bound's parameters.
+    #[arg(long = "bound-param", requires = "bound")]
+    pub bound_params: Vec<String>,
+    #[command(flatten)]
+    pub split: microagg::parts::SplitArgs,
+}
+
+/// The files `microagg run` (and `solve-exact`) writes.
+pub struct RunOutputs {
+    pub labels: Option<PathBuf>,
+    pub masked: Option<PathBuf>,
+    pub trace: Option<PathBuf>,
+}
+
+impl RunOutputs {
+    /// Before anything runs: every destination can be written, none is the input file, and
+    /// no two are the same file (a typo must not throw a long run away).
+    pub fn check(&self, data: &DataArgs) -> Result<()> {
+        let named = [
+            ("--labels-out", &self.labels),
+            ("--masked-out", &self.masked),
+            ("--trace", &self.trace),
+        ];
+        let input = data.input_file();
+        let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+        for (option, path) in named {
+            let Some(path) = path else { continue };
+            output::check_destination(option, path)?;
+            let Some(canon) = output::canonical(path) else {
+                continue;
+            };
+            if input.as_ref() == Some(&canon) {
+                return Err(Error::usage(format!(
+                    "{option} {}: that is the input file (--data); writing it would destroy the data",
+                    path.display()
+                )));
+            }
+            if let Some((other, _)) = seen.iter().find(|(_, p)| *p == canon) {
+                return Err(Error::usage(format!(
+                    "{option} {} and {other} name the same file",
+                    path.display()
+                )));
+            }
+            seen.push((option, canon));
+        }
+        Ok(())
+    }
+}
+
+/// `microagg run`.
+pub fn run(args: RunArgs) -> Result<ExitCode> {
+    let outputs = RunOutputs {
+        labels: args.labels_out.clone(),
+        masked: args.masked_out.clone(),
+        trace: args.trace.clone(),
+    };
+    outputs.check(&args.data)?;
+    // Validate the pipeline, the bound and their parameters before loading data or running
+    // anything.
+    let pipeline = Pipeline::parse(&args.method, &args.params)?;
+    let (bound_options, bound_time_limit) = bound_options(&args)?;
+    if args.split.is_active() {
+        return run_split(&args, &pipeline, &outputs);
+    }
+    let data = &args.data;
+    let inst = data.load()?;
+    inst.check_k(data.k)?;
+    // --trace FILE: a trace observer writing the file; with --json the same lines also go
+    // into the record (a second, in-memory observer).
+    let mut file_trace = match &outputs.trace {
+        Some(path) => Some(
+            Trace::to_file(path, 0.1)
+                .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
+    let mut observers: Vec<&mut dyn Observer> = Vec::new();
+    observers.extend(file_trace.as_mut().map(|t| t as &mut dyn Observer));
+    observers.extend(json_trace.as_mut().map(|t| t as &mut dyn Observer));
+    let out = pipeline.run_observed(
+        &inst,
+        data.k,
+        args.seed,
+        args.time_limit,
+        args.max_steps,
+        interrupt::flag(),
+        &mut observers,
+    );
+    drop(observers);
+    if let Some(t) = file_trace {
+        t.finish();
+    }
+    let out = out?;
+    let trace = json_trace.map(Trace::finish);
+    let p = &out.partition;
+    // Write what the run found before anything else, so that a second signal during the
+    // bound cannot lose it.
+    if let Some(path) = &outputs.labels {
+        labels::write_labels(path, p.labels())?;
+    }
+    if let Some(path) = &outputs.masked {
+        labels::write_masked(path, &inst, p.labels())?;
+    }
+    let (lb, bound_skipped) = microagg::bound::after_run(
+        args.bound.as_deref(),
+        &inst,
+        data.k,
+        bound_time_limit,
+        &bound_options,
+        interrupt::flag(),
+    )?;
+    let interrupted = interrupt::requested();
+    let (min_size, max_size) = p.size_range();
+    let record = RunRecord {
+        method: &args.method,
+        instance: &inst.name,
+        source: &inst.source,
+        instance_sha256: &inst.sha256,
+        n: inst.n,
+        d: inst.d,
+        k: data.k,
+        seed: args.seed,
+        sse: p.sse(),
+        sst: inst.sst,
+        il: inst.il(p.sse()),
+        groups: p.num_groups(),
+        min_group_size: min_size,
+        max_group_size: max_size,
+        seconds: out.seconds,
+        time_limit: args.time_limit,
+        max_steps: args.max_steps,
+        interrupted,
+        params: &pipeline.stages,
+        stages: &out.stages,
+        bound_method: lb.as_ref().map(|b| b.method.as_str()),
+        lower_bound: lb.as_ref().map(|b| b.lower_bound),
+        il_lower_bound: lb.as_ref().map(|b| b.il_lower_bound),
+        bound_certified: lb.as_ref().map(|b| b.certified),
+        gap_percent: lb
+            .as_ref()
+            .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
+        bound_skipped,
+        trace,
+        version: env!("CARGO_PKG_VERSION"),
+        git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
+    };
+    if args.json {
+        output::println(&record.json())?;
+    } else {
+        output::print(&record.text(interrupt::signal_name()))?;
+    }
+    Ok(if interrupted {
+        super::interrupted_status()
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The options and time limit of `--bound` from its `--bound-param`s (the time limit is the
+/// run's unless one is given).
+fn bound_options(args: &RunArgs) -> Result<(microagg::bound::BoundOptions, Option<f64>)> {
+    let mut options = microagg::bound::BoundOptions::default();
+    let mut time_limit = args.time_limit;
+    let Some(name) = args.bound.as_deref() else {
+        return Ok((options, time_limit));
+    };
+    for kv in &args.bound_params {
+        let (key, value) = kv.split_once('=').ok_or_else(|| {
+            Error::usage(format!(
+                "--bound-param {kv}: expected KEY=VALUE, e.g. cuts=5"
+            ))
+        })?;
+        if let Some(t) = options.set(name, key.trim(), value.trim())? {
+            time_limit = Some(t);
+        }
+    }
+    Ok((options, time_limit))
+}
+
+/// `run --strata/--blocks/--part`: the split run of [`microagg::parts`].
+fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Result<ExitCode> {
+    let data = &args.data;
+    let run = microagg::parts::SplitRun {
+        data: &data.data,
+        columns: &data.selection(),
+        delimiter: data.delimiter()?,
+        k: data.k,
+        pipeline,
+        seed: args.seed,
+        time_limit: args.time_limit,
+        max_steps: args.max_steps,
+        labels_out: outputs.labels.as_deref(),
+        masked_out: outputs.masked.as_deref(),
+        json: args.json,
+        interrupt: interrupt::flag(),
+    };
+    if args.bound.is_some() {
+        return Err(Error::usage("--bound applies to unsplit runs"));
+    }
+    microagg::parts::run_cli(&args.split, &run)?;
+    Ok(ExitCode::SUCCESS)
+}

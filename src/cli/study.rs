@@ -1,0 +1,161 @@
+//! # Studies: `experiment`, `report`, `demo` and `bench`
+//!
+//! `experiment` runs a suite file (a run matrix) with the experiment runner and writes one
+//! record per run; `report` summarises a results folder (table on stdout, figures beside the
+//! records); `demo` runs the embedded default study; `bench` times methods on fixed cases.
+//!
+//! ## Complexity
+//! That of the runs.
+//!
+//! ## References
+//! None.
+
+use super::values::ReportFormat;
+use microagg::error::Result;
+use microagg::interrupt;
+use microagg::output::{self, note};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Methods to time, comma-separated (default: mdav).
+    #[arg(long, default_value = "mdav")]
+    pub methods: String,
+    /// Cases, comma-separated: eia-k3, eia-k10, gauss-10k, gauss-100k (default: all).
+    #[arg(long, default_value = "eia-k3,eia-k10,gauss-10k,gauss-100k")]
+    pub cases: String,
+    /// Repetitions per measurement (the minimum time is reported; at least 1).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    pub reps: u64,
+}
+
+#[derive(clap::Args)]
+pub struct DemoArgs {
+    /// Worker threads (default: available cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Keep the records and figures in this directory (default: in memory only).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct ExperimentArgs {
+    /// The suite file (see instances/smoke.toml).
+    pub suite: PathBuf,
+    /// Output directory (default: results/<suite name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Runs executed in parallel (default: available cores); each run is single-threaded.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Run only slice I of N (1-based), e.g. 2/8 for a job array; shards merge by
+    /// concatenation. Default: SLURM_ARRAY_TASK_ID/COUNT when set; `all` runs everything.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Skip runs whose records are already in the output directory.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print the expanded run matrix and exit.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// Directory holding *.jsonl run records.
+    pub dir: PathBuf,
+    /// Table format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: ReportFormat,
+    /// With --format csv: one row per run record instead of one per case and pipeline.
+    #[arg(long)]
+    pub per_run: bool,
+}
+
+/// `microagg bench`.
+pub fn bench(args: BenchArgs) -> Result<ExitCode> {
+    microagg::bench::run(&args.methods, &args.cases, args.reps as usize)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `microagg demo`.
+pub fn demo(args: DemoArgs) -> Result<ExitCode> {
+    let finished = microagg::bench::demo(args.jobs, args.out.as_deref(), interrupt::flag())?;
+    Ok(if finished {
+        ExitCode::SUCCESS
+    } else {
+        note("interrupted before every run finished; the table holds the finished runs");
+        super::interrupted_status()
+    })
+}
+
+/// `microagg report`.
+pub fn report(args: ReportArgs) -> Result<ExitCode> {
+    let (table, figures) =
+        microagg::report::report_table(&args.dir, args.format.into(), args.per_run)?;
+    output::print(&table)?;
+    // Figures are a by-product: a folder that takes no files still gets its table.
+    match figures {
+        Ok(files) => files
+            .iter()
+            .for_each(|f| note(&format!("figure: {}", f.display()))),
+        Err(e) => note(&format!("warning: figures not written: {e}")),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `microagg experiment`.
+pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
+    use microagg::experiment::{self as exp, Plan, Shard, Suite};
+    let shard = microagg::parts::Part::from_arg(args.shard.as_deref(), "--shard")?.map(|p| Shard {
+        index: p.index,
+        count: p.count,
+    });
+    let suite = Suite::load(&args.suite)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from("results").join(&suite.name));
+    let plan = Plan::new(suite)?;
+    if args.dry_run {
+        output::print(&plan.describe(shard))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for note_text in &plan.notes {
+        note(&format!("note: {note_text}"));
+    }
+    let opts = exp::RunOptions {
+        out: Some(out.clone()),
+        jobs: args
+            .jobs
+            .unwrap_or_else(microagg::bench::default_jobs)
+            .max(1),
+        shard,
+        resume: args.resume,
+        progress: exp::Progress::Auto,
+    };
+    let summary = exp::run_plan(&plan, &opts, interrupt::flag())?;
+    note(&format!(
+        "{} runs done now, {} resumed, {} records in {}",
+        summary.ran,
+        summary.resumed,
+        summary.records.len(),
+        summary
+            .file
+            .as_ref()
+            .map_or(String::new(), |f| f.display().to_string())
+    ));
+    if summary.interrupted {
+        note(&format!(
+            "interrupted ({}): rerun with --resume to finish",
+            interrupt::signal_name()
+        ));
+        return Ok(super::interrupted_status());
+    }
+    note(&format!(
+        "summarise with: microagg report {}",
+        out.display()
+    ));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,113 @@
+//! # Values of the command line
+//!
+//! The one `--time-limit` parser ([`time_limit`]) and the closed choices as value enums or
+//! possible-value lists, so that `--help` lists the choices and clap refuses anything else
+//! before a command starts: [`ExactChoice`] (`solve-exact --method`), [`ReportFormat`]
+//! (`report --format`) and [`bound_name`] (`bound --method`, `run --bound`, from the
+//! bound registry [`microagg::bound::BOUNDS`]).
+//!
+//! ## Complexity
+//! O(1) per value.
+//!
+//! ## References
+//! None.
+
+use clap::builder::PossibleValuesParser;
+use clap::ValueEnum;
+use microagg_solvers::exact::ExactMethod;
+
+/// Parse a `--time-limit` value: seconds, positive, finite and at most
+/// [`microagg::search::MAX_TIME_LIMIT`].
+pub fn time_limit(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s}: not a number of seconds"))?;
+    microagg::search::check_time_limit(t)?;
+    Ok(t)
+}
+
+/// The registered bound names, as possible values.
+pub fn bound_name() -> PossibleValuesParser {
+    PossibleValuesParser::new(microagg::bound::NAMES.iter().copied())
+}
+
+/// `solve-exact --method`: one value per [`ExactMethod`].
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExactChoice {
+    // Subset DP for n <= 16, else set partitioning.
+    Auto,
+    // Subset dynamic programme (n <= 20).
+    SubsetDp,
+    // Set-partitioning model by column generation and certified branch and bound.
+    SetPartitioning,
+}
+
+impl From<ExactChoice> for ExactMethod {
+    fn from(c: ExactChoice) -> ExactMethod {
+        match c {
+            ExactChoice::Auto => ExactMethod::Auto,
+            ExactChoice::SubsetDp => ExactMethod::SubsetDp,
+            ExactChoice::SetPartitioning => ExactMethod::SetPartitioning,
+        }
+    }
+}
+
+/// `report --format`: the table format.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ReportFormat {
+    // Markdown.
+    #[value(alias = "markdown")]
+    Md,
+    // Comma-separated values.
+    Csv,
+    // LaTeX tabular.
+    #[value(alias = "tex")]
+    Latex,
+}
+
+impl From<ReportFormat> for microagg::report::Format {
+    fn from(f: ReportFormat) -> microagg::report::Format {
+        use microagg::report::Format;
+        match f {
+            ReportFormat::Md => Format::Markdown,
+            ReportFormat::Csv => Format::Csv,
+            ReportFormat::Latex => Format::Latex,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits_are_checked_once() {
+        assert_eq!(time_limit("2.5"), Ok(2.5));
+        assert!(time_limit("0").is_err());
+        assert!(time_limit("-1").is_err());
+        assert!(time_limit("nan").is_err());
+        assert!(time_limit("1e19").unwrap_err().contains("largest limit"));
+        assert!(time_limit("soon").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn every_exact_choice_names_its_method() {
+        for c in ExactChoice::value_variants() {
+            let name = c.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(ExactMethod::from(*c).name(), name);
+        }
+    }
+
+    #[test]
+    fn every_report_format_parses_as_the_library_does() {
+        for f in ReportFormat::value_variants() {
+            for name in f.to_possible_value().unwrap().get_name_and_aliases() {
+                assert_eq!(
+                    microagg::report::Format::parse(name).unwrap(),
+                    microagg::report::Format::from(*f)
+                );
+            }
+        }
+    }
+}

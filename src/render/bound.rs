@@ -1,0 +1,77 @@
+//! # Bound and verification records
+//!
+//! What `microagg bound` and `microagg verify-bound` print: the [`BoundOutcome`] with the
+//! instance it is for ([`bound_json`], [`bound_text`]) and the verdict of a certificate check
+//! ([`verdict_json`], [`verdict_text`]).
+//!
+//! ## Complexity
+//! Linear in the bound's details.
+//!
+//! ## References
+//! None.
+
+use crate::bound::BoundOutcome;
+use crate::certificate::Verdict;
+use crate::data::Instance;
+use std::path::Path;
+
+/// `bound --json`: the outcome's fields with the instance's identity, k and SST.
+pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
+    let mut v = serde_json::to_value(b).expect("bound serialises");
+    let o = v.as_object_mut().expect("an object");
+    o.insert("instance".into(), inst.name.clone().into());
+    o.insert("instance_sha256".into(), inst.sha256.clone().into());
+    o.insert("n".into(), inst.n.into());
+    o.insert("d".into(), inst.d.into());
+    o.insert("k".into(), k.into());
+    o.insert("sst".into(), inst.sst.into());
+    serde_json::to_string(&v).expect("bound serialises")
+}
+
+/// The one-line text form of a bound.
+pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
+    format!(
+        "{} bound on {} (n={}, d={}), k={}: SSE >= {:.6}, IL >= {:.6} % ({}certified), {:.3} s",
+        b.method,
+        inst.name,
+        inst.n,
+        inst.d,
+        k,
+        b.lower_bound,
+        b.il_lower_bound,
+        if b.certified { "" } else { "not " },
+        b.seconds
+    )
+}
+
+/// `verify-bound --json`: the verdict with the certificate file, instance, k and time.
+pub fn verdict_json(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds: f64) -> String {
+    let mut rec = serde_json::to_value(v).expect("verdict serialises");
+    rec["certificate"] = path.display().to_string().into();
+    rec["instance"] = inst.name.clone().into();
+    rec["k"] = k.into();
+    rec["seconds"] = seconds.into();
+    rec.to_string()
+}
+
+/// The one-line text form of a verdict.
+pub fn verdict_text(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds: f64) -> String {
+    if v.valid {
+        format!(
+            "valid: the duals of {} prove SSE >= {:.12e} (claimed {:.12e}) on {} k={}, {:.2} s",
+            path.display(),
+            v.recomputed,
+            v.claimed,
+            inst.name,
+            k,
+            seconds
+        )
+    } else {
+        format!(
+            "INVALID: {} ({} k={})",
+            v.reason.as_deref().unwrap_or("claim not supported"),
+            inst.name,
+            k
+        )
+    }
+}

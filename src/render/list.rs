@@ -1,0 +1,119 @@
+//! # The registry listing
+//!
+//! What `microagg list` prints: every registered method with its kind, summary, reference
+//! and parameters (defaults and docs), then every registered bound
+//! ([`crate::bound::BOUNDS`]) with what it computes, when it is certified and its
+//! parameters; as text grouped by kind or as JSON (one array, bounds with kind `bound`;
+//! [`methods_json`] alone is the Python package's `methods()`).
+//!
+//! ## Complexity
+//! Linear in the registry's entries and parameters.
+//!
+//! ## References
+//! None.
+
+use crate::bound::{BoundInfo, BOUNDS};
+use crate::method::{MethodInfo, MethodKind};
+use crate::registry;
+use serde_json::{json, Value};
+
+fn kind_name(kind: MethodKind) -> &'static str {
+    match kind {
+        MethodKind::Initializer => "initializer",
+        MethodKind::Refiner => "refiner",
+    }
+}
+
+/// One JSON object per registered method: name, kind, summary, reference, parameter
+/// defaults and parameter docs.
+pub fn methods_json() -> Vec<Value> {
+    registry::registry()
+        .iter()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "kind": kind_name(m.kind()),
+                "summary": m.summary,
+                "reference": m.reference,
+                "params": m.defaults,
+                "params_doc": m.params_doc.iter().map(|(k, d)| (k.to_string(), d.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+            })
+        })
+        .collect()
+}
+
+/// One JSON object per registered bound, in the shape of [`methods_json`]: kind `bound`,
+/// `reference` tells when it is certified, `params` the defaults as text.
+pub fn bounds_json() -> Vec<Value> {
+    BOUNDS
+        .iter()
+        .map(|b| {
+            json!({
+                "name": b.name,
+                "kind": "bound",
+                "summary": b.summary,
+                "reference": b.certified,
+                "params": b.params.iter().map(|p| (p.key.to_string(), p.default.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+                "params_doc": b.params.iter().map(|p| (p.key.to_string(), p.doc.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+            })
+        })
+        .collect()
+}
+
+/// `list --json`: the methods, then the bounds, pretty-printed.
+pub fn list_json() -> String {
+    let mut all = methods_json();
+    all.extend(bounds_json());
+    serde_json::to_string_pretty(&all).expect("list serialises")
+}
+
+/// The text listing: one block per kind, one entry per method with its parameters.
+pub fn list_text() -> String {
+    let all = registry::registry();
+    let mut text = String::new();
+    for kind in [MethodKind::Initializer, MethodKind::Refiner] {
+        let of_kind: Vec<&MethodInfo> = all.iter().filter(|m| m.kind() == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        text += &format!("{}s:\n", kind_name(kind));
+        for m in of_kind {
+            text += &method_text(m);
+        }
+    }
+    text += "bounds (bound --method NAME, run --bound NAME --bound-param KEY=VALUE):\n";
+    for b in BOUNDS {
+        text += &bound_text(b);
+    }
+    text
+}
+
+fn bound_text(b: &BoundInfo) -> String {
+    let mut text = format!("  {:<16} {}\n", b.name, b.summary);
+    text += &format!("  {:<16} certified: {}\n", "", b.certified);
+    if b.params.is_empty() {
+        text += &format!("  {:<16} parameters: none\n", "");
+    }
+    for p in b.params {
+        text += &format!("  {:<16}   {} = {}  {}\n", "", p.key, p.default, p.doc);
+    }
+    text
+}
+
+fn method_text(m: &MethodInfo) -> String {
+    let mut text = format!("  {:<16} {}\n", m.name, m.summary);
+    text += &format!("  {:<16} reference: {}\n", "", m.reference);
+    let defaults = m.defaults.as_object().cloned().unwrap_or_default();
+    if defaults.is_empty() {
+        text += &format!("  {:<16} parameters: none\n", "");
+    }
+    for (key, value) in &defaults {
+        let doc = m
+            .params_doc
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or("", |(_, d)| *d);
+        text += &format!("  {:<16}   {}.{} = {}  {}\n", "", m.name, key, value, doc);
+    }
+    text
+}
