@@ -129,7 +129,7 @@ enum Command {
         /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified), colgen
         /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
         /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
-        /// proofs/P14).
+        /// proofs/P14) or bnp (branch-and-price: bound, incumbent and gap; proofs/P17).
         #[arg(long, default_value = "nn")]
         method: String,
         /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
@@ -179,7 +179,9 @@ enum Command {
     SolveExact {
         #[command(flatten)]
         data: DataArgs,
-        /// Method: auto (DP for n <= 16, else MIP), subset-dp (n <= 20), set-partitioning.
+        /// Method: auto (DP for n <= 16, else MIP), subset-dp (n <= 20), set-partitioning,
+        /// branch-and-price (any n up to 8000; default time limit 60 s, then the incumbent,
+        /// certified bound and gap; proofs/P17).
         #[arg(long, default_value = "auto")]
         method: String,
         /// Wall-clock limit in seconds (set-partitioning; on expiry the best partition found,
@@ -777,6 +779,17 @@ fn bound(
     json: bool,
 ) -> Result<ExitCode> {
     check_time_limit(time_limit)?;
+    if method == microagg::bnp::BOUND_NAME {
+        microagg::bnp::refuse_bound_flags(certificate.is_some(), cuts)?;
+        let inst = data.load()?;
+        let f = interrupt::flag();
+        microagg::bnp::command(&inst, data.k, "bound", time_limit, start, None, json, f)?;
+        return Ok(if interrupt::requested() {
+            interrupted_status()
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
     microagg::bound::check_name(method)?;
     if let Some(path) = certificate {
         if !microagg::bound::is_colgen(method) {
@@ -865,6 +878,21 @@ fn solve_exact(
 ) -> Result<ExitCode> {
     use microagg_solvers::exact::{ExactMethod, ExactOptions};
     check_time_limit(time_limit)?;
+    if method == microagg::bnp::EXACT_NAME {
+        let out = RunOutputs {
+            labels: labels_out.clone(),
+            masked: None,
+            trace: None,
+        };
+        out.check(data)?;
+        let (inst, f, lo) = (data.load()?, interrupt::flag(), labels_out.as_deref());
+        microagg::bnp::command(&inst, data.k, "solve-exact", time_limit, None, lo, json, f)?;
+        return Ok(if interrupt::requested() {
+            interrupted_status()
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
     let exact_method = ExactMethod::parse(method).ok_or_else(|| {
         Error::usage(format!(
             "--method {method}: expected auto, subset-dp or set-partitioning"
