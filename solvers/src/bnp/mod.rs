@@ -479,6 +479,11 @@ pub fn branch_and_price(
                     out.root_lp = unscale(value);
                 }
                 let integral = !artificial && support.iter().all(|&(_, v)| v > 1.0 - 1e-6);
+                if !integral {
+                    if let Some(labels) = round_support(x, n, d, &support, &pool) {
+                        consider(x, d, labels, &mut inc);
+                    }
+                }
                 if integral {
                     if let Some(labels) = labels_of(&support, &pool, n) {
                         consider(x, d, labels, &mut inc);
@@ -622,6 +627,53 @@ fn labels_of(support: &[(usize, f64)], pool: &[Vec<u32>], n: usize) -> Option<Ve
         }
     }
     (!labels.contains(&usize::MAX)).then_some(labels)
+}
+
+/// LP rounding (node heuristic): the columns of the master solution by decreasing value,
+/// each taken when disjoint from those taken; every record left over joins the taken group
+/// of nearest centroid (groups only grow, so all keep at least `k` records). None when no
+/// column was taken.
+fn round_support(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    support: &[(usize, f64)],
+    pool: &[Vec<u32>],
+) -> Option<Vec<usize>> {
+    let mut order: Vec<(usize, f64)> = support.to_vec();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut labels = vec![usize::MAX; n];
+    let mut centroids: Vec<Vec<f64>> = Vec::new();
+    for (c, _) in order {
+        let g = &pool[c];
+        if g.iter().any(|&i| labels[i as usize] != usize::MAX) {
+            continue;
+        }
+        let mut centre = vec![0.0; d];
+        for &i in g {
+            labels[i as usize] = centroids.len();
+            for (t, v) in centre.iter_mut().enumerate() {
+                *v += x[i as usize * d + t] / g.len() as f64;
+            }
+        }
+        centroids.push(centre);
+    }
+    if centroids.is_empty() {
+        return None;
+    }
+    for i in 0..n {
+        if labels[i] == usize::MAX {
+            let row = &x[i * d..(i + 1) * d];
+            labels[i] = (0..centroids.len())
+                .min_by(|&a, &b| {
+                    crate::sse::sq_dist(row, &centroids[a])
+                        .total_cmp(&crate::sse::sq_dist(row, &centroids[b]))
+                        .then(a.cmp(&b))
+                })
+                .expect("one group");
+        }
+    }
+    Some(labels)
 }
 
 /// Ryan-Foster pair: among the undecided pairs sharing a fractional column, the one whose
