@@ -5,7 +5,7 @@
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
 mod common;
-use common::brute_force_optimum;
+use common::{brute_force_optimum, cli_ok};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
@@ -320,4 +320,73 @@ fn interrupted_runs_return_a_feasible_incumbent_and_a_valid_bound() {
             }
         }
     }
+}
+
+#[test]
+fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_slice(&cli_ok(args).stdout).expect("one JSON object")
+    };
+    let data = "uniform:n=30,d=2,seed=1";
+    let bnp = json(&[
+        "solve-exact",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "branch-and-price",
+        "--time-limit",
+        "60",
+        "--json",
+    ]);
+    let sp = json(&[
+        "solve-exact",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "set-partitioning",
+        "--json",
+    ]);
+    assert_eq!(bnp["proven_optimal"], true, "{bnp}");
+    assert_eq!(sp["proven_optimal"], true, "{sp}");
+    let (a, b) = (bnp["sse"].as_f64().unwrap(), sp["sse"].as_f64().unwrap());
+    assert!((a - b).abs() <= 1e-9 * b, "{a} vs {b}");
+    // Beyond the set-partitioning limit (n = 64) with a time limit: incumbent, bound and
+    // gap instead of a refusal.
+    let big = json(&[
+        "solve-exact",
+        "--data",
+        "uniform:n=300,d=3,seed=2",
+        "--k",
+        "3",
+        "--method",
+        "branch-and-price",
+        "--time-limit",
+        "2",
+        "--json",
+    ]);
+    let (sse, lb) = (
+        big["sse"].as_f64().unwrap(),
+        big["lower_bound"].as_f64().unwrap(),
+    );
+    assert!(lb > 0.0 && lb <= sse, "{big}");
+    assert!(big["gap_percent"].as_f64().unwrap() >= 0.0);
+    assert!(big["nodes"].as_u64().is_some() && big["open_nodes"].as_u64().is_some());
+    let bound = json(&[
+        "bound",
+        "--data",
+        "uniform:n=40,d=2,seed=3",
+        "--k",
+        "3",
+        "--method",
+        "bnp",
+        "--time-limit",
+        "30",
+        "--json",
+    ]);
+    assert_eq!(bound["method"], "bnp");
+    assert!(bound["lower_bound"].as_f64().unwrap() <= bound["sse"].as_f64().unwrap());
 }
