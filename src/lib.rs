@@ -21,6 +21,7 @@
 
 pub mod bench;
 pub mod blocks;
+pub mod bnp;
 pub mod bound;
 pub mod certificate;
 pub mod data;

@@ -20,6 +20,7 @@
 //! See each module.
 
 pub mod assignment;
+pub mod bnp;
 pub mod bounds;
 pub mod error;
 pub mod exact;

@@ -27,13 +27,14 @@ pub struct BoundArgs {
     /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified), colgen
     /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
     /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
-    /// proofs/P14). `microagg list` shows every bound with its parameters.
-    #[arg(long, default_value = "nn", value_parser = values::bound_name())]
+    /// proofs/P14), or bnp (branch-and-price: bound, incumbent and gap; proofs/P17).
+    /// `microagg list` shows every bound with its parameters.
+    #[arg(long, default_value = "nn", value_parser = values::bound_command_name())]
     pub method: String,
     /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
-    /// colgen: a labels file (one group label per input row, every group of at least k
+    /// colgen and bnp: a labels file (one group label per input row, every group of at least k
     /// records, e.g. proofs/certificates/tarragona-k10.labels) whose groups seed the master.
     #[arg(long)]
     pub start: Option<PathBuf>,
@@ -50,6 +51,9 @@ pub struct BoundArgs {
     /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
     #[arg(long, default_value_t = 0)]
     pub cuts: usize,
+    /// bnp: write the incumbent's labels (one group label per input row) at the end.
+    #[arg(long)]
+    pub labels_out: Option<PathBuf>,
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -94,6 +98,14 @@ fn check_certificate_destination(method: &str, path: &Path) -> Result<()> {
 
 /// `microagg bound`.
 pub fn bound(args: BoundArgs) -> Result<ExitCode> {
+    if args.method == microagg::bnp::BOUND_NAME {
+        return branch_and_price(&args);
+    }
+    if args.labels_out.is_some() {
+        return Err(Error::usage(
+            "--labels-out: only bound bnp has an incumbent to write".to_string(),
+        ));
+    }
     if let Some(path) = &args.certificate {
         check_certificate_destination(&args.method, path)?;
     }
@@ -134,6 +146,23 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     } else {
         output::println(&render::bound_text(&b, &inst, data.k))?;
     }
+    Ok(super::finished_status())
+}
+
+/// `microagg bound --method bnp`: branch-and-price from the start labels, if any.
+fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
+    microagg::bnp::refuse_bound_flags(args.certificate.is_some(), args.cuts)?;
+    let inst = args.data.load()?;
+    microagg::bnp::command(
+        &inst,
+        args.data.k,
+        "bound",
+        args.time_limit,
+        args.start.as_deref(),
+        args.labels_out.as_deref(),
+        args.json,
+        interrupt::flag(),
+    )?;
     Ok(super::finished_status())
 }
 

@@ -24,7 +24,9 @@ use std::process::ExitCode;
 pub struct SolveExactArgs {
     #[command(flatten)]
     pub data: DataArgs,
-    /// Method: auto (DP for n <= 16, else MIP), subset-dp (n <= 20), set-partitioning.
+    /// Method: auto (DP for n <= 16, else MIP), subset-dp (n <= 20), set-partitioning,
+    /// branch-and-price (any n up to 8000; default time limit 60 s, then the incumbent,
+    /// certified bound and gap; proofs/P17).
     #[arg(long, value_enum, default_value = "auto")]
     pub method: ExactChoice,
     /// Wall-clock limit in seconds (set-partitioning; on expiry the best partition found,
@@ -50,10 +52,23 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
     }
     .check(data)?;
     let inst = data.load()?;
+    let Some(method) = args.method.small_method() else {
+        microagg::bnp::command(
+            &inst,
+            data.k,
+            "solve-exact",
+            args.time_limit,
+            None,
+            args.labels_out.as_deref(),
+            args.json,
+            interrupt::flag(),
+        )?;
+        return Ok(super::finished_status());
+    };
     let (s, seconds) = microagg::exact::solve_from_mdav(
         &inst,
         data.k,
-        args.method.into(),
+        method,
         args.time_limit,
         interrupt::flag(),
     )?;

@@ -32,6 +32,13 @@ pub fn bound_name() -> PossibleValuesParser {
     PossibleValuesParser::new(microagg::bound::NAMES.iter().copied())
 }
 
+/// `bound --method`: the registered bounds and branch-and-price ([`microagg::bnp`]), which
+/// also returns an incumbent and so is not a bound a run can ask for.
+pub fn bound_command_name() -> PossibleValuesParser {
+    let names = microagg::bound::NAMES.iter().copied();
+    PossibleValuesParser::new(names.chain([microagg::bnp::BOUND_NAME]))
+}
+
 /// `solve-exact --method`: one value per [`ExactMethod`].
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ExactChoice {
@@ -41,14 +48,18 @@ pub enum ExactChoice {
     SubsetDp,
     // Set-partitioning model by column generation and certified branch and bound.
     SetPartitioning,
+    // Branch-and-price on the column generation master (microagg::bnp, proofs/P17).
+    BranchAndPrice,
 }
 
-impl From<ExactChoice> for ExactMethod {
-    fn from(c: ExactChoice) -> ExactMethod {
-        match c {
-            ExactChoice::Auto => ExactMethod::Auto,
-            ExactChoice::SubsetDp => ExactMethod::SubsetDp,
-            ExactChoice::SetPartitioning => ExactMethod::SetPartitioning,
+impl ExactChoice {
+    /// The small-instance exact method, or `None` for branch-and-price (its own engine).
+    pub fn small_method(self) -> Option<ExactMethod> {
+        match self {
+            ExactChoice::Auto => Some(ExactMethod::Auto),
+            ExactChoice::SubsetDp => Some(ExactMethod::SubsetDp),
+            ExactChoice::SetPartitioning => Some(ExactMethod::SetPartitioning),
+            ExactChoice::BranchAndPrice => None,
         }
     }
 }
@@ -95,7 +106,10 @@ mod tests {
     fn every_exact_choice_names_its_method() {
         for c in ExactChoice::value_variants() {
             let name = c.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(ExactMethod::from(*c).name(), name);
+            match c.small_method() {
+                Some(m) => assert_eq!(m.name(), name),
+                None => assert_eq!(name, microagg::bnp::EXACT_NAME),
+            }
         }
     }
 

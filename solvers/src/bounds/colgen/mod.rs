@@ -66,6 +66,7 @@
 
 pub mod cuts;
 pub mod master;
+pub mod pairs;
 pub mod pricing;
 pub mod verify;
 

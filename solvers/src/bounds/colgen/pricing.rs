@@ -27,6 +27,11 @@
 //!   cost gains the nonnegative penalty `pen(S) = sum_C w_C floor(|S ∩ C| / 2)`. Every bound
 //!   above ignores it and stays a lower bound; node bounds add `pen(T)` of the records fixed
 //!   so far (`pen` only grows with the group), and leaves evaluate it exactly.
+//! - With branching decisions ([`exact_rc_bound_pairs`], [`super::pairs`], proofs/P17) only
+//!   groups compatible with the together / apart pairs count: leaves that are not are
+//!   skipped, and a child is not entered when its new member has an apart partner among the
+//!   members or a member's together partner can no longer join (it is neither a member nor a
+//!   later candidate). Every bound above stays a lower bound over the smaller set.
 //!
 //! ## Complexity
 //! Geometry: O(n^2 d) time, O(n^2) memory (the distance matrix; refused beyond
@@ -41,6 +46,7 @@
 //! our own design with the bounds above).
 
 use super::cuts::CutDuals;
+use super::pairs::PairConstraints;
 use crate::sse::sq_dist;
 use std::time::Instant;
 
@@ -429,6 +435,11 @@ struct Search<'a> {
     budget: ExactBudget,
     out_of_budget: bool,
     columns: Vec<(f64, Vec<u32>)>,
+    /// Branching decisions the groups must respect (None: all groups count).
+    pairs: Option<&'a PairConstraints>,
+    /// With `pairs`: position of each record in `cands` for the current anchor
+    /// (`usize::MAX`: not a candidate).
+    pos: Vec<usize>,
 }
 
 /// Into `suffix[pos]` the sum of the `q1` smallest of `v[pos + 1..]` (infinite when fewer
@@ -521,12 +532,41 @@ impl Search<'_> {
         }
     }
 
+    /// With branching decisions: whether adding candidate `c` (at position `idx`) can still
+    /// lead to a compatible group: no apart partner of `c` is a member, and every together
+    /// partner of `c` or of a member is a member or a candidate after `idx` (the children
+    /// skip the candidates before `idx`).
+    fn pairs_allow_child(&self, c: usize, idx: usize) -> bool {
+        let Some(pc) = self.pairs else {
+            return true;
+        };
+        if pc.apart_of(c).iter().any(|j| self.members.contains(j)) {
+            return false;
+        }
+        let reachable = |j: u32| {
+            j as usize == c
+                || self.members.contains(&j)
+                || (self.pos[j as usize] != usize::MAX && self.pos[j as usize] > idx)
+        };
+        pc.together_of(c).iter().all(|&j| reachable(j))
+            && self
+                .members
+                .iter()
+                .all(|&mb| pc.together_of(mb as usize).iter().all(|&j| reachable(j)))
+    }
+
     /// Node with pair sum `p`, dual sum `yt`, star sum `star_base` and cut penalty `pen` of
     /// the members fixed so far.
     fn dfs(&mut self, p: f64, yt: f64, star_base: f64, pen: f64, start: usize) {
         let q = self.m - self.members.len();
         self.nodes += 1;
         if q == 0 {
+            if self
+                .pairs
+                .is_some_and(|c| !c.allows_unsorted(&self.members))
+            {
+                return; // not a group of this branch-and-price node
+            }
             let rc = p / self.m as f64 - yt + pen;
             if rc < self.inc {
                 self.inc = rc;
@@ -574,6 +614,9 @@ impl Search<'_> {
                 continue;
             }
             let c = self.cands[idx];
+            if self.pairs.is_some() && !self.pairs_allow_child(c, idx) {
+                continue; // no compatible group in this subtree
+            }
             let (pc, yc) = (p + self.to_t[idx], yt + self.y[c]);
             // Saved and restored (not subtracted back) so that no rounding drift builds up.
             let saved = self.to_t[idx + 1..].to_vec();
@@ -610,6 +653,20 @@ pub fn exact_rc_bound_cuts(
     cuts: &CutDuals,
     budget: ExactBudget,
 ) -> ExactPricing {
+    exact_rc_bound_pairs(geo, y, cuts, None, budget)
+}
+
+/// [`exact_rc_bound_cuts`] over the groups compatible with the branching decisions `pairs`
+/// (all groups when None; module doc, proofs/P17): a proven lower bound on
+/// `min(0, min rc(S))` over those groups, exact when nothing was cut, and only compatible
+/// groups as columns.
+pub fn exact_rc_bound_pairs(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    pairs: Option<&PairConstraints>,
+    budget: ExactBudget,
+) -> ExactPricing {
     let n = geo.n;
     let mut sorted_y: Vec<f64> = y.to_vec();
     sorted_y.sort_unstable_by(|a, b| b.total_cmp(a));
@@ -629,6 +686,12 @@ pub fn exact_rc_bound_cuts(
         budget,
         out_of_budget: false,
         columns: Vec::new(),
+        pairs,
+        pos: if pairs.is_some() {
+            vec![usize::MAX; n]
+        } else {
+            Vec::new()
+        },
     };
     // Radii use a relative slack so that rounding cannot exclude a record (see P09).
     let slack = 1.0 + 1e-9;
@@ -646,6 +709,9 @@ pub fn exact_rc_bound_cuts(
         if m == 1 {
             // Singletons: rc({r}) = -y_r, evaluated directly.
             for (r, &yr) in y.iter().enumerate() {
+                if pairs.is_some_and(|c| !c.allows(&[r as u32])) {
+                    continue;
+                }
                 if -yr < s.inc {
                     s.inc = -yr;
                 }
@@ -725,9 +791,19 @@ pub fn exact_rc_bound_cuts(
             s.star.extend(s.cands.iter().map(|&j| star_of(j)));
             s.members.clear();
             s.members.push(r as u32);
+            if pairs.is_some() {
+                for (p, &j) in s.cands.iter().enumerate() {
+                    s.pos[j] = p;
+                }
+            }
             let pen_r = s.enter_cuts(r); // 0: one record fills no cut
             s.dfs(0.0, y[r], -y[r], pen_r, 0);
             s.leave_cuts(r);
+            if pairs.is_some() {
+                for &j in &s.cands {
+                    s.pos[j] = usize::MAX;
+                }
+            }
         }
     }
     let mut columns = std::mem::take(&mut s.columns);

@@ -1,0 +1,888 @@
+//! # Branch-and-price
+//!
+//! Exact (anytime) microaggregation over the set-partitioning model of the column generation
+//! bound ([`crate::bounds::colgen`]): groups of `k..2k-1` records (P03), Ryan-Foster branching
+//! on record pairs, best-bound node order. Proofs: `proofs/P17-branch-and-price.md`.
+//!
+//! - **Node.** A set of together / apart pair decisions ([`PairConstraints`]); its region is
+//!   the partitions into groups of `k..2k-1` records that satisfy them. Its master ([`Master`])
+//!   holds the compatible columns of the global column pool (columns that violate the node's
+//!   decisions are left out, i.e. fixed to 0) and `2n` big-M artificial columns (the box
+//!   columns of the master centred at 0 with half-width `M`), so it is feasible at every node;
+//!   `M` is raised when the artificials stay in a converged solution.
+//! - **Pricing at a node.** Heuristic pricing ([`pricing::heuristic`]) from every record,
+//!   keeping only compatible groups; when it finds nothing, the exact pricing restricted to
+//!   compatible groups ([`pricing::exact_rc_bound_pairs`]). Its proven bound `rho` gives the
+//!   node's Lagrangian bound `sum y + floor(n/k) min(0, rho)` rounded outward (P09, P10),
+//!   valid for every partition of the node's region whatever the duals; the node keeps the
+//!   best of it and its parent's bound. "No negative compatible column" ends the node's
+//!   column generation.
+//! - **Branching.** On the pair `(a, b)` whose together-value `sum_{S ni a,b} x_S` in the
+//!   master solution is closest to 1/2 (a fractional set-partitioning solution always has
+//!   one); children "together" and "apart". A child whose together component exceeds `2k - 1`
+//!   records or holds an apart pair has an empty region and is closed at once.
+//! - **Incumbent.** The callers' start partitions, every integral master solution, and the
+//!   set-partitioning MIP over the column pool ([`crate::merge::solve_pool`], at the root and
+//!   every `heuristic_every` nodes, short time limit). Its SSE is recomputed from the labels.
+//! - **Bound and proof.** The global bound is the minimum of the bounds of the open nodes and
+//!   of the closed leaves (max with the nn bound), rounded outward. A node is pruned, and the
+//!   incumbent is "proven optimal", by the criterion of P12 ([`crate::exact::PROOF_REL_GAP`],
+//!   relative 1e-9 against a certified upper bound on the incumbent's exact SSE).
+//! - **Scaling.** As in the set-partitioning solver (P11 "Scaling") the data are multiplied by
+//!   the power of two `s` nearest to `sqrt(1024 n / SSE(start))`, which is exact, so HiGHS'
+//!   absolute tolerances are small against the costs; bounds are divided by `s^2` (exact).
+//! - **Anytime.** A callback receives every improvement of the incumbent or of the global
+//!   bound; on the time limit, the node limit or the interrupt flag the run returns the
+//!   incumbent, the global bound and the open nodes.
+//!
+//! ## Complexity
+//! Exponential in the worst case. Per node: one master build over the compatible pool columns
+//! (O(pool · 2k)), simplex re-solves, O(n L k^2) heuristic pricing per iteration and the exact
+//! pricing of [`pricing`] (budgeted by `exact_nodes` per call and the deadline). Memory: the
+//! n x n distance matrix, the column pool and the open nodes' decisions (O(depth) each).
+//! Measured figures: `proofs/certificates/study-colgen.txt` (section "branch-and-price").
+//!
+//! ## References
+//! - Ryan, D. M. and Foster, B. A. (1981). An integer programming approach to scheduling. In
+//!   Computer Scheduling of Public Transport, North-Holland, 269-280.
+//! - Barnhart, C., Johnson, E. L., Nemhauser, G. L., Savelsbergh, M. W. P. and Vance, P. H.
+//!   (1998). Branch-and-price: column generation for solving huge integer programs.
+//!   Operations Research 46(3), 316-329.
+//! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
+//!   numerical microaggregation. J. Global Optim. 60(2), 165-182.
+
+use crate::bounds::colgen::cuts::CutDuals;
+use crate::bounds::colgen::master::Master;
+use crate::bounds::colgen::pairs::PairConstraints;
+use crate::bounds::colgen::pricing::{
+    self, exact_rc_bound_pairs, heuristic, weak_rc_bound, ExactBudget, Geometry,
+};
+use crate::bounds::colgen::{lagrangian_with_cuts, start_groups, ColgenError};
+use crate::bounds::nn_bound;
+use crate::exact::certify::{is_proven, partition_sse_upper};
+use crate::sse::{group_sse, partition_sse, pow2_near};
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Parameters of [`branch_and_price`] (see [`BnpOptions::DOC`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BnpOptions {
+    /// Wall-clock limit in seconds.
+    pub time_limit: f64,
+    /// Most nodes processed (0: no limit).
+    pub max_nodes: u64,
+    /// Branch-and-bound nodes per exact pricing call.
+    pub exact_nodes: u64,
+    /// When heuristic pricing fails, exact pricing stops after this many negative columns.
+    pub exact_stop_after: usize,
+    /// Nearest neighbours per seed in heuristic pricing (0: max(3k, 12)).
+    pub pool: usize,
+    /// Most columns added per master iteration (0: n).
+    pub max_columns_per_iteration: usize,
+    /// Reduced costs above `-tol` (on the scaled problem, costs about 1024 per record in
+    /// all) count as nonnegative.
+    pub tol: f64,
+    /// Set-partitioning MIP over the column pool every this many nodes (0: at the root only).
+    pub heuristic_every: u64,
+    /// Time limit in seconds of each pool MIP.
+    pub mip_seconds: f64,
+    /// Keep every node's decisions and final bound in [`BnpResult::node_log`] (tests).
+    pub record_nodes: bool,
+}
+
+impl Default for BnpOptions {
+    fn default() -> Self {
+        BnpOptions {
+            time_limit: 60.0,
+            max_nodes: 0,
+            exact_nodes: 5_000_000,
+            exact_stop_after: 200,
+            pool: 0,
+            max_columns_per_iteration: 0,
+            tol: 1e-9,
+            heuristic_every: 25,
+            mip_seconds: 10.0,
+            record_nodes: false,
+        }
+    }
+}
+
+impl BnpOptions {
+    /// One line per parameter: name, default, meaning.
+    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
+        (
+            "time_limit",
+            "60",
+            "wall-clock seconds for the whole search",
+        ),
+        ("max_nodes", "0", "most nodes processed (0: no limit)"),
+        (
+            "exact_nodes",
+            "5000000",
+            "branch-and-bound node budget per exact pricing call",
+        ),
+        (
+            "exact_stop_after",
+            "200",
+            "on heuristic failure, exact pricing stops after this many negative columns",
+        ),
+        (
+            "pool",
+            "0",
+            "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))",
+        ),
+        (
+            "max_columns_per_iteration",
+            "0",
+            "most columns added per master iteration (0: n)",
+        ),
+        (
+            "tol",
+            "1e-9",
+            "reduced costs above -tol (scaled problem) count as nonnegative",
+        ),
+        (
+            "heuristic_every",
+            "25",
+            "set-partitioning MIP over the column pool every this many nodes (0: root only)",
+        ),
+        ("mip_seconds", "10", "time limit of each pool MIP"),
+        (
+            "record_nodes",
+            "false",
+            "keep every node's decisions and bound (tests)",
+        ),
+    ];
+
+    fn check(&self) -> Result<(), ColgenError> {
+        let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
+        if self.time_limit.is_nan() || self.time_limit <= 0.0 {
+            return bad("time_limit must be positive");
+        }
+        if self.tol.is_nan() || self.tol < 0.0 {
+            return bad("tol must be nonnegative");
+        }
+        if self.mip_seconds.is_nan() || self.mip_seconds < 0.0 {
+            return bad("mip_seconds must be nonnegative");
+        }
+        Ok(())
+    }
+}
+
+/// An improvement reported while the search runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BnpProgress {
+    /// What improved: "incumbent" or "bound".
+    pub what: &'static str,
+    pub seconds: f64,
+    /// Nodes processed so far and nodes open.
+    pub nodes: u64,
+    pub open_nodes: usize,
+    /// SSE of the incumbent (two-pass).
+    pub incumbent_sse: f64,
+    /// Certified global lower bound.
+    pub lower_bound: f64,
+}
+
+/// One node's decisions and its final bound (on the original scale; infinite for a node
+/// with an empty region).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeRecord {
+    pub decisions: Vec<(u32, u32, bool)>,
+    pub bound: f64,
+}
+
+/// Result of [`branch_and_price`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BnpResult {
+    /// The incumbent: group label of each record (0-based) and its SSE (two-pass).
+    pub labels: Vec<usize>,
+    pub sse: f64,
+    /// Certified upper bound on the incumbent's exact SSE (P12).
+    pub sse_upper: f64,
+    /// Certified global lower bound on the optimum.
+    pub lower_bound: f64,
+    /// True when `lower_bound >= (1 - PROOF_REL_GAP) sse_upper` (P12, P17).
+    pub proven_optimal: bool,
+    /// Master LP value at the root when its column generation converged (NaN otherwise; not
+    /// a bound).
+    pub root_lp: f64,
+    /// The root node's certified bound.
+    pub root_bound: f64,
+    /// Nodes processed, nodes left open, deepest node.
+    pub nodes: u64,
+    pub open_nodes: usize,
+    pub max_depth: usize,
+    /// Columns in the pool at the end; master solves; exact pricing calls.
+    pub columns: usize,
+    pub lp_solves: u64,
+    pub exact_calls: u64,
+    /// Why the search stopped before closing the tree (time limit, node limit, interrupted,
+    /// a node whose pricing could not finish), if it did.
+    pub stopped: Option<String>,
+    pub seconds: f64,
+    /// Every node's decisions and bound (with `record_nodes`).
+    pub node_log: Vec<NodeRecord>,
+}
+
+/// An open node: decisions and the bound inherited or proven so far (original scale).
+#[derive(Debug, Clone)]
+struct Node {
+    cons: PairConstraints,
+    bound: f64,
+    depth: usize,
+    id: u64,
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for Node {}
+impl PartialOrd for Node {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Node {
+    /// Max-heap order that pops the least bound first (then the oldest node).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .bound
+            .total_cmp(&self.bound)
+            .then(other.id.cmp(&self.id))
+    }
+}
+
+/// How a node's column generation ended.
+enum NodeEnd {
+    /// The node's bound reached the incumbent (pruned).
+    Pruned,
+    /// Time, node budget or interrupt: the node stays open.
+    Stopped,
+    /// Column generation ended (converged or pricing cut short) with this master solution:
+    /// columns at positive value and their values, and whether artificials are in it.
+    Solved {
+        support: Vec<(usize, f64)>,
+        artificial: bool,
+        converged: bool,
+        value: f64,
+    },
+}
+
+/// The incumbent and its certified upper bound.
+struct Incumbent {
+    labels: Vec<usize>,
+    sse: f64,
+    upper: f64,
+}
+
+/// Branch-and-price for the `n` records of `x` (row-major, `d` columns) and minimum group
+/// size `k`, from the feasible partitions `starts` (labels, every group of at least `k`
+/// records; the best is the first incumbent). `interrupt`, once set, stops the search as at
+/// the time limit. `on_progress` receives every improvement.
+#[allow(clippy::too_many_arguments)]
+pub fn branch_and_price(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+    opts: &BnpOptions,
+    interrupt: Option<&AtomicBool>,
+    on_progress: &mut dyn FnMut(&BnpProgress),
+) -> Result<BnpResult, ColgenError> {
+    let t0 = Instant::now();
+    opts.check()?;
+    let nn = nn_bound(x, n, d, k)?.lower_bound; // validates x, n, d, k
+    if n > pricing::MAX_RECORDS {
+        return Err(ColgenError::TooLarge {
+            n,
+            max: pricing::MAX_RECORDS,
+        });
+    }
+    if starts.is_empty() {
+        return Err(ColgenError::BadLabels("no start partition".into()));
+    }
+    let deadline = t0 + Duration::from_secs_f64(opts.time_limit.min(1e9));
+    let stop = || Instant::now() >= deadline || interrupt.is_some_and(|f| f.load(Ordering::SeqCst));
+    let mut pool: Vec<Vec<u32>> = Vec::new();
+    let mut pool_index: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut inc: Option<Incumbent> = None;
+    for (s, labels) in starts.iter().enumerate() {
+        let gs = start_groups(labels, n, k).map_err(|m| {
+            ColgenError::BadLabels(if starts.len() > 1 {
+                format!("start partition {}: {m}", s + 1)
+            } else {
+                m
+            })
+        })?;
+        let labels = canonical(labels);
+        let sse = partition_sse(x, d, &labels);
+        if inc.as_ref().is_none_or(|i| sse < i.sse) {
+            let upper = partition_sse_upper(x, d, &labels);
+            inc = Some(Incumbent { labels, sse, upper });
+        }
+        for g in gs {
+            // Only groups of the model (k..2k-1 records) enter the pool.
+            if g.len() < 2 * k && !pool_index.contains_key(&g) {
+                pool_index.insert(g.clone(), pool.len());
+                pool.push(g);
+            }
+        }
+    }
+    let mut inc = inc.expect("at least one start");
+    let groups_max = n / k;
+    // Scale (P11 "Scaling"): s a power of two, exact; costs s^2 times the original.
+    let mut s =
+        pow2_near((1024.0 * n as f64 / inc.sse).sqrt()).clamp(2f64.powi(-100), 2f64.powi(100));
+    let mut xs: Vec<f64> = x.iter().map(|v| v * s).collect();
+    if xs.iter().any(|v| !v.is_finite()) {
+        s = 1.0;
+        xs = x.to_vec();
+    }
+    let s2 = s * s;
+    let unscale = |b: f64| b / s2;
+    let pool_width = if opts.pool == 0 {
+        (3 * k).max(12)
+    } else {
+        opts.pool
+    };
+    let geo = Geometry::new(&xs, n, d, k, pool_width);
+    let cost_of = |g: &[u32]| {
+        let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
+        group_sse(&xs, d, &m)
+    };
+    let mut costs: Vec<f64> = pool.iter().map(|g| cost_of(g)).collect();
+    let cap = if opts.max_columns_per_iteration == 0 {
+        n
+    } else {
+        opts.max_columns_per_iteration
+    };
+    let mut out = BnpResult {
+        labels: Vec::new(),
+        sse: 0.0,
+        sse_upper: 0.0,
+        lower_bound: nn,
+        proven_optimal: false,
+        root_lp: f64::NAN,
+        root_bound: nn,
+        nodes: 0,
+        open_nodes: 0,
+        max_depth: 0,
+        columns: 0,
+        lp_solves: 0,
+        exact_calls: 0,
+        stopped: None,
+        seconds: 0.0,
+        node_log: Vec::new(),
+    };
+    let mut heap: BinaryHeap<Node> = BinaryHeap::new();
+    heap.push(Node {
+        cons: PairConstraints::new(n),
+        bound: nn,
+        depth: 0,
+        id: 0,
+    });
+    let mut next_id = 1u64;
+    // Least bound over the closed leaves (pruned, integral or with an empty region).
+    let mut closed_min = f64::INFINITY;
+    let mut last_reported = (inc.sse, f64::NEG_INFINITY);
+    let global = |heap: &BinaryHeap<Node>, closed_min: f64, current: Option<f64>| -> f64 {
+        let open = heap.peek().map_or(f64::INFINITY, |nd| nd.bound);
+        open.min(closed_min)
+            .min(current.unwrap_or(f64::INFINITY))
+            .max(nn)
+    };
+    let report = |what: &'static str,
+                  nodes: u64,
+                  open: usize,
+                  inc_sse: f64,
+                  lb: f64,
+                  on_progress: &mut dyn FnMut(&BnpProgress)| {
+        on_progress(&BnpProgress {
+            what,
+            seconds: t0.elapsed().as_secs_f64(),
+            nodes,
+            open_nodes: open,
+            incumbent_sse: inc_sse,
+            lower_bound: lb,
+        });
+    };
+
+    while let Some(mut node) = heap.pop() {
+        if is_proven(node.bound, inc.upper) {
+            // Best-bound order: every open node is at least as high, all are pruned.
+            closed_min = closed_min.min(node.bound);
+            if opts.record_nodes {
+                out.node_log.push(NodeRecord {
+                    decisions: node.cons.decisions().to_vec(),
+                    bound: node.bound,
+                });
+            }
+            continue;
+        }
+        if stop() || (opts.max_nodes > 0 && out.nodes >= opts.max_nodes) {
+            out.stopped = Some(if opts.max_nodes > 0 && out.nodes >= opts.max_nodes {
+                "node limit reached".into()
+            } else if interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+                "interrupted".into()
+            } else {
+                "time limit reached".into()
+            });
+            heap.push(node);
+            break;
+        }
+        out.nodes += 1;
+        out.max_depth = out.max_depth.max(node.depth);
+        let end = process_node(
+            &geo,
+            d,
+            &mut node,
+            &mut pool,
+            &mut pool_index,
+            &mut costs,
+            &cost_of,
+            &inc,
+            opts,
+            cap,
+            groups_max,
+            unscale,
+            &stop,
+            deadline,
+            &mut out,
+        )?;
+        if node.depth == 0 {
+            out.root_bound = node.bound.max(nn);
+        }
+        let mut leaf = false;
+        match end {
+            NodeEnd::Pruned => leaf = true,
+            NodeEnd::Stopped => {
+                heap.push(node.clone());
+                out.stopped = Some(if interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+                    "interrupted".into()
+                } else {
+                    "time limit reached".into()
+                });
+                break;
+            }
+            NodeEnd::Solved {
+                support,
+                artificial,
+                converged,
+                value,
+            } => {
+                if node.depth == 0 && converged && !artificial {
+                    out.root_lp = unscale(value);
+                }
+                let integral = !artificial && support.iter().all(|&(_, v)| v > 1.0 - 1e-6);
+                if !integral {
+                    if let Some(labels) = round_support(x, n, d, &support, &pool) {
+                        consider(x, d, labels, &mut inc);
+                    }
+                }
+                if integral {
+                    if let Some(labels) = labels_of(&support, &pool, n) {
+                        consider(x, d, labels, &mut inc);
+                    }
+                }
+                if is_proven(node.bound, inc.upper) {
+                    leaf = true;
+                } else if integral && converged {
+                    // The node's optimum is this partition; its bound is certified below it.
+                    leaf = true;
+                } else {
+                    match choose_pair(&support, &pool, &node.cons) {
+                        Some((a, b)) => {
+                            for together in [true, false] {
+                                let mut cons = node.cons.clone();
+                                if together {
+                                    cons.add_together(a, b);
+                                } else {
+                                    cons.add_apart(a, b);
+                                }
+                                if cons.infeasible(k) {
+                                    // Empty region: closed with bound +inf.
+                                    if opts.record_nodes {
+                                        out.node_log.push(NodeRecord {
+                                            decisions: cons.decisions().to_vec(),
+                                            bound: f64::INFINITY,
+                                        });
+                                    }
+                                    continue;
+                                }
+                                heap.push(Node {
+                                    cons,
+                                    bound: node.bound,
+                                    depth: node.depth + 1,
+                                    id: next_id,
+                                });
+                                next_id += 1;
+                            }
+                        }
+                        None => {
+                            // No pair to branch on (pricing cut short on an integral or
+                            // artificial solution): the node stays open, the search stops.
+                            heap.push(node.clone());
+                            out.stopped = Some(format!(
+                                "node at depth {} could not be resolved (pricing budget)",
+                                node.depth
+                            ));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if leaf {
+            closed_min = closed_min.min(node.bound);
+        }
+        if opts.record_nodes {
+            out.node_log.push(NodeRecord {
+                decisions: node.cons.decisions().to_vec(),
+                bound: node.bound,
+            });
+        }
+        // Node heuristic: the set-partitioning MIP over the column pool.
+        let due = out.nodes == 1
+            || (opts.heuristic_every > 0 && out.nodes.is_multiple_of(opts.heuristic_every));
+        if due
+            && opts.mip_seconds > 0.0
+            && !stop()
+            && !is_proven(global(&heap, closed_min, None), inc.upper)
+        {
+            let left = deadline
+                .saturating_duration_since(Instant::now())
+                .as_secs_f64();
+            if let Ok(r) = crate::merge::solve_pool(
+                x,
+                n,
+                d,
+                k,
+                &pool,
+                &inc.labels,
+                Some(opts.mip_seconds.min(left)),
+            ) {
+                if r.improved {
+                    consider(x, d, r.labels, &mut inc);
+                }
+            }
+        }
+        let lb = global(&heap, closed_min, None);
+        if inc.sse < last_reported.0 {
+            report("incumbent", out.nodes, heap.len(), inc.sse, lb, on_progress);
+        }
+        if lb > last_reported.1 {
+            report("bound", out.nodes, heap.len(), inc.sse, lb, on_progress);
+        }
+        last_reported = (inc.sse.min(last_reported.0), lb.max(last_reported.1));
+    }
+    out.lower_bound = global(&heap, closed_min, None);
+    out.open_nodes = heap.len();
+    out.proven_optimal = is_proven(out.lower_bound, inc.upper);
+    out.columns = pool.len();
+    out.labels = inc.labels;
+    out.sse = inc.sse;
+    out.sse_upper = inc.upper;
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// Replace the incumbent by `labels` when its two-pass SSE is lower.
+fn consider(x: &[f64], d: usize, labels: Vec<usize>, inc: &mut Incumbent) {
+    let labels = canonical(&labels);
+    let sse = partition_sse(x, d, &labels);
+    if sse < inc.sse {
+        inc.upper = partition_sse_upper(x, d, &labels);
+        inc.sse = sse;
+        inc.labels = labels;
+    }
+}
+
+/// Labels renumbered 0, 1, ... in order of first appearance.
+fn canonical(labels: &[usize]) -> Vec<usize> {
+    let mut map: HashMap<usize, usize> = HashMap::new();
+    labels
+        .iter()
+        .map(|&l| {
+            let next = map.len();
+            *map.entry(l).or_insert(next)
+        })
+        .collect()
+}
+
+/// The partition of an integral master solution (columns at value 1), if it covers every
+/// record exactly once.
+fn labels_of(support: &[(usize, f64)], pool: &[Vec<u32>], n: usize) -> Option<Vec<usize>> {
+    let mut labels = vec![usize::MAX; n];
+    for (g, &(c, _)) in support.iter().enumerate() {
+        for &i in &pool[c] {
+            if labels[i as usize] != usize::MAX {
+                return None;
+            }
+            labels[i as usize] = g;
+        }
+    }
+    (!labels.contains(&usize::MAX)).then_some(labels)
+}
+
+/// LP rounding (node heuristic): the columns of the master solution by decreasing value,
+/// each taken when disjoint from those taken; every record left over joins the taken group
+/// of nearest centroid (groups only grow, so all keep at least `k` records). None when no
+/// column was taken.
+fn round_support(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    support: &[(usize, f64)],
+    pool: &[Vec<u32>],
+) -> Option<Vec<usize>> {
+    let mut order: Vec<(usize, f64)> = support.to_vec();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut labels = vec![usize::MAX; n];
+    let mut centroids: Vec<Vec<f64>> = Vec::new();
+    for (c, _) in order {
+        let g = &pool[c];
+        if g.iter().any(|&i| labels[i as usize] != usize::MAX) {
+            continue;
+        }
+        let mut centre = vec![0.0; d];
+        for &i in g {
+            labels[i as usize] = centroids.len();
+            for (t, v) in centre.iter_mut().enumerate() {
+                *v += x[i as usize * d + t] / g.len() as f64;
+            }
+        }
+        centroids.push(centre);
+    }
+    if centroids.is_empty() {
+        return None;
+    }
+    for i in 0..n {
+        if labels[i] == usize::MAX {
+            let row = &x[i * d..(i + 1) * d];
+            labels[i] = (0..centroids.len())
+                .min_by(|&a, &b| {
+                    crate::sse::sq_dist(row, &centroids[a])
+                        .total_cmp(&crate::sse::sq_dist(row, &centroids[b]))
+                        .then(a.cmp(&b))
+                })
+                .expect("one group");
+        }
+    }
+    Some(labels)
+}
+
+/// Ryan-Foster pair: among the undecided pairs sharing a fractional column, the one whose
+/// together-value is closest to 1/2 (ties: smallest pair). Without a fractional column, an
+/// undecided pair of one column of the solution (its "apart" child excludes the solution).
+fn choose_pair(
+    support: &[(usize, f64)],
+    pool: &[Vec<u32>],
+    cons: &PairConstraints,
+) -> Option<(u32, u32)> {
+    let mut w: HashMap<(u32, u32), f64> = HashMap::new();
+    for &(c, v) in support {
+        if v < 1.0 - 1e-6 {
+            let g = &pool[c];
+            for (p, &a) in g.iter().enumerate() {
+                for &b in &g[p + 1..] {
+                    *w.entry((a, b)).or_insert(0.0) += v;
+                }
+            }
+        }
+    }
+    let mut pairs: Vec<((u32, u32), f64)> = w
+        .into_iter()
+        .filter(|&(_, v)| v > 1e-6 && v < 1.0 - 1e-6)
+        .collect();
+    pairs.sort_by(|a, b| {
+        (a.1 - 0.5)
+            .abs()
+            .total_cmp(&(b.1 - 0.5).abs())
+            .then(a.0.cmp(&b.0))
+    });
+    if let Some(&(p, _)) = pairs.iter().find(|(p, _)| !cons.decided(p.0, p.1)) {
+        return Some(p);
+    }
+    for &(c, _) in support {
+        let g = &pool[c];
+        for (p, &a) in g.iter().enumerate() {
+            for &b in &g[p + 1..] {
+                if !cons.decided(a, b) {
+                    return Some((a, b));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Column generation at one node (module doc): raises `node.bound` by the node's Lagrangian
+/// bounds (original scale) and returns how it ended.
+#[allow(clippy::too_many_arguments)]
+fn process_node(
+    geo: &Geometry,
+    d: usize,
+    node: &mut Node,
+    pool: &mut Vec<Vec<u32>>,
+    pool_index: &mut HashMap<Vec<u32>, usize>,
+    costs: &mut Vec<f64>,
+    cost_of: &dyn Fn(&[u32]) -> f64,
+    inc: &Incumbent,
+    opts: &BnpOptions,
+    cap: usize,
+    groups_max: usize,
+    unscale: impl Fn(f64) -> f64,
+    stop: &dyn Fn() -> bool,
+    deadline: Instant,
+    out: &mut BnpResult,
+) -> Result<NodeEnd, ColgenError> {
+    let n = geo.n;
+    // The node's master: compatible pool columns (the others are fixed to 0 by leaving them
+    // out), with big-M artificials so that it is feasible.
+    let cols: Vec<usize> = (0..pool.len())
+        .filter(|&c| node.cons.allows(&pool[c]))
+        .collect();
+    let mut in_master: HashSet<Vec<u32>> = cols.iter().map(|&c| pool[c].clone()).collect();
+    let mut master_cols: Vec<usize> = cols.clone();
+    let scaled_inc = inc.sse / unscale(1.0);
+    let mut big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
+    let zeros = vec![0.0; n];
+    let mut delta = vec![big_m; n];
+    let mut master = Master::new(
+        n,
+        cols.iter().map(|&c| pool[c].clone()).collect(),
+        cols.iter().map(|&c| costs[c]).collect(),
+        Some((&zeros, &delta)),
+    )
+    .map_err(ColgenError::Lp)?;
+    let mut raises = 0;
+    loop {
+        if stop() {
+            return Ok(NodeEnd::Stopped);
+        }
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
+        let Some(sol) = master.solve(left).map_err(ColgenError::Lp)? else {
+            return Ok(NodeEnd::Stopped);
+        };
+        out.lp_solves += 1;
+        let y = &sol.duals;
+        // Heuristic pricing, compatible groups only.
+        let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
+        let mut seen: HashSet<Vec<u32>> = HashSet::new();
+        for seed in 0..n {
+            if seed % 64 == 63 && stop() {
+                return Ok(NodeEnd::Stopped);
+            }
+            if let Some((rc, g)) = heuristic(geo, y, seed) {
+                if rc < -opts.tol
+                    && node.cons.allows(&g)
+                    && !in_master.contains(&g)
+                    && seen.insert(g.clone())
+                {
+                    new_cols.push((rc, g));
+                }
+            }
+        }
+        let mut converged = false;
+        if new_cols.is_empty() {
+            // Exact pricing over the compatible groups: a proven bound for the node.
+            let mut price = |stop_after: usize| {
+                out.exact_calls += 1;
+                exact_rc_bound_pairs(
+                    geo,
+                    y,
+                    &CutDuals::none(),
+                    Some(&node.cons),
+                    ExactBudget {
+                        nodes: opts.exact_nodes,
+                        deadline,
+                        max_columns: cap,
+                        stop_after_columns: stop_after,
+                    },
+                )
+            };
+            let mut ex = price(opts.exact_stop_after.max(1));
+            let fresh = |ex: &pricing::ExactPricing| {
+                ex.columns
+                    .iter()
+                    .any(|(rc, g)| *rc < -opts.tol && !in_master.contains(g))
+            };
+            if !ex.exact && !fresh(&ex) && !stop() {
+                ex = price(usize::MAX);
+            }
+            // The weak bound ignores the decisions: a lower bound over a larger set.
+            let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
+            let lb = unscale(lagrangian_with_cuts(
+                geo,
+                y,
+                d,
+                &CutDuals::none(),
+                groups_max,
+                rho,
+            ));
+            if lb > node.bound {
+                node.bound = lb;
+            }
+            if is_proven(node.bound, inc.upper) {
+                return Ok(NodeEnd::Pruned);
+            }
+            new_cols.extend(
+                ex.columns
+                    .into_iter()
+                    .filter(|(rc, g)| *rc < -opts.tol && !in_master.contains(g)),
+            );
+            if new_cols.is_empty() {
+                converged = ex.exact;
+            }
+        }
+        if new_cols.is_empty() {
+            if sol.artificial > 1e-7 && converged && raises < 40 {
+                // Artificials left in a converged solution: M too small or an empty region;
+                // a larger M lets the duals (and the bound) grow.
+                big_m *= 16.0;
+                delta.iter_mut().for_each(|v| *v = big_m);
+                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
+                raises += 1;
+                continue;
+            }
+            let support: Vec<(usize, f64)> = sol
+                .primal
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v > 1e-9)
+                .map(|(j, &v)| (master_cols[j], v))
+                .collect();
+            return Ok(NodeEnd::Solved {
+                support,
+                artificial: sol.artificial > 1e-7,
+                converged,
+                value: sol.value,
+            });
+        }
+        new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        new_cols.dedup_by(|a, b| a.1 == b.1);
+        new_cols.truncate(cap);
+        let mut gs = Vec::with_capacity(new_cols.len());
+        let mut cs = Vec::with_capacity(new_cols.len());
+        for (_, g) in new_cols {
+            let c = cost_of(&g);
+            let at = *pool_index.entry(g.clone()).or_insert_with(|| {
+                pool.push(g.clone());
+                costs.push(c);
+                pool.len() - 1
+            });
+            master_cols.push(at);
+            in_master.insert(g.clone());
+            gs.push(g);
+            cs.push(c);
+        }
+        master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
+    }
+}

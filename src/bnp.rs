@@ -1,0 +1,235 @@
+//! # Branch-and-price on the command line
+//!
+//! `microagg bound --method bnp` and `microagg solve-exact --method branch-and-price` share
+//! this runner over the solver crate's engine ([`microagg_solvers::bnp`], proofs/P17): the
+//! start partitions are the [`crate::bound::COLGEN_START`] pipeline's (run with seed 0 and at
+//! most a tenth of the time limit) and, for `bound --start LABELS`, that file's; the search
+//! runs until the time limit (default [`DEFAULT_SECONDS`]), Ctrl-C or the proof, and reports
+//! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
+//! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
+//! relative 1e-9). Every improvement of the incumbent or the bound is written to stderr as it
+//! happens. `solve-exact` also writes the incumbent's labels (`--labels-out`).
+//!
+//! ## Complexity
+//! That of the engine, bounded by the time limit.
+//!
+//! ## References
+//! See [`microagg_solvers::bnp`].
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// `bound --method` name of branch-and-price.
+pub const BOUND_NAME: &str = "bnp";
+
+/// `solve-exact --method` name of branch-and-price.
+pub const EXACT_NAME: &str = "branch-and-price";
+
+/// Time limit in seconds when the caller gives none.
+pub const DEFAULT_SECONDS: f64 = 60.0;
+
+/// A finished (or stopped) run with what the report needs.
+#[derive(Debug, Clone)]
+pub struct BnpRun {
+    pub result: BnpResult,
+    /// SSE of the start pipeline's partition.
+    pub start_sse: f64,
+    pub time_limit: f64,
+    /// Wall-clock seconds including the start pipeline.
+    pub seconds: f64,
+}
+
+/// Run branch-and-price on (instance, k) from the start pipeline's partition and `start`
+/// (labels, every group of at least k records), within `time_limit` seconds (default
+/// [`DEFAULT_SECONDS`]), stopping early once `interrupt` is set. Improvements go to stderr.
+pub fn run(
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    start: Option<&[usize]>,
+    start_source: &str,
+    interrupt: &AtomicBool,
+) -> Result<BnpRun> {
+    inst.check_k(k)?;
+    let started = Instant::now();
+    let limit = time_limit.unwrap_or(DEFAULT_SECONDS);
+    crate::search::check_time_limit(limit)
+        .map_err(|e| Error::usage(format!("branch-and-price: time limit {e}")))?;
+    if let Some(labels) = start {
+        microagg_solvers::bounds::colgen::start_groups(labels, inst.n, k).map_err(|m| {
+            Error::usage(format!(
+                "branch-and-price: start partition {start_source}: {m}"
+            ))
+        })?;
+    }
+    let first = crate::pipeline::Pipeline::parse(crate::bound::COLGEN_START, &[])?.run(
+        inst,
+        k,
+        0,
+        Some(limit / 10.0),
+        interrupt,
+    )?;
+    let mut starts: Vec<&[usize]> = vec![first.partition.labels()];
+    if let Some(labels) = start {
+        starts.push(labels);
+    }
+    let remaining = if interrupt.load(Ordering::SeqCst) {
+        1e-3
+    } else {
+        (limit - started.elapsed().as_secs_f64()).max(1e-3 * limit)
+    };
+    let opts = BnpOptions {
+        time_limit: remaining,
+        ..BnpOptions::default()
+    };
+    let sst = inst.sst;
+    let result = branch_and_price(
+        &inst.z,
+        inst.n,
+        inst.d,
+        k,
+        &starts,
+        &opts,
+        Some(interrupt),
+        &mut |p| {
+            eprintln!(
+                "branch-and-price: {:8.1} s  {:>9}  nodes {:6} open {:6}  incumbent SSE {:.6} \
+                 (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %)",
+                p.seconds,
+                p.what,
+                p.nodes,
+                p.open_nodes,
+                p.incumbent_sse,
+                100.0 * p.incumbent_sse / sst,
+                p.lower_bound,
+                100.0 * p.lower_bound / sst,
+            )
+        },
+    )
+    .map_err(|e| Error::algorithm("branch-and-price", e))?;
+    Ok(BnpRun {
+        result,
+        start_sse: first.partition.sse(),
+        time_limit: limit,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The JSON record of a run (`command`: "bound" or "solve-exact").
+pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value {
+    let r = &run.result;
+    let groups = r.labels.iter().max().map_or(0, |m| m + 1);
+    json!({
+        "command": command,
+        "method": if command == "bound" { BOUND_NAME } else { EXACT_NAME },
+        "instance": inst.name,
+        "instance_sha256": inst.sha256,
+        "n": inst.n,
+        "d": inst.d,
+        "k": k,
+        "sst": inst.sst,
+        "sse": r.sse,
+        "il": inst.il(r.sse),
+        "groups": groups,
+        "lower_bound": r.lower_bound,
+        "il_lower_bound": crate::bound::il_lower_bound(inst, r.lower_bound),
+        "certified": true,
+        "gap_percent": crate::bound::gap_percent(r.sse, r.lower_bound),
+        "proven_optimal": r.proven_optimal,
+        "proof_rel_gap": microagg_solvers::exact::PROOF_REL_GAP,
+        "root_lp": if r.root_lp.is_finite() { json!(r.root_lp) } else { Value::Null },
+        "root_bound": r.root_bound,
+        "nodes": r.nodes,
+        "open_nodes": r.open_nodes,
+        "max_depth": r.max_depth,
+        "columns": r.columns,
+        "lp_solves": r.lp_solves,
+        "exact_calls": r.exact_calls,
+        "stopped": r.stopped,
+        "start": crate::bound::COLGEN_START,
+        "start_sse": run.start_sse,
+        "seconds": run.seconds,
+        "time_limit": run.time_limit,
+        "interrupted": crate::interrupt::requested(),
+        "version": env!("CARGO_PKG_VERSION"),
+    })
+}
+
+/// One line of text for a run.
+pub fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
+    let r = &run.result;
+    format!(
+        "branch-and-price on {} (n={}, d={}), k={}: incumbent SSE {:.6} IL {:.6} %, bound SSE \
+         {:.6} IL {:.6} %, gap {}, {}, {} nodes ({} open), {:.1} s",
+        inst.name,
+        inst.n,
+        inst.d,
+        k,
+        r.sse,
+        inst.il(r.sse),
+        r.lower_bound,
+        crate::bound::il_lower_bound(inst, r.lower_bound),
+        crate::bound::gap_percent(r.sse, r.lower_bound)
+            .map_or("n/a".to_string(), |g| format!("{g:.4} %")),
+        if r.proven_optimal {
+            "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
+        } else {
+            format!(
+                "NOT proven ({})",
+                r.stopped
+                    .as_deref()
+                    .unwrap_or("tree closed above the bound")
+            )
+        },
+        r.nodes,
+        r.open_nodes,
+        run.seconds
+    )
+}
+
+/// The whole command: run, write `labels_out` (if given), print JSON or text on stdout.
+#[allow(clippy::too_many_arguments)]
+pub fn command(
+    inst: &Instance,
+    k: usize,
+    command: &str,
+    time_limit: Option<f64>,
+    start: Option<&Path>,
+    labels_out: Option<&Path>,
+    json: bool,
+    interrupt: &AtomicBool,
+) -> Result<()> {
+    let labels = start.map(crate::labels::read_labels).transpose()?;
+    let source = start.map_or(String::new(), |p| p.display().to_string());
+    let run = run(inst, k, time_limit, labels.as_deref(), &source, interrupt)?;
+    if let Some(path) = labels_out {
+        crate::labels::write_labels(path, &run.result.labels)?;
+    }
+    let line = if json {
+        serde_json::to_string(&to_json(inst, k, &run, command)).expect("record serialises")
+    } else {
+        text(inst, k, &run)
+    };
+    crate::output::println(&line)
+}
+
+/// `bound --method bnp` writes no certificate and takes no cuts (yet): refuse those flags
+/// rather than ignore them.
+pub fn refuse_bound_flags(certificate: bool, cuts: usize) -> Result<()> {
+    if certificate {
+        return Err(Error::usage(
+            "--certificate: bound bnp writes no certificate (only colgen does)".to_string(),
+        ));
+    }
+    if cuts > 0 {
+        return Err(Error::usage(
+            "--cuts: bound bnp keeps no cuts at its nodes".to_string(),
+        ));
+    }
+    Ok(())
+}

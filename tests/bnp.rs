@@ -1,0 +1,392 @@
+//! Branch-and-price (proofs/P17): the optimum equals an independent dynamic programme over
+//! subsets (and exhaustive enumeration of set partitions for n <= 9) on small instances of
+//! adversarial families; every node bound is below the optimum over that node's region
+//! (a constrained subset DP); pricing under together / apart decisions equals enumeration of
+//! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
+
+mod common;
+use common::{brute_force_optimum, cli_ok};
+use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::pairs::PairConstraints;
+use microagg_solvers::bounds::colgen::pricing::{exact_rc_bound_pairs, ExactBudget, Geometry};
+use microagg_solvers::sse::{group_sse, partition_sse};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Minimum SSE over the partitions of records 0..n into groups of k..=2k-1 records that
+/// satisfy the pair decisions `(a, b, together)`: a DP over subsets (the group of the lowest
+/// record of each remaining set, two-pass group SSE), independent of the solver's pricing and
+/// LP. Infinite when no such partition exists. For no decisions this is the optimum (P03).
+fn constrained_optimum(x: &[f64], n: usize, d: usize, k: usize, dec: &[(u32, u32, bool)]) -> f64 {
+    let full = (1usize << n) - 1;
+    let compatible = |g: usize| {
+        dec.iter().all(|&(a, b, t)| {
+            let (ia, ib) = (g >> a & 1 == 1, g >> b & 1 == 1);
+            if t {
+                ia == ib
+            } else {
+                !(ia && ib)
+            }
+        })
+    };
+    let mut f = vec![f64::INFINITY; full + 1];
+    f[0] = 0.0;
+    for mask in 1..=full {
+        let low = mask & mask.wrapping_neg();
+        let rest = mask ^ low;
+        // Subsets of `rest`, each with the lowest record added.
+        let mut sub = rest;
+        loop {
+            let g = sub | low;
+            let m = g.count_ones() as usize;
+            if m >= k && m < 2 * k && compatible(g) && f[mask ^ g].is_finite() {
+                let members: Vec<usize> = (0..n).filter(|&i| g >> i & 1 == 1).collect();
+                let v = f[mask ^ g] + group_sse(x, d, &members);
+                if v < f[mask] {
+                    f[mask] = v;
+                }
+            }
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & rest;
+        }
+    }
+    f[full]
+}
+
+/// Rows of one of six adversarial families (row-major, n x d).
+fn family(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
+    match case % 6 {
+        // Uniform.
+        0 => (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect(),
+        // Duplicates: few distinct rows.
+        1 => {
+            let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+            (0..n)
+                .flat_map(|_| {
+                    let r = rng.random_range(0..3);
+                    distinct[r * d..(r + 1) * d].to_vec()
+                })
+                .collect()
+        }
+        // Ties: small integer grid.
+        2 => (0..n * d).map(|_| rng.random_range(0..3) as f64).collect(),
+        // Scaled: uniform times 10^e, e in -9..9.
+        3 => {
+            let s = 10f64.powi(rng.random_range(-9..=9));
+            (0..n * d)
+                .map(|_| s * rng.random_range(-1.0..1.0))
+                .collect()
+        }
+        // Two far clusters with tiny spread.
+        4 => (0..n * d)
+            .map(|t| {
+                let c = if (t / d).is_multiple_of(2) {
+                    0.0
+                } else {
+                    100.0
+                };
+                c + 1e-3 * rng.random_range(-1.0..1.0)
+            })
+            .collect(),
+        // Outliers: a tight blob and a few far records.
+        _ => (0..n * d)
+            .map(|t| {
+                if (t / d) < 2 {
+                    rng.random_range(-50.0..50.0)
+                } else {
+                    rng.random_range(-0.1..0.1)
+                }
+            })
+            .collect(),
+    }
+}
+
+fn chunks(n: usize, k: usize) -> Vec<usize> {
+    (0..n).map(|i| (i / k).min(n / k - 1)).collect()
+}
+
+fn run(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
+    let start = chunks(n, k);
+    branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
+}
+
+fn assert_feasible(labels: &[usize], n: usize, k: usize) {
+    assert_eq!(labels.len(), n);
+    let g = labels.iter().max().unwrap() + 1;
+    let mut sizes = vec![0; g];
+    labels.iter().for_each(|&l| sizes[l] += 1);
+    assert!(sizes.iter().all(|&s| s >= k), "sizes {sizes:?}");
+}
+
+#[test]
+fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17_2026);
+    let opts = BnpOptions {
+        record_nodes: true,
+        time_limit: 60.0,
+        ..BnpOptions::default()
+    };
+    let (mut branched, mut node_checks) = (0, 0);
+    let mut unproven = Vec::new();
+    for case in 0..120 {
+        let n = rng.random_range(5..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let opt = constrained_optimum(&x, n, d, k, &[]);
+        if n <= 9 {
+            let bf = brute_force_optimum(&x, n, d, k);
+            assert!(
+                (bf - opt).abs() <= 1e-12 * bf.abs().max(1e-300) + 1e-300,
+                "case {case}: dp {opt} vs enumeration {bf}"
+            );
+        }
+        let r = run(&x, n, d, k, &opts);
+        assert_feasible(&r.labels, n, k);
+        assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
+        assert!(r.stopped.is_none(), "case {case}: {:?}", r.stopped);
+        if !r.proven_optimal {
+            unproven.push((case, case % 6, r.lower_bound, opt));
+        }
+        assert!(
+            r.lower_bound <= opt,
+            "case {case}: bound {} above optimum {opt}",
+            r.lower_bound
+        );
+        assert!(
+            r.sse <= opt * (1.0 + 1e-9) + 1e-300,
+            "case {case} (family {}): SSE {} vs optimum {opt}",
+            case % 6,
+            r.sse
+        );
+        assert!(r.root_bound <= opt, "case {case}");
+        if r.nodes > 1 {
+            branched += 1;
+        }
+        for node in &r.node_log {
+            let region = constrained_optimum(&x, n, d, k, &node.decisions);
+            node_checks += 1;
+            assert!(
+                node.bound <= region,
+                "case {case}: node {:?} bound {} above its region's optimum {region}",
+                node.decisions,
+                node.bound
+            );
+        }
+    }
+    // Proven everywhere except on two far clusters with a tiny spread: there P09's rounding
+    // margin, proportional to (2k)^2 times the largest pairwise distance, is a few percent
+    // of the optimum (proofs/P17, "Floating point"); the search still finds the optimum.
+    eprintln!("unproven (case, family, bound, optimum): {unproven:?}");
+    assert!(
+        unproven.iter().all(|u| u.1 == 4),
+        "unproven outside the far-cluster family: {unproven:?}"
+    );
+    assert!(unproven.len() <= 20);
+    // The families must exercise branching, not only root solves.
+    assert!(branched >= 10, "only {branched} instances branched");
+    assert!(node_checks >= 300, "only {node_checks} node bounds checked");
+}
+
+#[test]
+fn pricing_under_pair_decisions_equals_enumeration_of_compatible_groups() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1717);
+    let mut negative = 0;
+    for case in 0..80 {
+        let n = rng.random_range(6..=12);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let scale =
+            rng.random_range(0.1..3.0) * (1.0 + x.iter().map(|v| v * v).sum::<f64>() / n as f64);
+        let y: Vec<f64> = (0..n)
+            .map(|_| rng.random_range(-0.3..1.0) * scale)
+            .collect();
+        let mut cons = PairConstraints::new(n);
+        let mut dec = Vec::new();
+        for _ in 0..rng.random_range(1..=4) {
+            let a = rng.random_range(0..n as u32);
+            let b = rng.random_range(0..n as u32);
+            if a == b || cons.decided(a, b) {
+                continue;
+            }
+            let t = rng.random_bool(0.5);
+            if t {
+                cons.add_together(a, b);
+            } else {
+                cons.add_apart(a, b);
+            }
+            dec.push((a, b, t));
+        }
+        // Brute force over compatible groups of k..2k-1 records.
+        let mut truth = f64::INFINITY;
+        for mask in 1usize..(1 << n) {
+            let m = mask.count_ones() as usize;
+            if m < k || m >= 2 * k {
+                continue;
+            }
+            let ok = dec.iter().all(|&(a, b, t)| {
+                let (ia, ib) = (mask >> a & 1 == 1, mask >> b & 1 == 1);
+                if t {
+                    ia == ib
+                } else {
+                    !(ia && ib)
+                }
+            });
+            if ok {
+                let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+                let rc = group_sse(&x, d, &members) - members.iter().map(|&i| y[i]).sum::<f64>();
+                truth = truth.min(rc);
+            }
+        }
+        let geo = Geometry::new(&x, n, d, k, 6);
+        let ex = exact_rc_bound_pairs(
+            &geo,
+            &y,
+            &CutDuals::none(),
+            Some(&cons),
+            ExactBudget {
+                nodes: u64::MAX,
+                deadline: Instant::now() + Duration::from_secs(60),
+                max_columns: 1000,
+                stop_after_columns: usize::MAX,
+            },
+        );
+        assert!(ex.exact);
+        let expect = truth.min(0.0);
+        let tol = 1e-9 * (1.0 + scale * 2.0 * k as f64);
+        assert!(
+            (ex.rc_lower_bound - expect).abs() <= tol,
+            "case {case}: pricing {} vs enumeration {expect} ({dec:?})",
+            ex.rc_lower_bound
+        );
+        for (rc, g) in &ex.columns {
+            assert!(cons.allows(g), "case {case}: incompatible column {g:?}");
+            assert!(*rc < 0.0);
+        }
+        if expect < -tol {
+            negative += 1;
+            assert!(!ex.columns.is_empty(), "case {case}: no column returned");
+        }
+    }
+    assert!(
+        negative >= 20,
+        "only {negative} cases with a negative column"
+    );
+}
+
+#[test]
+fn interrupted_runs_return_a_feasible_incumbent_and_a_valid_bound() {
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    for case in 0..6 {
+        let (n, d, k) = (14, 2, 3);
+        let x = family(&mut rng, case, n, d);
+        let opt = constrained_optimum(&x, n, d, k, &[]);
+        let start = chunks(n, k);
+        let start_sse = partition_sse(&x, d, &start);
+        // A node budget of one, then a flag already set.
+        let one = BnpOptions {
+            max_nodes: 1,
+            ..BnpOptions::default()
+        };
+        let flag = AtomicBool::new(true);
+        for (opts, flag) in [(&one, None), (&BnpOptions::default(), Some(&flag))] {
+            let mut events = Vec::new();
+            let r = branch_and_price(&x, n, d, k, &[&start], opts, flag, &mut |e| {
+                events.push(e.clone())
+            })
+            .unwrap();
+            assert_feasible(&r.labels, n, k);
+            assert_eq!(r.sse, partition_sse(&x, d, &r.labels));
+            assert!(r.sse <= start_sse);
+            assert!(
+                r.lower_bound <= opt,
+                "case {case}: {} > {opt}",
+                r.lower_bound
+            );
+            assert!(r.sse >= opt * (1.0 - 1e-12));
+            if r.proven_optimal {
+                assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300);
+            } else {
+                assert!(r.stopped.is_some() || r.open_nodes > 0);
+            }
+            for e in &events {
+                assert!(e.lower_bound <= opt && e.incumbent_sse >= opt * (1.0 - 1e-12));
+            }
+        }
+    }
+}
+
+#[test]
+fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_slice(&cli_ok(args).stdout).expect("one JSON object")
+    };
+    let data = "uniform:n=30,d=2,seed=1";
+    let bnp = json(&[
+        "solve-exact",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "branch-and-price",
+        "--time-limit",
+        "60",
+        "--json",
+    ]);
+    let sp = json(&[
+        "solve-exact",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "set-partitioning",
+        "--json",
+    ]);
+    assert_eq!(bnp["proven_optimal"], true, "{bnp}");
+    assert_eq!(sp["proven_optimal"], true, "{sp}");
+    let (a, b) = (bnp["sse"].as_f64().unwrap(), sp["sse"].as_f64().unwrap());
+    assert!((a - b).abs() <= 1e-9 * b, "{a} vs {b}");
+    // Beyond the set-partitioning limit (n = 64) with a time limit: incumbent, bound and
+    // gap instead of a refusal.
+    let big = json(&[
+        "solve-exact",
+        "--data",
+        "uniform:n=300,d=3,seed=2",
+        "--k",
+        "3",
+        "--method",
+        "branch-and-price",
+        "--time-limit",
+        "2",
+        "--json",
+    ]);
+    let (sse, lb) = (
+        big["sse"].as_f64().unwrap(),
+        big["lower_bound"].as_f64().unwrap(),
+    );
+    assert!(lb > 0.0 && lb <= sse, "{big}");
+    assert!(big["gap_percent"].as_f64().unwrap() >= 0.0);
+    assert!(big["nodes"].as_u64().is_some() && big["open_nodes"].as_u64().is_some());
+    let bound = json(&[
+        "bound",
+        "--data",
+        "uniform:n=40,d=2,seed=3",
+        "--k",
+        "3",
+        "--method",
+        "bnp",
+        "--time-limit",
+        "30",
+        "--json",
+    ]);
+    assert_eq!(bound["method"], "bnp");
+    assert!(bound["lower_bound"].as_f64().unwrap() <= bound["sse"].as_f64().unwrap());
+}
