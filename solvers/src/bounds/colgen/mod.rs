@@ -64,6 +64,7 @@
 //!   inequalities applied to the vehicle-routing problem with time windows. Operations
 //!   Research 56(2), 497-511.
 
+pub mod anchors;
 pub mod cuts;
 pub mod master;
 pub mod pricing;
@@ -74,7 +75,10 @@ use super::UNIT_ROUNDOFF;
 use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
-use pricing::{exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry};
+use pricing::{
+    exact_rc_bound_anchors, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
+    Geometry,
+};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -122,6 +126,10 @@ pub struct ColgenOptions {
     pub cut_violation: f64,
     /// One progress line per iteration on stderr.
     pub progress: bool,
+    /// Evaluate the medoid-anchored Lagrangian bound ([`anchors`], proofs/P20): exact pricing
+    /// with the incumbent reset at every anchor (slower per call), bound from the
+    /// `floor(n/k)` most negative per-anchor minima.
+    pub anchor_bound: bool,
 }
 
 impl Default for ColgenOptions {
@@ -144,6 +152,7 @@ impl Default for ColgenOptions {
             cuts_per_round: 800,
             cut_violation: 1e-3,
             progress: false,
+            anchor_bound: false,
         }
     }
 }
@@ -168,6 +177,7 @@ impl ColgenOptions {
         ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
         ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
+        ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
     ];
 
     fn check(&self) -> Result<(), ColgenError> {
@@ -498,21 +508,30 @@ pub fn colgen_bound_from(
         let (y, sigma) = yc.split_at(n);
         let cd = CutDuals::new(n, &triples[..sigma.len()], sigma);
         let weak = weak_rc_bound(&geo, y);
-        let ex = exact_rc_bound_cuts(
-            &geo,
-            y,
-            &cd,
-            ExactBudget {
-                nodes: opts.exact_nodes,
-                deadline: until,
-                max_columns: cap,
-                stop_after_columns: stop_after,
-            },
-        );
+        let budget = ExactBudget {
+            nodes: opts.exact_nodes,
+            deadline: until,
+            max_columns: cap,
+            stop_after_columns: stop_after,
+        };
+        let mut per_anchor = Vec::new();
+        let ex = if opts.anchor_bound {
+            exact_rc_bound_anchors(&geo, y, &cd, budget, 0.0, &mut per_anchor)
+        } else {
+            exact_rc_bound_cuts(&geo, y, &cd, budget)
+        };
         out.exact_calls += 1;
         out.exact_nodes += ex.nodes;
         let rc_lb = weak.max(ex.rc_lower_bound).min(0.0);
-        let lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
+        let mut lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
+        if opts.anchor_bound {
+            let anchored =
+                anchors::anchored_lagrangian(&geo, y, d, &cd, groups_max, &per_anchor, weak);
+            if opts.progress {
+                eprintln!("colgen: anchored bound {anchored:.6} (plain {lb:.6})");
+            }
+            lb = lb.max(anchored);
+        }
         let improved = lb > out.lagrangian;
         if improved {
             out.lagrangian = lb;
