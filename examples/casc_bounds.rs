@@ -12,7 +12,8 @@
 //! `DIR/<data>-k<k>.bound.json` (`microagg verify-bound` re-checks it).
 //!
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
-//!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--no-start] [--exact-every N]
+//!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--no-start]
+//!         [--exact-every N]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!
 //! Defaults: all twelve cases (k = 3, 4, 5, 10 of tarragona, census, eia), 60 s per case,
@@ -96,6 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--max-columns" => opts.max_columns_per_iteration = value()?.parse()?,
                     "--pool" => opts.pool = value()?.parse()?,
                     "--anchor-bound" => opts.anchor_bound = true,
+                    "--nn-ascent" => opts.nn_ascent = value()?.parse()?,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
                 }
@@ -106,6 +108,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--cuts" => opts.cut_rounds.to_string(),
                         "--exact-every" => opts.exact_every.to_string(),
                         "--max-columns" => opts.max_columns_per_iteration.to_string(),
+                        "--nn-ascent" => opts.nn_ascent.to_string(),
                         _ => opts.pool.to_string(),
                     });
                 }

@@ -65,6 +65,7 @@
 //!   Research 56(2), 497-511.
 
 pub mod anchors;
+pub mod ascent;
 pub mod cuts;
 pub mod master;
 pub mod pricing;
@@ -130,6 +131,10 @@ pub struct ColgenOptions {
     /// with the incumbent reset at every anchor (slower per call), bound from the
     /// `floor(n/k)` most negative per-anchor minima.
     pub anchor_bound: bool,
+    /// Fraction of the time limit for a line search from the nn duals along the slack
+    /// direction of the best start partition ([`ascent`], before the column generation; 0:
+    /// none). Its best point becomes the first stability centre.
+    pub nn_ascent: f64,
 }
 
 impl Default for ColgenOptions {
@@ -153,6 +158,7 @@ impl Default for ColgenOptions {
             cut_violation: 1e-3,
             progress: false,
             anchor_bound: false,
+            nn_ascent: 0.0,
         }
     }
 }
@@ -177,6 +183,7 @@ impl ColgenOptions {
         ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
         ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
+        ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 7)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
     ];
 
@@ -196,6 +203,9 @@ impl ColgenOptions {
         }
         if self.tol.is_nan() || self.tol < 0.0 {
             return bad("tol must be nonnegative");
+        }
+        if !(0.0..1.0).contains(&self.nn_ascent) {
+            return bad("nn_ascent must be in [0, 1)");
         }
         if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
             return bad("cut_violation must be positive");
@@ -569,6 +579,40 @@ pub fn colgen_bound_from(
             lagrangian_with_cuts(&geo, &box_centre, d, &CutDuals::none(), groups_max, rc_lb);
         out.last_pricing_gap = groups_max as f64 * rc_lb;
         centre = Some(box_centre.clone());
+    }
+    if opts.nn_ascent > 0.0 {
+        // Line search from the nn duals along the best start partition's slacks (ascent.rs).
+        let t = Instant::now();
+        let best_start = starts
+            .iter()
+            .map(|l| start_groups(l, n, k).expect("checked above"))
+            .min_by(|a, b| {
+                let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
+                sse(a).total_cmp(&sse(b))
+            })
+            .expect("at least one start");
+        let y0 = ascent::nn_duals(&geo);
+        let h = ascent::slack_direction(x, d, &best_start, &y0);
+        let until = start + Duration::from_secs_f64(opts.time_limit * opts.nn_ascent);
+        if let Some(ls) = ascent::line_search(&geo, d, &y0, &h, 0.05, 1.3, 4, 40, until) {
+            out.exact_calls += ls.trace.len();
+            if opts.progress {
+                eprintln!(
+                    "colgen: {:7.1} s  nn line search: bound {:.6} at t = {:.4} ({} points)",
+                    start.elapsed().as_secs_f64(),
+                    ls.lower_bound,
+                    ls.step,
+                    ls.trace.len()
+                );
+            }
+            if ls.lower_bound > out.lagrangian {
+                out.lagrangian = ls.lower_bound;
+                out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
+                out.pricing_exact = false;
+                centre = Some(ls.duals);
+            }
+        }
+        out.exact_seconds += t.elapsed().as_secs_f64();
     }
     // Smoothing weight: halved on every mispricing (Wentges' rule, so that the separation
     // point cannot stall away from the LP duals).
