@@ -237,3 +237,52 @@ fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
         "anchored stronger in only {stronger} of 36 cases"
     );
 }
+
+#[test]
+fn anchored_certificates_verify_and_a_raised_dual_is_rejected() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::ascent::{line_search, nn_duals, slack_direction};
+    let mut rng = ChaCha8Rng::seed_from_u64(17_0042);
+    let mut anchored_only = 0;
+    for case in 0..12 {
+        let (n, d, k) = (10, 2, 3);
+        // Three clusters: groups of 3 or 4 per cluster.
+        let x = family(&mut rng, 0, n, d);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let geo = Geometry::new(&inst.z, n, d, k, 6);
+        let y0 = nn_duals(&geo);
+        let labels: Vec<u32> = (0..n as u32).map(|i| (i % 3).min(2)).collect();
+        let groups: Vec<Vec<u32>> = (0..3)
+            .map(|g| (0..n as u32).filter(|&i| labels[i as usize] == g).collect())
+            .collect();
+        let h = slack_direction(&inst.z, d, &groups, &y0);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let ls = line_search(&geo, d, &y0, &h, 0.05, 1.4, 3, 30, deadline).unwrap();
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        assert!(
+            ls.lower_bound <= opt,
+            "case {case}: {} > {opt}",
+            ls.lower_bound
+        );
+        let cert = BoundCertificate::lagrangian(&inst, k, ls.lower_bound, ls.duals.clone());
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid, "case {case}: {:?}", v.reason);
+        let plain = verify_lagrangian(&inst.z, n, d, k, &ls.duals, None).unwrap();
+        anchored_only += usize::from(plain.lower_bound < ls.lower_bound);
+        // One dual raised by hand: rejected.
+        let mut bad = cert.clone();
+        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
+        let w = verify(&bad, &inst, k, None).unwrap();
+        assert!(
+            !w.valid,
+            "case {case}: raised dual accepted ({})",
+            w.recomputed
+        );
+    }
+    // The claims must rest on the anchored bound in some cases (else this tests the plain one).
+    assert!(
+        anchored_only >= 3,
+        "anchored bound needed in only {anchored_only} of 12"
+    );
+}
