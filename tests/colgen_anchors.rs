@@ -32,7 +32,7 @@ fn family(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
         }
         // Two far clusters with tiny spread.
         2 => (0..n * d)
-            .map(|t| if (t / d) % 2 == 0 { 0.0 } else { 100.0 } + rng.random_range(-1e-3..1e-3))
+            .map(|t| if (t / d).is_multiple_of(2) { 0.0 } else { 100.0 } + rng.random_range(-1e-3..1e-3))
             .collect(),
         // Outliers: tight cloud plus two far records.
         _ => (0..n * d)
@@ -156,7 +156,7 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
             (plain.rc_lower_bound.min(threshold) - ex.rc_lower_bound).abs() <= tol,
             "case {case}"
         );
-        for r in 0..n {
+        for (r, &value) in per.iter().enumerate() {
             // Upper: every group with medoid r costs at least the anchor's value.
             let upper = groups
                 .iter()
@@ -170,9 +170,8 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
                 .map(|g| g.0)
                 .fold(threshold, f64::min);
             assert!(
-                per[r] <= upper + tol && per[r] >= lower - tol,
-                "case {case} (n={n}, d={d}, k={k}) anchor {r}: {} not in [{lower}, {upper}]",
-                per[r]
+                value <= upper + tol && value >= lower - tol,
+                "case {case} (n={n}, d={d}, k={k}) anchor {r}: {value} not in [{lower}, {upper}]"
             );
         }
         let distinct = per.iter().filter(|&&v| v < ex.rc_lower_bound - tol).count()
