@@ -59,6 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--cut-rounds" => opts.cut_rounds = value()?.parse()?,
             "--cuts-per-round" => opts.cuts_per_round = value()?.parse()?,
             "--cut-violation" => opts.cut_violation = value()?.parse()?,
+            "--anchor-bound" => opts.anchor_bound = true,
             _ => return Err(format!("unknown argument {a}").into()),
         }
     }

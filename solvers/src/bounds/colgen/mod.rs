@@ -35,6 +35,11 @@
 //!    `sigma <= 0` (P14), so every bound evaluated before, during or after the cut rounds is
 //!    valid and the best is kept. Rounds stop when none is violated, after `cut_rounds`, or
 //!    at the time limit.
+//! 4b. **k = 10 helpers** (optional): `anchor_bound` evaluates the medoid-anchored bound
+//!    ([`anchors`], proofs/P20: per-anchor exact pricing, the `floor(n/k)` most negative anchor
+//!    minima instead of `floor(n/k)` times the global one); `nn_ascent` first runs a line
+//!    search from the nn duals along the best start partition's slacks ([`ascent`]), whose
+//!    best point starts the stability centre.
 //! 5. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
 //!    P10). [`ColgenBound::lower_bound`] is the best of the rounded Lagrangian bounds and the
 //!    `nn` bound (both certified).
@@ -64,6 +69,8 @@
 //!   inequalities applied to the vehicle-routing problem with time windows. Operations
 //!   Research 56(2), 497-511.
 
+pub mod anchors;
+pub mod ascent;
 pub mod cuts;
 pub mod master;
 pub mod pairs;
@@ -75,7 +82,10 @@ use super::UNIT_ROUNDOFF;
 use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
-use pricing::{exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry};
+use pricing::{
+    exact_rc_bound_anchors, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
+    Geometry,
+};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -123,6 +133,14 @@ pub struct ColgenOptions {
     pub cut_violation: f64,
     /// One progress line per iteration on stderr.
     pub progress: bool,
+    /// Evaluate the medoid-anchored Lagrangian bound ([`anchors`], proofs/P20): exact pricing
+    /// with the incumbent reset at every anchor (slower per call), bound from the
+    /// `floor(n/k)` most negative per-anchor minima.
+    pub anchor_bound: bool,
+    /// Fraction of the time limit for a line search from the nn duals along the slack
+    /// direction of the best start partition ([`ascent`], before the column generation; 0:
+    /// none). Its best point becomes the first stability centre.
+    pub nn_ascent: f64,
 }
 
 impl Default for ColgenOptions {
@@ -145,6 +163,8 @@ impl Default for ColgenOptions {
             cuts_per_round: 800,
             cut_violation: 1e-3,
             progress: false,
+            anchor_bound: false,
+            nn_ascent: 0.0,
         }
     }
 }
@@ -169,6 +189,8 @@ impl ColgenOptions {
         ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
         ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
+        ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 7)"),
+        ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
     ];
 
     fn check(&self) -> Result<(), ColgenError> {
@@ -187,6 +209,9 @@ impl ColgenOptions {
         }
         if self.tol.is_nan() || self.tol < 0.0 {
             return bad("tol must be nonnegative");
+        }
+        if !(0.0..1.0).contains(&self.nn_ascent) {
+            return bad("nn_ascent must be in [0, 1)");
         }
         if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
             return bad("cut_violation must be positive");
@@ -499,21 +524,30 @@ pub fn colgen_bound_from(
         let (y, sigma) = yc.split_at(n);
         let cd = CutDuals::new(n, &triples[..sigma.len()], sigma);
         let weak = weak_rc_bound(&geo, y);
-        let ex = exact_rc_bound_cuts(
-            &geo,
-            y,
-            &cd,
-            ExactBudget {
-                nodes: opts.exact_nodes,
-                deadline: until,
-                max_columns: cap,
-                stop_after_columns: stop_after,
-            },
-        );
+        let budget = ExactBudget {
+            nodes: opts.exact_nodes,
+            deadline: until,
+            max_columns: cap,
+            stop_after_columns: stop_after,
+        };
+        let mut per_anchor = Vec::new();
+        let ex = if opts.anchor_bound {
+            exact_rc_bound_anchors(&geo, y, &cd, budget, 0.0, &mut per_anchor)
+        } else {
+            exact_rc_bound_cuts(&geo, y, &cd, budget)
+        };
         out.exact_calls += 1;
         out.exact_nodes += ex.nodes;
         let rc_lb = weak.max(ex.rc_lower_bound).min(0.0);
-        let lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
+        let mut lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
+        if opts.anchor_bound {
+            let anchored =
+                anchors::anchored_lagrangian(&geo, y, d, &cd, groups_max, &per_anchor, weak);
+            if opts.progress {
+                eprintln!("colgen: anchored bound {anchored:.6} (plain {lb:.6})");
+            }
+            lb = lb.max(anchored);
+        }
         let improved = lb > out.lagrangian;
         if improved {
             out.lagrangian = lb;
@@ -551,6 +585,40 @@ pub fn colgen_bound_from(
             lagrangian_with_cuts(&geo, &box_centre, d, &CutDuals::none(), groups_max, rc_lb);
         out.last_pricing_gap = groups_max as f64 * rc_lb;
         centre = Some(box_centre.clone());
+    }
+    if opts.nn_ascent > 0.0 {
+        // Line search from the nn duals along the best start partition's slacks (ascent.rs).
+        let t = Instant::now();
+        let best_start = starts
+            .iter()
+            .map(|l| start_groups(l, n, k).expect("checked above"))
+            .min_by(|a, b| {
+                let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
+                sse(a).total_cmp(&sse(b))
+            })
+            .expect("at least one start");
+        let y0 = ascent::nn_duals(&geo);
+        let h = ascent::slack_direction(x, d, &best_start, &y0);
+        let until = start + Duration::from_secs_f64(opts.time_limit * opts.nn_ascent);
+        if let Some(ls) = ascent::line_search(&geo, d, &y0, &h, 0.05, 1.3, 4, 40, until) {
+            out.exact_calls += ls.trace.len();
+            if opts.progress {
+                eprintln!(
+                    "colgen: {:7.1} s  nn line search: bound {:.6} at t = {:.4} ({} points)",
+                    start.elapsed().as_secs_f64(),
+                    ls.lower_bound,
+                    ls.step,
+                    ls.trace.len()
+                );
+            }
+            if ls.lower_bound > out.lagrangian {
+                out.lagrangian = ls.lower_bound;
+                out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
+                out.pricing_exact = false;
+                centre = Some(ls.duals);
+            }
+        }
+        out.exact_seconds += t.elapsed().as_secs_f64();
     }
     // Smoothing weight: halved on every mispricing (Wentges' rule, so that the separation
     // point cannot stall away from the LP duals).

@@ -653,7 +653,7 @@ pub fn exact_rc_bound_cuts(
     cuts: &CutDuals,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_rc_bound_pairs(geo, y, cuts, None, budget)
+    exact_search(geo, y, cuts, None, budget, None)
 }
 
 /// [`exact_rc_bound_cuts`] over the groups compatible with the branching decisions `pairs`
@@ -666,6 +666,59 @@ pub fn exact_rc_bound_pairs(
     cuts: &CutDuals,
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
+) -> ExactPricing {
+    exact_search(geo, y, cuts, pairs, budget, None)
+}
+
+/// Per-anchor exact pricing (proofs/P20): the search of [`exact_rc_bound_cuts`] with the
+/// incumbent reset to `threshold` (<= 0) at every anchor, so that on return `per_anchor[r]`
+/// (length n, overwritten) is a proven lower bound on `min(threshold, rc(S))` over the groups
+/// `S` whose medoid is `r` (the groups the search covers at anchor `r`, P09 B2.1). Slower than
+/// the shared incumbent (an anchor is never pruned by another anchor's groups); the returned
+/// [`ExactPricing`] is the usual global result (`rc_lower_bound = min_r per_anchor[r]`).
+pub fn exact_rc_bound_anchors(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    budget: ExactBudget,
+    threshold: f64,
+    per_anchor: &mut Vec<f64>,
+) -> ExactPricing {
+    let threshold = threshold.min(0.0);
+    per_anchor.clear();
+    per_anchor.resize(geo.n, threshold);
+    exact_search(geo, y, cuts, None, budget, Some((threshold, per_anchor)))
+}
+
+/// Per-anchor bookkeeping of [`exact_rc_bound_anchors`]: fold the finished anchor `r`'s
+/// minimum (its incumbent and cut nodes) into `per_anchor[r]` and into the global incumbent
+/// and open minimum (`global`), then reset the search for the next anchor.
+fn flush_anchor(
+    s: &mut Search<'_>,
+    anchors: &mut Option<(f64, &mut Vec<f64>)>,
+    global: &mut (f64, f64),
+    r: usize,
+) {
+    if let Some((threshold, per_anchor)) = anchors.as_mut() {
+        let v = s.inc.min(s.open_min);
+        per_anchor[r] = per_anchor[r].min(v);
+        global.0 = global.0.min(s.inc);
+        global.1 = global.1.min(s.open_min);
+        s.inc = *threshold;
+        s.open_min = f64::INFINITY;
+    }
+}
+
+/// The search behind [`exact_rc_bound_cuts`] and [`exact_rc_bound_anchors`] (`anchors`:
+/// per-anchor threshold and minima, see there; `pairs`: the branching decisions of
+/// [`exact_rc_bound_pairs`]).
+fn exact_search(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    pairs: Option<&PairConstraints>,
+    budget: ExactBudget,
+    mut anchors: Option<(f64, &mut Vec<f64>)>,
 ) -> ExactPricing {
     let n = geo.n;
     let mut sorted_y: Vec<f64> = y.to_vec();
@@ -680,7 +733,7 @@ pub fn exact_rc_bound_pairs(
         to_t: Vec::new(),
         star: Vec::new(),
         members: Vec::new(),
-        inc: 0.0,
+        inc: anchors.as_ref().map_or(0.0, |a| a.0),
         open_min: f64::INFINITY,
         nodes: 0,
         budget,
@@ -704,6 +757,8 @@ pub fn exact_rc_bound_pairs(
                 .map(|v| v.abs())
                 .sum::<f64>());
     let mut cy: Vec<f64> = Vec::with_capacity(n);
+    // Per-anchor mode: global incumbent and open minimum over the anchors flushed so far.
+    let mut global = (s.inc, f64::INFINITY);
     for m in geo.k..=(2 * geo.k - 1).min(n) {
         s.m = m;
         if m == 1 {
@@ -712,6 +767,9 @@ pub fn exact_rc_bound_pairs(
                 if pairs.is_some_and(|c| !c.allows(&[r as u32])) {
                     continue;
                 }
+                if let Some((_, per_anchor)) = anchors.as_mut() {
+                    per_anchor[r] = per_anchor[r].min(-yr);
+                }
                 if -yr < s.inc {
                     s.inc = -yr;
                 }
@@ -719,10 +777,17 @@ pub fn exact_rc_bound_pairs(
                     s.columns.push((-yr, vec![r as u32]));
                 }
             }
+            if let Some((threshold, _)) = anchors.as_ref() {
+                global.0 = global.0.min(s.inc);
+                s.inc = *threshold;
+            }
             continue;
         }
         let top_m: f64 = sorted_y[..m].iter().sum();
         for r in 0..n {
+            if r > 0 {
+                flush_anchor(&mut s, &mut anchors, &mut global, r - 1);
+            }
             if top_m + s.inc <= 0.0 {
                 break;
             }
@@ -805,6 +870,13 @@ pub fn exact_rc_bound_pairs(
                 }
             }
         }
+        // The last anchor of this size (anchors skipped by the break above keep their
+        // threshold: no group with medoid there has rc below it).
+        flush_anchor(&mut s, &mut anchors, &mut global, n - 1);
+    }
+    if anchors.is_some() {
+        s.inc = global.0;
+        s.open_min = global.1;
     }
     let mut columns = std::mem::take(&mut s.columns);
     columns.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

@@ -1,0 +1,102 @@
+//! # Line search from the nn duals (issue 18, k = 10 study)
+//!
+//! The nn duals `y0_i = NN_{k-1}(i) / (2k)` are dual feasible (proofs/P09 part C): their
+//! Lagrangian bound is the nn bound. Along the direction `h` that spreads each group's slack
+//! `SSE(S) - y0(S)` of the best known partition evenly over its members (`y0 + h` prices that
+//! partition's groups at 0 and sums to its SSE), the bound `LB(y0 + t h)` is concave in `t`
+//! and rises with slope `sum h` until groups with negative reduced cost appear. For each `t`
+//! this prints the plain and the medoid-anchored bound (proofs/P09, P20) recomputed by the
+//! verifier (`verify_lagrangian_anchored`, per pricing search at most `--pricing-limit` s; a
+//! cut search still gives a valid bound), and with `--certificate FILE` writes the best duals
+//! as a bound certificate for `microagg verify-bound`.
+//!
+//! Usage: `cargo run --release --example ascent_probe -- --data tarragona --k 10
+//!         --labels proofs/certificates/tarragona-k10.labels --t 0.05,0.1,0.2
+//!         [--pricing-limit 60] [--certificate FILE]`
+//!
+//! ## Complexity
+//! Two pricing searches per `t`, each at most `--pricing-limit` seconds.
+
+use microagg::certificate::BoundCertificate;
+use microagg::data::{load, ColumnSelection};
+use microagg::labels::read_labels;
+use microagg_solvers::bounds::colgen::pricing::Geometry;
+use microagg_solvers::bounds::verify_lagrangian_anchored;
+use microagg_solvers::sse::group_sse;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut data, mut k, mut labels, mut cert) = (None, None, None, None);
+    let mut ts: Vec<f64> = vec![0.1];
+    let mut limit = 60.0;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--data" => data = Some(value()?),
+            "--k" => k = Some(value()?.parse::<usize>()?),
+            "--labels" => labels = Some(value()?),
+            "--t" => {
+                ts = value()?
+                    .split(',')
+                    .map(|s| s.parse::<f64>())
+                    .collect::<Result<_, _>>()?
+            }
+            "--pricing-limit" => limit = value()?.parse()?,
+            "--certificate" => cert = Some(value()?),
+            _ => return Err(format!("unknown argument {a}").into()),
+        }
+    }
+    let (Some(data), Some(k), Some(labels)) = (data, k, labels) else {
+        return Err(
+            "usage: ascent_probe --data D --k K --labels FILE [--t T1,T2] \
+                    [--pricing-limit S] [--certificate FILE]"
+                .into(),
+        );
+    };
+    let inst = load(&data, &ColumnSelection::All)?;
+    let (n, d) = (inst.n, inst.d);
+    let lab = read_labels(std::path::Path::new(&labels))?;
+    let geo = Geometry::new(&inst.z, n, d, k, 1);
+    let y0: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, &l) in lab.iter().enumerate() {
+        groups.entry(l).or_default().push(i);
+    }
+    let mut h = vec![0.0; n];
+    for g in groups.values() {
+        let slack = group_sse(&inst.z, d, g) - g.iter().map(|&i| y0[i]).sum::<f64>();
+        for &i in g {
+            h[i] = slack / g.len() as f64;
+        }
+    }
+    println!(
+        "{data} k={k}: sum y0 (nn) {:.6}, sum h {:.6}",
+        y0.iter().sum::<f64>(),
+        h.iter().sum::<f64>()
+    );
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    for &t in &ts {
+        let y: Vec<f64> = y0.iter().zip(&h).map(|(a, b)| a + t * b).collect();
+        let clock = std::time::Instant::now();
+        let v = verify_lagrangian_anchored(&inst.z, n, d, k, &y, &[], &[], Some(limit))?;
+        println!(
+            "t {t:.4}: sum y {:.6}  bound {:.6}  (rc_lb plain {:.6}, pricing exact {}, {} nodes, \
+             {:.1} s)",
+            y.iter().sum::<f64>(),
+            v.lower_bound,
+            v.rc_lower_bound,
+            v.pricing_exact,
+            v.nodes,
+            clock.elapsed().as_secs_f64()
+        );
+        if best.as_ref().is_none_or(|(b, _)| v.lower_bound > *b) {
+            best = Some((v.lower_bound, y));
+        }
+    }
+    if let (Some(path), Some((lb, y))) = (cert, best) {
+        BoundCertificate::lagrangian(&inst, k, lb, y).write(std::path::Path::new(&path))?;
+        println!("certificate of {lb:.6} written to {path}");
+    }
+    Ok(())
+}

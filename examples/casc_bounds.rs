@@ -1,0 +1,206 @@
+//! # CASC bound targets (issue 18)
+//!
+//! For each CASC case (data, k) runs the column generation bound
+//! (`microagg_solvers::bounds::colgen`, proofs/P09, P14, P20) with the given options and prints
+//! one row: root LP (master LP value when column generation first converged, "-" if it never
+//! did), LP with cuts (last converged LP after the cut rounds), nn bound, final certified
+//! bound, branch-and-bound nodes (0: no branch and price here), seconds, best known SSE
+//! (proofs/certificates/values.tsv) and gap `100 (best - LB) / LB`, then the command that
+//! reproduces the row. The master starts from the `mdav+decompose-shrink` partition and (unless
+//! `--no-start`) from the best known partition `proofs/certificates/<data>-k<k>.labels`.
+//! With `--certificates DIR`, each case whose Lagrangian bound beats nn writes
+//! `DIR/<data>-k<k>.bound.json` (`microagg verify-bound` re-checks it).
+//!
+//! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
+//!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--no-start]
+//!         [--exact-every N]
+//!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
+//!
+//! Defaults: all twelve cases (k = 3, 4, 5, 10 of tarragona, census, eia), 60 s per case,
+//! `--cuts 50`. Cases run one after the other on one thread (the issue's protocol: one core,
+//! at most 1800 s per case).
+//!
+//! ## Complexity
+//! That of the bound per case, within its time limit.
+
+use microagg::certificate::BoundCertificate;
+use microagg::data::{load, ColumnSelection};
+use microagg::labels::read_labels;
+use microagg::pipeline::Pipeline;
+use microagg_solvers::bounds::colgen::{colgen_bound_from, ColgenOptions};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Best known SSE of (data, k) from proofs/certificates/values.tsv, if listed.
+fn best_known(data: &str, k: usize) -> Option<f64> {
+    let text = std::fs::read_to_string(format!("{ROOT}/proofs/certificates/values.tsv")).ok()?;
+    text.lines().skip(1).find_map(|line| {
+        let f: Vec<&str> = line.split('\t').collect();
+        (f.len() == 5 && f[1] == data && f[2].parse::<usize>().ok() == Some(k))
+            .then(|| f[4].parse().ok())
+            .flatten()
+    })
+}
+
+/// `x` with 6 decimals, "-" when not finite.
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "-".into()
+    }
+}
+
+/// Parse `data:k` pairs.
+fn parse_cases(s: &str) -> Result<Vec<(String, usize)>, String> {
+    s.split(',')
+        .map(|c| {
+            let (d, k) = c
+                .split_once(':')
+                .ok_or(format!("case '{c}': expected data:k, e.g. tarragona:10"))?;
+            let k = k
+                .parse::<usize>()
+                .map_err(|e| format!("case '{c}': k: {e}"))?;
+            Ok((d.to_string(), k))
+        })
+        .collect()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut cases: Vec<(String, usize)> = ["tarragona", "census", "eia"]
+        .iter()
+        .flat_map(|d| [3, 4, 5, 10].map(|k| (d.to_string(), k)))
+        .collect();
+    let mut opts = ColgenOptions {
+        time_limit: 60.0,
+        cut_rounds: 50,
+        ..ColgenOptions::default()
+    };
+    let mut use_best = true;
+    let mut cert_dir: Option<PathBuf> = None;
+    // The options that shape the run, echoed in each row's command.
+    let mut shaping: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--cases" => cases = parse_cases(&value()?)?,
+            "--time-limit" => opts.time_limit = value()?.parse()?,
+            "--certificates" => cert_dir = Some(PathBuf::from(value()?)),
+            "--progress" => opts.progress = true,
+            flag => {
+                match flag {
+                    "--cuts" => opts.cut_rounds = value()?.parse()?,
+                    "--exact-every" => opts.exact_every = value()?.parse()?,
+                    "--max-columns" => opts.max_columns_per_iteration = value()?.parse()?,
+                    "--pool" => opts.pool = value()?.parse()?,
+                    "--anchor-bound" => opts.anchor_bound = true,
+                    "--nn-ascent" => opts.nn_ascent = value()?.parse()?,
+                    "--no-start" => use_best = false,
+                    _ => return Err(format!("unknown argument {a}").into()),
+                }
+                shaping.push(a.clone());
+                if !matches!(flag, "--anchor-bound" | "--no-start") {
+                    // The value just read.
+                    shaping.push(match flag {
+                        "--cuts" => opts.cut_rounds.to_string(),
+                        "--exact-every" => opts.exact_every.to_string(),
+                        "--max-columns" => opts.max_columns_per_iteration.to_string(),
+                        "--nn-ascent" => opts.nn_ascent.to_string(),
+                        _ => opts.pool.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if opts.time_limit.is_nan() || opts.time_limit <= 0.0 {
+        return Err("--time-limit must be positive".into());
+    }
+    println!(
+        "case          root LP         LP with cuts    nn              final LB        nodes  \
+         seconds  best SSE        gap       converged"
+    );
+    for (data, k) in &cases {
+        let inst = load(data, &ColumnSelection::All)?;
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let t = std::time::Instant::now();
+        let first = Pipeline::parse(microagg::bound::COLGEN_START, &[])?.run(
+            &inst,
+            *k,
+            0,
+            Some(opts.time_limit / 10.0),
+            &never,
+        )?;
+        let mut starts: Vec<Vec<usize>> = vec![first.partition.labels().to_vec()];
+        let best_file = format!("{ROOT}/proofs/certificates/{data}-k{k}.labels");
+        if use_best && Path::new(&best_file).exists() {
+            starts.push(read_labels(Path::new(&best_file))?);
+        }
+        let case_opts = ColgenOptions {
+            time_limit: (opts.time_limit - t.elapsed().as_secs_f64()).max(1e-3),
+            ..opts.clone()
+        };
+        let refs: Vec<&[usize]> = starts.iter().map(|s| s.as_slice()).collect();
+        let b = colgen_bound_from(&inst.z, inst.n, inst.d, *k, &refs, &case_opts)?;
+        let seconds = t.elapsed().as_secs_f64();
+        let best = best_known(data, *k);
+        let gap = best
+            .and_then(|s| microagg::bound::gap_percent(s, b.lower_bound))
+            .map_or("-".to_string(), |g| format!("{g:.3} %"));
+        let with_cuts = if b.cut_rounds > 0 {
+            b.converged_lp
+        } else {
+            f64::NAN
+        };
+        println!(
+            "{:<13} {:<15} {:<15} {:<15} {:<15} {:>5}  {:>7.1}  {:<15} {:<9} {}",
+            format!("{data} {k}"),
+            num(b.root_lp),
+            num(with_cuts),
+            num(b.nn),
+            num(b.lower_bound),
+            0,
+            seconds,
+            best.map_or("-".into(), num),
+            gap,
+            if b.converged { "yes" } else { "no" },
+        );
+        println!(
+            "  # cargo run --release --example casc_bounds -- --cases {data}:{k} --time-limit {} {}",
+            opts.time_limit,
+            shaping.join(" ")
+        );
+        println!(
+            "  # lagrangian {} ({} iterations, {} columns; lp {:.1} s, heuristic {:.1} s, \
+             exact {:.1} s in {} calls, {} nodes; {} cut rounds, {} cuts)",
+            num(b.lagrangian),
+            b.iterations,
+            b.columns,
+            b.lp_seconds,
+            b.heuristic_seconds,
+            b.exact_seconds,
+            b.exact_calls,
+            b.exact_nodes,
+            b.cut_rounds,
+            b.cuts
+        );
+        if let Some(dir) = &cert_dir {
+            if !b.duals.is_empty() && b.lagrangian > b.nn {
+                let path = dir.join(format!("{data}-k{k}.bound.json"));
+                BoundCertificate::lagrangian_with_cuts(
+                    &inst,
+                    *k,
+                    b.lagrangian,
+                    b.duals.clone(),
+                    &b.cut_triples,
+                    &b.cut_duals,
+                )
+                .write(&path)?;
+                println!("  # certificate {}", path.display());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! # The medoid-anchored Lagrangian bound
+//!
+//! The plain Lagrangian bound charges every group of an optimal partition the least reduced
+//! cost over all groups: `sum y + floor(n/k) min(0, RC*)` (proofs/P09 Part A). When the
+//! negative reduced costs sit in one region of the data (duals too high there), most groups
+//! of the partition are charged a reduced cost they cannot have. The exact pricing already
+//! covers every group at the anchor of its medoid (P09 B2.1); run with the incumbent reset
+//! at every anchor ([`super::pricing::exact_rc_bound_anchors`]) it proves, per record `r`, a
+//! lower bound `L_r` on the reduced cost of every group whose medoid is `r`. The groups of a
+//! partition have distinct medoids and there are at most `floor(n/k)` of them, so
+//!
+//! `OPT >= sum y (+ sum sigma) + (sum of the floor(n/k) smallest min(0, L_r))`
+//!
+//! (proofs/P20). Never below the plain bound (each `L_r >= RC*`), equal to it when one
+//! anchor's group is as negative as all, and up to `floor(n/k)` times closer to `sum y` when
+//! few anchors carry negative groups.
+//!
+//! ## Complexity
+//! O(n log n) for the selection after the per-anchor pricing (whose cost is the exact
+//! pricing's without the pruning that another anchor's incumbent gives).
+//!
+//! ## References
+//! Lagrangian relaxation with a cardinality-constrained subproblem: the bound is the
+//! Lagrangian dual function of the set-partitioning master with the pricing problem
+//! decomposed by medoid (Aloise, Hansen, Rocha and Santi 2014 for the master and pricing;
+//! the decomposition by medoid is this project's, proofs/P20).
+
+use super::cuts::CutDuals;
+use super::pricing::Geometry;
+use super::{lagrangian_rounded, rc_margin};
+use crate::bounds::UNIT_ROUNDOFF;
+
+/// The anchored Lagrangian bound, rounded outward (proofs/P20): record duals `y`, cuts `cuts`,
+/// at most `groups_max` groups, `per_anchor[r]` a computed lower bound (before the rounding
+/// margin) on the reduced cost of every group with medoid `r`, and `floor_rc` a computed
+/// lower bound on every group's reduced cost (the weak pricing bound; raises cut-short
+/// anchor values). `-infinity` when `per_anchor` does not have one value per record.
+pub fn anchored_lagrangian(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    cuts: &CutDuals,
+    groups_max: usize,
+    per_anchor: &[f64],
+    floor_rc: f64,
+) -> f64 {
+    if per_anchor.len() != geo.n || y.len() != geo.n {
+        return f64::NEG_INFINITY;
+    }
+    let eps = rc_margin(geo, y, d, cuts);
+    // Each term: the anchor's proven value capped at 0, lowered by the pricing margin.
+    let mut terms: Vec<f64> = per_anchor
+        .iter()
+        .map(|&v| v.max(floor_rc).min(0.0) - eps)
+        .collect();
+    let g = groups_max.min(terms.len());
+    if g > 0 && g < terms.len() {
+        terms.select_nth_unstable_by(g - 1, f64::total_cmp);
+    }
+    let chosen = &terms[..g];
+    let sum: f64 = chosen.iter().sum();
+    let abs: f64 = chosen.iter().map(|v| v.abs()).sum();
+    // Recursive summation of g terms: error below (g - 1) u sum|t|; doubled.
+    let sum_low = sum - 2.0 * (g as f64 + 1.0) * UNIT_ROUNDOFF * abs;
+    let mut all = y.to_vec();
+    all.extend(cuts.sigma());
+    // One "group" charged the (already summed, nonpositive) total; no further margin.
+    lagrangian_rounded(&all, 1, sum_low.min(0.0), 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_anchor_values_give_the_plain_bound_and_spread_ones_more() {
+        let x = [0.0, 0.1, 0.2, 10.0, 10.1, 10.2, 20.0, 20.3, 20.1];
+        let geo = Geometry::new(&x, 9, 1, 3, 4);
+        let y = [0.01; 9];
+        let cuts = CutDuals::none();
+        let plain = super::super::lagrangian_with_cuts(&geo, &y, 1, &cuts, 3, -0.5);
+        let same = anchored_lagrangian(&geo, &y, 1, &cuts, 3, &[-0.5; 9], f64::NEG_INFINITY);
+        assert!((plain - same).abs() < 1e-12, "{plain} vs {same}");
+        // Only two anchors negative: the third group is charged 0.
+        let mut v = [0.0; 9];
+        v[0] = -0.5;
+        v[4] = -0.2;
+        let spread = anchored_lagrangian(&geo, &y, 1, &cuts, 3, &v, f64::NEG_INFINITY);
+        assert!((spread - (0.09 - 0.7)).abs() < 1e-8, "{spread}");
+        assert!(spread > plain);
+        // The floor raises cut-short anchors; a wrong length proves nothing.
+        let floored = anchored_lagrangian(&geo, &y, 1, &cuts, 3, &[-9.0; 9], -0.1);
+        assert!((floored - (0.09 - 0.3)).abs() < 1e-8, "{floored}");
+        assert_eq!(
+            anchored_lagrangian(&geo, &y, 1, &cuts, 3, &[0.0; 8], 0.0),
+            f64::NEG_INFINITY
+        );
+    }
+}

@@ -1,0 +1,287 @@
+//! The medoid-anchored Lagrangian bound (proofs/P20): per-anchor exact pricing against a brute
+//! force over all groups (every group with medoid r costs at least the anchor's value, which
+//! is the reduced cost of a real group holding r when the search finished), and the bound
+//! below the brute-force optimum and never below the plain Lagrangian bound, on small
+//! adversarial instances (duplicates, far clusters with tiny spread, outliers, scales 1e-6
+//! and 1e6).
+
+mod common;
+use common::{brute_force_optimum, clustered_rows};
+use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::pricing::{
+    exact_rc_bound_anchors, exact_rc_bound_cuts, weak_rc_bound, ExactBudget, Geometry,
+};
+use microagg_solvers::bounds::colgen::verify::{verify_lagrangian, verify_lagrangian_anchored};
+use microagg_solvers::sse::group_sse;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// Rows of one adversarial family (row-major, `d` columns).
+fn family(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
+    let scale = [1e-6, 1.0, 1e6][case % 3];
+    let mut x = match (case / 3) % 4 {
+        0 => clustered_rows(rng, n, d, 3.0),
+        // Duplicates: every value from a set of three rows.
+        1 => {
+            let base: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+            (0..n * d)
+                .map(|t| base[(rng.random_range(0..3)) * d + t % d])
+                .collect()
+        }
+        // Two far clusters with tiny spread.
+        2 => (0..n * d)
+            .map(|t| if (t / d).is_multiple_of(2) { 0.0 } else { 100.0 } + rng.random_range(-1e-3..1e-3))
+            .collect(),
+        // Outliers: tight cloud plus two far records.
+        _ => (0..n * d)
+            .map(|t| {
+                let row = t / d;
+                if row == 0 {
+                    50.0
+                } else if row == 1 {
+                    -80.0
+                } else {
+                    rng.random_range(-0.5..0.5)
+                }
+            })
+            .collect(),
+    };
+    x.iter_mut().for_each(|v| *v *= scale);
+    x
+}
+
+/// Duals: the nn duals (dual feasible, P09 part C) scaled up by a random factor in a random
+/// part of the records (localised negative reduced costs), plus noise.
+fn duals(rng: &mut ChaCha8Rng, geo: &Geometry, k: usize) -> Vec<f64> {
+    let n = geo.n;
+    let hot = rng.random_range(0..n);
+    let typical = (0..n).map(|i| geo.nn(i, k - 1)).sum::<f64>() / (2 * k * n) as f64;
+    (0..n)
+        .map(|i| {
+            let base = geo.nn(i, k - 1) / (2 * k) as f64;
+            // The hot record and its 2k - 2 nearest: duals raised there.
+            let near = i == hot
+                || geo.neighbours(hot)[..(2 * k - 2).min(geo.neighbours(hot).len())]
+                    .contains(&(i as u32));
+            let lift = if near {
+                rng.random_range(2.0..6.0)
+            } else {
+                rng.random_range(0.7..1.2)
+            };
+            base * lift + typical * rng.random_range(-0.2..0.2)
+        })
+        .collect()
+}
+
+/// Per group (bit mask) of k..2k-1 records: reduced cost (two-pass SSE) and the set of
+/// medoids (members minimising the sum of squared distances to the group, to 1e-12).
+fn all_groups(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+) -> Vec<(f64, Vec<usize>, Vec<usize>)> {
+    let mut out = Vec::new();
+    for mask in 1u32..(1 << n) {
+        let m = mask.count_ones() as usize;
+        if m < k || m > 2 * k - 1 {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+        let rc = group_sse(x, d, &members) - members.iter().map(|&i| y[i]).sum::<f64>();
+        let star = |r: usize| -> f64 {
+            members
+                .iter()
+                .map(|&b| {
+                    (0..d)
+                        .map(|c| (x[r * d + c] - x[b * d + c]).powi(2))
+                        .sum::<f64>()
+                })
+                .sum()
+        };
+        let best = members
+            .iter()
+            .map(|&r| star(r))
+            .fold(f64::INFINITY, f64::min);
+        let medoids: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&r| star(r) <= best + 1e-12 * best.abs())
+            .collect();
+        out.push((rc, members, medoids));
+    }
+    out
+}
+
+fn budget() -> ExactBudget {
+    ExactBudget {
+        nodes: u64::MAX,
+        deadline: Instant::now() + Duration::from_secs(60),
+        max_columns: 50,
+        stop_after_columns: usize::MAX,
+    }
+}
+
+#[test]
+fn per_anchor_pricing_matches_brute_force_over_all_groups() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17_2026);
+    let mut spread = 0;
+    for case in 0..48 {
+        let n = rng.random_range(7..=12);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=4usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let geo = Geometry::new(&x, n, d, k, 6);
+        let y = duals(&mut rng, &geo, k);
+        let groups = all_groups(&x, n, d, k, &y);
+        let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
+        // Relative to the instance's scale (data scaled by 1e-6 have reduced costs near 1e-12).
+        let tol = 1e-9 * scale;
+        let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
+        let mut per = Vec::new();
+        let ex = exact_rc_bound_anchors(&geo, &y, &CutDuals::none(), budget(), threshold, &mut per);
+        assert!(ex.exact, "case {case}: unlimited budget must finish");
+        let truth = groups.iter().map(|g| g.0).fold(f64::INFINITY, f64::min);
+        // The global result is the usual exact pricing result (capped at the threshold).
+        assert!(
+            (ex.rc_lower_bound - truth.min(threshold)).abs() <= tol,
+            "case {case}: global {} vs brute force {truth}",
+            ex.rc_lower_bound
+        );
+        let plain = exact_rc_bound_cuts(&geo, &y, &CutDuals::none(), budget());
+        assert!(
+            (plain.rc_lower_bound.min(threshold) - ex.rc_lower_bound).abs() <= tol,
+            "case {case}"
+        );
+        for (r, &value) in per.iter().enumerate() {
+            // Upper: every group with medoid r costs at least the anchor's value.
+            let upper = groups
+                .iter()
+                .filter(|g| g.2.contains(&r))
+                .map(|g| g.0)
+                .fold(threshold, f64::min);
+            // Lower: the value is the reduced cost of a real group holding r, or the threshold.
+            let lower = groups
+                .iter()
+                .filter(|g| g.1.contains(&r))
+                .map(|g| g.0)
+                .fold(threshold, f64::min);
+            assert!(
+                value <= upper + tol && value >= lower - tol,
+                "case {case} (n={n}, d={d}, k={k}) anchor {r}: {value} not in [{lower}, {upper}]"
+            );
+        }
+        let distinct = per.iter().filter(|&&v| v < ex.rc_lower_bound - tol).count()
+            + per.iter().filter(|&&v| v > ex.rc_lower_bound + tol).count();
+        spread += usize::from(distinct > 0);
+    }
+    // The data must exercise anchors of different values (else the test says little).
+    println!("{spread} of 48 cases with distinct anchor values");
+    assert!(
+        spread >= 24,
+        "only {spread} of 48 cases with distinct anchor values"
+    );
+}
+
+#[test]
+fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17_1717);
+    let mut stronger = 0;
+    for case in 0..36 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let geo = Geometry::new(&x, n, d, k, 6);
+        let y = duals(&mut rng, &geo, k);
+        let opt = brute_force_optimum(&x, n, d, k);
+        let mut per = Vec::new();
+        let ex = exact_rc_bound_anchors(&geo, &y, &CutDuals::none(), budget(), 0.0, &mut per);
+        let weak = weak_rc_bound(&geo, &y);
+        let anchored = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &per, weak);
+        let plain = verify_lagrangian(&x, n, d, k, &y, None).unwrap();
+        assert!(ex.exact);
+        assert!(
+            anchored <= opt,
+            "case {case} (n={n}, d={d}, k={k}): anchored {anchored} > optimum {opt}"
+        );
+        // Equal up to the rounding margins (the anchored sum has its own).
+        let round = 1e-12 * (y.iter().map(|v| v.abs()).sum::<f64>() + plain.lower_bound.abs());
+        assert!(
+            anchored >= plain.lower_bound - round,
+            "case {case}: anchored {anchored} < plain {}",
+            plain.lower_bound
+        );
+        // Cut short: still below the optimum.
+        let mut cut = Vec::new();
+        let short = ExactBudget {
+            nodes: 2,
+            ..budget()
+        };
+        exact_rc_bound_anchors(&geo, &y, &CutDuals::none(), short, 0.0, &mut cut);
+        let weak_cut = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &cut, weak);
+        assert!(weak_cut <= opt, "case {case}: cut short {weak_cut} > {opt}");
+        // The verifier's anchored recomputation agrees and is below the optimum too.
+        let v = verify_lagrangian_anchored(&x, n, d, k, &y, &[], &[], None).unwrap();
+        assert!(v.lower_bound <= opt && v.lower_bound >= anchored.max(plain.lower_bound) - round);
+        let gap = 1e-9 * opt.abs();
+        stronger += usize::from(anchored > plain.lower_bound + gap);
+    }
+    println!("anchored stronger in {stronger} of 36 cases");
+    assert!(
+        stronger >= 12,
+        "anchored stronger in only {stronger} of 36 cases"
+    );
+}
+
+#[test]
+fn anchored_certificates_verify_and_a_raised_dual_is_rejected() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::ascent::{line_search, nn_duals, slack_direction};
+    let mut rng = ChaCha8Rng::seed_from_u64(17_0042);
+    let mut anchored_only = 0;
+    for case in 0..12 {
+        let (n, d, k) = (10, 2, 3);
+        // Three clusters: groups of 3 or 4 per cluster.
+        let x = family(&mut rng, 0, n, d);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let geo = Geometry::new(&inst.z, n, d, k, 6);
+        let y0 = nn_duals(&geo);
+        let labels: Vec<u32> = (0..n as u32).map(|i| (i % 3).min(2)).collect();
+        let groups: Vec<Vec<u32>> = (0..3)
+            .map(|g| (0..n as u32).filter(|&i| labels[i as usize] == g).collect())
+            .collect();
+        let h = slack_direction(&inst.z, d, &groups, &y0);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let ls = line_search(&geo, d, &y0, &h, 0.05, 1.4, 3, 30, deadline).unwrap();
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        assert!(
+            ls.lower_bound <= opt,
+            "case {case}: {} > {opt}",
+            ls.lower_bound
+        );
+        let cert = BoundCertificate::lagrangian(&inst, k, ls.lower_bound, ls.duals.clone());
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid, "case {case}: {:?}", v.reason);
+        let plain = verify_lagrangian(&inst.z, n, d, k, &ls.duals, None).unwrap();
+        anchored_only += usize::from(plain.lower_bound < ls.lower_bound);
+        // One dual raised by hand: rejected.
+        let mut bad = cert.clone();
+        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
+        let w = verify(&bad, &inst, k, None).unwrap();
+        assert!(
+            !w.valid,
+            "case {case}: raised dual accepted ({})",
+            w.recomputed
+        );
+    }
+    // The claims must rest on the anchored bound in some cases (else this tests the plain one).
+    assert!(
+        anchored_only >= 3,
+        "anchored bound needed in only {anchored_only} of 12"
+    );
+}
