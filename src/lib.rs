@@ -26,6 +26,7 @@ pub mod experiment;
 pub mod init;
 pub mod interrupt;
 pub mod labels;
+pub mod measure;
 pub mod method;
 pub mod output;
 pub mod params;

@@ -213,6 +213,9 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Utility and disclosure risk of a released file against the original (IL, IL1s,
+    /// changes of means/variances/correlations, record linkage, interval disclosure, dRisk).
+    Measure(microagg::measure::MeasureArgs),
     /// List every registered method with its parameters and defaults.
     List {
         #[arg(long)]
@@ -387,6 +390,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             ));
             Ok(ExitCode::SUCCESS)
         }
+        Command::Measure(args) => microagg::measure::run_cli(&args).map(|_| ExitCode::SUCCESS),
         Command::List { json } => list(json),
         Command::Bench {
             methods,
