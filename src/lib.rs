@@ -9,7 +9,9 @@
 //! - [`init`]: constructive heuristics; [`search`]: the refinement framework;
 //! - [`method`]: the contracts of methods; [`registry`]: the one list of them (the only
 //!   module that imports every algorithm); [`pipeline`]: `init+refiner+...` runs;
-//! - [`labels`]: labels files, the independent feasibility/SSE check and masked output.
+//! - [`labels`]: labels files, the independent feasibility/SSE check and masked output;
+//! - [`release`]: the released file (aggregations, the whole input file back, rounding);
+//!   [`measure`]: its utility and disclosure risk.
 //!
 //! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
 
@@ -34,6 +36,7 @@ pub mod partition;
 pub mod parts;
 pub mod pipeline;
 pub mod registry;
+pub mod release;
 pub mod report;
 pub mod rng;
 pub mod search;

@@ -121,6 +121,8 @@ enum Command {
         bound: Option<String>,
         #[command(flatten)]
         split: microagg::parts::SplitArgs,
+        #[command(flatten)]
+        release: microagg::release::ReleaseArgs,
     },
     /// Compute a lower bound on the optimal SSE of (data, k), with its IL and certification.
     Bound {
@@ -320,7 +322,9 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
             trace,
             bound,
             split,
+            release,
         } => {
+            release.check(masked_out.is_some())?;
             let outputs = RunOutputs {
                 labels: labels_out,
                 masked: masked_out,
@@ -341,6 +345,7 @@ fn dispatch(cmd: Command) -> Result<ExitCode> {
                 json,
                 bound.as_deref(),
                 &split,
+                &release,
             );
             result
         }
@@ -583,6 +588,9 @@ struct RunRecord<'a> {
     /// With `--trace FILE`: the trace's lines, as in experiment records.
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<TracePoint>>,
+    /// With `--masked-out`: the released file, its aggregation and the IL of its values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    release: Option<microagg::release::ReleaseRecord>,
     version: &'a str,
     git_commit: &'a str,
 }
@@ -598,6 +606,7 @@ fn run(
     json: bool,
     bound_name: Option<&str>,
     split: &microagg::parts::SplitArgs,
+    release_args: &microagg::release::ReleaseArgs,
 ) -> Result<ExitCode> {
     check_time_limit(budget.time_limit)?;
     // Validate the pipeline and its parameters before loading data or running anything.
@@ -622,6 +631,12 @@ fn run(
         };
         if bound_name.is_some() {
             return Err(Error::usage("--bound applies to unsplit runs"));
+        }
+        if release_args.aggregate.is_some() || release_args.round_to_input || release_args.measures
+        {
+            return Err(Error::usage(
+                "--aggregate, --round-to-input and --measures apply to unsplit runs",
+            ));
         }
         microagg::parts::run_cli(split, &run)?;
         return Ok(ExitCode::SUCCESS);
@@ -662,9 +677,16 @@ fn run(
     if let Some(path) = &outputs.labels {
         labels::write_labels(path, p.labels())?;
     }
-    if let Some(path) = &outputs.masked {
-        labels::write_masked(path, &inst, p.labels())?;
-    }
+    let release = match &outputs.masked {
+        Some(path) => Some(microagg::release::release(
+            path,
+            &inst,
+            data.delimiter()?,
+            p.labels(),
+            release_args,
+        )?),
+        None => None,
+    };
     // The bound is computed after the run, so it does not eat into the run's time limit;
     // after a signal it is skipped (it can take as long as the run).
     let mut bound_skipped = None;
@@ -715,6 +737,7 @@ fn run(
             .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
         bound_skipped,
         trace,
+        release,
         version: env!("CARGO_PKG_VERSION"),
         git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
     };
@@ -759,6 +782,20 @@ fn run(
         }
         if let Some(why) = bound_skipped {
             text += &format!("  bound skipped: {why}\n");
+        }
+        if let Some(r) = &record.release {
+            text += &format!(
+                "  released {} ({}, {}{}): IL of the released values {:.6} %\n",
+                r.file,
+                r.layout,
+                r.aggregation,
+                if r.rounded_to_input {
+                    ", rounded to the input's decimals"
+                } else {
+                    ""
+                },
+                r.il_released
+            );
         }
         output::print(&text)?;
     }

@@ -141,3 +141,236 @@ fn measures_of_mdav_means_on_casc_satisfy_the_identities() {
         );
     }
 }
+
+/// A semicolon file with text columns, quotes (a delimiter and doubled quotes inside), a
+/// quoted line break, a CRLF line and an empty line.
+const MIXED: &str = "id;name;x;y;note\n1;\"Smith; J\";1.5;10;a\n2;Jones;2.25;12;\"b \"\"q\"\"\"\r\n\n3;Lee;3.0;11;c\n4;\"O\nNeil\";4.5;20;d\n5;X;5;21;e\n6;Y;6.75;19;f\n";
+/// The x and y cells of MIXED as written, per row.
+const MIXED_XY: [(&str, &str); 6] = [
+    ("1.5", "10"),
+    ("2.25", "12"),
+    ("3.0", "11"),
+    ("4.5", "20"),
+    ("5", "21"),
+    ("6.75", "19"),
+];
+
+fn run_mixed(dir: &Path, extra: &[&str]) -> (serde_json::Value, String, Vec<usize>) {
+    let input = write(dir, "in.csv", MIXED);
+    let out = dir.join("out.csv");
+    let labels = dir.join("l.txt");
+    let mut args = vec![
+        "run",
+        "--data",
+        input.to_str().unwrap(),
+        "--delimiter",
+        ";",
+        "--columns",
+        "x,y",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--masked-out",
+        out.to_str().unwrap(),
+        "--labels-out",
+        labels.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let rec = json(&cli_ok(&args));
+    let labels = std::fs::read_to_string(&labels)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    (rec, std::fs::read_to_string(&out).unwrap(), labels)
+}
+
+/// MIXED with row i's x and y cells replaced by `cells[i]`.
+fn mixed_with(cells: &[(String, String)]) -> String {
+    let mut text = MIXED.to_string();
+    // Replace from the last row up, each in its own line (the values are unique strings
+    // in their rows).
+    for (i, (x, y)) in cells.iter().enumerate().rev() {
+        let (ox, oy) = MIXED_XY[i];
+        let old = format!(";{ox};{oy};");
+        let at = text.rfind(&old).expect("row cells");
+        text.replace_range(at..at + old.len(), &format!(";{x};{y};"));
+    }
+    text
+}
+
+fn group_stat(labels: &[usize], col: usize, f: impl Fn(&mut Vec<f64>) -> f64) -> Vec<f64> {
+    let vals: Vec<f64> = MIXED_XY
+        .iter()
+        .map(|(x, y)| if col == 0 { x } else { y }.parse().unwrap())
+        .collect();
+    labels
+        .iter()
+        .map(|&l| {
+            let mut g: Vec<f64> = (0..6)
+                .filter(|&i| labels[i] == l)
+                .map(|i| vals[i])
+                .collect();
+            f(&mut g)
+        })
+        .collect()
+}
+
+#[test]
+fn masked_out_writes_the_whole_file_back_replacing_only_the_run_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let (rec, out, labels) = run_mixed(dir.path(), &[]);
+    let mean = |g: &mut Vec<f64>| g.iter().sum::<f64>() / g.len() as f64;
+    let (mx, my) = (group_stat(&labels, 0, mean), group_stat(&labels, 1, mean));
+    let want: Vec<(String, String)> = (0..6)
+        .map(|i| (mx[i].to_string(), my[i].to_string()))
+        .collect();
+    assert_eq!(out, mixed_with(&want));
+    let r = &rec["release"];
+    assert_eq!(r["layout"], "whole");
+    assert_eq!(r["aggregation"], "mean");
+    assert!((r["il_released"].as_f64().unwrap() - rec["il"].as_f64().unwrap()).abs() < 1e-9);
+}
+
+#[test]
+fn round_to_input_and_median_release_the_rounded_medians_and_report_their_il() {
+    let dir = tempfile::tempdir().unwrap();
+    let (rec, out, labels) = run_mixed(dir.path(), &["--aggregate", "median", "--round-to-input"]);
+    let median = |g: &mut Vec<f64>| {
+        g.sort_by(f64::total_cmp);
+        g[g.len() / 2] // groups of 3 here
+    };
+    let (mx, my) = (
+        group_stat(&labels, 0, median),
+        group_stat(&labels, 1, median),
+    );
+    // x has at most 2 decimals in the input, y none.
+    let want: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("{:.2}", mx[i]), format!("{:.0}", my[i])))
+        .collect();
+    assert_eq!(out, mixed_with(&want));
+    let r = &rec["release"];
+    assert_eq!(r["aggregation"], "median");
+    assert_eq!(r["decimals"], serde_json::json!([2, 0]));
+    // The recorded IL is the IL of the written file, as `measure` computes it from the file.
+    let input = dir.path().join("in.csv");
+    let m = json(&cli_ok(&[
+        "measure",
+        "--data",
+        input.to_str().unwrap(),
+        "--columns",
+        "x,y",
+        "--delimiter",
+        ";",
+        "--masked",
+        dir.path().join("out.csv").to_str().unwrap(),
+        "--json",
+    ]));
+    let (a, b) = (
+        r["il_released"].as_f64().unwrap(),
+        m["utility"]["il_sse"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() < 1e-12 * b, "{a} vs {b}");
+}
+
+/// The mean minimises every group's squared deviations column by column, so no other
+/// aggregation releases values with a lower IL; `onemode` releases observed values only.
+#[test]
+fn every_aggregation_costs_at_least_the_means_il_and_onemode_releases_observed_values() {
+    let Some(inst) = common::casc("tarragona") else {
+        return;
+    };
+    let (sse, labels) = common::run_method(&inst, "mdav", 3, 0);
+    let il = inst.il(sse);
+    use microagg::release::aggregate::{released_values, Aggregation};
+    for agg in ["mean", "median", "trimmed:0.25", "onestep", "onemode"] {
+        let a = Aggregation::parse(agg).unwrap();
+        let y = released_values(&inst, &labels, a).unwrap();
+        let il_y = microagg::measure::utility::il_sse(&inst.raw, &y, inst.d);
+        assert!(il_y >= il - 1e-9 * il, "{agg}: {il_y} < {il}");
+        if agg == "mean" {
+            assert!((il_y - il).abs() < 1e-9 * il);
+        }
+        if agg == "onemode" {
+            for (i, &l) in labels.iter().enumerate() {
+                for j in 0..inst.d {
+                    let v = y[i * inst.d + j];
+                    assert!(
+                        (0..inst.n).any(|t| labels[t] == l && inst.raw[t * inst.d + j] == v),
+                        "row {i} column {j}: {v} is not a value of its group"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn release_options_are_checked_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
+    let out = dir.path().join("o.csv");
+    for (extra, needle) in [
+        (vec!["--aggregate", "median"], "give --masked-out"),
+        (vec!["--round-to-input"], "give --masked-out"),
+        (
+            vec!["--aggregate", "mode", "--masked-out", out.to_str().unwrap()],
+            "--aggregate 'mode'",
+        ),
+        (vec!["--masked-out", input.to_str().unwrap()], "input file"),
+    ] {
+        let mut args = vec![
+            "run",
+            "--data",
+            input.to_str().unwrap(),
+            "--k",
+            "2",
+            "--method",
+            "mdav",
+        ];
+        args.extend(extra);
+        let o = cli(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(needle), "{needle:?} not in {err}");
+        assert!(!out.exists());
+    }
+    // The library refuses the input as destination too (a manifest id hides the path).
+    let inst = microagg::data::load(input.to_str().unwrap(), &Default::default()).unwrap();
+    let e = microagg::release::whole_file::write_whole_file(
+        &input, &input, b',', &inst, &inst.raw, false,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("input file"), "{e}");
+    // Generated data have no file: the columns alone, and no decimals to round to.
+    let o = cli(&[
+        "run",
+        "--data",
+        "uniform:n=10,d=2,seed=1",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--masked-out",
+        out.to_str().unwrap(),
+        "--round-to-input",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a file"));
+    cli_ok(&[
+        "run",
+        "--data",
+        "uniform:n=10,d=2,seed=1",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--masked-out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().next(),
+        Some("x1,x2")
+    );
+}
