@@ -54,6 +54,13 @@ pub fn measure(inst: &Instance, y: &[f64], drisk_k: f64) -> Result<Measures> {
             "--drisk-k {drisk_k}: expected a finite number >= 0"
         )));
     }
+    if inst.n >= 20_000 {
+        // Record linkage visits every pair: say so before a long silence.
+        crate::output::note(&format!(
+            "measures: record linkage compares all {} x {} record pairs (O(n^2 d))",
+            inst.n, inst.n
+        ));
+    }
     Ok(Measures {
         n: inst.n,
         p: inst.d,

@@ -5,7 +5,8 @@
 //! `csv` crate the loader uses (RFC 4180 with its defaults): a field that starts with `"`
 //! is quoted until a lone `"` (a doubled `""` is a quote inside it) and may span lines; a
 //! `"` elsewhere is an ordinary byte; a record ends at `\n` (or `\r\n`) outside quotes;
-//! an empty line is no record. The whole-file writer checks every value it replaces
+//! an empty line is no record; a UTF-8 byte order mark opening the file is kept but is no
+//! part of the first field. The whole-file writer checks every value it replaces
 //! against the loader's, so a file where the two readings could differ is refused, not
 //! rewritten wrongly.
 //!
@@ -96,6 +97,11 @@ impl<R: BufRead> RawReader<R> {
                     break;
                 }
                 self.line += 1;
+                // A UTF-8 byte order mark before the first record is kept in its bytes but
+                // is no part of its first field (the csv crate skips it too).
+                if self.line == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+                    (scanned, field_start) = (3, 3);
+                }
                 for (i, &b) in bytes.iter().enumerate().skip(scanned) {
                     state = match state {
                         State::FieldStart if b == b'"' => State::Quoted,
@@ -124,7 +130,10 @@ impl<R: BufRead> RawReader<R> {
             if bytes.is_empty() {
                 return Ok(None);
             }
-            let terminator = if bytes.ends_with(b"\r\n") {
+            // An unterminated quote at the end of the file holds its last line end.
+            let terminator = if state == State::Quoted {
+                0
+            } else if bytes.ends_with(b"\r\n") {
                 2
             } else if bytes.ends_with(b"\n") {
                 1
@@ -189,9 +198,42 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_is_kept_but_not_in_the_first_field() {
+        let text = "\u{feff}\"a\",b\n1,2\n";
+        let mut r = RawReader::new(text.as_bytes(), b',');
+        let rec = r.next_record(&mut Vec::new()).unwrap().unwrap();
+        assert_eq!(rec.decoded(0), "a");
+        assert!(rec.bytes.starts_with("\u{feff}".as_bytes()));
+        let mut rdr = csv::Reader::from_reader(text.as_bytes());
+        assert_eq!(rdr.headers().unwrap().get(0), Some("a"));
+    }
+
+    #[test]
     fn trailing_empty_field_and_mid_field_quote() {
         let got = records("1,2,\n3,a\"b,4\n");
         assert_eq!(got[0].0, ["1", "2", ""]);
         assert_eq!(got[1].0, ["3", "a\"b", "4"]);
+    }
+
+    proptest::proptest! {
+        /// Records and decoded fields equal the csv crate's on text built from the bytes
+        /// that matter (quotes, delimiters, line ends, spaces).
+        #[test]
+        fn splits_as_the_csv_crate_does(tokens in proptest::collection::vec(0usize..7, 0..60)) {
+            let text: String = tokens
+                .iter()
+                .map(|&t| ["a", "1", ",", "\"", "\n", "\r\n", " "][t])
+                .collect();
+            let mut rdr = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(text.as_bytes());
+            let want: Vec<Vec<String>> = rdr
+                .records()
+                .map(|r| r.unwrap().iter().map(String::from).collect())
+                .collect();
+            let decoded: Vec<Vec<String>> = records(&text).into_iter().map(|(_, d)| d).collect();
+            proptest::prop_assert_eq!(decoded, want, "text {:?}", text);
+        }
     }
 }
