@@ -374,3 +374,58 @@ fn release_options_are_checked_before_the_run() {
         Some("x1,x2")
     );
 }
+
+/// The writer re-reads every replaced cell: a file whose values are not the loaded ones is
+/// refused and nothing is written.
+#[test]
+fn whole_file_refuses_an_input_that_reads_differently() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.csv", "a,b,t\n1,2,x\n3,5,y\n4,4,z\n7,1,w\n");
+    let b = write(dir.path(), "b.csv", "a,b,t\n1,2,x\n3,6,y\n4,4,z\n7,1,w\n");
+    let short = write(dir.path(), "c.csv", "a,b,t\n1,2,x\n3,5,y\n4,4,z\n");
+    let inst = microagg::data::load(
+        a.to_str().unwrap(),
+        &microagg::data::ColumnSelection::parse("a,b"),
+    )
+    .unwrap();
+    let out = dir.path().join("o.csv");
+    use microagg::release::whole_file::write_whole_file;
+    let e = write_whole_file(&out, &b, b',', &inst, &inst.raw, false).unwrap_err();
+    assert!(
+        e.to_string().contains("row 2") && e.to_string().contains("'6'"),
+        "{e}"
+    );
+    let e = write_whole_file(&out, &short, b',', &inst, &inst.raw, false).unwrap_err();
+    assert!(e.to_string().contains("3 rows"), "{e}");
+    assert!(!out.exists());
+    // The file itself goes through, unchanged when the originals are released.
+    write_whole_file(&out, &a, b',', &inst, &inst.raw, false).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&a).unwrap());
+}
+
+/// Record linkage against a second, plain implementation (z-scores of the loader, every
+/// pair, first nearest) on data without ties among the originals' distances.
+#[test]
+fn dbrl_equals_a_plain_nearest_neighbour_count() {
+    let inst = common::synthetic("gauss:n=300,d=4,clusters=6,seed=3");
+    let (_, labels) = common::run_method(&inst, "mdav", 3, 0);
+    let y = microagg::labels::masked_values(&inst, &labels).unwrap();
+    let d = inst.d;
+    let mut linked = 0usize;
+    for i in 0..inst.n {
+        let zy: Vec<f64> = (0..d)
+            .map(|j| (y[i * d + j] - inst.mean[j]) / inst.std[j])
+            .collect();
+        let mut dist: Vec<(f64, usize)> = (0..inst.n)
+            .map(|l| {
+                let s: f64 = (0..d).map(|j| (zy[j] - inst.z[l * d + j]).powi(2)).sum();
+                (s, l)
+            })
+            .collect();
+        dist.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert!(dist[1].0 > dist[0].0 * (1.0 + 1e-9), "a tie at record {i}");
+        linked += (dist[0].1 == i) as usize;
+    }
+    let m = microagg::measure::measure(&inst, &y, 0.05).unwrap();
+    assert_eq!(m.risk.dbrl_percent, 100.0 * linked as f64 / inst.n as f64);
+}
