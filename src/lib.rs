@@ -13,6 +13,8 @@
 //! - [`bound`]: the registered lower bounds; [`exact`]: exact solves from MDAV's start;
 //! - [`render`]: the text and JSON of one result as the command line prints it
 //!   (`src/main.rs` and `src/cli/` only parse and dispatch).
+//! - [`release`]: the released file (aggregations, the whole input file back, rounding);
+//!   [`measure`]: its utility and disclosure risk.
 //!
 //! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
 
@@ -31,6 +33,7 @@ pub mod experiment;
 pub mod init;
 pub mod interrupt;
 pub mod labels;
+pub mod measure;
 pub mod method;
 pub mod output;
 pub mod params;
@@ -39,6 +42,7 @@ pub mod parts;
 pub mod pipeline;
 pub mod registry;
 pub mod render;
+pub mod release;
 pub mod report;
 pub mod rng;
 pub mod search;

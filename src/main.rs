@@ -38,6 +38,9 @@ enum Command {
     /// certified branch and bound up to n = 64, practical to about n = 40 with k = 3..5), with
     /// its proof status (proofs/P12: "proven" means a certified bound within 1e-9 relative).
     SolveExact(cli::exact::SolveExactArgs),
+    /// Utility and disclosure risk of a released file against the original (IL, IL1s,
+    /// changes of means/variances/correlations, record linkage, interval disclosure, dRisk).
+    Measure(microagg::measure::MeasureArgs),
     /// Verify a labels file independently: feasibility and recomputed SSE/IL (exit 1 if infeasible).
     Check(cli::labels::CheckArgs),
     /// Join the part files of a split run (`run --part I/N --labels-out FILE`) into one
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
         Command::Bound(a) => cli::bound::bound(a),
         Command::VerifyBound(a) => cli::bound::verify_bound(a),
         Command::SolveExact(a) => cli::exact::solve_exact(a),
+        Command::Measure(a) => microagg::measure::run_cli(&a).map(|_| ExitCode::SUCCESS),
         Command::Check(a) => cli::labels::check(a),
         Command::Combine(a) => cli::labels::combine(a),
         Command::List(a) => cli::list::list(a),

@@ -71,6 +71,8 @@ pub struct RunArgs {
     pub bound_params: Vec<String>,
     #[command(flatten)]
     pub split: microagg::parts::SplitArgs,
+    #[command(flatten)]
+    pub release: microagg::release::ReleaseArgs,
 }
 
 /// The files `microagg run` (and `solve-exact`) writes.
@@ -123,11 +125,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         trace: args.trace.clone(),
     };
     outputs.check(&args.data)?;
+    args.release.check(args.masked_out.is_some())?;
     // Validate the pipeline, the bound and their parameters before loading data or running
     // anything.
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
     let (bound_options, bound_time_limit) = bound_options(&args)?;
     if args.split.is_active() {
+        let r = &args.release;
+        if r.aggregate.is_some() || r.round_to_input || r.measures {
+            return Err(Error::usage(
+                "--aggregate, --round-to-input and --measures apply to unsplit runs",
+            ));
+        }
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
@@ -167,9 +176,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if let Some(path) = &outputs.labels {
         labels::write_labels(path, p.labels())?;
     }
-    if let Some(path) = &outputs.masked {
-        labels::write_masked(path, &inst, p.labels())?;
-    }
+    let release = match &outputs.masked {
+        Some(path) => Some(microagg::release::release(
+            path,
+            &inst,
+            data.delimiter()?,
+            p.labels(),
+            &args.release,
+        )?),
+        None => None,
+    };
     let (lb, bound_skipped) = microagg::bound::after_run(
         args.bound.as_deref(),
         &inst,
@@ -210,6 +226,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
         bound_skipped,
         trace,
+        release,
         version: env!("CARGO_PKG_VERSION"),
         git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
     };

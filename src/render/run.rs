@@ -59,6 +59,9 @@ pub struct RunRecord<'a> {
     /// With `--trace FILE`: the trace's lines, as in experiment records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<TracePoint>>,
+    /// With `--masked-out`: the released file, its aggregation and the IL of its values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release: Option<crate::release::ReleaseRecord>,
     pub version: &'a str,
     pub git_commit: &'a str,
 }
@@ -111,6 +114,20 @@ impl RunRecord<'_> {
         }
         if let Some(why) = self.bound_skipped {
             text += &format!("  bound skipped: {why}\n");
+        }
+        if let Some(r) = &self.release {
+            text += &format!(
+                "  released {} ({}, {}{}): IL of the released values {:.6} %\n",
+                r.file,
+                r.layout,
+                r.aggregation,
+                if r.rounded_to_input {
+                    ", rounded to the input's decimals"
+                } else {
+                    ""
+                },
+                r.il_released
+            );
         }
         text
     }

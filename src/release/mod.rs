@@ -1,0 +1,149 @@
+//! # Release: the file a statistical office publishes
+//!
+//! After the partition is optimised for the SSE, the released file is built from it:
+//! [`aggregate`] computes each group's released value (mean, median, trimmed mean,
+//! sdcMicro's one-step, an observed mode), [`whole_file`] writes every input column back, replacing only the microaggregated ones
+//! (in the input's order, delimiter, header and quoting; optionally rounded to the input's
+//! decimals), [`raw_csv`] reads CSV records without decoding them so that untouched cells
+//! are copied byte for byte.
+//!
+//! ## Complexity
+//! Linear in the size of the file.
+//!
+//! ## References
+//! Shafranovich (2005), RFC 4180: Common Format and MIME Type for CSV Files.
+
+pub mod aggregate;
+pub mod raw_csv;
+pub mod whole_file;
+
+pub use aggregate::Aggregation;
+
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::path::Path;
+
+/// The options of the released file (`run --masked-out`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ReleaseArgs {
+    /// With --masked-out: the released statistic of each group and column: mean (the SSE
+    /// optimum's), median, trimmed[:ALPHA] (default 0.1), onestep (sdcMicro's) or onemode
+    /// (an observed value: the group's mode, ties to the value nearest the mean). The
+    /// partition is optimised for the SSE whatever the choice.
+    #[arg(long, value_name = "AGG")]
+    pub aggregate: Option<String>,
+    /// With --masked-out: round each released column to the most decimals its input cells
+    /// have (integers stay integers); the IL of the rounded values is reported.
+    #[arg(long)]
+    pub round_to_input: bool,
+    /// With --masked-out: add the utility and risk measures of the released file to the
+    /// record (as `microagg measure`; record linkage costs O(n^2 d)).
+    #[arg(long)]
+    pub measures: bool,
+}
+
+impl ReleaseArgs {
+    /// Before the run: the options parse, and they are only given with a released file.
+    pub fn check(&self, masked_out: bool) -> Result<Aggregation> {
+        let agg = self
+            .aggregate
+            .as_deref()
+            .map_or(Ok(Aggregation::Mean), Aggregation::parse)?;
+        if !masked_out {
+            for (given, option) in [
+                (self.aggregate.is_some(), "--aggregate"),
+                (self.round_to_input, "--round-to-input"),
+                (self.measures, "--measures"),
+            ] {
+                if given {
+                    return Err(Error::usage(format!(
+                        "{option} applies to the released file: give --masked-out FILE"
+                    )));
+                }
+            }
+        }
+        Ok(agg)
+    }
+}
+
+/// What the run record says about the released file.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReleaseRecord {
+    pub file: String,
+    /// `whole` (every input column, the run's replaced) or `columns` (generated data).
+    pub layout: &'static str,
+    pub aggregation: String,
+    pub rounded_to_input: bool,
+    /// Decimals per released column when rounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decimals: Option<Vec<usize>>,
+    /// IL of the values written: 100 sum ((x - y) / sigma)^2 / SST over the run's columns
+    /// (sigma: population standard deviations of the input), the run's IL for unrounded
+    /// means.
+    pub il_released: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measures: Option<crate::measure::Measures>,
+}
+
+/// Build and write the released file for `labels`, and describe it.
+pub fn release(
+    out: &Path,
+    inst: &Instance,
+    delimiter: u8,
+    labels: &[usize],
+    args: &ReleaseArgs,
+) -> Result<ReleaseRecord> {
+    let agg = args.check(true)?;
+    let values = aggregate::released_values(inst, labels, agg)?;
+    let (written, layout) = write_release(out, inst, delimiter, &values, args)?;
+    let measures = if args.measures {
+        Some(crate::measure::measure(
+            inst,
+            &written.values,
+            crate::measure::DRISK_K,
+        )?)
+    } else {
+        None
+    };
+    Ok(ReleaseRecord {
+        file: out.display().to_string(),
+        layout,
+        aggregation: agg.name(),
+        rounded_to_input: args.round_to_input,
+        decimals: written.decimals,
+        il_released: crate::measure::utility::il_sse(&inst.raw, &written.values, inst.d),
+        measures,
+    })
+}
+
+/// Write the released values: the whole input file with the instance's columns replaced
+/// when the data came from a CSV file (`inst.source` is that file), else the columns alone.
+pub fn write_release(
+    out: &Path,
+    inst: &Instance,
+    delimiter: u8,
+    released: &[f64],
+    args: &ReleaseArgs,
+) -> Result<(whole_file::Written, &'static str)> {
+    let input = Path::new(&inst.source);
+    if input.is_file() {
+        let w = whole_file::write_whole_file(
+            out,
+            input,
+            delimiter,
+            inst,
+            released,
+            args.round_to_input,
+        )?;
+        Ok((w, "whole"))
+    } else {
+        if args.round_to_input {
+            return Err(Error::usage(format!(
+                "--round-to-input: '{}' is not a file, there are no input decimals to round to",
+                inst.source
+            )));
+        }
+        Ok((whole_file::write_columns(out, inst, released)?, "columns"))
+    }
+}

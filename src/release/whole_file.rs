@@ -1,0 +1,263 @@
+//! # The whole file back
+//!
+//! Writes the input CSV file with only the microaggregated columns replaced by their
+//! released values: every other byte (header, other columns with their quotes and spaces,
+//! line ends, empty lines) is copied as read, in the input's order, with its delimiter.
+//! Replaced cells are written unquoted, as the shortest decimal that reads back as the
+//! same double, or, with rounding on, with the most decimals any input cell of that column
+//! has (`1.50` and `2` -> 2 decimals; `1.5e-3` -> 4). The values actually written are
+//! returned, so that the IL of the released file can be reported.
+//!
+//! Before a cell is replaced its input text is decoded and parsed again and compared with
+//! the value the loader read: a file the raw reader splits differently from the loader is
+//! refused, never rewritten wrongly. The output is written atomically and never onto the
+//! input file.
+//!
+//! ## Complexity
+//! Two streaming passes over the file with rounding (one without); the output is built in
+//! memory before its atomic write (about the size of the file).
+
+use super::raw_csv::RawReader;
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use std::io::BufReader;
+use std::path::Path;
+
+/// What the writer wrote: the released values as written (n x d, row-major), and the
+/// decimals per column when rounding was on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    pub values: Vec<f64>,
+    pub decimals: Option<Vec<usize>>,
+}
+
+/// Decimals of a number's text: digits after the point, less the exponent (never below 0).
+pub fn decimals_of(text: &str) -> usize {
+    let t = text.trim();
+    let (mantissa, exp) = match t.find(['e', 'E']) {
+        Some(p) => (&t[..p], t[p + 1..].parse::<i64>().unwrap_or(0)),
+        None => (t, 0),
+    };
+    let frac = mantissa
+        .split_once('.')
+        .map_or(0, |(_, f)| f.chars().filter(char::is_ascii_digit).count());
+    (frac as i64 - exp).clamp(0, 400) as usize
+}
+
+/// A released value as text: shortest round-trip, or `decimals` digits (no `-0`).
+pub fn format_value(v: f64, decimals: Option<usize>) -> String {
+    match decimals {
+        None => v.to_string(),
+        Some(dec) => {
+            let s = format!("{v:.dec$}");
+            match s.strip_prefix('-') {
+                Some(rest) if rest.parse::<f64>() == Ok(0.0) => rest.to_string(),
+                _ => s,
+            }
+        }
+    }
+}
+
+fn open(input: &Path, delimiter: u8) -> Result<RawReader<BufReader<std::fs::File>>> {
+    let f = std::fs::File::open(input).map_err(|e| Error::io(input, e))?;
+    Ok(RawReader::new(
+        BufReader::with_capacity(1 << 16, f),
+        delimiter,
+    ))
+}
+
+/// Positions of the instance's columns in the header record.
+fn column_positions(inst: &Instance, header: &[String], input: &Path) -> Result<Vec<usize>> {
+    inst.columns
+        .iter()
+        .map(|c| {
+            header
+                .iter()
+                .position(|h| h.trim() == c)
+                .ok_or_else(|| Error::Data {
+                    file: input.display().to_string(),
+                    location: "header".into(),
+                    message: format!("--masked-out: column '{c}' of the run is not in the file"),
+                })
+        })
+        .collect()
+}
+
+/// Write `input` to `out` with the instance's columns replaced by `released` (n x d,
+/// row-major, original units); with `round`, to the input's decimals per column.
+pub fn write_whole_file(
+    out: &Path,
+    input: &Path,
+    delimiter: u8,
+    inst: &Instance,
+    released: &[f64],
+    round: bool,
+) -> Result<Written> {
+    let (n, d) = (inst.n, inst.d);
+    if released.len() != n * d {
+        return Err(Error::usage(format!(
+            "--masked-out: {} released values for {n} records of {d} columns",
+            released.len()
+        )));
+    }
+    if let (Some(a), Some(b)) = (
+        crate::output::canonical(out),
+        crate::output::canonical(input),
+    ) {
+        if a == b {
+            return Err(Error::usage(format!(
+                "--masked-out {}: that is the input file; writing it would destroy the data",
+                out.display()
+            )));
+        }
+    }
+    let file = input.display().to_string();
+    let io = |e: std::io::Error| Error::io(input, e);
+    let mut skipped = Vec::new();
+    // Pass 1 (rounding only): the decimals of each chosen column.
+    let decimals = if round {
+        let mut r = open(input, delimiter)?;
+        let header = r.next_record(&mut skipped).map_err(io)?;
+        let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
+        let names: Vec<String> = (0..header.fields.len())
+            .map(|j| header.decoded(j))
+            .collect();
+        let pos = column_positions(inst, &names, input)?;
+        let mut dec = vec![0usize; d];
+        while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
+            for (c, &j) in pos.iter().enumerate() {
+                if j < rec.fields.len() {
+                    dec[c] = dec[c].max(decimals_of(&rec.decoded(j)));
+                }
+            }
+        }
+        skipped.clear();
+        Some(dec)
+    } else {
+        None
+    };
+    // Pass 2: copy, replacing the chosen cells.
+    let mut r = open(input, delimiter)?;
+    let mut buf: Vec<u8> = Vec::new();
+    let header = r.next_record(&mut skipped).map_err(io)?;
+    let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
+    buf.append(&mut skipped);
+    buf.extend_from_slice(&header.bytes);
+    let names: Vec<String> = (0..header.fields.len())
+        .map(|j| header.decoded(j))
+        .collect();
+    let pos = column_positions(inst, &names, input)?;
+    let mut written = Vec::with_capacity(n * d);
+    let mut row = 0usize;
+    let mut replace: Vec<Option<usize>> = vec![None; names.len()];
+    for (c, &j) in pos.iter().enumerate() {
+        replace[j] = Some(c);
+    }
+    while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
+        buf.append(&mut skipped);
+        let mismatch = |what: String| Error::Data {
+            file: file.clone(),
+            location: format!("row {} (line {})", row + 1, rec.line),
+            message: format!(
+                "--masked-out: re-reading the input gives {what}; the file was not written \
+                 (please report this file)"
+            ),
+        };
+        if row >= n {
+            return Err(mismatch(format!("more than the {n} rows loaded")));
+        }
+        if rec.fields.len() != names.len() {
+            return Err(mismatch(format!(
+                "{} fields where the header has {}",
+                rec.fields.len(),
+                names.len()
+            )));
+        }
+        for (j, field) in rec.fields.iter().enumerate() {
+            if j > 0 {
+                buf.push(delimiter);
+            }
+            match replace[j] {
+                None => buf.extend_from_slice(&rec.bytes[field.clone()]),
+                Some(c) => {
+                    let text = rec.decoded(j);
+                    if text.trim().parse::<f64>().ok() != Some(inst.raw[row * d + c]) {
+                        return Err(mismatch(format!(
+                            "'{}' in column '{}' where the loader read {}",
+                            text,
+                            inst.columns[c],
+                            inst.raw[row * d + c]
+                        )));
+                    }
+                    let v = released[row * d + c];
+                    let mut s = format_value(v, decimals.as_ref().map(|dec| dec[c]));
+                    if s.as_bytes().contains(&delimiter) {
+                        s = format!("\"{s}\"");
+                    }
+                    written.push(s.trim_matches('"').parse::<f64>().unwrap_or(v));
+                    buf.extend_from_slice(s.as_bytes());
+                }
+            }
+        }
+        buf.extend_from_slice(&rec.bytes[rec.bytes.len() - rec.terminator..]);
+        row += 1;
+    }
+    buf.append(&mut skipped);
+    if row != n {
+        return Err(Error::Data {
+            file,
+            location: "file".into(),
+            message: format!(
+                "--masked-out: re-reading the input gives {row} rows, the loader read {n}; \
+                 the file was not written"
+            ),
+        });
+    }
+    // Released values, in the order of the instance's columns (written row by row in the
+    // file's column order).
+    let mut values = vec![0.0; n * d];
+    let mut order: Vec<usize> = (0..d).collect();
+    order.sort_by_key(|&c| pos[c]);
+    for i in 0..n {
+        for (t, &c) in order.iter().enumerate() {
+            values[i * d + c] = written[i * d + t];
+        }
+    }
+    crate::output::write_atomic(out, &buf)?;
+    Ok(Written { values, decimals })
+}
+
+/// Write only the released columns (header = the instance's columns), for data that did
+/// not come from a file (generators).
+pub fn write_columns(out: &Path, inst: &Instance, released: &[f64]) -> Result<Written> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| Error::io(out, e);
+    w.write_record(&inst.columns).map_err(err)?;
+    for record in released.chunks_exact(inst.d) {
+        let row: Vec<String> = record.iter().map(|&v| format_value(v, None)).collect();
+        w.write_record(&row).map_err(err)?;
+    }
+    let bytes = w.into_inner().map_err(|e| Error::io(out, e.error()))?;
+    crate::output::write_atomic(out, &bytes)?;
+    Ok(Written {
+        values: released.to_vec(),
+        decimals: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_and_formatting() {
+        assert_eq!(decimals_of("12"), 0);
+        assert_eq!(decimals_of(" 1.50 "), 2);
+        assert_eq!(decimals_of("1.5e-3"), 4);
+        assert_eq!(decimals_of("1.25E2"), 0);
+        assert_eq!(format_value(2.345, Some(1)), "2.3");
+        assert_eq!(format_value(-0.04, Some(1)), "0.0");
+        assert_eq!(format_value(1.0 / 3.0, None), "0.3333333333333333");
+        assert_eq!(format_value(7.0, Some(0)), "7");
+    }
+}
