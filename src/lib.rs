@@ -32,6 +32,7 @@ pub mod params;
 pub mod partition;
 pub mod parts;
 pub mod pipeline;
+pub mod record;
 pub mod registry;
 pub mod report;
 pub mod rng;

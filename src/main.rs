@@ -7,11 +7,10 @@ use microagg::interrupt;
 use microagg::labels;
 use microagg::method::MethodKind;
 use microagg::output::{self, note};
-use microagg::pipeline::{Pipeline, StageRecord, StageSpec};
+use microagg::pipeline::Pipeline;
 use microagg::registry;
 use microagg::search::observe::Observer;
-use microagg::search::trace::{Trace, TracePoint};
-use serde::Serialize;
+use microagg::search::trace::Trace;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -534,55 +533,6 @@ impl RunOutputs {
     }
 }
 
-/// The JSON record of `microagg run`.
-#[derive(Serialize)]
-struct RunRecord<'a> {
-    method: &'a str,
-    instance: &'a str,
-    source: &'a str,
-    instance_sha256: &'a str,
-    n: usize,
-    d: usize,
-    k: usize,
-    seed: u64,
-    sse: f64,
-    sst: f64,
-    il: f64,
-    groups: usize,
-    min_group_size: usize,
-    max_group_size: usize,
-    seconds: f64,
-    time_limit: Option<f64>,
-    /// Step budget of every refiner stage (`--max-steps`); with it and no time limit the
-    /// run repeats bit for bit.
-    max_steps: Option<u64>,
-    /// True when a signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run: the partition is the
-    /// best found until then.
-    interrupted: bool,
-    params: &'a [StageSpec],
-    stages: &'a [StageRecord],
-    /// Present with `--bound`: the bound, its IL, whether it is certified, and the gap
-    /// 100 (SSE - LB) / LB in percent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bound_method: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lower_bound: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    il_lower_bound: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bound_certified: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    gap_percent: Option<f64>,
-    /// Why a requested bound was not computed (the run was interrupted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bound_skipped: Option<&'a str>,
-    /// With `--trace FILE`: the trace's lines, as in experiment records.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trace: Option<Vec<TracePoint>>,
-    version: &'a str,
-    git_commit: &'a str,
-}
-
 #[allow(clippy::too_many_arguments)]
 fn run(
     data: &DataArgs,
@@ -680,40 +630,23 @@ fn run(
         None => None,
     };
     let interrupted = interrupt::requested();
-    let (min_size, max_size) = p.size_range();
-    let record = RunRecord {
+    // One record type for `run --json` and experiment records (microagg::record).
+    let record = microagg::record::Record::single_run(microagg::record::SingleRun {
+        inst: &inst,
         method: spec,
-        instance: &inst.name,
-        source: &inst.source,
-        instance_sha256: &inst.sha256,
-        n: inst.n,
-        d: inst.d,
         k: data.k,
         seed,
-        sse: p.sse(),
-        sst: inst.sst,
-        il: inst.il(p.sse()),
-        groups: p.num_groups(),
-        min_group_size: min_size,
-        max_group_size: max_size,
-        seconds: out.seconds,
         time_limit: budget.time_limit,
         max_steps: budget.max_steps,
-        interrupted,
         params: &pipeline.stages,
-        stages: &out.stages,
-        bound_method: lb.as_ref().map(|b| b.method.as_str()),
-        lower_bound: lb.as_ref().map(|b| b.lower_bound),
-        il_lower_bound: lb.as_ref().map(|b| b.il_lower_bound),
-        bound_certified: lb.as_ref().map(|b| b.certified),
-        gap_percent: lb
-            .as_ref()
-            .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
+        outcome: &out,
+        bound_requested: bound_name,
+        bound: lb.as_ref(),
         bound_skipped,
+        interrupted,
         trace,
-        version: env!("CARGO_PKG_VERSION"),
-        git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
-    };
+    });
+    let (min_size, max_size) = (record.min_group_size, record.max_group_size);
     if json {
         output::println(&serde_json::to_string(&record).expect("record serialises"))?;
     } else {
@@ -748,8 +681,7 @@ fn run(
                 b.method,
                 b.il_lower_bound,
                 if b.certified { "" } else { "not " },
-                record
-                    .gap_percent
+                microagg::bound::gap_percent(record.sse, b.lower_bound)
                     .map_or("n/a".to_string(), |g| format!("{g:.4}"))
             );
         }

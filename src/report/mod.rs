@@ -10,6 +10,8 @@
 //! ## References
 //! None.
 
+pub mod anytime;
+pub mod curves;
 pub mod export;
 pub mod plots;
 pub mod style;
