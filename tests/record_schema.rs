@@ -266,7 +266,8 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
 
     // The check can fail: each broken copy is rejected, naming the place.
     let base = &records[0];
-    let broken: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Breaker = Box<dyn Fn(&mut Value)>;
+    let broken: Vec<(&str, Breaker)> = vec![
         ("/il", Box::new(|r| r["il"] = Value::from("9.7"))),
         (
             "required key il",
