@@ -23,15 +23,17 @@ use super::plots::{draw_legend, font, padded, under, with_legend, DrawResult, Y_
 use super::style::{self, color, decimals, draw_marker, log_tick_sparse, shape};
 use crate::experiment::record::Record;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Whole decades around [lo, hi] (so that the log axis has labelled ticks).
+/// Whole decades around [lo, hi] (so that the log axis has labelled ticks), widened so that
+/// no point sits on the axis itself (at least a factor 1.5 of room at either end).
 fn decades(lo: f64, hi: f64) -> (f64, f64) {
     if !(lo.is_finite() && hi.is_finite() && lo > 0.0) {
         return (1e-3, 1.0);
     }
     let a = lo.log10().floor();
     let b = hi.log10().ceil().max(a + 1.0);
-    (10f64.powf(a), 10f64.powf(b))
+    (10f64.powf(a).min(lo / 1.5), 10f64.powf(b).max(hi * 1.5))
 }
 
 /// Markers along a median line: at its start, its end and two points between (by index), so
@@ -86,9 +88,18 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
         let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 860)).into_drawing_area();
         root.fill(&WHITE)?;
         let (top, bottom, cols) = with_legend(&root, &names);
+        // The title in a strip of its own: the top y tick label can sit at the plot's top
+        // edge and must not run into it.
+        let (title_area, top) = top.split_vertically((style::TITLE * 1.4) as u32);
+        let (tw, th) = title_area.dim_in_pixel();
+        title_area.draw(&Text::new(
+            title.to_string(),
+            (tw as i32 / 2, th as i32 / 2 + 10),
+            font(style::TITLE).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
         let mut chart = ChartBuilder::on(&top)
-            .caption(title, font(style::TITLE))
             .margin(20)
+            .margin_top(30)
             .margin_right(60)
             .x_label_area_size(130)
             .y_label_area_size(170)
@@ -276,5 +287,7 @@ mod tests {
         assert_eq!(decades(0.003, 0.2), (1e-3, 1.0));
         assert_eq!(decades(2.0, 2.0), (1.0, 10.0));
         assert_eq!(decades(f64::INFINITY, 0.0), (1e-3, 1.0));
+        // A point just above a decade gets room before the axis.
+        assert_eq!(decades(1.2e-5, 0.5), (1.2e-5 / 1.5, 1.0));
     }
 }
