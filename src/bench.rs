@@ -160,7 +160,9 @@ pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> 
     };
     let summary = run_plan(&plan, &opts, interrupt)?;
     let rows = report::summarize(&summary.records)?;
-    let mut text = report::render(&rows, report::Format::Markdown);
+    // The short table (best pipeline per case) first, then the full one.
+    let mut text = report::best_per_case(&rows) + "\n";
+    text += &report::render(&rows, report::Format::Markdown);
     if plan.suite.bounds.is_empty() {
         text += "No lower bounds in this build yet: the gap columns stay empty.\n";
     }

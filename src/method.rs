@@ -405,7 +405,7 @@ impl<'a> Ctx<'a> {
 /// assert_eq!(s.get("iterations"), Some(5));
 /// assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"iterations":5}"#);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Stats(pub BTreeMap<String, u64>);
 

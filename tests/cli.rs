@@ -198,7 +198,7 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
         "n",
         "d",
         "k",
-        "seed",
+        "seeds",
         "sse",
         "sst",
         "il",
@@ -211,7 +211,7 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
     }
     assert_eq!(rec["n"], 10);
     assert_eq!(rec["d"], 3);
-    assert_eq!(rec["seed"], 5);
+    assert_eq!(rec["seeds"]["run"], 5);
     assert!(rec["min_group_size"].as_u64().unwrap() >= 3);
 
     let text = std::fs::read_to_string(&labels).unwrap();
@@ -358,7 +358,7 @@ fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
     let bound = json(&[
         "bound", "--data", data, "--k", "3", "--method", "colgen", "--cuts", "3", "--json",
     ]);
-    assert_eq!(run["lower_bound"], bound["lower_bound"]);
+    assert_eq!(run["bounds"][0]["sse"], bound["lower_bound"]);
     assert_eq!(
         bound["details"]["cut_rounds"].as_u64().map(|r| r > 0),
         Some(true)
@@ -434,14 +434,16 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    // The record of an experiment run: the bounds computed, the best certified one, the gap.
     assert_eq!(
-        r["lower_bound"].as_f64(),
+        r["best_bound"]["sse"].as_f64(),
         Some(lb),
         "same bound from run and bound"
     );
-    assert_eq!(r["bound_certified"], true);
+    assert_eq!(r["best_bound"]["certified"], true);
+    assert_eq!(r["bounds"][0]["name"], "nn");
     let sse = r["sse"].as_f64().unwrap();
-    let gap = r["gap_percent"].as_f64().unwrap();
+    let gap = r["gap"].as_f64().unwrap();
     assert!(sse >= lb && (gap - 100.0 * (sse - lb) / lb).abs() < 1e-9);
 
     // Without --bound the fields are absent; an unknown bound is refused before any work.
@@ -456,7 +458,8 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
         "--json",
     ]);
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(r.get("lower_bound").is_none() && r.get("gap_percent").is_none());
+    assert!(r["best_bound"].is_null() && r["gap"].is_null());
+    assert_eq!(r["bounds"], serde_json::json!([]));
     for args in [
         &[
             "bound",

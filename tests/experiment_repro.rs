@@ -326,11 +326,12 @@ fn report_summarises_every_case_and_writes_figures() {
         let gap = row.gap.expect("positive bound");
         assert!(gap >= 0.0 && (gap - 100.0 * (best_sse - bound) / bound).abs() < 1e-12);
     }
-    // Per case a convergence figure and a box plot; the gap figure (the suite has a bound)
-    // and two performance profiles (three pipelines); each as SVG, PNG and PDF.
+    // Per case a convergence figure and a box plot; time to target, the gap figure (the
+    // suite has a bound) and two performance profiles (four pipelines); each as SVG, PNG
+    // and PDF.
     let n_cases = plan.instances.len() * plan.suite.k.len();
-    assert_eq!(figures.len(), 3 * (2 * n_cases + 3));
-    for stem in ["gaps", "profile-il", "profile-time"] {
+    assert_eq!(figures.len(), 3 * (2 * n_cases + 4));
+    for stem in ["time-to-target", "gaps", "profile-il", "profile-time"] {
         for ext in ["svg", "png", "pdf"] {
             assert!(figures.iter().any(|f| f.ends_with(format!("{stem}.{ext}"))));
         }

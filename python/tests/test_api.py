@@ -116,8 +116,8 @@ def test_methods_lists_the_registry():
 
 def test_experiment_returns_the_records(tmp_path):
     df = microagg.experiment(ROOT / "instances" / "smoke.toml", jobs=2)
-    # 3 instances x 2 k x 3 pipelines x 2 replicates.
-    assert len(df) == 36 and not df.attrs["interrupted"]
+    # 3 instances x 2 k x 4 pipelines x 2 replicates.
+    assert len(df) == 48 and not df.attrs["interrupted"]
     for _, row in df[df["method"] == "mdav"].iterrows():
         r = microagg.run(row["instance"], int(row["k"]), method="mdav", bound=None)
         assert r.il == row["il"]

@@ -2,7 +2,7 @@
 //!
 //! Runs a pipeline (`initializer[+refiner...]`) on one instance, or split into strata,
 //! blocks or parts ([`microagg::parts`]); writes labels, masked data and a trace; then
-//! computes the optional bound and reports the [`RunRecord`] as text or JSON.
+//! computes the optional bound and reports the run record ([`microagg::record::Record`]) as text or JSON.
 //!
 //! Every option is checked before the data are loaded: the time limit, the pipeline and its
 //! parameters, the bound name and the output files (writable, not the input, not twice the
@@ -21,7 +21,8 @@ use microagg::interrupt;
 use microagg::labels;
 use microagg::output;
 use microagg::pipeline::Pipeline;
-use microagg::render::run::RunRecord;
+use microagg::record::{Record, SingleRun};
+use microagg::render::run as render;
 use microagg::search::observe::Observer;
 use microagg::search::trace::Trace;
 use std::path::PathBuf;
@@ -195,45 +196,31 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         interrupt::flag(),
     )?;
     let interrupted = interrupt::requested();
-    let (min_size, max_size) = p.size_range();
-    let record = RunRecord {
+    // One record type for `run --json` and experiment records (microagg::record).
+    let record = Record::single_run(SingleRun {
+        inst: &inst,
         method: &args.method,
-        instance: &inst.name,
-        source: &inst.source,
-        instance_sha256: &inst.sha256,
-        n: inst.n,
-        d: inst.d,
         k: data.k,
         seed: args.seed,
-        sse: p.sse(),
-        sst: inst.sst,
-        il: inst.il(p.sse()),
-        groups: p.num_groups(),
-        min_group_size: min_size,
-        max_group_size: max_size,
-        seconds: out.seconds,
         time_limit: args.time_limit,
         max_steps: args.max_steps,
-        interrupted,
         params: &pipeline.stages,
-        stages: &out.stages,
-        bound_method: lb.as_ref().map(|b| b.method.as_str()),
-        lower_bound: lb.as_ref().map(|b| b.lower_bound),
-        il_lower_bound: lb.as_ref().map(|b| b.il_lower_bound),
-        bound_certified: lb.as_ref().map(|b| b.certified),
-        gap_percent: lb
-            .as_ref()
-            .and_then(|b| microagg::bound::gap_percent(p.sse(), b.lower_bound)),
+        outcome: &out,
+        bound_requested: args.bound.as_deref(),
+        bound: lb.as_ref(),
         bound_skipped,
+        interrupted,
         trace,
         release,
-        version: env!("CARGO_PKG_VERSION"),
-        git_commit: option_env!("MICROAGG_GIT_COMMIT").unwrap_or("unknown"),
-    };
+    });
     if args.json {
-        output::println(&record.json())?;
+        output::println(&render::run_json(&record))?;
     } else {
-        output::print(&record.text(interrupt::signal_name()))?;
+        output::print(&render::run_text(
+            &record,
+            lb.as_ref(),
+            interrupt::signal_name(),
+        ))?;
     }
     Ok(if interrupted {
         super::interrupted_status()

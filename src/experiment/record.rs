@@ -1,6 +1,7 @@
-//! # Run records
+//! # Run record files
 //!
-//! One JSON object per run, one per line (`*.jsonl` in the output directory): the effective
+//! Reading and writing the run records ([`crate::record`]) of an experiment. One JSON object
+//! per run, one per line (`*.jsonl` in the output directory): the effective
 //! configuration (pipeline stages with defaults filled in, k, time limit, seeds, bounds),
 //! the instance's identity (spec, name, shape, sha256), the crate version and git commit,
 //! per-stage results, the final SSE/IL and, when bounds were asked for, the best bound and
@@ -16,131 +17,12 @@
 //! None.
 
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// What one stage did (mirror of [`StageRecord`](crate::pipeline::StageRecord) that can
-/// also be read back).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct StageResult {
-    pub name: String,
-    pub seed: u64,
-    pub sse: f64,
-    pub il: f64,
-    pub groups: usize,
-    pub seconds: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop: Option<String>,
-    /// Refiner steps (moves attempted by the refiner's own accounting).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub steps: Option<u64>,
-    /// The refiner's counters (iterations, accepted, operator evaluations, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stats: Option<crate::method::Stats>,
-}
-
-impl From<&crate::pipeline::StageRecord> for StageResult {
-    fn from(s: &crate::pipeline::StageRecord) -> Self {
-        StageResult {
-            name: s.name.clone(),
-            seed: s.seed,
-            sse: s.sse,
-            il: s.il,
-            groups: s.groups,
-            seconds: s.seconds,
-            stop: s.stop.map(|r| {
-                serde_json::to_value(r)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            }),
-            steps: s.steps,
-            stats: s.stats.clone(),
-        }
-    }
-}
-
-/// A stage's effective parameters (defaults filled in).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct StageParams {
-    pub name: String,
-    pub params: Value,
-}
-
-/// A lower bound of the run's case.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct BoundResult {
-    pub name: String,
-    /// Lower bound on the optimal SSE.
-    pub sse: f64,
-    /// The same as IL (percent), rounded down.
-    pub il: f64,
-    /// True when the bound is proven valid and rounded outward (see `microagg::bound`).
-    pub certified: bool,
-    pub seconds: f64,
-}
-
-/// Seeds of a run.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct RunSeeds {
-    /// The suite's base seed.
-    pub base: u64,
-    /// Derived from base, instance, k, pipeline and replicate.
-    pub run: u64,
-    pub replicate: usize,
-    /// Seed of each stage, derived from the run seed.
-    pub stages: Vec<u64>,
-}
-
-/// One run's record.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Record {
-    pub suite: String,
-    pub index: usize,
-    pub run_id: String,
-    /// The instance as written in the suite.
-    pub instance: String,
-    /// The instance's name (manifest id for CASC files).
-    pub instance_name: String,
-    pub instance_sha256: String,
-    pub n: usize,
-    pub d: usize,
-    pub k: usize,
-    /// Pipeline label.
-    pub pipeline: String,
-    /// The `--method` string.
-    pub method: String,
-    /// Effective parameters of every stage (defaults filled in).
-    pub params: Vec<StageParams>,
-    pub seeds: RunSeeds,
-    pub time_limit: Option<f64>,
-    /// Step budget of every refiner stage, when the suite gives one (absent otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_steps: Option<u64>,
-    /// Bounds the suite asked for.
-    pub bounds_requested: Vec<String>,
-    pub stages: Vec<StageResult>,
-    pub sse: f64,
-    pub il: f64,
-    pub groups: usize,
-    pub min_group_size: usize,
-    pub max_group_size: usize,
-    /// Bounds computed for the case, and the best (largest) one.
-    pub bounds: Vec<BoundResult>,
-    pub best_bound: Option<BoundResult>,
-    /// 100 (sse - best bound) / best bound, when a positive bound exists.
-    pub gap: Option<f64>,
-    /// Wall-clock seconds of the pipeline.
-    pub seconds: f64,
-    /// The search trace, when the suite asks for one (`trace = true`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trace: Option<Vec<crate::search::trace::TracePoint>>,
-    pub version: String,
-    pub git_commit: String,
-}
+pub use crate::record::{best_certified, BoundResult, Record, RunSeeds, StageParams, StageResult};
 
 /// Read every `*.jsonl` file of a directory: records sorted by index, duplicates of the same
 /// run (e.g. a resumed shard) removed when identical apart from timing, rejected otherwise.

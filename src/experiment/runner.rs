@@ -292,7 +292,8 @@ fn execute(
         &mut observers,
     )?;
     drop(observers);
-    let trace = trace.map(Trace::finish);
+    // Thinned by steps (not time), so it still repeats with the run.
+    let trace = trace.map(|t| super::thin::thin(&t.finish()));
     let p = &out.partition;
     if !p.is_feasible(run.k) {
         return Err(Error::Algorithm {
@@ -313,12 +314,7 @@ fn execute(
     }
     let (min_size, max_size) = p.size_range();
     let sse = p.sse();
-    // Gaps are stated only against certified bounds.
-    let best_bound = case_bounds
-        .iter()
-        .filter(|b| b.certified)
-        .max_by(|a, b| a.sse.total_cmp(&b.sse))
-        .cloned();
+    let best_bound = record::best_certified(case_bounds);
     Ok(Record {
         suite: plan.suite.name.clone(),
         index: run.index,
@@ -326,8 +322,10 @@ fn execute(
         instance: si.spec.clone(),
         instance_name: inst.name.clone(),
         instance_sha256: inst.sha256.clone(),
+        source: None,
         n: inst.n,
         d: inst.d,
+        sst: Some(inst.sst),
         k: run.k,
         pipeline: rp.label.clone(),
         method: rp.pipeline.spec.clone(),
@@ -359,8 +357,11 @@ fn execute(
             .and_then(|b| bounds::gap_percent(sse, b.sse)),
         best_bound,
         bounds: case_bounds.to_vec(),
+        bound_skipped: None,
         seconds: out.seconds,
+        interrupted: false,
         trace,
+        release: None,
         version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
     })

@@ -74,7 +74,8 @@ pub struct Suite {
     pub bounds: Vec<String>,
     /// Keep a search trace in every run record: a line per new best partition and per
     /// refiner stage end (stage, step, current and best IL; repeatable apart from its
-    /// `seconds`); off by default.
+    /// `seconds`), thinned to about 32 lines per decade of steps ([`super::thin`]); off by
+    /// default.
     #[serde(default)]
     pub trace: bool,
     /// Where the suite was read from (not part of the file).

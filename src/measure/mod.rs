@@ -23,11 +23,12 @@ pub mod utility;
 
 use crate::data::{self, ColumnSelection, Instance};
 use crate::error::{Error, Result};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Utility and risk of one released file.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct Measures {
     pub n: usize,
     pub p: usize,

@@ -36,10 +36,11 @@
 
 use super::stats;
 use rayon::prelude::*;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// The risk measures of a released file.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct Risk {
     pub dbrl_percent: f64,
     pub sdid_percent: f64,

@@ -29,10 +29,11 @@
 //! masking, PSD 2004, LNCS 3050, 201-215. sdcMicro (Templ, Kowarik & Meindl), `R/dUtility.R`.
 
 use super::stats;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Per-column summary of the original and released values.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct ColumnChange {
     pub column: String,
     pub mean: f64,
@@ -43,7 +44,7 @@ pub struct ColumnChange {
 }
 
 /// The utility measures of a released file.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct Utility {
     pub il_sse: f64,
     pub il1s: f64,

@@ -21,7 +21,8 @@ pub use aggregate::Aggregation;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The options of the released file (`run --masked-out`).
@@ -68,11 +69,11 @@ impl ReleaseArgs {
 }
 
 /// What the run record says about the released file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct ReleaseRecord {
     pub file: String,
     /// `whole` (every input column, the run's replaced) or `columns` (generated data).
-    pub layout: &'static str,
+    pub layout: String,
     pub aggregation: String,
     pub rounded_to_input: bool,
     /// Decimals per released column when rounded.
@@ -108,7 +109,7 @@ pub fn release(
     };
     Ok(ReleaseRecord {
         file: out.display().to_string(),
-        layout,
+        layout: layout.to_string(),
         aggregation: agg.name(),
         rounded_to_input: args.round_to_input,
         decimals: written.decimals,

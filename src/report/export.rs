@@ -59,21 +59,38 @@ fn tree(svg: &str, path: &Path) -> Result<usvg::Tree> {
     usvg::Tree::from_str(svg, &opt).map_err(|e| Error::io(path, format!("figure SVG: {e}")))
 }
 
+fn render_png(t: &usvg::Tree, scale: f32, path: &Path) -> Result<Vec<u8>> {
+    let size = t
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or_else(|| Error::io(path, "empty figure"))?;
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| Error::io(path, "empty figure"))?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        t,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| Error::io(path, format!("PNG encoding: {e}")))
+}
+
+/// A figure's PNG at `scale` times its own size (smaller copies, e.g. for a README);
+/// `path` only names the figure in errors.
+pub fn png_scaled(svg: &str, scale: f32, path: &Path) -> Result<Vec<u8>> {
+    render_png(&tree(svg, path)?, scale, path)
+}
+
 /// Write `stem.svg`, `stem.png` and `stem.pdf` into `dir`; returns the three paths.
 pub fn write_formats(dir: &Path, stem: &str, svg: &str) -> Result<Vec<PathBuf>> {
     let svg_path = dir.join(format!("{stem}.svg"));
     crate::output::write_atomic(&svg_path, svg.as_bytes())?;
     let png_path = dir.join(format!("{stem}.png"));
     let t = tree(svg, &png_path)?;
-    let size = t.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| Error::io(&png_path, "empty figure"))?;
-    pixmap.fill(tiny_skia::Color::WHITE);
-    resvg::render(&t, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    let png = pixmap
-        .encode_png()
-        .map_err(|e| Error::io(&png_path, format!("PNG encoding: {e}")))?;
-    crate::output::write_atomic(&png_path, &png)?;
+    crate::output::write_atomic(&png_path, &render_png(&t, 1.0, &png_path)?)?;
     let pdf_path = dir.join(format!("{stem}.pdf"));
     let pdf = svg2pdf::to_pdf(
         &t,

@@ -10,15 +10,19 @@
 //! ## References
 //! None.
 
+pub mod anytime;
+pub mod curves;
 pub mod export;
 pub mod plots;
 pub mod style;
+pub mod summary;
 pub mod tables;
 
 use crate::error::{Error, Result};
 use crate::experiment::record;
 use std::path::{Path, PathBuf};
 
+pub use summary::best_per_case;
 pub use tables::{per_run_csv, render, summarize, CaseRow, Format};
 
 /// The table of a results directory, and the figures written.

@@ -1,14 +1,11 @@
 //! # Figures
 //!
-//! Figures from final run records, each written as SVG, PNG and PDF ([`super::export`]) at a
+//! Figures from run records, each written as SVG, PNG and PDF ([`super::export`]) at a
 //! column's width in the style of [`super::style`] (Okabe-Ito colours, one marker shape per
 //! series, legends below the data, horizontal case labels):
 //!
-//! - **convergence-CASE**, one per case (instance, k): IL against time (log axis), one line
-//!   per pipeline. Runs do not keep a trace of improvements, so the points are the ends of the
-//!   pipeline's stages: x = median over seeds of the cumulative time at the end of the stage,
-//!   y = median over seeds of the IL after the stage, with a bar from the minimum to the
-//!   maximum over seeds. The best lower bound of the case is a dashed black line (as IL).
+//! - **convergence-CASE**, one per case (instance, k), and **time-to-target**: drawn from
+//!   the runs' best-so-far curves (stage ends and search traces), see [`super::anytime`].
 //! - **boxplot-CASE**, one per case: final IL over seeds per pipeline (box = quartiles,
 //!   middle line = median, whiskers = minimum and maximum).
 //! - **gaps** (when some record has a bound): per case and pipeline, a bar to the gap of the
@@ -25,6 +22,7 @@
 //! E. D. Dolan and J. J. More, "Benchmarking optimization software with performance
 //! profiles", Mathematical Programming 91 (2002) 201-213. plotters crate documentation.
 
+use super::anytime;
 use super::export::write_formats;
 use super::style::{self, case_label, color, decimals, draw_marker, log_tick_sparse, shape, Shape};
 use crate::error::{Error, Result};
@@ -46,26 +44,6 @@ pub fn quantile(values: &[f64], q: f64) -> f64 {
     let h = q * (v.len() - 1) as f64;
     let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
     v[lo] + (h - lo as f64) * (v[hi] - v[lo])
-}
-
-/// One point of a convergence line: (median time, median IL, min IL, max IL).
-pub type ConvergencePoint = (f64, f64, f64, f64);
-
-/// Convergence points of one pipeline from its runs' stage records (stages in order).
-pub fn convergence_points(runs: &[&Record]) -> Vec<ConvergencePoint> {
-    let stages = runs.iter().map(|r| r.stages.len()).min().unwrap_or(0);
-    (0..stages)
-        .map(|j| {
-            let times: Vec<f64> = runs
-                .iter()
-                .map(|r| r.stages[..=j].iter().map(|s| s.seconds).sum())
-                .collect();
-            let ils: Vec<f64> = runs.iter().map(|r| r.stages[j].il).collect();
-            let lo = ils.iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = ils.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            (median(&times), median(&ils), lo, hi)
-        })
-        .collect()
 }
 
 /// Dolan-More performance profile. `cost[p][c]` is pipeline p's cost on case c (None: no
@@ -149,13 +127,17 @@ pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
         let safe = format!("{}-k{k}", file_safe(instance));
         emit(
             format!("convergence-{safe}"),
-            convergence_svg(&label, &of_case, &pipelines),
+            anytime::convergence_svg(&label, &of_case, &pipelines),
         )?;
         emit(
             format!("boxplot-{safe}"),
             boxplot_svg(&label, &of_case, &pipelines),
         )?;
     }
+    emit(
+        "time-to-target".into(),
+        anytime::time_to_target_svg(records, &pipelines),
+    )?;
     if records.iter().any(|r| r.best_bound.is_some()) {
         emit("gaps".into(), gaps_svg(records, &cases, &pipelines))?;
     }
@@ -181,6 +163,7 @@ pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
         emit(
             "profile-il".into(),
             profile_svg(
+                "Performance profile: final IL",
                 "ratio to the best median IL of the case",
                 &profile_ratios(&cost(&|r| r.il)),
                 &pipelines,
@@ -190,7 +173,8 @@ pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
         emit(
             "profile-time".into(),
             profile_svg(
-                "ratio to the fastest median time of the case",
+                "Performance profile: time",
+                "ratio to the fastest median time",
                 &profile_ratios(&cost(&|r| r.seconds.max(1e-6))),
                 &pipelines,
                 true,
@@ -200,9 +184,13 @@ pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
-type DrawResult<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+/// The y range of a fraction (profiles, time to target): a little below 0, so that markers
+/// at 0 stand clear of the axis and its labels.
+pub(super) const Y_FRACTION: std::ops::Range<f64> = -0.04..1.05;
 
-fn padded(lo: f64, hi: f64) -> (f64, f64) {
+pub(super) type DrawResult<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+pub(super) fn padded(lo: f64, hi: f64) -> (f64, f64) {
     // Equal values (a deterministic method over seeds) still get a readable axis.
     let span = (hi - lo).abs().max(0.01 * hi.abs()).max(1e-6);
     (lo - 0.08 * span, hi + 0.08 * span)
@@ -210,7 +198,7 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
 
 /// Line width and marker radius of series i of n: earlier series are drawn wider and larger
 /// (and first), so that a series equal to a later one still shows around it.
-fn under(i: usize, n: usize) -> (u32, i32) {
+pub(super) fn under(i: usize, n: usize) -> (u32, i32) {
     let extra = n.saturating_sub(i + 1).min(4);
     (
         style::LINE + 3 * extra as u32,
@@ -218,13 +206,43 @@ fn under(i: usize, n: usize) -> (u32, i32) {
     )
 }
 
-fn font(size: f64) -> TextStyle<'static> {
+pub(super) fn font(size: f64) -> TextStyle<'static> {
     ("sans-serif", size).into_font().color(&BLACK)
+}
+
+/// Legend layout: the most columns (up to 3) whose entries fit the width, entry i in column
+/// i mod cols, each column as wide as its widest entry; returns the columns' x offsets.
+fn legend_columns(names: &[String], width: u32) -> Vec<i32> {
+    let entry = |s: &String| style::text_width(s) as i32 + 130;
+    for cols in (1..=3usize.min(names.len().max(1))).rev() {
+        let widths: Vec<i32> = (0..cols)
+            .map(|c| {
+                names
+                    .iter()
+                    .skip(c)
+                    .step_by(cols)
+                    .map(entry)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        if cols == 1 || widths.iter().sum::<i32>() <= width as i32 - 40 {
+            return widths
+                .iter()
+                .scan(30, |x, w| {
+                    let at = *x;
+                    *x += w;
+                    Some(at)
+                })
+                .collect();
+        }
+    }
+    vec![30]
 }
 
 /// Split a canvas into the plot (top) and a legend strip (bottom) with `n` entries of
 /// the given names; returns both areas and the number of legend columns.
-fn with_legend<'a>(
+pub(super) fn with_legend<'a>(
     root: &DrawingArea<SVGBackend<'a>, Shift>,
     names: &[String],
 ) -> (
@@ -233,32 +251,38 @@ fn with_legend<'a>(
     usize,
 ) {
     let (w, h) = root.dim_in_pixel();
-    let entry = names
-        .iter()
-        .map(|s| style::text_width(s))
-        .max()
-        .unwrap_or(0)
-        + 140;
-    let cols = ((w - 40) / entry.max(1)).clamp(1, 3) as usize;
+    let cols = legend_columns(names, w).len();
     let rows = names.len().div_ceil(cols) as u32;
     let legend_h = rows * (style::TEXT * 1.2) as u32 + 20;
     let (top, bottom) = root.split_vertically(h - legend_h);
     (top, bottom, cols)
 }
 
-/// One legend entry per series: line sample (optional), marker and name.
-fn draw_legend(
+/// One legend entry per series: line sample (optional; dashed for a black entry, the
+/// bound), marker and name.
+pub(super) fn draw_legend(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
     entries: &[(String, RGBColor, Option<Shape>, bool)],
     cols: usize,
 ) -> DrawResult<()> {
     let (w, _) = area.dim_in_pixel();
-    let col_w = (w as i32 - 40) / cols as i32;
+    let names: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let mut xs = legend_columns(&names, w);
+    // The caller sized the strip for `cols` columns; never use more.
+    xs.truncate(cols.max(1));
+    let cols = xs.len();
     let row_h = (style::TEXT * 1.2) as i32;
     for (i, (name, c, shp, line)) in entries.iter().enumerate() {
-        let x = 30 + (i % cols) as i32 * col_w;
+        let x = xs[i % cols];
         let y = 10 + (i / cols) as i32 * row_h + row_h / 2;
-        if *line {
+        if *line && *c == RGBColor(0, 0, 0) && shp.is_none() {
+            for seg in [(x, x + 20), (x + 30, x + 50), (x + 60, x + 70)] {
+                area.draw(&PathElement::new(
+                    vec![(seg.0, y), (seg.1, y)],
+                    c.stroke_width(4),
+                ))?;
+            }
+        } else if *line {
             area.draw(&PathElement::new(
                 vec![(x, y), (x + 70, y)],
                 c.stroke_width(style::LINE),
@@ -274,117 +298,6 @@ fn draw_legend(
         ))?;
     }
     Ok(())
-}
-
-fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
-    let pipelines: Vec<&String> = all
-        .iter()
-        .filter(|p| runs.iter().any(|r| &r.pipeline == *p))
-        .collect();
-    let series: Vec<(usize, Vec<ConvergencePoint>)> = pipelines
-        .iter()
-        .map(|p| {
-            let of: Vec<&Record> = runs.iter().copied().filter(|r| &r.pipeline == *p).collect();
-            let i = all.iter().position(|a| a == *p).unwrap_or(0);
-            (i, convergence_points(&of))
-        })
-        .collect();
-    let bound = runs
-        .iter()
-        .filter_map(|r| r.best_bound.as_ref())
-        .max_by(|a, b| a.il.total_cmp(&b.il));
-    let pts = series.iter().flat_map(|(_, p)| p.iter());
-    // Log time axis: constructive methods take micro- to milliseconds, refiners seconds.
-    let t_lo = pts
-        .clone()
-        .map(|p| p.0.max(1e-6))
-        .fold(f64::INFINITY, f64::min);
-    let t_hi = pts.clone().map(|p| p.0.max(1e-6)).fold(0.0, f64::max);
-    // Whole decades, so that the log axis has labelled ticks.
-    let (x0, x1) = if t_lo.is_finite() {
-        let lo = t_lo.log10().floor();
-        let hi = t_hi.log10().ceil().max(lo + 1.0);
-        (10f64.powf(lo), 10f64.powf(hi))
-    } else {
-        (1e-3, 1.0)
-    };
-    let il_lo = pts
-        .clone()
-        .map(|p| p.2)
-        .chain(bound.map(|b| b.il))
-        .fold(f64::INFINITY, f64::min);
-    let il_hi = pts.map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
-    let (y0, y1) = if il_lo.is_finite() {
-        padded(il_lo, il_hi)
-    } else {
-        (0.0, 1.0)
-    };
-    let dec = decimals(y1 - y0);
-    let mut names: Vec<String> = series.iter().map(|(i, _)| all[*i].clone()).collect();
-    if let Some(b) = bound {
-        names.push(format!("lower bound ({})", b.name));
-    }
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 800)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (top, bottom, cols) = with_legend(&root, &names);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(title, font(style::TITLE))
-            .margin(20)
-            .margin_right(80)
-            .x_label_area_size(130)
-            .y_label_area_size(170)
-            .build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
-        chart
-            .configure_mesh()
-            .x_desc("time (s, end of each stage)")
-            .y_desc("IL (%)")
-            .label_style(font(style::TEXT))
-            .axis_desc_style(font(style::TITLE))
-            .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
-            .y_label_formatter(&|y| format!("{y:.dec$}"))
-            .y_labels(6)
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(2))
-            .draw()?;
-        let mut legend = Vec::new();
-        for (i, points) in &series {
-            let c = color(*i);
-            let (lw, mr) = under(*i, all.len());
-            let line: Vec<(f64, f64)> = points.iter().map(|p| (p.0.max(1e-6), p.1)).collect();
-            chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(lw)))?;
-            for p in points {
-                let x = p.0.max(1e-6);
-                chart.draw_series(std::iter::once(PathElement::new(
-                    vec![(x, p.2), (x, p.3)],
-                    c.stroke_width(3),
-                )))?;
-            }
-            for &pt in &line {
-                draw_marker(chart.plotting_area(), pt, shape(*i), c, mr)?;
-            }
-            legend.push((all[*i].clone(), c, Some(shape(*i)), true));
-        }
-        if let Some(b) = bound {
-            chart.draw_series(DashedLineSeries::new(
-                vec![(x0, b.il), (x1, b.il)],
-                18,
-                10,
-                BLACK.stroke_width(4),
-            ))?;
-            legend.push((
-                format!("lower bound ({})", b.name),
-                RGBColor(0, 0, 0),
-                None,
-                true,
-            ));
-        }
-        draw_legend(&bottom, &legend, cols)?;
-        root.present()?;
-    }
-    Ok(svg)
 }
 
 fn boxplot_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
@@ -534,7 +447,7 @@ fn gaps_svg(records: &[Record], cases: &[(String, usize)], all: &[String]) -> Dr
             .build_cartesian_2d(0.0..x1, 0.0..total)?;
         chart
             .configure_mesh()
-            .x_desc(format!("gap (%) to the bound ({})", methods.join(", ")))
+            .x_desc(format!("gap to bound {} (%)", methods.join(", ")))
             .label_style(font(style::TEXT))
             .axis_desc_style(font(style::TITLE))
             .x_label_formatter(&|x| format!("{x:.dec$}"))
@@ -589,6 +502,7 @@ fn gaps_svg(records: &[Record], cases: &[(String, usize)], all: &[String]) -> Dr
 }
 
 fn profile_svg(
+    title: &str,
     x_desc: &str,
     ratios: &[Vec<f64>],
     all: &[String],
@@ -645,11 +559,12 @@ fn profile_svg(
         let y_desc = "fraction of cases";
         if log_x {
             let mut chart = ChartBuilder::on(&top)
+                .caption(title, font(style::TITLE))
                 .margin(20)
                 .margin_right(40)
                 .x_label_area_size(130)
                 .y_label_area_size(150)
-                .build_cartesian_2d((1.0..t_max).log_scale(), 0.0..1.05)?;
+                .build_cartesian_2d((1.0 / 1.25..t_max).log_scale(), Y_FRACTION)?;
             chart
                 .configure_mesh()
                 .x_desc(x_desc)
@@ -667,11 +582,12 @@ fn profile_svg(
         } else {
             let dec = decimals(t_max - 1.0);
             let mut chart = ChartBuilder::on(&top)
+                .caption(title, font(style::TITLE))
                 .margin(20)
                 .margin_right(40)
                 .x_label_area_size(130)
                 .y_label_area_size(150)
-                .build_cartesian_2d(1.0..t_max, 0.0..1.05)?;
+                .build_cartesian_2d(1.0 - 0.04 * (t_max - 1.0)..t_max, Y_FRACTION)?;
             chart
                 .configure_mesh()
                 .x_desc(x_desc)

@@ -116,10 +116,15 @@ pub fn decimals(span: f64) -> usize {
     (-(step.log10().floor()) as i64).clamp(0, 6) as usize
 }
 
-/// A tick value on a log axis: integers plain, small values with one significant digit.
+/// A tick value on a log axis: integers plain, small values with one significant digit,
+/// below 0.001 as `1e-5` (so that the labels of six decades of time do not run together).
 pub fn log_tick(v: f64) -> String {
     if v >= 1.0 {
         format!("{v:.0}")
+    } else if v > 0.0 && v < 0.99e-3 {
+        let e = v.log10().floor();
+        let m = (v / 10f64.powf(e)).round();
+        format!("{m}e{e}")
     } else if v > 0.0 {
         let d = (-(v.log10().floor()) as i64).clamp(0, 9) as usize;
         format!("{v:.d$}")
@@ -193,7 +198,8 @@ mod tests {
         assert_eq!(log_tick(0.001), "0.001");
         assert_eq!(log_tick(0.5), "0.5");
         assert_eq!(log_tick_sparse(0.00003, 1.0), "");
-        assert_eq!(log_tick_sparse(0.00005, 1.0), "0.00005");
+        assert_eq!(log_tick_sparse(0.00005, 1.0), "5e-5");
+        assert_eq!(log_tick(0.00001), "1e-5");
         assert_eq!(log_tick_sparse(0.5, 3.0), "");
         assert_eq!(log_tick_sparse(100.0, 3.0), "100");
     }

@@ -22,7 +22,7 @@ use std::io::Write;
 use std::time::Instant;
 
 /// One trace line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TracePoint {
     pub seconds: f64,
     pub stage: String,

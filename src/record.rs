@@ -1,0 +1,279 @@
+//! # Run records
+//!
+//! The one record type of a run ([`Record`]), written by `microagg run --json` and by every
+//! experiment (one JSON line per run, [`crate::experiment::record`] reads and writes the
+//! files), and its JSON Schema ([`schema`]), generated from these types with `schemars` and
+//! shipped as `schema/run-record.json` (a test keeps the file current and validates real
+//! records against it). Fields: the effective configuration (pipeline stages with defaults
+//! filled in, k, time limit, step budget, seeds, bounds requested), the instance's identity
+//! (spec, name, shape, sha256, SST), crate version and git commit, per-stage results with the
+//! refiners' counters, the final SSE/IL, the bounds with the best certified one and the gap
+//! to it, and the search trace when asked for. Timing lives only in fields named `seconds`.
+//!
+//! ## Complexity
+//! Building a record is linear in its stages and trace.
+//!
+//! ## References
+//! JSON Schema draft 2020-12 (json-schema.org); schemars crate documentation.
+
+use crate::bound::BoundOutcome;
+use crate::data::Instance;
+use crate::partition::Partition;
+use crate::pipeline::{PipelineOutcome, StageSpec};
+use crate::search::trace::TracePoint;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Where the schema is shipped, relative to the repository root.
+pub const SCHEMA_FILE: &str = "schema/run-record.json";
+
+/// The JSON Schema of [`Record`] (pretty-printed as in [`SCHEMA_FILE`]).
+pub fn schema() -> Value {
+    serde_json::to_value(schemars::schema_for!(Record)).expect("schemas serialise")
+}
+
+/// What one stage did (mirror of [`StageRecord`](crate::pipeline::StageRecord) that can
+/// also be read back).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
+pub struct StageResult {
+    pub name: String,
+    pub seed: u64,
+    pub sse: f64,
+    pub il: f64,
+    pub groups: usize,
+    pub seconds: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
+    /// Refiner steps (moves attempted by the refiner's own accounting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    /// The refiner's counters (iterations, accepted, operator evaluations, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<crate::method::Stats>,
+}
+
+impl From<&crate::pipeline::StageRecord> for StageResult {
+    fn from(s: &crate::pipeline::StageRecord) -> Self {
+        StageResult {
+            name: s.name.clone(),
+            seed: s.seed,
+            sse: s.sse,
+            il: s.il,
+            groups: s.groups,
+            seconds: s.seconds,
+            stop: s.stop.map(|r| {
+                serde_json::to_value(r)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            }),
+            steps: s.steps,
+            stats: s.stats.clone(),
+        }
+    }
+}
+
+/// A stage's effective parameters (defaults filled in).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
+pub struct StageParams {
+    pub name: String,
+    pub params: Value,
+}
+
+/// A lower bound of the run's case.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
+pub struct BoundResult {
+    pub name: String,
+    /// Lower bound on the optimal SSE.
+    pub sse: f64,
+    /// The same as IL (percent), rounded down.
+    pub il: f64,
+    /// True when the bound is proven valid and rounded outward (see `microagg::bound`).
+    pub certified: bool,
+    pub seconds: f64,
+}
+
+/// Seeds of a run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
+pub struct RunSeeds {
+    /// The suite's base seed.
+    pub base: u64,
+    /// Derived from base, instance, k, pipeline and replicate.
+    pub run: u64,
+    pub replicate: usize,
+    /// Seed of each stage, derived from the run seed.
+    pub stages: Vec<u64>,
+}
+
+/// One run's record: `microagg run --json` and every experiment record (one line of
+/// `records.jsonl`). A single `run` is a suite of one run: `suite` is `"run"`, `index` 0,
+/// `run_id` `INSTANCE|k=K|METHOD|seed=SEED`, and its seeds are all the `--seed`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
+pub struct Record {
+    pub suite: String,
+    pub index: usize,
+    pub run_id: String,
+    /// The instance as written in the suite.
+    pub instance: String,
+    /// The instance's name (manifest id for CASC files).
+    pub instance_name: String,
+    pub instance_sha256: String,
+    /// Where the data came from (a file path or generator spec), when it differs from
+    /// `instance` (`microagg run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub n: usize,
+    pub d: usize,
+    /// Total sum of squares of the standardised data (IL = 100 SSE / SST); absent in records
+    /// written before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sst: Option<f64>,
+    pub k: usize,
+    /// Pipeline label.
+    pub pipeline: String,
+    /// The `--method` string.
+    pub method: String,
+    /// Effective parameters of every stage (defaults filled in).
+    pub params: Vec<StageParams>,
+    pub seeds: RunSeeds,
+    pub time_limit: Option<f64>,
+    /// Step budget of every refiner stage, when the suite gives one (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
+    /// Bounds the suite asked for.
+    pub bounds_requested: Vec<String>,
+    pub stages: Vec<StageResult>,
+    pub sse: f64,
+    pub il: f64,
+    pub groups: usize,
+    pub min_group_size: usize,
+    pub max_group_size: usize,
+    /// Bounds computed for the case, and the best (largest) one.
+    pub bounds: Vec<BoundResult>,
+    pub best_bound: Option<BoundResult>,
+    /// 100 (sse - best bound) / best bound, when a positive bound exists.
+    pub gap: Option<f64>,
+    /// Why a requested bound was not computed (`microagg run` interrupted before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound_skipped: Option<String>,
+    /// Wall-clock seconds of the pipeline.
+    pub seconds: f64,
+    /// True when a signal stopped the run: the record holds the best partition found until
+    /// then (`microagg run`; an experiment never records an interrupted run).
+    #[serde(default)]
+    pub interrupted: bool,
+    /// The search trace, when asked for (`trace = true` in a suite: thinned, see
+    /// [`crate::experiment::thin`]; `run --json --trace FILE`: a line per new best or 0.1 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<crate::search::trace::TracePoint>>,
+    /// `microagg run --masked-out`: the released file, its aggregation and the IL of its
+    /// values (and its measures with `--measures`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<crate::release::ReleaseRecord>,
+    pub version: String,
+    pub git_commit: String,
+}
+
+impl From<&BoundOutcome> for BoundResult {
+    fn from(b: &BoundOutcome) -> Self {
+        BoundResult {
+            name: b.method.clone(),
+            sse: b.lower_bound,
+            il: b.il_lower_bound,
+            certified: b.certified,
+            seconds: b.seconds,
+        }
+    }
+}
+
+/// Gaps are stated only against certified bounds: the largest certified one.
+pub fn best_certified(bounds: &[BoundResult]) -> Option<BoundResult> {
+    bounds
+        .iter()
+        .filter(|b| b.certified)
+        .max_by(|a, b| a.sse.total_cmp(&b.sse))
+        .cloned()
+}
+
+/// What `microagg run` knows about its one run.
+pub struct SingleRun<'a> {
+    pub inst: &'a Instance,
+    /// The `--method` string.
+    pub method: &'a str,
+    pub k: usize,
+    pub seed: u64,
+    pub time_limit: Option<f64>,
+    pub max_steps: Option<u64>,
+    pub params: &'a [StageSpec],
+    pub outcome: &'a PipelineOutcome,
+    /// The bound asked for (`--bound`), and its outcome when it was computed.
+    pub bound_requested: Option<&'a str>,
+    pub bound: Option<&'a BoundOutcome>,
+    pub bound_skipped: Option<&'a str>,
+    pub interrupted: bool,
+    pub trace: Option<Vec<TracePoint>>,
+    pub release: Option<crate::release::ReleaseRecord>,
+}
+
+impl Record {
+    /// The record of one `microagg run`.
+    pub fn single_run(r: SingleRun) -> Record {
+        let p: &Partition = &r.outcome.partition;
+        let (min_size, max_size) = p.size_range();
+        let stages: Vec<StageResult> = r.outcome.stages.iter().map(StageResult::from).collect();
+        let bounds: Vec<BoundResult> = r.bound.map(BoundResult::from).into_iter().collect();
+        let best_bound = best_certified(&bounds);
+        let sse = p.sse();
+        Record {
+            suite: "run".into(),
+            index: 0,
+            run_id: format!("{}|k={}|{}|seed={}", r.inst.name, r.k, r.method, r.seed),
+            instance: r.inst.name.clone(),
+            instance_name: r.inst.name.clone(),
+            instance_sha256: r.inst.sha256.clone(),
+            source: (r.inst.source != r.inst.name).then(|| r.inst.source.clone()),
+            n: r.inst.n,
+            d: r.inst.d,
+            sst: Some(r.inst.sst),
+            k: r.k,
+            pipeline: r.method.to_string(),
+            method: r.method.to_string(),
+            params: r
+                .params
+                .iter()
+                .map(|s| StageParams {
+                    name: s.name.clone(),
+                    params: s.params.clone(),
+                })
+                .collect(),
+            seeds: RunSeeds {
+                base: r.seed,
+                run: r.seed,
+                replicate: 0,
+                stages: stages.iter().map(|s| s.seed).collect(),
+            },
+            time_limit: r.time_limit,
+            max_steps: r.max_steps,
+            bounds_requested: r.bound_requested.map(str::to_string).into_iter().collect(),
+            stages,
+            sse,
+            il: r.inst.il(sse),
+            groups: p.num_groups(),
+            min_group_size: min_size,
+            max_group_size: max_size,
+            gap: best_bound
+                .as_ref()
+                .and_then(|b| crate::bound::gap_percent(sse, b.sse)),
+            best_bound,
+            bounds,
+            bound_skipped: r.bound_skipped.map(str::to_string),
+            seconds: r.outcome.seconds,
+            interrupted: r.interrupted,
+            trace: r.trace,
+            release: r.release,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
+        }
+    }
+}

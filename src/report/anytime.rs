@@ -1,0 +1,293 @@
+//! # Anytime figures
+//!
+//! The two figures drawn from the runs' best-so-far curves ([`super::curves`]), on a log time
+//! axis, legend below the data:
+//!
+//! - **convergence-CASE**: IL against time, per pipeline the median over seeds (line) with a
+//!   band from the minimum to the maximum over seeds; a pipeline whose runs give one
+//!   partition each (a constructive method) is a marker at the median with a bar from the
+//!   minimum to the maximum. The case's best certified lower bound is a dashed black line.
+//! - **time-to-target**: over every case of the records, per pipeline the fraction of its
+//!   runs whose best-so-far IL has reached the case's target by time t (target: best final IL
+//!   of the case over all runs + [`TARGET_PERCENT`](super::curves::TARGET_PERCENT) %).
+//!
+//! ## Complexity
+//! Linear in the points drawn (80 grid points per pipeline and case).
+//!
+//! ## References
+//! H. H. Hoos and T. Stuetzle, "Stochastic Local Search", Morgan Kaufmann 2004 (run-time
+//! distributions); plotters crate documentation.
+
+use super::curves::{self, Median, MIN_SECONDS, TARGET_PERCENT};
+use super::plots::{draw_legend, font, padded, under, with_legend, DrawResult, Y_FRACTION};
+use super::style::{self, color, decimals, draw_marker, log_tick_sparse, shape};
+use crate::experiment::record::Record;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Whole decades around [lo, hi] (so that the log axis has labelled ticks), widened so that
+/// no point sits on the axis itself (at least a factor 1.5 of room at either end).
+fn decades(lo: f64, hi: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0) {
+        return (1e-3, 1.0);
+    }
+    let a = lo.log10().floor();
+    let b = hi.log10().ceil().max(a + 1.0);
+    (10f64.powf(a).min(lo / 1.5), 10f64.powf(b).max(hi * 1.5))
+}
+
+/// Markers along a median line: at its start, its end and two points between (by index), so
+/// that overlapping lines stay apart and the series read in grey.
+fn marker_indices(n: usize) -> [usize; 4] {
+    [0, n / 3, 2 * n / 3, n.saturating_sub(1)]
+}
+
+pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
+    let series: Vec<(usize, Median)> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let of: Vec<&Record> = runs.iter().copied().filter(|r| &r.pipeline == p).collect();
+            curves::median_curve(&of).map(|m| (i, m))
+        })
+        .collect();
+    let bound = runs
+        .iter()
+        .filter_map(|r| r.best_bound.as_ref())
+        .filter(|b| b.certified)
+        .max_by(|a, b| a.il.total_cmp(&b.il));
+    // (time, lo, hi) of everything drawn, for the axes.
+    let extent: Vec<(f64, f64, f64)> = series
+        .iter()
+        .flat_map(|(_, m)| match m {
+            Median::Point(t, _, lo, hi) => vec![(*t, *lo, *hi)],
+            Median::Curve(c) => c.iter().map(|p| (p.0, p.2, p.3)).collect(),
+        })
+        .collect();
+    let t_lo = extent.iter().map(|e| e.0).fold(f64::INFINITY, f64::min);
+    let t_hi = extent.iter().map(|e| e.0).fold(0.0, f64::max);
+    let (x0, x1) = decades(t_lo, t_hi);
+    let il_lo = extent
+        .iter()
+        .map(|e| e.1)
+        .chain(bound.map(|b| b.il))
+        .fold(f64::INFINITY, f64::min);
+    let il_hi = extent.iter().map(|e| e.2).fold(f64::NEG_INFINITY, f64::max);
+    let (y0, y1) = if il_lo.is_finite() && il_hi.is_finite() {
+        padded(il_lo, il_hi)
+    } else {
+        (0.0, 1.0)
+    };
+    let dec = decimals(y1 - y0);
+    let mut names: Vec<String> = series.iter().map(|(i, _)| all[*i].clone()).collect();
+    if let Some(b) = bound {
+        names.push(format!("certified LB ({})", b.name));
+    }
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 860)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, bottom, cols) = with_legend(&root, &names);
+        // The title in a strip of its own: the top y tick label can sit at the plot's top
+        // edge and must not run into it.
+        let (title_area, top) = top.split_vertically((style::TITLE * 1.4) as u32);
+        let (tw, th) = title_area.dim_in_pixel();
+        title_area.draw(&Text::new(
+            title.to_string(),
+            (tw as i32 / 2, th as i32 / 2 + 10),
+            font(style::TITLE).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
+        let mut chart = ChartBuilder::on(&top)
+            .margin(20)
+            .margin_top(30)
+            .margin_right(60)
+            .x_label_area_size(130)
+            .y_label_area_size(170)
+            .build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
+        chart
+            .configure_mesh()
+            .x_desc("time (s)")
+            .y_desc("best IL so far (%)")
+            .label_style(font(style::TEXT))
+            .axis_desc_style(font(style::TITLE))
+            .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
+            .y_label_formatter(&|y| format!("{y:.dec$}"))
+            .y_labels(6)
+            .light_line_style(WHITE)
+            .bold_line_style(BLACK.mix(0.12))
+            .axis_style(BLACK.stroke_width(2))
+            .draw()?;
+        let mut legend = Vec::new();
+        // Bands first, so that no band covers another pipeline's line.
+        for (i, m) in &series {
+            if let Median::Curve(c) = m {
+                let mut poly: Vec<(f64, f64)> = c.iter().map(|p| (p.0, p.3)).collect();
+                poly.extend(c.iter().rev().map(|p| (p.0, p.2)));
+                chart.draw_series(std::iter::once(Polygon::new(
+                    poly,
+                    color(*i).mix(0.18).filled(),
+                )))?;
+            }
+        }
+        for (i, m) in &series {
+            let c = color(*i);
+            let (lw, mr) = under(*i, all.len());
+            match m {
+                Median::Point(t, med, lo, hi) => {
+                    chart.draw_series(std::iter::once(PathElement::new(
+                        vec![(*t, *lo), (*t, *hi)],
+                        c.stroke_width(4),
+                    )))?;
+                    draw_marker(chart.plotting_area(), (*t, *med), shape(*i), c, mr)?;
+                    legend.push((all[*i].clone(), c, Some(shape(*i)), false));
+                }
+                Median::Curve(pts) => {
+                    let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+                    chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(lw)))?;
+                    for j in marker_indices(line.len()) {
+                        draw_marker(chart.plotting_area(), line[j], shape(*i), c, mr)?;
+                    }
+                    legend.push((all[*i].clone(), c, Some(shape(*i)), true));
+                }
+            }
+        }
+        if let Some(b) = bound {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(x0, b.il), (x1, b.il)],
+                18,
+                10,
+                BLACK.stroke_width(4),
+            ))?;
+            legend.push((
+                format!("certified LB ({})", b.name),
+                RGBColor(0, 0, 0),
+                None,
+                true,
+            ));
+        }
+        draw_legend(&bottom, &legend, cols)?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// Per pipeline (index into `all`), the sorted times to target of its runs over every case
+/// (None: never reached), and the number of runs.
+pub fn times_to_target(records: &[Record], all: &[String]) -> Vec<(Vec<f64>, usize)> {
+    let cases: Vec<(&str, usize)> = {
+        let mut c: Vec<(&str, usize)> = Vec::new();
+        for r in records {
+            if !c.contains(&(r.instance.as_str(), r.k)) {
+                c.push((r.instance.as_str(), r.k));
+            }
+        }
+        c
+    };
+    all.iter()
+        .map(|p| {
+            let mut times = Vec::new();
+            let mut count = 0;
+            for &(inst, k) in &cases {
+                let of_case: Vec<&Record> = records
+                    .iter()
+                    .filter(|r| r.instance == inst && r.k == k)
+                    .collect();
+                let Some(target) = curves::target(&of_case) else {
+                    continue;
+                };
+                for r in of_case.iter().filter(|r| &r.pipeline == p) {
+                    count += 1;
+                    times.extend(curves::time_to_target(r, target));
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            (times, count)
+        })
+        .collect()
+}
+
+pub fn time_to_target_svg(records: &[Record], all: &[String]) -> DrawResult<String> {
+    let ttt = times_to_target(records, all);
+    // The axis spans every run, from the first partition found to the end of the slowest.
+    let spans: Vec<(f64, f64)> = records
+        .iter()
+        .filter_map(|r| {
+            let c = curves::run_curve(r);
+            Some((c.first()?.0, c.last()?.0))
+        })
+        .collect();
+    let t_lo = spans.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);
+    let t_hi = spans.iter().map(|s| s.1).fold(MIN_SECONDS, f64::max);
+    let (x0, x1) = decades(t_lo, t_hi);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 860)).into_drawing_area();
+        root.fill(&WHITE)?;
+        // Legend names carry how many runs got there.
+        let names: Vec<String> = all
+            .iter()
+            .zip(&ttt)
+            .map(|(p, (t, n))| format!("{p} ({}/{n})", t.len()))
+            .collect();
+        let (top, bottom, cols) = with_legend(&root, &names);
+        let mut chart = ChartBuilder::on(&top)
+            .caption(
+                format!("Time to target (best IL of the case + {TARGET_PERCENT} %)"),
+                font(style::TITLE),
+            )
+            .margin(20)
+            .margin_right(60)
+            .x_label_area_size(130)
+            .y_label_area_size(150)
+            .build_cartesian_2d((x0..x1).log_scale(), Y_FRACTION)?;
+        chart
+            .configure_mesh()
+            .x_desc("time (s)")
+            .y_desc("fraction of runs at target")
+            .label_style(font(style::TEXT))
+            .axis_desc_style(font(style::TITLE))
+            .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
+            .y_label_formatter(&|y| format!("{y:.1}"))
+            .y_labels(6)
+            .light_line_style(WHITE)
+            .bold_line_style(BLACK.mix(0.12))
+            .axis_style(BLACK.stroke_width(2))
+            .draw()?;
+        let mut legend = Vec::new();
+        for (i, (times, runs)) in ttt.iter().enumerate() {
+            let c = color(i);
+            let (lw, mr) = under(i, all.len());
+            let n = (*runs).max(1) as f64;
+            // Empirical distribution as a staircase, from the axis start to its end.
+            let mut pts = vec![(x0, 0.0)];
+            for (j, &t) in times.iter().enumerate() {
+                pts.push((t, j as f64 / n));
+                pts.push((t, (j + 1) as f64 / n));
+            }
+            let last = times.len() as f64 / n;
+            pts.push((x1, last));
+            chart.draw_series(LineSeries::new(pts, c.stroke_width(lw)))?;
+            // A marker where the curve ends its rise, or at the axis end when no run got there.
+            let at = times.last().map_or((x1, 0.0), |&t| (t, last));
+            draw_marker(chart.plotting_area(), at, shape(i), c, mr)?;
+            legend.push((names[i].clone(), c, Some(shape(i)), true));
+        }
+        draw_legend(&bottom, &legend, cols)?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decades_round_outward() {
+        assert_eq!(decades(0.003, 0.2), (1e-3, 1.0));
+        assert_eq!(decades(2.0, 2.0), (1.0, 10.0));
+        assert_eq!(decades(f64::INFINITY, 0.0), (1e-3, 1.0));
+        // A point just above a decade gets room before the axis.
+        assert_eq!(decades(1.2e-5, 0.5), (1.2e-5 / 1.5, 1.0));
+    }
+}
