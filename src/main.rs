@@ -619,8 +619,12 @@ fn run(
         if bound_name.is_some() {
             return Err(Error::usage("--bound applies to unsplit runs"));
         }
-        microagg::parts::run_cli(split, &run)?;
-        return Ok(ExitCode::SUCCESS);
+        let finished = microagg::parts::run_cli(split, &run)?;
+        return Ok(if finished {
+            ExitCode::SUCCESS
+        } else {
+            interrupted_status()
+        });
     }
     let inst = data.load()?;
     inst.check_k(data.k)?;
