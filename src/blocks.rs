@@ -124,13 +124,18 @@ pub struct RepairStats {
     pub sse_before: f64,
     pub sse_after: f64,
     pub seconds: f64,
+    /// Stopped by an interrupt before every cut was tried (the cuts done are kept).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// A solver of a set of rows: returns groups of global row indices (each of >= k rows).
 pub type SolveRows<'a> = dyn Fn(&[usize], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
 
 /// Repair the borders of `split`: `groups` holds the groups found per block (global rows,
-/// every group inside one block); returns the repaired groups. `solve` solves a pool.
+/// every group inside one block); returns the repaired groups. `solve` solves a pool. Once
+/// `interrupt` is set (or a pool's solve is interrupted) it stops after the cuts done, with
+/// their repairs kept: each cut leaves a valid partition.
 pub fn repair(
     inst: &Instance,
     split: &Split,
@@ -156,7 +161,8 @@ pub fn repair(
     let mut seen = vec![false; 0];
     for (c, cut) in split.cuts.iter().enumerate() {
         if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(Error::Interrupted("border repair".into()));
+            stats.interrupted = true;
+            break;
         }
         // The node's groups (each lies inside the node: children were repaired first).
         seen.resize(groups.len(), false);
@@ -197,7 +203,13 @@ pub fn repair(
         pool.sort_unstable();
         stats.pooled_records += pool.len();
         let before: f64 = pool_groups.iter().map(|&g| sse(&groups[g])).sum();
-        let fresh = solve(&pool, &format!("border {c}"))?;
+        let fresh = match solve(&pool, &format!("border {c}")) {
+            Err(Error::Interrupted(_)) => {
+                stats.interrupted = true;
+                break;
+            }
+            r => r?,
+        };
         let after: f64 = fresh.iter().map(|m| sse(m)).sum();
         if after < before {
             stats.improved += 1;

@@ -17,6 +17,14 @@
 //! repaired only in an unsplit run (the repair needs every block); parts of a blocked run
 //! combine into the unrepaired partition, and `combine` says so.
 //!
+//! **Stopping.** On Ctrl-C (SIGINT, SIGTERM, SIGHUP) a split run still writes a complete,
+//! feasible labels file (or part file) and exits with 128 + the signal: units solved before
+//! the signal keep their groups, a unit whose refiner was running keeps its best partition
+//! so far, the border repair keeps the cuts it finished, and a unit stopped in its
+//! initializer (which has no partial partition) or not yet started gets
+//! [`fallback_groups`]; the record lists those units (`unsolved_units`). A unit whose
+//! initializer exceeds its share of `--time-limit` gets the fallback groups the same way.
+//!
 //! A part file is a labels file with one header line, `#microagg-part {json}` (part,
 //! parts, n, k, pipeline, seed, split, the data's sha256), then one line per row of the
 //! whole file: the row's label within the part, or `-` for a row of another part.
@@ -193,6 +201,13 @@ pub struct SplitOutcome {
     pub groups: Vec<Vec<usize>>,
     pub units: usize,
     pub units_here: usize,
+    /// An interrupt arrived: units solved before it keep their groups, a unit whose
+    /// refiner was running keeps its best partition so far, the border repair stops after
+    /// the cuts done, and the units listed in `unsolved` get [`fallback_groups`].
+    pub interrupted: bool,
+    /// Units whose initializer was stopped (an initializer has no partial partition) or
+    /// never started: their rows are grouped by [`fallback_groups`].
+    pub unsolved: Vec<String>,
     pub stages: Vec<StageTotal>,
     pub repair: Vec<RepairStats>,
     pub seconds: f64,
@@ -271,10 +286,26 @@ pub fn solve_split(
             .map(|(w, _)| w)
             .collect();
     }
-    let solved: Vec<Solved> = work
+    // A unit stopped in its initializer (interrupt, or its share of the time limit) has
+    // no partition of its own: it gets the fallback groups, and the run goes on.
+    let solved: Vec<Option<Solved>> = work
         .par_iter()
-        .map(|w| solver.solve(&w.rows, &w.name))
+        .map(|w| match solver.solve(&w.rows, &w.name) {
+            Err(Error::Interrupted(_)) => Ok(None),
+            r => r.map(Some),
+        })
         .collect::<Result<_>>()?;
+    let mut unsolved = Vec::new();
+    let solved: Vec<Solved> = work
+        .iter()
+        .zip(solved)
+        .map(|(w, s)| {
+            s.unwrap_or_else(|| {
+                unsolved.push(w.name.clone());
+                (fallback_groups(inst, &w.rows, k), Vec::new())
+            })
+        })
+        .collect();
     let mut stages: Vec<StageTotal> = solver
         .pipeline
         .stages
@@ -330,10 +361,33 @@ pub fn solve_split(
         groups,
         units: total_units,
         units_here: work.len(),
+        interrupted: solver.interrupt.load(std::sync::atomic::Ordering::SeqCst),
+        unsolved,
         stages,
         repair,
         seconds: t.elapsed().as_secs_f64(),
     })
+}
+
+/// Feasible groups for the rows of a unit that could not be solved (interrupted before or
+/// in its initializer): the rows sorted by the sum of their z-scores (ties by row), cut into
+/// consecutive groups of k, the last one taking the remainder (k..2k-1 rows). O(m log m),
+/// so an interrupted run still ends at once with a labels file for every row; its IL for
+/// those rows is poor, and the run says which units got it. Needs `rows.len() >= k`.
+pub fn fallback_groups(inst: &Instance, rows: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let d = inst.d;
+    let key = |i: usize| inst.z[i * d..(i + 1) * d].iter().sum::<f64>();
+    let mut order: Vec<(f64, usize)> = rows.iter().map(|&i| (key(i), i)).collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut groups: Vec<Vec<usize>> = order
+        .chunks(k)
+        .map(|c| c.iter().map(|p| p.1).collect())
+        .collect();
+    if groups.len() > 1 && groups.last().is_some_and(|g| g.len() < k) {
+        let tail = groups.pop().expect("non-empty");
+        groups.last_mut().expect("non-empty").extend(tail);
+    }
+    groups
 }
 
 /// What `run` needs for a split run.
@@ -377,12 +431,18 @@ struct SplitRecord<'a> {
     stages: &'a [StageTotal],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     border_repair: &'a Vec<RepairStats>,
+    /// Stopped by a signal (the labels are still complete and feasible).
+    interrupted: bool,
+    /// Units grouped by [`fallback_groups`] because the interrupt came before their
+    /// initializer finished.
+    unsolved_units: &'a [String],
     version: &'a str,
 }
 
 /// `microagg run` with `--strata`, `--blocks` or `--part`: solve, write the labels (a part
-/// file with a part), print the record.
-pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<()> {
+/// file with a part), print the record. Returns false when an interrupt stopped the run
+/// (everything is still written; see [`SplitOutcome::interrupted`]).
+pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     let part = Part::from_arg(split.part.as_deref(), "--part")?;
     if part.is_some() && r.labels_out.is_none() {
         return Err(Error::usage(
@@ -482,10 +542,13 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<()> {
         seconds: out.seconds,
         stages: &out.stages,
         border_repair: &out.repair,
+        interrupted: out.interrupted,
+        unsolved_units: &out.unsolved,
         version: env!("CARGO_PKG_VERSION"),
     };
     if r.json {
-        return output::println(&serde_json::to_string(&record).expect("record serialises"));
+        output::println(&serde_json::to_string(&record).expect("record serialises"))?;
+        return Ok(!out.interrupted);
     }
     let mut text = format!(
         "{} on {} (n={}, d={}), k={}, split {}{}: {} of {} units, {} rows, SSE {:.6} (IL {:.6} % \
@@ -516,5 +579,92 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<()> {
     if split.blocks.is_some() && part.is_some() {
         text += "  block borders are not repaired in a part (the repair needs every block)\n";
     }
-    output::print(&text)
+    if out.interrupted || !out.unsolved.is_empty() {
+        text += &format!(
+            "  {}: units done keep their groups, running refiners their best so far{}; {} \
+             unit(s) stopped before their initializer finished got sorted-sum fallback \
+             groups{}\n",
+            if out.interrupted {
+                format!("interrupted by {}", crate::interrupt::signal_name())
+            } else {
+                "time limit".to_string()
+            },
+            if out.repair.iter().any(|s| s.interrupted) {
+                ", the border repair the cuts done"
+            } else {
+                ""
+            },
+            out.unsolved.len(),
+            if out.unsolved.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", out.unsolved.join(", "))
+            }
+        );
+    }
+    output::print(&text)?;
+    Ok(!out.interrupted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_partition(n: usize, k: usize, groups: &[Vec<usize>]) {
+        let mut seen = vec![0u8; n];
+        for g in groups {
+            assert!(g.len() >= k, "group of {} < k = {k}", g.len());
+            g.iter().for_each(|&i| seen[i] += 1);
+        }
+        assert!(
+            seen.iter().all(|&c| c == 1),
+            "every row in exactly one group"
+        );
+    }
+
+    #[test]
+    fn fallback_groups_cover_the_rows_in_groups_of_k_to_2k_minus_1() {
+        let inst = data::load("gauss:n=103,d=3,seed=2", &ColumnSelection::All).unwrap();
+        let rows: Vec<usize> = (0..inst.n).filter(|i| i % 2 == 1).collect(); // 51 rows
+        for k in [2, 3, 5, 51] {
+            let g = fallback_groups(&inst, &rows, k);
+            assert_eq!(g.len(), 51 / k);
+            assert!(g.iter().all(|m| m.len() >= k && m.len() < 2 * k));
+            let mut all: Vec<usize> = g.concat();
+            all.sort_unstable();
+            assert_eq!(all, rows);
+        }
+    }
+
+    #[test]
+    fn a_split_run_interrupted_before_it_starts_still_groups_every_row() {
+        let inst = data::load("gauss:n=2000,d=3,clusters=4,seed=5", &ColumnSelection::All).unwrap();
+        let pipeline = Pipeline::parse("mdav+ils", &[]).unwrap();
+        let stopped = AtomicBool::new(true);
+        let solver = UnitSolver {
+            inst: &inst,
+            pipeline: &pipeline,
+            k: 3,
+            seed: 1,
+            time_limit: None,
+            max_steps: None,
+            interrupt: &stopped,
+        };
+        let out = solve_split(&solver, None, Some(500), None).unwrap();
+        assert!(out.interrupted);
+        assert_eq!(out.units, 4);
+        assert_eq!(out.unsolved.len(), 4, "{:?}", out.unsolved);
+        assert!(out.repair.iter().all(|r| r.interrupted && r.improved == 0));
+        assert_partition(inst.n, 3, &out.groups);
+        // Without the interrupt: every unit solved, the same rows covered.
+        let go = AtomicBool::new(false);
+        let solver = UnitSolver {
+            interrupt: &go,
+            max_steps: Some(50),
+            ..solver
+        };
+        let out = solve_split(&solver, None, Some(500), None).unwrap();
+        assert!(!out.interrupted && out.unsolved.is_empty());
+        assert_partition(inst.n, 3, &out.groups);
+    }
 }

@@ -95,6 +95,46 @@ fn nn_bound_on_tarragona_k3_matches_the_independent_value() {
     assert!((b.lower_bound - reference).abs() <= 1e-9 * reference);
 }
 
+/// The bound from the kd-tree's neighbour lists (what `bound nn` computes from 4096 records)
+/// has the bits of the quadratic kernel: on the CASC files (the tree forced, whatever n),
+/// on tied grid data and on Gaussian data above the tree threshold through `bound::compute`.
+#[test]
+fn nn_bound_from_tree_lists_equals_the_quadratic_bound_bit_for_bit() {
+    use microagg::search::neighbours::Neighbours;
+    use microagg_solvers::bounds::nn::nn_bound_from_lists;
+    let same = |inst: &Instance, k: usize, lists: &Neighbours, what: &str| {
+        let a = nn_bound(&inst.z, inst.n, inst.d, k).unwrap();
+        let b = nn_bound_from_lists(&inst.z, inst.n, inst.d, k, lists.as_flat()).unwrap();
+        assert_eq!(a.computed.to_bits(), b.computed.to_bits(), "{what} k={k}");
+        assert_eq!(
+            a.lower_bound.to_bits(),
+            b.lower_bound.to_bits(),
+            "{what} k={k}"
+        );
+    };
+    for id in ["tarragona", "census", "eia"] {
+        let Some(inst) = casc(id) else { continue };
+        for k in [2, 3, 4, 5, 7, 10] {
+            same(&inst, k, &Neighbours::build_by_tree(&inst, k - 1), id);
+        }
+    }
+    // Values on a 3-level grid: many exact ties and duplicate rows, d = 1..12.
+    let mut rng = ChaCha8Rng::seed_from_u64(24);
+    for d in [1, 2, 3, 6, 12] {
+        let n = 600;
+        let raw: Vec<f64> = (0..n * d).map(|_| rng.random_range(0..3) as f64).collect();
+        let cols = (0..d).map(|j| format!("c{j}")).collect();
+        let inst = Instance::from_raw("grid", "test", cols, raw, String::new()).unwrap();
+        for k in [2, 5, 10] {
+            same(&inst, k, &Neighbours::build_by_tree(&inst, k - 1), "grid");
+        }
+    }
+    let inst = synthetic("gauss:n=5000,d=10,clusters=5,seed=3");
+    let b = microagg::bound::compute("nn", &inst, 5, None).unwrap();
+    let a = nn_bound(&inst.z, inst.n, inst.d, 5).unwrap();
+    assert_eq!(a.lower_bound.to_bits(), b.lower_bound.to_bits());
+}
+
 #[test]
 fn every_heuristic_is_above_the_nn_bound_on_the_casc_files() {
     let methods: Vec<&str> = registry()

@@ -107,7 +107,7 @@ def run(
         time_limit: seconds for the whole pipeline (refiners stop at it with their best
             partition); None: refiners run to their own stopping rule (ILS: ``stall``
             iterations without improvement).
-        bound: lower bound computed after the run for the gap (``"nn"``, O(n^2 d);
+        bound: lower bound computed after the run for the gap (``"nn"``, kd-tree neighbour lists;
             ``"colgen"``, HiGHS column generation within ``time_limit`` or 60 s; ``"colgen-cuts"``,
             the same with subset-row cuts, proofs/P14); None skips it.
         params: method parameters, ``{"ils.stall": 1000}`` or ``{"ils": {"stall": 1000}}``
@@ -185,7 +185,7 @@ def bound(
     """A lower bound on the optimal SSE of ``X`` for ``k``.
 
     ``method``: ``"nn"`` (sum of each record's k-1 nearest squared distances over 2k,
-    O(n^2 d), proofs/P06) or ``"colgen"`` (Lagrangian bound of a column generation master on
+    kd-tree neighbour lists, proofs/P06) or ``"colgen"`` (Lagrangian bound of a column generation master on
     HiGHS, proofs/P09; ``time_limit`` defaults to 60 s) or ``"colgen-cuts"`` (the same with
     rounds of subset-row cuts, proofs/P14). All are certified (rounded outward).
     """

@@ -47,6 +47,10 @@ pub enum SolverError {
         n: usize,
         max: usize,
     },
+    /// A neighbour list given to a bound is malformed: `record`'s list has the wrong length,
+    /// an id out of range, the record itself, a repeated id, or distances out of order.
+    #[error("bad neighbour list of record {record}: {message}")]
+    BadNeighbours { record: usize, message: String },
     /// A bound certificate's cut data are malformed (`message` says which cut and why).
     #[error("bad cut: {message}")]
     BadCut { message: String },

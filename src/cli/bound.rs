@@ -24,7 +24,7 @@ use std::process::ExitCode;
 pub struct BoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
-    /// Bound: nn (nearest-neighbour bound, O(n^2 d), always certified), colgen
+    /// Bound: nn (nearest-neighbour bound; k-nearest lists from the kd-tree from 4096 records, by scan below; always certified), colgen
     /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
     /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
     /// proofs/P14), or bnp (branch-and-price: bound, incumbent and gap; proofs/P17).

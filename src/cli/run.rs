@@ -270,6 +270,10 @@ fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Resul
     if args.bound.is_some() {
         return Err(Error::usage("--bound applies to unsplit runs"));
     }
-    microagg::parts::run_cli(&args.split, &run)?;
-    Ok(ExitCode::SUCCESS)
+    let finished = microagg::parts::run_cli(&args.split, &run)?;
+    Ok(if finished {
+        ExitCode::SUCCESS
+    } else {
+        super::interrupted_status()
+    })
 }

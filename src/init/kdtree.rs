@@ -272,6 +272,12 @@ impl<'a> KdRemaining<'a> {
         &self.pts[s * self.d..(s + 1) * self.d]
     }
 
+    /// The record ids in tree order (leaf by leaf): ids next to each other here are near in
+    /// space, so queries issued in this order reuse the cached parts of the tree.
+    pub fn ids_in_tree_order(&self) -> &[usize] {
+        &self.slot_id
+    }
+
     /// The ids of the `k` remaining records nearest to `q` by (computed squared distance,
     /// id), nearest first, without removing them: the scan's answer bit for bit (see the
     /// module doc). Read-only, so queries may run on several threads at once.

@@ -5,7 +5,8 @@
 //! inequality holds for the floating-point data as stored, not only in exact arithmetic.
 //!
 //! - [`nn`]: the nearest-neighbour bound, `sum_i NN_{k-1}(i) / (2k)` (proof:
-//!   `proofs/P06-nn-bound.md`). O(n^2 d) time, O(n) extra memory.
+//!   `proofs/P06-nn-bound.md`). O(n^2 d) time by scan, or O(n k) from k-nearest lists a
+//!   caller computed (`nn_bound_from_lists`, e.g. from a kd-tree); O(n) extra memory.
 //! - [`colgen`]: the column generation (Lagrangian) bound over groups of `k..2k-1` records
 //!   (proof: `proofs/P09-lagrangian-bound.md`). HiGHS master, O(n^2) memory.
 //!

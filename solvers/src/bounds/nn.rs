@@ -19,10 +19,14 @@
 //! [`super::round_down_sum`] and `proofs/P10-outward-rounding.md`): every term is nonnegative,
 //! so the computed sum exceeds the exact one by at most a factor `(1 + u)^ops`.
 //!
+//! Each record's `k - 1` distances are added nearest first and the records in index order,
+//! in both entry points, so they return the same bits.
+//!
 //! ## Complexity
-//! O(n^2 d) time (all pairwise distances, one row at a time) and O(n) extra memory; the
-//! `k - 1` smallest of each row are found by selection in O(n). About 0.1 s on EIA (n = 4092,
-//! d = 11); beyond ~50 000 records a spatial index would be needed.
+//! [`nn_bound`]: O(n^2 d) time (all pairwise distances, one row at a time) and O(n) extra
+//! memory; the `k - 1` smallest of each row are found by selection in O(n). About 0.1 s on
+//! EIA (n = 4092, d = 11). [`nn_bound_from_lists`]: O(n k d) given the lists; the main crate
+//! builds them with its kd-tree (`microagg::bound`, where the measured times are cited).
 //!
 //! ## References
 //! The bound is folklore in the microaggregation literature as the "k-nearest-neighbour" bound;
@@ -42,7 +46,7 @@ pub struct NnBound {
 }
 
 /// The nearest-neighbour lower bound on the SSE of every partition of the `n` records of `x`
-/// (row-major, `d` columns) into groups of at least `k` records.
+/// (row-major, `d` columns) into groups of at least `k` records, by scanning every pair.
 ///
 /// Errors: `k == 0`, `n < k`, `x.len() != n d`, or a non-finite value.
 pub fn nn_bound(x: &[f64], n: usize, d: usize, k: usize) -> Result<NnBound, SolverError> {
@@ -56,21 +60,88 @@ pub fn nn_bound(x: &[f64], n: usize, d: usize, k: usize) -> Result<NnBound, Solv
             for (w, j) in (0..n).filter(|&j| j != i).enumerate() {
                 dist[w] = sq_dist(xi, &x[j * d..(j + 1) * d]);
             }
-            // The r smallest values occupy dist[..r] after selection (any order).
+            // The r smallest values occupy dist[..r] after selection (any order); summed
+            // nearest first, the order of a neighbour list, so that [`nn_bound_from_lists`]
+            // adds the same values in the same order and gets the same bits.
             if r < dist.len() {
                 dist.select_nth_unstable_by(r - 1, f64::total_cmp);
             }
-            total += dist[..r].iter().sum::<f64>();
+            let nearest = &mut dist[..r];
+            nearest.sort_unstable_by(f64::total_cmp);
+            total += nearest.iter().sum::<f64>();
         }
     }
+    Ok(finish(total, n, d, k))
+}
+
+/// The same bound from neighbour lists computed by the caller: `nearest[i r..(i + 1) r]`
+/// (`r = k - 1`) are the `r` records nearest to record `i`, other than `i`, nearest first,
+/// by the squared distance [`sq_dist`] computes (any order among equal distances). Each
+/// distance is recomputed here by [`sq_dist`], exactly as [`nn_bound`] computes it, and
+/// added in list order, so exact lists give [`nn_bound`]'s value bit for bit in O(n k d).
+///
+/// The caller answers for the lists being the *nearest* (a farther record would raise the
+/// sum above `NN_{k-1}(i)` and void the bound, proofs/P06); the main crate takes them from
+/// its exact kd-tree (proofs/P16). What can be checked cheaply is checked: list length,
+/// ids in range, no record in its own list, no repeated id, distances not decreasing.
+///
+/// Errors: those of [`nn_bound`], and [`SolverError::BadNeighbours`] for a malformed list.
+pub fn nn_bound_from_lists(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    nearest: &[u32],
+) -> Result<NnBound, SolverError> {
+    crate::error::check_rows(x, n, d, k)?;
+    let r = k - 1;
+    let bad = |record: usize, message: String| SolverError::BadNeighbours { record, message };
+    if nearest.len() != n * r {
+        return Err(bad(
+            n.min(nearest.len() / r.max(1)),
+            format!(
+                "{} ids given, {n} records x {r} neighbours expected",
+                nearest.len()
+            ),
+        ));
+    }
+    let mut total = 0.0;
+    let mut dist = vec![0.0; r];
+    for i in 0..n {
+        let xi = &x[i * d..(i + 1) * d];
+        let list = &nearest[i * r..(i + 1) * r];
+        for (w, &j) in list.iter().enumerate() {
+            let j = j as usize;
+            if j >= n || j == i || list[..w].contains(&(j as u32)) {
+                return Err(bad(
+                    i,
+                    format!("id {j} at position {w} is out of range, the record or repeated"),
+                ));
+            }
+            dist[w] = sq_dist(xi, &x[j * d..(j + 1) * d]);
+            if w > 0 && dist[w] < dist[w - 1] {
+                return Err(bad(
+                    i,
+                    format!("neighbour {w} is nearer than neighbour {}", w - 1),
+                ));
+            }
+        }
+        total += dist.iter().sum::<f64>();
+    }
+    Ok(finish(total, n, d, k))
+}
+
+/// The bound from the sum over records of their `NN_{k-1}`, rounded down.
+fn finish(total: f64, n: usize, d: usize, k: usize) -> NnBound {
+    let r = k - 1;
     let computed = total / (2 * k) as f64;
     // Roundings per term: d subtractions, d squarings, d - 1 additions inside a distance,
     // r - 1 additions over neighbours, n additions over records, one division.
     let ops = 3 * d + r + n + 2;
-    Ok(NnBound {
+    NnBound {
         lower_bound: round_down_sum(computed, ops),
         computed,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +158,81 @@ mod tests {
         assert_eq!(b.computed, 1.0);
         assert!(b.lower_bound <= 1.0 && b.lower_bound > 1.0 - 1e-12);
         assert_eq!(partition_sse(&x, 1, &[0, 0, 1, 1]), 1.0);
+    }
+
+    /// The r nearest other records of each record by full sorting on (distance, id): an
+    /// independent reference for the lists.
+    fn lists_by_sorting(x: &[f64], n: usize, d: usize, r: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        for i in 0..n {
+            let mut c: Vec<(f64, usize)> = (0..n)
+                .filter(|&j| j != i)
+                .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
+                .collect();
+            c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            out.extend(c[..r].iter().map(|p| p.1 as u32));
+        }
+        out
+    }
+
+    #[test]
+    fn lists_give_the_scan_value_bit_for_bit() {
+        // Coarse grid values (many ties and duplicate rows) and irregular ones.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (n, d, k, grid) in [
+            (40, 1, 2, true),
+            (60, 2, 5, true),
+            (50, 3, 10, false),
+            (80, 5, 4, true),
+            (30, 11, 7, false),
+        ] {
+            let x: Vec<f64> = (0..n * d)
+                .map(|_| {
+                    let u = next();
+                    if grid {
+                        (u % 3) as f64
+                    } else {
+                        (u >> 11) as f64 / (1u64 << 53) as f64 * 7.0 - 3.0
+                    }
+                })
+                .collect();
+            let lists = lists_by_sorting(&x, n, d, k - 1);
+            let a = nn_bound(&x, n, d, k).unwrap();
+            let b = nn_bound_from_lists(&x, n, d, k, &lists).unwrap();
+            assert_eq!(
+                a.computed.to_bits(),
+                b.computed.to_bits(),
+                "n={n} d={d} k={k}"
+            );
+            assert_eq!(a.lower_bound.to_bits(), b.lower_bound.to_bits());
+        }
+    }
+
+    #[test]
+    fn malformed_lists_are_rejected() {
+        let x = [0.0, 1.0, 3.0, 7.0];
+        // k = 3: two neighbours each; the right lists first.
+        let good = [1, 2, 0, 2, 1, 0, 2, 1];
+        assert!(nn_bound_from_lists(&x, 4, 1, 3, &good).is_ok());
+        let cases: [(&[u32], usize); 5] = [
+            (&[1, 2, 0, 2, 1, 0, 2], 3),    // one id short
+            (&[1, 2, 0, 2, 1, 0, 2, 4], 3), // id out of range
+            (&[0, 2, 0, 2, 1, 0, 2, 1], 0), // the record itself
+            (&[1, 1, 0, 2, 1, 0, 2, 1], 0), // repeated
+            (&[2, 1, 0, 2, 1, 0, 2, 1], 0), // farther first
+        ];
+        for (lists, record) in cases {
+            match nn_bound_from_lists(&x, 4, 1, 3, lists) {
+                Err(SolverError::BadNeighbours { record: r, .. }) => assert_eq!(r, record),
+                other => panic!("{lists:?}: {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,124 @@
+//! The scaling curve of a method on Gaussian data generated in process (no file is
+//! written): for each n, the time to generate and z-score the data, the solve's wall and
+//! CPU time (all threads), IL and peak RSS (reset per n), then the exponent b of
+//! time ~ n^b between consecutive sizes and by least squares over all of them.
+//!
+//!     cargo run --release --example scale_curve -- [--blocks SIZE] [--method M] [--k K]
+//!         [--d D] N1 N2 ...
+//!
+//! With `--blocks SIZE` the run is `microagg run --blocks SIZE` (blocks solved in
+//! parallel, borders repaired); without it the pipeline on the whole data. Data:
+//! `gauss:n=N,d=D,clusters=5,seed=1`.
+
+use microagg::bench::{peak_rss_mb, reset_peak_rss};
+use microagg::data::{self, ColumnSelection};
+use microagg::parts::{solve_split, UnitSolver};
+use microagg::pipeline::Pipeline;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// CPU seconds of the whole process (user + system, every thread).
+fn process_cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes into the struct we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut blocks, mut method, mut k, mut d) = (None, "mdav".to_string(), 5, 10);
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().expect("a value after the flag").clone();
+        match a.as_str() {
+            "--blocks" => blocks = Some(value().parse().expect("--blocks SIZE")),
+            "--method" => method = value(),
+            "--k" => k = value().parse().expect("--k K"),
+            "--d" => d = value().parse().expect("--d D"),
+            n => sizes.push(n.parse().expect("a size n")),
+        }
+    }
+    let pipeline = Pipeline::parse(&method, &[]).expect("method");
+    let never = AtomicBool::new(false);
+    let resets = reset_peak_rss();
+    println!(
+        "{method}, k={k}, d={d}, {}, threads {} (peak RSS {})",
+        blocks.map_or("unblocked".to_string(), |b| format!("--blocks {b}")),
+        rayon::current_num_threads(),
+        if resets { "per n" } else { "of the process" }
+    );
+    println!(
+        "{:>10} {:>8} {:>9} {:>9} {:>10} {:>9}",
+        "n", "gen s", "wall s", "cpu s", "IL %", "peak MB"
+    );
+    let mut points: Vec<(f64, f64, f64)> = Vec::new();
+    for &n in &sizes {
+        reset_peak_rss();
+        let t = Instant::now();
+        let spec = format!("gauss:n={n},d={d},clusters=5,seed=1");
+        let inst = data::load(&spec, &ColumnSelection::All).expect("data");
+        let generated = t.elapsed().as_secs_f64();
+        let (t, c) = (Instant::now(), process_cpu_seconds());
+        let sse = match blocks {
+            Some(size) => {
+                let solver = UnitSolver {
+                    inst: &inst,
+                    pipeline: &pipeline,
+                    k,
+                    seed: 0,
+                    time_limit: None,
+                    max_steps: None,
+                    interrupt: &never,
+                };
+                let out = solve_split(&solver, None, Some(size), None).expect("solve");
+                out.groups
+                    .iter()
+                    .map(|m| microagg_solvers::sse::group_sse(&inst.z, d, m))
+                    .sum()
+            }
+            None => pipeline
+                .run(&inst, k, 0, None, &never)
+                .expect("solve")
+                .partition
+                .sse(),
+        };
+        let (wall, cpu) = (t.elapsed().as_secs_f64(), process_cpu_seconds() - c);
+        println!(
+            "{n:>10} {generated:>8.2} {wall:>9.2} {cpu:>9.2} {:>10.5} {:>9.0}",
+            inst.il(sse),
+            peak_rss_mb()
+        );
+        points.push((n as f64, wall, cpu));
+    }
+    for w in points.windows(2) {
+        let slope = |a: f64, b: f64| (b / a).ln() / (w[1].0 / w[0].0).ln();
+        println!(
+            "exponent {:>9} -> {:>9}: wall {:.2}, cpu {:.2}",
+            w[0].0,
+            w[1].0,
+            slope(w[0].1, w[1].1),
+            slope(w[0].2, w[1].2)
+        );
+    }
+    if points.len() > 2 {
+        let fit = |y: &dyn Fn(&(f64, f64, f64)) -> f64| {
+            let m = points.len() as f64;
+            let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), p| {
+                (a + p.0.ln() / m, b + y(p).ln() / m)
+            });
+            let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), p| {
+                let dx = p.0.ln() - mx;
+                (a + dx * (y(p).ln() - my), b + dx * dx)
+            });
+            sxy / sxx
+        };
+        println!(
+            "least-squares exponent over all n: wall {:.2}, cpu {:.2}",
+            fit(&|p| p.1),
+            fit(&|p| p.2)
+        );
+    }
+}
