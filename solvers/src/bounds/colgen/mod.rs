@@ -35,12 +35,12 @@
 //!    `sigma <= 0` (P14), so every bound evaluated before, during or after the cut rounds is
 //!    valid and the best is kept. Rounds stop when none is violated, after `cut_rounds`, or
 //!    at the time limit.
-//! 4b. **k = 10 helpers** (optional): `anchor_bound` evaluates the medoid-anchored bound
+//! 5. **k = 10 helpers** (optional): `anchor_bound` evaluates the medoid-anchored bound
 //!    ([`anchors`], proofs/P20: per-anchor exact pricing, the `floor(n/k)` most negative anchor
 //!    minima instead of `floor(n/k)` times the global one); `nn_ascent` first runs a line
 //!    search from the nn duals along the best start partition's slacks ([`ascent`]), whose
 //!    best point starts the stability centre.
-//! 5. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
+//! 6. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
 //!    P10). [`ColgenBound::lower_bound`] is the best of the rounded Lagrangian bounds and the
 //!    `nn` bound (both certified).
 //!
