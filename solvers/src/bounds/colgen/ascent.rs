@@ -13,7 +13,7 @@
 //!
 //! At k = 10 the master LP's duals stay far off for minutes (study-colgen.txt section 3);
 //! this search needs no LP and prices near a dual-feasible point, where the exact pricing is
-//! fast (measured in study-colgen.txt section 7).
+//! fast (measured in study-colgen.txt section 8).
 //!
 //! ## Complexity
 //! One per-anchor exact pricing per evaluated `t` (at most `max_evals`), each bounded by the

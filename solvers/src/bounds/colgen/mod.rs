@@ -189,7 +189,7 @@ impl ColgenOptions {
         ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
         ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
-        ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 7)"),
+        ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 8)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
     ];
 
