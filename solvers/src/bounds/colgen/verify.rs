@@ -80,6 +80,23 @@ pub fn verify_lagrangian_cuts(
     sigma: &[f64],
     time_limit: Option<f64>,
 ) -> Result<VerifiedBound, SolverError> {
+    let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
+        return Ok(NOTHING_PROVEN);
+    };
+    Ok(plain_bound(&p, y, d, weak_rc_bound(&p.geo, y), time_limit))
+}
+
+/// Check the inputs of [`verify_lagrangian_cuts`] (errors as documented there) and build
+/// what pricing needs; `None` for a positive cut dual, which proves nothing.
+fn prepare(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    triples: &[[u32; 3]],
+    sigma: &[f64],
+) -> Result<Option<Prepared>, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     if triples.len() != sigma.len() {
         return Err(bad_cut(format!(
@@ -99,12 +116,7 @@ pub fn verify_lagrangian_cuts(
         return Err(bad_cut(format!("cut {j}: the dual is not finite")));
     }
     if sigma.iter().any(|&v| v > 0.0) {
-        return Ok(VerifiedBound {
-            lower_bound: f64::NEG_INFINITY,
-            rc_lower_bound: f64::NEG_INFINITY,
-            pricing_exact: true,
-            nodes: 0,
-        });
+        return Ok(None);
     }
     if y.len() != n {
         return Err(SolverError::BadDimension { len: y.len(), d: 1 });
@@ -112,28 +124,57 @@ pub fn verify_lagrangian_cuts(
     if let Some(index) = y.iter().position(|v| !v.is_finite()) {
         return Err(SolverError::NonFinite { index });
     }
-    let geo = Geometry::new(x, n, d, k, 1);
-    let weak = weak_rc_bound(&geo, y);
+    Ok(Some(Prepared {
+        geo: Geometry::new(x, n, d, k, 1),
+        cuts: CutDuals::new(n, triples, sigma),
+    }))
+}
+
+/// The checked inputs of a verification, built once for every pricing search over them.
+struct Prepared {
+    /// The distance matrix (O(n^2)).
+    geo: Geometry,
+    cuts: CutDuals,
+}
+
+/// The verifier's pricing budget: no node or column limit, `time_limit` seconds (none: no
+/// limit).
+fn unlimited_budget(time_limit: Option<f64>) -> ExactBudget {
     let far = Duration::from_secs_f64(time_limit.unwrap_or(1e9).clamp(0.0, 1e9));
-    let cuts = CutDuals::new(n, triples, sigma);
-    let exact = exact_rc_bound_cuts(
-        &geo,
-        y,
-        &cuts,
-        ExactBudget {
-            nodes: u64::MAX,
-            deadline: Instant::now() + far,
-            max_columns: 0,
-            stop_after_columns: usize::MAX,
-        },
-    );
+    ExactBudget {
+        nodes: u64::MAX,
+        deadline: Instant::now() + far,
+        max_columns: 0,
+        stop_after_columns: usize::MAX,
+    }
+}
+
+/// The bound a positive cut dual gives: none.
+const NOTHING_PROVEN: VerifiedBound = VerifiedBound {
+    lower_bound: f64::NEG_INFINITY,
+    rc_lower_bound: f64::NEG_INFINITY,
+    pricing_exact: true,
+    nodes: 0,
+};
+
+/// The plain Lagrangian bound of the prepared inputs (the weak pricing bound `weak` of
+/// [`weak_rc_bound`] and exact pricing, P09/P14).
+fn plain_bound(
+    p: &Prepared,
+    y: &[f64],
+    d: usize,
+    weak: f64,
+    time_limit: Option<f64>,
+) -> VerifiedBound {
+    let (n, k) = (p.geo.n, p.geo.k);
+    let exact = exact_rc_bound_cuts(&p.geo, y, &p.cuts, unlimited_budget(time_limit));
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
-    Ok(VerifiedBound {
-        lower_bound: lagrangian_with_cuts(&geo, y, d, &cuts, n / k, rc_lower_bound),
+    VerifiedBound {
+        lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
         rc_lower_bound,
         pricing_exact: exact.exact,
         nodes: exact.nodes,
-    })
+    }
 }
 
 /// [`verify_lagrangian_cuts`], then the medoid-anchored bound of the same duals
@@ -150,30 +191,21 @@ pub fn verify_lagrangian_anchored(
     sigma: &[f64],
     time_limit: Option<f64>,
 ) -> Result<VerifiedBound, SolverError> {
-    // Checks the input; a positive cut dual proves nothing (returned as is).
-    let plain = verify_lagrangian_cuts(x, n, d, k, y, triples, sigma, time_limit)?;
-    if plain.lower_bound == f64::NEG_INFINITY {
-        return Ok(plain);
-    }
-    let geo = Geometry::new(x, n, d, k, 1);
-    let weak = weak_rc_bound(&geo, y);
-    let far = Duration::from_secs_f64(time_limit.unwrap_or(1e9).clamp(0.0, 1e9));
-    let cuts = CutDuals::new(n, triples, sigma);
+    let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
+        return Ok(NOTHING_PROVEN);
+    };
+    let weak = weak_rc_bound(&p.geo, y);
+    let plain = plain_bound(&p, y, d, weak, time_limit);
     let mut per_anchor = Vec::new();
     let exact = exact_rc_bound_anchors(
-        &geo,
+        &p.geo,
         y,
-        &cuts,
-        ExactBudget {
-            nodes: u64::MAX,
-            deadline: Instant::now() + far,
-            max_columns: 0,
-            stop_after_columns: usize::MAX,
-        },
+        &p.cuts,
+        unlimited_budget(time_limit),
         0.0,
         &mut per_anchor,
     );
-    let anchored = anchored_lagrangian(&geo, y, d, &cuts, n / k, &per_anchor, weak);
+    let anchored = anchored_lagrangian(&p.geo, y, d, &p.cuts, n / k, &per_anchor, weak);
     Ok(if anchored > plain.lower_bound {
         VerifiedBound {
             lower_bound: anchored,
