@@ -29,9 +29,10 @@
 //! parts, n, k, pipeline, seed, split, the data's sha256), then one line per row of the
 //! whole file: the row's label within the part, or `-` for a row of another part.
 //!
-//! This file holds the split options, the solving of units ([`solve_split`]) and the split
-//! `run` ([`run_cli`]); parts and their assignment are in `parts/assign.rs`, part files and
-//! `combine` in `parts/files.rs`.
+//! This file holds the split options and the solving of units ([`solve_split`]); the split
+//! `run` ([`run_cli`], which writes the whole file back through [`crate::release`] like an
+//! unsplit run) is in `parts/cli.rs`, parts and their assignment in `parts/assign.rs`, part
+//! files and `combine` in `parts/files.rs`.
 //!
 //! ## Complexity
 //! Splitting and joining are O(n log n); solving costs what the pipeline costs per unit.
@@ -41,21 +42,21 @@
 //! SchedMD, Slurm job arrays (`sbatch --array`); Tange (2011), ;login: 36(1) (GNU parallel).
 
 use crate::blocks::{self, RepairStats, Split};
-use crate::data::{self, ColumnSelection, Instance, StrataColumns};
+use crate::data::{self, Instance, StrataColumns};
 use crate::error::{Error, Result};
-use crate::output;
 use crate::pipeline::Pipeline;
 use crate::strata::{strata_units, Unit};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 mod assign;
+mod cli;
 mod files;
 
 pub use assign::{assign_parts, slurm_part, Part};
+pub use cli::{run_cli, SplitRun};
 pub use files::{
     combine, first_appearance_labels, read_part, write_part, CombineSummary, PartHeader,
 };
@@ -390,225 +391,10 @@ pub fn fallback_groups(inst: &Instance, rows: &[usize], k: usize) -> Vec<Vec<usi
     groups
 }
 
-/// What `run` needs for a split run.
-pub struct SplitRun<'a> {
-    pub data: &'a str,
-    pub columns: &'a ColumnSelection,
-    pub delimiter: u8,
-    pub k: usize,
-    pub pipeline: &'a Pipeline,
-    pub seed: u64,
-    pub time_limit: Option<f64>,
-    pub max_steps: Option<u64>,
-    pub labels_out: Option<&'a Path>,
-    pub masked_out: Option<&'a Path>,
-    pub json: bool,
-    pub interrupt: &'a AtomicBool,
-}
-
-/// The JSON record of a split run.
-#[derive(Serialize)]
-struct SplitRecord<'a> {
-    method: &'a str,
-    instance: &'a str,
-    instance_sha256: &'a str,
-    n: usize,
-    d: usize,
-    k: usize,
-    seed: u64,
-    split: &'a str,
-    part: Option<Part>,
-    units: usize,
-    units_here: usize,
-    rows_here: usize,
-    sse: f64,
-    sst: f64,
-    il: f64,
-    groups: usize,
-    min_group_size: usize,
-    max_group_size: usize,
-    seconds: f64,
-    stages: &'a [StageTotal],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    border_repair: &'a Vec<RepairStats>,
-    /// Stopped by a signal (the labels are still complete and feasible).
-    interrupted: bool,
-    /// Units grouped by [`fallback_groups`] because the interrupt came before their
-    /// initializer finished.
-    unsolved_units: &'a [String],
-    version: &'a str,
-}
-
-/// `microagg run` with `--strata`, `--blocks` or `--part`: solve, write the labels (a part
-/// file with a part), print the record. Returns false when an interrupt stopped the run
-/// (everything is still written; see [`SplitOutcome::interrupted`]).
-pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
-    let part = Part::from_arg(split.part.as_deref(), "--part")?;
-    if part.is_some() && r.labels_out.is_none() {
-        return Err(Error::usage(
-            "--part writes its labels to a part file: give --labels-out FILE",
-        ));
-    }
-    if part.is_some() && r.masked_out.is_some() {
-        return Err(Error::usage(
-            "--masked-out needs every group: write it from the combined labels, not from a part",
-        ));
-    }
-    if split.strata.is_none() && split.blocks.is_none() && part.is_some_and(|p| p.count > 1) {
-        return Err(Error::usage(
-            "--part: nothing to split; give --strata COLUMN or --blocks SIZE",
-        ));
-    }
-    let strata_cols = split.strata_columns();
-    if split.strata.is_some() && strata_cols.is_empty() {
-        return Err(Error::usage("--strata: no column named"));
-    }
-    let (inst, strata) = data::load_with_strata(r.data, r.columns, r.delimiter, &strata_cols)?;
-    inst.check_k(r.k)?;
-    let solver = UnitSolver {
-        inst: &inst,
-        pipeline: r.pipeline,
-        k: r.k,
-        seed: r.seed,
-        time_limit: r.time_limit,
-        max_steps: r.max_steps,
-        interrupt: r.interrupt,
-    };
-    let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
-    let labels = first_appearance_labels(inst.n, &out.groups);
-    let split_name = [
-        split
-            .strata
-            .as_ref()
-            .map(|_| format!("strata:{}", strata_cols.join(","))),
-        split.blocks.map(|b| format!("blocks:{b}")),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(";");
-    if let Some(path) = r.labels_out {
-        match part {
-            Some(p) => write_part(
-                path,
-                &PartHeader {
-                    part: p.index,
-                    parts: p.count,
-                    n: inst.n,
-                    k: r.k,
-                    pipeline: r.pipeline.spec.clone(),
-                    params: serde_json::to_value(&r.pipeline.stages).expect("serialises"),
-                    seed: r.seed,
-                    split: split_name.clone(),
-                    instance_sha256: inst.sha256.clone(),
-                },
-                &labels,
-            )?,
-            None => {
-                let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
-                crate::labels::write_labels(path, &full)?;
-            }
-        }
-    }
-    if let Some(path) = r.masked_out {
-        let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
-        crate::labels::write_masked(path, &inst, &full)?;
-    }
-    let sse: f64 = out
-        .groups
-        .iter()
-        .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
-        .sum();
-    let sizes = out.groups.iter().map(Vec::len);
-    let record = SplitRecord {
-        method: &r.pipeline.spec,
-        instance: &inst.name,
-        instance_sha256: &inst.sha256,
-        n: inst.n,
-        d: inst.d,
-        k: r.k,
-        seed: r.seed,
-        split: &split_name,
-        part,
-        units: out.units,
-        units_here: out.units_here,
-        rows_here: out.groups.iter().map(Vec::len).sum(),
-        sse,
-        sst: inst.sst,
-        il: inst.il(sse),
-        groups: out.groups.len(),
-        min_group_size: sizes.clone().min().unwrap_or(0),
-        max_group_size: sizes.max().unwrap_or(0),
-        seconds: out.seconds,
-        stages: &out.stages,
-        border_repair: &out.repair,
-        interrupted: out.interrupted,
-        unsolved_units: &out.unsolved,
-        version: env!("CARGO_PKG_VERSION"),
-    };
-    if r.json {
-        output::println(&serde_json::to_string(&record).expect("record serialises"))?;
-        return Ok(!out.interrupted);
-    }
-    let mut text = format!(
-        "{} on {} (n={}, d={}), k={}, split {}{}: {} of {} units, {} rows, SSE {:.6} (IL {:.6} % \
-         of the whole data's SST) in {} groups of {}..{} records, {:.3} s\n",
-        record.method,
-        record.instance,
-        record.n,
-        record.d,
-        record.k,
-        record.split,
-        part.map_or(String::new(), |p| format!(", part {}/{}", p.index, p.count)),
-        record.units_here,
-        record.units,
-        record.rows_here,
-        record.sse,
-        record.il,
-        record.groups,
-        record.min_group_size,
-        record.max_group_size,
-        record.seconds
-    );
-    for s in &out.stages {
-        text += &format!(
-            "  stage {:<20} IL {:.6} %  {:.3} s (summed over units)\n",
-            s.name, s.il, s.seconds
-        );
-    }
-    if split.blocks.is_some() && part.is_some() {
-        text += "  block borders are not repaired in a part (the repair needs every block)\n";
-    }
-    if out.interrupted || !out.unsolved.is_empty() {
-        text += &format!(
-            "  {}: units done keep their groups, running refiners their best so far{}; {} \
-             unit(s) stopped before their initializer finished got sorted-sum fallback \
-             groups{}\n",
-            if out.interrupted {
-                format!("interrupted by {}", crate::interrupt::signal_name())
-            } else {
-                "time limit".to_string()
-            },
-            if out.repair.iter().any(|s| s.interrupted) {
-                ", the border repair the cuts done"
-            } else {
-                ""
-            },
-            out.unsolved.len(),
-            if out.unsolved.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", out.unsolved.join(", "))
-            }
-        );
-    }
-    output::print(&text)?;
-    Ok(!out.interrupted)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::ColumnSelection;
 
     fn assert_partition(n: usize, k: usize, groups: &[Vec<usize>]) {
         let mut seen = vec![0u8; n];

@@ -429,3 +429,99 @@ fn dbrl_equals_a_plain_nearest_neighbour_count() {
     let m = microagg::measure::measure(&inst, &y, 0.05).unwrap();
     assert_eq!(m.risk.dbrl_percent, 100.0 * linked as f64 / inst.n as f64);
 }
+
+/// `run --strata/--blocks` writes the whole file back through the same release as an
+/// unsplit run: on EIA's full file (text columns with quoted commas), one stratum (`YEAR` is
+/// 96 on every row) or one block gives the unsplit run's bytes, labels and release record;
+/// with `--strata STATE` every row of a group found in both partitions has the unsplit
+/// run's line, and the text columns are copied unchanged.
+#[test]
+fn split_runs_release_the_unsplit_runs_file_where_the_partitions_agree() {
+    if common::casc("eia").is_none() {
+        return;
+    }
+    let manifest = microagg::data::manifest::Manifest::embedded().unwrap();
+    let eia = manifest.find("eia").unwrap().resolve().unwrap();
+    let full = eia.with_file_name("eia_full.csv");
+    if !full.is_file() {
+        eprintln!("skipping: {} not found", full.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let columns = "RESREVENUE,RESSALES,COMREVENUE,COMSALES,INDREVENUE,INDSALES,OTHREVENUE,\
+                   OTHRSALES,TOTREVENUE,TOTSALES";
+    let run = |name: &str, split: &[&str]| {
+        let out = dir.path().join(format!("{name}.csv"));
+        let labels = dir.path().join(format!("{name}.txt"));
+        let mut args = vec![
+            "run",
+            "--data",
+            full.to_str().unwrap(),
+            "--columns",
+            columns,
+            "--k",
+            "3",
+            "--method",
+            "mdav",
+            "--aggregate",
+            "median",
+            "--round-to-input",
+            "--measures",
+            "--json",
+            "--masked-out",
+            out.to_str().unwrap(),
+            "--labels-out",
+            labels.to_str().unwrap(),
+        ];
+        args.extend_from_slice(split);
+        let mut rec = json(&cli_ok(&args));
+        let mut release = rec["release"].take();
+        assert!(release.is_object(), "{name}: no release in {rec}");
+        release["file"] = serde_json::Value::Null;
+        let text = std::fs::read_to_string(&out).unwrap();
+        let labels: Vec<usize> = std::fs::read_to_string(&labels)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        (release, text, labels)
+    };
+    let (rel0, text0, labels0) = run("unsplit", &[]);
+    assert_eq!(rel0["layout"], "whole");
+    assert!(rel0["measures"]["risk"]["dbrl_percent"].as_f64().unwrap() > 0.0);
+    for split in [&["--strata", "YEAR"][..], &["--blocks", "5000"][..]] {
+        let (rel, text, labels) = run("one-unit", split);
+        assert_eq!(labels, labels0, "{split:?}");
+        assert!(text == text0, "{split:?}: released bytes differ");
+        assert_eq!(rel, rel0, "{split:?}");
+    }
+    let (_, text, labels) = run("states", &["--strata", "STATE"]);
+    let groups = |l: &[usize]| {
+        let mut g: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        l.iter()
+            .enumerate()
+            .for_each(|(i, &c)| g.entry(c).or_default().push(i));
+        g.into_values().collect::<std::collections::BTreeSet<_>>()
+    };
+    let (g0, g1) = (groups(&labels0), groups(&labels));
+    let common_rows: Vec<usize> = g0.intersection(&g1).flatten().copied().collect();
+    // No text cell of EIA spans lines: line i + 1 is row i.
+    let lines0: Vec<&str> = text0.lines().collect();
+    let lines: Vec<&str> = text.lines().collect();
+    let input = std::fs::read_to_string(&full).unwrap();
+    let lines_in: Vec<&str> = input.lines().collect();
+    assert_eq!(lines.len(), lines_in.len());
+    assert!(
+        common_rows.len() > 30,
+        "only {} rows agree",
+        common_rows.len()
+    );
+    for &i in &common_rows {
+        assert_eq!(lines[i + 1], lines0[i + 1], "row {i}");
+    }
+    let prefix = |l: &str| l.rsplitn(11, ',').last().unwrap().to_string();
+    for (i, (a, b)) in lines.iter().zip(&lines_in).enumerate() {
+        assert_eq!(prefix(a), prefix(b), "line {i}: text columns changed");
+    }
+    assert!(g1.len() < g0.len() || g1 != g0);
+}

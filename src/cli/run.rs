@@ -132,12 +132,6 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
     let (bound_options, bound_time_limit) = bound_options(&args)?;
     if args.split.is_active() {
-        let r = &args.release;
-        if r.aggregate.is_some() || r.round_to_input || r.measures {
-            return Err(Error::usage(
-                "--aggregate, --round-to-input and --measures apply to unsplit runs",
-            ));
-        }
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
@@ -264,6 +258,7 @@ fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Resul
         max_steps: args.max_steps,
         labels_out: outputs.labels.as_deref(),
         masked_out: outputs.masked.as_deref(),
+        release: &args.release,
         json: args.json,
         interrupt: interrupt::flag(),
     };

@@ -61,18 +61,23 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
         text += &format!("  bound skipped: {why}\n");
     }
     if let Some(r) = &record.release {
-        text += &format!(
-            "  released {} ({}, {}{}): IL of the released values {:.6} %\n",
-            r.file,
-            r.layout,
-            r.aggregation,
-            if r.rounded_to_input {
-                ", rounded to the input's decimals"
-            } else {
-                ""
-            },
-            r.il_released
-        );
+        text += &release_line(r);
     }
     text
+}
+
+/// The text line of a released file (unsplit and split runs).
+pub fn release_line(r: &crate::release::ReleaseRecord) -> String {
+    format!(
+        "  released {} ({}, {}{}): IL of the released values {:.6} %\n",
+        r.file,
+        r.layout,
+        r.aggregation,
+        if r.rounded_to_input {
+            ", rounded to the input's decimals"
+        } else {
+            ""
+        },
+        r.il_released
+    )
 }

@@ -1,0 +1,262 @@
+//! # The split `run`
+//!
+//! [`run_cli`]: `microagg run` with `--strata`, `--blocks` or `--part`. It loads the data
+//! with its strata columns, solves the units ([`super::solve_split`]), writes the labels (a
+//! part file with a part) and, like an unsplit run, the whole file back through
+//! [`crate::release`] (every input column, the run's replaced by the chosen aggregation,
+//! optionally rounded, with the measures on request), then prints the record.
+//!
+//! ## Complexity
+//! That of [`super::solve_split`], plus a linear pass for the released file (and O(n^2 d)
+//! for `--measures`' record linkage).
+//!
+//! ## References
+//! None.
+
+use super::{
+    first_appearance_labels, solve_split, write_part, Part, PartHeader, SplitArgs, StageTotal,
+    UnitSolver,
+};
+use crate::blocks::RepairStats;
+use crate::data::{self, ColumnSelection};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::pipeline::Pipeline;
+use serde::Serialize;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// What `run` needs for a split run.
+pub struct SplitRun<'a> {
+    pub data: &'a str,
+    pub columns: &'a ColumnSelection,
+    pub delimiter: u8,
+    pub k: usize,
+    pub pipeline: &'a Pipeline,
+    pub seed: u64,
+    pub time_limit: Option<f64>,
+    pub max_steps: Option<u64>,
+    pub labels_out: Option<&'a Path>,
+    pub masked_out: Option<&'a Path>,
+    /// The released file's options (`--aggregate`, `--round-to-input`, `--measures`).
+    pub release: &'a crate::release::ReleaseArgs,
+    pub json: bool,
+    pub interrupt: &'a AtomicBool,
+}
+
+/// The JSON record of a split run.
+#[derive(Serialize)]
+struct SplitRecord<'a> {
+    method: &'a str,
+    instance: &'a str,
+    instance_sha256: &'a str,
+    n: usize,
+    d: usize,
+    k: usize,
+    seed: u64,
+    split: &'a str,
+    part: Option<Part>,
+    units: usize,
+    units_here: usize,
+    rows_here: usize,
+    sse: f64,
+    sst: f64,
+    il: f64,
+    groups: usize,
+    min_group_size: usize,
+    max_group_size: usize,
+    seconds: f64,
+    stages: &'a [StageTotal],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    border_repair: &'a Vec<RepairStats>,
+    /// Stopped by a signal (the labels are still complete and feasible).
+    interrupted: bool,
+    /// Units grouped by [`fallback_groups`] because the interrupt came before their
+    /// initializer finished.
+    unsolved_units: &'a [String],
+    /// The released file (`--masked-out`), as in an unsplit run's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    release: Option<crate::release::ReleaseRecord>,
+    version: &'a str,
+}
+
+/// `microagg run` with `--strata`, `--blocks` or `--part`: solve, write the labels (a part
+/// file with a part), print the record. Returns false when an interrupt stopped the run
+/// (everything is still written; see [`SplitOutcome::interrupted`]).
+pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
+    let part = Part::from_arg(split.part.as_deref(), "--part")?;
+    if part.is_some() && r.labels_out.is_none() {
+        return Err(Error::usage(
+            "--part writes its labels to a part file: give --labels-out FILE",
+        ));
+    }
+    if part.is_some() && r.masked_out.is_some() {
+        return Err(Error::usage(
+            "--masked-out needs every group: write it from the combined labels, not from a part",
+        ));
+    }
+    if split.strata.is_none() && split.blocks.is_none() && part.is_some_and(|p| p.count > 1) {
+        return Err(Error::usage(
+            "--part: nothing to split; give --strata COLUMN or --blocks SIZE",
+        ));
+    }
+    let strata_cols = split.strata_columns();
+    if split.strata.is_some() && strata_cols.is_empty() {
+        return Err(Error::usage("--strata: no column named"));
+    }
+    let (inst, strata) = data::load_with_strata(r.data, r.columns, r.delimiter, &strata_cols)?;
+    inst.check_k(r.k)?;
+    let solver = UnitSolver {
+        inst: &inst,
+        pipeline: r.pipeline,
+        k: r.k,
+        seed: r.seed,
+        time_limit: r.time_limit,
+        max_steps: r.max_steps,
+        interrupt: r.interrupt,
+    };
+    let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
+    let labels = first_appearance_labels(inst.n, &out.groups);
+    let split_name = [
+        split
+            .strata
+            .as_ref()
+            .map(|_| format!("strata:{}", strata_cols.join(","))),
+        split.blocks.map(|b| format!("blocks:{b}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(";");
+    if let Some(path) = r.labels_out {
+        match part {
+            Some(p) => write_part(
+                path,
+                &PartHeader {
+                    part: p.index,
+                    parts: p.count,
+                    n: inst.n,
+                    k: r.k,
+                    pipeline: r.pipeline.spec.clone(),
+                    params: serde_json::to_value(&r.pipeline.stages).expect("serialises"),
+                    seed: r.seed,
+                    split: split_name.clone(),
+                    instance_sha256: inst.sha256.clone(),
+                },
+                &labels,
+            )?,
+            None => {
+                let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
+                crate::labels::write_labels(path, &full)?;
+            }
+        }
+    }
+    // The whole file back, as in an unsplit run (a part has no masked output: refused above).
+    let release = match r.masked_out {
+        Some(path) => {
+            let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
+            Some(crate::release::release(
+                path,
+                &inst,
+                r.delimiter,
+                &full,
+                r.release,
+            )?)
+        }
+        None => None,
+    };
+    let sse: f64 = out
+        .groups
+        .iter()
+        .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+        .sum();
+    let sizes = out.groups.iter().map(Vec::len);
+    let record = SplitRecord {
+        method: &r.pipeline.spec,
+        instance: &inst.name,
+        instance_sha256: &inst.sha256,
+        n: inst.n,
+        d: inst.d,
+        k: r.k,
+        seed: r.seed,
+        split: &split_name,
+        part,
+        units: out.units,
+        units_here: out.units_here,
+        rows_here: out.groups.iter().map(Vec::len).sum(),
+        sse,
+        sst: inst.sst,
+        il: inst.il(sse),
+        groups: out.groups.len(),
+        min_group_size: sizes.clone().min().unwrap_or(0),
+        max_group_size: sizes.max().unwrap_or(0),
+        seconds: out.seconds,
+        stages: &out.stages,
+        border_repair: &out.repair,
+        interrupted: out.interrupted,
+        unsolved_units: &out.unsolved,
+        release,
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    if r.json {
+        output::println(&serde_json::to_string(&record).expect("record serialises"))?;
+        return Ok(!out.interrupted);
+    }
+    let mut text = format!(
+        "{} on {} (n={}, d={}), k={}, split {}{}: {} of {} units, {} rows, SSE {:.6} (IL {:.6} % \
+         of the whole data's SST) in {} groups of {}..{} records, {:.3} s\n",
+        record.method,
+        record.instance,
+        record.n,
+        record.d,
+        record.k,
+        record.split,
+        part.map_or(String::new(), |p| format!(", part {}/{}", p.index, p.count)),
+        record.units_here,
+        record.units,
+        record.rows_here,
+        record.sse,
+        record.il,
+        record.groups,
+        record.min_group_size,
+        record.max_group_size,
+        record.seconds
+    );
+    for s in &out.stages {
+        text += &format!(
+            "  stage {:<20} IL {:.6} %  {:.3} s (summed over units)\n",
+            s.name, s.il, s.seconds
+        );
+    }
+    if let Some(rel) = &record.release {
+        text += &crate::render::run::release_line(rel);
+    }
+    if split.blocks.is_some() && part.is_some() {
+        text += "  block borders are not repaired in a part (the repair needs every block)\n";
+    }
+    if out.interrupted || !out.unsolved.is_empty() {
+        text += &format!(
+            "  {}: units done keep their groups, running refiners their best so far{}; {} \
+             unit(s) stopped before their initializer finished got sorted-sum fallback \
+             groups{}\n",
+            if out.interrupted {
+                format!("interrupted by {}", crate::interrupt::signal_name())
+            } else {
+                "time limit".to_string()
+            },
+            if out.repair.iter().any(|s| s.interrupted) {
+                ", the border repair the cuts done"
+            } else {
+                ""
+            },
+            out.unsolved.len(),
+            if out.unsolved.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", out.unsolved.join(", "))
+            }
+        );
+    }
+    output::print(&text)?;
+    Ok(!out.interrupted)
+}
