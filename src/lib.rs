@@ -35,6 +35,7 @@ pub mod interrupt;
 pub mod labels;
 pub mod measure;
 pub mod method;
+pub mod missing;
 pub mod output;
 pub mod params;
 pub mod partition;

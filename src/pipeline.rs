@@ -158,6 +158,10 @@ impl Pipeline {
         observers: &mut [&mut dyn Observer],
     ) -> Result<PipelineOutcome> {
         inst.check_k(k)?;
+        if inst.has_missing() {
+            // Only methods with masked distances and SSE run on data with holes.
+            return crate::missing::run_pipeline(self, inst, k, seed, interrupt);
+        }
         let t0 = Instant::now();
         let deadline = deadline_after(time_limit);
         let mut records = Vec::new();

@@ -171,6 +171,10 @@ pub struct Record {
     /// values (and its measures with `--measures`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub release: Option<crate::release::ReleaseRecord>,
+    /// `microagg run --missing ignore` on data with missing cells: how many, where, and
+    /// what the released file holds there (absent for complete data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<crate::missing::MissingRecord>,
     pub version: String,
     pub git_commit: String,
 }
@@ -272,6 +276,7 @@ impl Record {
             interrupted: r.interrupted,
             trace: r.trace,
             release: r.release,
+            missing: None,
             version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
         }

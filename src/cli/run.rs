@@ -70,6 +70,15 @@ pub struct RunArgs {
     /// (default time limit: the run's); `microagg list` shows each bound's parameters.
     #[arg(long = "bound-param", requires = "bound")]
     pub bound_params: Vec<String>,
+    /// Missing values (empty or NA cells) in the chosen columns: refuse (stop, naming file,
+    /// row and column) or ignore (left out of distances, centroids and SSE; `mdav` only;
+    /// docs/missing-values.md).
+    #[arg(long, value_enum, default_value_t = microagg::missing::MissingPolicy::Refuse)]
+    pub missing: microagg::missing::MissingPolicy,
+    /// With --missing ignore and --masked-out: keep a missing input cell missing in the
+    /// released file (its bytes copied) or fill it with its group's released value.
+    #[arg(long, value_enum, default_value_t = microagg::missing::MissingRelease::Keep)]
+    pub missing_release: microagg::missing::MissingRelease,
     #[command(flatten)]
     pub split: microagg::parts::SplitArgs,
     #[command(flatten)]
@@ -127,6 +136,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
     outputs.check(&args.data)?;
     args.release.check(args.masked_out.is_some())?;
+    if args.missing_release == microagg::missing::MissingRelease::Fill
+        && (args.masked_out.is_none() || args.missing == microagg::missing::MissingPolicy::Refuse)
+    {
+        return Err(Error::usage(
+            "--missing-release fill applies to the released file of a --missing ignore run: give --missing ignore and --masked-out FILE",
+        ));
+    }
     // Validate the pipeline, the bound and their parameters before loading data or running
     // anything.
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
@@ -135,8 +151,20 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
-    let inst = data.load()?;
+    let (inst, _) = microagg::data::load_missing(
+        &data.data,
+        &data.selection(),
+        data.delimiter()?,
+        &[],
+        args.missing,
+    )?;
     inst.check_k(data.k)?;
+    let has_missing = inst.has_missing();
+    if has_missing && args.bound.is_some() {
+        return Err(Error::usage(
+            "--bound: the data have missing cells (--missing ignore) and no bound covers the SSE over observed cells",
+        ));
+    }
     // --trace FILE: a trace observer writing the file; with --json the same lines also go
     // into the record (a second, in-memory observer).
     let mut file_trace = match &outputs.trace {
@@ -178,6 +206,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             data.delimiter()?,
             p.labels(),
             &args.release,
+            args.missing_release,
         )?),
         None => None,
     };
@@ -191,7 +220,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     )?;
     let interrupted = interrupt::requested();
     // One record type for `run --json` and experiment records (microagg::record).
-    let record = Record::single_run(SingleRun {
+    let mut record = Record::single_run(SingleRun {
         inst: &inst,
         method: &args.method,
         k: data.k,
@@ -207,6 +236,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         trace,
         release,
     });
+    record.missing = inst.missing_record(outputs.masked.as_ref().map(|_| args.missing_release));
     if args.json {
         output::println(&render::run_json(&record))?;
     } else {
@@ -259,6 +289,8 @@ fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Resul
         labels_out: outputs.labels.as_deref(),
         masked_out: outputs.masked.as_deref(),
         release: &args.release,
+        missing: args.missing,
+        missing_release: args.missing_release,
         json: args.json,
         interrupt: interrupt::flag(),
     };

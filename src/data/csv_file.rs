@@ -14,6 +14,7 @@
 
 use super::instance::Instance;
 use crate::error::{Error, Result};
+use crate::missing::MissingPolicy;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::io::{BufRead, Read};
@@ -115,6 +116,17 @@ pub fn load_csv_strata(
     delimiter: u8,
     strata: &[String],
 ) -> Result<(Instance, Option<StrataColumns>)> {
+    load_csv_missing(path, columns, delimiter, strata, MissingPolicy::Refuse)
+}
+
+/// As [`load_csv_strata`] with a missing-value policy (`run --missing`, [`crate::missing`]).
+pub fn load_csv_missing(
+    path: &Path,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+    missing: MissingPolicy,
+) -> Result<(Instance, Option<StrataColumns>)> {
     let file = std::fs::File::open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::io(path, "file not found")
@@ -126,13 +138,14 @@ pub fn load_csv_strata(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    read_csv(
+    read_csv_missing(
         file,
         &path.display().to_string(),
         &name,
         columns,
         delimiter,
         strata,
+        missing,
     )
 }
 
@@ -207,6 +220,28 @@ pub fn read_csv<R: Read>(
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
+) -> Result<(Instance, Option<StrataColumns>)> {
+    read_csv_missing(
+        source,
+        file,
+        name,
+        columns,
+        delimiter,
+        strata,
+        MissingPolicy::Refuse,
+    )
+}
+
+/// As [`read_csv`]; under [`MissingPolicy::Ignore`] an empty or `NA` cell of a chosen
+/// column is read as missing (NaN) instead of an error.
+pub fn read_csv_missing<R: Read>(
+    source: R,
+    file: &str,
+    name: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+    missing: MissingPolicy,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let state = std::rc::Rc::new(std::cell::RefCell::new((Sha256::new(), false)));
     let mut buffered = std::io::BufReader::with_capacity(
@@ -380,12 +415,25 @@ pub fn read_csv<R: Read>(
         }
         for &j in &selected {
             let cell = record[j].trim();
-            if cell.is_empty() {
-                return Err(data_err(here(j), "empty cell (missing value)".into()));
+            if missing == MissingPolicy::Ignore && crate::missing::is_missing_text(cell) {
+                raw.push(f64::NAN);
+                continue;
             }
-            let v: f64 = cell
-                .parse()
-                .map_err(|_| data_err(here(j), format!("non-numeric value '{cell}'")))?;
+            if cell.is_empty() {
+                return Err(data_err(
+                    here(j),
+                    "empty cell (missing value; `run --missing ignore` leaves such cells out)"
+                        .into(),
+                ));
+            }
+            let v: f64 = cell.parse().map_err(|_| {
+                let hint = if cell == "NA" {
+                    " (a missing value; `run --missing ignore` leaves such cells out)"
+                } else {
+                    ""
+                };
+                data_err(here(j), format!("non-numeric value '{cell}'{hint}"))
+            })?;
             if !v.is_finite() {
                 return Err(data_err(
                     here(j),
@@ -432,7 +480,7 @@ pub fn read_csv<R: Read>(
     let digest = state.borrow_mut().0.clone().finalize();
     let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     drop(reader);
-    let inst = Instance::from_raw(name, file, names, raw, sha256).map_err(with_hint)?;
+    let inst = Instance::from_raw_missing(name, file, names, raw, sha256).map_err(with_hint)?;
     let strata = (!strata_cols.is_empty()).then(|| StrataColumns {
         names: strata_cols.iter().map(|&j| header[j].clone()).collect(),
         keys,

@@ -83,3 +83,22 @@ pub fn load_with_strata(
     }
     csv_file::load_csv_strata(std::path::Path::new(spec), columns, delimiter, strata)
 }
+
+/// As [`load_with_strata`] with a missing-value policy (`run --missing`): it applies to CSV
+/// files; generators and the CASC files have no missing values.
+pub fn load_missing(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+    missing: crate::missing::MissingPolicy,
+) -> Result<(Instance, Option<StrataColumns>)> {
+    let path = std::path::Path::new(spec);
+    if missing == crate::missing::MissingPolicy::Refuse
+        || !path.is_file()
+        || manifest::Manifest::embedded()?.find(spec).is_some()
+    {
+        return load_with_strata(spec, columns, delimiter, strata);
+    }
+    csv_file::load_csv_missing(path, columns, delimiter, strata, missing)
+}

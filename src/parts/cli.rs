@@ -40,6 +40,9 @@ pub struct SplitRun<'a> {
     pub masked_out: Option<&'a Path>,
     /// The released file's options (`--aggregate`, `--round-to-input`, `--measures`).
     pub release: &'a crate::release::ReleaseArgs,
+    /// `--missing` and `--missing-release` ([`crate::missing`]).
+    pub missing: crate::missing::MissingPolicy,
+    pub missing_release: crate::missing::MissingRelease,
     pub json: bool,
     pub interrupt: &'a AtomicBool,
 }
@@ -77,6 +80,8 @@ struct SplitRecord<'a> {
     /// The released file (`--masked-out`), as in an unsplit run's record.
     #[serde(skip_serializing_if = "Option::is_none")]
     release: Option<crate::release::ReleaseRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<crate::missing::MissingRecord>,
     version: &'a str,
 }
 
@@ -104,8 +109,16 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     if split.strata.is_some() && strata_cols.is_empty() {
         return Err(Error::usage("--strata: no column named"));
     }
-    let (inst, strata) = data::load_with_strata(r.data, r.columns, r.delimiter, &strata_cols)?;
+    let (inst, strata) =
+        data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)?;
     inst.check_k(r.k)?;
+    let holes = inst.has_missing();
+    if holes && split.blocks.is_some() {
+        return Err(Error::usage(
+            "--blocks: the data have missing cells (--missing ignore) and the border repair \
+             assumes complete data; split them with --strata only",
+        ));
+    }
     let solver = UnitSolver {
         inst: &inst,
         pipeline: r.pipeline,
@@ -161,6 +174,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
                 r.delimiter,
                 &full,
                 r.release,
+                r.missing_release,
             )?)
         }
         None => None,
@@ -168,7 +182,13 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     let sse: f64 = out
         .groups
         .iter()
-        .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+        .map(|m| {
+            if holes {
+                crate::missing::group_sse(&inst, m)
+            } else {
+                microagg_solvers::sse::group_sse(&inst.z, inst.d, m)
+            }
+        })
         .sum();
     let sizes = out.groups.iter().map(Vec::len);
     let record = SplitRecord {
@@ -196,6 +216,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         interrupted: out.interrupted,
         unsolved_units: &out.unsolved,
         release,
+        missing: inst.missing_record(r.masked_out.map(|_| r.missing_release)),
         version: env!("CARGO_PKG_VERSION"),
     };
     if r.json {
@@ -230,6 +251,9 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     }
     if let Some(rel) = &record.release {
         text += &crate::render::run::release_line(rel);
+    }
+    if let Some(m) = &record.missing {
+        text += &m.line();
     }
     if split.blocks.is_some() && part.is_some() {
         text += "  block borders are not repaired in a part (the repair needs every block)\n";

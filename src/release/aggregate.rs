@@ -143,7 +143,8 @@ fn median_sorted(v: &[f64]) -> f64 {
 /// The released values (n x d, original units, row-major): each record's group aggregate.
 /// The mean is the workbench's masked output ([`crate::labels::masked_values`]), bit for bit.
 pub fn released_values(inst: &Instance, labels: &[usize], agg: Aggregation) -> Result<Vec<f64>> {
-    if agg == Aggregation::Mean {
+    let holes = inst.has_missing();
+    if agg == Aggregation::Mean && !holes {
         return crate::labels::masked_values(inst, labels);
     }
     let d = inst.d;
@@ -164,8 +165,17 @@ pub fn released_values(inst: &Instance, labels: &[usize], agg: Aggregation) -> R
     for (l, m) in members.iter().enumerate().filter(|(_, m)| !m.is_empty()) {
         for j in 0..d {
             buf.clear();
-            buf.extend(m.iter().map(|&i| inst.raw[i * d + j]));
-            group_value[l * d + j] = agg.of(&buf);
+            // Missing cells (NaN, `--missing ignore`) are left out; none observed: NaN.
+            buf.extend(
+                m.iter()
+                    .map(|&i| inst.raw[i * d + j])
+                    .filter(|v| !v.is_nan()),
+            );
+            group_value[l * d + j] = if buf.is_empty() {
+                f64::NAN
+            } else {
+                agg.of(&buf)
+            };
         }
     }
     Ok(labels

@@ -94,18 +94,33 @@ pub fn release(
     delimiter: u8,
     labels: &[usize],
     args: &ReleaseArgs,
+    missing: crate::missing::MissingRelease,
 ) -> Result<ReleaseRecord> {
     let agg = args.check(true)?;
-    let values = aggregate::released_values(inst, labels, agg)?;
+    let mut values = aggregate::released_values(inst, labels, agg)?;
+    // Data with holes (`--missing ignore`): group values over observed cells; a missing
+    // cell stays missing unless filled; IL and measures over observed cells / complete rows.
+    let holes = inst.has_missing();
+    if holes {
+        crate::missing::fill_or_keep(inst, &mut values, missing);
+    }
     let (written, layout) = write_release(out, inst, delimiter, &values, args)?;
-    let measures = if args.measures {
-        Some(crate::measure::measure(
+    let measures = match (args.measures, holes) {
+        (false, _) => None,
+        (true, false) => Some(crate::measure::measure(
             inst,
             &written.values,
             crate::measure::DRISK_K,
-        )?)
+        )?),
+        (true, true) => Some(crate::missing::measure_complete_rows(
+            inst,
+            &written.values,
+        )?),
+    };
+    let il_released = if holes {
+        crate::missing::il_released(inst, &written.values)
     } else {
-        None
+        crate::measure::utility::il_sse(&inst.raw, &written.values, inst.d)
     };
     Ok(ReleaseRecord {
         file: out.display().to_string(),
@@ -113,7 +128,7 @@ pub fn release(
         aggregation: agg.name(),
         rounded_to_input: args.round_to_input,
         decimals: written.decimals,
-        il_released: crate::measure::utility::il_sse(&inst.raw, &written.values, inst.d),
+        il_released,
         measures,
     })
 }

@@ -179,6 +179,28 @@ pub fn write_whole_file(
             }
             match replace[j] {
                 None => buf.extend_from_slice(&rec.bytes[field.clone()]),
+                Some(c) if inst.is_missing(row, c) => {
+                    // A missing input cell (`--missing ignore`): kept as read, or filled.
+                    let text = rec.decoded(j);
+                    if !crate::missing::is_missing_text(&text) {
+                        return Err(mismatch(format!(
+                            "'{text}' in column '{}' where the loader read a missing value",
+                            inst.columns[c]
+                        )));
+                    }
+                    let v = released[row * d + c];
+                    if v.is_nan() {
+                        written.push(f64::NAN);
+                        buf.extend_from_slice(&rec.bytes[field.clone()]);
+                    } else {
+                        let mut s = format_value(v, decimals.as_ref().map(|dec| dec[c]));
+                        written.push(s.parse::<f64>().unwrap_or(v));
+                        if s.as_bytes().contains(&delimiter) {
+                            s = format!("\"{s}\"");
+                        }
+                        buf.extend_from_slice(s.as_bytes());
+                    }
+                }
                 Some(c) => {
                     let text = rec.decoded(j);
                     if text.trim().parse::<f64>().ok() != Some(inst.raw[row * d + c]) {

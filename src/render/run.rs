@@ -63,6 +63,9 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
     if let Some(r) = &record.release {
         text += &release_line(r);
     }
+    if let Some(m) = &record.missing {
+        text += &m.line();
+    }
     text
 }
 

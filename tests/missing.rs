@@ -1,0 +1,413 @@
+//! Issue 22 item 3: missing values (`run --missing refuse|ignore`). Hand computations on a
+//! four-record file (z-scores, MDAV groups, masked SSE and IL, the released file kept and
+//! filled, the record), the masked SSE of every partition of a small instance with holes
+//! against an independent recomputation (brute force over all partitions), the masked MDAV
+//! equal to `mdav` on complete data, a strata-split run, and the errors.
+
+mod common;
+use common::{cli, cli_ok};
+use microagg::data::{csv_file, ColumnSelection};
+use microagg::missing::{self, MissingPolicy};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn load(text: &str, columns: &str) -> microagg::data::Instance {
+    csv_file::read_csv_missing(
+        text.as_bytes(),
+        "t.csv",
+        "t",
+        &ColumnSelection::parse(columns),
+        b',',
+        &[],
+        MissingPolicy::Ignore,
+    )
+    .unwrap()
+    .0
+}
+
+const FOUR: &str = "id,a,b\nr1,0,0\nr2,1,NA\nr3,10,10\nr4,11,12\n";
+
+/// a = 0, 1, 10, 11: mean 5.5, variance 25.25; b observed 0, 10, 12: mean 22/3, variance
+/// 744/27. MDAV, k = 2: the centroid is 0 in z; r1 is farthest (z = (-1.095, -1.397)), its
+/// nearest is r2 (a alone: (1/sd_a)^2 * 2/1), the rest {r3, r4} is one group. Masked SSE:
+/// a: 0.5/25.25 twice; b: group 1 has one observed value (0), group 2 (10, 12): 2 / (744/27).
+/// SST = 7 observed cells.
+#[test]
+fn four_records_by_hand_through_the_cli() {
+    let inst = load(FOUR, "a,b");
+    assert!(inst.is_missing(1, 1) && inst.has_missing());
+    assert!((inst.sst - 7.0).abs() < 1e-12);
+    assert!((inst.mean[1] - 22.0 / 3.0).abs() < 1e-12);
+    assert!((inst.std[1] - (744.0f64 / 27.0).sqrt()).abs() < 1e-12);
+    let sse = 1.0 / 25.25 + 2.0 * 27.0 / 744.0;
+    assert!((missing::sse(&inst, &[0, 0, 1, 1]) - sse).abs() < 1e-12);
+
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.csv", FOUR);
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "run",
+            "--data",
+            input.to_str().unwrap(),
+            "--columns",
+            "a,b",
+            "--k",
+            "2",
+            "--method",
+            "mdav",
+            "--missing",
+            "ignore",
+            "--json",
+            "--masked-out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let rec = json(&cli_ok(&args));
+        (rec, std::fs::read_to_string(out).unwrap())
+    };
+    let (rec, text) = run("keep.csv", &[]);
+    assert!((rec["sse"].as_f64().unwrap() - sse).abs() < 1e-12, "{rec}");
+    assert!((rec["il"].as_f64().unwrap() - 100.0 * sse / 7.0).abs() < 1e-10);
+    assert!(rec["stages"][0]["name"] == "mdav");
+    assert!((rec["sst"].as_f64().unwrap() - 7.0).abs() < 1e-12);
+    assert_eq!(rec["groups"], 2);
+    let m = &rec["missing"];
+    assert_eq!(m["policy"], "ignore");
+    assert_eq!(m["cells"], 1);
+    assert_eq!(m["per_column"], serde_json::json!([0, 1]));
+    assert_eq!(m["records"], 1);
+    assert_eq!(m["release"], "keep");
+    // Group means over observed cells; r2's b stays "NA", byte for byte.
+    assert_eq!(
+        text,
+        "id,a,b\nr1,0.5,0\nr2,0.5,NA\nr3,10.5,11\nr4,10.5,11\n"
+    );
+    let il = rec["release"]["il_released"].as_f64().unwrap();
+    assert!((il - 100.0 * sse / 7.0).abs() < 1e-10, "{il}");
+    let (rec, text) = run("fill.csv", &["--missing-release", "fill"]);
+    assert_eq!(text, "id,a,b\nr1,0.5,0\nr2,0.5,0\nr3,10.5,11\nr4,10.5,11\n");
+    assert_eq!(rec["missing"]["release"], "fill");
+    // The IL of the released values is over the observed cells: the filled one adds nothing.
+    assert!((rec["release"]["il_released"].as_f64().unwrap() - il).abs() < 1e-12);
+}
+
+/// All set partitions of 0..n into groups of at least k (restricted growth strings).
+fn partitions(n: usize, k: usize) -> Vec<Vec<usize>> {
+    fn rec(i: usize, n: usize, labels: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if i == n {
+            out.push(labels.clone());
+            return;
+        }
+        let next = labels.iter().max().map_or(0, |m| m + 1);
+        for l in 0..=next {
+            labels.push(l);
+            rec(i + 1, n, labels, out);
+            labels.pop();
+        }
+    }
+    let mut all = Vec::new();
+    rec(0, n, &mut Vec::new(), &mut all);
+    all.retain(|l| {
+        let g = l.iter().max().unwrap() + 1;
+        (0..g).all(|c| l.iter().filter(|&&x| x == c).count() >= k)
+    });
+    all
+}
+
+/// Independent masked SSE from the raw values: z-scores of the observed values computed
+/// here, per group and column the squared deviations of observed values from their mean.
+fn masked_sse_from_raw(raw: &[Option<f64>], n: usize, d: usize, labels: &[usize]) -> f64 {
+    let mut z = vec![None; n * d];
+    for j in 0..d {
+        let obs: Vec<f64> = (0..n).filter_map(|i| raw[i * d + j]).collect();
+        let m = obs.iter().sum::<f64>() / obs.len() as f64;
+        let sd = (obs.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / obs.len() as f64).sqrt();
+        for i in 0..n {
+            z[i * d + j] = raw[i * d + j].map(|v| (v - m) / sd);
+        }
+    }
+    let g = labels.iter().max().unwrap() + 1;
+    let mut total = 0.0;
+    for c in 0..g {
+        for j in 0..d {
+            let v: Vec<f64> = (0..n)
+                .filter(|&i| labels[i] == c)
+                .filter_map(|i| z[i * d + j])
+                .collect();
+            if v.is_empty() {
+                continue;
+            }
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            total += v.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
+        }
+    }
+    total
+}
+
+/// On every partition (groups >= 2) of 8 records with holes: the library's masked SSE and
+/// the SSE of the partition the records report (group-imputed z-scores) equal an
+/// independent recomputation; MDAV's partition is feasible and its reported SSE is its
+/// masked SSE; the brute-force optimum is no larger than MDAV's (no optimum is claimed).
+#[test]
+fn masked_sse_of_every_partition_against_an_independent_recomputation() {
+    let (n, d, k) = (8, 3, 2);
+    let mut state = 12345u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    };
+    for case in 0..4 {
+        let mut raw: Vec<Option<f64>> =
+            (0..n * d).map(|_| Some((next() * 100.0).round())).collect();
+        // 4..7 holes, never a whole row.
+        for t in 0..4 + case {
+            let cell = (t * 7 + case * 5) % (n * d);
+            if (0..d)
+                .filter(|&j| raw[(cell / d) * d + j].is_some())
+                .count()
+                > 1
+            {
+                raw[cell] = None;
+            }
+        }
+        let mut text = "a,b,c\n".to_string();
+        for i in 0..n {
+            let cells: Vec<String> = (0..d)
+                .map(|j| raw[i * d + j].map_or(String::new(), |v| v.to_string()))
+                .collect();
+            text += &format!("{}\n", cells.join(","));
+        }
+        let inst = load(&text, "");
+        let mut best = f64::INFINITY;
+        for labels in partitions(n, k) {
+            let want = masked_sse_from_raw(&raw, n, d, &labels);
+            let got = missing::sse(&inst, &labels);
+            let reported = missing::imputed_partition(&inst, labels.clone())
+                .unwrap()
+                .sse();
+            assert!(
+                (got - want).abs() < 1e-9,
+                "case {case} {labels:?}: {got} vs {want}"
+            );
+            assert!((reported - want).abs() < 1e-9, "case {case} {labels:?}");
+            best = best.min(want);
+        }
+        let groups = missing::mdav::groups(&inst, k, &AtomicBool::new(false)).unwrap();
+        assert!(groups.iter().all(|g| g.len() >= k));
+        let labels = missing::mdav::labels(n, &groups);
+        let never = AtomicBool::new(false);
+        let out = microagg::pipeline::Pipeline::parse("mdav", &[])
+            .unwrap()
+            .run(&inst, k, 0, None, &never)
+            .unwrap();
+        assert_eq!(out.partition.canonical_labels(), labels);
+        let sse = masked_sse_from_raw(&raw, n, d, &labels);
+        assert!((out.partition.sse() - sse).abs() < 1e-9);
+        assert!(
+            best <= sse + 1e-12,
+            "case {case}: optimum {best} > MDAV {sse}"
+        );
+    }
+}
+
+/// On complete data the masked MDAV is `mdav`: the same groups on the CASC files and on
+/// generated data.
+#[test]
+fn masked_mdav_on_complete_data_gives_the_groups_of_mdav() {
+    let mut instances: Vec<microagg::data::Instance> = ["tarragona", "census", "eia"]
+        .iter()
+        .filter_map(|id| common::casc(id))
+        .collect();
+    instances.push(common::synthetic("gauss:n=500,d=4,clusters=5,seed=3"));
+    for inst in &instances {
+        for k in [3, 5] {
+            let (_, want) = common::run_method(inst, "mdav", k, 0);
+            let groups = missing::mdav::groups(inst, k, &AtomicBool::new(false)).unwrap();
+            let got = missing::mdav::labels(inst.n, &groups);
+            assert_eq!(
+                common::groups(&got),
+                common::groups(&want),
+                "{} k = {k}",
+                inst.name
+            );
+        }
+    }
+}
+
+/// A strata-split run with holes: groups within strata, the record's SSE is the masked SSE
+/// of its labels, the missing cells stay in the released file.
+#[test]
+fn a_strata_split_run_with_missing_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = "s,a,b\n".to_string();
+    for i in 0..12 {
+        let b = if i % 5 == 2 {
+            String::new()
+        } else {
+            format!("{}", (i * 7) % 11)
+        };
+        text += &format!("{},{},{b}\n", if i < 6 { "x" } else { "y" }, i * i % 13);
+    }
+    let input = write(dir.path(), "s.csv", &text);
+    let (out, labels) = (dir.path().join("o.csv"), dir.path().join("l.txt"));
+    let rec = json(&cli_ok(&[
+        "run",
+        "--data",
+        input.to_str().unwrap(),
+        "--strata",
+        "s",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--missing",
+        "ignore",
+        "--json",
+        "--masked-out",
+        out.to_str().unwrap(),
+        "--labels-out",
+        labels.to_str().unwrap(),
+    ]));
+    let labels: Vec<usize> = std::fs::read_to_string(&labels)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    for g in common::groups(&labels) {
+        assert!(
+            g.iter().all(|&i| (i < 6) == (g[0] < 6)),
+            "group {g:?} mixes strata"
+        );
+    }
+    let inst = csv_file::load_csv_missing(
+        &input,
+        &ColumnSelection::All,
+        b',',
+        &["s".to_string()],
+        MissingPolicy::Ignore,
+    )
+    .unwrap()
+    .0;
+    let sse = missing::sse(&inst, &labels);
+    assert!((rec["sse"].as_f64().unwrap() - sse).abs() < 1e-9, "{rec}");
+    assert_eq!(rec["missing"]["cells"], 2);
+    let released = std::fs::read_to_string(&out).unwrap();
+    let holes = released.lines().filter(|l| l.ends_with(',')).count();
+    assert_eq!(holes, 2, "{released}");
+}
+
+fn expect_error(args: &[&str], needles: &[&str]) {
+    let o = cli(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in {err}");
+    }
+}
+
+#[test]
+fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.csv", FOUR);
+    let f = input.to_str().unwrap();
+    let base = ["run", "--data", f, "--columns", "a,b", "--k", "2"];
+    let with = |extra: &[&'static str]| {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    expect_error(
+        &with(&["--method", "mdav"]),
+        &["in.csv", "row 2", "column 'b'", "'NA'", "--missing ignore"],
+    );
+    expect_error(
+        &with(&["--method", "mdav+ils", "--missing", "ignore"]),
+        &["mdav+ils", "complete data", "--method mdav"],
+    );
+    expect_error(
+        &with(&["--method", "cbfs", "--missing", "ignore"]),
+        &["'cbfs'", "complete data"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing", "ignore", "--bound", "nn"]),
+        &["--bound", "missing cells"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing", "ignore", "--blocks", "4"]),
+        &["--blocks", "missing cells"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing-release", "fill"]),
+        &["--missing-release fill", "--missing ignore"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing", "maybe"]),
+        &["maybe", "refuse", "ignore"],
+    );
+    // A record with every chosen value missing; a column with one observed value.
+    let bad = write(dir.path(), "bad.csv", "a,b\n1,2\n,\n3,4\n5,6\n");
+    expect_error(
+        &[
+            "run",
+            "--data",
+            bad.to_str().unwrap(),
+            "--k",
+            "2",
+            "--method",
+            "mdav",
+            "--missing",
+            "ignore",
+        ],
+        &["bad.csv", "row 2", "every chosen column is missing"],
+    );
+    let thin = write(dir.path(), "thin.csv", "a,b\n1,2\n2,\n3,\n5,\n");
+    expect_error(
+        &[
+            "run",
+            "--data",
+            thin.to_str().unwrap(),
+            "--k",
+            "2",
+            "--method",
+            "mdav",
+            "--missing",
+            "ignore",
+        ],
+        &["thin.csv", "column 'b'", "1 observed value"],
+    );
+    // Complete data under ignore: the refuse run's bytes and record (no `missing` object).
+    let full = write(dir.path(), "full.csv", "a,b\n1,2\n2,5\n3,4\n5,6\n9,9\n");
+    let run = |extra: &[&str]| {
+        let mut v = vec![
+            "run",
+            "--data",
+            full.to_str().unwrap(),
+            "--k",
+            "2",
+            "--method",
+            "mdav",
+            "--json",
+        ];
+        v.extend_from_slice(extra);
+        let mut r = json(&cli_ok(&v));
+        r["seconds"] = 0.into();
+        r["stages"][0]["seconds"] = 0.into();
+        r
+    };
+    let plain = run(&[]);
+    assert!(plain.get("missing").is_none());
+    assert_eq!(plain, run(&["--missing", "ignore"]));
+}
