@@ -541,3 +541,67 @@ params = { sa = { moves_per_temp = 200 } }
     assert!(records.iter().all(|r| r.trace.is_none()));
     assert!(records.iter().all(|r| r.stages[1].stats.is_some()));
 }
+
+/// `measures = true`: every record carries the measures of the group means its partition
+/// implies (`release`, layout `none`), equal to `measure` on those means computed here from
+/// the run's own labels (recomputed by running the pipeline alone), identical with one or
+/// two workers; the identities of group means hold (IL of the release = the run's IL, means
+/// kept, DBRL at most one record per group); without the option no record has them.
+#[test]
+fn suite_measures_are_in_every_record_and_repeat() {
+    let text = r#"
+name = "measured"
+instances = ["gauss:n=120,d=3,clusters=4,seed=7"]
+k = [3, 5]
+seeds = { base = 2, replicates = 1 }
+max_steps = 40
+measures = true
+
+[[pipeline]]
+method = "mdav"
+
+[[pipeline]]
+method = "cbfs+descent"
+"#;
+    let plan = Plan::new(Suite::parse(text, Path::new("measured.toml")).unwrap()).unwrap();
+    let one = run(&plan, &opts(None, 1, None, false));
+    let two = run(&plan, &opts(None, 2, None, false));
+    assert_eq!(stripped(&one), stripped(&two));
+    let inst = common::synthetic("gauss:n=120,d=3,clusters=4,seed=7");
+    for r in &one {
+        let rel = r.release.as_ref().expect("a release per record");
+        assert_eq!((rel.layout.as_str(), rel.file.as_str()), ("none", ""));
+        let m = rel.measures.as_ref().expect("measures");
+        assert!(
+            (rel.il_released - r.il).abs() <= 1e-9 * r.il,
+            "{}",
+            r.run_id
+        );
+        assert!(
+            (m.utility.il_sse - r.il).abs() <= 1e-9 * r.il,
+            "{}",
+            r.run_id
+        );
+        assert!(m.utility.mean_change_percent.unwrap() < 1e-9);
+        assert!(m.risk.dbrl_percent <= 100.0 * r.groups as f64 / r.n as f64 + 1e-12);
+        // The same measures from the labels of the same run made outside the suite.
+        let never = AtomicBool::new(false);
+        let pipeline = microagg::pipeline::Pipeline::parse(&r.method, &[]).unwrap();
+        let out = pipeline
+            .run_with(&inst, r.k, r.seeds.run, None, Some(40), &never)
+            .unwrap();
+        assert!(
+            (out.partition.sse() - r.sse).abs() <= 1e-12 * r.sse,
+            "{}",
+            r.run_id
+        );
+        let y = microagg::labels::masked_values(&inst, out.partition.labels()).unwrap();
+        let want = microagg::measure::measure(&inst, &y, microagg::measure::DRISK_K).unwrap();
+        assert_eq!(m, &want, "{}", r.run_id);
+    }
+    let plain = text.replace("measures = true", "");
+    let plan = Plan::new(Suite::parse(&plain, Path::new("plain.toml")).unwrap()).unwrap();
+    assert!(run(&plan, &opts(None, 1, None, false))
+        .iter()
+        .all(|r| r.release.is_none()));
+}

@@ -26,6 +26,7 @@ use super::expand::{Plan, Run, Shard};
 use super::lock::OutLock;
 use super::record::{self, BoundResult, Record, RunSeeds, StageParams, StageResult};
 use crate::error::{Error, Result};
+use crate::release::ReleaseRecord;
 use crate::search::observe::Observer;
 use crate::search::trace::Trace;
 use std::collections::{BTreeMap, BTreeSet};
@@ -315,6 +316,11 @@ fn execute(
     let (min_size, max_size) = p.size_range();
     let sse = p.sse();
     let best_bound = record::best_certified(case_bounds);
+    let release = if plan.suite.measures {
+        Some(implied_release(inst, p.labels())?)
+    } else {
+        None
+    };
     Ok(Record {
         suite: plan.suite.name.clone(),
         index: run.index,
@@ -361,10 +367,25 @@ fn execute(
         seconds: out.seconds,
         interrupted: false,
         trace,
-        release: None,
+        release,
         missing: None,
         version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
+    })
+}
+
+/// `measures = true`: the release a partition implies (group means, no file written) with
+/// its measures.
+fn implied_release(inst: &crate::data::Instance, labels: &[usize]) -> Result<ReleaseRecord> {
+    let y = crate::labels::masked_values(inst, labels)?;
+    Ok(ReleaseRecord {
+        file: String::new(),
+        layout: "none".into(),
+        aggregation: "mean".into(),
+        rounded_to_input: false,
+        decimals: None,
+        il_released: crate::measure::utility::il_sse(&inst.raw, &y, inst.d),
+        measures: Some(crate::measure::measure(inst, &y, crate::measure::DRISK_K)?),
     })
 }
 

@@ -16,6 +16,7 @@
 //! max_steps = 5000                     # step budget of every refiner stage (optional)
 //! bounds = []                          # lower bounds to compute per (instance, k)
 //! trace = true                         # a search trace in every record (default false)
+//! measures = true                      # utility and risk of the group means (default false)
 //! seeds = { base = 1, replicates = 2 }
 //!
 //! [[pipeline]]
@@ -78,6 +79,11 @@ pub struct Suite {
     /// default.
     #[serde(default)]
     pub trace: bool,
+    /// Add to every record the utility and risk measures of the file its partition implies
+    /// (group means, not written): `release.measures`, as `run --masked-out --measures`
+    /// ([`crate::measure`]; record linkage costs O(n^2 d) per run); off by default.
+    #[serde(default)]
+    pub measures: bool,
     /// Where the suite was read from (not part of the file).
     #[serde(skip)]
     pub path: PathBuf,

@@ -71,8 +71,11 @@ impl ReleaseArgs {
 /// What the run record says about the released file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct ReleaseRecord {
+    /// The released file; empty when none was written (layout `none`).
     pub file: String,
-    /// `whole` (every input column, the run's replaced) or `columns` (generated data).
+    /// `whole` (every input column, the run's replaced), `columns` (generated data) or
+    /// `none` (experiment records with `measures = true`: the group means the partition
+    /// implies, measured but not written).
     pub layout: String,
     pub aggregation: String,
     pub rounded_to_input: bool,
