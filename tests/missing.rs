@@ -411,3 +411,83 @@ fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error()
     assert!(plain.get("missing").is_none());
     assert_eq!(plain, run(&["--missing", "ignore"]));
 }
+
+/// The README's agency workflow (`examples/agency/households.csv`): the figures it quotes.
+#[test]
+fn the_readme_agency_workflow_gives_its_figures() {
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agency/households.csv");
+    let f = input.to_str().unwrap();
+    let cols = "income,expenditure,savings";
+    expect_error(
+        &[
+            "run",
+            "--data",
+            f,
+            "--columns",
+            cols,
+            "--k",
+            "3",
+            "--method",
+            "mdav",
+        ],
+        &[
+            "households.csv",
+            "row 5 (line 6)",
+            "column 'savings' (6)",
+            "empty cell",
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("released.csv");
+    let rec = json(&cli_ok(&[
+        "run",
+        "--data",
+        f,
+        "--columns",
+        cols,
+        "--strata",
+        "region",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--missing",
+        "ignore",
+        "--masked-out",
+        out.to_str().unwrap(),
+        "--round-to-input",
+        "--measures",
+        "--json",
+    ]));
+    let close = |v: &serde_json::Value, want: f64, tol: f64| {
+        assert!((v.as_f64().unwrap() - want).abs() < tol, "{v} vs {want}")
+    };
+    close(&rec["il"], 5.766239, 5e-7);
+    assert_eq!(rec["groups"], 19);
+    assert_eq!(
+        rec["missing"],
+        serde_json::json!({"policy": "ignore", "cells": 6, "per_column": [0, 2, 4],
+                           "records": 6, "release": "keep"})
+    );
+    let m = &rec["release"]["measures"];
+    assert_eq!(m["n"], 54);
+    close(&m["utility"]["il1s"], 0.1295, 5e-5);
+    close(&m["utility"]["correlation_change"], 0.0459, 5e-5);
+    close(&m["risk"]["dbrl_percent"], 24.07, 5e-3);
+    close(&m["risk"]["sdid_percent"], 21.36, 5e-3);
+    let released = std::fs::read_to_string(&out).unwrap();
+    let original = std::fs::read_to_string(&input).unwrap();
+    for (a, b) in released.lines().zip(original.lines()) {
+        let (a, b): (Vec<&str>, Vec<&str>) = (a.split(',').collect(), b.split(',').collect());
+        assert_eq!(a[..3], b[..3], "id, region and weight are copied");
+        for j in 4..6 {
+            assert_eq!(
+                a[j] == "NA" || a[j].is_empty(),
+                b[j] == "NA" || b[j].is_empty()
+            );
+            if b[j] == "NA" || b[j].is_empty() {
+                assert_eq!(a[j], b[j], "a hole is kept byte for byte");
+            }
+        }
+    }
+}
