@@ -235,8 +235,8 @@ pub fn text(inst: &Instance, masked: &Path, m: &Measures) -> String {
         opt(u.correlation_change, 6)
     );
     t += &format!(
-        "  risk:    DBRL {:.4} % of records linked, SD interval disclosure {:.4} % of cells, sdcMicro dRisk (k = {}) {:.6}\n",
-        r.dbrl_percent, r.sdid_percent, r.drisk_k, r.drisk_sdcmicro
+        "  risk:    DBRL {:.4} % of records linked, SD interval disclosure {:.4} % of cells, rank interval disclosure {} % of cells, sdcMicro dRisk (k = {}) {:.6}\n",
+        r.dbrl_percent, r.sdid_percent, opt(r.rid_percent, 4), r.drisk_k, r.drisk_sdcmicro
     );
     t
 }
