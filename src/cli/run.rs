@@ -131,6 +131,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // anything.
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
     let (bound_options, bound_time_limit) = bound_options(&args)?;
+    check_weights_options(&args)?;
     if args.split.is_active() {
         let r = &args.release;
         if r.aggregate.is_some() || r.round_to_input || r.measures {
@@ -141,7 +142,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
-    let inst = data.load()?;
+    let inst = data.load_weighted()?;
     inst.check_k(data.k)?;
     // --trace FILE: a trace observer writing the file; with --json the same lines also go
     // into the record (a second, in-memory observer).
@@ -227,6 +228,35 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--weights` with options that have no weighted version: refused before anything runs
+/// (`docs/weights.md`), never ignored.
+fn check_weights_options(args: &RunArgs) -> Result<()> {
+    if args.data.weights.is_none() {
+        return Ok(());
+    }
+    if args.split.is_active() {
+        return Err(Error::usage(
+            "--weights applies to unsplit runs (not with --strata, --blocks or --part)",
+        ));
+    }
+    if let Some(b) = &args.bound {
+        return Err(Error::usage(format!(
+            "--bound {b} with --weights: no lower bound is proven for the weighted SSE \
+             (docs/weights.md); leave out --bound, or bound the unweighted SSE without --weights"
+        )));
+    }
+    if let Some(a) = &args.release.aggregate {
+        let agg = microagg::release::Aggregation::parse(a)?;
+        if agg != microagg::release::Aggregation::Mean {
+            return Err(Error::usage(format!(
+                "--aggregate {a} with --weights: only the mean has a weighted version \
+                 (weighted group means); use --aggregate mean or leave out --weights"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The options and time limit of `--bound` from its `--bound-param`s (the time limit is the

@@ -362,6 +362,7 @@ fn execute(
         interrupted: false,
         trace,
         release: None,
+        weights: None,
         version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
     })

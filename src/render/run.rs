@@ -47,6 +47,19 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
             s.name, s.il, s.seconds
         );
     }
+    if let Some(w) = &record.weights {
+        text += &format!(
+            "  weighted (--weights {}, total {}): SSE {:.6} IL {:.6} % ({})\n",
+            w.column,
+            w.total,
+            w.sse,
+            w.il,
+            match w.objective.as_deref() {
+                Some("weighted") => "the method minimised the weighted SSE",
+                _ => "the method minimised the unweighted SSE; weighted IL reported only",
+            }
+        );
+    }
     if let Some(b) = bound {
         text += &format!(
             "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %\n",
@@ -73,6 +86,9 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
             },
             r.il_released
         );
+        if let Some(w) = r.il_released_weighted {
+            text += &format!("  released weighted IL {w:.6} % (weighted group means)\n");
+        }
     }
     text
 }
