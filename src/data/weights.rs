@@ -343,7 +343,8 @@ pub struct WeightedIl {
     pub sst: f64,
     /// Weighted IL = 100 sse / sst (percent).
     pub il: f64,
-    /// What the method minimised: `weighted` (the weighted SSE, `univariate` alone) or
+    /// What the method minimised: `weighted` (`univariate` alone: the weighted SSE over
+    /// partitions into sorted runs, globally optimal only when all weights are equal) or
     /// `unweighted` (the SSE; the weighted IL is only reported). Absent in `check`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<String>,

@@ -33,7 +33,7 @@ pub struct Univariate;
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
         "univariate",
-        "Optimal univariate microaggregation (d = 1; pick a column with --column): sorted values cut optimally, O(n) after sorting",
+        "Optimal univariate microaggregation (d = 1; pick a column with --column): sorted values cut optimally, O(n) after sorting; with --weights the weighted SSE over sorted runs, O(nk) (docs/weights.md)",
         "Hansen & Mukherjee 2003; Stamm & Schaub 2024",
         |_: NoParams| Univariate,
     )
