@@ -621,3 +621,33 @@ fn cli_errors_name_file_row_and_column() {
     assert_eq!(v["d"], 2);
     assert_eq!(v["weights"]["objective"], "unweighted");
 }
+
+/// The kernels refuse bad input instead of panicking: a weight that is not finite and
+/// positive, unsorted values, a length mismatch; `Weights::new` names the record.
+#[test]
+fn kernels_refuse_bad_weights() {
+    use microagg_solvers::SolverError;
+    let x = [1.0, 2.0, 3.0, 4.0];
+    for (bad, index) in [(0.0, 1), (-1.0, 1), (f64::NAN, 1), (f64::INFINITY, 1)] {
+        let w = [1.0, bad, 1.0, 1.0];
+        assert_eq!(
+            univariate_weighted_runs(&x, &w, 2).unwrap_err(),
+            SolverError::BadWeight { index }
+        );
+        assert_eq!(
+            univariate_weighted_brute_force(&x, &w, 2).unwrap_err(),
+            SolverError::BadWeight { index }
+        );
+        let e = Weights::new("w", w.to_vec()).unwrap_err().to_string();
+        assert!(e.contains("record 2") && e.contains("column 'w'"), "{e}");
+    }
+    assert!(matches!(
+        univariate_weighted_runs(&[2.0, 1.0, 3.0, 4.0], &[1.0; 4], 2),
+        Err(SolverError::Unsorted { index: 1 })
+    ));
+    assert!(univariate_weighted_runs(&x, &[1.0; 3], 2).is_err());
+    assert!(Weights::new("w", vec![1e308, 1e308]).is_err());
+    let w = Weights::new("w", vec![2.0, 2.0, 2.0]).unwrap();
+    assert!(w.all_equal() && w.total == 6.0);
+    assert!(!Weights::new("w", vec![2.0, 1.0]).unwrap().all_equal());
+}
