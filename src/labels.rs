@@ -77,6 +77,9 @@ pub struct CheckReport {
     pub undersized: Vec<(usize, usize)>,
     /// How many groups are below k (all of them, listed or not).
     pub undersized_groups: usize,
+    /// With `--weights`: the weighted SSE, SST and IL of the labels (`docs/weights.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<crate::data::weights::WeightedIl>,
 }
 
 /// Undersized groups listed in a [`CheckReport`]; the count covers the rest.
@@ -108,7 +111,16 @@ pub fn check_labels(inst: &Instance, k: usize, labels: &[usize]) -> Result<Check
         .map(|(&l, m)| (l, m.len()))
         .take(UNDERSIZED_LISTED)
         .collect();
+    let weights = inst.weights.as_ref().and_then(|w| {
+        // Same group order as the SSE above (labels ascending).
+        let wsse: f64 = groups
+            .values()
+            .map(|m| crate::data::weights::weighted_group_stats(&inst.z, inst.d, &w.values, m).1)
+            .sum();
+        crate::data::weights::WeightedIl::of(inst, wsse, None)
+    });
     Ok(CheckReport {
+        weights,
         feasible: undersized_groups == 0,
         undersized_groups,
         n: inst.n,

@@ -293,6 +293,18 @@ impl Partition {
         (before - total).abs()
     }
 
+    /// Weighted SSE (sampling weights `w`, one per record) computed from scratch, two passes
+    /// per group about the weighted centroid, groups in slot order: with unit weights the
+    /// same operations in the same order as [`Partition::recompute`], so the same bits
+    /// (`docs/weights.md`). The cached statistics stay unweighted.
+    pub fn weighted_sse(&self, inst: &Instance, w: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for m in &self.members {
+            total += crate::data::weights::weighted_group_stats(&inst.z, inst.d, w, m).1;
+        }
+        total
+    }
+
     /// SSE computed from scratch (two passes per group), without touching the cache.
     pub fn fresh_sse(&self, inst: &Instance) -> f64 {
         self.members.iter().map(|m| group_stats(inst, m).1).sum()

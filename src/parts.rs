@@ -120,6 +120,7 @@ pub fn sub_instance(inst: &Instance, rows: &[usize], unit: &str) -> Instance {
         std: inst.std.clone(),
         sst,
         sha256: data::instance::sha256_hex(format!("{}/{unit}", inst.sha256).as_bytes()),
+        weights: inst.weights.as_ref().map(|w| w.subset(rows)),
     }
 }
 

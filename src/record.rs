@@ -175,6 +175,11 @@ pub struct Record {
     /// what the released file holds there (absent for complete data).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missing: Option<crate::missing::MissingRecord>,
+    /// `microagg run --weights COLUMN`: the weighted SSE, SST and IL of the partition
+    /// (`il` above stays the unweighted IL) and which objective the method minimised
+    /// (`docs/weights.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<crate::data::weights::WeightedIl>,
     pub version: String,
     pub git_commit: String,
 }
@@ -218,6 +223,16 @@ pub struct SingleRun<'a> {
     pub interrupted: bool,
     pub trace: Option<Vec<TracePoint>>,
     pub release: Option<crate::release::ReleaseRecord>,
+}
+
+/// What a pipeline minimises when the instance carries sampling weights: the weighted SSE
+/// only for `univariate` alone (the weighted DP over sorted runs); every other method and
+/// every refiner minimises the unweighted SSE (`docs/weights.md`).
+pub fn weighted_objective(stages: &[StageSpec]) -> &'static str {
+    match stages {
+        [only] if only.name == "univariate" => "weighted",
+        _ => "unweighted",
+    }
 }
 
 impl Record {
@@ -276,6 +291,14 @@ impl Record {
             interrupted: r.interrupted,
             trace: r.trace,
             release: r.release,
+            weights: r.inst.weights.as_ref().and_then(|w| {
+                let objective = weighted_objective(r.params);
+                crate::data::weights::WeightedIl::of(
+                    r.inst,
+                    p.weighted_sse(r.inst, &w.values),
+                    Some(objective),
+                )
+            }),
             missing: None,
             version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),

@@ -270,6 +270,29 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
     let back: microagg::experiment::Record = serde_json::from_value(run.clone()).unwrap();
     assert_eq!(back.il, run["il"].as_f64().unwrap());
 
+    // A weighted run (`--weights`, issue 22): its `weights` object and the released file's
+    // weighted IL validate too.
+    let data = dir.path().join("w.csv");
+    std::fs::write(&data, "x,y,w\n1,5,1\n2,3,2\n3,1,1\n4,4,2\n5,0,3\n6,2,1\n").unwrap();
+    let masked_w = dir.path().join("masked-w.csv");
+    let o = common::cli_ok(&[
+        "run",
+        "--data",
+        data.to_str().unwrap(),
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "mdav",
+        "--masked-out",
+        masked_w.to_str().unwrap(),
+        "--json",
+    ]);
+    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(errors_of(&schema, &run), Vec::<String>::new(), "{run}");
+    assert!(run["weights"]["il"].is_number() && run["release"]["il_released_weighted"].is_number());
+
     // The check can fail: each broken copy is rejected, naming the place.
     let base = &records[0];
     type Breaker = Box<dyn Fn(&mut Value)>;

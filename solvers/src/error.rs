@@ -29,6 +29,9 @@ pub enum SolverError {
         .index - 1
     )]
     Unsorted { index: usize },
+    /// A sampling weight is NaN, infinite, zero or negative; `index` is its position.
+    #[error("weight at index {index} is not a finite positive number")]
+    BadWeight { index: usize },
     /// The dimension `d` is zero or does not divide the length of the data slice.
     #[error("dimension d = {d} is zero or does not divide the data length {len}")]
     BadDimension { len: usize, d: usize },

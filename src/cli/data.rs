@@ -1,7 +1,9 @@
 //! # Data options
 //!
-//! [`DataArgs`]: `--data`, `--columns` / `--column`, `--k` and `--delimiter`, shared by every
-//! command that reads an instance, and how they load it.
+//! [`DataArgs`]: `--data`, `--columns` / `--column`, `--k`, `--delimiter` and `--weights`,
+//! shared by every command that reads an instance, and how they load it. Commands that do
+//! not use sampling weights load with [`DataArgs::load`], which refuses `--weights` (never
+//! ignores it); `run` and `check` use [`DataArgs::load_weighted`].
 //!
 //! ## Complexity
 //! That of loading the instance (linear in the file).
@@ -32,6 +34,11 @@ pub struct DataArgs {
     /// Field delimiter of CSV files: one character, e.g. ';' or '\t' (default ',').
     #[arg(long, default_value = ",")]
     pub delimiter: String,
+    /// Sampling weights: a column of the CSV file (name or 1-based position), read as one
+    /// weight per record, each finite and > 0; not an attribute. Reports the weighted IL
+    /// (docs/weights.md says what each method does with weights). `run` and `check` only.
+    #[arg(long, value_name = "COLUMN")]
+    pub weights: Option<String>,
 }
 
 impl DataArgs {
@@ -45,8 +52,25 @@ impl DataArgs {
         }
     }
 
+    /// Load the instance for a command without sampling weights: `--weights` is refused.
     pub fn load(&self) -> Result<data::Instance> {
+        if self.weights.is_some() {
+            return Err(Error::usage(
+                "--weights applies to `run`, `check` and `measure`; this command has no \
+                 weighted version (docs/weights.md)",
+            ));
+        }
         data::load_with(&self.data, &self.selection(), self.delimiter()?)
+    }
+
+    /// Load the instance with its sampling weights when `--weights` is given.
+    pub fn load_weighted(&self) -> Result<data::Instance> {
+        match &self.weights {
+            Some(column) => {
+                data::load_weighted(&self.data, &self.selection(), self.delimiter()?, column)
+            }
+            None => data::load_with(&self.data, &self.selection(), self.delimiter()?),
+        }
     }
 
     /// The input file, when `--data` names one (for refusing to overwrite it).

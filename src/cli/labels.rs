@@ -40,7 +40,7 @@ pub struct CombineArgs {
 /// `microagg check`.
 pub fn check(args: CheckArgs) -> Result<ExitCode> {
     let data = &args.data;
-    let inst = data.load()?;
+    let inst = data.load_weighted()?;
     inst.check_k(data.k)?;
     let labels = labels::read_labels(&args.labels)?;
     let report = labels::check_labels(&inst, data.k, &labels)?;

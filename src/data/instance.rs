@@ -30,6 +30,8 @@ pub struct Instance {
     pub sst: f64,
     /// sha256 of the source file's bytes (CSV) or of the generated values (synthetic).
     pub sha256: String,
+    /// Sampling weights (`--weights COLUMN`), when given; see [`super::weights`].
+    pub weights: Option<super::weights::Weights>,
 }
 
 impl Instance {
@@ -131,6 +133,7 @@ impl Instance {
             std,
             sst,
             sha256,
+            weights: None,
         })
     }
 

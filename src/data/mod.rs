@@ -12,9 +12,11 @@ pub mod csv_file;
 pub mod instance;
 pub mod manifest;
 pub mod synthetic;
+pub mod weights;
 
 pub use csv_file::{ColumnSelection, StrataColumns};
 pub use instance::Instance;
+pub use weights::{load_weighted, Weights};
 
 use crate::error::Result;
 

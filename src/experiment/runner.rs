@@ -369,6 +369,7 @@ fn execute(
         trace,
         release,
         missing: None,
+        weights: None,
         version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
     })
@@ -385,6 +386,7 @@ fn implied_release(inst: &crate::data::Instance, labels: &[usize]) -> Result<Rel
         rounded_to_input: false,
         decimals: None,
         il_released: crate::measure::utility::il_sse(&inst.raw, &y, inst.d),
+        il_released_weighted: None,
         measures: Some(crate::measure::measure(inst, &y, crate::measure::DRISK_K)?),
     })
 }

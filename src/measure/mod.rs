@@ -166,6 +166,11 @@ pub struct MeasureArgs {
     /// deviations of the released column.
     #[arg(long, default_value_t = DRISK_K)]
     pub drisk_k: f64,
+    /// Sampling weights: a column of the original file (name or 1-based position), not
+    /// compared; adds the weighted IL of the released values (`weights` in the JSON; the
+    /// other measures stay unweighted, docs/weights.md).
+    #[arg(long, value_name = "COLUMN")]
+    pub weights: Option<String>,
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -185,7 +190,11 @@ pub fn parse_delimiter(d: &str) -> Result<u8> {
 /// `microagg measure`: load both files, measure, print (text or one JSON object).
 pub fn run_cli(a: &MeasureArgs) -> Result<()> {
     let delimiter = parse_delimiter(&a.delimiter)?;
-    let inst = data::load_with(&a.data, &ColumnSelection::parse(&a.columns), delimiter)?;
+    let selection = ColumnSelection::parse(&a.columns);
+    let inst = match &a.weights {
+        Some(column) => data::load_weighted(&a.data, &selection, delimiter, column)?,
+        None => data::load_with(&a.data, &selection, delimiter)?,
+    };
     let y = read_released(&a.masked, &inst.columns, delimiter)?;
     if y.len() != inst.n * inst.d {
         return Err(Error::Data {
@@ -200,14 +209,31 @@ pub fn run_cli(a: &MeasureArgs) -> Result<()> {
         });
     }
     let m = measure(&inst, &y, a.drisk_k)?;
+    let weighted = inst.weights.as_ref().map(|w| {
+        (
+            w,
+            utility::il_sse_weighted(&inst.raw, &y, inst.d, &w.values),
+        )
+    });
     if a.json {
         let mut v = serde_json::to_value(&m).expect("measures serialise");
+        if let Some((w, il)) = weighted {
+            v["weights"] =
+                serde_json::json!({"column": w.column, "total": w.total, "il_weighted": il});
+        }
         v["data"] = inst.source.clone().into();
         v["instance_sha256"] = inst.sha256.clone().into();
         v["masked"] = a.masked.display().to_string().into();
         crate::output::println(&serde_json::to_string(&v).expect("measures serialise"))
     } else {
-        crate::output::print(&text(&inst, &a.masked, &m))
+        let mut t = text(&inst, &a.masked, &m);
+        if let Some((w, il)) = weighted {
+            t += &format!(
+                "  weighted (--weights {}, total {}): IL (SSE) {il:.4} %; the other measures are unweighted\n",
+                w.column, w.total
+            );
+        }
+        crate::output::print(&t)
     }
 }
 

@@ -92,6 +92,28 @@ pub fn il_sse(x: &[f64], y: &[f64], p: usize) -> f64 {
     100.0 * sse / sst
 }
 
+/// The weighted IL of released values (`--weights`): `100 sum_i w_i sum_j ((x_ij - y_ij) /
+/// sigma_j)^2 / sum_i w_i sum_j ((x_ij - m_j) / sigma_j)^2` with the population standard
+/// deviations sigma_j of `x` (unweighted, as the z-scores) and its weighted means m_j. With
+/// unit weights the operations of [`il_sse`], in the same order (the same bits). O(n p).
+pub fn il_sse_weighted(x: &[f64], y: &[f64], p: usize, w: &[f64]) -> f64 {
+    let n = x.len() / p;
+    let total: f64 = w.iter().sum();
+    let (mut sse, mut sst) = (0.0, 0.0);
+    for j in 0..p {
+        let c = stats::column(x, p, j);
+        let m = stats::mean(&c);
+        let sigma = (c.iter().map(|v| (v - m).powi(2)).sum::<f64>() / n as f64).sqrt();
+        let mw = c.iter().zip(w).map(|(v, w)| w * v).sum::<f64>() / total;
+        let mw = mw + c.iter().zip(w).map(|(v, w)| w * (v - mw)).sum::<f64>() / total;
+        for i in 0..n {
+            sse += w[i] * ((x[i * p + j] - y[i * p + j]) / sigma).powi(2);
+            sst += w[i] * ((x[i * p + j] - mw) / sigma).powi(2);
+        }
+    }
+    100.0 * sse / sst
+}
+
 /// Utility measures of `y` against `x` (n x p, row-major, same column order as `names`).
 pub fn utility(x: &[f64], y: &[f64], p: usize, names: &[String]) -> Utility {
     let n = x.len() / p;

@@ -221,6 +221,7 @@ impl Instance {
             std,
             sst,
             sha256,
+            weights: None,
         })
     }
 }

@@ -131,6 +131,48 @@ impl Aggregation {
     }
 }
 
+/// Each record replaced by its group's weighted mean `sum w_i x_i / sum w_i` (original
+/// units, row-major n x d), with the power-of-two scaling of
+/// [`crate::labels::masked_values`] against overflow; with unit weights the same operations
+/// in the same order, so the same bits. O(n d).
+pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Result<Vec<f64>> {
+    use crate::data::instance::{ldexp, power_of_two_scale};
+    let d = inst.d;
+    if labels.len() != inst.n || w.len() != inst.n {
+        return Err(Error::Infeasible(format!(
+            "{} labels and {} weights for {} records",
+            labels.len(),
+            w.len(),
+            inst.n
+        )));
+    }
+    let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let scale: Vec<i32> = (0..d)
+        .map(|j| {
+            let column: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * d + j]).collect();
+            power_of_two_scale(&column).unwrap_or(0)
+        })
+        .collect();
+    let mut sums = vec![0.0; g * d];
+    let mut totals = vec![0.0f64; g];
+    for (i, &l) in labels.iter().enumerate() {
+        totals[l] += w[i];
+        for j in 0..d {
+            sums[l * d + j] += w[i] * ldexp(inst.raw[i * d + j], -scale[j]);
+        }
+    }
+    for l in 0..g {
+        let total = if totals[l] > 0.0 { totals[l] } else { 1.0 };
+        for j in 0..d {
+            sums[l * d + j] = ldexp(sums[l * d + j] / total, scale[j]);
+        }
+    }
+    Ok(labels
+        .iter()
+        .flat_map(|&l| sums[l * d..(l + 1) * d].iter().copied())
+        .collect())
+}
+
 fn median_sorted(v: &[f64]) -> f64 {
     let n = v.len();
     if n % 2 == 1 {
@@ -141,8 +183,21 @@ fn median_sorted(v: &[f64]) -> f64 {
 }
 
 /// The released values (n x d, original units, row-major): each record's group aggregate.
-/// The mean is the workbench's masked output ([`crate::labels::masked_values`]), bit for bit.
+/// The mean is the workbench's masked output ([`crate::labels::masked_values`]), bit for bit;
+/// with sampling weights (`--weights`) it is the weighted group mean
+/// ([`weighted_masked_values`]), and the other aggregations are refused (no weighted
+/// version yet, `docs/weights.md`).
 pub fn released_values(inst: &Instance, labels: &[usize], agg: Aggregation) -> Result<Vec<f64>> {
+    if let Some(w) = &inst.weights {
+        if agg != Aggregation::Mean {
+            return Err(Error::usage(format!(
+                "--aggregate {} with --weights: only the (weighted) mean has a weighted \
+                 version here; use --aggregate mean or leave out --weights",
+                agg.name()
+            )));
+        }
+        return weighted_masked_values(inst, &w.values, labels);
+    }
     let holes = inst.has_missing();
     if agg == Aggregation::Mean && !holes {
         return crate::labels::masked_values(inst, labels);

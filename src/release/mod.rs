@@ -86,6 +86,11 @@ pub struct ReleaseRecord {
     /// (sigma: population standard deviations of the input), the run's IL for unrounded
     /// means.
     pub il_released: f64,
+    /// With `--weights`: the weighted IL of the values written (weights w_i on both sums,
+    /// about the weighted column means; `docs/weights.md`); the group means written are
+    /// then weighted means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub il_released_weighted: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measures: Option<crate::measure::Measures>,
 }
@@ -132,6 +137,9 @@ pub fn release(
         rounded_to_input: args.round_to_input,
         decimals: written.decimals,
         il_released,
+        il_released_weighted: inst.weights.as_ref().map(|w| {
+            crate::measure::utility::il_sse_weighted(&inst.raw, &written.values, inst.d, &w.values)
+        }),
         measures,
     })
 }

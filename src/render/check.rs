@@ -30,6 +30,12 @@ pub fn check_text(report: &CheckReport, path: &Path, k: usize) -> String {
         report.sse,
         report.il
     );
+    if let Some(w) = &report.weights {
+        text += &format!(
+            "  weighted (--weights {}, total {}): SSE {:.6}, SST {:.6}, IL {:.6} %\n",
+            w.column, w.total, w.sse, w.sst, w.il
+        );
+    }
     for (l, s) in &report.undersized {
         text += &format!("  group {l} has {s} < k = {k} records\n");
     }

@@ -47,6 +47,19 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
             s.name, s.il, s.seconds
         );
     }
+    if let Some(w) = &record.weights {
+        text += &format!(
+            "  weighted (--weights {}, total {}): SSE {:.6} IL {:.6} % ({})\n",
+            w.column,
+            w.total,
+            w.sse,
+            w.il,
+            match w.objective.as_deref() {
+                Some("weighted") => "the method minimised the weighted SSE",
+                _ => "the method minimised the unweighted SSE; weighted IL reported only",
+            }
+        );
+    }
     if let Some(b) = bound {
         text += &format!(
             "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %\n",
@@ -71,7 +84,7 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
 
 /// The text line of a released file (unsplit and split runs).
 pub fn release_line(r: &crate::release::ReleaseRecord) -> String {
-    format!(
+    let mut line = format!(
         "  released {} ({}, {}{}): IL of the released values {:.6} %\n",
         r.file,
         r.layout,
@@ -82,5 +95,9 @@ pub fn release_line(r: &crate::release::ReleaseRecord) -> String {
             ""
         },
         r.il_released
-    )
+    );
+    if let Some(w) = r.il_released_weighted {
+        line += &format!("  released weighted IL {w:.6} % (weighted group means)\n");
+    }
+    line
 }

@@ -19,6 +19,8 @@
 //! - [`univariate_dp`]: O(nk) scan of the `k` admissible predecessors of each cut.
 //! - [`univariate_brute_force`]: all set partitions (any order, no contiguity assumed),
 //!   `n <= BRUTE_FORCE_MAX_N`; the test oracle.
+//! - [`univariate_weighted_runs`] (sampling weights): the minimum weighted SSE over sorted
+//!   runs, O(nk); globally optimal only for equal weights (see `weighted.rs`).
 //!
 //! Group costs are evaluated from prefix sums of values centred on a local reference, rebuilt
 //! per block of `k` cuts over a window of at most `3k-2` values (never global prefix sums of
@@ -49,11 +51,13 @@
 mod brute;
 mod dp;
 mod fast;
+mod weighted;
 mod window;
 
 pub use brute::{univariate_brute_force, Partition, BRUTE_FORCE_MAX_N};
 pub use dp::univariate_dp;
 pub use fast::univariate_smawk;
+pub use weighted::{univariate_weighted_brute_force, univariate_weighted_runs, weighted_slice_sse};
 
 use crate::error::SolverError;
 use crate::segmentation::{CompensatedSum, Segmentation};
