@@ -85,7 +85,7 @@ impl Neighbours {
 }
 
 /// Records per parallel chunk of tree queries (the stop rule is asked between chunks).
-pub const CHUNK: usize = 1024;
+pub const CHUNK: usize = super::knn::CHUNK;
 
 /// The kd-tree pays from a few thousand records (measured in
 /// `proofs/certificates/study-engine.txt`); both paths give the same lists.
@@ -126,39 +126,12 @@ fn lists_by_scan(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> O
     Some(list)
 }
 
-/// The m + 1 nearest of each record from the engine's exact kd-tree, less the record
-/// itself. The tree computes each squared distance as `sq_dist` does (the same terms in the
-/// same order; x - y and y - x differ only in sign) and breaks ties by lowest id, so the
-/// lists are the scan's ([`lists_by_scan`]) bit for bit (proofs/P16). Records are queried
-/// in tree order (consecutive queries are near in space and find the same parts of the
-/// tree in cache: 15 % less CPU at n = 10^6, d = 10), chunks of them in parallel, and each
-/// list is written at its record's place, so neither order nor thread count changes the
-/// lists.
-fn lists_from_tree(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> Option<Vec<u32>> {
-    use rayon::prelude::*;
-    let n = inst.n;
-    let tree = crate::init::kdtree::KdRemaining::new(inst, (0..n).collect());
-    let mut list = vec![0u32; n * m];
-    for ids in tree.ids_in_tree_order().chunks(CHUNK) {
-        if stop() {
-            return None;
-        }
-        let chunk: Vec<Vec<u32>> = ids
-            .par_iter()
-            .map(|&i| {
-                tree.nearest_ids(inst.row(i), m + 1)
-                    .into_iter()
-                    .filter(|&j| j != i)
-                    .take(m)
-                    .map(|j| j as u32)
-                    .collect()
-            })
-            .collect();
-        for (&i, c) in ids.iter().zip(&chunk) {
-            list[i * m..(i + 1) * m].copy_from_slice(c);
-        }
-    }
-    Some(list)
+/// The m nearest others of each record from the static kd-tree ([`super::knn`]): the
+/// scan's lists ([`lists_by_scan`]) bit for bit, ties included (proofs/P06, section "The
+/// static all-kNN tree"), in parallel chunks whose results do not depend on the thread
+/// count.
+fn lists_from_tree(inst: &Instance, m: usize, stop: impl FnMut() -> bool) -> Option<Vec<u32>> {
+    super::knn::all_nearest(&inst.z, inst.d, m, stop, |_| {})
 }
 
 #[cfg(test)]
