@@ -7,9 +7,10 @@
 //! instead of all n/k of them.
 //!
 //! ## Complexity
-//! From 4096 records the lists come from the MDAV engine's exact kd-tree (the same lists,
-//! ties included): build O(n log n d), then n (m + 1)-nearest queries, in parallel chunks;
-//! a query visits few leaves in low d and more as d grows. Below that, brute force:
+//! From 4096 records the lists come from the static all-kNN kd-tree of [`super::knn`] (the
+//! same lists, ties included): build O(n log n d), then n m-nearest queries in tree order,
+//! in parallel chunks; a query visits few leaves in low d and more as d grows (measured in
+//! `proofs/certificates/study-engine.txt`). Below that, brute force:
 //! O(n^2 d) (about 0.2 s for EIA, n = 4092, d = 11). O(n m) memory.
 //! [`Neighbours::build_until`] polls a stop rule between records (between chunks of
 //! [`CHUNK`] on the tree path), so a time limit or Ctrl-C is honoured promptly.
@@ -39,11 +40,25 @@ impl Neighbours {
     /// [`CHUNK`] records on the kd-tree path); `None` once it says stop (the lists are then
     /// unfinished and useless).
     pub fn build_until(inst: &Instance, m: usize, stop: impl FnMut() -> bool) -> Option<Self> {
+        Self::build_reporting(inst, m, stop, |_| {})
+    }
+
+    /// As [`build_until`](Self::build_until), telling `progress` the number of records
+    /// whose lists are done after each chunk of [`CHUNK`] (the kd-tree path; the scan,
+    /// used below 4096 records, reports once at the end).
+    pub fn build_reporting(
+        inst: &Instance,
+        m: usize,
+        stop: impl FnMut() -> bool,
+        mut progress: impl FnMut(usize),
+    ) -> Option<Self> {
         let m = m.min(inst.n.saturating_sub(1));
         let list = if use_tree(inst.n, m) {
-            lists_from_tree(inst, m, stop)?
+            super::knn::all_nearest(&inst.z, inst.d, m, stop, progress)?
         } else {
-            lists_by_scan(inst, m, stop)?
+            let list = lists_by_scan(inst, m, stop)?;
+            progress(inst.n);
+            list
         };
         Some(Neighbours { m, list })
     }
