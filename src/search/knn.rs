@@ -91,7 +91,7 @@ impl<'a> StaticKdTree<'a> {
     ///
     /// Panics if `d == 0`, `z.len()` is not a multiple of `d` or n >= 2^32 - 1.
     pub fn new(z: &'a [f64], d: usize) -> Self {
-        assert!(d > 0 && z.len() % d == 0, "rows of d > 0 values");
+        assert!(d > 0 && z.len().is_multiple_of(d), "rows of d > 0 values");
         let n = z.len() / d;
         assert!(n < u32::MAX as usize, "fewer than 2^32 - 1 records");
         let mut order: Vec<u32> = (0..n as u32).collect();
