@@ -10,7 +10,7 @@
 
 use microagg::bench::{peak_rss_mb, thread_cpu_seconds};
 use microagg::data::{self, ColumnSelection};
-use microagg::init::kdtree::KdRemaining;
+use microagg::search::knn::{Scratch, StaticKdTree};
 use std::time::Instant;
 
 fn main() {
@@ -29,17 +29,22 @@ fn main() {
     if let Some(p) = flag("--sample") {
         let q: usize = args[p + 1].parse().expect("--sample Q");
         let t = Instant::now();
-        let tree = KdRemaining::new(&inst, (0..n).collect());
+        let tree = StaticKdTree::new(&inst.z, d);
         let build = t.elapsed().as_secs_f64();
         let (t, c) = (Instant::now(), thread_cpu_seconds());
         // Q consecutive records in tree order from the middle (the order the lists use).
-        let mut found = 0;
+        let (mut found, mut scratch, mut out) = (0, Scratch::default(), Vec::new());
         let from = n.saturating_sub(q) / 2;
         for &i in tree.ids_in_tree_order().iter().skip(from).take(q) {
-            found += tree.nearest_ids(inst.row(i), k).len();
+            tree.nearest_of(i, k - 1, &mut scratch, &mut out);
+            found += out.len();
         }
         let (wall, cpu) = (t.elapsed().as_secs_f64(), thread_cpu_seconds() - c);
         let per = cpu / q as f64;
+        println!(
+            "leaves scanned per query {:.1}",
+            scratch.leaves_scanned as f64 / q as f64
+        );
         println!(
             "tree build {build:.2} s; {q} queries ({found} ids) {wall:.2} s wall {cpu:.2} s CPU = {:.1} us each; all n: ~{:.0} s CPU; peak RSS {:.0} MB",
             per * 1e6,

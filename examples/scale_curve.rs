@@ -3,11 +3,11 @@
 //! CPU time (all threads), IL and peak RSS (reset per n), then the exponent b of
 //! time ~ n^b between consecutive sizes and by least squares over all of them.
 //!
-//!     cargo run --release --example scale_curve -- [--blocks SIZE] [--method M] [--k K]
-//!         [--d D] N1 N2 ...
+//!     cargo run --release --example scale_curve -- [--blocks SIZE] [--repair MODE]
+//!         [--method M] [--param METHOD.KEY=VALUE]... [--k K] [--d D] N1 N2 ...
 //!
 //! With `--blocks SIZE` the run is `microagg run --blocks SIZE` (blocks solved in
-//! parallel, borders repaired); without it the pipeline on the whole data. Data:
+//! parallel, borders repaired as `--block-repair MODE`, default descent); without it the pipeline on the whole data. Data:
 //! `gauss:n=N,d=D,clusters=5,seed=1`.
 
 use microagg::bench::{peak_rss_mb, reset_peak_rss};
@@ -29,6 +29,7 @@ fn process_cpu_seconds() -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (mut blocks, mut method, mut k, mut d) = (None, "mdav".to_string(), 5, 10);
+    let (mut repair, mut params) = (microagg::blocks::RepairMode::default(), Vec::new());
     let mut sizes: Vec<usize> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -36,17 +37,23 @@ fn main() {
         match a.as_str() {
             "--blocks" => blocks = Some(value().parse().expect("--blocks SIZE")),
             "--method" => method = value(),
+            "--repair" => {
+                repair = clap::ValueEnum::from_str(&value(), true).expect("--repair MODE")
+            }
+            "--param" => params.push(value()),
             "--k" => k = value().parse().expect("--k K"),
             "--d" => d = value().parse().expect("--d D"),
             n => sizes.push(n.parse().expect("a size n")),
         }
     }
-    let pipeline = Pipeline::parse(&method, &[]).expect("method");
+    let pipeline = Pipeline::parse(&method, &params).expect("method");
     let never = AtomicBool::new(false);
     let resets = reset_peak_rss();
     println!(
         "{method}, k={k}, d={d}, {}, threads {} (peak RSS {})",
-        blocks.map_or("unblocked".to_string(), |b| format!("--blocks {b}")),
+        blocks.map_or("unblocked".to_string(), |b| format!(
+            "--blocks {b} ({repair:?} repair)"
+        )),
         rayon::current_num_threads(),
         if resets { "per n" } else { "of the process" }
     );
@@ -72,8 +79,21 @@ fn main() {
                     time_limit: None,
                     max_steps: None,
                     interrupt: &never,
+                    repair,
                 };
                 let out = solve_split(&solver, None, Some(size), None).expect("solve");
+                for st in &out.stages {
+                    eprintln!(
+                        "  stage {}: IL {:.5} %, {:.1} s summed",
+                        st.name, st.il, st.seconds
+                    );
+                }
+                for r in &out.repair {
+                    eprintln!(
+                        "  repair: {} cuts, {} improved, {} records pooled, {:.1} s",
+                        r.cuts, r.improved, r.pooled_records, r.seconds
+                    );
+                }
                 out.groups
                     .iter()
                     .map(|m| microagg_solvers::sse::group_sse(&inst.z, d, m))

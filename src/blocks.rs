@@ -11,16 +11,21 @@
 //! Groups next to a cut are formed without the records across it. The repair visits the
 //! cuts bottom-up (children before parents, so a repaired group always lies on one side of
 //! every cut above it) and pools the groups whose centroid lies within one typical group
-//! radius of the cut plane (the median over the node's groups of sqrt(group SSE / size)).
-//! The pool is solved again as a whole (cut into blocks of SIZE itself when larger, without
-//! further repair); the new groups replace the old ones only when their SSE is lower, so
-//! the repair never raises the SSE. What blocking costs in IL is measured in
-//! `proofs/certificates/study-engine.txt`.
+//! radius of the cut plane (the median over the node's groups of sqrt(group SSE / size);
+//! half that with `descent`). [`RepairMode`] says what is done with the pool: by default
+//! (`descent`) the descent refiner improves the pool's groups from where they are (its neighbour lists now cross
+//! the cut), with the pipeline's descent parameters when it has a descent stage; with
+//! `resolve` (the only repair before, kept for the figures measured with it) the pool is
+//! solved again by the whole pipeline (cut into blocks of SIZE itself when larger, without
+//! further repair); `none` skips the repair. The new groups replace the old ones only when
+//! their SSE is lower, so the repair never raises the SSE. What blocking costs in IL, and
+//! what each repair costs in time, is measured in `proofs/certificates/study-engine.txt`.
 //!
 //! ## Complexity
 //! The split is O(n log b) selections for b blocks; solving costs b solves of about SIZE
-//! records (MDAV: O(n SIZE d / k) with the scan); the repair O(n log b) bookkeeping plus
-//! one solve per cut of its pool.
+//! records (MDAV: O(n SIZE d / k) with the scan); the repair O(n log b) bookkeeping plus,
+//! per cut, one descent over its pool (neighbour lists and the moves of records near the
+//! cut) or one solve of it (`resolve`).
 //!
 //! ## References
 //! Bentley (1975), Communications of the ACM 18(9) (kd splits); Solanas, Martinez-Balleste
@@ -116,6 +121,7 @@ fn split_node(inst: &Instance, mut rows: Vec<usize>, b: usize, out: &mut Split) 
 /// What the border repair did.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct RepairStats {
+    pub mode: RepairMode,
     pub cuts: usize,
     /// Cuts whose pool was re-solved with a lower SSE (the others were kept).
     pub improved: usize,
@@ -132,14 +138,80 @@ pub struct RepairStats {
 /// A solver of a set of rows: returns groups of global row indices (each of >= k rows).
 pub type SolveRows<'a> = dyn Fn(&[usize], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
 
+/// An improver of a set of groups: returns groups of the same rows (each of >= k rows).
+pub type RefineGroups<'a> = dyn Fn(&[Vec<usize>], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
+
+/// What the border repair does with the groups pooled along a cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RepairMode {
+    /// Improve the pooled groups with descent, starting from them.
+    #[default]
+    Descent,
+    /// Solve the pooled records again with the whole pipeline (the repair before descent
+    /// became the default; the published blocked figures up to section 12 of the study).
+    Resolve,
+    /// No repair: the blocks' groups as they are.
+    None,
+}
+
+impl RepairMode {
+    /// Half-width of the pooled slab, in median group radii: descent moves records only
+    /// where a nearer group lies across the cut, which half a radius already holds (the
+    /// measured trade-off of time and IL is in the study file); `resolve` keeps its one.
+    fn slab(self) -> f64 {
+        match self {
+            RepairMode::Resolve => 1.0,
+            _ => 0.5,
+        }
+    }
+}
+
+/// The descent refiner run on `groups` (global rows of `inst`, each of >= k) from where
+/// they are, with descent's parameters `params` (defaults for the missing ones); returns
+/// the improved groups (global rows). Deterministic: the seed derives from the rows' data.
+pub fn descent_on_groups(
+    inst: &Instance,
+    groups: &[Vec<usize>],
+    k: usize,
+    params: &serde_json::Map<String, serde_json::Value>,
+    unit: &str,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<Vec<Vec<usize>>> {
+    use rand::SeedableRng;
+    let mut rows: Vec<usize> = groups.iter().flatten().copied().collect();
+    rows.sort_unstable();
+    let sub = crate::parts::sub_instance(inst, &rows, unit);
+    let mut labels = vec![0; rows.len()];
+    for (g, m) in groups.iter().enumerate() {
+        for &i in m {
+            labels[rows.binary_search(&i).expect("a pooled row")] = g;
+        }
+    }
+    let start = crate::partition::Partition::from_labels(&sub, labels)?;
+    let mut refiner = crate::registry::find("descent")?.make_refiner(params)?;
+    let seed = crate::rng::derive_seed(0, &[&sub.sha256, "border descent"]);
+    let mut rng = crate::rng::Rng::seed_from_u64(seed);
+    let out = crate::search::refine(refiner.as_mut(), &sub, k, start, &mut rng, None, interrupt)?;
+    let p = &out.partition;
+    Ok((0..p.slots())
+        .map(|g| p.members(g))
+        .filter(|m| !m.is_empty())
+        .map(|m| m.iter().map(|&i| rows[i]).collect())
+        .collect())
+}
+
 /// Repair the borders of `split`: `groups` holds the groups found per block (global rows,
-/// every group inside one block); returns the repaired groups. `solve` solves a pool. Once
+/// every group inside one block); returns the repaired groups. `mode` says how a pool is
+/// repaired: `refine` improves its groups, `solve` solves its rows. Once
 /// `interrupt` is set (or a pool's solve is interrupted) it stops after the cuts done, with
 /// their repairs kept: each cut leaves a valid partition.
 pub fn repair(
     inst: &Instance,
     split: &Split,
     groups: Vec<Vec<usize>>,
+    mode: RepairMode,
+    refine: &RefineGroups<'_>,
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
@@ -154,12 +226,18 @@ pub fn repair(
         }
     }
     let mut stats = RepairStats {
+        mode,
         cuts: split.cuts.len(),
         sse_before: groups.iter().map(|m| sse(m)).sum(),
         ..Default::default()
     };
     let mut seen = vec![false; 0];
-    for (c, cut) in split.cuts.iter().enumerate() {
+    let cuts = if mode == RepairMode::None {
+        &[][..]
+    } else {
+        &split.cuts[..]
+    };
+    for (c, cut) in cuts.iter().enumerate() {
         if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
             stats.interrupted = true;
             break;
@@ -186,7 +264,7 @@ pub fn repair(
         let per: Vec<(f64, f64)> = node_groups.iter().map(|&g| stats_of(g)).collect();
         let mut radii: Vec<f64> = per.iter().map(|p| p.1).collect();
         radii.sort_by(f64::total_cmp);
-        let width = radii[radii.len() / 2];
+        let width = radii[radii.len() / 2] * mode.slab();
         let pool_groups: Vec<usize> = node_groups
             .iter()
             .zip(&per)
@@ -203,7 +281,16 @@ pub fn repair(
         pool.sort_unstable();
         stats.pooled_records += pool.len();
         let before: f64 = pool_groups.iter().map(|&g| sse(&groups[g])).sum();
-        let fresh = match solve(&pool, &format!("border {c}")) {
+        let name = format!("border {c}");
+        let fresh = match mode {
+            RepairMode::Resolve => solve(&pool, &name),
+            _ => {
+                let members: Vec<Vec<usize>> =
+                    pool_groups.iter().map(|&g| groups[g].clone()).collect();
+                refine(&members, &name)
+            }
+        };
+        let fresh = match fresh {
             Err(Error::Interrupted(_)) => {
                 stats.interrupted = true;
                 break;
@@ -262,5 +349,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_repair_mode_keeps_a_partition_and_never_raises_the_sse() {
+        use crate::parts::{solve_split, UnitSolver};
+        let inst =
+            crate::data::load("gauss:n=3000,d=3,clusters=4,seed=7", &Default::default()).unwrap();
+        let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let sse_of = |repair: RepairMode| {
+            let solver = UnitSolver {
+                inst: &inst,
+                pipeline: &pipeline,
+                k: 3,
+                seed: 0,
+                time_limit: None,
+                max_steps: None,
+                interrupt: &never,
+                repair,
+            };
+            let out = solve_split(&solver, None, Some(500), None).unwrap();
+            let mut rows: Vec<usize> = out.groups.concat();
+            rows.sort_unstable();
+            assert_eq!(rows, (0..inst.n).collect::<Vec<_>>(), "{repair:?}");
+            assert!(out.groups.iter().all(|m| m.len() >= 3), "{repair:?}");
+            let r = &out.repair[0];
+            assert_eq!(r.mode, repair);
+            let sse: f64 = out
+                .groups
+                .iter()
+                .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+                .sum();
+            (sse, r.improved, r.sse_before)
+        };
+        let (none, improved, before) = sse_of(RepairMode::None);
+        assert_eq!(improved, 0);
+        assert_eq!(none.to_bits(), before.to_bits());
+        let (descent, improved, _) = sse_of(RepairMode::Descent);
+        assert!(descent < none && improved > 0, "{descent} vs {none}");
+        let (resolve, _, _) = sse_of(RepairMode::Resolve);
+        assert!(resolve <= none, "{resolve} vs {none}");
     }
 }

@@ -225,8 +225,46 @@ impl BoundOptions {
     }
 }
 
+/// Progress of the nn bound's neighbour lists on stderr: silent for the first
+/// [`NnProgress::QUIET`] seconds (short runs print nothing), then one line every
+/// [`NnProgress::EVERY`] seconds.
+struct NnProgress {
+    n: usize,
+    done: usize,
+    started: Instant,
+    last: f64,
+}
+
+impl NnProgress {
+    const QUIET: f64 = 5.0;
+    const EVERY: f64 = 10.0;
+
+    fn new(n: usize) -> Self {
+        NnProgress {
+            n,
+            done: 0,
+            started: Instant::now(),
+            last: Self::QUIET - Self::EVERY,
+        }
+    }
+
+    fn tell(&mut self, done: usize) {
+        self.done = done;
+        let t = self.started.elapsed().as_secs_f64();
+        if t >= self.last + Self::EVERY && done < self.n {
+            self.last = t;
+            eprintln!(
+                "bound nn: neighbour lists of {done} of {} records ({:.0} %) after {t:.0} s",
+                self.n,
+                100.0 * done as f64 / self.n as f64
+            );
+        }
+    }
+}
+
 /// Compute bound `name` for (instance, k). `time_limit` (seconds) is honoured by the bounds
-/// that iterate (`colgen`, default [`COLGEN_DEFAULT_SECONDS`]); `nn` runs to completion.
+/// that iterate (`colgen`, default [`COLGEN_DEFAULT_SECONDS`]); `nn` runs to completion
+/// (or to an interrupt, see [`compute_with`]).
 pub fn compute(
     name: &str,
     inst: &Instance,
@@ -237,7 +275,9 @@ pub fn compute(
     compute_with(name, inst, k, time_limit, &BoundOptions::default(), &never)
 }
 
-/// [`compute`] with the options of [`BoundOptions`]. Once `interrupt` is set, `colgen` cuts
+/// [`compute`] with the options of [`BoundOptions`]. Once `interrupt` is set, `nn` stops
+/// its neighbour lists and returns [`Error::Interrupted`] (a bound from part of the lists
+/// is not computed), and `colgen` cuts
 /// its start pipeline short and gives its column generation only a token time limit, so
 /// that it returns a (weaker, still valid) bound soon. (The colgen kernel itself does not
 /// poll the flag.)
@@ -266,10 +306,23 @@ pub fn compute_with(
             ))
         }
         "nn" => {
-            // Each record's k - 1 nearest from the neighbour lists (the kd-tree from 4096
-            // records, the same lists as the scan, ties included: proofs/P16), summed by
-            // the solvers crate with its own distance function (proofs/P06, P10).
-            let lists = crate::search::neighbours::Neighbours::build(inst, k - 1);
+            // Each record's k - 1 nearest from the neighbour lists (the static kd-tree
+            // from 4096 records, the same lists as the scan, ties included: proofs/P06),
+            // summed by the solvers crate with its own distance function (proofs/P06, P10).
+            // A long pass reports its progress on stderr; Ctrl-C stops it (no bound).
+            let mut report = NnProgress::new(inst.n);
+            let lists = crate::search::neighbours::Neighbours::build_reporting(
+                inst,
+                k - 1,
+                || interrupt.load(Ordering::SeqCst),
+                |done| report.tell(done),
+            )
+            .ok_or_else(|| {
+                Error::Interrupted(format!(
+                    "bound nn: stopped after the lists of {} of {} records",
+                    report.done, inst.n
+                ))
+            })?;
             let b = microagg_solvers::bounds::nn::nn_bound_from_lists(
                 &inst.z,
                 inst.n,

@@ -72,6 +72,11 @@ pub struct SplitArgs {
     /// each on its own, then repair the borders.
     #[arg(long, value_name = "SIZE")]
     pub blocks: Option<usize>,
+    /// How --blocks repairs the borders: `descent` improves the groups along each cut from
+    /// where they are (default), `resolve` solves them again with the whole pipeline (the
+    /// earlier repair: slower, different labels), `none` keeps the blocks' groups.
+    #[arg(long, value_enum, default_value_t, value_name = "MODE")]
+    pub block_repair: blocks::RepairMode,
     /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
     /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's
     /// SLURM_ARRAY_TASK_ID/COUNT when set; `all` for the whole run.
@@ -146,9 +151,22 @@ pub struct UnitSolver<'a> {
     pub time_limit: Option<f64>,
     pub max_steps: Option<u64>,
     pub interrupt: &'a AtomicBool,
+    /// How `--blocks` repairs the borders.
+    pub repair: blocks::RepairMode,
 }
 
 impl UnitSolver<'_> {
+    /// The pipeline's descent parameters (defaults when it has no descent stage), for the
+    /// border repair.
+    fn descent_params(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.pipeline
+            .stages
+            .iter()
+            .find(|s| s.name == "descent")
+            .and_then(|s| s.params.as_object().cloned())
+            .unwrap_or_default()
+    }
+
     /// Groups (global rows, in order of first appearance along the rows) and per-stage
     /// (SSE, seconds).
     fn solve(&self, rows: &[usize], unit: &str) -> Result<Solved> {
@@ -337,7 +355,20 @@ pub fn solve_split(
                 let solve = |rows: &[usize], name: &str| {
                     solver.solve_blocked(rows, &format!("{}/{name}", units[ui].name), size)
                 };
-                let (g, stats) = blocks::repair(inst, s, unit_groups, &solve, solver.interrupt)?;
+                let params = solver.descent_params();
+                let refine = |groups: &[Vec<usize>], name: &str| {
+                    let unit = format!("{}/{name}", units[ui].name);
+                    blocks::descent_on_groups(inst, groups, k, &params, &unit, solver.interrupt)
+                };
+                let (g, stats) = blocks::repair(
+                    inst,
+                    s,
+                    unit_groups,
+                    solver.repair,
+                    &refine,
+                    &solve,
+                    solver.interrupt,
+                )?;
                 repair.push(stats);
                 groups.extend(g);
             }
@@ -436,6 +467,7 @@ mod tests {
             time_limit: None,
             max_steps: None,
             interrupt: &stopped,
+            repair: blocks::RepairMode::default(),
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         assert!(out.interrupted);

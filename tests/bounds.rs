@@ -135,6 +135,48 @@ fn nn_bound_from_tree_lists_equals_the_quadratic_bound_bit_for_bit() {
     assert_eq!(a.lower_bound.to_bits(), b.lower_bound.to_bits());
 }
 
+/// Ctrl-C during the nn bound's neighbour lists: no bound (an error saying so), never a
+/// value from unfinished lists; without the flag the same call gives the bound.
+#[test]
+fn nn_bound_stops_on_interrupt_without_a_value() {
+    use microagg::bound::{compute_with, BoundOptions};
+    use std::sync::atomic::AtomicBool;
+    let inst = synthetic("gauss:n=5000,d=4,clusters=5,seed=3");
+    let stopped = compute_with(
+        "nn",
+        &inst,
+        3,
+        None,
+        &BoundOptions::default(),
+        &AtomicBool::new(true),
+    );
+    match stopped {
+        Err(microagg::error::Error::Interrupted(m)) => {
+            assert!(m.contains("of 5000 records"), "{m}")
+        }
+        other => panic!(
+            "expected an interrupt, got {:?}",
+            other.map(|b| b.lower_bound)
+        ),
+    }
+    let fine = compute_with(
+        "nn",
+        &inst,
+        3,
+        None,
+        &BoundOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    assert_eq!(
+        fine.lower_bound.to_bits(),
+        nn_bound(&inst.z, inst.n, inst.d, 3)
+            .unwrap()
+            .lower_bound
+            .to_bits()
+    );
+}
+
 #[test]
 fn every_heuristic_is_above_the_nn_bound_on_the_casc_files() {
     let methods: Vec<&str> = registry()

@@ -127,6 +127,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         time_limit: r.time_limit,
         max_steps: r.max_steps,
         interrupt: r.interrupt,
+        repair: split.block_repair,
     };
     let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
     let labels = first_appearance_labels(inst.n, &out.groups);

@@ -17,6 +17,7 @@ pub mod decompose_shrink;
 pub mod descent;
 pub mod ils;
 pub mod imhm;
+pub mod knn;
 pub mod lahc;
 pub mod local_search;
 pub mod moves;

@@ -7,9 +7,10 @@
 //! instead of all n/k of them.
 //!
 //! ## Complexity
-//! From 4096 records the lists come from the MDAV engine's exact kd-tree (the same lists,
-//! ties included): build O(n log n d), then n (m + 1)-nearest queries, in parallel chunks;
-//! a query visits few leaves in low d and more as d grows. Below that, brute force:
+//! From 4096 records the lists come from the static all-kNN kd-tree of [`super::knn`] (the
+//! same lists, ties included): build O(n log n d), then n m-nearest queries in tree order,
+//! in parallel chunks; a query visits few leaves in low d and more as d grows (measured in
+//! `proofs/certificates/study-engine.txt`). Below that, brute force:
 //! O(n^2 d) (about 0.2 s for EIA, n = 4092, d = 11). O(n m) memory.
 //! [`Neighbours::build_until`] polls a stop rule between records (between chunks of
 //! [`CHUNK`] on the tree path), so a time limit or Ctrl-C is honoured promptly.
@@ -39,11 +40,25 @@ impl Neighbours {
     /// [`CHUNK`] records on the kd-tree path); `None` once it says stop (the lists are then
     /// unfinished and useless).
     pub fn build_until(inst: &Instance, m: usize, stop: impl FnMut() -> bool) -> Option<Self> {
+        Self::build_reporting(inst, m, stop, |_| {})
+    }
+
+    /// As [`build_until`](Self::build_until), telling `progress` the number of records
+    /// whose lists are done after each chunk of [`CHUNK`] (the kd-tree path; the scan,
+    /// used below 4096 records, reports once at the end).
+    pub fn build_reporting(
+        inst: &Instance,
+        m: usize,
+        stop: impl FnMut() -> bool,
+        mut progress: impl FnMut(usize),
+    ) -> Option<Self> {
         let m = m.min(inst.n.saturating_sub(1));
         let list = if use_tree(inst.n, m) {
-            lists_from_tree(inst, m, stop)?
+            super::knn::all_nearest(&inst.z, inst.d, m, stop, progress)?
         } else {
-            lists_by_scan(inst, m, stop)?
+            let list = lists_by_scan(inst, m, stop)?;
+            progress(inst.n);
+            list
         };
         Some(Neighbours { m, list })
     }
@@ -85,7 +100,7 @@ impl Neighbours {
 }
 
 /// Records per parallel chunk of tree queries (the stop rule is asked between chunks).
-pub const CHUNK: usize = 1024;
+pub const CHUNK: usize = super::knn::CHUNK;
 
 /// The kd-tree pays from a few thousand records (measured in
 /// `proofs/certificates/study-engine.txt`); both paths give the same lists.
@@ -126,39 +141,12 @@ fn lists_by_scan(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> O
     Some(list)
 }
 
-/// The m + 1 nearest of each record from the engine's exact kd-tree, less the record
-/// itself. The tree computes each squared distance as `sq_dist` does (the same terms in the
-/// same order; x - y and y - x differ only in sign) and breaks ties by lowest id, so the
-/// lists are the scan's ([`lists_by_scan`]) bit for bit (proofs/P16). Records are queried
-/// in tree order (consecutive queries are near in space and find the same parts of the
-/// tree in cache: 15 % less CPU at n = 10^6, d = 10), chunks of them in parallel, and each
-/// list is written at its record's place, so neither order nor thread count changes the
-/// lists.
-fn lists_from_tree(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> Option<Vec<u32>> {
-    use rayon::prelude::*;
-    let n = inst.n;
-    let tree = crate::init::kdtree::KdRemaining::new(inst, (0..n).collect());
-    let mut list = vec![0u32; n * m];
-    for ids in tree.ids_in_tree_order().chunks(CHUNK) {
-        if stop() {
-            return None;
-        }
-        let chunk: Vec<Vec<u32>> = ids
-            .par_iter()
-            .map(|&i| {
-                tree.nearest_ids(inst.row(i), m + 1)
-                    .into_iter()
-                    .filter(|&j| j != i)
-                    .take(m)
-                    .map(|j| j as u32)
-                    .collect()
-            })
-            .collect();
-        for (&i, c) in ids.iter().zip(&chunk) {
-            list[i * m..(i + 1) * m].copy_from_slice(c);
-        }
-    }
-    Some(list)
+/// The m nearest others of each record from the static kd-tree ([`super::knn`]): the
+/// scan's lists ([`lists_by_scan`]) bit for bit, ties included (proofs/P06, section "The
+/// static all-kNN tree"), in parallel chunks whose results do not depend on the thread
+/// count.
+fn lists_from_tree(inst: &Instance, m: usize, stop: impl FnMut() -> bool) -> Option<Vec<u32>> {
+    super::knn::all_nearest(&inst.z, inst.d, m, stop, |_| {})
 }
 
 #[cfg(test)]
