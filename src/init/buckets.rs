@@ -24,10 +24,10 @@
 //! ## Complexity
 //! Build O(m d sqrt(B)) for B buckets (two-level assignment; rayon) plus a sort per bucket,
 //! again each time half of the records are gone (O(m^(5/4) d) in all with B = 2 sqrt(m)).
-//! A query costs O(B d) for the centre distances plus the records it cannot exclude: on
-//! Gaussian mixtures at d = 10 about 1 % of the remaining records for a farthest query and
-//! a few % for a k-nearest query from a hull record (measured in
-//! `proofs/certificates/study-engine.txt`). O(m d) memory (a copy of the records).
+//! A query costs O(B d) for the centre distances plus the records it cannot exclude (over
+//! an MDAV run on Gaussian mixtures at d = 10 about a tenth of the remaining records;
+//! `proofs/certificates/study-engine.txt` section 13), so it stays O(m d) in the worst
+//! case. O(m d) memory (a copy of the records).
 //!
 //! ## References
 //! Fukunaga & Narendra (1975), IEEE Trans. Computers C-24(7) (branch and bound over
