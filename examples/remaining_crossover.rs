@@ -3,10 +3,12 @@
 //!
 //!     cargo run --release --example remaining_crossover -- 'gauss:n=20000,d=10,clusters=5,seed=1' 5
 //!
-//! Prints per backend: seconds in farthest queries, in k-nearest queries, total, and whether
-//! the groups equal the scan's.
+//! Prints per backend (scan, kd-tree, ball buckets; a third argument such as `buckets` or
+//! `noscan,buckets` picks them): seconds in farthest queries, in k-nearest queries, total,
+//! and whether the groups equal the scan's.
 
 use microagg::data::{load, ColumnSelection};
+use microagg::init::buckets::BucketRemaining;
 use microagg::init::kdtree::KdRemaining;
 use microagg::init::remaining::{Remaining, Scan};
 use std::time::Instant;
@@ -46,20 +48,56 @@ fn main() {
     let k: usize = args.get(2).map(|s| s.parse().expect("k")).unwrap_or(5);
     let inst = load(spec, &ColumnSelection::parse("")).expect("data");
     let ids: Vec<usize> = (0..inst.n).collect();
-    let t = Instant::now();
-    let mut scan = Scan::new(&inst, ids.clone());
-    let (g_scan, f1, n1) = mdav_timed(&inst, &mut scan, k);
-    let scan_total = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let mut tree = KdRemaining::new(&inst, ids);
-    let build = t.elapsed().as_secs_f64();
-    let (g_tree, f2, n2) = mdav_timed(&inst, &mut tree, k);
-    let tree_total = t.elapsed().as_secs_f64();
-    println!(
-        "n={} d={} k={k}  scan: far {f1:.3}s near {n1:.3}s total {scan_total:.3}s | tree: build {build:.3}s far {f2:.3}s near {n2:.3}s total {tree_total:.3}s | ratio scan/tree {:.2} | same groups: {}",
-        inst.n,
-        inst.d,
-        scan_total / tree_total,
-        g_scan == g_tree
-    );
+    // Which backends besides the scan: "tree,buckets" (default) or a subset; "noscan"
+    // skips the scan (then nothing is compared).
+    let which = args.get(3).map(String::as_str).unwrap_or("tree,buckets");
+    let mut reference: Option<(Vec<Vec<usize>>, f64)> = None;
+    if !which.contains("noscan") {
+        let t = Instant::now();
+        let mut scan = Scan::new(&inst, ids.clone());
+        let (g, f, n) = mdav_timed(&inst, &mut scan, k);
+        let total = t.elapsed().as_secs_f64();
+        println!(
+            "n={} d={} k={k}  scan: far {f:.3}s near {n:.3}s total {total:.3}s",
+            inst.n, inst.d
+        );
+        reference = Some((g, total));
+    }
+    for name in ["tree", "buckets"] {
+        if !which.contains(name) {
+            continue;
+        }
+        let t = Instant::now();
+        let mut rem: Box<dyn Remaining> = if name == "tree" {
+            Box::new(KdRemaining::new(&inst, ids.clone()))
+        } else {
+            match args.get(4) {
+                Some(b) => Box::new(BucketRemaining::with_buckets(
+                    &inst,
+                    ids.clone(),
+                    b.parse().expect("buckets"),
+                )),
+                None => Box::new(BucketRemaining::new(&inst, ids.clone())),
+            }
+        };
+        let build = t.elapsed().as_secs_f64();
+        let (g, f, n) = mdav_timed(&inst, &mut *rem, k);
+        let total = t.elapsed().as_secs_f64();
+        eprintln!(
+            "  cpu {:.3}s (this thread)",
+            microagg::bench::thread_cpu_seconds()
+        );
+        let cmp = match &reference {
+            Some((g0, t0)) => format!(
+                "ratio scan/{name} {:.2} | same groups: {}",
+                t0 / total,
+                *g0 == g
+            ),
+            None => "no scan run".to_string(),
+        };
+        println!(
+            "n={} d={} k={k}  {name}: build {build:.3}s far {f:.3}s near {n:.3}s total {total:.3}s | {cmp}",
+            inst.n, inst.d
+        );
+    }
 }

@@ -1,10 +1,11 @@
-//! The MDAV-lineage engine on its two backends: the kd-tree answers exactly as the scan, so
-//! every lineage rule set gives identical groups (same records, same order, same group
+//! The MDAV-lineage engine on its three backends: the kd-tree and the ball buckets answer
+//! exactly as the scan, so every lineage rule set gives identical groups (same records, same order, same group
 //! order) on random data with ties and duplicate rows, d = 1..20, on all records and on a
 //! subset; and a stopped initializer returns `Error::Interrupted`, never a partition.
 
 mod common;
 use microagg::error::Error;
+use microagg::init::buckets::BucketRemaining;
 use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
 use microagg::init::kdtree::KdRemaining;
 use microagg::init::remaining::{Remaining, Scan};
@@ -95,6 +96,8 @@ proptest! {
             let scan = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Scan)).unwrap();
             let tree = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Tree)).unwrap();
             prop_assert_eq!(&scan, &tree, "rules {:?}", rules);
+            let buckets = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Buckets)).unwrap();
+            prop_assert_eq!(&scan, &buckets, "buckets, rules {:?}", rules);
             let mut all: Vec<usize> = scan.iter().flatten().copied().collect();
             all.sort_unstable();
             prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
@@ -102,7 +105,9 @@ proptest! {
             if subset.len() >= k {
                 let a = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Scan)).unwrap();
                 let b = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Tree)).unwrap();
-                prop_assert_eq!(a, b, "subset, rules {:?}", rules);
+                prop_assert_eq!(&a, &b, "subset, rules {:?}", rules);
+                let c = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Buckets)).unwrap();
+                prop_assert_eq!(&a, &c, "subset, buckets, rules {:?}", rules);
             }
         }
     }
@@ -116,30 +121,43 @@ proptest! {
         levels in 2u64..5,
         k in 1usize..8,
         seed in 0u64..10_000,
+        buckets in 1usize..6,
     ) {
         let inst = common::from_rows(&tied_rows(n, d, levels, seed));
         let ids: Vec<usize> = (0..n).collect();
         let mut scan = Scan::new(&inst, ids.clone());
-        let mut tree = KdRemaining::new(&inst, ids);
+        let mut tree = KdRemaining::new(&inst, ids.clone());
+        // Few large buckets, so that removals compact them.
+        let mut ball = BucketRemaining::with_buckets(&inst, ids, buckets);
         let mut step = 0usize;
         while !scan.is_empty() {
             prop_assert_eq!(scan.centroid(), tree.centroid());
+            prop_assert_eq!(scan.centroid(), ball.centroid());
             let q: Vec<f64> = inst.row((step * 7 + seed as usize) % n).iter().map(|v| v * 0.5).collect();
-            prop_assert_eq!(scan.farthest_from(&q), tree.farthest_from(&q));
-            prop_assert_eq!(scan.farthest_from_centroid(), tree.farthest_from_centroid());
+            let f = scan.farthest_from(&q);
+            prop_assert_eq!(f, tree.farthest_from(&q));
+            prop_assert_eq!(f, ball.farthest_from(&q));
+            let f = scan.farthest_from_centroid();
+            prop_assert_eq!(f, tree.farthest_from_centroid());
+            prop_assert_eq!(f, ball.farthest_from_centroid());
             let a = scan.take_nearest(&q, k);
-            let b = tree.take_nearest(&q, k);
-            prop_assert_eq!(a, b);
+            prop_assert_eq!(&a, &tree.take_nearest(&q, k));
+            prop_assert_eq!(&a, &ball.take_nearest(&q, k));
             prop_assert_eq!(scan.len(), tree.len());
+            prop_assert_eq!(scan.len(), ball.len());
             if !scan.is_empty() && step.is_multiple_of(2) {
                 let f = scan.farthest_from_centroid();
                 prop_assert_eq!(f, tree.farthest_from_centroid());
+                prop_assert_eq!(f, ball.farthest_from_centroid());
                 scan.remove(f);
                 tree.remove(f);
+                ball.remove(f);
             }
             step += 1;
         }
-        prop_assert_eq!(scan.take_all(), tree.take_all());
+        let all = scan.take_all();
+        prop_assert_eq!(&all, &tree.take_all());
+        prop_assert_eq!(&all, &ball.take_all());
     }
 }
 
@@ -217,4 +235,36 @@ fn thread_count_does_not_change_distances_or_groups() {
     let (d3, g3) = run(3);
     assert_eq!(d1, d3);
     assert_eq!(g1, g3);
+}
+
+/// The ball buckets on larger instances with many ties and duplicate rows (buckets of
+/// hundreds of records, compacted as they empty) and on a Gaussian mixture at d = 10 large
+/// enough for a new layout of the buckets as they empty: the scan's groups, for any thread
+/// count (the buckets are built on rayon's threads).
+#[test]
+fn buckets_equal_the_scan_on_larger_tied_and_gaussian_instances() {
+    for (n, d, levels, seed) in [(3000, 3, 3, 1), (3000, 10, 2, 2), (2500, 20, 3, 3)] {
+        let inst = common::from_rows(&tied_rows(n, d, levels, seed));
+        for rules in [Rules::MDAV, all_rules()[13], all_rules()[50]] {
+            let scan = engine::groups_in("t", &inst, 4, rules, scope(None, Backend::Scan)).unwrap();
+            let ball =
+                engine::groups_in("t", &inst, 4, rules, scope(None, Backend::Buckets)).unwrap();
+            assert_eq!(scan, ball, "n {n} d {d} rules {rules:?}");
+        }
+    }
+    use microagg::init::spatial::by_size;
+    assert_eq!(by_size(200_000, 10), Backend::Buckets);
+    assert_eq!(by_size(24_000, 10), Backend::Scan);
+    let inst = common::synthetic("gauss:n=24000,d=10,clusters=5,seed=4");
+    let scan = engine::groups_in("t", &inst, 5, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let ball = pool.install(|| {
+            engine::groups_in("t", &inst, 5, Rules::MDAV, scope(None, Backend::Buckets)).unwrap()
+        });
+        assert_eq!(scan, ball, "threads {threads}");
+    }
 }

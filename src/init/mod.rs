@@ -4,6 +4,7 @@
 //! own module with a `method()` registry entry; [`pool`] holds the shared working set of
 //! unassigned records.
 
+pub mod buckets;
 pub mod cbfs;
 pub mod cbfs_nn;
 pub mod dba;

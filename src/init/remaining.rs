@@ -3,12 +3,14 @@
 //! The seed-and-grow heuristics ([`super::engine`]) need four things of the records not yet
 //! grouped: their centroid, the record farthest from a point, the k records nearest to a
 //! point (removed as they are taken), and removal of given records. [`Remaining`] names
-//! them; two implementations give identical answers:
+//! them; three implementations give identical answers:
 //!
 //! - [`Scan`]: a distance pass over every remaining record per query ([`Pool`]), best for
 //!   small n or large d;
 //! - [`super::kdtree::KdRemaining`]: a kd-tree with deletions, exact (bounds that hold in
-//!   floating point; see its module doc).
+//!   floating point; see its module doc);
+//! - [`super::buckets::BucketRemaining`]: ball buckets (triangle-inequality bounds from
+//!   each record's distance to its bucket's centre), for higher d and large m.
 //!
 //! Both compute a squared distance the same way (the terms `(x_j - q_j)^2` added in column
 //! order from 0.0), break ties by the lowest record id, and keep the centroid as the
@@ -36,9 +38,10 @@ pub fn sq_dist_as_scan(x: &[f64], q: &[f64]) -> f64 {
 
 /// Relative slack on radii from rounded distances (the rounding error of a squared
 /// distance over d terms is below (d + 2) 2^-53 relative, far below this for any d the
-/// workbench meets), plus an absolute term for underflow.
+/// workbench meets), plus an absolute term for underflow: squares below 2^-1022 lose up to
+/// 2^-1075 each, d 2^-1075 in all, whose square root is below 1e-150 for any d < 10^140.
 const SLACK: f64 = 1e-9;
-const TINY: f64 = 1e-280;
+const TINY: f64 = 1e-150;
 
 /// An upper bound on the exact distance given a computed squared distance.
 #[inline]

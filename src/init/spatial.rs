@@ -1,17 +1,20 @@
 //! # Choosing the spatial backend of the remaining records
 //!
 //! [`open`] hands the MDAV-lineage engine ([`super::engine`]) its [`Remaining`] records
-//! behind the scan ([`Scan`]) or the exact kd-tree ([`KdRemaining`]); both give identical
-//! answers (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d
-//! ([`use_tree`]) or forced by `MICROAGG_SPATIAL`, only changes the time. It sits above both
-//! backends so that neither imports the other.
+//! behind the scan ([`Scan`]), the exact kd-tree ([`KdRemaining`]) or the exact ball
+//! buckets ([`BucketRemaining`]); all give identical answers
+//! (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d ([`by_size`]) or
+//! forced by `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`), only changes the time. It sits
+//! above the backends so that none imports another.
 //!
 //! ## Complexity
-//! O(1) to choose; building the tree is O(m log m) (see [`super::kdtree`]).
+//! O(1) to choose; building the tree is O(m log m d) (see [`super::kdtree`]), the buckets
+//! O(m^(5/4) d) (see [`super::buckets`]).
 //!
 //! ## References
 //! None.
 
+use super::buckets::BucketRemaining;
 use super::kdtree::KdRemaining;
 use super::remaining::{Remaining, Scan};
 use crate::data::Instance;
@@ -31,6 +34,29 @@ pub fn use_tree(m: usize, d: usize) -> bool {
     }
 }
 
+/// True when the ball buckets ([`BucketRemaining`]) answer faster than the scan for `m`
+/// records of dimension `d` where [`use_tree`] does not hold. Measured at d = 10 only (MDAV,
+/// k = 5, Gaussian mixtures, one thread, `examples/remaining_crossover.rs`): the scan is
+/// faster at 10^5 records, the buckets from 2 x 10^5 on (where the scan's passes no longer
+/// fit the cache); other d are left to the scan.
+pub fn use_buckets(m: usize, d: usize) -> bool {
+    (7..=12).contains(&d) && m >= BUCKETS_MIN
+}
+
+/// Fewest records for the ball buckets (see [`use_buckets`]).
+pub const BUCKETS_MIN: usize = 150_000;
+
+/// The backend [`Backend::Auto`] picks for `m` records of dimension `d`.
+pub fn by_size(m: usize, d: usize) -> Backend {
+    if use_tree(m, d) {
+        Backend::Tree
+    } else if use_buckets(m, d) {
+        Backend::Buckets
+    } else {
+        Backend::Scan
+    }
+}
+
 /// Which implementation [`open`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -38,33 +64,32 @@ pub enum Backend {
     Auto,
     Scan,
     Tree,
+    /// Ball buckets ([`BucketRemaining`]).
+    Buckets,
 }
 
-/// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`;
+/// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`,
+/// `buckets`;
 /// anything else or unset: automatic). For comparisons and benchmarks: the answers are the
 /// same either way, only the time differs.
 pub fn forced_backend() -> Option<Backend> {
     match std::env::var("MICROAGG_SPATIAL").as_deref() {
         Ok("scan") => Some(Backend::Scan),
         Ok("tree") => Some(Backend::Tree),
+        Ok("buckets") => Some(Backend::Buckets),
         _ => None,
     }
 }
 
 /// The remaining records `ids` of `inst` behind the chosen backend.
 pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dyn Remaining + 'a> {
-    let tree = match backend {
-        Backend::Auto => match forced_backend() {
-            Some(Backend::Scan) => false,
-            Some(Backend::Tree) => true,
-            _ => use_tree(ids.len(), inst.d),
-        },
-        Backend::Scan => false,
-        Backend::Tree => true,
+    let chosen = match backend {
+        Backend::Auto => forced_backend().unwrap_or_else(|| by_size(ids.len(), inst.d)),
+        other => other,
     };
-    if tree {
-        Box::new(KdRemaining::new(inst, ids))
-    } else {
-        Box::new(Scan::new(inst, ids))
+    match chosen {
+        Backend::Tree => Box::new(KdRemaining::new(inst, ids)),
+        Backend::Buckets => Box::new(BucketRemaining::new(inst, ids)),
+        _ => Box::new(Scan::new(inst, ids)),
     }
 }
