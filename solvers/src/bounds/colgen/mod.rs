@@ -75,6 +75,7 @@ pub mod cuts;
 pub mod master;
 pub mod pairs;
 pub mod pricing;
+pub mod subgrad;
 pub mod verify;
 
 use super::nn_bound;
@@ -141,6 +142,15 @@ pub struct ColgenOptions {
     /// direction of the best start partition ([`ascent`], before the column generation; 0:
     /// none). Its best point becomes the first stability centre.
     pub nn_ascent: f64,
+    /// Fraction of the time limit for a subgradient ascent on the anchored bound after the
+    /// line search ([`subgrad`]; 0: none), certified by exact per-anchor pricing.
+    pub subgradient: f64,
+    /// Anchor threshold of the ascent's exact pricing, as a fraction of `UB / floor(n/k)`
+    /// ([`subgrad::SubgradOptions::threshold`]).
+    pub anchor_threshold: f64,
+    /// At the end, a line search from the best bound's duals toward the master's last duals
+    /// (anchored bound with `anchor_threshold`), before the final evaluation.
+    pub lp_segment: bool,
 }
 
 impl Default for ColgenOptions {
@@ -165,6 +175,9 @@ impl Default for ColgenOptions {
             progress: false,
             anchor_bound: false,
             nn_ascent: 0.0,
+            subgradient: 0.0,
+            anchor_threshold: 0.005,
+            lp_segment: false,
         }
     }
 }
@@ -190,6 +203,9 @@ impl ColgenOptions {
         ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
         ("progress", "false", "one progress line per iteration on stderr"),
         ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 8)"),
+        ("subgradient", "0", "fraction of the time limit for a subgradient ascent on the anchored bound after the line search, certified by exact per-anchor pricing (0: none; proofs/P20)"),
+        ("anchor_threshold", "0.005", "anchor threshold tau of the ascent's exact pricing, as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)"),
+        ("lp_segment", "false", "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
     ];
 
@@ -212,6 +228,12 @@ impl ColgenOptions {
         }
         if !(0.0..1.0).contains(&self.nn_ascent) {
             return bad("nn_ascent must be in [0, 1)");
+        }
+        if !(0.0..1.0).contains(&self.subgradient) || self.nn_ascent + self.subgradient >= 1.0 {
+            return bad("subgradient must be in [0, 1) and nn_ascent + subgradient below 1");
+        }
+        if !(0.0..1.0).contains(&self.anchor_threshold) {
+            return bad("anchor_threshold must be in [0, 1)");
         }
         if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
             return bad("cut_violation must be positive");
@@ -255,6 +277,9 @@ pub struct ColgenBound {
     /// duals `sigma <= 0` (empty without cuts; proofs/P14).
     pub cut_triples: Vec<[u32; 3]>,
     pub cut_duals: Vec<f64>,
+    /// Anchor threshold `tau <= 0` of the anchored bound that proves `lagrangian` (proofs/P20;
+    /// 0: exact per-anchor minima or the plain bound); a certificate records it.
+    pub anchor_threshold: f64,
     /// Master LP value when column generation first converged, before any cut (NaN if it
     /// never converged).
     pub root_lp: f64,
@@ -487,6 +512,7 @@ pub fn colgen_bound_from(
         duals: Vec::new(),
         cut_triples: Vec::new(),
         cut_duals: Vec::new(),
+        anchor_threshold: 0.0,
         root_lp: f64::NAN,
         converged_lp: f64::NAN,
         cut_rounds: 0,
@@ -551,6 +577,7 @@ pub fn colgen_bound_from(
         let improved = lb > out.lagrangian;
         if improved {
             out.lagrangian = lb;
+            out.anchor_threshold = 0.0;
             out.last_pricing_gap = groups_max as f64 * rc_lb;
             out.pricing_exact = ex.exact;
             // Cut duals as used (positive ones taken as 0).
@@ -586,21 +613,21 @@ pub fn colgen_bound_from(
         out.last_pricing_gap = groups_max as f64 * rc_lb;
         centre = Some(box_centre.clone());
     }
+    let best_start = starts
+        .iter()
+        .map(|l| start_groups(l, n, k).expect("checked above"))
+        .min_by(|a, b| {
+            let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
+            sse(a).total_cmp(&sse(b))
+        })
+        .expect("at least one start");
     if opts.nn_ascent > 0.0 {
         // Line search from the nn duals along the best start partition's slacks (ascent.rs).
         let t = Instant::now();
-        let best_start = starts
-            .iter()
-            .map(|l| start_groups(l, n, k).expect("checked above"))
-            .min_by(|a, b| {
-                let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
-                sse(a).total_cmp(&sse(b))
-            })
-            .expect("at least one start");
         let y0 = ascent::nn_duals(&geo);
         let h = ascent::slack_direction(x, d, &best_start, &y0);
         let until = start + Duration::from_secs_f64(opts.time_limit * opts.nn_ascent);
-        if let Some(ls) = ascent::line_search(&geo, d, &y0, &h, 0.05, 1.3, 4, 40, until) {
+        if let Some(ls) = ascent::line_search(&geo, d, &y0, &h, 0.05, 1.3, 4, 40, until, 0.0) {
             out.exact_calls += ls.trace.len();
             if opts.progress {
                 eprintln!(
@@ -613,10 +640,53 @@ pub fn colgen_bound_from(
             }
             if ls.lower_bound > out.lagrangian {
                 out.lagrangian = ls.lower_bound;
+                out.anchor_threshold = 0.0;
                 out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
                 out.pricing_exact = false;
                 centre = Some(ls.duals);
             }
+        }
+        out.exact_seconds += t.elapsed().as_secs_f64();
+    }
+    if opts.subgradient > 0.0 {
+        // Subgradient ascent on the anchored bound from the best point so far (subgrad.rs).
+        let t = Instant::now();
+        let y_start = centre
+            .as_ref()
+            .map_or_else(|| ascent::nn_duals(&geo), |c| c[..n].to_vec());
+        let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
+        let sg_opts = subgrad::SubgradOptions {
+            threshold: opts.anchor_threshold,
+            ..Default::default()
+        };
+        let until = t + Duration::from_secs_f64(opts.time_limit * opts.subgradient);
+        let until = until.min(deadline);
+        let asc = subgrad::ascend(
+            &geo,
+            d,
+            &y_start,
+            ub,
+            &best_start,
+            &sg_opts,
+            until,
+            opts.progress,
+        );
+        out.exact_calls += asc.checks.len();
+        if opts.progress {
+            eprintln!(
+                "colgen: {:7.1} s  subgradient: bound {:.6} ({} steps, {} exact checks)",
+                start.elapsed().as_secs_f64(),
+                asc.lower_bound,
+                asc.iterations,
+                asc.checks.len()
+            );
+        }
+        if asc.lower_bound > out.lagrangian {
+            out.lagrangian = asc.lower_bound;
+            out.anchor_threshold = asc.tau;
+            out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
+            out.pricing_exact = false;
+            centre = Some(asc.duals);
         }
         out.exact_seconds += t.elapsed().as_secs_f64();
     }
@@ -836,6 +906,37 @@ pub fn colgen_bound_from(
             }
             None => last_y,
         };
+        let from = centre
+            .clone()
+            .filter(|c| c.len() == n && y_final.len() == n);
+        if let (true, Some(from)) = (opts.lp_segment, from) {
+            // Line search from the best bound's duals toward the master's (ascent.rs).
+            let h: Vec<f64> = y_final.iter().zip(&from).map(|(a, b)| a - b).collect();
+            let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
+            let tau = -(opts.anchor_threshold * ub.abs() / groups_max.max(1) as f64);
+            if let Some(ls) =
+                ascent::line_search(&geo, d, &from, &h, 0.02, 2.0, 3, 12, deadline, tau)
+            {
+                out.exact_calls += ls.trace.len();
+                if opts.progress {
+                    eprintln!(
+                        "colgen: {:7.1} s  line search toward the master duals: bound {:.6} at \
+                         {:.4} ({:?})",
+                        start.elapsed().as_secs_f64(),
+                        ls.lower_bound,
+                        ls.step,
+                        ls.trace
+                    );
+                }
+                if ls.lower_bound > out.lagrangian {
+                    out.lagrangian = ls.lower_bound;
+                    out.anchor_threshold = tau;
+                    out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
+                    out.pricing_exact = false;
+                    centre = Some(ls.duals);
+                }
+            }
+        }
         let _ = evaluate(
             &y_final,
             &master.cuts,
