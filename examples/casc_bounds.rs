@@ -13,7 +13,7 @@
 //!
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
-//!         [--anchor-threshold F] [--no-start]
+//!         [--anchor-threshold F] [--lp-segment] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!
