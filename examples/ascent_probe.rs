@@ -29,6 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut data, mut k, mut labels, mut cert) = (None, None, None, None);
     let mut ts: Vec<f64> = vec![0.1];
     let mut limit = 60.0;
+    let mut tau: Option<f64> = None;
+    let mut share = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -44,6 +46,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             "--pricing-limit" => limit = value()?.parse()?,
             "--certificate" => cert = Some(value()?),
+            "--tau" => tau = Some(value()?.parse()?),
+            "--share" => share = true,
             _ => return Err(format!("unknown argument {a}").into()),
         }
     }
@@ -67,7 +71,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for g in groups.values() {
         let slack = group_sse(&inst.z, d, g) - g.iter().map(|&i| y0[i]).sum::<f64>();
         for &i in g {
-            h[i] = slack / g.len() as f64;
+            h[i] = if share {
+                // The record's own share of its group's SSE minus its nn dual.
+                let row: f64 = g
+                    .iter()
+                    .map(|&b| {
+                        microagg_solvers::sse::sq_dist(
+                            &inst.z[i * d..(i + 1) * d],
+                            &inst.z[b * d..(b + 1) * d],
+                        )
+                    })
+                    .sum();
+                row / (2 * g.len()) as f64 - y0[i]
+            } else {
+                slack / g.len() as f64
+            };
         }
     }
     println!(
@@ -79,6 +97,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for &t in &ts {
         let y: Vec<f64> = y0.iter().zip(&h).map(|(a, b)| a + t * b).collect();
         let clock = std::time::Instant::now();
+        if let Some(tau) = tau {
+            let mut pool = microagg_solvers::bounds::colgen::subgrad::GroupPool::default();
+            let until = clock + std::time::Duration::from_secs_f64(limit);
+            let v = microagg_solvers::bounds::colgen::subgrad::certify(
+                &geo, &y, d, tau, until, &mut pool,
+            );
+            println!(
+                "t {t:.4}: sum y {:.6}  bound {v:.6}  (tau {tau}, {} negative groups, {:.1} s)",
+                y.iter().sum::<f64>(),
+                pool.len(),
+                clock.elapsed().as_secs_f64()
+            );
+            if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                best = Some((v, y));
+            }
+            continue;
+        }
         let v = verify_lagrangian_anchored(&inst.z, n, d, k, &y, &[], &[], Some(limit))?;
         println!(
             "t {t:.4}: sum y {:.6}  bound {:.6}  (rc_lb plain {:.6}, pricing exact {}, {} nodes, \

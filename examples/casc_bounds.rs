@@ -12,7 +12,8 @@
 //! `DIR/<data>-k<k>.bound.json` (`microagg verify-bound` re-checks it).
 //!
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
-//!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--no-start]
+//!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
+//!         [--anchor-threshold F] [--lp-segment] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!
@@ -97,18 +98,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--max-columns" => opts.max_columns_per_iteration = value()?.parse()?,
                     "--pool" => opts.pool = value()?.parse()?,
                     "--anchor-bound" => opts.anchor_bound = true,
+                    "--lp-segment" => opts.lp_segment = true,
+                    "--ipm" => opts.ipm = true,
+                    "--final-fraction" => opts.final_fraction = value()?.parse()?,
                     "--nn-ascent" => opts.nn_ascent = value()?.parse()?,
+                    "--subgradient" => opts.subgradient = value()?.parse()?,
+                    "--anchor-threshold" => opts.anchor_threshold = value()?.parse()?,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
                 }
                 shaping.push(a.clone());
-                if !matches!(flag, "--anchor-bound" | "--no-start") {
+                if !matches!(
+                    flag,
+                    "--anchor-bound" | "--no-start" | "--lp-segment" | "--ipm"
+                ) {
                     // The value just read.
                     shaping.push(match flag {
                         "--cuts" => opts.cut_rounds.to_string(),
                         "--exact-every" => opts.exact_every.to_string(),
                         "--max-columns" => opts.max_columns_per_iteration.to_string(),
                         "--nn-ascent" => opts.nn_ascent.to_string(),
+                        "--final-fraction" => opts.final_fraction.to_string(),
+                        "--subgradient" => opts.subgradient.to_string(),
+                        "--anchor-threshold" => opts.anchor_threshold.to_string(),
                         _ => opts.pool.to_string(),
                     });
                 }
@@ -197,6 +209,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     &b.cut_triples,
                     &b.cut_duals,
                 )
+                .with_anchor_threshold(b.anchor_threshold)
                 .write(&path)?;
                 println!("  # certificate {}", path.display());
             }

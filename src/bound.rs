@@ -34,6 +34,12 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Instant;
 
+pub mod colgen_params;
+pub use colgen_params::{
+    is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS, COLGEN_PROGRESS, COLGEN_START,
+    COLGEN_START_PARAM, COLGEN_TIME_LIMIT,
+};
+
 /// A parameter of a registered bound: its key (as `--bound-param KEY=VALUE` and in
 /// [`BoundOptions::set`]), its default as text, and what it does.
 #[derive(Debug, Clone, Copy)]
@@ -54,22 +60,6 @@ pub struct BoundInfo {
     pub certified: &'static str,
     pub params: &'static [BoundParam],
 }
-
-const COLGEN_TIME_LIMIT: BoundParam = BoundParam {
-    key: "time_limit",
-    default: "60",
-    doc: "wall-clock seconds, the start pipeline included (run --bound: the run's limit)",
-};
-const COLGEN_START_PARAM: BoundParam = BoundParam {
-    key: "start",
-    default: "none",
-    doc: "a labels file whose groups seed the master next to the mdav+decompose-shrink partition",
-};
-const COLGEN_PROGRESS: BoundParam = BoundParam {
-    key: "progress",
-    default: "false",
-    doc: "one progress line per iteration on stderr",
-};
 
 /// Every bound this build computes, in the order `microagg list` prints them. Adding a
 /// bound is its kernel, one entry here and one arm in [`compute_with`].
@@ -93,6 +83,12 @@ pub const BOUNDS: &[BoundInfo] = &[
             },
             COLGEN_START_PARAM,
             COLGEN_PROGRESS,
+            colgen_params::NN_ASCENT,
+            colgen_params::SUBGRADIENT,
+            colgen_params::LP_SEGMENT,
+            colgen_params::ANCHOR_THRESHOLD,
+            colgen_params::IPM,
+            colgen_params::FINAL_FRACTION,
         ],
     },
     BoundInfo {
@@ -108,6 +104,12 @@ pub const BOUNDS: &[BoundInfo] = &[
             },
             COLGEN_START_PARAM,
             COLGEN_PROGRESS,
+            colgen_params::NN_ASCENT,
+            colgen_params::SUBGRADIENT,
+            colgen_params::LP_SEGMENT,
+            colgen_params::ANCHOR_THRESHOLD,
+            colgen_params::IPM,
+            colgen_params::FINAL_FRACTION,
         ],
     },
 ];
@@ -132,23 +134,6 @@ pub fn find(name: &str) -> Result<&'static BoundInfo> {
         .find(|b| b.name == name)
         .ok_or_else(|| Error::usage(unknown(name)))
 }
-
-/// Cut rounds of the `colgen-cuts` bound when the caller sets none: more than the 5-7 rounds
-/// the CASC cases used before no violated triple remained or the time ran out
-/// (proofs/certificates/study-colgen.txt section 6); the time limit ends it earlier.
-pub const COLGEN_CUTS_ROUNDS: usize = 50;
-
-/// True for the bounds computed by column generation (`colgen`, `colgen-cuts`): those take
-/// a start partition and write certificates.
-pub fn is_colgen(name: &str) -> bool {
-    name == "colgen" || name == "colgen-cuts"
-}
-
-/// Pipeline whose partition gives the colgen master its first columns.
-pub const COLGEN_START: &str = "mdav+decompose-shrink";
-
-/// Time limit of `colgen` in seconds when the caller gives none.
-pub const COLGEN_DEFAULT_SECONDS: f64 = 60.0;
 
 /// A computed bound.
 #[derive(Debug, Clone, Serialize)]
@@ -184,6 +169,8 @@ pub struct BoundOptions {
     pub progress: bool,
     /// `colgen`: rounds of subset-row cuts after the master converged (0: none).
     pub cut_rounds: usize,
+    /// `colgen`: the k = 10 options ([`colgen_params`]).
+    pub k10: colgen_params::K10Options,
 }
 
 impl BoundOptions {
@@ -202,6 +189,9 @@ impl BoundOptions {
                     keys.join(", ")
                 }
             )));
+        }
+        if self.k10.set(name, key, value)? {
+            return Ok(None);
         }
         let bad =
             |what: &str| Error::usage(format!("bound {name}: {key}={value}: expected {what}"));
@@ -364,12 +354,13 @@ pub fn compute_with(
             } else {
                 (limit - started.elapsed().as_secs_f64()).max(1e-3 * limit)
             };
-            let opts = microagg_solvers::bounds::ColgenOptions {
+            let mut opts = microagg_solvers::bounds::ColgenOptions {
                 time_limit: remaining,
                 progress: options.progress,
                 cut_rounds,
                 ..Default::default()
             };
+            options.k10.apply(&mut opts);
             let mut starts: Vec<&[usize]> = vec![start.partition.labels()];
             if let Some(labels) = &options.start {
                 starts.push(labels);
@@ -379,14 +370,17 @@ pub fn compute_with(
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
             if !b.duals.is_empty() {
-                certificate = Some(crate::certificate::BoundCertificate::lagrangian_with_cuts(
-                    inst,
-                    k,
-                    b.lagrangian,
-                    b.duals.clone(),
-                    &b.cut_triples,
-                    &b.cut_duals,
-                ));
+                certificate = Some(
+                    crate::certificate::BoundCertificate::lagrangian_with_cuts(
+                        inst,
+                        k,
+                        b.lagrangian,
+                        b.duals.clone(),
+                        &b.cut_triples,
+                        &b.cut_duals,
+                    )
+                    .with_anchor_threshold(b.anchor_threshold),
+                );
             }
             (
                 b.lower_bound,

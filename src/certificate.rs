@@ -66,6 +66,11 @@ pub struct BoundCertificate {
     /// Subset-row cuts with their duals (format 2 only; absent in format 1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cuts: Vec<CertificateCut>,
+    /// Anchor threshold `tau <= 0` of the medoid-anchored bound (proofs/P20; absent or 0:
+    /// exact per-anchor minima). Any `tau <= 0` proves a valid bound; a negative one makes
+    /// the verifier's search much faster at duals where many groups are near 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub anchor_threshold: f64,
     /// Program and method that wrote it (informative).
     pub produced_by: String,
 }
@@ -84,6 +89,10 @@ pub struct Verdict {
     pub nodes: u64,
     /// Why the certificate was rejected, if it was.
     pub reason: Option<String>,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 impl BoundCertificate {
@@ -118,8 +127,16 @@ impl BoundCertificate {
             lower_bound,
             duals,
             cuts,
+            anchor_threshold: 0.0,
             produced_by: format!("microagg {} colgen", env!("CARGO_PKG_VERSION")),
         }
+    }
+
+    /// The same certificate resting on the anchored bound at threshold `tau <= 0`
+    /// (proofs/P20).
+    pub fn with_anchor_threshold(mut self, tau: f64) -> Self {
+        self.anchor_threshold = tau;
+        self
     }
 
     /// Write as JSON: a temporary file in the same folder, then a rename, so an existing file
@@ -221,21 +238,33 @@ pub fn verify(
     }
     let triples: Vec<[u32; 3]> = cert.cuts.iter().map(|c| c.records).collect();
     let sigma: Vec<f64> = cert.cuts.iter().map(|c| c.dual).collect();
-    let v = microagg_solvers::bounds::verify_lagrangian_cuts(
-        &inst.z,
-        inst.n,
-        inst.d,
-        k,
-        &cert.duals,
-        &triples,
-        &sigma,
-        time_limit,
-    )
-    .map_err(|e| Error::algorithm("verify-bound", e))?;
-    // A claim above the plain bound may rest on the medoid-anchored bound of the same duals
-    // (proofs/P20), which costs a second, per-anchor pricing search: only then.
-    let v = if cert.lower_bound > v.lower_bound && v.lower_bound > f64::NEG_INFINITY {
-        microagg_solvers::bounds::verify_lagrangian_anchored(
+    if !cert.anchor_threshold.is_finite() || cert.anchor_threshold > 0.0 {
+        return Err(Error::usage(format!(
+            "anchor_threshold {} in the certificate: must be finite and <= 0",
+            cert.anchor_threshold
+        )));
+    }
+    // With a threshold the claim rests on the anchored bound: no plain search first.
+    let plain = if cert.anchor_threshold < 0.0 {
+        None
+    } else {
+        Some(
+            microagg_solvers::bounds::verify_lagrangian_cuts(
+                &inst.z,
+                inst.n,
+                inst.d,
+                k,
+                &cert.duals,
+                &triples,
+                &sigma,
+                time_limit,
+            )
+            .map_err(|e| Error::algorithm("verify-bound", e))?,
+        )
+    };
+    let v = match plain {
+        Some(v) if !(cert.lower_bound > v.lower_bound && v.lower_bound > f64::NEG_INFINITY) => v,
+        _ => microagg_solvers::bounds::verify_lagrangian_anchored_at(
             &inst.z,
             inst.n,
             inst.d,
@@ -244,10 +273,9 @@ pub fn verify(
             &triples,
             &sigma,
             time_limit,
+            cert.anchor_threshold,
         )
-        .map_err(|e| Error::algorithm("verify-bound", e))?
-    } else {
-        v
+        .map_err(|e| Error::algorithm("verify-bound", e))?,
     };
     let valid = cert.lower_bound <= v.lower_bound;
     Ok(Verdict {

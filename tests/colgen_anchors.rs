@@ -257,7 +257,7 @@ fn anchored_certificates_verify_and_a_raised_dual_is_rejected() {
             .collect();
         let h = slack_direction(&inst.z, d, &groups, &y0);
         let deadline = Instant::now() + Duration::from_secs(20);
-        let ls = line_search(&geo, d, &y0, &h, 0.05, 1.4, 3, 30, deadline).unwrap();
+        let ls = line_search(&geo, d, &y0, &h, 0.05, 1.4, 3, 30, deadline, 0.0).unwrap();
         let opt = brute_force_optimum(&inst.z, n, d, k);
         assert!(
             ls.lower_bound <= opt,
@@ -284,4 +284,65 @@ fn anchored_certificates_verify_and_a_raised_dual_is_rejected() {
         anchored_only >= 3,
         "anchored bound needed in only {anchored_only} of 12"
     );
+}
+
+#[test]
+fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::ascent::nn_duals;
+    use microagg_solvers::bounds::colgen::subgrad::{ascend, SubgradOptions};
+    let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
+    let mut rose = 0;
+    for case in 0..24 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let geo = Geometry::new(&inst.z, n, d, k, 6);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let y0 = nn_duals(&geo);
+        // Thresholds 0 and negative (P20's tau); the ub only scales tau.
+        let opts = SubgradOptions {
+            inner: 8,
+            threshold: [0.0, 0.05][case % 2],
+            ..SubgradOptions::default()
+        };
+        let deadline = Instant::now() + Duration::from_millis(300);
+        let asc = ascend(&geo, d, &y0, opt * 1.01, &[], &opts, deadline, false);
+        assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
+        for &(_, _, v, _) in &asc.checks {
+            assert!(
+                v <= opt,
+                "case {case} (n={n}, d={d}, k={k}): {v} > optimum {opt}"
+            );
+        }
+        assert!(asc.lower_bound <= opt);
+        let first = asc.checks[0].2;
+        assert!(
+            asc.lower_bound >= first,
+            "case {case}: best below the start"
+        );
+        rose += usize::from(asc.lower_bound > first + 1e-9 * opt.abs());
+        // The verifier (threshold 0, no budget) re-proves the claim; a raised dual fails.
+        let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone());
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid, "case {case}: {:?}", v.reason);
+        let mut bad = cert.clone();
+        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        // With the ascent's threshold recorded: verified at that threshold, the same
+        // tampering rejected, a positive threshold refused.
+        let at = cert.clone().with_anchor_threshold(asc.tau);
+        let v = verify(&at, &inst, k, None).unwrap();
+        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        let mut bad = at.clone();
+        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        assert!(verify(&at.with_anchor_threshold(0.1), &inst, k, None).is_err());
+    }
+    // The ascent must move above its start on some instances (else this tests the start).
+    println!("ascent rose above its start in {rose} of 24 cases");
+    assert!(rose >= 6, "ascent rose in only {rose} of 24 cases");
 }

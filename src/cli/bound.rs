@@ -51,6 +51,26 @@ pub struct BoundArgs {
     /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
     #[arg(long, default_value_t = 0)]
     pub cuts: usize,
+    /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
+    /// nn duals along the best start partition's slacks (0: none).
+    #[arg(long)]
+    pub nn_ascent: Option<f64>,
+    /// colgen: fraction of the time for a box-step ascent on the anchored bound (0: none).
+    #[arg(long)]
+    pub subgradient: Option<f64>,
+    /// colgen: at the end, a line search from the best bound's duals toward the master's.
+    #[arg(long)]
+    pub lp_segment: bool,
+    /// colgen: anchor threshold of those searches, a fraction of best SSE / floor(n/k)
+    /// (default 0.005; 0: exact per-anchor minima).
+    #[arg(long)]
+    pub anchor_threshold: Option<f64>,
+    /// colgen: re-solve the master by interior point (central duals).
+    #[arg(long)]
+    pub ipm: bool,
+    /// colgen: fraction of the time kept for the final evaluations (default 0.25).
+    #[arg(long)]
+    pub final_fraction: Option<f64>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
@@ -111,7 +131,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     }
     let data = &args.data;
     let inst = data.load()?;
-    let options = microagg::bound::BoundOptions {
+    let mut options = microagg::bound::BoundOptions {
         start: args.start.as_deref().map(labels::read_labels).transpose()?,
         start_source: args
             .start
@@ -119,7 +139,25 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             .map_or(String::new(), |p| p.display().to_string()),
         progress: args.progress,
         cut_rounds: args.cuts,
+        ..Default::default()
     };
+    // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
+    let k10 = [
+        ("nn_ascent", args.nn_ascent.map(|v| v.to_string())),
+        ("subgradient", args.subgradient.map(|v| v.to_string())),
+        ("lp_segment", args.lp_segment.then(|| "true".to_string())),
+        (
+            "anchor_threshold",
+            args.anchor_threshold.map(|v| v.to_string()),
+        ),
+        ("ipm", args.ipm.then(|| "true".to_string())),
+        ("final_fraction", args.final_fraction.map(|v| v.to_string())),
+    ];
+    for (key, value) in k10 {
+        if let Some(v) = value {
+            options.set(&args.method, key, &v)?;
+        }
+    }
     let b = microagg::bound::compute_with(
         &args.method,
         &inst,

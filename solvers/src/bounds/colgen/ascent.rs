@@ -67,12 +67,13 @@ pub fn slack_direction(x: &[f64], d: usize, groups: &[Vec<u32>], y0: &[f64]) -> 
 }
 
 /// The certified bound at duals `y`: the larger of the plain and the anchored Lagrangian
-/// bound from one per-anchor pricing search with `budget`.
-pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget) -> f64 {
+/// bound from one per-anchor pricing search with `budget` and anchor threshold `tau <= 0`
+/// (proofs/P20).
+pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget, tau: f64) -> f64 {
     let cuts = CutDuals::none();
     let weak = weak_rc_bound(geo, y);
     let mut per_anchor = Vec::new();
-    let ex = exact_rc_bound_anchors(geo, y, &cuts, budget, 0.0, &mut per_anchor);
+    let ex = exact_rc_bound_anchors(geo, y, &cuts, budget, tau, &mut per_anchor);
     let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
     plain.max(anchored_lagrangian(geo, y, d, &cuts, g, &per_anchor, weak))
@@ -80,8 +81,9 @@ pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget) -> f64
 
 /// Line search on `t -> bound(y0 + t h)` from `t = first` (growing by `growth` while the bound
 /// rises, then `refine` bisection-like steps around the best point), at most `max_evals`
-/// evaluations, each pricing search stopped at `deadline` (later evaluations are skipped).
-/// `None` when nothing was evaluated.
+/// evaluations, each pricing search stopped at `deadline` (later evaluations are skipped)
+/// and run with the anchor threshold `tau` ([`bound_at`]). `None` when nothing was
+/// evaluated.
 #[allow(clippy::too_many_arguments)]
 pub fn line_search(
     geo: &Geometry,
@@ -93,6 +95,7 @@ pub fn line_search(
     refine: usize,
     max_evals: usize,
     deadline: Instant,
+    tau: f64,
 ) -> Option<LineSearch> {
     let point = |t: f64| -> Vec<f64> { y0.iter().zip(h).map(|(a, b)| a + t * b).collect() };
     let mut trace: Vec<(f64, f64)> = Vec::new();
@@ -109,7 +112,7 @@ pub fn line_search(
             max_columns: 0,
             stop_after_columns: usize::MAX,
         };
-        let v = bound_at(geo, &point(t), d, budget);
+        let v = bound_at(geo, &point(t), d, budget, tau);
         trace.push((t, v));
         Some(v)
     };
@@ -174,7 +177,7 @@ mod tests {
         let h = slack_direction(&x, 1, &groups, &y0);
         let opt = crate::sse::partition_sse(&x, 1, &[0, 0, 0, 0, 1, 1, 1, 1]);
         let deadline = Instant::now() + Duration::from_secs(10);
-        let ls = line_search(&geo, 1, &y0, &h, 0.05, 1.5, 3, 30, deadline).unwrap();
+        let ls = line_search(&geo, 1, &y0, &h, 0.05, 1.5, 3, 30, deadline, 0.0).unwrap();
         let nn: f64 = y0.iter().sum();
         assert!(nn < opt - 1e-3, "nn {nn} opt {opt}");
         assert!(ls.lower_bound <= opt, "{ls:?} > {opt}");

@@ -1,0 +1,285 @@
+//! # Subgradient ascent on the medoid-anchored Lagrangian bound
+//!
+//! The anchored bound of proofs/P20, `LB(y) = sum y + (sum of the floor(n/k) smallest
+//! min(0, L_r(y)))` with `L_r(y)` the least reduced cost of a group whose medoid is `r`, is
+//! the Lagrangian dual function of "cover every record once with at most floor(n/k) groups
+//! of distinct medoids" with the covering rows relaxed, so it is concave in `y` and
+//! `s_i = 1 - #{chosen groups holding i}` is a supergradient at `y` when the chosen groups
+//! are the per-medoid minimisers. Exact per-anchor pricing at k = 10 costs seconds per
+//! call, so candidates are chosen on a *model*: the same function with `L_r` replaced by the
+//! least reduced cost over a pool of groups (every negative group met by the heuristic
+//! pricing from every record, [`super::pricing::heuristic`], and every negative group an
+//! exact pricing returned), an upper estimate of `LB(y)`, not a bound.
+//!
+//! [`ascend`] is a box-step method (Marsten, Hogan and Blankenship 1975): inside a box of
+//! half-width `delta` around the centre (the best certified point) it takes projected
+//! subgradient steps on the model and keeps the point of the best model value; exact
+//! per-anchor pricing certifies that candidate (with the anchor threshold `tau <= 0` of P20,
+//! which charges every anchor at most `tau` and prunes the search against it). A better
+//! certified value moves the centre there and widens the box (serious step); otherwise the
+//! box halves, and the exact search's negative groups have refined the model (null step).
+//! The reported bound is the best certified value over all evaluated points; nothing about
+//! the ascent enters its proof (proofs/P20, "Choosing the duals").
+//!
+//! ## Complexity
+//! Per iteration: the heuristic pricing from every record (O(n L k^2), L = pool size) and
+//! one pass over the pool (O(sum of group sizes)); per box one per-anchor exact pricing
+//! within its share (`check_share`) of the time left.
+//!
+//! ## References
+//! - Marsten, R. E., Hogan, W. W. and Blankenship, J. W. (1975). The boxstep method for
+//!   large-scale optimization. Operations Research 23(3), 389-405.
+//! - Held, M., Wolfe, P. and Crowder, H. P. (1974). Validation of subgradient optimization.
+//!   Mathematical Programming 6, 62-88.
+
+use super::anchors::anchored_lagrangian;
+use super::cuts::CutDuals;
+use super::lagrangian_with_cuts;
+use super::pricing::{exact_rc_bound_anchors, heuristic, weak_rc_bound, ExactBudget, Geometry};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Groups with their medoid and pair sum `P(S)`, so that re-pricing is O(|S|).
+#[derive(Default)]
+pub struct GroupPool {
+    members: Vec<Vec<u32>>,
+    medoid: Vec<u32>,
+    pair_sum: Vec<f64>,
+    known: HashSet<Vec<u32>>,
+}
+
+impl GroupPool {
+    /// Add a group (members sorted ascending); false when already present.
+    pub fn add(&mut self, geo: &Geometry, members: Vec<u32>) -> bool {
+        if members.len() < geo.k || self.known.contains(&members) {
+            return false;
+        }
+        let mut best = (f64::INFINITY, 0u32);
+        let mut p = 0.0;
+        for &a in &members {
+            let row: f64 = members.iter().map(|&b| geo.d(a as usize, b as usize)).sum();
+            p += row;
+            if row < best.0 {
+                best = (row, a);
+            }
+        }
+        self.known.insert(members.clone());
+        self.members.push(members);
+        self.medoid.push(best.1);
+        self.pair_sum.push(p / 2.0);
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// Estimated anchored Lagrangian value at `y` (not a bound): `sum y` plus the
+    /// `groups_max` most negative per-medoid minima over the pool; returns it with the
+    /// indices of the chosen groups.
+    pub fn estimate(&self, y: &[f64], groups_max: usize) -> (f64, Vec<usize>) {
+        let mut per_medoid: Vec<(f64, usize)> = vec![(0.0, usize::MAX); y.len()];
+        for (j, g) in self.members.iter().enumerate() {
+            let rc =
+                self.pair_sum[j] / g.len() as f64 - g.iter().map(|&i| y[i as usize]).sum::<f64>();
+            let slot = &mut per_medoid[self.medoid[j] as usize];
+            if rc < slot.0 {
+                *slot = (rc, j);
+            }
+        }
+        let mut neg: Vec<(f64, usize)> = per_medoid
+            .into_iter()
+            .filter(|&(_, j)| j != usize::MAX)
+            .collect();
+        neg.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        neg.truncate(groups_max);
+        let est = y.iter().sum::<f64>() + neg.iter().map(|v| v.0).sum::<f64>();
+        (est, neg.into_iter().map(|v| v.1).collect())
+    }
+}
+
+/// The certified bound at duals `y` (no cuts): the larger of the plain (P09) and the
+/// anchored (P20) Lagrangian bound from one per-anchor exact pricing with anchor threshold
+/// `tau <= 0` and deadline `until`; the negative groups it met go into `pool`.
+pub fn certify(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    tau: f64,
+    until: Instant,
+    pool: &mut GroupPool,
+) -> f64 {
+    let cuts = CutDuals::none();
+    let weak = weak_rc_bound(geo, y);
+    let budget = ExactBudget {
+        nodes: u64::MAX,
+        deadline: until,
+        max_columns: 20 * geo.n,
+        stop_after_columns: usize::MAX,
+    };
+    let mut per_anchor = Vec::new();
+    let ex = exact_rc_bound_anchors(geo, y, &cuts, budget, tau, &mut per_anchor);
+    for (_, g) in ex.columns {
+        pool.add(geo, g);
+    }
+    let g = geo.n / geo.k;
+    let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
+    plain.max(anchored_lagrangian(geo, y, d, &cuts, g, &per_anchor, weak))
+}
+
+/// Parameters of [`ascend`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubgradOptions {
+    /// Half-width of the first trust box around the centre, relative to the mean |centre|.
+    pub box_width: f64,
+    /// Model (pool) subgradient steps per box.
+    pub inner: usize,
+    /// Anchor threshold of the exact pricing as a fraction of `UB / floor(n/k)` (P20's
+    /// `tau = -threshold UB / floor(n/k)`; 0: exact per-anchor minima).
+    pub threshold: f64,
+    /// Most of the remaining time one exact evaluation may take.
+    pub check_share: f64,
+}
+
+impl Default for SubgradOptions {
+    fn default() -> Self {
+        SubgradOptions {
+            box_width: 0.05,
+            inner: 30,
+            threshold: 0.002,
+            check_share: 0.3,
+        }
+    }
+}
+
+/// Result of [`ascend`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ascent {
+    /// Best certified (rounded) bound over the evaluated points (`-inf` if none).
+    pub lower_bound: f64,
+    /// Its duals.
+    pub duals: Vec<f64>,
+    /// Anchor threshold `tau` of every exact evaluation (proofs/P20).
+    pub tau: f64,
+    /// Model steps made.
+    pub iterations: usize,
+    /// (model steps so far, model estimate, certified bound, seconds) per exact evaluation.
+    pub checks: Vec<(usize, f64, f64, f64)>,
+}
+
+/// Box-step ascent (Marsten, Hogan and Blankenship 1975) from `y_start` on the anchored
+/// bound: within a box around the centre (the best certified point), projected subgradient
+/// steps on the pool model pick a candidate; exact pricing certifies it; a better certified
+/// value moves the centre and widens the box (serious step), otherwise the box halves and the
+/// exact pricing's negative groups refine the model (null step). `ub` (the best known SSE)
+/// scales the anchor threshold; `seed_groups` start the pool. Stops at `deadline`.
+#[allow(clippy::too_many_arguments)]
+pub fn ascend(
+    geo: &Geometry,
+    d: usize,
+    y_start: &[f64],
+    ub: f64,
+    seed_groups: &[Vec<u32>],
+    opts: &SubgradOptions,
+    deadline: Instant,
+    progress: bool,
+) -> Ascent {
+    let t0 = Instant::now();
+    let n = geo.n;
+    let g = (n / geo.k).max(1);
+    let tau = -(opts.threshold * ub.abs() / g as f64);
+    let mut pool = GroupPool::default();
+    for s in seed_groups {
+        let mut s = s.clone();
+        s.sort_unstable();
+        pool.add(geo, s);
+    }
+    let mut out = Ascent {
+        lower_bound: f64::NEG_INFINITY,
+        duals: Vec::new(),
+        tau,
+        iterations: 0,
+        checks: Vec::new(),
+    };
+    let check = |y: &[f64], est: f64, pool: &mut GroupPool, out: &mut Ascent| -> f64 {
+        let t = Instant::now();
+        let left = deadline.saturating_duration_since(t);
+        let v = certify(geo, y, d, tau, t + left.mul_f64(opts.check_share), pool);
+        let secs = t.elapsed().as_secs_f64();
+        out.checks.push((out.iterations, est, v, secs));
+        if progress {
+            eprintln!(
+                "subgradient: {:7.1} s  step {}  model {est:.6}  certified {v:.6} \
+                 ({secs:.1} s, pool {})",
+                t0.elapsed().as_secs_f64(),
+                out.iterations,
+                pool.len()
+            );
+        }
+        if v > out.lower_bound {
+            out.lower_bound = v;
+            out.duals = y.to_vec();
+        }
+        v
+    };
+    let mut centre = y_start.to_vec();
+    check(&centre, f64::NAN, &mut pool, &mut out);
+    let mean_abs = centre.iter().map(|v| v.abs()).sum::<f64>() / n.max(1) as f64;
+    let mut delta = opts.box_width * mean_abs.max(f64::MIN_POSITIVE);
+    while Instant::now() + Duration::from_millis(50) < deadline {
+        let mut y = centre.clone();
+        let mut best: Option<(f64, Vec<f64>)> = None;
+        for it in 0..opts.inner {
+            if Instant::now() >= deadline {
+                break;
+            }
+            for r in 0..n {
+                if let Some((rc, members)) = heuristic(geo, &y, r) {
+                    if rc < 0.0 {
+                        pool.add(geo, members);
+                    }
+                }
+            }
+            let (est, chosen) = pool.estimate(&y, g);
+            out.iterations += 1;
+            if it > 0 && best.as_ref().is_none_or(|b| est > b.0) {
+                best = Some((est, y.clone()));
+            }
+            let mut s = vec![1.0; n];
+            for &j in &chosen {
+                for &i in &pool.members[j] {
+                    s[i as usize] -= 1.0;
+                }
+            }
+            if s.iter().all(|&v| v == 0.0) {
+                break; // the chosen groups partition the records
+            }
+            let step = 0.5 * delta / ((it + 1) as f64).sqrt();
+            for ((yi, si), ci) in y.iter_mut().zip(&s).zip(&centre) {
+                *yi = (*yi + step * si).clamp(ci - delta, ci + delta);
+            }
+        }
+        let Some((est, cand)) = best else {
+            break;
+        };
+        if Instant::now() >= deadline {
+            break;
+        }
+        let before = out.lower_bound;
+        let v = check(&cand, est, &mut pool, &mut out);
+        if v > before {
+            centre = cand;
+            delta *= 1.5;
+        } else {
+            delta *= 0.5;
+        }
+        if delta < 1e-9 * mean_abs {
+            break;
+        }
+    }
+    out
+}

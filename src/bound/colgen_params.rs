@@ -1,0 +1,140 @@
+//! # Parameters of the colgen bounds
+//!
+//! The registry entries of the parameters `colgen` and `colgen-cuts` share (time limit,
+//! start partition, progress), their defaults, and the k = 10 options.
+//!
+//! At k = 10 the column generation master does not converge within minutes; these options
+//! (registry parameters of `colgen` and `colgen-cuts`, `microagg bound` flags) choose the
+//! dual points where the exact per-anchor pricing certifies a bound (proofs/P20): a line
+//! search from the nn duals (`nn_ascent`), a box-step ascent on the anchored bound
+//! (`subgradient`), a line search toward the master's duals at the end (`lp_segment`), the
+//! anchor threshold of those searches (`anchor_threshold`), interior point re-solves of the
+//! master (`ipm`) and the share of the time left to the final evaluations (`final_fraction`).
+//! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
+//!
+//! ## Complexity
+//! O(1) per parameter.
+
+use super::BoundParam;
+use crate::error::{Error, Result};
+use microagg_solvers::bounds::ColgenOptions;
+
+/// Cut rounds of the `colgen-cuts` bound when the caller sets none: more than the 5-7 rounds
+/// the CASC cases used before no violated triple remained or the time ran out
+/// (proofs/certificates/study-colgen.txt section 6); the time limit ends it earlier.
+pub const COLGEN_CUTS_ROUNDS: usize = 50;
+
+/// True for the bounds computed by column generation (`colgen`, `colgen-cuts`): those take
+/// a start partition and write certificates.
+pub fn is_colgen(name: &str) -> bool {
+    name == "colgen" || name == "colgen-cuts"
+}
+
+/// Pipeline whose partition gives the colgen master its first columns.
+pub const COLGEN_START: &str = "mdav+decompose-shrink";
+
+/// Time limit of `colgen` in seconds when the caller gives none.
+pub const COLGEN_DEFAULT_SECONDS: f64 = 60.0;
+
+pub const COLGEN_TIME_LIMIT: BoundParam = BoundParam {
+    key: "time_limit",
+    default: "60",
+    doc: "wall-clock seconds, the start pipeline included (run --bound: the run's limit)",
+};
+pub const COLGEN_START_PARAM: BoundParam = BoundParam {
+    key: "start",
+    default: "none",
+    doc: "a labels file whose groups seed the master next to the mdav+decompose-shrink partition",
+};
+pub const COLGEN_PROGRESS: BoundParam = BoundParam {
+    key: "progress",
+    default: "false",
+    doc: "one progress line per iteration on stderr",
+};
+
+pub const NN_ASCENT: BoundParam = BoundParam {
+    key: "nn_ascent",
+    default: "0",
+    doc: "fraction of the time for a line search from the nn duals along the best start partition's slacks (anchored bound, proofs/P20; 0: none)",
+};
+pub const SUBGRADIENT: BoundParam = BoundParam {
+    key: "subgradient",
+    default: "0",
+    doc: "fraction of the time for a box-step ascent on the anchored bound after the line search (0: none)",
+};
+pub const LP_SEGMENT: BoundParam = BoundParam {
+    key: "lp_segment",
+    default: "false",
+    doc: "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)",
+};
+pub const ANCHOR_THRESHOLD: BoundParam = BoundParam {
+    key: "anchor_threshold",
+    default: "0.005",
+    doc: "anchor threshold tau of those searches as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)",
+};
+pub const IPM: BoundParam = BoundParam {
+    key: "ipm",
+    default: "false",
+    doc: "re-solve the master by interior point (no crossover): central duals",
+};
+pub const FINAL_FRACTION: BoundParam = BoundParam {
+    key: "final_fraction",
+    default: "0.25",
+    doc: "fraction of the time kept for the final evaluations (lp_segment included)",
+};
+
+/// Values of the parameters above (None: the `ColgenOptions` default).
+#[derive(Debug, Clone, Default)]
+pub struct K10Options {
+    pub nn_ascent: Option<f64>,
+    pub subgradient: Option<f64>,
+    pub lp_segment: bool,
+    pub anchor_threshold: Option<f64>,
+    pub ipm: bool,
+    pub final_fraction: Option<f64>,
+}
+
+impl K10Options {
+    /// Set `key` from text; false when `key` is not one of these parameters. Ranges are
+    /// checked by `ColgenOptions` when the bound runs.
+    pub fn set(&mut self, name: &str, key: &str, value: &str) -> Result<bool> {
+        let bad =
+            |what: &str| Error::usage(format!("bound {name}: {key}={value}: expected {what}"));
+        let fraction = || -> Result<Option<f64>> {
+            let v: f64 = value.parse().map_err(|_| bad("a number in [0, 1)"))?;
+            if !(0.0..1.0).contains(&v) {
+                return Err(bad("a number in [0, 1)"));
+            }
+            Ok(Some(v))
+        };
+        let flag = || -> Result<bool> { value.parse().map_err(|_| bad("true or false")) };
+        match key {
+            "nn_ascent" => self.nn_ascent = fraction()?,
+            "subgradient" => self.subgradient = fraction()?,
+            "anchor_threshold" => self.anchor_threshold = fraction()?,
+            "final_fraction" => self.final_fraction = fraction()?,
+            "lp_segment" => self.lp_segment = flag()?,
+            "ipm" => self.ipm = flag()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Copy the values set into `opts`.
+    pub fn apply(&self, opts: &mut ColgenOptions) {
+        if let Some(v) = self.nn_ascent {
+            opts.nn_ascent = v;
+        }
+        if let Some(v) = self.subgradient {
+            opts.subgradient = v;
+        }
+        if let Some(v) = self.anchor_threshold {
+            opts.anchor_threshold = v;
+        }
+        if let Some(v) = self.final_fraction {
+            opts.final_fraction = v;
+        }
+        opts.lp_segment |= self.lp_segment;
+        opts.ipm |= self.ipm;
+    }
+}
