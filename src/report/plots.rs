@@ -22,14 +22,19 @@
 //! E. D. Dolan and J. J. More, "Benchmarking optimization software with performance
 //! profiles", Mathematical Programming 91 (2002) 201-213. plotters crate documentation.
 
+mod gaps;
+mod profile;
+
 use super::anytime;
 use super::export::write_formats;
 use super::style::{self, case_label, color, decimals, draw_marker, log_tick_sparse, shape, Shape};
 use crate::error::{Error, Result};
 use crate::experiment::record::Record;
+use gaps::gaps_svg;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use profile::profile_svg;
 use std::path::{Path, PathBuf};
 
 /// Median of a non-empty slice (mean of the two middle values for an even count).
@@ -381,230 +386,6 @@ fn boxplot_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<Stri
                 font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
         }
-        root.present()?;
-    }
-    Ok(svg)
-}
-
-/// Bars of one case: (pipeline index, best-run gap, median-run gap).
-type GapBars = Vec<(usize, f64, f64)>;
-
-fn gaps_svg(records: &[Record], cases: &[(String, usize)], all: &[String]) -> DrawResult<String> {
-    // Per case and pipeline: (pipeline index, best-run gap, median-run gap).
-    let mut rows: Vec<(String, GapBars)> = Vec::new();
-    for (inst, k) in cases {
-        let mut bars = Vec::new();
-        for (i, p) in all.iter().enumerate() {
-            let gaps: Vec<f64> = records
-                .iter()
-                .filter(|r| &r.instance == inst && r.k == *k && &r.pipeline == p)
-                .filter_map(|r| r.gap)
-                .collect();
-            if !gaps.is_empty() {
-                let best = gaps.iter().copied().fold(f64::INFINITY, f64::min);
-                bars.push((i, best, median(&gaps)));
-            }
-        }
-        if !bars.is_empty() {
-            rows.push((case_label(inst, *k, 22), bars));
-        }
-    }
-    let methods = distinct(
-        records
-            .iter()
-            .filter_map(|r| r.best_bound.as_ref().map(|b| b.name.clone())),
-    );
-    let g_max = rows
-        .iter()
-        .flat_map(|(_, b)| b.iter().map(|x| x.2.max(x.1)))
-        .fold(0.0, f64::max);
-    let x1 = if g_max > 0.0 { g_max * 1.1 } else { 1.0 };
-    let dec = decimals(x1);
-    let slots: usize = rows.iter().map(|(_, b)| b.len()).sum();
-    let used: Vec<usize> = distinct(rows.iter().flat_map(|(_, b)| b.iter().map(|x| x.0)));
-    let mut names: Vec<String> = used.iter().map(|&i| all[i].clone()).collect();
-    names.push("median run".into());
-    let label_w = rows
-        .iter()
-        .map(|(l, _)| style::text_width(l))
-        .max()
-        .unwrap_or(0)
-        + 40;
-    let bar_h = 34.0;
-    let height = 420 + (bar_h as u32 + 4) * slots as u32 + 30 * rows.len() as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (top, bottom, cols) = with_legend(&root, &names);
-        let total = slots as f64 + rows.len() as f64 * 0.8;
-        let mut chart = ChartBuilder::on(&top)
-            .caption("Gap of the best run to the bound", font(style::TITLE))
-            .margin(20)
-            .margin_right(50)
-            .x_label_area_size(130)
-            .y_label_area_size(label_w.min(style::WIDTH / 2))
-            .build_cartesian_2d(0.0..x1, 0.0..total)?;
-        chart
-            .configure_mesh()
-            .x_desc(format!("gap to bound {} (%)", methods.join(", ")))
-            .label_style(font(style::TEXT))
-            .axis_desc_style(font(style::TITLE))
-            .x_label_formatter(&|x| format!("{x:.dec$}"))
-            .x_labels(5)
-            .y_labels(0)
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(2))
-            .draw()?;
-        // Rows from the top: a case's bars one per slot, 0.8 slot between cases.
-        let mut y = total - 0.4;
-        for (label, bars) in &rows {
-            let y_top = y;
-            for &(i, best, med) in bars {
-                let c = color(i);
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(0.0, y - 0.9), (best, y - 0.1)],
-                    c.filled(),
-                )))?;
-                draw_marker(
-                    chart.plotting_area(),
-                    (med, y - 0.5),
-                    Shape::Diamond,
-                    RGBColor(0, 0, 0),
-                    style::MARK - 2,
-                )?;
-                y -= 1.0;
-            }
-            let (px, py) = chart.backend_coord(&(0.0, (y_top + y) / 2.0));
-            root.draw(&Text::new(
-                label.clone(),
-                (px - 15, py),
-                font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
-            ))?;
-            y -= 0.8;
-        }
-        let mut legend: Vec<(String, RGBColor, Option<Shape>, bool)> = used
-            .iter()
-            .map(|&i| (all[i].clone(), color(i), Some(Shape::Square), false))
-            .collect();
-        legend.push((
-            "median run".into(),
-            RGBColor(0, 0, 0),
-            Some(Shape::Diamond),
-            false,
-        ));
-        draw_legend(&bottom, &legend, cols)?;
-        root.present()?;
-    }
-    Ok(svg)
-}
-
-fn profile_svg(
-    title: &str,
-    x_desc: &str,
-    ratios: &[Vec<f64>],
-    all: &[String],
-    log_x: bool,
-) -> DrawResult<String> {
-    let cases = ratios.iter().map(|r| r.len()).max().unwrap_or(0).max(1) as f64;
-    let finite = ratios
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(1.0, f64::max);
-    // Up to the largest finite ratio, with room for the last step to show.
-    let t_max = if log_x {
-        (finite * 2.0).max(2.0)
-    } else {
-        1.0 + (finite - 1.0).max(1e-4) * 1.1
-    };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 800)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (top, bottom, cols) = with_legend(&root, all);
-        let mut legend = Vec::new();
-        let steps = |r: &[f64]| -> Vec<(f64, f64)> {
-            // rho jumps at each ratio; drawn as a staircase from tau = 1 to t_max.
-            let mut pts = vec![(1.0, 0.0)];
-            let mut count = 0.0;
-            for &x in r.iter().filter(|x| x.is_finite()) {
-                let prev = count / cases;
-                count += 1.0;
-                pts.push((x, prev));
-                pts.push((x, count / cases));
-            }
-            pts.push((t_max, count / cases));
-            pts
-        };
-        macro_rules! draw {
-            ($chart:expr) => {{
-                let mut chart = $chart;
-                for (i, r) in ratios.iter().enumerate() {
-                    let c = color(i);
-                    let (lw, mr) = under(i, ratios.len());
-                    let pts = steps(r);
-                    chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(lw)))?;
-                    // Markers at the jumps (and at tau = 1), so overlapping lines stay apart.
-                    for &(x, y) in pts.iter().skip(1).step_by(2) {
-                        draw_marker(chart.plotting_area(), (x, y), shape(i), c, mr)?;
-                    }
-                    legend.push((all[i].clone(), c, Some(shape(i)), true));
-                }
-            }};
-        }
-        let y_desc = "fraction of cases";
-        if log_x {
-            let mut chart = ChartBuilder::on(&top)
-                .caption(title, font(style::TITLE))
-                .margin(20)
-                .margin_right(40)
-                .x_label_area_size(130)
-                .y_label_area_size(150)
-                .build_cartesian_2d((1.0 / 1.25..t_max).log_scale(), Y_FRACTION)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .label_style(font(style::TEXT))
-                .axis_desc_style(font(style::TITLE))
-                .x_label_formatter(&|x| log_tick_sparse(*x, t_max.log10()))
-                .y_label_formatter(&|y| format!("{y:.1}"))
-                .y_labels(6)
-                .light_line_style(WHITE)
-                .bold_line_style(BLACK.mix(0.12))
-                .axis_style(BLACK.stroke_width(2))
-                .draw()?;
-            draw!(chart);
-        } else {
-            let dec = decimals(t_max - 1.0);
-            let mut chart = ChartBuilder::on(&top)
-                .caption(title, font(style::TITLE))
-                .margin(20)
-                .margin_right(40)
-                .x_label_area_size(130)
-                .y_label_area_size(150)
-                .build_cartesian_2d(1.0 - 0.04 * (t_max - 1.0)..t_max, Y_FRACTION)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .label_style(font(style::TEXT))
-                .axis_desc_style(font(style::TITLE))
-                .x_label_formatter(&|x| format!("{x:.dec$}"))
-                .y_label_formatter(&|y| format!("{y:.1}"))
-                .y_labels(6)
-                .x_labels(5)
-                .light_line_style(WHITE)
-                .bold_line_style(BLACK.mix(0.12))
-                .axis_style(BLACK.stroke_width(2))
-                .draw()?;
-            draw!(chart);
-        }
-        draw_legend(&bottom, &legend, cols)?;
         root.present()?;
     }
     Ok(svg)
