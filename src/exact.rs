@@ -24,7 +24,7 @@ pub fn solve_from_mdav(
     k: usize,
     method: ExactMethod,
     time_limit: Option<f64>,
-    interrupt: &'static AtomicBool,
+    interrupt: &AtomicBool,
 ) -> Result<(ExactSolution, f64)> {
     inst.check_k(k)?;
     let start = std::time::Instant::now();

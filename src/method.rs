@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Builds a feasible partition (every group of at least k records). Registered with
@@ -67,14 +68,42 @@ pub enum MethodKind {
     Refiner,
 }
 
-type InitFactory = Box<dyn Fn(&Map<String, Value>) -> Result<Box<dyn Initializer>> + Send + Sync>;
-type ParamsResolver = Box<dyn Fn(&Map<String, Value>) -> Result<Value> + Send + Sync>;
-type RefinerFactory = Box<dyn Fn(&Map<String, Value>) -> Result<Box<dyn Refiner>> + Send + Sync>;
-
-enum Factory {
-    Init(InitFactory),
-    Refine(RefinerFactory),
+/// Builds a stage's algorithm from parameters parsed and checked once
+/// ([`MethodInfo::prepare`]): each call makes a fresh algorithm from a copy of the typed
+/// parameters, with no JSON in between.
+#[derive(Clone)]
+pub enum Maker {
+    Init(Arc<dyn Fn() -> Box<dyn Initializer> + Send + Sync>),
+    Refine(Arc<dyn Fn() -> Box<dyn Refiner> + Send + Sync>),
 }
+
+impl std::fmt::Debug for Maker {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Maker::Init(_) => "Maker::Init",
+            Maker::Refine(_) => "Maker::Refine",
+        })
+    }
+}
+
+impl Maker {
+    pub fn kind(&self) -> MethodKind {
+        match self {
+            Maker::Init(_) => MethodKind::Initializer,
+            Maker::Refine(_) => MethodKind::Refiner,
+        }
+    }
+}
+
+/// A registered method with its parameters validated: the effective parameters (defaults
+/// filled in, as JSON for records) and the [`Maker`] holding the typed ones.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub params: Value,
+    pub maker: Maker,
+}
+
+type Prepare = Box<dyn Fn(&Map<String, Value>) -> Result<Prepared> + Send + Sync>;
 
 /// A registry entry: name, description, parameters with defaults, and a factory.
 pub struct MethodInfo {
@@ -87,18 +116,31 @@ pub struct MethodInfo {
     pub defaults: Value,
     /// The method needs one-attribute data (d = 1).
     pub one_attribute: bool,
-    /// Effective parameters (defaults filled in) for user-given ones, validated.
-    effective: ParamsResolver,
-    factory: Factory,
+    kind: MethodKind,
+    /// User-given parameters -> typed, checked parameters and their maker.
+    prepare: Prepare,
+}
+
+/// Parse and check `given` into `P` once; the maker clones the typed value per algorithm.
+fn prepare_with<P: Params>(
+    name: &'static str,
+    given: &Map<String, Value>,
+    maker: impl FnOnce(P) -> Maker,
+) -> Result<Prepared> {
+    let p: P = parse_params(name, given)?;
+    Ok(Prepared {
+        params: serde_json::to_value(&p).expect("params serialise"),
+        maker: maker(p),
+    })
 }
 
 impl MethodInfo {
-    /// Register an initializer with parameters `P`, made by `make`.
-    pub fn initializer<P: Params, I: Initializer + 'static>(
+    fn new<P: Params>(
         name: &'static str,
         summary: &'static str,
         reference: &'static str,
-        make: fn(P) -> I,
+        kind: MethodKind,
+        prepare: Prepare,
     ) -> Self {
         MethodInfo {
             name,
@@ -107,15 +149,26 @@ impl MethodInfo {
             params_doc: P::DOC,
             defaults: serde_json::to_value(P::default()).expect("params serialise"),
             one_attribute: false,
-            effective: Box::new(move |given| {
-                let p: P = parse_params(name, given)?;
-                Ok(serde_json::to_value(p).expect("params serialise"))
-            }),
-            factory: Factory::Init(Box::new(move |given| {
-                let p: P = parse_params(name, given)?;
-                Ok(Box::new(make(p)) as Box<dyn Initializer>)
-            })),
+            kind,
+            prepare,
         }
+    }
+
+    /// Register an initializer with parameters `P`, made by `make`.
+    pub fn initializer<P: Params, I: Initializer + 'static>(
+        name: &'static str,
+        summary: &'static str,
+        reference: &'static str,
+        make: fn(P) -> I,
+    ) -> Self {
+        let prepare: Prepare = Box::new(move |given| {
+            prepare_with(name, given, |p: P| {
+                Maker::Init(Arc::new(move || {
+                    Box::new(make(p.clone())) as Box<dyn Initializer>
+                }))
+            })
+        });
+        Self::new::<P>(name, summary, reference, MethodKind::Initializer, prepare)
     }
 
     /// Register a refiner with parameters `P`, made by `make`.
@@ -125,22 +178,14 @@ impl MethodInfo {
         reference: &'static str,
         make: fn(P) -> R,
     ) -> Self {
-        MethodInfo {
-            name,
-            summary,
-            reference,
-            params_doc: P::DOC,
-            defaults: serde_json::to_value(P::default()).expect("params serialise"),
-            one_attribute: false,
-            effective: Box::new(move |given| {
-                let p: P = parse_params(name, given)?;
-                Ok(serde_json::to_value(p).expect("params serialise"))
-            }),
-            factory: Factory::Refine(Box::new(move |given| {
-                let p: P = parse_params(name, given)?;
-                Ok(Box::new(make(p)) as Box<dyn Refiner>)
-            })),
-        }
+        let prepare: Prepare = Box::new(move |given| {
+            prepare_with(name, given, |p: P| {
+                Maker::Refine(Arc::new(move || {
+                    Box::new(make(p.clone())) as Box<dyn Refiner>
+                }))
+            })
+        });
+        Self::new::<P>(name, summary, reference, MethodKind::Refiner, prepare)
     }
 
     /// Mark the method as needing one-attribute data (d = 1).
@@ -150,21 +195,24 @@ impl MethodInfo {
     }
 
     pub fn kind(&self) -> MethodKind {
-        match self.factory {
-            Factory::Init(_) => MethodKind::Initializer,
-            Factory::Refine(_) => MethodKind::Refiner,
-        }
+        self.kind
+    }
+
+    /// Parse and check user-given parameters once into the method's typed parameters
+    /// (unknown keys and bad values are errors naming the method and key).
+    pub fn prepare(&self, given: &Map<String, Value>) -> Result<Prepared> {
+        (self.prepare)(given)
     }
 
     /// Validated parameters with defaults filled in.
     pub fn effective_params(&self, given: &Map<String, Value>) -> Result<Value> {
-        (self.effective)(given)
+        Ok(self.prepare(given)?.params)
     }
 
     pub fn make_initializer(&self, given: &Map<String, Value>) -> Result<Box<dyn Initializer>> {
-        match &self.factory {
-            Factory::Init(f) => f(given),
-            Factory::Refine(_) => Err(Error::usage(format!(
+        match self.kind {
+            MethodKind::Initializer => self.prepare(given)?.initializer(self.name),
+            MethodKind::Refiner => Err(Error::usage(format!(
                 "'{}' is a refiner: it must follow an initializer (e.g. mdav+{})",
                 self.name, self.name
             ))),
@@ -172,12 +220,30 @@ impl MethodInfo {
     }
 
     pub fn make_refiner(&self, given: &Map<String, Value>) -> Result<Box<dyn Refiner>> {
-        match &self.factory {
-            Factory::Refine(f) => f(given),
-            Factory::Init(_) => Err(Error::usage(format!(
+        match self.kind {
+            MethodKind::Refiner => self.prepare(given)?.refiner(self.name),
+            MethodKind::Initializer => Err(Error::usage(format!(
                 "'{}' is an initializer: it can only be the first stage of a pipeline",
                 self.name
             ))),
+        }
+    }
+}
+
+impl Prepared {
+    /// A fresh initializer (an error if the method `name` is a refiner).
+    pub fn initializer(&self, name: &str) -> Result<Box<dyn Initializer>> {
+        match &self.maker {
+            Maker::Init(make) => Ok(make()),
+            Maker::Refine(_) => Err(Error::usage(format!("'{name}' is a refiner"))),
+        }
+    }
+
+    /// A fresh refiner (an error if the method `name` is an initializer).
+    pub fn refiner(&self, name: &str) -> Result<Box<dyn Refiner>> {
+        match &self.maker {
+            Maker::Refine(make) => Ok(make()),
+            Maker::Init(_) => Err(Error::usage(format!("'{name}' is an initializer"))),
         }
     }
 }

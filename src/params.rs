@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// An algorithm's parameter struct.
-pub trait Params: Serialize + DeserializeOwned + Default + Clone + Send + 'static {
+pub trait Params: Serialize + DeserializeOwned + Default + Clone + Send + Sync + 'static {
     /// Names and one-line descriptions of the fields, for `microagg list`.
     const DOC: &'static [(&'static str, &'static str)] = &[];
 
@@ -30,11 +30,26 @@ impl Params for NoParams {}
 
 /// Build a method's parameters from user-given key/values, rejecting unknown keys.
 pub fn parse_params<P: Params>(method: &str, given: &Map<String, Value>) -> Result<P> {
-    let p: P = serde_json::from_value(Value::Object(given.clone()))
-        .map_err(|e| Error::usage(format!("parameters of '{method}': {e}")))?;
+    let p: P = serde_json::from_value(Value::Object(given.clone())).map_err(|e| {
+        let key = culprit::<P>(given).map_or(String::new(), |k| format!("{k}: "));
+        Error::usage(format!("parameters of '{method}': {key}{e}"))
+    })?;
     p.check()
         .map_err(|e| Error::usage(format!("parameters of '{method}': {e}")))?;
     Ok(p)
+}
+
+/// The first given key that alone (with the defaults for the rest) does not deserialize,
+/// so that a type error names its key (serde's message names only the expected type).
+fn culprit<P: Params>(given: &Map<String, Value>) -> Option<&str> {
+    let Ok(Value::Object(defaults)) = serde_json::to_value(P::default()) else {
+        return None;
+    };
+    given.iter().map(|(k, _)| k.as_str()).find(|&key| {
+        let mut one = defaults.clone();
+        one.insert(key.to_string(), given[key].clone());
+        serde_json::from_value::<P>(Value::Object(one)).is_err()
+    })
 }
 
 /// `--param` arguments grouped by method: `"vmdav.gamma=1.1"` -> {"vmdav": {"gamma": 1.1}}.

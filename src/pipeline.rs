@@ -1,14 +1,35 @@
 //! # Pipelines
 //!
 //! A pipeline is an initializer optionally followed by refiners, written with `+`
-//! (`mdav`, `cbfs+decompose-shrink+ils`). [`Pipeline::parse`] resolves every stage and
-//! validates every parameter before anything runs; [`Pipeline::run`] executes the stages with
-//! derived seeds and records per-stage SSE, IL and time.
+//! (`mdav`, `cbfs+decompose-shrink+ils`). It is parsed and validated once: each stage is a
+//! registry entry with its parameters deserialized into the method's typed parameter struct
+//! ([`MethodInfo::prepare`](crate::method::MethodInfo::prepare)), from `--param` arguments
+//! ([`Pipeline::parse`]) or from a suite's tables ([`Pipeline::from_tables`]); running it
+//! builds every algorithm from those typed parameters ([`StageSpec::maker`]) without parsing
+//! again. [`Pipeline::run`] executes the stages with derived seeds and records per-stage
+//! SSE, IL and time.
+//!
+//! ```
+//! use microagg::pipeline::Pipeline;
+//! use serde_json::json;
+//! let tables = [("ils".to_string(), json!({ "stall": 50 }).as_object().unwrap().clone())];
+//! let p = Pipeline::from_tables("mdav+ils", tables.into_iter().collect()).unwrap();
+//! let q = Pipeline::parse("mdav+ils", &["ils.stall=50".to_string()]).unwrap();
+//! assert_eq!(p.stages[1].params, q.stages[1].params);
+//! assert_eq!(p.stages[1].params["stall"], 50);
+//! assert!(Pipeline::parse("mdav+ils", &["ils.stall=many".to_string()]).is_err());
+//! ```
+//!
+//! ## Complexity
+//! Parsing is linear in the number of stages and parameters.
+//!
+//! ## References
+//! - linfa (Rust machine-learning toolkit): `Params -> check() -> ValidParams`.
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::method::Stats;
-use crate::method::{Initializer, MethodKind};
+use crate::method::{Initializer, Maker, MethodKind};
 use crate::params::group_param_args;
 use crate::partition::Partition;
 use crate::registry;
@@ -17,21 +38,26 @@ use crate::search::observe::{notify, Event, Observer};
 use crate::search::{deadline_after, execute, Refiner, StopReason, Stops};
 use rand::SeedableRng;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// A validated pipeline: stage names with their effective parameters.
+/// A validated pipeline: its stages, each with its typed parameters.
 pub struct Pipeline {
     pub spec: String,
     pub stages: Vec<StageSpec>,
 }
 
-/// One stage with its effective parameters (defaults filled in).
+/// One stage: a registry entry with its parameters parsed and checked once.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageSpec {
     pub name: String,
+    /// The effective parameters (defaults filled in), as written into records.
     pub params: Value,
+    /// Builds the stage's algorithm from the typed parameters.
+    #[serde(skip)]
+    pub maker: Maker,
 }
 
 /// What one stage did.
@@ -62,11 +88,20 @@ pub struct PipelineOutcome {
 impl Pipeline {
     /// Parse `init+refiner+...` with `--param METHOD.KEY=VALUE` arguments.
     pub fn parse(spec: &str, param_args: &[String]) -> Result<Self> {
+        Self::from_tables(spec, group_param_args(param_args)?)
+    }
+
+    /// Parse `init+refiner+...` with per-stage parameter tables (`{ stage: { key: value
+    /// } }`, as a suite's `params` or grouped `--param`s), each deserialized into its
+    /// stage's typed parameters; a table for a method that is not a stage is an error.
+    pub fn from_tables(
+        spec: &str,
+        mut given: BTreeMap<String, Map<String, Value>>,
+    ) -> Result<Self> {
         let names: Vec<&str> = spec.split('+').map(str::trim).collect();
         if names.iter().any(|n| n.is_empty()) {
             return Err(Error::usage(format!("pipeline '{spec}': empty stage name")));
         }
-        let mut given = group_param_args(param_args)?;
         let mut stages = Vec::new();
         for (i, name) in names.iter().enumerate() {
             let info = registry::find(name)?;
@@ -84,9 +119,11 @@ impl Pipeline {
                 _ => {}
             }
             let params = given.get(*name).cloned().unwrap_or_default();
+            let prepared = info.prepare(&params)?;
             stages.push(StageSpec {
                 name: name.to_string(),
-                params: info.effective_params(&params)?,
+                params: prepared.params,
+                maker: prepared.maker,
             });
         }
         // Parameters addressed to a method that is not in the pipeline are mistakes.
@@ -167,8 +204,10 @@ impl Pipeline {
         let mut records = Vec::new();
 
         let first = &self.stages[0];
-        let init: Box<dyn Initializer> =
-            registry::find(&first.name)?.make_initializer(as_map(&first.params))?;
+        let init: Box<dyn Initializer> = match &first.maker {
+            Maker::Init(make) => make(),
+            Maker::Refine(_) => unreachable!("the first stage is an initializer (parse)"),
+        };
         let s0 = self.stage_seed(seed, inst, k, 0);
         let t = Instant::now();
         notify(
@@ -196,8 +235,10 @@ impl Pipeline {
         records.push(stage_record(&first.name, s0, inst, &partition, t, None));
 
         for (idx, stage) in self.stages.iter().enumerate().skip(1) {
-            let mut refiner: Box<dyn Refiner> =
-                registry::find(&stage.name)?.make_refiner(as_map(&stage.params))?;
+            let mut refiner: Box<dyn Refiner> = match &stage.maker {
+                Maker::Refine(make) => make(),
+                Maker::Init(_) => unreachable!("later stages are refiners (parse)"),
+            };
             let s = self.stage_seed(seed, inst, k, idx);
             let t = Instant::now();
             let stops = Stops::budget(deadline, max_steps);
@@ -222,12 +263,6 @@ impl Pipeline {
             seconds: t0.elapsed().as_secs_f64(),
         })
     }
-}
-
-fn as_map(v: &Value) -> &serde_json::Map<String, Value> {
-    static EMPTY: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
-    v.as_object()
-        .unwrap_or_else(|| EMPTY.get_or_init(serde_json::Map::new))
 }
 
 fn stage_record(

@@ -24,6 +24,7 @@ use crate::search::trace::TracePoint;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// Where the schema is shipped, relative to the repository root.
 pub const SCHEMA_FILE: &str = "schema/run-record.json";
@@ -85,6 +86,10 @@ pub struct StageParams {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct BoundResult {
     pub name: String,
+    /// The bound's parameters as given (`KEY` -> `VALUE`, e.g. `cuts` -> `3`), when any
+    /// (suite `bounds = [{ name = "colgen", cuts = 3 }]`, `run --bound-param cuts=3`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
     /// Lower bound on the optimal SSE.
     pub sse: f64,
     /// The same as IL (percent), rounded down.
@@ -188,6 +193,7 @@ impl From<&BoundOutcome> for BoundResult {
     fn from(b: &BoundOutcome) -> Self {
         BoundResult {
             name: b.method.clone(),
+            params: BTreeMap::new(),
             sse: b.lower_bound,
             il: b.il_lower_bound,
             certified: b.certified,
@@ -218,6 +224,8 @@ pub struct SingleRun<'a> {
     pub outcome: &'a PipelineOutcome,
     /// The bound asked for (`--bound`), and its outcome when it was computed.
     pub bound_requested: Option<&'a str>,
+    /// Its parameters (`--bound-param KEY=VALUE`).
+    pub bound_params: BTreeMap<String, String>,
     pub bound: Option<&'a BoundOutcome>,
     pub bound_skipped: Option<&'a str>,
     pub interrupted: bool,
@@ -241,7 +249,14 @@ impl Record {
         let p: &Partition = &r.outcome.partition;
         let (min_size, max_size) = p.size_range();
         let stages: Vec<StageResult> = r.outcome.stages.iter().map(StageResult::from).collect();
-        let bounds: Vec<BoundResult> = r.bound.map(BoundResult::from).into_iter().collect();
+        let bounds: Vec<BoundResult> = r
+            .bound
+            .map(|b| BoundResult {
+                params: r.bound_params.clone(),
+                ..BoundResult::from(b)
+            })
+            .into_iter()
+            .collect();
         let best_bound = best_certified(&bounds);
         let sse = p.sse();
         Record {

@@ -49,7 +49,7 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
 }
 
-fn with(method: ExactMethod) -> ExactOptions {
+fn with(method: ExactMethod) -> ExactOptions<'static> {
     ExactOptions {
         method,
         ..Default::default()

@@ -17,7 +17,7 @@ use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn with(method: ExactMethod) -> ExactOptions {
+fn with(method: ExactMethod) -> ExactOptions<'static> {
     ExactOptions {
         method,
         ..Default::default()

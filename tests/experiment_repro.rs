@@ -268,7 +268,14 @@ fn shipped_suites_are_valid_or_wait_for_their_bounds() {
 #[test]
 fn every_record_carries_its_certified_bound_and_gap() {
     let plan = smoke_plan();
-    assert_eq!(plan.suite.bounds, vec!["nn".to_string()]);
+    assert_eq!(
+        plan.suite
+            .bounds
+            .iter()
+            .map(|b| b.to_string())
+            .collect::<Vec<_>>(),
+        ["nn"]
+    );
     let recs = run(&plan, &opts(None, 2, None, false));
     for r in &recs {
         let b = r.best_bound.as_ref().expect("the smoke suite asks for nn");
@@ -604,4 +611,113 @@ method = "cbfs+descent"
     assert!(run(&plan, &opts(None, 1, None, false))
         .iter()
         .all(|r| r.release.is_none()));
+}
+
+/// Suites set bound parameters (`{ name = "colgen", cuts = 1 }`), checked through the bound
+/// registry's parameter types before anything runs; the records carry them and the bound
+/// equals the library's bound with the same options.
+#[test]
+fn suites_set_bound_parameters_checked_by_the_bound_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = [
+        (
+            "c.toml",
+            r#"{ name = "colgen", cuts = "many" }"#,
+            "bounds[0] (colgen): bound colgen: cuts=many: expected a count",
+        ),
+        (
+            "n.toml",
+            r#"{ name = "nn", cuts = 1 }"#,
+            "bounds[0] (nn): bound nn has no parameter 'cuts'",
+        ),
+        (
+            "t.toml",
+            r#"{ name = "colgen", time_limit = -1 }"#,
+            "time_limit",
+        ),
+        ("m.toml", r#"{ cuts = 1 }"#, "needs `name"),
+        ("s.toml", "3", "a bound is a name"),
+        (
+            "u.toml",
+            r#"{ name = "colgen", cuts = [1] }"#,
+            "cuts = [1]: expected a number",
+        ),
+        ("d.toml", r#""nn", "nn""#, "listed twice"),
+    ];
+    for (file, entry, needle) in bad {
+        let path = write_suite(dir.path(), file, &format!("bounds = [{entry}]\n{MINIMAL}"));
+        let err = Suite::load(&path).expect_err("invalid bound").to_string();
+        assert!(
+            err.contains(needle),
+            "{file}: expected '{needle}' in: {err}"
+        );
+        assert!(
+            err.contains(file),
+            "{file}: error does not name the file: {err}"
+        );
+    }
+    let text =
+        format!("bounds = [\"nn\", {{ name = \"colgen\", cuts = 1, time_limit = 30 }}]\n{MINIMAL}");
+    let plan = Plan::new(Suite::parse(&text, Path::new("b.toml")).unwrap()).unwrap();
+    assert_eq!(plan.bounds.len(), 2);
+    let colgen = &plan.bounds[1];
+    assert_eq!(
+        (colgen.options.cut_rounds, colgen.time_limit),
+        (1, Some(30.0))
+    );
+    let records = run(&plan, &opts(None, 1, None, false));
+    let r = &records[0];
+    assert_eq!(r.bounds_requested, ["nn", "colgen"]);
+    assert!(r.bounds[0].params.is_empty());
+    let params: Vec<(&str, &str)> = r.bounds[1]
+        .params
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(params, [("cuts", "1"), ("time_limit", "30")]);
+    let inst = &plan.instances[0].inst;
+    let mut options = microagg::bound::BoundOptions::default();
+    options.cut_rounds = 1;
+    let never = AtomicBool::new(false);
+    let lib =
+        microagg::bound::compute_with("colgen", inst, 3, Some(30.0), &options, &never).unwrap();
+    assert_eq!(r.bounds[1].sse, lib.lower_bound);
+    // The dry-run plan shows the parameters.
+    assert!(plan
+        .describe(None)
+        .contains(r#"bounds = ["nn", "colgen(cuts=1, time_limit=30)"]"#));
+}
+
+/// A suite's parameter tables deserialize into the stages' typed parameters: the same
+/// stages as `--param`, and a value of the wrong type is an error naming file and key.
+#[test]
+fn suite_tables_deserialize_into_typed_stage_parameters() {
+    let text = format!(
+        "{MINIMAL}[[pipeline]]\nmethod = \"mdav+ils\"\nparams = {{ ils = {{ strategy = \"best\", stall = 40, temperature = 0.5 }} }}\n"
+    );
+    let suite = Suite::parse(&text, Path::new("typed.toml")).unwrap();
+    let resolved = suite.resolve_pipelines().unwrap();
+    let from_cli = microagg::pipeline::Pipeline::parse(
+        "mdav+ils",
+        &[
+            "ils.strategy=best".into(),
+            "ils.stall=40".into(),
+            "ils.temperature=0.5".into(),
+        ],
+    )
+    .unwrap();
+    let stage = &resolved[1].stages()[1];
+    assert_eq!(stage.params, from_cli.stages[1].params);
+    assert_eq!(stage.params["stall"], 40);
+    assert_eq!(stage.params["strategy"], "best");
+    assert_eq!(stage.maker.kind(), microagg::method::MethodKind::Refiner);
+    let bad = text.replace("stall = 40", "stall = \"forty\"");
+    let err = Suite::parse(&bad, Path::new("typed.toml"))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("typed.toml") && err.contains("parameters of 'ils': stall:"),
+        "{err}"
+    );
 }

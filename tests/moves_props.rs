@@ -115,14 +115,14 @@ proptest! {
         let mut log = MoveLog::new();
         for a in starts {
             let a = a % n;
-            let Some((delta, b, c)) = ls.best_cycle(&p, &inst, &nb, a) else { continue };
+            let Some((delta, Move::Cycle { a: a2, b, c })) = ls.best_cycle(&p, &inst, &nb, a) else { continue };
+            prop_assert_eq!(a2, a);
             let (ga, gb, gc) = (p.group_of(a), p.group_of(b), p.group_of(c));
             prop_assert!(ga != gb && gb != gc && gc != ga, "not a 3-cycle");
             prop_assert!(delta < 0.0);
             let sizes = (p.size(ga), p.size(gb), p.size(gc));
             let before = p.fresh_sse(&inst);
-            ls.swap.apply(&mut p, &inst, a, b, &mut log);
-            ls.swap.apply(&mut p, &inst, b, c, &mut log);
+            ls.apply_move(&mut p, &inst, Move::Cycle { a, b, c }, &mut log);
             let after = p.fresh_sse(&inst);
             prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
             prop_assert_eq!((p.group_of(a), p.group_of(b), p.group_of(c)), (gb, gc, ga));
@@ -163,10 +163,12 @@ proptest! {
             let found = ls.best_move(&p, &inst, k, i, &groups, false);
             match (found, reference) {
                 (None, None) => {}
-                (Some((delta, partner, h)), Some(r)) => {
+                (Some((delta, mv)), Some(r)) => {
                     prop_assert!(close(delta, r, p.sse()), "best_move {delta}, reference {r}");
+                    let of_i = matches!(mv, Move::Shift { record, .. } | Move::Swap { a: record, .. } if record == i);
+                    prop_assert!(of_i, "a move of record {}: {:?}", i, mv);
                     let before = p.fresh_sse(&inst);
-                    ls.apply_move(&mut p, &inst, i, partner, h, &mut log);
+                    ls.apply_move(&mut p, &inst, mv, &mut log);
                     let after = p.fresh_sse(&inst);
                     prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
                     prop_assert!(p.is_feasible(k));
@@ -196,6 +198,7 @@ fn move_names_are_distinct() {
     let moves = [
         Move::Shift { record: 0, to: 1 },
         Move::Swap { a: 0, b: 1 },
+        Move::Cycle { a: 0, b: 1, c: 2 },
         Move::Dissolve { group: 0 },
         Move::Distill { seed: 0 },
         Move::Split { group: 0 },
@@ -206,7 +209,7 @@ fn move_names_are_distinct() {
     names.dedup();
     assert_eq!(
         names,
-        ["dissolve", "distill", "merge", "shift", "split", "swap"]
+        ["cycle", "dissolve", "distill", "merge", "shift", "split", "swap"]
     );
 }
 

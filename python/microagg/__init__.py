@@ -147,18 +147,20 @@ def run(
         float(trace_interval),
     )
     rec = json.loads(record_json)
-    b = rec.get("bound")
+    # The workbench's one run record (schema/run-record.json): the bound asked for is the
+    # one entry of ``bounds`` (name, sse, il, certified, seconds), ``gap`` its gap.
+    b = rec["bounds"][0] if rec["bounds"] else None
     stages = pd.DataFrame(rec["stages"])
-    trace_df = pd.DataFrame(rec.pop("trace"), columns=["seconds", "stage", "step", "current_il", "best_il"])
+    trace_df = pd.DataFrame(rec.get("trace") or [], columns=["seconds", "stage", "step", "current_il", "best_il"])
     frame = X if (hasattr(X, "columns") and not isinstance(X, (str, _core.Data))) else None
     cols = list(X.columns) if (frame is not None and columns is None) else (list(columns) if columns is not None else None)
     return Result(
         labels=labels_array(raw_labels),
         sse=rec["sse"],
         il=rec["il"],
-        lower_bound=b["lower_bound"] if b else None,
-        il_lower_bound=b["il_lower_bound"] if b else None,
-        gap=rec.get("gap_percent"),
+        lower_bound=b["sse"] if b else None,
+        il_lower_bound=b["il"] if b else None,
+        gap=rec["gap"],
         bound_certified=b["certified"] if b else None,
         groups=rec["groups"],
         min_group_size=rec["min_group_size"],

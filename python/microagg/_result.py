@@ -54,9 +54,12 @@ class Result:
             without refiners.
         seconds: wall-clock time of the pipeline (the bound not included).
         interrupted: True when Ctrl-C stopped the run (the best partition so far).
-        record: the run as a dict: the fields of ``microagg run --json`` (method, n, d,
-            k, seed, sse, il, params, stages, ...) with the bound as a nested ``bound``
-            object (method, lower_bound, il_lower_bound, certified, seconds, details).
+        record: the run as a dict, the record of ``microagg run --json`` and of experiment
+            records (one schema, ``schema/run-record.json``): method, n, d, k,
+            ``seeds.run``, sse, il, params, stages (with each refiner's ``stats``), the
+            bound asked for as the one entry of ``bounds`` (name, sse, il, certified,
+            seconds), ``best_bound``, ``gap`` (against certified bounds), ``trace`` (with
+            ``trace=True``, else absent), ``version`` and ``git_commit``.
     """
 
     labels: np.ndarray
@@ -102,7 +105,7 @@ class Result:
             ax.step(self.trace["seconds"], self.trace["current_il"], where="post", alpha=0.4, label="current IL")
             ax.step(self.trace["seconds"], self.trace["best_il"], where="post", label="best IL")
         if self.il_lower_bound is not None:
-            method = self.record.get("bound", {}).get("method", "bound")
+            method = self.record["bounds"][0]["name"] if self.record["bounds"] else "bound"
             ax.axhline(self.il_lower_bound, color="black", linestyle="--", label=f"lower bound ({method})")
         ax.set_xlabel("seconds")
         ax.set_ylabel("IL (%)")

@@ -19,6 +19,7 @@ use crate::errors::{to_py, usage};
 use crate::stop::interruptible;
 use microagg::bound::{self as lib_bound, BoundOptions};
 use microagg::pipeline::Pipeline;
+use microagg::record::{Record, SingleRun};
 use microagg::search::observe::Observer;
 use microagg::search::trace::Trace;
 use pyo3::prelude::*;
@@ -95,35 +96,28 @@ pub fn run<'py>(
         Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
     };
     let interrupted = done.signal.is_some();
-    let p = &out.partition;
-    let (min_size, max_size) = p.size_range();
-    let record = json!({
-        "method": method,
-        "instance": inst.name,
-        "instance_sha256": inst.sha256,
-        "n": inst.n,
-        "d": inst.d,
-        "k": k,
-        "seed": seed,
-        "sse": p.sse(),
-        "sst": inst.sst,
-        "il": inst.il(p.sse()),
-        "groups": p.num_groups(),
-        "min_group_size": min_size,
-        "max_group_size": max_size,
-        "seconds": out.seconds,
-        "time_limit": time_limit,
-        "max_steps": max_steps,
-        "interrupted": interrupted,
-        "params": pipeline.stages,
-        "stages": out.stages,
-        "bound": lb,
-        "gap_percent": lb.as_ref().and_then(|b| lib_bound::gap_percent(p.sse(), b.lower_bound)),
-        "bound_skipped": bound_skipped,
-        "trace": points,
-        "package_version": package_version(),
+    // The one run record of the workbench (`microagg run --json`, experiment records),
+    // schema/run-record.json.
+    let record = Record::single_run(SingleRun {
+        inst: &inst,
+        method,
+        k,
+        seed,
+        time_limit,
+        max_steps,
+        params: &pipeline.stages,
+        outcome: &out,
+        bound_requested: bound_name,
+        bound_params: Default::default(),
+        bound: lb.as_ref(),
+        bound_skipped,
+        interrupted,
+        trace: trace.then_some(points),
+        release: None,
     });
-    Ok((record.to_string(), label_bytes(py, p.labels())))
+    let p = &out.partition;
+    let json = microagg::render::run::run_json(&record);
+    Ok((json, label_bytes(py, p.labels())))
 }
 
 /// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`).
@@ -192,9 +186,8 @@ pub fn solve_exact<'py>(
     })?;
     let inst = data.inst.clone();
     inst.check_k(k).map_err(|e| to_py(py, e))?;
-    // The solver takes a 'static flag; one byte per call is leaked for it.
-    let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let done = interruptible(py, flag, |_| {
+    let flag = AtomicBool::new(false);
+    let done = interruptible(py, &flag, |flag| {
         microagg::exact::solve_from_mdav(&inst, k, exact_method, time_limit, flag)
     })?;
     let (s, seconds) = match done.value {
@@ -267,9 +260,4 @@ pub fn experiment(
     };
     let records: Vec<Value> = summary.records.iter().map(exp::record::to_value).collect();
     Ok((Value::Array(records).to_string(), summary.interrupted))
-}
-
-/// The version of this package (the Python bindings), recorded with each run.
-fn package_version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
 }

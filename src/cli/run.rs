@@ -241,6 +241,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         params: &pipeline.stages,
         outcome: &out,
         bound_requested: args.bound.as_deref(),
+        bound_params: bound_params(&args),
         bound: lb.as_ref(),
         bound_skipped,
         interrupted,
@@ -312,6 +313,13 @@ fn bound_options(args: &RunArgs) -> Result<(microagg::bound::BoundOptions, Optio
         }
     }
     Ok((options, time_limit))
+}
+
+/// The `--bound-param KEY=VALUE`s as given (checked by [`bound_options`]), for the record.
+fn bound_params(args: &RunArgs) -> std::collections::BTreeMap<String, String> {
+    let kv = args.bound_params.iter().filter_map(|kv| kv.split_once('='));
+    kv.map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect()
 }
 
 /// `run --strata/--blocks/--part`: the split run of [`microagg::parts`].

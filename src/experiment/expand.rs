@@ -14,6 +14,7 @@
 //! ## References
 //! None.
 
+use super::bounds::BoundRequest;
 use super::suite::{ResolvedPipeline, Suite};
 use crate::data::{self, ColumnSelection, Instance};
 use crate::error::{Error, Result};
@@ -47,6 +48,8 @@ pub struct Plan {
     pub suite: Suite,
     pub instances: Vec<SuiteInstance>,
     pub pipelines: Vec<ResolvedPipeline>,
+    /// The suite's bounds with their parameters, validated.
+    pub bounds: Vec<BoundRequest>,
     pub runs: Vec<Run>,
     /// Optional instances left out, with the reason.
     pub notes: Vec<String>,
@@ -117,6 +120,7 @@ impl Plan {
     /// check k against every instance, and expand the runs.
     pub fn new(suite: Suite) -> Result<Plan> {
         let pipelines = suite.resolve_pipelines()?;
+        let bounds = suite.resolve_bounds()?;
         let mut instances = Vec::new();
         let mut notes = Vec::new();
         for spec in &suite.instances {
@@ -178,6 +182,7 @@ impl Plan {
             suite,
             instances,
             pipelines,
+            bounds,
             runs,
             notes,
         })
@@ -235,7 +240,11 @@ impl Plan {
             self.suite
                 .max_steps
                 .map_or("none".to_string(), |m| m.to_string()),
-            self.suite.bounds
+            self.suite
+                .bounds
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
         ));
         let runs = self.shard(shard);
         s.push_str(&format!("{:>6}  {:<20}  run\n", "index", "seed"));

@@ -167,14 +167,14 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
     let never = AtomicBool::new(false);
     let bound_results = parallel_map(&cases, opts.jobs, &never, |&(ii, k)| {
         let inst = &plan.instances[ii].inst;
-        plan.suite
-            .bounds
+        plan.bounds
             .iter()
-            .map(|name| {
+            .map(|request| {
                 let t = Instant::now();
-                let b = bounds::compute(name, inst, k)?;
+                let b = request.compute(inst, k)?;
                 Ok(BoundResult {
-                    name: name.clone(),
+                    name: request.name.clone(),
+                    params: request.params.clone(),
                     sse: b.lower_bound,
                     il: b.il_lower_bound,
                     certified: b.certified,
@@ -351,7 +351,7 @@ fn execute(
         },
         time_limit: plan.suite.time_limit,
         max_steps: plan.suite.max_steps,
-        bounds_requested: plan.suite.bounds.clone(),
+        bounds_requested: plan.bounds.iter().map(|b| b.name.clone()).collect(),
         stages,
         sse,
         il: inst.il(sse),

@@ -2,10 +2,12 @@
 //!
 //! A suite is one TOML file that describes a study: instances (ids, CSV files or generator
 //! specs), k values, pipelines (the `--method` syntax with per-stage parameter tables), seeds
-//! `{ base, replicates }`, a time limit per run and the lower bounds to compute. Parsing is
-//! strict (`deny_unknown_fields` everywhere, so a misspelt key is an error naming the key and
-//! the file), and [`Suite::validate`] resolves every pipeline with [`Pipeline::parse`] and every
-//! bound name before anything runs.
+//! `{ base, replicates }`, a time limit per run and the lower bounds to compute, each a name
+//! or a table of its name and parameters (those of `run --bound-param`). Parsing is strict
+//! (`deny_unknown_fields` everywhere, so a misspelt key is an error naming the key and the
+//! file), and [`Suite::validate`] resolves every pipeline with [`Pipeline::from_tables`] (the
+//! tables deserialize straight into each stage's typed parameters) and every bound with its
+//! parameters through the bound registry before anything runs.
 //!
 //! ```toml
 //! name = "smoke"
@@ -14,7 +16,8 @@
 //! k = [3, 5]
 //! time_limit = 10.0                    # seconds per run (optional; not repeatable)
 //! max_steps = 5000                     # step budget of every refiner stage (optional)
-//! bounds = []                          # lower bounds to compute per (instance, k)
+//! bounds = ["nn", { name = "colgen", cuts = 3 }]  # lower bounds per (instance, k), with
+//!                                      # the parameters `microagg list` shows
 //! trace = true                         # a search trace in every record (default false)
 //! measures = true                      # utility and risk of the group means (default false)
 //! seeds = { base = 1, replicates = 2 }
@@ -34,10 +37,11 @@
 //! ## References
 //! None (configuration format of this workbench).
 
-use super::bounds;
+use super::bounds::{self, BoundRequest};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, StageSpec};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -72,7 +76,7 @@ pub struct Suite {
     pub max_steps: Option<u64>,
     /// Lower bounds to compute once per (instance, k); gaps are reported against the best.
     #[serde(default)]
-    pub bounds: Vec<String>,
+    pub bounds: Vec<BoundEntry>,
     /// Keep a search trace in every run record: a line per new best partition and per
     /// refiner stage end (stage, step, current and best IL; repeatable apart from its
     /// `seconds`), thinned to about 32 lines per decade of steps ([`super::thin`]); off by
@@ -101,6 +105,64 @@ pub struct PipelineEntry {
     /// Per-stage parameters: `{ stage = { key = value } }`.
     #[serde(default)]
     pub params: BTreeMap<String, BTreeMap<String, toml::Value>>,
+}
+
+/// A lower bound a suite asks for: its name (`"nn"`) or a table of its name and parameters
+/// (`{ name = "colgen", cuts = 3, time_limit = 30 }`), the parameters `microagg list` shows
+/// and `run --bound-param KEY=VALUE` sets. Values are checked by [`Suite::resolve_bounds`].
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "toml::Value", into = "toml::Value")]
+pub struct BoundEntry {
+    pub name: String,
+    pub params: BTreeMap<String, toml::Value>,
+}
+
+impl TryFrom<toml::Value> for BoundEntry {
+    type Error = String;
+    fn try_from(v: toml::Value) -> Result<Self, String> {
+        let shape = "a bound is a name (\"nn\") or a table ({ name = \"colgen\", cuts = 3 })";
+        match v {
+            toml::Value::String(name) => Ok(BoundEntry {
+                name,
+                params: BTreeMap::new(),
+            }),
+            toml::Value::Table(mut t) => match t.remove("name") {
+                Some(toml::Value::String(name)) => Ok(BoundEntry {
+                    name,
+                    params: t.into_iter().collect(),
+                }),
+                _ => Err(format!("{shape}: the table needs `name = \"...\"`")),
+            },
+            other => Err(format!("{shape}, not {other}")),
+        }
+    }
+}
+
+impl From<BoundEntry> for toml::Value {
+    fn from(b: BoundEntry) -> toml::Value {
+        if b.params.is_empty() {
+            return toml::Value::String(b.name);
+        }
+        let mut t: toml::Table = b.params.into_iter().collect();
+        t.insert("name".into(), toml::Value::String(b.name));
+        toml::Value::Table(t)
+    }
+}
+
+impl std::fmt::Display for BoundEntry {
+    /// `nn`, or `colgen(cuts=3, time_limit=30)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.params.is_empty() {
+            let kv: Vec<String> = self
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            write!(f, "({})", kv.join(", "))?;
+        }
+        Ok(())
+    }
 }
 
 /// Seeds of a suite.
@@ -138,18 +200,22 @@ impl PipelineEntry {
         self.name.as_deref().unwrap_or(&self.method)
     }
 
-    /// The parameter tables as `--param METHOD.KEY=VALUE` arguments (values as JSON).
-    pub fn param_args(&self) -> Result<Vec<String>> {
-        let mut args = Vec::new();
+    /// The parameter tables as JSON objects per stage, for
+    /// [`Pipeline::from_tables`] (which deserializes them into each stage's typed
+    /// parameters; no detour through `--param` text).
+    pub fn param_tables(&self) -> Result<BTreeMap<String, serde_json::Map<String, Value>>> {
+        let mut out = BTreeMap::new();
         for (stage, table) in &self.params {
+            let mut map = serde_json::Map::new();
             for (key, value) in table {
-                let json = serde_json::to_string(value).map_err(|e| {
+                let json = serde_json::to_value(value).map_err(|e| {
                     Error::usage(format!("pipeline '{}': {stage}.{key}: {e}", self.label()))
                 })?;
-                args.push(format!("{stage}.{key}={json}"));
+                map.insert(key.clone(), json);
             }
+            out.insert(stage.clone(), map);
         }
-        Ok(args)
+        Ok(out)
     }
 }
 
@@ -220,10 +286,46 @@ impl Suite {
             return Err(self.err("no [[pipeline]] given"));
         }
         self.resolve_pipelines()?;
-        for b in &self.bounds {
-            bounds::check_name(b).map_err(|e| self.err(e))?;
-        }
+        self.resolve_bounds()?;
         Ok(())
+    }
+
+    /// Every bound with its parameters checked through the bound registry (names, keys and
+    /// value types, as `run --bound-param`), in file order; a labels file given as `start`
+    /// is read relative to the suite file. Errors name the file, the entry and the key.
+    pub fn resolve_bounds(&self) -> Result<Vec<BoundRequest>> {
+        let mut names = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for (i, entry) in self.bounds.iter().enumerate() {
+            let at = format!("bounds[{i}] ({})", entry.name);
+            bounds::check_name(&entry.name).map_err(|e| self.err(format!("{at}: {e}")))?;
+            if !names.insert(entry.name.as_str()) {
+                return Err(self.err(format!(
+                    "{at}: bound '{}' is listed twice (one entry per bound)",
+                    entry.name
+                )));
+            }
+            let mut params = Vec::new();
+            for (key, value) in &entry.params {
+                let text = match value {
+                    toml::Value::String(s) if key == "start" => self.instance_spec(s),
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
+                        value.to_string()
+                    }
+                    other => {
+                        return Err(self.err(format!(
+                            "{at}: {key} = {other}: expected a number, a boolean or a string"
+                        )))
+                    }
+                };
+                params.push((key.clone(), text));
+            }
+            let request = BoundRequest::new(&entry.name, &params)
+                .map_err(|e| self.err(format!("{at}: {e}")))?;
+            out.push(request);
+        }
+        Ok(out)
     }
 
     /// Every pipeline parsed and validated, in file order.
@@ -237,7 +339,9 @@ impl Suite {
                     "two pipelines are labelled '{label}'; give one a distinct `name`"
                 )));
             }
-            let pipeline = Pipeline::parse(&entry.method, &entry.param_args()?)
+            let pipeline = entry
+                .param_tables()
+                .and_then(|tables| Pipeline::from_tables(&entry.method, tables))
                 .map_err(|e| self.err(format!("pipeline '{label}': {e}")))?;
             out.push(ResolvedPipeline { label, pipeline });
         }

@@ -32,17 +32,14 @@
 //!   returns a feasible chromosome. `tests/heuristics_5b.rs::ga_is_seeded_and_never_worse_than_block_mdav`
 //!   pins the elitism reading, `ga_groups_have_k_to_2k_minus_1_records` the size bounds.
 //!
-//! ## Measured (EIA, k = 3, seed 0)
-//! The block pre-partition costs more than the GA recovers on this skewed data set: MDAV
-//! inside blocks of 50 (`generations = 0`) gives IL 1.0732, the GA at its defaults 0.8467,
-//! global MDAV 0.4829. Larger blocks help (`block = 200`: 0.7058 before and 0.6306 after the
-//! GA). On Tarragona and Census the GA is within a few percent of MDAV, sometimes better.
+//! Measured quality against MDAV (the block pre-partition costs more than the GA recovers
+//! on skewed data such as EIA) is in `proofs/certificates/study-init.txt`.
 //!
 //! ## Complexity
 //! O(G P m d) per block of m records for G = `generations` and P = `population` (fitness is
 //! O(m d); a repair step O(m g d)), so O(n G P d) in all with blocks of bounded size, plus
 //! O(n^2 d / b) for the pre-partition. The [`Initializer`] interface has no clock, so the
-//! defaults are sized to take about a second on EIA (1.2 s measured).
+//! defaults are sized to take about a second on EIA (study-init.txt).
 //!
 //! ## References
 //! Solanas, Martinez-Balleste, Mateo-Sanz & Domingo-Ferrer (2006), "Multivariate

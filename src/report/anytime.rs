@@ -19,7 +19,7 @@
 //! distributions); plotters crate documentation.
 
 use super::curves::{self, Median, MIN_SECONDS, TARGET_PERCENT};
-use super::plots::{draw_legend, font, padded, under, with_legend, DrawResult, Y_FRACTION};
+use super::layout::{draw_legend, font, padded, under, with_legend, DrawResult, Y_FRACTION};
 use super::style::{self, color, decimals, draw_marker, log_tick_sparse, shape};
 use crate::experiment::record::Record;
 use plotters::prelude::*;

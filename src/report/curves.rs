@@ -20,8 +20,21 @@
 //! H. H. Hoos and T. Stuetzle, "Stochastic Local Search: Foundations and Applications",
 //! Morgan Kaufmann 2004, ch. 4 (run-time distributions, time-to-target).
 
-use super::plots::quantile;
 use crate::experiment::record::Record;
+
+/// Median of a non-empty slice (mean of the two middle values for an even count).
+pub fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
+/// Linear-interpolation quantile (type 7) of a non-empty slice.
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let h = q * (v.len() - 1) as f64;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    v[lo] + (h - lo as f64) * (v[hi] - v[lo])
+}
 
 /// The target of a case: its best final IL over every run and pipeline, plus this percentage
 /// of it (relative).

@@ -13,6 +13,7 @@
 pub mod anytime;
 pub mod curves;
 pub mod export;
+mod layout;
 pub mod plots;
 pub mod style;
 pub mod summary;

@@ -63,6 +63,7 @@ use super::perturb::dissolve_distill::DissolveDistill;
 use super::perturb::pool_resplit::PoolResplit;
 pub use super::perturb::pool_resplit::{PoolBy, Sizes};
 use super::perturb::{Perturb, Workspace};
+use super::restart::Restart;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::data::Instance;
 use crate::error::Result;
@@ -194,7 +195,8 @@ pub struct Ils {
     split: Split,
     descended: bool,
     iterations: u64,
-    since_best: u64,
+    /// Steps without a new best, for the return to the best after `stall`.
+    restart: Restart,
     groups: Vec<usize>,
     /// Groups touched by kept iterations, for the set-partitioning merge.
     columns: ColumnPool,
@@ -230,6 +232,7 @@ impl Ils {
             params.carves,
             params.settle,
         );
+        let restart = Restart::new(params.stall);
         Ils {
             name,
             accept,
@@ -243,7 +246,7 @@ impl Ils {
             split: Split::default(),
             descended: false,
             iterations: 0,
-            since_best: 0,
+            restart,
             groups: Vec::new(),
             columns: ColumnPool::default(),
             merge_seconds: 0.0,
@@ -335,7 +338,7 @@ impl Ils {
         self.merges += 1;
         if out.improved && state.record_labels_if_better(&out.labels, out.sse) {
             self.merges_improved += 1;
-            self.since_best = 0;
+            self.restart.reset();
         }
         Ok(())
     }
@@ -441,11 +444,7 @@ impl Refiner for Ils {
         }
         // The budget (steps when given, so repeatable; else time) drives the schedule.
         self.accept.after(state.current.sse(), ctx.progress());
-        if state.record_if_better(k) {
-            self.since_best = 0;
-        } else {
-            self.since_best += 1;
-        }
+        self.restart.tick(state.record_if_better(k));
         if self.params.merge_pool > 0 && self.columns.len() >= self.params.merge_pool {
             // The share is a clock rule, so it applies to time-limited runs only: without a
             // limit every full pool is merged and the run stays reproducible.
@@ -457,16 +456,14 @@ impl Refiner for Ils {
                 self.columns.clear();
             }
         }
-        if self.since_best >= self.params.stall {
+        if self.restart.due() {
             if !ctx.has_budget() {
                 return Ok(Step::Converged);
             }
             // Restart from the best partition (the budget's schedule goes on).
-            state.current = state.best(inst)?;
+            self.restart.restore(state, ctx)?;
             self.spare.clear();
-            self.since_best = 0;
             self.restarts += 1;
-            ctx.restarted();
         }
         // Keep the slot table from growing without bound.
         let p = &mut state.current;

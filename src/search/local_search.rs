@@ -25,7 +25,7 @@
 //!   search. International Transactions in Operational Research 7(4-5), 301-317 (cyclic
 //!   exchanges).
 
-use super::moves::{add_counters, shift::Shift, swap::Swap, Counters, MoveLog};
+use super::moves::{add_counters, shift::Shift, swap::Swap, Counters, Move, MoveLog, CYCLE};
 use super::neighbours::Neighbours;
 use crate::data::Instance;
 use crate::method::Stats;
@@ -199,10 +199,15 @@ impl LocalSearch {
             self.cycle_queued[i] = true;
             self.cycle_queue.push(i);
         }
-        let Some((_, partner, h)) = best else {
+        let Some((_, mv)) = best else {
             return false;
         };
-        self.apply_move(p, inst, i, partner, h, log);
+        let h = match mv {
+            Move::Shift { to, .. } => to,
+            Move::Swap { b, .. } => p.group_of(b),
+            other => unreachable!("best_move proposes shifts and swaps, not {other:?}"),
+        };
+        self.apply_move(p, inst, mv, log);
         self.requeue(p, &[g, h]);
         true
     }
@@ -244,7 +249,7 @@ impl LocalSearch {
     pub fn add_stats(&self, stats: &mut Stats) {
         add_counters(stats, &self.shift);
         add_counters(stats, &self.swap);
-        stats.operator("cycle", self.cycle.evaluations, self.cycle.applications);
+        stats.operator(CYCLE, self.cycle.evaluations, self.cycle.applications);
     }
 
     /// The SSE decrease below which a move does not count as improving.
@@ -252,8 +257,8 @@ impl LocalSearch {
         self.eps
     }
 
-    /// The best improving shift of record `i` into one of `groups`, or swap with one of
-    /// their members, as (delta, partner or `usize::MAX` for a shift, group); with `first`,
+    /// The best improving shift of record `i` into one of `groups` ([`Move::Shift`]), or swap
+    /// with one of their members ([`Move::Swap`] with `a = i`), with its delta; with `first`,
     /// the first improving one found. Groups equal to i's own or empty are skipped.
     pub fn best_move(
         &mut self,
@@ -263,16 +268,16 @@ impl LocalSearch {
         i: usize,
         groups: &[usize],
         first: bool,
-    ) -> Option<(f64, usize, usize)> {
+    ) -> Option<(f64, Move)> {
         let g = p.group_of(i);
-        let mut best: Option<(f64, usize, usize)> = None;
+        let mut best: Option<(f64, Move)> = None;
         for &h in groups {
             if h == g || p.size(h) == 0 {
                 continue;
             }
             if let Some(delta) = self.shift.evaluate(p, inst, k, i, h) {
                 if delta < -self.eps && best.is_none_or(|b| delta < b.0) {
-                    best = Some((delta, usize::MAX, h));
+                    best = Some((delta, Move::Shift { record: i, to: h }));
                     if first {
                         return best;
                     }
@@ -302,7 +307,7 @@ impl LocalSearch {
                 let yw = dot(y, &self.w);
                 let delta = c0 + yw - inv * self.norms[j];
                 if delta < -self.eps && best.is_none_or(|b| delta < b.0) {
-                    best = Some((delta, j, h));
+                    best = Some((delta, Move::Swap { a: i, b: j }));
                     if first {
                         return best;
                     }
@@ -312,20 +317,18 @@ impl LocalSearch {
         best
     }
 
-    /// Apply a move found by [`LocalSearch::best_move`] (no re-queueing).
-    pub fn apply_move(
-        &mut self,
-        p: &mut Partition,
-        inst: &Instance,
-        i: usize,
-        partner: usize,
-        h: usize,
-        log: &mut MoveLog,
-    ) {
-        if partner == usize::MAX {
-            self.shift.apply(p, inst, i, h, log);
-        } else {
-            self.swap.apply(p, inst, i, partner, log);
+    /// Apply a move found by [`LocalSearch::best_move`] or [`LocalSearch::best_cycle`]
+    /// through the shift and swap operators (no re-queueing).
+    pub fn apply_move(&mut self, p: &mut Partition, inst: &Instance, mv: Move, log: &mut MoveLog) {
+        match mv {
+            Move::Shift { record, to } => self.shift.apply(p, inst, record, to, log),
+            Move::Swap { a, b } => self.swap.apply(p, inst, a, b, log),
+            Move::Cycle { a, b, c } => {
+                // a <-> b puts a in B and b in A; b <-> c then puts b in C and c in A.
+                self.swap.apply(p, inst, a, b, log);
+                self.swap.apply(p, inst, b, c, log);
+            }
+            other => unreachable!("the descent applies shifts, swaps and 3-cycles, not {other:?}"),
         }
     }
 
@@ -335,15 +338,15 @@ impl LocalSearch {
     /// feasible; it escapes swap optima when nearly every group has exactly k records
     /// (shifts blocked). The delta is the sum of three one-group exchange terms (P02).
     /// Pruned: only b whose exchange term for B is negative and c whose term for A is
-    /// negative, the `CYCLE_SIDE` best of each. Returns (delta, b, c); apply it as the swaps
-    /// (a, b) then (b, c).
+    /// negative, the `CYCLE_SIDE` best of each. Returns the delta and [`Move::Cycle`];
+    /// [`LocalSearch::apply_move`] applies it as the swaps (a, b) then (b, c).
     pub fn best_cycle(
         &mut self,
         p: &Partition,
         inst: &Instance,
         nb: &Neighbours,
         a: usize,
-    ) -> Option<(f64, usize, usize)> {
+    ) -> Option<(f64, Move)> {
         let ga = p.group_of(a);
         self.collect_neighbour_groups(p, nb, a);
         let x = inst.row(a);
@@ -430,7 +433,7 @@ impl LocalSearch {
                 }
             }
         }
-        best
+        best.map(|(delta, b, c)| (delta, Move::Cycle { a, b, c }))
     }
 
     /// Apply the best improving 3-cycle around `a`, if any, as two swaps.
@@ -443,14 +446,15 @@ impl LocalSearch {
         log: &mut MoveLog,
     ) -> bool {
         self.cycle.evaluations += 1;
-        let Some((_, b, c)) = self.best_cycle(p, inst, nb, a) else {
+        let Some((_, mv)) = self.best_cycle(p, inst, nb, a) else {
             return false;
+        };
+        let Move::Cycle { b, c, .. } = mv else {
+            unreachable!("best_cycle proposes 3-cycles")
         };
         self.cycle.applications += 1;
         let touched = [p.group_of(a), p.group_of(b), p.group_of(c)];
-        // a <-> b puts a in B and b in A; b <-> c then puts b in C and c in A.
-        self.swap.apply(p, inst, a, b, log);
-        self.swap.apply(p, inst, b, c, log);
+        self.apply_move(p, inst, mv, log);
         self.requeue(p, &touched);
         true
     }

@@ -24,6 +24,7 @@ pub mod moves;
 pub mod neighbours;
 pub mod observe;
 pub mod perturb;
+pub mod restart;
 pub mod sa;
 pub mod stop;
 pub mod tfrp2;

@@ -28,6 +28,7 @@ use super::moves::shift::Shift;
 use super::moves::swap::Swap;
 use super::moves::{add_counters, MoveLog, Operator};
 use super::neighbours::Neighbours;
+use super::restart::Restart;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::method::{MethodInfo, Stats};
@@ -115,7 +116,8 @@ pub struct Sa {
     spare: Vec<usize>,
     t_start: f64,
     temperature: f64,
-    since_best: u64,
+    /// Batches without a new best, for the reheat after `reheat_after`.
+    restart: Restart,
     reheats: u64,
     /// Batches run and moves accepted.
     batches: u64,
@@ -125,6 +127,7 @@ pub struct Sa {
 impl Sa {
     pub fn new(params: SaParams) -> Self {
         Sa {
+            restart: Restart::new(params.reheat_after),
             params,
             nb: None,
             shift: Shift::default(),
@@ -135,7 +138,6 @@ impl Sa {
             spare: Vec::new(),
             t_start: 0.0,
             temperature: 0.0,
-            since_best: 0,
             reheats: 0,
             batches: 0,
             accepted: 0,
@@ -260,17 +262,14 @@ impl Refiner for Sa {
         } else {
             self.temperature *= self.params.alpha;
         }
-        self.since_best = if improved { 0 } else { self.since_best + 1 };
-        if self.since_best >= self.params.reheat_after {
+        if self.restart.tick(improved) {
             self.reheats += 1;
             if !ctx.has_time_limit() && self.reheats > self.params.max_reheats {
                 return Ok(Step::Converged);
             }
-            state.current = state.best(inst)?;
-            ctx.restarted();
+            self.restart.restore(state, ctx)?;
             self.spare.clear();
             self.temperature = self.t_start;
-            self.since_best = 0;
         }
         let p = &mut state.current;
         if p.slots() > p.num_groups() + 64 {

@@ -44,14 +44,15 @@
 //!   programming. Math. Program. 99, 283-296 (bounds from approximate duals, rounded
 //!   outward).
 
+mod lp;
+mod pairs;
+
 use super::certify::{
     lagrangian_lower, partition_sse_lower, partition_sse_upper, rc_lower, PROOF_REL_GAP,
 };
 use super::masks::{bits, greedy_cover, labels_of_masks};
 use super::stop::Stop;
-use crate::error::set_highs_option;
-use crate::SolverError;
-use highs::{ColProblem, HighsModelStatus, Model, Sense};
+use pairs::{first_unfixed_pair, most_fractional_pair};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -148,7 +149,7 @@ struct Search<'a> {
     /// tolerances are absolute).
     cost_scale: f64,
     big_m: f64,
-    stop: Stop,
+    stop: Stop<'a>,
     nodes: u64,
     lp_seconds: f64,
 }
@@ -442,121 +443,4 @@ impl Search<'_> {
             self.offer_labels(labels);
         }
     }
-
-    /// The LP over `work` plus one artificial column per record (cost `big_m`). Tight
-    /// tolerances first (1e-10: the bound then comes close to the LP value); if HiGHS does not
-    /// reach "optimal" with them (it answered "unknown" on near-duplicate data), once more with
-    /// its defaults. The duals only steer: any finite duals give a valid bound (P12 Claim 2).
-    fn solve_lp(&self, work: &[usize]) -> Result<NodeLp, SolverError> {
-        match self.solve_lp_with(work, Some(1e-10)) {
-            Ok(lp) => Ok(lp),
-            Err(_) => self.solve_lp_with(work, None),
-        }
-    }
-
-    fn solve_lp_with(&self, work: &[usize], tolerance: Option<f64>) -> Result<NodeLp, SolverError> {
-        let n = self.n;
-        let mut pb = ColProblem::default();
-        let rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
-        for &c in work {
-            let factors: Vec<_> = bits(self.cols.masks[c]).map(|i| (rows[i], 1.0)).collect();
-            pb.add_column(self.cols.cost[c] * self.cost_scale, 0.0.., factors);
-        }
-        for &row in &rows {
-            pb.add_column(self.big_m * self.cost_scale, 0.0.., [(row, 1.0)]);
-        }
-        let mut model = Model::try_new(pb)
-            .map_err(|s| SolverError::backend(format!("could not load the node LP: {s:?}")))?;
-        model.make_quiet();
-        model.set_sense(Sense::Minimise);
-        set_highs_option(&mut model, "solver", "simplex")?;
-        if let Some(tol) = tolerance {
-            set_highs_option(&mut model, "dual_feasibility_tolerance", tol)?;
-            set_highs_option(&mut model, "primal_feasibility_tolerance", tol)?;
-        }
-        if let Some(left) = self.stop.time_left() {
-            set_highs_option(&mut model, "time_limit", left.max(0.01))?;
-        }
-        let solved = model
-            .try_solve()
-            .map_err(|s| SolverError::backend(format!("node LP failed: {s:?}")))?;
-        if solved.status() != HighsModelStatus::Optimal {
-            return Err(SolverError::backend(format!(
-                "node LP status {:?}",
-                solved.status()
-            )));
-        }
-        let sol = solved.get_solution();
-        // Back on the columns' scale: exact divisions by a power of two.
-        let duals: Vec<f64> = sol
-            .dual_rows()
-            .iter()
-            .map(|v| v / self.cost_scale)
-            .collect();
-        if duals.len() != n || duals.iter().any(|v| !v.is_finite()) {
-            return Err(SolverError::backend("node LP returned no usable duals"));
-        }
-        Ok(NodeLp {
-            values: sol.columns().to_vec(),
-            duals,
-        })
-    }
-}
-
-struct NodeLp {
-    /// Values of the work columns, then of the n artificial columns.
-    values: Vec<f64>,
-    duals: Vec<f64>,
-}
-
-/// The unfixed pair whose togetherness `f = sum of z over columns holding both` is closest
-/// to 1/2 and strictly fractional; ties go to the lowest pair (as bits of the two records).
-fn most_fractional_pair(
-    n: usize,
-    masks: &[u64],
-    positive: &[(usize, f64)],
-    fixed: &dyn Fn(u64) -> bool,
-) -> Option<u64> {
-    let mut f = vec![0.0f64; n * n];
-    for &(c, v) in positive {
-        let members: Vec<usize> = bits(masks[c]).collect();
-        for (a, &i) in members.iter().enumerate() {
-            for &j in &members[a + 1..] {
-                f[i * n + j] += v;
-            }
-        }
-    }
-    let mut best: Option<(f64, u64)> = None;
-    for i in 0..n {
-        for j in i + 1..n {
-            let frac = f[i * n + j].min(1.0 - f[i * n + j]);
-            let pair = (1u64 << i) | (1u64 << j);
-            if frac > INTEGRAL_TOL && !fixed(pair) && best.is_none_or(|(b, _)| frac > b) {
-                best = Some((frac, pair));
-            }
-        }
-    }
-    best.map(|(_, pair)| pair)
-}
-
-/// The first unfixed pair of records that share a positive column, else the first unfixed
-/// pair at all: used when the LP is integral but its bound misses the target by rounding.
-fn first_unfixed_pair(
-    n: usize,
-    masks: &[u64],
-    positive: &[(usize, f64)],
-    fixed: &dyn Fn(u64) -> bool,
-) -> Option<u64> {
-    let pairs_within = |mask: u64| {
-        bits(mask).flat_map(move |i| {
-            // The members after i: clear bits 0..=i.
-            bits(mask & !(u64::MAX >> (63 - i))).map(move |j| (1u64 << i) | (1u64 << j))
-        })
-    };
-    let mut pairs = positive.iter().flat_map(|&(c, _)| pairs_within(masks[c]));
-    pairs.find(|&p| !fixed(p)).or_else(|| {
-        (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (1u64 << i) | (1u64 << j)))
-            .find(|&p| !fixed(p))
-    })
 }

@@ -88,7 +88,7 @@ struct Search<'a> {
     min_rc: f64,
     nodes: u64,
     stopped: bool,
-    stop: Stop,
+    stop: Stop<'a>,
     /// Scratch per depth: squared distances of the candidates to the centroid.
     scratch: Vec<Vec<f64>>,
     /// Scratch per depth: sorted bound weights.

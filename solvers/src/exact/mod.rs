@@ -86,7 +86,7 @@ impl ExactMethod {
 
 /// Options of [`solve_exact_with`].
 #[derive(Debug, Clone, Default)]
-pub struct ExactOptions {
+pub struct ExactOptions<'a> {
     /// Method (default auto).
     pub method: ExactMethod,
     /// Wall-clock limit in seconds (set-partitioning only; the DP always runs to the end).
@@ -99,7 +99,7 @@ pub struct ExactOptions {
     /// A flag set from outside (the workbench's Ctrl-C / SIGTERM flag): once set, the
     /// set-partitioning method stops as at its time limit, with its best partition, a
     /// certified bound and a note. The DP does not poll it.
-    pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,
+    pub interrupt: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// An exact (or, on a time limit, best found) solution.

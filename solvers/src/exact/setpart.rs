@@ -31,6 +31,9 @@
 //! deadline, an interrupt, a HiGHS failure or a gap holding more than `max_columns` groups end the search
 //! early with the best partition and bound so far and a note; they are never errors.
 //!
+//! The master LP/MIP is in `setpart/master.rs`, the starting partitions in
+//! `setpart/start.rs`, phase 2 (steps 3 and 4) in `setpart/prove.rs`.
+//!
 //! ## Complexity
 //! Each pricing pass is a pruned enumeration (exponential worst case); the branch and bound
 //! works on as many columns as groups within the reduced-cost gap (tens to tens of thousands
@@ -46,15 +49,19 @@
 //!   vehicle routing problem based on the set partitioning formulation with additional cuts.
 //!   Math. Program. 115, 351-385 (enumerating the columns within the reduced-cost gap).
 
-use super::branch::{branch_and_bound, Columns};
-use super::certify::{lagrangian_lower, partition_sse_upper, sse_interval, U};
+mod master;
+mod prove;
+mod start;
+
+use super::certify::{lagrangian_lower, partition_sse_upper};
 use super::enumerate::{enumerate, Column, Mode};
-use super::masks::{bits, greedy_cover, labels_of_masks};
+use super::masks::{bits, greedy_cover};
 use super::stop::Stop;
-use crate::error::set_highs_option;
 use crate::sse::{group_sse, sq_dist};
 use crate::SolverError;
-use highs::{ColProblem, HighsModelStatus, Model, Sense};
+use master::{chosen, solve_master};
+use prove::{enumeration_margin, prove};
+use start::{chunk_labels, mdav_labels};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -122,104 +129,6 @@ fn masks_of_labels(labels: &[usize], k: usize) -> Vec<u64> {
         .into_iter()
         .filter(|m| (k..2 * k).contains(&(m.count_ones() as usize)))
         .collect()
-}
-
-/// Solve the master over `masks` (costs `costs`) as an LP (duals returned) or a MIP.
-struct MasterSolution {
-    objective: f64,
-    values: Vec<f64>,
-    duals: Vec<f64>,
-    optimal: bool,
-    mip_nodes: i64,
-}
-
-///
-/// HiGHS sees the costs multiplied by `cost_scale` (a power of two, chosen by the caller so
-/// that the objective is about n: HiGHS' tolerances are absolute); the objective and duals are
-/// returned on the callers' scale (exact divisions).
-fn solve_master(
-    n: usize,
-    masks: &[u64],
-    costs: &[f64],
-    integer: bool,
-    time_left: Option<f64>,
-    cost_scale: f64,
-) -> Result<MasterSolution, SolverError> {
-    let mut pb = ColProblem::default();
-    let rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
-    for (&m, &c) in masks.iter().zip(costs) {
-        let c = c * cost_scale;
-        let factors: Vec<_> = bits(m).map(|i| (rows[i], 1.0)).collect();
-        if integer {
-            pb.add_integer_column(c, 0.0..=1.0, factors);
-        } else {
-            pb.add_column(c, 0.0.., factors);
-        }
-    }
-    let mut model = Model::try_new(pb)
-        .map_err(|s| SolverError::backend(format!("could not load the master: {s:?}")))?;
-    model.make_quiet();
-    model.set_sense(Sense::Minimise);
-    if integer {
-        set_highs_option(&mut model, "mip_rel_gap", 0.0)?;
-        set_highs_option(&mut model, "mip_abs_gap", 0.0)?;
-    } else {
-        set_highs_option(&mut model, "solver", "simplex")?;
-        set_highs_option(&mut model, "dual_feasibility_tolerance", 1e-9)?;
-        set_highs_option(&mut model, "primal_feasibility_tolerance", 1e-9)?;
-    }
-    if let Some(t) = time_left {
-        set_highs_option(&mut model, "time_limit", t.max(0.01))?;
-    }
-    let solved = model
-        .try_solve()
-        .map_err(|s| SolverError::backend(format!("run failed: {s:?}")))?;
-    let status = solved.status();
-    let optimal = status == HighsModelStatus::Optimal;
-    let sol = solved.get_solution();
-    let values = sol.columns().to_vec();
-    let has_solution = values.len() == masks.len()
-        && (optimal || (integer && status == HighsModelStatus::ReachedTimeLimit));
-    if !has_solution {
-        return Err(SolverError::backend(format!("master status {status:?}")));
-    }
-    let mip_nodes = if integer {
-        let mut v: i64 = -1;
-        // SAFETY: the pointer is the live HiGHS instance owned by `solved`; the name is a
-        // NUL-terminated C string and `v` a valid i64 out-parameter, as the C API requires.
-        let status = unsafe {
-            highs_sys::Highs_getInt64InfoValue(solved.as_ptr(), c"mip_node_count".as_ptr(), &mut v)
-        };
-        if status == highs_sys::STATUS_ERROR {
-            -1
-        } else {
-            v
-        }
-    } else {
-        0
-    };
-    Ok(MasterSolution {
-        objective: solved.objective_value() / cost_scale,
-        duals: if integer {
-            Vec::new()
-        } else {
-            sol.dual_rows().iter().map(|v| v / cost_scale).collect()
-        },
-        values,
-        optimal,
-        mip_nodes,
-    })
-}
-
-/// Partition from the values of an integral master solution.
-fn chosen(masks: &[u64], values: &[f64], n: usize) -> Result<Vec<usize>, SolverError> {
-    let picked: Vec<u64> = masks
-        .iter()
-        .zip(values)
-        .filter(|(_, v)| **v > 0.5)
-        .map(|(m, _)| *m)
-        .collect();
-    labels_of_masks(&picked, n)
 }
 
 /// The set-partitioning method on validated input (`2 <= ... `, `n <= 64`).
@@ -311,105 +220,6 @@ fn unscale(mut r: SetPartResult, scale: f64) -> SetPartResult {
     r.lower_bound /= q;
     r.lp_bound = r.lp_bound.map(|b| b / q);
     r
-}
-
-/// Chunks of k records along the first attribute, the last chunk absorbing the rest: a
-/// feasible partition, the first upper bound.
-fn chunk_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| x[a * d].total_cmp(&x[b * d]).then(a.cmp(&b)));
-    let groups = n / k;
-    let mut labels = vec![0usize; n];
-    for (p, &i) in order.iter().enumerate() {
-        labels[i] = (p / k).min(groups - 1);
-    }
-    labels
-}
-
-/// MDAV (Domingo-Ferrer and Torra 2005) on at most 64 records, a second starting partition:
-/// while 3k or more records remain, the record farthest from their centroid and the record
-/// farthest from it each take their k - 1 nearest; then one more such group if 2k or more
-/// remain; the rest form the last group. Ties go to the lowest record index. O(n^2 d).
-fn mdav_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
-    let row = |i: usize| &x[i * d..(i + 1) * d];
-    let mut labels = vec![usize::MAX; n];
-    let mut left: Vec<usize> = (0..n).collect();
-    let mut group = 0;
-    let farthest = |from: &[f64], left: &[usize]| {
-        let mut best = (f64::NEG_INFINITY, usize::MAX);
-        for &i in left {
-            let q = sq_dist(from, row(i));
-            if q > best.0 {
-                best = (q, i);
-            }
-        }
-        best.1
-    };
-    let mut take = |seed: usize, left: &mut Vec<usize>, labels: &mut Vec<usize>| {
-        let mut near: Vec<(f64, usize)> = left
-            .iter()
-            .map(|&j| (sq_dist(row(seed), row(j)), j))
-            .collect();
-        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        // The seed is at distance 0 and the lowest index among its duplicates is not
-        // necessarily itself: take it explicitly, then its k - 1 nearest others.
-        labels[seed] = group;
-        let mut taken = 1;
-        for &(_, j) in &near {
-            if taken == k {
-                break;
-            }
-            if j != seed {
-                labels[j] = group;
-                taken += 1;
-            }
-        }
-        left.retain(|&j| labels[j] == usize::MAX);
-        group += 1;
-    };
-    let centroid = |left: &[usize]| {
-        let mut c = vec![0.0; d];
-        for &i in left {
-            c.iter_mut().zip(row(i)).for_each(|(a, v)| *a += v);
-        }
-        c.iter_mut().for_each(|a| *a /= left.len() as f64);
-        c
-    };
-    while left.len() >= 3 * k {
-        let r = farthest(&centroid(&left), &left);
-        take(r, &mut left, &mut labels);
-        let s = farthest(row(r), &left);
-        take(s, &mut left, &mut labels);
-    }
-    if left.len() >= 2 * k {
-        let r = farthest(&centroid(&left), &left);
-        take(r, &mut left, &mut labels);
-    }
-    for &i in &left {
-        labels[i] = group;
-    }
-    labels
-}
-
-/// Absolute rounding margin of the enumeration's computed reduced costs and node bounds under
-/// duals `y` (`proofs/P12-certified-branch-and-bound.md`, after P09 "Floating point"): every
-/// such quantity is a sum of at most `ops` rounded operations on terms of total magnitude at
-/// most `scale`, which includes the centroid's rounding through `max|x|`.
-fn enumeration_margin(x: &[f64], n: usize, d: usize, k: usize, y: &[f64]) -> f64 {
-    let mut max_dist = 0.0f64;
-    for a in 0..n {
-        for b in a + 1..n {
-            max_dist = max_dist.max(sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]));
-        }
-    }
-    let max_abs = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
-    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
-    let top: f64 = abs_y.iter().take(2 * k).sum();
-    let g = (2 * k * 2 * k) as f64;
-    let scale = g * (max_dist + 2.0 * (d as f64 * max_dist).sqrt() * max_abs) + top;
-    let ops = (3 * d + 8 * k * k + 2 * n + 16) as f64;
-    4.0 * ops * U * scale
 }
 
 /// The best partition known and the best certified lower bound, as they improve.
@@ -620,97 +430,4 @@ fn generate_columns(
         p.seconds[2] += t.elapsed().as_secs_f64();
     }
     (p, last)
-}
-
-/// Phase 2 of [`solve_setpart`] on data already scaled: reduced-cost filtering with the
-/// duals `y` and certified least reduced cost `rho` of phase 1, then the certified branch and
-/// bound. Never fails (see [`generate_columns`]).
-#[allow(clippy::too_many_arguments)]
-fn prove(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    mut p: Progress,
-    y: &[f64],
-    rho: f64,
-    stop: Stop,
-    opts: &SetPartOptions,
-) -> SetPartResult {
-    let m_max = n / k;
-    if stop.expired() {
-        p.note = Some(format!("{} before the proof search", stop.reason()));
-        return p.finish();
-    }
-    if partition_sse_upper(x, d, &p.labels) == 0.0 {
-        // Groups of identical records: nothing is below zero, the bound 0 proves it.
-        return p.finish();
-    }
-
-    // 3. Every group of a partition cheaper than the incumbent has rc <= delta (P11,
-    // Theorem 2, with the certified upper bound of the incumbent and the certified rho).
-    let ub = partition_sse_upper(x, d, &p.labels);
-    let ysum: f64 = y.iter().sum();
-    let yabs: f64 = y.iter().map(|v| v.abs()).sum();
-    let delta = ub - ysum - (m_max as f64 - 1.0) * rho;
-    let rounding = 2.0 * (n as f64 + 4.0) * U * (ub + yabs + m_max as f64 * rho.abs());
-    let margin = (enumeration_margin(x, n, d, k, y) + rounding).max(1e-9 * (1.0 + ub + yabs));
-    let t = Instant::now();
-    let e = enumerate(
-        x,
-        n,
-        d,
-        k,
-        y,
-        Mode::All {
-            threshold: delta + margin,
-            limit: opts.max_columns,
-        },
-        stop,
-    );
-    p.seconds[0] += t.elapsed().as_secs_f64();
-    p.nodes += e.nodes;
-    if !e.complete {
-        p.note = Some(if e.columns.len() > opts.max_columns {
-            format!(
-                "more than {} groups lie within the reduced-cost gap {delta:.3e}: no proof attempted (raise max_columns or give a better starting partition)",
-                opts.max_columns
-            )
-        } else {
-            format!(
-                "{} while enumerating the groups within the gap",
-                stop.reason()
-            )
-        });
-        return p.finish();
-    }
-
-    // 4. Certified branch and bound over exactly those groups.
-    let mut cols = Columns {
-        masks: Vec::with_capacity(e.columns.len()),
-        cost: Vec::with_capacity(e.columns.len()),
-        cost_lo: Vec::with_capacity(e.columns.len()),
-    };
-    for c in &e.columns {
-        let members: Vec<usize> = bits(c.mask).collect();
-        // The LP sees the middle of the certified interval (from the pairwise form, more
-        // accurate than the two-pass value on near-identical records).
-        let (lo, _, hi) = sse_interval(x, d, &members);
-        cols.masks.push(c.mask);
-        cols.cost.push(0.5 * lo + 0.5 * hi);
-        cols.cost_lo.push(lo);
-    }
-    p.columns = cols.masks.len();
-    let b = branch_and_bound(x, n, d, k, &cols, p.labels.clone(), p.sse, stop);
-    p.branch_nodes = b.nodes;
-    p.seconds[1] += b.lp_seconds;
-    p.lower_bound = p.lower_bound.max(b.lower_bound);
-    if b.sse < p.sse {
-        p.sse = b.sse;
-        p.labels = b.labels;
-    }
-    if b.note.is_some() {
-        p.note = b.note;
-    }
-    p.finish()
 }

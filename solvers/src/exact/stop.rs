@@ -16,13 +16,13 @@ use std::time::Instant;
 
 /// A deadline and/or an interrupt flag.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Stop {
+pub(crate) struct Stop<'a> {
     deadline: Option<Instant>,
-    flag: Option<&'static AtomicBool>,
+    flag: Option<&'a AtomicBool>,
 }
 
-impl Stop {
-    pub(crate) fn new(deadline: Option<Instant>, flag: Option<&'static AtomicBool>) -> Self {
+impl<'a> Stop<'a> {
+    pub(crate) fn new(deadline: Option<Instant>, flag: Option<&'a AtomicBool>) -> Self {
         Stop { deadline, flag }
     }
 

@@ -79,6 +79,9 @@ operator!(distill::Distill, distill::NAME);
 operator!(split::Split, split::NAME);
 operator!(merge::Merge, merge::NAME);
 
+/// Name of the descent's 3-cycle (two chained swaps, `LocalSearch::best_cycle`).
+pub const CYCLE: &str = "cycle";
+
 /// How often an operator was evaluated and applied.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counters {
@@ -86,15 +89,39 @@ pub struct Counters {
     pub applications: u64,
 }
 
-/// One move, as data.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One move, as data: what the descent proposes and applies
+/// ([`LocalSearch::best_move`](crate::search::local_search::LocalSearch::best_move),
+/// [`best_cycle`](crate::search::local_search::LocalSearch::best_cycle),
+/// [`apply_move`](crate::search::local_search::LocalSearch::apply_move)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
-    Shift { record: usize, to: usize },
-    Swap { a: usize, b: usize },
-    Dissolve { group: usize },
-    Distill { seed: usize },
-    Split { group: usize },
-    Merge { into: usize, from: usize },
+    Shift {
+        record: usize,
+        to: usize,
+    },
+    Swap {
+        a: usize,
+        b: usize,
+    },
+    /// `a` into `b`'s group, `b` into `c`'s, `c` into `a`'s (two swaps: a-b, then b-c).
+    Cycle {
+        a: usize,
+        b: usize,
+        c: usize,
+    },
+    Dissolve {
+        group: usize,
+    },
+    Distill {
+        seed: usize,
+    },
+    Split {
+        group: usize,
+    },
+    Merge {
+        into: usize,
+        from: usize,
+    },
 }
 
 impl Move {
@@ -102,6 +129,7 @@ impl Move {
         match self {
             Move::Shift { .. } => shift::NAME,
             Move::Swap { .. } => swap::NAME,
+            Move::Cycle { .. } => CYCLE,
             Move::Dissolve { .. } => dissolve::NAME,
             Move::Distill { .. } => distill::NAME,
             Move::Split { .. } => split::NAME,

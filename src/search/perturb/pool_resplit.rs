@@ -200,8 +200,8 @@ impl PoolResplit {
         for _ in 0..self.settle {
             let mut moved = false;
             for &i in &self.pool {
-                if let Some((_, partner, h)) = ls.best_move(p, inst, k, i, &*ws.groups, false) {
-                    ls.apply_move(p, inst, i, partner, h, ws.log);
+                if let Some((_, mv)) = ls.best_move(p, inst, k, i, &*ws.groups, false) {
+                    ls.apply_move(p, inst, mv, ws.log);
                     moved = true;
                 }
             }

@@ -1,0 +1,131 @@
+//! # The gaps figure
+//!
+//! Per case and pipeline, a bar to the gap of the best run and a diamond at the gap of the
+//! median run, to the case's best bound (see [`super`]). Moved out of `plots.rs` unchanged.
+//!
+//! ## Complexity
+//! O(records log records) for the medians; drawing is linear in the bars drawn.
+//!
+//! ## References
+//! plotters crate documentation.
+
+use super::*;
+
+/// Bars of one case: (pipeline index, best-run gap, median-run gap).
+type GapBars = Vec<(usize, f64, f64)>;
+
+pub(super) fn gaps_svg(
+    records: &[Record],
+    cases: &[(String, usize)],
+    all: &[String],
+) -> DrawResult<String> {
+    // Per case and pipeline: (pipeline index, best-run gap, median-run gap).
+    let mut rows: Vec<(String, GapBars)> = Vec::new();
+    for (inst, k) in cases {
+        let mut bars = Vec::new();
+        for (i, p) in all.iter().enumerate() {
+            let gaps: Vec<f64> = records
+                .iter()
+                .filter(|r| &r.instance == inst && r.k == *k && &r.pipeline == p)
+                .filter_map(|r| r.gap)
+                .collect();
+            if !gaps.is_empty() {
+                let best = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+                bars.push((i, best, median(&gaps)));
+            }
+        }
+        if !bars.is_empty() {
+            rows.push((case_label(inst, *k, 22), bars));
+        }
+    }
+    let methods = distinct(
+        records
+            .iter()
+            .filter_map(|r| r.best_bound.as_ref().map(|b| b.name.clone())),
+    );
+    let g_max = rows
+        .iter()
+        .flat_map(|(_, b)| b.iter().map(|x| x.2.max(x.1)))
+        .fold(0.0, f64::max);
+    let x1 = if g_max > 0.0 { g_max * 1.1 } else { 1.0 };
+    let dec = decimals(x1);
+    let slots: usize = rows.iter().map(|(_, b)| b.len()).sum();
+    let used: Vec<usize> = distinct(rows.iter().flat_map(|(_, b)| b.iter().map(|x| x.0)));
+    let mut names: Vec<String> = used.iter().map(|&i| all[i].clone()).collect();
+    names.push("median run".into());
+    let label_w = rows
+        .iter()
+        .map(|(l, _)| style::text_width(l))
+        .max()
+        .unwrap_or(0)
+        + 40;
+    let bar_h = 34.0;
+    let height = 420 + (bar_h as u32 + 4) * slots as u32 + 30 * rows.len() as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, bottom, cols) = with_legend(&root, &names);
+        let total = slots as f64 + rows.len() as f64 * 0.8;
+        let mut chart = ChartBuilder::on(&top)
+            .caption("Gap of the best run to the bound", font(style::TITLE))
+            .margin(20)
+            .margin_right(50)
+            .x_label_area_size(130)
+            .y_label_area_size(label_w.min(style::WIDTH / 2))
+            .build_cartesian_2d(0.0..x1, 0.0..total)?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("gap to bound {} (%)", methods.join(", ")))
+            .label_style(font(style::TEXT))
+            .axis_desc_style(font(style::TITLE))
+            .x_label_formatter(&|x| format!("{x:.dec$}"))
+            .x_labels(5)
+            .y_labels(0)
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(BLACK.mix(0.12))
+            .axis_style(BLACK.stroke_width(2))
+            .draw()?;
+        // Rows from the top: a case's bars one per slot, 0.8 slot between cases.
+        let mut y = total - 0.4;
+        for (label, bars) in &rows {
+            let y_top = y;
+            for &(i, best, med) in bars {
+                let c = color(i);
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(0.0, y - 0.9), (best, y - 0.1)],
+                    c.filled(),
+                )))?;
+                draw_marker(
+                    chart.plotting_area(),
+                    (med, y - 0.5),
+                    Shape::Diamond,
+                    RGBColor(0, 0, 0),
+                    style::MARK - 2,
+                )?;
+                y -= 1.0;
+            }
+            let (px, py) = chart.backend_coord(&(0.0, (y_top + y) / 2.0));
+            root.draw(&Text::new(
+                label.clone(),
+                (px - 15, py),
+                font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+            y -= 0.8;
+        }
+        let mut legend: Vec<(String, RGBColor, Option<Shape>, bool)> = used
+            .iter()
+            .map(|&i| (all[i].clone(), color(i), Some(Shape::Square), false))
+            .collect();
+        legend.push((
+            "median run".into(),
+            RGBColor(0, 0, 0),
+            Some(Shape::Diamond),
+            false,
+        ));
+        draw_legend(&bottom, &legend, cols)?;
+        root.present()?;
+    }
+    Ok(svg)
+}

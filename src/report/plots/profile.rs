@@ -1,0 +1,122 @@
+//! # Performance profiles
+//!
+//! The profile figures of [`super`] (Dolan & More): for each pipeline, the fraction of cases
+//! within a factor tau of the best. Moved out of `plots.rs` unchanged.
+//!
+//! ## Complexity
+//! Linear in pipelines x cases after [`super::profile_ratios`].
+//!
+//! ## References
+//! E. D. Dolan and J. J. More, "Benchmarking optimization software with performance
+//! profiles", Mathematical Programming 91 (2002) 201-213.
+
+use super::*;
+
+pub(super) fn profile_svg(
+    title: &str,
+    x_desc: &str,
+    ratios: &[Vec<f64>],
+    all: &[String],
+    log_x: bool,
+) -> DrawResult<String> {
+    let cases = ratios.iter().map(|r| r.len()).max().unwrap_or(0).max(1) as f64;
+    let finite = ratios
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(1.0, f64::max);
+    // Up to the largest finite ratio, with room for the last step to show.
+    let t_max = if log_x {
+        (finite * 2.0).max(2.0)
+    } else {
+        1.0 + (finite - 1.0).max(1e-4) * 1.1
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 800)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, bottom, cols) = with_legend(&root, all);
+        let mut legend = Vec::new();
+        let steps = |r: &[f64]| -> Vec<(f64, f64)> {
+            // rho jumps at each ratio; drawn as a staircase from tau = 1 to t_max.
+            let mut pts = vec![(1.0, 0.0)];
+            let mut count = 0.0;
+            for &x in r.iter().filter(|x| x.is_finite()) {
+                let prev = count / cases;
+                count += 1.0;
+                pts.push((x, prev));
+                pts.push((x, count / cases));
+            }
+            pts.push((t_max, count / cases));
+            pts
+        };
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart;
+                for (i, r) in ratios.iter().enumerate() {
+                    let c = color(i);
+                    let (lw, mr) = under(i, ratios.len());
+                    let pts = steps(r);
+                    chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(lw)))?;
+                    // Markers at the jumps (and at tau = 1), so overlapping lines stay apart.
+                    for &(x, y) in pts.iter().skip(1).step_by(2) {
+                        draw_marker(chart.plotting_area(), (x, y), shape(i), c, mr)?;
+                    }
+                    legend.push((all[i].clone(), c, Some(shape(i)), true));
+                }
+            }};
+        }
+        let y_desc = "fraction of cases";
+        if log_x {
+            let mut chart = ChartBuilder::on(&top)
+                .caption(title, font(style::TITLE))
+                .margin(20)
+                .margin_right(40)
+                .x_label_area_size(130)
+                .y_label_area_size(150)
+                .build_cartesian_2d((1.0 / 1.25..t_max).log_scale(), Y_FRACTION)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_desc)
+                .y_desc(y_desc)
+                .label_style(font(style::TEXT))
+                .axis_desc_style(font(style::TITLE))
+                .x_label_formatter(&|x| log_tick_sparse(*x, t_max.log10()))
+                .y_label_formatter(&|y| format!("{y:.1}"))
+                .y_labels(6)
+                .light_line_style(WHITE)
+                .bold_line_style(BLACK.mix(0.12))
+                .axis_style(BLACK.stroke_width(2))
+                .draw()?;
+            draw!(chart);
+        } else {
+            let dec = decimals(t_max - 1.0);
+            let mut chart = ChartBuilder::on(&top)
+                .caption(title, font(style::TITLE))
+                .margin(20)
+                .margin_right(40)
+                .x_label_area_size(130)
+                .y_label_area_size(150)
+                .build_cartesian_2d(1.0 - 0.04 * (t_max - 1.0)..t_max, Y_FRACTION)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_desc)
+                .y_desc(y_desc)
+                .label_style(font(style::TEXT))
+                .axis_desc_style(font(style::TITLE))
+                .x_label_formatter(&|x| format!("{x:.dec$}"))
+                .y_label_formatter(&|y| format!("{y:.1}"))
+                .y_labels(6)
+                .x_labels(5)
+                .light_line_style(WHITE)
+                .bold_line_style(BLACK.mix(0.12))
+                .axis_style(BLACK.stroke_width(2))
+                .draw()?;
+            draw!(chart);
+        }
+        draw_legend(&bottom, &legend, cols)?;
+        root.present()?;
+    }
+    Ok(svg)
+}
