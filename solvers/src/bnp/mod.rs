@@ -51,17 +51,20 @@
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
 //!   numerical microaggregation. J. Global Optim. 60(2), 165-182.
 
-use crate::bounds::colgen::cuts::CutDuals;
-use crate::bounds::colgen::master::Master;
+mod branching;
+mod incumbent;
+mod node;
+
 use crate::bounds::colgen::pairs::PairConstraints;
-use crate::bounds::colgen::pricing::{
-    self, exact_rc_bound_pairs, heuristic, weak_rc_bound, ExactBudget, Geometry,
-};
-use crate::bounds::colgen::{lagrangian_with_cuts, start_groups, ColgenError};
+use crate::bounds::colgen::pricing::{self, Geometry};
+use crate::bounds::colgen::{start_groups, ColgenError};
 use crate::bounds::nn_bound;
 use crate::exact::certify::{is_proven, partition_sse_upper};
 use crate::sse::{group_sse, partition_sse, pow2_near};
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use branching::choose_pair;
+use incumbent::{canonical, consider, labels_of, round_support};
+use node::{process_node, NodeEnd};
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -228,7 +231,7 @@ pub struct BnpResult {
 
 /// An open node: decisions and the bound inherited or proven so far (original scale).
 #[derive(Debug, Clone)]
-struct Node {
+pub(super) struct Node {
     cons: PairConstraints,
     bound: f64,
     depth: usize,
@@ -256,24 +259,8 @@ impl Ord for Node {
     }
 }
 
-/// How a node's column generation ended.
-enum NodeEnd {
-    /// The node's bound reached the incumbent (pruned).
-    Pruned,
-    /// Time, node budget or interrupt: the node stays open.
-    Stopped,
-    /// Column generation ended (converged or pricing cut short) with this master solution:
-    /// columns at positive value and their values, and whether artificials are in it.
-    Solved {
-        support: Vec<(usize, f64)>,
-        artificial: bool,
-        converged: bool,
-        value: f64,
-    },
-}
-
 /// The incumbent and its certified upper bound.
-struct Incumbent {
+pub(super) struct Incumbent {
     labels: Vec<usize>,
     sse: f64,
     upper: f64,
@@ -589,300 +576,4 @@ pub fn branch_and_price(
     out.sse_upper = inc.upper;
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
-}
-
-/// Replace the incumbent by `labels` when its two-pass SSE is lower.
-fn consider(x: &[f64], d: usize, labels: Vec<usize>, inc: &mut Incumbent) {
-    let labels = canonical(&labels);
-    let sse = partition_sse(x, d, &labels);
-    if sse < inc.sse {
-        inc.upper = partition_sse_upper(x, d, &labels);
-        inc.sse = sse;
-        inc.labels = labels;
-    }
-}
-
-/// Labels renumbered 0, 1, ... in order of first appearance.
-fn canonical(labels: &[usize]) -> Vec<usize> {
-    let mut map: HashMap<usize, usize> = HashMap::new();
-    labels
-        .iter()
-        .map(|&l| {
-            let next = map.len();
-            *map.entry(l).or_insert(next)
-        })
-        .collect()
-}
-
-/// The partition of an integral master solution (columns at value 1), if it covers every
-/// record exactly once.
-fn labels_of(support: &[(usize, f64)], pool: &[Vec<u32>], n: usize) -> Option<Vec<usize>> {
-    let mut labels = vec![usize::MAX; n];
-    for (g, &(c, _)) in support.iter().enumerate() {
-        for &i in &pool[c] {
-            if labels[i as usize] != usize::MAX {
-                return None;
-            }
-            labels[i as usize] = g;
-        }
-    }
-    (!labels.contains(&usize::MAX)).then_some(labels)
-}
-
-/// LP rounding (node heuristic): the columns of the master solution by decreasing value,
-/// each taken when disjoint from those taken; every record left over joins the taken group
-/// of nearest centroid (groups only grow, so all keep at least `k` records). None when no
-/// column was taken.
-fn round_support(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    support: &[(usize, f64)],
-    pool: &[Vec<u32>],
-) -> Option<Vec<usize>> {
-    let mut order: Vec<(usize, f64)> = support.to_vec();
-    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut labels = vec![usize::MAX; n];
-    let mut centroids: Vec<Vec<f64>> = Vec::new();
-    for (c, _) in order {
-        let g = &pool[c];
-        if g.iter().any(|&i| labels[i as usize] != usize::MAX) {
-            continue;
-        }
-        let mut centre = vec![0.0; d];
-        for &i in g {
-            labels[i as usize] = centroids.len();
-            for (t, v) in centre.iter_mut().enumerate() {
-                *v += x[i as usize * d + t] / g.len() as f64;
-            }
-        }
-        centroids.push(centre);
-    }
-    if centroids.is_empty() {
-        return None;
-    }
-    for i in 0..n {
-        if labels[i] == usize::MAX {
-            let row = &x[i * d..(i + 1) * d];
-            labels[i] = (0..centroids.len())
-                .min_by(|&a, &b| {
-                    crate::sse::sq_dist(row, &centroids[a])
-                        .total_cmp(&crate::sse::sq_dist(row, &centroids[b]))
-                        .then(a.cmp(&b))
-                })
-                .expect("one group");
-        }
-    }
-    Some(labels)
-}
-
-/// Ryan-Foster pair: among the undecided pairs sharing a fractional column, the one whose
-/// together-value is closest to 1/2 (ties: smallest pair). Without a fractional column, an
-/// undecided pair of one column of the solution (its "apart" child excludes the solution).
-fn choose_pair(
-    support: &[(usize, f64)],
-    pool: &[Vec<u32>],
-    cons: &PairConstraints,
-) -> Option<(u32, u32)> {
-    let mut w: HashMap<(u32, u32), f64> = HashMap::new();
-    for &(c, v) in support {
-        if v < 1.0 - 1e-6 {
-            let g = &pool[c];
-            for (p, &a) in g.iter().enumerate() {
-                for &b in &g[p + 1..] {
-                    *w.entry((a, b)).or_insert(0.0) += v;
-                }
-            }
-        }
-    }
-    let mut pairs: Vec<((u32, u32), f64)> = w
-        .into_iter()
-        .filter(|&(_, v)| v > 1e-6 && v < 1.0 - 1e-6)
-        .collect();
-    pairs.sort_by(|a, b| {
-        (a.1 - 0.5)
-            .abs()
-            .total_cmp(&(b.1 - 0.5).abs())
-            .then(a.0.cmp(&b.0))
-    });
-    if let Some(&(p, _)) = pairs.iter().find(|(p, _)| !cons.decided(p.0, p.1)) {
-        return Some(p);
-    }
-    for &(c, _) in support {
-        let g = &pool[c];
-        for (p, &a) in g.iter().enumerate() {
-            for &b in &g[p + 1..] {
-                if !cons.decided(a, b) {
-                    return Some((a, b));
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Column generation at one node (module doc): raises `node.bound` by the node's Lagrangian
-/// bounds (original scale) and returns how it ended.
-#[allow(clippy::too_many_arguments)]
-fn process_node(
-    geo: &Geometry,
-    d: usize,
-    node: &mut Node,
-    pool: &mut Vec<Vec<u32>>,
-    pool_index: &mut HashMap<Vec<u32>, usize>,
-    costs: &mut Vec<f64>,
-    cost_of: &dyn Fn(&[u32]) -> f64,
-    inc: &Incumbent,
-    opts: &BnpOptions,
-    cap: usize,
-    groups_max: usize,
-    unscale: impl Fn(f64) -> f64,
-    stop: &dyn Fn() -> bool,
-    deadline: Instant,
-    out: &mut BnpResult,
-) -> Result<NodeEnd, ColgenError> {
-    let n = geo.n;
-    // The node's master: compatible pool columns (the others are fixed to 0 by leaving them
-    // out), with big-M artificials so that it is feasible.
-    let cols: Vec<usize> = (0..pool.len())
-        .filter(|&c| node.cons.allows(&pool[c]))
-        .collect();
-    let mut in_master: HashSet<Vec<u32>> = cols.iter().map(|&c| pool[c].clone()).collect();
-    let mut master_cols: Vec<usize> = cols.clone();
-    let scaled_inc = inc.sse / unscale(1.0);
-    let mut big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
-    let zeros = vec![0.0; n];
-    let mut delta = vec![big_m; n];
-    let mut master = Master::new(
-        n,
-        cols.iter().map(|&c| pool[c].clone()).collect(),
-        cols.iter().map(|&c| costs[c]).collect(),
-        Some((&zeros, &delta)),
-    )
-    .map_err(ColgenError::Lp)?;
-    let mut raises = 0;
-    loop {
-        if stop() {
-            return Ok(NodeEnd::Stopped);
-        }
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .as_secs_f64();
-        let Some(sol) = master.solve(left).map_err(ColgenError::Lp)? else {
-            return Ok(NodeEnd::Stopped);
-        };
-        out.lp_solves += 1;
-        let y = &sol.duals;
-        // Heuristic pricing, compatible groups only.
-        let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
-        let mut seen: HashSet<Vec<u32>> = HashSet::new();
-        for seed in 0..n {
-            if seed % 64 == 63 && stop() {
-                return Ok(NodeEnd::Stopped);
-            }
-            if let Some((rc, g)) = heuristic(geo, y, seed) {
-                if rc < -opts.tol
-                    && node.cons.allows(&g)
-                    && !in_master.contains(&g)
-                    && seen.insert(g.clone())
-                {
-                    new_cols.push((rc, g));
-                }
-            }
-        }
-        let mut converged = false;
-        if new_cols.is_empty() {
-            // Exact pricing over the compatible groups: a proven bound for the node.
-            let mut price = |stop_after: usize| {
-                out.exact_calls += 1;
-                exact_rc_bound_pairs(
-                    geo,
-                    y,
-                    &CutDuals::none(),
-                    Some(&node.cons),
-                    ExactBudget {
-                        nodes: opts.exact_nodes,
-                        deadline,
-                        max_columns: cap,
-                        stop_after_columns: stop_after,
-                    },
-                )
-            };
-            let mut ex = price(opts.exact_stop_after.max(1));
-            let fresh = |ex: &pricing::ExactPricing| {
-                ex.columns
-                    .iter()
-                    .any(|(rc, g)| *rc < -opts.tol && !in_master.contains(g))
-            };
-            if !ex.exact && !fresh(&ex) && !stop() {
-                ex = price(usize::MAX);
-            }
-            // The weak bound ignores the decisions: a lower bound over a larger set.
-            let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
-            let lb = unscale(lagrangian_with_cuts(
-                geo,
-                y,
-                d,
-                &CutDuals::none(),
-                groups_max,
-                rho,
-            ));
-            if lb > node.bound {
-                node.bound = lb;
-            }
-            if is_proven(node.bound, inc.upper) {
-                return Ok(NodeEnd::Pruned);
-            }
-            new_cols.extend(
-                ex.columns
-                    .into_iter()
-                    .filter(|(rc, g)| *rc < -opts.tol && !in_master.contains(g)),
-            );
-            if new_cols.is_empty() {
-                converged = ex.exact;
-            }
-        }
-        if new_cols.is_empty() {
-            if sol.artificial > 1e-7 && converged && raises < 40 {
-                // Artificials left in a converged solution: M too small or an empty region;
-                // a larger M lets the duals (and the bound) grow.
-                big_m *= 16.0;
-                delta.iter_mut().for_each(|v| *v = big_m);
-                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
-                raises += 1;
-                continue;
-            }
-            let support: Vec<(usize, f64)> = sol
-                .primal
-                .iter()
-                .enumerate()
-                .filter(|&(_, &v)| v > 1e-9)
-                .map(|(j, &v)| (master_cols[j], v))
-                .collect();
-            return Ok(NodeEnd::Solved {
-                support,
-                artificial: sol.artificial > 1e-7,
-                converged,
-                value: sol.value,
-            });
-        }
-        new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        new_cols.dedup_by(|a, b| a.1 == b.1);
-        new_cols.truncate(cap);
-        let mut gs = Vec::with_capacity(new_cols.len());
-        let mut cs = Vec::with_capacity(new_cols.len());
-        for (_, g) in new_cols {
-            let c = cost_of(&g);
-            let at = *pool_index.entry(g.clone()).or_insert_with(|| {
-                pool.push(g.clone());
-                costs.push(c);
-                pool.len() - 1
-            });
-            master_cols.push(at);
-            in_master.insert(g.clone());
-            gs.push(g);
-            cs.push(c);
-        }
-        master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
-    }
 }
