@@ -46,7 +46,7 @@ pub struct BoundArgs {
     #[arg(long)]
     pub certificate: Option<PathBuf>,
     /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
-    /// (0: none for colgen, 50 for colgen-cuts). Each round adds the most violated cuts (at most 800) and resumes column
+    /// (0: none for colgen, 50 for colgen-cuts and at the root of bnp). Each round adds the most violated cuts (at most 800) and resumes column
     /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
     /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
     #[arg(long, default_value_t = 0)]
@@ -151,18 +151,17 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
 
 /// `microagg bound --method bnp`: branch-and-price from the start labels, if any.
 fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
-    microagg::bnp::refuse_bound_flags(args.certificate.is_some(), args.cuts)?;
+    microagg::bnp::refuse_bound_flags(args.certificate.is_some())?;
     let inst = args.data.load()?;
-    microagg::bnp::command(
-        &inst,
-        args.data.k,
-        "bound",
-        args.time_limit,
-        args.start.as_deref(),
-        args.labels_out.as_deref(),
-        args.json,
-        interrupt::flag(),
-    )?;
+    let call = microagg::bnp::BnpCall {
+        command: "bound",
+        time_limit: args.time_limit,
+        start: args.start.as_deref(),
+        labels_out: args.labels_out.as_deref(),
+        json: args.json,
+        cut_rounds: (args.cuts > 0).then_some(args.cuts),
+    };
+    microagg::bnp::command_with(&inst, args.data.k, &call, interrupt::flag())?;
     Ok(super::finished_status())
 }
 

@@ -1,8 +1,22 @@
-//! # Branch-and-price
+//! # Branch-price-and-cut
 //!
 //! Exact (anytime) microaggregation over the set-partitioning model of the column generation
-//! bound ([`crate::bounds::colgen`]): groups of `k..2k-1` records (P03), Ryan-Foster branching
-//! on record pairs, best-bound node order. Proofs: `proofs/P17-branch-and-price.md`.
+//! bound ([`crate::bounds::colgen`]): groups of `k..2k-1` records (P03), subset-row cuts on
+//! record triples, Ryan-Foster branching on record pairs, best-bound node order. Proofs:
+//! `proofs/P17-branch-and-price.md` (with P14 for the cuts).
+//!
+//! - **Cuts.** Once the root's master converged, up to `cut_rounds` rounds separate the
+//!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]) and
+//!   resume column generation; every other node separates up to `node_cut_rounds` rounds.
+//!   The cuts hold for every partition (P14), so they form one global pool that every later
+//!   node's master starts with (at most `max_cuts`). Pricing at a node charges each group
+//!   the cut penalties `-sigma_C` together with the node's decisions
+//!   ([`pricing::exact_rc_bound_pairs`] with the cut duals), and the node's bound is
+//!   `sum y + sum sigma + floor(n/k) min(0, rho)` (P14 + P17), rounded outward.
+//! - **Warm start.** A child's master starts from the whole column pool (the parent's
+//!   columns and every column generated anywhere) restricted to the child's decisions, and
+//!   all cuts; the child inherits the parent's bound and its proving duals until it proves a
+//!   higher one.
 //!
 //! - **Node.** A set of together / apart pair decisions ([`PairConstraints`]); its region is
 //!   the partitions into groups of `k..2k-1` records that satisfy them. Its master ([`Master`])
@@ -63,8 +77,9 @@ use crate::exact::certify::{is_proven, partition_sse_upper};
 use crate::sse::{group_sse, partition_sse, pow2_near};
 use branching::choose_pair;
 use incumbent::{canonical, consider, labels_of, round_support};
-use node::{process_node, NodeEnd};
+use node::{process_node, CutPool, NodeEnd};
 use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -92,6 +107,17 @@ pub struct BnpOptions {
     pub mip_seconds: f64,
     /// Keep every node's decisions and final bound in [`BnpResult::node_log`] (tests).
     pub record_nodes: bool,
+    /// Rounds of subset-row cut separation at the root once its master converged (0: plain
+    /// branch-and-price; proofs/P14).
+    pub cut_rounds: usize,
+    /// Rounds of cut separation at every other node (the cuts join every later master).
+    pub node_cut_rounds: usize,
+    /// Most cuts added per round.
+    pub cuts_per_round: usize,
+    /// Least violation (left side - 1) of a cut to be added.
+    pub cut_violation: f64,
+    /// Most cuts in all.
+    pub max_cuts: usize,
 }
 
 impl Default for BnpOptions {
@@ -107,6 +133,11 @@ impl Default for BnpOptions {
             heuristic_every: 25,
             mip_seconds: 10.0,
             record_nodes: false,
+            cut_rounds: 50,
+            node_cut_rounds: 1,
+            cuts_per_round: 800,
+            cut_violation: 1e-3,
+            max_cuts: 4000,
         }
     }
 }
@@ -156,6 +187,27 @@ impl BnpOptions {
             "false",
             "keep every node's decisions and bound (tests)",
         ),
+        (
+            "cut_rounds",
+            "50",
+            "subset-row cut rounds at the root after its master converged (0: no cuts)",
+        ),
+        (
+            "node_cut_rounds",
+            "1",
+            "subset-row cut rounds at every other node (its cuts join every later master)",
+        ),
+        (
+            "cuts_per_round",
+            "800",
+            "most subset-row cuts added per round",
+        ),
+        (
+            "cut_violation",
+            "0.001",
+            "least violation (left side - 1) of a subset-row cut to be added",
+        ),
+        ("max_cuts", "4000", "most subset-row cuts in all"),
     ];
 
     fn check(&self) -> Result<(), ColgenError> {
@@ -168,6 +220,9 @@ impl BnpOptions {
         }
         if self.mip_seconds.is_nan() || self.mip_seconds < 0.0 {
             return bad("mip_seconds must be nonnegative");
+        }
+        if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
+            return bad("cut_violation must be positive");
         }
         Ok(())
     }
@@ -196,6 +251,34 @@ pub struct NodeRecord {
     pub bound: f64,
 }
 
+/// The duals that prove a node's bound: record duals `y` and the cuts with their duals
+/// `sigma <= 0` (P14 with P17: `sum y + sum sigma + floor(n/k) min(0, R)`, `R` the least
+/// reduced cost over the node's compatible groups). Scaled problem inside the search,
+/// original scale in [`Leaf`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeProof {
+    pub y: Vec<f64>,
+    pub triples: Vec<[u32; 3]>,
+    pub sigma: Vec<f64>,
+}
+
+/// A leaf of the search tree when the run ended (open, or closed: pruned, integral, or with
+/// an empty region). The leaves' regions cover every partition (Ryan-Foster: each branching
+/// splits a region in two), so the least leaf bound is a global bound (P17); a certificate
+/// lists them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaf {
+    /// The together / apart decisions (a, b, together?) in the order taken.
+    pub decisions: Vec<(u32, u32, bool)>,
+    /// The leaf's certified bound (original scale; +inf for an empty region).
+    pub bound: f64,
+    /// The duals that prove it (original scale; None for an empty region, or when only
+    /// the nn bound holds).
+    pub proof: Option<NodeProof>,
+    /// Still open when the run ended.
+    pub open: bool,
+}
+
 /// Result of [`branch_and_price`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BnpResult {
@@ -211,8 +294,16 @@ pub struct BnpResult {
     /// Master LP value at the root when its column generation converged (NaN otherwise; not
     /// a bound).
     pub root_lp: f64,
+    /// Master LP value at the root when its column generation last converged, with the
+    /// cuts of all rounds (NaN if never; not a bound).
+    pub root_lp_cuts: f64,
     /// The root node's certified bound.
     pub root_bound: f64,
+    /// Cut rounds done (all nodes) and the cuts (record triples) found.
+    pub cut_rounds: usize,
+    pub cuts: Vec<[u32; 3]>,
+    /// The leaves of the tree at the end (open and closed), for certificates.
+    pub leaves: Vec<Leaf>,
     /// Nodes processed, nodes left open, deepest node.
     pub nodes: u64,
     pub open_nodes: usize,
@@ -234,6 +325,9 @@ pub struct BnpResult {
 pub(super) struct Node {
     cons: PairConstraints,
     bound: f64,
+    /// The duals that prove `bound` (the parent's until the node proves a higher one; None
+    /// while only the nn bound holds).
+    proof: Option<Rc<NodeProof>>,
     depth: usize,
     id: u64,
 }
@@ -355,7 +449,11 @@ pub fn branch_and_price(
         lower_bound: nn,
         proven_optimal: false,
         root_lp: f64::NAN,
+        root_lp_cuts: f64::NAN,
         root_bound: nn,
+        cut_rounds: 0,
+        cuts: Vec::new(),
+        leaves: Vec::new(),
         nodes: 0,
         open_nodes: 0,
         max_depth: 0,
@@ -370,12 +468,16 @@ pub fn branch_and_price(
     heap.push(Node {
         cons: PairConstraints::new(n),
         bound: nn,
+        proof: None,
         depth: 0,
         id: 0,
     });
     let mut next_id = 1u64;
     // Least bound over the closed leaves (pruned, integral or with an empty region).
     let mut closed_min = f64::INFINITY;
+    // The closed leaves (decisions, bound, proof) for certificates.
+    let mut closed: Vec<(Vec<(u32, u32, bool)>, f64, Option<Rc<NodeProof>>)> = Vec::new();
+    let mut cut_pool = CutPool::default();
     let mut last_reported = (inc.sse, f64::NEG_INFINITY);
     let global = |heap: &BinaryHeap<Node>, closed_min: f64, current: Option<f64>| -> f64 {
         let open = heap.peek().map_or(f64::INFINITY, |nd| nd.bound);
@@ -403,6 +505,11 @@ pub fn branch_and_price(
         if is_proven(node.bound, inc.upper) {
             // Best-bound order: every open node is at least as high, all are pruned.
             closed_min = closed_min.min(node.bound);
+            closed.push((
+                node.cons.decisions().to_vec(),
+                node.bound,
+                node.proof.clone(),
+            ));
             if opts.record_nodes {
                 out.node_log.push(NodeRecord {
                     decisions: node.cons.decisions().to_vec(),
@@ -424,6 +531,11 @@ pub fn branch_and_price(
         }
         out.nodes += 1;
         out.max_depth = out.max_depth.max(node.depth);
+        let rounds = if node.depth == 0 {
+            opts.cut_rounds
+        } else {
+            opts.node_cut_rounds
+        };
         let end = process_node(
             &geo,
             d,
@@ -437,6 +549,8 @@ pub fn branch_and_price(
             cap,
             groups_max,
             unscale,
+            &mut cut_pool,
+            rounds,
             &stop,
             deadline,
             &mut out,
@@ -460,11 +574,7 @@ pub fn branch_and_price(
                 support,
                 artificial,
                 converged,
-                value,
             } => {
-                if node.depth == 0 && converged && !artificial {
-                    out.root_lp = unscale(value);
-                }
                 let integral = !artificial && support.iter().all(|&(_, v)| v > 1.0 - 1e-6);
                 if !integral {
                     if let Some(labels) = round_support(x, n, d, &support, &pool) {
@@ -493,6 +603,7 @@ pub fn branch_and_price(
                                 }
                                 if cons.infeasible(k) {
                                     // Empty region: closed with bound +inf.
+                                    closed.push((cons.decisions().to_vec(), f64::INFINITY, None));
                                     if opts.record_nodes {
                                         out.node_log.push(NodeRecord {
                                             decisions: cons.decisions().to_vec(),
@@ -504,6 +615,7 @@ pub fn branch_and_price(
                                 heap.push(Node {
                                     cons,
                                     bound: node.bound,
+                                    proof: node.proof.clone(),
                                     depth: node.depth + 1,
                                     id: next_id,
                                 });
@@ -526,6 +638,11 @@ pub fn branch_and_price(
         }
         if leaf {
             closed_min = closed_min.min(node.bound);
+            closed.push((
+                node.cons.decisions().to_vec(),
+                node.bound,
+                node.proof.clone(),
+            ));
         }
         if opts.record_nodes {
             out.node_log.push(NodeRecord {
@@ -569,6 +686,30 @@ pub fn branch_and_price(
     }
     out.lower_bound = global(&heap, closed_min, None);
     out.open_nodes = heap.len();
+    // The leaves, duals on the original scale (divided by s^2: exact).
+    let unscaled = |p: &Option<Rc<NodeProof>>| {
+        p.as_ref().map(|p| NodeProof {
+            y: p.y.iter().map(|&v| unscale(v)).collect(),
+            triples: p.triples.clone(),
+            sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
+        })
+    };
+    out.leaves = heap
+        .iter()
+        .map(|nd| Leaf {
+            decisions: nd.cons.decisions().to_vec(),
+            bound: nd.bound,
+            proof: unscaled(&nd.proof),
+            open: true,
+        })
+        .chain(closed.iter().map(|(dec, b, p)| Leaf {
+            decisions: dec.clone(),
+            bound: *b,
+            proof: unscaled(p),
+            open: false,
+        }))
+        .collect();
+    out.cuts = cut_pool.triples.clone();
     out.proven_optimal = is_proven(out.lower_bound, inc.upper);
     out.columns = pool.len();
     out.labels = inc.labels;

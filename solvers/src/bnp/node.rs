@@ -9,16 +9,56 @@
 //! ## References
 //! See [`super`].
 
-use super::{BnpOptions, BnpResult, Incumbent, Node};
-use crate::bounds::colgen::cuts::CutDuals;
+use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
+use crate::bounds::colgen::cuts::{self, CutDuals};
 use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pricing::{
-    self, exact_rc_bound_pairs, heuristic, weak_rc_bound, ExactBudget, Geometry,
+    self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
 };
 use crate::bounds::colgen::{lagrangian_with_cuts, ColgenError};
 use crate::exact::certify::is_proven;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::time::Instant;
+
+/// The subset-row cuts shared by every node's master (valid for every partition, P14).
+#[derive(Debug, Default)]
+pub(super) struct CutPool {
+    pub triples: Vec<[u32; 3]>,
+    set: HashSet<[u32; 3]>,
+}
+
+impl CutPool {
+    /// Separate at a master solution (columns `members`, values `x`) and keep the new cuts;
+    /// returns them.
+    fn separate(
+        &mut self,
+        n: usize,
+        members: &[Vec<u32>],
+        x: &[f64],
+        opts: &BnpOptions,
+    ) -> Vec<[u32; 3]> {
+        let room = opts.max_cuts.saturating_sub(self.triples.len());
+        let found = cuts::separate(
+            n,
+            members,
+            x,
+            &self.set,
+            opts.cuts_per_round.min(room),
+            CUTS_PER_RECORD,
+            opts.cut_violation,
+        );
+        let new: Vec<[u32; 3]> = found.into_iter().map(|(t, _)| t).collect();
+        for &t in &new {
+            self.set.insert(t);
+            self.triples.push(t);
+        }
+        new
+    }
+}
+
+/// A record in at most this many new cuts per round (as in the root colgen bound).
+const CUTS_PER_RECORD: usize = 3;
 
 /// How a node's column generation ended.
 pub(super) enum NodeEnd {
@@ -32,7 +72,6 @@ pub(super) enum NodeEnd {
         support: Vec<(usize, f64)>,
         artificial: bool,
         converged: bool,
-        value: f64,
     },
 }
 
@@ -52,6 +91,8 @@ pub(super) fn process_node(
     cap: usize,
     groups_max: usize,
     unscale: impl Fn(f64) -> f64,
+    cut_pool: &mut CutPool,
+    mut cut_rounds: usize,
     stop: &dyn Fn() -> bool,
     deadline: Instant,
     out: &mut BnpResult,
@@ -75,6 +116,10 @@ pub(super) fn process_node(
         Some((&zeros, &delta)),
     )
     .map_err(ColgenError::Lp)?;
+    // Every cut found so far (at the root or other nodes) is valid here too.
+    master
+        .add_cuts(&cut_pool.triples)
+        .map_err(ColgenError::Lp)?;
     let mut raises = 0;
     loop {
         if stop() {
@@ -88,14 +133,15 @@ pub(super) fn process_node(
         };
         out.lp_solves += 1;
         let y = &sol.duals;
-        // Heuristic pricing, compatible groups only.
+        let cd = CutDuals::new(n, &master.cuts, &sol.cut_duals);
+        // Heuristic pricing (cut penalties charged), compatible groups only.
         let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
         let mut seen: HashSet<Vec<u32>> = HashSet::new();
         for seed in 0..n {
             if seed % 64 == 63 && stop() {
                 return Ok(NodeEnd::Stopped);
             }
-            if let Some((rc, g)) = heuristic(geo, y, seed) {
+            if let Some((rc, g)) = heuristic_cuts(geo, y, &cd, seed) {
                 if rc < -opts.tol
                     && node.cons.allows(&g)
                     && !in_master.contains(&g)
@@ -107,13 +153,14 @@ pub(super) fn process_node(
         }
         let mut converged = false;
         if new_cols.is_empty() {
-            // Exact pricing over the compatible groups: a proven bound for the node.
+            // Exact pricing over the compatible groups with the cut penalties: a proven bound
+            // for the node (P17 with P14).
             let mut price = |stop_after: usize| {
                 out.exact_calls += 1;
                 exact_rc_bound_pairs(
                     geo,
                     y,
-                    &CutDuals::none(),
+                    &cd,
                     Some(&node.cons),
                     ExactBudget {
                         nodes: opts.exact_nodes,
@@ -132,18 +179,17 @@ pub(super) fn process_node(
             if !ex.exact && !fresh(&ex) && !stop() {
                 ex = price(usize::MAX);
             }
-            // The weak bound ignores the decisions: a lower bound over a larger set.
+            // The weak bound ignores the decisions and the (nonnegative) cut penalties: a
+            // lower bound over a larger set.
             let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
-            let lb = unscale(lagrangian_with_cuts(
-                geo,
-                y,
-                d,
-                &CutDuals::none(),
-                groups_max,
-                rho,
-            ));
+            let lb = unscale(lagrangian_with_cuts(geo, y, d, &cd, groups_max, rho));
             if lb > node.bound {
                 node.bound = lb;
+                node.proof = Some(Rc::new(NodeProof {
+                    y: y.clone(),
+                    triples: cd.triples.clone(),
+                    sigma: cd.sigma(),
+                }));
             }
             if is_proven(node.bound, inc.upper) {
                 return Ok(NodeEnd::Pruned);
@@ -167,6 +213,24 @@ pub(super) fn process_node(
                 raises += 1;
                 continue;
             }
+            if converged && sol.artificial <= 1e-7 {
+                // The node's master LP (with the cuts so far) is reached.
+                if node.depth == 0 {
+                    if out.root_lp.is_nan() {
+                        out.root_lp = unscale(sol.value);
+                    }
+                    out.root_lp_cuts = unscale(sol.value);
+                }
+                if cut_rounds > 0 && !stop() {
+                    cut_rounds -= 1;
+                    let new = cut_pool.separate(n, &master.columns, &sol.primal, opts);
+                    if !new.is_empty() {
+                        master.add_cuts(&new).map_err(ColgenError::Lp)?;
+                        out.cut_rounds += 1;
+                        continue;
+                    }
+                }
+            }
             let support: Vec<(usize, f64)> = sol
                 .primal
                 .iter()
@@ -178,7 +242,6 @@ pub(super) fn process_node(
                 support,
                 artificial: sol.artificial > 1e-7,
                 converged,
-                value: sol.value,
             });
         }
         new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
