@@ -236,6 +236,7 @@ pub fn command(
         labels_out,
         json,
         cut_rounds: None,
+        certificate: None,
     };
     command_with(inst, k, &call, interrupt)
 }
@@ -251,6 +252,9 @@ pub struct BnpCall<'a> {
     pub json: bool,
     /// Subset-row cut rounds at the root (None: the engine's default, 50).
     pub cut_rounds: Option<usize>,
+    /// Write the branch-and-price certificate of the bound here
+    /// ([`crate::bnp_certificate`]).
+    pub certificate: Option<&'a Path>,
 }
 
 /// [`command`] for a [`BnpCall`].
@@ -267,6 +271,7 @@ pub fn command_with(
         labels_out,
         json,
         cut_rounds,
+        certificate,
     } = *call;
     let labels = start.map(crate::labels::read_labels).transpose()?;
     let source = start.map_or(String::new(), |p| p.display().to_string());
@@ -286,20 +291,21 @@ pub fn command_with(
     if let Some(path) = labels_out {
         crate::labels::write_labels(path, &run.result.labels)?;
     }
+    if let Some(path) = certificate {
+        let cert = crate::bnp_certificate::BnpCertificate::from_result(inst, k, &run.result)?;
+        cert.write(path)?;
+        eprintln!(
+            "certificate of the branch-and-price bound {:.12e} ({} leaves, {} cuts) written to {}",
+            cert.lower_bound,
+            cert.leaves.len(),
+            cert.cuts.len(),
+            path.display()
+        );
+    }
     let line = if json {
         serde_json::to_string(&to_json(inst, k, &run, command)).expect("record serialises")
     } else {
         text(inst, k, &run)
     };
     crate::output::println(&line)
-}
-
-/// `bound --method bnp` writes no certificate (yet): refuse the flag rather than ignore it.
-pub fn refuse_bound_flags(certificate: bool) -> Result<()> {
-    if certificate {
-        return Err(Error::usage(
-            "--certificate: bound bnp writes no certificate (only colgen does)".to_string(),
-        ));
-    }
-    Ok(())
 }

@@ -475,3 +475,142 @@ fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
     assert_eq!(bound["method"], "bnp");
     assert!(bound["lower_bound"].as_f64().unwrap() <= bound["sse"].as_f64().unwrap());
 }
+
+#[test]
+fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
+    use microagg::bnp_certificate::{verify, BnpCertificate};
+    let mut rng = ChaCha8Rng::seed_from_u64(1818);
+    // Few cuts per round, so that most runs branch and leave several leaves.
+    let light = BnpOptions {
+        cut_rounds: 1,
+        node_cut_rounds: 1,
+        cuts_per_round: 2,
+        ..BnpOptions::default()
+    };
+    let (mut checked, mut raised, mut removed, mut multi_leaf) = (0, 0, 0, 0);
+    for case in 0..60 {
+        let n = rng.random_range(8..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize);
+        let x = family(&mut rng, case, n, d);
+        let cols = (1..=d).map(|j| format!("x{j}")).collect();
+        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
+        else {
+            continue; // a constant column cannot be z-scored
+        };
+        let z = &inst.z;
+        let opt = constrained_optimum(z, n, d, k, &[]);
+        let r = run(z, n, d, k, &light);
+        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+            continue;
+        };
+        assert!(cert.lower_bound <= opt, "case {case}");
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
+        assert!(v.recomputed >= cert.lower_bound, "case {case}");
+        checked += 1;
+        // The same certificate read back from its JSON text.
+        let text = serde_json::to_string(&cert).unwrap();
+        let back = BnpCertificate::parse(&text, "mem").unwrap();
+        assert_eq!(back, cert);
+        // One dual raised at the leaf with the least bound: its claim no longer holds.
+        let (j, least) = cert
+            .leaves
+            .iter()
+            .enumerate()
+            .filter_map(|(j, l)| l.lower_bound.map(|b| (j, b)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap();
+        let mut bad = cert.clone();
+        bad.leaves[j].duals[0] += 0.1 * (1.0 + least.abs());
+        let v = verify(&bad, &inst, k, None).unwrap();
+        assert!(!v.valid, "case {case}: raised dual accepted: {v:?}");
+        raised += 1;
+        // A raised global claim.
+        let mut bad = cert.clone();
+        bad.lower_bound = least + 1e-6 * (1.0 + least.abs());
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        // One branch removed: the leaves no longer cover every partition.
+        if cert.leaves.len() >= 2 {
+            multi_leaf += 1;
+            for drop in [0, cert.leaves.len() - 1] {
+                let mut bad = cert.clone();
+                bad.leaves.remove(drop);
+                let v = verify(&bad, &inst, k, None).unwrap();
+                assert!(!v.valid, "case {case}: leaf {drop} removed, accepted");
+                assert!(v.reason.unwrap().contains("cover"), "case {case}");
+                removed += 1;
+            }
+        }
+    }
+    eprintln!("{checked} certificates, {multi_leaf} with several leaves");
+    assert!(checked >= 30 && raised == checked, "{checked} {raised}");
+    assert!(
+        multi_leaf >= 10 && removed == 2 * multi_leaf,
+        "{multi_leaf}"
+    );
+}
+
+#[test]
+fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edited() {
+    let dir = std::env::temp_dir().join(format!("microagg-bnp-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.json");
+    let p = path.to_str().unwrap();
+    let data = "uniform:n=24,d=2,seed=5";
+    let out = cli_ok(&[
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "bnp",
+        "--time-limit",
+        "30",
+        "--certificate",
+        p,
+        "--json",
+    ]);
+    let b: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ok = common::cli(&[
+        "verify-bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--certificate",
+        p,
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    let mut cert: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(cert["lower_bound"].as_f64().unwrap() <= b["sse"].as_f64().unwrap());
+    // One dual of the first leaf with duals raised (its own claim then fails).
+    let leaf = (0..)
+        .find(|&j| cert["leaves"][j]["lower_bound"].is_f64())
+        .unwrap();
+    let y = cert["leaves"][leaf]["duals"][0].as_f64().unwrap();
+    cert["leaves"][leaf]["duals"][0] = serde_json::json!(y + 10.0);
+    std::fs::write(&path, cert.to_string()).unwrap();
+    let bad = common::cli(&[
+        "verify-bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--certificate",
+        p,
+    ]);
+    assert_eq!(
+        bad.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&bad.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -77,9 +77,9 @@ pub struct VerifyBoundArgs {
 
 /// Refuse a certificate destination that cannot be written before spending the time limit.
 fn check_certificate_destination(method: &str, path: &Path) -> Result<()> {
-    if !microagg::bound::is_colgen(method) {
+    if !microagg::bound::is_colgen(method) && method != microagg::bnp::BOUND_NAME {
         return Err(Error::usage(format!(
-            "--certificate: only the colgen bounds write certificates, not {method}"
+            "--certificate: only the colgen and bnp bounds write certificates, not {method}"
         )));
     }
     let dir = path
@@ -151,7 +151,9 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
 
 /// `microagg bound --method bnp`: branch-and-price from the start labels, if any.
 fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
-    microagg::bnp::refuse_bound_flags(args.certificate.is_some())?;
+    if let Some(path) = &args.certificate {
+        check_certificate_destination(&args.method, path)?;
+    }
     let inst = args.data.load()?;
     let call = microagg::bnp::BnpCall {
         command: "bound",
@@ -160,6 +162,7 @@ fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
         labels_out: args.labels_out.as_deref(),
         json: args.json,
         cut_rounds: (args.cuts > 0).then_some(args.cuts),
+        certificate: args.certificate.as_deref(),
     };
     microagg::bnp::command_with(&inst, args.data.k, &call, interrupt::flag())?;
     Ok(super::finished_status())
@@ -168,12 +171,31 @@ fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
 /// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not.
 pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     let path = &args.certificate;
-    let cert = microagg::certificate::BoundCertificate::read(path)?;
+    // A branch-and-price certificate (by its format tag) or a Lagrangian one.
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let bnp = microagg::bnp_certificate::is_bnp_certificate(&text);
     let data = &args.data;
+    let (cert, bnp_cert) = if bnp {
+        let c =
+            microagg::bnp_certificate::BnpCertificate::parse(&text, &path.display().to_string())?;
+        (None, Some(c))
+    } else {
+        (
+            Some(microagg::certificate::BoundCertificate::read(path)?),
+            None,
+        )
+    };
     let inst = data.load()?;
     inst.check_k(data.k)?;
     let start = std::time::Instant::now();
-    let v = microagg::certificate::verify(&cert, &inst, data.k, args.time_limit)?;
+    let v = match (&cert, &bnp_cert) {
+        (_, Some(c)) => microagg::bnp_certificate::verify(c, &inst, data.k, args.time_limit)?,
+        (Some(c), _) => microagg::certificate::verify(c, &inst, data.k, args.time_limit)?,
+        _ => unreachable!("one certificate was read"),
+    };
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;
