@@ -68,6 +68,11 @@
 mod branching;
 mod incumbent;
 mod node;
+mod options;
+mod result;
+
+pub use options::BnpOptions;
+pub use result::{BnpProgress, BnpResult, Leaf, NodeProof, NodeRecord};
 
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::{self, Geometry};
@@ -83,242 +88,8 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Parameters of [`branch_and_price`] (see [`BnpOptions::DOC`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct BnpOptions {
-    /// Wall-clock limit in seconds.
-    pub time_limit: f64,
-    /// Most nodes processed (0: no limit).
-    pub max_nodes: u64,
-    /// Branch-and-bound nodes per exact pricing call.
-    pub exact_nodes: u64,
-    /// When heuristic pricing fails, exact pricing stops after this many negative columns.
-    pub exact_stop_after: usize,
-    /// Nearest neighbours per seed in heuristic pricing (0: max(3k, 12)).
-    pub pool: usize,
-    /// Most columns added per master iteration (0: n).
-    pub max_columns_per_iteration: usize,
-    /// Reduced costs above `-tol` (on the scaled problem, costs about 1024 per record in
-    /// all) count as nonnegative.
-    pub tol: f64,
-    /// Set-partitioning MIP over the column pool every this many nodes (0: at the root only).
-    pub heuristic_every: u64,
-    /// Time limit in seconds of each pool MIP.
-    pub mip_seconds: f64,
-    /// Keep every node's decisions and final bound in [`BnpResult::node_log`] (tests).
-    pub record_nodes: bool,
-    /// Rounds of subset-row cut separation at the root once its master converged (0: plain
-    /// branch-and-price; proofs/P14).
-    pub cut_rounds: usize,
-    /// Rounds of cut separation at every other node (the cuts join every later master).
-    pub node_cut_rounds: usize,
-    /// Most cuts added per round.
-    pub cuts_per_round: usize,
-    /// Least violation (left side - 1) of a cut to be added.
-    pub cut_violation: f64,
-    /// Most cuts in all.
-    pub max_cuts: usize,
-}
-
-impl Default for BnpOptions {
-    fn default() -> Self {
-        BnpOptions {
-            time_limit: 60.0,
-            max_nodes: 0,
-            exact_nodes: 5_000_000,
-            exact_stop_after: 200,
-            pool: 0,
-            max_columns_per_iteration: 0,
-            tol: 1e-9,
-            heuristic_every: 25,
-            mip_seconds: 10.0,
-            record_nodes: false,
-            cut_rounds: 50,
-            node_cut_rounds: 1,
-            cuts_per_round: 800,
-            cut_violation: 1e-3,
-            max_cuts: 4000,
-        }
-    }
-}
-
-impl BnpOptions {
-    /// One line per parameter: name, default, meaning.
-    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
-        (
-            "time_limit",
-            "60",
-            "wall-clock seconds for the whole search",
-        ),
-        ("max_nodes", "0", "most nodes processed (0: no limit)"),
-        (
-            "exact_nodes",
-            "5000000",
-            "branch-and-bound node budget per exact pricing call",
-        ),
-        (
-            "exact_stop_after",
-            "200",
-            "on heuristic failure, exact pricing stops after this many negative columns",
-        ),
-        (
-            "pool",
-            "0",
-            "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))",
-        ),
-        (
-            "max_columns_per_iteration",
-            "0",
-            "most columns added per master iteration (0: n)",
-        ),
-        (
-            "tol",
-            "1e-9",
-            "reduced costs above -tol (scaled problem) count as nonnegative",
-        ),
-        (
-            "heuristic_every",
-            "25",
-            "set-partitioning MIP over the column pool every this many nodes (0: root only)",
-        ),
-        ("mip_seconds", "10", "time limit of each pool MIP"),
-        (
-            "record_nodes",
-            "false",
-            "keep every node's decisions and bound (tests)",
-        ),
-        (
-            "cut_rounds",
-            "50",
-            "subset-row cut rounds at the root after its master converged (0: no cuts)",
-        ),
-        (
-            "node_cut_rounds",
-            "1",
-            "subset-row cut rounds at every other node (its cuts join every later master)",
-        ),
-        (
-            "cuts_per_round",
-            "800",
-            "most subset-row cuts added per round",
-        ),
-        (
-            "cut_violation",
-            "0.001",
-            "least violation (left side - 1) of a subset-row cut to be added",
-        ),
-        ("max_cuts", "4000", "most subset-row cuts in all"),
-    ];
-
-    fn check(&self) -> Result<(), ColgenError> {
-        let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
-        if self.time_limit.is_nan() || self.time_limit <= 0.0 {
-            return bad("time_limit must be positive");
-        }
-        if self.tol.is_nan() || self.tol < 0.0 {
-            return bad("tol must be nonnegative");
-        }
-        if self.mip_seconds.is_nan() || self.mip_seconds < 0.0 {
-            return bad("mip_seconds must be nonnegative");
-        }
-        if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
-            return bad("cut_violation must be positive");
-        }
-        Ok(())
-    }
-}
-
-/// An improvement reported while the search runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BnpProgress {
-    /// What improved: "incumbent" or "bound".
-    pub what: &'static str,
-    pub seconds: f64,
-    /// Nodes processed so far and nodes open.
-    pub nodes: u64,
-    pub open_nodes: usize,
-    /// SSE of the incumbent (two-pass).
-    pub incumbent_sse: f64,
-    /// Certified global lower bound.
-    pub lower_bound: f64,
-}
-
-/// One node's decisions and its final bound (on the original scale; infinite for a node
-/// with an empty region).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeRecord {
-    pub decisions: Vec<(u32, u32, bool)>,
-    pub bound: f64,
-}
-
-/// The duals that prove a node's bound: record duals `y` and the cuts with their duals
-/// `sigma <= 0` (P14 with P17: `sum y + sum sigma + floor(n/k) min(0, R)`, `R` the least
-/// reduced cost over the node's compatible groups). Scaled problem inside the search,
-/// original scale in [`Leaf`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeProof {
-    pub y: Vec<f64>,
-    pub triples: Vec<[u32; 3]>,
-    pub sigma: Vec<f64>,
-}
-
-/// A leaf of the search tree when the run ended (open, or closed: pruned, integral, or with
-/// an empty region). The leaves' regions cover every partition (Ryan-Foster: each branching
-/// splits a region in two), so the least leaf bound is a global bound (P17); a certificate
-/// lists them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Leaf {
-    /// The together / apart decisions (a, b, together?) in the order taken.
-    pub decisions: Vec<(u32, u32, bool)>,
-    /// The leaf's certified bound (original scale; +inf for an empty region).
-    pub bound: f64,
-    /// The duals that prove it (original scale; None for an empty region, or when only
-    /// the nn bound holds).
-    pub proof: Option<NodeProof>,
-    /// Still open when the run ended.
-    pub open: bool,
-}
-
-/// Result of [`branch_and_price`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct BnpResult {
-    /// The incumbent: group label of each record (0-based) and its SSE (two-pass).
-    pub labels: Vec<usize>,
-    pub sse: f64,
-    /// Certified upper bound on the incumbent's exact SSE (P12).
-    pub sse_upper: f64,
-    /// Certified global lower bound on the optimum.
-    pub lower_bound: f64,
-    /// True when `lower_bound >= (1 - PROOF_REL_GAP) sse_upper` (P12, P17).
-    pub proven_optimal: bool,
-    /// Master LP value at the root when its column generation converged (NaN otherwise; not
-    /// a bound).
-    pub root_lp: f64,
-    /// Master LP value at the root when its column generation last converged, with the
-    /// cuts of all rounds (NaN if never; not a bound).
-    pub root_lp_cuts: f64,
-    /// The root node's certified bound.
-    pub root_bound: f64,
-    /// Cut rounds done (all nodes) and the cuts (record triples) found.
-    pub cut_rounds: usize,
-    pub cuts: Vec<[u32; 3]>,
-    /// The leaves of the tree at the end (open and closed), for certificates.
-    pub leaves: Vec<Leaf>,
-    /// Nodes processed, nodes left open, deepest node.
-    pub nodes: u64,
-    pub open_nodes: usize,
-    pub max_depth: usize,
-    /// Columns in the pool at the end; master solves; exact pricing calls.
-    pub columns: usize,
-    pub lp_solves: u64,
-    pub exact_calls: u64,
-    /// Why the search stopped before closing the tree (time limit, node limit, interrupted,
-    /// a node whose pricing could not finish), if it did.
-    pub stopped: Option<String>,
-    pub seconds: f64,
-    /// Every node's decisions and bound (with `record_nodes`).
-    pub node_log: Vec<NodeRecord>,
-}
+/// A closed leaf: decisions, bound, proving duals.
+type ClosedLeaf = (Vec<(u32, u32, bool)>, f64, Option<Rc<NodeProof>>);
 
 /// An open node: decisions and the bound inherited or proven so far (original scale).
 #[derive(Debug, Clone)]
@@ -476,7 +247,7 @@ pub fn branch_and_price(
     // Least bound over the closed leaves (pruned, integral or with an empty region).
     let mut closed_min = f64::INFINITY;
     // The closed leaves (decisions, bound, proof) for certificates.
-    let mut closed: Vec<(Vec<(u32, u32, bool)>, f64, Option<Rc<NodeProof>>)> = Vec::new();
+    let mut closed: Vec<ClosedLeaf> = Vec::new();
     let mut cut_pool = CutPool::default();
     let mut last_reported = (inc.sse, f64::NEG_INFINITY);
     let global = |heap: &BinaryHeap<Node>, closed_min: f64, current: Option<f64>| -> f64 {
