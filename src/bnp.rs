@@ -8,7 +8,10 @@
 //! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
 //! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
 //! relative 1e-9). Every improvement of the incumbent or the bound is written to stderr as it
-//! happens. `solve-exact` also writes the incumbent's labels (`--labels-out`).
+//! happens. `solve-exact` also writes the incumbent's labels (`--labels-out`). The search
+//! separates subset-row cuts at the root (`bound --cuts N` rounds, default 50) and one
+//! round per node; `bound --certificate FILE` writes the branch-and-price certificate
+//! ([`crate::bnp_certificate`], proofs/P18) that `verify-bound` re-checks.
 //!
 //! ## Complexity
 //! That of the engine, bounded by the time limit.

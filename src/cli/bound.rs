@@ -1,8 +1,8 @@
 //! # `microagg bound` and `microagg verify-bound`
 //!
 //! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`]) on the optimal
-//! SSE of (data, k) and can write the certificate of a colgen bound; `verify-bound`
-//! re-checks such a certificate without HiGHS (`proofs/P13`).
+//! SSE of (data, k) and can write the certificate of a colgen or bnp bound; `verify-bound`
+//! re-checks such a certificate without HiGHS (`proofs/P13`, `proofs/P18`).
 //!
 //! ## Complexity
 //! That of the bound (see [`microagg::bound`]) or of the certificate's pricing search.
@@ -42,7 +42,8 @@ pub struct BoundArgs {
     #[arg(long)]
     pub progress: bool,
     /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
-    /// `verify-bound` re-checks without HiGHS (proofs/P13).
+    /// `verify-bound` re-checks without HiGHS (proofs/P13); bnp: the branch-and-price
+    /// certificate (every leaf's decisions and duals, proofs/P18).
     #[arg(long)]
     pub certificate: Option<PathBuf>,
     /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
