@@ -8,7 +8,10 @@
 //! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
 //! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
 //! relative 1e-9). Every improvement of the incumbent or the bound is written to stderr as it
-//! happens. `solve-exact` also writes the incumbent's labels (`--labels-out`).
+//! happens. `solve-exact` also writes the incumbent's labels (`--labels-out`). The search
+//! separates subset-row cuts at the root (`bound --cuts N` rounds, default 50) and one
+//! round per node; `bound --certificate FILE` writes the branch-and-price certificate
+//! ([`crate::bnp_certificate`], proofs/P18) that `verify-bound` re-checks.
 //!
 //! ## Complexity
 //! That of the engine, bounded by the time limit.
@@ -55,6 +58,28 @@ pub fn run(
     start_source: &str,
     interrupt: &AtomicBool,
 ) -> Result<BnpRun> {
+    run_with(
+        inst,
+        k,
+        time_limit,
+        start,
+        start_source,
+        &BnpOptions::default(),
+        interrupt,
+    )
+}
+
+/// [`run`] with the engine's options `base` (its time limit is replaced by what is left of
+/// `time_limit` after the start pipeline).
+pub fn run_with(
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    start: Option<&[usize]>,
+    start_source: &str,
+    base: &BnpOptions,
+    interrupt: &AtomicBool,
+) -> Result<BnpRun> {
     inst.check_k(k)?;
     let started = Instant::now();
     let limit = time_limit.unwrap_or(DEFAULT_SECONDS);
@@ -85,7 +110,7 @@ pub fn run(
     };
     let opts = BnpOptions {
         time_limit: remaining,
-        ..BnpOptions::default()
+        ..base.clone()
     };
     let sst = inst.sst;
     let result = branch_and_price(
@@ -143,6 +168,9 @@ pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value 
         "proven_optimal": r.proven_optimal,
         "proof_rel_gap": microagg_solvers::exact::PROOF_REL_GAP,
         "root_lp": if r.root_lp.is_finite() { json!(r.root_lp) } else { Value::Null },
+        "root_lp_cuts": if r.root_lp_cuts.is_finite() { json!(r.root_lp_cuts) } else { Value::Null },
+        "cut_rounds": r.cut_rounds,
+        "cuts": r.cuts.len(),
         "root_bound": r.root_bound,
         "nodes": r.nodes,
         "open_nodes": r.open_nodes,
@@ -204,11 +232,78 @@ pub fn command(
     json: bool,
     interrupt: &AtomicBool,
 ) -> Result<()> {
+    let call = BnpCall {
+        command,
+        time_limit,
+        start,
+        labels_out,
+        json,
+        cut_rounds: None,
+        certificate: None,
+    };
+    command_with(inst, k, &call, interrupt)
+}
+
+/// What a `bound` / `solve-exact` call asks of branch-and-price.
+#[derive(Debug, Clone, Copy)]
+pub struct BnpCall<'a> {
+    /// "bound" or "solve-exact".
+    pub command: &'a str,
+    pub time_limit: Option<f64>,
+    pub start: Option<&'a Path>,
+    pub labels_out: Option<&'a Path>,
+    pub json: bool,
+    /// Subset-row cut rounds at the root (None: the engine's default, 50).
+    pub cut_rounds: Option<usize>,
+    /// Write the branch-and-price certificate of the bound here
+    /// ([`crate::bnp_certificate`]).
+    pub certificate: Option<&'a Path>,
+}
+
+/// [`command`] for a [`BnpCall`].
+pub fn command_with(
+    inst: &Instance,
+    k: usize,
+    call: &BnpCall,
+    interrupt: &AtomicBool,
+) -> Result<()> {
+    let BnpCall {
+        command,
+        time_limit,
+        start,
+        labels_out,
+        json,
+        cut_rounds,
+        certificate,
+    } = *call;
     let labels = start.map(crate::labels::read_labels).transpose()?;
     let source = start.map_or(String::new(), |p| p.display().to_string());
-    let run = run(inst, k, time_limit, labels.as_deref(), &source, interrupt)?;
+    let mut opts = BnpOptions::default();
+    if let Some(r) = cut_rounds {
+        opts.cut_rounds = r;
+    }
+    let run = run_with(
+        inst,
+        k,
+        time_limit,
+        labels.as_deref(),
+        &source,
+        &opts,
+        interrupt,
+    )?;
     if let Some(path) = labels_out {
         crate::labels::write_labels(path, &run.result.labels)?;
+    }
+    if let Some(path) = certificate {
+        let cert = crate::bnp_certificate::BnpCertificate::from_result(inst, k, &run.result)?;
+        cert.write(path)?;
+        eprintln!(
+            "certificate of the branch-and-price bound {:.12e} ({} leaves, {} cuts) written to {}",
+            cert.lower_bound,
+            cert.leaves.len(),
+            cert.cuts.len(),
+            path.display()
+        );
     }
     let line = if json {
         serde_json::to_string(&to_json(inst, k, &run, command)).expect("record serialises")
@@ -216,20 +311,4 @@ pub fn command(
         text(inst, k, &run)
     };
     crate::output::println(&line)
-}
-
-/// `bound --method bnp` writes no certificate and takes no cuts (yet): refuse those flags
-/// rather than ignore them.
-pub fn refuse_bound_flags(certificate: bool, cuts: usize) -> Result<()> {
-    if certificate {
-        return Err(Error::usage(
-            "--certificate: bound bnp writes no certificate (only colgen does)".to_string(),
-        ));
-    }
-    if cuts > 0 {
-        return Err(Error::usage(
-            "--cuts: bound bnp keeps no cuts at its nodes".to_string(),
-        ));
-    }
-    Ok(())
 }

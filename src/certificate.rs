@@ -142,29 +142,8 @@ impl BoundCertificate {
     /// Write as JSON: a temporary file in the same folder, then a rename, so an existing file
     /// is never left half-written.
     pub fn write(&self, path: &Path) -> Result<()> {
-        let io = |e: std::io::Error| Error::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
         let text = serde_json::to_string_pretty(self).expect("a certificate serialises");
-        let dir = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = path.file_name().ok_or_else(|| Error::Io {
-            path: path.to_path_buf(),
-            message: "not a file name".into(),
-        })?;
-        let tmp = dir.join(format!(
-            ".{}.tmp{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        std::fs::write(&tmp, text + "\n").map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
-        })
+        write_atomically(path, &(text + "\n"))
     }
 
     /// Read and check the shape (format, kind, one finite dual per record).
@@ -205,6 +184,66 @@ impl BoundCertificate {
     }
 }
 
+/// Write `text` to `path` through a temporary file in the same folder and a rename, so an
+/// existing file is never left half-written.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| Error::Io {
+        path: path.to_path_buf(),
+        message: "not a file name".into(),
+    })?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}
+
+/// Check that a certificate for (`sha256`, `n`, `d`, `k`) is about `inst` and `--k k`.
+pub fn check_instance(
+    sha256: &str,
+    n: usize,
+    d: usize,
+    cert_k: usize,
+    inst: &Instance,
+    k: usize,
+) -> Result<()> {
+    let mismatch = [
+        (sha256 != inst.sha256).then(|| {
+            format!(
+                "instance sha256 {} does not match the certificate's {sha256}",
+                inst.sha256
+            )
+        }),
+        (n != inst.n || d != inst.d).then(|| {
+            format!(
+                "data have n = {}, d = {}; the certificate n = {n}, d = {d}",
+                inst.n, inst.d
+            )
+        }),
+        (cert_k != k).then(|| format!("--k {k}, but the certificate is for k = {cert_k}")),
+    ]
+    .into_iter()
+    .flatten()
+    .next();
+    match mismatch {
+        Some(m) => Err(Error::usage(m)),
+        None => Ok(()),
+    }
+}
+
 /// Check `cert` against `inst` and `k`: the instance must be the one certified (sha256, n,
 /// d, k); then the bound is recomputed from the duals and the claim accepted when it is at
 /// most the recomputed value. `time_limit` bounds the pricing search (a cut search gives a
@@ -215,27 +254,7 @@ pub fn verify(
     k: usize,
     time_limit: Option<f64>,
 ) -> Result<Verdict> {
-    let mismatch = [
-        (cert.instance_sha256 != inst.sha256).then(|| {
-            format!(
-                "instance sha256 {} does not match the certificate's {}",
-                inst.sha256, cert.instance_sha256
-            )
-        }),
-        (cert.n != inst.n || cert.d != inst.d).then(|| {
-            format!(
-                "data have n = {}, d = {}; the certificate n = {}, d = {}",
-                inst.n, inst.d, cert.n, cert.d
-            )
-        }),
-        (cert.k != k).then(|| format!("--k {k}, but the certificate is for k = {}", cert.k)),
-    ]
-    .into_iter()
-    .flatten()
-    .next();
-    if let Some(m) = mismatch {
-        return Err(Error::usage(m));
-    }
+    check_instance(&cert.instance_sha256, cert.n, cert.d, cert.k, inst, k)?;
     let triples: Vec<[u32; 3]> = cert.cuts.iter().map(|c| c.records).collect();
     let sigma: Vec<f64> = cert.cuts.iter().map(|c| c.dual).collect();
     if !cert.anchor_threshold.is_finite() || cert.anchor_threshold > 0.0 {

@@ -24,6 +24,7 @@
 pub mod bench;
 pub mod blocks;
 pub mod bnp;
+pub mod bnp_certificate;
 pub mod bound;
 pub mod certificate;
 pub mod data;

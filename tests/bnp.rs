@@ -8,8 +8,10 @@ mod common;
 use common::{brute_force_optimum, cli_ok};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::master::cut_coefficient;
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
 use microagg_solvers::bounds::colgen::pricing::{exact_rc_bound_pairs, ExactBudget, Geometry};
+use microagg_solvers::bounds::nn_bound;
 use microagg_solvers::sse::{group_sse, partition_sse};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -126,12 +128,23 @@ fn assert_feasible(labels: &[usize], n: usize, k: usize) {
 #[test]
 fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
     let mut rng = ChaCha8Rng::seed_from_u64(17_2026);
-    let opts = BnpOptions {
+    // Default branch-price-and-cut (50 root cut rounds, one per node), and a light cut
+    // setting (a few cuts per round at every node) that leaves more to branching, so that
+    // node bounds with cuts and decisions together are checked on many nodes.
+    let full = BnpOptions {
         record_nodes: true,
         time_limit: 60.0,
         ..BnpOptions::default()
     };
+    let light = BnpOptions {
+        cut_rounds: 1,
+        node_cut_rounds: 1,
+        cuts_per_round: 2,
+        ..full.clone()
+    };
     let (mut branched, mut node_checks) = (0, 0);
+    // Branch-price-and-cut coverage: instances with cuts, and with cuts and branching.
+    let (mut with_cuts, mut cut_and_branch, mut cut_checks) = (0, 0, 0);
     let mut unproven = Vec::new();
     for case in 0..120 {
         let n = rng.random_range(5..=12);
@@ -146,37 +159,58 @@ fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
                 "case {case}: dp {opt} vs enumeration {bf}"
             );
         }
-        let r = run(&x, n, d, k, &opts);
-        assert_feasible(&r.labels, n, k);
-        assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
-        assert!(r.stopped.is_none(), "case {case}: {:?}", r.stopped);
-        if !r.proven_optimal {
-            unproven.push((case, case % 6, r.lower_bound, opt));
-        }
-        assert!(
-            r.lower_bound <= opt,
-            "case {case}: bound {} above optimum {opt}",
-            r.lower_bound
-        );
-        assert!(
-            r.sse <= opt * (1.0 + 1e-9) + 1e-300,
-            "case {case} (family {}): SSE {} vs optimum {opt}",
-            case % 6,
-            r.sse
-        );
-        assert!(r.root_bound <= opt, "case {case}");
-        if r.nodes > 1 {
-            branched += 1;
-        }
-        for node in &r.node_log {
-            let region = constrained_optimum(&x, n, d, k, &node.decisions);
-            node_checks += 1;
+        for (setting, opts) in [("full", &full), ("light", &light)] {
+            let r = run(&x, n, d, k, opts);
+            assert_feasible(&r.labels, n, k);
+            assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
+            assert!(r.stopped.is_none(), "case {case}: {:?}", r.stopped);
+            if !r.proven_optimal {
+                unproven.push((case, case % 6, setting, r.lower_bound, opt));
+            }
             assert!(
-                node.bound <= region,
-                "case {case}: node {:?} bound {} above its region's optimum {region}",
-                node.decisions,
-                node.bound
+                r.lower_bound <= opt,
+                "case {case}: bound {} above optimum {opt}",
+                r.lower_bound
             );
+            assert!(
+                r.sse <= opt * (1.0 + 1e-9) + 1e-300,
+                "case {case} (family {}): SSE {} vs optimum {opt}",
+                case % 6,
+                r.sse
+            );
+            assert!(r.root_bound <= opt, "case {case}");
+            if r.nodes > 1 {
+                branched += 1;
+            }
+            if !r.cuts.is_empty() {
+                with_cuts += 1;
+                if r.nodes > 1 {
+                    cut_and_branch += 1;
+                }
+                if n <= 9 {
+                    cut_checks += assert_cuts_hold_for_every_partition(&r.cuts, n, case);
+                }
+            }
+            // The leaves cover the search: the global bound is their least bound (or nn when
+            // higher).
+            let least = r
+                .leaves
+                .iter()
+                .map(|l| l.bound)
+                .fold(f64::INFINITY, f64::min);
+            let nn = nn_bound(&x, n, d, k).unwrap().lower_bound;
+            assert_eq!(r.lower_bound, least.max(nn), "case {case}");
+            for node in &r.node_log {
+                let region = constrained_optimum(&x, n, d, k, &node.decisions);
+                node_checks += 1;
+                assert!(
+                    node.bound <= region,
+                    "case {case} ({setting}): node {:?} bound {} above its region's optimum \
+                     {region}",
+                    node.decisions,
+                    node.bound
+                );
+            }
         }
     }
     // Proven everywhere except on two far clusters with a tiny spread: there P09's rounding
@@ -187,10 +221,59 @@ fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
         unproven.iter().all(|u| u.1 == 4),
         "unproven outside the far-cluster family: {unproven:?}"
     );
-    assert!(unproven.len() <= 20);
+    assert!(unproven.len() <= 40);
     // The families must exercise branching, not only root solves.
     assert!(branched >= 10, "only {branched} instances branched");
     assert!(node_checks >= 300, "only {node_checks} node bounds checked");
+    eprintln!(
+        "cuts: {with_cuts} instances with cuts, {cut_and_branch} with cuts and branching, \
+         {cut_checks} (cut, partition) checks"
+    );
+    assert!(with_cuts >= 20, "only {with_cuts} instances separated cuts");
+    assert!(
+        cut_and_branch >= 5,
+        "only {cut_and_branch} instances branched with cuts"
+    );
+    assert!(cut_checks > 1000, "only {cut_checks} cut checks");
+}
+
+/// Every set partition of `0..n` (restricted growth strings, any group sizes) satisfies
+/// every subset-row cut `sum_S floor(|S ∩ C| / 2) <= 1` with the master's coefficients:
+/// a cut never cuts off an integer solution (proofs/P14). Returns the checks done.
+fn assert_cuts_hold_for_every_partition(cuts: &[[u32; 3]], n: usize, case: usize) -> usize {
+    fn rec(
+        i: usize,
+        labels: &mut Vec<usize>,
+        groups: usize,
+        n: usize,
+        f: &mut dyn FnMut(&[usize]),
+    ) {
+        if i == n {
+            f(labels);
+            return;
+        }
+        for l in 0..=groups {
+            labels.push(l);
+            rec(i + 1, labels, groups.max(l + 1), n, f);
+            labels.pop();
+        }
+    }
+    let mut checks = 0;
+    rec(0, &mut Vec::new(), 0, n, &mut |labels| {
+        let g = labels.iter().max().map_or(0, |m| m + 1);
+        let members: Vec<Vec<u32>> = (0..g)
+            .map(|l| (0..n as u32).filter(|&i| labels[i as usize] == l).collect())
+            .collect();
+        for t in cuts {
+            let lhs: f64 = members.iter().map(|s| cut_coefficient(s, t)).sum();
+            assert!(
+                lhs <= 1.0,
+                "case {case}: cut {t:?} cuts off partition {labels:?}"
+            );
+            checks += 1;
+        }
+    });
+    checks
 }
 
 #[test]
@@ -312,8 +395,10 @@ fn interrupted_runs_return_a_feasible_incumbent_and_a_valid_bound() {
             assert!(r.sse >= opt * (1.0 - 1e-12));
             if r.proven_optimal {
                 assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300);
-            } else {
-                assert!(r.stopped.is_some() || r.open_nodes > 0);
+            } else if r.stopped.is_none() && r.open_nodes == 0 {
+                // A closed tree without the 1e-9 proof (the rounding margins of far clusters
+                // with a tiny spread): the incumbent is still the optimum.
+                assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300, "case {case}");
             }
             for e in &events {
                 assert!(e.lower_bound <= opt && e.incumbent_sse >= opt * (1.0 - 1e-12));
@@ -389,4 +474,143 @@ fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
     ]);
     assert_eq!(bound["method"], "bnp");
     assert!(bound["lower_bound"].as_f64().unwrap() <= bound["sse"].as_f64().unwrap());
+}
+
+#[test]
+fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
+    use microagg::bnp_certificate::{verify, BnpCertificate};
+    let mut rng = ChaCha8Rng::seed_from_u64(1818);
+    // Few cuts per round, so that most runs branch and leave several leaves.
+    let light = BnpOptions {
+        cut_rounds: 1,
+        node_cut_rounds: 1,
+        cuts_per_round: 2,
+        ..BnpOptions::default()
+    };
+    let (mut checked, mut raised, mut removed, mut multi_leaf) = (0, 0, 0, 0);
+    for case in 0..60 {
+        let n = rng.random_range(8..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize);
+        let x = family(&mut rng, case, n, d);
+        let cols = (1..=d).map(|j| format!("x{j}")).collect();
+        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
+        else {
+            continue; // a constant column cannot be z-scored
+        };
+        let z = &inst.z;
+        let opt = constrained_optimum(z, n, d, k, &[]);
+        let r = run(z, n, d, k, &light);
+        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+            continue;
+        };
+        assert!(cert.lower_bound <= opt, "case {case}");
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
+        assert!(v.recomputed >= cert.lower_bound, "case {case}");
+        checked += 1;
+        // The same certificate read back from its JSON text.
+        let text = serde_json::to_string(&cert).unwrap();
+        let back = BnpCertificate::parse(&text, "mem").unwrap();
+        assert_eq!(back, cert);
+        // One dual raised at the leaf with the least bound: its claim no longer holds.
+        let (j, least) = cert
+            .leaves
+            .iter()
+            .enumerate()
+            .filter_map(|(j, l)| l.lower_bound.map(|b| (j, b)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap();
+        let mut bad = cert.clone();
+        bad.leaves[j].duals[0] += 0.1 * (1.0 + least.abs());
+        let v = verify(&bad, &inst, k, None).unwrap();
+        assert!(!v.valid, "case {case}: raised dual accepted: {v:?}");
+        raised += 1;
+        // A raised global claim.
+        let mut bad = cert.clone();
+        bad.lower_bound = least + 1e-6 * (1.0 + least.abs());
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        // One branch removed: the leaves no longer cover every partition.
+        if cert.leaves.len() >= 2 {
+            multi_leaf += 1;
+            for drop in [0, cert.leaves.len() - 1] {
+                let mut bad = cert.clone();
+                bad.leaves.remove(drop);
+                let v = verify(&bad, &inst, k, None).unwrap();
+                assert!(!v.valid, "case {case}: leaf {drop} removed, accepted");
+                assert!(v.reason.unwrap().contains("cover"), "case {case}");
+                removed += 1;
+            }
+        }
+    }
+    eprintln!("{checked} certificates, {multi_leaf} with several leaves");
+    assert!(checked >= 30 && raised == checked, "{checked} {raised}");
+    assert!(
+        multi_leaf >= 10 && removed == 2 * multi_leaf,
+        "{multi_leaf}"
+    );
+}
+
+#[test]
+fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edited() {
+    let dir = std::env::temp_dir().join(format!("microagg-bnp-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.json");
+    let p = path.to_str().unwrap();
+    let data = "uniform:n=24,d=2,seed=5";
+    let out = cli_ok(&[
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "bnp",
+        "--time-limit",
+        "30",
+        "--certificate",
+        p,
+        "--json",
+    ]);
+    let b: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ok = common::cli(&[
+        "verify-bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--certificate",
+        p,
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    let mut cert: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(cert["lower_bound"].as_f64().unwrap() <= b["sse"].as_f64().unwrap());
+    // One dual of the first leaf with duals raised (its own claim then fails).
+    let leaf = (0..)
+        .find(|&j| cert["leaves"][j]["lower_bound"].is_f64())
+        .unwrap();
+    let y = cert["leaves"][leaf]["duals"][0].as_f64().unwrap();
+    cert["leaves"][leaf]["duals"][0] = serde_json::json!(y + 10.0);
+    std::fs::write(&path, cert.to_string()).unwrap();
+    let bad = common::cli(&[
+        "verify-bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--certificate",
+        p,
+    ]);
+    assert_eq!(
+        bad.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&bad.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

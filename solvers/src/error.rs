@@ -57,6 +57,9 @@ pub enum SolverError {
     /// A bound certificate's cut data are malformed (`message` says which cut and why).
     #[error("bad cut: {message}")]
     BadCut { message: String },
+    /// A branch-and-price certificate's branching decision is malformed.
+    #[error("bad branching decision: {message}")]
+    BadDecision { message: String },
     /// The LP/MIP backend (HiGHS) failed or returned an unusable answer.
     #[error("HiGHS: {message}")]
     Backend { message: String },

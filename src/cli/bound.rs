@@ -1,8 +1,8 @@
 //! # `microagg bound` and `microagg verify-bound`
 //!
 //! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`]) on the optimal
-//! SSE of (data, k) and can write the certificate of a colgen bound; `verify-bound`
-//! re-checks such a certificate without HiGHS (`proofs/P13`).
+//! SSE of (data, k) and can write the certificate of a colgen or bnp bound; `verify-bound`
+//! re-checks such a certificate without HiGHS (`proofs/P13`, `proofs/P18`).
 //!
 //! ## Complexity
 //! That of the bound (see [`microagg::bound`]) or of the certificate's pricing search.
@@ -42,11 +42,12 @@ pub struct BoundArgs {
     #[arg(long)]
     pub progress: bool,
     /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
-    /// `verify-bound` re-checks without HiGHS (proofs/P13).
+    /// `verify-bound` re-checks without HiGHS (proofs/P13); bnp: the branch-and-price
+    /// certificate (every leaf's decisions and duals, proofs/P18).
     #[arg(long)]
     pub certificate: Option<PathBuf>,
     /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
-    /// (0: none for colgen, 50 for colgen-cuts). Each round adds the most violated cuts (at most 800) and resumes column
+    /// (0: none for colgen, 50 for colgen-cuts and at the root of bnp). Each round adds the most violated cuts (at most 800) and resumes column
     /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
     /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
     #[arg(long, default_value_t = 0)]
@@ -97,9 +98,9 @@ pub struct VerifyBoundArgs {
 
 /// Refuse a certificate destination that cannot be written before spending the time limit.
 fn check_certificate_destination(method: &str, path: &Path) -> Result<()> {
-    if !microagg::bound::is_colgen(method) {
+    if !microagg::bound::is_colgen(method) && method != microagg::bnp::BOUND_NAME {
         return Err(Error::usage(format!(
-            "--certificate: only the colgen bounds write certificates, not {method}"
+            "--certificate: only the colgen and bnp bounds write certificates, not {method}"
         )));
     }
     let dir = path
@@ -189,30 +190,51 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
 
 /// `microagg bound --method bnp`: branch-and-price from the start labels, if any.
 fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
-    microagg::bnp::refuse_bound_flags(args.certificate.is_some(), args.cuts)?;
+    if let Some(path) = &args.certificate {
+        check_certificate_destination(&args.method, path)?;
+    }
     let inst = args.data.load()?;
-    microagg::bnp::command(
-        &inst,
-        args.data.k,
-        "bound",
-        args.time_limit,
-        args.start.as_deref(),
-        args.labels_out.as_deref(),
-        args.json,
-        interrupt::flag(),
-    )?;
+    let call = microagg::bnp::BnpCall {
+        command: "bound",
+        time_limit: args.time_limit,
+        start: args.start.as_deref(),
+        labels_out: args.labels_out.as_deref(),
+        json: args.json,
+        cut_rounds: (args.cuts > 0).then_some(args.cuts),
+        certificate: args.certificate.as_deref(),
+    };
+    microagg::bnp::command_with(&inst, args.data.k, &call, interrupt::flag())?;
     Ok(super::finished_status())
 }
 
 /// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not.
 pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     let path = &args.certificate;
-    let cert = microagg::certificate::BoundCertificate::read(path)?;
+    // A branch-and-price certificate (by its format tag) or a Lagrangian one.
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let bnp = microagg::bnp_certificate::is_bnp_certificate(&text);
     let data = &args.data;
+    let (cert, bnp_cert) = if bnp {
+        let c =
+            microagg::bnp_certificate::BnpCertificate::parse(&text, &path.display().to_string())?;
+        (None, Some(c))
+    } else {
+        (
+            Some(microagg::certificate::BoundCertificate::read(path)?),
+            None,
+        )
+    };
     let inst = data.load()?;
     inst.check_k(data.k)?;
     let start = std::time::Instant::now();
-    let v = microagg::certificate::verify(&cert, &inst, data.k, args.time_limit)?;
+    let v = match (&cert, &bnp_cert) {
+        (_, Some(c)) => microagg::bnp_certificate::verify(c, &inst, data.k, args.time_limit)?,
+        (Some(c), _) => microagg::certificate::verify(c, &inst, data.k, args.time_limit)?,
+        _ => unreachable!("one certificate was read"),
+    };
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;

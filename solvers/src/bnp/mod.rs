@@ -1,8 +1,22 @@
-//! # Branch-and-price
+//! # Branch-price-and-cut
 //!
 //! Exact (anytime) microaggregation over the set-partitioning model of the column generation
-//! bound ([`crate::bounds::colgen`]): groups of `k..2k-1` records (P03), Ryan-Foster branching
-//! on record pairs, best-bound node order. Proofs: `proofs/P17-branch-and-price.md`.
+//! bound ([`crate::bounds::colgen`]): groups of `k..2k-1` records (P03), subset-row cuts on
+//! record triples, Ryan-Foster branching on record pairs, best-bound node order. Proofs:
+//! `proofs/P17-branch-and-price.md` (with P14 for the cuts).
+//!
+//! - **Cuts.** Once the root's master converged, up to `cut_rounds` rounds separate the
+//!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]) and
+//!   resume column generation; every other node separates up to `node_cut_rounds` rounds.
+//!   The cuts hold for every partition (P14), so they form one global pool that every later
+//!   node's master starts with (at most `max_cuts`). Pricing at a node charges each group
+//!   the cut penalties `-sigma_C` together with the node's decisions
+//!   ([`pricing::exact_rc_bound_pairs`] with the cut duals), and the node's bound is
+//!   `sum y + sum sigma + floor(n/k) min(0, rho)` (P14 + P17), rounded outward.
+//! - **Warm start.** A child's master starts from the whole column pool (the parent's
+//!   columns and every column generated anywhere) restricted to the child's decisions, and
+//!   all cuts; the child inherits the parent's bound and its proving duals until it proves a
+//!   higher one.
 //!
 //! - **Node.** A set of together / apart pair decisions ([`PairConstraints`]); its region is
 //!   the partitions into groups of `k..2k-1` records that satisfy them. Its master ([`Master`])
@@ -51,186 +65,40 @@
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
 //!   numerical microaggregation. J. Global Optim. 60(2), 165-182.
 
-use crate::bounds::colgen::cuts::CutDuals;
-use crate::bounds::colgen::master::Master;
+mod branching;
+mod incumbent;
+mod node;
+mod options;
+mod result;
+
+pub use options::BnpOptions;
+pub use result::{BnpProgress, BnpResult, Leaf, NodeProof, NodeRecord};
+
 use crate::bounds::colgen::pairs::PairConstraints;
-use crate::bounds::colgen::pricing::{
-    self, exact_rc_bound_pairs, heuristic, weak_rc_bound, ExactBudget, Geometry,
-};
-use crate::bounds::colgen::{lagrangian_with_cuts, start_groups, ColgenError};
+use crate::bounds::colgen::pricing::{self, Geometry};
+use crate::bounds::colgen::{start_groups, ColgenError};
 use crate::bounds::nn_bound;
 use crate::exact::certify::{is_proven, partition_sse_upper};
 use crate::sse::{group_sse, partition_sse, pow2_near};
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use branching::choose_pair;
+use incumbent::{canonical, consider, labels_of, round_support};
+use node::{process_node, CutPool, NodeEnd};
+use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Parameters of [`branch_and_price`] (see [`BnpOptions::DOC`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct BnpOptions {
-    /// Wall-clock limit in seconds.
-    pub time_limit: f64,
-    /// Most nodes processed (0: no limit).
-    pub max_nodes: u64,
-    /// Branch-and-bound nodes per exact pricing call.
-    pub exact_nodes: u64,
-    /// When heuristic pricing fails, exact pricing stops after this many negative columns.
-    pub exact_stop_after: usize,
-    /// Nearest neighbours per seed in heuristic pricing (0: max(3k, 12)).
-    pub pool: usize,
-    /// Most columns added per master iteration (0: n).
-    pub max_columns_per_iteration: usize,
-    /// Reduced costs above `-tol` (on the scaled problem, costs about 1024 per record in
-    /// all) count as nonnegative.
-    pub tol: f64,
-    /// Set-partitioning MIP over the column pool every this many nodes (0: at the root only).
-    pub heuristic_every: u64,
-    /// Time limit in seconds of each pool MIP.
-    pub mip_seconds: f64,
-    /// Keep every node's decisions and final bound in [`BnpResult::node_log`] (tests).
-    pub record_nodes: bool,
-}
-
-impl Default for BnpOptions {
-    fn default() -> Self {
-        BnpOptions {
-            time_limit: 60.0,
-            max_nodes: 0,
-            exact_nodes: 5_000_000,
-            exact_stop_after: 200,
-            pool: 0,
-            max_columns_per_iteration: 0,
-            tol: 1e-9,
-            heuristic_every: 25,
-            mip_seconds: 10.0,
-            record_nodes: false,
-        }
-    }
-}
-
-impl BnpOptions {
-    /// One line per parameter: name, default, meaning.
-    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
-        (
-            "time_limit",
-            "60",
-            "wall-clock seconds for the whole search",
-        ),
-        ("max_nodes", "0", "most nodes processed (0: no limit)"),
-        (
-            "exact_nodes",
-            "5000000",
-            "branch-and-bound node budget per exact pricing call",
-        ),
-        (
-            "exact_stop_after",
-            "200",
-            "on heuristic failure, exact pricing stops after this many negative columns",
-        ),
-        (
-            "pool",
-            "0",
-            "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))",
-        ),
-        (
-            "max_columns_per_iteration",
-            "0",
-            "most columns added per master iteration (0: n)",
-        ),
-        (
-            "tol",
-            "1e-9",
-            "reduced costs above -tol (scaled problem) count as nonnegative",
-        ),
-        (
-            "heuristic_every",
-            "25",
-            "set-partitioning MIP over the column pool every this many nodes (0: root only)",
-        ),
-        ("mip_seconds", "10", "time limit of each pool MIP"),
-        (
-            "record_nodes",
-            "false",
-            "keep every node's decisions and bound (tests)",
-        ),
-    ];
-
-    fn check(&self) -> Result<(), ColgenError> {
-        let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
-        if self.time_limit.is_nan() || self.time_limit <= 0.0 {
-            return bad("time_limit must be positive");
-        }
-        if self.tol.is_nan() || self.tol < 0.0 {
-            return bad("tol must be nonnegative");
-        }
-        if self.mip_seconds.is_nan() || self.mip_seconds < 0.0 {
-            return bad("mip_seconds must be nonnegative");
-        }
-        Ok(())
-    }
-}
-
-/// An improvement reported while the search runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BnpProgress {
-    /// What improved: "incumbent" or "bound".
-    pub what: &'static str,
-    pub seconds: f64,
-    /// Nodes processed so far and nodes open.
-    pub nodes: u64,
-    pub open_nodes: usize,
-    /// SSE of the incumbent (two-pass).
-    pub incumbent_sse: f64,
-    /// Certified global lower bound.
-    pub lower_bound: f64,
-}
-
-/// One node's decisions and its final bound (on the original scale; infinite for a node
-/// with an empty region).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeRecord {
-    pub decisions: Vec<(u32, u32, bool)>,
-    pub bound: f64,
-}
-
-/// Result of [`branch_and_price`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct BnpResult {
-    /// The incumbent: group label of each record (0-based) and its SSE (two-pass).
-    pub labels: Vec<usize>,
-    pub sse: f64,
-    /// Certified upper bound on the incumbent's exact SSE (P12).
-    pub sse_upper: f64,
-    /// Certified global lower bound on the optimum.
-    pub lower_bound: f64,
-    /// True when `lower_bound >= (1 - PROOF_REL_GAP) sse_upper` (P12, P17).
-    pub proven_optimal: bool,
-    /// Master LP value at the root when its column generation converged (NaN otherwise; not
-    /// a bound).
-    pub root_lp: f64,
-    /// The root node's certified bound.
-    pub root_bound: f64,
-    /// Nodes processed, nodes left open, deepest node.
-    pub nodes: u64,
-    pub open_nodes: usize,
-    pub max_depth: usize,
-    /// Columns in the pool at the end; master solves; exact pricing calls.
-    pub columns: usize,
-    pub lp_solves: u64,
-    pub exact_calls: u64,
-    /// Why the search stopped before closing the tree (time limit, node limit, interrupted,
-    /// a node whose pricing could not finish), if it did.
-    pub stopped: Option<String>,
-    pub seconds: f64,
-    /// Every node's decisions and bound (with `record_nodes`).
-    pub node_log: Vec<NodeRecord>,
-}
+/// A closed leaf: decisions, bound, proving duals.
+type ClosedLeaf = (Vec<(u32, u32, bool)>, f64, Option<Rc<NodeProof>>);
 
 /// An open node: decisions and the bound inherited or proven so far (original scale).
 #[derive(Debug, Clone)]
-struct Node {
+pub(super) struct Node {
     cons: PairConstraints,
     bound: f64,
+    /// The duals that prove `bound` (the parent's until the node proves a higher one; None
+    /// while only the nn bound holds).
+    proof: Option<Rc<NodeProof>>,
     depth: usize,
     id: u64,
 }
@@ -256,24 +124,8 @@ impl Ord for Node {
     }
 }
 
-/// How a node's column generation ended.
-enum NodeEnd {
-    /// The node's bound reached the incumbent (pruned).
-    Pruned,
-    /// Time, node budget or interrupt: the node stays open.
-    Stopped,
-    /// Column generation ended (converged or pricing cut short) with this master solution:
-    /// columns at positive value and their values, and whether artificials are in it.
-    Solved {
-        support: Vec<(usize, f64)>,
-        artificial: bool,
-        converged: bool,
-        value: f64,
-    },
-}
-
 /// The incumbent and its certified upper bound.
-struct Incumbent {
+pub(super) struct Incumbent {
     labels: Vec<usize>,
     sse: f64,
     upper: f64,
@@ -368,7 +220,11 @@ pub fn branch_and_price(
         lower_bound: nn,
         proven_optimal: false,
         root_lp: f64::NAN,
+        root_lp_cuts: f64::NAN,
         root_bound: nn,
+        cut_rounds: 0,
+        cuts: Vec::new(),
+        leaves: Vec::new(),
         nodes: 0,
         open_nodes: 0,
         max_depth: 0,
@@ -383,12 +239,16 @@ pub fn branch_and_price(
     heap.push(Node {
         cons: PairConstraints::new(n),
         bound: nn,
+        proof: None,
         depth: 0,
         id: 0,
     });
     let mut next_id = 1u64;
     // Least bound over the closed leaves (pruned, integral or with an empty region).
     let mut closed_min = f64::INFINITY;
+    // The closed leaves (decisions, bound, proof) for certificates.
+    let mut closed: Vec<ClosedLeaf> = Vec::new();
+    let mut cut_pool = CutPool::default();
     let mut last_reported = (inc.sse, f64::NEG_INFINITY);
     let global = |heap: &BinaryHeap<Node>, closed_min: f64, current: Option<f64>| -> f64 {
         let open = heap.peek().map_or(f64::INFINITY, |nd| nd.bound);
@@ -416,6 +276,11 @@ pub fn branch_and_price(
         if is_proven(node.bound, inc.upper) {
             // Best-bound order: every open node is at least as high, all are pruned.
             closed_min = closed_min.min(node.bound);
+            closed.push((
+                node.cons.decisions().to_vec(),
+                node.bound,
+                node.proof.clone(),
+            ));
             if opts.record_nodes {
                 out.node_log.push(NodeRecord {
                     decisions: node.cons.decisions().to_vec(),
@@ -437,6 +302,11 @@ pub fn branch_and_price(
         }
         out.nodes += 1;
         out.max_depth = out.max_depth.max(node.depth);
+        let rounds = if node.depth == 0 {
+            opts.cut_rounds
+        } else {
+            opts.node_cut_rounds
+        };
         let end = process_node(
             &geo,
             d,
@@ -450,6 +320,8 @@ pub fn branch_and_price(
             cap,
             groups_max,
             unscale,
+            &mut cut_pool,
+            rounds,
             &stop,
             deadline,
             &mut out,
@@ -473,11 +345,7 @@ pub fn branch_and_price(
                 support,
                 artificial,
                 converged,
-                value,
             } => {
-                if node.depth == 0 && converged && !artificial {
-                    out.root_lp = unscale(value);
-                }
                 let integral = !artificial && support.iter().all(|&(_, v)| v > 1.0 - 1e-6);
                 if !integral {
                     if let Some(labels) = round_support(x, n, d, &support, &pool) {
@@ -506,6 +374,7 @@ pub fn branch_and_price(
                                 }
                                 if cons.infeasible(k) {
                                     // Empty region: closed with bound +inf.
+                                    closed.push((cons.decisions().to_vec(), f64::INFINITY, None));
                                     if opts.record_nodes {
                                         out.node_log.push(NodeRecord {
                                             decisions: cons.decisions().to_vec(),
@@ -517,6 +386,7 @@ pub fn branch_and_price(
                                 heap.push(Node {
                                     cons,
                                     bound: node.bound,
+                                    proof: node.proof.clone(),
                                     depth: node.depth + 1,
                                     id: next_id,
                                 });
@@ -539,6 +409,11 @@ pub fn branch_and_price(
         }
         if leaf {
             closed_min = closed_min.min(node.bound);
+            closed.push((
+                node.cons.decisions().to_vec(),
+                node.bound,
+                node.proof.clone(),
+            ));
         }
         if opts.record_nodes {
             out.node_log.push(NodeRecord {
@@ -582,6 +457,30 @@ pub fn branch_and_price(
     }
     out.lower_bound = global(&heap, closed_min, None);
     out.open_nodes = heap.len();
+    // The leaves, duals on the original scale (divided by s^2: exact).
+    let unscaled = |p: &Option<Rc<NodeProof>>| {
+        p.as_ref().map(|p| NodeProof {
+            y: p.y.iter().map(|&v| unscale(v)).collect(),
+            triples: p.triples.clone(),
+            sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
+        })
+    };
+    out.leaves = heap
+        .iter()
+        .map(|nd| Leaf {
+            decisions: nd.cons.decisions().to_vec(),
+            bound: nd.bound,
+            proof: unscaled(&nd.proof),
+            open: true,
+        })
+        .chain(closed.iter().map(|(dec, b, p)| Leaf {
+            decisions: dec.clone(),
+            bound: *b,
+            proof: unscaled(p),
+            open: false,
+        }))
+        .collect();
+    out.cuts = cut_pool.triples.clone();
     out.proven_optimal = is_proven(out.lower_bound, inc.upper);
     out.columns = pool.len();
     out.labels = inc.labels;
@@ -589,300 +488,4 @@ pub fn branch_and_price(
     out.sse_upper = inc.upper;
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
-}
-
-/// Replace the incumbent by `labels` when its two-pass SSE is lower.
-fn consider(x: &[f64], d: usize, labels: Vec<usize>, inc: &mut Incumbent) {
-    let labels = canonical(&labels);
-    let sse = partition_sse(x, d, &labels);
-    if sse < inc.sse {
-        inc.upper = partition_sse_upper(x, d, &labels);
-        inc.sse = sse;
-        inc.labels = labels;
-    }
-}
-
-/// Labels renumbered 0, 1, ... in order of first appearance.
-fn canonical(labels: &[usize]) -> Vec<usize> {
-    let mut map: HashMap<usize, usize> = HashMap::new();
-    labels
-        .iter()
-        .map(|&l| {
-            let next = map.len();
-            *map.entry(l).or_insert(next)
-        })
-        .collect()
-}
-
-/// The partition of an integral master solution (columns at value 1), if it covers every
-/// record exactly once.
-fn labels_of(support: &[(usize, f64)], pool: &[Vec<u32>], n: usize) -> Option<Vec<usize>> {
-    let mut labels = vec![usize::MAX; n];
-    for (g, &(c, _)) in support.iter().enumerate() {
-        for &i in &pool[c] {
-            if labels[i as usize] != usize::MAX {
-                return None;
-            }
-            labels[i as usize] = g;
-        }
-    }
-    (!labels.contains(&usize::MAX)).then_some(labels)
-}
-
-/// LP rounding (node heuristic): the columns of the master solution by decreasing value,
-/// each taken when disjoint from those taken; every record left over joins the taken group
-/// of nearest centroid (groups only grow, so all keep at least `k` records). None when no
-/// column was taken.
-fn round_support(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    support: &[(usize, f64)],
-    pool: &[Vec<u32>],
-) -> Option<Vec<usize>> {
-    let mut order: Vec<(usize, f64)> = support.to_vec();
-    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut labels = vec![usize::MAX; n];
-    let mut centroids: Vec<Vec<f64>> = Vec::new();
-    for (c, _) in order {
-        let g = &pool[c];
-        if g.iter().any(|&i| labels[i as usize] != usize::MAX) {
-            continue;
-        }
-        let mut centre = vec![0.0; d];
-        for &i in g {
-            labels[i as usize] = centroids.len();
-            for (t, v) in centre.iter_mut().enumerate() {
-                *v += x[i as usize * d + t] / g.len() as f64;
-            }
-        }
-        centroids.push(centre);
-    }
-    if centroids.is_empty() {
-        return None;
-    }
-    for i in 0..n {
-        if labels[i] == usize::MAX {
-            let row = &x[i * d..(i + 1) * d];
-            labels[i] = (0..centroids.len())
-                .min_by(|&a, &b| {
-                    crate::sse::sq_dist(row, &centroids[a])
-                        .total_cmp(&crate::sse::sq_dist(row, &centroids[b]))
-                        .then(a.cmp(&b))
-                })
-                .expect("one group");
-        }
-    }
-    Some(labels)
-}
-
-/// Ryan-Foster pair: among the undecided pairs sharing a fractional column, the one whose
-/// together-value is closest to 1/2 (ties: smallest pair). Without a fractional column, an
-/// undecided pair of one column of the solution (its "apart" child excludes the solution).
-fn choose_pair(
-    support: &[(usize, f64)],
-    pool: &[Vec<u32>],
-    cons: &PairConstraints,
-) -> Option<(u32, u32)> {
-    let mut w: HashMap<(u32, u32), f64> = HashMap::new();
-    for &(c, v) in support {
-        if v < 1.0 - 1e-6 {
-            let g = &pool[c];
-            for (p, &a) in g.iter().enumerate() {
-                for &b in &g[p + 1..] {
-                    *w.entry((a, b)).or_insert(0.0) += v;
-                }
-            }
-        }
-    }
-    let mut pairs: Vec<((u32, u32), f64)> = w
-        .into_iter()
-        .filter(|&(_, v)| v > 1e-6 && v < 1.0 - 1e-6)
-        .collect();
-    pairs.sort_by(|a, b| {
-        (a.1 - 0.5)
-            .abs()
-            .total_cmp(&(b.1 - 0.5).abs())
-            .then(a.0.cmp(&b.0))
-    });
-    if let Some(&(p, _)) = pairs.iter().find(|(p, _)| !cons.decided(p.0, p.1)) {
-        return Some(p);
-    }
-    for &(c, _) in support {
-        let g = &pool[c];
-        for (p, &a) in g.iter().enumerate() {
-            for &b in &g[p + 1..] {
-                if !cons.decided(a, b) {
-                    return Some((a, b));
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Column generation at one node (module doc): raises `node.bound` by the node's Lagrangian
-/// bounds (original scale) and returns how it ended.
-#[allow(clippy::too_many_arguments)]
-fn process_node(
-    geo: &Geometry,
-    d: usize,
-    node: &mut Node,
-    pool: &mut Vec<Vec<u32>>,
-    pool_index: &mut HashMap<Vec<u32>, usize>,
-    costs: &mut Vec<f64>,
-    cost_of: &dyn Fn(&[u32]) -> f64,
-    inc: &Incumbent,
-    opts: &BnpOptions,
-    cap: usize,
-    groups_max: usize,
-    unscale: impl Fn(f64) -> f64,
-    stop: &dyn Fn() -> bool,
-    deadline: Instant,
-    out: &mut BnpResult,
-) -> Result<NodeEnd, ColgenError> {
-    let n = geo.n;
-    // The node's master: compatible pool columns (the others are fixed to 0 by leaving them
-    // out), with big-M artificials so that it is feasible.
-    let cols: Vec<usize> = (0..pool.len())
-        .filter(|&c| node.cons.allows(&pool[c]))
-        .collect();
-    let mut in_master: HashSet<Vec<u32>> = cols.iter().map(|&c| pool[c].clone()).collect();
-    let mut master_cols: Vec<usize> = cols.clone();
-    let scaled_inc = inc.sse / unscale(1.0);
-    let mut big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
-    let zeros = vec![0.0; n];
-    let mut delta = vec![big_m; n];
-    let mut master = Master::new(
-        n,
-        cols.iter().map(|&c| pool[c].clone()).collect(),
-        cols.iter().map(|&c| costs[c]).collect(),
-        Some((&zeros, &delta)),
-    )
-    .map_err(ColgenError::Lp)?;
-    let mut raises = 0;
-    loop {
-        if stop() {
-            return Ok(NodeEnd::Stopped);
-        }
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .as_secs_f64();
-        let Some(sol) = master.solve(left).map_err(ColgenError::Lp)? else {
-            return Ok(NodeEnd::Stopped);
-        };
-        out.lp_solves += 1;
-        let y = &sol.duals;
-        // Heuristic pricing, compatible groups only.
-        let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
-        let mut seen: HashSet<Vec<u32>> = HashSet::new();
-        for seed in 0..n {
-            if seed % 64 == 63 && stop() {
-                return Ok(NodeEnd::Stopped);
-            }
-            if let Some((rc, g)) = heuristic(geo, y, seed) {
-                if rc < -opts.tol
-                    && node.cons.allows(&g)
-                    && !in_master.contains(&g)
-                    && seen.insert(g.clone())
-                {
-                    new_cols.push((rc, g));
-                }
-            }
-        }
-        let mut converged = false;
-        if new_cols.is_empty() {
-            // Exact pricing over the compatible groups: a proven bound for the node.
-            let mut price = |stop_after: usize| {
-                out.exact_calls += 1;
-                exact_rc_bound_pairs(
-                    geo,
-                    y,
-                    &CutDuals::none(),
-                    Some(&node.cons),
-                    ExactBudget {
-                        nodes: opts.exact_nodes,
-                        deadline,
-                        max_columns: cap,
-                        stop_after_columns: stop_after,
-                    },
-                )
-            };
-            let mut ex = price(opts.exact_stop_after.max(1));
-            let fresh = |ex: &pricing::ExactPricing| {
-                ex.columns
-                    .iter()
-                    .any(|(rc, g)| *rc < -opts.tol && !in_master.contains(g))
-            };
-            if !ex.exact && !fresh(&ex) && !stop() {
-                ex = price(usize::MAX);
-            }
-            // The weak bound ignores the decisions: a lower bound over a larger set.
-            let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
-            let lb = unscale(lagrangian_with_cuts(
-                geo,
-                y,
-                d,
-                &CutDuals::none(),
-                groups_max,
-                rho,
-            ));
-            if lb > node.bound {
-                node.bound = lb;
-            }
-            if is_proven(node.bound, inc.upper) {
-                return Ok(NodeEnd::Pruned);
-            }
-            new_cols.extend(
-                ex.columns
-                    .into_iter()
-                    .filter(|(rc, g)| *rc < -opts.tol && !in_master.contains(g)),
-            );
-            if new_cols.is_empty() {
-                converged = ex.exact;
-            }
-        }
-        if new_cols.is_empty() {
-            if sol.artificial > 1e-7 && converged && raises < 40 {
-                // Artificials left in a converged solution: M too small or an empty region;
-                // a larger M lets the duals (and the bound) grow.
-                big_m *= 16.0;
-                delta.iter_mut().for_each(|v| *v = big_m);
-                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
-                raises += 1;
-                continue;
-            }
-            let support: Vec<(usize, f64)> = sol
-                .primal
-                .iter()
-                .enumerate()
-                .filter(|&(_, &v)| v > 1e-9)
-                .map(|(j, &v)| (master_cols[j], v))
-                .collect();
-            return Ok(NodeEnd::Solved {
-                support,
-                artificial: sol.artificial > 1e-7,
-                converged,
-                value: sol.value,
-            });
-        }
-        new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        new_cols.dedup_by(|a, b| a.1 == b.1);
-        new_cols.truncate(cap);
-        let mut gs = Vec::with_capacity(new_cols.len());
-        let mut cs = Vec::with_capacity(new_cols.len());
-        for (_, g) in new_cols {
-            let c = cost_of(&g);
-            let at = *pool_index.entry(g.clone()).or_insert_with(|| {
-                pool.push(g.clone());
-                costs.push(c);
-                pool.len() - 1
-            });
-            master_cols.push(at);
-            in_master.insert(g.clone());
-            gs.push(g);
-            cs.push(c);
-        }
-        master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
-    }
 }

@@ -17,8 +17,8 @@ pub mod colgen;
 pub mod nn;
 
 pub use colgen::verify::{
-    verify_lagrangian, verify_lagrangian_anchored, verify_lagrangian_anchored_at,
-    verify_lagrangian_cuts, VerifiedBound,
+    tree_covers, verify_lagrangian, verify_lagrangian_anchored, verify_lagrangian_anchored_at,
+    verify_lagrangian_cuts, verify_node_bound, VerifiedBound,
 };
 pub use colgen::{colgen_bound, ColgenBound, ColgenError, ColgenOptions};
 pub use nn::{nn_bound, NnBound};

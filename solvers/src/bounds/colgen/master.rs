@@ -198,19 +198,42 @@ impl Master {
         let m = triples.len();
         let lower = vec![f64::NEG_INFINITY; m];
         let upper = vec![1.0; m];
-        let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
-        let mut index: Vec<HighsInt> = Vec::new();
-        let mut value: Vec<f64> = Vec::new();
-        for t in triples {
-            starts.push(index.len() as HighsInt);
-            for (j, g) in self.columns.iter().enumerate() {
-                let a = cut_coefficient(g, t);
-                if a > 0.0 {
-                    index.push((self.art + j) as HighsInt);
-                    value.push(a);
-                }
+        // Row-wise coefficients from one pass over the columns, through the cuts of each
+        // record (O(nonzeros of the columns x cuts per record), not O(columns x cuts)): a
+        // column enters a cut's row when it holds two or three of its records.
+        let mut of: Vec<Vec<u32>> = vec![Vec::new(); self.n];
+        for (c, t) in triples.iter().enumerate() {
+            for &i in t {
+                of[i as usize].push(c as u32);
             }
         }
+        let mut rows: Vec<Vec<HighsInt>> = vec![Vec::new(); m];
+        let mut hits = vec![0u8; m];
+        let mut touched: Vec<u32> = Vec::new();
+        for (j, g) in self.columns.iter().enumerate() {
+            for &i in g {
+                for &c in &of[i as usize] {
+                    if hits[c as usize] == 0 {
+                        touched.push(c);
+                    }
+                    hits[c as usize] += 1;
+                }
+            }
+            for &c in &touched {
+                if hits[c as usize] >= 2 {
+                    rows[c as usize].push((self.art + j) as HighsInt);
+                }
+                hits[c as usize] = 0;
+            }
+            touched.clear();
+        }
+        let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
+        let mut index: Vec<HighsInt> = Vec::new();
+        for row in rows {
+            starts.push(index.len() as HighsInt);
+            index.extend(row);
+        }
+        let value = vec![1.0; index.len()];
         // SAFETY: arrays sized as HiGHS requires (m rows, index.len() nonzeros, column
         // indices below the model's column count).
         let status = unsafe {

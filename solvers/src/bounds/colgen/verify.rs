@@ -26,8 +26,10 @@
 use super::anchors::anchored_lagrangian;
 use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
+use super::pairs::PairConstraints;
 use super::pricing::{
-    exact_rc_bound_anchors, exact_rc_bound_cuts, weak_rc_bound, ExactBudget, Geometry,
+    exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget,
+    Geometry,
 };
 use crate::SolverError;
 use std::time::{Duration, Instant};
@@ -254,6 +256,127 @@ pub fn verify_lagrangian_anchored_at(
     })
 }
 
+/// The bound that duals prove over one branch-and-price node's region (proofs/P17, P18):
+/// the partitions into groups of `k..2k-1` records that satisfy the together / apart
+/// `decisions` `(a, b, together?)`. Inputs are checked as in [`verify_lagrangian_cuts`] (and
+/// each decision must name two distinct records of `0..n`); a node whose decisions leave no
+/// such partition ([`PairConstraints::infeasible`]) has the bound `+infinity` whatever the
+/// duals; otherwise the bound is `sum y + sum sigma + floor(n/k) min(0, R)` with `R` the
+/// least reduced cost (cut penalties included) over the groups compatible with the
+/// decisions, from this crate's own pricing without a node budget, rounded outward.
+#[allow(clippy::too_many_arguments)]
+pub fn verify_node_bound(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    triples: &[[u32; 3]],
+    sigma: &[f64],
+    decisions: &[(u32, u32, bool)],
+    time_limit: Option<f64>,
+) -> Result<VerifiedBound, SolverError> {
+    let pairs = pair_constraints(n, decisions)?;
+    crate::error::check_rows(x, n, d, k)?;
+    if pairs.infeasible(k) {
+        return Ok(VerifiedBound {
+            lower_bound: f64::INFINITY,
+            rc_lower_bound: 0.0,
+            pricing_exact: true,
+            nodes: 0,
+        });
+    }
+    let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
+        return Ok(NOTHING_PROVEN);
+    };
+    let weak = weak_rc_bound(&p.geo, y);
+    let exact = exact_rc_bound_pairs(
+        &p.geo,
+        y,
+        &p.cuts,
+        Some(&pairs),
+        unlimited_budget(time_limit),
+    );
+    // The weak bound holds over all groups, hence over the compatible ones.
+    let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
+    Ok(VerifiedBound {
+        lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
+        rc_lower_bound,
+        pricing_exact: exact.exact,
+        nodes: exact.nodes,
+    })
+}
+
+/// The decisions as [`PairConstraints`], each checked (two distinct records of `0..n`).
+fn pair_constraints(
+    n: usize,
+    decisions: &[(u32, u32, bool)],
+) -> Result<PairConstraints, SolverError> {
+    let mut pc = PairConstraints::new(n);
+    for (j, &(a, b, together)) in decisions.iter().enumerate() {
+        if a as usize >= n || b as usize >= n || a == b {
+            return Err(SolverError::BadDecision {
+                message: format!(
+                    "decision {j}: ({a}, {b}) is not a pair of distinct records of 0..{n}"
+                ),
+            });
+        }
+        if together {
+            pc.add_together(a, b);
+        } else {
+            pc.add_apart(a, b);
+        }
+    }
+    Ok(pc)
+}
+
+/// Whether the decision lists of the leaves of a Ryan-Foster tree cover every partition
+/// (proofs/P18): starting from the empty list, a set of leaves covers a region when one of
+/// them is the region's own list, or all of them continue it with the same pair `(a, b)`
+/// and those continuing "together" and those continuing "apart" each cover their half (the
+/// two halves split the region: `a` and `b` share a group or do not). Err names the first
+/// region that is not covered. O(total decisions · depth).
+pub fn tree_covers(leaves: &[Vec<(u32, u32, bool)>]) -> Result<(), String> {
+    fn norm(t: (u32, u32, bool)) -> (u32, u32, bool) {
+        (t.0.min(t.1), t.0.max(t.1), t.2)
+    }
+    fn covers(
+        leaves: &[&[(u32, u32, bool)]],
+        depth: usize,
+        path: &mut Vec<(u32, u32, bool)>,
+    ) -> Result<(), String> {
+        if leaves.iter().any(|l| l.len() == depth) {
+            return Ok(()); // a leaf holds the whole region
+        }
+        let Some(first) = leaves.first() else {
+            return Err(format!("no leaf covers the region of decisions {path:?}"));
+        };
+        let (a, b, _) = norm(first[depth]);
+        if let Some(l) = leaves.iter().find(|l| {
+            let t = norm(l[depth]);
+            (t.0, t.1) != (a, b)
+        }) {
+            return Err(format!(
+                "after decisions {path:?} leaves branch on both ({a}, {b}) and {:?}",
+                norm(l[depth])
+            ));
+        }
+        for side in [true, false] {
+            let part: Vec<&[(u32, u32, bool)]> = leaves
+                .iter()
+                .copied()
+                .filter(|l| l[depth].2 == side)
+                .collect();
+            path.push((a, b, side));
+            covers(&part, depth + 1, path)?;
+            path.pop();
+        }
+        Ok(())
+    }
+    let all: Vec<&[(u32, u32, bool)]> = leaves.iter().map(|l| l.as_slice()).collect();
+    covers(&all, 0, &mut Vec::new())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,5 +409,28 @@ mod tests {
         z[0] += 1.0;
         let w = verify_lagrangian(&x, 6, 1, 3, &z, None).unwrap();
         assert!(w.lower_bound < v.lower_bound, "{w:?}");
+    }
+
+    #[test]
+    fn tree_cover_needs_both_children_of_every_branching() {
+        let t = |a, b| (a, b, true);
+        let f = |a, b| (a, b, false);
+        assert!(tree_covers(&[vec![]]).is_ok());
+        let leaves = vec![
+            vec![t(0, 1)],
+            vec![f(0, 1), t(2, 3)],
+            vec![f(1, 0), f(2, 3)],
+        ];
+        assert!(tree_covers(&leaves).is_ok());
+        // One branch removed.
+        assert!(tree_covers(&leaves[..2]).is_err());
+        assert!(tree_covers(&[]).is_err());
+        // Siblings branching on different pairs.
+        let bad = vec![
+            vec![t(0, 1)],
+            vec![f(0, 1), t(2, 3)],
+            vec![f(0, 1), f(2, 4)],
+        ];
+        assert!(tree_covers(&bad).is_err());
     }
 }

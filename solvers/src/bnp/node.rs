@@ -1,0 +1,266 @@
+//! # Column generation at one branch-and-price node
+//!
+//! See [`super`] (module doc, "Node" and "Pricing at a node") and proofs/P17.
+//!
+//! ## Complexity
+//! Per iteration one master re-solve, O(n L k^2) heuristic pricing and, when it finds
+//! nothing, one exact pricing call (budgeted).
+//!
+//! ## References
+//! See [`super`].
+
+use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
+use crate::bounds::colgen::cuts::{self, CutDuals};
+use crate::bounds::colgen::master::Master;
+use crate::bounds::colgen::pricing::{
+    self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
+};
+use crate::bounds::colgen::{lagrangian_with_cuts, ColgenError};
+use crate::exact::certify::is_proven;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The subset-row cuts shared by every node's master (valid for every partition, P14).
+#[derive(Debug, Default)]
+pub(super) struct CutPool {
+    pub triples: Vec<[u32; 3]>,
+    set: HashSet<[u32; 3]>,
+}
+
+impl CutPool {
+    /// Separate at a master solution (columns `members`, values `x`) and keep the new cuts;
+    /// returns them.
+    fn separate(
+        &mut self,
+        n: usize,
+        members: &[Vec<u32>],
+        x: &[f64],
+        opts: &BnpOptions,
+    ) -> Vec<[u32; 3]> {
+        let room = opts.max_cuts.saturating_sub(self.triples.len());
+        let found = cuts::separate(
+            n,
+            members,
+            x,
+            &self.set,
+            opts.cuts_per_round.min(room),
+            CUTS_PER_RECORD,
+            opts.cut_violation,
+        );
+        let new: Vec<[u32; 3]> = found.into_iter().map(|(t, _)| t).collect();
+        for &t in &new {
+            self.set.insert(t);
+            self.triples.push(t);
+        }
+        new
+    }
+}
+
+/// A record in at most this many new cuts per round (as in the root colgen bound).
+const CUTS_PER_RECORD: usize = 3;
+
+/// How a node's column generation ended.
+pub(super) enum NodeEnd {
+    /// The node's bound reached the incumbent (pruned).
+    Pruned,
+    /// Time, node budget or interrupt: the node stays open.
+    Stopped,
+    /// Column generation ended (converged or pricing cut short) with this master solution:
+    /// columns at positive value and their values, and whether artificials are in it.
+    Solved {
+        support: Vec<(usize, f64)>,
+        artificial: bool,
+        converged: bool,
+    },
+}
+
+/// Column generation at one node (module doc): raises `node.bound` by the node's Lagrangian
+/// bounds (original scale) and returns how it ended.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn process_node(
+    geo: &Geometry,
+    d: usize,
+    node: &mut Node,
+    pool: &mut Vec<Vec<u32>>,
+    pool_index: &mut HashMap<Vec<u32>, usize>,
+    costs: &mut Vec<f64>,
+    cost_of: &dyn Fn(&[u32]) -> f64,
+    inc: &Incumbent,
+    opts: &BnpOptions,
+    cap: usize,
+    groups_max: usize,
+    unscale: impl Fn(f64) -> f64,
+    cut_pool: &mut CutPool,
+    mut cut_rounds: usize,
+    stop: &dyn Fn() -> bool,
+    deadline: Instant,
+    out: &mut BnpResult,
+) -> Result<NodeEnd, ColgenError> {
+    let n = geo.n;
+    // The node's master: compatible pool columns (the others are fixed to 0 by leaving them
+    // out), with big-M artificials so that it is feasible.
+    let cols: Vec<usize> = (0..pool.len())
+        .filter(|&c| node.cons.allows(&pool[c]))
+        .collect();
+    let mut in_master: HashSet<Vec<u32>> = cols.iter().map(|&c| pool[c].clone()).collect();
+    let mut master_cols: Vec<usize> = cols.clone();
+    let scaled_inc = inc.sse / unscale(1.0);
+    let mut big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
+    let zeros = vec![0.0; n];
+    let mut delta = vec![big_m; n];
+    let mut master = Master::new(
+        n,
+        cols.iter().map(|&c| pool[c].clone()).collect(),
+        cols.iter().map(|&c| costs[c]).collect(),
+        Some((&zeros, &delta)),
+    )
+    .map_err(ColgenError::Lp)?;
+    // Every cut found so far (at the root or other nodes) is valid here too.
+    master
+        .add_cuts(&cut_pool.triples)
+        .map_err(ColgenError::Lp)?;
+    let mut raises = 0;
+    loop {
+        if stop() {
+            return Ok(NodeEnd::Stopped);
+        }
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
+        let Some(sol) = master.solve(left).map_err(ColgenError::Lp)? else {
+            return Ok(NodeEnd::Stopped);
+        };
+        out.lp_solves += 1;
+        let y = &sol.duals;
+        let cd = CutDuals::new(n, &master.cuts, &sol.cut_duals);
+        // Heuristic pricing (cut penalties charged), compatible groups only.
+        let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
+        let mut seen: HashSet<Vec<u32>> = HashSet::new();
+        for seed in 0..n {
+            if seed % 64 == 63 && stop() {
+                return Ok(NodeEnd::Stopped);
+            }
+            if let Some((rc, g)) = heuristic_cuts(geo, y, &cd, seed) {
+                if rc < -opts.tol
+                    && node.cons.allows(&g)
+                    && !in_master.contains(&g)
+                    && seen.insert(g.clone())
+                {
+                    new_cols.push((rc, g));
+                }
+            }
+        }
+        let mut converged = false;
+        if new_cols.is_empty() {
+            // Exact pricing over the compatible groups with the cut penalties: a proven bound
+            // for the node (P17 with P14).
+            let mut price = |stop_after: usize| {
+                out.exact_calls += 1;
+                exact_rc_bound_pairs(
+                    geo,
+                    y,
+                    &cd,
+                    Some(&node.cons),
+                    ExactBudget {
+                        nodes: opts.exact_nodes,
+                        deadline,
+                        max_columns: cap,
+                        stop_after_columns: stop_after,
+                    },
+                )
+            };
+            let mut ex = price(opts.exact_stop_after.max(1));
+            let fresh = |ex: &pricing::ExactPricing| {
+                ex.columns
+                    .iter()
+                    .any(|(rc, g)| *rc < -opts.tol && !in_master.contains(g))
+            };
+            if !ex.exact && !fresh(&ex) && !stop() {
+                ex = price(usize::MAX);
+            }
+            // The weak bound ignores the decisions and the (nonnegative) cut penalties: a
+            // lower bound over a larger set.
+            let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
+            let lb = unscale(lagrangian_with_cuts(geo, y, d, &cd, groups_max, rho));
+            if lb > node.bound {
+                node.bound = lb;
+                node.proof = Some(Rc::new(NodeProof {
+                    y: y.clone(),
+                    triples: cd.triples.clone(),
+                    sigma: cd.sigma(),
+                }));
+            }
+            if is_proven(node.bound, inc.upper) {
+                return Ok(NodeEnd::Pruned);
+            }
+            new_cols.extend(
+                ex.columns
+                    .into_iter()
+                    .filter(|(rc, g)| *rc < -opts.tol && !in_master.contains(g)),
+            );
+            if new_cols.is_empty() {
+                converged = ex.exact;
+            }
+        }
+        if new_cols.is_empty() {
+            if sol.artificial > 1e-7 && converged && raises < 40 {
+                // Artificials left in a converged solution: M too small or an empty region;
+                // a larger M lets the duals (and the bound) grow.
+                big_m *= 16.0;
+                delta.iter_mut().for_each(|v| *v = big_m);
+                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
+                raises += 1;
+                continue;
+            }
+            if converged && sol.artificial <= 1e-7 {
+                // The node's master LP (with the cuts so far) is reached.
+                if node.depth == 0 {
+                    if out.root_lp.is_nan() {
+                        out.root_lp = unscale(sol.value);
+                    }
+                    out.root_lp_cuts = unscale(sol.value);
+                }
+                if cut_rounds > 0 && !stop() {
+                    cut_rounds -= 1;
+                    let new = cut_pool.separate(n, &master.columns, &sol.primal, opts);
+                    if !new.is_empty() {
+                        master.add_cuts(&new).map_err(ColgenError::Lp)?;
+                        out.cut_rounds += 1;
+                        continue;
+                    }
+                }
+            }
+            let support: Vec<(usize, f64)> = sol
+                .primal
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v > 1e-9)
+                .map(|(j, &v)| (master_cols[j], v))
+                .collect();
+            return Ok(NodeEnd::Solved {
+                support,
+                artificial: sol.artificial > 1e-7,
+                converged,
+            });
+        }
+        new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        new_cols.dedup_by(|a, b| a.1 == b.1);
+        new_cols.truncate(cap);
+        let mut gs = Vec::with_capacity(new_cols.len());
+        let mut cs = Vec::with_capacity(new_cols.len());
+        for (_, g) in new_cols {
+            let c = cost_of(&g);
+            let at = *pool_index.entry(g.clone()).or_insert_with(|| {
+                pool.push(g.clone());
+                costs.push(c);
+                pool.len() - 1
+            });
+            master_cols.push(at);
+            in_master.insert(g.clone());
+            gs.push(g);
+            cs.push(c);
+        }
+        master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
+    }
+}

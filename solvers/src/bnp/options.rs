@@ -1,0 +1,156 @@
+//! # Parameters of branch-price-and-cut
+//!
+//! [`BnpOptions`] with its documentation table and checks.
+//!
+//! ## Complexity
+//! O(1).
+//!
+//! ## References
+//! See [`super`].
+
+use crate::bounds::colgen::ColgenError;
+
+/// Parameters of [`branch_and_price`] (see [`BnpOptions::DOC`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BnpOptions {
+    /// Wall-clock limit in seconds.
+    pub time_limit: f64,
+    /// Most nodes processed (0: no limit).
+    pub max_nodes: u64,
+    /// Branch-and-bound nodes per exact pricing call.
+    pub exact_nodes: u64,
+    /// When heuristic pricing fails, exact pricing stops after this many negative columns.
+    pub exact_stop_after: usize,
+    /// Nearest neighbours per seed in heuristic pricing (0: max(3k, 12)).
+    pub pool: usize,
+    /// Most columns added per master iteration (0: n).
+    pub max_columns_per_iteration: usize,
+    /// Reduced costs above `-tol` (on the scaled problem, costs about 1024 per record in
+    /// all) count as nonnegative.
+    pub tol: f64,
+    /// Set-partitioning MIP over the column pool every this many nodes (0: at the root only).
+    pub heuristic_every: u64,
+    /// Time limit in seconds of each pool MIP.
+    pub mip_seconds: f64,
+    /// Keep every node's decisions and final bound in [`BnpResult::node_log`] (tests).
+    pub record_nodes: bool,
+    /// Rounds of subset-row cut separation at the root once its master converged (0: plain
+    /// branch-and-price; proofs/P14).
+    pub cut_rounds: usize,
+    /// Rounds of cut separation at every other node (the cuts join every later master).
+    pub node_cut_rounds: usize,
+    /// Most cuts added per round.
+    pub cuts_per_round: usize,
+    /// Least violation (left side - 1) of a cut to be added.
+    pub cut_violation: f64,
+    /// Most cuts in all.
+    pub max_cuts: usize,
+}
+
+impl Default for BnpOptions {
+    fn default() -> Self {
+        BnpOptions {
+            time_limit: 60.0,
+            max_nodes: 0,
+            exact_nodes: 5_000_000,
+            exact_stop_after: 200,
+            pool: 0,
+            max_columns_per_iteration: 0,
+            tol: 1e-9,
+            heuristic_every: 25,
+            mip_seconds: 10.0,
+            record_nodes: false,
+            cut_rounds: 50,
+            node_cut_rounds: 1,
+            cuts_per_round: 800,
+            cut_violation: 1e-3,
+            max_cuts: 4000,
+        }
+    }
+}
+
+impl BnpOptions {
+    /// One line per parameter: name, default, meaning.
+    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
+        (
+            "time_limit",
+            "60",
+            "wall-clock seconds for the whole search",
+        ),
+        ("max_nodes", "0", "most nodes processed (0: no limit)"),
+        (
+            "exact_nodes",
+            "5000000",
+            "branch-and-bound node budget per exact pricing call",
+        ),
+        (
+            "exact_stop_after",
+            "200",
+            "on heuristic failure, exact pricing stops after this many negative columns",
+        ),
+        (
+            "pool",
+            "0",
+            "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))",
+        ),
+        (
+            "max_columns_per_iteration",
+            "0",
+            "most columns added per master iteration (0: n)",
+        ),
+        (
+            "tol",
+            "1e-9",
+            "reduced costs above -tol (scaled problem) count as nonnegative",
+        ),
+        (
+            "heuristic_every",
+            "25",
+            "set-partitioning MIP over the column pool every this many nodes (0: root only)",
+        ),
+        ("mip_seconds", "10", "time limit of each pool MIP"),
+        (
+            "record_nodes",
+            "false",
+            "keep every node's decisions and bound (tests)",
+        ),
+        (
+            "cut_rounds",
+            "50",
+            "subset-row cut rounds at the root after its master converged (0: no cuts)",
+        ),
+        (
+            "node_cut_rounds",
+            "1",
+            "subset-row cut rounds at every other node (its cuts join every later master)",
+        ),
+        (
+            "cuts_per_round",
+            "800",
+            "most subset-row cuts added per round",
+        ),
+        (
+            "cut_violation",
+            "0.001",
+            "least violation (left side - 1) of a subset-row cut to be added",
+        ),
+        ("max_cuts", "4000", "most subset-row cuts in all"),
+    ];
+
+    pub(super) fn check(&self) -> Result<(), ColgenError> {
+        let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
+        if self.time_limit.is_nan() || self.time_limit <= 0.0 {
+            return bad("time_limit must be positive");
+        }
+        if self.tol.is_nan() || self.tol < 0.0 {
+            return bad("tol must be nonnegative");
+        }
+        if self.mip_seconds.is_nan() || self.mip_seconds < 0.0 {
+            return bad("mip_seconds must be nonnegative");
+        }
+        if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
+            return bad("cut_violation must be positive");
+        }
+        Ok(())
+    }
+}

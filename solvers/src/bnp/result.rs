@@ -1,0 +1,102 @@
+//! # Results of branch-price-and-cut
+//!
+//! The run's result, its progress reports, node records and the leaves with their proving
+//! duals (for certificates, proofs/P18).
+//!
+//! ## Complexity
+//! Data only.
+//!
+//! ## References
+//! See [`super`].
+
+/// An improvement reported while the search runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BnpProgress {
+    /// What improved: "incumbent" or "bound".
+    pub what: &'static str,
+    pub seconds: f64,
+    /// Nodes processed so far and nodes open.
+    pub nodes: u64,
+    pub open_nodes: usize,
+    /// SSE of the incumbent (two-pass).
+    pub incumbent_sse: f64,
+    /// Certified global lower bound.
+    pub lower_bound: f64,
+}
+
+/// One node's decisions and its final bound (on the original scale; infinite for a node
+/// with an empty region).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeRecord {
+    pub decisions: Vec<(u32, u32, bool)>,
+    pub bound: f64,
+}
+
+/// The duals that prove a node's bound: record duals `y` and the cuts with their duals
+/// `sigma <= 0` (P14 with P17: `sum y + sum sigma + floor(n/k) min(0, R)`, `R` the least
+/// reduced cost over the node's compatible groups). Scaled problem inside the search,
+/// original scale in [`Leaf`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeProof {
+    pub y: Vec<f64>,
+    pub triples: Vec<[u32; 3]>,
+    pub sigma: Vec<f64>,
+}
+
+/// A leaf of the search tree when the run ended (open, or closed: pruned, integral, or with
+/// an empty region). The leaves' regions cover every partition (Ryan-Foster: each branching
+/// splits a region in two), so the least leaf bound is a global bound (P17); a certificate
+/// lists them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaf {
+    /// The together / apart decisions (a, b, together?) in the order taken.
+    pub decisions: Vec<(u32, u32, bool)>,
+    /// The leaf's certified bound (original scale; +inf for an empty region).
+    pub bound: f64,
+    /// The duals that prove it (original scale; None for an empty region, or when only
+    /// the nn bound holds).
+    pub proof: Option<NodeProof>,
+    /// Still open when the run ended.
+    pub open: bool,
+}
+
+/// Result of [`branch_and_price`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BnpResult {
+    /// The incumbent: group label of each record (0-based) and its SSE (two-pass).
+    pub labels: Vec<usize>,
+    pub sse: f64,
+    /// Certified upper bound on the incumbent's exact SSE (P12).
+    pub sse_upper: f64,
+    /// Certified global lower bound on the optimum.
+    pub lower_bound: f64,
+    /// True when `lower_bound >= (1 - PROOF_REL_GAP) sse_upper` (P12, P17).
+    pub proven_optimal: bool,
+    /// Master LP value at the root when its column generation converged (NaN otherwise; not
+    /// a bound).
+    pub root_lp: f64,
+    /// Master LP value at the root when its column generation last converged, with the
+    /// cuts of all rounds (NaN if never; not a bound).
+    pub root_lp_cuts: f64,
+    /// The root node's certified bound.
+    pub root_bound: f64,
+    /// Cut rounds done (all nodes) and the cuts (record triples) found.
+    pub cut_rounds: usize,
+    pub cuts: Vec<[u32; 3]>,
+    /// The leaves of the tree at the end (open and closed), for certificates.
+    pub leaves: Vec<Leaf>,
+    /// Nodes processed, nodes left open, deepest node.
+    pub nodes: u64,
+    pub open_nodes: usize,
+    pub max_depth: usize,
+    /// Columns in the pool at the end; master solves; exact pricing calls.
+    pub columns: usize,
+    pub lp_solves: u64,
+    pub exact_calls: u64,
+    /// Why the search stopped before closing the tree (time limit, node limit, interrupted,
+    /// a node whose pricing could not finish), if it did.
+    pub stopped: Option<String>,
+    pub seconds: f64,
+    /// Every node's decisions and bound (with `record_nodes`).
+    pub node_log: Vec<NodeRecord>,
+}

@@ -1,0 +1,298 @@
+//! # Branch-and-price bound certificates
+//!
+//! A branch-price-and-cut bound rests on the leaves of its search tree: every partition
+//! satisfies the together / apart decisions of exactly one leaf (Ryan-Foster branching splits
+//! a region in two), and each leaf's bound is a Lagrangian bound over its region, proven by
+//! its record duals `y` and cut duals `sigma <= 0` (proofs/P17, P14). The certificate lists
+//! the cuts (record triples, one list for the whole tree), and per leaf its decisions, its
+//! claimed bound, its duals and the duals of the first cuts (a leaf's master held a prefix of
+//! the cut list); a leaf whose decisions leave no partition has no duals and no bound.
+//!
+//! [`verify`] checks, without HiGHS (proofs/P18-bnp-certificates.md): the instance (sha256,
+//! n, d, k); that the leaves' decision lists form a complete Ryan-Foster tree
+//! ([`microagg_solvers::bounds::tree_covers`]); each leaf's bound, recomputed by this crate's
+//! own exact pricing restricted to the groups compatible with the decisions and rounded
+//! outward ([`microagg_solvers::bounds::verify_node_bound`]), at least its claim (an empty
+//! region is recomputed as such); and the global claim at most the least leaf claim. Any
+//! failure makes the certificate invalid.
+//!
+//! The file is JSON (`format = "microagg-bnp-certificate/1"`), numbers with round-trip
+//! precision.
+//!
+//! ## Complexity
+//! Writing and reading: O(leaves · n + cuts). Verifying: one exact pricing search per leaf
+//! with a nonempty region plus O(total decisions · depth) for the tree.
+//!
+//! ## References
+//! - Ryan, D. M. and Foster, B. A. (1981). An integer programming approach to scheduling. In
+//!   Computer Scheduling of Public Transport, North-Holland, 269-280.
+//! - Neumaier, A. and Shcherbina, O. (2004). Safe bounds in linear and mixed-integer linear
+//!   programming. Math. Program. 99, 283-296.
+
+use crate::certificate::Verdict;
+use crate::data::Instance;
+use crate::error::{Error, Result};
+use microagg_solvers::bnp::BnpResult;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The format tag.
+pub const FORMAT: &str = "microagg-bnp-certificate/1";
+
+/// One leaf of the tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeafCertificate {
+    /// Decisions `[a, b, together]` in the order taken (0-based input rows).
+    pub decisions: Vec<(u32, u32, bool)>,
+    /// The claimed bound over the leaf's region (None: the decisions leave no partition).
+    pub lower_bound: Option<f64>,
+    /// One dual per record (empty for an empty region).
+    #[serde(default)]
+    pub duals: Vec<f64>,
+    /// Duals (`<= 0`) of the first `cut_duals.len()` cuts of the certificate.
+    #[serde(default)]
+    pub cut_duals: Vec<f64>,
+}
+
+/// A branch-and-price bound certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BnpCertificate {
+    /// [`FORMAT`].
+    pub format: String,
+    /// Instance name (informative).
+    pub instance: String,
+    /// sha256 of the instance as loaded.
+    pub instance_sha256: String,
+    pub n: usize,
+    pub d: usize,
+    pub k: usize,
+    /// The claimed lower bound on the optimal SSE (z-scored data).
+    pub lower_bound: f64,
+    /// The subset-row cuts: three distinct records each.
+    pub cuts: Vec<[u32; 3]>,
+    pub leaves: Vec<LeafCertificate>,
+    /// Program and method that wrote it (informative).
+    pub produced_by: String,
+}
+
+impl BnpCertificate {
+    /// The certificate of a finished (or stopped) run: its leaves and the least leaf bound
+    /// as the claim. Errors when a leaf with a nonempty region has no proving duals (only
+    /// the nn bound held there) or a leaf's cuts are not a prefix of the run's cut list.
+    pub fn from_result(inst: &Instance, k: usize, r: &BnpResult) -> Result<Self> {
+        let mut leaves = Vec::with_capacity(r.leaves.len());
+        for (j, leaf) in r.leaves.iter().enumerate() {
+            let cert = match (&leaf.proof, leaf.bound.is_finite()) {
+                (_, false) => LeafCertificate {
+                    decisions: leaf.decisions.clone(),
+                    lower_bound: None,
+                    duals: Vec::new(),
+                    cut_duals: Vec::new(),
+                },
+                (None, true) => {
+                    return Err(Error::usage(format!(
+                        "--certificate: leaf {j} has no Lagrangian bound yet (only nn); \
+                         give the search more time"
+                    )))
+                }
+                (Some(p), true) => {
+                    if p.triples.len() > r.cuts.len() || p.triples[..] != r.cuts[..p.triples.len()]
+                    {
+                        return Err(Error::usage(format!(
+                            "--certificate: leaf {j}'s cuts are not a prefix of the cut list"
+                        )));
+                    }
+                    LeafCertificate {
+                        decisions: leaf.decisions.clone(),
+                        lower_bound: Some(leaf.bound),
+                        duals: p.y.clone(),
+                        cut_duals: p.sigma.clone(),
+                    }
+                }
+            };
+            leaves.push(cert);
+        }
+        let least = leaves
+            .iter()
+            .filter_map(|l| l.lower_bound)
+            .fold(f64::INFINITY, f64::min);
+        if !least.is_finite() {
+            return Err(Error::usage(
+                "--certificate: no leaf with a finite bound (the search proved nothing)"
+                    .to_string(),
+            ));
+        }
+        Ok(BnpCertificate {
+            format: FORMAT.into(),
+            instance: inst.name.clone(),
+            instance_sha256: inst.sha256.clone(),
+            n: inst.n,
+            d: inst.d,
+            k,
+            lower_bound: least,
+            cuts: r.cuts.clone(),
+            leaves,
+            produced_by: format!("microagg {} bnp", env!("CARGO_PKG_VERSION")),
+        })
+    }
+
+    /// Write as JSON (temporary file, then rename).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string(self).expect("a certificate serialises");
+        crate::certificate::write_atomically(path, &(text + "\n"))
+    }
+
+    /// Parse and check the shape (format, lengths, finite numbers).
+    pub fn parse(text: &str, file: &str) -> Result<Self> {
+        let bad = |message: String| Error::Data {
+            file: file.to_string(),
+            location: "certificate".into(),
+            message,
+        };
+        let c: BnpCertificate =
+            serde_json::from_str(text).map_err(|e| bad(format!("not a bnp certificate: {e}")))?;
+        if c.format != FORMAT {
+            return Err(bad(format!("format '{}', expected '{FORMAT}'", c.format)));
+        }
+        if !c.lower_bound.is_finite() {
+            return Err(bad("the claimed bound is not finite".into()));
+        }
+        for (j, l) in c.leaves.iter().enumerate() {
+            let at = |m: String| bad(format!("leaf {j}: {m}"));
+            match l.lower_bound {
+                None if !l.duals.is_empty() || !l.cut_duals.is_empty() => {
+                    return Err(at("duals given for an empty region".into()))
+                }
+                None => {}
+                Some(b) => {
+                    if !b.is_finite() {
+                        return Err(at("the claimed bound is not finite".into()));
+                    }
+                    if l.duals.len() != c.n {
+                        return Err(at(format!("{} duals for n = {}", l.duals.len(), c.n)));
+                    }
+                    if l.cut_duals.len() > c.cuts.len() {
+                        return Err(at(format!(
+                            "{} cut duals for {} cuts",
+                            l.cut_duals.len(),
+                            c.cuts.len()
+                        )));
+                    }
+                    if l.duals.iter().chain(&l.cut_duals).any(|v| !v.is_finite()) {
+                        return Err(at("a dual is not finite".into()));
+                    }
+                }
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// Whether a certificate file's text is a branch-and-price certificate (by its format tag).
+pub fn is_bnp_certificate(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| {
+            v.get("format")
+                .and_then(|f| f.as_str())
+                .map(|f| f == FORMAT)
+        })
+        .unwrap_or(false)
+}
+
+/// Check `cert` against `inst` and `k` (module doc). `time_limit` bounds each leaf's pricing
+/// search (a search cut short gives a weaker bound, which may then fail the leaf's claim).
+pub fn verify(
+    cert: &BnpCertificate,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+) -> Result<Verdict> {
+    crate::certificate::check_instance(&cert.instance_sha256, cert.n, cert.d, cert.k, inst, k)?;
+    let decisions: Vec<Vec<(u32, u32, bool)>> =
+        cert.leaves.iter().map(|l| l.decisions.clone()).collect();
+    let mut verdict = Verdict {
+        valid: true,
+        claimed: cert.lower_bound,
+        recomputed: f64::INFINITY,
+        pricing_exact: true,
+        nodes: 0,
+        reason: None,
+    };
+    if let Err(m) = microagg_solvers::bounds::tree_covers(&decisions) {
+        verdict.valid = false;
+        verdict.recomputed = f64::NEG_INFINITY;
+        verdict.reason = Some(format!("the leaves do not cover every partition: {m}"));
+        return Ok(verdict);
+    }
+    for (j, leaf) in cert.leaves.iter().enumerate() {
+        let m = leaf.cut_duals.len();
+        let v = microagg_solvers::bounds::verify_node_bound(
+            &inst.z,
+            inst.n,
+            inst.d,
+            k,
+            if leaf.lower_bound.is_some() {
+                &leaf.duals
+            } else {
+                // An empty region needs no duals; zeros only feed the input checks.
+                &[]
+            },
+            &cert.cuts[..m],
+            &leaf.cut_duals,
+            &leaf.decisions,
+            time_limit,
+        );
+        let v = match (leaf.lower_bound, v) {
+            (None, Err(_)) => {
+                // No duals given: only an empty region can stand without them.
+                verdict.valid = false;
+                verdict.reason = Some(format!(
+                    "leaf {j} claims an empty region, but its decisions leave partitions"
+                ));
+                verdict.recomputed = f64::NEG_INFINITY;
+                return Ok(verdict);
+            }
+            (_, v) => v.map_err(|e| Error::algorithm("verify-bound", e))?,
+        };
+        verdict.nodes += v.nodes;
+        verdict.pricing_exact &= v.pricing_exact;
+        let claim = leaf.lower_bound.unwrap_or(f64::INFINITY);
+        if v.lower_bound < claim {
+            verdict.valid = false;
+            verdict.reason = Some(if claim.is_infinite() {
+                format!("leaf {j} claims an empty region, but its decisions leave partitions")
+            } else {
+                format!(
+                    "leaf {j}: the duals prove {:.12e}, less than its claimed {:.12e}{}",
+                    v.lower_bound,
+                    claim,
+                    if v.pricing_exact {
+                        ""
+                    } else {
+                        " (the pricing search was cut by the time limit)"
+                    }
+                )
+            });
+        }
+        verdict.recomputed = verdict.recomputed.min(v.lower_bound);
+        if !verdict.valid {
+            return Ok(verdict);
+        }
+    }
+    let least_claim = cert
+        .leaves
+        .iter()
+        .map(|l| l.lower_bound.unwrap_or(f64::INFINITY))
+        .fold(f64::INFINITY, f64::min);
+    if cert.lower_bound > least_claim {
+        verdict.valid = false;
+        verdict.reason = Some(format!(
+            "the claimed {:.12e} is above the least leaf bound {:.12e}",
+            cert.lower_bound, least_claim
+        ));
+    }
+    Ok(verdict)
+}
