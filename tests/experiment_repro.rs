@@ -676,8 +676,10 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
         .collect();
     assert_eq!(params, [("cuts", "1"), ("time_limit", "30")]);
     let inst = &plan.instances[0].inst;
-    let mut options = microagg::bound::BoundOptions::default();
-    options.cut_rounds = 1;
+    let options = microagg::bound::BoundOptions {
+        cut_rounds: 1,
+        ..Default::default()
+    };
     let never = AtomicBool::new(false);
     let lib =
         microagg::bound::compute_with("colgen", inst, 3, Some(30.0), &options, &never).unwrap();
