@@ -490,4 +490,26 @@ fn the_readme_agency_workflow_gives_its_figures() {
             }
         }
     }
+    // Step 4, sampling weights (unsplit, complete column): the weighted IL it quotes.
+    let weighted = dir.path().join("released-weighted.csv");
+    let rec = json(&cli_ok(&[
+        "run",
+        "--data",
+        f,
+        "--columns",
+        "income",
+        "--weights",
+        "weight",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--masked-out",
+        weighted.to_str().unwrap(),
+        "--json",
+    ]));
+    close(&rec["il"], 0.351166, 5e-7);
+    close(&rec["weights"]["il"], 0.362194, 5e-7);
+    assert_eq!(rec["weights"]["objective"], "unweighted");
+    close(&rec["release"]["il_released_weighted"], 0.362194, 5e-7);
 }
