@@ -181,7 +181,7 @@ pub fn descent_on_groups(
     use rand::SeedableRng;
     let mut rows: Vec<usize> = groups.iter().flatten().copied().collect();
     rows.sort_unstable();
-    let sub = crate::parts::sub_instance(inst, &rows, unit);
+    let sub = crate::data::sub_instance(inst, &rows, unit);
     let mut labels = vec![0; rows.len()];
     for (g, m) in groups.iter().enumerate() {
         for &i in m {

@@ -79,7 +79,7 @@ pub struct CheckReport {
     pub undersized_groups: usize,
     /// With `--weights`: the weighted SSE, SST and IL of the labels (`docs/weights.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weights: Option<crate::data::weights::WeightedIl>,
+    pub weights: Option<crate::weighted::WeightedIl>,
 }
 
 /// Undersized groups listed in a [`CheckReport`]; the count covers the rest.
@@ -115,9 +115,9 @@ pub fn check_labels(inst: &Instance, k: usize, labels: &[usize]) -> Result<Check
         // Same group order as the SSE above (labels ascending).
         let wsse: f64 = groups
             .values()
-            .map(|m| crate::data::weights::weighted_group_stats(&inst.z, inst.d, &w.values, m).1)
+            .map(|m| crate::weighted::weighted_group_stats(&inst.z, inst.d, &w.values, m).1)
             .sum();
-        crate::data::weights::WeightedIl::of(inst, wsse, None)
+        crate::weighted::WeightedIl::of(inst, wsse, None)
     });
     Ok(CheckReport {
         weights,

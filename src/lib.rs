@@ -50,5 +50,6 @@ pub mod report;
 pub mod rng;
 pub mod search;
 pub mod strata;
+pub mod weighted;
 
 pub use error::{Error, Result};

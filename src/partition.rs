@@ -300,7 +300,7 @@ impl Partition {
     pub fn weighted_sse(&self, inst: &Instance, w: &[f64]) -> f64 {
         let mut total = 0.0;
         for m in &self.members {
-            total += crate::data::weights::weighted_group_stats(&inst.z, inst.d, w, m).1;
+            total += crate::weighted::weighted_group_stats(&inst.z, inst.d, w, m).1;
         }
         total
     }

@@ -42,7 +42,7 @@
 //! SchedMD, Slurm job arrays (`sbatch --array`); Tange (2011), ;login: 36(1) (GNU parallel).
 
 use crate::blocks::{self, RepairStats, Split};
-use crate::data::{self, Instance, StrataColumns};
+use crate::data::{Instance, StrataColumns};
 use crate::error::{Error, Result};
 use crate::pipeline::Pipeline;
 use crate::strata::{strata_units, Unit};
@@ -101,33 +101,7 @@ impl SplitArgs {
     }
 }
 
-/// The rows of `inst` as an instance of their own: the same z-scores (not re-standardised),
-/// named after `unit`, with a checksum (and so stage seeds) derived from the data's and the
-/// unit's name.
-pub fn sub_instance(inst: &Instance, rows: &[usize], unit: &str) -> Instance {
-    let d = inst.d;
-    let mut z = Vec::with_capacity(rows.len() * d);
-    let mut raw = Vec::with_capacity(rows.len() * d);
-    for &i in rows {
-        z.extend_from_slice(&inst.z[i * d..(i + 1) * d]);
-        raw.extend_from_slice(&inst.raw[i * d..(i + 1) * d]);
-    }
-    let sst = data::instance::total_sum_of_squares(&z, rows.len(), d);
-    Instance {
-        name: format!("{} [{unit}]", inst.name),
-        source: inst.source.clone(),
-        columns: inst.columns.clone(),
-        n: rows.len(),
-        d,
-        z,
-        raw,
-        mean: inst.mean.clone(),
-        std: inst.std.clone(),
-        sst,
-        sha256: data::instance::sha256_hex(format!("{}/{unit}", inst.sha256).as_bytes()),
-        weights: inst.weights.as_ref().map(|w| w.subset(rows)),
-    }
-}
+pub use crate::data::sub_instance;
 
 /// What a stage did over all units: summed SSE and seconds.
 #[derive(Debug, Clone, Serialize)]
@@ -442,7 +416,7 @@ mod tests {
 
     #[test]
     fn fallback_groups_cover_the_rows_in_groups_of_k_to_2k_minus_1() {
-        let inst = data::load("gauss:n=103,d=3,seed=2", &ColumnSelection::All).unwrap();
+        let inst = crate::data::load("gauss:n=103,d=3,seed=2", &ColumnSelection::All).unwrap();
         let rows: Vec<usize> = (0..inst.n).filter(|i| i % 2 == 1).collect(); // 51 rows
         for k in [2, 3, 5, 51] {
             let g = fallback_groups(&inst, &rows, k);
@@ -456,7 +430,8 @@ mod tests {
 
     #[test]
     fn a_split_run_interrupted_before_it_starts_still_groups_every_row() {
-        let inst = data::load("gauss:n=2000,d=3,clusters=4,seed=5", &ColumnSelection::All).unwrap();
+        let inst =
+            crate::data::load("gauss:n=2000,d=3,clusters=4,seed=5", &ColumnSelection::All).unwrap();
         let pipeline = Pipeline::parse("mdav+ils", &[]).unwrap();
         let stopped = AtomicBool::new(true);
         let solver = UnitSolver {

@@ -181,6 +181,37 @@ impl Pipeline {
         self.run_observed(inst, k, seed, time_limit, max_steps, interrupt, &mut [])
     }
 
+    /// A run on data with missing cells (`run --missing ignore`): the masked implementation
+    /// of a supported pipeline ([`crate::missing::masked_partition`]) as one stage.
+    fn run_masked(
+        &self,
+        inst: &Instance,
+        k: usize,
+        seed: u64,
+        interrupt: &AtomicBool,
+    ) -> Result<PipelineOutcome> {
+        let names: Vec<&str> = self.stages.iter().map(|s| s.name.as_str()).collect();
+        let t = Instant::now();
+        let partition = crate::missing::masked_partition(&self.spec, &names, inst, k, interrupt)?;
+        let sse = partition.sse();
+        let stage = StageRecord {
+            name: names[0].to_string(),
+            seed: self.stage_seed(seed, inst, k, 0),
+            sse,
+            il: inst.il(sse),
+            groups: partition.num_groups(),
+            seconds: t.elapsed().as_secs_f64(),
+            stop: None,
+            steps: None,
+            stats: None,
+        };
+        Ok(PipelineOutcome {
+            partition,
+            stages: vec![stage],
+            seconds: t.elapsed().as_secs_f64(),
+        })
+    }
+
     /// As [`run_with`](Self::run_with), sending the run's events (stage start and end,
     /// every refiner step, new best, restart) to `observers`.
     #[allow(clippy::too_many_arguments)]
@@ -197,7 +228,7 @@ impl Pipeline {
         inst.check_k(k)?;
         if inst.has_missing() {
             // Only methods with masked distances and SSE run on data with holes.
-            return crate::missing::run_pipeline(self, inst, k, seed, interrupt);
+            return self.run_masked(inst, k, seed, interrupt);
         }
         let t0 = Instant::now();
         let deadline = deadline_after(time_limit);

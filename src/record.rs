@@ -184,7 +184,7 @@ pub struct Record {
     /// (`il` above stays the unweighted IL) and which objective the method minimised
     /// (`docs/weights.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weights: Option<crate::data::weights::WeightedIl>,
+    pub weights: Option<crate::weighted::WeightedIl>,
     pub version: String,
     pub git_commit: String,
 }
@@ -308,7 +308,7 @@ impl Record {
             release: r.release,
             weights: r.inst.weights.as_ref().and_then(|w| {
                 let objective = weighted_objective(r.params);
-                crate::data::weights::WeightedIl::of(
+                crate::weighted::WeightedIl::of(
                     r.inst,
                     p.weighted_sse(r.inst, &w.values),
                     Some(objective),

@@ -6,8 +6,9 @@
 
 mod common;
 use common::{cli, cli_ok};
-use microagg::data::{weights, Instance, Weights};
+use microagg::data::{Instance, Weights};
 use microagg::partition::Partition;
+use microagg::weighted;
 use microagg_solvers::univariate::{
     univariate_brute_force, univariate_weighted_brute_force, univariate_weighted_runs,
 };
@@ -224,7 +225,7 @@ fn partition_weighted_sse_equals_the_pairwise_formula() {
             .sum();
         assert!(close(p.weighted_sse(&inst, &w), want, 1e-9));
         assert!(close(
-            weights::weighted_sse_of_labels(&inst, &w, &labels),
+            weighted::weighted_sse_of_labels(&inst, &w, &labels),
             want,
             1e-9
         ));

@@ -13,8 +13,8 @@
 //! O(n d) time and memory (the raw and the standardised matrix).
 
 use super::instance::Instance;
+use super::missing_cells::MissingPolicy;
 use crate::error::{Error, Result};
-use crate::missing::MissingPolicy;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::io::{BufRead, Read};
@@ -415,7 +415,7 @@ pub fn read_csv_missing<R: Read>(
         }
         for &j in &selected {
             let cell = record[j].trim();
-            if missing == MissingPolicy::Ignore && crate::missing::is_missing_text(cell) {
+            if missing == MissingPolicy::Ignore && super::missing_cells::is_missing_text(cell) {
                 raw.push(f64::NAN);
                 continue;
             }

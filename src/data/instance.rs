@@ -247,3 +247,31 @@ pub fn sha256_of_values(values: &[f64]) -> String {
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// The rows of `inst` as an instance of their own: the same z-scores (not re-standardised),
+/// named after `unit`, with a checksum (and so stage seeds) derived from the data's and the
+/// unit's name.
+pub fn sub_instance(inst: &Instance, rows: &[usize], unit: &str) -> Instance {
+    let d = inst.d;
+    let mut z = Vec::with_capacity(rows.len() * d);
+    let mut raw = Vec::with_capacity(rows.len() * d);
+    for &i in rows {
+        z.extend_from_slice(&inst.z[i * d..(i + 1) * d]);
+        raw.extend_from_slice(&inst.raw[i * d..(i + 1) * d]);
+    }
+    let sst = total_sum_of_squares(&z, rows.len(), d);
+    Instance {
+        name: format!("{} [{unit}]", inst.name),
+        source: inst.source.clone(),
+        columns: inst.columns.clone(),
+        n: rows.len(),
+        d,
+        z,
+        raw,
+        mean: inst.mean.clone(),
+        std: inst.std.clone(),
+        sst,
+        sha256: sha256_hex(format!("{}/{unit}", inst.sha256).as_bytes()),
+        weights: inst.weights.as_ref().map(|w| w.subset(rows)),
+    }
+}

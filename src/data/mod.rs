@@ -11,12 +11,15 @@
 pub mod csv_file;
 pub mod instance;
 pub mod manifest;
+pub mod missing_cells;
 pub mod synthetic;
+pub mod weighted_csv;
 pub mod weights;
 
 pub use csv_file::{ColumnSelection, StrataColumns};
-pub use instance::Instance;
-pub use weights::{load_weighted, Weights};
+pub use instance::{sub_instance, Instance};
+pub use weighted_csv::load_weighted;
+pub use weights::Weights;
 
 use crate::error::Result;
 
@@ -93,10 +96,10 @@ pub fn load_missing(
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    missing: crate::missing::MissingPolicy,
+    missing: missing_cells::MissingPolicy,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let path = std::path::Path::new(spec);
-    if missing == crate::missing::MissingPolicy::Refuse
+    if missing == missing_cells::MissingPolicy::Refuse
         || !path.is_file()
         || manifest::Manifest::embedded()?.find(spec).is_some()
     {

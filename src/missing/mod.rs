@@ -47,16 +47,7 @@ use crate::partition::Partition;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// What the loader does with an empty or `NA` cell of a chosen column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MissingPolicy {
-    /// Stop at the first one, naming file, row and column.
-    #[default]
-    Refuse,
-    /// Leave it out of distances, centroids and the SSE (MDAV only).
-    Ignore,
-}
+pub use crate::data::missing_cells::{is_missing_text, MissingPolicy};
 
 /// What the released file holds where the input had a missing cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, Deserialize)]
@@ -68,12 +59,6 @@ pub enum MissingRelease {
     /// The group's released value over its observed values (the hole stays when the group
     /// has none).
     Fill,
-}
-
-/// The text of a missing cell: empty (after trimming) or `NA` (R's `write.csv`).
-pub fn is_missing_text(cell: &str) -> bool {
-    let t = cell.trim();
-    t.is_empty() || t == "NA"
 }
 
 /// What a run record says about missing values.
@@ -349,19 +334,18 @@ pub fn complete_rows(inst: &Instance) -> Vec<usize> {
         .collect()
 }
 
-/// Run a pipeline on data with missing cells: only a supported one ([`check_pipeline`]),
-/// with its masked implementation. The outcome's partition is that of the group-imputed
-/// z-scores ([`imputed_partition`]), so its SSE is the masked SSE.
-pub fn run_pipeline(
-    pipeline: &crate::pipeline::Pipeline,
+/// The partition a pipeline gives on data with missing cells: only a supported pipeline
+/// ([`check_pipeline`]; `stages` are its stage names), with its masked implementation. The
+/// partition is that of the group-imputed z-scores ([`imputed_partition`]), so its SSE is
+/// the masked SSE. [`crate::pipeline::Pipeline::run_observed`] wraps it into the outcome.
+pub fn masked_partition(
+    spec: &str,
+    stages: &[&str],
     inst: &Instance,
     k: usize,
-    seed: u64,
     interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<crate::pipeline::PipelineOutcome> {
-    let names: Vec<&str> = pipeline.stages.iter().map(|s| s.name.as_str()).collect();
-    check_pipeline(&pipeline.spec, &names)?;
-    let t = std::time::Instant::now();
+) -> Result<Partition> {
+    check_pipeline(spec, stages)?;
     let groups = mdav::groups(inst, k, interrupt)?;
     if let Some(g) = groups.iter().find(|g| g.len() < k) {
         return Err(Error::algorithm(
@@ -369,24 +353,7 @@ pub fn run_pipeline(
             format!("built a group of {} < k = {k} records", g.len()),
         ));
     }
-    let partition = imputed_partition(inst, mdav::labels(inst.n, &groups))?;
-    let sse = partition.sse();
-    let stage = crate::pipeline::StageRecord {
-        name: names[0].to_string(),
-        seed: pipeline.stage_seed(seed, inst, k, 0),
-        sse,
-        il: inst.il(sse),
-        groups: partition.num_groups(),
-        seconds: t.elapsed().as_secs_f64(),
-        stop: None,
-        steps: None,
-        stats: None,
-    };
-    Ok(crate::pipeline::PipelineOutcome {
-        partition,
-        stages: vec![stage],
-        seconds: t.elapsed().as_secs_f64(),
-    })
+    imputed_partition(inst, mdav::labels(inst.n, &groups))
 }
 
 /// The measures of a released file whose input had missing cells: taken over the records
@@ -404,7 +371,7 @@ pub fn measure_complete_rows(inst: &Instance, y: &[f64]) -> Result<crate::measur
         )));
     }
     let d = inst.d;
-    let sub = crate::parts::sub_instance(inst, &rows, "complete records");
+    let sub = crate::data::sub_instance(inst, &rows, "complete records");
     let ys: Vec<f64> = rows
         .iter()
         .flat_map(|&i| y[i * d..(i + 1) * d].iter().copied())
