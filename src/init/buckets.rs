@@ -1,7 +1,8 @@
 //! # Ball buckets over the remaining records, with deletions and exact answers
 //!
-//! The [`Remaining`] queries of the MDAV-lineage engine for higher d (the kd-tree's bounds
-//! loosen there: see [`super::spatial::use_tree`]). The records are split into about
+//! The [`Remaining`](super::remaining::Remaining) queries of the MDAV-lineage engine for
+//! higher d (the kd-tree's bounds loosen there: see [`super::spatial::use_tree`]). The
+//! records are split into about
 //! 2 sqrt(m) buckets, each a Voronoi cell of a centre (two levels: sqrt of that many coarse
 //! centres, then fine centres inside each coarse cell, all of them records picked evenly
 //! along the id list; the bucket keeps the mean of its records as its centre). Inside a
