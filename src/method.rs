@@ -21,12 +21,16 @@ use crate::error::{Error, Result};
 use crate::params::{parse_params, Params};
 use crate::partition::Partition;
 use crate::rng::Rng;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+
+mod budget;
+mod stats;
+
+pub use budget::Budget;
+pub use stats::Stats;
 
 /// Builds a feasible partition (every group of at least k records). Registered with
 /// [`MethodInfo::initializer`] and one line in [`registry`](crate::registry::registry).
@@ -312,60 +316,6 @@ impl SearchState {
     }
 }
 
-/// A stage's budget as refiners see it: a time limit and/or a step budget, from the
-/// instant the stage started. The executor's stop rules
-/// ([`Stops`](crate::search::stop::Stops)) hold one.
-#[derive(Debug, Clone, Copy)]
-pub struct Budget {
-    deadline: Option<Instant>,
-    max_steps: Option<u64>,
-    started: Instant,
-}
-
-impl Budget {
-    /// A budget starting now.
-    pub fn new(deadline: Option<Instant>, max_steps: Option<u64>) -> Self {
-        Budget {
-            deadline,
-            max_steps,
-            started: Instant::now(),
-        }
-    }
-
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
-    }
-
-    pub fn max_steps(&self) -> Option<u64> {
-        self.max_steps
-    }
-
-    /// Share of the budget used after `steps` steps, in [0, 1]: by steps with a step
-    /// budget (repeatable), else by elapsed time with a time limit, else `None`.
-    pub fn progress(&self, steps: u64) -> Option<f64> {
-        if let Some(m) = self.max_steps {
-            return Some((steps as f64 / m.max(1) as f64).min(1.0));
-        }
-        let d = self.deadline?;
-        let total = d.saturating_duration_since(self.started).as_secs_f64();
-        if total <= 0.0 {
-            return Some(1.0);
-        }
-        Some((self.started.elapsed().as_secs_f64() / total).min(1.0))
-    }
-
-    /// Seconds until the time limit (0 once passed), if there is one.
-    pub fn seconds_left(&self) -> Option<f64> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
-    }
-
-    /// Seconds since the stage started.
-    pub fn elapsed(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
-    }
-}
-
 /// What a refiner may read and use during a step. The budget is the executor's: a
 /// refiner sees the share of it used ([`Ctx::progress`]), never the raw deadline.
 pub struct Ctx<'a> {
@@ -457,41 +407,6 @@ impl<'a> Ctx<'a> {
     /// Restarts reported so far.
     pub fn restarts(&self) -> u64 {
         self.restarts
-    }
-}
-
-/// Named counters a refiner reports at the end of a stage (iterations, accepted moves,
-/// operator evaluations and applications, ...), written into run records.
-///
-/// ```
-/// use microagg::method::Stats;
-/// let mut s = Stats::default();
-/// s.set("iterations", 3);
-/// s.add("iterations", 2);
-/// assert_eq!(s.get("iterations"), Some(5));
-/// assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"iterations":5}"#);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(transparent)]
-pub struct Stats(pub BTreeMap<String, u64>);
-
-impl Stats {
-    pub fn set(&mut self, name: &str, value: u64) {
-        self.0.insert(name.to_string(), value);
-    }
-    pub fn add(&mut self, name: &str, value: u64) {
-        *self.0.entry(name.to_string()).or_insert(0) += value;
-    }
-    pub fn get(&self, name: &str) -> Option<u64> {
-        self.0.get(name).copied()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    /// Add an operator's counters as `NAME_evaluations` and `NAME_applications`.
-    pub fn operator(&mut self, name: &str, evaluations: u64, applications: u64) {
-        self.add(&format!("{name}_evaluations"), evaluations);
-        self.add(&format!("{name}_applications"), applications);
     }
 }
 

@@ -1,7 +1,8 @@
 //! # Ball buckets over the remaining records, with deletions and exact answers
 //!
-//! The [`Remaining`] queries of the MDAV-lineage engine for higher d (the kd-tree's bounds
-//! loosen there: see [`super::spatial::use_tree`]). The records are split into about
+//! The [`Remaining`](super::remaining::Remaining) queries of the MDAV-lineage engine for
+//! higher d (the kd-tree's bounds loosen there: see [`super::spatial::use_tree`]). The
+//! records are split into about
 //! 2 sqrt(m) buckets, each a Voronoi cell of a centre (two levels: sqrt of that many coarse
 //! centres, then fine centres inside each coarse cell, all of them records picked evenly
 //! along the id list; the bucket keeps the mean of its records as its centre). Inside a
@@ -34,81 +35,15 @@
 //! clustered data with the triangle inequality); Micó, Oncina & Vidal (1994), Pattern
 //! Recognition Letters 15(1) (LAESA: pivot distances as bounds).
 
-use super::remaining::{anchor_budget, sq_dist_as_scan, AnchorList, Remaining};
+use super::remaining::{sq_dist_as_scan, AnchorList};
 use crate::data::Instance;
+use margins::{block_distances, closer, down, square_down, square_up, up, BLOCK};
 use rayon::prelude::*;
-use std::cmp::Ordering;
+
+mod margins;
+mod queries;
 
 const NONE: usize = usize::MAX;
-/// Relative margin on radii from computed squared distances (P16 (g)).
-const SLACK: f64 = 1e-9;
-/// Absolute margin on radii: covers squares that underflow (below d 2^-1074 in all, whose
-/// square root is below 1e-150 for any d < 10^140).
-const TINY_R: f64 = 1e-150;
-/// Absolute margin on squared distances (underflow of the d squares: below d 2^-1075).
-const TINY_SQ: f64 = 1e-300;
-
-/// An upper bound on the exact distance whose computed squared distance has root `r`.
-#[inline]
-fn up(r: f64) -> f64 {
-    r * (1.0 + SLACK) + TINY_R
-}
-
-/// A lower bound on the exact distance whose computed squared distance has root `r`.
-#[inline]
-fn down(r: f64) -> f64 {
-    r * (1.0 - SLACK) - TINY_R
-}
-
-/// An upper bound on the computed squared distance of a record at exact distance <= `r`.
-#[inline]
-fn square_up(r: f64) -> f64 {
-    r * r * (1.0 + SLACK) + TINY_SQ
-}
-
-/// A lower bound on the computed squared distance of a record at exact distance >= `l`
-/// (negative when `l <= 0`: no bound).
-#[inline]
-fn square_down(l: f64) -> f64 {
-    if l <= 0.0 {
-        f64::NEG_INFINITY
-    } else {
-        l * l * (1.0 - SLACK) - TINY_SQ
-    }
-}
-
-#[inline]
-fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
-    match da.total_cmp(&db) {
-        Ordering::Less => true,
-        Ordering::Greater => false,
-        Ordering::Equal => ia < ib,
-    }
-}
-
-/// Records whose distances are computed together (independent sums in flight; each one
-/// still adds its terms in column order from 0.0, as the scan does).
-const BLOCK: usize = 8;
-
-/// Squared distances from `q` to the `rows.len() / d` rows of `rows` (at most [`BLOCK`]),
-/// each with the scan's operations in the scan's order ([`sq_dist_as_scan`]).
-#[inline]
-fn block_distances(rows: &[f64], d: usize, q: &[f64], out: &mut [f64; BLOCK]) {
-    *out = [0.0; BLOCK];
-    if rows.len() == BLOCK * d {
-        for (j, &qj) in q.iter().enumerate() {
-            for (t, o) in out.iter_mut().enumerate() {
-                let v = rows[t * d + j] - qj;
-                *o += v * v;
-            }
-        }
-    } else {
-        for (row, o) in rows.chunks_exact(d).zip(out.iter_mut()) {
-            *o = sq_dist_as_scan(row, q);
-        }
-    }
-}
-
 /// A bucket as built: its centre and its (radius, id) pairs by decreasing radius.
 type Cell = (Vec<f64>, Vec<(f64, usize)>);
 
@@ -527,76 +462,5 @@ impl<'a> BucketRemaining<'a> {
             self.alive[s] = false;
         }
         self.end[b] = w;
-    }
-}
-
-impl Remaining for BucketRemaining<'_> {
-    fn len(&self) -> usize {
-        self.remaining
-    }
-
-    fn centroid(&self) -> Vec<f64> {
-        let inv = 1.0 / self.remaining as f64;
-        self.sum
-            .iter()
-            .zip(&self.compensation)
-            .map(|(s, c)| (s + c) * inv)
-            .collect()
-    }
-
-    fn farthest_from(&mut self, point: &[f64]) -> usize {
-        self.farthest(point).1
-    }
-
-    fn farthest_from_centroid(&mut self) -> usize {
-        let c = self.centroid();
-        let budget = anchor_budget(self.remaining);
-        let slot_of_id = &self.slot_of_id;
-        let here = |i: usize| slot_of_id[i] != NONE;
-        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
-            return id;
-        }
-        // The centroid has drifted from the anchor: re-anchor at it and walk again.
-        self.anchors = AnchorList::at(self.inst, &self.order, c.clone());
-        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
-            return id;
-        }
-        self.farthest_from(&c)
-    }
-
-    fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
-        let best = self.nearest(point, k);
-        let ids: Vec<usize> = best.iter().map(|e| e.1).collect();
-        // Forget in the pool's order: highest pool position first.
-        let mut by_pos: Vec<(usize, usize)> =
-            ids.iter().map(|&id| (self.order_pos[id], id)).collect();
-        by_pos.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-        for (_, id) in by_pos {
-            // Slots move when a bucket is compacted: look each one up afresh.
-            let s = self.slot_of_id[id];
-            self.forget(id, s);
-        }
-        ids
-    }
-
-    fn remove(&mut self, id: usize) {
-        let s = self.slot_of_id[id];
-        debug_assert!(s != NONE && self.alive[s], "record {id} is not remaining");
-        self.forget(id, s);
-    }
-
-    fn take_all(&mut self) -> Vec<usize> {
-        let mut ids: Vec<usize> = std::mem::take(&mut self.order);
-        ids.sort_unstable();
-        for &i in &ids {
-            self.order_pos[i] = NONE;
-            self.slot_of_id[i] = NONE;
-        }
-        self.alive.iter_mut().for_each(|a| *a = false);
-        self.live.iter_mut().for_each(|l| *l = 0);
-        self.remaining = 0;
-        self.sum.iter_mut().for_each(|s| *s = 0.0);
-        self.compensation.iter_mut().for_each(|c| *c = 0.0);
-        ids
     }
 }

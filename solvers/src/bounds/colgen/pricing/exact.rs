@@ -1,0 +1,329 @@
+//! # Exact pricing
+//!
+//! Branch and bound over records anchored at each group's medoid (proofs/P09, part B; the
+//! bounds are described in the module doc of [`super`]): the entry points
+//! [`exact_rc_bound`], [`exact_rc_bound_cuts`] (subset-row cuts, proofs/P14),
+//! [`exact_rc_bound_pairs`] (branching decisions, proofs/P17) and [`exact_rc_bound_anchors`]
+//! (per-anchor minima, proofs/P20), the budget and the result. The radius and star tests per
+//! anchor are here; the depth-first search and its node bounds are in [`node`]. The result is
+//! always a proven lower bound on the minimum reduced cost, exact when nothing was cut.
+//!
+//! ## Complexity
+//! O(n^2 k) for the radii and root bounds, plus the branch and bound nodes (O(|candidates|)
+//! each), bounded by the node budget and deadline.
+//!
+//! ## References
+//! Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
+//! numerical microaggregation. Journal of Global Optimization 60, 165-182 (their exact
+//! pricing is a specialised branch and bound; this one is our own design, proofs/P09).
+
+use super::super::cuts::CutDuals;
+use super::super::pairs::PairConstraints;
+use super::{sum_smallest, Geometry};
+use std::time::Instant;
+
+mod node;
+
+/// Budget of one exact pricing call.
+#[derive(Debug, Clone, Copy)]
+pub struct ExactBudget {
+    /// Branch-and-bound nodes over the whole call.
+    pub nodes: u64,
+    /// Wall-clock deadline.
+    pub deadline: Instant,
+    /// Most negative-reduced-cost groups returned as columns.
+    pub max_columns: usize,
+    /// Stop (as if out of budget, so the bound stays valid but weaker) once this many groups
+    /// with negative reduced cost were met; `usize::MAX` to never stop early.
+    pub stop_after_columns: usize,
+}
+
+/// Result of an exact pricing call.
+#[derive(Debug, Clone)]
+pub struct ExactPricing {
+    /// Proven lower bound on `min(0, min_S rc(S))` (as computed, before the rounding margin).
+    pub rc_lower_bound: f64,
+    /// True when no node was cut by the budget: then `rc_lower_bound` is the exact minimum
+    /// capped at 0 (up to rounding).
+    pub exact: bool,
+    /// Groups with negative reduced cost met at leaves (reduced cost, sorted members).
+    pub columns: Vec<(f64, Vec<u32>)>,
+    /// Nodes explored (leaves included).
+    pub nodes: u64,
+}
+
+struct Search<'a> {
+    geo: &'a Geometry,
+    y: &'a [f64],
+    cuts: &'a CutDuals,
+    /// Members of the current node in each cut.
+    cut_count: Vec<u8>,
+    m: usize,
+    cands: Vec<usize>,
+    to_t: Vec<f64>,
+    /// Star terms `f(u) = D_ru / 2 - y_u` of the candidates for the current anchor `r`.
+    star: Vec<f64>,
+    members: Vec<u32>,
+    inc: f64,
+    open_min: f64,
+    nodes: u64,
+    budget: ExactBudget,
+    out_of_budget: bool,
+    columns: Vec<(f64, Vec<u32>)>,
+    /// Branching decisions the groups must respect (None: all groups count).
+    pairs: Option<&'a PairConstraints>,
+    /// With `pairs`: position of each record in `cands` for the current anchor
+    /// (`usize::MAX`: not a candidate).
+    pos: Vec<usize>,
+}
+
+/// Exact pricing by branch and bound (see the module doc): a proven lower bound on
+/// `min(0, min_S rc(S))` over groups of `k..2k-1` records, exact when nothing was cut.
+pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPricing {
+    exact_rc_bound_cuts(geo, y, &CutDuals::none(), budget)
+}
+
+/// [`exact_rc_bound`] for the reduced cost with subset-row cuts,
+/// `rc(S) = P(S)/|S| - y(S) + pen(S)` (module doc; proofs/P14).
+pub fn exact_rc_bound_cuts(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    budget: ExactBudget,
+) -> ExactPricing {
+    exact_search(geo, y, cuts, None, budget, None)
+}
+
+/// [`exact_rc_bound_cuts`] over the groups compatible with the branching decisions `pairs`
+/// (all groups when None; module doc, proofs/P17): a proven lower bound on
+/// `min(0, min rc(S))` over those groups, exact when nothing was cut, and only compatible
+/// groups as columns.
+pub fn exact_rc_bound_pairs(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    pairs: Option<&PairConstraints>,
+    budget: ExactBudget,
+) -> ExactPricing {
+    exact_search(geo, y, cuts, pairs, budget, None)
+}
+
+/// Per-anchor exact pricing (proofs/P20): the search of [`exact_rc_bound_cuts`] with the
+/// incumbent reset to `threshold` (<= 0) at every anchor, so that on return `per_anchor[r]`
+/// (length n, overwritten) is a proven lower bound on `min(threshold, rc(S))` over the groups
+/// `S` whose medoid is `r` (the groups the search covers at anchor `r`, P09 B2.1). Slower than
+/// the shared incumbent (an anchor is never pruned by another anchor's groups); the returned
+/// [`ExactPricing`] is the usual global result (`rc_lower_bound = min_r per_anchor[r]`).
+pub fn exact_rc_bound_anchors(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    budget: ExactBudget,
+    threshold: f64,
+    per_anchor: &mut Vec<f64>,
+) -> ExactPricing {
+    let threshold = threshold.min(0.0);
+    per_anchor.clear();
+    per_anchor.resize(geo.n, threshold);
+    exact_search(geo, y, cuts, None, budget, Some((threshold, per_anchor)))
+}
+
+/// Per-anchor bookkeeping of [`exact_rc_bound_anchors`]: fold the finished anchor `r`'s
+/// minimum (its incumbent and cut nodes) into `per_anchor[r]` and into the global incumbent
+/// and open minimum (`global`), then reset the search for the next anchor.
+fn flush_anchor(
+    s: &mut Search<'_>,
+    anchors: &mut Option<(f64, &mut Vec<f64>)>,
+    global: &mut (f64, f64),
+    r: usize,
+) {
+    if let Some((threshold, per_anchor)) = anchors.as_mut() {
+        let v = s.inc.min(s.open_min);
+        per_anchor[r] = per_anchor[r].min(v);
+        global.0 = global.0.min(s.inc);
+        global.1 = global.1.min(s.open_min);
+        s.inc = *threshold;
+        s.open_min = f64::INFINITY;
+    }
+}
+
+/// The search behind [`exact_rc_bound_cuts`] and [`exact_rc_bound_anchors`] (`anchors`:
+/// per-anchor threshold and minima, see there; `pairs`: the branching decisions of
+/// [`exact_rc_bound_pairs`]).
+fn exact_search(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    pairs: Option<&PairConstraints>,
+    budget: ExactBudget,
+    mut anchors: Option<(f64, &mut Vec<f64>)>,
+) -> ExactPricing {
+    let n = geo.n;
+    let mut sorted_y: Vec<f64> = y.to_vec();
+    sorted_y.sort_unstable_by(|a, b| b.total_cmp(a));
+    let mut s = Search {
+        geo,
+        y,
+        cuts,
+        cut_count: vec![0; cuts.len()],
+        m: 0,
+        cands: Vec::new(),
+        to_t: Vec::new(),
+        star: Vec::new(),
+        members: Vec::new(),
+        inc: anchors.as_ref().map_or(0.0, |a| a.0),
+        open_min: f64::INFINITY,
+        nodes: 0,
+        budget,
+        out_of_budget: false,
+        columns: Vec::new(),
+        pairs,
+        pos: if pairs.is_some() {
+            vec![usize::MAX; n]
+        } else {
+            Vec::new()
+        },
+    };
+    // Radii use a relative slack so that rounding cannot exclude a record (see P09).
+    let slack = 1.0 + 1e-9;
+    // Absolute slack of the star tests, far above their rounding error (see P09 B3).
+    let star_slack = 1e-9
+        * (geo.max_dist * (2 * geo.k) as f64
+            + sorted_y
+                .iter()
+                .take(2 * geo.k)
+                .map(|v| v.abs())
+                .sum::<f64>());
+    let mut cy: Vec<f64> = Vec::with_capacity(n);
+    // Per-anchor mode: global incumbent and open minimum over the anchors flushed so far.
+    let mut global = (s.inc, f64::INFINITY);
+    for m in geo.k..=(2 * geo.k - 1).min(n) {
+        s.m = m;
+        if m == 1 {
+            // Singletons: rc({r}) = -y_r, evaluated directly.
+            for (r, &yr) in y.iter().enumerate() {
+                if pairs.is_some_and(|c| !c.allows(&[r as u32])) {
+                    continue;
+                }
+                if let Some((_, per_anchor)) = anchors.as_mut() {
+                    per_anchor[r] = per_anchor[r].min(-yr);
+                }
+                if -yr < s.inc {
+                    s.inc = -yr;
+                }
+                if -yr < 0.0 {
+                    s.columns.push((-yr, vec![r as u32]));
+                }
+            }
+            if let Some((threshold, _)) = anchors.as_ref() {
+                global.0 = global.0.min(s.inc);
+                s.inc = *threshold;
+            }
+            continue;
+        }
+        let top_m: f64 = sorted_y[..m].iter().sum();
+        for r in 0..n {
+            if r > 0 {
+                flush_anchor(&mut s, &mut anchors, &mut global, r - 1);
+            }
+            if top_m + s.inc <= 0.0 {
+                break;
+            }
+            let radius = 2.0 * (top_m + s.inc) * slack;
+            s.cands.clear();
+            s.cands
+                .extend((0..n).filter(|&j| j != r && geo.d(r, j) <= radius));
+            if s.cands.len() < m - 1 {
+                continue;
+            }
+            // Tighter radius from the duals of the candidates themselves.
+            cy.clear();
+            cy.extend(s.cands.iter().map(|&j| -y[j]));
+            let top = -sum_smallest(&mut cy, m - 1);
+            let lim = y[r] + top + s.inc;
+            if lim <= 0.0 {
+                continue;
+            }
+            let radius = 2.0 * lim * slack;
+            s.cands.retain(|&j| geo.d(r, j) <= radius);
+            if s.cands.len() < m - 1 {
+                continue;
+            }
+            // Star test (P09 B3): a group with medoid r and rc < inc has
+            // -y_r + sum_{b != r} f(b) < inc, f(b) = D_rb / 2 - y_b.
+            let star_of = |j: usize| geo.d(r, j) / 2.0 - y[j];
+            cy.clear();
+            cy.extend(s.cands.iter().map(|&j| star_of(j)));
+            let f_m2 = sum_smallest(&mut cy, m - 2);
+            let smallest_rest = cy[m - 2..].iter().copied().fold(f64::INFINITY, f64::min);
+            if -y[r] + f_m2 + smallest_rest >= s.inc + star_slack {
+                continue;
+            }
+            // A member b needs f(b) + (the m - 2 smallest f) < inc + y_r.
+            let f_lim = s.inc + y[r] - f_m2 + star_slack;
+            s.cands.retain(|&j| star_of(j) < f_lim);
+            if s.cands.len() < m - 1 {
+                continue;
+            }
+            let mf = m as f64;
+            if s.out_of_budget {
+                // Budget spent: only the root bound of this anchor (no sort, no search).
+                cy.clear();
+                cy.extend(
+                    s.cands
+                        .iter()
+                        .map(|&j| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j]),
+                );
+                let pair = -y[r] + sum_smallest(&mut cy, m - 1);
+                cy.clear();
+                cy.extend(s.cands.iter().map(|&j| star_of(j)));
+                let star = -y[r] + sum_smallest(&mut cy, m - 1);
+                let root = pair.max(star);
+                if root < s.inc {
+                    s.open_min = s.open_min.min(root);
+                }
+                continue;
+            }
+            // Promising candidates first.
+            let key = |j: usize| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j];
+            s.cands
+                .sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+            s.to_t.clear();
+            s.to_t.extend(s.cands.iter().map(|&j| geo.d(r, j)));
+            s.star.clear();
+            s.star.extend(s.cands.iter().map(|&j| star_of(j)));
+            s.members.clear();
+            s.members.push(r as u32);
+            if pairs.is_some() {
+                for (p, &j) in s.cands.iter().enumerate() {
+                    s.pos[j] = p;
+                }
+            }
+            let pen_r = s.enter_cuts(r); // 0: one record fills no cut
+            s.dfs(0.0, y[r], -y[r], pen_r, 0);
+            s.leave_cuts(r);
+            if pairs.is_some() {
+                for &j in &s.cands {
+                    s.pos[j] = usize::MAX;
+                }
+            }
+        }
+        // The last anchor of this size (anchors skipped by the break above keep their
+        // threshold: no group with medoid there has rc below it).
+        flush_anchor(&mut s, &mut anchors, &mut global, n - 1);
+    }
+    if anchors.is_some() {
+        s.inc = global.0;
+        s.open_min = global.1;
+    }
+    let mut columns = std::mem::take(&mut s.columns);
+    columns.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    columns.dedup_by(|a, b| a.1 == b.1);
+    columns.truncate(budget.max_columns);
+    ExactPricing {
+        rc_lower_bound: s.inc.min(s.open_min).min(0.0),
+        exact: !s.out_of_budget,
+        columns,
+        nodes: s.nodes,
+    }
+}

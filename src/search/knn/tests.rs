@@ -1,0 +1,85 @@
+use super::*;
+
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed | 1;
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
+/// The m nearest others by full sorting on (sq_dist, id).
+fn by_sorting(z: &[f64], d: usize, m: usize) -> Vec<u32> {
+    let n = z.len() / d;
+    let mut out = Vec::new();
+    for i in 0..n {
+        let xi = &z[i * d..(i + 1) * d];
+        let mut c: Vec<(f64, u32)> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| {
+                let xj = &z[j * d..(j + 1) * d];
+                (crate::partition::sq_dist(xi, xj), j as u32)
+            })
+            .collect();
+        c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        out.extend(c[..m].iter().map(|p| p.1));
+    }
+    out
+}
+
+#[test]
+fn lists_equal_full_sorting_with_ties_duplicates_and_extreme_scales() {
+    for (n, d, m, kind) in [
+        (200, 1, 5, 0),
+        (300, 2, 12, 0),
+        (250, 3, 30, 1),
+        (150, 5, 4, 2),
+        (300, 10, 9, 0),
+        (120, 20, 7, 1),
+        (100, 4, 99, 0),
+        (64, 2, 3, 3),
+        (90, 6, 10, 4),
+    ] {
+        let mut next = xorshift((n * 31 + d * 7 + m) as u64);
+        let z: Vec<f64> = (0..n * d)
+            .map(|_| {
+                let u = next();
+                match kind {
+                    0 => (u % 3) as f64,                               // coarse grid
+                    1 => (u >> 11) as f64 / (1u64 << 53) as f64 - 0.5, // irregular
+                    2 => ((u % 5) as f64) * 1e-300,                    // subnormal gaps
+                    3 => 7.0,                                          // all equal
+                    _ => ((u % 7) as f64 - 3.0) * 1e150,               // huge
+                }
+            })
+            .collect();
+        let got = all_nearest(&z, d, m, || false, |_| {}).unwrap();
+        assert_eq!(got, by_sorting(&z, d, m), "n={n} d={d} m={m} kind={kind}");
+    }
+}
+
+#[test]
+fn lists_equal_full_sorting_on_tied_grids_in_every_dimension_up_to_20() {
+    // Values on a grid of 3 (many exact ties and duplicate rows), 2 copies of some rows.
+    for d in 1..=20 {
+        let n = 160;
+        let mut next = xorshift(d as u64 * 977);
+        let mut z: Vec<f64> = (0..n * d).map(|_| (next() % 3) as f64).collect();
+        z.copy_within(0..10 * d, 50 * d);
+        for m in [1, 4, 29] {
+            let got = all_nearest(&z, d, m, || false, |_| {}).unwrap();
+            assert_eq!(got, by_sorting(&z, d, m), "d={d} m={m}");
+        }
+    }
+}
+
+#[test]
+fn stop_before_the_first_chunk_gives_none_and_progress_counts_every_record() {
+    let z: Vec<f64> = (0..40).map(|i| (i % 7) as f64).collect();
+    assert!(all_nearest(&z, 2, 3, || true, |_| {}).is_none());
+    let mut seen = 0;
+    all_nearest(&z, 2, 3, || false, |done| seen = done).unwrap();
+    assert_eq!(seen, 20);
+}
