@@ -158,6 +158,19 @@ pub fn masked_csv(inst: &Instance, labels: &[usize]) -> Result<Vec<u8>> {
         .map_err(|e| Error::io("masked output", e.error()))
 }
 
+/// Per column, the power-of-two exponent that brings its largest magnitude below 1 (0 for
+/// a column of zeros): the scaling [`masked_values`] and the weighted means take group
+/// sums under, against overflow.
+pub(crate) fn column_scales(inst: &Instance) -> Vec<i32> {
+    let d = inst.d;
+    (0..d)
+        .map(|j| {
+            let column: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * d + j]).collect();
+            power_of_two_scale(&column).unwrap_or(0)
+        })
+        .collect()
+}
+
 /// The microaggregated data in original units, row-major n x d: each record replaced by its
 /// group's mean. Group means are taken of the values scaled by a power of two that brings
 /// the column's largest magnitude below 1 (exact, so the means are those of the plain
@@ -173,12 +186,7 @@ pub fn masked_values(inst: &Instance, labels: &[usize]) -> Result<Vec<f64>> {
         )));
     }
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
-    let scale: Vec<i32> = (0..d)
-        .map(|j| {
-            let column: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * d + j]).collect();
-            power_of_two_scale(&column).unwrap_or(0)
-        })
-        .collect();
+    let scale = column_scales(inst);
     let mut sums = vec![0.0; g * d];
     let mut counts = vec![0usize; g];
     for (i, &l) in labels.iter().enumerate() {

@@ -203,7 +203,7 @@ pub fn merge_partitions(
 }
 
 /// Labels renumbered 0, 1, ... in order of first appearance.
-fn canonical(labels: &[usize]) -> Vec<usize> {
+pub(crate) fn canonical(labels: &[usize]) -> Vec<usize> {
     let mut map: HashMap<usize, usize> = HashMap::new();
     labels
         .iter()

@@ -136,7 +136,7 @@ impl Aggregation {
 /// [`crate::labels::masked_values`] against overflow; with unit weights the same operations
 /// in the same order, so the same bits. O(n d).
 pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Result<Vec<f64>> {
-    use crate::data::instance::{ldexp, power_of_two_scale};
+    use crate::data::instance::ldexp;
     let d = inst.d;
     if labels.len() != inst.n || w.len() != inst.n {
         return Err(Error::Infeasible(format!(
@@ -147,12 +147,7 @@ pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> R
         )));
     }
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
-    let scale: Vec<i32> = (0..d)
-        .map(|j| {
-            let column: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * d + j]).collect();
-            power_of_two_scale(&column).unwrap_or(0)
-        })
-        .collect();
+    let scale = crate::labels::column_scales(inst);
     let mut sums = vec![0.0; g * d];
     let mut totals = vec![0.0f64; g];
     for (i, &l) in labels.iter().enumerate() {

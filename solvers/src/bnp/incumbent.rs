@@ -12,8 +12,8 @@
 
 use super::Incumbent;
 use crate::exact::certify::partition_sse_upper;
+use crate::merge::canonical;
 use crate::sse::partition_sse;
-use std::collections::HashMap;
 
 /// Replace the incumbent by `labels` when its two-pass SSE is lower.
 pub(super) fn consider(x: &[f64], d: usize, labels: Vec<usize>, inc: &mut Incumbent) {
@@ -24,18 +24,6 @@ pub(super) fn consider(x: &[f64], d: usize, labels: Vec<usize>, inc: &mut Incumb
         inc.sse = sse;
         inc.labels = labels;
     }
-}
-
-/// Labels renumbered 0, 1, ... in order of first appearance.
-pub(super) fn canonical(labels: &[usize]) -> Vec<usize> {
-    let mut map: HashMap<usize, usize> = HashMap::new();
-    labels
-        .iter()
-        .map(|&l| {
-            let next = map.len();
-            *map.entry(l).or_insert(next)
-        })
-        .collect()
 }
 
 /// The partition of an integral master solution (columns at value 1), if it covers every
