@@ -127,7 +127,7 @@ impl Refiner for Descent {
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
-        // A time limit or Ctrl-C stops the O(n^2 d) build (the stage then returns its input).
+        // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
         self.nb = Neighbours::build_until(inst, self.params.neighbours, || ctx.should_stop());
         if self.nb.is_none() {
             return Ok(());

@@ -39,7 +39,8 @@
 //! `split_large` on, `settle` and `sizes` off), study-merge.txt (`merge_*`).
 //!
 //! ## Complexity
-//! O(n^2 d) once for the neighbour lists; per iteration O(P^2 d / k) for a pool of P
+//! Once, the neighbour lists ([`super::neighbours`]: a kd-tree all-kNN from 4096 records,
+//! brute force O(n^2 d) below); per iteration O(P^2 d / k) for a pool of P
 //! records plus the local descent; with merges, O(m log m) per touched group of m records
 //! kept, and one MIP per `merge_pool` groups.
 //!
@@ -377,7 +378,7 @@ impl Refiner for Ils {
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
-        // The lists cost O(n^2 d); a time limit or Ctrl-C stops their build (the stage then
+        // The lists are the costliest single step; a time limit or Ctrl-C stops their build (the stage then
         // returns its input).
         self.nb = Neighbours::build_until(inst, self.params.neighbours, || ctx.should_stop());
         if self.nb.is_none() {

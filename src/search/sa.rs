@@ -15,7 +15,8 @@
 //! `max_reheats` reheats. One batch is one step.
 //!
 //! ## Complexity
-//! O(d) per move after the O(n^2 d) neighbour lists.
+//! O(d) per move after the neighbour lists ([`super::neighbours`]: a kd-tree all-kNN from
+//! 4096 records, brute force O(n^2 d) below).
 //!
 //! ## References
 //! - Kirkpatrick, S., Gelatt, C. D. and Vecchi, M. P. (1983). Optimization by simulated
@@ -171,7 +172,7 @@ impl Refiner for Sa {
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
-        // A time limit or Ctrl-C stops the O(n^2 d) build (the stage then returns its input).
+        // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
         self.nb = Neighbours::build_until(ctx.inst, self.params.neighbours, || ctx.should_stop());
         if self.nb.is_none() {
             return Ok(());
