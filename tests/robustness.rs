@@ -154,6 +154,32 @@ fn semicolon_files_get_a_delimiter_hint_and_load_with_it() {
     assert_eq!((inst.n, inst.d), (3, 2));
 }
 
+#[test]
+fn a_delimiter_is_refused_where_it_would_be_ignored() {
+    let cols = ColumnSelection::All;
+    for spec in ["uniform:n=20,d=2", "gauss:n=20,d=2"] {
+        let e = data::load_with(spec, &cols, b';').unwrap_err().to_string();
+        assert!(
+            e.contains("--delimiter ';'") && e.contains("generator"),
+            "{e}"
+        );
+        let e = data::load_with_strata(spec, &cols, b';', &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("generator"), "{e}");
+    }
+    // A comma is the default and stays accepted for a generator.
+    assert_eq!(
+        data::load_with("uniform:n=20,d=2", &cols, b',').unwrap().n,
+        20
+    );
+    // Named instances: refused before their file is looked for, so this holds without data.
+    let e = data::load_with("tarragona", &cols, b'\t')
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("named instance"), "{e}");
+}
+
 // ---- point 5: generator specs, time limits ------------------------------------------------
 
 #[test]

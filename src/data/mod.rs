@@ -31,6 +31,7 @@ pub fn load(spec: &str, columns: &ColumnSelection) -> Result<Instance> {
 
 /// As [`load`], with the field delimiter of CSV files (`--delimiter`).
 pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
+    refuse_delimiter_for_named(spec, delimiter)?;
     if let Some(inst) = synthetic::try_generate(spec)? {
         if !columns.is_all() {
             return Err(crate::error::Error::usage(
@@ -64,7 +65,8 @@ pub fn load_with_strata(
     if strata.is_empty() {
         return load_with(spec, columns, delimiter).map(|inst| (inst, None));
     }
-    if synthetic::try_generate(spec)?.is_some() {
+    refuse_delimiter_for_named(spec, delimiter)?;
+    if synthetic::names_generator(spec) {
         return Err(crate::error::Error::usage(format!(
             "--strata: '{spec}' is a generator; strata columns come from a CSV file"
         )));
@@ -87,6 +89,25 @@ pub fn load_with_strata(
         return Ok((inst, s));
     }
     csv_file::load_csv_strata(std::path::Path::new(spec), columns, delimiter, strata)
+}
+
+/// `--delimiter` describes a CSV file; a generator or a named CASC instance (read with its
+/// own format) would silently ignore it, so a delimiter other than ',' is refused there.
+fn refuse_delimiter_for_named(spec: &str, delimiter: u8) -> Result<()> {
+    if delimiter == b',' {
+        return Ok(());
+    }
+    let named = if synthetic::names_generator(spec) {
+        "a synthetic generator"
+    } else if manifest::Manifest::embedded()?.find(spec).is_some() {
+        "a named instance read with its own format"
+    } else {
+        return Ok(());
+    };
+    Err(crate::error::Error::usage(format!(
+        "--delimiter '{}' applies to CSV files; '{spec}' is {named}",
+        delimiter as char
+    )))
 }
 
 /// As [`load_with_strata`] with a missing-value policy (`run --missing`): it applies to CSV

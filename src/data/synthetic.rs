@@ -44,12 +44,18 @@ fn check_size(spec: &str, n: usize, d: usize, clusters: usize) -> Result<()> {
     }
 }
 
+/// Whether `spec` names a generator (its arguments are not checked; nothing is generated).
+pub fn names_generator(spec: &str) -> bool {
+    let kind = spec.split_once(':').map_or(spec, |(kind, _)| kind);
+    KINDS.contains(&kind)
+}
+
 /// Generate an instance if `spec` names a generator; `Ok(None)` if it does not.
 pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
-    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    if !KINDS.contains(&kind) {
+    if !names_generator(spec) {
         return Ok(None);
     }
+    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
     let mut args = parse_args(spec, rest)?;
     let seed = args.take_u64("seed", 0)?;
     let (d, raw) = match kind {
