@@ -559,10 +559,37 @@ fn cli_errors_name_file_row_and_column() {
         "--method",
         "mdav",
         "--bound",
-        "nn",
+        "colgen",
     ]);
     assert!(
-        e.contains("no lower bound is proven for the weighted SSE"),
+        e.contains("bound colgen with --weights: only nn has a weighted version"),
+        "{e}"
+    );
+    let e = err_of(&[
+        "bound",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "colgen",
+    ]);
+    assert!(e.contains("only nn has a weighted version"), "{e}");
+    let e = err_of(&[
+        "bound",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--cuts",
+        "3",
+    ]);
+    assert!(
+        e.contains("--cuts does not apply to the weighted nn bound"),
         "{e}"
     );
     let m = dir.path().join("m.csv");
@@ -596,16 +623,11 @@ fn cli_errors_name_file_row_and_column() {
         "y",
     ]);
     assert!(e.contains("unsplit runs"), "{e}");
-    for cmd in [
-        vec!["bound", "--data", d, "--weights", "w", "--k", "2"],
-        vec!["solve-exact", "--data", d, "--weights", "w", "--k", "2"],
-    ] {
-        let e = err_of(&cmd);
-        assert!(
-            e.contains("--weights applies to `run`, `check` and `measure`"),
-            "{e}"
-        );
-    }
+    let e = err_of(&["solve-exact", "--data", d, "--weights", "w", "--k", "2"]);
+    assert!(
+        e.contains("--weights applies to `run`, `check`, `measure` and `bound` (nn)"),
+        "{e}"
+    );
     // The weights column is left out of the attributes: d = 2 here.
     let v = json(&cli_ok(&[
         "run",

@@ -28,6 +28,7 @@ pub mod list;
 pub mod run;
 pub mod study;
 pub mod values;
+pub mod weighted_bound;
 
 use microagg::interrupt;
 use std::process::ExitCode;
