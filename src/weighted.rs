@@ -84,8 +84,9 @@ pub struct WeightedIl {
     /// Weighted IL = 100 sse / sst (percent).
     pub il: f64,
     /// What the method minimised: `weighted` (`univariate` alone: the weighted SSE over
-    /// partitions into sorted runs, globally optimal only when all weights are equal) or
-    /// `unweighted` (the SSE; the weighted IL is only reported). Absent in `check`.
+    /// partitions into sorted runs, globally optimal only when all weights are equal; a
+    /// pipeline ending in `descent`: a local optimum of the weighted SSE) or `unweighted`
+    /// (the SSE; the weighted IL is only reported). Absent in `check`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<String>,
     /// `run --bound nn --weights`: the certified lower bound on the weighted SSE and the
