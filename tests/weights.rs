@@ -648,11 +648,30 @@ fn cli_errors_name_file_row_and_column() {
         "y",
     ]);
     assert!(e.contains("unsplit runs"), "{e}");
-    let e = err_of(&["solve-exact", "--data", d, "--weights", "w", "--k", "2"]);
-    assert!(
-        e.contains("--weights applies to `run`, `check`, `measure` and `bound` (nn)"),
-        "{e}"
-    );
+    let e = err_of(&[
+        "solve-exact",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "set-partitioning",
+    ]);
+    assert!(e.contains("only the subset DP"), "{e}");
+    let e = err_of(&[
+        "bound",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "bnp",
+    ]);
+    assert!(e.contains("bound bnp with --weights: only nn"), "{e}");
     // The weights column is left out of the attributes: d = 2 here.
     let v = json(&cli_ok(&[
         "run",

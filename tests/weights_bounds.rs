@@ -295,3 +295,141 @@ fn cli_reports_the_weighted_bound_and_gap() {
         assert!(r["best_bound"]["sse"].as_f64().unwrap() <= r["sse"].as_f64().unwrap());
     }
 }
+
+/// The weighted subset DP is the brute-force weighted optimum over all set partitions
+/// (values within 1e-12 relative; its labels recomputed give that value), on the same
+/// adversarial instances as the bound; and the weighted bound is below it.
+#[test]
+fn weighted_subset_dp_equals_the_brute_force_weighted_optimum() {
+    use microagg_solvers::exact::dp_weighted::weighted_subset_dp;
+    let mut rng = ChaCha8Rng::seed_from_u64(2203);
+    let mut non_contiguous = 0;
+    for case in 0..200 {
+        let n = rng.random_range(4..=9);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3.min(n));
+        let (x, w) = adversarial(&mut rng, n, d);
+        let opt = brute_force_weighted_optimum(&x, d, k, &w);
+        let dp = weighted_subset_dp(&x, n, d, k, &w).unwrap();
+        let groups = dp.labels.iter().max().unwrap() + 1;
+        let members: Vec<Vec<usize>> = (0..groups)
+            .map(|g| (0..n).filter(|&i| dp.labels[i] == g).collect())
+            .collect();
+        assert!(members.iter().all(|m| m.len() >= k), "case {case}");
+        let recomputed: f64 = members
+            .iter()
+            .map(|m| pairwise_weighted_sse(&x, d, &w, m))
+            .sum();
+        let tol = 1e-12 * opt.max(1e-300);
+        assert!(
+            (dp.value - opt).abs() <= tol.max(1e-12 * dp.value),
+            "case {case}: {} vs {opt}",
+            dp.value
+        );
+        assert!(
+            (recomputed - opt).abs() <= tol.max(1e-12 * recomputed),
+            "case {case}: {recomputed} vs {opt}"
+        );
+        assert!(weighted_nn_bound(&x, n, d, k, &w).unwrap().lower_bound <= dp.value);
+        if d == 1 {
+            // Count optima that are not runs of the sorted values (P40 W4).
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+            let runs = order
+                .windows(2)
+                .filter(|p| dp.labels[p[0]] != dp.labels[p[1]])
+                .count();
+            if runs + 1 != groups {
+                non_contiguous += 1;
+            }
+        }
+    }
+    eprintln!("weighted DP: {non_contiguous} optima in d = 1 are not sorted runs");
+    // The P40 counterexample: the DP finds the non-contiguous optimum 72.3968.
+    let x = [9.7, 7.3, 5.3, 7.6, 9.4, 5.5, 3.5];
+    let w = [
+        11.5104, 36.7863, 516.9717, 362.2761, 0.3141, 314.4988, 341.2961,
+    ];
+    let dp = weighted_subset_dp(&x, 7, 1, 2, &w).unwrap();
+    assert!((dp.value - 72.3968).abs() < 1e-4, "{}", dp.value);
+    assert_eq!(dp.labels[4], dp.labels[6], "9.4 and 3.5 together");
+}
+
+/// `solve-exact --weights` gives the weighted subset DP's optimum: equal to the brute
+/// force on the z-scores, at most the weighted SSE of any run, above the weighted bound.
+#[test]
+fn cli_solve_exact_with_weights_is_the_weighted_optimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.csv");
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let n = 10;
+    let mut text = "a,b,w\n".to_string();
+    let mut w = Vec::new();
+    for _ in 0..n {
+        let wi = 10f64.powf(rng.random_range(-3.0..3.0));
+        w.push(wi);
+        text += &format!(
+            "{},{},{wi}\n",
+            rng.random_range(-5.0..5.0),
+            rng.random_range(-5.0..5.0)
+        );
+    }
+    std::fs::write(&path, text).unwrap();
+    let d = path.to_str().unwrap();
+    let labels = dir.path().join("l.txt");
+    let e = json(&common::cli_ok(&[
+        "solve-exact",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "3",
+        "--json",
+        "--labels-out",
+        labels.to_str().unwrap(),
+    ]));
+    let inst =
+        microagg::data::load_weighted(d, &microagg::data::ColumnSelection::All, b',', "w").unwrap();
+    let opt = brute_force_weighted_optimum(&inst.z, inst.d, 3, &w);
+    let sse = e["sse_weighted"].as_f64().unwrap();
+    assert!((sse - opt).abs() <= 1e-12 * opt, "{sse} vs {opt}");
+    let c = json(&common::cli_ok(&[
+        "check",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "3",
+        "--labels",
+        labels.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(
+        c["weights"]["sse"].as_f64().unwrap().to_bits(),
+        sse.to_bits()
+    );
+    for method in ["mdav", "mdav+descent"] {
+        let r = json(&common::cli_ok(&[
+            "run",
+            "--data",
+            d,
+            "--weights",
+            "w",
+            "--k",
+            "3",
+            "--method",
+            method,
+            "--bound",
+            "nn",
+            "--json",
+        ]));
+        let sse_run = r["weights"]["sse"].as_f64().unwrap();
+        let lb = r["weights"]["bound"]["lower_bound"].as_f64().unwrap();
+        assert!(
+            lb <= sse && sse <= sse_run * (1.0 + 1e-12),
+            "{method}: {lb} {sse} {sse_run}"
+        );
+    }
+}

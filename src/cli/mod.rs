@@ -29,6 +29,7 @@ pub mod run;
 pub mod study;
 pub mod values;
 pub mod weighted_bound;
+pub mod weighted_exact;
 
 use microagg::interrupt;
 use std::process::ExitCode;
