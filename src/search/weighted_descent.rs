@@ -150,9 +150,9 @@ impl WeightedLocalSearch {
             return f64::INFINITY;
         }
         let (mut gain_sq, mut lose_sq, mut cross_sq) = (0.0, 0.0, 0.0);
-        for t in 0..self.d {
-            let db = gain.map_or(0.0, |b| inst.row(b)[t] - c[t]);
-            let da = lose.map_or(0.0, |a| inst.row(a)[t] - c[t]);
+        for (t, &ct) in c.iter().enumerate() {
+            let db = gain.map_or(0.0, |b| inst.row(b)[t] - ct);
+            let da = lose.map_or(0.0, |a| inst.row(a)[t] - ct);
             gain_sq += db * db;
             lose_sq += da * da;
             let v = wb * db - wa * da;

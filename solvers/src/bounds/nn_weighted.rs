@@ -151,7 +151,7 @@ pub fn weighted_nn_bound_from_lists(
         // of (last distance, w_min) stand for them (proofs/P41, "From lists").
         if outside > 0 && r > 0 {
             let last = pool.last().map_or(0.0, |p| p.0);
-            pool.extend(std::iter::repeat((last, w_min)).take(outside.min(r)));
+            pool.extend(std::iter::repeat_n((last, w_min), outside.min(r)));
         }
         acc.add_capped(w[i], &mut pool, n, outside > 0);
     }
@@ -277,7 +277,8 @@ fn dinkelbach(wi: f64, pool: &mut [(f64, f64)], r: usize) -> (f64, usize) {
         }
         iterations += 1;
         let next = num / den;
-        if !(next < lambda) {
+        // Stop unless strictly lower (NaN stops too).
+        if next.partial_cmp(&lambda) != Some(std::cmp::Ordering::Less) {
             break;
         }
         lambda = next;
