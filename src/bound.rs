@@ -35,6 +35,7 @@ use serde_json::{json, Value};
 use std::time::Instant;
 
 pub mod colgen_params;
+pub mod weighted;
 pub use colgen_params::{
     is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS, COLGEN_PROGRESS, COLGEN_START,
     COLGEN_START_PARAM, COLGEN_TIME_LIMIT,

@@ -264,6 +264,9 @@ pub struct SearchState {
     pub current: Partition,
     best_labels: Vec<usize>,
     best_sse: f64,
+    /// False once a refiner minimising another objective (the weighted SSE of
+    /// `--weights`) has taken over the best partition ([`SearchState::set_best_to_current`]).
+    minimises_sse: bool,
 }
 
 impl SearchState {
@@ -272,7 +275,24 @@ impl SearchState {
             best_labels: start.labels().to_vec(),
             best_sse: start.sse(),
             current: start,
+            minimises_sse: true,
         }
+    }
+
+    /// For a refiner that minimises another objective than the SSE (the weighted descent,
+    /// which never worsens its own objective): the current partition becomes the best one,
+    /// whatever its SSE, and [`record_if_better`](Self::record_if_better) no longer replaces
+    /// it. `best_sse` is then the SSE of that partition (what observers report).
+    pub fn set_best_to_current(&mut self) {
+        self.minimises_sse = false;
+        self.best_sse = self.current.sse();
+        self.best_labels.clear();
+        self.best_labels.extend_from_slice(self.current.labels());
+    }
+
+    /// True unless [`set_best_to_current`](Self::set_best_to_current) was called.
+    pub fn minimises_sse(&self) -> bool {
+        self.minimises_sse
     }
 
     pub fn best_sse(&self) -> f64 {
@@ -281,7 +301,7 @@ impl SearchState {
 
     /// Remember the current partition if it is feasible and better than the best so far.
     pub fn record_if_better(&mut self, k: usize) -> bool {
-        if self.current.sse() < self.best_sse && self.current.is_feasible(k) {
+        if self.minimises_sse && self.current.sse() < self.best_sse && self.current.is_feasible(k) {
             self.best_sse = self.current.sse();
             self.best_labels.clear();
             self.best_labels.extend_from_slice(self.current.labels());

@@ -234,11 +234,14 @@ pub struct SingleRun<'a> {
 }
 
 /// What a pipeline minimises when the instance carries sampling weights: the weighted SSE
-/// only for `univariate` alone (the weighted DP over sorted runs); every other method and
-/// every refiner minimises the unweighted SSE (`docs/weights.md`).
+/// for `univariate` alone (the weighted DP over sorted runs) and for any pipeline whose
+/// last stage is `descent` (the weighted descent from the previous stages' partition, a
+/// local optimum of the weighted SSE); every other method and refiner minimises the
+/// unweighted SSE (`docs/weights.md`).
 pub fn weighted_objective(stages: &[StageSpec]) -> &'static str {
     match stages {
         [only] if only.name == "univariate" => "weighted",
+        [_, .., last] if last.name == "descent" => "weighted",
         _ => "unweighted",
     }
 }

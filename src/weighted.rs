@@ -84,10 +84,45 @@ pub struct WeightedIl {
     /// Weighted IL = 100 sse / sst (percent).
     pub il: f64,
     /// What the method minimised: `weighted` (`univariate` alone: the weighted SSE over
-    /// partitions into sorted runs, globally optimal only when all weights are equal) or
-    /// `unweighted` (the SSE; the weighted IL is only reported). Absent in `check`.
+    /// partitions into sorted runs, globally optimal only when all weights are equal; a
+    /// pipeline ending in `descent`: a local optimum of the weighted SSE) or `unweighted`
+    /// (the SSE; the weighted IL is only reported). Absent in `check`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<String>,
+    /// `run --bound nn --weights`: the certified lower bound on the weighted SSE and the
+    /// weighted gap (proofs/P41). Absent without a bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<WeightedBound>,
+}
+
+/// A lower bound on the weighted SSE with the weighted gap of the run's partition.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
+pub struct WeightedBound {
+    /// Bound name (`nn`: the weighted nearest-neighbour bound).
+    pub method: String,
+    /// Certified lower bound on the optimal weighted SSE (rounded down).
+    pub lower_bound: f64,
+    /// `100 lower_bound / sst` (weighted), rounded down.
+    pub il_lower_bound: f64,
+    /// `100 (sse - lower_bound) / lower_bound` on the weighted SSE; absent when the bound
+    /// is 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_percent: Option<f64>,
+    /// Wall-clock seconds the bound took.
+    pub seconds: f64,
+}
+
+impl WeightedBound {
+    /// The figures of a computed weighted bound against the weighted SSE `sse`.
+    pub fn of(b: &crate::bound::BoundOutcome, sse: f64) -> Self {
+        WeightedBound {
+            method: b.method.clone(),
+            lower_bound: b.lower_bound,
+            il_lower_bound: b.il_lower_bound,
+            gap_percent: crate::bound::gap_percent(sse, b.lower_bound),
+            seconds: b.seconds,
+        }
+    }
 }
 
 impl WeightedIl {
@@ -102,6 +137,7 @@ impl WeightedIl {
             sst,
             il: 100.0 * weighted_sse / sst,
             objective: objective.map(str::to_string),
+            bound: None,
         })
     }
 }

@@ -357,7 +357,11 @@ fn unit_weights_give_bit_identical_results() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let equal = write(dir.path(), "equal.csv", &data_csv(&mut rng, 120, "2.5"));
     let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    for (method, cols) in [("mdav", "a,b,c"), ("univariate", "a")] {
+    for (method, cols) in [
+        ("mdav", "a,b,c"),
+        ("univariate", "a"),
+        ("mdav+descent", "a,b,c"),
+    ] {
         let base = [
             "run",
             "--k",
@@ -427,7 +431,9 @@ fn unit_weights_give_bit_identical_results() {
         ]));
         assert_eq!(bits(&c["il"]), bits(&c["weights"]["il"]), "{method}");
         assert_eq!(bits(&c["sse"]), bits(&c["weights"]["sse"]), "{method}");
-        if method == "univariate" {
+        if method != "mdav" {
+            // Equal weights (2.5): the weighted optimum is the unweighted one; univariate
+            // and descent keep the unweighted engines and labels.
             let le = out("le");
             cli_ok(&[
                 "run",
@@ -444,7 +450,26 @@ fn unit_weights_give_bit_identical_results() {
                 "--labels-out",
                 &le,
             ]);
-            assert_eq!(std::fs::read(&lp).unwrap(), std::fs::read(&le).unwrap());
+            // The same file without --weights (the seeds of descent depend on the
+            // instance's name, so the comparison is on the same file).
+            let lq = out("lq");
+            cli_ok(&[
+                "run",
+                "--k",
+                "3",
+                "--method",
+                method,
+                "--columns",
+                cols,
+                "--data",
+                equal.to_str().unwrap(),
+                "--labels-out",
+                &lq,
+            ]);
+            assert_eq!(std::fs::read(&lq).unwrap(), std::fs::read(&le).unwrap());
+            if method == "univariate" {
+                assert_eq!(std::fs::read(&lp).unwrap(), std::fs::read(&le).unwrap());
+            }
         }
     }
 }
@@ -559,10 +584,37 @@ fn cli_errors_name_file_row_and_column() {
         "--method",
         "mdav",
         "--bound",
-        "nn",
+        "colgen",
     ]);
     assert!(
-        e.contains("no lower bound is proven for the weighted SSE"),
+        e.contains("bound colgen with --weights: only nn has a weighted version"),
+        "{e}"
+    );
+    let e = err_of(&[
+        "bound",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "colgen",
+    ]);
+    assert!(e.contains("only nn has a weighted version"), "{e}");
+    let e = err_of(&[
+        "bound",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--cuts",
+        "3",
+    ]);
+    assert!(
+        e.contains("--cuts does not apply to the weighted nn bound"),
         "{e}"
     );
     let m = dir.path().join("m.csv");
@@ -596,16 +648,30 @@ fn cli_errors_name_file_row_and_column() {
         "y",
     ]);
     assert!(e.contains("unsplit runs"), "{e}");
-    for cmd in [
-        vec!["bound", "--data", d, "--weights", "w", "--k", "2"],
-        vec!["solve-exact", "--data", d, "--weights", "w", "--k", "2"],
-    ] {
-        let e = err_of(&cmd);
-        assert!(
-            e.contains("--weights applies to `run`, `check` and `measure`"),
-            "{e}"
-        );
-    }
+    let e = err_of(&[
+        "solve-exact",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "set-partitioning",
+    ]);
+    assert!(e.contains("only the subset DP"), "{e}");
+    let e = err_of(&[
+        "bound",
+        "--data",
+        d,
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "bnp",
+    ]);
+    assert!(e.contains("bound bnp with --weights: only nn"), "{e}");
     // The weights column is left out of the attributes: d = 2 here.
     let v = json(&cli_ok(&[
         "run",

@@ -119,6 +119,9 @@ fn check_certificate_destination(method: &str, path: &Path) -> Result<()> {
 
 /// `microagg bound`.
 pub fn bound(args: BoundArgs) -> Result<ExitCode> {
+    if args.data.weights.is_some() {
+        return super::weighted_bound::bound(&args);
+    }
     if args.method == microagg::bnp::BOUND_NAME {
         return branch_and_price(&args);
     }

@@ -36,7 +36,8 @@ pub struct DataArgs {
     pub delimiter: String,
     /// Sampling weights: a column of the CSV file (name or 1-based position), read as one
     /// weight per record, each finite and > 0; not an attribute. Reports the weighted IL
-    /// (docs/weights.md says what each method does with weights). `run` and `check` only.
+    /// (docs/weights.md says what each method does with weights). `run`, `check`, `measure`,
+    /// `bound` (nn) and `solve-exact` (subset DP) only.
     #[arg(long, value_name = "COLUMN")]
     pub weights: Option<String>,
 }
@@ -56,8 +57,8 @@ impl DataArgs {
     pub fn load(&self) -> Result<data::Instance> {
         if self.weights.is_some() {
             return Err(Error::usage(
-                "--weights applies to `run`, `check` and `measure`; this command has no \
-                 weighted version (docs/weights.md)",
+                "--weights applies to `run`, `check`, `measure`, `bound` (nn) and `solve-exact` \
+                 (subset DP); this command has no weighted version (docs/weights.md)",
             ));
         }
         data::load_with(&self.data, &self.selection(), self.delimiter()?)

@@ -51,6 +51,9 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
         trace: None,
     }
     .check(data)?;
+    if data.weights.is_some() {
+        return super::weighted_exact::solve(&args);
+    }
     let inst = data.load()?;
     let Some(method) = args.method.small_method() else {
         microagg::bnp::command(

@@ -249,6 +249,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         release,
     });
     record.missing = inst.missing_record(outputs.masked.as_ref().map(|_| args.missing_release));
+    // --bound nn --weights: the weighted nn bound on the weighted SSE next to the unweighted
+    // bound of the unweighted SSE (proofs/P41), skipped like it once interrupted.
+    if let (Some(w), Some(_), None) = (record.weights.as_mut(), &lb, bound_skipped) {
+        let wb = microagg::bound::weighted::weighted_nn(&inst, data.k, interrupt::flag())?;
+        w.bound = Some(microagg::weighted::WeightedBound::of(&wb, w.sse));
+    }
     if args.json {
         output::println(&render::run_json(&record))?;
     } else {
@@ -277,10 +283,8 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
         ));
     }
     if let Some(b) = &args.bound {
-        return Err(Error::usage(format!(
-            "--bound {b} with --weights: no lower bound is proven for the weighted SSE \
-             (docs/weights.md); leave out --bound, or bound the unweighted SSE without --weights"
-        )));
+        // Only nn has a weighted version (proofs/P41); the others are refused here.
+        microagg::bound::weighted::check_weighted_name(b)?;
     }
     if let Some(a) = &args.release.aggregate {
         let agg = microagg::release::Aggregation::parse(a)?;

@@ -59,6 +59,15 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
                 _ => "the method minimised the unweighted SSE; weighted IL reported only",
             }
         );
+        if let Some(b) = &w.bound {
+            text += &format!(
+                "  weighted bound {:<11} IL >= {:.6} %  (certified), weighted gap {} %\n",
+                b.method,
+                b.il_lower_bound,
+                b.gap_percent
+                    .map_or("n/a".to_string(), |g| format!("{g:.4}"))
+            );
+        }
     }
     if let Some(b) = bound {
         text += &format!(

@@ -39,6 +39,7 @@
 pub use super::local_search::{LocalSearch, IMPROVE_EPS};
 use super::moves::MoveLog;
 use super::neighbours::Neighbours;
+use super::weighted_descent::WeightedLocalSearch;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::method::{MethodInfo, Stats};
@@ -92,6 +93,8 @@ pub struct Descent {
     params: DescentParams,
     nb: Option<Neighbours>,
     ls: Option<LocalSearch>,
+    /// With unequal sampling weights: the weighted engine instead of `ls`.
+    weighted: Option<WeightedLocalSearch>,
     log: MoveLog,
     /// Moves applied since every record was last queued.
     since_sweep: usize,
@@ -103,6 +106,7 @@ impl Descent {
             params,
             nb: None,
             ls: None,
+            weighted: None,
             log: MoveLog::new(),
             since_sweep: 0,
         }
@@ -122,6 +126,9 @@ impl Refiner for Descent {
         if let Some(ls) = &self.ls {
             ls.add_stats(&mut s);
         }
+        if let Some(wls) = &self.weighted {
+            wls.add_stats(&mut s);
+        }
         s
     }
 
@@ -130,6 +137,24 @@ impl Refiner for Descent {
         // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
         self.nb = Neighbours::build_until(inst, self.params.neighbours, || ctx.should_stop());
         if self.nb.is_none() {
+            return Ok(());
+        }
+        // Unequal sampling weights: descend on the weighted SSE (equal weights make it a
+        // multiple of the SSE, which the unweighted engine minimises with the same labels).
+        if let Some(w) = inst.weights.as_ref().filter(|w| !w.all_equal()) {
+            if self.params.cycles {
+                return Err(crate::error::Error::usage(
+                    "descent.cycles=true with --weights: the weighted descent has shift and \
+                     swap moves only (docs/weights.md)",
+                ));
+            }
+            let best = self.params.strategy == Strategy::Best;
+            let mut wls = WeightedLocalSearch::new(inst, &state.current, &w.values, best);
+            let mut order: Vec<usize> = (0..inst.n).collect();
+            order.shuffle(ctx.rng);
+            order.into_iter().for_each(|i| wls.push(i));
+            self.weighted = Some(wls);
+            state.set_best_to_current();
             return Ok(());
         }
         let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
@@ -145,6 +170,16 @@ impl Refiner for Descent {
     }
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
+        if let (Some(nb), Some(wls)) = (&self.nb, &mut self.weighted) {
+            // Every applied move lowers the weighted SSE: the current partition is the best.
+            wls.run(&mut state.current, ctx.inst, ctx.k, nb, STEP_RECORDS);
+            state.set_best_to_current();
+            return Ok(if wls.is_idle() {
+                Step::Converged
+            } else {
+                Step::Continue
+            });
+        }
         let (Some(nb), Some(ls)) = (&self.nb, &mut self.ls) else {
             return Ok(Step::Converged);
         };

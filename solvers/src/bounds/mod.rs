@@ -7,6 +7,10 @@
 //! - [`nn`]: the nearest-neighbour bound, `sum_i NN_{k-1}(i) / (2k)` (proof:
 //!   `proofs/P06-nn-bound.md`). O(n^2 d) time by scan, or O(n k) from k-nearest lists a
 //!   caller computed (`nn_bound_from_lists`, e.g. from a kd-tree); O(n) extra memory.
+//! - [`nn_weighted`]: the weighted nearest-neighbour bound on the weighted SSE (sampling
+//!   weights, groups of at least k records), `sum_i (w_i / 2) lambda_i` with each
+//!   `lambda_i` a certified minimum ratio (proof: `proofs/P41-weighted-nn-bound.md`).
+//!   O(n^2 d) by scan, or O(n m d) from m-nearest lists.
 //! - [`colgen`]: the column generation (Lagrangian) bound over groups of `k..2k-1` records
 //!   (proof: `proofs/P09-lagrangian-bound.md`). HiGHS master, O(n^2) memory.
 //!
@@ -15,6 +19,7 @@
 
 pub mod colgen;
 pub mod nn;
+pub mod nn_weighted;
 
 pub use colgen::verify::{
     tree_covers, verify_lagrangian, verify_lagrangian_anchored, verify_lagrangian_anchored_at,

@@ -35,6 +35,7 @@
 pub(crate) mod branch;
 pub(crate) mod certify;
 pub mod dp;
+pub mod dp_weighted;
 pub(crate) mod enumerate;
 pub(crate) mod masks;
 pub mod setpart;
