@@ -1,5 +1,5 @@
-//! The MDAV-lineage engine on its three backends: the kd-tree and the ball buckets answer
-//! exactly as the scan, so every lineage rule set gives identical groups (same records, same order, same group
+//! The MDAV-lineage engine on its four backends: the kd-tree, the ball buckets and the
+//! filtered (single-precision) scan answer exactly as the scan, so every lineage rule set gives identical groups (same records, same order, same group
 //! order) on random data with ties and duplicate rows, d = 1..20, on all records and on a
 //! subset; and a stopped initializer returns `Error::Interrupted`, never a partition.
 
@@ -7,6 +7,7 @@ mod common;
 use microagg::error::Error;
 use microagg::init::buckets::BucketRemaining;
 use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
+use microagg::init::filter_scan::FilterScan;
 use microagg::init::kdtree::KdRemaining;
 use microagg::init::remaining::{Remaining, Scan};
 use microagg::init::spatial::Backend;
@@ -98,6 +99,8 @@ proptest! {
             prop_assert_eq!(&scan, &tree, "rules {:?}", rules);
             let buckets = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Buckets)).unwrap();
             prop_assert_eq!(&scan, &buckets, "buckets, rules {:?}", rules);
+            let filter = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Filter)).unwrap();
+            prop_assert_eq!(&scan, &filter, "filter, rules {:?}", rules);
             let mut all: Vec<usize> = scan.iter().flatten().copied().collect();
             all.sort_unstable();
             prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
@@ -108,6 +111,8 @@ proptest! {
                 prop_assert_eq!(&a, &b, "subset, rules {:?}", rules);
                 let c = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Buckets)).unwrap();
                 prop_assert_eq!(&a, &c, "subset, buckets, rules {:?}", rules);
+                let f = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Filter)).unwrap();
+                prop_assert_eq!(&a, &f, "subset, filter, rules {:?}", rules);
             }
         }
     }
@@ -128,39 +133,144 @@ proptest! {
         let mut scan = Scan::new(&inst, ids.clone());
         let mut tree = KdRemaining::new(&inst, ids.clone());
         // Few large buckets, so that removals compact them.
-        let mut ball = BucketRemaining::with_buckets(&inst, ids, buckets);
+        let mut ball = BucketRemaining::with_buckets(&inst, ids.clone(), buckets);
+        let mut filter = FilterScan::new(&inst, ids);
         let mut step = 0usize;
         while !scan.is_empty() {
             prop_assert_eq!(scan.centroid(), tree.centroid());
             prop_assert_eq!(scan.centroid(), ball.centroid());
+            prop_assert_eq!(scan.centroid(), filter.centroid());
             let q: Vec<f64> = inst.row((step * 7 + seed as usize) % n).iter().map(|v| v * 0.5).collect();
             let f = scan.farthest_from(&q);
             prop_assert_eq!(f, tree.farthest_from(&q));
             prop_assert_eq!(f, ball.farthest_from(&q));
+            prop_assert_eq!(f, filter.farthest_from(&q));
             let f = scan.farthest_from_centroid();
             prop_assert_eq!(f, tree.farthest_from_centroid());
             prop_assert_eq!(f, ball.farthest_from_centroid());
+            prop_assert_eq!(f, filter.farthest_from_centroid());
             let a = scan.take_nearest(&q, k);
             prop_assert_eq!(&a, &tree.take_nearest(&q, k));
             prop_assert_eq!(&a, &ball.take_nearest(&q, k));
+            prop_assert_eq!(&a, &filter.take_nearest(&q, k));
             prop_assert_eq!(scan.len(), tree.len());
             prop_assert_eq!(scan.len(), ball.len());
+            prop_assert_eq!(scan.len(), filter.len());
             if !scan.is_empty() && step.is_multiple_of(2) {
                 let f = scan.farthest_from_centroid();
                 prop_assert_eq!(f, tree.farthest_from_centroid());
                 prop_assert_eq!(f, ball.farthest_from_centroid());
+                prop_assert_eq!(f, filter.farthest_from_centroid());
                 scan.remove(f);
                 tree.remove(f);
                 ball.remove(f);
+                filter.remove(f);
             }
             step += 1;
         }
         let all = scan.take_all();
         prop_assert_eq!(&all, &tree.take_all());
         prop_assert_eq!(&all, &ball.take_all());
+        prop_assert_eq!(&all, &filter.take_all());
     }
 }
 
+/// Rows on a small grid plus noise of relative size 1e-9: distances that tie in single
+/// precision but not in double, ordered differently by the two.
+fn near_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    (0..n)
+        .map(|_| {
+            (0..d)
+                .map(|_| (next() % 3) as f64 + (next() % 1000) as f64 * 1e-9)
+                .collect()
+        })
+        .collect()
+}
+
+/// Farthest and k-nearest queries of `filter` against the scan's, from records and from
+/// halved records, with removals; true when every answer agrees.
+fn filter_agrees(inst: &microagg::data::Instance, k: usize, mut filter: FilterScan) -> bool {
+    let n = inst.n;
+    let mut scan = Scan::new(inst, (0..n).collect());
+    let mut step = 0;
+    while !scan.is_empty() {
+        let q: Vec<f64> = inst.row((step * 7) % n).iter().map(|v| v * 0.5).collect();
+        let r = inst.row((step * 13 + 5) % n).to_vec();
+        if scan.farthest_from(&q) != filter.farthest_from(&q)
+            || scan.farthest_from(&r) != filter.farthest_from(&r)
+            || scan.farthest_from_centroid() != filter.farthest_from_centroid()
+            || scan.take_nearest(&r, k) != filter.take_nearest(&r, k)
+            || scan.take_nearest(&q, k) != filter.take_nearest(&q, k)
+        {
+            return false;
+        }
+        step += 1;
+    }
+    true
+}
+
+/// The single-precision filter keeps every record within its error bound of the answer:
+/// on near-tied data it equals the scan, and with the bound set to zero (a loosened
+/// exclusion) it does not, so the bound is what makes the answers exact.
+#[test]
+fn filter_scan_needs_its_error_bound_on_near_ties() {
+    let mut loosened_differs = 0;
+    for seed in 0..40u64 {
+        let d = 1 + (seed as usize % 6);
+        let inst = common::from_rows(&near_tied_rows(300, d, seed));
+        let ids: Vec<usize> = (0..inst.n).collect();
+        assert!(FilterScan::suits(&inst, &ids));
+        for k in [1, 3] {
+            assert!(
+                filter_agrees(&inst, k, FilterScan::new(&inst, ids.clone())),
+                "seed {seed} k {k}"
+            );
+            if !filter_agrees(
+                &inst,
+                k,
+                FilterScan::with_margin_factor(&inst, ids.clone(), 0.0),
+            ) {
+                loosened_differs += 1;
+            }
+        }
+    }
+    assert!(
+        loosened_differs >= 10,
+        "a zero margin changed answers on only {loosened_differs} of 80 cases"
+    );
+}
+
+/// Values single precision cannot hold (|z| >= 1e15) send the filter backend to the plain
+/// scan, with the scan's groups; the bound of a huge query point is infinite, so the
+/// filter then compares every record exactly.
+#[test]
+fn filter_backend_falls_back_on_huge_values() {
+    let rows: Vec<Vec<f64>> = (0..200)
+        .map(|i| vec![(i % 7) as f64, (i % 11) as f64])
+        .collect();
+    let mut inst = common::from_rows(&rows);
+    let ids: Vec<usize> = (0..inst.n).collect();
+    assert!(FilterScan::suits(&inst, &ids));
+    inst.z[2 * 17] = 3e20;
+    assert!(!FilterScan::suits(&inst, &ids));
+    let scan = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
+    let filter =
+        engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Filter)).unwrap();
+    assert_eq!(scan, filter);
+    let inst = common::from_rows(&rows);
+    let mut scan = Scan::new(&inst, ids.clone());
+    let mut filter = FilterScan::new(&inst, ids);
+    let huge = vec![1e300, -1e300];
+    assert_eq!(scan.farthest_from(&huge), filter.farthest_from(&huge));
+    assert_eq!(scan.take_nearest(&huge, 4), filter.take_nearest(&huge, 4));
+}
 /// Larger instances where the automatic choice picks the tree for real (d = 2, n = 6000):
 /// same labels as the forced scan.
 #[test]
@@ -208,7 +318,8 @@ fn a_set_stop_flag_or_a_passed_deadline_interrupts_the_initializer() {
 }
 
 /// The thread count changes neither a distance pass (bit for bit) nor the groups of a run
-/// long enough to take the parallel path (n above `pool::PARALLEL_MIN`).
+/// long enough to take the parallel path (n above `pool::PARALLEL_MIN`), on the scan and on
+/// the filtered scan.
 #[test]
 fn thread_count_does_not_change_distances_or_groups() {
     use microagg::init::pool::{squared_distances, PARALLEL_MIN};
@@ -228,13 +339,24 @@ fn thread_count_does_not_change_distances_or_groups() {
             squared_distances(&cols, &q, &mut dist);
             let groups =
                 engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
-            (dist.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), groups)
+            let filter =
+                engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Filter))
+                    .unwrap();
+            (
+                dist.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                groups,
+                filter,
+            )
         })
     };
-    let (d1, g1) = run(1);
-    let (d3, g3) = run(3);
+    let (d1, g1, f1) = run(1);
+    let (d3, g3, f3) = run(3);
     assert_eq!(d1, d3);
     assert_eq!(g1, g3);
+    // The filtered scan's parallel pass (over PARALLEL_MIN records) gives the scan's groups
+    // for every thread count.
+    assert_eq!(g1, f1);
+    assert_eq!(g1, f3);
 }
 
 /// The ball buckets on larger instances with many ties and duplicate rows (buckets of
@@ -253,8 +375,8 @@ fn buckets_equal_the_scan_on_larger_tied_and_gaussian_instances() {
         }
     }
     use microagg::init::spatial::by_size;
-    assert_eq!(by_size(200_000, 10), Backend::Buckets);
-    assert_eq!(by_size(24_000, 10), Backend::Scan);
+    assert_eq!(by_size(200_000, 10), Backend::Filter);
+    assert_eq!(by_size(1_000, 10), Backend::Scan);
     let inst = common::synthetic("gauss:n=24000,d=10,clusters=5,seed=4");
     let scan = engine::groups_in("t", &inst, 5, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
     for threads in [1, 2] {

@@ -22,7 +22,8 @@ pub struct BenchArgs {
     /// Methods to time, comma-separated (default: mdav).
     #[arg(long, default_value = "mdav")]
     pub methods: String,
-    /// Cases, comma-separated: eia-k3, eia-k10, gauss-10k, gauss-100k (default: all).
+    /// Cases, comma-separated: eia-k3, eia-k10, gauss-10k, gauss-100k (the default), and
+    /// gauss-200k, gauss-1m (minutes of CPU; only when named).
     #[arg(long, default_value = "eia-k3,eia-k10,gauss-10k,gauss-100k")]
     pub cases: String,
     /// Repetitions per measurement (the minimum time is reported; at least 1).

@@ -18,7 +18,8 @@
 //!
 //! [`trace`] returns the groups in creation order (each with its records in the order they
 //! were added and its [`Side`]) and the rest; [`groups`] applies the leftover rule. The
-//! queries go through [`Remaining`] (a scan, a kd-tree or ball buckets, identical answers),
+//! queries go through [`Remaining`] (a scan, a filtered single-precision scan, a kd-tree or
+//! ball buckets, identical answers),
 //! chosen by n and d. Between groups the engine looks at the run's stop flag and deadline
 //! ([`StopScope`]): a stopped run returns [`Error::Interrupted`], never a partial partition.
 //!

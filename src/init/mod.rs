@@ -12,6 +12,7 @@ pub mod dbfs;
 pub mod diameter;
 pub mod engine;
 pub mod fcm;
+pub mod filter_scan;
 pub mod ga;
 pub mod growth;
 pub mod gsms;

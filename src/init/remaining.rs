@@ -3,16 +3,18 @@
 //! The seed-and-grow heuristics ([`super::engine`]) need four things of the records not yet
 //! grouped: their centroid, the record farthest from a point, the k records nearest to a
 //! point (removed as they are taken), and removal of given records. [`Remaining`] names
-//! them; three implementations give identical answers:
+//! them; four implementations give identical answers:
 //!
 //! - [`Scan`]: a distance pass over every remaining record per query ([`Pool`]), best for
 //!   small n or large d;
 //! - [`super::kdtree::KdRemaining`]: a kd-tree with deletions, exact (bounds that hold in
 //!   floating point; see its module doc);
 //! - [`super::buckets::BucketRemaining`]: ball buckets (triangle-inequality bounds from
-//!   each record's distance to its bucket's centre), for higher d and large m.
+//!   each record's distance to its bucket's centre), for higher d and large m;
+//! - [`super::filter_scan::FilterScan`]: the scan's passes in single precision, the answer
+//!   recomputed in double precision among the records within a proven error bound.
 //!
-//! Both compute a squared distance the same way (the terms `(x_j - q_j)^2` added in column
+//! All compute a squared distance the same way (the terms `(x_j - q_j)^2` added in column
 //! order from 0.0), break ties by the lowest record id, and keep the centroid as the
 //! compensated running sums of [`Pool`], updated in the same removal order (a batch is
 //! removed from the highest pool position down, as [`Pool`] does), so every choice and every

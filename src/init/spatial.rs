@@ -1,10 +1,12 @@
 //! # Choosing the spatial backend of the remaining records
 //!
 //! [`open`] hands the MDAV-lineage engine ([`super::engine`]) its [`Remaining`] records
-//! behind the scan ([`Scan`]), the exact kd-tree ([`KdRemaining`]) or the exact ball
-//! buckets ([`BucketRemaining`]); all give identical answers
-//! (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d ([`by_size`]) or
-//! forced by `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`), only changes the time. It sits
+//! behind the scan ([`Scan`]), the exact kd-tree ([`KdRemaining`]), the exact ball
+//! buckets ([`BucketRemaining`]) or the filtered scan ([`FilterScan`]: `f32` passes, exact
+//! answers); all give identical answers (`proofs/P16-exact-spatial-queries.md`), so the
+//! choice, by n and d ([`by_size`]: tree for d <= 4 from 5 000 / 20 000 records, else the
+//! filtered scan from 2 048 records, else the scan) or forced by `MICROAGG_SPATIAL`
+//! (`scan`, `tree`, `buckets`, `filter`), only changes the time. It sits
 //! above the backends so that none imports another.
 //!
 //! ## Complexity
@@ -15,6 +17,7 @@
 //! None.
 
 use super::buckets::BucketRemaining;
+use super::filter_scan::FilterScan;
 use super::kdtree::KdRemaining;
 use super::remaining::{Remaining, Scan};
 use crate::data::Instance;
@@ -24,27 +27,37 @@ use crate::data::Instance;
 /// thread; figures in `proofs/certificates/study-engine.txt`): scan/tree time 1.0 at
 /// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
 /// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the
-/// tree's farthest queries (from MDAV's r, a hull record) visit most leaves.
+/// tree's farthest queries (from MDAV's r, a hull record) visit most leaves; at d = 5..6 the
+/// filtered scan ([`use_filter`]) beats it.
 pub fn use_tree(m: usize, d: usize) -> bool {
     match d {
         0..=2 => m >= 5_000,
         3..=4 => m >= 20_000,
-        5..=6 => m >= 60_000,
         _ => false,
     }
 }
 
-/// True when the ball buckets ([`BucketRemaining`]) answer faster than the scan for `m`
-/// records of dimension `d` where [`use_tree`] does not hold. Measured at d = 10 only (MDAV,
-/// k = 5, Gaussian mixtures, one thread, `examples/remaining_crossover.rs`): the scan is
-/// faster at 10^5 records, the buckets from 2 x 10^5 on (where the scan's passes no longer
-/// fit the cache); other d are left to the scan.
-pub fn use_buckets(m: usize, d: usize) -> bool {
-    (7..=12).contains(&d) && m >= BUCKETS_MIN
+/// True when the ball buckets ([`BucketRemaining`]) are chosen: never by size any more.
+/// At d = 10 they beat the `f64` scan from 2 x 10^5 records, but the filtered scan
+/// ([`FilterScan`]) beats them there by 2.6x (5.8 s against 15.0 s CPU at 2 x 10^5,
+/// `proofs/certificates/study-engine.txt` section "24-mdav"); they stay available through
+/// `MICROAGG_SPATIAL=buckets`.
+pub fn use_buckets(_m: usize, _d: usize) -> bool {
+    false
 }
 
-/// Fewest records for the ball buckets (see [`use_buckets`]).
-pub const BUCKETS_MIN: usize = 150_000;
+/// True when the filtered scan ([`FilterScan`]) is chosen where [`use_tree`] does not hold:
+/// from [`FILTER_MIN`] records. Measured (MDAV, k = 5, Gaussian mixtures, one thread, CPU
+/// seconds, `proofs/certificates/study-engine.txt` section "24-mdav"): against the `f64`
+/// scan 3.48 -> 1.68 s at 10^5, d = 10; against the tree 2.15 -> 1.05 s at 10^5, d = 6 and
+/// 0.78 -> 0.36 s at 6 x 10^4, d = 6 (the tree keeps d <= 4: 0.71 s against 0.82 s at 10^5,
+/// d = 4).
+pub fn use_filter(m: usize, _d: usize) -> bool {
+    m >= FILTER_MIN
+}
+
+/// Fewest records for the filtered scan (see [`use_filter`]).
+pub const FILTER_MIN: usize = 2048;
 
 /// The backend [`Backend::Auto`] picks for `m` records of dimension `d`.
 pub fn by_size(m: usize, d: usize) -> Backend {
@@ -52,6 +65,8 @@ pub fn by_size(m: usize, d: usize) -> Backend {
         Backend::Tree
     } else if use_buckets(m, d) {
         Backend::Buckets
+    } else if use_filter(m, d) {
+        Backend::Filter
     } else {
         Backend::Scan
     }
@@ -60,16 +75,19 @@ pub fn by_size(m: usize, d: usize) -> Backend {
 /// Which implementation [`open`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// By n and d ([`use_tree`]).
+    /// By n and d ([`by_size`]).
     Auto,
     Scan,
     Tree,
     /// Ball buckets ([`BucketRemaining`]).
     Buckets,
+    /// The scan with single-precision passes and exact answers ([`FilterScan`]; the plain
+    /// scan where the data do not suit it).
+    Filter,
 }
 
 /// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`,
-/// `buckets`;
+/// `buckets`, `filter`;
 /// anything else or unset: automatic). For comparisons and benchmarks: the answers are the
 /// same either way, only the time differs.
 pub fn forced_backend() -> Option<Backend> {
@@ -77,6 +95,7 @@ pub fn forced_backend() -> Option<Backend> {
         Ok("scan") => Some(Backend::Scan),
         Ok("tree") => Some(Backend::Tree),
         Ok("buckets") => Some(Backend::Buckets),
+        Ok("filter") => Some(Backend::Filter),
         _ => None,
     }
 }
@@ -90,6 +109,8 @@ pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dy
     match chosen {
         Backend::Tree => Box::new(KdRemaining::new(inst, ids)),
         Backend::Buckets => Box::new(BucketRemaining::new(inst, ids)),
+        // Data single precision cannot hold go to the plain scan.
+        Backend::Filter if FilterScan::suits(inst, &ids) => Box::new(FilterScan::new(inst, ids)),
         _ => Box::new(Scan::new(inst, ids)),
     }
 }
