@@ -38,6 +38,9 @@
 
 use rayon::prelude::*;
 
+mod batch;
+pub use batch::{PacketScratch, PACKET};
+
 /// Largest number of records in a leaf (measured best at d = 10; see the study file).
 pub const LEAF: usize = 16;
 /// Leaves are stored column by column in runs padded to a multiple of this many records, so
@@ -91,13 +94,20 @@ impl<'a> StaticKdTree<'a> {
     ///
     /// Panics if `d == 0`, `z.len()` is not a multiple of `d` or n >= 2^32 - 1.
     pub fn new(z: &'a [f64], d: usize) -> Self {
+        Self::with_leaf_size(z, d, LEAF)
+    }
+
+    /// As [`new`](Self::new) with leaves of at most `leaf` records (for studies; `leaf`
+    /// >= 1).
+    pub fn with_leaf_size(z: &'a [f64], d: usize, leaf: usize) -> Self {
+        assert!(leaf >= 1, "leaves of at least one record");
         assert!(d > 0 && z.len().is_multiple_of(d), "rows of d > 0 values");
         let n = z.len() / d;
         assert!(n < u32::MAX as usize, "fewer than 2^32 - 1 records");
         let mut order: Vec<u32> = (0..n as u32).collect();
-        let mut nodes = Vec::with_capacity(2 * n / LEAF + 1);
+        let mut nodes = Vec::with_capacity(2 * n / leaf + 1);
         if n > 0 {
-            build(z, d, &mut order, 0, &mut nodes);
+            build(z, d, leaf, &mut order, 0, &mut nodes);
         }
         let mut columns = Vec::new();
         let mut boxes = Vec::with_capacity(nodes.len() * 2 * d);
@@ -290,28 +300,40 @@ impl Scratch {
     /// Keep (dist, id) if it ranks among the m best by (distance, id).
     #[inline]
     fn offer(&mut self, dist: f64, id: u32) {
-        let full = self.best.len() == self.m;
-        if full {
-            let (wd, wi) = self.best[self.m - 1];
-            if dist > wd || (dist == wd && id > wi) {
-                return;
-            }
-            self.best.pop();
-        }
-        let at = self
-            .best
-            .iter()
-            .rposition(|&(bd, bi)| bd < dist || (bd == dist && bi < id))
-            .map_or(0, |p| p + 1);
-        self.best.insert(at, (dist, id));
-        if self.best.len() == self.m {
+        if offer(&mut self.best, self.m, dist, id) {
             self.threshold = self.best[self.m - 1].0 * GROW + TINY;
         }
     }
 }
 
+/// Keep (dist, id) in `best` (ascending, at most m) if it ranks among the m best by
+/// (distance, id); true when `best` holds m entries afterwards and changed.
+#[inline]
+fn offer(best: &mut Vec<(f64, u32)>, m: usize, dist: f64, id: u32) -> bool {
+    if best.len() == m {
+        let (wd, wi) = best[m - 1];
+        if dist > wd || (dist == wd && id > wi) {
+            return false;
+        }
+        best.pop();
+    }
+    let at = best
+        .iter()
+        .rposition(|&(bd, bi)| bd < dist || (bd == dist && bi < id))
+        .map_or(0, |p| p + 1);
+    best.insert(at, (dist, id));
+    best.len() == m
+}
+
 /// Build the subtree over `order[..]` (global offset `offset` into the tree order).
-fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<Node>) {
+fn build(
+    z: &[f64],
+    d: usize,
+    leaf: usize,
+    order: &mut [u32],
+    offset: usize,
+    nodes: &mut Vec<Node>,
+) {
     let len = order.len();
     let at = nodes.len();
     nodes.push(Node {
@@ -325,7 +347,7 @@ fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<
         right_lo: 0.0,
         hi: 0.0,
     });
-    if len <= LEAF {
+    if len <= leaf {
         return;
     }
     let value = |i: u32, j: usize| z[i as usize * d + j];
@@ -359,9 +381,9 @@ fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<
         .iter()
         .map(|&i| value(i, dim))
         .fold(f64::INFINITY, f64::min);
-    build(z, d, lo, offset, nodes);
+    build(z, d, leaf, lo, offset, nodes);
     let right = nodes.len();
-    build(z, d, hi, offset + half, nodes);
+    build(z, d, leaf, hi, offset + half, nodes);
     let nd = &mut nodes[at];
     (nd.dim, nd.right) = (dim, right);
     (nd.lo, nd.left_hi, nd.right_lo, nd.hi) = (ends.0, left_hi, right_lo, ends.1);
@@ -369,13 +391,14 @@ fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<
 
 /// Queries per chunk between two calls of the stop rule and progress report.
 pub const CHUNK: usize = 16_384;
-/// Queries per parallel task inside a chunk.
-const TASK: usize = 256;
 
 /// The `m` nearest other records of every one of the `n = z.len() / d` rows of `z`, by
 /// (computed squared distance, id), nearest first: record i's list at `[i m, (i + 1) m)`
-/// (m must be below n). `stop` is asked before each chunk of [`CHUNK`] queries (`None`
-/// once it says stop), `progress` told the number of records done after each.
+/// (m must be below n). Packets of [`PACKET`] records consecutive in tree order are queried
+/// together ([`StaticKdTree::nearest_of_packet`]), in parallel within chunks of [`CHUNK`]
+/// records; each list is written at its record's place, so the lists do
+/// not depend on the thread count. `stop` is asked before each chunk (`None` once it says
+/// stop), `progress` told the number of records done after each.
 pub fn all_nearest(
     z: &[f64],
     d: usize,
@@ -391,30 +414,21 @@ pub fn all_nearest(
     let tree = StaticKdTree::new(z, d);
     let mut list = vec![0u32; n * m];
     let mut done = 0;
-    for (c, chunk) in tree.ids_in_tree_order().chunks(CHUNK).enumerate() {
+    for chunk in tree.ids_in_tree_order().chunks(CHUNK) {
         if stop() {
             return None;
         }
-        let first = c * CHUNK;
-        let found: Vec<Vec<u32>> = (0..chunk.len().div_ceil(TASK))
-            .into_par_iter()
-            .map_init(
-                || (Scratch::default(), Vec::new()),
-                |(scratch, one), t| {
-                    let from = first + t * TASK;
-                    let to = (from + TASK).min(first + chunk.len());
-                    let mut lists = Vec::with_capacity((to - from) * m);
-                    for &id in &chunk[from - first..to - first] {
-                        tree.nearest_of(id, m, scratch, one);
-                        lists.extend_from_slice(one);
-                    }
-                    lists
-                },
-            )
+        let found: Vec<Vec<u32>> = chunk
+            .par_chunks(PACKET)
+            .map_init(PacketScratch::default, |scratch, packet| {
+                let mut lists = Vec::with_capacity(packet.len() * m);
+                tree.nearest_of_packet(packet, m, scratch, &mut lists);
+                lists
+            })
             .collect();
-        for (t, lists) in found.iter().enumerate() {
-            for (w, l) in lists.chunks(m).enumerate() {
-                let i = chunk[t * TASK + w] as usize;
+        for (packet, lists) in chunk.chunks(PACKET).zip(&found) {
+            for (&i, l) in packet.iter().zip(lists.chunks(m)) {
+                let i = i as usize;
                 list[i * m..(i + 1) * m].copy_from_slice(l);
             }
         }
