@@ -8,13 +8,11 @@
 //!     cargo run --release --example nn_bound_scale -- 1000000 10 5
 //!     cargo run --release --example nn_bound_scale -- 1000000 10 5 --sample 20000 [--leaf L]
 //!
-//! The sample is timed twice: record by record (`nearest_of`) and by packets of
-//! consecutive records (`nearest_of_packet`, the path of the full pass); `--leaf L` builds
-//! the tree with leaves of at most L records.
+//! `--leaf L` builds the sample's tree with leaves of at most L records.
 
 use microagg::bench::{peak_rss_mb, thread_cpu_seconds};
 use microagg::data::{self, ColumnSelection};
-use microagg::search::knn::{PacketScratch, Scratch, StaticKdTree, PACKET};
+use microagg::search::knn::{Scratch, StaticKdTree};
 use std::time::Instant;
 
 fn main() {
@@ -57,23 +55,6 @@ fn main() {
             per * 1e6,
             per * n as f64,
             peak_rss_mb()
-        );
-        // The same records by packets (the path of `all_nearest`).
-        let ids = &tree.ids_in_tree_order()[from..(from + q).min(n)];
-        let (t, c) = (Instant::now(), thread_cpu_seconds());
-        let (mut ps, mut lists) = (PacketScratch::default(), Vec::new());
-        for packet in ids.chunks(PACKET) {
-            lists.clear();
-            tree.nearest_of_packet(packet, k - 1, &mut ps, &mut lists);
-        }
-        let (wall, cpu) = (t.elapsed().as_secs_f64(), thread_cpu_seconds() - c);
-        let per = cpu / ids.len() as f64;
-        println!(
-            "packets of {PACKET}: nodes entered per packet {:.1}, leaves scanned per record {:.1}; {wall:.2} s wall {cpu:.2} s CPU = {:.1} us each; all n: ~{:.0} s CPU",
-            ps.nodes_entered as f64 / ids.len().div_ceil(PACKET) as f64,
-            ps.leaves_scanned as f64 / ids.len() as f64,
-            per * 1e6,
-            per * n as f64,
         );
         return;
     }

@@ -38,9 +38,6 @@
 
 use rayon::prelude::*;
 
-mod batch;
-pub use batch::{PacketScratch, PACKET};
-
 /// Largest number of records in a leaf (measured best at d = 10; see the study file).
 pub const LEAF: usize = 16;
 /// Leaves are stored column by column in runs padded to a multiple of this many records, so
@@ -300,29 +297,24 @@ impl Scratch {
     /// Keep (dist, id) if it ranks among the m best by (distance, id).
     #[inline]
     fn offer(&mut self, dist: f64, id: u32) {
-        if offer(&mut self.best, self.m, dist, id) {
+        let full = self.best.len() == self.m;
+        if full {
+            let (wd, wi) = self.best[self.m - 1];
+            if dist > wd || (dist == wd && id > wi) {
+                return;
+            }
+            self.best.pop();
+        }
+        let at = self
+            .best
+            .iter()
+            .rposition(|&(bd, bi)| bd < dist || (bd == dist && bi < id))
+            .map_or(0, |p| p + 1);
+        self.best.insert(at, (dist, id));
+        if self.best.len() == self.m {
             self.threshold = self.best[self.m - 1].0 * GROW + TINY;
         }
     }
-}
-
-/// Keep (dist, id) in `best` (ascending, at most m) if it ranks among the m best by
-/// (distance, id); true when `best` holds m entries afterwards and changed.
-#[inline]
-fn offer(best: &mut Vec<(f64, u32)>, m: usize, dist: f64, id: u32) -> bool {
-    if best.len() == m {
-        let (wd, wi) = best[m - 1];
-        if dist > wd || (dist == wd && id > wi) {
-            return false;
-        }
-        best.pop();
-    }
-    let at = best
-        .iter()
-        .rposition(|&(bd, bi)| bd < dist || (bd == dist && bi < id))
-        .map_or(0, |p| p + 1);
-    best.insert(at, (dist, id));
-    best.len() == m
 }
 
 /// Build the subtree over `order[..]` (global offset `offset` into the tree order).
@@ -391,14 +383,13 @@ fn build(
 
 /// Queries per chunk between two calls of the stop rule and progress report.
 pub const CHUNK: usize = 16_384;
+/// Queries per parallel task inside a chunk.
+const TASK: usize = 256;
 
 /// The `m` nearest other records of every one of the `n = z.len() / d` rows of `z`, by
 /// (computed squared distance, id), nearest first: record i's list at `[i m, (i + 1) m)`
-/// (m must be below n). Packets of [`PACKET`] records consecutive in tree order are queried
-/// together ([`StaticKdTree::nearest_of_packet`]), in parallel within chunks of [`CHUNK`]
-/// records; each list is written at its record's place, so the lists do
-/// not depend on the thread count. `stop` is asked before each chunk (`None` once it says
-/// stop), `progress` told the number of records done after each.
+/// (m must be below n). `stop` is asked before each chunk of [`CHUNK`] queries (`None`
+/// once it says stop), `progress` told the number of records done after each.
 pub fn all_nearest(
     z: &[f64],
     d: usize,
@@ -414,21 +405,30 @@ pub fn all_nearest(
     let tree = StaticKdTree::new(z, d);
     let mut list = vec![0u32; n * m];
     let mut done = 0;
-    for chunk in tree.ids_in_tree_order().chunks(CHUNK) {
+    for (c, chunk) in tree.ids_in_tree_order().chunks(CHUNK).enumerate() {
         if stop() {
             return None;
         }
-        let found: Vec<Vec<u32>> = chunk
-            .par_chunks(PACKET)
-            .map_init(PacketScratch::default, |scratch, packet| {
-                let mut lists = Vec::with_capacity(packet.len() * m);
-                tree.nearest_of_packet(packet, m, scratch, &mut lists);
-                lists
-            })
+        let first = c * CHUNK;
+        let found: Vec<Vec<u32>> = (0..chunk.len().div_ceil(TASK))
+            .into_par_iter()
+            .map_init(
+                || (Scratch::default(), Vec::new()),
+                |(scratch, one), t| {
+                    let from = first + t * TASK;
+                    let to = (from + TASK).min(first + chunk.len());
+                    let mut lists = Vec::with_capacity((to - from) * m);
+                    for &id in &chunk[from - first..to - first] {
+                        tree.nearest_of(id, m, scratch, one);
+                        lists.extend_from_slice(one);
+                    }
+                    lists
+                },
+            )
             .collect();
-        for (packet, lists) in chunk.chunks(PACKET).zip(&found) {
-            for (&i, l) in packet.iter().zip(lists.chunks(m)) {
-                let i = i as usize;
+        for (t, lists) in found.iter().enumerate() {
+            for (w, l) in lists.chunks(m).enumerate() {
+                let i = chunk[t * TASK + w] as usize;
                 list[i * m..(i + 1) * m].copy_from_slice(l);
             }
         }

@@ -85,9 +85,9 @@ fn stop_before_the_first_chunk_gives_none_and_progress_counts_every_record() {
 }
 
 #[test]
-fn packet_lists_equal_single_queries_and_full_sorting_with_large_equal_leaves() {
+fn lists_equal_full_sorting_with_a_large_equal_leaf_and_any_leaf_size() {
     // Clustered irregular rows plus a block of 100 identical rows (a leaf far larger than
-    // LEAF: its batch is all of them) and grid rows tied across leaves.
+    // LEAF) and grid rows tied across leaves.
     let (n, d, m) = (1500, 6, 4);
     let mut next = xorshift(2024);
     let mut z: Vec<f64> = (0..n * d)
@@ -103,35 +103,21 @@ fn packet_lists_equal_single_queries_and_full_sorting_with_large_equal_leaves() 
     for r in 600..700 {
         z.copy_within(500 * d..501 * d, r * d);
     }
-    let batched = all_nearest(&z, d, m, || false, |_| {}).unwrap();
-    assert_eq!(batched, by_sorting(&z, d, m));
-    let tree = StaticKdTree::new(&z, d);
-    let (mut scratch, mut one) = (Scratch::default(), Vec::new());
-    for i in 0..n {
-        tree.nearest_of(i as u32, m, &mut scratch, &mut one);
-        assert_eq!(one, batched[i * m..(i + 1) * m], "record {i}");
-    }
-    // Packets of every size up to PACKET, from anywhere in tree order.
-    let order = tree.ids_in_tree_order();
-    let mut ps = PacketScratch::default();
-    let mut pos = 0;
-    let mut size = 1;
-    while pos < n {
-        let packet = &order[pos..(pos + size).min(n)];
-        let mut lists = Vec::new();
-        tree.nearest_of_packet(packet, m, &mut ps, &mut lists);
-        for (&i, l) in packet.iter().zip(lists.chunks(m)) {
-            let i = i as usize;
-            assert_eq!(l, &batched[i * m..(i + 1) * m], "record {i}");
+    let sorted = by_sorting(&z, d, m);
+    assert_eq!(all_nearest(&z, d, m, || false, |_| {}).unwrap(), sorted);
+    // Every leaf size (the studies' trees): the same lists, query by query.
+    for leaf in [1, 5, 64] {
+        let tree = StaticKdTree::with_leaf_size(&z, d, leaf);
+        let (mut scratch, mut one) = (Scratch::default(), Vec::new());
+        for i in 0..n {
+            tree.nearest_of(i as u32, m, &mut scratch, &mut one);
+            assert_eq!(one, sorted[i * m..(i + 1) * m], "leaf {leaf} record {i}");
         }
-        pos += packet.len();
-        size = size % PACKET + 1;
     }
-    assert_eq!(pos, n);
 }
 
 #[test]
-fn packet_lists_equal_full_sorting_on_clustered_gaussian_data_in_d_10() {
+fn lists_equal_full_sorting_on_clustered_gaussian_data_in_d_10() {
     let inst =
         crate::data::load("gauss:n=3000,d=10,clusters=5,seed=9", &Default::default()).unwrap();
     for m in [1, 4, 10] {
