@@ -6,7 +6,9 @@
 //! the two values compared bit for bit (small n only).
 //!
 //!     cargo run --release --example nn_bound_scale -- 1000000 10 5
-//!     cargo run --release --example nn_bound_scale -- 1000000 10 5 --sample 20000
+//!     cargo run --release --example nn_bound_scale -- 1000000 10 5 --sample 20000 [--leaf L]
+//!
+//! `--leaf L` builds the sample's tree with leaves of at most L records.
 
 use microagg::bench::{peak_rss_mb, thread_cpu_seconds};
 use microagg::data::{self, ColumnSelection};
@@ -29,7 +31,10 @@ fn main() {
     if let Some(p) = flag("--sample") {
         let q: usize = args[p + 1].parse().expect("--sample Q");
         let t = Instant::now();
-        let tree = StaticKdTree::new(&inst.z, d);
+        let leaf = flag("--leaf").map_or(microagg::search::knn::LEAF, |p| {
+            args[p + 1].parse().expect("--leaf L")
+        });
+        let tree = StaticKdTree::with_leaf_size(&inst.z, d, leaf);
         let build = t.elapsed().as_secs_f64();
         let (t, c) = (Instant::now(), thread_cpu_seconds());
         // Q consecutive records in tree order from the middle (the order the lists use).
@@ -42,7 +47,7 @@ fn main() {
         let (wall, cpu) = (t.elapsed().as_secs_f64(), thread_cpu_seconds() - c);
         let per = cpu / q as f64;
         println!(
-            "leaves scanned per query {:.1}",
+            "single queries: leaves scanned per query {:.1}",
             scratch.leaves_scanned as f64 / q as f64
         );
         println!(

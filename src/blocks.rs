@@ -10,7 +10,8 @@
 //!
 //! Groups next to a cut are formed without the records across it. The repair visits the
 //! cuts bottom-up (children before parents, so a repaired group always lies on one side of
-//! every cut above it) and pools the groups whose centroid lies within one typical group
+//! every cut above it; the cuts of one height, whose blocks are disjoint, in parallel, with
+//! the one-by-one order's result whatever the thread count) and pools the groups whose centroid lies within one typical group
 //! radius of the cut plane (the median over the node's groups of sqrt(group SSE / size);
 //! half that with `descent`). [`RepairMode`] says what is done with the pool: by default
 //! (`descent`) the descent refiner improves the pool's groups from where they are (its neighbour lists now cross
@@ -25,7 +26,10 @@
 //! The split is O(n log b) selections for b blocks; solving costs b solves of about SIZE
 //! records (MDAV: O(n SIZE d / k) with the scan); the repair O(n log b) bookkeeping plus,
 //! per cut, one descent over its pool (neighbour lists and the moves of records near the
-//! cut) or one solve of it (`resolve`).
+//! cut) or one solve of it (`resolve`); the cuts of one height run in parallel, so the
+//! wall time is about the sum over heights of the largest pool's repair when threads
+//! suffice (the top cuts, one or two per height, dominate: `proofs/certificates/
+//! study-engine.txt`, "24-nn").
 //!
 //! ## References
 //! Bentley (1975), Communications of the ACM 18(9) (kd splits); Solanas, Martinez-Balleste
@@ -206,6 +210,14 @@ pub fn descent_on_groups(
 /// repaired: `refine` improves its groups, `solve` solves its rows. Once
 /// `interrupt` is set (or a pool's solve is interrupted) it stops after the cuts done, with
 /// their repairs kept: each cut leaves a valid partition.
+///
+/// Cuts of one height in the cut tree (a cut between two blocks has height 1, a cut above
+/// them 2, ...) have disjoint block ranges, and a cut only reads the groups of its own
+/// range, which only the cuts below it change: so the cuts of one height are repaired in
+/// parallel, heights in increasing order. The groups come out as
+/// [`repair_in_order`] gives them, byte for byte, whatever the thread count (each group
+/// carries the place the one-by-one order would give it, and pools are formed in that
+/// order).
 pub fn repair(
     inst: &Instance,
     split: &Split,
@@ -215,10 +227,79 @@ pub fn repair(
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
+    let waves = waves_by_height(&split.cuts);
+    repair_waves(inst, split, groups, mode, refine, solve, interrupt, &waves)
+}
+
+/// As [`repair`], the cuts one after the other in bottom-up order (the reference of the
+/// parallel repair, for tests and studies).
+pub fn repair_in_order(
+    inst: &Instance,
+    split: &Split,
+    groups: Vec<Vec<usize>>,
+    mode: RepairMode,
+    refine: &RefineGroups<'_>,
+    solve: &SolveRows<'_>,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<(Vec<Vec<usize>>, RepairStats)> {
+    let waves: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
+    repair_waves(inst, split, groups, mode, refine, solve, interrupt, &waves)
+}
+
+/// The cuts grouped by height (1 + the largest height of the cuts inside the cut's block
+/// range), lowest first, each wave in bottom-up order. O(c^2) for c cuts (c = blocks - 1).
+fn waves_by_height(cuts: &[Cut]) -> Vec<Vec<usize>> {
+    let inside = |a: &Cut, b: &Cut| {
+        b.blocks.start <= a.blocks.start && a.blocks.end <= b.blocks.end && a.blocks != b.blocks
+    };
+    let mut height = vec![1usize; cuts.len()];
+    // Bottom-up order: every cut inside another comes before it.
+    for c in 0..cuts.len() {
+        height[c] = 1
+            + (0..c)
+                .filter(|&e| inside(&cuts[e], &cuts[c]))
+                .map(|e| height[e])
+                .max()
+                .unwrap_or(0);
+    }
+    let top = height.iter().copied().max().unwrap_or(0);
+    (1..=top)
+        .map(|h| (0..cuts.len()).filter(|&c| height[c] == h).collect())
+        .collect()
+}
+
+/// The groups and their places in the one-by-one order: a block's group keeps its index,
+/// a group made by cut c at position p of its result comes after every group made before
+/// c, in that order (`(0, index)` or `(1 + c, p)`).
+struct Repaired {
+    groups: Vec<Vec<usize>>,
+    place: Vec<(usize, usize)>,
+    label: Vec<usize>,
+}
+
+/// What one cut proposes: the groups it pools (indices), and their replacement when that
+/// lowers the SSE.
+struct Proposal {
+    pooled_groups: Vec<usize>,
+    pooled_records: usize,
+    fresh: Option<Vec<Vec<usize>>>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn repair_waves(
+    inst: &Instance,
+    split: &Split,
+    groups: Vec<Vec<usize>>,
+    mode: RepairMode,
+    refine: &RefineGroups<'_>,
+    solve: &SolveRows<'_>,
+    interrupt: &std::sync::atomic::AtomicBool,
+    waves: &[Vec<usize>],
+) -> Result<(Vec<Vec<usize>>, RepairStats)> {
+    use rayon::prelude::*;
+    use std::sync::atomic::Ordering;
     let t = std::time::Instant::now();
-    let d = inst.d;
-    let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, d, m);
-    let mut groups: Vec<Vec<usize>> = groups;
+    let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, inst.d, m);
     let mut label = vec![usize::MAX; inst.n];
     for (g, m) in groups.iter().enumerate() {
         for &i in m {
@@ -231,164 +312,138 @@ pub fn repair(
         sse_before: groups.iter().map(|m| sse(m)).sum(),
         ..Default::default()
     };
-    let mut seen = vec![false; 0];
-    let cuts = if mode == RepairMode::None {
+    let mut state = Repaired {
+        place: (0..groups.len()).map(|g| (0, g)).collect(),
+        groups,
+        label,
+    };
+    let waves = if mode == RepairMode::None {
         &[][..]
     } else {
-        &split.cuts[..]
+        waves
     };
-    for (c, cut) in cuts.iter().enumerate() {
-        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+    'waves: for wave in waves {
+        if interrupt.load(Ordering::Relaxed) {
             stats.interrupted = true;
             break;
         }
-        // The node's groups (each lies inside the node: children were repaired first).
-        seen.resize(groups.len(), false);
-        let mut node_groups = Vec::new();
-        for b in cut.blocks.clone() {
-            for &i in &split.blocks[b] {
-                let g = label[i];
-                if !seen[g] {
-                    seen[g] = true;
-                    node_groups.push(g);
+        let proposals: Vec<Result<Option<Proposal>>> = wave
+            .par_iter()
+            .map(|&c| {
+                if interrupt.load(Ordering::Relaxed) {
+                    return Err(Error::Interrupted("border repair".into()));
+                }
+                propose(inst, split, c, &state, mode, refine, solve)
+            })
+            .collect();
+        for (&c, proposal) in wave.iter().zip(proposals) {
+            let proposal = match proposal {
+                Err(Error::Interrupted(_)) => {
+                    stats.interrupted = true;
+                    continue;
+                }
+                r => r?,
+            };
+            let Some(p) = proposal else { continue };
+            stats.pooled_records += p.pooled_records;
+            if let Some(fresh) = p.fresh {
+                stats.improved += 1;
+                for &g in &p.pooled_groups {
+                    state.groups[g].clear();
+                }
+                for (pos, m) in fresh.into_iter().enumerate() {
+                    for &i in &m {
+                        state.label[i] = state.groups.len();
+                    }
+                    state.groups.push(m);
+                    state.place.push((1 + c, pos));
                 }
             }
         }
-        node_groups.iter().for_each(|&g| seen[g] = false);
-        node_groups.sort_unstable();
-        let stats_of = |g: usize| {
-            let m = &groups[g];
-            let centre = m.iter().map(|&i| inst.z[i * d + cut.dim]).sum::<f64>() / m.len() as f64;
-            (centre, (sse(m) / m.len() as f64).sqrt())
-        };
-        let per: Vec<(f64, f64)> = node_groups.iter().map(|&g| stats_of(g)).collect();
-        let mut radii: Vec<f64> = per.iter().map(|p| p.1).collect();
-        radii.sort_by(f64::total_cmp);
-        let width = radii[radii.len() / 2] * mode.slab();
-        let pool_groups: Vec<usize> = node_groups
-            .iter()
-            .zip(&per)
-            .filter(|(_, (centre, _))| (centre - cut.value).abs() <= width)
-            .map(|(&g, _)| g)
-            .collect();
-        if pool_groups.len() < 2 {
-            continue;
-        }
-        let mut pool: Vec<usize> = pool_groups
-            .iter()
-            .flat_map(|&g| groups[g].clone())
-            .collect();
-        pool.sort_unstable();
-        stats.pooled_records += pool.len();
-        let before: f64 = pool_groups.iter().map(|&g| sse(&groups[g])).sum();
-        let name = format!("border {c}");
-        let fresh = match mode {
-            RepairMode::Resolve => solve(&pool, &name),
-            _ => {
-                let members: Vec<Vec<usize>> =
-                    pool_groups.iter().map(|&g| groups[g].clone()).collect();
-                refine(&members, &name)
-            }
-        };
-        let fresh = match fresh {
-            Err(Error::Interrupted(_)) => {
-                stats.interrupted = true;
-                break;
-            }
-            r => r?,
-        };
-        let after: f64 = fresh.iter().map(|m| sse(m)).sum();
-        if after < before {
-            stats.improved += 1;
-            for &g in &pool_groups {
-                groups[g].clear();
-            }
-            for m in fresh {
-                for &i in &m {
-                    label[i] = groups.len();
-                }
-                groups.push(m);
-            }
+        if stats.interrupted {
+            break 'waves;
         }
     }
-    groups.retain(|m| !m.is_empty());
+    let Repaired {
+        groups, mut place, ..
+    } = state;
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_unstable_by_key(|&g| place[g]);
+    place.clear();
+    let mut groups: Vec<Option<Vec<usize>>> = groups.into_iter().map(Some).collect();
+    let groups: Vec<Vec<usize>> = order
+        .into_iter()
+        .filter_map(|g| groups[g].take())
+        .filter(|m| !m.is_empty())
+        .collect();
     stats.sse_after = groups.iter().map(|m| sse(m)).sum();
     stats.seconds = t.elapsed().as_secs_f64();
     Ok((groups, stats))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn blocks_cover_every_row_once_with_about_the_asked_size() {
-        let inst =
-            crate::data::load("gauss:n=1003,d=3,clusters=4,seed=2", &Default::default()).unwrap();
-        let s = split(&inst, (0..inst.n).collect(), 100);
-        assert_eq!(s.blocks.len(), 10);
-        assert_eq!(s.cuts.len(), 9);
-        let mut all: Vec<usize> = s.blocks.iter().flatten().copied().collect();
-        all.sort_unstable();
-        assert_eq!(all, (0..inst.n).collect::<Vec<_>>());
-        for b in &s.blocks {
-            assert!((95..=106).contains(&b.len()), "block of {}", b.len());
-        }
-        // Each cut separates its blocks: left ones at or below the value, right ones above.
-        for cut in &s.cuts {
-            let r = cut.blocks.clone();
-            let half = r.start + (r.end - r.start) / 2;
-            for b in r.clone() {
-                for &i in &s.blocks[b] {
-                    let v = inst.z[i * inst.d + cut.dim];
-                    assert!(if b < half {
-                        v <= cut.value
-                    } else {
-                        v >= cut.value
-                    });
-                }
-            }
-        }
+/// Cut `c`'s pool (the node's groups, in the one-by-one order, whose centroid lies within
+/// the slab) and its repair; `None` when fewer than two groups are pooled. Reads only the
+/// groups of the cut's blocks.
+fn propose(
+    inst: &Instance,
+    split: &Split,
+    c: usize,
+    state: &Repaired,
+    mode: RepairMode,
+    refine: &RefineGroups<'_>,
+    solve: &SolveRows<'_>,
+) -> Result<Option<Proposal>> {
+    let d = inst.d;
+    let cut = &split.cuts[c];
+    let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, d, m);
+    let groups = &state.groups;
+    // The node's groups (each lies inside the node: the cuts below were repaired first).
+    let mut node_groups: Vec<usize> = cut
+        .blocks
+        .clone()
+        .flat_map(|b| split.blocks[b].iter().map(|&i| state.label[i]))
+        .collect();
+    node_groups.sort_unstable_by_key(|&g| state.place[g]);
+    node_groups.dedup();
+    let stats_of = |g: usize| {
+        let m = &groups[g];
+        let centre = m.iter().map(|&i| inst.z[i * d + cut.dim]).sum::<f64>() / m.len() as f64;
+        (centre, (sse(m) / m.len() as f64).sqrt())
+    };
+    let per: Vec<(f64, f64)> = node_groups.iter().map(|&g| stats_of(g)).collect();
+    let mut radii: Vec<f64> = per.iter().map(|p| p.1).collect();
+    radii.sort_by(f64::total_cmp);
+    let width = radii[radii.len() / 2] * mode.slab();
+    let pool_groups: Vec<usize> = node_groups
+        .iter()
+        .zip(&per)
+        .filter(|(_, (centre, _))| (centre - cut.value).abs() <= width)
+        .map(|(&g, _)| g)
+        .collect();
+    if pool_groups.len() < 2 {
+        return Ok(None);
     }
-
-    #[test]
-    fn every_repair_mode_keeps_a_partition_and_never_raises_the_sse() {
-        use crate::parts::{solve_split, UnitSolver};
-        let inst =
-            crate::data::load("gauss:n=3000,d=3,clusters=4,seed=7", &Default::default()).unwrap();
-        let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
-        let never = std::sync::atomic::AtomicBool::new(false);
-        let sse_of = |repair: RepairMode| {
-            let solver = UnitSolver {
-                inst: &inst,
-                pipeline: &pipeline,
-                k: 3,
-                seed: 0,
-                time_limit: None,
-                max_steps: None,
-                interrupt: &never,
-                repair,
-            };
-            let out = solve_split(&solver, None, Some(500), None).unwrap();
-            let mut rows: Vec<usize> = out.groups.concat();
-            rows.sort_unstable();
-            assert_eq!(rows, (0..inst.n).collect::<Vec<_>>(), "{repair:?}");
-            assert!(out.groups.iter().all(|m| m.len() >= 3), "{repair:?}");
-            let r = &out.repair[0];
-            assert_eq!(r.mode, repair);
-            let sse: f64 = out
-                .groups
-                .iter()
-                .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
-                .sum();
-            (sse, r.improved, r.sse_before)
-        };
-        let (none, improved, before) = sse_of(RepairMode::None);
-        assert_eq!(improved, 0);
-        assert_eq!(none.to_bits(), before.to_bits());
-        let (descent, improved, _) = sse_of(RepairMode::Descent);
-        assert!(descent < none && improved > 0, "{descent} vs {none}");
-        let (resolve, _, _) = sse_of(RepairMode::Resolve);
-        assert!(resolve <= none, "{resolve} vs {none}");
-    }
+    let mut pool: Vec<usize> = pool_groups
+        .iter()
+        .flat_map(|&g| groups[g].clone())
+        .collect();
+    pool.sort_unstable();
+    let before: f64 = pool_groups.iter().map(|&g| sse(&groups[g])).sum();
+    let name = format!("border {c}");
+    let fresh = match mode {
+        RepairMode::Resolve => solve(&pool, &name)?,
+        _ => {
+            let members: Vec<Vec<usize>> = pool_groups.iter().map(|&g| groups[g].clone()).collect();
+            refine(&members, &name)?
+        }
+    };
+    let after: f64 = fresh.iter().map(|m| sse(m)).sum();
+    Ok(Some(Proposal {
+        pooled_records: pool.len(),
+        pooled_groups: pool_groups,
+        fresh: (after < before).then_some(fresh),
+    }))
 }
+
+#[cfg(test)]
+mod tests;

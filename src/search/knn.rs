@@ -91,13 +91,20 @@ impl<'a> StaticKdTree<'a> {
     ///
     /// Panics if `d == 0`, `z.len()` is not a multiple of `d` or n >= 2^32 - 1.
     pub fn new(z: &'a [f64], d: usize) -> Self {
+        Self::with_leaf_size(z, d, LEAF)
+    }
+
+    /// As [`new`](Self::new) with leaves of at most `leaf` records (for studies; `leaf`
+    /// >= 1).
+    pub fn with_leaf_size(z: &'a [f64], d: usize, leaf: usize) -> Self {
+        assert!(leaf >= 1, "leaves of at least one record");
         assert!(d > 0 && z.len().is_multiple_of(d), "rows of d > 0 values");
         let n = z.len() / d;
         assert!(n < u32::MAX as usize, "fewer than 2^32 - 1 records");
         let mut order: Vec<u32> = (0..n as u32).collect();
-        let mut nodes = Vec::with_capacity(2 * n / LEAF + 1);
+        let mut nodes = Vec::with_capacity(2 * n / leaf + 1);
         if n > 0 {
-            build(z, d, &mut order, 0, &mut nodes);
+            build(z, d, leaf, &mut order, 0, &mut nodes);
         }
         let mut columns = Vec::new();
         let mut boxes = Vec::with_capacity(nodes.len() * 2 * d);
@@ -311,7 +318,14 @@ impl Scratch {
 }
 
 /// Build the subtree over `order[..]` (global offset `offset` into the tree order).
-fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<Node>) {
+fn build(
+    z: &[f64],
+    d: usize,
+    leaf: usize,
+    order: &mut [u32],
+    offset: usize,
+    nodes: &mut Vec<Node>,
+) {
     let len = order.len();
     let at = nodes.len();
     nodes.push(Node {
@@ -325,7 +339,7 @@ fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<
         right_lo: 0.0,
         hi: 0.0,
     });
-    if len <= LEAF {
+    if len <= leaf {
         return;
     }
     let value = |i: u32, j: usize| z[i as usize * d + j];
@@ -359,9 +373,9 @@ fn build(z: &[f64], d: usize, order: &mut [u32], offset: usize, nodes: &mut Vec<
         .iter()
         .map(|&i| value(i, dim))
         .fold(f64::INFINITY, f64::min);
-    build(z, d, lo, offset, nodes);
+    build(z, d, leaf, lo, offset, nodes);
     let right = nodes.len();
-    build(z, d, hi, offset + half, nodes);
+    build(z, d, leaf, hi, offset + half, nodes);
     let nd = &mut nodes[at];
     (nd.dim, nd.right) = (dim, right);
     (nd.lo, nd.left_hi, nd.right_lo, nd.hi) = (ends.0, left_hi, right_lo, ends.1);

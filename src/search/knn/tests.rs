@@ -83,3 +83,45 @@ fn stop_before_the_first_chunk_gives_none_and_progress_counts_every_record() {
     all_nearest(&z, 2, 3, || false, |done| seen = done).unwrap();
     assert_eq!(seen, 20);
 }
+
+#[test]
+fn lists_equal_full_sorting_with_a_large_equal_leaf_and_any_leaf_size() {
+    // Clustered irregular rows plus a block of 100 identical rows (a leaf far larger than
+    // LEAF) and grid rows tied across leaves.
+    let (n, d, m) = (1500, 6, 4);
+    let mut next = xorshift(2024);
+    let mut z: Vec<f64> = (0..n * d)
+        .map(|i| {
+            let u = next();
+            if i < 400 * d {
+                (u % 3) as f64
+            } else {
+                ((i / d) % 5) as f64 * 3.0 + (u >> 11) as f64 / (1u64 << 53) as f64
+            }
+        })
+        .collect();
+    for r in 600..700 {
+        z.copy_within(500 * d..501 * d, r * d);
+    }
+    let sorted = by_sorting(&z, d, m);
+    assert_eq!(all_nearest(&z, d, m, || false, |_| {}).unwrap(), sorted);
+    // Every leaf size (the studies' trees): the same lists, query by query.
+    for leaf in [1, 5, 64] {
+        let tree = StaticKdTree::with_leaf_size(&z, d, leaf);
+        let (mut scratch, mut one) = (Scratch::default(), Vec::new());
+        for i in 0..n {
+            tree.nearest_of(i as u32, m, &mut scratch, &mut one);
+            assert_eq!(one, sorted[i * m..(i + 1) * m], "leaf {leaf} record {i}");
+        }
+    }
+}
+
+#[test]
+fn lists_equal_full_sorting_on_clustered_gaussian_data_in_d_10() {
+    let inst =
+        crate::data::load("gauss:n=3000,d=10,clusters=5,seed=9", &Default::default()).unwrap();
+    for m in [1, 4, 10] {
+        let got = all_nearest(&inst.z, inst.d, m, || false, |_| {}).unwrap();
+        assert_eq!(got, by_sorting(&inst.z, inst.d, m), "m={m}");
+    }
+}

@@ -1,0 +1,149 @@
+use super::*;
+
+#[test]
+fn blocks_cover_every_row_once_with_about_the_asked_size() {
+    let inst =
+        crate::data::load("gauss:n=1003,d=3,clusters=4,seed=2", &Default::default()).unwrap();
+    let s = split(&inst, (0..inst.n).collect(), 100);
+    assert_eq!(s.blocks.len(), 10);
+    assert_eq!(s.cuts.len(), 9);
+    let mut all: Vec<usize> = s.blocks.iter().flatten().copied().collect();
+    all.sort_unstable();
+    assert_eq!(all, (0..inst.n).collect::<Vec<_>>());
+    for b in &s.blocks {
+        assert!((95..=106).contains(&b.len()), "block of {}", b.len());
+    }
+    // Each cut separates its blocks: left ones at or below the value, right ones above.
+    for cut in &s.cuts {
+        let r = cut.blocks.clone();
+        let half = r.start + (r.end - r.start) / 2;
+        for b in r.clone() {
+            for &i in &s.blocks[b] {
+                let v = inst.z[i * inst.d + cut.dim];
+                assert!(if b < half {
+                    v <= cut.value
+                } else {
+                    v >= cut.value
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn every_repair_mode_keeps_a_partition_and_never_raises_the_sse() {
+    use crate::parts::{solve_split, UnitSolver};
+    let inst =
+        crate::data::load("gauss:n=3000,d=3,clusters=4,seed=7", &Default::default()).unwrap();
+    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let sse_of = |repair: RepairMode| {
+        let solver = UnitSolver {
+            inst: &inst,
+            pipeline: &pipeline,
+            k: 3,
+            seed: 0,
+            time_limit: None,
+            max_steps: None,
+            interrupt: &never,
+            repair,
+        };
+        let out = solve_split(&solver, None, Some(500), None).unwrap();
+        let mut rows: Vec<usize> = out.groups.concat();
+        rows.sort_unstable();
+        assert_eq!(rows, (0..inst.n).collect::<Vec<_>>(), "{repair:?}");
+        assert!(out.groups.iter().all(|m| m.len() >= 3), "{repair:?}");
+        let r = &out.repair[0];
+        assert_eq!(r.mode, repair);
+        let sse: f64 = out
+            .groups
+            .iter()
+            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+            .sum();
+        (sse, r.improved, r.sse_before)
+    };
+    let (none, improved, before) = sse_of(RepairMode::None);
+    assert_eq!(improved, 0);
+    assert_eq!(none.to_bits(), before.to_bits());
+    let (descent, improved, _) = sse_of(RepairMode::Descent);
+    assert!(descent < none && improved > 0, "{descent} vs {none}");
+    let (resolve, _, _) = sse_of(RepairMode::Resolve);
+    assert!(resolve <= none, "{resolve} vs {none}");
+}
+
+/// Groups of k consecutive rows by the sum of their values (the last one takes the
+/// rest): poor groups, so that many cuts have something to repair.
+fn chunked(inst: &Instance, rows: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let key = |i: usize| inst.z[i * inst.d..(i + 1) * inst.d].iter().sum::<f64>();
+    let mut rows = rows.to_vec();
+    rows.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+    let mut out: Vec<Vec<usize>> = rows.chunks(k).map(<[usize]>::to_vec).collect();
+    if out.len() > 1 && out.last().unwrap().len() < k {
+        let tail = out.pop().unwrap();
+        out.last_mut().unwrap().extend(tail);
+    }
+    out
+}
+
+#[test]
+fn waves_hold_disjoint_cuts_after_every_cut_inside_them() {
+    let inst =
+        crate::data::load("gauss:n=5000,d=4,clusters=3,seed=5", &Default::default()).unwrap();
+    let s = split(&inst, (0..inst.n).collect(), 130);
+    let waves = waves_by_height(&s.cuts);
+    assert!(waves.len() >= 4, "{} waves", waves.len());
+    let mut wave_of = vec![usize::MAX; s.cuts.len()];
+    for (w, cuts) in waves.iter().enumerate() {
+        for &c in cuts {
+            assert_eq!(wave_of[c], usize::MAX, "cut {c} twice");
+            wave_of[c] = w;
+        }
+    }
+    for (a, ca) in s.cuts.iter().enumerate() {
+        assert_ne!(wave_of[a], usize::MAX, "cut {a} in no wave");
+        for (b, cb) in s.cuts.iter().enumerate().filter(|&(b, _)| b != a) {
+            let disjoint = ca.blocks.end <= cb.blocks.start || cb.blocks.end <= ca.blocks.start;
+            let a_inside_b = cb.blocks.start <= ca.blocks.start && ca.blocks.end <= cb.blocks.end;
+            assert!(disjoint || a_inside_b || wave_of[b] < wave_of[a], "{a} {b}");
+            if a_inside_b {
+                assert!(wave_of[a] < wave_of[b], "{a} inside {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn parallel_repair_equals_the_one_by_one_repair_byte_for_byte_on_1_and_2_threads() {
+    let inst =
+        crate::data::load("gauss:n=6000,d=3,clusters=4,seed=11", &Default::default()).unwrap();
+    let k = 3;
+    let s = split(&inst, (0..inst.n).collect(), 300);
+    assert!(s.cuts.len() >= 15);
+    let start: Vec<Vec<usize>> = s.blocks.iter().flat_map(|b| chunked(&inst, b, k)).collect();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let params = serde_json::Map::new();
+    let refine = |groups: &[Vec<usize>], name: &str| {
+        descent_on_groups(&inst, groups, k, &params, name, &never)
+    };
+    // A solver for `resolve`: the chunks of the pool improved by descent.
+    let solve = |rows: &[usize], name: &str| refine(&chunked(&inst, rows, k), name);
+    for mode in [RepairMode::Descent, RepairMode::Resolve] {
+        let (reference, rs) =
+            repair_in_order(&inst, &s, start.clone(), mode, &refine, &solve, &never).unwrap();
+        assert!(rs.improved >= 5, "{mode:?}: {} improved", rs.improved);
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let (got, gs) = pool
+                .install(|| repair(&inst, &s, start.clone(), mode, &refine, &solve, &never))
+                .unwrap();
+            assert_eq!(got, reference, "{mode:?} threads={threads}");
+            assert_eq!(
+                (gs.improved, gs.pooled_records, gs.sse_after.to_bits()),
+                (rs.improved, rs.pooled_records, rs.sse_after.to_bits())
+            );
+        }
+    }
+}
