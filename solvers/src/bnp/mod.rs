@@ -45,6 +45,10 @@
 //! - **Scaling.** As in the set-partitioning solver (P11 "Scaling") the data are multiplied by
 //!   the power of two `s` nearest to `sqrt(1024 n / SSE(start))`, which is exact, so HiGHS'
 //!   absolute tolerances are small against the costs; bounds are divided by `s^2` (exact).
+//! - **Enumeration** (option `enumerate`, proofs/P19). After the root, every group whose
+//!   reduced cost at the root's duals is within the gap is listed and the partitions made of
+//!   them are searched ([`prove_by_enumeration`]); when both run to completion the optimum
+//!   is proven without branching, else branching goes on.
 //! - **Anytime.** A callback receives every improvement of the incumbent or of the global
 //!   bound; on the time limit, the node limit or the interrupt flag the run returns the
 //!   incumbent, the global bound and the open nodes.
