@@ -722,6 +722,9 @@ fn root_duals(x: &[f64], n: usize, d: usize, k: usize) -> Option<NodeProof> {
         .and_then(|l| l.proof.clone())
 }
 
+/// Name, record duals, cuts and cut duals of one enumeration run.
+type DualsCase = (&'static str, Vec<f64>, Vec<[u32; 3]>, Vec<f64>);
+
 #[test]
 fn enumeration_proof_equals_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(19_1819);
@@ -737,7 +740,7 @@ fn enumeration_proof_equals_brute_force() {
         let share = partition_sse(&x, d, &start) / n as f64;
         // Root duals with their cuts, zero duals, and random duals with random cuts: the
         // proof must hold for any duals (P19).
-        let mut duals: Vec<(&str, Vec<f64>, Vec<[u32; 3]>, Vec<f64>)> = vec![
+        let mut duals: Vec<DualsCase> = vec![
             ("zero", vec![0.0; n], Vec::new(), Vec::new()),
             (
                 "random",

@@ -128,10 +128,9 @@ pub(super) fn search_pool(
         let total: f64 = h.iter().sum();
         let room = s.budget - total;
         let mut removed = 0;
-        for c in 0..columns.len() {
-            if keep[c] && s.rc[c] - s.members[c].iter().map(|&i| h[i as usize]).sum::<f64>() > room
-            {
-                keep[c] = false;
+        for (c, kept) in keep.iter_mut().enumerate() {
+            if *kept && s.rc[c] - s.members[c].iter().map(|&i| h[i as usize]).sum::<f64>() > room {
+                *kept = false;
                 removed += 1;
             }
         }
@@ -173,12 +172,12 @@ impl State<'_> {
     /// covered records); None when an uncovered record has no such group.
     fn shares(&self) -> Option<Vec<f64>> {
         let mut h = vec![0.0; self.n];
-        for i in 0..self.n {
+        for (i, hi) in h.iter_mut().enumerate() {
             if self.covered[i] {
                 continue;
             }
             let first = self.by_record[i].iter().find(|&&c| self.fits(c))?;
-            h[i] = self.share[*first as usize];
+            *hi = self.share[*first as usize];
         }
         Some(h)
     }
