@@ -179,6 +179,15 @@ pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value 
         "lp_solves": r.lp_solves,
         "exact_calls": r.exact_calls,
         "stopped": r.stopped,
+        "enumeration": r.enumeration.as_ref().map(|(e, _)| json!({
+            "threshold": e.threshold,
+            "columns": e.columns,
+            "complete": e.search.as_ref().is_some_and(|s| s.complete),
+            "search_nodes": e.search.as_ref().map_or(0, |s| s.nodes),
+            "partitions": e.search.as_ref().map_or(0, |s| s.partitions),
+            "lower_bound": e.lower_bound,
+            "seconds": e.seconds,
+        })),
         "start": crate::bound::COLGEN_START,
         "start_sse": run.start_sse,
         "seconds": run.seconds,
@@ -240,6 +249,7 @@ pub fn command(
         json,
         cut_rounds: None,
         certificate: None,
+        enumerate: false,
     };
     command_with(inst, k, &call, interrupt)
 }
@@ -258,6 +268,8 @@ pub struct BnpCall<'a> {
     /// Write the branch-and-price certificate of the bound here
     /// ([`crate::bnp_certificate`]).
     pub certificate: Option<&'a Path>,
+    /// Try the proof by reduced-cost enumeration after the root (proofs/P19).
+    pub enumerate: bool,
 }
 
 /// [`command`] for a [`BnpCall`].
@@ -275,6 +287,7 @@ pub fn command_with(
         json,
         cut_rounds,
         certificate,
+        enumerate,
     } = *call;
     let labels = start.map(crate::labels::read_labels).transpose()?;
     let source = start.map_or(String::new(), |p| p.display().to_string());
@@ -282,6 +295,7 @@ pub fn command_with(
     if let Some(r) = cut_rounds {
         opts.cut_rounds = r;
     }
+    opts.enumerate = enumerate;
     let run = run_with(
         inst,
         k,

@@ -16,6 +16,12 @@
 //! region is recomputed as such); and the global claim at most the least leaf claim. Any
 //! failure makes the certificate invalid.
 //!
+//! An optional `enumeration` section (proofs/P19; older certificates have none and verify
+//! as before) carries duals and a partition: [`verify`] repeats the reduced-cost enumeration
+//! and the pool search from them (no HiGHS), the section's claim must be at most the bound
+//! they prove, and the global claim at most the larger of the least leaf claim and the
+//! section's claim.
+//!
 //! The file is JSON (`format = "microagg-bnp-certificate/1"`), numbers with round-trip
 //! precision.
 //!
@@ -35,6 +41,9 @@ use crate::error::{Error, Result};
 use microagg_solvers::bnp::BnpResult;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+/// Most groups the verifier enumerates (about 1 GB; beyond, the enumeration proves nothing).
+pub const VERIFY_MAX_COLUMNS: usize = 10_000_000;
 
 /// The format tag.
 pub const FORMAT: &str = "microagg-bnp-certificate/1";
@@ -75,6 +84,25 @@ pub struct BnpCertificate {
     pub leaves: Vec<LeafCertificate>,
     /// Program and method that wrote it (informative).
     pub produced_by: String,
+    /// A proof by reduced-cost enumeration (proofs/P19), absent from older certificates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enumeration: Option<EnumerationCertificate>,
+}
+
+/// The data of a proof by reduced-cost enumeration (proofs/P19): duals, the partition whose
+/// SSE sets the threshold, and the claimed bound. [`verify`] repeats the enumeration and the
+/// pool search from them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumerationCertificate {
+    /// The claimed lower bound on the optimal SSE.
+    pub lower_bound: f64,
+    /// Group labels of a feasible partition (its certified SSE is `U`).
+    pub labels: Vec<usize>,
+    /// One dual per record.
+    pub duals: Vec<f64>,
+    /// Duals (`<= 0`) of the first `cut_duals.len()` cuts of the certificate.
+    pub cut_duals: Vec<f64>,
 }
 
 impl BnpCertificate {
@@ -124,6 +152,26 @@ impl BnpCertificate {
                     .to_string(),
             ));
         }
+        let enumeration = match &r.enumeration {
+            Some((e, p)) => {
+                if p.triples.len() > r.cuts.len() || p.triples[..] != r.cuts[..p.triples.len()] {
+                    return Err(Error::usage(
+                        "--certificate: the enumeration's cuts are not a prefix of the cut list"
+                            .to_string(),
+                    ));
+                }
+                Some(EnumerationCertificate {
+                    lower_bound: e.lower_bound,
+                    labels: e.labels.clone(),
+                    duals: p.y.clone(),
+                    cut_duals: p.sigma.clone(),
+                })
+            }
+            None => None,
+        };
+        let claim = enumeration
+            .as_ref()
+            .map_or(least, |e| least.max(e.lower_bound));
         Ok(BnpCertificate {
             format: FORMAT.into(),
             instance: inst.name.clone(),
@@ -131,10 +179,11 @@ impl BnpCertificate {
             n: inst.n,
             d: inst.d,
             k,
-            lower_bound: least,
+            lower_bound: claim,
             cuts: r.cuts.clone(),
             leaves,
             produced_by: format!("microagg {} bnp", env!("CARGO_PKG_VERSION")),
+            enumeration,
         })
     }
 
@@ -184,6 +233,30 @@ impl BnpCertificate {
                         return Err(at("a dual is not finite".into()));
                     }
                 }
+            }
+        }
+        if let Some(e) = &c.enumeration {
+            let at = |m: String| bad(format!("enumeration: {m}"));
+            if !e.lower_bound.is_finite() {
+                return Err(at("the claimed bound is not finite".into()));
+            }
+            if e.duals.len() != c.n || e.labels.len() != c.n {
+                return Err(at(format!(
+                    "{} duals and {} labels for n = {}",
+                    e.duals.len(),
+                    e.labels.len(),
+                    c.n
+                )));
+            }
+            if e.cut_duals.len() > c.cuts.len() {
+                return Err(at(format!(
+                    "{} cut duals for {} cuts",
+                    e.cut_duals.len(),
+                    c.cuts.len()
+                )));
+            }
+            if e.duals.iter().chain(&e.cut_duals).any(|v| !v.is_finite()) {
+                return Err(at("a dual is not finite".into()));
             }
         }
         Ok(c)
@@ -287,11 +360,63 @@ pub fn verify(
         .iter()
         .map(|l| l.lower_bound.unwrap_or(f64::INFINITY))
         .fold(f64::INFINITY, f64::min);
-    if cert.lower_bound > least_claim {
+    let mut best_claim = least_claim;
+    if let Some(e) = &cert.enumeration {
+        // P19: repeat the enumeration and the pool search (the pool capped for memory).
+        if let Err(m) = microagg_solvers::bounds::colgen::start_groups(&e.labels, inst.n, k) {
+            verdict.valid = false;
+            verdict.recomputed = f64::NEG_INFINITY;
+            verdict.reason = Some(format!("enumeration: labels: {m}"));
+            return Ok(verdict);
+        }
+        let opts = microagg_solvers::bnp::EnumerationOptions {
+            max_columns: VERIFY_MAX_COLUMNS,
+            max_nodes: u64::MAX,
+            time_limit: time_limit.unwrap_or(1e9),
+        };
+        let p = microagg_solvers::bnp::prove_by_enumeration(
+            &inst.z,
+            inst.n,
+            inst.d,
+            k,
+            &e.labels,
+            &e.duals,
+            &cert.cuts[..e.cut_duals.len()],
+            &e.cut_duals,
+            &opts,
+            &mut |_| {},
+        )
+        .map_err(|err| Error::algorithm("verify-bound", err))?;
+        verdict.pricing_exact &= p.enumeration_complete;
+        verdict.nodes += p.search.as_ref().map_or(0, |s| s.nodes);
+        if p.lower_bound < e.lower_bound {
+            verdict.valid = false;
+            verdict.reason = Some(format!(
+                "enumeration: the duals and labels prove {:.12e}, less than its claimed {:.12e}{}",
+                p.lower_bound,
+                e.lower_bound,
+                if p.search.as_ref().is_some_and(|s| s.complete) {
+                    ""
+                } else {
+                    " (the enumeration or the pool search did not complete)"
+                }
+            ));
+            return Ok(verdict);
+        }
+        verdict.recomputed = verdict.recomputed.max(p.lower_bound);
+        best_claim = best_claim.max(e.lower_bound);
+    }
+    if cert.lower_bound > best_claim {
         verdict.valid = false;
         verdict.reason = Some(format!(
-            "the claimed {:.12e} is above the least leaf bound {:.12e}",
-            cert.lower_bound, least_claim
+            "the claimed {:.12e} is above the least leaf bound {:.12e}{}",
+            cert.lower_bound,
+            least_claim,
+            if cert.enumeration.is_some() {
+                " and the enumeration's claim"
+            } else {
+                ""
+            }
         ));
     }
     Ok(verdict)

@@ -6,7 +6,9 @@
 
 mod common;
 use common::{brute_force_optimum, cli_ok};
-use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use microagg_solvers::bnp::{
+    branch_and_price, prove_by_enumeration, BnpOptions, BnpResult, EnumerationOptions, NodeProof,
+};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master::cut_coefficient;
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
@@ -613,4 +615,249 @@ fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edite
         String::from_utf8_lossy(&bad.stdout)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Reduced cost `SSE(S) - y(S) + sum_C w_C floor(|S ∩ C| / 2)` by brute force (two-pass SSE).
+fn rc_brute(x: &[f64], d: usize, y: &[f64], cuts: &CutDuals, g: &[usize]) -> f64 {
+    let pen: f64 = cuts
+        .triples
+        .iter()
+        .zip(&cuts.weights)
+        .map(|(t, w)| {
+            let inside = t.iter().filter(|&&i| g.contains(&(i as usize))).count();
+            w * (inside / 2) as f64
+        })
+        .sum();
+    group_sse(x, d, g) - g.iter().map(|&i| y[i]).sum::<f64>() + pen
+}
+
+/// Random cuts (record triples) with duals in [-scale, 0].
+fn random_cuts(rng: &mut ChaCha8Rng, n: usize, scale: f64) -> (Vec<[u32; 3]>, Vec<f64>) {
+    let mut triples = Vec::new();
+    for _ in 0..rng.random_range(0..=6) {
+        let mut t = [0u32; 3];
+        loop {
+            for v in &mut t {
+                *v = rng.random_range(0..n as u32);
+            }
+            t.sort_unstable();
+            if t[0] != t[1] && t[1] != t[2] && !triples.contains(&t) {
+                break;
+            }
+        }
+        triples.push(t);
+    }
+    let sigma = triples
+        .iter()
+        .map(|_| -scale * rng.random_range(0.0..1.0))
+        .collect();
+    (triples, sigma)
+}
+
+#[test]
+fn enumeration_lists_every_group_below_the_threshold() {
+    use microagg_solvers::bounds::colgen::pricing::enumerate_rc_below;
+    let mut rng = ChaCha8Rng::seed_from_u64(19_2026);
+    let (mut listed, mut checked) = (0, 0);
+    for case in 0..60 {
+        let n = rng.random_range(5..=10);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let geo = Geometry::new(&x, n, d, k, 12);
+        // Duals around the per-record share of a partition into chunks, perturbed.
+        let share = partition_sse(&x, d, &chunks(n, k)) / n as f64;
+        let y: Vec<f64> = (0..n).map(|_| share * rng.random_range(0.0..3.0)).collect();
+        let (triples, sigma) = random_cuts(&mut rng, n, share);
+        let cuts = CutDuals::new(n, &triples, &sigma);
+        let threshold = share * rng.random_range(0.0..2.0);
+        let budget = ExactBudget {
+            nodes: u64::MAX,
+            deadline: Instant::now() + Duration::from_secs(60),
+            max_columns: 1,
+            stop_after_columns: usize::MAX,
+        };
+        let found = enumerate_rc_below(&geo, &y, &cuts, threshold, budget);
+        assert!(found.exact, "case {case}");
+        let tol = 1e-9 * (share + geo.max_dist) * (2 * k) as f64;
+        for mask in 1usize..(1 << n) {
+            let m = mask.count_ones() as usize;
+            if m < k || m >= 2 * k {
+                continue;
+            }
+            let g: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+            let rc = rc_brute(&x, d, &y, &cuts, &g);
+            let key: Vec<u32> = g.iter().map(|&i| i as u32).collect();
+            let at = found.columns.iter().find(|c| c.1 == key);
+            checked += 1;
+            if rc < threshold - tol {
+                let c = at.unwrap_or_else(|| {
+                    panic!("case {case}: group {g:?} with rc {rc} < {threshold} not listed")
+                });
+                assert!((c.0 - rc).abs() <= tol, "case {case}: rc {} vs {rc}", c.0);
+                listed += 1;
+            }
+            if let Some(c) = at {
+                assert!(
+                    c.0 < threshold && rc < threshold + tol,
+                    "case {case}: {g:?}"
+                );
+            }
+        }
+    }
+    eprintln!("{listed} groups below the threshold listed, {checked} groups checked");
+    assert!(listed >= 200, "only {listed} groups below the thresholds");
+}
+
+/// Duals of the root of a branch-price-and-cut run (one node), if it proved a bound.
+fn root_duals(x: &[f64], n: usize, d: usize, k: usize) -> Option<NodeProof> {
+    let opts = BnpOptions {
+        max_nodes: 1,
+        ..BnpOptions::default()
+    };
+    let r = run(x, n, d, k, &opts);
+    r.leaves
+        .iter()
+        .find(|l| l.decisions.len() <= 1)
+        .and_then(|l| l.proof.clone())
+}
+
+/// Name, record duals, cuts and cut duals of one enumeration run.
+type DualsCase = (&'static str, Vec<f64>, Vec<[u32; 3]>, Vec<f64>);
+
+#[test]
+fn enumeration_proof_equals_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(19_1819);
+    let opts = EnumerationOptions::default();
+    let (mut proven, mut better_found, mut runs) = (0, 0, 0);
+    for case in 0..120 {
+        let n = rng.random_range(5..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let opt = constrained_optimum(&x, n, d, k, &[]);
+        let start = chunks(n, k);
+        let share = partition_sse(&x, d, &start) / n as f64;
+        // Root duals with their cuts, zero duals, and random duals with random cuts: the
+        // proof must hold for any duals (P19).
+        let mut duals: Vec<DualsCase> = vec![
+            ("zero", vec![0.0; n], Vec::new(), Vec::new()),
+            (
+                "random",
+                (0..n)
+                    .map(|_| share * rng.random_range(-0.5..2.0))
+                    .collect(),
+                Vec::new(),
+                Vec::new(),
+            ),
+        ];
+        let (t, s) = random_cuts(&mut rng, n, share);
+        duals[1].2 = t;
+        duals[1].3 = s;
+        if let Some(p) = root_duals(&x, n, d, k) {
+            duals.push(("root", p.y, p.triples, p.sigma));
+        }
+        for (what, y, triples, sigma) in &duals {
+            let p =
+                prove_by_enumeration(&x, n, d, k, &start, y, triples, sigma, &opts, &mut |_| {})
+                    .unwrap();
+            runs += 1;
+            let tag = format!("case {case} (family {}), {what} duals", case % 6);
+            assert!(
+                p.lower_bound <= opt,
+                "{tag}: bound {} > optimum {opt}: {p:?}",
+                p.lower_bound
+            );
+            assert!(p.lagrangian <= opt, "{tag}");
+            assert_feasible(&p.labels, n, k);
+            assert_eq!(p.sse, partition_sse(&x, d, &p.labels), "{tag}");
+            let search = p.search.as_ref().expect("small pools are enumerated");
+            assert!(p.enumeration_complete && search.complete, "{tag}");
+            // A complete search proves the optimum, whatever the duals.
+            assert!(p.proven_optimal, "{tag}: {p:?}");
+            assert!(
+                p.sse <= opt * (1.0 + 1e-9) + 1e-300,
+                "{tag}: {} vs {opt}",
+                p.sse
+            );
+            proven += 1;
+            if p.sse < partition_sse(&x, d, &start) * (1.0 - 1e-9) {
+                better_found += 1;
+            }
+        }
+    }
+    eprintln!("{proven} of {runs} proofs, {better_found} found a better partition");
+    assert!(runs >= 300 && better_found >= 100, "{runs} {better_found}");
+}
+
+#[test]
+fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
+    use microagg::bnp_certificate::{verify, BnpCertificate};
+    let mut rng = ChaCha8Rng::seed_from_u64(19_0019);
+    let opts = BnpOptions {
+        enumerate: true,
+        cut_rounds: 1,
+        cuts_per_round: 2,
+        ..BnpOptions::default()
+    };
+    let (mut checked, mut rejected) = (0, 0);
+    for case in 0..36 {
+        let n = rng.random_range(8..=12);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize);
+        let x = family(&mut rng, case, n, d);
+        let cols = (1..=d).map(|j| format!("x{j}")).collect();
+        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
+        else {
+            continue; // a constant column cannot be z-scored
+        };
+        let z = &inst.z;
+        let opt = constrained_optimum(z, n, d, k, &[]);
+        let r = run(z, n, d, k, &opts);
+        let tag = format!("case {case} (family {})", case % 6);
+        assert!(r.proven_optimal, "{tag}: {:?}", r.enumeration);
+        assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300, "{tag}");
+        assert!(r.lower_bound <= opt, "{tag}");
+        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+            continue; // the root proved nothing but nn
+        };
+        let e = cert.enumeration.as_ref().expect("the enumeration section");
+        assert!(cert.lower_bound <= opt, "{tag}");
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid, "{tag}: honest certificate rejected: {v:?}");
+        assert!(v.recomputed >= cert.lower_bound, "{tag}");
+        checked += 1;
+        let text = serde_json::to_string(&cert).unwrap();
+        assert_eq!(BnpCertificate::parse(&text, "mem").unwrap(), cert);
+        // Any duals prove the optimum (P19): with a dual raised the search still reaches it
+        // (the claim may then fail only by the rounding of a tight Lagrangian bound).
+        let mut other = cert.clone();
+        other.enumeration.as_mut().unwrap().duals[0] += 0.5 * (1.0 + opt);
+        let v = verify(&other, &inst, k, None).unwrap();
+        assert!(
+            v.recomputed <= opt && v.recomputed >= opt * (1.0 - 1e-9),
+            "{tag}: {v:?} vs {opt}"
+        );
+        // A claim above the optimum is rejected, in the section and globally.
+        let above = opt + 1e-6 * (1.0 + opt);
+        let mut bad = cert.clone();
+        bad.enumeration.as_mut().unwrap().lower_bound = above;
+        let v = verify(&bad, &inst, k, None).unwrap();
+        assert!(
+            !v.valid && v.reason.unwrap().contains("enumeration"),
+            "{tag}"
+        );
+        let mut bad = cert.clone();
+        bad.lower_bound = above.max(e.lower_bound * (1.0 + 1e-6) + 1e-6);
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "{tag}");
+        // Labels that are no partition into groups of at least k.
+        let mut bad = cert.clone();
+        let labels = &mut bad.enumeration.as_mut().unwrap().labels;
+        let fresh = labels.iter().max().unwrap() + 1;
+        labels[0] = fresh;
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "{tag}");
+        rejected += 3;
+    }
+    eprintln!("{checked} certificates with an enumeration section, {rejected} tampered rejected");
+    assert!(checked >= 20, "{checked}");
 }

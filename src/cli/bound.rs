@@ -52,6 +52,11 @@ pub struct BoundArgs {
     /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
     #[arg(long, default_value_t = 0)]
     pub cuts: usize,
+    /// bnp: after the root, try to prove optimality by enumerating every group whose reduced
+    /// cost at the root's duals is within the gap and searching the partitions made of them
+    /// (proofs/P19; the certificate then carries the duals for verify-bound).
+    #[arg(long)]
+    pub enumerate: bool,
     /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
     /// nn duals along the best start partition's slacks (0: none).
     #[arg(long)]
@@ -130,6 +135,11 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "--labels-out: only bound bnp has an incumbent to write".to_string(),
         ));
     }
+    if args.enumerate {
+        return Err(Error::usage(
+            "--enumerate: only bound bnp enumerates".to_string(),
+        ));
+    }
     if let Some(path) = &args.certificate {
         check_certificate_destination(&args.method, path)?;
     }
@@ -205,6 +215,7 @@ fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
         json: args.json,
         cut_rounds: (args.cuts > 0).then_some(args.cuts),
         certificate: args.certificate.as_deref(),
+        enumerate: args.enumerate,
     };
     microagg::bnp::command_with(&inst, args.data.k, &call, interrupt::flag())?;
     Ok(super::finished_status())

@@ -45,6 +45,10 @@
 //! - **Scaling.** As in the set-partitioning solver (P11 "Scaling") the data are multiplied by
 //!   the power of two `s` nearest to `sqrt(1024 n / SSE(start))`, which is exact, so HiGHS'
 //!   absolute tolerances are small against the costs; bounds are divided by `s^2` (exact).
+//! - **Enumeration** (option `enumerate`, proofs/P19). After the root, every group whose
+//!   reduced cost at the root's duals is within the gap is listed and the partitions made of
+//!   them are searched ([`prove_by_enumeration`]); when both run to completion the optimum
+//!   is proven without branching, else branching goes on.
 //! - **Anytime.** A callback receives every improvement of the incumbent or of the global
 //!   bound; on the time limit, the node limit or the interrupt flag the run returns the
 //!   incumbent, the global bound and the open nodes.
@@ -66,12 +70,16 @@
 //!   numerical microaggregation. J. Global Optim. 60(2), 165-182.
 
 mod branching;
+mod enumerate;
 mod incumbent;
 mod node;
 mod options;
+mod pool_search;
 mod result;
 
+pub use enumerate::{prove_by_enumeration, EnumerationOptions, EnumerationProof};
 pub use options::BnpOptions;
+pub use pool_search::PoolSearch;
 pub use result::{BnpProgress, BnpResult, Leaf, NodeProof, NodeRecord};
 
 use crate::bounds::colgen::pairs::PairConstraints;
@@ -235,7 +243,10 @@ pub fn branch_and_price(
         stopped: None,
         seconds: 0.0,
         node_log: Vec::new(),
+        enumeration: None,
     };
+    // Lower bound proven by the enumeration (P19), if it ran.
+    let mut enumerated = f64::NEG_INFINITY;
     let mut heap: BinaryHeap<Node> = BinaryHeap::new();
     heap.push(Node {
         cons: PairConstraints::new(n),
@@ -330,6 +341,7 @@ pub fn branch_and_price(
         if node.depth == 0 {
             out.root_bound = node.bound.max(nn);
         }
+        let root_proof = (node.depth == 0).then(|| node.proof.clone()).flatten();
         let mut leaf = false;
         match end {
             NodeEnd::Pruned => leaf = true,
@@ -447,7 +459,24 @@ pub fn branch_and_price(
                 }
             }
         }
-        let lb = global(&heap, closed_min, None);
+        if let Some(p) = root_proof.filter(|_| opts.enumerate && !stop()) {
+            let (bound, proof) =
+                enumerate_at_root(x, n, d, k, &p, unscale, &mut inc, opts, deadline)?;
+            enumerated = bound;
+            out.enumeration = Some(proof);
+            if is_proven(enumerated, inc.upper) {
+                report(
+                    "bound",
+                    out.nodes,
+                    heap.len(),
+                    inc.sse,
+                    enumerated,
+                    on_progress,
+                );
+                break;
+            }
+        }
+        let lb = global(&heap, closed_min, None).max(enumerated);
         if inc.sse < last_reported.0 {
             report("incumbent", out.nodes, heap.len(), inc.sse, lb, on_progress);
         }
@@ -456,7 +485,7 @@ pub fn branch_and_price(
         }
         last_reported = (inc.sse.min(last_reported.0), lb.max(last_reported.1));
     }
-    out.lower_bound = global(&heap, closed_min, None);
+    out.lower_bound = global(&heap, closed_min, None).max(enumerated);
     out.open_nodes = heap.len();
     // The leaves, duals on the original scale (divided by s^2: exact).
     let unscaled = |p: &Option<Rc<NodeProof>>| {
@@ -489,4 +518,51 @@ pub fn branch_and_price(
     out.sse_upper = inc.upper;
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The proof by reduced-cost enumeration (P19) at the root's duals `p` (scaled problem),
+/// run on the original data with the duals divided by `s^2` (exact), as a verifier would:
+/// returns the bound it proves and the proof with its duals; a
+/// better partition it met becomes the incumbent.
+#[allow(clippy::too_many_arguments)]
+fn enumerate_at_root(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    p: &NodeProof,
+    unscale: impl Fn(f64) -> f64,
+    inc: &mut Incumbent,
+    opts: &BnpOptions,
+    deadline: Instant,
+) -> Result<(f64, (EnumerationProof, NodeProof)), ColgenError> {
+    let duals = NodeProof {
+        y: p.y.iter().map(|&v| unscale(v)).collect(),
+        triples: p.triples.clone(),
+        sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
+    };
+    let left = deadline
+        .saturating_duration_since(Instant::now())
+        .as_secs_f64();
+    let e = prove_by_enumeration(
+        x,
+        n,
+        d,
+        k,
+        &inc.labels,
+        &duals.y,
+        &duals.triples,
+        &duals.sigma,
+        &EnumerationOptions {
+            max_columns: opts.enumerate_columns,
+            max_nodes: opts.enumerate_nodes,
+            time_limit: left,
+        },
+        &mut |_| {},
+    )?;
+    if e.sse_upper < inc.upper {
+        consider(x, d, e.labels.clone(), inc);
+    }
+    // Valid in every case: the Lagrangian bound of the duals, or more after a complete search.
+    Ok((e.lower_bound, (e, duals)))
 }

@@ -45,6 +45,13 @@ pub struct BnpOptions {
     pub cut_violation: f64,
     /// Most cuts in all.
     pub max_cuts: usize,
+    /// After the root, try the proof by reduced-cost enumeration at the root's duals
+    /// ([`super::prove_by_enumeration`], proofs/P19); branching goes on if it proves nothing.
+    pub enumerate: bool,
+    /// Most groups in the enumeration's pool.
+    pub enumerate_columns: usize,
+    /// Most nodes of the enumeration's pool search.
+    pub enumerate_nodes: u64,
 }
 
 impl Default for BnpOptions {
@@ -65,6 +72,9 @@ impl Default for BnpOptions {
             cuts_per_round: 800,
             cut_violation: 1e-3,
             max_cuts: 4000,
+            enumerate: false,
+            enumerate_columns: 5_000_000,
+            enumerate_nodes: 100_000_000,
         }
     }
 }
@@ -135,6 +145,21 @@ impl BnpOptions {
             "least violation (left side - 1) of a subset-row cut to be added",
         ),
         ("max_cuts", "4000", "most subset-row cuts in all"),
+        (
+            "enumerate",
+            "false",
+            "after the root, try the proof by reduced-cost enumeration at its duals (P19)",
+        ),
+        (
+            "enumerate_columns",
+            "5000000",
+            "most groups in the enumeration's pool (beyond: no proof, branching goes on)",
+        ),
+        (
+            "enumerate_nodes",
+            "100000000",
+            "most nodes of the enumeration's pool search (beyond: no proof)",
+        ),
     ];
 
     pub(super) fn check(&self) -> Result<(), ColgenError> {

@@ -10,6 +10,8 @@
 //! See [`super`].
 
 /// An improvement reported while the search runs.
+use super::EnumerationProof;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct BnpProgress {
     /// What improved: "incumbent" or "bound".
@@ -99,4 +101,7 @@ pub struct BnpResult {
     pub seconds: f64,
     /// Every node's decisions and bound (with `record_nodes`).
     pub node_log: Vec<NodeRecord>,
+    /// The proof by reduced-cost enumeration at the root's duals (with `enumerate`) and the
+    /// duals it used (original scale; its cuts are a prefix of `cuts`).
+    pub enumeration: Option<(EnumerationProof, NodeProof)>,
 }

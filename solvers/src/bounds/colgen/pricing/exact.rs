@@ -75,6 +75,9 @@ struct Search<'a> {
     /// With `pairs`: position of each record in `cands` for the current anchor
     /// (`usize::MAX`: not a candidate).
     pos: Vec<usize>,
+    /// Enumeration mode ([`enumerate_rc_below`]): `inc` stays at the threshold and every
+    /// group below it is collected.
+    enumerate: bool,
 }
 
 /// Exact pricing by branch and bound (see the module doc): a proven lower bound on
@@ -91,7 +94,34 @@ pub fn exact_rc_bound_cuts(
     cuts: &CutDuals,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_search(geo, y, cuts, None, budget, None)
+    exact_search(geo, y, cuts, None, budget, None, false)
+}
+
+/// Every group of `k..2k-1` records whose computed reduced cost (with the cut penalties) is
+/// below `threshold` (proofs/P19): the search of [`exact_rc_bound_cuts`] with its incumbent
+/// held at `threshold` instead of lowered, collecting every leaf below it. `exact` is true
+/// when nothing was cut by the budget (nodes, deadline, or `stop_after_columns` groups met):
+/// then no group whose computed node bounds stay below `threshold` is missing.
+pub fn enumerate_rc_below(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    threshold: f64,
+    budget: ExactBudget,
+) -> ExactPricing {
+    let budget = ExactBudget {
+        max_columns: usize::MAX,
+        ..budget
+    };
+    exact_search(
+        geo,
+        y,
+        cuts,
+        None,
+        budget,
+        Some((threshold, &mut Vec::new())),
+        true,
+    )
 }
 
 /// [`exact_rc_bound_cuts`] over the groups compatible with the branching decisions `pairs`
@@ -105,7 +135,7 @@ pub fn exact_rc_bound_pairs(
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_search(geo, y, cuts, pairs, budget, None)
+    exact_search(geo, y, cuts, pairs, budget, None, false)
 }
 
 /// Per-anchor exact pricing (proofs/P20): the search of [`exact_rc_bound_cuts`] with the
@@ -125,7 +155,15 @@ pub fn exact_rc_bound_anchors(
     let threshold = threshold.min(0.0);
     per_anchor.clear();
     per_anchor.resize(geo.n, threshold);
-    exact_search(geo, y, cuts, None, budget, Some((threshold, per_anchor)))
+    exact_search(
+        geo,
+        y,
+        cuts,
+        None,
+        budget,
+        Some((threshold, per_anchor)),
+        false,
+    )
 }
 
 /// Per-anchor bookkeeping of [`exact_rc_bound_anchors`]: fold the finished anchor `r`'s
@@ -157,6 +195,7 @@ fn exact_search(
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
     mut anchors: Option<(f64, &mut Vec<f64>)>,
+    enumerate: bool,
 ) -> ExactPricing {
     let n = geo.n;
     let mut sorted_y: Vec<f64> = y.to_vec();
@@ -183,7 +222,13 @@ fn exact_search(
         } else {
             Vec::new()
         },
+        enumerate,
     };
+    if enumerate {
+        // Per-anchor bookkeeping resets `inc` to the threshold at every anchor.
+        let (_, per_anchor) = anchors.as_mut().expect("enumeration runs per anchor");
+        per_anchor.resize(n, f64::INFINITY);
+    }
     // Radii use a relative slack so that rounding cannot exclude a record (see P09).
     let slack = 1.0 + 1e-9;
     // Absolute slack of the star tests, far above their rounding error (see P09 B3).
@@ -208,10 +253,10 @@ fn exact_search(
                 if let Some((_, per_anchor)) = anchors.as_mut() {
                     per_anchor[r] = per_anchor[r].min(-yr);
                 }
-                if -yr < s.inc {
+                if -yr < s.inc && !s.enumerate {
                     s.inc = -yr;
                 }
-                if -yr < 0.0 {
+                if -yr < 0.0 || (s.enumerate && -yr < s.inc) {
                     s.columns.push((-yr, vec![r as u32]));
                 }
             }

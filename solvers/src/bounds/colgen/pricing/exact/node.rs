@@ -142,6 +142,17 @@ impl Search<'_> {
                 return; // not a group of this branch-and-price node
             }
             let rc = p / self.m as f64 - yt + pen;
+            if self.enumerate {
+                if rc < self.inc {
+                    let mut g = self.members.clone();
+                    g.sort_unstable();
+                    self.columns.push((rc, g));
+                    if self.columns.len() >= self.budget.stop_after_columns {
+                        self.out_of_budget = true;
+                    }
+                }
+                return;
+            }
             if rc < self.inc {
                 self.inc = rc;
             }

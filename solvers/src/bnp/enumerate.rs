@@ -1,0 +1,258 @@
+//! # Proof by reduced-cost enumeration
+//!
+//! Closes the gap that branching cannot (proofs/P19). Given any record duals `y`, subset-row
+//! cuts with duals `sigma <= 0` and a feasible partition of certified SSE at most `U`:
+//!
+//! 1. the exact pricing proves `rho <= min rc(S)` and with it the Lagrangian bound `LB`
+//!    (P09 / P14, rounded outward);
+//! 2. every group of a partition with SSE at most `U` has reduced cost at most
+//!    `T = U - LB` (P19 Part A), so [`crate::bounds::colgen::pricing::enumerate_rc_below`]
+//!    lists all groups with computed reduced cost below `T` plus the rounding margin: the
+//!    pool;
+//! 3. [`super::pool_search`] enumerates every partition made of pool groups whose reduced
+//!    costs sum to at most `U - (sum y + sum sigma)` (P19 Part B), and recomputes each one's
+//!    SSE. The least is the optimum (P19 Part C): "proven optimal" needs no LP solver and no
+//!    branching tree, only two exhaustive searches that ran to completion.
+//!
+//! The duals need not be optimal: they only decide how large the pool and the search get.
+//! Duals at the end of branch-price-and-cut's root (its certificate) keep `T` near the
+//! remaining gap.
+//!
+//! ## Complexity
+//! One exact pricing call and one enumeration (the branch and bound of the exact pricing with
+//! its incumbent held at `T`: exponential in the worst case, bounded by `max_columns` and the
+//! deadline), then the pool search (exponential in the worst case, bounded by `max_nodes`).
+//! Memory O(n^2) for the distance matrix plus O(pool · 2k).
+//!
+//! ## References
+//! - Baldacci, R., Christofides, N. and Mingozzi, A. (2008). An exact algorithm for the
+//!   vehicle routing problem based on the set partitioning formulation with additional cuts.
+//!   Mathematical Programming 115(2), 351-385 (enumerating every route whose reduced cost is
+//!   below the gap, then solving the set partitioning problem over them).
+//! - proofs/P19-enumeration-proof.md (our argument and its floating-point margins).
+
+use super::pool_search::{search_pool, PoolSearch};
+use crate::bounds::colgen::cuts::CutDuals;
+use crate::bounds::colgen::pricing::{
+    enumerate_rc_below, exact_rc_bound_cuts, ExactBudget, Geometry, MAX_RECORDS,
+};
+use crate::bounds::colgen::{lagrangian_with_cuts, rc_margin, ColgenError};
+use crate::exact::certify::{is_proven, partition_sse_upper, U};
+use std::time::{Duration, Instant};
+
+/// Limits of [`prove_by_enumeration`].
+#[derive(Debug, Clone)]
+pub struct EnumerationOptions {
+    /// Most groups in the pool (the enumeration stops, unproven, beyond).
+    pub max_columns: usize,
+    /// Most nodes of the pool search (it stops, unproven, beyond).
+    pub max_nodes: u64,
+    /// Wall-clock limit for the whole call, seconds.
+    pub time_limit: f64,
+}
+
+impl Default for EnumerationOptions {
+    fn default() -> Self {
+        EnumerationOptions {
+            max_columns: 5_000_000,
+            max_nodes: 100_000_000,
+            time_limit: 1200.0,
+        }
+    }
+}
+
+/// What [`prove_by_enumeration`] established.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumerationProof {
+    /// Proven lower bound on the least reduced cost (`min(0, rho)`, before the margin).
+    pub rc_lower_bound: f64,
+    /// The rounded Lagrangian bound `LB` of the duals (a valid lower bound on its own).
+    pub lagrangian: f64,
+    /// Certified upper bound `U` on the SSE of the given partition.
+    pub upper: f64,
+    /// The reduced-cost threshold `T >= U - LB` (rounded up) and the margin `eps_rc` the
+    /// enumeration added to it.
+    pub threshold: f64,
+    pub margin: f64,
+    /// Groups in the pool, and by size (`by_size[m - k]`).
+    pub columns: usize,
+    pub by_size: Vec<usize>,
+    /// Whether the enumeration ran to completion (no budget cut).
+    pub enumeration_complete: bool,
+    /// The pool search (None when the enumeration was incomplete).
+    pub search: Option<PoolSearch>,
+    /// Best partition known at the end (the given one unless the search found a better one),
+    /// its computed SSE and certified upper bound.
+    pub labels: Vec<usize>,
+    pub sse: f64,
+    pub sse_upper: f64,
+    /// Certified lower bound on the optimum: `LB`, or, after a complete search, the least
+    /// certified lower SSE over the partitions it met (capped at `U`).
+    pub lower_bound: f64,
+    /// `lower_bound` proves `labels` optimal (criterion of P12).
+    pub proven_optimal: bool,
+    /// Seconds in the exact pricing, the enumeration and the pool search.
+    pub seconds: [f64; 3],
+}
+
+/// Proof by reduced-cost enumeration (module doc; proofs/P19) for the `n` records of `x`
+/// (row-major, `d` columns), minimum group size `k`, the feasible partition `labels` (groups
+/// of at least `k` records), record duals `y` and the cuts `triples` with duals `sigma`
+/// (values above 0 count as 0). `on_progress` receives one line per phase.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_by_enumeration(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    labels: &[usize],
+    y: &[f64],
+    triples: &[[u32; 3]],
+    sigma: &[f64],
+    opts: &EnumerationOptions,
+    on_progress: &mut dyn FnMut(&str),
+) -> Result<EnumerationProof, ColgenError> {
+    let t0 = Instant::now();
+    crate::bounds::nn_bound(x, n, d, k)?; // validates x, n, d, k
+    if k < 2 {
+        return Err(ColgenError::Params(
+            "the enumeration proof needs k >= 2 (k = 1 is solved by singletons)".into(),
+        ));
+    }
+    if n > MAX_RECORDS {
+        return Err(ColgenError::TooLarge {
+            n,
+            max: MAX_RECORDS,
+        });
+    }
+    if y.len() != n || sigma.len() != triples.len() {
+        return Err(ColgenError::Params(format!(
+            "{} record duals for {n} records, {} cut duals for {} cuts",
+            y.len(),
+            sigma.len(),
+            triples.len()
+        )));
+    }
+    if y.iter().chain(sigma).any(|v| !v.is_finite()) {
+        return Err(ColgenError::Params("a dual is not finite".into()));
+    }
+    if triples
+        .iter()
+        .any(|t| t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+    {
+        return Err(ColgenError::Params(
+            "a cut is not three distinct records in range".into(),
+        ));
+    }
+    crate::bounds::colgen::start_groups(labels, n, k).map_err(ColgenError::BadLabels)?;
+    let deadline = t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9));
+    let geo = Geometry::new(x, n, d, k, (3 * k).max(12));
+    let cuts = CutDuals::new(n, triples, sigma);
+    let groups_max = n / k;
+    let eps = rc_margin(&geo, y, d, &cuts);
+    let unlimited = |stop_after: usize| ExactBudget {
+        nodes: u64::MAX,
+        deadline,
+        max_columns: 1,
+        stop_after_columns: stop_after,
+    };
+
+    // 1. rho and the Lagrangian bound.
+    let pricing = exact_rc_bound_cuts(&geo, y, &cuts, unlimited(usize::MAX));
+    let rho = pricing.rc_lower_bound;
+    let lagrangian = lagrangian_with_cuts(&geo, y, d, &cuts, groups_max, rho);
+    let upper = partition_sse_upper(x, d, labels);
+    let t1 = t0.elapsed().as_secs_f64();
+    on_progress(&format!(
+        "pricing: rho {rho:.6e} ({}), Lagrangian bound {lagrangian:.6}, U {upper:.6}, {t1:.1} s",
+        if pricing.exact { "exact" } else { "cut" }
+    ));
+    let mut proof = EnumerationProof {
+        rc_lower_bound: rho,
+        lagrangian,
+        upper,
+        threshold: f64::NAN,
+        margin: eps,
+        columns: 0,
+        by_size: vec![0; k],
+        enumeration_complete: false,
+        search: None,
+        labels: labels.to_vec(),
+        sse: crate::sse::partition_sse(x, d, labels),
+        sse_upper: upper,
+        lower_bound: lagrangian,
+        proven_optimal: is_proven(lagrangian, upper),
+        seconds: [t1, 0.0, 0.0],
+    };
+    if !pricing.exact {
+        return Ok(proof);
+    }
+
+    // 2. The pool: every group with rc <= T (P19 Part A), found when its computed node
+    // bounds stay below T + 2 eps.
+    let threshold = ((upper - lagrangian).max(0.0) * (1.0 + 4.0 * U)).next_up();
+    proof.threshold = threshold;
+    let found = enumerate_rc_below(
+        &geo,
+        y,
+        &cuts,
+        threshold + 2.0 * eps,
+        unlimited(opts.max_columns),
+    );
+    proof.enumeration_complete = found.exact;
+    proof.columns = found.columns.len();
+    for (_, g) in &found.columns {
+        proof.by_size[g.len() - k] += 1;
+    }
+    let t2 = t0.elapsed().as_secs_f64();
+    proof.seconds[1] = t2 - t1;
+    on_progress(&format!(
+        "enumeration: T {threshold:.6}, {} groups (by size {:?}), {}, {:.1} s",
+        proof.columns,
+        proof.by_size,
+        if found.exact { "complete" } else { "cut" },
+        t2 - t1
+    ));
+    if !found.exact {
+        return Ok(proof);
+    }
+
+    // 3. The pool search (P19 Part B): budget on the sum of computed reduced costs.
+    let base = lagrangian_with_cuts(&geo, y, d, &cuts, groups_max, 0.0); // <= sum y + sum sigma
+    let slack = (4 * groups_max + 2 * n) as f64 * eps;
+    let search = search_pool(
+        x,
+        n,
+        d,
+        &found.columns,
+        base,
+        slack,
+        upper,
+        opts.max_nodes,
+        deadline,
+    );
+    let t3 = t0.elapsed().as_secs_f64();
+    proof.seconds[2] = t3 - t2;
+    on_progress(&format!(
+        "pool search: {} of the groups kept, {} nodes, {} partitions within it, {}, {:.1} s",
+        search.columns_kept,
+        search.nodes,
+        search.partitions,
+        if search.complete { "complete" } else { "cut" },
+        t3 - t2
+    ));
+    if search.complete {
+        // Every partition of certified SSE <= U was met (P19 Part C).
+        proof.lower_bound = search.least_lower.max(lagrangian);
+        if let Some((labels, sse, sse_upper)) = &search.best {
+            if *sse_upper < proof.sse_upper {
+                proof.labels = labels.clone();
+                proof.sse = *sse;
+                proof.sse_upper = *sse_upper;
+            }
+        }
+        proof.proven_optimal = is_proven(proof.lower_bound, proof.sse_upper);
+    }
+    proof.search = Some(search);
+    Ok(proof)
+}
