@@ -52,8 +52,8 @@ mod exact;
 mod greedy;
 
 pub use exact::{
-    exact_rc_bound, exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget,
-    ExactPricing,
+    anchor_sizes, exact_rc_bound, exact_rc_bound_anchor_sizes, exact_rc_bound_anchors,
+    exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget, ExactPricing,
 };
 pub use greedy::{heuristic, heuristic_cuts};
 

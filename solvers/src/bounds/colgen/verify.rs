@@ -23,13 +23,13 @@
 //! - Neumaier, A. and Shcherbina, O. (2004). Safe bounds in linear and mixed-integer linear
 //!   programming. Math. Program. 99, 283-296 (bounds recomputed from given duals).
 
-use super::anchors::anchored_lagrangian;
+use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
 use super::pairs::PairConstraints;
 use super::pricing::{
-    exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget,
-    Geometry,
+    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound,
+    ExactBudget, Geometry,
 };
 use crate::SolverError;
 use std::time::{Duration, Instant};
@@ -231,16 +231,16 @@ pub fn verify_lagrangian_anchored_at(
     } else {
         plain_bound(&p, y, d, weak, time_limit)
     };
-    let mut per_anchor = Vec::new();
-    let exact = exact_rc_bound_anchors(
+    let mut per_size = Vec::new();
+    let exact = exact_rc_bound_anchor_sizes(
         &p.geo,
         y,
         &p.cuts,
         unlimited_budget(time_limit),
         tau,
-        &mut per_anchor,
+        &mut per_size,
     );
-    let anchored = anchored_lagrangian(&p.geo, y, d, &p.cuts, n / k, &per_anchor, weak);
+    let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
     Ok(if anchored > plain.lower_bound {
         VerifiedBound {
             lower_bound: anchored,
