@@ -465,3 +465,78 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
         "size knapsack stronger in only {stronger} of 48 cases"
     );
 }
+
+#[test]
+fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::ascent::{nn_duals, slack_direction};
+    use microagg_solvers::bounds::colgen::subgrad::{push_project, GroupPool};
+    let mut rng = ChaCha8Rng::seed_from_u64(18_3030);
+    let mut rose = 0;
+    for case in 0..24 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let geo = Geometry::new(&inst.z, n, d, k, 6);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let y0 = nn_duals(&geo);
+        // A feasible partition of consecutive records (groups of k, the last takes the rest).
+        let parts = n / k;
+        let groups: Vec<Vec<u32>> = (0..parts)
+            .map(|g| {
+                let end = if g + 1 == parts { n } else { (g + 1) * k };
+                (g * k..end).map(|i| i as u32).collect()
+            })
+            .collect();
+        let h = slack_direction(&inst.z, d, &groups, &y0);
+        let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
+        let deadline = Instant::now() + Duration::from_millis(300);
+        let asc = push_project(&geo, d, &y0, &h, 0.2, tau, &groups, 0.5, deadline, false);
+        assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
+        for &(_, _, v, _) in &asc.checks {
+            assert!(
+                v <= opt,
+                "case {case} (n={n}, d={d}, k={k}): {v} > optimum {opt}"
+            );
+        }
+        let first = asc.checks[0].2;
+        assert!(
+            asc.lower_bound >= first && asc.lower_bound <= opt,
+            "case {case}"
+        );
+        rose += usize::from(asc.lower_bound > first + 1e-9 * opt.abs());
+        // The projection leaves no pool group negative (beyond its tolerance).
+        let mut pool = GroupPool::default();
+        for g in &groups {
+            pool.add(&geo, g.clone());
+        }
+        let mut y = y0
+            .iter()
+            .zip(&h)
+            .map(|(a, b)| a + 2.0 * b)
+            .collect::<Vec<_>>();
+        let left = pool.project(&mut y, 50, 1e-12 * opt.abs().max(1e-300));
+        for g in &groups {
+            let rc = geo.reduced_cost(g, &y);
+            // Rounding of the dual sums only (relative to the duals involved).
+            let mag: f64 = g.iter().map(|&i| y[i as usize].abs()).sum();
+            assert!(rc >= -1e-12 * mag, "case {case}: {rc} left ({left})");
+        }
+        // The certificate (threshold recorded) verifies; a raised dual is rejected.
+        let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone())
+            .with_anchor_threshold(asc.tau);
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        let mut bad = cert.clone();
+        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+    }
+    println!("push-and-project rose above its start in {rose} of 24 cases");
+    assert!(
+        rose >= 6,
+        "push-and-project rose in only {rose} of 24 cases"
+    );
+}

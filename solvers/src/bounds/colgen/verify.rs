@@ -218,19 +218,11 @@ pub fn verify_lagrangian_anchored_at(
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);
-    let plain = if tau < 0.0 {
-        // The plain search has no threshold (slow where many groups are near 0): only the
-        // weak pricing bound here; the anchored value below is never weaker than the plain
-        // bound of the same search's global minimum.
-        VerifiedBound {
-            lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, weak.min(0.0)),
-            rc_lower_bound: weak.min(0.0),
-            pricing_exact: false,
-            nodes: 0,
-        }
-    } else {
-        plain_bound(&p, y, d, weak, time_limit)
-    };
+    // With a threshold the plain search (no threshold: slow where many groups are near 0) is
+    // skipped; the per-anchor search's global minimum is a proven pricing bound too (P20),
+    // and the plain bound from it is what the producers also take (it can exceed the
+    // anchored sums by their rounding margins when every anchor sits at the threshold).
+    let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, time_limit));
     let mut per_size = Vec::new();
     let exact = exact_rc_bound_anchor_sizes(
         &p.geo,
@@ -241,6 +233,18 @@ pub fn verify_lagrangian_anchored_at(
         &mut per_size,
     );
     let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
+    let plain = match searched {
+        Some(plain) => plain,
+        None => {
+            let rc = weak.max(exact.rc_lower_bound).min(0.0);
+            VerifiedBound {
+                lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, rc),
+                rc_lower_bound: rc,
+                pricing_exact: false,
+                nodes: 0,
+            }
+        }
+    };
     Ok(if anchored > plain.lower_bound {
         VerifiedBound {
             lower_bound: anchored,
