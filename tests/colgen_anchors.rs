@@ -347,18 +347,18 @@ fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
     assert!(rose >= 6, "ascent rose in only {rose} of 24 cases");
 }
 
-/// Least sum of `values[r][m - k]` (each capped at 0) over sets of distinct anchors `r` with
-/// sizes `m` summing to at most `n`, by plain enumeration (the knapsack of proofs/P20 "Per
+/// Least sum of `values[r][m - k]` (each capped at 0) over sets of distinct anchors from `r` on
+/// with sizes `m` summing to at most `left`, by plain enumeration (the knapsack of proofs/P20 "Per
 /// size", written independently of the dynamic programme).
-fn knapsack_by_enumeration(values: &[Vec<f64>], k: usize, n: usize, r: usize, left: usize) -> f64 {
+fn knapsack_by_enumeration(values: &[Vec<f64>], k: usize, r: usize, left: usize) -> f64 {
     if r == values.len() {
         return 0.0;
     }
-    let mut best = knapsack_by_enumeration(values, k, n, r + 1, left);
+    let mut best = knapsack_by_enumeration(values, k, r + 1, left);
     for (j, &v) in values[r].iter().enumerate() {
         let m = k + j;
         if m <= left {
-            best = best.min(v.min(0.0) + knapsack_by_enumeration(values, k, n, r + 1, left - m));
+            best = best.min(v.min(0.0) + knapsack_by_enumeration(values, k, r + 1, left - m));
         }
     }
     best
@@ -425,8 +425,8 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
                 .map(|row| row.iter().map(|v| v.max(weak)).collect())
                 .collect()
         };
-        let hi = sum_y + knapsack_by_enumeration(&floored(&upper), k, n, 0, n);
-        let lo = sum_y + knapsack_by_enumeration(&floored(&lower), k, n, 0, n);
+        let hi = sum_y + knapsack_by_enumeration(&floored(&upper), k, 0, n);
+        let lo = sum_y + knapsack_by_enumeration(&floored(&lower), k, 0, n);
         assert!(
             sizes <= hi + round && sizes >= lo - round,
             "case {case}: knapsack bound {sizes} not in [{lo}, {hi}]"
