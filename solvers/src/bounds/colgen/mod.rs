@@ -964,12 +964,18 @@ pub fn colgen_bound_from(
                     centre = Some(ls.duals.clone());
                 }
                 if opts.push_project && Instant::now() < deadline {
-                    // From the line search's best point along the same direction, a quarter
-                    // of its step first (subgrad.rs).
+                    // From the best certified point (the line search's when it improved, else
+                    // its start) along the same direction, a quarter of the line search's
+                    // step first (subgrad.rs).
+                    let best_y = if ls.lower_bound >= out.lagrangian {
+                        &ls.duals
+                    } else {
+                        &from
+                    };
                     let asc = subgrad::push_project(
                         &geo,
                         d,
-                        &ls.duals,
+                        best_y,
                         &h,
                         ls.step / 4.0,
                         tau,
