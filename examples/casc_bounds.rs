@@ -13,7 +13,7 @@
 //!
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
-//!         [--anchor-threshold F] [--lp-segment] [--ipm] [--final-fraction F] [--no-start]
+//!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!
@@ -99,6 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--pool" => opts.pool = value()?.parse()?,
                     "--anchor-bound" => opts.anchor_bound = true,
                     "--lp-segment" => opts.lp_segment = true,
+                    "--push-project" => opts.push_project = true,
                     "--ipm" => opts.ipm = true,
                     "--final-fraction" => opts.final_fraction = value()?.parse()?,
                     "--nn-ascent" => opts.nn_ascent = value()?.parse()?,
@@ -110,7 +111,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 shaping.push(a.clone());
                 if !matches!(
                     flag,
-                    "--anchor-bound" | "--no-start" | "--lp-segment" | "--ipm"
+                    "--anchor-bound" | "--no-start" | "--lp-segment" | "--push-project" | "--ipm"
                 ) {
                     // The value just read.
                     shaping.push(match flag {

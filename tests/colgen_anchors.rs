@@ -346,3 +346,197 @@ fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
     println!("ascent rose above its start in {rose} of 24 cases");
     assert!(rose >= 6, "ascent rose in only {rose} of 24 cases");
 }
+
+/// Least sum of `values[r][m - k]` (each capped at 0) over sets of distinct anchors from `r` on
+/// with sizes `m` summing to at most `left`, by plain enumeration (the knapsack of proofs/P20 "Per
+/// size", written independently of the dynamic programme).
+fn knapsack_by_enumeration(values: &[Vec<f64>], k: usize, r: usize, left: usize) -> f64 {
+    if r == values.len() {
+        return 0.0;
+    }
+    let mut best = knapsack_by_enumeration(values, k, r + 1, left);
+    for (j, &v) in values[r].iter().enumerate() {
+        let m = k + j;
+        if m <= left {
+            best = best.min(v.min(0.0) + knapsack_by_enumeration(values, k, r + 1, left - m));
+        }
+    }
+    best
+}
+
+#[test]
+fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
+    use microagg_solvers::bounds::colgen::anchors::{anchored_best, anchored_sizes_lagrangian};
+    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, exact_rc_bound_anchor_sizes};
+    let mut rng = ChaCha8Rng::seed_from_u64(18_2026);
+    let mut stronger = 0;
+    for case in 0..48 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let geo = Geometry::new(&x, n, d, k, 6);
+        let y = duals(&mut rng, &geo, k);
+        let groups = all_groups(&x, n, d, k, &y);
+        let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
+        let tol = 1e-9 * scale;
+        let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
+        let w = anchor_sizes(&geo);
+        assert_eq!(w, (2 * k - 1).min(n) + 1 - k);
+        let mut per = Vec::new();
+        let ex =
+            exact_rc_bound_anchor_sizes(&geo, &y, &CutDuals::none(), budget(), threshold, &mut per);
+        assert!(ex.exact && per.len() == n * w, "case {case}");
+        // Brute force per (anchor, size): groups with r among their medoids (upper) and
+        // groups holding r (lower), capped at the threshold.
+        let mut upper = vec![vec![threshold; w]; n];
+        let mut lower = vec![vec![threshold; w]; n];
+        for (rc, members, medoids) in &groups {
+            let j = members.len() - k;
+            for &r in members {
+                lower[r][j] = lower[r][j].min(*rc);
+            }
+            for &r in medoids {
+                upper[r][j] = upper[r][j].min(*rc);
+            }
+        }
+        for r in 0..n {
+            for j in 0..w {
+                let v = per[r * w + j];
+                assert!(
+                    v <= upper[r][j] + tol && v >= lower[r][j] - tol,
+                    "case {case} (n={n}, d={d}, k={k}) anchor {r} size {}: {v} not in [{}, {}]",
+                    k + j,
+                    lower[r][j],
+                    upper[r][j]
+                );
+            }
+        }
+        // The knapsack bound: between the independent enumerations over the two brute-force
+        // tables (up to rounding), below the optimum, never below the per-anchor form.
+        let weak = weak_rc_bound(&geo, &y);
+        let sizes = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);
+        let sum_y: f64 = y.iter().sum();
+        let round = 1e-9 * (y.iter().map(|v| v.abs()).sum::<f64>() + scale);
+        // The bound raises every value to the weak pricing bound (a valid floor), so do the
+        // tables.
+        let floored = |t: &[Vec<f64>]| -> Vec<Vec<f64>> {
+            t.iter()
+                .map(|row| row.iter().map(|v| v.max(weak)).collect())
+                .collect()
+        };
+        let hi = sum_y + knapsack_by_enumeration(&floored(&upper), k, 0, n);
+        let lo = sum_y + knapsack_by_enumeration(&floored(&lower), k, 0, n);
+        assert!(
+            sizes <= hi + round && sizes >= lo - round,
+            "case {case}: knapsack bound {sizes} not in [{lo}, {hi}]"
+        );
+        let opt = brute_force_optimum(&x, n, d, k);
+        assert!(sizes <= opt, "case {case}: {sizes} > optimum {opt}");
+        let mut folded = Vec::new();
+        exact_rc_bound_anchors(
+            &geo,
+            &y,
+            &CutDuals::none(),
+            budget(),
+            threshold,
+            &mut folded,
+        );
+        let anchored = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &folded, weak);
+        assert!(
+            sizes >= anchored - round,
+            "case {case}: {sizes} < {anchored}"
+        );
+        let best = anchored_best(&geo, &y, d, &CutDuals::none(), &per, weak);
+        assert!(best == sizes.max(anchored) && best <= opt, "case {case}");
+        stronger += usize::from(sizes > anchored + 1e-9 * opt.abs());
+        // Cut short: still below the optimum.
+        let short = ExactBudget {
+            nodes: 2,
+            ..budget()
+        };
+        exact_rc_bound_anchor_sizes(&geo, &y, &CutDuals::none(), short, threshold, &mut per);
+        let cut = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);
+        assert!(cut <= opt, "case {case}: cut short {cut} > {opt}");
+    }
+    println!("size knapsack stronger than the per-anchor form in {stronger} of 48 cases");
+    assert!(
+        stronger >= 8,
+        "size knapsack stronger in only {stronger} of 48 cases"
+    );
+}
+
+#[test]
+fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::ascent::{nn_duals, slack_direction};
+    use microagg_solvers::bounds::colgen::subgrad::{push_project, GroupPool};
+    let mut rng = ChaCha8Rng::seed_from_u64(18_3030);
+    let mut rose = 0;
+    for case in 0..24 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let geo = Geometry::new(&inst.z, n, d, k, 6);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let y0 = nn_duals(&geo);
+        // A feasible partition of consecutive records (groups of k, the last takes the rest).
+        let parts = n / k;
+        let groups: Vec<Vec<u32>> = (0..parts)
+            .map(|g| {
+                let end = if g + 1 == parts { n } else { (g + 1) * k };
+                (g * k..end).map(|i| i as u32).collect()
+            })
+            .collect();
+        let h = slack_direction(&inst.z, d, &groups, &y0);
+        let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
+        let deadline = Instant::now() + Duration::from_millis(300);
+        let asc = push_project(&geo, d, &y0, &h, 0.2, tau, &groups, 0.5, deadline, false);
+        assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
+        for &(_, _, v, _) in &asc.checks {
+            assert!(
+                v <= opt,
+                "case {case} (n={n}, d={d}, k={k}): {v} > optimum {opt}"
+            );
+        }
+        let first = asc.checks[0].2;
+        assert!(
+            asc.lower_bound >= first && asc.lower_bound <= opt,
+            "case {case}"
+        );
+        rose += usize::from(asc.lower_bound > first + 1e-9 * opt.abs());
+        // The projection leaves no pool group negative (beyond its tolerance).
+        let mut pool = GroupPool::default();
+        for g in &groups {
+            pool.add(&geo, g.clone());
+        }
+        let mut y = y0
+            .iter()
+            .zip(&h)
+            .map(|(a, b)| a + 2.0 * b)
+            .collect::<Vec<_>>();
+        let left = pool.project(&mut y, 50, 1e-12 * opt.abs().max(1e-300));
+        for g in &groups {
+            let rc = geo.reduced_cost(g, &y);
+            // Rounding of the dual sums only (relative to the duals involved).
+            let mag: f64 = g.iter().map(|&i| y[i as usize].abs()).sum();
+            assert!(rc >= -1e-12 * mag, "case {case}: {rc} left ({left})");
+        }
+        // The certificate (threshold recorded) verifies; a raised dual is rejected.
+        let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone())
+            .with_anchor_threshold(asc.tau);
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        let mut bad = cert.clone();
+        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
+        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+    }
+    println!("push-and-project rose above its start in {rose} of 24 cases");
+    assert!(
+        rose >= 6,
+        "push-and-project rose in only {rose} of 24 cases"
+    );
+}

@@ -7,9 +7,10 @@
 //! (registry parameters of `colgen` and `colgen-cuts`, `microagg bound` flags) choose the
 //! dual points where the exact per-anchor pricing certifies a bound (proofs/P20): a line
 //! search from the nn duals (`nn_ascent`), a box-step ascent on the anchored bound
-//! (`subgradient`), a line search toward the master's duals at the end (`lp_segment`), the
-//! anchor threshold of those searches (`anchor_threshold`), interior point re-solves of the
-//! master (`ipm`) and the share of the time left to the final evaluations (`final_fraction`).
+//! (`subgradient`), a line search toward the master's duals at the end (`lp_segment`) and
+//! push-and-project steps after it (`push_project`), the anchor threshold of those searches
+//! (`anchor_threshold`), interior point re-solves of the master (`ipm`) and the share of the
+//! time left to the final evaluations (`final_fraction`).
 //! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
 //!
 //! ## Complexity
@@ -67,6 +68,11 @@ pub const LP_SEGMENT: BoundParam = BoundParam {
     default: "false",
     doc: "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)",
 };
+pub const PUSH_PROJECT: BoundParam = BoundParam {
+    key: "push_project",
+    default: "false",
+    doc: "with lp_segment: push-and-project steps from the line search's best point, each certified (half of the final phase)",
+};
 pub const ANCHOR_THRESHOLD: BoundParam = BoundParam {
     key: "anchor_threshold",
     default: "0.005",
@@ -89,6 +95,7 @@ pub struct K10Options {
     pub nn_ascent: Option<f64>,
     pub subgradient: Option<f64>,
     pub lp_segment: bool,
+    pub push_project: bool,
     pub anchor_threshold: Option<f64>,
     pub ipm: bool,
     pub final_fraction: Option<f64>,
@@ -114,6 +121,7 @@ impl K10Options {
             "anchor_threshold" => self.anchor_threshold = fraction()?,
             "final_fraction" => self.final_fraction = fraction()?,
             "lp_segment" => self.lp_segment = flag()?,
+            "push_project" => self.push_project = flag()?,
             "ipm" => self.ipm = flag()?,
             _ => return Ok(false),
         }
@@ -135,6 +143,7 @@ impl K10Options {
             opts.final_fraction = v;
         }
         opts.lp_segment |= self.lp_segment;
+        opts.push_project |= self.push_project;
         opts.ipm |= self.ipm;
     }
 }

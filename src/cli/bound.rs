@@ -67,6 +67,9 @@ pub struct BoundArgs {
     /// colgen: at the end, a line search from the best bound's duals toward the master's.
     #[arg(long)]
     pub lp_segment: bool,
+    /// colgen: after that line search, push-and-project steps (each certified).
+    #[arg(long)]
+    pub push_project: bool,
     /// colgen: anchor threshold of those searches, a fraction of best SSE / floor(n/k)
     /// (default 0.005; 0: exact per-anchor minima).
     #[arg(long)]
@@ -160,6 +163,10 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         ("nn_ascent", args.nn_ascent.map(|v| v.to_string())),
         ("subgradient", args.subgradient.map(|v| v.to_string())),
         ("lp_segment", args.lp_segment.then(|| "true".to_string())),
+        (
+            "push_project",
+            args.push_project.then(|| "true".to_string()),
+        ),
         (
             "anchor_threshold",
             args.anchor_threshold.map(|v| v.to_string()),

@@ -15,9 +15,14 @@
 //! anchor's group is as negative as all, and up to `floor(n/k)` times closer to `sum y` when
 //! few anchors carry negative groups.
 //!
+//! Kept per group size (`L_{r,m}`), the same argument gives a knapsack: the groups of a
+//! partition have distinct medoids and sizes summing to `n`, so at most `n` records' worth
+//! of anchors can be charged ([`anchored_sizes_lagrangian`], P20 "Per size"); never weaker.
+//!
 //! ## Complexity
 //! O(n log n) for the selection after the per-anchor pricing (whose cost is the exact
-//! pricing's without the pruning that another anchor's incumbent gives).
+//! pricing's without the pruning that another anchor's incumbent gives); O(n^2 k) for the
+//! knapsack over sizes.
 //!
 //! ## References
 //! Lagrangian relaxation with a cardinality-constrained subproblem: the bound is the
@@ -66,6 +71,90 @@ pub fn anchored_lagrangian(
     all.extend(cuts.sigma());
     // One "group" charged the (already summed, nonpositive) total; no further margin.
     lagrangian_rounded(&all, 1, sum_low.min(0.0), 0.0)
+}
+
+/// The anchored Lagrangian bound with group sizes (proofs/P20, "Per size"), rounded outward:
+/// `per_size[r * w + (m - k)]` (`w` = number of sizes `k..=min(2k - 1, n)`) a computed lower
+/// bound (before the rounding margin) on the reduced cost of every group of `m` records with
+/// medoid `r`, `floor_rc` a computed lower bound on every group's reduced cost. The groups
+/// of a partition have distinct medoids and sizes summing to `n`, so
+/// `OPT >= sum y (+ sum sigma) + min { sum_{r in A} V_{r, m_r} : A distinct, sum m_r <= n }`,
+/// a multiple-choice knapsack solved exactly by dynamic programming over the total size
+/// (O(n^2 w)). Never below [`anchored_lagrangian`] of the per-anchor minima (every size is
+/// at least `k`, so at most `floor(n/k)` anchors fit). `-infinity` when `per_size` has the
+/// wrong length.
+pub fn anchored_sizes_lagrangian(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    cuts: &CutDuals,
+    per_size: &[f64],
+    floor_rc: f64,
+) -> f64 {
+    let (n, k) = (geo.n, geo.k);
+    let top = (2 * k - 1).min(n);
+    let w = top + 1 - k;
+    if per_size.len() != n * w || y.len() != n {
+        return f64::NEG_INFINITY;
+    }
+    let eps = rc_margin(geo, y, d, cuts);
+    // dp[s]: least computed sum over anchors taken so far with sizes summing to s.
+    let mut dp = vec![f64::INFINITY; n + 1];
+    dp[0] = 0.0;
+    let mut terms = vec![0.0; w];
+    for row in per_size.chunks(w) {
+        for (t, &v) in terms.iter_mut().zip(row) {
+            *t = v.max(floor_rc).min(0.0) - eps;
+        }
+        // Descending totals: dp[s - m] still holds the value without this anchor.
+        for total in (k..=n).rev() {
+            let mut best = dp[total];
+            for (j, &t) in terms.iter().enumerate() {
+                let m = k + j;
+                if m > total {
+                    break;
+                }
+                let prev = dp[total - m];
+                if prev + t < best {
+                    best = prev + t;
+                }
+            }
+            dp[total] = best;
+        }
+    }
+    let least = dp.iter().copied().fold(0.0, f64::min);
+    // A path holds at most g = floor(n/k) nonpositive terms, summed recursively: see P20 for
+    // the margin (summation error and the rounding of each term, relative to |least|).
+    let g = (n / k) as f64;
+    let low = least - 4.0 * (g + 2.0) * UNIT_ROUNDOFF * least.abs();
+    let mut all = y.to_vec();
+    all.extend(cuts.sigma());
+    lagrangian_rounded(&all, 1, low.min(0.0), 0.0)
+}
+
+/// The larger of [`anchored_lagrangian`] (per-anchor minima over the sizes, the
+/// `floor(n/k)` most negative) and [`anchored_sizes_lagrangian`] from the same per-size
+/// values (the second is never weaker in exact arithmetic; both are valid, proofs/P20).
+pub fn anchored_best(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    cuts: &CutDuals,
+    per_size: &[f64],
+    floor_rc: f64,
+) -> f64 {
+    let w = per_size.len() / geo.n.max(1);
+    if w == 0 {
+        return f64::NEG_INFINITY;
+    }
+    let per_anchor: Vec<f64> = per_size
+        .chunks(w)
+        .map(|c| c.iter().copied().fold(f64::INFINITY, f64::min))
+        .collect();
+    let g = geo.n / geo.k;
+    anchored_lagrangian(geo, y, d, cuts, g, &per_anchor, floor_rc).max(anchored_sizes_lagrangian(
+        geo, y, d, cuts, per_size, floor_rc,
+    ))
 }
 
 #[cfg(test)]

@@ -24,10 +24,10 @@
 //! e.g. Bertsekas, Nonlinear Programming, ch. 6); the direction from a primal solution's
 //! slacks is this project's choice.
 
-use super::anchors::anchored_lagrangian;
+use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
-use super::pricing::{exact_rc_bound_anchors, weak_rc_bound, ExactBudget, Geometry};
+use super::pricing::{exact_rc_bound_anchor_sizes, weak_rc_bound, ExactBudget, Geometry};
 use std::time::Instant;
 
 /// Best point of a line search.
@@ -72,11 +72,11 @@ pub fn slack_direction(x: &[f64], d: usize, groups: &[Vec<u32>], y0: &[f64]) -> 
 pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget, tau: f64) -> f64 {
     let cuts = CutDuals::none();
     let weak = weak_rc_bound(geo, y);
-    let mut per_anchor = Vec::new();
-    let ex = exact_rc_bound_anchors(geo, y, &cuts, budget, tau, &mut per_anchor);
+    let mut per_size = Vec::new();
+    let ex = exact_rc_bound_anchor_sizes(geo, y, &cuts, budget, tau, &mut per_size);
     let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
-    plain.max(anchored_lagrangian(geo, y, d, &cuts, g, &per_anchor, weak))
+    plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak))
 }
 
 /// Line search on `t -> bound(y0 + t h)` from `t = first` (growing by `growth` while the bound

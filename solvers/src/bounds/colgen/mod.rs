@@ -93,7 +93,7 @@ use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
 use pricing::{
-    exact_rc_bound_anchors, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
+    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
     Geometry,
 };
 use std::collections::HashSet;
@@ -160,6 +160,11 @@ pub struct ColgenOptions {
     /// At the end, a line search from the best bound's duals toward the master's last duals
     /// (anchored bound with `anchor_threshold`), before the final evaluation.
     pub lp_segment: bool,
+    /// After that line search, push-and-project steps from its best point along the same
+    /// direction ([`subgrad::push_project`]: candidates projected onto the master's columns
+    /// and the negative groups met, each certified); takes half of the time left for the
+    /// final phase from the line search.
+    pub push_project: bool,
 }
 
 impl Default for ColgenOptions {
@@ -187,6 +192,7 @@ impl Default for ColgenOptions {
             subgradient: 0.0,
             anchor_threshold: 0.005,
             lp_segment: false,
+            push_project: false,
         }
     }
 }
@@ -215,6 +221,7 @@ impl ColgenOptions {
         ("subgradient", "0", "fraction of the time limit for a subgradient ascent on the anchored bound after the line search, certified by exact per-anchor pricing (0: none; proofs/P20)"),
         ("anchor_threshold", "0.005", "anchor threshold tau of the ascent's exact pricing, as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)"),
         ("lp_segment", "false", "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)"),
+        ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
     ];
 
@@ -565,9 +572,9 @@ pub fn colgen_bound_from(
             max_columns: cap,
             stop_after_columns: stop_after,
         };
-        let mut per_anchor = Vec::new();
+        let mut per_size = Vec::new();
         let ex = if opts.anchor_bound {
-            exact_rc_bound_anchors(&geo, y, &cd, budget, 0.0, &mut per_anchor)
+            exact_rc_bound_anchor_sizes(&geo, y, &cd, budget, 0.0, &mut per_size)
         } else {
             exact_rc_bound_cuts(&geo, y, &cd, budget)
         };
@@ -576,8 +583,7 @@ pub fn colgen_bound_from(
         let rc_lb = weak.max(ex.rc_lower_bound).min(0.0);
         let mut lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
         if opts.anchor_bound {
-            let anchored =
-                anchors::anchored_lagrangian(&geo, y, d, &cd, groups_max, &per_anchor, weak);
+            let anchored = anchors::anchored_best(&geo, y, d, &cd, &per_size, weak);
             if opts.progress {
                 eprintln!("colgen: anchored bound {anchored:.6} (plain {lb:.6})");
             }
@@ -930,8 +936,14 @@ pub fn colgen_bound_from(
                 .collect();
             let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
             let tau = -(opts.anchor_threshold * ub.abs() / groups_max.max(1) as f64);
+            let now = Instant::now();
+            let ls_until = if opts.push_project {
+                now + deadline.saturating_duration_since(now) / 2
+            } else {
+                deadline
+            };
             if let Some(ls) =
-                ascent::line_search(&geo, d, &from, &h, 0.02, 2.0, 3, 12, deadline, tau)
+                ascent::line_search(&geo, d, &from, &h, 0.02, 2.0, 3, 12, ls_until, tau)
             {
                 out.exact_calls += ls.trace.len();
                 if opts.progress {
@@ -949,7 +961,45 @@ pub fn colgen_bound_from(
                     out.anchor_threshold = tau;
                     out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
                     out.pricing_exact = false;
-                    centre = Some(ls.duals);
+                    centre = Some(ls.duals.clone());
+                }
+                if opts.push_project && Instant::now() < deadline {
+                    // From the best certified point (the line search's when it improved, else
+                    // its start) along the same direction, a quarter of the line search's
+                    // step first (subgrad.rs).
+                    let best_y = if ls.lower_bound >= out.lagrangian {
+                        &ls.duals
+                    } else {
+                        &from
+                    };
+                    let asc = subgrad::push_project(
+                        &geo,
+                        d,
+                        best_y,
+                        &h,
+                        ls.step / 4.0,
+                        tau,
+                        &master.columns,
+                        0.5,
+                        deadline,
+                        opts.progress,
+                    );
+                    out.exact_calls += asc.checks.len();
+                    if opts.progress {
+                        eprintln!(
+                            "colgen: {:7.1} s  push-project: bound {:.6} ({} checks)",
+                            start.elapsed().as_secs_f64(),
+                            asc.lower_bound,
+                            asc.checks.len()
+                        );
+                    }
+                    if asc.lower_bound > out.lagrangian {
+                        out.lagrangian = asc.lower_bound;
+                        out.anchor_threshold = tau;
+                        out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
+                        out.pricing_exact = false;
+                        centre = Some(asc.duals);
+                    }
                 }
             }
         }

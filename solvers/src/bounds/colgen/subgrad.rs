@@ -32,10 +32,12 @@
 //! - Held, M., Wolfe, P. and Crowder, H. P. (1974). Validation of subgradient optimization.
 //!   Mathematical Programming 6, 62-88.
 
-use super::anchors::anchored_lagrangian;
+use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
-use super::pricing::{exact_rc_bound_anchors, heuristic, weak_rc_bound, ExactBudget, Geometry};
+use super::pricing::{
+    exact_rc_bound_anchor_sizes, heuristic, weak_rc_bound, ExactBudget, Geometry,
+};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -121,14 +123,14 @@ pub fn certify(
         max_columns: 20 * geo.n,
         stop_after_columns: usize::MAX,
     };
-    let mut per_anchor = Vec::new();
-    let ex = exact_rc_bound_anchors(geo, y, &cuts, budget, tau, &mut per_anchor);
+    let mut per_size = Vec::new();
+    let ex = exact_rc_bound_anchor_sizes(geo, y, &cuts, budget, tau, &mut per_size);
     for (_, g) in ex.columns {
         pool.add(geo, g);
     }
     let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
-    plain.max(anchored_lagrangian(geo, y, d, &cuts, g, &per_anchor, weak))
+    plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak))
 }
 
 /// Parameters of [`ascend`].
@@ -278,6 +280,143 @@ pub fn ascend(
             delta *= 0.5;
         }
         if delta < 1e-9 * mean_abs {
+            break;
+        }
+    }
+    out
+}
+
+impl GroupPool {
+    /// Cyclic projections of `y` onto the half-spaces `y(S) <= SSE(S)` of the pool's groups
+    /// (Kaczmarz / Agmon: a group with `rc(S) < 0` lowers each member's dual by `-rc(S)/|S|`,
+    /// the Euclidean projection onto its half-space), at most `passes` sweeps, stopping when
+    /// no group is below `-tol`. Returns the most negative reduced cost left.
+    pub fn project(&self, y: &mut [f64], passes: usize, tol: f64) -> f64 {
+        let mut worst = 0.0f64;
+        for _ in 0..passes {
+            worst = 0.0;
+            for (j, g) in self.members.iter().enumerate() {
+                let rc = self.pair_sum[j] / g.len() as f64
+                    - g.iter().map(|&i| y[i as usize]).sum::<f64>();
+                if rc < -tol {
+                    worst = worst.min(rc);
+                    let drop = -rc / g.len() as f64;
+                    for &i in g {
+                        y[i as usize] -= drop;
+                    }
+                }
+            }
+            if worst >= -tol {
+                break;
+            }
+        }
+        worst
+    }
+}
+
+/// Most rounds of heuristic pricing and projection per candidate of [`push_project`].
+const HEURISTIC_ROUNDS: usize = 20;
+
+/// Push-and-project ascent from `y_start` (a certified point) along `h`: the candidate
+/// `y + t h` is projected onto the half-spaces of the pool's groups ([`GroupPool::project`];
+/// the pool starts with `seed_groups` and collects every negative group the exact searches
+/// meet, and the groups heuristic pricing finds at the candidate, in up to 20 rounds of
+/// pricing and projection) and certified by one per-anchor exact pricing ([`certify`], threshold `tau`, at
+/// most `check_share` of the time left). A better certified value moves `y` there and grows
+/// `t` by 1.5; otherwise `t` halves (the pool now holds the groups that spoiled it, so the
+/// next projection avoids them). The reported bound is the best certified value; the steps
+/// and the projections only choose the duals (proofs/P20, "Choosing the duals").
+#[allow(clippy::too_many_arguments)]
+pub fn push_project(
+    geo: &Geometry,
+    d: usize,
+    y_start: &[f64],
+    h: &[f64],
+    t_first: f64,
+    tau: f64,
+    seed_groups: &[Vec<u32>],
+    check_share: f64,
+    deadline: Instant,
+    progress: bool,
+) -> Ascent {
+    let t0 = Instant::now();
+    let mut pool = GroupPool::default();
+    for s in seed_groups {
+        let mut s = s.clone();
+        s.sort_unstable();
+        pool.add(geo, s);
+    }
+    let mut out = Ascent {
+        lower_bound: f64::NEG_INFINITY,
+        duals: Vec::new(),
+        tau,
+        iterations: 0,
+        checks: Vec::new(),
+    };
+    let scale = y_start.iter().map(|v| v.abs()).sum::<f64>() / y_start.len().max(1) as f64;
+    let tol = 1e-9 * scale.max(f64::MIN_POSITIVE);
+    let mut y = y_start.to_vec();
+    let mut t = t_first;
+    let mut first = true;
+    while Instant::now() + Duration::from_millis(50) < deadline {
+        let mut cand: Vec<f64> = if first {
+            y.clone()
+        } else {
+            y.iter().zip(h).map(|(a, b)| a + t * b).collect()
+        };
+        let mut left_over = 0.0;
+        if !first {
+            left_over = pool.project(&mut cand, 30, tol);
+            // Cheap rounds before the exact check: heuristic pricing from every record finds
+            // negative groups at the candidate, the pool takes them and the candidate is
+            // projected again (the exact check is slow where many groups are negative).
+            for _ in 0..HEURISTIC_ROUNDS {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                let mut added = 0;
+                for r in 0..geo.n {
+                    if let Some((rc, mut members)) = heuristic(geo, &cand, r) {
+                        if rc < -tol {
+                            members.sort_unstable();
+                            added += usize::from(pool.add(geo, members));
+                        }
+                    }
+                }
+                left_over = pool.project(&mut cand, 30, tol);
+                if added == 0 {
+                    break;
+                }
+            }
+        }
+        let now = Instant::now();
+        let until = now + deadline.saturating_duration_since(now).mul_f64(check_share);
+        let v = certify(geo, &cand, d, tau, until, &mut pool);
+        let secs = now.elapsed().as_secs_f64();
+        out.iterations += 1;
+        out.checks
+            .push((out.iterations, cand.iter().sum(), v, secs));
+        if progress {
+            eprintln!(
+                "push-project: {:7.1} s  t {t:.4}  sum y {:.6}  certified {v:.6} ({secs:.1} s, \
+                 pool {}, left {left_over:.3e})",
+                t0.elapsed().as_secs_f64(),
+                cand.iter().sum::<f64>(),
+                pool.len()
+            );
+        }
+        if v > out.lower_bound {
+            out.lower_bound = v;
+            out.duals = cand.clone();
+            if !first {
+                y = cand;
+                t *= 1.5;
+            }
+        } else {
+            t *= 0.5;
+        }
+        first = false;
+        if t <= 0.0 || !t.is_finite() {
             break;
         }
     }

@@ -23,13 +23,13 @@
 //! - Neumaier, A. and Shcherbina, O. (2004). Safe bounds in linear and mixed-integer linear
 //!   programming. Math. Program. 99, 283-296 (bounds recomputed from given duals).
 
-use super::anchors::anchored_lagrangian;
+use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
 use super::pairs::PairConstraints;
 use super::pricing::{
-    exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget,
-    Geometry,
+    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound,
+    ExactBudget, Geometry,
 };
 use crate::SolverError;
 use std::time::{Duration, Instant};
@@ -218,29 +218,33 @@ pub fn verify_lagrangian_anchored_at(
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);
-    let plain = if tau < 0.0 {
-        // The plain search has no threshold (slow where many groups are near 0): only the
-        // weak pricing bound here; the anchored value below is never weaker than the plain
-        // bound of the same search's global minimum.
-        VerifiedBound {
-            lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, weak.min(0.0)),
-            rc_lower_bound: weak.min(0.0),
-            pricing_exact: false,
-            nodes: 0,
-        }
-    } else {
-        plain_bound(&p, y, d, weak, time_limit)
-    };
-    let mut per_anchor = Vec::new();
-    let exact = exact_rc_bound_anchors(
+    // With a threshold the plain search (no threshold: slow where many groups are near 0) is
+    // skipped; the per-anchor search's global minimum is a proven pricing bound too (P20),
+    // and the plain bound from it is what the producers also take (it can exceed the
+    // anchored sums by their rounding margins when every anchor sits at the threshold).
+    let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, time_limit));
+    let mut per_size = Vec::new();
+    let exact = exact_rc_bound_anchor_sizes(
         &p.geo,
         y,
         &p.cuts,
         unlimited_budget(time_limit),
         tau,
-        &mut per_anchor,
+        &mut per_size,
     );
-    let anchored = anchored_lagrangian(&p.geo, y, d, &p.cuts, n / k, &per_anchor, weak);
+    let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
+    let plain = match searched {
+        Some(plain) => plain,
+        None => {
+            let rc = weak.max(exact.rc_lower_bound).min(0.0);
+            VerifiedBound {
+                lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, rc),
+                rc_lower_bound: rc,
+                pricing_exact: false,
+                nodes: 0,
+            }
+        }
+    };
     Ok(if anchored > plain.lower_bound {
         VerifiedBound {
             lower_bound: anchored,

@@ -152,37 +152,77 @@ pub fn exact_rc_bound_anchors(
     threshold: f64,
     per_anchor: &mut Vec<f64>,
 ) -> ExactPricing {
-    let threshold = threshold.min(0.0);
+    let mut per_size = Vec::new();
+    let out = exact_rc_bound_anchor_sizes(geo, y, cuts, budget, threshold, &mut per_size);
+    let w = anchor_sizes(geo);
     per_anchor.clear();
-    per_anchor.resize(geo.n, threshold);
+    per_anchor.extend(
+        per_size
+            .chunks(w)
+            .map(|c| c.iter().copied().fold(threshold.min(0.0), f64::min)),
+    );
+    per_anchor.resize(geo.n, threshold.min(0.0));
+    out
+}
+
+/// Number of group sizes `k..=min(2k - 1, n)` the pricing covers (the row width of
+/// [`exact_rc_bound_anchor_sizes`]' output).
+pub fn anchor_sizes(geo: &Geometry) -> usize {
+    // Geometry requires n >= k >= 1, so this is at least 1.
+    (2 * geo.k - 1).min(geo.n) + 1 - geo.k
+}
+
+/// [`exact_rc_bound_anchors`] per anchor and size (proofs/P20, "Per size"): on return
+/// `per_size[r * w + (m - k)]` (`w` = [`anchor_sizes`], overwritten) is a proven lower bound
+/// on `min(threshold, rc(S))` over the groups `S` of `m` records whose medoid is `r`. The
+/// search is the same (the incumbent is reset for every (size, anchor) pair); only the
+/// bookkeeping keeps the sizes apart.
+pub fn exact_rc_bound_anchor_sizes(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    budget: ExactBudget,
+    threshold: f64,
+    per_size: &mut Vec<f64>,
+) -> ExactPricing {
+    let threshold = threshold.min(0.0);
+    per_size.clear();
+    per_size.resize(geo.n * anchor_sizes(geo), threshold);
     exact_search(
         geo,
         y,
         cuts,
         None,
         budget,
-        Some((threshold, per_anchor)),
+        Some((threshold, per_size)),
         false,
     )
 }
 
-/// Per-anchor bookkeeping of [`exact_rc_bound_anchors`]: fold the finished anchor `r`'s
-/// minimum (its incumbent and cut nodes) into `per_anchor[r]` and into the global incumbent
-/// and open minimum (`global`), then reset the search for the next anchor.
+/// Per-anchor bookkeeping of [`exact_rc_bound_anchor_sizes`]: fold the finished anchor `r`'s
+/// minimum at the current size (its incumbent and cut nodes) into its entry of `per_size`
+/// and into the global incumbent and open minimum (`global`), then reset the search for the
+/// next anchor.
 fn flush_anchor(
     s: &mut Search<'_>,
     anchors: &mut Option<(f64, &mut Vec<f64>)>,
     global: &mut (f64, f64),
     r: usize,
 ) {
-    if let Some((threshold, per_anchor)) = anchors.as_mut() {
+    if let Some((threshold, per_size)) = anchors.as_mut() {
         let v = s.inc.min(s.open_min);
-        per_anchor[r] = per_anchor[r].min(v);
+        let at = anchor_slot(s.geo, r, s.m);
+        per_size[at] = per_size[at].min(v);
         global.0 = global.0.min(s.inc);
         global.1 = global.1.min(s.open_min);
         s.inc = *threshold;
         s.open_min = f64::INFINITY;
     }
+}
+
+/// Index of (anchor `r`, size `m`) in the per-size output.
+fn anchor_slot(geo: &Geometry, r: usize, m: usize) -> usize {
+    r * anchor_sizes(geo) + (m - geo.k)
 }
 
 /// The search behind [`exact_rc_bound_cuts`] and [`exact_rc_bound_anchors`] (`anchors`:
@@ -226,8 +266,8 @@ fn exact_search(
     };
     if enumerate {
         // Per-anchor bookkeeping resets `inc` to the threshold at every anchor.
-        let (_, per_anchor) = anchors.as_mut().expect("enumeration runs per anchor");
-        per_anchor.resize(n, f64::INFINITY);
+        let (_, per_size) = anchors.as_mut().expect("enumeration runs per anchor");
+        per_size.resize(n * anchor_sizes(geo), f64::INFINITY);
     }
     // Radii use a relative slack so that rounding cannot exclude a record (see P09).
     let slack = 1.0 + 1e-9;
@@ -250,8 +290,9 @@ fn exact_search(
                 if pairs.is_some_and(|c| !c.allows(&[r as u32])) {
                     continue;
                 }
-                if let Some((_, per_anchor)) = anchors.as_mut() {
-                    per_anchor[r] = per_anchor[r].min(-yr);
+                if let Some((_, per_size)) = anchors.as_mut() {
+                    let at = anchor_slot(geo, r, 1);
+                    per_size[at] = per_size[at].min(-yr);
                 }
                 if -yr < s.inc && !s.enumerate {
                     s.inc = -yr;
