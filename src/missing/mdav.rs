@@ -147,25 +147,11 @@ pub fn groups(inst: &Instance, k: usize, stop: &AtomicBool) -> Result<Vec<Vec<us
     Ok(groups)
 }
 
-/// Labels 0..g numbered by first appearance along the rows.
+/// Labels 0..g numbered by first appearance along the rows (every record is in a group).
 pub fn labels(n: usize, groups: &[Vec<usize>]) -> Vec<usize> {
-    let mut by_row = vec![usize::MAX; n];
-    for (g, m) in groups.iter().enumerate() {
-        for &i in m {
-            by_row[i] = g;
-        }
-    }
-    let mut new_id = vec![usize::MAX; groups.len()];
-    let mut next = 0;
-    by_row
-        .iter()
-        .map(|&g| {
-            if new_id[g] == usize::MAX {
-                new_id[g] = next;
-                next += 1;
-            }
-            new_id[g]
-        })
+    crate::labels::first_appearance_labels(n, groups)
+        .into_iter()
+        .map(|l| l.expect("every record is in a group"))
         .collect()
 }
 
