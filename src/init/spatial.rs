@@ -66,6 +66,9 @@ pub enum Backend {
     Tree,
     /// Ball buckets ([`BucketRemaining`]).
     Buckets,
+    /// The scan with the masked distance, for NaN-marked missing cells
+    /// ([`super::masked::MaskedScan`]; never chosen by [`Backend::Auto`]).
+    Masked,
 }
 
 /// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`,
@@ -90,6 +93,7 @@ pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dy
     match chosen {
         Backend::Tree => Box::new(KdRemaining::new(inst, ids)),
         Backend::Buckets => Box::new(BucketRemaining::new(inst, ids)),
+        Backend::Masked => Box::new(super::masked::MaskedScan::new(inst, ids)),
         _ => Box::new(Scan::new(inst, ids)),
     }
 }
