@@ -203,7 +203,7 @@ pub fn masked_neighbours(inst: &Instance, m: usize, stop: &AtomicBool) -> Result
     let marked = super::engine::nan_marked(inst);
     let mut lists = Vec::with_capacity(inst.n);
     for i in 0..inst.n {
-        if i % 256 == 0 && stop.load(Ordering::SeqCst) {
+        if i.is_multiple_of(256) && stop.load(Ordering::SeqCst) {
             return Err(Error::Interrupted(
                 "descent (missing values): stopped while building neighbour lists".into(),
             ));
@@ -271,7 +271,7 @@ pub fn descend(
         };
         queued[i] = false;
         examined += 1;
-        if examined % 256 == 0 && stop.load(Ordering::SeqCst) {
+        if examined.is_multiple_of(256) && stop.load(Ordering::SeqCst) {
             break;
         }
         let g = groups.labels[i];
