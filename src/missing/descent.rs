@@ -218,7 +218,8 @@ pub fn masked_neighbours(inst: &Instance, m: usize, stop: &AtomicBool) -> Result
         }
         by.truncate(m);
         by.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        lists.push(by.into_iter().map(|e| e.1).collect());
+        // A fresh m-element list (collecting from `by` in place would keep its n-element buffer).
+        lists.push(by.iter().map(|e| e.1).collect());
     }
     Ok(lists)
 }
