@@ -5,6 +5,8 @@
 //! one label per record, every group of at least k records, and SSE/IL recomputed from
 //! scratch (two passes per group, no cached statistics). [`write_masked`] writes the
 //! microaggregated data in original units: every value replaced by its group's mean.
+//! [`first_appearance_labels`] numbers groups by first appearance along the rows (split
+//! runs, `combine` and the masked methods of [`crate::missing`] share it).
 
 use crate::data::instance::{ldexp, power_of_two_scale};
 use crate::data::Instance;
@@ -49,6 +51,31 @@ pub fn parse_labels(bytes: &[u8], file: &str) -> Result<Vec<usize>> {
         labels.push(v);
     }
     Ok(labels)
+}
+
+/// Labels of `n` rows from groups, numbered by first appearance along the rows; rows in no
+/// group get `None`.
+pub fn first_appearance_labels(n: usize, groups: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let mut group_of = vec![usize::MAX; n];
+    for (g, m) in groups.iter().enumerate() {
+        for &i in m {
+            group_of[i] = g;
+        }
+    }
+    let mut renumber = vec![usize::MAX; groups.len()];
+    let mut next = 0;
+    group_of
+        .into_iter()
+        .map(|g| {
+            (g != usize::MAX).then(|| {
+                if renumber[g] == usize::MAX {
+                    renumber[g] = next;
+                    next += 1;
+                }
+                renumber[g]
+            })
+        })
+        .collect()
 }
 
 /// Write one label per line (atomically: a crash or a full disk never leaves a fragment).

@@ -181,8 +181,8 @@ impl Pipeline {
         self.run_observed(inst, k, seed, time_limit, max_steps, interrupt, &mut [])
     }
 
-    /// A run on data with missing cells (`run --missing ignore`): the masked implementation
-    /// of a supported pipeline ([`crate::missing::masked_partition`]) as one stage.
+    /// A run on data with missing cells (`run --missing ignore`): the masked stages of a
+    /// supported pipeline ([`crate::missing::masked_stages`]).
     fn run_masked(
         &self,
         inst: &Instance,
@@ -190,24 +190,39 @@ impl Pipeline {
         seed: u64,
         interrupt: &AtomicBool,
     ) -> Result<PipelineOutcome> {
-        let names: Vec<&str> = self.stages.iter().map(|s| s.name.as_str()).collect();
         let t = Instant::now();
-        let partition = crate::missing::masked_partition(&self.spec, &names, inst, k, interrupt)?;
-        let sse = partition.sse();
-        let stage = StageRecord {
-            name: names[0].to_string(),
-            seed: self.stage_seed(seed, inst, k, 0),
-            sse,
-            il: inst.il(sse),
-            groups: partition.num_groups(),
-            seconds: t.elapsed().as_secs_f64(),
-            stop: None,
-            steps: None,
-            stats: None,
-        };
+        let stages: Vec<(&str, &Value)> = self
+            .stages
+            .iter()
+            .map(|s| (s.name.as_str(), &s.params))
+            .collect();
+        let done = crate::missing::masked_stages(&self.spec, &stages, inst, k, interrupt)?;
+        let records = done
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let sse = s.partition.sse();
+                StageRecord {
+                    name: stages[i].0.to_string(),
+                    seed: self.stage_seed(seed, inst, k, i),
+                    sse,
+                    il: inst.il(sse),
+                    groups: s.partition.num_groups(),
+                    seconds: s.seconds,
+                    stop: None,
+                    steps: None,
+                    stats: None,
+                }
+            })
+            .collect();
+        let partition = done
+            .into_iter()
+            .last()
+            .expect("one stage at least")
+            .partition;
         Ok(PipelineOutcome {
             partition,
-            stages: vec![stage],
+            stages: records,
             seconds: t.elapsed().as_secs_f64(),
         })
     }

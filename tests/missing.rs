@@ -5,6 +5,8 @@
 //! equal to `mdav` on complete data, a strata-split run, and the errors.
 
 mod common;
+#[path = "missing/reference.rs"]
+mod reference;
 use common::{cli, cli_ok};
 use microagg::data::{csv_file, ColumnSelection};
 use microagg::missing::{self, MissingPolicy};
@@ -33,6 +35,35 @@ fn load(text: &str, columns: &str) -> microagg::data::Instance {
     )
     .unwrap()
     .0
+}
+
+fn try_load(text: &str) -> microagg::error::Result<microagg::data::Instance> {
+    csv_file::read_csv_missing(
+        text.as_bytes(),
+        "t.csv",
+        "t",
+        &ColumnSelection::parse(""),
+        b',',
+        &[],
+        MissingPolicy::Ignore,
+    )
+    .map(|r| r.0)
+}
+
+/// Labels renumbered by first appearance along the rows.
+fn canonical(labels: &[usize]) -> Vec<usize> {
+    let mut new_id = vec![usize::MAX; labels.len()];
+    let mut next = 0;
+    labels
+        .iter()
+        .map(|&l| {
+            if new_id[l] == usize::MAX {
+                new_id[l] = next;
+                next += 1;
+            }
+            new_id[l]
+        })
+        .collect()
 }
 
 const FOUR: &str = "id,a,b\nr1,0,0\nr2,1,NA\nr3,10,10\nr4,11,12\n";
@@ -205,9 +236,9 @@ fn masked_sse_of_every_partition_against_an_independent_recomputation() {
             assert!((reported - want).abs() < 1e-9, "case {case} {labels:?}");
             best = best.min(want);
         }
-        let groups = missing::mdav::groups(&inst, k, &AtomicBool::new(false)).unwrap();
+        let groups = reference::groups(&inst, k, &AtomicBool::new(false)).unwrap();
         assert!(groups.iter().all(|g| g.len() >= k));
-        let labels = missing::mdav::labels(n, &groups);
+        let labels = reference::labels(n, &groups);
         let never = AtomicBool::new(false);
         let out = microagg::pipeline::Pipeline::parse("mdav", &[])
             .unwrap()
@@ -223,28 +254,99 @@ fn masked_sse_of_every_partition_against_an_independent_recomputation() {
     }
 }
 
-/// On complete data the masked MDAV is `mdav`: the same groups on the CASC files and on
-/// generated data.
+/// On complete data every masked method (the engine on NaN-marked z-scores behind the
+/// masked scan, here with no NaN) gives its unmasked method's labels, identical, on the
+/// CASC files and on generated data.
 #[test]
-fn masked_mdav_on_complete_data_gives_the_groups_of_mdav() {
+fn masked_methods_on_complete_data_give_the_labels_of_their_unmasked_selves() {
     let mut instances: Vec<microagg::data::Instance> = ["tarragona", "census", "eia"]
         .iter()
         .filter_map(|id| common::casc(id))
         .collect();
     instances.push(common::synthetic("gauss:n=500,d=4,clusters=5,seed=3"));
+    let never = AtomicBool::new(false);
     for inst in &instances {
-        for k in [3, 5] {
-            let (_, want) = common::run_method(inst, "mdav", k, 0);
-            let groups = missing::mdav::groups(inst, k, &AtomicBool::new(false)).unwrap();
-            let got = missing::mdav::labels(inst.n, &groups);
-            assert_eq!(
-                common::groups(&got),
-                common::groups(&want),
-                "{} k = {k}",
-                inst.name
+        for &(method, _) in missing::engine::ENGINE_METHODS {
+            for k in [3, 5] {
+                let (_, want) = common::run_method(inst, method, k, 0);
+                let groups = missing::engine::masked_groups(method, inst, k, &never).unwrap();
+                let got = reference::labels(inst.n, &groups);
+                assert_eq!(got, canonical(&want), "{method} on {} k = {k}", inst.name);
+            }
+        }
+    }
+}
+
+/// Random small instances with holes (n = 9..40, d = 2..4, up to a third of the cells
+/// missing, duplicated values): the engine's masked MDAV equals the plain-scan reference
+/// (`tests/missing/reference.rs`, its own distance and centroids); every masked method
+/// places every record once in groups of at least k, and the SSE its run reports equals
+/// the independent masked SSE from the raw values.
+#[test]
+fn masked_methods_on_data_with_holes_against_independent_implementations() {
+    let mut state = 987654321u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let never = AtomicBool::new(false);
+    let mut with_holes = 0;
+    for case in 0..60 {
+        let n = 9 + (next() * 32.0) as usize;
+        let d = 2 + case % 3;
+        let k = 2 + case % 4;
+        let share = next() / 3.0;
+        let mut raw: Vec<Option<f64>> = (0..n * d)
+            .map(|_| Some((next() * if case % 2 == 0 { 10.0 } else { 1000.0 }).round()))
+            .collect();
+        for i in 0..n {
+            for j in 0..d {
+                let observed = (0..d).filter(|&t| raw[i * d + t].is_some()).count();
+                if next() < share && observed > 1 {
+                    raw[i * d + j] = None;
+                }
+            }
+        }
+        let mut text = (0..d)
+            .map(|j| format!("c{j}"))
+            .collect::<Vec<_>>()
+            .join(",")
+            + "\n";
+        for i in 0..n {
+            let cells: Vec<String> = (0..d)
+                .map(|j| raw[i * d + j].map_or("NA".into(), |v| v.to_string()))
+                .collect();
+            text += &format!("{}\n", cells.join(","));
+        }
+        let Ok(inst) = try_load(&text) else {
+            continue; // a column constant over its observed values: refused, not tested here
+        };
+        with_holes += usize::from(inst.has_missing());
+        let want = reference::labels(n, &reference::groups(&inst, k, &never).unwrap());
+        let got = missing::engine::masked_groups("mdav", &inst, k, &never).unwrap();
+        assert_eq!(reference::labels(n, &got), want, "case {case}: mdav");
+        for &(method, _) in missing::engine::ENGINE_METHODS {
+            let out = microagg::pipeline::Pipeline::parse(method, &[])
+                .unwrap()
+                .run(&inst, k, 0, None, &never)
+                .unwrap();
+            let labels = out.partition.labels().to_vec();
+            let g = labels.iter().max().unwrap() + 1;
+            for c in 0..g {
+                let size = labels.iter().filter(|&&l| l == c).count();
+                assert!(size >= k, "case {case} {method}: group of {size} < {k}");
+            }
+            let sse = masked_sse_from_raw(&raw, n, d, &labels);
+            assert!(
+                (out.partition.sse() - sse).abs() <= 1e-9 * (1.0 + sse),
+                "case {case} {method}: {} vs {sse}",
+                out.partition.sse()
             );
         }
     }
+    assert!(with_holes >= 40, "{with_holes} instances with holes");
 }
 
 /// A strata-split run with holes: groups within strata, the record's SSE is the masked SSE
@@ -337,10 +439,21 @@ fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error()
         &with(&["--method", "mdav+ils", "--missing", "ignore"]),
         &["mdav+ils", "complete data", "--method mdav"],
     );
-    expect_error(
-        &with(&["--method", "cbfs", "--missing", "ignore"]),
-        &["'cbfs'", "complete data"],
-    );
+    // md's exact diameter search prunes by the triangle inequality: refused; vmdav and
+    // kward are not engine methods.
+    for method in ["md", "vmdav", "kward", "mhm-mdav"] {
+        expect_error(
+            &with(&["--method", method, "--missing", "ignore"]),
+            &[
+                &format!("'{method}'"),
+                "complete data",
+                "mdav-generic",
+                "cbfs-nn",
+            ],
+        );
+    }
+    // cbfs (NC growth) runs on the holes.
+    cli_ok(&with(&["--method", "cbfs", "--missing", "ignore"]));
     expect_error(
         &with(&["--method", "mdav", "--missing", "ignore", "--bound", "nn"]),
         &["--bound", "missing cells"],
@@ -512,4 +625,217 @@ fn the_readme_agency_workflow_gives_its_figures() {
     close(&rec["weights"]["il"], 0.362194, 5e-7);
     assert_eq!(rec["weights"]["objective"], "unweighted");
     close(&rec["release"]["il_released_weighted"], 0.362194, 5e-7);
+}
+
+/// A random instance with holes as CSV text (values rounded to integers so ties occur),
+/// and its raw cells.
+fn holes_case(
+    next: &mut impl FnMut() -> f64,
+    n: usize,
+    d: usize,
+    share: f64,
+) -> (String, Vec<Option<f64>>) {
+    let mut raw: Vec<Option<f64>> = (0..n * d).map(|_| Some((next() * 20.0).round())).collect();
+    for i in 0..n {
+        for j in 0..d {
+            let observed = (0..d).filter(|&t| raw[i * d + t].is_some()).count();
+            if next() < share && observed > 1 {
+                raw[i * d + j] = None;
+            }
+        }
+    }
+    let mut text = (0..d)
+        .map(|j| format!("c{j}"))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for i in 0..n {
+        let cells: Vec<String> = (0..d)
+            .map(|j| raw[i * d + j].map_or(String::new(), |v| v.to_string()))
+            .collect();
+        text += &format!("{}\n", cells.join(","));
+    }
+    (text, raw)
+}
+
+fn lcg(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    }
+}
+
+/// proofs/P42: every shift delta (each record to each other group) and every swap delta
+/// (each pair in different groups) of the masked descent equals the change of the masked
+/// SSE recomputed from the raw values, on instances with holes; after applying a move the
+/// cached SSE is the recomputed one.
+#[test]
+fn masked_descent_deltas_against_recomputation() {
+    use missing::descent::MaskedGroups;
+    let mut next = lcg(4242);
+    let mut checked = 0;
+    for case in 0..30 {
+        let (n, d, k) = (10 + case % 5, 2 + case % 3, 2 + case % 2);
+        let (text, raw) = holes_case(&mut next, n, d, 0.3);
+        let Ok(inst) = try_load(&text) else { continue };
+        // A random feasible labelling: sizes k.., shuffled.
+        let g = n / k;
+        let mut labels: Vec<usize> = (0..n).map(|i| (i % g).min(g - 1)).collect();
+        for i in (1..n).rev() {
+            let j = (next() * (i + 1) as f64) as usize % (i + 1);
+            labels.swap(i, j);
+        }
+        let groups = MaskedGroups::new(&inst, labels.clone());
+        let before = masked_sse_from_raw(&raw, n, d, &labels);
+        assert!((groups.sse() - before).abs() < 1e-9, "case {case}");
+        for i in 0..n {
+            for to in (0..g).filter(|&h| h != labels[i]) {
+                let mut after = labels.clone();
+                after[i] = to;
+                let want = masked_sse_from_raw(&raw, n, d, &after) - before;
+                let got = groups.shift_delta(&inst, i, to);
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "case {case} shift {i}->{to}: {got} vs {want}"
+                );
+                checked += 1;
+            }
+            for j in (0..n).filter(|&j| labels[j] != labels[i]) {
+                let mut after = labels.clone();
+                after.swap(i, j);
+                let want = masked_sse_from_raw(&raw, n, d, &after) - before;
+                let got = groups.swap_delta(&inst, i, j);
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "case {case} swap {i},{j}: {got} vs {want}"
+                );
+                checked += 1;
+            }
+        }
+        // Apply one shift (from a group that keeps k) and one swap; caches stay exact.
+        let mut moved = groups.clone();
+        if let Some(i) = (0..n).find(|&i| moved.size(labels[i]) > k) {
+            let to = (labels[i] + 1) % g;
+            moved.apply_shift(&inst, i, to);
+            let want = masked_sse_from_raw(&raw, n, d, moved.labels());
+            assert!((moved.sse() - want).abs() < 1e-9, "case {case} after shift");
+        }
+        let (i, j) = (
+            0,
+            (0..n)
+                .find(|&j| moved.labels()[j] != moved.labels()[0])
+                .unwrap(),
+        );
+        moved.apply_swap(&inst, i, j);
+        let want = masked_sse_from_raw(&raw, n, d, moved.labels());
+        assert!((moved.sse() - want).abs() < 1e-9, "case {case} after swap");
+    }
+    assert!(checked > 2000, "{checked} deltas checked");
+}
+
+/// On complete data the masked deltas are the `Partition`'s (P02) up to rounding.
+#[test]
+fn masked_descent_deltas_on_complete_data_equal_the_partitions() {
+    use missing::descent::MaskedGroups;
+    let inst = common::synthetic("gauss:n=60,d=3,clusters=4,seed=9");
+    let labels: Vec<usize> = (0..60).map(|i| i % 15).collect();
+    let p = microagg::partition::Partition::from_labels(&inst, labels.clone()).unwrap();
+    let m = MaskedGroups::new(&inst, labels.clone());
+    assert!((m.sse() - p.sse()).abs() < 1e-9 * p.sse());
+    for i in 0..60 {
+        for to in [0, 7, 14] {
+            let (a, b) = (m.shift_delta(&inst, i, to), p.shift_delta(&inst, i, to));
+            assert!(
+                (a - b).abs() < 1e-9 * (1.0 + b.abs()),
+                "shift {i}->{to}: {a} vs {b}"
+            );
+        }
+        for j in [3, 31, 59] {
+            let (a, b) = (m.swap_delta(&inst, i, j), p.swap_delta(&inst, i, j));
+            assert!(
+                (a - b).abs() < 1e-9 * (1.0 + b.abs()),
+                "swap {i},{j}: {a} vs {b}"
+            );
+        }
+    }
+}
+
+/// `mdav+descent` on data with holes: the descent never raises the masked SSE, ends at a
+/// local optimum of the full shift/swap neighbourhood (neighbours = n - 1, every move
+/// checked by recomputation), keeps groups of at least k, and the SSE the run reports is the
+/// recomputed masked SSE. Through the CLI it runs, and `cycles = true` is refused.
+#[test]
+fn masked_descent_reaches_a_recomputed_local_optimum() {
+    let mut next = lcg(777);
+    let never = AtomicBool::new(false);
+    for case in 0..12 {
+        let (n, d, k) = (14 + 2 * case, 3, 2 + case % 3);
+        let (text, raw) = holes_case(&mut next, n, d, 0.25);
+        let Ok(inst) = try_load(&text) else { continue };
+        let params = [format!("descent.neighbours={}", n - 1)];
+        let out = microagg::pipeline::Pipeline::parse("mdav+descent", &params)
+            .unwrap()
+            .run(&inst, k, 0, None, &never)
+            .unwrap();
+        assert_eq!(out.stages.len(), 2);
+        assert!(
+            out.stages[1].sse <= out.stages[0].sse + 1e-12,
+            "case {case}"
+        );
+        let labels = out.partition.canonical_labels();
+        let sse = masked_sse_from_raw(&raw, n, d, &labels);
+        assert!((out.partition.sse() - sse).abs() < 1e-9, "case {case}");
+        let g = labels.iter().max().unwrap() + 1;
+        let size = |l: &[usize], c: usize| l.iter().filter(|&&x| x == c).count();
+        assert!((0..g).all(|c| size(&labels, c) >= k), "case {case}");
+        let tol = 1e-9 * inst.sst;
+        for i in 0..n {
+            for to in (0..g).filter(|&h| h != labels[i]) {
+                if size(&labels, labels[i]) > k {
+                    let mut after = labels.clone();
+                    after[i] = to;
+                    assert!(
+                        masked_sse_from_raw(&raw, n, d, &after) >= sse - tol,
+                        "case {case}: shift {i}->{to} improves"
+                    );
+                }
+            }
+            for j in (0..n).filter(|&j| labels[j] != labels[i]) {
+                let mut after = labels.clone();
+                after.swap(i, j);
+                assert!(
+                    masked_sse_from_raw(&raw, n, d, &after) >= sse - tol,
+                    "case {case}: swap {i},{j} improves"
+                );
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = holes_case(&mut next, 30, 3, 0.2);
+    let input = write(dir.path(), "h.csv", &text);
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            "--data",
+            input.to_str().unwrap(),
+            "--k",
+            "3",
+            "--missing",
+            "ignore",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let a = args(&["--method", "mdav+descent"]);
+    let rec = json(&cli_ok(&a.iter().map(String::as_str).collect::<Vec<_>>()));
+    assert_eq!(rec["stages"][1]["name"], "descent");
+    assert!(rec["stages"][1]["sse"].as_f64().unwrap() <= rec["stages"][0]["sse"].as_f64().unwrap());
+    let a = args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]);
+    let o = cli(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("3-cycle has no masked delta"));
 }

@@ -329,6 +329,78 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     assert_eq!(m["p"], 1, "the weights column is not compared: {m}");
 }
 
+/// sdcMicro's weighted median (`weightedQuantile(x, w, 0.5)`, R/microaggregation.R) by
+/// hand: sort, rw = cumsum(w) / sum(w), the first value with rw >= 1/2, the mean with the
+/// next one when rw is exactly 1/2.
+#[test]
+fn weighted_median_by_hand() {
+    use microagg::release::aggregate::weighted_median;
+    let wm = |x: &[f64], w: &[f64]| {
+        let pairs: Vec<(f64, f64)> = x.iter().copied().zip(w.iter().copied()).collect();
+        weighted_median(&pairs)
+    };
+    // Equal weights: rw = 1/4, 1/2 (exactly) -> (2 + 3) / 2, R's median.
+    assert_eq!(wm(&[4.0, 1.0, 3.0, 2.0], &[1.0; 4]), 2.5);
+    // Equal weights, odd size: the middle value.
+    assert_eq!(wm(&[9.0, 1.0, 5.0], &[2.0; 3]), 5.0);
+    // Sorted (1, w 1), (2, w 5), (3, w 1): rw = 1/7, 6/7 -> 2.
+    assert_eq!(wm(&[3.0, 1.0, 2.0], &[1.0, 1.0, 5.0]), 2.0);
+    // rw = 3/6 = 1/2 exactly at the first value -> (10 + 20) / 2.
+    assert_eq!(wm(&[10.0, 20.0, 30.0], &[3.0, 1.0, 2.0]), 15.0);
+    // A heavy last record: rw = 1/12, 2/12, 1 -> 3.
+    assert_eq!(wm(&[1.0, 2.0, 3.0], &[1.0, 1.0, 10.0]), 3.0);
+    // Ties: sorted 1 (2), 5 (1), 5 (1), 9 (4): rw = 2/8, 3/8, 4/8 -> (5 + 9) / 2.
+    assert_eq!(wm(&[5.0, 1.0, 5.0, 9.0], &[1.0, 2.0, 1.0, 4.0]), 7.0);
+    // One record.
+    assert_eq!(wm(&[-4.5], &[0.25]), -4.5);
+    // The unweighted median of the same values differs: 3 of {1, 2, 3, 4, 100} vs the
+    // weighted 100 when 100 carries most of the weight (rw = 4/14 before it).
+    assert_eq!(
+        wm(&[1.0, 2.0, 3.0, 4.0, 100.0], &[1.0, 1.0, 1.0, 1.0, 10.0]),
+        100.0
+    );
+}
+
+/// `--aggregate median --weights` through the CLI: groups {-3, -1} and {1, 3} (univariate,
+/// k = 2); group 1: rw = 1/4, 1 -> -1; group 2: rw = 2/4 exactly -> (1 + 3) / 2 = 2. Weighted
+/// IL of the file: sum w (x - y)^2 = 1 * 4 + 2 * 1 + 2 * 1 = 8 over SST_w = 31.5.
+#[test]
+fn weighted_median_release_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "d.csv", "x,w\n-3,1\n-1,3\n1,2\n3,2\n");
+    let masked = dir.path().join("m.csv");
+    let r = json(&cli_ok(&[
+        "run",
+        "--data",
+        data.to_str().unwrap(),
+        "--weights",
+        "w",
+        "--k",
+        "2",
+        "--method",
+        "univariate",
+        "--masked-out",
+        masked.to_str().unwrap(),
+        "--aggregate",
+        "median",
+        "--json",
+    ]));
+    assert_eq!(
+        std::fs::read_to_string(&masked).unwrap(),
+        "x,w\n-1,1\n-1,3\n2,2\n2,2\n"
+    );
+    let rel = &r["release"];
+    assert_eq!(rel["aggregation"], "median", "{r}");
+    assert!(
+        close(
+            rel["il_released_weighted"].as_f64().unwrap(),
+            100.0 * 8.0 / 31.5,
+            1e-12
+        ),
+        "{r}"
+    );
+}
+
 fn data_csv(rng: &mut ChaCha8Rng, n: usize, weight: &str) -> String {
     let mut s = String::from("a,b,c,w\n");
     for _ in 0..n {
@@ -631,9 +703,9 @@ fn cli_errors_name_file_row_and_column() {
         "--masked-out",
         m.to_str().unwrap(),
         "--aggregate",
-        "median",
+        "trimmed",
     ]);
-    assert!(e.contains("--aggregate median with --weights"), "{e}");
+    assert!(e.contains("--aggregate trimmed with --weights"), "{e}");
     let e = err_of(&[
         "run",
         "--data",

@@ -13,6 +13,16 @@ seed.
     >>> r.plot()             # IL over time with the bound
     >>> r.masked()           # the frame with every record replaced by its group's mean
 
+Releasing a file as a statistical office does (sampling weights, missing values, another
+aggregation, utility and risk measures; the options of ``microagg run``)::
+
+    >>> r = microagg.run(df, k=3, method="mdav", bound=None, weights="weight",
+    ...                  release=True, aggregate="median", measures=True)
+    >>> r.released                       # the frame back, run columns replaced
+    >>> r.record["weights"]["il"]        # weighted IL; record["release"]["measures"]
+    >>> r = microagg.run(df_with_nan, k=3, method="mdav", bound=None, missing="ignore",
+    ...                  release=True)   # holes stay NaN in r.released (missing_release="fill")
+
 Solves run with the GIL released. Ctrl-C during a run returns the best partition so far
 (``Result.interrupted``); errors are the exceptions of ``microagg.Error`` with the
 library's messages (data errors name the row and column).
@@ -57,14 +67,25 @@ __all__ = [
 ]
 
 
-def load(spec: Union[str, "os.PathLike[str]"], columns: Optional[Sequence[Any]] = None, delimiter: str = ",") -> "_core.Data":
+def load(
+    spec: Union[str, "os.PathLike[str]"],
+    columns: Optional[Sequence[Any]] = None,
+    delimiter: str = ",",
+    *,
+    missing: str = "refuse",
+    weights: Optional[str] = None,
+) -> "_core.Data":
     """Load data as the CLI's ``--data`` does: a CSV path, a CASC instance id
     (``tarragona``, ``census``, ``eia``; looked up in ``$MICROAGG_DATA``, ``instances/data/``,
     ``../shared/instances/`` and checked against its sha256) or a generator spec
     (``gauss:n=1000,d=5,clusters=5,seed=1``). ``columns``: names or 1-based positions.
-    The result can be passed as ``X`` to every function (and gets the CLI's seeds)."""
+    ``missing``: ``"refuse"`` or ``"ignore"`` (``--missing``); ``weights``: a column of the
+    CSV file (``--weights COLUMN``). The result can be passed as ``X`` to every function
+    (and gets the CLI's seeds)."""
+    if missing not in ("refuse", "ignore"):
+        raise UsageError(f"missing={missing!r}: expected 'refuse' or 'ignore'")
     cols = None if columns is None else ",".join(str(c) for c in columns)
-    return _core.Data.load(os.fspath(spec), cols, delimiter)
+    return _core.Data.load(os.fspath(spec), cols, delimiter, missing == "ignore", weights)
 
 
 def _param_args(params: Optional[Mapping[str, Any]]) -> List[str]:
@@ -92,6 +113,12 @@ def run(
     max_steps: Optional[int] = None,
     columns: Optional[Sequence[Any]] = None,
     trace_interval: float = 0.1,
+    weights: Any = None,
+    missing: str = "refuse",
+    release: bool = False,
+    aggregate: Optional[str] = None,
+    missing_release: str = "keep",
+    measures: bool = False,
 ) -> Result:
     """Microaggregate ``X`` into groups of at least ``k`` records with pipeline ``method``.
 
@@ -118,10 +145,34 @@ def run(
         columns: DataFrame column names (default all), array column indices, or for a spec
             names/1-based positions.
         trace_interval: seconds between trace rows when the best does not improve.
+        weights: sampling weights (``--weights``): a column name of the DataFrame or CSV
+            spec (never an attribute; left out of the default columns) or one value per
+            record (finite, > 0). The record's ``weights`` gives the weighted SSE, SST and
+            IL; ``univariate`` minimises the weighted SSE, other methods the unweighted one
+            (``weights.objective``). Bounds refuse weights: pass ``bound=None``
+            (docs/weights.md).
+        missing: ``"refuse"`` (default: a NaN, empty or ``NA`` cell is an error naming row
+            and column) or ``"ignore"`` (``--missing ignore``: distances, centroids and SSE
+            over the observed cells; only the MDAV-lineage methods ``mdav``,
+            ``mdav-generic``, ``mdav1``, ``mdav-a1``, ``mdav-single``, ``mdav-nc``, ``cbfs``,
+            ``cbfs-nn``, no refiner, ``bound=None``; docs/missing-values.md). Not with
+            ``weights``.
+        release: also compute the released values (``Result.released``, ``record["release"]``
+            with ``il_released``): each record's group aggregate in original units, as
+            ``run --masked-out`` writes them (unrounded).
+        aggregate: with ``release``: ``"mean"`` (default), ``"median"``, ``"trimmed[:ALPHA]"``,
+            ``"onestep"`` or ``"onemode"``; with weights the weighted mean or sdcMicro's
+            weighted median (the others refuse weights).
+        missing_release: with ``release`` on data with holes: ``"keep"`` (a missing cell
+            stays NaN, as sdcMicro) or ``"fill"`` (the group's value).
+        measures: with ``release``: utility and risk measures of the released values in
+            ``record["release"]["measures"]`` (IL1s, changes of means, variances and
+            correlations, record linkage, interval disclosure; over the complete records
+            when cells are missing).
 
     Returns:
         ``Result`` (labels, sse, il, lower_bound, gap, groups, stages, trace, masked(),
-        plot()).
+        plot(), released).
 
     Raises:
         DataError, UsageError, AlgorithmError (with the library's messages);
@@ -129,12 +180,12 @@ def run(
     """
     import pandas as pd
 
-    data = to_data(X, columns)
+    data = to_data(X, columns, missing=missing, weights=weights)
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise UsageError(f"k = {k!r}: expected an integer")
     if k < 0 or seed < 0 or (max_steps is not None and max_steps < 0):
         raise UsageError("k, seed and max_steps must be non-negative integers")
-    record_json, raw_labels = _core.run(
+    record_json, raw_labels, raw_released = _core.run(
         data,
         int(k),
         method,
@@ -145,6 +196,10 @@ def run(
         _param_args(params),
         bool(trace),
         float(trace_interval),
+        bool(release),
+        aggregate,
+        missing_release,
+        bool(measures),
     )
     rec = json.loads(record_json)
     # The workbench's one run record (schema/run-record.json): the bound asked for is the
@@ -153,7 +208,17 @@ def run(
     stages = pd.DataFrame(rec["stages"])
     trace_df = pd.DataFrame(rec.get("trace") or [], columns=["seconds", "stage", "step", "current_il", "best_il"])
     frame = X if (hasattr(X, "columns") and not isinstance(X, (str, _core.Data))) else None
-    cols = list(X.columns) if (frame is not None and columns is None) else (list(columns) if columns is not None else None)
+    cols = list(data.columns) if (frame is not None and columns is None) else (list(columns) if columns is not None else None)
+    released = None
+    if raw_released is not None:
+        values = np.frombuffer(raw_released, dtype=np.float64).reshape(data.n, data.d)
+        released = pd.DataFrame(values, columns=data.columns)
+        if frame is not None:
+            # The whole frame back: the run's columns replaced, every other column kept.
+            whole = frame.copy()
+            for j, c in enumerate(cols):
+                whole[c] = values[:, j]
+            released = whole
     return Result(
         labels=labels_array(raw_labels),
         sse=rec["sse"],
@@ -170,6 +235,7 @@ def run(
         seconds=rec["seconds"],
         interrupted=rec["interrupted"],
         record=rec,
+        released=released,
         _data=data,
         _frame=frame,
         _columns=cols,

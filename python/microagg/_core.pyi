@@ -10,11 +10,25 @@ class Data:
     """Records to microaggregate: the library's standardised instance."""
 
     @staticmethod
-    def from_array(raw: bytes, n: int, d: int, columns: List[str], name: str) -> Data:
-        """From n*d float64 values (native byte order, row-major); sha256 of the values."""
+    def from_array(raw: bytes, n: int, d: int, columns: List[str], name: str, missing: bool = False) -> Data:
+        """From n*d float64 values (native byte order, row-major); sha256 of the values.
+        With ``missing`` a NaN is a missing cell (``--missing ignore``), else an error."""
     @staticmethod
-    def load(spec: str, columns: Optional[str] = None, delimiter: str = ",") -> Data:
-        """As the CLI's ``--data SPEC --columns COLUMNS --delimiter DELIMITER``."""
+    def load(
+        spec: str,
+        columns: Optional[str] = None,
+        delimiter: str = ",",
+        missing: bool = False,
+        weights: Optional[str] = None,
+    ) -> Data:
+        """As the CLI's ``--data SPEC --columns COLUMNS --delimiter DELIMITER``, with
+        ``--missing ignore`` (``missing``) or ``--weights COLUMN`` (``weights``)."""
+    def with_weights(self, column: str, values: List[float]) -> Data:
+        """The same records with one sampling weight per record (finite, > 0)."""
+    @property
+    def weights(self) -> Optional[List[float]]: ...
+    @property
+    def has_missing(self) -> bool: ...
     @property
     def n(self) -> int: ...
     @property
@@ -46,8 +60,13 @@ def run(
     params: List[str],
     trace: bool,
     trace_interval: float,
-) -> Tuple[str, bytes]:
-    """(record JSON, int64 labels) of a pipeline run; Ctrl-C returns the best so far."""
+    release: bool = False,
+    aggregate: Optional[str] = None,
+    missing_release: str = "keep",
+    measures: bool = False,
+) -> Tuple[str, bytes, Optional[bytes]]:
+    """(record JSON, int64 labels, released n*d float64 values or None) of a pipeline run;
+    Ctrl-C returns the best so far."""
 
 def bound(data: Data, k: int, method: str, time_limit: Optional[float]) -> str:
     """JSON of the library's bound outcome."""

@@ -43,7 +43,13 @@ def frame_columns(frame: Any, columns: Optional[Sequence[Any]]) -> list:
     return chosen
 
 
-def to_data(X: DataLike, columns: Optional[Sequence[Any]] = None, name: Optional[str] = None) -> "_core.Data":
+def to_data(
+    X: DataLike,
+    columns: Optional[Sequence[Any]] = None,
+    name: Optional[str] = None,
+    missing: str = "refuse",
+    weights: Any = None,
+) -> "_core.Data":
     """The library's ``Data`` for ``X``.
 
     - ``microagg`` ``Data``: as is;
@@ -53,18 +59,39 @@ def to_data(X: DataLike, columns: Optional[Sequence[Any]] = None, name: Optional
       must be numeric);
     - anything numpy turns into a 2-D float array (a 1-D array is one column); ``columns``
       picks column indices.
+
+    ``missing``: ``"refuse"`` (a NaN / empty / ``NA`` cell is an error naming row and
+    column) or ``"ignore"`` (such cells are missing: docs/missing-values.md).
+    ``weights``: sampling weights, a column name (of the frame or the CSV spec; never an
+    attribute: left out of the default columns) or one value per record.
     """
+    if missing not in ("refuse", "ignore"):
+        raise UsageError(f"missing={missing!r}: expected 'refuse' or 'ignore'")
+    ignore = missing == "ignore"
     if isinstance(X, _core.Data):
         if columns is not None:
             raise UsageError("columns= does not apply to a loaded Data object")
-        return X
+        if ignore:
+            raise UsageError("missing= applies when data are read: load(..., missing='ignore')")
+        return _attach_weights(X, weights)
     if isinstance(X, (str, os.PathLike)):
         spec = os.fspath(X)
         cols = None if columns is None else ",".join(str(c) for c in columns)
-        return _core.Data.load(spec, cols)
+        if isinstance(weights, str):
+            return _core.Data.load(spec, cols, ",", ignore, weights)
+        return _attach_weights(_core.Data.load(spec, cols, ",", ignore), weights)
     if _is_dataframe(X):
         import pandas as pd
 
+        weight_values = None
+        if isinstance(weights, str):
+            if weights not in X.columns:
+                raise DataError(f"DataFrame: weights column {weights!r} not found (columns: {list(X.columns)})")
+            if columns is not None and weights in list(columns):
+                raise DataError(f"DataFrame: the weights column {weights!r} is also chosen as an attribute")
+            weight_values = X[weights].to_numpy(dtype=np.float64, na_value=np.nan)
+            if columns is None:
+                columns = [c for c in X.columns if c != weights]
         chosen = frame_columns(X, columns)
         for i, c in enumerate(chosen):
             dtype = X[c].dtype
@@ -75,7 +102,10 @@ def to_data(X: DataLike, columns: Optional[Sequence[Any]] = None, name: Optional
                 )
         values = X[chosen].to_numpy(dtype=np.float64, na_value=np.nan)
         names = [str(c) for c in chosen]
-        return _from_array(values, names, name or "DataFrame")
+        data = _from_array(values, names, name or "DataFrame", ignore)
+        if weight_values is not None:
+            return _core.Data.with_weights(data, weights, list(weight_values))
+        return _attach_weights(data, weights)
     try:
         values = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as e:
@@ -92,13 +122,27 @@ def to_data(X: DataLike, columns: Optional[Sequence[Any]] = None, name: Optional
                 raise DataError(f"{name or 'array'}: column index {j!r} out of range 0..{values.shape[1] - 1}")
         values = values[:, idx]
         names = [f"x{j + 1}" for j in idx]
-    return _from_array(values, names, name or "array")
+    if isinstance(weights, str):
+        raise UsageError(f"weights={weights!r}: an array has no column names; give one weight per record")
+    return _attach_weights(_from_array(values, names, name or "array", ignore), weights)
 
 
-def _from_array(values: np.ndarray, names: list, name: str) -> "_core.Data":
+def _attach_weights(data: "_core.Data", weights: Any) -> "_core.Data":
+    """``data`` with one sampling weight per record (None: unchanged)."""
+    if weights is None:
+        return data
+    if isinstance(weights, str):
+        raise UsageError(f"weights={weights!r}: a column name needs a DataFrame or a CSV spec")
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 1:
+        raise UsageError(f"weights: expected one value per record, got shape {w.shape}")
+    return data.with_weights("weights", [float(v) for v in w])
+
+
+def _from_array(values: np.ndarray, names: list, name: str, missing: bool = False) -> "_core.Data":
     n, d = values.shape
     raw = np.ascontiguousarray(values, dtype=np.float64)
-    return _core.Data.from_array(raw.tobytes(), n, d, names, name)
+    return _core.Data.from_array(raw.tobytes(), n, d, names, name, missing)
 
 
 def labels_bytes(labels: Any) -> bytes:

@@ -59,7 +59,15 @@ class Result:
             ``seeds.run``, sse, il, params, stages (with each refiner's ``stats``), the
             bound asked for as the one entry of ``bounds`` (name, sse, il, certified,
             seconds), ``best_bound``, ``gap`` (against certified bounds), ``trace`` (with
-            ``trace=True``, else absent), ``version`` and ``git_commit``.
+            ``trace=True``, else absent), ``version`` and ``git_commit``; with the
+            options of ``run``: ``weights`` (column, total, weighted sse, sst, il,
+            objective), ``missing`` (policy, cells, per_column, records, release) and
+            ``release`` (aggregation, il_released, il_released_weighted, measures; layout
+            ``none``: nothing is written).
+        released: with ``release=True``, the released values (original units): for a
+            DataFrame input the frame with the run's columns replaced, every other column
+            kept; else a frame of the run's columns. Missing cells stay NaN unless
+            ``missing_release="fill"``. None without ``release``.
     """
 
     labels: np.ndarray
@@ -77,7 +85,8 @@ class Result:
     seconds: float
     interrupted: bool
     record: Dict[str, Any]
-    _data: "_core.Data" = field(repr=False)
+    released: Any = None
+    _data: "_core.Data" = field(repr=False, default=None)
     _frame: Any = field(default=None, repr=False)
     _columns: Optional[List[Any]] = field(default=None, repr=False)
 

@@ -36,11 +36,14 @@ fn check_limit(py: Python<'_>, time_limit: Option<f64>) -> PyResult<()> {
     }
 }
 
-/// Run pipeline `method` on `data`; returns (record JSON, labels). A Ctrl-C during the run
-/// returns the best partition so far, marked `"interrupted": true` (the bound is then
-/// skipped, as in the CLI); a Ctrl-C before the first partition exists re-raises.
+/// Run pipeline `method` on `data`; returns (record JSON, labels, released values or
+/// None). A Ctrl-C during the run returns the best partition so far, marked
+/// `"interrupted": true` (the bound is then skipped, as in the CLI); a Ctrl-C before the
+/// first partition exists re-raises. With `release` the released values (aggregation
+/// `aggregate`, missing cells by `missing_release`, `measures` on request) are computed in
+/// memory, as `run --masked-out` computes them before writing (`release::release_in_memory`).
 #[pyfunction]
-#[pyo3(signature = (data, k, method, seed, time_limit, max_steps, bound_name, params, trace, trace_interval))]
+#[pyo3(signature = (data, k, method, seed, time_limit, max_steps, bound_name, params, trace, trace_interval, release=false, aggregate=None, missing_release="keep", measures=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -54,10 +57,54 @@ pub fn run<'py>(
     params: Vec<String>,
     trace: bool,
     trace_interval: f64,
-) -> PyResult<(String, Bound<'py, PyBytes>)> {
+    release: bool,
+    aggregate: Option<&str>,
+    missing_release: &str,
+    measures: bool,
+) -> PyResult<(String, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
+    use microagg::missing::MissingRelease;
+    use microagg::release::Aggregation;
     check_limit(py, time_limit)?;
     if max_steps == Some(0) {
         return Err(usage(py, "max_steps 0: must be at least 1"));
+    }
+    let missing_release = match missing_release {
+        "keep" => MissingRelease::Keep,
+        "fill" => MissingRelease::Fill,
+        other => {
+            return Err(usage(
+                py,
+                format!("missing_release={other:?}: expected 'keep' or 'fill'"),
+            ))
+        }
+    };
+    if !release && (aggregate.is_some() || measures || missing_release == MissingRelease::Fill) {
+        return Err(usage(
+            py,
+            "aggregate, measures and missing_release apply to the released values: pass release=True",
+        ));
+    }
+    let agg = aggregate
+        .map_or(Ok(Aggregation::Mean), Aggregation::parse)
+        .map_err(|e| to_py(py, e))?;
+    // The CLI's refusals, before anything runs (docs/weights.md, docs/missing-values.md).
+    if let (Some(b), true) = (bound_name, data.inst.weights.is_some()) {
+        return Err(usage(
+            py,
+            format!("bound={b:?} with weights: no lower bound is proven for the weighted SSE (docs/weights.md); pass bound=None"),
+        ));
+    }
+    if let (Some(b), true) = (bound_name, data.inst.has_missing()) {
+        return Err(usage(
+            py,
+            format!("bound={b:?}: the data have missing cells and no bound covers the SSE over observed cells; pass bound=None"),
+        ));
+    }
+    if data.inst.weights.is_some() && !matches!(agg, Aggregation::Mean | Aggregation::Median) {
+        return Err(usage(
+            py,
+            format!("aggregate={:?} with weights: only the mean and the median have a weighted version; use 'mean' or 'median'", agg.name()),
+        ));
     }
     // Validate everything before running, as the CLI does.
     let pipeline = Pipeline::parse(method, &params).map_err(|e| to_py(py, e))?;
@@ -98,7 +145,7 @@ pub fn run<'py>(
     let interrupted = done.signal.is_some();
     // The one run record of the workbench (`microagg run --json`, experiment records),
     // schema/run-record.json.
-    let record = Record::single_run(SingleRun {
+    let mut record = Record::single_run(SingleRun {
         inst: &inst,
         method,
         k,
@@ -116,8 +163,22 @@ pub fn run<'py>(
         release: None,
     });
     let p = &out.partition;
+    let mut released = None;
+    if release {
+        let (values, rec) = microagg::release::release_in_memory(
+            &inst,
+            p.labels(),
+            agg,
+            missing_release,
+            measures,
+        )
+        .map_err(|e| to_py(py, e))?;
+        record.release = Some(rec);
+        released = Some(f64_bytes(py, &values));
+    }
+    record.missing = inst.missing_record(release.then_some(missing_release));
     let json = microagg::render::run::run_json(&record);
-    Ok((json, label_bytes(py, p.labels())))
+    Ok((json, label_bytes(py, p.labels()), released))
 }
 
 /// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`).

@@ -14,7 +14,11 @@
 //! None.
 
 use crate::errors::{to_py, usage};
-use microagg::data::{self, ColumnSelection, Instance};
+use microagg::data::{self, ColumnSelection, Instance, Weights};
+use microagg::missing::MissingPolicy;
+
+/// The CLI's refusal of `--weights` with `--missing ignore`.
+const WEIGHTS_WITH_MISSING: &str = "weights with missing='ignore': weighted runs over data with missing cells are not supported yet (docs/weights.md)";
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::Arc;
@@ -27,9 +31,11 @@ pub struct Data {
 
 #[pymethods]
 impl Data {
-    /// From `raw`: n*d float64 values, native byte order, row-major.
+    /// From `raw`: n*d float64 values, native byte order, row-major. With `missing`
+    /// (`run --missing ignore`) a NaN is a missing cell (standardised over the observed
+    /// values, `docs/missing-values.md`); without, NaN is an error naming row and column.
     #[staticmethod]
-    #[pyo3(signature = (raw, n, d, columns, name))]
+    #[pyo3(signature = (raw, n, d, columns, name, missing=false))]
     fn from_array(
         py: Python<'_>,
         raw: &[u8],
@@ -37,6 +43,7 @@ impl Data {
         d: usize,
         columns: Vec<String>,
         name: &str,
+        missing: bool,
     ) -> PyResult<Data> {
         if columns.len() != d || raw.len() != n.saturating_mul(d).saturating_mul(8) {
             return Err(usage(
@@ -53,17 +60,30 @@ impl Data {
             .map(|b| f64::from_ne_bytes(b.try_into().expect("8 bytes")))
             .collect();
         let sha = microagg::data::instance::sha256_of_values(&values);
-        let inst =
-            Instance::from_raw(name, name, columns, values, sha).map_err(|e| to_py(py, e))?;
+        let inst = if missing {
+            Instance::from_raw_missing(name, name, columns, values, sha)
+        } else {
+            Instance::from_raw(name, name, columns, values, sha)
+        }
+        .map_err(|e| to_py(py, e))?;
         Ok(Data {
             inst: Arc::new(inst),
         })
     }
 
-    /// As the CLI's `--data SPEC --columns COLUMNS --delimiter DELIMITER`.
+    /// As the CLI's `--data SPEC --columns COLUMNS --delimiter DELIMITER`, with
+    /// `--missing ignore` when `missing` and `--weights COLUMN` when `weights` (not both:
+    /// weighted runs over data with holes are not supported, as in the CLI).
     #[staticmethod]
-    #[pyo3(signature = (spec, columns=None, delimiter=","))]
-    fn load(py: Python<'_>, spec: &str, columns: Option<&str>, delimiter: &str) -> PyResult<Data> {
+    #[pyo3(signature = (spec, columns=None, delimiter=",", missing=false, weights=None))]
+    fn load(
+        py: Python<'_>,
+        spec: &str,
+        columns: Option<&str>,
+        delimiter: &str,
+        missing: bool,
+        weights: Option<String>,
+    ) -> PyResult<Data> {
         let delimiter = match delimiter.as_bytes() {
             [b] if b.is_ascii() && *b != b'"' && *b != b'\n' => *b,
             _ => {
@@ -74,9 +94,20 @@ impl Data {
             }
         };
         let selection = columns.map_or(ColumnSelection::All, ColumnSelection::parse);
+        if missing && weights.is_some() {
+            return Err(usage(py, WEIGHTS_WITH_MISSING));
+        }
         let spec = spec.to_string();
+        let policy = if missing {
+            MissingPolicy::Ignore
+        } else {
+            MissingPolicy::Refuse
+        };
         let inst = py
-            .detach(move || data::load_with(&spec, &selection, delimiter))
+            .detach(move || match weights {
+                Some(w) => data::load_weighted(&spec, &selection, delimiter, &w),
+                None => data::load_missing(&spec, &selection, delimiter, &[], policy).map(|r| r.0),
+            })
             .map_err(|e| to_py(py, e))?;
         Ok(Data {
             inst: Arc::new(inst),
@@ -110,6 +141,42 @@ impl Data {
     #[getter]
     fn sst(&self) -> f64 {
         self.inst.sst
+    }
+
+    /// The same records with sampling weights `values` (one per record, finite, > 0)
+    /// named `column` (as `--weights COLUMN`; `docs/weights.md`).
+    fn with_weights(&self, py: Python<'_>, column: &str, values: Vec<f64>) -> PyResult<Data> {
+        if values.len() != self.inst.n {
+            return Err(usage(
+                py,
+                format!(
+                    "weights: {} values for {} records",
+                    values.len(),
+                    self.inst.n
+                ),
+            ));
+        }
+        if self.inst.has_missing() {
+            return Err(usage(py, WEIGHTS_WITH_MISSING));
+        }
+        let w = Weights::new(column, values).map_err(|e| to_py(py, e))?;
+        let mut inst = (*self.inst).clone();
+        inst.weights = Some(w);
+        Ok(Data {
+            inst: Arc::new(inst),
+        })
+    }
+
+    /// The sampling weights, or None.
+    #[getter]
+    fn weights(&self) -> Option<Vec<f64>> {
+        self.inst.weights.as_ref().map(|w| w.values.clone())
+    }
+
+    /// True when a cell is missing (loaded with `missing=True`).
+    #[getter]
+    fn has_missing(&self) -> bool {
+        self.inst.has_missing()
     }
 
     /// The original values (n*d float64, native byte order, row-major).

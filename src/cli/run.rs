@@ -288,10 +288,12 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
     }
     if let Some(a) = &args.release.aggregate {
         let agg = microagg::release::Aggregation::parse(a)?;
-        if agg != microagg::release::Aggregation::Mean {
+        use microagg::release::Aggregation;
+        if !matches!(agg, Aggregation::Mean | Aggregation::Median) {
             return Err(Error::usage(format!(
-                "--aggregate {a} with --weights: only the mean has a weighted version \
-                 (weighted group means); use --aggregate mean or leave out --weights"
+                "--aggregate {a} with --weights: only the mean and the median have a weighted \
+                 version (sdcMicro's weighted mean and median); use --aggregate mean or median, \
+                 or leave out --weights"
             )));
         }
     }

@@ -25,7 +25,7 @@
 //! microaggregation", IEEE TKDE 17(7):902-911. Khomnotai, Lin, Peng & Santra (2018),
 //! Symmetry 10(7):262, sections 3.1 and 5.2.
 
-use super::engine::{self, Leftover, Rules, Selection};
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use super::growth::{grow, join_each_to_nearest_centroid, Growth};
 use super::pool::Pool;
 use super::spatial::Backend;
@@ -35,6 +35,15 @@ use crate::method::{Initializer, MethodInfo};
 use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
+
+/// The engine rules of `cbfs` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::FarthestFromCentroid,
+    grow: Grow::NearestToCentroid,
+    rounds_while: 1,
+    then_one_if: None,
+    leftover: Leftover::EachToNearestCentroid,
+};
 
 pub struct Cbfs;
 
@@ -53,14 +62,7 @@ impl Initializer for Cbfs {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::FarthestFromCentroid,
-            grow: Growth::NearestToCentroid.into(),
-            rounds_while: 1,
-            then_one_if: None,
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("cbfs", inst, k, rules)?;
+        let groups = engine::groups("cbfs", inst, k, RULES)?;
         super::finish("cbfs", inst, k, &groups)
     }
 }

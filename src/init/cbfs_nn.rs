@@ -22,14 +22,22 @@
 //! Laszlo & Mukherjee (2005), IEEE TKDE 17(7):902-911. Khomnotai, Lin, Peng & Santra
 //! (2018), Symmetry 10(7):262, section 5.2 (the NN variant).
 
-use super::engine::{self, Leftover, Rules, Selection};
-use super::growth::Growth;
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{Initializer, MethodInfo};
 use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
+
+/// The engine rules of `cbfs-nn` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::FarthestFromCentroid,
+    grow: Grow::SeedAndNearest,
+    rounds_while: 1,
+    then_one_if: None,
+    leftover: Leftover::EachToNearestCentroid,
+};
 
 pub struct CbfsNn;
 
@@ -48,14 +56,7 @@ impl Initializer for CbfsNn {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::FarthestFromCentroid,
-            grow: Growth::NearestNeighbours.into(),
-            rounds_while: 1,
-            then_one_if: None,
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("cbfs-nn", inst, k, rules)?;
+        let groups = engine::groups("cbfs-nn", inst, k, RULES)?;
         super::finish("cbfs-nn", inst, k, &groups)
     }
 }

@@ -65,9 +65,11 @@ pub fn grow(
 }
 
 /// Grow `group` (holding its seed, at point `seed`) to `k` records, each time adding the
-/// record `take_nearest` returns for the group's running centroid (sum of the members'
-/// points over their count), until `k` or until it returns none. One rule for the pool path
-/// ([`grow`]) and the MDAV-lineage engine, so both compute the same centroids bit for bit.
+/// record `take_nearest` returns for the group's running centroid (per column the sum of
+/// the observed members' values over their count), until `k` or until it returns none.
+/// One rule for the pool path ([`grow`]) and the MDAV-lineage engine, so both compute the
+/// same centroids bit for bit; NaN-aware for the masked engine ([`super::masked`]), with no
+/// NaN the sums over the members scaled by 1 / len.
 pub fn grow_to_centroid(
     inst: &Instance,
     group: &mut Vec<usize>,
@@ -75,21 +77,30 @@ pub fn grow_to_centroid(
     k: usize,
     mut take_nearest: impl FnMut(&[f64]) -> Option<usize>,
 ) {
-    let mut sum = seed.to_vec();
-    let mut centroid = sum.clone();
+    let mut sum: Vec<f64> = seed
+        .iter()
+        .map(|v| if v.is_nan() { 0.0 } else { *v })
+        .collect();
+    let mut count: Vec<usize> = seed.iter().map(|v| usize::from(!v.is_nan())).collect();
+    let mut centroid = seed.to_vec();
     while group.len() < k {
         let Some(next) = take_nearest(&centroid) else {
             break;
         };
         group.push(next);
-        sum.iter_mut()
-            .zip(inst.row(next))
-            .for_each(|(s, v)| *s += v);
-        let inv = 1.0 / group.len() as f64;
-        centroid
-            .iter_mut()
-            .zip(&sum)
-            .for_each(|(c, s)| *c = s * inv);
+        for ((s, n), &v) in sum.iter_mut().zip(count.iter_mut()).zip(inst.row(next)) {
+            if !v.is_nan() {
+                *s += v;
+                *n += 1;
+            }
+        }
+        for ((c, s), &n) in centroid.iter_mut().zip(&sum).zip(&count) {
+            *c = if n == 0 {
+                f64::NAN
+            } else {
+                s * (1.0 / n as f64)
+            };
+        }
     }
 }
 

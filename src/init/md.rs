@@ -32,6 +32,15 @@ use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
 
+/// The engine rules of `md` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::DiameterPair,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 2,
+    then_one_if: None,
+    leftover: Leftover::EachToNearestCentroid,
+};
+
 pub struct Md;
 
 pub fn method() -> MethodInfo {
@@ -64,14 +73,7 @@ impl Initializer for Md {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::DiameterPair,
-            grow: Grow::NearestToSeedPoint,
-            rounds_while: 2,
-            then_one_if: None,
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("md", inst, k, rules)?;
+        let groups = engine::groups("md", inst, k, RULES)?;
         super::finish("md", inst, k, &groups)
     }
 }

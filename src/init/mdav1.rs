@@ -21,6 +21,15 @@ use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
 
+/// The engine rules of `mdav1` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::MdavPair,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 2,
+    then_one_if: Some(1),
+    leftover: Leftover::EachToNearestCentroid,
+};
+
 pub struct Mdav1;
 
 pub fn method() -> MethodInfo {
@@ -38,14 +47,7 @@ impl Initializer for Mdav1 {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::MdavPair,
-            grow: Grow::NearestToSeedPoint,
-            rounds_while: 2,
-            then_one_if: Some(1),
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("mdav1", inst, k, rules)?;
+        let groups = engine::groups("mdav1", inst, k, RULES)?;
         super::finish("mdav1", inst, k, &groups)
     }
 }

@@ -29,6 +29,15 @@ use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
 
+/// The engine rules of `mdav-a1` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::MdavPair,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 2,
+    then_one_if: None,
+    leftover: Leftover::BlockToNearestCentroid,
+};
+
 pub struct MdavA1;
 
 pub fn method() -> MethodInfo {
@@ -46,14 +55,7 @@ impl Initializer for MdavA1 {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::MdavPair,
-            grow: Grow::NearestToSeedPoint,
-            rounds_while: 2,
-            then_one_if: None,
-            leftover: Leftover::BlockToNearestCentroid,
-        };
-        let groups = engine::groups("mdav-a1", inst, k, rules)?;
+        let groups = engine::groups("mdav-a1", inst, k, RULES)?;
         super::finish("mdav-a1", inst, k, &groups)
     }
 }

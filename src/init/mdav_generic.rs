@@ -21,6 +21,15 @@ use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
 
+/// The engine rules of `mdav-generic` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::MdavPair,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 3,
+    then_one_if: Some(2),
+    leftover: Leftover::EachToNearestCentroid,
+};
+
 pub struct MdavGeneric;
 
 pub fn method() -> MethodInfo {
@@ -38,14 +47,7 @@ impl Initializer for MdavGeneric {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::MdavPair,
-            grow: Grow::NearestToSeedPoint,
-            rounds_while: 3,
-            then_one_if: Some(2),
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("mdav-generic", inst, k, rules)?;
+        let groups = engine::groups("mdav-generic", inst, k, RULES)?;
         super::finish("mdav-generic", inst, k, &groups)
     }
 }

@@ -27,7 +27,7 @@
 //! Microaggregation Solutions", Symmetry 10(7):262, sections 3.1 and 5.2. Domingo-Ferrer &
 //! Torra (2005), Data Mining and Knowledge Discovery 11(2) (MDAV).
 
-use super::engine::{self, Leftover, Rules, Selection};
+use super::engine::{self, Grow, Leftover, Rules, Selection};
 use super::growth::Growth;
 use super::spatial::Backend;
 use crate::data::Instance;
@@ -36,6 +36,15 @@ use crate::method::{Initializer, MethodInfo};
 use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
+
+/// The engine rules of `mdav-nc` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::MdavPair,
+    grow: Grow::NearestToCentroid,
+    rounds_while: 1,
+    then_one_if: None,
+    leftover: Leftover::EachToNearestCentroid,
+};
 
 pub struct MdavNc;
 
@@ -54,14 +63,7 @@ impl Initializer for MdavNc {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::MdavPair,
-            grow: Growth::NearestToCentroid.into(),
-            rounds_while: 1,
-            then_one_if: None,
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("mdav-nc", inst, k, rules)?;
+        let groups = engine::groups("mdav-nc", inst, k, RULES)?;
         super::finish("mdav-nc", inst, k, &groups)
     }
 }

@@ -25,6 +25,15 @@ use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
 
+/// The engine rules of `mdav-single` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::FarthestFromCentroid,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 3,
+    then_one_if: Some(2),
+    leftover: Leftover::EachToNearestCentroid,
+};
+
 pub struct MdavSingle;
 
 pub fn method() -> MethodInfo {
@@ -42,14 +51,7 @@ impl Initializer for MdavSingle {
     }
 
     fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let rules = Rules {
-            selection: Selection::FarthestFromCentroid,
-            grow: Grow::NearestToSeedPoint,
-            rounds_while: 3,
-            then_one_if: Some(2),
-            leftover: Leftover::EachToNearestCentroid,
-        };
-        let groups = engine::groups("mdav-single", inst, k, rules)?;
+        let groups = engine::groups("mdav-single", inst, k, RULES)?;
         super::finish("mdav-single", inst, k, &groups)
     }
 }

@@ -18,6 +18,7 @@ pub mod growth;
 pub mod gsms;
 pub mod kdtree;
 pub mod kward;
+pub mod masked;
 pub mod md;
 pub mod mdav;
 pub mod mdav1;

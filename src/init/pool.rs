@@ -102,6 +102,16 @@ impl Pool {
             .collect()
     }
 
+    /// The compensated column sums (sum + compensation) that [`Pool::centroid`] scales by
+    /// 1 / len (the masked scan, `super::masked`, divides them by per-column counts).
+    pub fn column_sums(&self) -> Vec<f64> {
+        self.sum
+            .iter()
+            .zip(&self.compensation)
+            .map(|(s, c)| s + c)
+            .collect()
+    }
+
     /// Fill the distance buffer with squared distances to `point`.
     pub fn distances_to(&mut self, point: &[f64]) {
         let m = self.len();
@@ -344,26 +354,62 @@ fn squared_distances_portable<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: 
     }
 }
 
-/// Centroids of groups of records (row-major, one per group).
+/// Squared distance over the columns where neither point is NaN, rescaled by d / d_ab;
+/// infinite when no column is observed in both. With no NaN: the plain squared Euclidean
+/// distance of the scan, bit for bit (terms added in column order from 0.0, factor 1).
+#[inline]
+pub fn nan_sq_dist(a: &[f64], b: &[f64]) -> f64 {
+    let d = a.len();
+    let (mut acc, mut common) = (0.0, 0usize);
+    for (x, y) in a.iter().zip(b) {
+        let t = x - y;
+        if !t.is_nan() {
+            acc += t * t;
+            common += 1;
+        }
+    }
+    match common {
+        c if c == d => acc,
+        0 => f64::INFINITY,
+        c => acc * (d as f64 / c as f64),
+    }
+}
+
+/// Per-group column means over the observed cells (NaN where a group has none), groups
+/// row by row. With no NaN
+/// (complete data) the plain centroids; NaN marks missing cells under `--missing ignore`
+/// ([`super::masked`]).
 pub fn group_centroids(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64> {
     let d = inst.d;
     let mut c = vec![0.0; groups.len() * d];
+    let mut count = vec![0usize; d];
     for (g, members) in groups.iter().enumerate() {
         let row = &mut c[g * d..(g + 1) * d];
+        count.iter_mut().for_each(|n| *n = 0);
         for &i in members {
-            row.iter_mut().zip(inst.row(i)).for_each(|(m, v)| *m += v);
+            for ((m, n), &v) in row.iter_mut().zip(count.iter_mut()).zip(inst.row(i)) {
+                if !v.is_nan() {
+                    *m += v;
+                    *n += 1;
+                }
+            }
         }
-        let inv = 1.0 / members.len() as f64;
-        row.iter_mut().for_each(|m| *m *= inv);
+        for (m, &n) in row.iter_mut().zip(&count) {
+            *m = if n == 0 {
+                f64::NAN
+            } else {
+                *m * (1.0 / n as f64)
+            };
+        }
     }
     c
 }
 
-/// Index of the centroid nearest to `x` (ties: lowest index).
+/// Index of the centroid nearest to `x` by [`nan_sq_dist`] (ties: lowest index).
 pub fn nearest_centroid(centroids: &[f64], d: usize, x: &[f64]) -> usize {
     let mut best = (f64::INFINITY, 0);
     for (g, c) in centroids.chunks_exact(d).enumerate() {
-        let dist = crate::partition::sq_dist(x, c);
+        let dist = nan_sq_dist(x, c);
         if dist < best.0 {
             best = (dist, g);
         }

@@ -84,6 +84,9 @@ pub enum Backend {
     /// The scan with single-precision passes and exact answers ([`FilterScan`]; the plain
     /// scan where the data do not suit it).
     Filter,
+    /// The scan with the masked distance, for NaN-marked missing cells
+    /// ([`super::masked::MaskedScan`]; never chosen by [`Backend::Auto`]).
+    Masked,
 }
 
 /// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`,
@@ -111,6 +114,7 @@ pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dy
         Backend::Buckets => Box::new(BucketRemaining::new(inst, ids)),
         // Data single precision cannot hold go to the plain scan.
         Backend::Filter if FilterScan::suits(inst, &ids) => Box::new(FilterScan::new(inst, ids)),
+        Backend::Masked => Box::new(super::masked::MaskedScan::new(inst, ids)),
         _ => Box::new(Scan::new(inst, ids)),
     }
 }

@@ -7,7 +7,7 @@
 //! - **standardisation** uses each column's observed values (mean, population sd); a
 //!   column with fewer than two observed values or constant over them, and a record with
 //!   every chosen value missing, are errors naming file, row and column;
-//! - **distances** ([`mdav::masked_sq_dist`]) run over the columns observed in both
+//! - **distances** ([`crate::init::pool::nan_sq_dist`]) run over the columns observed in both
 //!   vectors and are rescaled by d / d_ab (d_ab such columns; no common column: infinitely
 //!   far), the convention of Gower's coefficient and R's `cluster::daisy`, which sdcMicro's
 //!   `recordLinkage(na_action = "ignore")` uses. sdcMicro's MDAV (C++ `Mdav.h`) differs: a
@@ -21,25 +21,28 @@
 //!   missing cell imputed by its group's observed mean (imputed cells lie on the centroid
 //!   and leave it where it is): [`imputed_partition`] builds the [`Partition`] the records
 //!   and the release take from such data;
-//! - **methods**: the MDAV initializer `mdav` ([`mdav`], the same rules as
-//!   [`crate::init::mdav`] with the masked distance and centroids; on complete data it gives
-//!   the same groups). Every other method, refiner and bound assumes complete data (its
-//!   incremental SSE, its bound proof) and is refused with a message, never run on the
-//!   zero-filled z-scores;
+//! - **methods**: the MDAV-lineage initializers of [`engine::ENGINE_METHODS`] (mdav,
+//!   mdav-generic, mdav1, mdav-a1, mdav-single, mdav-nc, cbfs, cbfs-nn): the lineage
+//!   engine with each method's rules, the masked distance and centroids
+//!   ([`crate::init::masked`]); on complete data they give the unmasked groups. Every
+//!   other method, refiner and bound assumes complete data (its incremental SSE, its bound
+//!   proof) and is refused with a message, never run on the zero-filled z-scores;
 //! - **release** ([`fill_or_keep`]): a missing cell stays missing in the released file (its
 //!   bytes copied), as sdcMicro's `mdav()` does (`dat[TF] <- NA`); `--missing-release fill`
 //!   writes the group's released value (aggregated over its observed values) instead, and a
 //!   group with no observed value in the column keeps the hole.
 //!
 //! ## Complexity
-//! Loading O(n d); MDAV O(n^2 d / k) (a scan per query, no kd-tree); SSE O(n d).
+//! Loading O(n d); the masked methods O(n^2 d / k) (NC growth O(n^2 d); a scan per query,
+//! no kd-tree); SSE O(n d).
 //!
 //! ## References
 //! Gower (1971), Biometrics 27(4) (distances over the observed variables); Kaufman &
 //! Rousseeuw (1990), Finding Groups in Data (`daisy`); Templ, Kowarik & Meindl (2015),
 //! J. Statistical Software 67(4) (sdcMicro; `src/Mdav.h`, `R/mdav.R` at commit cf32510).
 
-pub mod mdav;
+pub mod descent;
+pub mod engine;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
@@ -275,19 +278,24 @@ pub fn imputed_partition(inst: &Instance, labels: Vec<usize>) -> Result<Partitio
     Partition::from_labels(&filled, labels)
 }
 
-/// The methods that handle missing values.
-pub const SUPPORTED: &[&str] = &["mdav"];
-
-/// Refuse a pipeline that cannot handle missing values, naming it and what can.
+/// Refuse a pipeline that cannot handle missing values, naming it and what can: an
+/// initializer of [`engine::ENGINE_METHODS`], optionally followed by `descent`.
 pub fn check_pipeline(spec: &str, stages: &[&str]) -> Result<()> {
-    if stages.len() == 1 && SUPPORTED.contains(&stages[0]) {
+    let supported = match stages {
+        [init] => engine::rules_of(init).is_some(),
+        [init, "descent"] => engine::rules_of(init).is_some(),
+        _ => false,
+    };
+    if supported {
         return Ok(());
     }
+    let names: Vec<&str> = engine::ENGINE_METHODS.iter().map(|m| m.0).collect();
     Err(Error::usage(format!(
         "--missing ignore: the data have missing cells and '{spec}' assumes complete data \
          (its SSE bookkeeping, distances or bound); with missing values use --method {} \
-         (docs/missing-values.md), or leave the columns with holes out with --columns",
-        SUPPORTED.join(" or ")
+         (each optionally followed by +descent; docs/missing-values.md), or leave the \
+         columns with holes out with --columns",
+        names.join(", ")
     )))
 }
 
@@ -334,26 +342,54 @@ pub fn complete_rows(inst: &Instance) -> Vec<usize> {
         .collect()
 }
 
-/// The partition a pipeline gives on data with missing cells: only a supported pipeline
-/// ([`check_pipeline`]; `stages` are its stage names), with its masked implementation. The
-/// partition is that of the group-imputed z-scores ([`imputed_partition`]), so its SSE is
-/// the masked SSE. [`crate::pipeline::Pipeline::run_observed`] wraps it into the outcome.
-pub fn masked_partition(
+/// One stage of a masked pipeline: its partition (of the group-imputed z-scores, so its
+/// SSE is the masked SSE: [`imputed_partition`]) and its time.
+pub struct MaskedStage {
+    pub partition: Partition,
+    pub seconds: f64,
+}
+
+/// The stages a pipeline runs on data with missing cells: only a supported pipeline
+/// ([`check_pipeline`]; `stages` are its stage names with their effective parameters), with
+/// the masked engine ([`engine::masked_groups`]) and the masked descent
+/// ([`descent::descend`]). [`crate::pipeline::Pipeline::run_observed`] wraps them into the
+/// outcome.
+pub fn masked_stages(
     spec: &str,
-    stages: &[&str],
+    stages: &[(&str, &serde_json::Value)],
     inst: &Instance,
     k: usize,
     interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<Partition> {
-    check_pipeline(spec, stages)?;
-    let groups = mdav::groups(inst, k, interrupt)?;
-    if let Some(g) = groups.iter().find(|g| g.len() < k) {
-        return Err(Error::algorithm(
-            "mdav",
-            format!("built a group of {} < k = {k} records", g.len()),
-        ));
+) -> Result<Vec<MaskedStage>> {
+    let names: Vec<&str> = stages.iter().map(|s| s.0).collect();
+    check_pipeline(spec, &names)?;
+    let t = std::time::Instant::now();
+    let groups = engine::masked_groups(names[0], inst, k, interrupt)?;
+    let labels: Vec<usize> = crate::labels::first_appearance_labels(inst.n, &groups)
+        .into_iter()
+        .map(|l| l.expect("the engine places every record"))
+        .collect();
+    let mut out = vec![MaskedStage {
+        partition: imputed_partition(inst, labels.clone())?,
+        seconds: t.elapsed().as_secs_f64(),
+    }];
+    if let Some((_, params)) = stages.get(1) {
+        let t = std::time::Instant::now();
+        let params: crate::search::descent::DescentParams =
+            serde_json::from_value((*params).clone())
+                .map_err(|e| Error::usage(format!("parameters of 'descent': {e}")))?;
+        let (labels, _) = descent::descend(inst, k, labels, &params, interrupt)?;
+        // Numbered by first appearance, as every run's labels.
+        let labels = crate::labels::first_appearance_labels(inst.n, &groups_of(&labels))
+            .into_iter()
+            .map(|l| l.expect("every record has a group"))
+            .collect();
+        out.push(MaskedStage {
+            partition: imputed_partition(inst, labels)?,
+            seconds: t.elapsed().as_secs_f64(),
+        });
     }
-    imputed_partition(inst, mdav::labels(inst.n, &groups))
+    Ok(out)
 }
 
 /// The measures of a released file whose input had missing cells: taken over the records

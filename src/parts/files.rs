@@ -4,8 +4,8 @@
 //! ([`PartHeader`]), then one line per row of the whole file: the row's label within the
 //! part, or `-` for a row of another part. [`combine`] checks that the files are the parts
 //! of one run, each once, every row labelled once and every group of at least k rows, and
-//! writes one labels file numbered by first appearance ([`first_appearance_labels`]), as
-//! the unsplit run numbers its labels.
+//! writes one labels file numbered by first appearance
+//! ([`crate::labels::first_appearance_labels`]), as the unsplit run numbers its labels.
 //!
 //! ## Complexity
 //! O(n) per file read and for the join.
@@ -18,30 +18,7 @@ use crate::output;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Labels of `n` rows from groups, numbered by first appearance along the rows; rows in no
-/// group get `None`.
-pub fn first_appearance_labels(n: usize, groups: &[Vec<usize>]) -> Vec<Option<usize>> {
-    let mut group_of = vec![usize::MAX; n];
-    for (g, m) in groups.iter().enumerate() {
-        for &i in m {
-            group_of[i] = g;
-        }
-    }
-    let mut renumber = vec![usize::MAX; groups.len()];
-    let mut next = 0;
-    group_of
-        .into_iter()
-        .map(|g| {
-            (g != usize::MAX).then(|| {
-                if renumber[g] == usize::MAX {
-                    renumber[g] = next;
-                    next += 1;
-                }
-                renumber[g]
-            })
-        })
-        .collect()
-}
+pub use crate::labels::first_appearance_labels;
 
 /// The header of a part file: what identifies the run, and which part this is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -20,8 +20,17 @@
 //! sdcMicro offers mean, median, trim and onestep for its projection methods but ignores
 //! `measure` for `method = "mdav"` (always the mean); it has no mode aggregation.
 //!
+//! With sampling weights (`--weights`) `mean` is the weighted mean
+//! ([`weighted_masked_values`]) and `median` the weighted median ([`weighted_median`]),
+//! sdcMicro's definition (`weightedQuantile(x, w, probs = 0.5)` in `R/microaggregation.R`,
+//! commit cf32510): values sorted ascending, rw = cumsum(w) / sum(w), the first value with
+//! rw >= 1/2, or the mean of it and the next when rw there is exactly 1/2. The other
+//! aggregations have no weighted version (sdcMicro's `trim` and `onestep` ignore the
+//! weights) and are refused with weights.
+//!
 //! ## Complexity
-//! O(n d) for the mean, O(n d log(2k)) for the others (a sort per group and column).
+//! O(n d) for the mean, O(n d log(2k)) for the others (a sort per group and column; the
+//! weighted median the same).
 //!
 //! ## References
 //! sdcMicro (Templ, Kowarik & Meindl 2015), `R/microaggregation.R`; Hampel et al. (1986),
@@ -168,6 +177,62 @@ pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> R
         .collect())
 }
 
+/// sdcMicro's weighted median of `(value, weight)` pairs (positive weights): the pairs sorted
+/// by value (stable, so ties keep their order, as R's `order`), rw_i = (w_1 + .. + w_i) /
+/// (w_1 + .. + w_n); the first i with rw_i >= 1/2 gives x_i, or x_i / 2 + x_(i+1) / 2 when
+/// rw_i == 1/2 exactly. With equal weights it is the ordinary median. R sums in extended
+/// precision (`cumsum`, `sum`), we in f64 left to right: the exact-1/2 test can only differ
+/// when the weights' partial sums are not exact in f64 (integer weights below 2^53 are).
+pub fn weighted_median(pairs: &[(f64, f64)]) -> f64 {
+    let mut v = pairs.to_vec();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = v.iter().map(|p| p.1).sum();
+    let mut cum = 0.0;
+    for (i, &(x, w)) in v.iter().enumerate() {
+        cum += w;
+        let rw = cum / total;
+        if rw >= 0.5 {
+            return if rw == 0.5 && i + 1 < v.len() {
+                x / 2.0 + v[i + 1].0 / 2.0
+            } else {
+                x
+            };
+        }
+    }
+    // Unreachable for positive weights (rw_n = 1); the largest value otherwise.
+    v.last().map_or(f64::NAN, |p| p.0)
+}
+
+/// Each record replaced by its group's weighted median ([`weighted_median`]) per column,
+/// over the group's observed cells (original units, row-major n x d).
+pub fn weighted_median_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Vec<f64> {
+    let d = inst.d;
+    let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
+    for (i, &l) in labels.iter().enumerate() {
+        members[l].push(i);
+    }
+    let mut group_value = vec![f64::NAN; g * d];
+    let mut buf = Vec::new();
+    for (l, m) in members.iter().enumerate() {
+        for j in 0..d {
+            buf.clear();
+            buf.extend(
+                m.iter()
+                    .map(|&i| (inst.raw[i * d + j], w[i]))
+                    .filter(|p| !p.0.is_nan()),
+            );
+            if !buf.is_empty() {
+                group_value[l * d + j] = weighted_median(&buf);
+            }
+        }
+    }
+    labels
+        .iter()
+        .flat_map(|&l| group_value[l * d..(l + 1) * d].iter().copied())
+        .collect()
+}
+
 fn median_sorted(v: &[f64]) -> f64 {
     let n = v.len();
     if n % 2 == 1 {
@@ -180,18 +245,26 @@ fn median_sorted(v: &[f64]) -> f64 {
 /// The released values (n x d, original units, row-major): each record's group aggregate.
 /// The mean is the workbench's masked output ([`crate::labels::masked_values`]), bit for bit;
 /// with sampling weights (`--weights`) it is the weighted group mean
-/// ([`weighted_masked_values`]), and the other aggregations are refused (no weighted
-/// version yet, `docs/weights.md`).
+/// ([`weighted_masked_values`]) or the weighted median ([`weighted_median_values`]), and
+/// the other aggregations are refused (no weighted version, `docs/weights.md`).
 pub fn released_values(inst: &Instance, labels: &[usize], agg: Aggregation) -> Result<Vec<f64>> {
     if let Some(w) = &inst.weights {
-        if agg != Aggregation::Mean {
-            return Err(Error::usage(format!(
-                "--aggregate {} with --weights: only the (weighted) mean has a weighted \
-                 version here; use --aggregate mean or leave out --weights",
+        return match agg {
+            Aggregation::Mean => weighted_masked_values(inst, &w.values, labels),
+            Aggregation::Median if labels.len() == inst.n => {
+                Ok(weighted_median_values(inst, &w.values, labels))
+            }
+            Aggregation::Median => Err(Error::Infeasible(format!(
+                "{} labels for {} records",
+                labels.len(),
+                inst.n
+            ))),
+            _ => Err(Error::usage(format!(
+                "--aggregate {} with --weights: only the mean and the median have a weighted \
+                 version (sdcMicro's); use --aggregate mean or median, or leave out --weights",
                 agg.name()
-            )));
-        }
-        return weighted_masked_values(inst, &w.values, labels);
+            ))),
+        };
     }
     let holes = inst.has_missing();
     if agg == Aggregation::Mean && !holes {

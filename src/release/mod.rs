@@ -105,41 +105,73 @@ pub fn release(
     missing: crate::missing::MissingRelease,
 ) -> Result<ReleaseRecord> {
     let agg = args.check(true)?;
+    let values = released(inst, labels, agg, missing)?;
+    let (written, layout) = write_release(out, inst, delimiter, &values, args)?;
+    let mut record = describe(inst, &written.values, agg, args.measures)?;
+    record.file = out.display().to_string();
+    record.layout = layout.to_string();
+    record.rounded_to_input = args.round_to_input;
+    record.decimals = written.decimals;
+    Ok(record)
+}
+
+/// The released values of `labels` (original units, row-major n x d, unrounded) and their
+/// record with layout `none` (nothing written): what the Python package returns as
+/// `Result.released`. The same values and figures as [`release`] without rounding.
+pub fn release_in_memory(
+    inst: &Instance,
+    labels: &[usize],
+    agg: Aggregation,
+    missing: crate::missing::MissingRelease,
+    measures: bool,
+) -> Result<(Vec<f64>, ReleaseRecord)> {
+    let values = released(inst, labels, agg, missing)?;
+    let record = describe(inst, &values, agg, measures)?;
+    Ok((values, record))
+}
+
+/// Each record's group aggregate, with the missing-cell policy applied: on data with holes
+/// (`--missing ignore`) the group values are over observed cells and a missing cell stays
+/// missing (NaN) unless filled.
+fn released(
+    inst: &Instance,
+    labels: &[usize],
+    agg: Aggregation,
+    missing: crate::missing::MissingRelease,
+) -> Result<Vec<f64>> {
     let mut values = aggregate::released_values(inst, labels, agg)?;
-    // Data with holes (`--missing ignore`): group values over observed cells; a missing
-    // cell stays missing unless filled; IL and measures over observed cells / complete rows.
-    let holes = inst.has_missing();
-    if holes {
+    if inst.has_missing() {
         crate::missing::fill_or_keep(inst, &mut values, missing);
     }
-    let (written, layout) = write_release(out, inst, delimiter, &values, args)?;
-    let measures = match (args.measures, holes) {
+    Ok(values)
+}
+
+/// The record of released values `y` (as written): IL over the observed cells, the
+/// weighted IL with weights, the measures on request (over the complete rows when cells
+/// are missing). File, layout and rounding are the caller's (here: none).
+fn describe(inst: &Instance, y: &[f64], agg: Aggregation, measures: bool) -> Result<ReleaseRecord> {
+    let holes = inst.has_missing();
+    let measures = match (measures, holes) {
         (false, _) => None,
-        (true, false) => Some(crate::measure::measure(
-            inst,
-            &written.values,
-            crate::measure::DRISK_K,
-        )?),
-        (true, true) => Some(crate::missing::measure_complete_rows(
-            inst,
-            &written.values,
-        )?),
+        (true, false) => Some(crate::measure::measure(inst, y, crate::measure::DRISK_K)?),
+        (true, true) => Some(crate::missing::measure_complete_rows(inst, y)?),
     };
     let il_released = if holes {
-        crate::missing::il_released(inst, &written.values)
+        crate::missing::il_released(inst, y)
     } else {
-        crate::measure::utility::il_sse(&inst.raw, &written.values, inst.d)
+        crate::measure::utility::il_sse(&inst.raw, y, inst.d)
     };
     Ok(ReleaseRecord {
-        file: out.display().to_string(),
-        layout: layout.to_string(),
+        file: String::new(),
+        layout: "none".into(),
         aggregation: agg.name(),
-        rounded_to_input: args.round_to_input,
-        decimals: written.decimals,
+        rounded_to_input: false,
+        decimals: None,
         il_released,
-        il_released_weighted: inst.weights.as_ref().map(|w| {
-            crate::measure::utility::il_sse_weighted(&inst.raw, &written.values, inst.d, &w.values)
-        }),
+        il_released_weighted: inst
+            .weights
+            .as_ref()
+            .map(|w| crate::measure::utility::il_sse_weighted(&inst.raw, y, inst.d, &w.values)),
         measures,
     })
 }

@@ -1,4 +1,9 @@
-//! # MDAV over data with missing cells
+//! # Reference: MDAV over data with missing cells, by a plain scan
+//!
+//! The independent second implementation the engine's masked MDAV (`src/missing/engine.rs`
+//! on `src/init/masked.rs`) is tested against: its own distance over observed-column masks,
+//! fresh (uncompensated) centroids, sorts instead of the pool's selection. It was the
+//! production masked MDAV before the engine carried masks.
 //!
 //! The rules of [`crate::init::mdav`] (Domingo-Ferrer & Torra 2005, the published-values
 //! form): while at least 2k records remain, r is the record farthest from the centroid of
@@ -21,8 +26,8 @@
 //! Domingo-Ferrer & Torra (2005), Data Mining and Knowledge Discovery 11(2); Gower (1971),
 //! Biometrics 27(4).
 
-use crate::data::Instance;
-use crate::error::{Error, Result};
+use microagg::data::Instance;
+use microagg::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Squared distance over the columns observed in both (`a_obs`, `b_obs`), rescaled by
@@ -147,25 +152,11 @@ pub fn groups(inst: &Instance, k: usize, stop: &AtomicBool) -> Result<Vec<Vec<us
     Ok(groups)
 }
 
-/// Labels 0..g numbered by first appearance along the rows.
+/// Labels 0..g numbered by first appearance along the rows (every record is in a group).
 pub fn labels(n: usize, groups: &[Vec<usize>]) -> Vec<usize> {
-    let mut by_row = vec![usize::MAX; n];
-    for (g, m) in groups.iter().enumerate() {
-        for &i in m {
-            by_row[i] = g;
-        }
-    }
-    let mut new_id = vec![usize::MAX; groups.len()];
-    let mut next = 0;
-    by_row
-        .iter()
-        .map(|&g| {
-            if new_id[g] == usize::MAX {
-                new_id[g] = next;
-                next += 1;
-            }
-            new_id[g]
-        })
+    microagg::labels::first_appearance_labels(n, groups)
+        .into_iter()
+        .map(|l| l.expect("every record is in a group"))
         .collect()
 }
 

@@ -1,0 +1,146 @@
+"""The run options of issue 22 from Python: sampling weights, the missing-value policy,
+the aggregation, the released values and the measures. Figures by hand (the same cases as
+tests/weights.rs and tests/missing.rs) and against the CLI on the same data."""
+
+import io
+import json
+import math
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import microagg
+from conftest import ROOT, casc_or_skip
+
+WEIGHTED = "x,w\n-3,1\n-1,3\n1,2\n3,2\n"
+FOUR = "id,a,b\nr1,0,0\nr2,1,NA\nr3,10,10\nr4,11,12\n"
+
+
+def cli_json(cli, *args):
+    out = subprocess.run([str(cli), *args, "--json"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_weighted_mean_and_median_by_hand(tmp_path):
+    df = pd.read_csv(io.StringIO(WEIGHTED))
+    r = microagg.run(df, 2, method="univariate", bound=None, weights="w", release=True)
+    # Groups {-3, -1} and {1, 3}: weighted SSE 1.4, SST 6.3 (z units), IL 100 * 7 / 31.5.
+    assert list(r.labels) == [0, 0, 1, 1]
+    w = r.record["weights"]
+    assert w["column"] == "w" and w["objective"] == "weighted"
+    assert math.isclose(w["il"], 100 * 7 / 31.5, rel_tol=1e-12)
+    # Weighted means (-3 + 3 * -1) / 4 = -1.5 and 2; the weights column is kept.
+    assert list(r.released["x"]) == [-1.5, -1.5, 2.0, 2.0]
+    assert list(r.released["w"]) == [1, 3, 2, 2]
+    assert r.record["release"]["aggregation"] == "mean"
+    # sdcMicro's weighted median: rw = 1/4, 1 -> -1; rw = 2/4 exactly -> (1 + 3) / 2.
+    m = microagg.run(df, 2, method="univariate", bound=None, weights="w", release=True, aggregate="median")
+    assert list(m.released["x"]) == [-1.0, -1.0, 2.0, 2.0]
+    rel = m.record["release"]
+    assert rel["aggregation"] == "median"
+    assert math.isclose(rel["il_released_weighted"], 100 * 8 / 31.5, rel_tol=1e-12)
+    # The same weights as an array: the same run.
+    a = microagg.run(df[["x"]], 2, method="univariate", bound=None, weights=df["w"].to_numpy(), release=True)
+    assert list(a.labels) == list(r.labels) and a.record["weights"]["il"] == w["il"]
+
+
+def test_weights_equal_the_cli(cli, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text(WEIGHTED)
+    rec = cli_json(cli, "run", "--data", str(path), "--weights", "w", "--k", "2", "--method", "univariate",
+                   "--masked-out", str(tmp_path / "m.csv"), "--aggregate", "median")
+    r = microagg.run(str(path), 2, method="univariate", bound=None, weights="w", release=True, aggregate="median")
+    for key in ("sse", "sst", "il", "total", "objective"):
+        assert r.record["weights"][key] == rec["weights"][key], key
+    assert r.record["release"]["il_released_weighted"] == rec["release"]["il_released_weighted"]
+    assert r.record["release"]["il_released"] == rec["release"]["il_released"]
+
+
+def test_weights_refusals():
+    df = pd.read_csv(io.StringIO(WEIGHTED))
+    with pytest.raises(microagg.UsageError, match="no lower bound is proven for the weighted SSE"):
+        microagg.run(df, 2, method="univariate", weights="w")
+    with pytest.raises(microagg.UsageError, match="only the mean and the median"):
+        microagg.run(df, 2, method="univariate", bound=None, weights="w", release=True, aggregate="onestep")
+    with pytest.raises(microagg.UsageError, match="2 values for 4 records"):
+        microagg.run(df[["x"]], 2, method="univariate", bound=None, weights=[1.0, 2.0])
+    with pytest.raises(microagg.DataError):
+        microagg.run(df[["x"]], 2, method="univariate", bound=None, weights=[1.0, 2.0, 0.0, 1.0])
+
+
+def test_missing_values_by_hand_and_against_the_cli(cli, tmp_path):
+    path = tmp_path / "four.csv"
+    path.write_text(FOUR)
+    masked_csv = tmp_path / "m.csv"
+    rec = cli_json(cli, "run", "--data", str(path), "--columns", "a,b", "--k", "2", "--method", "mdav",
+                   "--missing", "ignore", "--masked-out", str(masked_csv))
+    r = microagg.run(str(path), 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore", release=True)
+    # MDAV, k = 2: {r1, r2} and {r3, r4}; masked SSE a: 2 * 0.5 / 25.25, b: 2 / (744 / 27).
+    assert list(r.labels) == [0, 0, 1, 1]
+    want = 2 * 0.5 / 25.25 + 2 / (744 / 27)
+    assert math.isclose(r.sse, want, rel_tol=1e-12)
+    assert r.sse == rec["sse"] and r.il == rec["il"]
+    assert r.record["missing"] == rec["missing"]
+    assert r.record["missing"]["cells"] == 1 and r.record["missing"]["release"] == "keep"
+    assert r.record["release"]["il_released"] == rec["release"]["il_released"]
+    # The hole stays a hole; the group value of b is r1's own 0 (the only observed one).
+    assert math.isnan(r.released["b"][1]) and r.released["b"][0] == 0.0
+    assert list(r.released["a"]) == [0.5, 0.5, 10.5, 10.5]
+    fill = microagg.run(str(path), 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore",
+                        release=True, missing_release="fill")
+    assert fill.released["b"][1] == 0.0 and fill.record["missing"]["release"] == "fill"
+    # A DataFrame with NaN gives the same partition and SSE.
+    df = pd.read_csv(path)
+    f = microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore", release=True)
+    assert list(f.labels) == list(r.labels) and f.sse == r.sse
+    assert list(f.released["id"]) == ["r1", "r2", "r3", "r4"]
+
+
+@pytest.mark.parametrize("method", ["mdav-generic", "mdav-nc", "cbfs", "cbfs-nn"])
+def test_masked_engine_methods_equal_the_cli(cli, tmp_path, method):
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(40, 3)).round(3)
+    x[rng.random(x.shape) < 0.15] = np.nan
+    x[np.isnan(x).all(axis=1), 0] = 1.0
+    df = pd.DataFrame(x, columns=["a", "b", "c"])
+    path = tmp_path / "d.csv"
+    df.to_csv(path, index=False, na_rep="NA")
+    rec = cli_json(cli, "run", "--data", str(path), "--k", "3", "--method", method, "--missing", "ignore",
+                   "--labels-out", str(tmp_path / "l.txt"))
+    r = microagg.run(str(path), 3, method=method, bound=None, missing="ignore")
+    assert list(r.labels) == list(np.loadtxt(tmp_path / "l.txt", dtype=np.int64))
+    assert r.sse == rec["sse"] and r.record["missing"] == rec["missing"]
+
+
+def test_missing_refusals():
+    df = pd.read_csv(io.StringIO(FOUR))
+    with pytest.raises(microagg.DataError, match="row 2"):
+        microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"])
+    with pytest.raises(microagg.UsageError, match="assumes complete data"):
+        microagg.run(df, 2, method="mdav+ils", bound=None, columns=["a", "b"], missing="ignore")
+    with pytest.raises(microagg.UsageError, match="missing cells"):
+        microagg.run(df, 2, method="mdav", columns=["a", "b"], missing="ignore")
+    # The masked descent runs after an engine method (a local optimum, never worse).
+    r = microagg.run(df, 2, method="mdav+descent", bound=None, columns=["a", "b"], missing="ignore")
+    assert list(r.stages["name"]) == ["mdav", "descent"] and r.sse <= r.stages["sse"][0]
+    with pytest.raises(microagg.UsageError, match="not supported yet"):
+        microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore", weights=[1.0] * 4)
+    with pytest.raises(microagg.UsageError, match="release=True"):
+        microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore", aggregate="median")
+    with pytest.raises(microagg.UsageError, match="'refuse' or 'ignore'"):
+        microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"], missing="skip")
+
+
+def test_measures_and_aggregation_equal_the_cli(cli, tmp_path):
+    data = casc_or_skip("tarragona")
+    rec = cli_json(cli, "run", "--data", "tarragona", "--k", "3", "--method", "mdav",
+                   "--masked-out", str(tmp_path / "m.csv"), "--aggregate", "onemode", "--measures")
+    r = microagg.run(data, 3, method="mdav", bound=None, release=True, aggregate="onemode", measures=True)
+    assert r.record["release"]["il_released"] == rec["release"]["il_released"]
+    assert r.record["release"]["measures"] == rec["release"]["measures"]
+    assert r.record["release"]["layout"] == "none" and r.record["release"]["file"] == ""
+    got = r.released.to_numpy()
+    want = pd.read_csv(tmp_path / "m.csv", dtype=str).map(float)[data.columns].to_numpy()
+    assert np.array_equal(got, want)
