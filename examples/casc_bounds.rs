@@ -309,15 +309,19 @@ impl BnpCases<'_> {
         );
         println!(
             "  # cargo run --release --example casc_bounds -- --method bnp --cases {data}:{k} \
-             --time-limit {} {}",
+             --time-limit {}{}",
             self.time_limit,
-            self.shaping.join(" ")
+            self.shaping
+                .iter()
+                .map(|a| format!(" {a}"))
+                .collect::<String>()
         );
         println!(
             "  # incumbent SSE {} ({}), {} cut rounds, {} cuts, {} columns, depth {}",
             num(inc.sse),
+            // values.tsv prints 10 decimals: only a clear improvement counts.
             match best {
-                Some(s) if inc.sse < s => "better than the best known",
+                Some(s) if inc.sse < s - 1e-9 * s.max(1.0) => "better than the best known",
                 _ => "not better than the best known",
             },
             d["cut_rounds"],

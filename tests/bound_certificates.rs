@@ -366,7 +366,11 @@ fn bnp_through_the_registry_is_at_most_brute_force() {
         assert!(v.valid, "case {case}: {v:?}");
         checked += 1;
     }
-    assert!(checked >= 18, "{checked}");
+    eprintln!("{checked} certificates verified, {nn_only} runs closed by the nn bound");
+    assert!(
+        checked >= 12,
+        "{checked} certificates, {nn_only} closed by nn"
+    );
     assert!(
         reports >= checked,
         "every run reports its first incumbent and bound"
@@ -500,4 +504,47 @@ fn stored_bnp_certificates(max_leaves: Option<usize>) {
             "no stored bnp certificate was checked"
         );
     }
+}
+
+/// `proofs/certificates/bounds.tsv` names, per CASC case, the strongest stored certificate:
+/// each row's bound is that file's claim exactly, no other stored certificate of the case
+/// claims more, and the gap is the one to the best known SSE of values.tsv.
+#[test]
+fn the_bounds_table_names_the_strongest_stored_certificate() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/certificates");
+    let claim = |file: &str| -> Option<f64> {
+        let path = dir.join(file);
+        path.exists().then(|| {
+            let text = microagg::certificate::read_text(&path).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            v["lower_bound"].as_f64().unwrap()
+        })
+    };
+    let values = std::fs::read_to_string(dir.join("values.tsv")).unwrap();
+    let table = std::fs::read_to_string(dir.join("bounds.tsv")).unwrap();
+    let mut rows = 0;
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 6, "bad row: {line}");
+        let (data, k, lb, file) = (f[0], f[1], f[2].parse::<f64>().unwrap(), f[3]);
+        assert_eq!(claim(file), Some(lb), "{line}: not the file's claim");
+        for other in [
+            format!("{data}-k{k}.bound.json"),
+            format!("{data}-k{k}.bnp.json.gz"),
+        ] {
+            assert!(claim(&other).is_none_or(|c| c <= lb), "{other} claims more");
+        }
+        let best: f64 = values
+            .lines()
+            .find_map(|v| {
+                let g: Vec<&str> = v.split('\t').collect();
+                (g[1] == data && g[2] == k).then(|| g[4].parse().unwrap())
+            })
+            .unwrap();
+        assert_eq!(f[4].parse::<f64>().unwrap(), best, "{line}");
+        let gap = microagg::bound::gap_percent(best, lb).unwrap();
+        assert!((gap - f[5].parse::<f64>().unwrap()).abs() < 1e-4, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 12);
 }
