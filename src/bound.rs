@@ -355,7 +355,7 @@ pub fn compute_reporting(
     let (lower_bound, certified, details) = match name {
         "nn" if options.cut_rounds > 0 => {
             return Err(Error::usage(
-                "bound nn takes no cuts (only colgen does)".to_string(),
+                "bound nn takes no cuts (only colgen, colgen-cuts and bnp do)".to_string(),
             ))
         }
         "nn" => {
