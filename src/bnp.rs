@@ -1,17 +1,19 @@
 //! # Branch-and-price on the command line
 //!
-//! `microagg bound --method bnp` and `microagg solve-exact --method branch-and-price` share
-//! this runner over the solver crate's engine ([`microagg_solvers::bnp`], proofs/P17): the
-//! start partitions are the [`crate::bound::COLGEN_START`] pipeline's (run with seed 0 and at
+//! `microagg bound --method bnp` (through the bound registry's `bnp` entry,
+//! [`crate::bound::BOUNDS`], as are `run --bound bnp` and suites) and `microagg solve-exact
+//! --method branch-and-price` share this runner over the solver crate's engine
+//! ([`microagg_solvers::bnp`], proofs/P17): the start partitions are the [`crate::bound::COLGEN_START`] pipeline's (run with seed 0 and at
 //! most a tenth of the time limit) and, for `bound --start LABELS`, that file's; the search
 //! runs until the time limit (default [`DEFAULT_SECONDS`]), Ctrl-C or the proof, and reports
 //! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
 //! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
-//! relative 1e-9). Every improvement of the incumbent or the bound is written to stderr as it
-//! happens. `solve-exact` also writes the incumbent's labels (`--labels-out`). The search
-//! separates subset-row cuts at the root (`bound --cuts N` rounds, default 50) and one
-//! round per node; `bound --certificate FILE` writes the branch-and-price certificate
-//! ([`crate::bnp_certificate`], proofs/P18) that `verify-bound` re-checks.
+//! relative 1e-9). Every improvement of the incumbent or the bound is reported as it happens
+//! ([`crate::bound::BoundProgress`]; the commands print it on stderr). Both commands can
+//! write the incumbent's labels (`--labels-out`). The search separates subset-row cuts at the
+//! root (`bound --cuts N` rounds, default 50) and one round per node; `bound --certificate
+//! FILE` writes the branch-and-price certificate ([`crate::bnp_certificate`], proofs/P18)
+//! that `verify-bound` re-checks.
 //!
 //! ## Complexity
 //! That of the engine, bounded by the time limit.
@@ -19,6 +21,7 @@
 //! ## References
 //! See [`microagg_solvers::bnp`].
 
+use crate::bound::BoundProgress;
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
@@ -47,6 +50,11 @@ pub struct BnpRun {
     pub seconds: f64,
 }
 
+/// Print a report on stderr, the line both commands write ([`BoundProgress::line`]).
+pub fn print_progress(inst: &Instance, p: &BoundProgress) {
+    eprintln!("{}", p.line(inst.sst));
+}
+
 /// Run branch-and-price on (instance, k) from the start pipeline's partition and `start`
 /// (labels, every group of at least k records), within `time_limit` seconds (default
 /// [`DEFAULT_SECONDS`]), stopping early once `interrupt` is set. Improvements go to stderr.
@@ -66,11 +74,13 @@ pub fn run(
         start_source,
         &BnpOptions::default(),
         interrupt,
+        &mut |p| print_progress(inst, p),
     )
 }
 
 /// [`run`] with the engine's options `base` (its time limit is replaced by what is left of
-/// `time_limit` after the start pipeline).
+/// `time_limit` after the start pipeline); every improvement goes to `report`.
+#[allow(clippy::too_many_arguments)]
 pub fn run_with(
     inst: &Instance,
     k: usize,
@@ -79,6 +89,7 @@ pub fn run_with(
     start_source: &str,
     base: &BnpOptions,
     interrupt: &AtomicBool,
+    report: &mut dyn FnMut(&BoundProgress),
 ) -> Result<BnpRun> {
     inst.check_k(k)?;
     let started = Instant::now();
@@ -112,7 +123,6 @@ pub fn run_with(
         time_limit: remaining,
         ..base.clone()
     };
-    let sst = inst.sst;
     let result = branch_and_price(
         &inst.z,
         inst.n,
@@ -122,18 +132,15 @@ pub fn run_with(
         &opts,
         Some(interrupt),
         &mut |p| {
-            eprintln!(
-                "branch-and-price: {:8.1} s  {:>9}  nodes {:6} open {:6}  incumbent SSE {:.6} \
-                 (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %)",
-                p.seconds,
-                p.what,
-                p.nodes,
-                p.open_nodes,
-                p.incumbent_sse,
-                100.0 * p.incumbent_sse / sst,
-                p.lower_bound,
-                100.0 * p.lower_bound / sst,
-            )
+            report(&BoundProgress {
+                method: BOUND_NAME,
+                what: p.what,
+                seconds: p.seconds,
+                nodes: p.nodes,
+                open_nodes: p.open_nodes,
+                incumbent_sse: p.incumbent_sse,
+                lower_bound: p.lower_bound,
+            })
         },
     )
     .map_err(|e| Error::algorithm("branch-and-price", e))?;
@@ -145,25 +152,15 @@ pub fn run_with(
     })
 }
 
-/// The JSON record of a run (`command`: "bound" or "solve-exact").
-pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value {
+/// What a run found beyond its bound: incumbent, gap, tree and cut figures, start and
+/// limits (the `details` of the registry's `bnp` entry, and part of [`to_json`]).
+pub fn details(inst: &Instance, run: &BnpRun) -> Value {
     let r = &run.result;
     let groups = r.labels.iter().max().map_or(0, |m| m + 1);
     json!({
-        "command": command,
-        "method": if command == "bound" { BOUND_NAME } else { EXACT_NAME },
-        "instance": inst.name,
-        "instance_sha256": inst.sha256,
-        "n": inst.n,
-        "d": inst.d,
-        "k": k,
-        "sst": inst.sst,
         "sse": r.sse,
         "il": inst.il(r.sse),
         "groups": groups,
-        "lower_bound": r.lower_bound,
-        "il_lower_bound": crate::bound::il_lower_bound(inst, r.lower_bound),
-        "certified": true,
         "gap_percent": crate::bound::gap_percent(r.sse, r.lower_bound),
         "proven_optimal": r.proven_optimal,
         "proof_rel_gap": microagg_solvers::exact::PROOF_REL_GAP,
@@ -190,11 +187,34 @@ pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value 
         })),
         "start": crate::bound::COLGEN_START,
         "start_sse": run.start_sse,
-        "seconds": run.seconds,
         "time_limit": run.time_limit,
         "interrupted": crate::interrupt::requested(),
-        "version": env!("CARGO_PKG_VERSION"),
     })
+}
+
+/// The JSON record of a `solve-exact` run: instance, k, bound and [`details`].
+pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value {
+    let r = &run.result;
+    let mut v = json!({
+        "command": command,
+        "method": if command == "bound" { BOUND_NAME } else { EXACT_NAME },
+        "instance": inst.name,
+        "instance_sha256": inst.sha256,
+        "n": inst.n,
+        "d": inst.d,
+        "k": k,
+        "sst": inst.sst,
+        "lower_bound": r.lower_bound,
+        "il_lower_bound": crate::bound::il_lower_bound(inst, r.lower_bound),
+        "certified": true,
+        "seconds": run.seconds,
+        "version": env!("CARGO_PKG_VERSION"),
+    });
+    let o = v.as_object_mut().expect("an object");
+    if let Value::Object(d) = details(inst, run) {
+        o.extend(d);
+    }
+    v
 }
 
 /// One line of text for a run.
@@ -213,23 +233,29 @@ pub fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
         crate::bound::il_lower_bound(inst, r.lower_bound),
         crate::bound::gap_percent(r.sse, r.lower_bound)
             .map_or("n/a".to_string(), |g| format!("{g:.4} %")),
-        if r.proven_optimal {
-            "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
-        } else {
-            format!(
-                "NOT proven ({})",
-                r.stopped
-                    .as_deref()
-                    .unwrap_or("tree closed above the bound")
-            )
-        },
+        proof_text(r),
         r.nodes,
         r.open_nodes,
         run.seconds
     )
 }
 
-/// The whole command: run, write `labels_out` (if given), print JSON or text on stdout.
+/// "proven optimal (...)" or "NOT proven (why)".
+pub fn proof_text(r: &BnpResult) -> String {
+    if r.proven_optimal {
+        "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
+    } else {
+        format!(
+            "NOT proven ({})",
+            r.stopped
+                .as_deref()
+                .unwrap_or("tree closed above the bound")
+        )
+    }
+}
+
+/// `solve-exact --method branch-and-price`: run, write `labels_out` (if given), print JSON
+/// or text on stdout.
 #[allow(clippy::too_many_arguments)]
 pub fn command(
     inst: &Instance,
@@ -241,83 +267,11 @@ pub fn command(
     json: bool,
     interrupt: &AtomicBool,
 ) -> Result<()> {
-    let call = BnpCall {
-        command,
-        time_limit,
-        start,
-        labels_out,
-        json,
-        cut_rounds: None,
-        certificate: None,
-        enumerate: false,
-    };
-    command_with(inst, k, &call, interrupt)
-}
-
-/// What a `bound` / `solve-exact` call asks of branch-and-price.
-#[derive(Debug, Clone, Copy)]
-pub struct BnpCall<'a> {
-    /// "bound" or "solve-exact".
-    pub command: &'a str,
-    pub time_limit: Option<f64>,
-    pub start: Option<&'a Path>,
-    pub labels_out: Option<&'a Path>,
-    pub json: bool,
-    /// Subset-row cut rounds at the root (None: the engine's default, 50).
-    pub cut_rounds: Option<usize>,
-    /// Write the branch-and-price certificate of the bound here
-    /// ([`crate::bnp_certificate`]).
-    pub certificate: Option<&'a Path>,
-    /// Try the proof by reduced-cost enumeration after the root (proofs/P19).
-    pub enumerate: bool,
-}
-
-/// [`command`] for a [`BnpCall`].
-pub fn command_with(
-    inst: &Instance,
-    k: usize,
-    call: &BnpCall,
-    interrupt: &AtomicBool,
-) -> Result<()> {
-    let BnpCall {
-        command,
-        time_limit,
-        start,
-        labels_out,
-        json,
-        cut_rounds,
-        certificate,
-        enumerate,
-    } = *call;
     let labels = start.map(crate::labels::read_labels).transpose()?;
     let source = start.map_or(String::new(), |p| p.display().to_string());
-    let mut opts = BnpOptions::default();
-    if let Some(r) = cut_rounds {
-        opts.cut_rounds = r;
-    }
-    opts.enumerate = enumerate;
-    let run = run_with(
-        inst,
-        k,
-        time_limit,
-        labels.as_deref(),
-        &source,
-        &opts,
-        interrupt,
-    )?;
+    let run = run(inst, k, time_limit, labels.as_deref(), &source, interrupt)?;
     if let Some(path) = labels_out {
         crate::labels::write_labels(path, &run.result.labels)?;
-    }
-    if let Some(path) = certificate {
-        let cert = crate::bnp_certificate::BnpCertificate::from_result(inst, k, &run.result)?;
-        cert.write(path)?;
-        eprintln!(
-            "certificate of the branch-and-price bound {:.12e} ({} leaves, {} cuts) written to {}",
-            cert.lower_bound,
-            cert.leaves.len(),
-            cert.cuts.len(),
-            path.display()
-        );
     }
     let line = if json {
         serde_json::to_string(&to_json(inst, k, &run, command)).expect("record serialises")

@@ -23,10 +23,18 @@
 //! section's claim.
 //!
 //! The file is JSON (`format = "microagg-bnp-certificate/1"`), numbers with round-trip
-//! precision.
+//! precision, gzip-compressed when its name ends in `.gz`. [`BnpCertificate::from_result`]
+//! writes it compacted ([`BnpCertificate::compact`]), without changing any number: two
+//! sibling leaves with the same claim and the same duals (children not yet processed inherit
+//! their parent's proof) become their parent, whose region is their union and whose duals
+//! prove that claim there; cuts with a zero dual at every leaf are dropped and the others
+//! renumbered in order (so each leaf's cuts stay a prefix); trailing zero cut duals are
+//! dropped. A zero cut dual contributes nothing to a Lagrangian bound, so every leaf's
+//! recomputed bound is unchanged.
 //!
 //! ## Complexity
-//! Writing and reading: O(leaves · n + cuts). Verifying: one exact pricing search per leaf
+//! Writing and reading: O(leaves · n + cuts); compacting: O(leaves² · depth) for the sibling
+//! search (each merge restarts it) plus O(leaves · (n + cuts)). Verifying: one exact pricing search per leaf
 //! with a nonempty region plus O(total decisions · depth) for the tree.
 //!
 //! ## References
@@ -121,7 +129,7 @@ impl BnpCertificate {
                 },
                 (None, true) => {
                     return Err(Error::usage(format!(
-                        "--certificate: leaf {j} has no Lagrangian bound yet (only nn); \
+                        "leaf {j} has no Lagrangian bound yet (only nn); \
                          give the search more time"
                     )))
                 }
@@ -129,7 +137,7 @@ impl BnpCertificate {
                     if p.triples.len() > r.cuts.len() || p.triples[..] != r.cuts[..p.triples.len()]
                     {
                         return Err(Error::usage(format!(
-                            "--certificate: leaf {j}'s cuts are not a prefix of the cut list"
+                            "leaf {j}'s cuts are not a prefix of the cut list"
                         )));
                     }
                     LeafCertificate {
@@ -148,8 +156,7 @@ impl BnpCertificate {
             .fold(f64::INFINITY, f64::min);
         if !least.is_finite() {
             return Err(Error::usage(
-                "--certificate: no leaf with a finite bound (the search proved nothing)"
-                    .to_string(),
+                "no leaf with a finite bound (the search proved nothing)".to_string(),
             ));
         }
         let enumeration = match &r.enumeration {
@@ -184,13 +191,97 @@ impl BnpCertificate {
             leaves,
             produced_by: format!("microagg {} bnp", env!("CARGO_PKG_VERSION")),
             enumeration,
-        })
+        }
+        .compact())
     }
 
-    /// Write as JSON (temporary file, then rename).
+    /// The same proof in fewer leaves and cuts, every number unchanged (module doc).
+    pub fn compact(mut self) -> Self {
+        while let Some((a, b)) = self.identical_siblings() {
+            let (hi, lo) = (a.max(b), a.min(b));
+            self.leaves.remove(hi);
+            self.leaves[lo].decisions.pop();
+        }
+        let mut used = vec![false; self.cuts.len()];
+        // The enumeration section (P19) indexes the same cut list: its cuts are kept too.
+        let enumeration_duals = self.enumeration.iter().map(|e| &e.cut_duals);
+        for duals in self
+            .leaves
+            .iter()
+            .map(|l| &l.cut_duals)
+            .chain(enumeration_duals)
+        {
+            for (c, v) in duals.iter().enumerate() {
+                used[c] |= *v != 0.0;
+            }
+        }
+        self.cuts = self
+            .cuts
+            .iter()
+            .zip(&used)
+            .filter_map(|(c, u)| u.then_some(*c))
+            .collect();
+        for l in &mut self.leaves {
+            let kept: Vec<f64> = l
+                .cut_duals
+                .iter()
+                .zip(&used)
+                .filter_map(|(v, u)| u.then_some(*v))
+                .collect();
+            let len = kept.iter().rposition(|v| *v != 0.0).map_or(0, |p| p + 1);
+            l.cut_duals = kept[..len].to_vec();
+        }
+        if let Some(e) = &mut self.enumeration {
+            e.cut_duals = e
+                .cut_duals
+                .iter()
+                .zip(&used)
+                .filter_map(|(v, u)| u.then_some(*v))
+                .collect();
+        }
+        self
+    }
+
+    /// Two leaves that differ only in the together/apart flag of their last decision and
+    /// carry the same claim and duals (bit for bit).
+    fn identical_siblings(&self) -> Option<(usize, usize)> {
+        for (a, x) in self.leaves.iter().enumerate() {
+            let Some((&(p, q, t), head)) = x.decisions.split_last() else {
+                continue;
+            };
+            for (b, y) in self.leaves.iter().enumerate().skip(a + 1) {
+                let sibling = y
+                    .decisions
+                    .split_last()
+                    .is_some_and(|(&(p2, q2, t2), h2)| (p2, q2) == (p, q) && t2 != t && h2 == head);
+                let same = |u: &[f64], v: &[f64]| {
+                    u.len() == v.len() && u.iter().zip(v).all(|(a, b)| a.to_bits() == b.to_bits())
+                };
+                if sibling
+                    && x.lower_bound.map(f64::to_bits) == y.lower_bound.map(f64::to_bits)
+                    && same(&x.duals, &y.duals)
+                    && same(&x.cut_duals, &y.cut_duals)
+                {
+                    return Some((a, b));
+                }
+            }
+        }
+        None
+    }
+
+    /// Write as JSON (temporary file, then rename), gzip-compressed when `path` ends in
+    /// `.gz`.
     pub fn write(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string(self).expect("a certificate serialises");
-        crate::certificate::write_atomically(path, &(text + "\n"))
+        let text = serde_json::to_string(self).expect("a certificate serialises") + "\n";
+        crate::certificate::write_atomically(path, crate::certificate::gzip_if_named(path, &text))
+    }
+
+    /// Read and parse a certificate file (gzipped or not).
+    pub fn read(path: &Path) -> Result<Self> {
+        Self::parse(
+            &crate::certificate::read_text(path)?,
+            &path.display().to_string(),
+        )
     }
 
     /// Parse and check the shape (format, lengths, finite numbers).

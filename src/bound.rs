@@ -9,6 +9,8 @@
 //! |---|---|---|---|
 //! | `nn` | `sum_i NN_{k-1}(i) / (2k)`, lists from the kd-tree (O(n^2 d) by scan below 4096 records) | always | `proofs/P06-nn-bound.md` |
 //! | `colgen` | Lagrangian bound of the column generation master (HiGHS), max with `nn` | always (the pricing bound is proven, exact or not) | `proofs/P09-lagrangian-bound.md` |
+//! | `colgen-cuts` | `colgen` with rounds of subset-row cuts | always | `proofs/P14-subset-row-cuts.md` |
+//! | `bnp` | branch-price-and-cut: least leaf bound of the search tree, with an incumbent | always | `proofs/P17`, `proofs/P18` |
 //!
 //! `colgen` starts its master from the partition of the pipeline [`COLGEN_START`] (run with
 //! seed 0 and at most a tenth of the time limit) and, when [`BoundOptions::start`] is given
@@ -24,6 +26,10 @@
 //!
 //! Every bound is registered in [`BOUNDS`] with its parameters ([`BoundInfo`], printed by
 //! `microagg list`); [`BoundOptions::set`] sets them from text, checked against the registry.
+//! Besides its value an entry may return a certificate, an incumbent partition and progress
+//! reports while it runs ([`extras`]; [`BoundInfo`] says which): `bnp`
+//! ([`bnp_entry`]) returns all three, so `microagg bound --method bnp`, `run --bound bnp` and
+//! suites (`bounds = [{ name = "bnp", time_limit = 600 }]`) share this one path.
 //!
 //! The gap of a solution to a bound is `100 (SSE - LB) / LB` ([`gap_percent`]): how far, in
 //! percent of the bound, the solution may be from optimal.
@@ -34,12 +40,15 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Instant;
 
+pub mod bnp_entry;
 pub mod colgen_params;
+pub mod extras;
 pub mod weighted;
 pub use colgen_params::{
     is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS, COLGEN_PROGRESS, COLGEN_START,
     COLGEN_START_PARAM, COLGEN_TIME_LIMIT,
 };
+pub use extras::{BoundProgress, Certificate, Incumbent};
 
 /// A parameter of a registered bound: its key (as `--bound-param KEY=VALUE` and in
 /// [`BoundOptions::set`]), its default as text, and what it does.
@@ -60,16 +69,29 @@ pub struct BoundInfo {
     /// When the bound is certified, with its proof in `proofs/`.
     pub certified: &'static str,
     pub params: &'static [BoundParam],
+    /// The bound writes a certificate for `verify-bound` ([`BoundOutcome::certificate`]).
+    pub certificate: bool,
+    /// The bound searches partitions and returns its best ([`BoundOutcome::incumbent`]).
+    pub incumbent: bool,
+}
+
+impl BoundInfo {
+    /// Whether the bound takes a start partition (its `start` parameter).
+    pub fn takes_start(&self) -> bool {
+        self.params.iter().any(|p| p.key == "start")
+    }
 }
 
 /// Every bound this build computes, in the order `microagg list` prints them. Adding a
-/// bound is its kernel, one entry here and one arm in [`compute_with`].
+/// bound is its kernel, one entry here and one arm in [`compute_reporting`].
 pub const BOUNDS: &[BoundInfo] = &[
     BoundInfo {
         name: "nn",
         summary: "nearest-neighbour bound sum_i NN_{k-1}(i) / (2k), k-nearest lists from the kd-tree (by scan below 4096 records)",
         certified: "always (proofs/P06-nn-bound.md)",
         params: &[],
+        certificate: false,
+        incumbent: false,
     },
     BoundInfo {
         name: "colgen",
@@ -92,6 +114,8 @@ pub const BOUNDS: &[BoundInfo] = &[
             colgen_params::IPM,
             colgen_params::FINAL_FRACTION,
         ],
+        certificate: true,
+        incumbent: false,
     },
     BoundInfo {
         name: "colgen-cuts",
@@ -114,6 +138,16 @@ pub const BOUNDS: &[BoundInfo] = &[
             colgen_params::IPM,
             colgen_params::FINAL_FRACTION,
         ],
+        certificate: true,
+        incumbent: false,
+    },
+    BoundInfo {
+        name: "bnp",
+        summary: "branch-price-and-cut on the column generation master (Ryan-Foster branching, subset-row cuts at the root and at every node): the least open leaf bound, with the incumbent partition and its gap",
+        certified: "always, each leaf a Lagrangian bound with cuts rounded outward (proofs/P17); certificate of the leaves for verify-bound (proofs/P18)",
+        params: bnp_entry::BNP_PARAMS,
+        certificate: true,
+        incumbent: true,
     },
 ];
 
@@ -153,27 +187,35 @@ pub struct BoundOutcome {
     pub seconds: f64,
     /// Method-specific details (iterations, columns, pricing gap, ...).
     pub details: Value,
-    /// `colgen`: the duals proving the Lagrangian part of the bound, to be re-checked by
-    /// `verify-bound` (`proofs/P13-bound-certificates.md`).
+    /// The certificate of the bound, to be re-checked by `verify-bound`, or why there is
+    /// none (`nn` writes none; `colgen`: no Lagrangian bound within the time limit, P13;
+    /// `bnp`: a leaf without proving duals, P18).
     #[serde(skip)]
-    pub certificate: Option<crate::certificate::BoundCertificate>,
+    pub certificate: std::result::Result<Certificate, String>,
+    /// `bnp`: the best partition found (labels, SSE).
+    #[serde(skip)]
+    pub incumbent: Option<Incumbent>,
 }
 
 /// Optional inputs of [`compute_with`].
 #[derive(Debug, Clone, Default)]
 pub struct BoundOptions {
-    /// `colgen`: a feasible partition (one label per record, every group of at least k
-    /// records, e.g. a best-known labels file) whose groups seed the master next to the
+    /// `colgen`, `bnp`: a feasible partition (one label per record, every group of at least
+    /// k records, e.g. a best-known labels file) whose groups seed the master next to the
     /// [`COLGEN_START`] partition.
     pub start: Option<Vec<usize>>,
     /// Where `start` came from (a file name), for error messages.
     pub start_source: String,
     /// `colgen`: one progress line per iteration on stderr.
     pub progress: bool,
-    /// `colgen`: rounds of subset-row cuts after the master converged (0: none).
+    /// `colgen`: rounds of subset-row cuts after the master converged (0: none); `bnp`:
+    /// rounds at the root (0: the engine's default, 50).
     pub cut_rounds: usize,
     /// `colgen`: the k = 10 options ([`colgen_params`]).
     pub k10: colgen_params::K10Options,
+    /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
+    /// --enumerate`, proofs/P19).
+    pub enumerate: bool,
 }
 
 impl BoundOptions {
@@ -268,12 +310,8 @@ pub fn compute(
     compute_with(name, inst, k, time_limit, &BoundOptions::default(), &never)
 }
 
-/// [`compute`] with the options of [`BoundOptions`]. Once `interrupt` is set, `nn` stops
-/// its neighbour lists and returns [`Error::Interrupted`] (a bound from part of the lists
-/// is not computed), and `colgen` cuts
-/// its start pipeline short and gives its column generation only a token time limit, so
-/// that it returns a (weaker, still valid) bound soon. (The colgen kernel itself does not
-/// poll the flag.)
+/// [`compute`] with the options of [`BoundOptions`]; progress reports of anytime bounds
+/// (`bnp`) go to stderr ([`compute_reporting`]).
 pub fn compute_with(
     name: &str,
     inst: &Instance,
@@ -282,20 +320,48 @@ pub fn compute_with(
     options: &BoundOptions,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<BoundOutcome> {
+    compute_reporting(name, inst, k, time_limit, options, interrupt, &mut |p| {
+        crate::bnp::print_progress(inst, p)
+    })
+}
+
+/// [`compute_with`] sending every progress report to `report`. Once `interrupt` is set,
+/// `nn` stops its neighbour lists and returns [`Error::Interrupted`] (a bound from part of
+/// the lists is not computed), `colgen` cuts its start pipeline short and gives its column
+/// generation only a token time limit, so that it returns a (weaker, still valid) bound
+/// soon (the colgen kernel itself does not poll the flag), and `bnp` stops its search and
+/// returns its global bound and incumbent.
+pub fn compute_reporting(
+    name: &str,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    options: &BoundOptions,
+    interrupt: &std::sync::atomic::AtomicBool,
+    report: &mut dyn FnMut(&BoundProgress),
+) -> Result<BoundOutcome> {
     use std::sync::atomic::Ordering;
     inst.check_k(k)?;
-    if !is_colgen(name) && options.start.is_some() {
+    let info = find(name)?;
+    if !info.takes_start() && options.start.is_some() {
+        let takers: Vec<&str> = BOUNDS
+            .iter()
+            .filter(|b| b.takes_start())
+            .map(|b| b.name)
+            .collect();
         return Err(Error::usage(format!(
-            "bound {name} takes no start partition (only colgen does)"
+            "bound {name} takes no start partition (only {} do)",
+            takers.join(", ")
         )));
     }
     let started = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
-    let mut certificate = None;
+    let mut certificate = Err(format!("bound {name} writes no certificate"));
+    let mut incumbent = None;
     let (lower_bound, certified, details) = match name {
         "nn" if options.cut_rounds > 0 => {
             return Err(Error::usage(
-                "bound nn takes no cuts (only colgen does)".to_string(),
+                "bound nn takes no cuts (only colgen, colgen-cuts and bnp do)".to_string(),
             ))
         }
         "nn" => {
@@ -372,8 +438,9 @@ pub fn compute_with(
                 &inst.z, inst.n, inst.d, k, &starts, &opts,
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
+            certificate = Err("no Lagrangian bound was computed within the time limit".into());
             if !b.duals.is_empty() {
-                certificate = Some(
+                certificate = Ok(Certificate::Lagrangian(
                     crate::certificate::BoundCertificate::lagrangian_with_cuts(
                         inst,
                         k,
@@ -383,7 +450,7 @@ pub fn compute_with(
                         &b.cut_duals,
                     )
                     .with_anchor_threshold(b.anchor_threshold),
-                );
+                ));
             }
             (
                 b.lower_bound,
@@ -417,6 +484,12 @@ pub fn compute_with(
                 }),
             )
         }
+        "bnp" => {
+            let b = bnp_entry::compute(inst, k, time_limit, options, interrupt, report)?;
+            certificate = b.certificate;
+            incumbent = Some(b.incumbent);
+            (b.lower_bound, true, b.details)
+        }
         _ => return Err(Error::usage(unknown(name))),
     };
     Ok(BoundOutcome {
@@ -427,6 +500,7 @@ pub fn compute_with(
         seconds: started.elapsed().as_secs_f64(),
         details,
         certificate,
+        incumbent,
     })
 }
 

@@ -148,10 +148,7 @@ impl BoundCertificate {
 
     /// Read and check the shape (format, kind, one finite dual per record).
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let text = read_text(path)?;
         let bad = |message: String| Error::Data {
             file: path.display().to_string(),
             location: "certificate".into(),
@@ -184,9 +181,42 @@ impl BoundCertificate {
     }
 }
 
-/// Write `text` to `path` through a temporary file in the same folder and a rename, so an
-/// existing file is never left half-written.
-pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+/// The text of a certificate file, gunzipped when it starts with the gzip magic bytes (a
+/// `.gz` file written by [`write_atomically`] through [`gzip_if_named`]).
+pub fn read_text(path: &Path) -> Result<String> {
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let bytes = std::fs::read(path).map_err(io)?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .map_err(io)?;
+        Ok(text)
+    } else {
+        String::from_utf8(bytes).map_err(|e| io(std::io::Error::other(e)))
+    }
+}
+
+/// `text` as bytes, gzip-compressed when `path` ends in `.gz` (fixed compression level, so
+/// the same text gives the same bytes).
+pub fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
+    if path.extension().is_some_and(|e| e == "gz") {
+        use std::io::Write;
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(text.as_bytes()).expect("writing to memory");
+        z.finish().expect("writing to memory")
+    } else {
+        text.as_bytes().to_vec()
+    }
+}
+
+/// Write `contents` to `path` through a temporary file in the same folder and a rename, so
+/// an existing file is never left half-written.
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<()> {
     let io = |e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -204,7 +234,7 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::write(&tmp, contents).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         io(e)

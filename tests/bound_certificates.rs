@@ -289,3 +289,262 @@ fn stored_casc_certificates_verify() {
         assert!(checked >= 1, "no stored certificate was checked");
     }
 }
+
+/// Branch-price-and-cut through the bound registry (`bound::compute("bnp")`, the path of
+/// `bound --method bnp`, `run --bound bnp` and suites): on small instances (duplicates, far
+/// clusters, scaled data) its bound is at most the brute-force optimum, its incumbent is a
+/// feasible partition at or above it (equal when proven optimal), and its certificate
+/// verifies with the same claim.
+#[test]
+fn bnp_through_the_registry_is_at_most_brute_force() {
+    use microagg::bound::{compute_reporting, BoundOptions, Certificate};
+    let mut rng = ChaCha8Rng::seed_from_u64(18_2024);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let (mut checked, mut reports, mut nn_only) = (0, 0, 0);
+    for case in 0..24 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize);
+        let scale = [1e-6, 1.0, 1e6][case % 3];
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                (0..d)
+                    .map(|_| match case % 4 {
+                        // Two far clusters with a tiny spread.
+                        0 => scale * ((i % 2) as f64 * 100.0 + rng.random_range(0.0..1e-3)),
+                        // Duplicated rows.
+                        1 => scale * ((i / 2) as f64 + 0.5 * (i % 3) as f64),
+                        _ => scale * rng.random_range(-1.0..1.0),
+                    })
+                    .collect()
+            })
+            .collect();
+        if (0..d).any(|j| rows.iter().all(|r| r[j] == rows[0][j])) {
+            continue; // a constant column cannot be z-scored
+        }
+        let inst = from_rows(&rows);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        // One cut round at the root, so that some cases branch.
+        let options = BoundOptions {
+            cut_rounds: 1,
+            ..Default::default()
+        };
+        let b = compute_reporting("bnp", &inst, k, Some(20.0), &options, &never, &mut |p| {
+            assert!(p.lower_bound <= opt * (1.0 + 1e-12) + 1e-12, "case {case}");
+            reports += 1;
+        })
+        .unwrap();
+        assert!(b.certified && b.method == "bnp");
+        assert!(
+            b.lower_bound <= opt * (1.0 + 1e-12) + 1e-12,
+            "case {case}: bnp bound {} > optimum {opt}",
+            b.lower_bound
+        );
+        let inc = b.incumbent.as_ref().expect("bnp returns its incumbent");
+        let check = microagg::labels::check_labels(&inst, k, &inc.labels).unwrap();
+        assert!(check.feasible, "case {case}");
+        assert!(
+            (check.sse - inc.sse).abs() <= 1e-9 * (1.0 + opt),
+            "case {case}"
+        );
+        assert!(inc.sse >= opt * (1.0 - 1e-12) - 1e-12, "case {case}");
+        if inc.proven_optimal {
+            assert!((inc.sse - opt).abs() <= 1e-9 * (1.0 + opt), "case {case}");
+        }
+        assert_eq!(b.details["sse"].as_f64(), Some(inc.sse));
+        let cert = match &b.certificate {
+            Ok(Certificate::BranchAndPrice(cert)) => cert,
+            // The nn bound alone closed the search: no Lagrangian proof to certify.
+            Err(why) if why.contains("only nn") => {
+                nn_only += 1;
+                continue;
+            }
+            other => panic!("case {case}: no bnp certificate: {other:?}"),
+        };
+        assert_eq!(cert.lower_bound, b.lower_bound, "case {case}");
+        let v = microagg::bnp_certificate::verify(cert, &inst, k, None).unwrap();
+        assert!(v.valid, "case {case}: {v:?}");
+        checked += 1;
+    }
+    eprintln!("{checked} certificates verified, {nn_only} runs closed by the nn bound");
+    assert!(
+        checked >= 12,
+        "{checked} certificates, {nn_only} closed by nn"
+    );
+    assert!(
+        reports >= checked,
+        "every run reports its first incumbent and bound"
+    );
+}
+
+/// Compaction: two sibling leaves with the same claim and duals become their parent, cuts
+/// with zero duals everywhere disappear, and the compacted certificate verifies with the
+/// same claim; a compacted certificate with a raised dual is still rejected.
+#[test]
+fn compacted_bnp_certificates_keep_their_proof() {
+    use microagg::bnp_certificate::{verify, BnpCertificate};
+    let spec = "gauss:n=14,d=2,clusters=4,seed=11";
+    let inst = common::synthetic(spec);
+    let k = 3;
+    let b = microagg::bound::compute("bnp", &inst, k, Some(20.0)).unwrap();
+    let Ok(microagg::bound::Certificate::BranchAndPrice(c)) = b.certificate else {
+        panic!("no certificate");
+    };
+    let root = c
+        .leaves
+        .iter()
+        .find(|l| l.lower_bound.is_some())
+        .unwrap()
+        .clone();
+    // The root's proof split by hand into a tree of three leaves with the same proof and
+    // a cut nobody uses.
+    let mut split = BnpCertificate {
+        leaves: Vec::new(),
+        ..c.clone()
+    };
+    split.lower_bound = root.lower_bound.unwrap();
+    split.cuts.push([0, 1, 2]);
+    for decisions in [
+        vec![(0, 1, true), (2, 3, true)],
+        vec![(0, 1, false)],
+        vec![(0, 1, true), (2, 3, false)],
+    ] {
+        let mut leaf = root.clone();
+        leaf.decisions = decisions;
+        split.leaves.push(leaf);
+    }
+    // The root leaf must have no decisions of its own for this check.
+    if !root.decisions.is_empty() {
+        return;
+    }
+    assert!(verify(&split, &inst, k, None).unwrap().valid);
+    let compact = split.clone().compact();
+    assert_eq!(compact.leaves.len(), 1);
+    assert!(compact.leaves[0].decisions.is_empty());
+    assert!(compact.cuts.len() < split.cuts.len());
+    assert_eq!(compact.lower_bound, split.lower_bound);
+    let v = verify(&compact, &inst, k, None).unwrap();
+    assert!(v.valid, "{v:?}");
+    // Leaves with different duals are not merged.
+    let mut differ = split.clone();
+    differ.leaves[1].duals[0] -= 1e-3;
+    assert_eq!(differ.compact().leaves.len(), 2);
+    // Written gzipped and read back: the same certificate.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.bnp.json.gz");
+    compact.write(&path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
+    assert_eq!(BnpCertificate::read(&path).unwrap(), compact);
+    let (code, text) = verify_exit(spec, "3", &path);
+    assert_eq!(code, Some(0), "{text}");
+    let mut bad = compact.clone();
+    bad.leaves[0].duals[0] += 0.1 * (1.0 + bad.lower_bound.abs());
+    bad.write(&path).unwrap();
+    let (code, text) = verify_exit(spec, "3", &path);
+    assert_eq!(code, Some(1), "{text}");
+}
+
+/// The stored branch-and-price certificates `proofs/certificates/<data>-k<k>.bnp.json.gz`
+/// whose verification is quick (at most [`QUICK_LEAVES`] leaves); the others are checked
+/// by the ignored test below. Each stored one, with one dual of its first leaf raised, is
+/// rejected (the verifier stops at that leaf, so this is quick for all).
+#[test]
+fn stored_bnp_certificates_verify_and_tampered_ones_do_not() {
+    stored_bnp_certificates(Some(QUICK_LEAVES));
+}
+
+/// Every stored branch-and-price certificate, however long it takes (minutes: one exact
+/// pricing per leaf). `cargo test --release --test bound_certificates -- --ignored`.
+#[test]
+#[ignore]
+fn all_stored_bnp_certificates_verify() {
+    stored_bnp_certificates(None);
+}
+
+/// Certificates with more leaves than this are verified only by the ignored test.
+const QUICK_LEAVES: usize = 16;
+
+fn stored_bnp_certificates(max_leaves: Option<usize>) {
+    use microagg::bnp_certificate::BnpCertificate;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/certificates");
+    let (mut checked, mut rejected) = (0, 0);
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(case) = name.strip_suffix(".bnp.json.gz") else {
+            continue;
+        };
+        let (id, k) = case.split_once("-k").expect("<instance>-k<K>.bnp.json.gz");
+        if common::casc(id).is_none() {
+            continue;
+        }
+        let cert = BnpCertificate::read(&path).unwrap();
+        if max_leaves.is_none_or(|m| cert.leaves.len() <= m) {
+            let (code, text) = verify_exit(id, k, &path);
+            assert_eq!(code, Some(0), "{name}: {text}");
+            checked += 1;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let bad_path = tmp.path().join("bad.bnp.json.gz");
+        let mut bad = cert.clone();
+        let j = (0..bad.leaves.len())
+            .find(|&j| bad.leaves[j].lower_bound.is_some())
+            .unwrap();
+        bad.leaves.swap(0, j);
+        bad.leaves[0].duals[0] += 0.1 * (1.0 + cert.lower_bound.abs() / cert.n as f64);
+        bad.write(&bad_path).unwrap();
+        let (code, text) = verify_exit(id, k, &bad_path);
+        assert_eq!(code, Some(1), "{name} with a raised dual: {text}");
+        rejected += 1;
+    }
+    if std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1") {
+        assert!(
+            checked >= 1 && rejected >= 1,
+            "no stored bnp certificate was checked"
+        );
+    }
+}
+
+/// `proofs/certificates/bounds.tsv` names, per CASC case, the strongest stored certificate:
+/// each row's bound is that file's claim exactly, no other stored certificate of the case
+/// claims more, and the gap is the one to the best known SSE of values.tsv.
+#[test]
+fn the_bounds_table_names_the_strongest_stored_certificate() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/certificates");
+    let claim = |file: &str| -> Option<f64> {
+        let path = dir.join(file);
+        path.exists().then(|| {
+            let text = microagg::certificate::read_text(&path).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            v["lower_bound"].as_f64().unwrap()
+        })
+    };
+    let values = std::fs::read_to_string(dir.join("values.tsv")).unwrap();
+    let table = std::fs::read_to_string(dir.join("bounds.tsv")).unwrap();
+    let mut rows = 0;
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 6, "bad row: {line}");
+        let (data, k, lb, file) = (f[0], f[1], f[2].parse::<f64>().unwrap(), f[3]);
+        assert_eq!(claim(file), Some(lb), "{line}: not the file's claim");
+        for other in [
+            format!("{data}-k{k}.bound.json"),
+            format!("{data}-k{k}.bnp.json.gz"),
+        ] {
+            assert!(claim(&other).is_none_or(|c| c <= lb), "{other} claims more");
+        }
+        let best: f64 = values
+            .lines()
+            .find_map(|v| {
+                let g: Vec<&str> = v.split('\t').collect();
+                (g[1] == data && g[2] == k).then(|| g[4].parse().unwrap())
+            })
+            .unwrap();
+        assert_eq!(f[4].parse::<f64>().unwrap(), best, "{line}");
+        let gap = microagg::bound::gap_percent(best, lb).unwrap();
+        assert!((gap - f[5].parse::<f64>().unwrap()).abs() < 1e-4, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 12);
+}

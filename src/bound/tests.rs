@@ -19,11 +19,16 @@ fn unknown_bound_names_are_rejected() {
 
 #[test]
 fn the_registry_lists_every_bound_once_with_its_parameters() {
-    assert_eq!(NAMES, &["nn", "colgen", "colgen-cuts"]);
+    assert_eq!(NAMES, &["nn", "colgen", "colgen-cuts", "bnp"]);
     for b in BOUNDS {
         assert_eq!(NAMES.iter().filter(|n| **n == b.name).count(), 1);
-        // is_colgen and the parameters agree: only colgen bounds take parameters.
-        assert_eq!(is_colgen(b.name), !b.params.is_empty(), "{}", b.name);
+        // Only nn takes no parameters; the searching bounds take a start and certify.
+        assert_eq!(b.name == "nn", b.params.is_empty(), "{}", b.name);
+        assert_eq!(b.takes_start(), b.name != "nn", "{}", b.name);
+        assert_eq!(b.certificate, b.name != "nn", "{}", b.name);
+        assert_eq!(b.incumbent, b.name == "bnp", "{}", b.name);
+        let limit = b.params.iter().find(|p| p.key == "time_limit");
+        assert_eq!(limit.is_some(), b.name != "nn", "{}", b.name);
     }
     let cuts = |name| {
         find(name)
@@ -60,4 +65,21 @@ fn bound_parameters_are_typed_and_checked() {
     assert!(e.contains("cuts=many: expected a count"), "{e}");
     assert!(o.set("colgen", "time_limit", "-1").is_err());
     assert!(o.set("magic", "cuts", "1").is_err());
+}
+
+#[test]
+fn bnp_parameters_go_through_the_registry() {
+    let mut o = BoundOptions::default();
+    assert_eq!(o.set("bnp", "cuts", "7").unwrap(), None);
+    assert_eq!(o.cut_rounds, 7);
+    assert_eq!(o.set("bnp", "time_limit", "3").unwrap(), Some(3.0));
+    let e = o.set("bnp", "nn_ascent", "0.3").unwrap_err().to_string();
+    assert!(e.contains("bound bnp has no parameter 'nn_ascent'"), "{e}");
+    assert_eq!(
+        find("bnp").unwrap().params[0]
+            .default
+            .parse::<f64>()
+            .unwrap(),
+        crate::bnp::DEFAULT_SECONDS
+    );
 }

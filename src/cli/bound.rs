@@ -1,8 +1,10 @@
 //! # `microagg bound` and `microagg verify-bound`
 //!
-//! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`]) on the optimal
-//! SSE of (data, k) and can write the certificate of a colgen or bnp bound; `verify-bound`
-//! re-checks such a certificate without HiGHS (`proofs/P13`, `proofs/P18`).
+//! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`], `bnp` included) on
+//! the optimal SSE of (data, k) through [`microagg::bound::compute_with`] and can write what
+//! the registry says the bound returns: its certificate (colgen, bnp) and its incumbent's
+//! labels (bnp); `verify-bound` re-checks such a certificate without HiGHS (`proofs/P13`,
+//! `proofs/P18`).
 //!
 //! ## Complexity
 //! That of the bound (see [`microagg::bound`]) or of the certificate's pricing search.
@@ -29,7 +31,7 @@ pub struct BoundArgs {
     /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
     /// proofs/P14), or bnp (branch-and-price: bound, incumbent and gap; proofs/P17).
     /// `microagg list` shows every bound with its parameters.
-    #[arg(long, default_value = "nn", value_parser = values::bound_command_name())]
+    #[arg(long, default_value = "nn", value_parser = values::bound_name())]
     pub method: String,
     /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
     #[arg(long, value_parser = values::time_limit)]
@@ -104,20 +106,52 @@ pub struct VerifyBoundArgs {
     pub json: bool,
 }
 
-/// Refuse a certificate destination that cannot be written before spending the time limit.
-fn check_certificate_destination(method: &str, path: &Path) -> Result<()> {
-    if !microagg::bound::is_colgen(method) && method != microagg::bnp::BOUND_NAME {
+/// The names of the registered bounds for which `has` holds, for error messages.
+fn bounds_with(has: fn(&microagg::bound::BoundInfo) -> bool) -> String {
+    let names: Vec<&str> = microagg::bound::BOUNDS
+        .iter()
+        .filter(|b| has(b))
+        .map(|b| b.name)
+        .collect();
+    names.join(", ")
+}
+
+/// Refuse an output the bound does not produce, or a destination that cannot be written,
+/// before spending the time limit.
+fn check_outputs(args: &BoundArgs) -> Result<()> {
+    let info = microagg::bound::find(&args.method)?;
+    if args.labels_out.is_some() && !info.incumbent {
         return Err(Error::usage(format!(
-            "--certificate: only the colgen and bnp bounds write certificates, not {method}"
+            "--labels-out: only bounds with an incumbent ({}) have labels to write, not {}",
+            bounds_with(|b| b.incumbent),
+            info.name
         )));
     }
+    if let Some(path) = &args.certificate {
+        if !info.certificate {
+            return Err(Error::usage(format!(
+                "--certificate: only the {} bounds write certificates, not {}",
+                bounds_with(|b| b.certificate),
+                info.name
+            )));
+        }
+        check_destination("--certificate", path)?;
+    }
+    if let Some(path) = &args.labels_out {
+        check_destination("--labels-out", path)?;
+    }
+    Ok(())
+}
+
+/// Refuse a destination whose folder does not exist.
+fn check_destination(flag: &str, path: &Path) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     if !dir.is_dir() {
         return Err(Error::usage(format!(
-            "--certificate {}: folder {} does not exist",
+            "{flag} {}: folder {} does not exist",
             path.display(),
             dir.display()
         )));
@@ -130,22 +164,12 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     if args.data.weights.is_some() {
         return super::weighted_bound::bound(&args);
     }
-    if args.method == microagg::bnp::BOUND_NAME {
-        return branch_and_price(&args);
-    }
-    if args.labels_out.is_some() {
-        return Err(Error::usage(
-            "--labels-out: only bound bnp has an incumbent to write".to_string(),
-        ));
-    }
-    if args.enumerate {
+    if args.enumerate && args.method != microagg::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--enumerate: only bound bnp enumerates".to_string(),
         ));
     }
-    if let Some(path) = &args.certificate {
-        check_certificate_destination(&args.method, path)?;
-    }
+    check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
     let mut options = microagg::bound::BoundOptions {
@@ -156,6 +180,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             .map_or(String::new(), |p| p.display().to_string()),
         progress: args.progress,
         cut_rounds: args.cuts,
+        enumerate: args.enumerate,
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
@@ -187,18 +212,16 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         &options,
         interrupt::flag(),
     )?;
+    if let (Some(path), Some(inc)) = (&args.labels_out, &b.incumbent) {
+        labels::write_labels(path, &inc.labels)?;
+    }
     if let Some(path) = &args.certificate {
-        let cert = b.certificate.as_ref().ok_or_else(|| {
-            Error::usage(
-                "--certificate: no Lagrangian bound was computed within the time limit".to_string(),
-            )
-        })?;
+        let cert = b
+            .certificate
+            .as_ref()
+            .map_err(|why| Error::usage(format!("--certificate: {why}")))?;
         cert.write(path)?;
-        eprintln!(
-            "certificate of the Lagrangian bound {:.12e} written to {}",
-            cert.lower_bound,
-            path.display()
-        );
+        eprintln!("{}", cert.written(path));
     }
     if args.json {
         output::println(&render::bound_json(&b, &inst, data.k))?;
@@ -208,34 +231,12 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     Ok(super::finished_status())
 }
 
-/// `microagg bound --method bnp`: branch-and-price from the start labels, if any.
-fn branch_and_price(args: &BoundArgs) -> Result<ExitCode> {
-    if let Some(path) = &args.certificate {
-        check_certificate_destination(&args.method, path)?;
-    }
-    let inst = args.data.load()?;
-    let call = microagg::bnp::BnpCall {
-        command: "bound",
-        time_limit: args.time_limit,
-        start: args.start.as_deref(),
-        labels_out: args.labels_out.as_deref(),
-        json: args.json,
-        cut_rounds: (args.cuts > 0).then_some(args.cuts),
-        certificate: args.certificate.as_deref(),
-        enumerate: args.enumerate,
-    };
-    microagg::bnp::command_with(&inst, args.data.k, &call, interrupt::flag())?;
-    Ok(super::finished_status())
-}
-
 /// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not.
 pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     let path = &args.certificate;
-    // A branch-and-price certificate (by its format tag) or a Lagrangian one.
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    // A branch-and-price certificate (by its format tag) or a Lagrangian one; either may be
+    // gzip-compressed.
+    let text = microagg::certificate::read_text(path)?;
     let bnp = microagg::bnp_certificate::is_bnp_certificate(&text);
     let data = &args.data;
     let (cert, bnp_cert) = if bnp {

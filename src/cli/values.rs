@@ -32,13 +32,6 @@ pub fn bound_name() -> PossibleValuesParser {
     PossibleValuesParser::new(microagg::bound::NAMES.iter().copied())
 }
 
-/// `bound --method`: the registered bounds and branch-and-price ([`microagg::bnp`]), which
-/// also returns an incumbent and so is not a bound a run can ask for.
-pub fn bound_command_name() -> PossibleValuesParser {
-    let names = microagg::bound::NAMES.iter().copied();
-    PossibleValuesParser::new(names.chain([microagg::bnp::BOUND_NAME]))
-}
-
 /// `solve-exact --method`: one value per [`ExactMethod`].
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ExactChoice {

@@ -1,7 +1,8 @@
 //! # Lower bounds available to suites
 //!
 //! The bounds a suite may list in `bounds = [...]`, each with the parameters of the bound
-//! registry ([`crate::bound::BOUNDS`]), checked before anything runs ([`BoundRequest::new`]).
+//! registry ([`crate::bound::BOUNDS`], `bnp` included), checked before anything runs
+//! ([`BoundRequest::new`]).
 //! Each is computed once per (instance, k) by [`crate::bound::compute_with`] (which rounds
 //! certified bounds outward); the runner reports the gap of every run to the best (largest)
 //! bound of its case.

@@ -1,0 +1,89 @@
+//! # The `bnp` entry of the bound registry
+//!
+//! Branch-price-and-cut ([`crate::bnp`], proofs/P17) as a registered bound: its parameters
+//! (time limit, root cut rounds, start labels) and the call that turns a run into a
+//! [`super::BoundOutcome`]: the certified global bound (least leaf bound, rounded outward),
+//! the run's figures as details ([`crate::bnp::details`]), the incumbent's labels and the
+//! branch-and-price certificate of the leaves ([`crate::bnp_certificate`], proofs/P18). Every
+//! improvement of the incumbent or the bound goes to the caller's progress sink.
+//!
+//! ## Complexity
+//! That of the search, bounded by its time limit; the certificate is O(leaves · n + cuts).
+//!
+//! ## References
+//! See [`microagg_solvers::bnp`].
+
+use super::extras::{BoundProgress, Certificate, Incumbent};
+use super::{colgen_params, BoundOptions, BoundParam};
+use crate::bnp_certificate::BnpCertificate;
+use crate::data::Instance;
+use crate::error::Result;
+use microagg_solvers::bnp::BnpOptions;
+use serde_json::Value;
+use std::sync::atomic::AtomicBool;
+
+/// The parameters of `bnp`.
+pub const BNP_PARAMS: &[BoundParam] = &[
+    BoundParam {
+        key: "time_limit",
+        default: "60",
+        doc: "wall-clock seconds, the start pipeline included; the search returns its incumbent and bound when it ends (run --bound: the run's limit)",
+    },
+    BoundParam {
+        key: "cuts",
+        default: "50",
+        doc: "rounds of subset-row cuts at the root (0 means the default, 50); one round at every node",
+    },
+    colgen_params::COLGEN_START_PARAM,
+];
+
+/// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
+/// and incumbent.
+pub struct BnpOutcome {
+    pub lower_bound: f64,
+    pub details: Value,
+    pub certificate: std::result::Result<Certificate, String>,
+    pub incumbent: Incumbent,
+}
+
+/// Run branch-and-price for the registry (module doc).
+pub fn compute(
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    options: &BoundOptions,
+    interrupt: &AtomicBool,
+    report: &mut dyn FnMut(&BoundProgress),
+) -> Result<BnpOutcome> {
+    let mut engine = BnpOptions::default();
+    if options.cut_rounds > 0 {
+        engine.cut_rounds = options.cut_rounds;
+    }
+    engine.enumerate = options.enumerate;
+    let run = crate::bnp::run_with(
+        inst,
+        k,
+        time_limit,
+        options.start.as_deref(),
+        &options.start_source,
+        &engine,
+        interrupt,
+        report,
+    )?;
+    let mut details = crate::bnp::details(inst, &run);
+    details["start_labels"] = options.start.is_some().into();
+    let certificate = BnpCertificate::from_result(inst, k, &run.result)
+        .map(Certificate::BranchAndPrice)
+        .map_err(|e| e.to_string());
+    let r = run.result;
+    Ok(BnpOutcome {
+        lower_bound: r.lower_bound,
+        details,
+        certificate,
+        incumbent: Incumbent {
+            labels: r.labels,
+            sse: r.sse,
+            proven_optimal: r.proven_optimal,
+        },
+    })
+}
