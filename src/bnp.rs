@@ -21,7 +21,9 @@
 //! ## References
 //! See [`microagg_solvers::bnp`].
 
-use crate::bound::BoundProgress;
+use crate::bound::colgen_params::COLGEN_START;
+use crate::bound::extras::BoundProgress;
+use crate::bound::figures::{gap_percent, il_lower_bound};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
@@ -103,7 +105,7 @@ pub fn run_with(
             ))
         })?;
     }
-    let first = crate::pipeline::Pipeline::parse(crate::bound::COLGEN_START, &[])?.run(
+    let first = crate::pipeline::Pipeline::parse(COLGEN_START, &[])?.run(
         inst,
         k,
         0,
@@ -161,7 +163,7 @@ pub fn details(inst: &Instance, run: &BnpRun) -> Value {
         "sse": r.sse,
         "il": inst.il(r.sse),
         "groups": groups,
-        "gap_percent": crate::bound::gap_percent(r.sse, r.lower_bound),
+        "gap_percent": gap_percent(r.sse, r.lower_bound),
         "proven_optimal": r.proven_optimal,
         "proof_rel_gap": microagg_solvers::exact::PROOF_REL_GAP,
         "root_lp": if r.root_lp.is_finite() { json!(r.root_lp) } else { Value::Null },
@@ -185,7 +187,7 @@ pub fn details(inst: &Instance, run: &BnpRun) -> Value {
             "lower_bound": e.lower_bound,
             "seconds": e.seconds,
         })),
-        "start": crate::bound::COLGEN_START,
+        "start": COLGEN_START,
         "start_sse": run.start_sse,
         "time_limit": run.time_limit,
         "interrupted": crate::interrupt::requested(),
@@ -205,7 +207,7 @@ pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value 
         "k": k,
         "sst": inst.sst,
         "lower_bound": r.lower_bound,
-        "il_lower_bound": crate::bound::il_lower_bound(inst, r.lower_bound),
+        "il_lower_bound": il_lower_bound(inst, r.lower_bound),
         "certified": true,
         "seconds": run.seconds,
         "version": env!("CARGO_PKG_VERSION"),
@@ -230,9 +232,8 @@ pub fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
         r.sse,
         inst.il(r.sse),
         r.lower_bound,
-        crate::bound::il_lower_bound(inst, r.lower_bound),
-        crate::bound::gap_percent(r.sse, r.lower_bound)
-            .map_or("n/a".to_string(), |g| format!("{g:.4} %")),
+        il_lower_bound(inst, r.lower_bound),
+        gap_percent(r.sse, r.lower_bound).map_or("n/a".to_string(), |g| format!("{g:.4} %")),
         proof_text(r),
         r.nodes,
         r.open_nodes,

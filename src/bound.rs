@@ -43,21 +43,16 @@ use std::time::Instant;
 pub mod bnp_entry;
 pub mod colgen_params;
 pub mod extras;
+pub mod figures;
+pub mod param;
 pub mod weighted;
 pub use colgen_params::{
     is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS, COLGEN_PROGRESS, COLGEN_START,
     COLGEN_START_PARAM, COLGEN_TIME_LIMIT,
 };
 pub use extras::{BoundProgress, Certificate, Incumbent};
-
-/// A parameter of a registered bound: its key (as `--bound-param KEY=VALUE` and in
-/// [`BoundOptions::set`]), its default as text, and what it does.
-#[derive(Debug, Clone, Copy)]
-pub struct BoundParam {
-    pub key: &'static str,
-    pub default: &'static str,
-    pub doc: &'static str,
-}
+pub use figures::{gap_percent, il_lower_bound};
+pub use param::BoundParam;
 
 /// One registered bound: the name it is asked for by (`bound --method`, `run --bound`,
 /// suites, Python), what it computes, whether it is certified and where its proof is, and
@@ -547,22 +542,6 @@ fn unknown(name: &str) -> String {
         "unknown bound '{name}'; available bounds: {}",
         NAMES.join(", ")
     )
-}
-
-/// The IL of a lower bound on the SSE, rounded down (one ulp) so it stays a lower bound.
-pub fn il_lower_bound(inst: &Instance, lower_bound: f64) -> f64 {
-    inst.il(lower_bound).next_down().max(0.0)
-}
-
-/// Gap of a solution to a lower bound, in percent of the bound: `100 (sse - lb) / lb`.
-/// Zero when the solution is proven optimal; `None` when the bound is zero (no relative
-/// statement is possible). A negative gap is kept as is: it would expose an invalid bound.
-pub fn gap_percent(sse: f64, lower_bound: f64) -> Option<f64> {
-    if lower_bound > 0.0 {
-        Some(100.0 * (sse - lower_bound) / lower_bound)
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

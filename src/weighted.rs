@@ -112,19 +112,6 @@ pub struct WeightedBound {
     pub seconds: f64,
 }
 
-impl WeightedBound {
-    /// The figures of a computed weighted bound against the weighted SSE `sse`.
-    pub fn of(b: &crate::bound::BoundOutcome, sse: f64) -> Self {
-        WeightedBound {
-            method: b.method.clone(),
-            lower_bound: b.lower_bound,
-            il_lower_bound: b.il_lower_bound,
-            gap_percent: crate::bound::gap_percent(sse, b.lower_bound),
-            seconds: b.seconds,
-        }
-    }
-}
-
 impl WeightedIl {
     /// The weighted figures of `weighted_sse` on `inst` (which must carry weights).
     pub fn of(inst: &Instance, weighted_sse: f64, objective: Option<&str>) -> Option<Self> {

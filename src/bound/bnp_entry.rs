@@ -14,7 +14,8 @@
 //! See [`microagg_solvers::bnp`].
 
 use super::extras::{BoundProgress, Certificate, Incumbent};
-use super::{colgen_params, BoundOptions, BoundParam};
+use super::param::BoundParam;
+use super::{colgen_params, BoundOptions};
 use crate::bnp_certificate::BnpCertificate;
 use crate::data::Instance;
 use crate::error::Result;

@@ -16,7 +16,7 @@
 //! ## Complexity
 //! O(1) per parameter.
 
-use super::BoundParam;
+use super::param::BoundParam;
 use crate::error::{Error, Result};
 use microagg_solvers::bounds::ColgenOptions;
 

@@ -105,3 +105,17 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
         incumbent: None,
     })
 }
+
+// Here rather than beside the type in `crate::weighted`, which sits below the registry.
+impl crate::weighted::WeightedBound {
+    /// The figures of a computed weighted bound against the weighted SSE `sse`.
+    pub fn of(b: &BoundOutcome, sse: f64) -> Self {
+        Self {
+            method: b.method.clone(),
+            lower_bound: b.lower_bound,
+            il_lower_bound: b.il_lower_bound,
+            gap_percent: super::figures::gap_percent(sse, b.lower_bound),
+            seconds: b.seconds,
+        }
+    }
+}

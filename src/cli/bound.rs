@@ -159,11 +159,8 @@ fn check_destination(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `microagg bound`.
+/// `microagg bound` (`main` sends `--weights` to [`super::weighted_bound`]).
 pub fn bound(args: BoundArgs) -> Result<ExitCode> {
-    if args.data.weights.is_some() {
-        return super::weighted_bound::bound(&args);
-    }
     if args.enumerate && args.method != microagg::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--enumerate: only bound bnp enumerates".to_string(),

@@ -42,18 +42,21 @@ pub struct SolveExactArgs {
     pub json: bool,
 }
 
-/// `microagg solve-exact`.
-pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
-    let data = &args.data;
+/// Refuse a `--labels-out` that would overwrite the input or cannot be written, before the
+/// solve (also for `solve-exact --weights`, [`super::weighted_exact`]).
+pub fn check_outputs(args: &SolveExactArgs) -> Result<()> {
     RunOutputs {
         labels: args.labels_out.clone(),
         masked: None,
         trace: None,
     }
-    .check(data)?;
-    if data.weights.is_some() {
-        return super::weighted_exact::solve(&args);
-    }
+    .check(&args.data)
+}
+
+/// `microagg solve-exact` (`main` sends `--weights` to [`super::weighted_exact`]).
+pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
+    let data = &args.data;
+    check_outputs(&args)?;
     let inst = data.load()?;
     let Some(method) = args.method.small_method() else {
         microagg::bnp::command(

@@ -24,6 +24,7 @@ use std::process::ExitCode;
 
 /// `microagg solve-exact --weights W [--method auto|subset-dp]`.
 pub fn solve(args: &SolveExactArgs) -> Result<ExitCode> {
+    super::exact::check_outputs(args)?;
     if !matches!(args.method, ExactChoice::Auto | ExactChoice::SubsetDp) {
         return Err(Error::usage(
             "solve-exact --weights: only the subset DP (--method auto or subset-dp, n <= 20) \
