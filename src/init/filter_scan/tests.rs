@@ -1,0 +1,54 @@
+use super::kernels::*;
+use super::*;
+
+#[test]
+fn kth_smallest_counts_duplicates() {
+    let v = [3.0f32, 1.0, 1.0, 2.0, 5.0, 0.5];
+    assert_eq!(kth_smallest_f32(&v, 1), 0.5);
+    assert_eq!(kth_smallest_f32(&v, 2), 1.0);
+    assert_eq!(kth_smallest_f32(&v, 3), 1.0);
+    assert_eq!(kth_smallest_f32(&v, 4), 2.0);
+    assert_eq!(kth_smallest_f32(&v, 6), 5.0);
+    let long: Vec<f32> = (0..100).map(|i| ((i * 37) % 100) as f32).collect();
+    assert_eq!(kth_smallest_f32(&long, 40), 39.0);
+    assert_eq!(max_f32(&long), 99.0);
+}
+
+/// The bound holds against the difference of the two computations on values chosen to
+/// round badly in `f32` (and the bound is not vacuous: well below the distances).
+#[test]
+fn error_bound_covers_the_single_precision_error() {
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for d in [1usize, 3, 10, 20] {
+        for scale in [1e-30, 1e-3, 1.0, 7.0, 1e6, 1e14] {
+            let rows: Vec<Vec<f64>> = (0..200)
+                .map(|_| (0..d).map(|_| (next() * 2.0 - 1.0) * scale).collect())
+                .collect();
+            let mut col_abs = vec![0.0f64; d];
+            rows.iter().for_each(|r| {
+                r.iter()
+                    .enumerate()
+                    .for_each(|(j, v)| col_abs[j] = col_abs[j].max(v.abs()))
+            });
+            for q in rows.iter().take(20) {
+                let e = error_bound(&col_abs, q);
+                let q32: Vec<f32> = q.iter().map(|&v| v as f32).collect();
+                for r in &rows {
+                    let cols: Vec<Vec<f32>> = r.iter().map(|&v| vec![v as f32]).collect();
+                    let (mut out, mut lo, mut hi) = ([0.0f32], [0.0f32], [0.0f32]);
+                    distances_f32_serial(&cols, &q32, &mut out, &mut lo, &mut hi);
+                    assert_eq!((lo[0], hi[0]), (out[0], out[0]));
+                    let exact = sq_dist_as_scan(r, q);
+                    assert!((out[0] as f64 - exact).abs() <= e, "d {d} scale {scale}");
+                }
+                assert!(e <= 1e-5 * scale * scale * d as f64 * 4.0 + 1e-40);
+            }
+        }
+    }
+}
