@@ -44,6 +44,7 @@ pub mod bnp_entry;
 pub mod colgen_params;
 pub mod extras;
 pub mod figures;
+pub mod options;
 pub mod param;
 pub mod weighted;
 pub use colgen_params::{
@@ -52,6 +53,7 @@ pub use colgen_params::{
 };
 pub use extras::{BoundProgress, Certificate, Incumbent};
 pub use figures::{gap_percent, il_lower_bound};
+pub use options::BoundOptions;
 pub use param::BoundParam;
 
 /// One registered bound: the name it is asked for by (`bound --method`, `run --bound`,
@@ -190,69 +192,6 @@ pub struct BoundOutcome {
     /// `bnp`: the best partition found (labels, SSE).
     #[serde(skip)]
     pub incumbent: Option<Incumbent>,
-}
-
-/// Optional inputs of [`compute_with`].
-#[derive(Debug, Clone, Default)]
-pub struct BoundOptions {
-    /// `colgen`, `bnp`: a feasible partition (one label per record, every group of at least
-    /// k records, e.g. a best-known labels file) whose groups seed the master next to the
-    /// [`COLGEN_START`] partition.
-    pub start: Option<Vec<usize>>,
-    /// Where `start` came from (a file name), for error messages.
-    pub start_source: String,
-    /// `colgen`: one progress line per iteration on stderr.
-    pub progress: bool,
-    /// `colgen`: rounds of subset-row cuts after the master converged (0: none); `bnp`:
-    /// rounds at the root (0: the engine's default, 50).
-    pub cut_rounds: usize,
-    /// `colgen`: the k = 10 options ([`colgen_params`]).
-    pub k10: colgen_params::K10Options,
-    /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
-    /// --enumerate`, proofs/P19).
-    pub enumerate: bool,
-}
-
-impl BoundOptions {
-    /// Set parameter `key` of bound `name` from text (`--bound-param KEY=VALUE`), checked
-    /// against the registry: an unknown key is an error naming the bound's parameters.
-    /// `time_limit` is not an option of its own: it is returned for the caller to pass on.
-    pub fn set(&mut self, name: &str, key: &str, value: &str) -> Result<Option<f64>> {
-        let info = find(name)?;
-        if !info.params.iter().any(|p| p.key == key) {
-            let keys: Vec<&str> = info.params.iter().map(|p| p.key).collect();
-            return Err(Error::usage(format!(
-                "bound {name} has no parameter '{key}'; its parameters: {}",
-                if keys.is_empty() {
-                    "none".to_string()
-                } else {
-                    keys.join(", ")
-                }
-            )));
-        }
-        if self.k10.set(name, key, value)? {
-            return Ok(None);
-        }
-        let bad =
-            |what: &str| Error::usage(format!("bound {name}: {key}={value}: expected {what}"));
-        match key {
-            "time_limit" => {
-                let t: f64 = value.parse().map_err(|_| bad("a number of seconds"))?;
-                crate::search::check_time_limit(t)
-                    .map_err(|e| Error::usage(format!("bound {name}: time_limit {e}")))?;
-                return Ok(Some(t));
-            }
-            "cuts" => self.cut_rounds = value.parse().map_err(|_| bad("a count"))?,
-            "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
-            "start" => {
-                let path = std::path::Path::new(value);
-                self.start = Some(crate::labels::read_labels(path)?);
-                self.start_source = value.to_string();
-            }
-            _ => unreachable!("every registered parameter is handled"),
-        }
-        Ok(None)
-    }
 }
 
 /// Progress of the nn bound's neighbour lists on stderr: silent for the first

@@ -31,7 +31,9 @@
 //!   below the gap, then solving the set partitioning problem over them).
 //! - proofs/P19-enumeration-proof.md (our argument and its floating-point margins).
 
+use super::incumbent::consider;
 use super::pool_search::{search_pool, PoolSearch};
+use super::{BnpOptions, Incumbent, NodeProof};
 use crate::bounds::colgen::cuts::CutDuals;
 use crate::bounds::colgen::pricing::{
     enumerate_rc_below, exact_rc_bound_cuts, ExactBudget, Geometry, MAX_RECORDS,
@@ -255,4 +257,51 @@ pub fn prove_by_enumeration(
     }
     proof.search = Some(search);
     Ok(proof)
+}
+
+/// The proof by reduced-cost enumeration (P19) at the root's duals `p` (scaled problem),
+/// run on the original data with the duals divided by `s^2` (exact), as a verifier would:
+/// returns the bound it proves and the proof with its duals; a
+/// better partition it met becomes the incumbent.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn enumerate_at_root(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    p: &NodeProof,
+    unscale: impl Fn(f64) -> f64,
+    inc: &mut Incumbent,
+    opts: &BnpOptions,
+    deadline: Instant,
+) -> Result<(f64, (EnumerationProof, NodeProof)), ColgenError> {
+    let duals = NodeProof {
+        y: p.y.iter().map(|&v| unscale(v)).collect(),
+        triples: p.triples.clone(),
+        sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
+    };
+    let left = deadline
+        .saturating_duration_since(Instant::now())
+        .as_secs_f64();
+    let e = prove_by_enumeration(
+        x,
+        n,
+        d,
+        k,
+        &inc.labels,
+        &duals.y,
+        &duals.triples,
+        &duals.sigma,
+        &EnumerationOptions {
+            max_columns: opts.enumerate_columns,
+            max_nodes: opts.enumerate_nodes,
+            time_limit: left,
+        },
+        &mut |_| {},
+    )?;
+    if e.sse_upper < inc.upper {
+        consider(x, d, e.labels.clone(), inc);
+    }
+    // Valid in every case: the Lagrangian bound of the duals, or more after a complete search.
+    Ok((e.lower_bound, (e, duals)))
 }

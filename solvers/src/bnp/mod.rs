@@ -59,6 +59,9 @@
 //! pricing of [`pricing`] (budgeted by `exact_nodes` per call and the deadline). Memory: the
 //! n x n distance matrix, the column pool and the open nodes' decisions (O(depth) each).
 //! Measured figures: `proofs/certificates/study-colgen.txt` (section "branch-and-price").
+//! This file is over 500 lines because [`branch_and_price`]'s loop holds the node queue, the
+//! column and cut pools, the incumbent and the leaf proofs of the certificate at once; its
+//! node work, branching, incumbent and enumeration already live in the submodules.
 //!
 //! ## References
 //! - Ryan, D. M. and Foster, B. A. (1981). An integer programming approach to scheduling. In
@@ -77,6 +80,7 @@ mod options;
 mod pool_search;
 mod result;
 
+use enumerate::enumerate_at_root;
 pub use enumerate::{prove_by_enumeration, EnumerationOptions, EnumerationProof};
 pub use options::BnpOptions;
 pub use pool_search::PoolSearch;
@@ -518,51 +522,4 @@ pub fn branch_and_price(
     out.sse_upper = inc.upper;
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
-}
-
-/// The proof by reduced-cost enumeration (P19) at the root's duals `p` (scaled problem),
-/// run on the original data with the duals divided by `s^2` (exact), as a verifier would:
-/// returns the bound it proves and the proof with its duals; a
-/// better partition it met becomes the incumbent.
-#[allow(clippy::too_many_arguments)]
-fn enumerate_at_root(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    p: &NodeProof,
-    unscale: impl Fn(f64) -> f64,
-    inc: &mut Incumbent,
-    opts: &BnpOptions,
-    deadline: Instant,
-) -> Result<(f64, (EnumerationProof, NodeProof)), ColgenError> {
-    let duals = NodeProof {
-        y: p.y.iter().map(|&v| unscale(v)).collect(),
-        triples: p.triples.clone(),
-        sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
-    };
-    let left = deadline
-        .saturating_duration_since(Instant::now())
-        .as_secs_f64();
-    let e = prove_by_enumeration(
-        x,
-        n,
-        d,
-        k,
-        &inc.labels,
-        &duals.y,
-        &duals.triples,
-        &duals.sigma,
-        &EnumerationOptions {
-            max_columns: opts.enumerate_columns,
-            max_nodes: opts.enumerate_nodes,
-            time_limit: left,
-        },
-        &mut |_| {},
-    )?;
-    if e.sse_upper < inc.upper {
-        consider(x, d, e.labels.clone(), inc);
-    }
-    // Valid in every case: the Lagrangian bound of the duals, or more after a complete search.
-    Ok((e.lower_bound, (e, duals)))
 }
