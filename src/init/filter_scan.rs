@@ -322,12 +322,8 @@ impl Remaining for FilterScan<'_> {
         let c = self.centroid();
         let budget = anchor_budget(self.ids.len());
         if let Some((list, here)) = self.anchors.as_mut() {
-            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
-                return id;
-            }
-            // The centroid has drifted from the anchor: re-anchor at it and walk again.
-            *list = AnchorList::at(self.inst, &self.ids, c.clone());
-            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
+            let ids = &self.ids;
+            if let Some(id) = list.farthest_reanchoring(self.inst, ids, &c, |i| here[i], budget) {
                 return id;
             }
         }

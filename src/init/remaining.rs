@@ -137,6 +137,24 @@ impl AnchorList {
         }
     }
 
+    /// [`AnchorList::farthest`] from the centroid `c` of the remaining records `ids`; when
+    /// the walk runs over its budget (the centroid has drifted from the anchor) the list is
+    /// re-anchored at `c` and walked once more. None: the caller scans.
+    pub fn farthest_reanchoring(
+        &mut self,
+        inst: &Instance,
+        ids: &[usize],
+        c: &[f64],
+        remaining: impl Fn(usize) -> bool,
+        budget: usize,
+    ) -> Option<usize> {
+        if let Some(id) = self.farthest(inst, c, &remaining, budget) {
+            return Some(id);
+        }
+        *self = AnchorList::at(inst, ids, c.to_vec());
+        self.farthest(inst, c, &remaining, budget)
+    }
+
     /// The remaining record farthest from `q` (ties: lowest id), or None when the walk
     /// would visit more than `budget` records (the caller then scans).
     pub fn farthest(
@@ -244,12 +262,8 @@ impl Remaining for Scan<'_> {
         let c = self.centroid();
         let budget = anchor_budget(self.pool.len());
         if let Some((list, here)) = self.anchors.as_mut() {
-            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
-                return id;
-            }
-            // The centroid has drifted from the anchor: re-anchor at it and walk again.
-            *list = AnchorList::at(self.inst, self.pool.ids(), c.clone());
-            if let Some(id) = list.farthest(self.inst, &c, |i| here[i], budget) {
+            let ids = self.pool.ids();
+            if let Some(id) = list.farthest_reanchoring(self.inst, ids, &c, |i| here[i], budget) {
                 return id;
             }
         }
