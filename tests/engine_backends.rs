@@ -390,3 +390,53 @@ fn buckets_equal_the_scan_on_larger_tied_and_gaussian_instances() {
         assert_eq!(scan, ball, "threads {threads}");
     }
 }
+
+/// The centroid mirror of the exact backends ([`MirroredCentroid`]) follows the scan's pool
+/// through single removals and k-nearest batches: same ids in the same positions and the
+/// same centroid bits after every step. A mirror that removes a batch lowest position
+/// first (the wrong order) drifts from the pool: that check fails when the order rule is
+/// loosened.
+#[test]
+fn mirrored_centroid_replays_the_pool_bit_for_bit() {
+    use microagg::init::pool::Pool;
+    use microagg::init::remaining::MirroredCentroid;
+    let inst = common::synthetic("gauss:n=3000,d=7,clusters=4,seed=5");
+    let ids: Vec<usize> = (0..inst.n).rev().filter(|i| i % 7 != 3).collect();
+    let mut pool = Pool::from_ids(&inst, ids.clone());
+    let mut mirror = MirroredCentroid::new(&inst, ids.clone());
+    let mut loose = MirroredCentroid::new(&inst, ids);
+    let bits = |c: Vec<f64>| c.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+    let (mut step, mut drifted) = (0usize, 0usize);
+    while pool.len() > 10 {
+        assert_eq!(mirror.ids(), pool.ids());
+        assert_eq!(bits(mirror.centroid()), bits(pool.centroid()));
+        if bits(loose.centroid()) != bits(pool.centroid()) || loose.ids() != pool.ids() {
+            drifted += 1;
+        }
+        step += 1;
+        if step % 3 == 0 {
+            // One record by id (the engine's seed removal).
+            let id = pool.ids()[(step * 7919) % pool.len()];
+            assert!(pool.remove_id(id));
+            mirror.remove(id, inst.row(id));
+            loose.remove(id, inst.row(id));
+        } else {
+            let q = inst.row(pool.ids()[step % pool.len()]).to_vec();
+            let taken = pool.take_nearest(&q, 6);
+            for id in mirror.by_descending_position(&taken) {
+                mirror.remove(id, inst.row(id));
+            }
+            let mut up = loose.by_descending_position(&taken);
+            up.reverse();
+            for id in up {
+                loose.remove(id, inst.row(id));
+            }
+        }
+    }
+    assert_eq!(bits(mirror.centroid()), bits(pool.centroid()));
+    assert_eq!(mirror.take_all(), pool.take_all());
+    assert!(
+        drifted > 0,
+        "removing a batch in the wrong order went unnoticed"
+    );
+}

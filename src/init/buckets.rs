@@ -35,7 +35,7 @@
 //! clustered data with the triangle inequality); Micó, Oncina & Vidal (1994), Pattern
 //! Recognition Letters 15(1) (LAESA: pivot distances as bounds).
 
-use super::remaining::{sq_dist_as_scan, AnchorList};
+use super::remaining::{sq_dist_as_scan, AnchorList, MirroredCentroid};
 use crate::data::Instance;
 use margins::{block_distances, closer, down, square_down, square_up, up, BLOCK};
 use rayon::prelude::*;
@@ -73,11 +73,8 @@ pub struct BucketRemaining<'a> {
     /// Slot of each record id (indexed by id; NONE when absent).
     slot_of_id: Vec<usize>,
     remaining: usize,
-    /// Mirror of the pool's swap-remove order and its compensated column sums.
-    order: Vec<usize>,
-    order_pos: Vec<usize>,
-    sum: Vec<f64>,
-    compensation: Vec<f64>,
+    /// The pool's removal order and column sums ([`MirroredCentroid`]).
+    mirror: MirroredCentroid,
     /// Scratch: distances from the last query to the centres.
     dq: Vec<f64>,
     dq_point: Vec<f64>,
@@ -135,17 +132,6 @@ impl<'a> BucketRemaining<'a> {
         let d = inst.d;
         let m = ids.len();
         let b = b.clamp(1, m.max(1));
-        let mut sum = vec![0.0; d];
-        let mut compensation = vec![0.0; d];
-        for j in 0..d {
-            for &i in &ids {
-                super::pool::neumaier_add(&mut sum[j], &mut compensation[j], inst.z[i * d + j]);
-            }
-        }
-        let mut order_pos = vec![NONE; inst.n];
-        for (p, &i) in ids.iter().enumerate() {
-            order_pos[i] = p;
-        }
         let mut me = BucketRemaining {
             inst,
             d,
@@ -159,25 +145,22 @@ impl<'a> BucketRemaining<'a> {
             alive: Vec::new(),
             slot_of_id: vec![NONE; inst.n],
             remaining: m,
-            order: ids,
-            order_pos,
-            sum,
-            compensation,
+            mirror: MirroredCentroid::new(inst, ids),
             dq: Vec::new(),
             dq_point: Vec::new(),
             anchors: AnchorList::new(inst, &[]),
             requested: b,
             built: m,
         };
-        me.anchors = AnchorList::new(inst, &me.order);
+        me.anchors = AnchorList::new(inst, me.mirror.ids());
         me.lay_out(b);
         me
     }
 
-    /// (Re)build the buckets over the remaining records (`self.order`), about `b` of them.
+    /// (Re)build the buckets over the remaining records (in pool order), about `b` of them.
     fn lay_out(&mut self, b: usize) {
         let (inst, d) = (self.inst, self.d);
-        let ids = &self.order;
+        let ids = self.mirror.ids();
         let m = ids.len();
         let b = b.clamp(1, m.max(1));
         // Two-level Voronoi cells.
@@ -403,24 +386,9 @@ impl<'a> BucketRemaining<'a> {
         best
     }
 
-    /// Remove `id` (in `slot`) from the order mirror (swap-remove) and its column sums,
-    /// then from its bucket.
+    /// Remove `id` (in `slot`) from the centroid mirror, then from its bucket.
     fn forget(&mut self, id: usize, slot: usize) {
-        let d = self.d;
-        for j in 0..d {
-            super::pool::neumaier_add(
-                &mut self.sum[j],
-                &mut self.compensation[j],
-                -self.pts[slot * d + j],
-            );
-        }
-        let p = self.order_pos[id];
-        let last = *self.order.last().expect("not empty");
-        self.order.swap_remove(p);
-        if last != id {
-            self.order_pos[last] = p;
-        }
-        self.order_pos[id] = NONE;
+        self.mirror.remove(id, self.inst.row(id));
         self.slot_of_id[id] = NONE;
         self.alive[slot] = false;
         self.remaining -= 1;

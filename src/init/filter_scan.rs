@@ -30,8 +30,9 @@
 //! Higham (2002), Accuracy and Stability of Numerical Algorithms, 2nd ed., ch. 3 (the
 //! rounding-error bounds of sums and products).
 
-use super::pool::neumaier_add;
-use super::remaining::{anchor_budget, sq_dist_as_scan, AnchorList, Remaining, ANCHOR_MIN};
+use super::remaining::{
+    anchor_budget, sq_dist_as_scan, AnchorList, MirroredCentroid, Remaining, ANCHOR_MIN,
+};
 use crate::data::Instance;
 
 mod kernels;
@@ -45,7 +46,8 @@ const MAX_MAGNITUDE: f64 = 1e15;
 /// The remaining records with a single-precision copy (see the module doc).
 pub struct FilterScan<'a> {
     inst: &'a Instance,
-    ids: Vec<usize>,
+    /// The ids by position (the pool's positions) and the pool's column sums.
+    mirror: MirroredCentroid,
     cols: Vec<Vec<f32>>,
     /// Approximate squared distances to `last_query`, aligned with `ids`.
     approx: Vec<f32>,
@@ -59,9 +61,6 @@ pub struct FilterScan<'a> {
     margin: f64,
     /// Largest |value| of each column over the records given at the start.
     col_abs: Vec<f64>,
-    /// Compensated column sums, as [`super::pool::Pool`] keeps them.
-    sum: Vec<f64>,
-    compensation: Vec<f64>,
     anchors: Option<(AnchorList, Vec<bool>)>,
     last_far: Option<(usize, usize)>,
     /// Multiplies the margin; 1 except in the test that loosens it on purpose.
@@ -84,15 +83,11 @@ impl<'a> FilterScan<'a> {
         debug_assert!(Self::suits(inst, &ids));
         let mut cols = vec![Vec::with_capacity(ids.len()); d];
         let mut col_abs = vec![0.0f64; d];
-        let mut sum = vec![0.0; d];
-        let mut compensation = vec![0.0; d];
-        // Column by column in id order, as the pool sums them.
         for j in 0..d {
             for &i in &ids {
                 let v = inst.z[i * d + j];
                 cols[j].push(v as f32);
                 col_abs[j] = col_abs[j].max(v.abs());
-                neumaier_add(&mut sum[j], &mut compensation[j], v);
             }
         }
         let anchors = (ids.len() >= ANCHOR_MIN).then(|| {
@@ -106,13 +101,11 @@ impl<'a> FilterScan<'a> {
             approx: vec![0.0; ids.len()],
             block_min: vec![0.0; blocks],
             block_max: vec![0.0; blocks],
-            ids,
+            mirror: MirroredCentroid::new(inst, ids),
             cols,
             last_query: None,
             margin: f64::INFINITY,
             col_abs,
-            sum,
-            compensation,
             anchors,
             last_far: None,
             margin_factor: 1.0,
@@ -136,7 +129,7 @@ impl<'a> FilterScan<'a> {
         self.margin = self.margin_factor * error_bound(&self.col_abs, point);
         if self.margin.is_finite() {
             let q: Vec<f32> = point.iter().map(|&v| v as f32).collect();
-            let m = self.ids.len();
+            let m = self.mirror.len();
             let nb = m.div_ceil(BLOCK);
             distances_f32(
                 &self.cols,
@@ -157,10 +150,10 @@ impl<'a> FilterScan<'a> {
 
     /// Position of the record farthest from the last query point (ties: lowest id).
     fn farthest_position(&self) -> usize {
-        let m = self.ids.len();
+        let m = self.mirror.len();
         let mut best = (f64::NEG_INFINITY, usize::MAX, 0usize);
         let mut consider = |p: usize| {
-            let id = self.ids[p];
+            let id = self.mirror.ids()[p];
             let dist = self.exact(id);
             if dist > best.0 || (dist == best.0 && id < best.1) {
                 best = (dist, id, p);
@@ -203,7 +196,7 @@ impl<'a> FilterScan<'a> {
     /// Positions of the `k` records nearest to the last query point by increasing (scan
     /// distance, id).
     fn nearest_positions(&self, k: usize) -> Vec<usize> {
-        let m = self.ids.len();
+        let m = self.mirror.len();
         let k = k.min(m);
         if k == 0 {
             return Vec::new();
@@ -215,7 +208,7 @@ impl<'a> FilterScan<'a> {
         };
         let mut keyed: Vec<(f64, usize, usize)> = candidates
             .into_iter()
-            .map(|p| (self.exact(self.ids[p]), self.ids[p], p))
+            .map(|p| (self.exact(self.mirror.ids()[p]), self.mirror.ids()[p], p))
             .collect();
         let by = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
             a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
@@ -231,7 +224,7 @@ impl<'a> FilterScan<'a> {
     /// Positions whose approximate distance is within 2E of the k-th smallest (every record
     /// that can be among the k nearest).
     fn near_candidates(&self, k: usize) -> Vec<usize> {
-        let m = self.ids.len();
+        let m = self.mirror.len();
         let nb = m.div_ceil(BLOCK);
         // An upper bound on the k-th smallest value: the k-th smallest of the values held by
         // the k blocks with the lowest bounds (k records from distinct blocks, each at
@@ -272,16 +265,14 @@ impl<'a> FilterScan<'a> {
             .collect()
     }
 
-    /// Swap-remove position `p` (the pool's removal: sums first, then the arrays).
+    /// Swap-remove position `p` (the pool's removal).
     fn remove_at(&mut self, p: usize) -> usize {
         self.last_far = None;
-        let id = self.ids[p];
-        let row = self.inst.row(id);
-        for (j, c) in self.cols.iter_mut().enumerate() {
-            neumaier_add(&mut self.sum[j], &mut self.compensation[j], -row[j]);
+        let id = self.mirror.ids()[p];
+        self.mirror.remove_at(p, self.inst.row(id));
+        self.cols.iter_mut().for_each(|c| {
             c.swap_remove(p);
-        }
-        self.ids.swap_remove(p);
+        });
         self.approx.swap_remove(p);
         // The record moved into p widens p's block bounds.
         if p < self.approx.len() {
@@ -298,31 +289,26 @@ impl<'a> FilterScan<'a> {
 
 impl Remaining for FilterScan<'_> {
     fn len(&self) -> usize {
-        self.ids.len()
+        self.mirror.len()
     }
 
     fn centroid(&self) -> Vec<f64> {
-        let inv = 1.0 / self.ids.len() as f64;
-        self.sum
-            .iter()
-            .zip(&self.compensation)
-            .map(|(s, c)| (s + c) * inv)
-            .collect()
+        self.mirror.centroid()
     }
 
     fn farthest_from(&mut self, point: &[f64]) -> usize {
         self.query(point);
         let p = self.farthest_position();
-        let id = self.ids[p];
+        let id = self.mirror.ids()[p];
         self.last_far = Some((id, p));
         id
     }
 
     fn farthest_from_centroid(&mut self) -> usize {
         let c = self.centroid();
-        let budget = anchor_budget(self.ids.len());
+        let budget = anchor_budget(self.mirror.len());
         if let Some((list, here)) = self.anchors.as_mut() {
-            let ids = &self.ids;
+            let ids = self.mirror.ids();
             if let Some(id) = list.farthest_reanchoring(self.inst, ids, &c, |i| here[i], budget) {
                 return id;
             }
@@ -333,7 +319,7 @@ impl Remaining for FilterScan<'_> {
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
         self.query(point);
         let chosen = self.nearest_positions(k);
-        let ids: Vec<usize> = chosen.iter().map(|&p| self.ids[p]).collect();
+        let ids: Vec<usize> = chosen.iter().map(|&p| self.mirror.ids()[p]).collect();
         let mut desc = chosen;
         desc.sort_unstable_by(|a, b| b.cmp(a));
         for p in desc {
@@ -345,23 +331,16 @@ impl Remaining for FilterScan<'_> {
     fn remove(&mut self, id: usize) {
         let p = match self.last_far {
             Some((i, p)) if i == id => p,
-            _ => self
-                .ids
-                .iter()
-                .position(|&i| i == id)
-                .expect("the record is remaining"),
+            _ => self.mirror.position(id),
         };
         self.remove_at(p);
     }
 
     fn take_all(&mut self) -> Vec<usize> {
         self.last_far = None;
-        let mut ids = std::mem::take(&mut self.ids);
-        ids.sort_unstable();
+        let ids = self.mirror.take_all();
         self.cols.iter_mut().for_each(Vec::clear);
         self.approx.clear();
-        self.sum.iter_mut().for_each(|s| *s = 0.0);
-        self.compensation.iter_mut().for_each(|c| *c = 0.0);
         if let Some((_, here)) = self.anchors.as_mut() {
             ids.iter().for_each(|&i| here[i] = false);
         }

@@ -16,13 +16,8 @@
 //! bound is strictly worse than the current k-th best (or best) distance, so records tied
 //! with it are still compared, by lowest id as in the scan. The answers are therefore the
 //! scan's, bit for bit. The centroid is the compensated running sum of [`super::pool::Pool`]
-//! with removals replayed in the pool's order (a mirror of its swap-remove positions), so it
-//! is bit-identical too.
-//!
-//! Why one file of more than 500 lines: the tree's nodes, the boxes shrunk on deletion, the
-//! mirrored centroid and the searches keep one set of invariants together (a box always
-//! contains its live records, the centroid replays the pool's removals); split apart, each
-//! piece would have to expose the others' internals.
+//! with removals replayed in the pool's order ([`MirroredCentroid`]), so it is
+//! bit-identical too.
 //!
 //! ## Complexity
 //! Build O(n log n d) (median splits on the widest column of the box). A query visits the
@@ -38,7 +33,8 @@
 //! neighbour search with bounds-overlap-ball pruning).
 
 use super::remaining::{
-    anchor_budget, inflate_radius, inflate_square, sq_dist_as_scan, AnchorList, Remaining,
+    anchor_budget, inflate_radius, inflate_square, sq_dist_as_scan, AnchorList, MirroredCentroid,
+    Remaining,
 };
 use crate::data::Instance;
 use std::cmp::Ordering;
@@ -82,12 +78,8 @@ pub struct KdRemaining<'a> {
     remaining: usize,
     /// For farthest-from-centroid queries ([`AnchorList`]).
     anchors: AnchorList,
-    /// Mirror of the pool's swap-remove order (ids by position, position by id) and its
-    /// compensated column sums, so the centroid is the pool's bit for bit.
-    order: Vec<usize>,
-    order_pos: Vec<usize>,
-    sum: Vec<f64>,
-    compensation: Vec<f64>,
+    /// The pool's removal order and column sums, so the centroid is the pool's bit for bit.
+    mirror: MirroredCentroid,
 }
 
 #[inline]
@@ -104,17 +96,6 @@ impl<'a> KdRemaining<'a> {
     pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
         let d = inst.d;
         let m = ids.len();
-        let mut sum = vec![0.0; d];
-        let mut compensation = vec![0.0; d];
-        for j in 0..d {
-            for &i in &ids {
-                super::pool::neumaier_add(&mut sum[j], &mut compensation[j], inst.z[i * d + j]);
-            }
-        }
-        let mut order_pos = vec![NONE; inst.n];
-        for (p, &i) in ids.iter().enumerate() {
-            order_pos[i] = p;
-        }
         let mut perm = ids.clone();
         let mut tree = KdRemaining {
             inst,
@@ -133,13 +114,10 @@ impl<'a> KdRemaining<'a> {
             anchor_r: Vec::new(),
             remaining: m,
             anchors: AnchorList::new(inst, &ids),
-            order: ids,
-            order_pos,
-            sum,
-            compensation,
+            mirror: MirroredCentroid::new(inst, ids),
         };
         if m > 0 {
-            for &i in &tree.order {
+            for &i in tree.mirror.ids() {
                 tree.anchor
                     .iter_mut()
                     .zip(inst.row(i))
@@ -367,7 +345,7 @@ impl<'a> KdRemaining<'a> {
         }
     }
 
-    /// Remove the record in `slot` from the tree and from the order mirror.
+    /// Remove the record in `slot` from the tree (the mirror is updated by the caller).
     fn remove_slot(&mut self, s: usize) {
         let d = self.d;
         self.alive[s] = false;
@@ -447,23 +425,10 @@ impl<'a> KdRemaining<'a> {
         !same
     }
 
-    /// Remove `id` from the order mirror (swap-remove) and its column sums.
-    fn forget(&mut self, id: usize, slot: usize) {
-        let d = self.d;
-        for j in 0..d {
-            super::pool::neumaier_add(
-                &mut self.sum[j],
-                &mut self.compensation[j],
-                -self.pts[slot * d + j],
-            );
-        }
-        let p = self.order_pos[id];
-        let last = *self.order.last().expect("not empty");
-        self.order.swap_remove(p);
-        if last != id {
-            self.order_pos[last] = p;
-        }
-        self.order_pos[id] = NONE;
+    /// Remove `id` (in `slot`) from the centroid mirror and the tree.
+    fn remove_record(&mut self, id: usize, slot: usize) {
+        self.mirror.remove(id, self.inst.row(id));
+        self.remove_slot(slot);
     }
 }
 
@@ -473,12 +438,7 @@ impl Remaining for KdRemaining<'_> {
     }
 
     fn centroid(&self) -> Vec<f64> {
-        let inv = 1.0 / self.remaining as f64;
-        self.sum
-            .iter()
-            .zip(&self.compensation)
-            .map(|(s, c)| (s + c) * inv)
-            .collect()
+        self.mirror.centroid()
     }
 
     fn farthest_from(&mut self, point: &[f64]) -> usize {
@@ -495,12 +455,11 @@ impl Remaining for KdRemaining<'_> {
         let budget = anchor_budget(self.remaining);
         let (slot_of_id, alive) = (&self.slot_of_id, &self.alive);
         let here = |i: usize| alive[slot_of_id[i]];
-        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
-            return id;
-        }
-        // The centroid has drifted from the anchor: re-anchor at it and walk again.
-        self.anchors = AnchorList::at(self.inst, &self.order, c.clone());
-        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
+        let ids = self.mirror.ids();
+        if let Some(id) = self
+            .anchors
+            .farthest_reanchoring(self.inst, ids, &c, here, budget)
+        {
             return id;
         }
         self.farthest_from(&c)
@@ -512,37 +471,24 @@ impl Remaining for KdRemaining<'_> {
         if k > 0 {
             self.nearest(0, point, k, &mut best);
         }
-        // Forget in the pool's order: highest pool position first.
-        let mut by_pos: Vec<(usize, usize, usize)> = best
-            .iter()
-            .map(|&(_, id, s)| (self.order_pos[id], id, s))
-            .collect();
-        by_pos.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-        for (_, id, s) in by_pos {
-            self.forget(id, s);
-            self.remove_slot(s);
+        let ids: Vec<usize> = best.into_iter().map(|(_, id, _)| id).collect();
+        for id in self.mirror.by_descending_position(&ids) {
+            self.remove_record(id, self.slot_of_id[id]);
         }
-        best.into_iter().map(|(_, id, _)| id).collect()
+        ids
     }
 
     fn remove(&mut self, id: usize) {
         let s = self.slot_of_id[id];
         debug_assert!(s != NONE && self.alive[s], "record {id} is not remaining");
-        self.forget(id, s);
-        self.remove_slot(s);
+        self.remove_record(id, s);
     }
 
     fn take_all(&mut self) -> Vec<usize> {
-        let mut ids: Vec<usize> = std::mem::take(&mut self.order);
-        ids.sort_unstable();
-        for &i in &ids {
-            self.order_pos[i] = NONE;
-        }
+        let ids = self.mirror.take_all();
         self.alive.iter_mut().for_each(|a| *a = false);
         self.nodes.iter_mut().for_each(|n| n.count = 0);
         self.remaining = 0;
-        self.sum.iter_mut().for_each(|s| *s = 0.0);
-        self.compensation.iter_mut().for_each(|c| *c = 0.0);
         ids
     }
 }

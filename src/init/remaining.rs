@@ -17,14 +17,15 @@
 //! All compute a squared distance the same way (the terms `(x_j - q_j)^2` added in column
 //! order from 0.0), break ties by the lowest record id, and keep the centroid as the
 //! compensated running sums of [`Pool`], updated in the same removal order (a batch is
-//! removed from the highest pool position down, as [`Pool`] does), so every choice and every
+//! removed from the highest pool position down, as [`Pool`] does; the backends that do not
+//! keep a [`Pool`] replay it through one [`MirroredCentroid`]), so every choice and every
 //! centroid is bit-identical. [`super::spatial::open`] picks one by n and d.
 //!
 //! ## Complexity
 //! [`Scan`]: O(m d) per query over m remaining records. Tree: see its module doc. Removal
 //! O(d) per record in both (plus the tree's box updates).
 
-use super::pool::Pool;
+use super::pool::{neumaier_add, Pool};
 use crate::data::Instance;
 
 /// Squared distance with the scan's operations in the scan's order.
@@ -190,6 +191,113 @@ impl AnchorList {
             }
         }
         (best.1 != usize::MAX).then_some(best.1)
+    }
+}
+
+/// The pool's removal order and compensated column sums, replayed by a backend that keeps
+/// its records in another order (or in the pool's order but not in a [`Pool`]), so that its
+/// centroid is [`Pool::centroid`] bit for bit: the sums start column by column over the
+/// records in the order given, and each removal swap-removes the record's position (the
+/// last record moves into it) and subtracts its row, as the pool does. A batch is removed
+/// from the highest position down ([`MirroredCentroid::by_descending_position`]), as the
+/// scan removes the k nearest.
+pub struct MirroredCentroid {
+    /// Ids by pool position, and the position of each id (indexed by id; NONE if absent).
+    order: Vec<usize>,
+    position: Vec<usize>,
+    sum: Vec<f64>,
+    compensation: Vec<f64>,
+}
+
+const ABSENT: usize = usize::MAX;
+
+impl MirroredCentroid {
+    /// The records `ids` of `inst`, in the pool's initial order.
+    pub fn new(inst: &Instance, ids: Vec<usize>) -> Self {
+        let d = inst.d;
+        let mut sum = vec![0.0; d];
+        let mut compensation = vec![0.0; d];
+        // Column by column in id order, as the pool sums them.
+        for j in 0..d {
+            for &i in &ids {
+                neumaier_add(&mut sum[j], &mut compensation[j], inst.z[i * d + j]);
+            }
+        }
+        let mut position = vec![ABSENT; inst.n];
+        for (p, &i) in ids.iter().enumerate() {
+            position[i] = p;
+        }
+        MirroredCentroid {
+            order: ids,
+            position,
+            sum,
+            compensation,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The remaining ids in pool order.
+    pub fn ids(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// Pool position of the remaining record `id`.
+    pub fn position(&self, id: usize) -> usize {
+        debug_assert!(self.position[id] != ABSENT, "record {id} is not remaining");
+        self.position[id]
+    }
+
+    /// The centroid of the remaining records, as [`Pool::centroid`] computes it.
+    pub fn centroid(&self) -> Vec<f64> {
+        let inv = 1.0 / self.order.len() as f64;
+        self.sum
+            .iter()
+            .zip(&self.compensation)
+            .map(|(s, c)| (s + c) * inv)
+            .collect()
+    }
+
+    /// Remove the record at pool position `p` (its row is `row`); returns its id.
+    pub fn remove_at(&mut self, p: usize, row: &[f64]) -> usize {
+        for ((s, c), &v) in self.sum.iter_mut().zip(&mut self.compensation).zip(row) {
+            neumaier_add(s, c, -v);
+        }
+        let id = self.order.swap_remove(p);
+        if let Some(&moved) = self.order.get(p) {
+            self.position[moved] = p;
+        }
+        self.position[id] = ABSENT;
+        id
+    }
+
+    /// Remove the remaining record `id` (its row is `row`).
+    pub fn remove(&mut self, id: usize, row: &[f64]) {
+        let p = self.position(id);
+        self.remove_at(p, row);
+    }
+
+    /// `ids` (remaining) in the order the pool removes a batch: highest position first.
+    pub fn by_descending_position(&self, ids: &[usize]) -> Vec<usize> {
+        let mut by: Vec<(usize, usize)> = ids.iter().map(|&i| (self.position(i), i)).collect();
+        by.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        by.into_iter().map(|e| e.1).collect()
+    }
+
+    /// Remove every remaining record; their ids ascending.
+    pub fn take_all(&mut self) -> Vec<usize> {
+        let mut ids = std::mem::take(&mut self.order);
+        ids.sort_unstable();
+        ids.iter().for_each(|&i| self.position[i] = ABSENT);
+        self.sum.iter_mut().for_each(|s| *s = 0.0);
+        self.compensation.iter_mut().for_each(|c| *c = 0.0);
+        ids
     }
 }
 

@@ -12,7 +12,7 @@
 //! Fukunaga & Narendra (1975), IEEE Trans. Computers C-24(7); Micó, Oncina & Vidal (1994),
 //! Pattern Recognition Letters 15(1) (see [`super`]).
 
-use super::super::remaining::{anchor_budget, AnchorList, Remaining};
+use super::super::remaining::{anchor_budget, Remaining};
 use super::{BucketRemaining, NONE};
 
 impl Remaining for BucketRemaining<'_> {
@@ -21,12 +21,7 @@ impl Remaining for BucketRemaining<'_> {
     }
 
     fn centroid(&self) -> Vec<f64> {
-        let inv = 1.0 / self.remaining as f64;
-        self.sum
-            .iter()
-            .zip(&self.compensation)
-            .map(|(s, c)| (s + c) * inv)
-            .collect()
+        self.mirror.centroid()
     }
 
     fn farthest_from(&mut self, point: &[f64]) -> usize {
@@ -38,12 +33,11 @@ impl Remaining for BucketRemaining<'_> {
         let budget = anchor_budget(self.remaining);
         let slot_of_id = &self.slot_of_id;
         let here = |i: usize| slot_of_id[i] != NONE;
-        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
-            return id;
-        }
-        // The centroid has drifted from the anchor: re-anchor at it and walk again.
-        self.anchors = AnchorList::at(self.inst, &self.order, c.clone());
-        if let Some(id) = self.anchors.farthest(self.inst, &c, here, budget) {
+        let ids = self.mirror.ids();
+        if let Some(id) = self
+            .anchors
+            .farthest_reanchoring(self.inst, ids, &c, here, budget)
+        {
             return id;
         }
         self.farthest_from(&c)
@@ -53,10 +47,7 @@ impl Remaining for BucketRemaining<'_> {
         let best = self.nearest(point, k);
         let ids: Vec<usize> = best.iter().map(|e| e.1).collect();
         // Forget in the pool's order: highest pool position first.
-        let mut by_pos: Vec<(usize, usize)> =
-            ids.iter().map(|&id| (self.order_pos[id], id)).collect();
-        by_pos.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-        for (_, id) in by_pos {
+        for id in self.mirror.by_descending_position(&ids) {
             // Slots move when a bucket is compacted: look each one up afresh.
             let s = self.slot_of_id[id];
             self.forget(id, s);
@@ -71,17 +62,13 @@ impl Remaining for BucketRemaining<'_> {
     }
 
     fn take_all(&mut self) -> Vec<usize> {
-        let mut ids: Vec<usize> = std::mem::take(&mut self.order);
-        ids.sort_unstable();
+        let ids = self.mirror.take_all();
         for &i in &ids {
-            self.order_pos[i] = NONE;
             self.slot_of_id[i] = NONE;
         }
         self.alive.iter_mut().for_each(|a| *a = false);
         self.live.iter_mut().for_each(|l| *l = 0);
         self.remaining = 0;
-        self.sum.iter_mut().for_each(|s| *s = 0.0);
-        self.compensation.iter_mut().for_each(|c| *c = 0.0);
         ids
     }
 }
