@@ -21,9 +21,9 @@
 //! ## References
 //! See [`microagg_solvers::bnp`].
 
-use crate::bound::colgen_params::COLGEN_START;
-use crate::bound::extras::BoundProgress;
-use crate::bound::figures::{gap_percent, il_lower_bound};
+use super::colgen_params::COLGEN_START;
+use super::extras::BoundProgress;
+use super::figures::{gap_percent, il_lower_bound};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
