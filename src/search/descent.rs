@@ -172,14 +172,7 @@ impl Refiner for Descent {
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
         if let (Some(nb), Some(wls)) = (&self.nb, &mut self.weighted) {
             // Every applied move lowers the weighted SSE: the current partition is the best.
-            wls.run(
-                &mut state.current,
-                ctx.inst,
-                ctx.k,
-                nb,
-                &mut self.log,
-                STEP_RECORDS,
-            );
+            wls.run(&mut state.current, ctx.inst, ctx.k, nb, STEP_RECORDS);
             state.set_best_to_current();
             return Ok(if wls.is_idle() {
                 Step::Converged

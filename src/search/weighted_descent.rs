@@ -176,17 +176,16 @@ impl WeightedLocalSearch {
     }
 
     /// Examine up to `budget` queued records, applying improving moves to `p`; returns the
-    /// number of moves applied (the weighted moves are not logged in `log`).
+    /// number of moves applied (the weighted moves are not logged: nothing undoes them).
     pub fn run(
         &mut self,
         p: &mut Partition,
         inst: &Instance,
         k: usize,
         nb: &Neighbours,
-        log: &mut MoveLog,
         budget: usize,
     ) -> usize {
-        descend(self, p, inst, k, nb, log, budget)
+        descend(self, p, inst, k, nb, &mut MoveLog::new(), budget)
     }
 }
 
