@@ -40,6 +40,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Instant;
 
+pub mod bnp;
 pub mod bnp_entry;
 pub mod colgen_params;
 pub mod extras;
@@ -255,7 +256,7 @@ pub fn compute_with(
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<BoundOutcome> {
     compute_reporting(name, inst, k, time_limit, options, interrupt, &mut |p| {
-        crate::bnp::print_progress(inst, p)
+        bnp::print_progress(inst, p)
     })
 }
 

@@ -23,7 +23,6 @@
 
 pub mod bench;
 pub mod blocks;
-pub mod bnp;
 pub mod bnp_certificate;
 pub mod bound;
 pub mod certificate;
@@ -51,5 +50,9 @@ pub mod rng;
 pub mod search;
 pub mod strata;
 pub mod weighted;
+
+/// Branch-and-price on the command line, kept at its public path; it lives in the bound
+/// registry's folder (`bound/bnp.rs`), whose `bnp` entry runs it.
+pub use bound::bnp;
 
 pub use error::{Error, Result};

@@ -93,7 +93,9 @@ class Result:
     def masked(self, df: Any = None) -> Any:
         """The input DataFrame (a copy) with the run's columns replaced by their group
         means (original units), the other columns kept. ``df`` defaults to the frame given
-        to ``run``; for array or spec input a new frame of the data's columns is returned."""
+        to ``run``; for array or spec input a new frame of the data's columns is returned.
+        On data with holes (``missing="ignore"``) a group's value is the mean of its observed
+        cells and a missing cell stays NaN: the values of ``released`` with its defaults."""
         if df is None and self._frame is not None:
             df = self._frame
         cols = self._columns if df is not None else None

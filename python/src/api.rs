@@ -223,7 +223,21 @@ pub fn check(py: Python<'_>, data: &Data, k: usize, labels: &[u8]) -> PyResult<S
 #[pyfunction]
 pub fn masked<'py>(py: Python<'py>, data: &Data, labels: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     let labels = labels_from_bytes(py, labels)?;
-    let values = microagg::labels::masked_values(&data.inst, &labels).map_err(|e| to_py(py, e))?;
+    let values = if data.inst.has_missing() {
+        // The means over each group's observed cells, a missing cell kept missing: the path
+        // of `Result.released` (a plain mean would take NaN from the holes).
+        microagg::release::release_in_memory(
+            &data.inst,
+            &labels,
+            microagg::release::Aggregation::Mean,
+            microagg::missing::MissingRelease::Keep,
+            false,
+        )
+        .map(|(values, _)| values)
+    } else {
+        microagg::labels::masked_values(&data.inst, &labels)
+    }
+    .map_err(|e| to_py(py, e))?;
     Ok(f64_bytes(py, &values))
 }
 

@@ -98,6 +98,33 @@ def test_missing_values_by_hand_and_against_the_cli(cli, tmp_path):
     assert list(f.released["id"]) == ["r1", "r2", "r3", "r4"]
 
 
+def test_masked_on_data_with_holes_takes_the_means_of_the_observed_cells(tmp_path):
+    """Result.masked() on data with holes: each group's mean over its observed cells and a
+    hole kept a hole (the values of Result.released), not NaN spread over the group."""
+    path = tmp_path / "four.csv"
+    path.write_text(FOUR)
+    r = microagg.run(str(path), 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore")
+    m = r.masked()
+    # {r1, r2} and {r3, r4}: b of the first group is r1's own 0, r2's hole stays.
+    assert list(m["a"]) == [0.5, 0.5, 10.5, 10.5]
+    assert m["b"][0] == 0.0 and math.isnan(m["b"][1]) and list(m["b"][2:]) == [11.0, 11.0]
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(60, 3)).round(3) * [1.0, 50.0, 0.01]
+    x[rng.random(x.shape) < 0.1] = np.nan
+    x[np.isnan(x).all(axis=1), 0] = 1.0
+    df = pd.DataFrame(x, columns=["a", "b", "c"]).assign(id=range(60))
+    r = microagg.run(df, 3, method="mdav", bound=None, columns=["a", "b", "c"], missing="ignore", release=True)
+    m = r.masked()
+    assert m["id"].equals(df["id"])
+    for j, c in enumerate("abc"):
+        observed = ~np.isnan(x[:, j])
+        # pandas' group mean skips NaN: the mean over each group's observed cells.
+        means = df.groupby(r.labels)[c].transform("mean").to_numpy()
+        assert np.array_equal(np.isnan(m[c].to_numpy()), ~observed)
+        assert np.allclose(m[c].to_numpy()[observed], means[observed], rtol=1e-12, atol=0)
+        assert np.array_equal(m[c].to_numpy(), r.released[c].to_numpy(), equal_nan=True)
+
+
 @pytest.mark.parametrize("method", ["mdav-generic", "mdav-nc", "cbfs", "cbfs-nn"])
 def test_masked_engine_methods_equal_the_cli(cli, tmp_path, method):
     rng = np.random.default_rng(7)

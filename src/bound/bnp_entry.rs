@@ -1,9 +1,9 @@
 //! # The `bnp` entry of the bound registry
 //!
-//! Branch-price-and-cut ([`crate::bnp`], proofs/P17) as a registered bound: its parameters
+//! Branch-price-and-cut ([`super::bnp`], proofs/P17) as a registered bound: its parameters
 //! (time limit, root cut rounds, start labels) and the call that turns a run into a
 //! [`super::BoundOutcome`]: the certified global bound (least leaf bound, rounded outward),
-//! the run's figures as details ([`crate::bnp::details`]), the incumbent's labels and the
+//! the run's figures as details ([`super::bnp::details`]), the incumbent's labels and the
 //! branch-and-price certificate of the leaves ([`crate::bnp_certificate`], proofs/P18). Every
 //! improvement of the incumbent or the bound goes to the caller's progress sink.
 //!
@@ -61,7 +61,7 @@ pub fn compute(
         engine.cut_rounds = options.cut_rounds;
     }
     engine.enumerate = options.enumerate;
-    let run = crate::bnp::run_with(
+    let run = super::bnp::run_with(
         inst,
         k,
         time_limit,
@@ -71,7 +71,7 @@ pub fn compute(
         interrupt,
         report,
     )?;
-    let mut details = crate::bnp::details(inst, &run);
+    let mut details = super::bnp::details(inst, &run);
     details["start_labels"] = options.start.is_some().into();
     let certificate = BnpCertificate::from_result(inst, k, &run.result)
         .map(Certificate::BranchAndPrice)

@@ -76,39 +76,6 @@ pub struct Incumbent {
     pub proven_optimal: bool,
 }
 
-/// One report of a bound while it runs: an anytime bound (`bnp`) sends one whenever its
-/// incumbent or its global bound improves.
-#[derive(Debug, Clone, Copy)]
-pub struct BoundProgress {
-    /// The bound's registry name.
-    pub method: &'static str,
-    /// What improved ("incumbent", "bound", ...).
-    pub what: &'static str,
-    /// Seconds since the search started.
-    pub seconds: f64,
-    /// Nodes processed and open (0 for bounds without a tree).
-    pub nodes: u64,
-    pub open_nodes: usize,
-    /// The incumbent's SSE (infinite while there is none).
-    pub incumbent_sse: f64,
-    /// The certified global bound.
-    pub lower_bound: f64,
-}
-
-impl BoundProgress {
-    /// The stderr line of a report, with SSE and IL (`sst`: the instance's total SS).
-    pub fn line(&self, sst: f64) -> String {
-        format!(
-            "branch-and-price: {:8.1} s  {:>9}  nodes {:6} open {:6}  incumbent SSE {:.6} \
-             (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %)",
-            self.seconds,
-            self.what,
-            self.nodes,
-            self.open_nodes,
-            self.incumbent_sse,
-            100.0 * self.incumbent_sse / sst,
-            self.lower_bound,
-            100.0 * self.lower_bound / sst,
-        )
-    }
-}
+/// One report of a bound while it runs: the anytime bound (`bnp`) sends one whenever its
+/// incumbent or its global bound improves. It is the solver's own report, passed on as it is.
+pub use microagg_solvers::bnp::BnpProgress as BoundProgress;

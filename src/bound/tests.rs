@@ -80,6 +80,6 @@ fn bnp_parameters_go_through_the_registry() {
             .default
             .parse::<f64>()
             .unwrap(),
-        crate::bnp::DEFAULT_SECONDS
+        super::bnp::DEFAULT_SECONDS
     );
 }

@@ -121,20 +121,42 @@ impl Instance {
                 message: format!("standardisation failed (SST = {sst}); please report this file"),
             });
         }
-        Ok(Instance {
+        Ok(Instance::assemble(
             name,
             source,
             columns,
-            n,
-            d,
-            z,
             raw,
-            mean,
-            std,
-            sst,
+            Scaled { z, mean, std, sst },
+            sha256,
+        ))
+    }
+
+    /// The instance of `raw` (row-major, one value per column and record) and its
+    /// standardisation, without weights (set [`Instance::weights`] after). The one place the
+    /// fields are put together, so that n and d cannot disagree with the data.
+    pub(crate) fn assemble(
+        name: String,
+        source: String,
+        columns: Vec<String>,
+        raw: Vec<f64>,
+        scaled: Scaled,
+        sha256: String,
+    ) -> Instance {
+        let d = columns.len();
+        Instance {
+            name,
+            source,
+            columns,
+            n: raw.len() / d.max(1),
+            d,
+            z: scaled.z,
+            raw,
+            mean: scaled.mean,
+            std: scaled.std,
+            sst: scaled.sst,
             sha256,
             weights: None,
-        })
+        }
     }
 
     /// Standardised record i.
@@ -163,6 +185,15 @@ impl Instance {
     pub fn il(&self, sse: f64) -> f64 {
         100.0 * sse / self.sst
     }
+}
+
+/// Standardised values (row-major, as the raw values) with the column means and standard
+/// deviations used and their total sum of squares.
+pub(crate) struct Scaled {
+    pub z: Vec<f64>,
+    pub mean: Vec<f64>,
+    pub std: Vec<f64>,
+    pub sst: f64,
 }
 
 /// A column standardised without overflow or underflow: z-scores, and the mean and
@@ -260,18 +291,19 @@ pub fn sub_instance(inst: &Instance, rows: &[usize], unit: &str) -> Instance {
         raw.extend_from_slice(&inst.raw[i * d..(i + 1) * d]);
     }
     let sst = total_sum_of_squares(&z, rows.len(), d);
-    Instance {
-        name: format!("{} [{unit}]", inst.name),
-        source: inst.source.clone(),
-        columns: inst.columns.clone(),
-        n: rows.len(),
-        d,
-        z,
+    let mut sub = Instance::assemble(
+        format!("{} [{unit}]", inst.name),
+        inst.source.clone(),
+        inst.columns.clone(),
         raw,
-        mean: inst.mean.clone(),
-        std: inst.std.clone(),
-        sst,
-        sha256: sha256_hex(format!("{}/{unit}", inst.sha256).as_bytes()),
-        weights: inst.weights.as_ref().map(|w| w.subset(rows)),
-    }
+        Scaled {
+            z,
+            mean: inst.mean.clone(),
+            std: inst.std.clone(),
+            sst,
+        },
+        sha256_hex(format!("{}/{unit}", inst.sha256).as_bytes()),
+    );
+    sub.weights = inst.weights.as_ref().map(|w| w.subset(rows));
+    sub
 }

@@ -376,19 +376,16 @@ fn execute(
 }
 
 /// `measures = true`: the release a partition implies (group means, no file written) with
-/// its measures.
+/// its measures: `run --masked-out`'s figures without the file.
 fn implied_release(inst: &crate::data::Instance, labels: &[usize]) -> Result<ReleaseRecord> {
-    let y = crate::labels::masked_values(inst, labels)?;
-    Ok(ReleaseRecord {
-        file: String::new(),
-        layout: "none".into(),
-        aggregation: "mean".into(),
-        rounded_to_input: false,
-        decimals: None,
-        il_released: crate::measure::utility::il_sse(&inst.raw, &y, inst.d),
-        il_released_weighted: None,
-        measures: Some(crate::measure::measure(inst, &y, crate::measure::DRISK_K)?),
-    })
+    let (_, record) = crate::release::release_in_memory(
+        inst,
+        labels,
+        crate::release::Aggregation::Mean,
+        crate::missing::MissingRelease::Keep,
+        true,
+    )?;
+    Ok(record)
 }
 
 /// Progress on stderr.

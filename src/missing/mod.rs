@@ -44,6 +44,7 @@
 pub mod descent;
 pub mod engine;
 
+use crate::data::instance::Scaled;
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::partition::Partition;
@@ -197,20 +198,14 @@ impl Instance {
             std[j] = one.std[0];
             sst += one.sst;
         }
-        Ok(Instance {
-            name: name.into(),
+        Ok(Instance::assemble(
+            name.into(),
             source,
             columns,
-            n,
-            d,
-            z,
             raw,
-            mean,
-            std,
-            sst,
+            Scaled { z, mean, std, sst },
             sha256,
-            weights: None,
-        })
+        ))
     }
 }
 

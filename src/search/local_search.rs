@@ -3,7 +3,8 @@
 //! [`LocalSearch`]: a queue-driven first- or best-improvement descent over the shift and
 //! swap operators with candidate groups taken from each record's nearest neighbours, and
 //! optionally 3-cycles. A work queue holds the records whose neighbourhood may have
-//! changed; after an applied move the members of the groups it touched are queued again.
+//! changed; after an applied move the members of the groups it touched are queued again (the
+//! loop of [`super::descent_loop`], shared with the weighted descent).
 //! For record i in group g and each distinct group h of its neighbours, the candidates are
 //! shifting i to h (when g keeps k records) and swapping i with each member of h; the
 //! operators are dispatched per record, and every swap partner and 3-cycle term costs one
@@ -25,12 +26,12 @@
 //!   search. International Transactions in Operational Research 7(4-5), 301-317 (cyclic
 //!   exchanges).
 
+use super::descent_loop::{descend, MoveEvaluation, NeighbourGroups, WorkQueue};
 use super::moves::{add_counters, shift::Shift, swap::Swap, Counters, Move, MoveLog, CYCLE};
 use super::neighbours::Neighbours;
 use crate::data::Instance;
 use crate::method::Stats;
 use crate::partition::{sq_dist, Partition};
-use std::collections::VecDeque;
 
 /// Improvement threshold: a move counts only if it lowers the SSE by more than this
 /// (relative to SST / n), so rounding noise cannot cycle.
@@ -42,16 +43,12 @@ pub struct LocalSearch {
     pub shift: Shift,
     pub swap: Swap,
     pub best_improvement: bool,
-    queued: Vec<bool>,
-    queue: VecDeque<usize>,
+    work: WorkQueue,
     /// Records with no improving shift or swap, waiting for a 3-cycle search (only with
     /// `cycles`; searched when `queue` is empty, so at a shift/swap local optimum).
     cycle_queued: Vec<bool>,
     cycle_queue: Vec<usize>,
-    groups: Vec<usize>,
-    /// Per group slot, the `stamp` of the last neighbour collection that saw it.
-    mark: Vec<u32>,
-    stamp: u32,
+    near: NeighbourGroups,
     /// The swap evaluation's per-group weight vector (see `best_move`).
     w: Vec<f64>,
     /// |x|^2 of every record, so that a swap or 3-cycle term costs one dot product.
@@ -121,13 +118,10 @@ impl LocalSearch {
             shift: Shift::default(),
             swap: Swap::default(),
             best_improvement,
-            queued: vec![false; inst.n],
-            queue: VecDeque::new(),
+            work: WorkQueue::new(inst.n),
             cycle_queued: vec![false; inst.n],
             cycle_queue: Vec::new(),
-            groups: Vec::new(),
-            mark: Vec::new(),
-            stamp: 0,
+            near: NeighbourGroups::default(),
             w: Vec::new(),
             eps: improvement_threshold(inst, &norms),
             norms,
@@ -141,17 +135,15 @@ impl LocalSearch {
     }
 
     pub fn push(&mut self, i: usize) {
-        if !self.queued[i] {
-            self.queued[i] = true;
-            self.queue.push_back(i);
-        }
+        self.work.push(i);
     }
 
     pub fn is_idle(&self) -> bool {
-        self.queue.is_empty() && self.cycle_queue.is_empty()
+        self.work.is_empty() && self.cycle_queue.is_empty()
     }
 
-    /// Examine up to `budget` queued records; returns the number of moves applied.
+    /// Examine up to `budget` queued records (then, with `cycles`, records waiting for a
+    /// 3-cycle search); returns the number of moves applied.
     pub fn run(
         &mut self,
         p: &mut Partition,
@@ -161,88 +153,7 @@ impl LocalSearch {
         log: &mut MoveLog,
         budget: usize,
     ) -> usize {
-        let mut applied = 0;
-        for _ in 0..budget {
-            if let Some(i) = self.queue.pop_front() {
-                self.queued[i] = false;
-                if self.improve(p, inst, k, nb, i, log) {
-                    applied += 1;
-                }
-            } else if let Some(i) = self.cycle_queue.pop() {
-                self.cycle_queued[i] = false;
-                if self.try_cycle(p, inst, nb, i, log) {
-                    applied += 1;
-                }
-            } else {
-                break;
-            }
-        }
-        applied
-    }
-
-    /// Try to improve around record `i`; on success re-queue the touched groups.
-    fn improve(
-        &mut self,
-        p: &mut Partition,
-        inst: &Instance,
-        k: usize,
-        nb: &Neighbours,
-        i: usize,
-        log: &mut MoveLog,
-    ) -> bool {
-        let g = p.group_of(i);
-        self.collect_neighbour_groups(p, nb, i);
-        let groups = std::mem::take(&mut self.groups);
-        let best = self.best_move(p, inst, k, i, &groups, !self.best_improvement);
-        self.groups = groups;
-        if best.is_none() && self.cycles && !self.cycle_queued[i] {
-            self.cycle_queued[i] = true;
-            self.cycle_queue.push(i);
-        }
-        let Some((_, mv)) = best else {
-            return false;
-        };
-        let h = match mv {
-            Move::Shift { to, .. } => to,
-            Move::Swap { b, .. } => p.group_of(b),
-            other => unreachable!("best_move proposes shifts and swaps, not {other:?}"),
-        };
-        self.apply_move(p, inst, mv, log);
-        self.requeue(p, &[g, h]);
-        true
-    }
-
-    /// The distinct groups of `i`'s nearest neighbours other than its own, into `self.groups`.
-    fn collect_neighbour_groups(&mut self, p: &Partition, nb: &Neighbours, i: usize) {
-        let g = p.group_of(i);
-        self.groups.clear();
-        // A group is new when its mark is not the current stamp (no scan of the list).
-        if self.mark.len() < p.slots() {
-            self.mark.resize(p.slots(), 0);
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.fill(0);
-            self.stamp = 1;
-        }
-        self.mark[g] = self.stamp;
-        for &j in nb.of(i) {
-            let h = p.group_of(j as usize);
-            if self.mark[h] != self.stamp {
-                self.mark[h] = self.stamp;
-                self.groups.push(h);
-            }
-        }
-    }
-
-    /// Queue every member of `groups` (their neighbourhoods changed).
-    fn requeue(&mut self, p: &Partition, groups: &[usize]) {
-        for &grp in groups {
-            for pos in 0..p.size(grp) {
-                let r = p.members(grp)[pos];
-                self.push(r);
-            }
-        }
+        descend(self, p, inst, k, nb, log, budget)
     }
 
     /// Add the operators' counters (shift, swap, 3-cycle) to `stats`.
@@ -348,14 +259,14 @@ impl LocalSearch {
         a: usize,
     ) -> Option<(f64, Move)> {
         let ga = p.group_of(a);
-        self.collect_neighbour_groups(p, nb, a);
+        self.near.collect(p, nb, a);
         let x = inst.row(a);
         self.cyc_in.clear();
         // E_B(b -> x) (P02) = |x - m|^2 - |b - m|^2 - |x - b|^2 / s
         //   = [|x - m|^2 - |m|^2 - |x|^2 / s] + b.(2 m + 2 x / s) - (1 + 1/s) |b|^2:
         // one dot product per member (weights in self.w).
         let xx = self.norms[a];
-        for &h in &self.groups {
+        for &h in &self.near.groups {
             let (m, s) = (p.centroid(h), p.size(h));
             let inv = 1.0 / s as f64;
             self.w.clear();
@@ -455,7 +366,50 @@ impl LocalSearch {
         self.cycle.applications += 1;
         let touched = [p.group_of(a), p.group_of(b), p.group_of(c)];
         self.apply_move(p, inst, mv, log);
-        self.requeue(p, &touched);
+        self.work.requeue(p, &touched);
         true
+    }
+}
+
+impl MoveEvaluation for LocalSearch {
+    fn queue(&mut self) -> &mut WorkQueue {
+        &mut self.work
+    }
+
+    /// With `cycles`, a record without an improving shift or swap waits for a 3-cycle search.
+    fn improving_move(
+        &mut self,
+        p: &Partition,
+        inst: &Instance,
+        k: usize,
+        nb: &Neighbours,
+        i: usize,
+    ) -> Option<Move> {
+        self.near.collect(p, nb, i);
+        let groups = std::mem::take(&mut self.near.groups);
+        let best = self.best_move(p, inst, k, i, &groups, !self.best_improvement);
+        self.near.groups = groups;
+        if best.is_none() && self.cycles && !self.cycle_queued[i] {
+            self.cycle_queued[i] = true;
+            self.cycle_queue.push(i);
+        }
+        best.map(|(_, mv)| mv)
+    }
+
+    fn apply(&mut self, p: &mut Partition, inst: &Instance, mv: Move, log: &mut MoveLog) {
+        self.apply_move(p, inst, mv, log);
+    }
+
+    /// The best improving 3-cycle of the next record waiting for one.
+    fn when_idle(
+        &mut self,
+        p: &mut Partition,
+        inst: &Instance,
+        nb: &Neighbours,
+        log: &mut MoveLog,
+    ) -> Option<bool> {
+        let i = self.cycle_queue.pop()?;
+        self.cycle_queued[i] = false;
+        Some(self.try_cycle(p, inst, nb, i, log))
     }
 }

@@ -15,6 +15,7 @@ pub mod accept;
 pub mod column_pool;
 pub mod decompose_shrink;
 pub mod descent;
+pub mod descent_loop;
 pub mod ils;
 pub mod imhm;
 pub mod knn;

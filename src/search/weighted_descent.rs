@@ -5,7 +5,7 @@
 //! (candidate groups from each record's nearest neighbours; shift a record to a neighbour
 //! group when its own keeps k records, swap it with a member of that group; first or best
 //! improving move of the record; after a move the members of both groups are queued
-//! again), but every delta is that of the **weighted** SSE with **weighted** centroids
+//! again; the loop of [`super::descent_loop`]), but every delta is that of the **weighted** SSE with **weighted** centroids
 //! (`proofs/P40-weighted-sse.md`, Lemma W5): for a group `G` (total weight `W`, weighted
 //! centroid `c`) that gains record `b` and loses record `a`,
 //!
@@ -31,12 +31,13 @@
 //!   Journal of Systems and Software 100, 15-26 (the unweighted descent).
 //! - Cochran, W. G. (1977). Sampling Techniques, 3rd ed., Section 2.2 (weighted means).
 
+use super::descent_loop::{descend, MoveEvaluation, NeighbourGroups, WorkQueue};
 use super::local_search::IMPROVE_EPS;
+use super::moves::{Move, MoveLog};
 use super::neighbours::Neighbours;
 use crate::data::Instance;
 use crate::partition::Partition;
 use crate::weighted::weighted_group_stats;
-use std::collections::VecDeque;
 
 /// The weighted statistics of the groups and the work queue.
 #[derive(Debug, Clone)]
@@ -47,21 +48,14 @@ pub struct WeightedLocalSearch {
     total: Vec<f64>,
     centroid: Vec<f64>,
     sse: Vec<f64>,
-    queue: VecDeque<usize>,
-    queued: Vec<bool>,
+    work: WorkQueue,
+    near: NeighbourGroups,
     best_improvement: bool,
     threshold: f64,
     /// Moves evaluated and applied (for the stage's statistics).
     pub evaluations: u64,
     pub shifts: u64,
     pub swaps: u64,
-}
-
-/// A candidate move of one record.
-#[derive(Debug, Clone, Copy)]
-enum Candidate {
-    Shift { to: usize },
-    Swap { with: usize },
 }
 
 impl WeightedLocalSearch {
@@ -75,8 +69,8 @@ impl WeightedLocalSearch {
             total: vec![0.0; slots],
             centroid: vec![0.0; slots * d],
             sse: vec![0.0; slots],
-            queue: VecDeque::new(),
-            queued: vec![false; inst.n],
+            work: WorkQueue::new(inst.n),
+            near: NeighbourGroups::default(),
             best_improvement,
             threshold: 0.0,
             evaluations: 0,
@@ -110,14 +104,11 @@ impl WeightedLocalSearch {
 
     /// Queue record `i` (once).
     pub fn push(&mut self, i: usize) {
-        if !self.queued[i] {
-            self.queued[i] = true;
-            self.queue.push_back(i);
-        }
+        self.work.push(i);
     }
 
     pub fn is_idle(&self) -> bool {
-        self.queue.is_empty()
+        self.work.is_empty()
     }
 
     /// Recompute group `g`'s weighted total, centroid and SSE from its members.
@@ -185,7 +176,7 @@ impl WeightedLocalSearch {
     }
 
     /// Examine up to `budget` queued records, applying improving moves to `p`; returns the
-    /// number of moves applied.
+    /// number of moves applied (the weighted moves are not logged: nothing undoes them).
     pub fn run(
         &mut self,
         p: &mut Partition,
@@ -194,80 +185,70 @@ impl WeightedLocalSearch {
         nb: &Neighbours,
         budget: usize,
     ) -> usize {
-        let mut applied = 0;
-        for _ in 0..budget {
-            let Some(i) = self.queue.pop_front() else {
-                break;
-            };
-            self.queued[i] = false;
-            if let Some(c) = self.best_move(p, inst, k, nb, i) {
-                let from = p.group_of(i);
-                let to = match c {
-                    Candidate::Shift { to } => {
-                        p.apply_shift(inst, i, to);
-                        self.shifts += 1;
-                        to
-                    }
-                    Candidate::Swap { with } => {
-                        let to = p.group_of(with);
-                        p.apply_swap(inst, i, with);
-                        self.swaps += 1;
-                        to
-                    }
-                };
-                self.refresh(inst, p, from);
-                self.refresh(inst, p, to);
-                for g in [from, to] {
-                    for idx in 0..p.members(g).len() {
-                        let m = p.members(g)[idx];
-                        self.push(m);
-                    }
-                }
-                applied += 1;
-            }
-        }
-        applied
+        descend(self, p, inst, k, nb, &mut MoveLog::new(), budget)
+    }
+}
+
+impl MoveEvaluation for WeightedLocalSearch {
+    fn queue(&mut self) -> &mut WorkQueue {
+        &mut self.work
     }
 
-    /// The improving move of record `i` (first or best, by the strategy), if any.
-    fn best_move(
+    /// Per neighbour group: the shift (when i's group keeps k records), then the swaps with
+    /// its members in member order.
+    fn improving_move(
         &mut self,
         p: &Partition,
         inst: &Instance,
         k: usize,
         nb: &Neighbours,
         i: usize,
-    ) -> Option<Candidate> {
-        let g = p.group_of(i);
-        let can_shift = p.size(g) > k;
-        let mut seen: Vec<usize> = Vec::new();
-        let mut best: Option<(f64, Candidate)> = None;
-        for &j in nb.of(i) {
-            let h = p.group_of(j as usize);
-            if h == g || seen.contains(&h) {
-                continue;
-            }
-            seen.push(h);
-            let mut candidates: Vec<Candidate> = Vec::new();
-            if can_shift {
-                candidates.push(Candidate::Shift { to: h });
-            }
-            candidates.extend(p.members(h).iter().map(|&m| Candidate::Swap { with: m }));
-            for c in candidates {
+    ) -> Option<Move> {
+        let can_shift = p.size(p.group_of(i)) > k;
+        self.near.collect(p, nb, i);
+        let mut best: Option<(f64, Move)> = None;
+        for gi in 0..self.near.groups.len() {
+            let h = self.near.groups[gi];
+            let shift = can_shift.then_some(Move::Shift { record: i, to: h });
+            let swaps = p.members(h).iter().map(|&m| Move::Swap { a: i, b: m });
+            for mv in shift.into_iter().chain(swaps) {
                 self.evaluations += 1;
-                let delta = match c {
-                    Candidate::Shift { to } => self.shift_delta(inst, p, i, to),
-                    Candidate::Swap { with } => self.swap_delta(inst, p, i, with),
+                let delta = match mv {
+                    Move::Shift { to, .. } => self.shift_delta(inst, p, i, to),
+                    Move::Swap { b, .. } => self.swap_delta(inst, p, i, b),
+                    _ => unreachable!("only shifts and swaps are proposed"),
                 };
                 if delta < -self.threshold && best.is_none_or(|(b, _)| delta < b) {
-                    best = Some((delta, c));
+                    best = Some((delta, mv));
                     if !self.best_improvement {
-                        return Some(c);
+                        return Some(mv);
                     }
                 }
             }
         }
-        best.map(|(_, c)| c)
+        best.map(|(_, mv)| mv)
+    }
+
+    /// Apply the move to the partition, then recompute the weighted statistics of both
+    /// groups from their members.
+    fn apply(&mut self, p: &mut Partition, inst: &Instance, mv: Move, _log: &mut MoveLog) {
+        let (from, to) = match mv {
+            Move::Shift { record, to } => {
+                let from = p.group_of(record);
+                p.apply_shift(inst, record, to);
+                self.shifts += 1;
+                (from, to)
+            }
+            Move::Swap { a, b } => {
+                let (from, to) = (p.group_of(a), p.group_of(b));
+                p.apply_swap(inst, a, b);
+                self.swaps += 1;
+                (from, to)
+            }
+            other => unreachable!("the weighted descent applies shifts and swaps, not {other:?}"),
+        };
+        self.refresh(inst, p, from);
+        self.refresh(inst, p, to);
     }
 }
 

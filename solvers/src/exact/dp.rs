@@ -35,24 +35,31 @@ use crate::SolverError;
 /// Largest n the subset DP accepts (memory 2^n * 20 bytes).
 pub const DP_MAX_N: usize = 20;
 
-/// Optimum of the subset DP: SSE (as tabulated), labels (group ids in order of first
-/// appearance along the DP's reconstruction) and the number of (state, group) steps.
-pub(crate) struct DpResult {
+/// Optimum of a subset DP: labels (group ids in order of first appearance along the DP's
+/// reconstruction), the tabulated optimum and the number of (state, group) steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DpResult {
     pub labels: Vec<usize>,
-    /// The tabulated optimum `f(full)` (sums of computed pair sums, each divided by |G|).
+    /// The tabulated optimum `f(full)` (sums of the computed group costs).
     pub value: f64,
     pub steps: u64,
 }
 
-/// The subset DP on validated input (`1 <= k <= n <= DP_MAX_N`).
-pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpResult, SolverError> {
+/// Refuses `n > DP_MAX_N` before any table of 2^n entries is allocated.
+pub(crate) fn check_size(n: usize, method: &'static str) -> Result<(), SolverError> {
     if n > DP_MAX_N {
         return Err(SolverError::TooLargeFor {
-            method: "the subset DP",
+            method,
             n,
             max: DP_MAX_N,
         });
     }
+    Ok(())
+}
+
+/// The subset DP on validated input (`1 <= k <= n <= DP_MAX_N`).
+pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpResult, SolverError> {
+    check_size(n, "the subset DP")?;
     let size = 1usize << n;
     let mut dist = vec![0.0f64; n * n];
     for a in 0..n {
@@ -60,7 +67,8 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
             dist[a * n + b] = sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]);
         }
     }
-    // Pair sums P(mask).
+    // Pair sums P(mask), each P(rest) plus the new pairs in index order: sums of nonnegative
+    // terms whose roundings the certified bound of `solve_exact_with` counts (P10).
     let mut pair = vec![0.0f64; size];
     for mask in 1..size {
         let h = usize::BITS as usize - 1 - mask.leading_zeros() as usize;
@@ -74,6 +82,20 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
         }
         pair[mask] = s;
     }
+    optimal_partition(n, k, |mask, g| pair[mask] / g as f64)
+}
+
+/// The recursion over all subsets for a group cost `cost(mask, |mask|)` (SSE(G) for the
+/// subset DP, the weighted SSE for [`super::dp_weighted`]): `f(S)` over the groups of
+/// `k..=2k-1` records holding the lowest record of `S` whose rest is empty or holds at least
+/// `k`, the minimising group of each state kept (first minimiser in enumeration order) and
+/// the labels rebuilt from the full set. Errors: no feasible partition (`n < k`).
+pub(crate) fn optimal_partition(
+    n: usize,
+    k: usize,
+    cost: impl Fn(usize, usize) -> f64,
+) -> Result<DpResult, SolverError> {
+    let size = 1usize << n;
     let mut f = vec![f64::INFINITY; size];
     let mut choice = vec![0u32; size];
     f[0] = 0.0;
@@ -92,24 +114,21 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
             elems.push(r.trailing_zeros() as usize);
             r &= r - 1;
         }
-        let mut best = f64::INFINITY;
-        let mut best_g = 0usize;
+        let (mut best, mut best_g) = (f64::INFINITY, 0usize);
         for g in k..=max_g.min(m) {
             // The rest must be empty or hold at least k records.
             if m - g != 0 && m - g < k {
                 continue;
             }
-            let mut ctx = Combo {
-                elems: &elems,
-                pair: &pair,
-                f: &f,
-                s,
-                g,
-                best: &mut best,
-                best_g: &mut best_g,
-                steps: &mut steps,
-            };
-            ctx.rec(0, g - 1, 1 << l);
+            // Every group of g records: the lowest record of s and g - 1 of `elems`.
+            each_group(&elems, 0, g - 1, 1 << l, &mut |mask| {
+                steps += 1;
+                let v = cost(mask, g) + f[s & !mask];
+                if v < best {
+                    best = v;
+                    best_g = mask;
+                }
+            });
         }
         f[s] = best;
         choice[s] = best_g as u32;
@@ -119,8 +138,7 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
         return Err(SolverError::Infeasible { n, k });
     }
     let mut labels = vec![usize::MAX; n];
-    let mut s = full;
-    let mut group = 0;
+    let (mut s, mut group) = (full, 0);
     while s != 0 {
         let g = choice[s] as usize;
         let mut r = g;
@@ -138,32 +156,21 @@ pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpRes
     })
 }
 
-/// Enumerates the groups of size `g` made of the lowest record of `s` and `g - 1` of `elems`.
-struct Combo<'a> {
-    elems: &'a [usize],
-    pair: &'a [f64],
-    f: &'a [f64],
-    s: usize,
-    g: usize,
-    best: &'a mut f64,
-    best_g: &'a mut usize,
-    steps: &'a mut u64,
-}
-
-impl Combo<'_> {
-    fn rec(&mut self, start: usize, need: usize, mask: usize) {
-        if need == 0 {
-            *self.steps += 1;
-            let v = self.pair[mask] / self.g as f64 + self.f[self.s & !mask];
-            if v < *self.best {
-                *self.best = v;
-                *self.best_g = mask;
-            }
-            return;
-        }
-        // Leave room for the `need - 1` further picks.
-        for p in start..=self.elems.len() - need {
-            self.rec(p + 1, need - 1, mask | (1 << self.elems[p]));
-        }
+/// Call `visit` with `mask` plus every choice of `need` records of `elems[start..]`, in
+/// lexicographic order of positions.
+fn each_group(
+    elems: &[usize],
+    start: usize,
+    need: usize,
+    mask: usize,
+    visit: &mut impl FnMut(usize),
+) {
+    if need == 0 {
+        visit(mask);
+        return;
+    }
+    // Leave room for the `need - 1` further picks.
+    for p in start..=elems.len() - need {
+        each_group(elems, p + 1, need - 1, mask | (1 << elems[p]), visit);
     }
 }

@@ -25,18 +25,13 @@
 //! Held, M. and Karp, R. M. (1962). A dynamic programming approach to sequencing problems.
 //! J. SIAM 10(1), 196-210. Weighted identities: proofs/P40-weighted-sse.md.
 
-use super::dp::DP_MAX_N;
+use super::dp::{check_size, optimal_partition};
 use crate::sse::sq_dist;
 use crate::SolverError;
 
 /// The weighted optimum: labels (groups in order of the reconstruction), the tabulated
 /// weighted SSE, and the (state, group) steps.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WeightedDpResult {
-    pub labels: Vec<usize>,
-    pub value: f64,
-    pub steps: u64,
-}
+pub type WeightedDpResult = super::dp::DpResult;
 
 /// The weighted subset DP: minimum weighted SSE over all partitions of the `n <= 20`
 /// records of `x` (row-major, `d` columns) with weights `w` into groups of at least `k`
@@ -60,13 +55,7 @@ pub fn weighted_subset_dp(
     if let Some(index) = w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
         return Err(SolverError::BadWeight { index });
     }
-    if n > DP_MAX_N {
-        return Err(SolverError::TooLargeFor {
-            method: "the weighted subset DP",
-            n,
-            max: DP_MAX_N,
-        });
-    }
+    check_size(n, "the weighted subset DP")?;
     let size = 1usize << n;
     let dist = |a: usize, b: usize| sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]);
     // P_w(mask) and W(mask), adding the highest record h of each mask to the rest.
@@ -85,79 +74,5 @@ pub fn weighted_subset_dp(
         pair[mask] = pair[rest] + w[h] * s;
         weight[mask] = weight[rest] + w[h];
     }
-    let mut f = vec![f64::INFINITY; size];
-    let mut choice = vec![0u32; size];
-    f[0] = 0.0;
-    let max_g = 2 * k - 1;
-    let mut steps = 0u64;
-    let mut elems: Vec<usize> = Vec::with_capacity(n);
-    for s in 1..size {
-        let m = s.count_ones() as usize;
-        if m < k {
-            continue;
-        }
-        let l = s.trailing_zeros() as usize;
-        elems.clear();
-        let mut r = s & !(1 << l);
-        while r != 0 {
-            elems.push(r.trailing_zeros() as usize);
-            r &= r - 1;
-        }
-        let (mut best, mut best_g) = (f64::INFINITY, 0usize);
-        for g in k..=max_g.min(m) {
-            if m - g != 0 && m - g < k {
-                continue;
-            }
-            // Every group of g records: the lowest record of s and g - 1 of `elems`.
-            each_group(&elems, 0, g - 1, 1 << l, &mut |mask| {
-                steps += 1;
-                let v = pair[mask] / weight[mask] + f[s & !mask];
-                if v < best {
-                    best = v;
-                    best_g = mask;
-                }
-            });
-        }
-        f[s] = best;
-        choice[s] = best_g as u32;
-    }
-    let full = size - 1;
-    if !f[full].is_finite() {
-        return Err(SolverError::Infeasible { n, k });
-    }
-    let mut labels = vec![usize::MAX; n];
-    let (mut s, mut group) = (full, 0);
-    while s != 0 {
-        let g = choice[s] as usize;
-        let mut r = g;
-        while r != 0 {
-            labels[r.trailing_zeros() as usize] = group;
-            r &= r - 1;
-        }
-        group += 1;
-        s &= !g;
-    }
-    Ok(WeightedDpResult {
-        labels,
-        value: f[full],
-        steps,
-    })
-}
-
-/// Call `visit` with `mask` plus every choice of `need` records of `elems[start..]`, in
-/// lexicographic order of positions.
-fn each_group(
-    elems: &[usize],
-    start: usize,
-    need: usize,
-    mask: usize,
-    visit: &mut impl FnMut(usize),
-) {
-    if need == 0 {
-        visit(mask);
-        return;
-    }
-    for p in start..=elems.len() - need {
-        each_group(elems, p + 1, need - 1, mask | (1 << elems[p]), visit);
-    }
+    optimal_partition(n, k, |mask, _| pair[mask] / weight[mask])
 }

@@ -21,9 +21,9 @@
 //! ## References
 //! See [`microagg_solvers::bnp`].
 
-use crate::bound::colgen_params::COLGEN_START;
-use crate::bound::extras::BoundProgress;
-use crate::bound::figures::{gap_percent, il_lower_bound};
+use super::colgen_params::COLGEN_START;
+use super::extras::BoundProgress;
+use super::figures::{gap_percent, il_lower_bound};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
@@ -52,9 +52,25 @@ pub struct BnpRun {
     pub seconds: f64,
 }
 
-/// Print a report on stderr, the line both commands write ([`BoundProgress::line`]).
+/// Print a report on stderr, the line both commands write ([`progress_line`]).
 pub fn print_progress(inst: &Instance, p: &BoundProgress) {
-    eprintln!("{}", p.line(inst.sst));
+    eprintln!("{}", progress_line(p, inst.sst));
+}
+
+/// The stderr line of a report, with SSE and IL (`sst`: the instance's total SS).
+pub fn progress_line(p: &BoundProgress, sst: f64) -> String {
+    format!(
+        "branch-and-price: {:8.1} s  {:>9}  nodes {:6} open {:6}  incumbent SSE {:.6} \
+         (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %)",
+        p.seconds,
+        p.what,
+        p.nodes,
+        p.open_nodes,
+        p.incumbent_sse,
+        100.0 * p.incumbent_sse / sst,
+        p.lower_bound,
+        100.0 * p.lower_bound / sst,
+    )
 }
 
 /// Run branch-and-price on (instance, k) from the start pipeline's partition and `start`
@@ -133,17 +149,7 @@ pub fn run_with(
         &starts,
         &opts,
         Some(interrupt),
-        &mut |p| {
-            report(&BoundProgress {
-                method: BOUND_NAME,
-                what: p.what,
-                seconds: p.seconds,
-                nodes: p.nodes,
-                open_nodes: p.open_nodes,
-                incumbent_sse: p.incumbent_sse,
-                lower_bound: p.lower_bound,
-            })
-        },
+        report,
     )
     .map_err(|e| Error::algorithm("branch-and-price", e))?;
     Ok(BnpRun {
