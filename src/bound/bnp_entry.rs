@@ -33,7 +33,7 @@ pub const BNP_PARAMS: &[BoundParam] = &[
     BoundParam {
         key: "cuts",
         default: "50",
-        doc: "rounds of subset-row cuts at the root (0 means the default, 50); one round at every node",
+        doc: "rounds of subset-row cuts at the root, and one round at every other node; 0: no cuts anywhere (plain branch-and-price)",
     },
     colgen_params::COLGEN_START_PARAM,
 ];
@@ -57,8 +57,11 @@ pub fn compute(
     report: &mut dyn FnMut(&BoundProgress),
 ) -> Result<BnpOutcome> {
     let mut engine = BnpOptions::default();
-    if options.cut_rounds > 0 {
-        engine.cut_rounds = options.cut_rounds;
+    match options.cut_rounds {
+        None => {}
+        // No cuts: none at the root and none at the other nodes.
+        Some(0) => (engine.cut_rounds, engine.node_cut_rounds) = (0, 0),
+        Some(r) => engine.cut_rounds = r,
     }
     engine.enumerate = options.enumerate;
     let run = crate::bnp::run_with(

@@ -18,9 +18,12 @@ pub struct BoundOptions {
     pub start_source: String,
     /// `colgen`: one progress line per iteration on stderr.
     pub progress: bool,
-    /// `colgen`: rounds of subset-row cuts after the master converged (0: none); `bnp`:
-    /// rounds at the root (0: the engine's default, 50).
-    pub cut_rounds: usize,
+    /// Rounds of subset-row cuts (`--cuts R`, `cuts = R`); `None`: the bound's default
+    /// (colgen 0, colgen-cuts 50 after the master converged; bnp 50 at the root and one at
+    /// every other node). `Some(0)` means no cuts at all (for bnp: neither at the root nor
+    /// at any node, plain branch-and-price); `Some(R)`: colgen and colgen-cuts R rounds,
+    /// bnp R rounds at the root (and one at every other node).
+    pub cut_rounds: Option<usize>,
     /// `colgen`: the k = 10 options ([`colgen_params`]).
     pub k10: colgen_params::K10Options,
     /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
@@ -57,7 +60,7 @@ impl BoundOptions {
                     .map_err(|e| Error::usage(format!("bound {name}: time_limit {e}")))?;
                 return Ok(Some(t));
             }
-            "cuts" => self.cut_rounds = value.parse().map_err(|_| bad("a count"))?,
+            "cuts" => self.cut_rounds = Some(value.parse().map_err(|_| bad("a count"))?),
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {
                 let path = std::path::Path::new(value);

@@ -48,12 +48,15 @@ pub struct BoundArgs {
     /// certificate (every leaf's decisions and duals, proofs/P18).
     #[arg(long)]
     pub certificate: Option<PathBuf>,
-    /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
-    /// (0: none for colgen, 50 for colgen-cuts and at the root of bnp). Each round adds the most violated cuts (at most 800) and resumes column
-    /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
-    /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
-    #[arg(long, default_value_t = 0)]
-    pub cuts: usize,
+    /// colgen, colgen-cuts, bnp: rounds of subset-row cuts on record triples (proofs/P14).
+    /// colgen and colgen-cuts: rounds once the master LP is reached (default 0 for colgen,
+    /// 50 for colgen-cuts); each round adds the most violated cuts (at most 800) and
+    /// resumes column generation, the bound is the best over all rounds. bnp: rounds at the
+    /// root (default 50), and one round at every other node. 0 means no cuts at all (bnp:
+    /// neither at the root nor at the nodes). Costs time, raises the bound where the LP
+    /// relaxation is weak (proofs/certificates/study-colgen.txt). nn takes no cuts
+    #[arg(long)]
+    pub cuts: Option<usize>,
     /// bnp: after the root, try to prove optimality by enumerating every group whose reduced
     /// cost at the root's duals is within the gap and searching the partitions made of them
     /// (proofs/P19; the certificate then carries the duals for verify-bound).

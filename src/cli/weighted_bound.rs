@@ -24,7 +24,7 @@ pub fn bound(args: &BoundArgs) -> Result<ExitCode> {
     let unused = [
         ("--start", args.start.is_some()),
         ("--certificate", args.certificate.is_some()),
-        ("--cuts", args.cuts > 0),
+        ("--cuts", args.cuts.is_some()),
         ("--progress", args.progress),
         ("--nn-ascent", args.nn_ascent.is_some()),
         ("--subgradient", args.subgradient.is_some()),
