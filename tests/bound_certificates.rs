@@ -413,6 +413,49 @@ fn zero_cut_rounds_means_no_cuts() {
     );
 }
 
+/// `--max-nodes N` (`max_nodes = N`) stops bnp after N nodes: the search that branches
+/// without it (gauss n = 60, no cuts) stops at 1 and 3 nodes, each with a certificate that
+/// verifies, the smaller run with fewer leaves, and a bound at most the longer run's.
+#[test]
+fn max_nodes_stops_branch_and_price() {
+    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |max_nodes: u64| {
+        let options = BoundOptions {
+            cut_rounds: Some(0),
+            max_nodes,
+            ..Default::default()
+        };
+        let b = compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap();
+        let Ok(Certificate::BranchAndPrice(c)) = &b.certificate else {
+            panic!("no bnp certificate: {:?}", b.certificate.as_ref().err());
+        };
+        assert!(
+            microagg::bnp_certificate::verify(c, &inst, 3, None)
+                .unwrap()
+                .valid
+        );
+        (
+            b.details["nodes"].as_u64().unwrap(),
+            c.leaves.len(),
+            b.lower_bound,
+        )
+    };
+    let free = run(0);
+    assert!(free.0 > 3, "the unlimited search branches: {free:?}");
+    let (one, three) = (run(1), run(3));
+    assert_eq!((one.0, three.0), (1, 3));
+    assert!(
+        one.1 < three.1 && three.1 <= free.1,
+        "{one:?} {three:?} {free:?}"
+    );
+    assert!(
+        one.2 <= three.2 && three.2 <= free.2,
+        "{one:?} {three:?} {free:?}"
+    );
+}
+
 /// Compaction: two sibling leaves with the same claim and duals become their parent, cuts
 /// with zero duals everywhere disappear, and the compacted certificate verifies with the
 /// same claim; a compacted certificate with a raised dual is still rejected.

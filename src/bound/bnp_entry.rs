@@ -36,6 +36,11 @@ pub const BNP_PARAMS: &[BoundParam] = &[
         doc: "rounds of subset-row cuts at the root, and one round at every other node; 0: no cuts anywhere (plain branch-and-price)",
     },
     colgen_params::COLGEN_START_PARAM,
+    BoundParam {
+        key: "max_nodes",
+        default: "0",
+        doc: "most nodes processed, the root included (0: no limit); fewer nodes leave fewer leaves, a smaller certificate",
+    },
 ];
 
 /// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
@@ -64,6 +69,7 @@ pub fn compute(
         Some(r) => engine.cut_rounds = r,
     }
     engine.enumerate = options.enumerate;
+    engine.max_nodes = options.max_nodes;
     let run = crate::bnp::run_with(
         inst,
         k,

@@ -26,6 +26,9 @@ pub struct BoundOptions {
     pub cut_rounds: Option<usize>,
     /// `colgen`: the k = 10 options ([`colgen_params`]).
     pub k10: colgen_params::K10Options,
+    /// `bnp`: most search nodes processed, the root included (`--max-nodes`, `max_nodes`;
+    /// 0: no limit). Fewer nodes leave fewer leaves, so a smaller certificate.
+    pub max_nodes: u64,
     /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
     /// --enumerate`, proofs/P19).
     pub enumerate: bool,
@@ -61,6 +64,7 @@ impl BoundOptions {
                 return Ok(Some(t));
             }
             "cuts" => self.cut_rounds = Some(value.parse().map_err(|_| bad("a count"))?),
+            "max_nodes" => self.max_nodes = value.parse().map_err(|_| bad("a count"))?,
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {
                 let path = std::path::Path::new(value);

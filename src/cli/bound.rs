@@ -62,6 +62,11 @@ pub struct BoundArgs {
     /// (proofs/P19; the certificate then carries the duals for verify-bound).
     #[arg(long)]
     pub enumerate: bool,
+    /// bnp: most search nodes processed, the root included (default: no limit); the search
+    /// then returns its incumbent and bound. Fewer nodes leave fewer leaves, so a smaller
+    /// certificate.
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
     /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
     /// nn duals along the best start partition's slacks (0: none).
     #[arg(long)]
@@ -169,6 +174,11 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "--enumerate: only bound bnp enumerates".to_string(),
         ));
     }
+    if args.max_nodes.is_some() && args.method != microagg::bnp::BOUND_NAME {
+        return Err(Error::usage(
+            "--max-nodes: only bound bnp searches nodes".to_string(),
+        ));
+    }
     check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
@@ -181,6 +191,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         progress: args.progress,
         cut_rounds: args.cuts,
         enumerate: args.enumerate,
+        max_nodes: args.max_nodes.unwrap_or(0),
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
