@@ -456,6 +456,37 @@ fn max_nodes_stops_branch_and_price() {
     );
 }
 
+/// `--max-cuts C` (`max_cuts = C`) caps the cuts of bnp: the default run adds more than 5
+/// cuts on this instance, the capped one 5 at most, and its certificate verifies.
+#[test]
+fn max_cuts_caps_the_cuts_of_branch_and_price() {
+    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |max_cuts: usize| {
+        let options = BoundOptions {
+            max_cuts,
+            max_nodes: 3,
+            ..Default::default()
+        };
+        compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap()
+    };
+    let cuts = |b: &microagg::bound::BoundOutcome| b.details["cuts"].as_u64().unwrap();
+    let free = run(0);
+    assert!(cuts(&free) > 5, "{}", free.details);
+    let capped = run(5);
+    assert!((1..=5).contains(&cuts(&capped)), "{}", capped.details);
+    let Ok(Certificate::BranchAndPrice(c)) = &capped.certificate else {
+        panic!("no bnp certificate");
+    };
+    assert!(c.cuts.len() <= 5);
+    assert!(
+        microagg::bnp_certificate::verify(c, &inst, 3, None)
+            .unwrap()
+            .valid
+    );
+}
+
 /// Compaction: two sibling leaves with the same claim and duals become their parent, cuts
 /// with zero duals everywhere disappear, and the compacted certificate verifies with the
 /// same claim; a compacted certificate with a raised dual is still rejected.

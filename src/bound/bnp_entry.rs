@@ -41,6 +41,11 @@ pub const BNP_PARAMS: &[BoundParam] = &[
         default: "0",
         doc: "most nodes processed, the root included (0: no limit); fewer nodes leave fewer leaves, a smaller certificate",
     },
+    BoundParam {
+        key: "max_cuts",
+        default: "4000",
+        doc: "most subset-row cuts in all (0: the default); more can raise the root bound, at master time and certificate size",
+    },
 ];
 
 /// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
@@ -70,6 +75,9 @@ pub fn compute(
     }
     engine.enumerate = options.enumerate;
     engine.max_nodes = options.max_nodes;
+    if options.max_cuts > 0 {
+        engine.max_cuts = options.max_cuts;
+    }
     let run = crate::bnp::run_with(
         inst,
         k,

@@ -29,6 +29,10 @@ pub struct BoundOptions {
     /// `bnp`: most search nodes processed, the root included (`--max-nodes`, `max_nodes`;
     /// 0: no limit). Fewer nodes leave fewer leaves, so a smaller certificate.
     pub max_nodes: u64,
+    /// `bnp`: most subset-row cuts in all (`--max-cuts`, `max_cuts`; 0: the engine's
+    /// default, 4000). More cuts can raise the root bound further, each one costs master
+    /// time and a dual per leaf in the certificate.
+    pub max_cuts: usize,
     /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
     /// --enumerate`, proofs/P19).
     pub enumerate: bool,
@@ -65,6 +69,7 @@ impl BoundOptions {
             }
             "cuts" => self.cut_rounds = Some(value.parse().map_err(|_| bad("a count"))?),
             "max_nodes" => self.max_nodes = value.parse().map_err(|_| bad("a count"))?,
+            "max_cuts" => self.max_cuts = value.parse().map_err(|_| bad("a count"))?,
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {
                 let path = std::path::Path::new(value);

@@ -75,6 +75,8 @@ fn bnp_parameters_go_through_the_registry() {
     assert_eq!(o.set("bnp", "time_limit", "3").unwrap(), Some(3.0));
     assert_eq!(o.set("bnp", "max_nodes", "9").unwrap(), None);
     assert_eq!(o.max_nodes, 9);
+    assert_eq!(o.set("bnp", "max_cuts", "8000").unwrap(), None);
+    assert_eq!(o.max_cuts, 8000);
     assert!(o.set("colgen", "max_nodes", "9").is_err());
     let e = o.set("bnp", "nn_ascent", "0.3").unwrap_err().to_string();
     assert!(e.contains("bound bnp has no parameter 'nn_ascent'"), "{e}");

@@ -67,6 +67,11 @@ pub struct BoundArgs {
     /// certificate.
     #[arg(long)]
     pub max_nodes: Option<u64>,
+    /// bnp: most subset-row cuts in all (default 4000). More cuts can raise the root bound
+    /// (EIA k = 5 reached the cap in five rounds), each costs master time and one dual per
+    /// leaf in the certificate.
+    #[arg(long)]
+    pub max_cuts: Option<usize>,
     /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
     /// nn duals along the best start partition's slacks (0: none).
     #[arg(long)]
@@ -179,6 +184,12 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "--max-nodes: only bound bnp searches nodes".to_string(),
         ));
     }
+    if args.max_cuts.is_some() && args.method != microagg::bnp::BOUND_NAME {
+        return Err(Error::usage(
+            "--max-cuts: only bound bnp takes a cut cap (colgen and colgen-cuts: --cuts rounds)"
+                .to_string(),
+        ));
+    }
     check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
@@ -192,6 +203,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         cut_rounds: args.cuts,
         enumerate: args.enumerate,
         max_nodes: args.max_nodes.unwrap_or(0),
+        max_cuts: args.max_cuts.unwrap_or(0),
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
