@@ -13,7 +13,7 @@
 //!
 //! `--method bnp` runs branch-price-and-cut instead, through the bound registry (the path of
 //! `microagg bound --method bnp`, proofs/P17), from the same start partitions with `--cuts R`
-//! root rounds (0: the default, 50): the row gives root LP, LP with cuts (root, after the
+//! root rounds (default 50; 0: no cuts, neither at the root nor at the nodes): the row gives root LP, LP with cuts (root, after the
 //! cut rounds), the final certified bound (least open leaf), nodes processed (and open),
 //! seconds (wall and CPU of the process), the best known SSE and the gap, whether the
 //! incumbent was proven optimal, and the incumbent's SSE when it beats the best known one.
@@ -272,7 +272,7 @@ impl BnpCases<'_> {
         let inst = load(data, &ColumnSelection::All)?;
         let best_file = format!("{ROOT}/proofs/certificates/{data}-k{k}.labels");
         let mut options = BoundOptions {
-            cut_rounds: self.cuts,
+            cut_rounds: Some(self.cuts),
             ..Default::default()
         };
         if self.use_best && Path::new(&best_file).exists() {

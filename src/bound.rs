@@ -124,7 +124,7 @@ pub const BOUNDS: &[BoundInfo] = &[
             BoundParam {
                 key: "cuts",
                 default: "50",
-                doc: "rounds of subset-row cuts (0 means the default, 50)",
+                doc: "rounds of subset-row cuts after the master converged (0: none, the same bound as colgen)",
             },
             COLGEN_START_PARAM,
             COLGEN_PROGRESS,
@@ -294,7 +294,7 @@ pub fn compute_reporting(
     let mut certificate = Err(format!("bound {name} writes no certificate"));
     let mut incumbent = None;
     let (lower_bound, certified, details) = match name {
-        "nn" if options.cut_rounds > 0 => {
+        "nn" if options.cut_rounds.is_some() => {
             return Err(Error::usage(
                 "bound nn takes no cuts (only colgen, colgen-cuts and bnp do)".to_string(),
             ))
@@ -329,8 +329,9 @@ pub fn compute_reporting(
         }
         "colgen" | "colgen-cuts" => {
             let cut_rounds = match (name, options.cut_rounds) {
-                ("colgen-cuts", 0) => COLGEN_CUTS_ROUNDS,
-                (_, r) => r,
+                (_, Some(r)) => r,
+                ("colgen-cuts", None) => COLGEN_CUTS_ROUNDS,
+                (_, None) => 0,
             };
             let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);
             crate::search::check_time_limit(limit)

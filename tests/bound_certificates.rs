@@ -326,7 +326,7 @@ fn bnp_through_the_registry_is_at_most_brute_force() {
         let opt = brute_force_optimum(&inst.z, n, d, k);
         // One cut round at the root, so that some cases branch.
         let options = BoundOptions {
-            cut_rounds: 1,
+            cut_rounds: Some(1),
             ..Default::default()
         };
         let b = compute_reporting("bnp", &inst, k, Some(20.0), &options, &never, &mut |p| {
@@ -374,6 +374,116 @@ fn bnp_through_the_registry_is_at_most_brute_force() {
     assert!(
         reports >= checked,
         "every run reports its first incumbent and bound"
+    );
+}
+
+/// `--cuts 0` (`cuts = 0`) means no cuts for every bound that takes cuts, not "the
+/// default": colgen-cuts then separates none, bnp none at the root nor at any node, and the
+/// bnp certificate carries no cut. On an instance where the defaults do add cuts.
+#[test]
+fn zero_cut_rounds_means_no_cuts() {
+    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |name: &str, cut_rounds: Option<usize>| {
+        let options = BoundOptions {
+            cut_rounds,
+            ..Default::default()
+        };
+        compute_with(name, &inst, 3, Some(20.0), &options, &never).unwrap()
+    };
+    let count = |b: &microagg::bound::BoundOutcome, key: &str| b.details[key].as_u64().unwrap();
+    let colgen_cuts = run("colgen-cuts", None);
+    assert!(count(&colgen_cuts, "cuts") > 0, "{}", colgen_cuts.details);
+    let none = run("colgen-cuts", Some(0));
+    assert_eq!((count(&none, "cut_rounds"), count(&none, "cuts")), (0, 0));
+    assert!(none.lower_bound < colgen_cuts.lower_bound);
+    let bnp = run("bnp", None);
+    assert!(count(&bnp, "cuts") > 0, "{}", bnp.details);
+    let plain = run("bnp", Some(0));
+    assert_eq!((count(&plain, "cut_rounds"), count(&plain, "cuts")), (0, 0));
+    let Ok(Certificate::BranchAndPrice(c)) = &plain.certificate else {
+        panic!("no bnp certificate: {:?}", plain.certificate.as_ref().err());
+    };
+    assert!(c.cuts.is_empty() && c.leaves.iter().all(|l| l.cut_duals.is_empty()));
+    assert!(
+        microagg::bnp_certificate::verify(c, &inst, 3, None)
+            .unwrap()
+            .valid
+    );
+}
+
+/// `--max-nodes N` (`max_nodes = N`) stops bnp after N nodes: the search that branches
+/// without it (gauss n = 60, no cuts) stops at 1 and 3 nodes, each with a certificate that
+/// verifies, the smaller run with fewer leaves, and a bound at most the longer run's.
+#[test]
+fn max_nodes_stops_branch_and_price() {
+    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |max_nodes: u64| {
+        let options = BoundOptions {
+            cut_rounds: Some(0),
+            max_nodes,
+            ..Default::default()
+        };
+        let b = compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap();
+        let Ok(Certificate::BranchAndPrice(c)) = &b.certificate else {
+            panic!("no bnp certificate: {:?}", b.certificate.as_ref().err());
+        };
+        assert!(
+            microagg::bnp_certificate::verify(c, &inst, 3, None)
+                .unwrap()
+                .valid
+        );
+        (
+            b.details["nodes"].as_u64().unwrap(),
+            c.leaves.len(),
+            b.lower_bound,
+        )
+    };
+    let free = run(0);
+    assert!(free.0 > 3, "the unlimited search branches: {free:?}");
+    let (one, three) = (run(1), run(3));
+    assert_eq!((one.0, three.0), (1, 3));
+    assert!(
+        one.1 < three.1 && three.1 <= free.1,
+        "{one:?} {three:?} {free:?}"
+    );
+    assert!(
+        one.2 <= three.2 && three.2 <= free.2,
+        "{one:?} {three:?} {free:?}"
+    );
+}
+
+/// `--max-cuts C` (`max_cuts = C`) caps the cuts of bnp: the default run adds more than 5
+/// cuts on this instance, the capped one 5 at most, and its certificate verifies.
+#[test]
+fn max_cuts_caps_the_cuts_of_branch_and_price() {
+    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |max_cuts: usize| {
+        let options = BoundOptions {
+            max_cuts,
+            max_nodes: 3,
+            ..Default::default()
+        };
+        compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap()
+    };
+    let cuts = |b: &microagg::bound::BoundOutcome| b.details["cuts"].as_u64().unwrap();
+    let free = run(0);
+    assert!(cuts(&free) > 5, "{}", free.details);
+    let capped = run(5);
+    assert!((1..=5).contains(&cuts(&capped)), "{}", capped.details);
+    let Ok(Certificate::BranchAndPrice(c)) = &capped.certificate else {
+        panic!("no bnp certificate");
+    };
+    assert!(c.cuts.len() <= 5);
+    assert!(
+        microagg::bnp_certificate::verify(c, &inst, 3, None)
+            .unwrap()
+            .valid
     );
 }
 

@@ -663,7 +663,7 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
     let colgen = &plan.bounds[1];
     assert_eq!(
         (colgen.options.cut_rounds, colgen.time_limit),
-        (1, Some(30.0))
+        (Some(1), Some(30.0))
     );
     let records = run(&plan, &opts(None, 1, None, false));
     let r = &records[0];
@@ -677,7 +677,7 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
     assert_eq!(params, [("cuts", "1"), ("time_limit", "30")]);
     let inst = &plan.instances[0].inst;
     let options = microagg::bound::BoundOptions {
-        cut_rounds: 1,
+        cut_rounds: Some(1),
         ..Default::default()
     };
     let never = AtomicBool::new(false);

@@ -11,7 +11,8 @@
 //! relative 1e-9). Every improvement of the incumbent or the bound is reported as it happens
 //! ([`crate::bound::BoundProgress`]; the commands print it on stderr). Both commands can
 //! write the incumbent's labels (`--labels-out`). The search separates subset-row cuts at the
-//! root (`bound --cuts N` rounds, default 50) and one round per node; `bound --certificate
+//! root (`bound --cuts N` rounds, default 50) and one round per node (`--cuts 0`: no cuts
+//! anywhere); `bound --certificate
 //! FILE` writes the branch-and-price certificate ([`crate::bnp_certificate`], proofs/P18)
 //! that `verify-bound` re-checks.
 //!

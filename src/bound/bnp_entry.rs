@@ -33,9 +33,19 @@ pub const BNP_PARAMS: &[BoundParam] = &[
     BoundParam {
         key: "cuts",
         default: "50",
-        doc: "rounds of subset-row cuts at the root (0 means the default, 50); one round at every node",
+        doc: "rounds of subset-row cuts at the root, and one round at every other node; 0: no cuts anywhere (plain branch-and-price)",
     },
     colgen_params::COLGEN_START_PARAM,
+    BoundParam {
+        key: "max_nodes",
+        default: "0",
+        doc: "most nodes processed, the root included (0: no limit); fewer nodes leave fewer leaves, a smaller certificate",
+    },
+    BoundParam {
+        key: "max_cuts",
+        default: "4000",
+        doc: "most subset-row cuts in all (0: the default); more can raise the root bound, at master time and certificate size",
+    },
 ];
 
 /// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
@@ -57,10 +67,17 @@ pub fn compute(
     report: &mut dyn FnMut(&BoundProgress),
 ) -> Result<BnpOutcome> {
     let mut engine = BnpOptions::default();
-    if options.cut_rounds > 0 {
-        engine.cut_rounds = options.cut_rounds;
+    match options.cut_rounds {
+        None => {}
+        // No cuts: none at the root and none at the other nodes.
+        Some(0) => (engine.cut_rounds, engine.node_cut_rounds) = (0, 0),
+        Some(r) => engine.cut_rounds = r,
     }
     engine.enumerate = options.enumerate;
+    engine.max_nodes = options.max_nodes;
+    if options.max_cuts > 0 {
+        engine.max_cuts = options.max_cuts;
+    }
     let run = super::bnp::run_with(
         inst,
         k,

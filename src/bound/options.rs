@@ -18,11 +18,21 @@ pub struct BoundOptions {
     pub start_source: String,
     /// `colgen`: one progress line per iteration on stderr.
     pub progress: bool,
-    /// `colgen`: rounds of subset-row cuts after the master converged (0: none); `bnp`:
-    /// rounds at the root (0: the engine's default, 50).
-    pub cut_rounds: usize,
+    /// Rounds of subset-row cuts (`--cuts R`, `cuts = R`); `None`: the bound's default
+    /// (colgen 0, colgen-cuts 50 after the master converged; bnp 50 at the root and one at
+    /// every other node). `Some(0)` means no cuts at all (for bnp: neither at the root nor
+    /// at any node, plain branch-and-price); `Some(R)`: colgen and colgen-cuts R rounds,
+    /// bnp R rounds at the root (and one at every other node).
+    pub cut_rounds: Option<usize>,
     /// `colgen`: the k = 10 options ([`colgen_params`]).
     pub k10: colgen_params::K10Options,
+    /// `bnp`: most search nodes processed, the root included (`--max-nodes`, `max_nodes`;
+    /// 0: no limit). Fewer nodes leave fewer leaves, so a smaller certificate.
+    pub max_nodes: u64,
+    /// `bnp`: most subset-row cuts in all (`--max-cuts`, `max_cuts`; 0: the engine's
+    /// default, 4000). More cuts can raise the root bound further, each one costs master
+    /// time and a dual per leaf in the certificate.
+    pub max_cuts: usize,
     /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
     /// --enumerate`, proofs/P19).
     pub enumerate: bool,
@@ -57,7 +67,9 @@ impl BoundOptions {
                     .map_err(|e| Error::usage(format!("bound {name}: time_limit {e}")))?;
                 return Ok(Some(t));
             }
-            "cuts" => self.cut_rounds = value.parse().map_err(|_| bad("a count"))?,
+            "cuts" => self.cut_rounds = Some(value.parse().map_err(|_| bad("a count"))?),
+            "max_nodes" => self.max_nodes = value.parse().map_err(|_| bad("a count"))?,
+            "max_cuts" => self.max_cuts = value.parse().map_err(|_| bad("a count"))?,
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {
                 let path = std::path::Path::new(value);

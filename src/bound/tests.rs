@@ -53,7 +53,7 @@ fn the_registry_lists_every_bound_once_with_its_parameters() {
 fn bound_parameters_are_typed_and_checked() {
     let mut o = BoundOptions::default();
     assert_eq!(o.set("colgen", "cuts", "5").unwrap(), None);
-    assert_eq!(o.cut_rounds, 5);
+    assert_eq!(o.cut_rounds, Some(5));
     assert_eq!(o.set("colgen", "time_limit", "2.5").unwrap(), Some(2.5));
     assert!(o.set("colgen", "progress", "true").is_ok() && o.progress);
     let e = o.set("nn", "cuts", "5").unwrap_err().to_string();
@@ -71,8 +71,13 @@ fn bound_parameters_are_typed_and_checked() {
 fn bnp_parameters_go_through_the_registry() {
     let mut o = BoundOptions::default();
     assert_eq!(o.set("bnp", "cuts", "7").unwrap(), None);
-    assert_eq!(o.cut_rounds, 7);
+    assert_eq!(o.cut_rounds, Some(7));
     assert_eq!(o.set("bnp", "time_limit", "3").unwrap(), Some(3.0));
+    assert_eq!(o.set("bnp", "max_nodes", "9").unwrap(), None);
+    assert_eq!(o.max_nodes, 9);
+    assert_eq!(o.set("bnp", "max_cuts", "8000").unwrap(), None);
+    assert_eq!(o.max_cuts, 8000);
+    assert!(o.set("colgen", "max_nodes", "9").is_err());
     let e = o.set("bnp", "nn_ascent", "0.3").unwrap_err().to_string();
     assert!(e.contains("bound bnp has no parameter 'nn_ascent'"), "{e}");
     assert_eq!(

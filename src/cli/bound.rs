@@ -48,17 +48,30 @@ pub struct BoundArgs {
     /// certificate (every leaf's decisions and duals, proofs/P18).
     #[arg(long)]
     pub certificate: Option<PathBuf>,
-    /// colgen: rounds of subset-row cuts on record triples once the master LP is reached
-    /// (0: none for colgen, 50 for colgen-cuts and at the root of bnp). Each round adds the most violated cuts (at most 800) and resumes column
-    /// generation; the bound is the best over all rounds (proofs/P14). Costs time, raises
-    /// the bound where the LP relaxation is weak (proofs/certificates/study-colgen.txt).
-    #[arg(long, default_value_t = 0)]
-    pub cuts: usize,
+    /// colgen, colgen-cuts, bnp: rounds of subset-row cuts on record triples (proofs/P14).
+    /// colgen and colgen-cuts: rounds once the master LP is reached (default 0 for colgen,
+    /// 50 for colgen-cuts); each round adds the most violated cuts (at most 800) and
+    /// resumes column generation, the bound is the best over all rounds. bnp: rounds at the
+    /// root (default 50), and one round at every other node. 0 means no cuts at all (bnp:
+    /// neither at the root nor at the nodes). Costs time, raises the bound where the LP
+    /// relaxation is weak (proofs/certificates/study-colgen.txt). nn takes no cuts
+    #[arg(long)]
+    pub cuts: Option<usize>,
     /// bnp: after the root, try to prove optimality by enumerating every group whose reduced
     /// cost at the root's duals is within the gap and searching the partitions made of them
     /// (proofs/P19; the certificate then carries the duals for verify-bound).
     #[arg(long)]
     pub enumerate: bool,
+    /// bnp: most search nodes processed, the root included (default: no limit); the search
+    /// then returns its incumbent and bound. Fewer nodes leave fewer leaves, so a smaller
+    /// certificate.
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// bnp: most subset-row cuts in all (default 4000). More cuts can raise the root bound
+    /// (EIA k = 5 reached the cap in five rounds), each costs master time and one dual per
+    /// leaf in the certificate.
+    #[arg(long)]
+    pub max_cuts: Option<usize>,
     /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
     /// nn duals along the best start partition's slacks (0: none).
     #[arg(long)]
@@ -166,6 +179,17 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "--enumerate: only bound bnp enumerates".to_string(),
         ));
     }
+    if args.max_nodes.is_some() && args.method != microagg::bnp::BOUND_NAME {
+        return Err(Error::usage(
+            "--max-nodes: only bound bnp searches nodes".to_string(),
+        ));
+    }
+    if args.max_cuts.is_some() && args.method != microagg::bnp::BOUND_NAME {
+        return Err(Error::usage(
+            "--max-cuts: only bound bnp takes a cut cap (colgen and colgen-cuts: --cuts rounds)"
+                .to_string(),
+        ));
+    }
     check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
@@ -178,6 +202,8 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         progress: args.progress,
         cut_rounds: args.cuts,
         enumerate: args.enumerate,
+        max_nodes: args.max_nodes.unwrap_or(0),
+        max_cuts: args.max_cuts.unwrap_or(0),
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).

@@ -24,8 +24,10 @@ pub fn bound(args: &BoundArgs) -> Result<ExitCode> {
     let unused = [
         ("--start", args.start.is_some()),
         ("--certificate", args.certificate.is_some()),
-        ("--cuts", args.cuts > 0),
+        ("--cuts", args.cuts.is_some()),
         ("--progress", args.progress),
+        ("--max-nodes", args.max_nodes.is_some()),
+        ("--max-cuts", args.max_cuts.is_some()),
         ("--nn-ascent", args.nn_ascent.is_some()),
         ("--subgradient", args.subgradient.is_some()),
         ("--lp-segment", args.lp_segment),

@@ -96,7 +96,7 @@ mod tests {
     fn bound_requests_set_typed_parameters_through_the_registry() {
         let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
         let r = BoundRequest::new("colgen", &[kv("cuts", "3"), kv("time_limit", "2.5")]).unwrap();
-        assert_eq!((r.options.cut_rounds, r.time_limit), (3, Some(2.5)));
+        assert_eq!((r.options.cut_rounds, r.time_limit), (Some(3), Some(2.5)));
         assert_eq!(r.params.get("cuts").map(String::as_str), Some("3"));
         let e = BoundRequest::new("colgen", &[kv("cuts", "many")]).unwrap_err();
         assert!(e.contains("cuts=many: expected a count"), "{e}");

@@ -1,0 +1,116 @@
+//! # ILS from a stored partition
+//!
+//! Runs the workbench's iterated local search (`ils`, with any `--param ils.KEY=VALUE`, e.g.
+//! `ils.merge_pool=10000` as in the CASC campaigns of stop 16) starting from a labels file
+//! instead of an initializer, for a wall-clock budget, and writes the best partition found
+//! when it is strictly better than the start (re-checked by `check_labels`: feasibility and a
+//! recomputed SSE). Used to try to improve the stored best-known partitions of
+//! `proofs/certificates/` (issue 18: a lower incumbent narrows the certified gap).
+//!
+//! Usage: `cargo run --release --example ils_from_labels -- --data eia --k 5
+//!         --labels proofs/certificates/eia-k5.labels --time-limit 900 [--seed 1]
+//!         [--param ils.merge_pool=10000] --out better.labels`
+//!
+//! ## Complexity
+//! That of ILS (its module doc) for the given budget; O(n) to read and check the labels.
+
+use microagg::data::{load, ColumnSelection};
+use microagg::labels::{check_labels, read_labels};
+use microagg::partition::Partition;
+use microagg::rng::Rng;
+use microagg::search::refine;
+use rand::SeedableRng;
+use serde_json::{Map, Value};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut data, mut k, mut labels, mut out) = (None, None, None, None);
+    let (mut limit, mut seed, mut params) = (60.0f64, 0u64, Map::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--data" => data = Some(value()?),
+            "--k" => k = Some(value()?.parse::<usize>()?),
+            "--labels" => labels = Some(value()?),
+            "--out" => out = Some(value()?),
+            "--time-limit" => limit = value()?.parse()?,
+            "--seed" => seed = value()?.parse()?,
+            "--param" => {
+                let kv = value()?;
+                let (key, v) = kv
+                    .strip_prefix("ils.")
+                    .and_then(|s| s.split_once('='))
+                    .ok_or(format!("--param {kv}: expected ils.KEY=VALUE"))?;
+                // Numbers and booleans as JSON, anything else as a string (as `run --param`).
+                let v = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.into()));
+                params.insert(key.to_string(), v);
+            }
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    let (Some(data), Some(k), Some(labels), Some(out)) = (data, k, labels, out) else {
+        return Err(
+            "usage: ils_from_labels --data D --k K --labels FILE --out FILE \
+                    [--time-limit S] [--seed N] [--param ils.KEY=VALUE]..."
+                .into(),
+        );
+    };
+    let inst = load(&data, &ColumnSelection::All)?;
+    let start_labels = read_labels(std::path::Path::new(&labels))?;
+    let start = check_labels(&inst, k, &start_labels)?;
+    println!(
+        "start {labels}: SSE {:.10} IL {:.10} %",
+        start.sse,
+        inst.il(start.sse)
+    );
+    let mut ils = microagg::registry::find("ils")?.make_refiner(&params)?;
+    let never = AtomicBool::new(false);
+    let t = Instant::now();
+    let cpu0 = cpu_seconds();
+    let r = refine(
+        ils.as_mut(),
+        &inst,
+        k,
+        Partition::from_labels(&inst, start_labels)?,
+        &mut Rng::seed_from_u64(seed),
+        Some(Instant::now() + Duration::from_secs_f64(limit)),
+        &never,
+    )?;
+    let best = r.partition.canonical_labels();
+    let report = check_labels(&inst, k, &best)?;
+    println!(
+        "ils seed {seed} {:.1} s wall, {:.1} s CPU, {} steps: SSE {:.10} IL {:.10} % ({:+.10} against the start)",
+        t.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu0,
+        r.steps,
+        report.sse,
+        inst.il(report.sse),
+        report.sse - start.sse
+    );
+    if report.sse < start.sse {
+        let text: String = best.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&out, text)?;
+        println!("better: written to {out}");
+    } else {
+        println!("not better: nothing written");
+    }
+    Ok(())
+}
+
+/// CPU seconds of this process (user + system) from /proc, or NaN where unavailable.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(u), Some(s)) => (u + s) / 100.0,
+        _ => f64::NAN,
+    }
+}
