@@ -242,3 +242,119 @@ fn a_cut_search_proves_no_more_than_the_full_one() {
         }
     }
 }
+
+mod common;
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// `bound --method colgen --weights` and `run --bound colgen --weights`: certified, at most
+/// the weighted optimum (subset DP on the z-scores) and the run's weighted SSE, with the
+/// weighted gap; the certificate verifies with the same weights column, is refused without
+/// it or with another column, and a raised claim or raised duals are rejected.
+#[test]
+fn cli_weighted_colgen_bound_and_its_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.csv");
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    let n = 12;
+    let mut text = "a,b,w,v\n".to_string();
+    for _ in 0..n {
+        text += &format!(
+            "{},{},{},{}\n",
+            rng.random_range(-5.0..5.0),
+            rng.random_range(-5.0..5.0),
+            10f64.powf(rng.random_range(-3.0..3.0)),
+            10f64.powf(rng.random_range(0.0..2.0)),
+        );
+    }
+    std::fs::write(&path, text).unwrap();
+    let d = path.to_str().unwrap();
+    let cert = dir.path().join("c.json");
+    let c = cert.to_str().unwrap();
+    let base = [
+        "--data",
+        d,
+        "--columns",
+        "a,b",
+        "--weights",
+        "w",
+        "--k",
+        "3",
+    ];
+    let mut args = vec![
+        "bound",
+        "--method",
+        "colgen",
+        "--time-limit",
+        "20",
+        "--json",
+    ];
+    args.extend(base);
+    args.extend(["--certificate", c]);
+    let b = json(&common::cli_ok(&args));
+    assert_eq!(b["method"], "colgen");
+    assert_eq!(b["certified"], true);
+    assert_eq!(b["details"]["weighted"], true);
+    let lb = b["lower_bound"].as_f64().unwrap();
+    let sel = microagg::data::ColumnSelection::parse("a,b");
+    let inst = microagg::data::load_weighted(d, &sel, b',', "w").unwrap();
+    let w = &inst.weights.as_ref().unwrap().values;
+    let opt = weighted_subset_dp(&inst.z, n, 2, 3, w).unwrap().value;
+    assert!(lb > 0.0 && lb <= opt, "{lb} vs {opt}");
+    assert!(lb >= b["details"]["nn"].as_f64().unwrap());
+    // The run reports it beside the weighted SSE, with the weighted gap.
+    let mut args = vec![
+        "run",
+        "--method",
+        "mdav+descent",
+        "--bound",
+        "colgen",
+        "--json",
+    ];
+    args.extend(base);
+    let r = json(&common::cli_ok(&args));
+    let wb = &r["weights"]["bound"];
+    assert_eq!(wb["method"], "colgen");
+    let (rlb, sse_w) = (
+        wb["lower_bound"].as_f64().unwrap(),
+        r["weights"]["sse"].as_f64().unwrap(),
+    );
+    assert!(rlb <= opt && opt <= sse_w * (1.0 + 1e-12));
+    let gap = wb["gap_percent"].as_f64().unwrap();
+    assert!((gap - 100.0 * (sse_w - rlb) / rlb).abs() <= 1e-9 * gap.abs().max(1.0));
+    // verify-bound: accepted with the weights, refused without or with another column.
+    let mut verify = vec![
+        "verify-bound",
+        "--certificate",
+        c,
+        "--data",
+        d,
+        "--columns",
+        "a,b",
+    ];
+    verify.extend(["--k", "3"]);
+    let mut with_w = verify.clone();
+    with_w.extend(["--weights", "w"]);
+    common::cli_ok(&with_w);
+    assert_eq!(common::cli(&verify).status.code(), Some(2));
+    let mut other = verify.clone();
+    other.extend(["--weights", "v"]);
+    let out = common::cli(&other);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'w'"));
+    // Tampering: a raised claim, then every dual raised, are rejected (exit 1).
+    let original: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    let mut raised = original.clone();
+    raised["lower_bound"] = (opt * 1.5 + 1.0).into();
+    std::fs::write(&cert, raised.to_string()).unwrap();
+    assert_eq!(common::cli(&with_w).status.code(), Some(1));
+    let mut duals = original.clone();
+    for v in duals["duals"].as_array_mut().unwrap() {
+        *v = (v.as_f64().unwrap() + opt).into();
+    }
+    std::fs::write(&cert, duals.to_string()).unwrap();
+    assert_eq!(common::cli(&with_w).status.code(), Some(1));
+}

@@ -226,6 +226,7 @@ fn certify(
 /// `x` with weights `w` and minimum group size `k` (the verifier of a weighted certificate;
 /// no HiGHS, no node budget; `time_limit` seconds cut the search, giving a weaker bound).
 /// `rc_lower_bound` is the least per-anchor value (capped at 0, before the margin).
+#[allow(clippy::too_many_arguments)] // the data, the weights and the certificate fields
 pub fn verify_weighted_lagrangian(
     x: &[f64],
     n: usize,
