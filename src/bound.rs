@@ -48,6 +48,7 @@ pub mod figures;
 pub mod options;
 pub mod param;
 pub mod weighted;
+pub mod weighted_certificate;
 pub use colgen_params::{
     is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS, COLGEN_PROGRESS, COLGEN_START,
     COLGEN_START_PARAM, COLGEN_TIME_LIMIT,

@@ -656,10 +656,10 @@ fn cli_errors_name_file_row_and_column() {
         "--method",
         "mdav",
         "--bound",
-        "colgen",
+        "colgen-cuts",
     ]);
     assert!(
-        e.contains("bound colgen with --weights: only nn has a weighted version"),
+        e.contains("bound colgen-cuts with --weights: only nn (proofs/P41) and colgen"),
         "{e}"
     );
     let e = err_of(&[
@@ -671,9 +671,9 @@ fn cli_errors_name_file_row_and_column() {
         "--k",
         "2",
         "--method",
-        "colgen",
+        "bnp",
     ]);
-    assert!(e.contains("only nn has a weighted version"), "{e}");
+    assert!(e.contains("only nn (proofs/P41) and colgen"), "{e}");
     let e = err_of(&[
         "bound",
         "--data",

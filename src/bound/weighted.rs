@@ -6,8 +6,14 @@
 //! Below [`SCAN_BELOW`] records every pair is scanned (each record's relaxation solved over
 //! all other records); from there each record sees its [`LIST_LENGTH`] nearest from the
 //! kd-tree and every other record as a pseudo-record at the last list distance with the
-//! smallest weight (weaker, still valid). The other bounds (colgen, colgen-cuts, bnp) have
-//! no weighted version: with `--weights` they are refused.
+//! smallest weight (weaker, still valid).
+//!
+//! `bound --method colgen --weights W` and `run --bound colgen --weights W`: the weighted
+//! column generation bound of `microagg_solvers::bounds::colgen_weighted`
+//! (proofs/P43-weighted-lagrangian-bound.md), its master seeded by the
+//! [`WEIGHTED_COLGEN_START`] partition (and the run's own partition under `run`), with a
+//! certificate for `verify-bound --weights W` ([`super::weighted_certificate`]). colgen-cuts
+//! and bnp have no weighted version: with `--weights` they are refused.
 //!
 //! The IL of the bound is on the weighted scale: `100 LB_w / SST_w`, rounded down.
 //!
@@ -18,6 +24,7 @@
 //! ## References
 //! Dinkelbach, W. (1967). On nonlinear fractional programming. Management Science 13(7).
 
+use super::weighted_certificate::WeightedCertificate;
 use super::BoundOutcome;
 use crate::data::Instance;
 use crate::error::{Error, Result};
@@ -32,7 +39,7 @@ pub const SCAN_BELOW: usize = 4096;
 pub const LIST_LENGTH: usize = 64;
 
 /// The bounds that have a weighted version.
-pub const WEIGHTED_BOUNDS: &[&str] = &["nn"];
+pub const WEIGHTED_BOUNDS: &[&str] = &["nn", "colgen"];
 
 /// Refuse a bound without a weighted version before anything runs (names are checked
 /// against the registry by the caller).
@@ -41,9 +48,9 @@ pub fn check_weighted_name(name: &str) -> Result<()> {
         return Ok(());
     }
     Err(Error::usage(format!(
-        "bound {name} with --weights: only nn has a weighted version (the weighted \
-         nearest-neighbour bound, proofs/P41); colgen, colgen-cuts and bnp price unweighted \
-         groups (docs/weights.md). Use --bound nn, or leave out --weights"
+        "bound {name} with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
+         weighted version; colgen-cuts and bnp price unweighted groups (docs/weights.md). Use \
+         --bound nn or colgen, or leave out --weights"
     )))
 }
 
@@ -104,6 +111,124 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
         certificate: Err("the weighted nn bound writes no certificate".to_string()),
         incumbent: None,
     })
+}
+
+/// Pipeline whose partition seeds the weighted colgen master: with weights its descent
+/// minimises the weighted SSE (the unweighted [`super::COLGEN_START`] does not).
+pub const WEIGHTED_COLGEN_START: &str = "mdav+descent";
+
+/// The weighted bound `name` (one of [`WEIGHTED_BOUNDS`]) of `inst` (with weights) for
+/// groups of at least `k` records; `extra_start` (labels) joins the colgen master's start
+/// columns.
+pub fn compute(
+    name: &str,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<BoundOutcome> {
+    check_weighted_name(name)?;
+    match name {
+        "colgen" => weighted_colgen(inst, k, time_limit, extra_start, interrupt).map(|b| b.0),
+        _ => weighted_nn(inst, k, interrupt),
+    }
+}
+
+/// The weighted column generation bound (proofs/P43) within `time_limit` seconds (default
+/// [`super::COLGEN_DEFAULT_SECONDS`], the start pipeline included), with its certificate.
+pub fn weighted_colgen(
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<(
+    BoundOutcome,
+    std::result::Result<WeightedCertificate, String>,
+)> {
+    use super::COLGEN_DEFAULT_SECONDS;
+    inst.check_k(k)?;
+    let w = inst.weights.as_ref().ok_or_else(|| {
+        Error::usage("the weighted colgen bound needs sampling weights (--weights COLUMN)")
+    })?;
+    let started = Instant::now();
+    let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);
+    crate::search::check_time_limit(limit)
+        .map_err(|e| Error::usage(format!("bound colgen: time limit {e}")))?;
+    if let Some(labels) = extra_start {
+        microagg_solvers::bounds::colgen::start_groups(labels, inst.n, k)
+            .map_err(|m| Error::usage(format!("bound colgen (weighted): start partition: {m}")))?;
+    }
+    // The start pipeline on the weighted instance (its descent is the weighted one).
+    let start = crate::pipeline::Pipeline::parse(WEIGHTED_COLGEN_START, &[])?.run(
+        inst,
+        k,
+        0,
+        Some(limit / 10.0),
+        interrupt,
+    )?;
+    let remaining = if interrupt.load(Ordering::SeqCst) {
+        1e-3
+    } else {
+        (limit - started.elapsed().as_secs_f64()).max(1e-3 * limit)
+    };
+    let opts = microagg_solvers::bounds::colgen_weighted::WeightedColgenOptions {
+        time_limit: remaining,
+        ..Default::default()
+    };
+    let mut starts: Vec<&[usize]> = vec![start.partition.labels()];
+    if let Some(labels) = extra_start {
+        starts.push(labels);
+    }
+    let b = microagg_solvers::bounds::colgen_weighted::weighted_colgen_bound(
+        &inst.z, inst.n, inst.d, k, &w.values, &starts, &opts,
+    )
+    .map_err(|e| Error::algorithm("bound colgen (weighted)", e))?;
+    let sst = crate::weighted::weighted_sst(inst, &w.values);
+    let certificate = if b.duals.is_empty() {
+        Err("no weighted Lagrangian bound was computed within the time limit".to_string())
+    } else {
+        Ok(WeightedCertificate::new(
+            inst,
+            k,
+            b.lagrangian,
+            b.duals.clone(),
+            b.anchor_threshold,
+        )?)
+    };
+    let outcome = BoundOutcome {
+        method: "colgen".into(),
+        lower_bound: b.lower_bound,
+        il_lower_bound: (100.0 * b.lower_bound / sst).next_down().max(0.0),
+        certified: true,
+        seconds: started.elapsed().as_secs_f64(),
+        details: json!({
+            "weighted": true,
+            "weights": w.column,
+            "sst_weighted": sst,
+            "lagrangian": b.lagrangian,
+            "nn": b.nn,
+            "lp_value": b.lp_value,
+            "anchor_threshold": b.anchor_threshold,
+            "iterations": b.iterations,
+            "columns": b.columns,
+            "exact_calls": b.exact_calls,
+            "exact_nodes": b.exact_nodes,
+            "pricing_exact": b.pricing_exact,
+            "converged": b.converged,
+            "lp_seconds": b.lp_seconds,
+            "pricing_seconds": b.pricing_seconds,
+            "lp_error": b.lp_error,
+            "start": WEIGHTED_COLGEN_START,
+            "start_sse_weighted": b.start_sse,
+            "start_labels": extra_start.is_some(),
+            "time_limit": limit,
+        }),
+        certificate: Err("the weighted certificate is returned beside the outcome".into()),
+        incumbent: None,
+    };
+    Ok((outcome, certificate))
 }
 
 // Here rather than beside the type in `crate::weighted`, which sits below the registry.

@@ -157,7 +157,7 @@ fn check_outputs(args: &BoundArgs) -> Result<()> {
 }
 
 /// Refuse a destination whose folder does not exist.
-fn check_destination(flag: &str, path: &Path) -> Result<()> {
+pub fn check_destination(flag: &str, path: &Path) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -260,6 +260,9 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     // A branch-and-price certificate (by its format tag) or a Lagrangian one; either may be
     // gzip-compressed.
     let text = microagg::certificate::read_text(path)?;
+    if microagg::bound::weighted_certificate::is_weighted_certificate(&text) {
+        return verify_weighted(&args, &text);
+    }
     let bnp = microagg::bnp_certificate::is_bnp_certificate(&text);
     let data = &args.data;
     let (cert, bnp_cert) = if bnp {
@@ -285,6 +288,42 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
         output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;
     } else {
         output::println(&render::verdict_text(&v, path, &inst, data.k, seconds))?;
+    }
+    Ok(if v.valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `verify-bound` of a weighted certificate (`bound --method colgen --weights W
+/// --certificate FILE`); the data must be loaded with the same `--weights`.
+fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
+    use microagg::bound::weighted_certificate as wc;
+    let path = &args.certificate;
+    let cert = wc::WeightedCertificate::parse(text, &path.display().to_string())?;
+    let data = &args.data;
+    if data.weights.is_none() {
+        return Err(Error::usage(format!(
+            "{} is a certificate of a weighted bound (weights column '{}'): give --weights {}",
+            path.display(),
+            cert.weights,
+            cert.weights
+        )));
+    }
+    let inst = data.load_weighted()?;
+    inst.check_k(data.k)?;
+    let start = std::time::Instant::now();
+    let v = wc::verify(&cert, &inst, data.k, args.time_limit)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;
+    } else {
+        output::println(&format!(
+            "{} (weighted SSE, --weights {})",
+            render::verdict_text(&v, path, &inst, data.k, seconds),
+            cert.weights
+        ))?;
     }
     Ok(if v.valid {
         ExitCode::SUCCESS

@@ -37,7 +37,7 @@ pub struct DataArgs {
     /// Sampling weights: a column of the CSV file (name or 1-based position), read as one
     /// weight per record, each finite and > 0; not an attribute. Reports the weighted IL
     /// (docs/weights.md says what each method does with weights). `run`, `check`, `measure`,
-    /// `bound` (nn) and `solve-exact` (subset DP) only.
+    /// `bound` (nn, colgen), `verify-bound` (weighted certificates) and `solve-exact` (subset DP) only.
     #[arg(long, value_name = "COLUMN")]
     pub weights: Option<String>,
 }
@@ -57,7 +57,7 @@ impl DataArgs {
     pub fn load(&self) -> Result<data::Instance> {
         if self.weights.is_some() {
             return Err(Error::usage(
-                "--weights applies to `run`, `check`, `measure`, `bound` (nn) and `solve-exact` \
+                "--weights applies to `run`, `check`, `measure`, `bound` (nn, colgen), `verify-bound` (weighted certificates) and `solve-exact` \
                  (subset DP); this command has no weighted version (docs/weights.md)",
             ));
         }

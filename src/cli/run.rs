@@ -249,10 +249,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         release,
     });
     record.missing = inst.missing_record(outputs.masked.as_ref().map(|_| args.missing_release));
-    // --bound nn --weights: the weighted nn bound on the weighted SSE next to the unweighted
-    // bound of the unweighted SSE (proofs/P41), skipped like it once interrupted.
-    if let (Some(w), Some(_), None) = (record.weights.as_mut(), &lb, bound_skipped) {
-        let wb = microagg::bound::weighted::weighted_nn(&inst, data.k, interrupt::flag())?;
+    // --bound nn|colgen --weights: the weighted bound on the weighted SSE next to the
+    // unweighted bound of the unweighted SSE (proofs/P41, P43; colgen's master also starts
+    // from this run's partition), skipped like it once interrupted.
+    if let (Some(w), Some(b), None) = (record.weights.as_mut(), &lb, bound_skipped) {
+        let wb = microagg::bound::weighted::compute(
+            &b.method,
+            &inst,
+            data.k,
+            bound_time_limit,
+            Some(out.partition.labels()),
+            interrupt::flag(),
+        )?;
         w.bound = Some(microagg::weighted::WeightedBound::of(&wb, w.sse));
     }
     if args.json {
@@ -283,7 +291,8 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
         ));
     }
     if let Some(b) = &args.bound {
-        // Only nn has a weighted version (proofs/P41); the others are refused here.
+        // Only nn and colgen have a weighted version (proofs/P41, P43); the others are
+        // refused here.
         microagg::bound::weighted::check_weighted_name(b)?;
     }
     if let Some(a) = &args.release.aggregate {

@@ -1,9 +1,11 @@
 //! # `microagg bound --weights W`
 //!
-//! The weighted nearest-neighbour bound on the weighted SSE ([`microagg::bound::weighted`],
-//! proofs/P41-weighted-nn-bound.md). Only `--method nn` has a weighted version; the options
-//! of colgen and bnp (start labels, certificates, cuts, the k = 10 helpers, labels out) are
-//! refused with `--weights`, never ignored.
+//! The weighted nearest-neighbour bound (`--method nn`, proofs/P41-weighted-nn-bound.md)
+//! and the weighted column generation bound (`--method colgen`, proofs/P43, with
+//! `--start` and `--certificate`) on the weighted SSE ([`microagg::bound::weighted`]).
+//! colgen-cuts and bnp have no weighted version; the options without a weighted meaning
+//! (cuts, the k = 10 helpers, labels out, and --start / --certificate for nn) are refused
+//! with `--weights`, never ignored.
 //!
 //! ## Complexity
 //! That of [`microagg::bound::weighted::weighted_nn`].
@@ -21,9 +23,10 @@ use std::process::ExitCode;
 /// `microagg bound --weights W [--method nn]`.
 pub fn bound(args: &BoundArgs) -> Result<ExitCode> {
     microagg::bound::weighted::check_weighted_name(&args.method)?;
+    let colgen = args.method == "colgen";
     let unused = [
-        ("--start", args.start.is_some()),
-        ("--certificate", args.certificate.is_some()),
+        ("--start", args.start.is_some() && !colgen),
+        ("--certificate", args.certificate.is_some() && !colgen),
         ("--cuts", args.cuts.is_some()),
         ("--progress", args.progress),
         ("--max-nodes", args.max_nodes.is_some()),
@@ -38,13 +41,42 @@ pub fn bound(args: &BoundArgs) -> Result<ExitCode> {
     ];
     if let Some((option, _)) = unused.iter().find(|(_, given)| *given) {
         return Err(Error::usage(format!(
-            "{option} does not apply to the weighted nn bound (bound --weights): it is an \
-             option of colgen or bnp, which have no weighted version"
+            "{option} does not apply to the weighted {} bound (bound --weights): it has no \
+             weighted version",
+            args.method
         )));
     }
+    if let Some(path) = &args.certificate {
+        super::bound::check_destination("--certificate", path)?;
+    }
+    let start = args
+        .start
+        .as_deref()
+        .map(microagg::labels::read_labels)
+        .transpose()?;
     let inst = args.data.load_weighted()?;
     let k = args.data.k;
-    let b = microagg::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?;
+    let b = if colgen {
+        let (b, cert) = microagg::bound::weighted::weighted_colgen(
+            &inst,
+            k,
+            args.time_limit,
+            start.as_deref(),
+            interrupt::flag(),
+        )?;
+        if let Some(path) = &args.certificate {
+            let cert = cert.map_err(|why| Error::usage(format!("--certificate: {why}")))?;
+            cert.write(path)?;
+            eprintln!(
+                "certificate of the weighted Lagrangian bound {:.12e} written to {}",
+                cert.lower_bound,
+                path.display()
+            );
+        }
+        b
+    } else {
+        microagg::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?
+    };
     let sst = b.details["sst_weighted"].as_f64().unwrap_or(f64::NAN);
     if args.json {
         let mut v: serde_json::Value =

@@ -13,11 +13,15 @@
 //!   O(n^2 d) by scan, or O(n m d) from m-nearest lists.
 //! - [`colgen`]: the column generation (Lagrangian) bound over groups of `k..2k-1` records
 //!   (proof: `proofs/P09-lagrangian-bound.md`). HiGHS master, O(n^2) memory.
+//! - [`colgen_weighted`]: the column generation bound on the weighted SSE (sampling weights,
+//!   groups of `k..2k-1` records), medoid-anchored with the weighted star bound (proof:
+//!   `proofs/P43-weighted-lagrangian-bound.md`). HiGHS master, O(n d) memory besides it.
 //!
 //! ## References
 //! See each module.
 
 pub mod colgen;
+pub mod colgen_weighted;
 pub mod nn;
 pub mod nn_weighted;
 

@@ -158,6 +158,41 @@ pub fn weighted_nn_bound_from_lists(
     Ok(acc.finish(n, d))
 }
 
+/// Candidate duals for the weighted column generation (`super::colgen_weighted`):
+/// `y_i = (w_i / 2) lambda_i` with each `lambda_i` Dinkelbach's value over all other
+/// records, **not** certified. In exact arithmetic every group of at least `k` records then
+/// has weighted SSE `>= y(S)` (proofs/P43, Lemma L3), so the Lagrangian bound at these duals
+/// is the weighted nn bound; the column generation only uses them as a starting point and
+/// certifies whatever duals it reports with its own exact pricing. O(n^2 d).
+///
+/// Errors: those of [`weighted_nn_bound`].
+pub fn weighted_nn_duals(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    w: &[f64],
+) -> Result<Vec<f64>, SolverError> {
+    crate::error::check_rows(x, n, d, k)?;
+    check_weights(w, n)?;
+    let r = k - 1;
+    let mut pool: Vec<(f64, f64)> = Vec::with_capacity(n);
+    let mut y = vec![0.0; n];
+    if r == 0 {
+        return Ok(y);
+    }
+    for (i, yi) in y.iter_mut().enumerate() {
+        pool.clear();
+        let xi = &x[i * d..(i + 1) * d];
+        for j in (0..n).filter(|&j| j != i) {
+            pool.push((sq_dist(xi, &x[j * d..(j + 1) * d]), w[j]));
+        }
+        let (lambda, _) = dinkelbach(w[i], &mut pool, r);
+        *yi = w[i] * lambda / 2.0;
+    }
+    Ok(y)
+}
+
 fn check_weights(w: &[f64], n: usize) -> Result<(), SolverError> {
     if w.len() != n {
         return Err(SolverError::BadWeight {
