@@ -8,7 +8,9 @@
 //!
 //! With `--blocks SIZE` the run is `microagg run --blocks SIZE` (blocks solved in
 //! parallel, borders repaired as `--block-repair MODE`, default descent); without it the pipeline on the whole data. Data:
-//! `gauss:n=N,d=D,clusters=5,seed=1`.
+//! `gauss:n=N,d=D,clusters=5,seed=1`. `microagg bench --scale N1,N2,... [--blocks SIZE]`
+//! prints the same curve (default repair, no parameters); this example adds `--repair`,
+//! `--param` and the per-stage figures.
 
 use microagg::bench::{peak_rss_mb, reset_peak_rss};
 use microagg::data::{self, ColumnSelection};
@@ -113,32 +115,27 @@ fn main() {
         );
         points.push((n as f64, wall, cpu));
     }
+    use microagg::bench::{exponent_between, fitted_exponent};
     for w in points.windows(2) {
-        let slope = |a: f64, b: f64| (b / a).ln() / (w[1].0 / w[0].0).ln();
+        let slope = |y: fn(&(f64, f64, f64)) -> f64| {
+            exponent_between((w[0].0, y(&w[0])), (w[1].0, y(&w[1])))
+        };
         println!(
             "exponent {:>9} -> {:>9}: wall {:.2}, cpu {:.2}",
             w[0].0,
             w[1].0,
-            slope(w[0].1, w[1].1),
-            slope(w[0].2, w[1].2)
+            slope(|p| p.1),
+            slope(|p| p.2)
         );
     }
     if points.len() > 2 {
-        let fit = |y: &dyn Fn(&(f64, f64, f64)) -> f64| {
-            let m = points.len() as f64;
-            let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), p| {
-                (a + p.0.ln() / m, b + y(p).ln() / m)
-            });
-            let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), p| {
-                let dx = p.0.ln() - mx;
-                (a + dx * (y(p).ln() - my), b + dx * dx)
-            });
-            sxy / sxx
+        let fit = |y: fn(&(f64, f64, f64)) -> f64| {
+            fitted_exponent(&points.iter().map(|p| (p.0, y(p))).collect::<Vec<_>>())
         };
         println!(
             "least-squares exponent over all n: wall {:.2}, cpu {:.2}",
-            fit(&|p| p.1),
-            fit(&|p| p.2)
+            fit(|p| p.1),
+            fit(|p| p.2)
         );
     }
 }

@@ -203,3 +203,205 @@ pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> 
     }
     Ok(!summary.interrupted)
 }
+
+/// What the scaling curve runs at every n: `method` (with `params`) on
+/// `gauss:n=N,d=D,clusters=5,seed=1` generated in process (no file), with `--blocks SIZE`
+/// and its repair when `blocks` is set.
+#[derive(Debug, Clone)]
+pub struct ScaleRun {
+    pub method: String,
+    pub params: Vec<String>,
+    pub k: usize,
+    pub d: usize,
+    pub blocks: Option<usize>,
+    pub repair: crate::blocks::RepairMode,
+}
+
+/// One point of the scaling curve.
+#[derive(Debug, Clone, Copy)]
+pub struct ScalePoint {
+    pub n: usize,
+    /// Generating and z-scoring the data.
+    pub generate_seconds: f64,
+    pub wall_seconds: f64,
+    /// CPU time of the whole process during the solve (every thread).
+    pub cpu_seconds: f64,
+    pub il: f64,
+    /// Peak resident memory of the point (data included) when Linux lets the peak be
+    /// reset, else of the process so far.
+    pub peak_mb: f64,
+}
+
+/// Run `run` at `n` records.
+pub fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
+    let never = AtomicBool::new(false);
+    let pipeline = Pipeline::parse(&run.method, &run.params)?;
+    reset_peak_rss();
+    let t = Instant::now();
+    let spec = format!("gauss:n={n},d={},clusters=5,seed=1", run.d);
+    let inst = data::load(&spec, &ColumnSelection::All)?;
+    let generate_seconds = t.elapsed().as_secs_f64();
+    let (t, c) = (Instant::now(), process_cpu_seconds());
+    let sse = match run.blocks {
+        Some(size) => {
+            let solver = crate::parts::UnitSolver {
+                inst: &inst,
+                pipeline: &pipeline,
+                k: run.k,
+                seed: 0,
+                time_limit: None,
+                max_steps: None,
+                interrupt: &never,
+                repair: run.repair,
+            };
+            let out = crate::parts::solve_split(&solver, None, Some(size), None)?;
+            out.groups
+                .iter()
+                .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+                .sum()
+        }
+        None => pipeline.run(&inst, run.k, 0, None, &never)?.partition.sse(),
+    };
+    Ok(ScalePoint {
+        n,
+        generate_seconds,
+        wall_seconds: t.elapsed().as_secs_f64(),
+        cpu_seconds: process_cpu_seconds() - c,
+        il: inst.il(sse),
+        peak_mb: peak_rss_mb(),
+    })
+}
+
+/// The exponent b of y ~ n^b between two points (n, y).
+pub fn exponent_between(a: (f64, f64), b: (f64, f64)) -> f64 {
+    (b.1 / a.1).ln() / (b.0 / a.0).ln()
+}
+
+/// The exponent b of y ~ n^b fitted by least squares on (ln n, ln y) over `points` (NaN
+/// with fewer than two distinct n).
+pub fn fitted_exponent(points: &[(f64, f64)]) -> f64 {
+    let m = points.len() as f64;
+    let (mx, my) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), p| (a + p.0.ln() / m, b + p.1.ln() / m));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), p| {
+        let dx = p.0.ln() - mx;
+        (a + dx * (p.1.ln() - my), b + dx * dx)
+    });
+    if sxx > 0.0 {
+        sxy / sxx
+    } else {
+        f64::NAN
+    }
+}
+
+/// `microagg bench --scale N1,N2,...`: one line per n (printed as soon as it is measured),
+/// then the exponents of CPU time, wall time and peak memory between consecutive n and
+/// fitted over all of them.
+pub fn scale_curve(run: &ScaleRun, sizes: &[usize]) -> Result<Vec<ScalePoint>> {
+    if sizes.is_empty() {
+        return Err(Error::usage("--scale: at least one size is needed"));
+    }
+    output::println(&format!(
+        "scaling curve: {} k={} d={} {}, {} threads",
+        run.method,
+        run.k,
+        run.d,
+        run.blocks.map_or("unblocked".to_string(), |b| format!(
+            "--blocks {b} ({:?} repair)",
+            run.repair
+        )),
+        rayon::current_num_threads()
+    ))?;
+    output::println(&format!(
+        "{:>10} {:>8} {:>10} {:>10} {:>10} {:>9}",
+        "n", "gen s", "wall s", "cpu s", "IL %", "peak MB"
+    ))?;
+    let mut points = Vec::new();
+    for &n in sizes {
+        let p = scale_point(run, n)?;
+        output::println(&format!(
+            "{:>10} {:>8.2} {:>10.2} {:>10.2} {:>10.5} {:>9.0}",
+            p.n, p.generate_seconds, p.wall_seconds, p.cpu_seconds, p.il, p.peak_mb
+        ))?;
+        points.push(p);
+    }
+    type Of = fn(&ScalePoint) -> f64;
+    let columns: [(&str, Of); 3] = [
+        ("cpu", |p| p.cpu_seconds),
+        ("wall", |p| p.wall_seconds),
+        ("peak memory", |p| p.peak_mb),
+    ];
+    for w in points.windows(2) {
+        let line: Vec<String> = columns
+            .iter()
+            .map(|(name, of)| {
+                let e = exponent_between((w[0].n as f64, of(&w[0])), (w[1].n as f64, of(&w[1])));
+                format!("{name} {e:.2}")
+            })
+            .collect();
+        output::println(&format!(
+            "exponent {} -> {}: {}",
+            w[0].n,
+            w[1].n,
+            line.join(", ")
+        ))?;
+    }
+    if points.len() > 2 {
+        let line: Vec<String> = columns
+            .iter()
+            .map(|(name, of)| {
+                let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.n as f64, of(p))).collect();
+                format!("{name} {:.2}", fitted_exponent(&xy))
+            })
+            .collect();
+        output::println(&format!(
+            "least-squares exponent over all n: {}",
+            line.join(", ")
+        ))?;
+    }
+    Ok(points)
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+
+    #[test]
+    fn exponents_recover_a_power_law() {
+        let pts: Vec<(f64, f64)> = [1e4, 1e5, 3e5, 1e6]
+            .iter()
+            .map(|&n: &f64| (n, 3.0 * n.powf(1.37)))
+            .collect();
+        assert!((exponent_between(pts[0], pts[3]) - 1.37).abs() < 1e-9);
+        assert!((fitted_exponent(&pts) - 1.37).abs() < 1e-9);
+        // Noise around a line n^1: the fit lies between the pairwise slopes.
+        let noisy = [(1e4, 1.0), (1e5, 12.0), (1e6, 90.0)];
+        let e = fitted_exponent(&noisy);
+        assert!(
+            e > exponent_between(noisy[1], noisy[2]) && e < exponent_between(noisy[0], noisy[1])
+        );
+        assert!(fitted_exponent(&[(1e4, 1.0), (1e4, 2.0)]).is_nan());
+    }
+
+    #[test]
+    fn a_blocked_point_is_feasible_and_no_worse_than_its_blocks_unrepaired() {
+        let mut run = ScaleRun {
+            method: "mdav".into(),
+            params: Vec::new(),
+            k: 5,
+            d: 4,
+            blocks: Some(500),
+            repair: crate::blocks::RepairMode::None,
+        };
+        let none = scale_point(&run, 3000).unwrap();
+        run.repair = crate::blocks::RepairMode::Descent;
+        let repaired = scale_point(&run, 3000).unwrap();
+        assert_eq!(repaired.n, 3000);
+        assert!(
+            repaired.il <= none.il && repaired.il > 0.0,
+            "{repaired:?} vs {none:?}"
+        );
+        assert!(repaired.cpu_seconds >= 0.0 && repaired.peak_mb > 0.0);
+    }
+}

@@ -15,7 +15,8 @@
 //! radius of the cut plane (the median over the node's groups of sqrt(group SSE / size);
 //! half that with `descent`). [`RepairMode`] says what is done with the pool: by default
 //! (`descent`) the descent refiner improves the pool's groups from where they are (its neighbour lists now cross
-//! the cut), with the pipeline's descent parameters when it has a descent stage; with
+//! the cut), with the pipeline's descent parameters when it has a descent stage (else
+//! descent's defaults with [`REPAIR_NEIGHBOURS`] neighbours per record); with
 //! `resolve` (the only repair before, kept for the figures measured with it) the pool is
 //! solved again by the whole pipeline (cut into blocks of SIZE itself when larger, without
 //! further repair); `none` skips the repair. The new groups replace the old ones only when
@@ -171,9 +172,18 @@ impl RepairMode {
     }
 }
 
+/// Neighbours per record in a border pool's descent when the pipeline has no descent stage
+/// (a descent stage's parameters, its default of 30 included, are used as they are): the pool's lists cost most of the repair
+/// (d = 10: 98 % of it at 1e7); with 10 instead of 30 a blocked MDAV run at n = 1e6 keeps
+/// 91 % of the repair's IL gain for 62 % of the CPU (`proofs/certificates/
+/// study-engine.txt`, "24-nn: cheaper repair pools").
+pub const REPAIR_NEIGHBOURS: u64 = 10;
+
 /// The descent refiner run on `groups` (global rows of `inst`, each of >= k) from where
-/// they are, with descent's parameters `params` (defaults for the missing ones); returns
-/// the improved groups (global rows). Deterministic: the seed derives from the rows' data.
+/// they are, with descent's parameters `params` (defaults for the missing ones, except
+/// [`REPAIR_NEIGHBOURS`] neighbours when `params` has none: empty `params` mean the
+/// pipeline has no descent stage); returns the improved groups
+/// (global rows). Deterministic: the seed derives from the rows' data.
 pub fn descent_on_groups(
     inst: &Instance,
     groups: &[Vec<usize>],
@@ -193,7 +203,11 @@ pub fn descent_on_groups(
         }
     }
     let start = crate::partition::Partition::from_labels(&sub, labels)?;
-    let mut refiner = crate::registry::find("descent")?.make_refiner(params)?;
+    let mut params = params.clone();
+    params
+        .entry("neighbours")
+        .or_insert_with(|| REPAIR_NEIGHBOURS.into());
+    let mut refiner = crate::registry::find("descent")?.make_refiner(&params)?;
     let seed = crate::rng::derive_seed(0, &[&sub.sha256, "border descent"]);
     let mut rng = crate::rng::Rng::seed_from_u64(seed);
     let out = crate::search::refine(refiner.as_mut(), &sub, k, start, &mut rng, None, interrupt)?;

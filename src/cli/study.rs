@@ -29,6 +29,21 @@ pub struct BenchArgs {
     /// Repetitions per measurement (the minimum time is reported; at least 1).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
     pub reps: u64,
+    /// Instead of the cases: the scaling curve over these n (comma-separated, e.g.
+    /// 10000,100000,1000000) of the first method on gauss:n=N,d=D,clusters=5,seed=1, with
+    /// the exponents of CPU time, wall time and peak memory.
+    #[arg(long, value_delimiter = ',', value_name = "N1,N2,...")]
+    pub scale: Vec<usize>,
+    /// --scale: cut every n into blocks of about SIZE records (`run --blocks SIZE`, the
+    /// default border repair).
+    #[arg(long, value_name = "SIZE")]
+    pub blocks: Option<usize>,
+    /// --scale: group size.
+    #[arg(long, default_value_t = 5)]
+    pub k: usize,
+    /// --scale: number of attributes.
+    #[arg(long, default_value_t = 10)]
+    pub d: usize,
 }
 
 #[derive(clap::Args)]
@@ -77,6 +92,24 @@ pub struct ReportArgs {
 
 /// `microagg bench`.
 pub fn bench(args: BenchArgs) -> Result<ExitCode> {
+    if !args.scale.is_empty() {
+        let run = microagg::bench::ScaleRun {
+            method: args
+                .methods
+                .split(',')
+                .next()
+                .unwrap_or("mdav")
+                .trim()
+                .to_string(),
+            params: Vec::new(),
+            k: args.k,
+            d: args.d,
+            blocks: args.blocks,
+            repair: Default::default(),
+        };
+        microagg::bench::scale_curve(&run, &args.scale)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     microagg::bench::run(&args.methods, &args.cases, args.reps as usize)?;
     Ok(ExitCode::SUCCESS)
 }
