@@ -6,13 +6,18 @@
 //! cargo run --release --example rc_profile -- --data tarragona --k 5 \
 //!   --certificate proofs/certificates/tarragona-k5.bnp.json.gz \
 //!   --labels proofs/certificates/tarragona-k5.labels [--leaf 0] \
-//!   [--thresholds 0.001,0.01,0.05] [--max-columns 3000000] [--time-limit 120]
+//!   [--thresholds 0.001,0.01,0.05] [--max-columns 3000000] [--time-limit 120] \
+//!   [--pool-mip T,SECONDS --labels-out FILE]
 //! ```
 //!
 //! Prints the excess `SSE(P) - (sum y + sum sigma)` of the partition split into its groups'
 //! reduced costs and the cut terms, the reduced costs' quantiles, and per threshold the number
-//! of groups with reduced cost below it (the exact pricing in enumeration mode) with the
-//! number of records they touch.
+//! of groups with reduced cost below it (the exact pricing in enumeration mode), the number of
+//! records they touch and the blocks they join records into. `--time-limit` bounds each
+//! listing (seconds), `--max-columns` its size. With `--pool-mip T,SECONDS` the set-partitioning
+//! MIP of `merge::solve_pool` (HiGHS, at most SECONDS) over the groups with reduced cost at most
+//! `T` and the partition's own groups looks for a better partition (a heuristic: its SSE is
+//! recomputed, nothing is proven); one strictly better is written to `--labels-out`.
 
 use microagg::bnp_certificate::BnpCertificate;
 use microagg::data::{load, ColumnSelection};
