@@ -23,7 +23,7 @@
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
-//!         [--exact-every N]
+//!         [--exact-every N] [--box-width W]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
@@ -114,6 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--exact-every" => opts.exact_every = value()?.parse()?,
                     "--max-columns" => opts.max_columns_per_iteration = value()?.parse()?,
                     "--pool" => opts.pool = value()?.parse()?,
+                    "--box-width" => opts.box_width = value()?.parse()?,
                     "--anchor-bound" => opts.anchor_bound = true,
                     "--lp-segment" => opts.lp_segment = true,
                     "--push-project" => opts.push_project = true,
@@ -139,6 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--final-fraction" => opts.final_fraction.to_string(),
                         "--subgradient" => opts.subgradient.to_string(),
                         "--anchor-threshold" => opts.anchor_threshold.to_string(),
+                        "--box-width" => opts.box_width.to_string(),
                         _ => opts.pool.to_string(),
                     });
                 }

@@ -313,7 +313,7 @@ pub fn verify(
     };
     let v = match plain {
         Some(v) if !(cert.lower_bound > v.lower_bound && v.lower_bound > f64::NEG_INFINITY) => v,
-        _ => microagg_solvers::bounds::verify_lagrangian_anchored_at(
+        _ => microagg_solvers::bounds::verify_lagrangian_anchored_claim(
             &inst.z,
             inst.n,
             inst.d,
@@ -323,6 +323,7 @@ pub fn verify(
             &sigma,
             time_limit,
             cert.anchor_threshold,
+            cert.lower_bound,
         )
         .map_err(|e| Error::algorithm("verify-bound", e))?,
     };

@@ -93,7 +93,7 @@ use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
 use pricing::{
-    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
+    exact_rc_bound_anchor_carry, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
     Geometry,
 };
 use std::collections::HashSet;
@@ -145,7 +145,10 @@ pub struct ColgenOptions {
     pub progress: bool,
     /// Evaluate the medoid-anchored Lagrangian bound ([`anchors`], proofs/P20): exact pricing
     /// with the incumbent reset at every anchor (slower per call), bound from the
-    /// `floor(n/k)` most negative per-anchor minima.
+    /// `floor(n/k)` most negative per-anchor minima; without cuts the search runs at the
+    /// anchor threshold `tau` of `anchor_threshold` (then it never ends the column
+    /// generation: a finished search proves only `rc >= tau`). With `box_width` and
+    /// `nn_ascent`, the box starts around the line search's best point (box step).
     pub anchor_bound: bool,
     /// Fraction of the time limit for a line search from the nn duals along the slack
     /// direction of the best start partition ([`ascent`], before the column generation; 0:
@@ -222,7 +225,7 @@ impl ColgenOptions {
         ("anchor_threshold", "0.005", "anchor threshold tau of the ascent's exact pricing, as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)"),
         ("lp_segment", "false", "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)"),
         ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
-        ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima (proofs/P20)"),
+        ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
     ];
 
     fn check(&self) -> Result<(), ColgenError> {
@@ -553,6 +556,17 @@ pub fn colgen_bound_from(
     // The stability centre: the duals of the best Lagrangian bound so far (record duals, then
     // the duals of the first cuts, as many as there were then).
     let mut centre: Option<Vec<f64>> = None;
+    let best_start = starts
+        .iter()
+        .map(|l| start_groups(l, n, k).expect("checked above"))
+        .min_by(|a, b| {
+            let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
+            sse(a).total_cmp(&sse(b))
+        })
+        .expect("at least one start");
+    let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
+    // Anchor threshold of the anchored searches (P20 "The threshold"; 0 when no threshold).
+    let tau = -(opts.anchor_threshold * ub.abs() / groups_max.max(1) as f64);
     // Evaluate the Lagrangian bound at the duals `yc` (record duals, then cut duals of the
     // first cuts of `triples`) with a deadline (moving the centre to them when they improve
     // the best bound); returns (columns, exact, improved).
@@ -573,8 +587,15 @@ pub fn colgen_bound_from(
             stop_after_columns: stop_after,
         };
         let mut per_size = Vec::new();
+        // The anchored search takes the threshold tau (P20) while there are no cuts; then a
+        // finished search proves only `rc >= tau`, so it cannot end the column generation.
+        let at_tau = if opts.anchor_bound && sigma.is_empty() {
+            tau
+        } else {
+            0.0
+        };
         let ex = if opts.anchor_bound {
-            exact_rc_bound_anchor_sizes(&geo, y, &cd, budget, 0.0, &mut per_size)
+            exact_rc_bound_anchor_carry(&geo, y, &cd, budget, at_tau, &mut per_size)
         } else {
             exact_rc_bound_cuts(&geo, y, &cd, budget)
         };
@@ -592,7 +613,7 @@ pub fn colgen_bound_from(
         let improved = lb > out.lagrangian;
         if improved {
             out.lagrangian = lb;
-            out.anchor_threshold = 0.0;
+            out.anchor_threshold = at_tau;
             out.last_pricing_gap = groups_max as f64 * rc_lb;
             out.pricing_exact = ex.exact;
             // Cut duals as used (positive ones taken as 0).
@@ -601,7 +622,7 @@ pub fn colgen_bound_from(
             *centre = Some(kept);
         }
         out.exact_seconds += t.elapsed().as_secs_f64();
-        (ex.columns, ex.exact, improved)
+        (ex.columns, ex.exact && at_tau == 0.0, improved)
     };
     let progress = |out: &ColgenBound, added: usize, alpha: f64| {
         if opts.progress {
@@ -628,14 +649,6 @@ pub fn colgen_bound_from(
         out.last_pricing_gap = groups_max as f64 * rc_lb;
         centre = Some(box_centre.clone());
     }
-    let best_start = starts
-        .iter()
-        .map(|l| start_groups(l, n, k).expect("checked above"))
-        .min_by(|a, b| {
-            let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
-            sse(a).total_cmp(&sse(b))
-        })
-        .expect("at least one start");
     if opts.nn_ascent > 0.0 {
         // Line search from the nn duals along the best start partition's slacks (ascent.rs).
         let t = Instant::now();
@@ -658,6 +671,14 @@ pub fn colgen_bound_from(
                 out.anchor_threshold = 0.0;
                 out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
                 out.pricing_exact = false;
+                if boxed {
+                    // The box (box step) around the certified point, not the nn duals.
+                    box_centre.clear();
+                    box_centre.extend_from_slice(&ls.duals);
+                    master
+                        .set_box(&box_centre, &delta)
+                        .map_err(ColgenError::Lp)?;
+                }
                 centre = Some(ls.duals);
             }
         }
@@ -669,7 +690,6 @@ pub fn colgen_bound_from(
         let y_start = centre
             .as_ref()
             .map_or_else(|| ascent::nn_duals(&geo), |c| c[..n].to_vec());
-        let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
         let sg_opts = subgrad::SubgradOptions {
             threshold: opts.anchor_threshold,
             ..Default::default()
@@ -934,8 +954,6 @@ pub fn colgen_bound_from(
                 .zip(&from)
                 .map(|(a, b)| a.clamp(0.0, cap) - b)
                 .collect();
-            let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
-            let tau = -(opts.anchor_threshold * ub.abs() / groups_max.max(1) as f64);
             let now = Instant::now();
             let ls_until = if opts.push_project {
                 now + deadline.saturating_duration_since(now) / 2

@@ -52,8 +52,9 @@ mod exact;
 mod greedy;
 
 pub use exact::{
-    anchor_sizes, enumerate_rc_below, exact_rc_bound, exact_rc_bound_anchor_sizes,
-    exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget, ExactPricing,
+    anchor_sizes, enumerate_rc_below, exact_rc_bound, exact_rc_bound_anchor_carry,
+    exact_rc_bound_anchor_sizes, exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs,
+    ExactBudget, ExactPricing,
 };
 pub use greedy::{heuristic, heuristic_cuts};
 

@@ -36,7 +36,7 @@ use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
 use super::pricing::{
-    exact_rc_bound_anchor_sizes, heuristic, weak_rc_bound, ExactBudget, Geometry,
+    exact_rc_bound_anchor_carry, heuristic, weak_rc_bound, ExactBudget, Geometry,
 };
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -104,17 +104,31 @@ impl GroupPool {
     }
 }
 
+/// One certified evaluation ([`certify_check`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    /// The certified (rounded) bound.
+    pub value: f64,
+    /// True when the pricing search finished within its deadline (else `value` is still
+    /// valid but rests on root bounds for the anchors left: a cut check says little about
+    /// the point).
+    pub complete: bool,
+    /// Seconds of the pricing search per group size `k..` (index `m - k`).
+    pub seconds_per_size: Vec<f64>,
+}
+
 /// The certified bound at duals `y` (no cuts): the larger of the plain (P09) and the
 /// anchored (P20) Lagrangian bound from one per-anchor exact pricing with anchor threshold
-/// `tau <= 0` and deadline `until`; the negative groups it met go into `pool`.
-pub fn certify(
+/// `tau <= 0` (incumbent carried over the sizes, P20 "Carried incumbent") and deadline
+/// `until`; the negative groups it met go into `pool`.
+pub fn certify_check(
     geo: &Geometry,
     y: &[f64],
     d: usize,
     tau: f64,
     until: Instant,
     pool: &mut GroupPool,
-) -> f64 {
+) -> Check {
     let cuts = CutDuals::none();
     let weak = weak_rc_bound(geo, y);
     let budget = ExactBudget {
@@ -124,13 +138,29 @@ pub fn certify(
         stop_after_columns: usize::MAX,
     };
     let mut per_size = Vec::new();
-    let ex = exact_rc_bound_anchor_sizes(geo, y, &cuts, budget, tau, &mut per_size);
+    let ex = exact_rc_bound_anchor_carry(geo, y, &cuts, budget, tau, &mut per_size);
     for (_, g) in ex.columns {
         pool.add(geo, g);
     }
     let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
-    plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak))
+    Check {
+        value: plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak)),
+        complete: ex.exact,
+        seconds_per_size: ex.seconds_per_size,
+    }
+}
+
+/// [`certify_check`]'s value.
+pub fn certify(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    tau: f64,
+    until: Instant,
+    pool: &mut GroupPool,
+) -> f64 {
+    certify_check(geo, y, d, tau, until, pool).value
 }
 
 /// Parameters of [`ascend`].
@@ -317,15 +347,29 @@ impl GroupPool {
 /// Most rounds of heuristic pricing and projection per candidate of [`push_project`].
 const HEURISTIC_ROUNDS: usize = 20;
 
+/// A check of [`push_project`] gets at most this many times the slowest complete check so far
+/// (and at least [`MIN_CHECK_SECS`] or [`MIN_CHECK_SHARE`] of the time left): a search that
+/// runs much longer is at a candidate with many negative groups, whose cut value is weak.
+const CHECK_GROWTH: f64 = 3.0;
+
+/// Least time a check of [`push_project`] is given (seconds).
+const MIN_CHECK_SECS: f64 = 5.0;
+
+/// Least share of the time left a check of [`push_project`] is given.
+const MIN_CHECK_SHARE: f64 = 0.1;
+
 /// Push-and-project ascent from `y_start` (a certified point) along `h`: the candidate
 /// `y + t h` is projected onto the half-spaces of the pool's groups ([`GroupPool::project`];
 /// the pool starts with `seed_groups` and collects every negative group the exact searches
 /// meet, and the groups heuristic pricing finds at the candidate, in up to 20 rounds of
-/// pricing and projection) and certified by one per-anchor exact pricing ([`certify`], threshold `tau`, at
-/// most `check_share` of the time left). A better certified value moves `y` there and grows
-/// `t` by 1.5; otherwise `t` halves (the pool now holds the groups that spoiled it, so the
-/// next projection avoids them). The reported bound is the best certified value; the steps
-/// and the projections only choose the duals (proofs/P20, "Choosing the duals").
+/// pricing and projection) and certified by one per-anchor exact pricing ([`certify_check`],
+/// threshold `tau`, at most `check_share` of the time left and at most 3 times the slowest
+/// complete check so far, at least a tenth of the time left). A better certified value moves `y` there and grows `t` by 1.5. A
+/// complete check that does not improve refutes the candidate: `t` halves (the pool now
+/// holds the groups that spoiled it, so the next projection avoids them). A check cut by its
+/// time keeps `t` when it added groups to the pool (the next projection at the same step
+/// differs), else halves it. The reported bound is the best certified value; the steps and
+/// the projections only choose the duals (proofs/P20, "Choosing the duals").
 #[allow(clippy::too_many_arguments)]
 pub fn push_project(
     geo: &Geometry,
@@ -358,6 +402,8 @@ pub fn push_project(
     let mut y = y_start.to_vec();
     let mut t = t_first;
     let mut first = true;
+    // Slowest complete check so far (seconds): scales the next checks' time.
+    let mut slowest = 0.0f64;
     while Instant::now() + Duration::from_millis(50) < deadline {
         let mut cand: Vec<f64> = if first {
             y.clone()
@@ -390,18 +436,38 @@ pub fn push_project(
             }
         }
         let now = Instant::now();
-        let until = now + deadline.saturating_duration_since(now).mul_f64(check_share);
-        let v = certify(geo, &cand, d, tau, until, &mut pool);
+        let share = deadline.saturating_duration_since(now).mul_f64(check_share);
+        // The first check (the start point) has no reference: it gets its share.
+        let cap = if first {
+            share
+        } else {
+            let left = deadline.saturating_duration_since(now).as_secs_f64();
+            let floor = MIN_CHECK_SECS.max(MIN_CHECK_SHARE * left);
+            share.min(Duration::from_secs_f64((CHECK_GROWTH * slowest).max(floor)))
+        };
+        let pool_before = pool.len();
+        let check = certify_check(geo, &cand, d, tau, now + cap, &mut pool);
+        let v = check.value;
         let secs = now.elapsed().as_secs_f64();
+        if check.complete {
+            slowest = slowest.max(secs);
+        }
         out.iterations += 1;
         out.checks
             .push((out.iterations, cand.iter().sum(), v, secs));
         if progress {
+            let sizes: Vec<String> = check
+                .seconds_per_size
+                .iter()
+                .map(|s| format!("{s:.1}"))
+                .collect();
             eprintln!(
                 "push-project: {:7.1} s  t {t:.4}  sum y {:.6}  certified {v:.6} ({secs:.1} s, \
-                 pool {}, left {left_over:.3e})",
+                 {}, per size [{}] s, pool {}, left {left_over:.3e})",
                 t0.elapsed().as_secs_f64(),
                 cand.iter().sum::<f64>(),
+                if check.complete { "complete" } else { "cut" },
+                sizes.join(" "),
                 pool.len()
             );
         }
@@ -412,7 +478,7 @@ pub fn push_project(
                 y = cand;
                 t *= 1.5;
             }
-        } else {
+        } else if check.complete || pool.len() == pool_before {
             t *= 0.5;
         }
         first = false;

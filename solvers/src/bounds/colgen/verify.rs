@@ -28,8 +28,8 @@ use super::cuts::CutDuals;
 use super::lagrangian_with_cuts;
 use super::pairs::PairConstraints;
 use super::pricing::{
-    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound,
-    ExactBudget, Geometry,
+    exact_rc_bound_anchor_carry, exact_rc_bound_anchor_sizes, exact_rc_bound_cuts,
+    exact_rc_bound_pairs, weak_rc_bound, ExactBudget, Geometry,
 };
 use crate::SolverError;
 use std::time::{Duration, Instant};
@@ -213,6 +213,57 @@ pub fn verify_lagrangian_anchored_at(
     time_limit: Option<f64>,
     tau: f64,
 ) -> Result<VerifiedBound, SolverError> {
+    anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, false)
+}
+
+/// [`verify_lagrangian_anchored_at`] for a certificate claiming `claim`: the per-anchor
+/// search first with the incumbent carried over the sizes (P20 "Carried incumbent", what the
+/// producers run: the same values when their search finished), and only when that proves
+/// less than `claim` also the uncarried search (certificates written before the carry); the
+/// larger bound. Both are valid (P20), so the result is.
+#[allow(clippy::too_many_arguments)]
+pub fn verify_lagrangian_anchored_claim(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    triples: &[[u32; 3]],
+    sigma: &[f64],
+    time_limit: Option<f64>,
+    tau: f64,
+    claim: f64,
+) -> Result<VerifiedBound, SolverError> {
+    let carried = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, true)?;
+    if carried.lower_bound >= claim {
+        return Ok(carried);
+    }
+    let plain = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, false)?;
+    let nodes = carried.nodes + plain.nodes;
+    Ok(VerifiedBound {
+        nodes,
+        ..if plain.lower_bound > carried.lower_bound {
+            plain
+        } else {
+            carried
+        }
+    })
+}
+
+/// The anchored verification, per-anchor search with or without the carried incumbent.
+#[allow(clippy::too_many_arguments)]
+fn anchored_at(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    triples: &[[u32; 3]],
+    sigma: &[f64],
+    time_limit: Option<f64>,
+    tau: f64,
+    carry: bool,
+) -> Result<VerifiedBound, SolverError> {
     let tau = if tau.is_finite() { tau.min(0.0) } else { 0.0 };
     let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
         return Ok(NOTHING_PROVEN);
@@ -224,7 +275,12 @@ pub fn verify_lagrangian_anchored_at(
     // anchored sums by their rounding margins when every anchor sits at the threshold).
     let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, time_limit));
     let mut per_size = Vec::new();
-    let exact = exact_rc_bound_anchor_sizes(
+    let search = if carry {
+        exact_rc_bound_anchor_carry
+    } else {
+        exact_rc_bound_anchor_sizes
+    };
+    let exact = search(
         &p.geo,
         y,
         &p.cuts,

@@ -50,6 +50,17 @@ pub struct ExactPricing {
     pub columns: Vec<(f64, Vec<u32>)>,
     /// Nodes explored (leaves included).
     pub nodes: u64,
+    /// Seconds spent per group size `k..=min(2k - 1, n)` (index `m - k`; where the time goes).
+    pub seconds_per_size: Vec<f64>,
+}
+
+/// What the search keeps: the least reduced cost (shared or per anchor), every group below a
+/// threshold, or per-anchor minima with the incumbent carried over the sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Least,
+    Enumerate,
+    Carry,
 }
 
 struct Search<'a> {
@@ -94,7 +105,7 @@ pub fn exact_rc_bound_cuts(
     cuts: &CutDuals,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_search(geo, y, cuts, None, budget, None, false)
+    exact_search(geo, y, cuts, None, budget, None, Mode::Least)
 }
 
 /// Every group of `k..2k-1` records whose computed reduced cost (with the cut penalties) is
@@ -120,7 +131,7 @@ pub fn enumerate_rc_below(
         None,
         budget,
         Some((threshold, &mut Vec::new())),
-        true,
+        Mode::Enumerate,
     )
 }
 
@@ -135,7 +146,7 @@ pub fn exact_rc_bound_pairs(
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_search(geo, y, cuts, pairs, budget, None, false)
+    exact_search(geo, y, cuts, pairs, budget, None, Mode::Least)
 }
 
 /// Per-anchor exact pricing (proofs/P20): the search of [`exact_rc_bound_cuts`] with the
@@ -195,7 +206,39 @@ pub fn exact_rc_bound_anchor_sizes(
         None,
         budget,
         Some((threshold, per_size)),
-        false,
+        Mode::Least,
+    )
+}
+
+/// [`exact_rc_bound_anchor_sizes`] with each anchor's incumbent carried from its smaller sizes
+/// (proofs/P20, "Carried incumbent"): at size `m > k` the search at anchor `r` starts from
+/// `c = min(threshold, values of r at sizes k..m-1)` instead of `threshold`, so it prunes
+/// every group of `m` records that cannot beat a group already found at `r`. On return
+/// `per_size[r * w + (m - k)]` is a proven lower bound on `min(c, rc(S))` over the groups `S`
+/// of `m` records with medoid `r`, hence the per-anchor minimum over the sizes is the same
+/// proven value as [`exact_rc_bound_anchor_sizes`]' (exact when nothing was cut) and the
+/// per-size values stay valid for the knapsack (never above the uncarried ones' bound on
+/// `min(threshold, rc)`, possibly weaker). Faster where anchors have negative groups at size
+/// `k`: the larger sizes are pruned against them.
+pub fn exact_rc_bound_anchor_carry(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    budget: ExactBudget,
+    threshold: f64,
+    per_size: &mut Vec<f64>,
+) -> ExactPricing {
+    let threshold = threshold.min(0.0);
+    per_size.clear();
+    per_size.resize(geo.n * anchor_sizes(geo), threshold);
+    exact_search(
+        geo,
+        y,
+        cuts,
+        None,
+        budget,
+        Some((threshold, per_size)),
+        Mode::Carry,
     )
 }
 
@@ -235,9 +278,13 @@ fn exact_search(
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
     mut anchors: Option<(f64, &mut Vec<f64>)>,
-    enumerate: bool,
+    mode: Mode,
 ) -> ExactPricing {
     let n = geo.n;
+    let enumerate = mode == Mode::Enumerate;
+    let carry = mode == Mode::Carry && anchors.is_some();
+    let w = anchor_sizes(geo);
+    let mut seconds_per_size = vec![0.0; w];
     let mut sorted_y: Vec<f64> = y.to_vec();
     sorted_y.sort_unstable_by(|a, b| b.total_cmp(a));
     let mut s = Search {
@@ -284,6 +331,7 @@ fn exact_search(
     let mut global = (s.inc, f64::INFINITY);
     for m in geo.k..=(2 * geo.k - 1).min(n) {
         s.m = m;
+        let size_start = Instant::now();
         if m == 1 {
             // Singletons: rc({r}) = -y_r, evaluated directly.
             for (r, &yr) in y.iter().enumerate() {
@@ -314,6 +362,17 @@ fn exact_search(
             }
             if top_m + s.inc <= 0.0 {
                 break;
+            }
+            if carry && m > geo.k {
+                // The anchor's best value at its smaller sizes (P20 "Carried incumbent"); the
+                // break above used the threshold, valid for every anchor.
+                if let Some((_, per_size)) = anchors.as_ref() {
+                    let row = &per_size[r * w..r * w + (m - geo.k)];
+                    s.inc = row.iter().copied().fold(s.inc, f64::min);
+                }
+                if top_m + s.inc <= 0.0 {
+                    continue;
+                }
             }
             let radius = 2.0 * (top_m + s.inc) * slack;
             s.cands.clear();
@@ -397,6 +456,7 @@ fn exact_search(
         // The last anchor of this size (anchors skipped by the break above keep their
         // threshold: no group with medoid there has rc below it).
         flush_anchor(&mut s, &mut anchors, &mut global, n - 1);
+        seconds_per_size[m - geo.k] = size_start.elapsed().as_secs_f64();
     }
     if anchors.is_some() {
         s.inc = global.0;
@@ -411,5 +471,6 @@ fn exact_search(
         exact: !s.out_of_budget,
         columns,
         nodes: s.nodes,
+        seconds_per_size,
     }
 }
