@@ -47,6 +47,7 @@ pub mod extras;
 pub mod figures;
 pub mod options;
 pub mod param;
+pub mod start;
 pub mod weighted;
 pub mod weighted_certificate;
 pub use colgen_params::{
@@ -346,20 +347,8 @@ pub fn compute_reporting(
                     ))
                 })?;
             }
-            let start = crate::pipeline::Pipeline::parse(COLGEN_START, &[])?.run(
-                inst,
-                k,
-                0,
-                Some(limit / 10.0),
-                interrupt,
-            )?;
-            // What is left of the limit (the start pipeline honours its tenth of it); a
-            // token limit once interrupted.
-            let remaining = if interrupt.load(Ordering::SeqCst) {
-                1e-3
-            } else {
-                (limit - started.elapsed().as_secs_f64()).max(1e-3 * limit)
-            };
+            let (start, remaining) =
+                start::start_and_remaining(COLGEN_START, inst, k, limit, started, interrupt)?;
             let mut opts = microagg_solvers::bounds::ColgenOptions {
                 time_limit: remaining,
                 progress: options.progress,

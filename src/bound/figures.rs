@@ -8,7 +8,13 @@ use crate::data::Instance;
 
 /// The IL of a lower bound on the SSE, rounded down (one ulp) so it stays a lower bound.
 pub fn il_lower_bound(inst: &Instance, lower_bound: f64) -> f64 {
-    inst.il(lower_bound).next_down().max(0.0)
+    il_lower_bound_of(lower_bound, inst.sst)
+}
+
+/// [`il_lower_bound`] against a given total sum of squares (the weighted SST for weighted
+/// bounds): `100 lb / sst`, rounded down one ulp, never negative.
+pub fn il_lower_bound_of(lower_bound: f64, sst: f64) -> f64 {
+    (100.0 * lower_bound / sst).next_down().max(0.0)
 }
 
 /// Gap of a solution to a lower bound, in percent of the bound: `100 (sse - lb) / lb`.

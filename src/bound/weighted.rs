@@ -95,7 +95,7 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
     Ok(BoundOutcome {
         method: "nn".into(),
         lower_bound: b.lower_bound,
-        il_lower_bound: (100.0 * b.lower_bound / sst).next_down().max(0.0),
+        il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
         certified: true,
         seconds: started.elapsed().as_secs_f64(),
         details: json!({
@@ -161,18 +161,14 @@ pub fn weighted_colgen(
             .map_err(|m| Error::usage(format!("bound colgen (weighted): start partition: {m}")))?;
     }
     // The start pipeline on the weighted instance (its descent is the weighted one).
-    let start = crate::pipeline::Pipeline::parse(WEIGHTED_COLGEN_START, &[])?.run(
+    let (start, remaining) = super::start::start_and_remaining(
+        WEIGHTED_COLGEN_START,
         inst,
         k,
-        0,
-        Some(limit / 10.0),
+        limit,
+        started,
         interrupt,
     )?;
-    let remaining = if interrupt.load(Ordering::SeqCst) {
-        1e-3
-    } else {
-        (limit - started.elapsed().as_secs_f64()).max(1e-3 * limit)
-    };
     let opts = microagg_solvers::bounds::colgen_weighted::WeightedColgenOptions {
         time_limit: remaining,
         ..Default::default()
@@ -200,7 +196,7 @@ pub fn weighted_colgen(
     let outcome = BoundOutcome {
         method: "colgen".into(),
         lower_bound: b.lower_bound,
-        il_lower_bound: (100.0 * b.lower_bound / sst).next_down().max(0.0),
+        il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
         certified: true,
         seconds: started.elapsed().as_secs_f64(),
         details: json!({
