@@ -58,8 +58,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut labels = read_labels(&labels_path)?;
     let cert = match (cert_path, run_bnp) {
         (Some(path), None) => {
-            let text = std::fs::read_to_string(&path)?;
-            BnpCertificate::parse(&text, &path.display().to_string())?
+            // `read` opens the stored `.json.gz` certificates too.
+            BnpCertificate::read(&path)?
         }
         (None, Some(seconds)) => {
             let opts = BnpOptions {

@@ -101,7 +101,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match a.as_str() {
             "--cases" => cases = parse_cases(&value()?)?,
             "--time-limit" => opts.time_limit = value()?.parse()?,
-            "--certificates" => cert_dir = Some(PathBuf::from(value()?)),
+            "--certificates" => {
+                // Checked now, not after a run of many minutes.
+                let dir = PathBuf::from(value()?);
+                if !dir.is_dir() {
+                    return Err(format!("--certificates {}: not a directory", dir.display()).into());
+                }
+                cert_dir = Some(dir);
+            }
             "--progress" => opts.progress = true,
             "--method" => match value()?.as_str() {
                 "colgen" => bnp = false,

@@ -9,9 +9,10 @@
 //! ## References
 //! See [`super`].
 
-/// An improvement reported while the search runs.
 use super::EnumerationProof;
 
+/// An improvement reported while the search runs (also the bound registry's
+/// `bound::BoundProgress`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BnpProgress {
     /// What improved: "incumbent" or "bound".
