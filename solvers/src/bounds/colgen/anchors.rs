@@ -32,7 +32,7 @@
 
 use super::cuts::CutDuals;
 use super::pricing::Geometry;
-use super::{lagrangian_rounded, rc_margin};
+use super::{rc_margin, rounded_with_cuts};
 use crate::bounds::UNIT_ROUNDOFF;
 
 /// The anchored Lagrangian bound, rounded outward (proofs/P20): record duals `y`, cuts `cuts`,
@@ -67,10 +67,8 @@ pub fn anchored_lagrangian(
     let abs: f64 = chosen.iter().map(|v| v.abs()).sum();
     // Recursive summation of g terms: error below (g - 1) u sum|t|; doubled.
     let sum_low = sum - 2.0 * (g as f64 + 1.0) * UNIT_ROUNDOFF * abs;
-    let mut all = y.to_vec();
-    all.extend(cuts.sigma());
     // One "group" charged the (already summed, nonpositive) total; no further margin.
-    lagrangian_rounded(&all, 1, sum_low.min(0.0), 0.0)
+    rounded_with_cuts(y, cuts, 1, sum_low.min(0.0), 0.0)
 }
 
 /// The anchored Lagrangian bound with group sizes (proofs/P20, "Per size"), rounded outward:
@@ -127,9 +125,7 @@ pub fn anchored_sizes_lagrangian(
     // the margin (summation error and the rounding of each term, relative to |least|).
     let g = (n / k) as f64;
     let low = least - 4.0 * (g + 2.0) * UNIT_ROUNDOFF * least.abs();
-    let mut all = y.to_vec();
-    all.extend(cuts.sigma());
-    lagrangian_rounded(&all, 1, low.min(0.0), 0.0)
+    rounded_with_cuts(y, cuts, 1, low.min(0.0), 0.0)
 }
 
 /// The larger of [`anchored_lagrangian`] (per-anchor minima over the sizes, the

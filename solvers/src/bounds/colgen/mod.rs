@@ -385,12 +385,24 @@ pub(crate) fn lagrangian_with_cuts(
     rc_lb: f64,
 ) -> f64 {
     let eps = rc_margin(geo, y, d, cuts);
+    rounded_with_cuts(y, cuts, groups_max, rc_lb, eps)
+}
+
+/// [`lagrangian_rounded`] over the record duals `y` followed by the cut weights `sigma` (one
+/// dual sum, so P09's rounding margin covers both); `y` alone when there are no cuts.
+pub(crate) fn rounded_with_cuts(
+    y: &[f64],
+    cuts: &CutDuals,
+    groups_max: usize,
+    rc_lb: f64,
+    eps_rc: f64,
+) -> f64 {
     if cuts.is_empty() {
-        return lagrangian_rounded(y, groups_max, rc_lb, eps);
+        return lagrangian_rounded(y, groups_max, rc_lb, eps_rc);
     }
     let mut all = y.to_vec();
     all.extend(cuts.sigma());
-    lagrangian_rounded(&all, groups_max, rc_lb, eps)
+    lagrangian_rounded(&all, groups_max, rc_lb, eps_rc)
 }
 
 /// Column generation lower bound for the `n` records of `x` (row-major, `d` columns) and
