@@ -78,7 +78,12 @@ pub struct BoundInfo {
 impl BoundInfo {
     /// Whether the bound takes a start partition (its `start` parameter).
     pub fn takes_start(&self) -> bool {
-        self.params.iter().any(|p| p.key == "start")
+        self.takes("start")
+    }
+
+    /// Whether the bound has the parameter `key`.
+    pub fn takes(&self, key: &str) -> bool {
+        self.params.iter().any(|p| p.key == key)
     }
 }
 
@@ -280,27 +285,29 @@ pub fn compute_reporting(
     use std::sync::atomic::Ordering;
     inst.check_k(k)?;
     let info = find(name)?;
-    if !info.takes_start() && options.start.is_some() {
-        let takers: Vec<&str> = BOUNDS
-            .iter()
-            .filter(|b| b.takes_start())
-            .map(|b| b.name)
-            .collect();
-        return Err(Error::usage(format!(
-            "bound {name} takes no start partition (only {} do)",
-            takers.join(", ")
-        )));
+    // Options the bound has no parameter for are refused, never ignored.
+    let given = [
+        ("start", "start partition", options.start.is_some()),
+        ("cuts", "cuts", options.cut_rounds.is_some()),
+    ];
+    for (key, what, set) in given {
+        if set && !info.takes(key) {
+            let takers: Vec<&str> = BOUNDS
+                .iter()
+                .filter(|b| b.takes(key))
+                .map(|b| b.name)
+                .collect();
+            return Err(Error::usage(format!(
+                "bound {name} takes no {what} (only {} do)",
+                takers.join(", ")
+            )));
+        }
     }
     let started = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(format!("bound {name}"), e);
     let mut certificate = Err(format!("bound {name} writes no certificate"));
     let mut incumbent = None;
     let (lower_bound, certified, details) = match name {
-        "nn" if options.cut_rounds.is_some() => {
-            return Err(Error::usage(
-                "bound nn takes no cuts (only colgen, colgen-cuts and bnp do)".to_string(),
-            ))
-        }
         "nn" => {
             // Each record's k - 1 nearest from the neighbour lists (the static kd-tree
             // from 4096 records, the same lists as the scan, ties included: proofs/P06),
