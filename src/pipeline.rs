@@ -190,6 +190,7 @@ impl Pipeline {
         seed: u64,
         interrupt: &AtomicBool,
     ) -> Result<PipelineOutcome> {
+        crate::missing::check_weighted_pipeline(inst, self)?;
         let t = Instant::now();
         let stages: Vec<(&str, &Value)> = self
             .stages

@@ -313,7 +313,7 @@ impl Record {
                 let objective = weighted_objective(r.params);
                 crate::weighted::WeightedIl::of(
                     r.inst,
-                    p.weighted_sse(r.inst, &w.values),
+                    crate::weighted::weighted_sse_of_partition(r.inst, &w.values, p),
                     Some(objective),
                 )
             }),

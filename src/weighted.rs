@@ -41,8 +41,13 @@ pub fn weighted_group_stats(z: &[f64], d: usize, w: &[f64], members: &[usize]) -
 }
 
 /// Weighted SST of the z-scores about the weighted grand mean, column by column (two
-/// passes): `sum_j sum_i w_i (z_ij - m_j)^2`, `m_j = sum_i w_i z_ij / sum_i w_i`.
+/// passes): `sum_j sum_i w_i (z_ij - m_j)^2`, `m_j = sum_i w_i z_ij / sum_i w_i`. With
+/// missing cells (`--missing ignore`) over the observed cells about the weighted means of
+/// the observed values ([`crate::missing::weighted::weighted_sst`]).
 pub fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
+    if inst.has_missing() {
+        return crate::missing::weighted::weighted_sst(inst, w);
+    }
     let (n, d, z) = (inst.n, inst.d, &inst.z);
     let total: f64 = w.iter().sum();
     let mut sst = 0.0;
@@ -55,17 +60,46 @@ pub fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
     sst
 }
 
-/// Weighted SSE of a labelling (groups in label order, members in record order).
+/// Weighted SSE of a labelling (groups in label order, members in record order); over the
+/// observed cells when cells are missing ([`weighted_sse_of_groups`]).
 pub fn weighted_sse_of_labels(inst: &Instance, w: &[f64], labels: &[usize]) -> f64 {
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
     for (i, &l) in labels.iter().enumerate() {
         members[l].push(i);
     }
-    members
+    weighted_sse_of_groups(inst, w, &members)
+}
+
+/// Weighted SSE of groups (row indices; summed in the given order). With missing cells
+/// (`--missing ignore`) each group's is taken over its observed cells about its weighted
+/// masked centroid ([`crate::missing::weighted::weighted_group_sse`]).
+pub fn weighted_sse_of_groups(inst: &Instance, w: &[f64], groups: &[Vec<usize>]) -> f64 {
+    if inst.has_missing() {
+        return groups
+            .iter()
+            .map(|m| crate::missing::weighted::weighted_group_sse(inst, w, m))
+            .sum();
+    }
+    groups
         .iter()
         .map(|m| weighted_group_stats(&inst.z, inst.d, w, m).1)
         .sum()
+}
+
+/// Weighted SSE of a run's partition: [`crate::partition::Partition::weighted_sse`] on
+/// complete data; over the observed cells with missing ones (the partition of a masked run
+/// is built on group-imputed z-scores, whose weighted SSE is not the masked one).
+pub fn weighted_sse_of_partition(
+    inst: &Instance,
+    w: &[f64],
+    p: &crate::partition::Partition,
+) -> f64 {
+    if inst.has_missing() {
+        crate::missing::weighted::weighted_sse(inst, w, p.labels())
+    } else {
+        p.weighted_sse(inst, w)
+    }
 }
 
 /// The weighted figures of a partition, as `run --json` (the record's `weights`) and

@@ -716,10 +716,11 @@ fn cli_errors_name_file_row_and_column() {
         "2",
         "--method",
         "mdav",
-        "--strata",
-        "y",
+        "--blocks",
+        "4",
     ]);
-    assert!(e.contains("unsplit runs"), "{e}");
+    // Strata and parts take weights (tests/weights_split.rs); blocks do not.
+    assert!(e.contains("--weights with --blocks"), "{e}");
     let e = err_of(&[
         "solve-exact",
         "--data",

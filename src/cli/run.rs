@@ -152,13 +152,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
-    let inst = if data.weights.is_some() {
-        if args.missing != microagg::missing::MissingPolicy::Refuse {
-            return Err(Error::usage(
-                "--weights with --missing ignore: weighted runs over data with missing cells are not supported yet (docs/weights.md)",
-            ));
-        }
-        data.load_weighted()?
+    let inst = if let Some(w) = &data.weights {
+        // With --missing ignore: the weighted figures over observed cells
+        // (microagg::missing::weighted).
+        microagg::data::load_weighted_split(
+            &data.data,
+            &data.selection(),
+            data.delimiter()?,
+            &[],
+            args.missing,
+            w,
+        )?
+        .0
     } else {
         microagg::data::load_missing(
             &data.data,
@@ -285,9 +290,14 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
     if args.data.weights.is_none() {
         return Ok(());
     }
-    if args.split.is_active() {
+    if args.split.blocks.is_some() {
+        // The border repair (crate::blocks) keeps a repaired pool only when its unweighted
+        // SSE is lower: a weighted descent of the pool could be undone, or a pool with a
+        // higher weighted SSE kept. Strata and parts have no repair and take weights.
         return Err(Error::usage(
-            "--weights applies to unsplit runs (not with --strata, --blocks or --part)",
+            "--weights with --blocks: the border repair keeps a repaired pool of groups only \
+             when its unweighted SSE is lower, so it cannot honour the weighted SSE; split \
+             with --strata (and --part) instead, or leave out --weights (docs/weights.md)",
         ));
     }
     if let Some(b) = &args.bound {
@@ -354,6 +364,7 @@ fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Resul
         release: &args.release,
         missing: args.missing,
         missing_release: args.missing_release,
+        weights: data.weights.as_deref(),
         json: args.json,
         interrupt: interrupt::flag(),
     };

@@ -18,7 +18,7 @@ pub mod weights;
 
 pub use csv_file::{ColumnSelection, StrataColumns};
 pub use instance::{sub_instance, Instance};
-pub use weighted_csv::load_weighted;
+pub use weighted_csv::{load_weighted, load_weighted_split};
 pub use weights::Weights;
 
 use crate::error::Result;

@@ -1,8 +1,9 @@
 //! # Reading sampling weights from a CSV column
 //!
 //! `--weights COLUMN`: the instance of the other (or the chosen) columns with the column's
-//! values attached as [`Weights`] (rules and errors in [`super::weights`]). The file is
-//! read a second time, streamed, for the weight column.
+//! values attached as [`Weights`] (rules and errors in [`super::weights`]), optionally with
+//! its strata columns and missing cells (`run --strata`, `--missing ignore`:
+//! [`load_weighted_split`]). The file is read a second time, streamed, for the weight column.
 //!
 //! ## Complexity
 //! O(n) time and memory besides the instance.
@@ -10,8 +11,9 @@
 //! ## References
 //! None.
 
-use super::csv_file::ColumnSelection;
+use super::csv_file::{ColumnSelection, StrataColumns};
 use super::instance::Instance;
+use super::missing_cells::MissingPolicy;
 use super::weights::{check_weight, total_of, Weights};
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -24,6 +26,29 @@ pub fn load_weighted(
     delimiter: u8,
     weights_column: &str,
 ) -> Result<Instance> {
+    load_weighted_split(
+        spec,
+        columns,
+        delimiter,
+        &[],
+        MissingPolicy::Refuse,
+        weights_column,
+    )
+    .map(|(inst, _)| inst)
+}
+
+/// As [`load_weighted`], also reading the `strata` columns (`run --strata`) and with a
+/// missing-value policy (`run --missing`): the loader of [`super::load_missing`] with the
+/// weights attached. With every column selected, the weights column and the strata columns
+/// are left out of the attributes; the weights column cannot be a strata column.
+pub fn load_weighted_split(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+    missing: MissingPolicy,
+    weights_column: &str,
+) -> Result<(Instance, Option<StrataColumns>)> {
     if super::synthetic::try_generate(spec)?.is_some() {
         return Err(Error::usage(format!(
             "--weights: '{spec}' is a generator; weights come from a column of a CSV file"
@@ -43,12 +68,27 @@ pub fn load_weighted(
     let file = path.display().to_string();
     let header = read_header(&path, delimiter)?;
     let wcol = resolve_column(&header, weights_column, &file)?;
+    let strata_at: Vec<usize> = strata
+        .iter()
+        .filter_map(|s| resolve_column(&header, s, &file).ok())
+        .collect();
+    if strata_at.contains(&wcol) {
+        return Err(Error::Data {
+            file,
+            location: format!("header, column {}", wcol + 1),
+            message: format!(
+                "column '{}' is the weights column (--weights): it cannot also be a strata \
+                 column (--strata)",
+                header[wcol]
+            ),
+        });
+    }
     let selection = match &columns {
         ColumnSelection::All => ColumnSelection::List(
             header
                 .iter()
                 .enumerate()
-                .filter(|&(j, _)| j != wcol)
+                .filter(|&(j, _)| j != wcol && !strata_at.contains(&j))
                 .map(|(_, h)| h.clone())
                 .collect(),
         ),
@@ -69,7 +109,7 @@ pub fn load_weighted(
             columns.clone()
         }
     };
-    let mut inst = super::load_with(spec, &selection, delimiter)?;
+    let (mut inst, strata) = super::load_missing(spec, &selection, delimiter, strata, missing)?;
     let values = read_weight_column(&path, delimiter, &header, wcol)?;
     if values.len() != inst.n {
         return Err(Error::Data {
@@ -92,7 +132,7 @@ pub fn load_weighted(
         values,
         total,
     });
-    Ok(inst)
+    Ok((inst, strata))
 }
 
 fn reader(path: &Path, delimiter: u8) -> Result<csv::Reader<std::io::BufReader<std::fs::File>>> {

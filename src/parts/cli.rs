@@ -43,6 +43,10 @@ pub struct SplitRun<'a> {
     /// `--missing` and `--missing-release` ([`crate::missing`]).
     pub missing: crate::missing::MissingPolicy,
     pub missing_release: crate::missing::MissingRelease,
+    /// `--weights COLUMN`: every unit is solved with its records' weights (as an unsplit
+    /// weighted run of its rows), and the record reports the weighted figures of the whole
+    /// file.
+    pub weights: Option<&'a str>,
     pub json: bool,
     pub interrupt: &'a AtomicBool,
 }
@@ -82,6 +86,10 @@ struct SplitRecord<'a> {
     release: Option<crate::release::ReleaseRecord>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing: Option<crate::missing::MissingRecord>,
+    /// `--weights`: the weighted SSE of the groups (of the part), the weighted SST of the
+    /// whole file about its weighted mean, and the weighted IL, as in an unsplit run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights: Option<crate::weighted::WeightedIl>,
     version: &'a str,
 }
 
@@ -109,10 +117,15 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     if split.strata.is_some() && strata_cols.is_empty() {
         return Err(Error::usage("--strata: no column named"));
     }
-    let (inst, strata) =
-        data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)?;
+    let (inst, strata) = match r.weights {
+        Some(w) => {
+            data::load_weighted_split(r.data, r.columns, r.delimiter, &strata_cols, r.missing, w)?
+        }
+        None => data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)?,
+    };
     inst.check_k(r.k)?;
     let holes = inst.has_missing();
+    crate::missing::check_weighted_pipeline(&inst, r.pipeline)?;
     if holes && split.blocks.is_some() {
         return Err(Error::usage(
             "--blocks: the data have missing cells (--missing ignore) and the border repair \
@@ -156,6 +169,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
                     seed: r.seed,
                     split: split_name.clone(),
                     instance_sha256: inst.sha256.clone(),
+                    weights: inst.weights.as_ref().map(PartHeader::weights_of),
                 },
                 &labels,
             )?,
@@ -218,6 +232,13 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         unsolved_units: &out.unsolved,
         release,
         missing: inst.missing_record(r.masked_out.map(|_| r.missing_release)),
+        weights: inst.weights.as_ref().and_then(|w| {
+            crate::weighted::WeightedIl::of(
+                &inst,
+                crate::weighted::weighted_sse_of_groups(&inst, &w.values, &out.groups),
+                Some(crate::record::weighted_objective(&r.pipeline.stages)),
+            )
+        }),
         version: env!("CARGO_PKG_VERSION"),
     };
     if r.json {
@@ -249,6 +270,9 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
             "  stage {:<20} IL {:.6} %  {:.3} s (summed over units)\n",
             s.name, s.il, s.seconds
         );
+    }
+    if let Some(w) = &record.weights {
+        text += &crate::render::run::weighted_line(w);
     }
     if let Some(rel) = &record.release {
         text += &crate::render::run::release_line(rel);

@@ -32,6 +32,22 @@ pub struct PartHeader {
     pub seed: u64,
     pub split: String,
     pub instance_sha256: String,
+    /// `--weights`: the weights column and the sha256 of its values
+    /// ([`PartHeader::weights_of`]); absent for an unweighted run (whose header is then
+    /// the one written before weights were split).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<String>,
+}
+
+impl PartHeader {
+    /// What identifies a run's weights in its part files: `COLUMN sha256-of-the-values`.
+    pub fn weights_of(w: &crate::data::Weights) -> String {
+        format!(
+            "{} {}",
+            w.column,
+            crate::data::instance::sha256_of_values(&w.values)
+        )
+    }
 }
 
 const PART_TAG: &str = "#microagg-part ";

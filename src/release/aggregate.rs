@@ -141,7 +141,7 @@ impl Aggregation {
 }
 
 /// Each record replaced by its group's weighted mean `sum w_i x_i / sum w_i` (original
-/// units, row-major n x d), with the power-of-two scaling of
+/// units, row-major n x d; per column over the group's observed cells), with the power-of-two scaling of
 /// [`crate::labels::masked_values`] against overflow; with unit weights the same operations
 /// in the same order, so the same bits. O(n d).
 pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Result<Vec<f64>> {
@@ -158,17 +158,29 @@ pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> R
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
     let scale = crate::labels::column_scales(inst);
     let mut sums = vec![0.0; g * d];
-    let mut totals = vec![0.0f64; g];
+    // Per group and column the weight of the observed cells (`--missing ignore` leaves a
+    // missing cell out; on complete data every column's total is the group's, summed in
+    // the same order, so the same bits).
+    let mut totals = vec![0.0f64; g * d];
     for (i, &l) in labels.iter().enumerate() {
-        totals[l] += w[i];
         for j in 0..d {
-            sums[l * d + j] += w[i] * ldexp(inst.raw[i * d + j], -scale[j]);
+            let x = inst.raw[i * d + j];
+            if !x.is_nan() {
+                totals[l * d + j] += w[i];
+                sums[l * d + j] += w[i] * ldexp(x, -scale[j]);
+            }
         }
     }
     for l in 0..g {
-        let total = if totals[l] > 0.0 { totals[l] } else { 1.0 };
         for j in 0..d {
-            sums[l * d + j] = ldexp(sums[l * d + j] / total, scale[j]);
+            let total = totals[l * d + j];
+            // A group that observes nothing in the column releases nothing there (NaN: the
+            // writer keeps the input's cell); an empty label releases nothing at all.
+            sums[l * d + j] = if total > 0.0 {
+                ldexp(sums[l * d + j] / total, scale[j])
+            } else {
+                f64::NAN
+            };
         }
     }
     Ok(labels

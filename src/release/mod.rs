@@ -168,10 +168,10 @@ fn describe(inst: &Instance, y: &[f64], agg: Aggregation, measures: bool) -> Res
         rounded_to_input: false,
         decimals: None,
         il_released,
-        il_released_weighted: inst
-            .weights
-            .as_ref()
-            .map(|w| crate::measure::utility::il_sse_weighted(&inst.raw, y, inst.d, &w.values)),
+        il_released_weighted: inst.weights.as_ref().map(|w| match holes {
+            true => crate::missing::weighted::il_released_weighted(inst, y, &w.values),
+            false => crate::measure::utility::il_sse_weighted(&inst.raw, y, inst.d, &w.values),
+        }),
         measures,
     })
 }

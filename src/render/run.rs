@@ -48,17 +48,7 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
         );
     }
     if let Some(w) = &record.weights {
-        text += &format!(
-            "  weighted (--weights {}, total {}): SSE {:.6} IL {:.6} % ({})\n",
-            w.column,
-            w.total,
-            w.sse,
-            w.il,
-            match w.objective.as_deref() {
-                Some("weighted") => "the method minimised the weighted SSE",
-                _ => "the method minimised the unweighted SSE; weighted IL reported only",
-            }
-        );
+        text += &weighted_line(w);
         if let Some(b) = &w.bound {
             text += &format!(
                 "  weighted bound {:<11} IL >= {:.6} %  (certified), weighted gap {} %\n",
@@ -89,6 +79,21 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
         text += &m.line();
     }
     text
+}
+
+/// The `weighted (--weights ...)` line of a run with sampling weights (split or not).
+pub fn weighted_line(w: &crate::weighted::WeightedIl) -> String {
+    format!(
+        "  weighted (--weights {}, total {}): SSE {:.6} IL {:.6} % ({})\n",
+        w.column,
+        w.total,
+        w.sse,
+        w.il,
+        match w.objective.as_deref() {
+            Some("weighted") => "the method minimised the weighted SSE",
+            _ => "the method minimised the unweighted SSE; weighted IL reported only",
+        }
+    )
 }
 
 /// The text line of a released file (unsplit and split runs).
