@@ -73,12 +73,20 @@ pub struct BoundInfo {
     pub certificate: bool,
     /// The bound searches partitions and returns its best ([`BoundOutcome::incumbent`]).
     pub incumbent: bool,
+    /// The bound has a weighted version on the weighted SSE (`--weights`, [`weighted`]),
+    /// named by its proof; `None`: it prices unweighted groups and refuses weights.
+    pub weighted: Option<&'static str>,
 }
 
 impl BoundInfo {
     /// Whether the bound takes a start partition (its `start` parameter).
     pub fn takes_start(&self) -> bool {
         self.takes("start")
+    }
+
+    /// Whether the bound has a weighted version (`bound --weights`, `run --bound --weights`).
+    pub fn has_weighted_version(&self) -> bool {
+        self.weighted.is_some()
     }
 
     /// Whether the bound has the parameter `key`.
@@ -97,6 +105,7 @@ pub const BOUNDS: &[BoundInfo] = &[
         params: &[],
         certificate: false,
         incumbent: false,
+        weighted: Some("proofs/P41"),
     },
     BoundInfo {
         name: "colgen",
@@ -121,6 +130,7 @@ pub const BOUNDS: &[BoundInfo] = &[
         ],
         certificate: true,
         incumbent: false,
+        weighted: Some("proofs/P43"),
     },
     BoundInfo {
         name: "colgen-cuts",
@@ -145,6 +155,7 @@ pub const BOUNDS: &[BoundInfo] = &[
         ],
         certificate: true,
         incumbent: false,
+        weighted: None,
     },
     BoundInfo {
         name: "bnp",
@@ -153,6 +164,7 @@ pub const BOUNDS: &[BoundInfo] = &[
         params: bnp_entry::BNP_PARAMS,
         certificate: true,
         incumbent: true,
+        weighted: None,
     },
 ];
 

@@ -65,10 +65,8 @@ fn main() -> ExitCode {
     interrupt::install();
     let outcome = match cli.command {
         Command::Run(a) => cli::run::run(a),
-        Command::Bound(a) if a.data.weights.is_some() => cli::weighted_bound::bound(&a),
         Command::Bound(a) => cli::bound::bound(a),
         Command::VerifyBound(a) => cli::bound::verify_bound(a),
-        Command::SolveExact(a) if a.data.weights.is_some() => cli::weighted_exact::solve(&a),
         Command::SolveExact(a) => cli::exact::solve_exact(a),
         Command::Measure(a) => microagg::measure::run_cli(&a).map(|_| ExitCode::SUCCESS),
         Command::Check(a) => cli::labels::check(a),

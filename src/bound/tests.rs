@@ -88,3 +88,31 @@ fn bnp_parameters_go_through_the_registry() {
         super::bnp::DEFAULT_SECONDS
     );
 }
+
+/// `--weights` is a property of the registry entries: nn and colgen have a weighted
+/// version (each named by its proof), colgen-cuts and bnp do not, and the refusal lists
+/// both from the registry (the text `bound --weights` printed before the property).
+#[test]
+fn weighted_versions_are_a_property_of_the_registry_entries() {
+    let weighted: Vec<&str> = BOUNDS
+        .iter()
+        .filter(|b| b.has_weighted_version())
+        .map(|b| b.name)
+        .collect();
+    assert_eq!(weighted, ["nn", "colgen"]);
+    assert_eq!(find("nn").unwrap().weighted, Some("proofs/P41"));
+    assert_eq!(find("colgen").unwrap().weighted, Some("proofs/P43"));
+    assert!(weighted::check_weighted_name("nn").is_ok());
+    assert!(weighted::check_weighted_name("colgen").is_ok());
+    let e = weighted::check_weighted_name("bnp")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "bound bnp with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
+         weighted version; colgen-cuts and bnp price unweighted groups (docs/weights.md). \
+         Use --bound nn or colgen, or leave out --weights"
+    );
+    assert!(weighted::check_weighted_name("colgen-cuts").is_err());
+    assert!(weighted::check_weighted_name("nope").is_err());
+}

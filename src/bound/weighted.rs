@@ -38,20 +38,44 @@ pub const SCAN_BELOW: usize = 4096;
 /// From [`SCAN_BELOW`] records, the length of each record's neighbour list (at least k - 1).
 pub const LIST_LENGTH: usize = 64;
 
-/// The bounds that have a weighted version.
-pub const WEIGHTED_BOUNDS: &[&str] = &["nn", "colgen"];
-
-/// Refuse a bound without a weighted version before anything runs (names are checked
-/// against the registry by the caller).
+/// Refuse a bound without a weighted version (its registry entry's
+/// [`super::BoundInfo::weighted`] is `None`) before anything runs; the message names the
+/// bounds that have one, with their proofs, and those that do not, from the registry.
 pub fn check_weighted_name(name: &str) -> Result<()> {
-    if WEIGHTED_BOUNDS.contains(&name) {
+    if super::find(name)?.has_weighted_version() {
         return Ok(());
     }
+    let (with, without): (Vec<&super::BoundInfo>, Vec<&super::BoundInfo>) =
+        super::BOUNDS.iter().partition(|b| b.has_weighted_version());
+    let names: Vec<&str> = with.iter().map(|b| b.name).collect();
+    let with: Vec<String> = with
+        .iter()
+        .map(|b| format!("{} ({})", b.name, b.weighted.unwrap_or_default()))
+        .collect();
+    let without: Vec<&str> = without.iter().map(|b| b.name).collect();
     Err(Error::usage(format!(
-        "bound {name} with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
-         weighted version; colgen-cuts and bnp price unweighted groups (docs/weights.md). Use \
-         --bound nn or colgen, or leave out --weights"
+        "bound {name} with --weights: only {} have a weighted version; {} price unweighted \
+         groups (docs/weights.md). Use --bound {}, or leave out --weights",
+        and_list(&with),
+        and_list(&without),
+        names.join(" or ")
     )))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list<T: AsRef<str>>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => format!(
+            "{} and {}",
+            rest.iter()
+                .map(|s| s.as_ref())
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
 }
 
 /// The weighted nearest-neighbour bound of `inst` (which must carry weights) for groups of
@@ -117,7 +141,7 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
 /// minimises the weighted SSE (the unweighted [`super::COLGEN_START`] does not).
 pub const WEIGHTED_COLGEN_START: &str = "mdav+descent";
 
-/// The weighted bound `name` (one of [`WEIGHTED_BOUNDS`]) of `inst` (with weights) for
+/// The weighted bound `name` (an entry with a weighted version) of `inst` (with weights) for
 /// groups of at least `k` records; `extra_start` (labels) joins the colgen master's start
 /// columns.
 pub fn compute(

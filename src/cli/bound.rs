@@ -172,8 +172,13 @@ pub fn check_destination(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `microagg bound` (`main` sends `--weights` to [`super::weighted_bound`]).
+/// `microagg bound`. With `--weights` the bound's registry entry must have a weighted
+/// version ([`microagg::bound::BoundInfo::weighted`]: nn and colgen), which
+/// [`super::weighted_bound`] computes and reports on the weighted SSE.
 pub fn bound(args: BoundArgs) -> Result<ExitCode> {
+    if args.data.weights.is_some() {
+        return super::weighted_bound::bound(&args);
+    }
     if args.enumerate && args.method != microagg::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--enumerate: only bound bnp enumerates".to_string(),

@@ -53,8 +53,12 @@ pub fn check_outputs(args: &SolveExactArgs) -> Result<()> {
     .check(&args.data)
 }
 
-/// `microagg solve-exact` (`main` sends `--weights` to [`super::weighted_exact`]).
+/// `microagg solve-exact`. With `--weights` only a method with a weighted version runs
+/// ([`ExactChoice::has_weighted_version`]: the subset DP), in [`super::weighted_exact`].
 pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
+    if args.data.weights.is_some() {
+        return super::weighted_exact::solve(&args);
+    }
     let data = &args.data;
     check_outputs(&args)?;
     let inst = data.load()?;

@@ -46,6 +46,13 @@ pub enum ExactChoice {
 }
 
 impl ExactChoice {
+    /// Whether the method has a weighted version (`solve-exact --weights`): the subset DP
+    /// (`auto` runs it; P40 W6). Set partitioning and branch-and-price price unweighted
+    /// groups.
+    pub fn has_weighted_version(self) -> bool {
+        matches!(self, ExactChoice::Auto | ExactChoice::SubsetDp)
+    }
+
     /// The small-instance exact method, or `None` for branch-and-price (its own engine).
     pub fn small_method(self) -> Option<ExactMethod> {
         match self {

@@ -15,7 +15,6 @@
 //! Held, M. and Karp, R. M. (1962). J. SIAM 10(1), 196-210.
 
 use super::exact::SolveExactArgs;
-use super::values::ExactChoice;
 use microagg::error::{Error, Result};
 use microagg::labels;
 use microagg::output;
@@ -25,7 +24,7 @@ use std::process::ExitCode;
 /// `microagg solve-exact --weights W [--method auto|subset-dp]`.
 pub fn solve(args: &SolveExactArgs) -> Result<ExitCode> {
     super::exact::check_outputs(args)?;
-    if !matches!(args.method, ExactChoice::Auto | ExactChoice::SubsetDp) {
+    if !args.method.has_weighted_version() {
         return Err(Error::usage(
             "solve-exact --weights: only the subset DP (--method auto or subset-dp, n <= 20) \
              has a weighted version; set-partitioning and branch-and-price price unweighted \
