@@ -525,7 +525,9 @@ fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error()
     assert_eq!(plain, run(&["--missing", "ignore"]));
 }
 
-/// The README's agency workflow (`examples/agency/households.csv`): the figures it quotes.
+/// The agency example (`examples/agency/households.csv`) without weights and with weights
+/// on a complete column, unsplit: the figures the README quoted before its workflow took
+/// weights and holes in one run (that run: `tests/readme_agency.rs`).
 #[test]
 fn the_readme_agency_workflow_gives_its_figures() {
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agency/households.csv");
