@@ -8,30 +8,12 @@
 //! rejected, a malformed cut is an error.
 
 mod common;
-use common::{brute_force_optimum, cli, cli_ok, from_rows};
+use common::{brute_force_optimum, cli, cli_ok, from_rows, write_rows_csv};
 use microagg::certificate::BoundCertificate;
 use microagg_solvers::bounds::verify_lagrangian;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
-
-fn write_csv(path: &Path, rows: &[Vec<f64>]) {
-    let d = rows[0].len();
-    let mut s = (1..=d)
-        .map(|j| format!("x{j}"))
-        .collect::<Vec<_>>()
-        .join(",")
-        + "\n";
-    for r in rows {
-        s += &r
-            .iter()
-            .map(|v| format!("{v:e}"))
-            .collect::<Vec<_>>()
-            .join(",");
-        s += "\n";
-    }
-    std::fs::write(path, s).unwrap();
-}
 
 fn verify_exit(data: &str, k: &str, cert: &Path) -> (Option<i32>, String) {
     let out = cli(&[
@@ -222,7 +204,7 @@ fn recomputed_bounds_never_exceed_the_brute_force_optimum() {
             })
             .collect();
         let csv = dir.path().join(format!("r{case}.csv"));
-        write_csv(&csv, &rows);
+        write_rows_csv(&csv, &rows);
         let cert = dir.path().join(format!("r{case}.json"));
         let ks = k.to_string();
         cli_ok(&[
@@ -285,7 +267,7 @@ fn stored_casc_certificates_verify() {
         assert_eq!(code, Some(0), "{name}: {text}");
         checked += 1;
     }
-    if std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1") {
+    if common::data_required() {
         assert!(checked >= 1, "no stored certificate was checked");
     }
 }
@@ -382,7 +364,7 @@ fn bnp_through_the_registry_is_at_most_brute_force() {
 /// bnp certificate carries no cut. On an instance where the defaults do add cuts.
 #[test]
 fn zero_cut_rounds_means_no_cuts() {
-    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    use microagg::bound::{compute_with, BoundOptions};
     let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
     let never = std::sync::atomic::AtomicBool::new(false);
     let run = |name: &str, cut_rounds: Option<usize>| {
@@ -402,15 +384,8 @@ fn zero_cut_rounds_means_no_cuts() {
     assert!(count(&bnp, "cuts") > 0, "{}", bnp.details);
     let plain = run("bnp", Some(0));
     assert_eq!((count(&plain, "cut_rounds"), count(&plain, "cuts")), (0, 0));
-    let Ok(Certificate::BranchAndPrice(c)) = &plain.certificate else {
-        panic!("no bnp certificate: {:?}", plain.certificate.as_ref().err());
-    };
+    let c = common::verified_bnp_certificate(&plain, &inst, 3);
     assert!(c.cuts.is_empty() && c.leaves.iter().all(|l| l.cut_duals.is_empty()));
-    assert!(
-        microagg::bnp_certificate::verify(c, &inst, 3, None)
-            .unwrap()
-            .valid
-    );
 }
 
 /// `--max-nodes N` (`max_nodes = N`) stops bnp after N nodes: the search that branches
@@ -418,7 +393,7 @@ fn zero_cut_rounds_means_no_cuts() {
 /// verifies, the smaller run with fewer leaves, and a bound at most the longer run's.
 #[test]
 fn max_nodes_stops_branch_and_price() {
-    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    use microagg::bound::{compute_with, BoundOptions};
     let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
     let never = std::sync::atomic::AtomicBool::new(false);
     let run = |max_nodes: u64| {
@@ -428,14 +403,7 @@ fn max_nodes_stops_branch_and_price() {
             ..Default::default()
         };
         let b = compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap();
-        let Ok(Certificate::BranchAndPrice(c)) = &b.certificate else {
-            panic!("no bnp certificate: {:?}", b.certificate.as_ref().err());
-        };
-        assert!(
-            microagg::bnp_certificate::verify(c, &inst, 3, None)
-                .unwrap()
-                .valid
-        );
+        let c = common::verified_bnp_certificate(&b, &inst, 3);
         (
             b.details["nodes"].as_u64().unwrap(),
             c.leaves.len(),
@@ -460,7 +428,7 @@ fn max_nodes_stops_branch_and_price() {
 /// cuts on this instance, the capped one 5 at most, and its certificate verifies.
 #[test]
 fn max_cuts_caps_the_cuts_of_branch_and_price() {
-    use microagg::bound::{compute_with, BoundOptions, Certificate};
+    use microagg::bound::{compute_with, BoundOptions};
     let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
     let never = std::sync::atomic::AtomicBool::new(false);
     let run = |max_cuts: usize| {
@@ -476,15 +444,8 @@ fn max_cuts_caps_the_cuts_of_branch_and_price() {
     assert!(cuts(&free) > 5, "{}", free.details);
     let capped = run(5);
     assert!((1..=5).contains(&cuts(&capped)), "{}", capped.details);
-    let Ok(Certificate::BranchAndPrice(c)) = &capped.certificate else {
-        panic!("no bnp certificate");
-    };
+    let c = common::verified_bnp_certificate(&capped, &inst, 3);
     assert!(c.cuts.len() <= 5);
-    assert!(
-        microagg::bnp_certificate::verify(c, &inst, 3, None)
-            .unwrap()
-            .valid
-    );
 }
 
 /// Compaction: two sibling leaves with the same claim and duals become their parent, cuts
@@ -608,7 +569,7 @@ fn stored_bnp_certificates(max_leaves: Option<usize>) {
         assert_eq!(code, Some(1), "{name} with a raised dual: {text}");
         rejected += 1;
     }
-    if std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1") {
+    if common::data_required() {
         assert!(
             checked >= 1 && rejected >= 1,
             "no stored bnp certificate was checked"

@@ -3,33 +3,14 @@
 
 mod common;
 use common::cli as microagg;
-use std::path::{Path, PathBuf};
-use std::process::Output;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
+use common::{assert_exit, cli_json, cli_ok, run_args, stderr, stdout, stdout_json, write_file};
 
 /// Runs `run --k 2 --method mdav` on a file with `text`; expects exit 2 and every needle in
 /// the error message.
 fn expect_data_error(text: &str, needles: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "bad.csv", text);
-    let o = microagg(&[
-        "run",
-        "--data",
-        f.to_str().unwrap(),
-        "--k",
-        "2",
-        "--method",
-        "mdav",
-    ]);
+    let f = write_file(dir.path(), "bad.csv", text);
+    let o = microagg(&run_args(f.to_str().unwrap(), "2", "mdav", &[]));
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "exit code for {text:?}: {err}");
     assert!(!err.contains("panicked"), "panic on {text:?}: {err}");
@@ -69,20 +50,12 @@ fn bad_files_give_errors_naming_file_row_and_column() {
 
 #[test]
 fn missing_file_unknown_column_and_bad_k_are_errors() {
-    let o = microagg(&[
-        "run",
-        "--data",
-        "/nonexistent/x.csv",
-        "--k",
-        "2",
-        "--method",
-        "mdav",
-    ]);
+    let o = microagg(&run_args("/nonexistent/x.csv", "2", "mdav", &[]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/x.csv") && stderr(&o).contains("not found"));
 
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "ok.csv", "a,b\n1,2\n3,5\n4,4\n7,1\n");
+    let f = write_file(dir.path(), "ok.csv", "a,b\n1,2\n3,5\n4,4\n7,1\n");
     let path = f.to_str().unwrap();
     let o = microagg(&[
         "run",
@@ -95,15 +68,14 @@ fn missing_file_unknown_column_and_bad_k_are_errors() {
         "--method",
         "mdav",
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown column 'zz'"), "{}", stderr(&o));
+    assert_exit(&o, 2, "unknown column 'zz'");
 
     for (k, needle) in [
         ("1", "at least 2"),
         ("0", "at least 2"),
         ("5", "larger than the number of records n = 4"),
     ] {
-        let o = microagg(&["run", "--data", path, "--k", k, "--method", "mdav"]);
+        let o = microagg(&run_args(path, k, "mdav", &[]));
         assert_eq!(o.status.code(), Some(2), "k={k}");
         assert!(stderr(&o).contains(needle), "k={k}: {}", stderr(&o));
     }
@@ -111,87 +83,44 @@ fn missing_file_unknown_column_and_bad_k_are_errors() {
 
 #[test]
 fn unknown_method_and_parameter_are_errors_before_any_work() {
-    let o = microagg(&["run", "--data", "sim1", "--k", "3", "--method", "nosuch"]);
+    let o = microagg(&run_args("sim1", "3", "nosuch", &[]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown method 'nosuch'") && stderr(&o).contains("microagg list"));
 
-    let o = microagg(&[
-        "run",
-        "--data",
-        "sim1",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--param",
-        "mdav.gamma=2",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("unknown field `gamma`"),
-        "{}",
-        stderr(&o)
-    );
+    let o = microagg(&run_args("sim1", "3", "mdav", &["--param", "mdav.gamma=2"]));
+    assert_exit(&o, 2, "unknown field `gamma`");
 
-    let o = microagg(&[
-        "run",
-        "--data",
-        "sim1",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--param",
-        "other.x=2",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("not a stage"), "{}", stderr(&o));
+    let o = microagg(&run_args("sim1", "3", "mdav", &["--param", "other.x=2"]));
+    assert_exit(&o, 2, "not a stage");
 
-    let o = microagg(&[
-        "run",
-        "--data",
-        "uniform:n=10,d=2,bogus=1",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("unknown generator parameter 'bogus'"),
-        "{}",
-        stderr(&o)
-    );
+    let o = microagg(&run_args("uniform:n=10,d=2,bogus=1", "3", "mdav", &[]));
+    assert_exit(&o, 2, "unknown generator parameter 'bogus'");
 }
 
 #[test]
 fn run_json_labels_and_masked_outputs_agree_with_check() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(
+    let f = write_file(
         dir.path(),
         "d.csv",
         "p,q,r\n1,10,5\n2,11,5.5\n3,9,6\n10,1,0\n11,2,1\n12,0,2\n20,20,20\n21,19,21\n22,21,19\n5,5,5\n",
     );
     let labels = dir.path().join("l.txt");
     let masked = dir.path().join("m.csv");
-    let o = microagg(&[
-        "run",
-        "--data",
+    let rec = cli_json(&run_args(
         f.to_str().unwrap(),
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--seed",
-        "5",
-        "--labels-out",
-        labels.to_str().unwrap(),
-        "--masked-out",
-        masked.to_str().unwrap(),
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        &[
+            "--seed",
+            "5",
+            "--labels-out",
+            labels.to_str().unwrap(),
+            "--masked-out",
+            masked.to_str().unwrap(),
+            "--json",
+        ],
+    ));
     for key in [
         "method",
         "instance",
@@ -217,7 +146,7 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
     let text = std::fs::read_to_string(&labels).unwrap();
     assert_eq!(text.lines().count(), 10, "one label per input row");
 
-    let o = microagg(&[
+    let chk = cli_json(&[
         "check",
         "--data",
         f.to_str().unwrap(),
@@ -227,8 +156,6 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
         labels.to_str().unwrap(),
         "--json",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let chk: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(chk["feasible"], true);
     assert_eq!(chk["groups"], rec["groups"]);
     let (a, b) = (chk["sse"].as_f64().unwrap(), rec["sse"].as_f64().unwrap());
@@ -266,9 +193,9 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
 #[test]
 fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "d.csv", "a,b\n1,2\n2,3\n3,1\n8,9\n9,8\n");
+    let f = write_file(dir.path(), "d.csv", "a,b\n1,2\n2,3\n3,1\n8,9\n9,8\n");
     let data = f.to_str().unwrap();
-    let small = write(dir.path(), "small.txt", "0\n0\n0\n1\n1\n");
+    let small = write_file(dir.path(), "small.txt", "0\n0\n0\n1\n1\n");
     let o = microagg(&[
         "check",
         "--data",
@@ -280,11 +207,11 @@ fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2(
         "--json",
     ]);
     assert_eq!(o.status.code(), Some(1));
-    let chk: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let chk = stdout_json(&o);
     assert_eq!(chk["feasible"], false);
     assert_eq!(chk["min_group_size"], 2);
 
-    let short = write(dir.path(), "short.txt", "0\n0\n0\n");
+    let short = write_file(dir.path(), "short.txt", "0\n0\n0\n");
     let o = microagg(&[
         "check",
         "--data",
@@ -294,14 +221,9 @@ fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2(
         "--labels",
         short.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("3 labels for 5 records"),
-        "{}",
-        stderr(&o)
-    );
+    assert_exit(&o, 2, "3 labels for 5 records");
 
-    let junk = write(dir.path(), "junk.txt", "0\n0\nx\n1\n1\n");
+    let junk = write_file(dir.path(), "junk.txt", "0\n0\nx\n1\n1\n");
     let o = microagg(&[
         "check",
         "--data",
@@ -311,15 +233,14 @@ fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2(
         "--labels",
         junk.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("line 3"), "{}", stderr(&o));
+    assert_exit(&o, 2, "line 3");
 }
 
 #[test]
 fn list_shows_every_registered_method() {
     let o = microagg(&["list"]);
     assert!(o.status.success());
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = stdout(&o);
     for m in microagg::registry::registry() {
         assert!(out.contains(m.name), "list lacks {}", m.name);
     }
@@ -336,26 +257,13 @@ fn list_shows_every_registered_method() {
 #[test]
 fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
     let data = "uniform:n=40,d=2,seed=1";
-    let json = |args: &[&str]| -> serde_json::Value {
-        let o = microagg(args);
-        assert!(o.status.success(), "{}", stderr(&o));
-        serde_json::from_slice(&o.stdout).unwrap()
-    };
-    let run = json(&[
-        "run",
-        "--data",
+    let run = cli_json(&run_args(
         data,
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--bound",
-        "colgen",
-        "--bound-param",
-        "cuts=3",
-        "--json",
-    ]);
-    let bound = json(&[
+        &["--bound", "colgen", "--bound-param", "cuts=3", "--json"],
+    ));
+    let bound = cli_json(&[
         "bound", "--data", data, "--k", "3", "--method", "colgen", "--cuts", "3", "--json",
     ]);
     assert_eq!(run["bounds"][0]["sse"], bound["lower_bound"]);
@@ -364,25 +272,13 @@ fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
         Some(true)
     );
     // A parameter the bound does not have is refused before any work, naming its parameters.
-    let o = microagg(&[
-        "run",
-        "--data",
+    let o = microagg(&run_args(
         data,
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--bound",
-        "nn",
-        "--bound-param",
-        "cuts=3",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("bound nn has no parameter 'cuts'"),
-        "{}",
-        stderr(&o)
-    );
+        &["--bound", "nn", "--bound-param", "cuts=3"],
+    ));
+    assert_exit(&o, 2, "bound nn has no parameter 'cuts'");
 }
 
 #[test]
@@ -391,49 +287,31 @@ fn same_seed_gives_identical_labels_through_the_cli() {
     let a = dir.path().join("a.txt");
     let b = dir.path().join("b.txt");
     for out in [&a, &b] {
-        let o = microagg(&[
-            "run",
-            "--data",
+        cli_ok(&run_args(
             "sim2:seed=4",
-            "--k",
             "3",
-            "--method",
             "mdav",
-            "--seed",
-            "9",
-            "--labels-out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
+            &["--seed", "9", "--labels-out", out.to_str().unwrap()],
+        ));
     }
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }
 
 #[test]
 fn bound_and_run_with_bound_report_certified_bound_and_gap() {
-    let o = microagg(&["bound", "--data", "sim1:seed=1", "--k", "3", "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let b: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let b = cli_json(&["bound", "--data", "sim1:seed=1", "--k", "3", "--json"]);
     assert_eq!(b["method"], "nn");
     assert_eq!(b["certified"], true);
     let lb = b["lower_bound"].as_f64().unwrap();
     assert!(lb > 0.0);
     assert!(b["il_lower_bound"].as_f64().unwrap() <= 100.0 * lb / b["sst"].as_f64().unwrap());
 
-    let o = microagg(&[
-        "run",
-        "--data",
+    let r = cli_json(&run_args(
         "sim1:seed=1",
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--bound",
-        "nn",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        &["--bound", "nn", "--json"],
+    ));
     // The record of an experiment run: the bounds computed, the best certified one, the gap.
     assert_eq!(
         r["best_bound"]["sse"].as_f64(),
@@ -447,17 +325,8 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
     assert!(sse >= lb && (gap - 100.0 * (sse - lb) / lb).abs() < 1e-9);
 
     // Without --bound the fields are absent; an unknown bound is refused before any work.
-    let o = microagg(&[
-        "run",
-        "--data",
-        "sim1:seed=1",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--json",
-    ]);
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = microagg(&run_args("sim1:seed=1", "3", "mdav", &["--json"]));
+    let r = stdout_json(&o);
     assert!(r["best_bound"].is_null() && r["gap"].is_null());
     assert_eq!(r["bounds"], serde_json::json!([]));
     for args in [
@@ -470,17 +339,7 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
             "--method",
             "magic",
         ][..],
-        &[
-            "run",
-            "--data",
-            "sim1:seed=1",
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--bound",
-            "magic",
-        ][..],
+        &run_args("sim1:seed=1", "3", "mdav", &["--bound", "magic"])[..],
     ] {
         let o = microagg(args);
         assert_eq!(o.status.code(), Some(2));

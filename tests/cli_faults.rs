@@ -3,22 +3,9 @@
 
 mod common;
 use common::cli as microagg;
+use common::{cli_json, cli_ok, run_args, stderr, stdout, write_file};
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// Exit 2, no panic, and every needle in stderr.
 fn expect_error(o: &Output, needles: &[&str]) {
@@ -40,12 +27,7 @@ fn scaled_csv(dir: &Path, name: &str, rows: usize, scale: f64) -> PathBuf {
         let cells: Vec<String> = r.iter().map(|x| format!("{:e}", x * scale)).collect();
         text += &(cells.join(",") + "\n");
     }
-    write(dir, name, &text)
-}
-
-fn run_json(args: &[&str]) -> serde_json::Value {
-    let o = common::cli_ok(args);
-    serde_json::from_slice(&o.stdout).unwrap()
+    write_file(dir, name, &text)
 }
 
 // ---- point 1 ------------------------------------------------------------------------------
@@ -56,16 +38,7 @@ fn data_scaled_by_1e150_or_1e_minus_300_give_the_same_il() {
     let mut ils = Vec::new();
     for (name, scale) in [("one", 1.0), ("big", 1e150), ("tiny", 1e-300)] {
         let f = scaled_csv(dir.path(), &format!("{name}.csv"), 90, scale);
-        let v = run_json(&[
-            "run",
-            "--data",
-            f.to_str().unwrap(),
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--json",
-        ]);
+        let v = cli_json(&run_args(f.to_str().unwrap(), "3", "mdav", &["--json"]));
         let il = v["il"].as_f64().expect("IL is a number, not null");
         assert!((v["sst"].as_f64().unwrap() - 270.0).abs() < 1e-9, "{v}");
         ils.push(il);
@@ -76,7 +49,7 @@ fn data_scaled_by_1e150_or_1e_minus_300_give_the_same_il() {
 // ---- point 2 ------------------------------------------------------------------------------
 
 fn small_suite(dir: &Path, extra: &str) -> PathBuf {
-    write(
+    write_file(
         dir,
         "s.toml",
         &format!(
@@ -94,7 +67,7 @@ fn a_second_experiment_on_the_same_output_is_refused() {
     // A study holds the lock: this test process, alive, on this host.
     let host = {
         let o = std::process::Command::new("hostname").output().unwrap();
-        String::from_utf8_lossy(&o.stdout).trim().to_string()
+        stdout(&o).trim().to_string()
     };
     let lock = out.join("records.jsonl.lock");
     std::fs::write(&lock, format!("pid={}\nhost={host}\n", std::process::id())).unwrap();
@@ -108,13 +81,12 @@ fn a_second_experiment_on_the_same_output_is_refused() {
     assert!(!out.join("records.jsonl").exists(), "nothing written");
     // Its owner gone, the lock is taken over with a word, and released at the end.
     std::fs::write(&lock, format!("pid={}\nhost={host}\n", i32::MAX)).unwrap();
-    let o = microagg(&[
+    let o = cli_ok(&[
         "experiment",
         suite.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("taking over the lock"),
         "{}",
@@ -128,17 +100,7 @@ fn a_second_experiment_on_the_same_output_is_refused() {
 #[test]
 fn absurd_time_limits_are_clear_errors() {
     for cmd in [
-        &[
-            "run",
-            "--data",
-            "sim1",
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--time-limit",
-            "1e19",
-        ][..],
+        &run_args("sim1", "3", "mdav", &["--time-limit", "1e19"])[..],
         &[
             "bound",
             "--data",
@@ -173,15 +135,7 @@ fn absurd_time_limits_are_clear_errors() {
 #[test]
 fn huge_generator_specs_are_clear_errors() {
     expect_error(
-        &microagg(&[
-            "run",
-            "--data",
-            "uniform:n=100000000000,d=10",
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-        ]),
+        &microagg(&run_args("uniform:n=100000000000,d=10", "3", "mdav", &[])),
         &["at most 100000000 values"],
     );
 }
@@ -192,17 +146,12 @@ fn huge_generator_specs_are_clear_errors() {
 fn output_destinations_are_checked_before_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-folder/labels.txt");
-    let o = microagg(&[
-        "run",
-        "--data",
+    let o = microagg(&run_args(
         "sim1",
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--labels-out",
-        missing.to_str().unwrap(),
-    ]);
+        &["--labels-out", missing.to_str().unwrap()],
+    ));
     expect_error(&o, &["--labels-out", "does not exist"]);
     assert!(
         stdout(&o).is_empty(),
@@ -213,34 +162,27 @@ fn output_destinations_are_checked_before_the_run() {
     let before = std::fs::read(&data).unwrap();
     // The same file under another spelling.
     let alias = dir.path().join(".").join("in.csv");
-    let o = microagg(&[
-        "run",
-        "--data",
+    let o = microagg(&run_args(
         data.to_str().unwrap(),
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--masked-out",
-        alias.to_str().unwrap(),
-    ]);
+        &["--masked-out", alias.to_str().unwrap()],
+    ));
     expect_error(&o, &["--masked-out", "input file"]);
     assert_eq!(std::fs::read(&data).unwrap(), before, "input untouched");
 
     let same = dir.path().join("x.txt");
-    let o = microagg(&[
-        "run",
-        "--data",
+    let o = microagg(&run_args(
         "sim1",
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--labels-out",
-        same.to_str().unwrap(),
-        "--masked-out",
-        same.to_str().unwrap(),
-    ]);
+        &[
+            "--labels-out",
+            same.to_str().unwrap(),
+            "--masked-out",
+            same.to_str().unwrap(),
+        ],
+    ));
     expect_error(&o, &["same file"]);
 }
 
@@ -255,17 +197,12 @@ fn labels_files_are_replaced_not_rewritten_in_place() {
     let old = "old\n";
     std::fs::write(&labels, old).unwrap();
     std::fs::hard_link(&labels, dir.path().join("link.txt")).unwrap();
-    common::cli_ok(&[
-        "run",
-        "--data",
+    cli_ok(&run_args(
         "sim1",
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--labels-out",
-        labels.to_str().unwrap(),
-    ]);
+        &["--labels-out", labels.to_str().unwrap()],
+    ));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("link.txt")).unwrap(),
         old
@@ -291,39 +228,27 @@ fn a_step_budget_gives_identical_labels_run_after_run() {
     let mut all = Vec::new();
     for i in 0..2 {
         let l = dir.path().join(format!("l{i}.txt"));
-        let v = run_json(&[
-            "run",
-            "--data",
+        let v = cli_json(&run_args(
             "gauss:n=500,d=3,seed=2",
-            "--k",
             "3",
-            "--method",
             "mdav+ils",
-            "--max-steps",
-            "400",
-            "--seed",
-            "5",
-            "--labels-out",
-            l.to_str().unwrap(),
-            "--json",
-        ]);
+            &[
+                "--max-steps",
+                "400",
+                "--seed",
+                "5",
+                "--labels-out",
+                l.to_str().unwrap(),
+                "--json",
+            ],
+        ));
         assert_eq!(v["max_steps"], 400);
         assert_eq!(v["stages"][1]["stop"], "step_limit");
         all.push(std::fs::read(&l).unwrap());
     }
     assert_eq!(all[0], all[1]);
     expect_error(
-        &microagg(&[
-            "run",
-            "--data",
-            "sim1",
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--max-steps",
-            "0",
-        ]),
+        &microagg(&run_args("sim1", "3", "mdav", &["--max-steps", "0"])),
         &["max-steps"],
     );
 }
@@ -335,7 +260,7 @@ fn a_step_budget_gives_identical_records_across_jobs() {
     let mut files = Vec::new();
     for jobs in ["1", "2"] {
         let out = dir.path().join(format!("r{jobs}"));
-        common::cli_ok(&[
+        cli_ok(&[
             "experiment",
             suite.to_str().unwrap(),
             "--out",
@@ -365,7 +290,7 @@ fn report_prints_its_table_when_figures_cannot_be_written() {
     let dir = tempfile::tempdir().unwrap();
     let suite = small_suite(dir.path(), "");
     let out = dir.path().join("r");
-    common::cli_ok(&[
+    cli_ok(&[
         "experiment",
         suite.to_str().unwrap(),
         "--out",
@@ -373,8 +298,7 @@ fn report_prints_its_table_when_figures_cannot_be_written() {
     ]);
     // A file where the figures folder should go (as root, permissions would not stop us).
     std::fs::write(out.join("figures"), "not a folder").unwrap();
-    let o = microagg(&["report", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cli_ok(&["report", out.to_str().unwrap()]);
     assert!(stdout(&o).contains("mdav"), "table printed: {}", stdout(&o));
     assert!(stderr(&o).contains("figures not written"), "{}", stderr(&o));
 
@@ -385,8 +309,7 @@ fn report_prints_its_table_when_figures_cannot_be_written() {
     text.truncate(cut);
     std::fs::write(&path, text).unwrap();
     std::fs::remove_file(out.join("figures")).unwrap();
-    let o = microagg(&["report", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cli_ok(&["report", out.to_str().unwrap()]);
     assert!(
         stderr(&o).contains("incomplete last record skipped"),
         "{}",
@@ -397,40 +320,24 @@ fn report_prints_its_table_when_figures_cannot_be_written() {
 #[test]
 fn minor_input_mistakes_get_helpful_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let one = write(dir.path(), "one.csv", "a,b\n1,2\n");
+    let one = write_file(dir.path(), "one.csv", "a,b\n1,2\n");
     expect_error(
-        &microagg(&[
-            "run",
-            "--data",
-            one.to_str().unwrap(),
-            "--k",
-            "2",
-            "--method",
-            "mdav",
-        ]),
+        &microagg(&run_args(one.to_str().unwrap(), "2", "mdav", &[])),
         &["only 1 data row", "n = 1 < k"],
     );
     let o = microagg(&["bench", "--reps", "0", "--cases", "gauss-10k"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("reps"), "{}", stderr(&o));
     expect_error(
-        &microagg(&["run", "--data", "sim1", "--k", "3", "--method", "mdva"]),
+        &microagg(&run_args("sim1", "3", "mdva", &[])),
         &["did you mean 'mdav'"],
     );
-    let semi = write(dir.path(), "semi.csv", "a;b\n1;2\n3;5\n4;1\n");
+    let semi = write_file(dir.path(), "semi.csv", "a;b\n1;2\n3;5\n4;1\n");
     expect_error(
-        &microagg(&[
-            "run",
-            "--data",
-            semi.to_str().unwrap(),
-            "--k",
-            "2",
-            "--method",
-            "mdav",
-        ]),
+        &microagg(&run_args(semi.to_str().unwrap(), "2", "mdav", &[])),
         &["--delimiter ';'"],
     );
-    common::cli_ok(&[
+    cli_ok(&[
         "run",
         "--data",
         semi.to_str().unwrap(),
@@ -443,7 +350,7 @@ fn minor_input_mistakes_get_helpful_errors() {
     ]);
     // check lists 20 undersized groups and counts the rest.
     let labels: String = (0..100).map(|i| format!("{i}\n")).collect();
-    let l = write(dir.path(), "l.txt", &labels);
+    let l = write_file(dir.path(), "l.txt", &labels);
     let o = microagg(&[
         "check",
         "--data",

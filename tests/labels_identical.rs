@@ -15,7 +15,9 @@
 //! and, to record a new snapshot on code whose labels are known to be right,
 //! `MICROAGG_SNAPSHOT=write` in the environment. Every line is compared; a difference
 //! names the pipeline, file and k, and so does a snapshot line no longer run. Pipelines of
-//! methods registered after the snapshot are printed as new. `MICROAGG_SNAPSHOT_ONLY=X` /
+//! methods registered after the snapshot are printed as new; `MICROAGG_SNAPSHOT=add`
+//! appends them to the snapshot when every compared line is identical (the stored lines
+//! stay as they are). `MICROAGG_SNAPSHOT_ONLY=X` /
 //! `MICROAGG_SNAPSHOT_SKIP=X` run only / leave out the pipelines whose name contains X
 //! (quicker checks between steps; `SKIP=imhm` takes about a third of the time). The CASC files are not committed (see
 //! `../shared/instances/README.md`); without them the test fails rather than pass empty.
@@ -209,14 +211,14 @@ fn labels_match_the_snapshot() {
         .map(|l| (key(l), l.to_string()))
         .collect();
     let mut differ = Vec::new();
-    let mut new = 0;
+    let mut new = Vec::new();
     for l in &lines {
         match want.get(&key(l)) {
             Some(w) if w == l => {}
             Some(w) => differ.push(format!("differs: {l}\n   was:  {w}")),
             // A method registered after the snapshot has no earlier labels to compare.
             None => {
-                new += 1;
+                new.push(l.as_str());
                 eprintln!("new, not compared: {l}");
             }
         }
@@ -235,7 +237,17 @@ fn labels_match_the_snapshot() {
         differ.join("\n")
     );
     eprintln!(
-        "all {} compared lines identical to {SNAPSHOT} ({new} new lines not compared)",
-        lines.len() - new
+        "all {} compared lines identical to {SNAPSHOT} ({} new lines not compared)",
+        lines.len() - new.len(),
+        new.len()
     );
+    if std::env::var("MICROAGG_SNAPSHOT").is_ok_and(|v| v == "add") && !new.is_empty() {
+        let mut text = stored;
+        for l in &new {
+            text.push_str(l);
+            text.push('\n');
+        }
+        std::fs::write(SNAPSHOT, text).unwrap();
+        eprintln!("added {} new lines to {SNAPSHOT}", new.len());
+    }
 }

@@ -10,7 +10,7 @@
 //! differences between the methods.
 
 mod common;
-use common::casc;
+use common::{assert_table1_sse, assert_table1_sst, casc};
 use microagg::data::Instance;
 use microagg::pipeline::Pipeline;
 use std::sync::atomic::AtomicBool;
@@ -117,12 +117,7 @@ fn documented_vmdav_difference(id: &str, k: usize) -> Option<f64> {
 fn table1_rows_1_4_5_6_are_reproduced() {
     for (method, id, values) in TABLE1 {
         let Some(inst) = casc(id) else { continue };
-        let nd = (inst.n * inst.d) as f64;
-        assert!(
-            (inst.sst - nd).abs() < 1e-9 * nd,
-            "SST {} != n*d {nd}",
-            inst.sst
-        );
+        assert_table1_sst(&inst);
         for (k, want) in KS.into_iter().zip(values) {
             let (sse, _) = run(&inst, method, k);
             let tol = tolerance(id, want);
@@ -141,10 +136,7 @@ fn table1_rows_1_4_5_6_are_reproduced() {
                     continue;
                 }
             }
-            assert!(
-                (sse - want).abs() <= tol,
-                "{method} {id} k={k}: SSE {sse:.4} but Table 1 prints {want} (tolerance {tol:.4})"
-            );
+            assert_table1_sse(method, id, k, sse, want, tol);
         }
     }
 }

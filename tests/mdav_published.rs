@@ -1,7 +1,7 @@
 //! The MDAV family against published values (needs the CASC files; see tests/common).
 
 mod common;
-use common::{casc, run_method};
+use common::{assert_table1_sse, assert_table1_sst, casc, run_method};
 
 /// `mdav` IL to 4 decimals on the twelve published cases (Chettri & Borah 2012 Table 1 and
 /// the MDAV literature; see ../shared/instances/README.md).
@@ -76,20 +76,11 @@ fn tolerance(id: &str, method: &str, k: usize, value: f64) -> f64 {
 fn mdav_generic_and_mdav1_match_table1_sse() {
     for (method, id, values) in TABLE1 {
         let Some(inst) = casc(id) else { continue };
-        // Table 1 uses SST = n * d (population standard deviation): our SST must agree.
-        let nd = (inst.n * inst.d) as f64;
-        assert!(
-            (inst.sst - nd).abs() < 1e-9 * nd,
-            "SST {} != n*d {nd}",
-            inst.sst
-        );
+        assert_table1_sst(&inst);
         for (k, want) in [3, 4, 5, 10].into_iter().zip(values) {
             let (sse, _) = run_method(&inst, method, k, 0);
             let tol = tolerance(id, method, k, want);
-            assert!(
-                (sse - want).abs() <= tol,
-                "{method} {id} k={k}: SSE {sse:.4} but Table 1 prints {want} (tolerance {tol:.4})"
-            );
+            assert_table1_sse(method, id, k, sse, want, tol);
         }
     }
 }

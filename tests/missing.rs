@@ -7,21 +7,11 @@
 mod common;
 #[path = "missing/reference.rs"]
 mod reference;
-use common::{cli, cli_ok};
+use common::{cli_err, cli_json, cli_ok, for_each_set_partition, run_args, write_file};
 use microagg::data::{csv_file, ColumnSelection};
 use microagg::missing::{self, MissingPolicy};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 fn load(text: &str, columns: &str) -> microagg::data::Instance {
     csv_file::read_csv_missing(
@@ -84,7 +74,7 @@ fn four_records_by_hand_through_the_cli() {
     assert!((missing::sse(&inst, &[0, 0, 1, 1]) - sse).abs() < 1e-12);
 
     let dir = tempfile::tempdir().unwrap();
-    let input = write(dir.path(), "in.csv", FOUR);
+    let input = write_file(dir.path(), "in.csv", FOUR);
     let run = |out: &str, extra: &[&str]| {
         let out = dir.path().join(out);
         let mut args = vec![
@@ -104,7 +94,7 @@ fn four_records_by_hand_through_the_cli() {
             out.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        let rec = json(&cli_ok(&args));
+        let rec = cli_json(&args);
         (rec, std::fs::read_to_string(out).unwrap())
     };
     let (rec, text) = run("keep.csv", &[]);
@@ -131,29 +121,6 @@ fn four_records_by_hand_through_the_cli() {
     assert_eq!(rec["missing"]["release"], "fill");
     // The IL of the released values is over the observed cells: the filled one adds nothing.
     assert!((rec["release"]["il_released"].as_f64().unwrap() - il).abs() < 1e-12);
-}
-
-/// All set partitions of 0..n into groups of at least k (restricted growth strings).
-fn partitions(n: usize, k: usize) -> Vec<Vec<usize>> {
-    fn rec(i: usize, n: usize, labels: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if i == n {
-            out.push(labels.clone());
-            return;
-        }
-        let next = labels.iter().max().map_or(0, |m| m + 1);
-        for l in 0..=next {
-            labels.push(l);
-            rec(i + 1, n, labels, out);
-            labels.pop();
-        }
-    }
-    let mut all = Vec::new();
-    rec(0, n, &mut Vec::new(), &mut all);
-    all.retain(|l| {
-        let g = l.iter().max().unwrap() + 1;
-        (0..g).all(|c| l.iter().filter(|&&x| x == c).count() >= k)
-    });
-    all
 }
 
 /// Independent masked SSE from the raw values: z-scores of the observed values computed
@@ -223,7 +190,9 @@ fn masked_sse_of_every_partition_against_an_independent_recomputation() {
         }
         let inst = load(&text, "");
         let mut best = f64::INFINITY;
-        for labels in partitions(n, k) {
+        let mut partitions = Vec::new();
+        for_each_set_partition(n, k, &mut |labels| partitions.push(labels.to_vec()));
+        for labels in partitions {
             let want = masked_sse_from_raw(&raw, n, d, &labels);
             let got = missing::sse(&inst, &labels);
             let reported = missing::imputed_partition(&inst, labels.clone())
@@ -284,13 +253,7 @@ fn masked_methods_on_complete_data_give_the_labels_of_their_unmasked_selves() {
 /// the independent masked SSE from the raw values.
 #[test]
 fn masked_methods_on_data_with_holes_against_independent_implementations() {
-    let mut state = 987654321u64;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = lcg(987654321);
     let never = AtomicBool::new(false);
     let mut with_holes = 0;
     for case in 0..60 {
@@ -298,28 +261,8 @@ fn masked_methods_on_data_with_holes_against_independent_implementations() {
         let d = 2 + case % 3;
         let k = 2 + case % 4;
         let share = next() / 3.0;
-        let mut raw: Vec<Option<f64>> = (0..n * d)
-            .map(|_| Some((next() * if case % 2 == 0 { 10.0 } else { 1000.0 }).round()))
-            .collect();
-        for i in 0..n {
-            for j in 0..d {
-                let observed = (0..d).filter(|&t| raw[i * d + t].is_some()).count();
-                if next() < share && observed > 1 {
-                    raw[i * d + j] = None;
-                }
-            }
-        }
-        let mut text = (0..d)
-            .map(|j| format!("c{j}"))
-            .collect::<Vec<_>>()
-            .join(",")
-            + "\n";
-        for i in 0..n {
-            let cells: Vec<String> = (0..d)
-                .map(|j| raw[i * d + j].map_or("NA".into(), |v| v.to_string()))
-                .collect();
-            text += &format!("{}\n", cells.join(","));
-        }
+        let scale = if case % 2 == 0 { 10.0 } else { 1000.0 };
+        let (text, raw) = holes_case(&mut next, n, d, share, scale, "NA");
         let Ok(inst) = try_load(&text) else {
             continue; // a column constant over its observed values: refused, not tested here
         };
@@ -363,9 +306,9 @@ fn a_strata_split_run_with_missing_values() {
         };
         text += &format!("{},{},{b}\n", if i < 6 { "x" } else { "y" }, i * i % 13);
     }
-    let input = write(dir.path(), "s.csv", &text);
+    let input = write_file(dir.path(), "s.csv", &text);
     let (out, labels) = (dir.path().join("o.csv"), dir.path().join("l.txt"));
-    let rec = json(&cli_ok(&[
+    let rec = cli_json(&[
         "run",
         "--data",
         input.to_str().unwrap(),
@@ -382,7 +325,7 @@ fn a_strata_split_run_with_missing_values() {
         out.to_str().unwrap(),
         "--labels-out",
         labels.to_str().unwrap(),
-    ]));
+    ]);
     let labels: Vec<usize> = std::fs::read_to_string(&labels)
         .unwrap()
         .lines()
@@ -412,9 +355,7 @@ fn a_strata_split_run_with_missing_values() {
 }
 
 fn expect_error(args: &[&str], needles: &[&str]) {
-    let o = cli(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "{args:?} succeeded");
+    let err = cli_err(args);
     for n in needles {
         assert!(err.contains(n), "{n:?} not in {err}");
     }
@@ -423,7 +364,7 @@ fn expect_error(args: &[&str], needles: &[&str]) {
 #[test]
 fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(dir.path(), "in.csv", FOUR);
+    let input = write_file(dir.path(), "in.csv", FOUR);
     let f = input.to_str().unwrap();
     let base = ["run", "--data", f, "--columns", "a,b", "--k", "2"];
     let with = |extra: &[&'static str]| {
@@ -471,51 +412,27 @@ fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error()
         &["maybe", "refuse", "ignore"],
     );
     // A record with every chosen value missing; a column with one observed value.
-    let bad = write(dir.path(), "bad.csv", "a,b\n1,2\n,\n3,4\n5,6\n");
+    let bad = write_file(dir.path(), "bad.csv", "a,b\n1,2\n,\n3,4\n5,6\n");
     expect_error(
-        &[
-            "run",
-            "--data",
-            bad.to_str().unwrap(),
-            "--k",
-            "2",
-            "--method",
-            "mdav",
-            "--missing",
-            "ignore",
-        ],
+        &run_args(bad.to_str().unwrap(), "2", "mdav", &["--missing", "ignore"]),
         &["bad.csv", "row 2", "every chosen column is missing"],
     );
-    let thin = write(dir.path(), "thin.csv", "a,b\n1,2\n2,\n3,\n5,\n");
+    let thin = write_file(dir.path(), "thin.csv", "a,b\n1,2\n2,\n3,\n5,\n");
     expect_error(
-        &[
-            "run",
-            "--data",
+        &run_args(
             thin.to_str().unwrap(),
-            "--k",
             "2",
-            "--method",
             "mdav",
-            "--missing",
-            "ignore",
-        ],
+            &["--missing", "ignore"],
+        ),
         &["thin.csv", "column 'b'", "1 observed value"],
     );
     // Complete data under ignore: the refuse run's bytes and record (no `missing` object).
-    let full = write(dir.path(), "full.csv", "a,b\n1,2\n2,5\n3,4\n5,6\n9,9\n");
+    let full = write_file(dir.path(), "full.csv", "a,b\n1,2\n2,5\n3,4\n5,6\n9,9\n");
     let run = |extra: &[&str]| {
-        let mut v = vec![
-            "run",
-            "--data",
-            full.to_str().unwrap(),
-            "--k",
-            "2",
-            "--method",
-            "mdav",
-            "--json",
-        ];
+        let mut v = run_args(full.to_str().unwrap(), "2", "mdav", &["--json"]);
         v.extend_from_slice(extra);
-        let mut r = json(&cli_ok(&v));
+        let mut r = cli_json(&v);
         r["seconds"] = 0.into();
         r["stages"][0]["seconds"] = 0.into();
         r
@@ -554,7 +471,7 @@ fn the_readme_agency_workflow_gives_its_figures() {
     );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("released.csv");
-    let rec = json(&cli_ok(&[
+    let rec = cli_json(&[
         "run",
         "--data",
         f,
@@ -573,7 +490,7 @@ fn the_readme_agency_workflow_gives_its_figures() {
         "--round-to-input",
         "--measures",
         "--json",
-    ]));
+    ]);
     let close = |v: &serde_json::Value, want: f64, tol: f64| {
         assert!((v.as_f64().unwrap() - want).abs() < tol, "{v} vs {want}")
     };
@@ -607,7 +524,7 @@ fn the_readme_agency_workflow_gives_its_figures() {
     }
     // Step 4, sampling weights (unsplit, complete column): the weighted IL it quotes.
     let weighted = dir.path().join("released-weighted.csv");
-    let rec = json(&cli_ok(&[
+    let rec = cli_json(&[
         "run",
         "--data",
         f,
@@ -622,22 +539,25 @@ fn the_readme_agency_workflow_gives_its_figures() {
         "--masked-out",
         weighted.to_str().unwrap(),
         "--json",
-    ]));
+    ]);
     close(&rec["il"], 0.351166, 5e-7);
     close(&rec["weights"]["il"], 0.362194, 5e-7);
     assert_eq!(rec["weights"]["objective"], "unweighted");
     close(&rec["release"]["il_released_weighted"], 0.362194, 5e-7);
 }
 
-/// A random instance with holes as CSV text (values rounded to integers so ties occur),
-/// and its raw cells.
+/// A random instance with holes as CSV text (values `next() * scale` rounded to integers so
+/// ties occur; each cell missing with probability `share` while its record keeps another
+/// value; a missing cell written as `missing`), and its raw cells.
 fn holes_case(
     next: &mut impl FnMut() -> f64,
     n: usize,
     d: usize,
     share: f64,
+    scale: f64,
+    missing: &str,
 ) -> (String, Vec<Option<f64>>) {
-    let mut raw: Vec<Option<f64>> = (0..n * d).map(|_| Some((next() * 20.0).round())).collect();
+    let mut raw: Vec<Option<f64>> = (0..n * d).map(|_| Some((next() * scale).round())).collect();
     for i in 0..n {
         for j in 0..d {
             let observed = (0..d).filter(|&t| raw[i * d + t].is_some()).count();
@@ -653,7 +573,7 @@ fn holes_case(
         + "\n";
     for i in 0..n {
         let cells: Vec<String> = (0..d)
-            .map(|j| raw[i * d + j].map_or(String::new(), |v| v.to_string()))
+            .map(|j| raw[i * d + j].map_or(missing.to_string(), |v| v.to_string()))
             .collect();
         text += &format!("{}\n", cells.join(","));
     }
@@ -681,7 +601,7 @@ fn masked_descent_deltas_against_recomputation() {
     let mut checked = 0;
     for case in 0..30 {
         let (n, d, k) = (10 + case % 5, 2 + case % 3, 2 + case % 2);
-        let (text, raw) = holes_case(&mut next, n, d, 0.3);
+        let (text, raw) = holes_case(&mut next, n, d, 0.3, 20.0, "");
         let Ok(inst) = try_load(&text) else { continue };
         // A random feasible labelling: sizes k.., shuffled.
         let g = n / k;
@@ -775,7 +695,7 @@ fn masked_descent_reaches_a_recomputed_local_optimum() {
     let never = AtomicBool::new(false);
     for case in 0..12 {
         let (n, d, k) = (14 + 2 * case, 3, 2 + case % 3);
-        let (text, raw) = holes_case(&mut next, n, d, 0.25);
+        let (text, raw) = holes_case(&mut next, n, d, 0.25, 20.0, "");
         let Ok(inst) = try_load(&text) else { continue };
         let params = [format!("descent.neighbours={}", n - 1)];
         let out = microagg::pipeline::Pipeline::parse("mdav+descent", &params)
@@ -816,8 +736,8 @@ fn masked_descent_reaches_a_recomputed_local_optimum() {
         }
     }
     let dir = tempfile::tempdir().unwrap();
-    let (text, _) = holes_case(&mut next, 30, 3, 0.2);
-    let input = write(dir.path(), "h.csv", &text);
+    let (text, _) = holes_case(&mut next, 30, 3, 0.2, 20.0, "");
+    let input = write_file(dir.path(), "h.csv", &text);
     let args = |extra: &[&str]| {
         let mut a = vec![
             "run",
@@ -833,11 +753,10 @@ fn masked_descent_reaches_a_recomputed_local_optimum() {
         a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
     };
     let a = args(&["--method", "mdav+descent"]);
-    let rec = json(&cli_ok(&a.iter().map(String::as_str).collect::<Vec<_>>()));
+    let rec = cli_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(rec["stages"][1]["name"], "descent");
     assert!(rec["stages"][1]["sse"].as_f64().unwrap() <= rec["stages"][0]["sse"].as_f64().unwrap());
     let a = args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]);
-    let o = cli(&a.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("3-cycle has no masked delta"));
+    let err = cli_err(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(err.contains("3-cycle has no masked delta"));
 }

@@ -243,26 +243,23 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("t.csv");
     let masked = dir.path().join("masked.csv");
-    let o = common::cli_ok(&[
-        "run",
-        "--data",
+    let run = common::cli_json(&common::run_args(
         "gauss:n=40,d=2,clusters=4,seed=3",
-        "--k",
         "3",
-        "--method",
         "mdav+ils",
-        "--max-steps",
-        "300",
-        "--bound",
-        "nn",
-        "--trace",
-        trace.to_str().unwrap(),
-        "--masked-out",
-        masked.to_str().unwrap(),
-        "--measures",
-        "--json",
-    ]);
-    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+        &[
+            "--max-steps",
+            "300",
+            "--bound",
+            "nn",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--masked-out",
+            masked.to_str().unwrap(),
+            "--measures",
+            "--json",
+        ],
+    ));
     assert_eq!(errors_of(&schema, &run), Vec::<String>::new(), "{run}");
     assert!(run["release"]["measures"].is_object(), "{run}");
     assert!(run["best_bound"]["certified"].as_bool().unwrap());
@@ -275,21 +272,18 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
     let data = dir.path().join("w.csv");
     std::fs::write(&data, "x,y,w\n1,5,1\n2,3,2\n3,1,1\n4,4,2\n5,0,3\n6,2,1\n").unwrap();
     let masked_w = dir.path().join("masked-w.csv");
-    let o = common::cli_ok(&[
+    let run = common::cli_json(&common::weighted_args(
         "run",
-        "--data",
         data.to_str().unwrap(),
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "mdav",
-        "--masked-out",
-        masked_w.to_str().unwrap(),
-        "--json",
-    ]);
-    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+        &[
+            "--method",
+            "mdav",
+            "--masked-out",
+            masked_w.to_str().unwrap(),
+            "--json",
+        ],
+    ));
     assert_eq!(errors_of(&schema, &run), Vec::<String>::new(), "{run}");
     assert!(run["weights"]["il"].is_number() && run["release"]["il_released_weighted"].is_number());
 

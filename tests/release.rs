@@ -3,18 +3,8 @@
 //! and the aggregations.
 
 mod common;
-use common::{cli, cli_ok};
-use std::path::{Path, PathBuf};
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+use common::{cli, cli_json, cli_ok, run_args, stderr, stdout, write_file};
+use std::path::Path;
 
 fn close(a: &serde_json::Value, want: f64) -> bool {
     let a = a.as_f64().unwrap_or(f64::NAN);
@@ -26,13 +16,13 @@ fn close(a: &serde_json::Value, want: f64) -> bool {
 #[test]
 fn measure_cli_gives_the_hand_computed_figures() {
     let dir = tempfile::tempdir().unwrap();
-    let orig = write(dir.path(), "o.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
-    let rel = write(
+    let orig = write_file(dir.path(), "o.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
+    let rel = write_file(
         dir.path(),
         "r.csv",
         "note,b,a\nx,3,2\ny,3,2\nz,7,6\nw,7,6\n",
     );
-    let o = cli_ok(&[
+    let v = cli_json(&[
         "measure",
         "--data",
         orig.to_str().unwrap(),
@@ -40,7 +30,6 @@ fn measure_cli_gives_the_hand_computed_figures() {
         rel.to_str().unwrap(),
         "--json",
     ]);
-    let v = json(&o);
     let u = &v["utility"];
     let s = (20.0f64 / 3.0).sqrt() * std::f64::consts::SQRT_2;
     assert!(close(&u["il_sse"], 20.0), "{v}");
@@ -59,7 +48,7 @@ fn measure_cli_gives_the_hand_computed_figures() {
         "--masked",
         rel.to_str().unwrap(),
     ]);
-    let text = String::from_utf8_lossy(&t.stdout);
+    let text = stdout(&t);
     assert!(
         text.contains("IL (SSE) 20.0000 %") && text.contains("DBRL 50.0000 %"),
         "{text}"
@@ -69,7 +58,7 @@ fn measure_cli_gives_the_hand_computed_figures() {
 #[test]
 fn measure_refuses_a_released_file_that_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let orig = write(dir.path(), "o.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
+    let orig = write_file(dir.path(), "o.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
     for (text, needles) in [
         (
             "a,b\n1,2\n3,4\n5,8\n",
@@ -81,7 +70,7 @@ fn measure_refuses_a_released_file_that_does_not_fit() {
             vec!["r.csv", "row 2", "'b'", "missing"],
         ),
     ] {
-        let rel = write(dir.path(), "r.csv", text);
+        let rel = write_file(dir.path(), "r.csv", text);
         let o = cli(&[
             "measure",
             "--data",
@@ -89,7 +78,7 @@ fn measure_refuses_a_released_file_that_does_not_fit() {
             "--masked",
             rel.to_str().unwrap(),
         ]);
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         for n in needles {
             assert!(err.contains(n), "{n:?} not in {err}");
@@ -156,7 +145,7 @@ const MIXED_XY: [(&str, &str); 6] = [
 ];
 
 fn run_mixed(dir: &Path, extra: &[&str]) -> (serde_json::Value, String, Vec<usize>) {
-    let input = write(dir, "in.csv", MIXED);
+    let input = write_file(dir, "in.csv", MIXED);
     let out = dir.join("out.csv");
     let labels = dir.join("l.txt");
     let mut args = vec![
@@ -178,7 +167,7 @@ fn run_mixed(dir: &Path, extra: &[&str]) -> (serde_json::Value, String, Vec<usiz
         "--json",
     ];
     args.extend_from_slice(extra);
-    let rec = json(&cli_ok(&args));
+    let rec = cli_json(&args);
     let labels = std::fs::read_to_string(&labels)
         .unwrap()
         .lines()
@@ -256,7 +245,7 @@ fn round_to_input_and_median_release_the_rounded_medians_and_report_their_il() {
     assert_eq!(r["decimals"], serde_json::json!([2, 0]));
     // The recorded IL is the IL of the written file, as `measure` computes it from the file.
     let input = dir.path().join("in.csv");
-    let m = json(&cli_ok(&[
+    let m = cli_json(&[
         "measure",
         "--data",
         input.to_str().unwrap(),
@@ -267,7 +256,7 @@ fn round_to_input_and_median_release_the_rounded_medians_and_report_their_il() {
         "--masked",
         dir.path().join("out.csv").to_str().unwrap(),
         "--json",
-    ]));
+    ]);
     let (a, b) = (
         r["il_released"].as_f64().unwrap(),
         m["utility"]["il_sse"].as_f64().unwrap(),
@@ -310,7 +299,7 @@ fn every_aggregation_costs_at_least_the_means_il_and_onemode_releases_observed_v
 #[test]
 fn release_options_are_checked_before_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(dir.path(), "in.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
+    let input = write_file(dir.path(), "in.csv", "a,b\n1,2\n3,4\n5,8\n7,6\n");
     let out = dir.path().join("o.csv");
     for (extra, needle) in [
         (vec!["--aggregate", "median"], "give --masked-out"),
@@ -321,18 +310,10 @@ fn release_options_are_checked_before_the_run() {
         ),
         (vec!["--masked-out", input.to_str().unwrap()], "input file"),
     ] {
-        let mut args = vec![
-            "run",
-            "--data",
-            input.to_str().unwrap(),
-            "--k",
-            "2",
-            "--method",
-            "mdav",
-        ];
+        let mut args = run_args(input.to_str().unwrap(), "2", "mdav", &[]);
         args.extend(extra);
         let o = cli(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(needle), "{needle:?} not in {err}");
         assert!(!out.exists());
@@ -345,30 +326,19 @@ fn release_options_are_checked_before_the_run() {
     .unwrap_err();
     assert!(e.to_string().contains("input file"), "{e}");
     // Generated data have no file: the columns alone, and no decimals to round to.
-    let o = cli(&[
-        "run",
-        "--data",
+    let o = cli(&run_args(
         "uniform:n=10,d=2,seed=1",
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--masked-out",
-        out.to_str().unwrap(),
-        "--round-to-input",
-    ]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not a file"));
-    cli_ok(&[
-        "run",
-        "--data",
+        &["--masked-out", out.to_str().unwrap(), "--round-to-input"],
+    ));
+    assert!(stderr(&o).contains("not a file"));
+    cli_ok(&run_args(
         "uniform:n=10,d=2,seed=1",
-        "--k",
         "3",
-        "--method",
         "mdav",
-        "--masked-out",
-        out.to_str().unwrap(),
-    ]);
+        &["--masked-out", out.to_str().unwrap()],
+    ));
     assert_eq!(
         std::fs::read_to_string(&out).unwrap().lines().next(),
         Some("x1,x2")
@@ -380,9 +350,9 @@ fn release_options_are_checked_before_the_run() {
 #[test]
 fn whole_file_refuses_an_input_that_reads_differently() {
     let dir = tempfile::tempdir().unwrap();
-    let a = write(dir.path(), "a.csv", "a,b,t\n1,2,x\n3,5,y\n4,4,z\n7,1,w\n");
-    let b = write(dir.path(), "b.csv", "a,b,t\n1,2,x\n3,6,y\n4,4,z\n7,1,w\n");
-    let short = write(dir.path(), "c.csv", "a,b,t\n1,2,x\n3,5,y\n4,4,z\n");
+    let a = write_file(dir.path(), "a.csv", "a,b,t\n1,2,x\n3,5,y\n4,4,z\n7,1,w\n");
+    let b = write_file(dir.path(), "b.csv", "a,b,t\n1,2,x\n3,6,y\n4,4,z\n7,1,w\n");
+    let short = write_file(dir.path(), "c.csv", "a,b,t\n1,2,x\n3,5,y\n4,4,z\n");
     let inst = microagg::data::load(
         a.to_str().unwrap(),
         &microagg::data::ColumnSelection::parse("a,b"),
@@ -474,7 +444,7 @@ fn split_runs_release_the_unsplit_runs_file_where_the_partitions_agree() {
             labels.to_str().unwrap(),
         ];
         args.extend_from_slice(split);
-        let mut rec = json(&cli_ok(&args));
+        let mut rec = cli_json(&args);
         let mut release = rec["release"].take();
         assert!(release.is_object(), "{name}: no release in {rec}");
         release["file"] = serde_json::Value::Null;

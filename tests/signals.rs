@@ -176,15 +176,7 @@ fn a_closed_stdout_ends_quietly() {
     for args in [
         &["list"][..],
         &["list", "--json"],
-        &[
-            "run",
-            "--data",
-            "uniform:n=50,d=2",
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-        ],
+        &common::run_args("uniform:n=50,d=2", "3", "mdav", &[])[..],
         &["bound", "--data", "uniform:n=50,d=2", "--k", "3"],
     ] {
         let out = bin()

@@ -45,18 +45,15 @@ fn univariate_rejects_multivariate_data_and_works_on_one_chosen_column() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("t.csv");
     std::fs::write(&f, "a,b\n1,9\n2,3\n3,5\n10,4\n11,8\n12,1\n30,2\n").unwrap();
-    let o = common::cli(&[
-        "run",
-        "--data",
+    let o = common::cli(&common::run_args(
         f.to_str().unwrap(),
-        "--k",
         "3",
-        "--method",
         "univariate",
-    ]);
+        &[],
+    ));
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--column"));
-    let o = common::cli_ok(&[
+    assert!(common::stderr(&o).contains("--column"));
+    let rec = common::cli_json(&[
         "run",
         "--data",
         f.to_str().unwrap(),
@@ -68,7 +65,6 @@ fn univariate_rejects_multivariate_data_and_works_on_one_chosen_column() {
         "univariate",
         "--json",
     ]);
-    let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(rec["d"], 1);
     // Optimal groups of column a: {1,2,3} and {10,11,12,30}.
     // IL is scale-free, so it can be computed on the raw values.

@@ -5,7 +5,7 @@
 //! pairwise formula; unit weights bit-identical to no weights; the CLI's errors.
 
 mod common;
-use common::{cli, cli_ok};
+use common::{cli_err, cli_json, cli_ok, pairwise_weighted_sse, weighted_args, write_file};
 use microagg::data::{Instance, Weights};
 use microagg::partition::Partition;
 use microagg::weighted;
@@ -14,34 +14,9 @@ use microagg_solvers::univariate::{
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
-}
-
-/// Weighted SSE of one group by the pairwise identity
-/// `sum_{i<j} w_i w_j ||x_i - x_j||^2 / sum w` (no centroid: an independent formula).
-fn pairwise_weighted_sse(x: &[f64], d: usize, w: &[f64], members: &[usize]) -> f64 {
-    let total: f64 = members.iter().map(|&i| w[i]).sum();
-    let mut s = 0.0;
-    for (a, &i) in members.iter().enumerate() {
-        for &j in &members[a + 1..] {
-            let dist: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
-            s += w[i] * w[j] * dist;
-        }
-    }
-    s / total
 }
 
 /// Minimum weighted SSE over partitions of the sorted values into runs of >= k, by
@@ -248,21 +223,15 @@ fn partition_weighted_sse_equals_the_pairwise_formula() {
 #[test]
 fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     let dir = tempfile::tempdir().unwrap();
-    let data = write(dir.path(), "d.csv", "x,w\n-3,1\n-1,3\n1,2\n3,2\n");
-    let labels = write(dir.path(), "l.txt", "0\n0\n1\n1\n");
+    let data = write_file(dir.path(), "d.csv", "x,w\n-3,1\n-1,3\n1,2\n3,2\n");
+    let labels = write_file(dir.path(), "l.txt", "0\n0\n1\n1\n");
     let d = data.to_str().unwrap();
-    let v = json(&cli_ok(&[
+    let v = cli_json(&weighted_args(
         "check",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--labels",
-        labels.to_str().unwrap(),
-        "--json",
-    ]));
+        &["--labels", labels.to_str().unwrap(), "--json"],
+    ));
     let wr = &v["weights"];
     assert_eq!(wr["column"], "w");
     assert!(close(wr["total"].as_f64().unwrap(), 8.0, 1e-15));
@@ -275,20 +244,18 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     // The unweighted figures are unchanged: SSE (1 + 1 + 1 + 1) / 5, SST 4.
     assert!(close(v["sse"].as_f64().unwrap(), 0.8, 1e-12), "{v}");
     let masked = dir.path().join("m.csv");
-    let r = json(&cli_ok(&[
+    let r = cli_json(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "univariate",
-        "--masked-out",
-        masked.to_str().unwrap(),
-        "--json",
-    ]));
+        &[
+            "--method",
+            "univariate",
+            "--masked-out",
+            masked.to_str().unwrap(),
+            "--json",
+        ],
+    ));
     assert_eq!(r["weights"]["objective"], "weighted");
     assert!(close(
         r["weights"]["il"].as_f64().unwrap(),
@@ -308,7 +275,7 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     let text = std::fs::read_to_string(&masked).unwrap();
     assert_eq!(text, "x,w\n-1.5,1\n-1.5,3\n2,2\n2,2\n");
     // measure --weights: the weighted IL of the released file.
-    let m = json(&cli_ok(&[
+    let m = cli_json(&[
         "measure",
         "--data",
         d,
@@ -317,7 +284,7 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
         "--masked",
         masked.to_str().unwrap(),
         "--json",
-    ]));
+    ]);
     assert!(
         close(
             m["weights"]["il_weighted"].as_f64().unwrap(),
@@ -367,24 +334,22 @@ fn weighted_median_by_hand() {
 #[test]
 fn weighted_median_release_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
-    let data = write(dir.path(), "d.csv", "x,w\n-3,1\n-1,3\n1,2\n3,2\n");
+    let data = write_file(dir.path(), "d.csv", "x,w\n-3,1\n-1,3\n1,2\n3,2\n");
     let masked = dir.path().join("m.csv");
-    let r = json(&cli_ok(&[
+    let r = cli_json(&weighted_args(
         "run",
-        "--data",
         data.to_str().unwrap(),
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "univariate",
-        "--masked-out",
-        masked.to_str().unwrap(),
-        "--aggregate",
-        "median",
-        "--json",
-    ]));
+        &[
+            "--method",
+            "univariate",
+            "--masked-out",
+            masked.to_str().unwrap(),
+            "--aggregate",
+            "median",
+            "--json",
+        ],
+    ));
     assert_eq!(
         std::fs::read_to_string(&masked).unwrap(),
         "x,w\n-1,1\n-1,3\n2,2\n2,2\n"
@@ -425,9 +390,9 @@ fn bits(v: &serde_json::Value) -> u64 {
 fn unit_weights_give_bit_identical_results() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let ones = write(dir.path(), "ones.csv", &data_csv(&mut rng, 120, "1"));
+    let ones = write_file(dir.path(), "ones.csv", &data_csv(&mut rng, 120, "1"));
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let equal = write(dir.path(), "equal.csv", &data_csv(&mut rng, 120, "2.5"));
+    let equal = write_file(dir.path(), "equal.csv", &data_csv(&mut rng, 120, "2.5"));
     let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     for (method, cols) in [
         ("mdav", "a,b,c"),
@@ -454,7 +419,7 @@ fn unit_weights_give_bit_identical_results() {
             "--masked-out",
             &mp,
         ]);
-        let p = json(&cli_ok(&plain));
+        let p = cli_json(&plain);
         let mut weighted: Vec<&str> = base.to_vec();
         let (lw, mw) = (out("lw"), out("mw"));
         weighted.extend([
@@ -467,7 +432,7 @@ fn unit_weights_give_bit_identical_results() {
             "--masked-out",
             &mw,
         ]);
-        let w = json(&cli_ok(&weighted));
+        let w = cli_json(&weighted);
         assert_eq!(
             std::fs::read(&lp).unwrap(),
             std::fs::read(&lw).unwrap(),
@@ -487,7 +452,7 @@ fn unit_weights_give_bit_identical_results() {
             bits(&w["release"]["il_released_weighted"]),
             "{method}"
         );
-        let c = json(&cli_ok(&[
+        let c = cli_json(&[
             "check",
             "--data",
             ones.to_str().unwrap(),
@@ -500,7 +465,7 @@ fn unit_weights_give_bit_identical_results() {
             "--labels",
             &lw,
             "--json",
-        ]));
+        ]);
         assert_eq!(bits(&c["il"]), bits(&c["weights"]["il"]), "{method}");
         assert_eq!(bits(&c["sse"]), bits(&c["weights"]["sse"]), "{method}");
         if method != "mdav" {
@@ -546,12 +511,6 @@ fn unit_weights_give_bit_identical_results() {
     }
 }
 
-fn err_of(args: &[&str]) -> String {
-    let o = cli(args);
-    assert!(!o.status.success(), "{args:?} succeeded");
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 /// Bad weights are errors naming the file, the row and the column; options without a
 /// weighted version refuse `--weights` instead of ignoring it.
 #[test]
@@ -582,18 +541,13 @@ fn cli_errors_name_file_row_and_column() {
         ),
     ];
     for (name, text, row, what) in cases {
-        let f = write(dir.path(), &format!("{name}.csv"), text);
-        let e = err_of(&[
+        let f = write_file(dir.path(), &format!("{name}.csv"), text);
+        let e = cli_err(&weighted_args(
             "run",
-            "--data",
             f.to_str().unwrap(),
-            "--weights",
-            "w",
-            "--k",
             "2",
-            "--method",
-            "mdav",
-        ]);
+            &["--method", "mdav"],
+        ));
         assert!(
             e.contains(&format!("{name}.csv")) && e.contains(row) && e.contains(what),
             "{name}: {e}"
@@ -602,9 +556,9 @@ fn cli_errors_name_file_row_and_column() {
             assert!(e.contains("column 'w' (2)"), "{name}: {e}");
         }
     }
-    let ok = write(dir.path(), "ok.csv", "x,y,w\n1,5,1\n2,3,2\n3,1,1\n4,4,2\n");
+    let ok = write_file(dir.path(), "ok.csv", "x,y,w\n1,5,1\n2,3,2\n3,1,1\n4,4,2\n");
     let d = ok.to_str().unwrap();
-    let e = err_of(&[
+    let e = cli_err(&[
         "run",
         "--data",
         d,
@@ -619,7 +573,7 @@ fn cli_errors_name_file_row_and_column() {
         e.contains("ok.csv") && e.contains("no weights column 'v'"),
         "{e}"
     );
-    let e = err_of(&[
+    let e = cli_err(&[
         "run",
         "--data",
         d,
@@ -633,131 +587,69 @@ fn cli_errors_name_file_row_and_column() {
         "mdav",
     ]);
     assert!(e.contains("is the weights column"), "{e}");
-    let e = err_of(&[
+    let e = cli_err(&weighted_args(
         "run",
-        "--data",
         "uniform:n=10,d=2,seed=1",
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "mdav",
-    ]);
+        &["--method", "mdav"],
+    ));
     assert!(e.contains("generator"), "{e}");
-    let e = err_of(&[
+    let e = cli_err(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "mdav",
-        "--bound",
-        "colgen-cuts",
-    ]);
+        &["--method", "mdav", "--bound", "colgen-cuts"],
+    ));
     assert!(
         e.contains("bound colgen-cuts with --weights: only nn (proofs/P41) and colgen"),
         "{e}"
     );
-    let e = err_of(&[
-        "bound",
-        "--data",
-        d,
-        "--weights",
-        "w",
-        "--k",
-        "2",
-        "--method",
-        "bnp",
-    ]);
+    let e = cli_err(&weighted_args("bound", d, "2", &["--method", "bnp"]));
     assert!(e.contains("only nn (proofs/P41) and colgen"), "{e}");
-    let e = err_of(&[
-        "bound",
-        "--data",
-        d,
-        "--weights",
-        "w",
-        "--k",
-        "2",
-        "--cuts",
-        "3",
-    ]);
+    let e = cli_err(&weighted_args("bound", d, "2", &["--cuts", "3"]));
     assert!(
         e.contains("--cuts does not apply to the weighted nn bound"),
         "{e}"
     );
     let m = dir.path().join("m.csv");
-    let e = err_of(&[
+    let e = cli_err(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "mdav",
-        "--masked-out",
-        m.to_str().unwrap(),
-        "--aggregate",
-        "trimmed",
-    ]);
+        &[
+            "--method",
+            "mdav",
+            "--masked-out",
+            m.to_str().unwrap(),
+            "--aggregate",
+            "trimmed",
+        ],
+    ));
     assert!(e.contains("--aggregate trimmed with --weights"), "{e}");
-    let e = err_of(&[
+    let e = cli_err(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "mdav",
-        "--blocks",
-        "4",
-    ]);
+        &["--method", "mdav", "--blocks", "4"],
+    ));
     // Strata and parts take weights (tests/weights_split.rs); blocks do not.
     assert!(e.contains("--weights with --blocks"), "{e}");
-    let e = err_of(&[
+    let e = cli_err(&weighted_args(
         "solve-exact",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "set-partitioning",
-    ]);
+        &["--method", "set-partitioning"],
+    ));
     assert!(e.contains("only the subset DP"), "{e}");
-    let e = err_of(&[
-        "bound",
-        "--data",
-        d,
-        "--weights",
-        "w",
-        "--k",
-        "2",
-        "--method",
-        "bnp",
-    ]);
+    let e = cli_err(&weighted_args("bound", d, "2", &["--method", "bnp"]));
     assert!(e.contains("bound bnp with --weights: only nn"), "{e}");
     // The weights column is left out of the attributes: d = 2 here.
-    let v = json(&cli_ok(&[
+    let v = cli_json(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "2",
-        "--method",
-        "mdav",
-        "--json",
-    ]));
+        &["--method", "mdav", "--json"],
+    ));
     assert_eq!(v["d"], 2);
     assert_eq!(v["weights"]["objective"], "unweighted");
 }

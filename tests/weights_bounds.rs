@@ -5,63 +5,14 @@
 //! clusters); with equal weights c it is c times the unweighted nn bound.
 
 mod common;
+use common::{
+    adversarial_weighted, brute_force_weighted_optimum, cli_json, pairwise_weighted_sse,
+    weighted_args, write_weighted_csv,
+};
 use microagg_solvers::bounds::nn::nn_bound;
 use microagg_solvers::bounds::nn_weighted::{weighted_nn_bound, weighted_nn_bound_from_lists};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Weighted SSE of one group by the pairwise identity (no centroid).
-fn pairwise_weighted_sse(x: &[f64], d: usize, w: &[f64], members: &[usize]) -> f64 {
-    let total: f64 = members.iter().map(|&i| w[i]).sum();
-    let mut s = 0.0;
-    for (a, &i) in members.iter().enumerate() {
-        for &j in &members[a + 1..] {
-            let dist: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
-            s += w[i] * w[j] * dist;
-        }
-    }
-    s / total
-}
-
-/// Minimum weighted SSE over every set partition of the n records into groups of at least
-/// k records (restricted growth strings), by the pairwise formula.
-fn brute_force_weighted_optimum(x: &[f64], d: usize, k: usize, w: &[f64]) -> f64 {
-    fn go(
-        x: &[f64],
-        d: usize,
-        k: usize,
-        w: &[f64],
-        next: usize,
-        groups: &mut Vec<Vec<usize>>,
-        best: &mut f64,
-    ) {
-        let n = w.len();
-        // Prune: records left cannot fill the groups still short of k.
-        let short: usize = groups.iter().map(|g| k.saturating_sub(g.len())).sum();
-        if short > n - next {
-            return;
-        }
-        if next == n {
-            let sse: f64 = groups
-                .iter()
-                .map(|g| pairwise_weighted_sse(x, d, w, g))
-                .sum();
-            *best = best.min(sse);
-            return;
-        }
-        for g in 0..groups.len() {
-            groups[g].push(next);
-            go(x, d, k, w, next + 1, groups, best);
-            groups[g].pop();
-        }
-        groups.push(vec![next]);
-        go(x, d, k, w, next + 1, groups, best);
-        groups.pop();
-    }
-    let mut best = f64::INFINITY;
-    go(x, d, k, w, 0, &mut Vec::new(), &mut best);
-    best
-}
 
 /// Each record's other records, nearest first (distance, then id): lists by full sorting.
 fn lists_by_sorting(x: &[f64], n: usize, d: usize, m: usize) -> Vec<u32> {
@@ -80,40 +31,6 @@ fn lists_by_sorting(x: &[f64], n: usize, d: usize, m: usize) -> Vec<u32> {
     out
 }
 
-/// An adversarial small instance: Gaussian-ish rows, some duplicated, some moved to a far
-/// cluster; weights log-uniform in 1e-3..1e3 or drawn from {1e-3, 1, 1e3} (ties).
-fn adversarial(rng: &mut ChaCha8Rng, n: usize, d: usize) -> (Vec<f64>, Vec<f64>) {
-    let mut x: Vec<f64> = (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect();
-    if rng.random_range(0..2) == 0 {
-        // Duplicate rows.
-        for _ in 0..rng.random_range(1..=n / 2) {
-            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
-            for t in 0..d {
-                x[b * d + t] = x[a * d + t];
-            }
-        }
-    }
-    if rng.random_range(0..2) == 0 {
-        // A far cluster.
-        for i in 0..rng.random_range(1..=n / 2) {
-            for t in 0..d {
-                x[i * d + t] += 1000.0;
-            }
-        }
-    }
-    let ties = rng.random_range(0..3) == 0;
-    let w = (0..n)
-        .map(|_| {
-            if ties {
-                [1e-3, 1.0, 1e3][rng.random_range(0..3)]
-            } else {
-                10f64.powf(rng.random_range(-3.0..3.0))
-            }
-        })
-        .collect();
-    (x, w)
-}
-
 /// The bound is valid: scan and lists of every length (m = k - 1 .. n - 1), never above
 /// the brute-force weighted optimum; the lists' relaxation is never above the scan (up to
 /// the order of the sums); and the bound is informative (positive on most instances with
@@ -126,7 +43,7 @@ fn weighted_nn_bound_is_below_the_brute_force_weighted_optimum() {
         let n = rng.random_range(4..=9);
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3.min(n));
-        let (x, w) = adversarial(&mut rng, n, d);
+        let (x, w) = adversarial_weighted(&mut rng, n, d, false);
         let opt = brute_force_weighted_optimum(&x, d, k, &w);
         let scan = weighted_nn_bound(&x, n, d, k, &w).unwrap();
         assert!(
@@ -217,10 +134,6 @@ fn a_light_record_takes_its_cheapest_partner() {
     assert!(b.lower_bound <= opt);
 }
 
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
 /// `bound --weights` and `run --bound nn --weights` report the same weighted bound, below
 /// the weighted SSE of every partition the run finds and below the brute-force weighted
 /// optimum of the z-scores; the weighted gap is `100 (SSE_w - LB_w) / LB_w`; the top-level
@@ -231,29 +144,9 @@ fn cli_reports_the_weighted_bound_and_gap() {
     let path = dir.path().join("d.csv");
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let n = 9;
-    let mut text = "a,b,w\n".to_string();
-    let mut w = Vec::new();
-    for _ in 0..n {
-        let wi = 10f64.powf(rng.random_range(-3.0..3.0));
-        w.push(wi);
-        text += &format!(
-            "{},{},{wi}\n",
-            rng.random_range(-5.0..5.0),
-            rng.random_range(-5.0..5.0)
-        );
-    }
-    std::fs::write(&path, text).unwrap();
+    let w = write_weighted_csv(&path, &mut rng, n);
     let d = path.to_str().unwrap();
-    let b = json(&common::cli_ok(&[
-        "bound",
-        "--data",
-        d,
-        "--weights",
-        "w",
-        "--k",
-        "3",
-        "--json",
-    ]));
+    let b = cli_json(&weighted_args("bound", d, "3", &["--json"]));
     let lb = b["lower_bound"].as_f64().unwrap();
     assert_eq!(b["method"], "nn");
     assert_eq!(b["certified"], true);
@@ -267,20 +160,12 @@ fn cli_reports_the_weighted_bound_and_gap() {
     let sst = b["sst_weighted"].as_f64().unwrap();
     assert!((b["il_lower_bound"].as_f64().unwrap() - 100.0 * lb / sst).abs() <= 1e-12 * 100.0);
     for method in ["mdav", "mdav+descent"] {
-        let r = json(&common::cli_ok(&[
+        let r = cli_json(&weighted_args(
             "run",
-            "--data",
             d,
-            "--weights",
-            "w",
-            "--k",
             "3",
-            "--method",
-            method,
-            "--bound",
-            "nn",
-            "--json",
-        ]));
+            &["--method", method, "--bound", "nn", "--json"],
+        ));
         let wb = &r["weights"]["bound"];
         assert_eq!(wb["lower_bound"].as_f64().unwrap().to_bits(), lb.to_bits());
         let sse_w = r["weights"]["sse"].as_f64().unwrap();
@@ -308,7 +193,7 @@ fn weighted_subset_dp_equals_the_brute_force_weighted_optimum() {
         let n = rng.random_range(4..=9);
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3.min(n));
-        let (x, w) = adversarial(&mut rng, n, d);
+        let (x, w) = adversarial_weighted(&mut rng, n, d, false);
         let opt = brute_force_weighted_optimum(&x, d, k, &w);
         let dp = weighted_subset_dp(&x, n, d, k, &w).unwrap();
         let groups = dp.labels.iter().max().unwrap() + 1;
@@ -363,68 +248,37 @@ fn cli_solve_exact_with_weights_is_the_weighted_optimum() {
     let path = dir.path().join("d.csv");
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let n = 10;
-    let mut text = "a,b,w\n".to_string();
-    let mut w = Vec::new();
-    for _ in 0..n {
-        let wi = 10f64.powf(rng.random_range(-3.0..3.0));
-        w.push(wi);
-        text += &format!(
-            "{},{},{wi}\n",
-            rng.random_range(-5.0..5.0),
-            rng.random_range(-5.0..5.0)
-        );
-    }
-    std::fs::write(&path, text).unwrap();
+    let w = write_weighted_csv(&path, &mut rng, n);
     let d = path.to_str().unwrap();
     let labels = dir.path().join("l.txt");
-    let e = json(&common::cli_ok(&[
+    let e = cli_json(&weighted_args(
         "solve-exact",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "3",
-        "--json",
-        "--labels-out",
-        labels.to_str().unwrap(),
-    ]));
+        &["--json", "--labels-out", labels.to_str().unwrap()],
+    ));
     let inst =
         microagg::data::load_weighted(d, &microagg::data::ColumnSelection::All, b',', "w").unwrap();
     let opt = brute_force_weighted_optimum(&inst.z, inst.d, 3, &w);
     let sse = e["sse_weighted"].as_f64().unwrap();
     assert!((sse - opt).abs() <= 1e-12 * opt, "{sse} vs {opt}");
-    let c = json(&common::cli_ok(&[
+    let c = cli_json(&weighted_args(
         "check",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "3",
-        "--labels",
-        labels.to_str().unwrap(),
-        "--json",
-    ]));
+        &["--labels", labels.to_str().unwrap(), "--json"],
+    ));
     assert_eq!(
         c["weights"]["sse"].as_f64().unwrap().to_bits(),
         sse.to_bits()
     );
     for method in ["mdav", "mdav+descent"] {
-        let r = json(&common::cli_ok(&[
+        let r = cli_json(&weighted_args(
             "run",
-            "--data",
             d,
-            "--weights",
-            "w",
-            "--k",
             "3",
-            "--method",
-            method,
-            "--bound",
-            "nn",
-            "--json",
-        ]));
+            &["--method", method, "--bound", "nn", "--json"],
+        ));
         let sse_run = r["weights"]["sse"].as_f64().unwrap();
         let lb = r["weights"]["bound"]["lower_bound"].as_f64().unwrap();
         assert!(

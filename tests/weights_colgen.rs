@@ -12,45 +12,10 @@ use microagg_solvers::bounds::colgen_weighted::{
 };
 use microagg_solvers::bounds::nn_weighted::weighted_nn_bound;
 use microagg_solvers::exact::dp_weighted::weighted_subset_dp;
+mod common;
+use common::adversarial_weighted;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// An adversarial small instance: uniform rows, some duplicated, some moved to a far
-/// cluster (+1000), scaled by 1e-9, 1 or 1e9; weights log-uniform in 1e-3..1e3 or drawn
-/// from {1e-3, 1, 1e3} (ties).
-fn adversarial(rng: &mut ChaCha8Rng, n: usize, d: usize) -> (Vec<f64>, Vec<f64>) {
-    let mut x: Vec<f64> = (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect();
-    if rng.random_range(0..2) == 0 {
-        for _ in 0..rng.random_range(1..=n / 2) {
-            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
-            for t in 0..d {
-                x[b * d + t] = x[a * d + t];
-            }
-        }
-    }
-    if rng.random_range(0..2) == 0 {
-        for i in 0..rng.random_range(1..=n / 2) {
-            for t in 0..d {
-                x[i * d + t] += 1000.0;
-            }
-        }
-    }
-    let scale = [1e-9, 1.0, 1e9][rng.random_range(0..3)];
-    for v in &mut x {
-        *v *= scale;
-    }
-    let ties = rng.random_range(0..3) == 0;
-    let w = (0..n)
-        .map(|_| {
-            if ties {
-                [1e-3, 1.0, 1e3][rng.random_range(0..3)]
-            } else {
-                10f64.powf(rng.random_range(-3.0..3.0))
-            }
-        })
-        .collect();
-    (x, w)
-}
 
 /// Groups of k consecutive records, the last one taking the rest.
 fn consecutive_labels(n: usize, k: usize) -> Vec<usize> {
@@ -75,7 +40,7 @@ fn weighted_colgen_bound_is_below_the_weighted_optimum_and_converges_above_nn() 
         let n = rng.random_range(4..=12);
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3).min(n);
-        let (x, w) = adversarial(&mut rng, n, d);
+        let (x, w) = adversarial_weighted(&mut rng, n, d, true);
         let opt = weighted_subset_dp(&x, n, d, k, &w).unwrap().value;
         let nn = weighted_nn_bound(&x, n, d, k, &w).unwrap().lower_bound;
         let theta = if case % 2 == 0 { 0.0 } else { 1e-3 };
@@ -169,7 +134,7 @@ fn per_anchor_values_lie_between_the_brute_force_minima() {
         let n = rng.random_range(4..=10);
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3).min(n);
-        let (x, w) = adversarial(&mut rng, n, d);
+        let (x, w) = adversarial_weighted(&mut rng, n, d, true);
         // Duals around the nn relaxation's scale, spread so that many groups are negative.
         let unit = centroid_weighted_sse(&x, d, &w, &(0..n).collect::<Vec<_>>()) / n as f64;
         let y: Vec<f64> = (0..n).map(|_| unit * rng.random_range(-0.5..2.0)).collect();
@@ -221,7 +186,7 @@ fn a_cut_search_proves_no_more_than_the_full_one() {
         let n = rng.random_range(6..=12);
         let d = 2;
         let k = 3;
-        let (x, w) = adversarial(&mut rng, n, d);
+        let (x, w) = adversarial_weighted(&mut rng, n, d, true);
         let unit = centroid_weighted_sse(&x, d, &w, &(0..n).collect::<Vec<_>>()) / n as f64;
         let y: Vec<f64> = (0..n).map(|_| unit * rng.random_range(0.0..2.0)).collect();
         let pr = WeightedPricing::new(&x, n, d, k, &w);
@@ -241,12 +206,6 @@ fn a_cut_search_proves_no_more_than_the_full_one() {
             );
         }
     }
-}
-
-mod common;
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 /// `bound --method colgen --weights` and `run --bound colgen --weights`: certified, at most
@@ -293,7 +252,7 @@ fn cli_weighted_colgen_bound_and_its_certificate() {
     ];
     args.extend(base);
     args.extend(["--certificate", c]);
-    let b = json(&common::cli_ok(&args));
+    let b = common::cli_json(&args);
     assert_eq!(b["method"], "colgen");
     assert_eq!(b["certified"], true);
     assert_eq!(b["details"]["weighted"], true);
@@ -314,7 +273,7 @@ fn cli_weighted_colgen_bound_and_its_certificate() {
         "--json",
     ];
     args.extend(base);
-    let r = json(&common::cli_ok(&args));
+    let r = common::cli_json(&args);
     let wb = &r["weights"]["bound"];
     assert_eq!(wb["method"], "colgen");
     let (rlb, sse_w) = (
@@ -343,7 +302,7 @@ fn cli_weighted_colgen_bound_and_its_certificate() {
     other.extend(["--weights", "v"]);
     let out = common::cli(&other);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("'w'"));
+    assert!(common::stderr(&out).contains("'w'"));
     // Tampering: a raised claim, then every dual raised, are rejected (exit 1).
     let original: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();

@@ -6,34 +6,21 @@
 //! "weighted"`; the options it does not support are refused.
 
 mod common;
-use common::cli_ok;
+use common::{cli_err, cli_json, pairwise_weighted_sse, weighted_args};
 use microagg::data::{Instance, Weights};
 use microagg::pipeline::Pipeline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
 
-/// Weighted SSE of a labelling by the pairwise identity of P40 W1(c) (no centroid).
-fn pairwise_weighted_sse(inst: &Instance, w: &[f64], labels: &[usize]) -> f64 {
-    let g = labels.iter().max().unwrap() + 1;
-    let mut total = 0.0;
-    for group in 0..g {
-        let members: Vec<usize> = (0..inst.n).filter(|&i| labels[i] == group).collect();
-        let wsum: f64 = members.iter().map(|&i| w[i]).sum();
-        let mut s = 0.0;
-        for (a, &i) in members.iter().enumerate() {
-            for &j in &members[a + 1..] {
-                let d: f64 = (0..inst.d)
-                    .map(|t| (inst.row(i)[t] - inst.row(j)[t]).powi(2))
-                    .sum();
-                s += w[i] * w[j] * d;
-            }
-        }
-        if wsum > 0.0 {
-            total += s / wsum;
-        }
-    }
-    total
+/// Weighted SSE of a labelling by the pairwise identity of P40 W1(c) (no centroid), on the
+/// z-scores; labels with no record are skipped.
+fn pairwise_weighted_sse_of(inst: &Instance, w: &[f64], labels: &[usize]) -> f64 {
+    common::members_by_label(labels)
+        .iter()
+        .filter(|members| !members.is_empty())
+        .map(|members| pairwise_weighted_sse(&inst.z, inst.d, w, members))
+        .sum()
 }
 
 fn weighted_instance(rng: &mut ChaCha8Rng, n: usize, d: usize) -> Instance {
@@ -84,8 +71,8 @@ fn weighted_descent_ends_at_a_local_optimum_of_the_weighted_sse() {
         let strategy = for_each[case % 2];
         let st = format!("descent.strategy={strategy}");
         let labels = run(&inst, "mdav+descent", &[&nb, &st], k);
-        let here = pairwise_weighted_sse(&inst, &w, &labels);
-        let start_sse = pairwise_weighted_sse(&inst, &w, &start);
+        let here = pairwise_weighted_sse_of(&inst, &w, &labels);
+        let start_sse = pairwise_weighted_sse_of(&inst, &w, &start);
         assert!(
             here <= start_sse * (1.0 + 1e-12),
             "case {case}: {here} > start {start_sse}"
@@ -98,7 +85,7 @@ fn weighted_descent_ends_at_a_local_optimum_of_the_weighted_sse() {
                 if size(&labels, labels[i]) > k {
                     let mut l = labels.clone();
                     l[i] = h;
-                    let v = pairwise_weighted_sse(&inst, &w, &l);
+                    let v = pairwise_weighted_sse_of(&inst, &w, &l);
                     assert!(
                         v >= here - tol,
                         "case {case}: shift {i} -> {h} improves {here} to {v}"
@@ -107,7 +94,7 @@ fn weighted_descent_ends_at_a_local_optimum_of_the_weighted_sse() {
                 for j in (0..n).filter(|&j| labels[j] == h) {
                     let mut l = labels.clone();
                     l.swap(i, j);
-                    let v = pairwise_weighted_sse(&inst, &w, &l);
+                    let v = pairwise_weighted_sse_of(&inst, &w, &l);
                     assert!(
                         v >= here - tol,
                         "case {case}: swap {i} {j} improves {here} to {v}"
@@ -122,7 +109,7 @@ fn weighted_descent_ends_at_a_local_optimum_of_the_weighted_sse() {
         if unweighted != labels {
             differs += 1;
         }
-        if here < pairwise_weighted_sse(&inst, &w, &unweighted) * (1.0 - 1e-12) {
+        if here < pairwise_weighted_sse_of(&inst, &w, &unweighted) * (1.0 - 1e-12) {
             better_than_unweighted += 1;
         }
     }
@@ -151,89 +138,50 @@ fn cli_weighted_descent_record_and_refusals() {
     let d = data.to_str().unwrap();
     let labels = dir.path().join("l.txt");
     let l = labels.to_str().unwrap();
-    let json = |out: std::process::Output| -> serde_json::Value {
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
-    let r = json(cli_ok(&[
+    let r = cli_json(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "3",
-        "--method",
-        "mdav+descent",
-        "--labels-out",
-        l,
-        "--json",
-    ]));
+        &["--method", "mdav+descent", "--labels-out", l, "--json"],
+    ));
     assert_eq!(r["weights"]["objective"], "weighted");
-    let m = json(cli_ok(&[
+    let m = cli_json(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "3",
-        "--method",
-        "mdav",
-        "--json",
-    ]));
+        &["--method", "mdav", "--json"],
+    ));
     assert_eq!(m["weights"]["objective"], "unweighted");
     let (wd, wm) = (
         r["weights"]["il"].as_f64().unwrap(),
         m["weights"]["il"].as_f64().unwrap(),
     );
     assert!(wd < wm, "weighted descent {wd} vs mdav {wm}");
-    let c = json(cli_ok(&[
-        "check",
-        "--data",
-        d,
-        "--weights",
-        "w",
-        "--k",
-        "3",
-        "--labels",
-        l,
-        "--json",
-    ]));
+    let c = cli_json(&weighted_args("check", d, "3", &["--labels", l, "--json"]));
     let (a, b) = (
         c["weights"]["sse"].as_f64().unwrap(),
         r["weights"]["sse"].as_f64().unwrap(),
     );
     assert!((a - b).abs() <= 1e-12 * a, "{a} vs {b}");
     // ILS after the descent minimises the unweighted SSE again: the record says so.
-    let i = json(cli_ok(&[
+    let i = cli_json(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "3",
-        "--method",
-        "mdav+descent+ils",
-        "--max-steps",
-        "20",
-        "--json",
-    ]));
+        &[
+            "--method",
+            "mdav+descent+ils",
+            "--max-steps",
+            "20",
+            "--json",
+        ],
+    ));
     assert_eq!(i["weights"]["objective"], "unweighted");
-    let out = common::cli(&[
+    let e = cli_err(&weighted_args(
         "run",
-        "--data",
         d,
-        "--weights",
-        "w",
-        "--k",
         "3",
-        "--method",
-        "mdav+descent",
-        "--param",
-        "descent.cycles=true",
-    ]);
-    assert!(!out.status.success());
-    let e = String::from_utf8_lossy(&out.stderr);
+        &["--method", "mdav+descent", "--param", "descent.cycles=true"],
+    ));
     assert!(e.contains("descent.cycles=true with --weights"), "{e}");
 }

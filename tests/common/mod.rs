@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use microagg::data::{self, ColumnSelection, Instance};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A CASC instance, or None (with a note) when its file is not found. With
@@ -10,7 +11,7 @@ pub fn casc(id: &str) -> Option<Instance> {
     match data::load(id, &ColumnSelection::All) {
         Ok(inst) => Some(inst),
         Err(e) => {
-            if std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1") {
+            if data_required() {
                 panic!("MICROAGG_REQUIRE_DATA=1 but {id} is unavailable: {e}");
             }
             eprintln!("skipping {id}: {e}");
@@ -99,43 +100,13 @@ pub fn attribute_sum_lower_bound(inst: &Instance, k: usize) -> f64 {
 /// partition exactly once, no size restriction beyond >= k. Independent of the solver (no
 /// size cap at 2k-1, no DP, no LP).
 pub fn brute_force_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
-    #[allow(clippy::too_many_arguments)]
-    fn rec(
-        i: usize,
-        labels: &mut Vec<usize>,
-        groups: usize,
-        x: &[f64],
-        n: usize,
-        d: usize,
-        k: usize,
-        best: &mut f64,
-    ) {
-        if i == n {
-            let mut sizes = vec![0usize; groups];
-            labels.iter().for_each(|&l| sizes[l] += 1);
-            if sizes.iter().all(|&s| s >= k) {
-                let sse = microagg_solvers::sse::partition_sse(x, d, labels);
-                if sse < *best {
-                    *best = sse;
-                }
-            }
-            return;
-        }
-        // Prune: the records left must be able to bring every open group up to k.
-        let mut sizes = vec![0usize; groups];
-        labels.iter().for_each(|&l| sizes[l] += 1);
-        let deficit: usize = sizes.iter().map(|&s| k.saturating_sub(s)).sum();
-        if deficit > n - i {
-            return;
-        }
-        for l in 0..=groups {
-            labels.push(l);
-            rec(i + 1, labels, groups.max(l + 1), x, n, d, k, best);
-            labels.pop();
-        }
-    }
     let mut best = f64::INFINITY;
-    rec(0, &mut Vec::new(), 0, x, n, d, k, &mut best);
+    for_each_set_partition(n, k, &mut |labels| {
+        let sse = microagg_solvers::sse::partition_sse(x, d, labels);
+        if sse < best {
+            best = sse;
+        }
+    });
     best
 }
 
@@ -194,4 +165,269 @@ pub fn brute_force_min_rc_cuts(
         best = best.min(rc);
     }
     best
+}
+
+/// True when `MICROAGG_REQUIRE_DATA=1` (set by `.ci/run`): then a missing CASC file fails
+/// the test instead of skipping it.
+pub fn data_required() -> bool {
+    std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1")
+}
+
+/// A command's standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A command's standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The one JSON object a command printed on standard output.
+pub fn stdout_json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+/// Run the `microagg` binary, require a zero exit and return its JSON record.
+pub fn cli_json(args: &[&str]) -> serde_json::Value {
+    stdout_json(&cli_ok(args))
+}
+
+/// Run the `microagg` binary, require a failure (non-zero exit) and return its stderr.
+pub fn cli_err(args: &[&str]) -> String {
+    let o = cli(args);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    stderr(&o)
+}
+
+/// The arguments `run --data DATA --k K --method METHOD`, then `extra`.
+pub fn run_args<'a>(data: &'a str, k: &'a str, method: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", "--data", data, "--k", k, "--method", method];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// The arguments `COMMAND --data DATA --weights w --k K` (weights in the column named `w`),
+/// then `extra`.
+pub fn weighted_args<'a>(
+    command: &'a str,
+    data: &'a str,
+    k: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![command, "--data", data, "--weights", "w", "--k", k];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// Write `text` to the file `name` in `dir` and return its path.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Write `rows` as a CSV file with columns x1..xd, every value in `{:e}` (exact round trip).
+pub fn write_rows_csv(path: &Path, rows: &[Vec<f64>]) {
+    let d = rows[0].len();
+    let mut s = (1..=d)
+        .map(|j| format!("x{j}"))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for r in rows {
+        s += &r
+            .iter()
+            .map(|v| format!("{v:e}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        s += "\n";
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+/// Calls `visit` with the labels of every set partition of records 0..n into groups of at
+/// least `k` records, each once, as restricted growth strings (record i's label is at most
+/// one more than the largest label before it) in lexicographic order. Branches that cannot
+/// bring every open group up to `k` are cut. Independent of the solvers (no size cap at
+/// 2k-1, no DP, no LP). O(Bell(n)) calls at most.
+pub fn for_each_set_partition(n: usize, k: usize, visit: &mut dyn FnMut(&[usize])) {
+    fn rec(
+        n: usize,
+        k: usize,
+        labels: &mut Vec<usize>,
+        sizes: &mut Vec<usize>,
+        visit: &mut dyn FnMut(&[usize]),
+    ) {
+        // Prune: the records left must be able to bring every open group up to k.
+        let deficit: usize = sizes.iter().map(|&s| k.saturating_sub(s)).sum();
+        if deficit > n - labels.len() {
+            return;
+        }
+        if labels.len() == n {
+            visit(labels);
+            return;
+        }
+        for l in 0..=sizes.len() {
+            if l == sizes.len() {
+                sizes.push(0);
+            }
+            sizes[l] += 1;
+            labels.push(l);
+            rec(n, k, labels, sizes, visit);
+            labels.pop();
+            sizes[l] -= 1;
+            if sizes[l] == 0 {
+                sizes.pop();
+            }
+        }
+    }
+    rec(n, k, &mut Vec::new(), &mut Vec::new(), visit);
+}
+
+/// The members of each group 0..g of `labels`, in record order.
+pub fn members_by_label(labels: &[usize]) -> Vec<Vec<usize>> {
+    let g = labels.iter().max().map_or(0, |m| m + 1);
+    let mut members = vec![Vec::new(); g];
+    for (i, &l) in labels.iter().enumerate() {
+        members[l].push(i);
+    }
+    members
+}
+
+/// Weighted SSE of one group by the pairwise identity
+/// `sum_{i<j} w_i w_j ||x_i - x_j||^2 / sum w` (P40 W1(c); no centroid: an independent
+/// formula).
+pub fn pairwise_weighted_sse(x: &[f64], d: usize, w: &[f64], members: &[usize]) -> f64 {
+    let total: f64 = members.iter().map(|&i| w[i]).sum();
+    let mut s = 0.0;
+    for (a, &i) in members.iter().enumerate() {
+        for &j in &members[a + 1..] {
+            let dist: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
+            s += w[i] * w[j] * dist;
+        }
+    }
+    s / total
+}
+
+/// Minimum weighted SSE over every set partition of the n records into groups of at least
+/// k records ([`for_each_set_partition`]), by the pairwise formula.
+pub fn brute_force_weighted_optimum(x: &[f64], d: usize, k: usize, w: &[f64]) -> f64 {
+    let mut best = f64::INFINITY;
+    for_each_set_partition(w.len(), k, &mut |labels| {
+        let sse: f64 = members_by_label(labels)
+            .iter()
+            .map(|g| pairwise_weighted_sse(x, d, w, g))
+            .sum();
+        best = best.min(sse);
+    });
+    best
+}
+
+/// An adversarial small weighted instance (row-major x, weights): uniform rows in
+/// [-2, 2), some duplicated, some moved to a far cluster (+1000), with `scaled` all
+/// multiplied by 1e-9, 1 or 1e9; weights log-uniform in 1e-3..1e3 or drawn from
+/// {1e-3, 1, 1e3} (ties).
+pub fn adversarial_weighted(
+    rng: &mut impl rand::Rng,
+    n: usize,
+    d: usize,
+    scaled: bool,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut x: Vec<f64> = (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect();
+    if rng.random_range(0..2) == 0 {
+        // Duplicate rows.
+        for _ in 0..rng.random_range(1..=n / 2) {
+            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+            for t in 0..d {
+                x[b * d + t] = x[a * d + t];
+            }
+        }
+    }
+    if rng.random_range(0..2) == 0 {
+        // A far cluster.
+        for i in 0..rng.random_range(1..=n / 2) {
+            for t in 0..d {
+                x[i * d + t] += 1000.0;
+            }
+        }
+    }
+    if scaled {
+        let scale = [1e-9, 1.0, 1e9][rng.random_range(0..3)];
+        for v in &mut x {
+            *v *= scale;
+        }
+    }
+    let ties = rng.random_range(0..3) == 0;
+    let w = (0..n)
+        .map(|_| {
+            if ties {
+                [1e-3, 1.0, 1e3][rng.random_range(0..3)]
+            } else {
+                10f64.powf(rng.random_range(-3.0..3.0))
+            }
+        })
+        .collect();
+    (x, w)
+}
+
+/// Write a CSV file `a,b,w` of `n` records to `path`: each weight log-uniform in
+/// 1e-3..1e3, then a and b uniform in [-5, 5). Returns the weights.
+pub fn write_weighted_csv(path: &Path, rng: &mut impl rand::Rng, n: usize) -> Vec<f64> {
+    let mut text = "a,b,w\n".to_string();
+    let mut w = Vec::new();
+    for _ in 0..n {
+        let wi = 10f64.powf(rng.random_range(-3.0..3.0));
+        w.push(wi);
+        text += &format!(
+            "{},{},{wi}\n",
+            rng.random_range(-5.0..5.0),
+            rng.random_range(-5.0..5.0)
+        );
+    }
+    std::fs::write(path, text).unwrap();
+    w
+}
+
+/// Require the exit status `code` and `needle` in the standard error.
+pub fn assert_exit(o: &Output, code: i32, needle: &str) {
+    assert_eq!(o.status.code(), Some(code));
+    assert!(stderr(o).contains(needle), "{}", stderr(o));
+}
+
+/// The branch-and-price certificate of a bound outcome, checked to verify (for `k`, on
+/// `inst`) before it is returned.
+pub fn verified_bnp_certificate<'a>(
+    b: &'a microagg::bound::BoundOutcome,
+    inst: &Instance,
+    k: usize,
+) -> &'a microagg::bnp_certificate::BnpCertificate {
+    let Ok(microagg::bound::Certificate::BranchAndPrice(c)) = &b.certificate else {
+        panic!("no bnp certificate: {:?}", b.certificate.as_ref().err());
+    };
+    assert!(
+        microagg::bnp_certificate::verify(c, inst, k, None)
+            .unwrap()
+            .valid
+    );
+    c
+}
+
+/// Chettri & Borah (2012) Table 1 prints SSE with SST = n * d (population standard
+/// deviations): the instance's SST must agree before its values are compared.
+pub fn assert_table1_sst(inst: &Instance) {
+    let nd = (inst.n * inst.d) as f64;
+    assert!(
+        (inst.sst - nd).abs() < 1e-9 * nd,
+        "SST {} != n*d {nd}",
+        inst.sst
+    );
+}
+
+/// An SSE within `tol` of the value Table 1 prints for (`method`, `id`, `k`).
+pub fn assert_table1_sse(method: &str, id: &str, k: usize, sse: f64, want: f64, tol: f64) {
+    assert!(
+        (sse - want).abs() <= tol,
+        "{method} {id} k={k}: SSE {sse:.4} but Table 1 prints {want} (tolerance {tol:.4})"
+    );
 }

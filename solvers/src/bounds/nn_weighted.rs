@@ -73,19 +73,40 @@ pub fn weighted_nn_bound(
     k: usize,
     w: &[f64],
 ) -> Result<WeightedNnBound, SolverError> {
+    weighted_nn_bound_and_duals(x, n, d, k, w).map(|(bound, _)| bound)
+}
+
+/// [`weighted_nn_bound`] and, from the same scan, candidate duals for the weighted column
+/// generation (`super::colgen_weighted`): `y_i = (w_i / 2) lambda_i` with each `lambda_i`
+/// Dinkelbach's value over all other records, **not** certified. In exact arithmetic every
+/// group of at least `k` records then has weighted SSE `>= y(S)` (proofs/P43, Lemma L3), so
+/// the Lagrangian bound at these duals is the weighted nn bound; the column generation only
+/// uses them as a starting point and certifies whatever duals it reports with its own exact
+/// pricing. O(n^2 d), one pass for both.
+///
+/// Errors: those of [`weighted_nn_bound`].
+pub fn weighted_nn_bound_and_duals(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    w: &[f64],
+) -> Result<(WeightedNnBound, Vec<f64>), SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     check_weights(w, n)?;
     let mut acc = Accumulator::new(k - 1);
     let mut pool: Vec<(f64, f64)> = Vec::with_capacity(n);
+    let mut y = Vec::with_capacity(n);
     for i in 0..n {
         pool.clear();
         let xi = &x[i * d..(i + 1) * d];
         for j in (0..n).filter(|&j| j != i) {
             pool.push((sq_dist(xi, &x[j * d..(j + 1) * d]), w[j]));
         }
-        acc.add(w[i], &mut pool, n);
+        let lambda = acc.add(w[i], &mut pool, n);
+        y.push(w[i] * lambda / 2.0);
     }
-    Ok(acc.finish(n, d))
+    Ok((acc.finish(n, d), y))
 }
 
 /// The same bound from neighbour lists: `nearest[i m..(i + 1) m]` are the `m` records
@@ -158,41 +179,6 @@ pub fn weighted_nn_bound_from_lists(
     Ok(acc.finish(n, d))
 }
 
-/// Candidate duals for the weighted column generation (`super::colgen_weighted`):
-/// `y_i = (w_i / 2) lambda_i` with each `lambda_i` Dinkelbach's value over all other
-/// records, **not** certified. In exact arithmetic every group of at least `k` records then
-/// has weighted SSE `>= y(S)` (proofs/P43, Lemma L3), so the Lagrangian bound at these duals
-/// is the weighted nn bound; the column generation only uses them as a starting point and
-/// certifies whatever duals it reports with its own exact pricing. O(n^2 d).
-///
-/// Errors: those of [`weighted_nn_bound`].
-pub fn weighted_nn_duals(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    w: &[f64],
-) -> Result<Vec<f64>, SolverError> {
-    crate::error::check_rows(x, n, d, k)?;
-    check_weights(w, n)?;
-    let r = k - 1;
-    let mut pool: Vec<(f64, f64)> = Vec::with_capacity(n);
-    let mut y = vec![0.0; n];
-    if r == 0 {
-        return Ok(y);
-    }
-    for (i, yi) in y.iter_mut().enumerate() {
-        pool.clear();
-        let xi = &x[i * d..(i + 1) * d];
-        for j in (0..n).filter(|&j| j != i) {
-            pool.push((sq_dist(xi, &x[j * d..(j + 1) * d]), w[j]));
-        }
-        let (lambda, _) = dinkelbach(w[i], &mut pool, r);
-        *yi = w[i] * lambda / 2.0;
-    }
-    Ok(y)
-}
-
 fn check_weights(w: &[f64], n: usize) -> Result<(), SolverError> {
     if w.len() != n {
         return Err(SolverError::BadWeight {
@@ -233,17 +219,19 @@ impl Accumulator {
         }
     }
 
-    fn add(&mut self, wi: f64, pool: &mut [(f64, f64)], n: usize) {
+    /// [`Self::add_capped`] without pseudo-records; returns the Dinkelbach value.
+    fn add(&mut self, wi: f64, pool: &mut [(f64, f64)], n: usize) -> f64 {
         self.add_capped(wi, pool, n, false)
     }
 
     /// Record `i` of weight `wi` with its candidates `pool` (distance, weight). With
     /// `capped`, the pool's last entries are pseudo-records standing for records outside a
     /// list, and `lambda` must not exceed their distance (else a real outside record could
-    /// be nearer than `lambda`, which the check cannot see).
-    fn add_capped(&mut self, wi: f64, pool: &mut [(f64, f64)], n: usize, capped: bool) {
+    /// be nearer than `lambda`, which the check cannot see). Returns Dinkelbach's value
+    /// (before certification; 0 when `k = 1`).
+    fn add_capped(&mut self, wi: f64, pool: &mut [(f64, f64)], n: usize, capped: bool) -> f64 {
         if self.r == 0 {
-            return;
+            return 0.0;
         }
         let (lambda, iterations) = dinkelbach(wi, pool, self.r);
         self.iterations += iterations;
@@ -265,6 +253,7 @@ impl Accumulator {
             }
         }
         self.total += wi * certified;
+        lambda
     }
 
     fn finish(self, n: usize, d: usize) -> WeightedNnBound {

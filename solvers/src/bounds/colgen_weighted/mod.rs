@@ -47,7 +47,7 @@ use super::colgen::master::Master;
 use super::colgen::start_groups;
 use super::colgen::verify::VerifiedBound;
 use super::colgen::ColgenError;
-use super::nn_weighted::{weighted_nn_bound, weighted_nn_duals};
+use super::nn_weighted::weighted_nn_bound_and_duals;
 use super::UNIT_ROUNDOFF;
 use crate::SolverError;
 use pricing::{SearchLimits, WeightedPricing};
@@ -275,7 +275,9 @@ pub fn weighted_colgen_bound(
     check_input(x, n, d, k, w)?;
     let deadline = started + Duration::from_secs_f64(opts.time_limit);
     let loop_end = started + Duration::from_secs_f64(opts.time_limit * (1.0 - opts.final_fraction));
-    let nn = weighted_nn_bound(x, n, d, k, w)?.lower_bound;
+    // The weighted nn bound and its (uncertified) duals come from one scan of the pairs.
+    let (nn_bound, nn_duals) = weighted_nn_bound_and_duals(x, n, d, k, w)?;
+    let nn = nn_bound.lower_bound;
     let pr = WeightedPricing::new(x, n, d, k, w);
     // Start columns: every group of every start partition, once.
     let mut seen: HashSet<Vec<u32>> = HashSet::new();
@@ -328,7 +330,7 @@ pub fn weighted_colgen_bound(
     };
     // The weighted nn duals are the first point evaluated (cheap: every group prices out
     // there in exact arithmetic, P43 L3).
-    let mut last_y = weighted_nn_duals(x, n, d, k, w)?;
+    let mut last_y = nn_duals;
     let mut evaluated_last = false;
     let keep = |out: &mut WeightedColgenBound, y: &[f64], lb: f64, s: &pricing::AnchorSearch| {
         out.exact_calls += 1;
