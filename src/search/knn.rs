@@ -247,10 +247,13 @@ impl<'a> StaticKdTree<'a> {
         s.dist.resize(padded, 0.0);
         leaf_distances(cols, q, &mut s.dist);
         let ids = &self.ids[lf.start as usize..lf.start as usize + len];
+        // By index: the id is loaded only after its distance passed the test.
+        #[allow(clippy::needless_range_loop)]
         for l in 0..len {
             // Farther than the m-th best: not kept whatever the id (offer's own test).
-            if s.dist[l] <= s.worst && ids[l] != qid {
-                s.offer(s.dist[l], ids[l]);
+            let dl = s.dist[l];
+            if dl <= s.worst && ids[l] != qid {
+                s.offer(dl, ids[l]);
             }
         }
     }
