@@ -3,10 +3,12 @@
 //! For every record its `m` nearest other records by squared Euclidean distance, ties to
 //! the lowest record id, nearest first: the lists of [`super::neighbours`] and of the nn
 //! lower bound. No record is ever deleted, so the index is a plain kd-tree built once:
-//! median splits on the widest coordinate of the node's bounding box, the records copied
-//! into tree order (a leaf is one contiguous run of rows), and each inner node keeps, for
-//! its split coordinate, the largest value of its left child and the smallest of its right
-//! child.
+//! median splits on the widest coordinate of the node's bounding box (the two halves of a
+//! large node built in parallel, the same tree as one thread builds), each leaf's bounding
+//! box and coordinates stored in one contiguous run (the box test and the distances then
+//! read adjacent cache lines, and record ids are read only for the few records close
+//! enough to enter a list), and each inner node keeps, in 40 bytes, for its split
+//! coordinate the largest value of its left child and the smallest of its right child.
 //!
 //! A query (itself a record) descends to the nearer child first and keeps one running lower
 //! bound on the distance to the current node's records (Arya & Mount's incremental
@@ -39,7 +41,7 @@
 use rayon::prelude::*;
 
 /// Largest number of records in a leaf (measured best at d = 10; see the study file).
-pub const LEAF: usize = 16;
+pub const LEAF: usize = 32;
 /// Leaves are stored column by column in runs padded to a multiple of this many records, so
 /// that the distances of a block of records are computed side by side.
 const LANES: usize = 4;
@@ -49,20 +51,15 @@ const GROW: f64 = 1.0 + 1.0 / (1u64 << 20) as f64;
 /// Absolute widening (covers underflow of the threshold's own product).
 const TINY: f64 = 9.332_636_185_032_189e-302; // 2^-1000
 
-/// A node. A leaf holds tree positions `start..end`, its coordinates column by column from
-/// `base` in `StaticKdTree::columns` (each column padded to a multiple of [`LANES`]) and
-/// every node's bounding box from `2 d node` in `StaticKdTree::boxes`. An inner node splits on `dim`,
-/// its left child at the next index and its right child at `right`.
-#[derive(Debug, Clone)]
+/// Marks a leaf in [`Node::dim`].
+const LEAF_MARK: u32 = u32::MAX;
+
+/// A node, 40 bytes (the walk's cache lines: nodes are read in preorder, the left child
+/// right after its parent). An inner node splits on `dim`, its left child at the next
+/// index and its right child at `right`; a leaf has `dim == LEAF_MARK` and its index in
+/// `StaticKdTree::leaves` in `right`.
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Node {
-    start: usize,
-    end: usize,
-    /// `usize::MAX` for a leaf.
-    dim: usize,
-    /// Right child (inner node).
-    right: usize,
-    /// Start of the leaf's columns.
-    base: usize,
     /// Smallest value of `dim` among the node's records.
     lo: f64,
     /// Largest value of `dim` among the left child's records.
@@ -71,16 +68,28 @@ struct Node {
     right_lo: f64,
     /// Largest value of `dim` among the node's records.
     hi: f64,
+    dim: u32,
+    right: u32,
+}
+
+/// A leaf: tree positions `start..start + len`, and from `base` in
+/// `StaticKdTree::blocks` its bounding box (d lows, d highs) followed by its coordinates
+/// column by column (each column padded to a multiple of [`LANES`]), so that the box test
+/// and the distances read one contiguous run of memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Leaf {
+    start: u32,
+    len: u32,
+    base: usize,
 }
 
 /// A kd-tree over a fixed set of rows, for k-nearest queries by member records.
 pub struct StaticKdTree<'a> {
     d: usize,
     z: &'a [f64],
-    /// Each leaf's coordinates, column by column (see [`Node`]).
-    columns: Vec<f64>,
-    /// Each node's box: d lows then d highs.
-    boxes: Vec<f64>,
+    /// Each leaf's box and coordinates (see [`Leaf`]).
+    blocks: Vec<f64>,
+    leaves: Vec<Leaf>,
     /// Record id at each tree position.
     ids: Vec<u32>,
     nodes: Vec<Node>,
@@ -102,31 +111,47 @@ impl<'a> StaticKdTree<'a> {
         let n = z.len() / d;
         assert!(n < u32::MAX as usize, "fewer than 2^32 - 1 records");
         let mut order: Vec<u32> = (0..n as u32).collect();
-        let mut nodes = Vec::with_capacity(2 * n / leaf + 1);
-        if n > 0 {
-            build(z, d, leaf, &mut order, 0, &mut nodes);
+        let (nodes, mut leaves) = if n > 0 {
+            build_parallel(z, d, leaf, &mut order, 0)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let mut base = 0;
+        for lf in leaves.iter_mut() {
+            lf.base = base;
+            base += 2 * d + d * (lf.len as usize).div_ceil(LANES) * LANES;
         }
-        let mut columns = Vec::new();
-        let mut boxes = Vec::with_capacity(nodes.len() * 2 * d);
-        for nd in nodes.iter_mut() {
-            let rows = &order[nd.start..nd.end];
-            let col = |j: usize| rows.iter().map(move |&i| z[i as usize * d + j]);
-            boxes.extend((0..d).map(|j| col(j).fold(f64::INFINITY, f64::min)));
-            boxes.extend((0..d).map(|j| col(j).fold(f64::NEG_INFINITY, f64::max)));
-            if nd.dim == usize::MAX {
+        let mut blocks = vec![0.0; base];
+        // Each leaf fills its own run of `blocks`: independent, so in parallel.
+        let mut runs: Vec<(&Leaf, &mut [f64])> = Vec::with_capacity(leaves.len());
+        let mut rest = blocks.as_mut_slice();
+        for (w, lf) in leaves.iter().enumerate() {
+            let end = leaves.get(w + 1).map_or(base, |next| next.base);
+            let (run, tail) = rest.split_at_mut(end - lf.base);
+            runs.push((lf, run));
+            rest = tail;
+        }
+        runs.into_par_iter()
+            .with_min_len(256)
+            .for_each(|(lf, run)| {
+                let rows = &order[lf.start as usize..(lf.start + lf.len) as usize];
                 let padded = rows.len().div_ceil(LANES) * LANES;
-                nd.base = columns.len();
+                let (lows, rest) = run.split_at_mut(d);
+                let (highs, cols) = rest.split_at_mut(d);
                 for j in 0..d {
-                    columns.extend(col(j));
-                    columns.extend(std::iter::repeat_n(0.0, padded - rows.len()));
+                    let col = rows.iter().map(|&i| z[i as usize * d + j]);
+                    lows[j] = col.clone().fold(f64::INFINITY, f64::min);
+                    highs[j] = col.clone().fold(f64::NEG_INFINITY, f64::max);
+                    for (c, v) in cols[j * padded..].iter_mut().zip(col) {
+                        *c = v;
+                    }
                 }
-            }
-        }
+            });
         StaticKdTree {
             d,
             z,
-            columns,
-            boxes,
+            blocks,
+            leaves,
             ids: order,
             nodes,
         }
@@ -162,12 +187,13 @@ impl<'a> StaticKdTree<'a> {
     }
 
     fn search(&self, node: usize, rd: f64, q: &[f64], qid: u32, s: &mut Scratch) {
+        s.nodes_visited += 1;
         let nd = &self.nodes[node];
-        if nd.dim == usize::MAX {
-            self.scan_leaf(node, nd, q, qid, s);
+        if nd.dim == LEAF_MARK {
+            self.scan_leaf(nd.right as usize, q, qid, s);
             return;
         }
-        let j = nd.dim;
+        let j = nd.dim as usize;
         // Gap from q to each child's extent along j: [lo, left_hi] and [right_lo, hi].
         let gap = |a: f64, b: f64| (a - q[j]).max(q[j] - b).max(0.0);
         let old = s.off2[j];
@@ -176,10 +202,11 @@ impl<'a> StaticKdTree<'a> {
         let term = |g: f64| (g * g).max(old);
         let (tl, tr) = (term(gap(nd.lo, nd.left_hi)), term(gap(nd.right_lo, nd.hi)));
         let (rl, rr) = (rd - old + tl, rd - old + tr);
+        let right = nd.right as usize;
         let children = if rl <= rr {
-            [(node + 1, rl, tl), (nd.right, rr, tr)]
+            [(node + 1, rl, tl), (right, rr, tr)]
         } else {
-            [(nd.right, rr, tr), (node + 1, rl, tl)]
+            [(right, rr, tr), (node + 1, rl, tl)]
         };
         for (child, child_rd, t) in children {
             if child_rd > s.threshold {
@@ -191,40 +218,42 @@ impl<'a> StaticKdTree<'a> {
         s.off2[j] = old;
     }
 
-    /// The node's bounding box: lows and highs.
-    #[inline]
-    fn node_box(&self, node: usize) -> (&[f64], &[f64]) {
-        let d = self.d;
-        self.boxes[2 * d * node..2 * d * (node + 1)].split_at(d)
-    }
-
     /// The leaf's box bound (exact: no slack needed, see the module doc), then its records'
-    /// distances, [`LANES`] at a time, each one's terms added in column order.
+    /// distances, [`LANES`] at a time, each one's terms added in column order. A record's
+    /// id is read only when its distance could enter the list (the ids are a separate
+    /// array: reading all of them cost a cache miss per leaf).
     #[inline]
-    fn scan_leaf(&self, node: usize, nd: &Node, q: &[f64], qid: u32, s: &mut Scratch) {
+    fn scan_leaf(&self, leaf: usize, q: &[f64], qid: u32, s: &mut Scratch) {
         let d = self.d;
+        s.leaves_reached += 1;
+        let lf = self.leaves[leaf];
+        let len = lf.len as usize;
+        let padded = len.div_ceil(LANES) * LANES;
+        let block = &self.blocks[lf.base..lf.base + 2 * d + d * padded];
+        let (lo, rest) = block.split_at(d);
+        let (hi, cols) = rest.split_at(d);
         if s.best.len() == s.m {
-            let (lo, hi) = self.node_box(node);
             let mut acc = 0.0;
             for j in 0..d {
                 let t = (lo[j] - q[j]).max(q[j] - hi[j]).max(0.0);
                 acc += t * t;
             }
-            if acc > s.best[s.m - 1].0 {
+            if acc > s.worst {
                 return;
             }
         }
         s.leaves_scanned += 1;
-        let len = nd.end - nd.start;
-        let padded = len.div_ceil(LANES) * LANES;
-        let cols = &self.columns[nd.base..nd.base + d * padded];
         s.dist.clear();
         s.dist.resize(padded, 0.0);
         leaf_distances(cols, q, &mut s.dist);
+        let ids = &self.ids[lf.start as usize..lf.start as usize + len];
+        // By index: the id is loaded only after its distance passed the test.
+        #[allow(clippy::needless_range_loop)]
         for l in 0..len {
-            let id = self.ids[nd.start + l];
-            if id != qid {
-                s.offer(s.dist[l], id);
+            // Farther than the m-th best: not kept whatever the id (offer's own test).
+            let dl = s.dist[l];
+            if dl <= s.worst && ids[l] != qid {
+                s.offer(dl, ids[l]);
             }
         }
     }
@@ -280,9 +309,15 @@ pub struct Scratch {
     m: usize,
     /// A subtree whose bound exceeds this cannot hold a better record.
     threshold: f64,
+    /// The m-th best distance so far (infinite until m are found).
+    worst: f64,
     /// Leaves whose records were compared, over every query with this scratch (a study
     /// figure).
     pub leaves_scanned: u64,
+    /// Leaves the walk reached (box-tested or scanned; a study figure).
+    pub leaves_reached: u64,
+    /// Nodes the walk entered (a study figure).
+    pub nodes_visited: u64,
 }
 
 impl Scratch {
@@ -292,6 +327,7 @@ impl Scratch {
         self.best.clear();
         self.m = m;
         self.threshold = f64::INFINITY;
+        self.worst = f64::INFINITY;
     }
 
     /// Keep (dist, id) if it ranks among the m best by (distance, id).
@@ -312,36 +348,25 @@ impl Scratch {
             .map_or(0, |p| p + 1);
         self.best.insert(at, (dist, id));
         if self.best.len() == self.m {
-            self.threshold = self.best[self.m - 1].0 * GROW + TINY;
+            self.worst = self.best[self.m - 1].0;
+            self.threshold = self.worst * GROW + TINY;
         }
     }
 }
 
-/// Build the subtree over `order[..]` (global offset `offset` into the tree order).
-fn build(
-    z: &[f64],
-    d: usize,
-    leaf: usize,
-    order: &mut [u32],
-    offset: usize,
-    nodes: &mut Vec<Node>,
-) {
-    let len = order.len();
-    let at = nodes.len();
-    nodes.push(Node {
-        start: offset,
-        end: offset + len,
-        dim: usize::MAX,
-        right: 0,
-        base: 0,
-        lo: 0.0,
-        left_hi: 0.0,
-        right_lo: 0.0,
-        hi: 0.0,
-    });
-    if len <= leaf {
-        return;
-    }
+/// How a node's records are split: the coordinate, the node's extent along it, the
+/// left child's largest and the right child's smallest value, and the left child's size
+/// (`order` is left partitioned by (value, id) around that position). `None` when every
+/// row is equal (one leaf, however large).
+struct Split {
+    dim: usize,
+    ends: (f64, f64),
+    left_hi: f64,
+    right_lo: f64,
+    half: usize,
+}
+
+fn split(z: &[f64], d: usize, order: &mut [u32]) -> Option<Split> {
     let value = |i: u32, j: usize| z[i as usize * d + j];
     // Widest coordinate of the bounding box, lowest index on ties.
     let (mut dim, mut width, mut ends) = (0, f64::NEG_INFINITY, (0.0, 0.0));
@@ -357,14 +382,14 @@ fn build(
         }
     }
     if width <= 0.0 {
-        return; // all rows equal: one leaf, however large
+        return None;
     }
-    let half = len / 2;
+    let half = order.len() / 2;
     // By (value, id) so that the split is deterministic with ties.
     order.select_nth_unstable_by(half, |&a, &b| {
         value(a, dim).total_cmp(&value(b, dim)).then(a.cmp(&b))
     });
-    let (lo, hi) = order.split_at_mut(half);
+    let (lo, hi) = order.split_at(half);
     let left_hi = lo
         .iter()
         .map(|&i| value(i, dim))
@@ -373,12 +398,113 @@ fn build(
         .iter()
         .map(|&i| value(i, dim))
         .fold(f64::INFINITY, f64::min);
-    build(z, d, leaf, lo, offset, nodes);
-    let right = nodes.len();
-    build(z, d, leaf, hi, offset + half, nodes);
-    let nd = &mut nodes[at];
-    (nd.dim, nd.right) = (dim, right);
-    (nd.lo, nd.left_hi, nd.right_lo, nd.hi) = (ends.0, left_hi, right_lo, ends.1);
+    Some(Split {
+        dim,
+        ends,
+        left_hi,
+        right_lo,
+        half,
+    })
+}
+
+/// The inner node of a split whose right child is at `right`.
+fn inner(sp: &Split, right: usize) -> Node {
+    Node {
+        lo: sp.ends.0,
+        left_hi: sp.left_hi,
+        right_lo: sp.right_lo,
+        hi: sp.ends.1,
+        dim: sp.dim as u32,
+        right: right as u32,
+    }
+}
+
+/// A leaf node over tree positions `offset..offset + len`, appended.
+fn push_leaf(offset: usize, len: usize, nodes: &mut Vec<Node>, leaves: &mut Vec<Leaf>) {
+    nodes.push(Node {
+        lo: 0.0,
+        left_hi: 0.0,
+        right_lo: 0.0,
+        hi: 0.0,
+        dim: LEAF_MARK,
+        right: leaves.len() as u32,
+    });
+    leaves.push(Leaf {
+        start: offset as u32,
+        len: len as u32,
+        base: 0,
+    });
+}
+
+/// Below this many records a subtree is built by one thread.
+const PARALLEL_BUILD: usize = 1 << 15;
+
+/// The subtree over `order[..]` (global offset `offset` into the tree order) in preorder,
+/// node and leaf indices counted from 0: its two halves built in parallel while large, the
+/// same nodes in the same order as [`build`] (each half's nodes are shifted into place).
+fn build_parallel(
+    z: &[f64],
+    d: usize,
+    leaf: usize,
+    order: &mut [u32],
+    offset: usize,
+) -> (Vec<Node>, Vec<Leaf>) {
+    let (mut nodes, mut leaves) = (Vec::new(), Vec::new());
+    if order.len() <= PARALLEL_BUILD.max(leaf) {
+        build(z, d, leaf, order, offset, &mut nodes, &mut leaves);
+        return (nodes, leaves);
+    }
+    let Some(sp) = split(z, d, order) else {
+        push_leaf(offset, order.len(), &mut nodes, &mut leaves);
+        return (nodes, leaves);
+    };
+    let (lo, hi) = order.split_at_mut(sp.half);
+    let ((ln, ll), (rn, rl)) = rayon::join(
+        || build_parallel(z, d, leaf, lo, offset),
+        || build_parallel(z, d, leaf, hi, offset + sp.half),
+    );
+    nodes.push(inner(&sp, 1 + ln.len()));
+    for (sub, sub_leaves) in [(ln, ll), (rn, rl)] {
+        let (node_shift, leaf_shift) = (nodes.len() as u32, leaves.len() as u32);
+        nodes.extend(sub.into_iter().map(|mut nd| {
+            nd.right += if nd.dim == LEAF_MARK {
+                leaf_shift
+            } else {
+                node_shift
+            };
+            nd
+        }));
+        leaves.extend(sub_leaves);
+    }
+    (nodes, leaves)
+}
+
+/// Build the subtree over `order[..]` (global offset `offset` into the tree order),
+/// appending its nodes in preorder.
+fn build(
+    z: &[f64],
+    d: usize,
+    leaf: usize,
+    order: &mut [u32],
+    offset: usize,
+    nodes: &mut Vec<Node>,
+    leaves: &mut Vec<Leaf>,
+) {
+    let len = order.len();
+    let sp = if len <= leaf {
+        None
+    } else {
+        split(z, d, order)
+    };
+    let Some(sp) = sp else {
+        return push_leaf(offset, len, nodes, leaves);
+    };
+    let at = nodes.len();
+    nodes.push(inner(&sp, 0));
+    let (lo, hi) = order.split_at_mut(sp.half);
+    build(z, d, leaf, lo, offset, nodes, leaves);
+    nodes[at].right = nodes.len() as u32;
+    build(z, d, leaf, hi, offset + sp.half, nodes, leaves);
 }
 
 /// Queries per chunk between two calls of the stop rule and progress report.

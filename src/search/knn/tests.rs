@@ -125,3 +125,35 @@ fn lists_equal_full_sorting_on_clustered_gaussian_data_in_d_10() {
         assert_eq!(got, by_sorting(&inst.z, inst.d, m), "m={m}");
     }
 }
+
+#[test]
+fn the_parallel_build_gives_the_one_thread_tree_node_for_node() {
+    // Above PARALLEL_BUILD records, with tied grid values in one coordinate.
+    let (n, d) = (3 * PARALLEL_BUILD + 77, 3);
+    let mut next = xorshift(77);
+    let z: Vec<f64> = (0..n * d)
+        .map(|i| {
+            let u = next();
+            if i % d == 0 {
+                (u % 5) as f64
+            } else {
+                (u >> 11) as f64 / (1u64 << 53) as f64
+            }
+        })
+        .collect();
+    for leaf in [LEAF, 7] {
+        let mut one: Vec<u32> = (0..n as u32).collect();
+        let mut many = one.clone();
+        let (mut nodes, mut leaves) = (Vec::new(), Vec::new());
+        build(&z, d, leaf, &mut one, 0, &mut nodes, &mut leaves);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let (pn, pl) = pool.install(|| build_parallel(&z, d, leaf, &mut many, 0));
+        assert_eq!(one, many, "leaf {leaf}: tree order");
+        assert_eq!(nodes, pn, "leaf {leaf}: nodes");
+        assert_eq!(leaves, pl, "leaf {leaf}: leaves");
+        assert!(nodes.len() > 1000);
+    }
+}
