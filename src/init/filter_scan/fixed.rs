@@ -356,6 +356,19 @@ mod tests {
                         let block = &want[block_range(b, n)];
                         assert_eq!((lo[b], hi[b]), (min_of(block), max_of(block)));
                     }
+                    // The AVX2 kernel too, where the pass above took the AVX-512 one.
+                    #[cfg(target_arch = "x86_64")]
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        let full = (n / BLOCK) * BLOCK;
+                        let (mut o2, mut l2, mut h2) = (vec![0; full], vec![0; nb], vec![0; nb]);
+                        // SAFETY: the CPU supports AVX2 (checked just above).
+                        unsafe {
+                            blocks_avx2(&fixed.data, fixed.cap, 0, &qq, &mut o2, &mut l2, &mut h2)
+                        };
+                        assert_eq!(o2, want[..full]);
+                        assert_eq!(l2[..full / BLOCK], lo[..full / BLOCK]);
+                        assert_eq!(h2[..full / BLOCK], hi[..full / BLOCK]);
+                    }
                     for (i, &v) in out.iter().enumerate() {
                         let exact = super::super::sq_dist_as_scan(inst.row(i), &q).sqrt();
                         let diff = (exact * fixed.scale - (v as f64).sqrt()).abs();
