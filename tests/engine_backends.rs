@@ -1,5 +1,5 @@
-//! The MDAV-lineage engine on its four backends: the kd-tree, the ball buckets and the
-//! filtered (single-precision) scan answer exactly as the scan, so every lineage rule set gives identical groups (same records, same order, same group
+//! The MDAV-lineage engine on its five backends: the kd-tree, the ball buckets and the
+//! filtered scans (single-precision and 16-bit fixed-point passes) answer exactly as the scan, so every lineage rule set gives identical groups (same records, same order, same group
 //! order) on random data with ties and duplicate rows, d = 1..20, on all records and on a
 //! subset; and a stopped initializer returns `Error::Interrupted`, never a partition.
 
@@ -7,7 +7,7 @@ mod common;
 use microagg::error::Error;
 use microagg::init::buckets::BucketRemaining;
 use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
-use microagg::init::filter_scan::FilterScan;
+use microagg::init::filter_scan::{FilterScan, Filtered, FixedScan, Pass};
 use microagg::init::kdtree::KdRemaining;
 use microagg::init::remaining::{Remaining, Scan};
 use microagg::init::spatial::Backend;
@@ -101,6 +101,8 @@ proptest! {
             prop_assert_eq!(&scan, &buckets, "buckets, rules {:?}", rules);
             let filter = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Filter)).unwrap();
             prop_assert_eq!(&scan, &filter, "filter, rules {:?}", rules);
+            let fixed = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Fixed)).unwrap();
+            prop_assert_eq!(&scan, &fixed, "fixed, rules {:?}", rules);
             let mut all: Vec<usize> = scan.iter().flatten().copied().collect();
             all.sort_unstable();
             prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
@@ -113,6 +115,8 @@ proptest! {
                 prop_assert_eq!(&a, &c, "subset, buckets, rules {:?}", rules);
                 let f = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Filter)).unwrap();
                 prop_assert_eq!(&a, &f, "subset, filter, rules {:?}", rules);
+                let x = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Fixed)).unwrap();
+                prop_assert_eq!(&a, &x, "subset, fixed, rules {:?}", rules);
             }
         }
     }
@@ -134,37 +138,45 @@ proptest! {
         let mut tree = KdRemaining::new(&inst, ids.clone());
         // Few large buckets, so that removals compact them.
         let mut ball = BucketRemaining::with_buckets(&inst, ids.clone(), buckets);
-        let mut filter = FilterScan::new(&inst, ids);
+        let mut filter = FilterScan::new(&inst, ids.clone());
+        let mut fixed = FixedScan::new(&inst, ids);
         let mut step = 0usize;
         while !scan.is_empty() {
             prop_assert_eq!(scan.centroid(), tree.centroid());
             prop_assert_eq!(scan.centroid(), ball.centroid());
             prop_assert_eq!(scan.centroid(), filter.centroid());
+            prop_assert_eq!(scan.centroid(), fixed.centroid());
             let q: Vec<f64> = inst.row((step * 7 + seed as usize) % n).iter().map(|v| v * 0.5).collect();
             let f = scan.farthest_from(&q);
             prop_assert_eq!(f, tree.farthest_from(&q));
             prop_assert_eq!(f, ball.farthest_from(&q));
             prop_assert_eq!(f, filter.farthest_from(&q));
+            prop_assert_eq!(f, fixed.farthest_from(&q));
             let f = scan.farthest_from_centroid();
             prop_assert_eq!(f, tree.farthest_from_centroid());
             prop_assert_eq!(f, ball.farthest_from_centroid());
             prop_assert_eq!(f, filter.farthest_from_centroid());
+            prop_assert_eq!(f, fixed.farthest_from_centroid());
             let a = scan.take_nearest(&q, k);
             prop_assert_eq!(&a, &tree.take_nearest(&q, k));
             prop_assert_eq!(&a, &ball.take_nearest(&q, k));
             prop_assert_eq!(&a, &filter.take_nearest(&q, k));
+            prop_assert_eq!(&a, &fixed.take_nearest(&q, k));
             prop_assert_eq!(scan.len(), tree.len());
             prop_assert_eq!(scan.len(), ball.len());
             prop_assert_eq!(scan.len(), filter.len());
+            prop_assert_eq!(scan.len(), fixed.len());
             if !scan.is_empty() && step.is_multiple_of(2) {
                 let f = scan.farthest_from_centroid();
                 prop_assert_eq!(f, tree.farthest_from_centroid());
                 prop_assert_eq!(f, ball.farthest_from_centroid());
                 prop_assert_eq!(f, filter.farthest_from_centroid());
+                prop_assert_eq!(f, fixed.farthest_from_centroid());
                 scan.remove(f);
                 tree.remove(f);
                 ball.remove(f);
                 filter.remove(f);
+                fixed.remove(f);
             }
             step += 1;
         }
@@ -172,6 +184,7 @@ proptest! {
         prop_assert_eq!(&all, &tree.take_all());
         prop_assert_eq!(&all, &ball.take_all());
         prop_assert_eq!(&all, &filter.take_all());
+        prop_assert_eq!(&all, &fixed.take_all());
     }
 }
 
@@ -196,7 +209,11 @@ fn near_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
 
 /// Farthest and k-nearest queries of `filter` against the scan's, from records and from
 /// halved records, with removals; true when every answer agrees.
-fn filter_agrees(inst: &microagg::data::Instance, k: usize, mut filter: FilterScan) -> bool {
+fn filter_agrees<P: Pass>(
+    inst: &microagg::data::Instance,
+    k: usize,
+    mut filter: Filtered<P>,
+) -> bool {
     let n = inst.n;
     let mut scan = Scan::new(inst, (0..n).collect());
     let mut step = 0;
@@ -342,15 +359,20 @@ fn thread_count_does_not_change_distances_or_groups() {
             let filter =
                 engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Filter))
                     .unwrap();
+            let fixed = engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Fixed))
+                .unwrap();
             (
                 dist.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 groups,
                 filter,
+                fixed,
             )
         })
     };
-    let (d1, g1, f1) = run(1);
-    let (d3, g3, f3) = run(3);
+    let (d1, g1, f1, x1) = run(1);
+    let (d3, g3, f3, x3) = run(3);
+    assert_eq!(g1, x1);
+    assert_eq!(g1, x3);
     assert_eq!(d1, d3);
     assert_eq!(g1, g3);
     // The filtered scan's parallel pass (over PARALLEL_MIN records) gives the scan's groups
@@ -375,7 +397,7 @@ fn buckets_equal_the_scan_on_larger_tied_and_gaussian_instances() {
         }
     }
     use microagg::init::spatial::by_size;
-    assert_eq!(by_size(200_000, 10), Backend::Filter);
+    assert_eq!(by_size(200_000, 10), Backend::Fixed);
     assert_eq!(by_size(1_000, 10), Backend::Scan);
     let inst = common::synthetic("gauss:n=24000,d=10,clusters=5,seed=4");
     let scan = engine::groups_in("t", &inst, 5, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
@@ -439,4 +461,110 @@ fn mirrored_centroid_replays_the_pool_bit_for_bit() {
         drifted > 0,
         "removing a batch in the wrong order went unnoticed"
     );
+}
+
+/// Rows on a small grid plus noise of a few fixed-point steps: distances whose order the
+/// 16-bit copy gets wrong unless its error allowance keeps the near ones.
+fn step_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    (0..n)
+        .map(|_| {
+            (0..d)
+                .map(|_| (next() % 3) as f64 + (next() % 1000) as f64 * 2e-6)
+                .collect()
+        })
+        .collect()
+}
+
+/// The fixed-point filter keeps every record within its error allowance of the answer: on
+/// data with noise of a few quantisation steps it equals the scan, and with the allowance
+/// for the quantisation set to zero (a loosened exclusion) it does not, so the allowance
+/// is what makes the answers exact.
+#[test]
+fn fixed_scan_needs_its_error_allowance_on_near_ties() {
+    let mut loosened_differs = 0;
+    for seed in 0..40u64 {
+        let d = 1 + (seed as usize % 6);
+        let inst = common::from_rows(&step_tied_rows(300, d, seed));
+        let ids: Vec<usize> = (0..inst.n).collect();
+        assert!(FixedScan::suits(&inst, &ids));
+        for k in [1, 3] {
+            assert!(
+                filter_agrees(&inst, k, FixedScan::new(&inst, ids.clone())),
+                "seed {seed} k {k}"
+            );
+            if !filter_agrees(
+                &inst,
+                k,
+                FixedScan::with_margin_factor(&inst, ids.clone(), 0.0),
+            ) {
+                loosened_differs += 1;
+            }
+        }
+    }
+    assert!(
+        loosened_differs >= 10,
+        "a zero allowance changed answers on only {loosened_differs} of 80 cases"
+    );
+}
+
+/// Data the fixed-point copy cannot hold (a huge value) go to the single-precision filter
+/// or the scan, with the scan's groups; a query
+/// point outside the copy's range is compared exactly.
+#[test]
+fn fixed_backend_falls_back_on_unsuited_data_and_points() {
+    let rows: Vec<Vec<f64>> = (0..200)
+        .map(|i| vec![(i % 7) as f64, (i % 11) as f64])
+        .collect();
+    let mut inst = common::from_rows(&rows);
+    let ids: Vec<usize> = (0..inst.n).collect();
+    assert!(FixedScan::suits(&inst, &ids));
+    inst.z[2 * 17] = 3e20;
+    assert!(!FixedScan::suits(&inst, &ids));
+    let scan = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
+    let fixed = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Fixed)).unwrap();
+    assert_eq!(scan, fixed);
+    let inst = common::from_rows(&rows);
+    let mut scan = Scan::new(&inst, ids.clone());
+    let mut fixed = FixedScan::new(&inst, ids);
+    for far in [vec![1e300, -1e300], vec![40.0, 0.5]] {
+        assert_eq!(scan.farthest_from(&far), fixed.farthest_from(&far));
+        assert_eq!(scan.take_nearest(&far, 4), fixed.take_nearest(&far, 4));
+    }
+}
+
+/// The anchor list's farthest-from-centroid walk (lists of ANCHOR_MIN records and more;
+/// the walk drops the removed records it passes) against a brute force over the remaining
+/// records, through MDAV-like removals on tied data: the same record every time. A walk
+/// that lost a live record while dropping dead ones would miss the farthest.
+#[test]
+fn anchor_walk_equals_brute_force_while_records_leave() {
+    use microagg::init::remaining::sq_dist_as_scan;
+    for (n, d, levels, seed) in [(3000, 3, 3, 11), (2000, 10, 4, 12), (1500, 2, 40, 13)] {
+        let inst = common::from_rows(&tied_rows(n, d, levels, seed));
+        let mut scan = Scan::new(&inst, (0..n).collect());
+        let mut live = vec![true; n];
+        while scan.len() > 8 {
+            let c = scan.centroid();
+            let mut best = (f64::NEG_INFINITY, usize::MAX);
+            for i in (0..n).filter(|&i| live[i]) {
+                let s = sq_dist_as_scan(inst.row(i), &c);
+                if s > best.0 {
+                    best = (s, i);
+                }
+            }
+            let r = scan.farthest_from_centroid();
+            assert_eq!(r, best.1, "n {n} d {d}");
+            let q = inst.row(r).to_vec();
+            for id in scan.take_nearest(&q, 3) {
+                live[id] = false;
+            }
+        }
+    }
 }

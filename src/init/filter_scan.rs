@@ -1,30 +1,31 @@
-//! # Filtered scan: single-precision distance passes, exact double-precision answers
+//! # Filtered scan: reduced distance passes, exact double-precision answers
 //!
-//! The scan's queries ([`super::remaining::Scan`]) with the distance pass done in `f32` on a
-//! single-precision copy of the records: half the bytes per record and twice the records per
-//! vector instruction. Every `f32` squared distance differs from the scan's `f64` one by at
-//! most a bound E fixed per query point (from the largest magnitude of each column and of
-//! the query; `proofs/P16-exact-spatial-queries.md` (h)). A query keeps as candidates only
-//! the records whose approximate distance lies within 2E of the approximate answer (the
-//! largest for a farthest query, the k-th smallest for a k-nearest query), recomputes their
-//! distances with the scan's `f64` operations and answers from those, ties by lowest id. A
-//! record left out is strictly worse than a candidate, so the answer is the scan's bit for
-//! bit. The candidates are the answer plus records within rounding of it (about k records
-//! on continuous data, the tied ones on grids).
+//! The scan's queries ([`super::remaining::Scan`]) with the distance pass done on a reduced
+//! copy of the records ([`Pass`]): `f32` columns ([`Single`], P16 (h)) or 16-bit fixed-point
+//! pairs of columns ([`Fixed`], P16 (i)), fewer bytes per record and more records per
+//! vector instruction. Every reduced value differs from the scan's `f64` squared distance
+//! by a proven amount fixed per query point, so a query keeps as candidates only the
+//! records whose value can reach the answer ([`Pass::far_floor`] of the largest value for a
+//! farthest query, [`Pass::near_ceil`] of the k-th smallest for a k-nearest query),
+//! recomputes their distances with the scan's `f64` operations and answers from those, ties
+//! by lowest id. A record left out is strictly worse than a candidate, so the answer is the
+//! scan's bit for bit. The candidates are the answer plus records within rounding of it
+//! (about k records on continuous data, the tied ones on grids).
 //!
 //! Records are kept at the scan's positions (same swap-removals in the same order) and the
 //! centroid is the pool's compensated running sum replayed in that order, so the centroid
 //! too is bit-identical. The farthest-from-centroid query keeps the scan's anchor list.
-//! The pass runs on rayon's threads in fixed chunks and each record's distance is computed
+//! The pass runs on rayon's threads in fixed chunks and each record's value is computed
 //! by one thread; the selection then depends only on those values, so the thread count
 //! changes nothing.
 //!
-//! Data that single precision cannot hold (a magnitude of 10^15 or more, or a non-finite
-//! value) go to the plain scan ([`FilterScan::suits`]).
+//! Data a copy cannot hold (a magnitude of 10^15 or more, or a non-finite value) do not
+//! build it ([`Pass::build`]); [`super::spatial::open`] then takes the next backend.
 //!
 //! ## Complexity
-//! O(m d) per query over m remaining records, as the scan, with `f32` arithmetic, plus
-//! O(c d) for c candidates; O(m d) memory (`f32`, half the pool's).
+//! O(m d) per query over m remaining records, as the scan, with `f32` or 16-bit integer
+//! arithmetic, plus O(c d) for c candidates; O(m d) memory (`f32`: half the pool's, 16-bit:
+//! a quarter).
 //!
 //! ## References
 //! Higham (2002), Accuracy and Stability of Numerical Algorithms, 2nd ed., ch. 3 (the
@@ -35,110 +36,132 @@ use super::remaining::{
 };
 use crate::data::Instance;
 
+mod fixed;
 mod kernels;
-pub use kernels::error_bound;
-use kernels::{block_range, distances_f32, kth_smallest_f32, max_f32, BLOCK};
+mod single;
+pub use fixed::Fixed;
+use kernels::{block_range, kth_smallest, max_of, BLOCK};
+pub use kernels::{error_bound, Key};
+pub use single::Single;
 
-/// Largest magnitude for which the single-precision copy is used (squares and sums stay far
-/// below `f32::MAX`).
+/// Largest magnitude for which the reduced copy is used (squares and sums stay far below
+/// `f32::MAX`; the fixed-point scale stays a normal power of two).
 const MAX_MAGNITUDE: f64 = 1e15;
 
-/// The remaining records with a single-precision copy (see the module doc).
-pub struct FilterScan<'a> {
+/// A reduced copy of the records and its distance pass: values that differ from the
+/// scan's `f64` squared distances by a proven amount, so that thresholds on them exclude
+/// only records strictly worse than the answer (P16 (h), (i)).
+pub trait Pass: Sized + Send {
+    /// One record's approximate value (never NaN).
+    type Value: Key;
+    /// The copy of the records `ids` in this order, or None when the data do not suit it.
+    fn build(inst: &Instance, ids: &[usize]) -> Option<Self>;
+    /// The value of every current record (positions `0..out.len()`) for `point`, with each
+    /// block's least and largest; false when `point` does not suit the copy (then every
+    /// record is compared exactly and `out` is not used).
+    fn pass(
+        &mut self,
+        point: &[f64],
+        out: &mut [Self::Value],
+        lo: &mut [Self::Value],
+        hi: &mut [Self::Value],
+    ) -> bool;
+    /// A value below which no record can be the farthest, given that some record holds
+    /// `top` (monotone in `top`, at most `top`).
+    fn far_floor(&self, top: f64) -> f64;
+    /// A value above which no record can be among the k nearest, given that k records hold
+    /// at most `kth` (monotone in `kth`, at least `kth`).
+    fn near_ceil(&self, kth: f64) -> f64;
+    /// Move the last record into position `p` (the pool's swap-removal).
+    fn swap_remove(&mut self, p: usize);
+    /// Drop every record.
+    fn clear(&mut self);
+    /// Multiply the error allowance by `factor`: only for the tests that show a loosened
+    /// exclusion (factor < 1) changes answers.
+    fn loosen(&mut self, factor: f64);
+}
+
+/// The filtered scan with `f32` passes (P16 (h)).
+pub type FilterScan<'a> = Filtered<'a, Single>;
+/// The filtered scan with 16-bit fixed-point passes (P16 (i)).
+pub type FixedScan<'a> = Filtered<'a, Fixed>;
+
+/// The remaining records with a reduced copy (see the module doc).
+pub struct Filtered<'a, P: Pass> {
     inst: &'a Instance,
     /// The ids by position (the pool's positions) and the pool's column sums.
     mirror: MirroredCentroid,
-    cols: Vec<Vec<f32>>,
-    /// Approximate squared distances to `last_query`, aligned with `ids`.
-    approx: Vec<f32>,
+    copy: P,
+    /// Approximate values for `last_query`, aligned with `ids`.
+    approx: Vec<P::Value>,
     /// Per block of [`BLOCK`] positions, a lower and an upper bound on its `approx` values
     /// (exact after a pass; removals only widen them, so they stay bounds).
-    block_min: Vec<f32>,
-    block_max: Vec<f32>,
+    block_min: Vec<P::Value>,
+    block_max: Vec<P::Value>,
     last_query: Option<Vec<f64>>,
-    /// Bound on |approx - scan distance| for `last_query` (already widened for the
-    /// threshold arithmetic); infinite when the query point is too large for `f32`.
-    margin: f64,
-    /// Largest |value| of each column over the records given at the start.
-    col_abs: Vec<f64>,
+    /// False when the last query point did not suit the copy (every record compared).
+    filtered: bool,
     anchors: Option<(AnchorList, Vec<bool>)>,
     last_far: Option<(usize, usize)>,
-    /// Multiplies the margin; 1 except in the test that loosens it on purpose.
-    margin_factor: f64,
 }
 
-impl<'a> FilterScan<'a> {
-    /// True when every value of the records `ids` is finite and below 10^15 in magnitude.
+impl<'a, P: Pass> Filtered<'a, P> {
+    /// True when the copy can be built for the records `ids` (see [`Pass::build`]).
     pub fn suits(inst: &Instance, ids: &[usize]) -> bool {
-        ids.iter().all(|&i| {
-            inst.row(i)
-                .iter()
-                .all(|v| v.is_finite() && v.abs() < MAX_MAGNITUDE)
-        })
+        P::build(inst, ids).is_some()
     }
 
-    /// The records `ids` of `inst` (they must [`FilterScan::suits`]).
-    pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
-        let d = inst.d;
-        debug_assert!(Self::suits(inst, &ids));
-        let mut cols = vec![Vec::with_capacity(ids.len()); d];
-        let mut col_abs = vec![0.0f64; d];
-        for j in 0..d {
-            for &i in &ids {
-                let v = inst.z[i * d + j];
-                cols[j].push(v as f32);
-                col_abs[j] = col_abs[j].max(v.abs());
-            }
-        }
+    /// The records `ids` of `inst`, or None when the data do not suit the copy.
+    pub fn try_new(inst: &'a Instance, ids: Vec<usize>) -> Option<Self> {
+        let copy = P::build(inst, &ids)?;
         let anchors = (ids.len() >= ANCHOR_MIN).then(|| {
             let mut here = vec![false; inst.n];
             ids.iter().for_each(|&i| here[i] = true);
             (AnchorList::new(inst, &ids), here)
         });
         let blocks = ids.len().div_ceil(BLOCK);
-        FilterScan {
+        let zero = P::Value::default();
+        Some(Filtered {
             inst,
-            approx: vec![0.0; ids.len()],
-            block_min: vec![0.0; blocks],
-            block_max: vec![0.0; blocks],
+            approx: vec![zero; ids.len()],
+            block_min: vec![zero; blocks],
+            block_max: vec![zero; blocks],
             mirror: MirroredCentroid::new(inst, ids),
-            cols,
+            copy,
             last_query: None,
-            margin: f64::INFINITY,
-            col_abs,
+            filtered: false,
             anchors,
             last_far: None,
-            margin_factor: 1.0,
-        }
+        })
     }
 
-    /// As [`FilterScan::new`] with the margin multiplied by `factor`: only for the test that
-    /// shows a loosened margin (factor < 1) changes answers.
+    /// The records `ids` of `inst` (they must suit the copy: [`Filtered::suits`]).
+    pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
+        Self::try_new(inst, ids).expect("the data suit the filtered scan's copy")
+    }
+
+    /// As [`Filtered::new`] with the error allowance multiplied by `factor`: only for the
+    /// tests that show a loosened allowance (factor < 1) changes answers.
     #[doc(hidden)]
     pub fn with_margin_factor(inst: &'a Instance, ids: Vec<usize>, factor: f64) -> Self {
         let mut s = Self::new(inst, ids);
-        s.margin_factor = factor;
+        s.copy.loosen(factor);
         s
     }
 
-    /// Fill `approx` for `point` (unless it already holds it) and set the margin.
+    /// Fill `approx` for `point` (unless it already holds it).
     fn query(&mut self, point: &[f64]) {
         if self.last_query.as_deref() == Some(point) {
             return;
         }
-        self.margin = self.margin_factor * error_bound(&self.col_abs, point);
-        if self.margin.is_finite() {
-            let q: Vec<f32> = point.iter().map(|&v| v as f32).collect();
-            let m = self.mirror.len();
-            let nb = m.div_ceil(BLOCK);
-            distances_f32(
-                &self.cols,
-                &q,
-                &mut self.approx[..m],
-                &mut self.block_min[..nb],
-                &mut self.block_max[..nb],
-            );
-        }
+        let m = self.mirror.len();
+        let nb = m.div_ceil(BLOCK);
+        self.filtered = self.copy.pass(
+            point,
+            &mut self.approx[..m],
+            &mut self.block_min[..nb],
+            &mut self.block_max[..nb],
+        );
         self.last_query = Some(point.to_vec());
     }
 
@@ -159,34 +182,37 @@ impl<'a> FilterScan<'a> {
                 best = (dist, id, p);
             }
         };
-        if !self.margin.is_finite() {
+        if !self.filtered {
             (0..m).for_each(&mut consider);
             return best.2;
         }
         // A value some record has (the best block's own largest), then every block that may
-        // hold a value within 2E of the largest.
+        // hold a value that can be the farthest.
         let nb = m.div_ceil(BLOCK);
         let (b, _) =
             self.block_max[..nb]
                 .iter()
                 .enumerate()
                 .fold(
-                    (0, f32::NEG_INFINITY),
+                    (0, P::Value::LOWEST),
                     |a, (b, &v)| if v > a.1 { (b, v) } else { a },
                 );
-        let some = max_f32(&self.approx[block_range(b, m)]) as f64;
-        let mut found: Vec<(f32, usize)> = Vec::new();
+        let some: f64 = max_of(&self.approx[block_range(b, m)]).into();
+        let floor = self.copy.far_floor(some);
+        let mut found: Vec<(P::Value, usize)> = Vec::new();
         for (b, &hi) in self.block_max[..nb].iter().enumerate() {
-            if hi as f64 >= some - 2.0 * self.margin {
+            if hi.into() >= floor {
                 for p in block_range(b, m) {
                     found.push((self.approx[p], p));
                 }
             }
         }
-        let top = found.iter().fold(f32::NEG_INFINITY, |a, e| a.max(e.0)) as f64;
-        let low = top - 2.0 * self.margin;
+        let top = found
+            .iter()
+            .fold(P::Value::LOWEST, |a, e| if e.0 > a { e.0 } else { a });
+        let low = self.copy.far_floor(top.into());
         for &(a, p) in &found {
-            if a as f64 >= low {
+            if a.into() >= low {
                 consider(p);
             }
         }
@@ -201,7 +227,7 @@ impl<'a> FilterScan<'a> {
         if k == 0 {
             return Vec::new();
         }
-        let candidates: Vec<usize> = if self.margin.is_finite() {
+        let candidates: Vec<usize> = if self.filtered {
             self.near_candidates(k)
         } else {
             (0..m).collect()
@@ -221,15 +247,15 @@ impl<'a> FilterScan<'a> {
         keyed.into_iter().map(|e| e.2).collect()
     }
 
-    /// Positions whose approximate distance is within 2E of the k-th smallest (every record
-    /// that can be among the k nearest).
+    /// Positions whose approximate value can be among the k smallest by scan distance
+    /// (every value up to [`Pass::near_ceil`] of the k-th smallest).
     fn near_candidates(&self, k: usize) -> Vec<usize> {
         let m = self.mirror.len();
         let nb = m.div_ceil(BLOCK);
         // An upper bound on the k-th smallest value: the k-th smallest of the values held by
         // the k blocks with the lowest bounds (k records from distinct blocks, each at
         // most its block's smallest value from the lowest ones).
-        let mut lowest: Vec<(f32, usize)> = Vec::with_capacity(k + 1);
+        let mut lowest: Vec<(P::Value, usize)> = Vec::with_capacity(k + 1);
         for (b, &v) in self.block_min[..nb].iter().enumerate() {
             if lowest.len() == k && v >= lowest[k - 1].0 {
                 continue;
@@ -238,29 +264,29 @@ impl<'a> FilterScan<'a> {
             lowest.insert(at, (v, b));
             lowest.truncate(k);
         }
-        let mut seen: Vec<f32> = Vec::with_capacity(lowest.len() * BLOCK);
+        let mut seen: Vec<P::Value> = Vec::with_capacity(lowest.len() * BLOCK);
         lowest
             .iter()
             .for_each(|&(_, b)| seen.extend_from_slice(&self.approx[block_range(b, m)]));
-        let upper = kth_smallest_f32(&seen, k) as f64;
-        // Every value within 2E of `upper` (a superset of the k smallest), then the exact
-        // k-th smallest among them and the records within 2E of it.
-        let reach = upper + 2.0 * self.margin;
-        let mut found: Vec<(f32, usize)> = Vec::new();
+        let upper: f64 = kth_smallest(&seen, k).into();
+        // Every value up to the ceiling of `upper` (a superset of the k smallest), then the
+        // exact k-th smallest among them and the records up to its ceiling.
+        let reach = self.copy.near_ceil(upper);
+        let mut found: Vec<(P::Value, usize)> = Vec::new();
         for (b, &lo) in self.block_min[..nb].iter().enumerate() {
-            if lo as f64 <= reach {
+            if lo.into() <= reach {
                 for p in block_range(b, m) {
-                    if self.approx[p] as f64 <= reach {
+                    if self.approx[p].into() <= reach {
                         found.push((self.approx[p], p));
                     }
                 }
             }
         }
-        let values: Vec<f32> = found.iter().map(|e| e.0).collect();
-        let high = kth_smallest_f32(&values, k) as f64 + 2.0 * self.margin;
+        let values: Vec<P::Value> = found.iter().map(|e| e.0).collect();
+        let high = self.copy.near_ceil(kth_smallest(&values, k).into());
         found
             .into_iter()
-            .filter(|e| e.0 as f64 <= high)
+            .filter(|e| e.0.into() <= high)
             .map(|e| e.1)
             .collect()
     }
@@ -270,15 +296,17 @@ impl<'a> FilterScan<'a> {
         self.last_far = None;
         let id = self.mirror.ids()[p];
         self.mirror.remove_at(p, self.inst.row(id));
-        self.cols.iter_mut().for_each(|c| {
-            c.swap_remove(p);
-        });
+        self.copy.swap_remove(p);
         self.approx.swap_remove(p);
         // The record moved into p widens p's block bounds.
         if p < self.approx.len() {
             let (b, v) = (p / BLOCK, self.approx[p]);
-            self.block_min[b] = self.block_min[b].min(v);
-            self.block_max[b] = self.block_max[b].max(v);
+            if v < self.block_min[b] {
+                self.block_min[b] = v;
+            }
+            if v > self.block_max[b] {
+                self.block_max[b] = v;
+            }
         }
         if let Some((_, here)) = self.anchors.as_mut() {
             here[id] = false;
@@ -287,7 +315,7 @@ impl<'a> FilterScan<'a> {
     }
 }
 
-impl Remaining for FilterScan<'_> {
+impl<P: Pass> Remaining for Filtered<'_, P> {
     fn len(&self) -> usize {
         self.mirror.len()
     }
@@ -339,7 +367,7 @@ impl Remaining for FilterScan<'_> {
     fn take_all(&mut self) -> Vec<usize> {
         self.last_far = None;
         let ids = self.mirror.take_all();
-        self.cols.iter_mut().for_each(Vec::clear);
+        self.copy.clear();
         self.approx.clear();
         if let Some((_, here)) = self.anchors.as_mut() {
             ids.iter().for_each(|&i| here[i] = false);

@@ -157,7 +157,10 @@ impl AnchorList {
     }
 
     /// The remaining record farthest from `q` (ties: lowest id), or None when the walk
-    /// would visit more than `budget` records (the caller then scans).
+    /// would visit more than `budget` records (the caller then scans). The walk drops the
+    /// removed records it passes (the live ones it passed move up, in order, to end where
+    /// it stopped), so a later walk does not pass them again; the live records and their
+    /// order, and so every answer, stay the same.
     pub fn farthest(
         &mut self,
         inst: &Instance,
@@ -165,30 +168,43 @@ impl AnchorList {
         remaining: impl Fn(usize) -> bool,
         budget: usize,
     ) -> Option<usize> {
-        while self.first < self.order.len() && !remaining(self.order[self.first]) {
-            self.first += 1;
-        }
         let dq = inflate_radius(sq_dist_as_scan(q, &self.anchor));
         let mut best = (f64::NEG_INFINITY, usize::MAX);
         let mut visited = 0;
-        for (&i, &r) in self.order[self.first..]
-            .iter()
-            .zip(&self.radius[self.first..])
-        {
+        // Live entries passed so far are copied down to first..kept.
+        let mut kept = self.first;
+        let mut at = self.first;
+        let mut over = false;
+        while at < self.order.len() {
+            let (i, r) = (self.order[at], self.radius[at]);
             if inflate_square(r + dq) < best.0 {
                 break;
             }
+            at += 1;
             if !remaining(i) {
                 continue;
             }
+            self.order[kept] = i;
+            self.radius[kept] = r;
+            kept += 1;
             visited += 1;
             if visited > budget {
-                return None;
+                over = true;
+                break;
             }
             let dist = sq_dist_as_scan(inst.row(i), q);
             if dist > best.0 || (dist == best.0 && i < best.1) {
                 best = (dist, i);
             }
+        }
+        // Move the live entries passed (first..kept) to end at `at`, in order.
+        let live = kept - self.first;
+        let start = at - live;
+        self.order.copy_within(self.first..kept, start);
+        self.radius.copy_within(self.first..kept, start);
+        self.first = start;
+        if over {
+            return None;
         }
         (best.1 != usize::MAX).then_some(best.1)
     }

@@ -2,11 +2,12 @@
 //!
 //! [`open`] hands the MDAV-lineage engine ([`super::engine`]) its [`Remaining`] records
 //! behind the scan ([`Scan`]), the exact kd-tree ([`KdRemaining`]), the exact ball
-//! buckets ([`BucketRemaining`]) or the filtered scan ([`FilterScan`]: `f32` passes, exact
-//! answers); all give identical answers (`proofs/P16-exact-spatial-queries.md`), so the
-//! choice, by n and d ([`by_size`]: tree for d <= 4 from 5 000 / 20 000 records, else the
-//! filtered scan from 2 048 records, else the scan) or forced by `MICROAGG_SPATIAL`
-//! (`scan`, `tree`, `buckets`, `filter`), only changes the time. It sits
+//! buckets ([`BucketRemaining`]) or a filtered scan (exact answers from reduced passes:
+//! 16-bit fixed point, [`FixedScan`], or `f32`, [`FilterScan`]); all give identical answers
+//! (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d ([`by_size`]: tree
+//! for d <= 4 from 5 000 / 20 000 records, else the fixed-point filtered scan from 2 048
+//! records, else the scan) or forced by `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`,
+//! `filter`, `fixed`), only changes the time. It sits
 //! above the backends so that none imports another.
 //!
 //! ## Complexity
@@ -17,7 +18,7 @@
 //! None.
 
 use super::buckets::BucketRemaining;
-use super::filter_scan::FilterScan;
+use super::filter_scan::{FilterScan, FixedScan};
 use super::kdtree::KdRemaining;
 use super::remaining::{Remaining, Scan};
 use crate::data::Instance;
@@ -46,12 +47,15 @@ pub fn use_buckets(_m: usize, _d: usize) -> bool {
     false
 }
 
-/// True when the filtered scan ([`FilterScan`]) is chosen where [`use_tree`] does not hold:
-/// from [`FILTER_MIN`] records. Measured (MDAV, k = 5, Gaussian mixtures, one thread, CPU
-/// seconds, `proofs/certificates/study-engine.txt` section "24-mdav"): against the `f64`
-/// scan 3.48 -> 1.68 s at 10^5, d = 10; against the tree 2.15 -> 1.05 s at 10^5, d = 6 and
-/// 0.78 -> 0.36 s at 6 x 10^4, d = 6 (the tree keeps d <= 4: 0.71 s against 0.82 s at 10^5,
-/// d = 4).
+/// True when a filtered scan is chosen where [`use_tree`] does not hold: from
+/// [`FILTER_MIN`] records. Measured (MDAV, k = 5, Gaussian mixtures, one thread, CPU
+/// seconds, `proofs/certificates/study-engine.txt` sections "24-mdav"): the `f32` filter
+/// ([`FilterScan`]) against the `f64` scan 3.48 -> 1.68 s at 10^5, d = 10; against the
+/// tree 2.15 -> 1.05 s at 10^5, d = 6 and 0.78 -> 0.36 s at 6 x 10^4, d = 6 (the tree keeps
+/// d <= 4: 0.71 s against 0.82 s at 10^5, d = 4). The fixed-point filter ([`FixedScan`],
+/// the one chosen) against the `f32` one: 1.46 -> 0.60 s at 10^5, d = 10; whole EIA
+/// process (4 092 records, d = 11) 15.6 -> 13.4 ms at k = 3 and 12.2 -> 10.8 ms at
+/// k = 10 (the `f64` scan 16.3 / 11.9 ms).
 pub fn use_filter(m: usize, _d: usize) -> bool {
     m >= FILTER_MIN
 }
@@ -66,7 +70,7 @@ pub fn by_size(m: usize, d: usize) -> Backend {
     } else if use_buckets(m, d) {
         Backend::Buckets
     } else if use_filter(m, d) {
-        Backend::Filter
+        Backend::Fixed
     } else {
         Backend::Scan
     }
@@ -84,6 +88,9 @@ pub enum Backend {
     /// The scan with single-precision passes and exact answers ([`FilterScan`]; the plain
     /// scan where the data do not suit it).
     Filter,
+    /// The scan with 16-bit fixed-point passes and exact answers ([`FixedScan`]; the
+    /// single-precision one, then the plain scan, where the data do not suit it).
+    Fixed,
     /// The scan with the masked distance, for NaN-marked missing cells
     /// ([`super::masked::MaskedScan`]; never chosen by [`Backend::Auto`]).
     Masked,
@@ -99,6 +106,7 @@ pub fn forced_backend() -> Option<Backend> {
         Ok("tree") => Some(Backend::Tree),
         Ok("buckets") => Some(Backend::Buckets),
         Ok("filter") => Some(Backend::Filter),
+        Ok("fixed") => Some(Backend::Fixed),
         _ => None,
     }
 }
@@ -112,9 +120,21 @@ pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dy
     match chosen {
         Backend::Tree => Box::new(KdRemaining::new(inst, ids)),
         Backend::Buckets => Box::new(BucketRemaining::new(inst, ids)),
-        // Data single precision cannot hold go to the plain scan.
-        Backend::Filter if FilterScan::suits(inst, &ids) => Box::new(FilterScan::new(inst, ids)),
+        Backend::Fixed => match FixedScan::try_new(inst, ids.clone()) {
+            Some(fixed) => Box::new(fixed),
+            None => single_or_scan(inst, ids),
+        },
+        Backend::Filter => single_or_scan(inst, ids),
         Backend::Masked => Box::new(super::masked::MaskedScan::new(inst, ids)),
         _ => Box::new(Scan::new(inst, ids)),
+    }
+}
+
+/// The single-precision filtered scan, or the plain scan for data single precision cannot
+/// hold.
+fn single_or_scan<'a>(inst: &'a Instance, ids: Vec<usize>) -> Box<dyn Remaining + 'a> {
+    match FilterScan::try_new(inst, ids.clone()) {
+        Some(filter) => Box::new(filter),
+        None => Box::new(Scan::new(inst, ids)),
     }
 }

@@ -7,8 +7,8 @@
 use super::MAX_MAGNITUDE;
 
 /// Records per parallel task of the pass, and fewest records for a parallel pass.
-const CHUNK: usize = 16_384;
-const PARALLEL_MIN: usize = 32_768;
+pub(super) const CHUNK: usize = 16_384;
+pub(super) const PARALLEL_MIN: usize = 32_768;
 
 /// A bound on |f32 pass - f64 scan| for every record whose column magnitudes are at most
 /// `col_abs`, from the query `point` (P16 (h)); infinite when `point` is too large for
@@ -42,7 +42,7 @@ pub fn error_bound(col_abs: &[f64], point: &[f64]) -> f64 {
 }
 
 /// Positions of block `b` among `m` records.
-pub(super) fn block_range(b: usize, m: usize) -> std::ops::Range<usize> {
+pub fn block_range(b: usize, m: usize) -> std::ops::Range<usize> {
     b * BLOCK..((b + 1) * BLOCK).min(m)
 }
 
@@ -127,8 +127,8 @@ unsafe fn distances_f32_avx2<C: AsRef<[f32]>>(
             // SAFETY: dst holds BLOCK values.
             _mm256_storeu_ps(dst.as_mut_ptr().add(8 * i), *a);
         }
-        lo[b] = min_f32(dst);
-        hi[b] = max_f32(dst);
+        lo[b] = min_of(dst);
+        hi[b] = max_of(dst);
     }
     if full < lo.len() {
         let tail: Vec<&[f32]> = cols.iter().map(|c| &c.as_ref()[full * BLOCK..m]).collect();
@@ -144,7 +144,7 @@ unsafe fn distances_f32_avx2<C: AsRef<[f32]>>(
 
 /// Records per block: kept in registers across the columns, and the unit of the block
 /// bounds.
-pub(super) const BLOCK: usize = 64;
+pub const BLOCK: usize = 64;
 
 #[inline(always)]
 fn distances_f32_portable<C: AsRef<[f32]>>(
@@ -170,8 +170,8 @@ fn distances_f32_portable<C: AsRef<[f32]>>(
                     *a += t * t;
                 }
             }
-            *lo = min_f32(&acc);
-            *hi = max_f32(&acc);
+            *lo = min_of(&acc);
+            *hi = max_of(&acc);
             out[range].copy_from_slice(&acc);
             continue;
         }
@@ -183,16 +183,33 @@ fn distances_f32_portable<C: AsRef<[f32]>>(
                 *a += t * t;
             }
         }
-        *lo = min_f32(acc);
-        *hi = max_f32(acc);
+        *lo = min_of(acc);
+        *hi = max_of(acc);
         out[range].copy_from_slice(acc);
     }
 }
 
+/// A value of a pass: ordered, never NaN, exactly convertible to `f64`.
+pub trait Key: Copy + PartialOrd + Default + Into<f64> + Send + Sync + 'static {
+    /// Below and above every value.
+    const LOWEST: Self;
+    const HIGHEST: Self;
+}
+
+impl Key for f32 {
+    const LOWEST: Self = f32::NEG_INFINITY;
+    const HIGHEST: Self = f32::INFINITY;
+}
+
+impl Key for i32 {
+    const LOWEST: Self = i32::MIN;
+    const HIGHEST: Self = i32::MAX;
+}
+
 /// Smallest value (the values are never NaN).
 #[inline(always)]
-pub(super) fn min_f32(v: &[f32]) -> f32 {
-    let mut lanes = [f32::INFINITY; 16];
+pub fn min_of<T: Key>(v: &[T]) -> T {
+    let mut lanes = [T::HIGHEST; 16];
     let chunks = v.chunks_exact(16);
     let tail = chunks.remainder();
     for ch in chunks {
@@ -203,13 +220,13 @@ pub(super) fn min_f32(v: &[f32]) -> f32 {
     lanes
         .iter()
         .chain(tail)
-        .fold(f32::INFINITY, |a, &b| if b < a { b } else { a })
+        .fold(T::HIGHEST, |a, &b| if b < a { b } else { a })
 }
 
 /// Largest value (the values are never NaN).
 #[inline(always)]
-pub(super) fn max_f32(v: &[f32]) -> f32 {
-    let mut lanes = [f32::NEG_INFINITY; 16];
+pub fn max_of<T: Key>(v: &[T]) -> T {
+    let mut lanes = [T::LOWEST; 16];
     let chunks = v.chunks_exact(16);
     let tail = chunks.remainder();
     for ch in chunks {
@@ -220,22 +237,24 @@ pub(super) fn max_f32(v: &[f32]) -> f32 {
     lanes
         .iter()
         .chain(tail)
-        .fold(f32::NEG_INFINITY, |a, &b| if b > a { b } else { a })
+        .fold(T::LOWEST, |a, &b| if b > a { b } else { a })
 }
 
 /// The k-th smallest value counted with multiplicity (1 <= k <= len; never NaN).
-pub(super) fn kth_smallest_f32(v: &[f32], k: usize) -> f32 {
+pub fn kth_smallest<T: Key>(v: &[T], k: usize) -> T {
     if k > 32 {
         let mut copy = v.to_vec();
-        let (_, kth, _) = copy.select_nth_unstable_by(k - 1, f32::total_cmp);
+        let (_, kth, _) = copy.select_nth_unstable_by(k - 1, |a, b| {
+            a.partial_cmp(b).expect("pass values are never NaN")
+        });
         return *kth;
     }
     // The k smallest so far, ascending; most values fail the first test.
-    let mut best: Vec<f32> = Vec::with_capacity(k + 1);
-    let mut worst = f32::INFINITY;
+    let mut best: Vec<T> = Vec::with_capacity(k + 1);
+    let mut worst = T::HIGHEST;
     for ch in v.chunks(16) {
         // One vectorisable test per chunk before looking at its values one by one.
-        if best.len() == k && ch.iter().fold(f32::INFINITY, |a, &b| a.min(b)) >= worst {
+        if best.len() == k && min_of(ch) >= worst {
             continue;
         }
         for &x in ch {

@@ -4,14 +4,14 @@ use super::*;
 #[test]
 fn kth_smallest_counts_duplicates() {
     let v = [3.0f32, 1.0, 1.0, 2.0, 5.0, 0.5];
-    assert_eq!(kth_smallest_f32(&v, 1), 0.5);
-    assert_eq!(kth_smallest_f32(&v, 2), 1.0);
-    assert_eq!(kth_smallest_f32(&v, 3), 1.0);
-    assert_eq!(kth_smallest_f32(&v, 4), 2.0);
-    assert_eq!(kth_smallest_f32(&v, 6), 5.0);
+    assert_eq!(kth_smallest(&v, 1), 0.5);
+    assert_eq!(kth_smallest(&v, 2), 1.0);
+    assert_eq!(kth_smallest(&v, 3), 1.0);
+    assert_eq!(kth_smallest(&v, 4), 2.0);
+    assert_eq!(kth_smallest(&v, 6), 5.0);
     let long: Vec<f32> = (0..100).map(|i| ((i * 37) % 100) as f32).collect();
-    assert_eq!(kth_smallest_f32(&long, 40), 39.0);
-    assert_eq!(max_f32(&long), 99.0);
+    assert_eq!(kth_smallest(&long, 40), 39.0);
+    assert_eq!(max_of(&long), 99.0);
 }
 
 /// The bound holds against the difference of the two computations on values chosen to
