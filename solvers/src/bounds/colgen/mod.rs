@@ -816,10 +816,9 @@ pub fn colgen_bound_from(
         }
         last_y = sm.duals;
     }
-    while out.iterations < opts.max_iterations
-        && Instant::now() < main_deadline
-        && !(opts.certified_smoothing && !last_y.is_empty())
-    {
+    // The certified smoothing, when it ran, replaces the heuristic loop.
+    let smoothed = !last_y.is_empty();
+    while !smoothed && out.iterations < opts.max_iterations && Instant::now() < main_deadline {
         let t = Instant::now();
         let sol = master
             .solve(secs_until(main_deadline))
