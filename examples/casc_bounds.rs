@@ -23,7 +23,7 @@
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
-//!         [--exact-every N] [--box-width W]
+//!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
@@ -130,13 +130,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--nn-ascent" => opts.nn_ascent = value()?.parse()?,
                     "--subgradient" => opts.subgradient = value()?.parse()?,
                     "--anchor-threshold" => opts.anchor_threshold = value()?.parse()?,
+                    "--smoothing" => opts.smoothing = value()?.parse()?,
+                    "--certified-smoothing" => opts.certified_smoothing = true,
+                    "--auto-smoothing" => opts.auto_smoothing = true,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
                 }
                 shaping.push(a.clone());
                 if !matches!(
                     flag,
-                    "--anchor-bound" | "--no-start" | "--lp-segment" | "--push-project" | "--ipm"
+                    "--anchor-bound"
+                        | "--no-start"
+                        | "--lp-segment"
+                        | "--push-project"
+                        | "--ipm"
+                        | "--certified-smoothing"
+                        | "--auto-smoothing"
                 ) {
                     // The value just read.
                     shaping.push(match flag {
@@ -148,6 +157,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--subgradient" => opts.subgradient.to_string(),
                         "--anchor-threshold" => opts.anchor_threshold.to_string(),
                         "--box-width" => opts.box_width.to_string(),
+                        "--smoothing" => opts.smoothing.to_string(),
                         _ => opts.pool.to_string(),
                     });
                 }

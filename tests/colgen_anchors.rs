@@ -673,3 +673,142 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
         "carry pruned in only {fewer_nodes} of 48 cases"
     );
 }
+
+/// Size completion (proofs/P20 "Size completion"): when no size-k group is below the
+/// threshold, the sizes above k hold (m/k) tau instead of a search. Against brute force over
+/// all groups (scales 1e-9..1e9, duplicates, far clusters, outliers, nn duals that leave
+/// nothing negative and localised raised duals): every completed value is below every
+/// group's reduced cost of that size, the bounds stay below the optimum, and they lose at
+/// most |tau| against the carried search (the knapsack's size accounting).
+#[test]
+fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
+    use microagg_solvers::bounds::colgen::anchors::anchored_best;
+    use microagg_solvers::bounds::colgen::pricing::{
+        anchor_sizes, exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(20_2026);
+    let (mut completed, mut searched) = (0, 0);
+    for case in 0..48 {
+        let n = rng.random_range(6..=11);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let mut x = family(&mut rng, case, n, d);
+        if case % 8 == 5 {
+            let s = [1e-9, 1e9][case % 16 / 8];
+            x.iter_mut().for_each(|v| *v *= s);
+        }
+        let geo = Geometry::new(&x, n, d, k, 6);
+        let y: Vec<f64> = match case % 3 {
+            0 => (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect(),
+            1 => (0..n)
+                .map(|i| geo.nn(i, k - 1) / (2 * k) as f64 * rng.random_range(1.0..1.4))
+                .collect(),
+            _ => duals(&mut rng, &geo, k),
+        };
+        let groups = all_groups(&x, n, d, k, &y);
+        let scale = groups
+            .iter()
+            .map(|g| g.0.abs())
+            .fold(0.0, f64::max)
+            .max(y.iter().map(|v| v.abs()).sum::<f64>());
+        let tol = 1e-9 * scale;
+        let opt = brute_force_optimum(&x, n, d, k);
+        let tau = [
+            0.0,
+            -0.01 * opt / (n / k) as f64,
+            -0.2 * opt / (n / k) as f64,
+        ][case % 3];
+        let margin = 1e-12 * scale;
+        let w = anchor_sizes(&geo);
+        let cuts = CutDuals::none();
+        let (mut comp, mut carried) = (Vec::new(), Vec::new());
+        let a = exact_rc_bound_anchor_complete(&geo, &y, &cuts, budget(), tau, margin, &mut comp);
+        let b = exact_rc_bound_anchor_carry(&geo, &y, &cuts, budget(), tau, &mut carried);
+        assert!(a.exact && b.exact && comp.len() == n * w, "case {case}");
+        let nothing_at_k = (0..n).all(|r| comp[r * w] >= tau);
+        if nothing_at_k && w > 1 {
+            completed += 1;
+        } else {
+            searched += 1;
+            assert_eq!(
+                comp, carried,
+                "case {case}: searched, so equal to the carried values"
+            );
+        }
+        // Every group of m records, whatever its medoid: rc >= the value at (medoid, m).
+        for (rc, members, medoids) in &groups {
+            let j = members.len() - k;
+            for &r in medoids {
+                let v = comp[r * w + j] - margin;
+                assert!(
+                    v <= rc.min(tau) + tol,
+                    "case {case} (n={n}, d={d}, k={k}) anchor {r} size {}: {v} above {}",
+                    members.len(),
+                    rc.min(tau)
+                );
+            }
+        }
+        assert!(a.rc_lower_bound <= b.rc_lower_bound + tol, "case {case}");
+        let weak = weak_rc_bound(&geo, &y);
+        let with = anchored_best(&geo, &y, d, &cuts, &comp, weak);
+        let without = anchored_best(&geo, &y, d, &cuts, &carried, weak);
+        assert!(with <= opt, "case {case}: {with} > optimum {opt}");
+        assert!(
+            with >= without - tau.abs() - tol,
+            "case {case}: completion {with} more than |tau| = {} below the carried {without}",
+            tau.abs()
+        );
+    }
+    println!("size completion: {completed} completed, {searched} searched of 48");
+    assert!(
+        completed >= 12 && searched >= 6,
+        "{completed} completed, {searched} searched"
+    );
+}
+
+/// Certified Wentges smoothing in the column generation (`certified_smoothing`, fixed and
+/// automatic alpha): the reported bound stays below the brute-force optimum and its
+/// certificate verifies, on small adversarial instances.
+#[test]
+fn certified_smoothing_stays_below_brute_force_and_verifies() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
+    let mut rng = ChaCha8Rng::seed_from_u64(21_2026);
+    let mut above_nn = 0;
+    for case in 0..16 {
+        let n = rng.random_range(6..=10);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize.min(n / 2));
+        let x = family(&mut rng, case, n, d);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let opts = ColgenOptions {
+            time_limit: 0.4,
+            nn_ascent: 0.2,
+            certified_smoothing: true,
+            auto_smoothing: case % 2 == 1,
+            smoothing: 0.5,
+            box_width: [0.0, 0.3][case % 4 / 2],
+            anchor_threshold: [0.0, 0.01][case % 3 % 2],
+            ..Default::default()
+        };
+        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
+        assert!(
+            b.lower_bound <= opt && b.lagrangian <= opt,
+            "case {case} (n={n}, d={d}, k={k}): {} / {} > optimum {opt}",
+            b.lower_bound,
+            b.lagrangian
+        );
+        above_nn += usize::from(b.lagrangian > b.nn + 1e-9 * opt.abs());
+        if !b.duals.is_empty() {
+            let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
+                .with_anchor_threshold(b.anchor_threshold);
+            let v = verify(&cert, &inst, k, None).unwrap();
+            assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        }
+    }
+    println!("certified smoothing above nn in {above_nn} of 16");
+    assert!(above_nn >= 4, "above nn in only {above_nn} of 16");
+}

@@ -9,8 +9,9 @@
 //! search from the nn duals (`nn_ascent`), a box-step ascent on the anchored bound
 //! (`subgradient`), a line search toward the master's duals at the end (`lp_segment`) and
 //! push-and-project steps after it (`push_project`), the anchor threshold of those searches
-//! (`anchor_threshold`), interior point re-solves of the master (`ipm`) and the share of the
-//! time left to the final evaluations (`final_fraction`).
+//! (`anchor_threshold`), interior point re-solves of the master (`ipm`), the share of the
+//! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
+//! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`).
 //! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
 //!
 //! ## Complexity
@@ -89,6 +90,22 @@ pub const FINAL_FRACTION: BoundParam = BoundParam {
     doc: "fraction of the time kept for the final evaluations (lp_segment included)",
 };
 
+pub const CERTIFIED_SMOOTHING: BoundParam = BoundParam {
+    key: "certified_smoothing",
+    default: "false",
+    doc: "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)",
+};
+pub const SMOOTHING: BoundParam = BoundParam {
+    key: "smoothing",
+    default: "0.5",
+    doc: "Wentges smoothing weight alpha of the stability centre, in [0, 1)",
+};
+pub const AUTO_SMOOTHING: BoundParam = BoundParam {
+    key: "auto_smoothing",
+    default: "false",
+    doc: "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)",
+};
+
 /// Values of the parameters above (None: the `ColgenOptions` default).
 #[derive(Debug, Clone, Default)]
 pub struct K10Options {
@@ -99,6 +116,9 @@ pub struct K10Options {
     pub anchor_threshold: Option<f64>,
     pub ipm: bool,
     pub final_fraction: Option<f64>,
+    pub certified_smoothing: bool,
+    pub smoothing: Option<f64>,
+    pub auto_smoothing: bool,
 }
 
 impl K10Options {
@@ -123,6 +143,9 @@ impl K10Options {
             "lp_segment" => self.lp_segment = flag()?,
             "push_project" => self.push_project = flag()?,
             "ipm" => self.ipm = flag()?,
+            "certified_smoothing" => self.certified_smoothing = flag()?,
+            "auto_smoothing" => self.auto_smoothing = flag()?,
+            "smoothing" => self.smoothing = fraction()?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -145,5 +168,10 @@ impl K10Options {
         opts.lp_segment |= self.lp_segment;
         opts.push_project |= self.push_project;
         opts.ipm |= self.ipm;
+        opts.certified_smoothing |= self.certified_smoothing;
+        opts.auto_smoothing |= self.auto_smoothing;
+        if let Some(v) = self.smoothing {
+            opts.smoothing = v;
+        }
     }
 }

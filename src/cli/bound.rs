@@ -95,6 +95,16 @@ pub struct BoundArgs {
     /// colgen: fraction of the time kept for the final evaluations (default 0.25).
     #[arg(long)]
     pub final_fraction: Option<f64>,
+    /// colgen: after the nn line search, certify every smoothed point alpha y_centre +
+    /// (1 - alpha) y_LP (Wentges smoothing) and add its negative groups (proofs/P20).
+    #[arg(long)]
+    pub certified_smoothing: bool,
+    /// colgen: the smoothing weight alpha in [0, 1) (default 0.5).
+    #[arg(long)]
+    pub smoothing: Option<f64>,
+    /// colgen: with --certified-smoothing, adapt alpha (Pessoa et al. 2018).
+    #[arg(long)]
+    pub auto_smoothing: bool,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
@@ -226,6 +236,15 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         ),
         ("ipm", args.ipm.then(|| "true".to_string())),
         ("final_fraction", args.final_fraction.map(|v| v.to_string())),
+        (
+            "certified_smoothing",
+            args.certified_smoothing.then(|| "true".to_string()),
+        ),
+        ("smoothing", args.smoothing.map(|v| v.to_string())),
+        (
+            "auto_smoothing",
+            args.auto_smoothing.then(|| "true".to_string()),
+        ),
     ];
     for (key, value) in k10 {
         if let Some(v) = value {

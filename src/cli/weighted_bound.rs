@@ -37,6 +37,9 @@ pub fn bound(args: &BoundArgs) -> Result<ExitCode> {
         ("--anchor-threshold", args.anchor_threshold.is_some()),
         ("--ipm", args.ipm),
         ("--final-fraction", args.final_fraction.is_some()),
+        ("--certified-smoothing", args.certified_smoothing),
+        ("--smoothing", args.smoothing.is_some()),
+        ("--auto-smoothing", args.auto_smoothing),
         ("--labels-out", args.labels_out.is_some()),
     ];
     if let Some((option, _)) = unused.iter().find(|(_, given)| *given) {

@@ -26,8 +26,8 @@
 
 use super::anchors::anchored_best;
 use super::cuts::CutDuals;
-use super::lagrangian_with_cuts;
-use super::pricing::{exact_rc_bound_anchor_carry, weak_rc_bound, ExactBudget, Geometry};
+use super::pricing::{exact_rc_bound_anchor_complete, weak_rc_bound, ExactBudget, Geometry};
+use super::{lagrangian_with_cuts, rc_margin};
 use std::time::Instant;
 
 /// Best point of a line search.
@@ -68,12 +68,14 @@ pub fn slack_direction(x: &[f64], d: usize, groups: &[Vec<u32>], y0: &[f64]) -> 
 
 /// The certified bound at duals `y`: the larger of the plain and the anchored Lagrangian
 /// bound from one per-anchor pricing search with `budget` and anchor threshold `tau <= 0`
-/// (proofs/P20; the incumbent carried over the sizes, P20 "Carried incumbent").
+/// (proofs/P20; the incumbent carried over the sizes, P20 "Carried incumbent"; the sizes
+/// above k completed from size k when nothing is below `tau` there, P20 "Size completion").
 pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget, tau: f64) -> f64 {
     let cuts = CutDuals::none();
     let weak = weak_rc_bound(geo, y);
     let mut per_size = Vec::new();
-    let ex = exact_rc_bound_anchor_carry(geo, y, &cuts, budget, tau, &mut per_size);
+    let margin = rc_margin(geo, y, d, &cuts);
+    let ex = exact_rc_bound_anchor_complete(geo, y, &cuts, budget, tau, margin, &mut per_size);
     let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
     plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak))

@@ -44,6 +44,10 @@
 //!    point toward the master's last duals (clipped to `[0, 4 max]`). These searches price
 //!    with the anchor threshold `tau = -anchor_threshold UB / floor(n/k)` (P20), recorded in
 //!    [`ColgenBound::anchor_threshold`] for the certificate.
+//!    `certified_smoothing` replaces the heuristic loop after the line search by Wentges
+//!    smoothing with every smoothed point certified ([`smoothing`]). The per-anchor searches
+//!    skip the sizes above `k` when nothing is below `tau` at size `k`
+//!    ([`pricing::completion`], P20 "Size completion").
 //! 6. The bound is rounded outward with a rigorous margin (P09 section "Floating point",
 //!    P10). [`ColgenBound::lower_bound`] is the best of the rounded Lagrangian bounds and the
 //!    `nn` bound (both certified).
@@ -84,6 +88,7 @@ pub mod cuts;
 pub mod master;
 pub mod pairs;
 pub mod pricing;
+pub mod smoothing;
 pub mod subgrad;
 pub mod verify;
 
@@ -93,8 +98,8 @@ use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
 use pricing::{
-    exact_rc_bound_anchor_carry, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound, ExactBudget,
-    Geometry,
+    exact_rc_bound_anchor_complete, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound,
+    ExactBudget, Geometry,
 };
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -168,6 +173,14 @@ pub struct ColgenOptions {
     /// and the negative groups met, each certified); takes half of the time left for the
     /// final phase from the line search.
     pub push_project: bool,
+    /// Certified Wentges smoothing ([`smoothing`]) instead of the heuristic loop when a
+    /// certified centre exists (after `nn_ascent`): every smoothed point `alpha y_centre +
+    /// (1 - alpha) y_LP` is certified by per-anchor exact pricing at the anchor threshold,
+    /// its negative groups enter the master, a better value moves the centre.
+    pub certified_smoothing: bool,
+    /// With `certified_smoothing`: adapt `alpha` by the subgradient rule of Pessoa et al.
+    /// (2018) instead of keeping `smoothing`.
+    pub auto_smoothing: bool,
 }
 
 impl Default for ColgenOptions {
@@ -196,6 +209,8 @@ impl Default for ColgenOptions {
             anchor_threshold: 0.005,
             lp_segment: false,
             push_project: false,
+            certified_smoothing: false,
+            auto_smoothing: false,
         }
     }
 }
@@ -225,6 +240,8 @@ impl ColgenOptions {
         ("anchor_threshold", "0.005", "anchor threshold tau of the ascent's exact pricing, as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)"),
         ("lp_segment", "false", "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)"),
         ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
+        ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
+        ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
     ];
 
@@ -607,7 +624,9 @@ pub fn colgen_bound_from(
             0.0
         };
         let ex = if opts.anchor_bound {
-            exact_rc_bound_anchor_carry(&geo, y, &cd, budget, at_tau, &mut per_size)
+            // Sizes above k completed from size k when nothing is below tau there (P20).
+            let margin = rc_margin(&geo, y, d, &cd);
+            exact_rc_bound_anchor_complete(&geo, y, &cd, budget, at_tau, margin, &mut per_size)
         } else {
             exact_rc_bound_cuts(&geo, y, &cd, budget)
         };
@@ -742,7 +761,64 @@ pub fn colgen_bound_from(
     let mut alpha = if boxed { 0.0 } else { opts.smoothing };
     let mut y_sep_prev: Option<Vec<f64>> = None;
     let mut last_y: Vec<f64> = Vec::new();
-    while out.iterations < opts.max_iterations && Instant::now() < main_deadline {
+    if let Some(c) = centre
+        .clone()
+        .filter(|c| opts.certified_smoothing && c.len() == n)
+    {
+        // Certified Wentges smoothing instead of the heuristic loop (smoothing.rs).
+        let params = smoothing::SmoothingParams {
+            alpha: opts.smoothing,
+            auto: opts.auto_smoothing,
+            tau,
+            tol: opts.tol,
+            max_columns: cap,
+            box_delta: boxed.then(|| delta.clone()),
+            progress: opts.progress,
+        };
+        let t = Instant::now();
+        let sm = smoothing::certified_smoothing(
+            &geo,
+            d,
+            &mut master,
+            &mut known,
+            &|g: &[u32]| cost(g),
+            &c,
+            out.lagrangian,
+            &params,
+            main_deadline,
+        )
+        .map_err(ColgenError::Lp)?;
+        out.iterations += sm.trace.len();
+        out.exact_calls += sm.trace.len();
+        out.lp_seconds += sm.lp_seconds;
+        out.exact_seconds += t.elapsed().as_secs_f64() - sm.lp_seconds;
+        if let Some(&(_, lp, _, _, _)) = sm.trace.last() {
+            out.lp_value = lp;
+        }
+        if opts.progress {
+            eprintln!(
+                "colgen: {:7.1} s  certified smoothing: bound {:.6} ({} iterations, {} columns)",
+                start.elapsed().as_secs_f64(),
+                sm.lower_bound,
+                sm.trace.len(),
+                sm.columns_added
+            );
+        }
+        if sm.lower_bound > out.lagrangian {
+            out.lagrangian = sm.lower_bound;
+            out.anchor_threshold = tau;
+            out.last_pricing_gap = sm.lower_bound - sm.duals.iter().sum::<f64>();
+            out.pricing_exact = false;
+            if boxed {
+                box_centre.clone_from(&sm.duals);
+            }
+            centre = Some(sm.duals.clone());
+        }
+        last_y = sm.duals;
+    }
+    // The certified smoothing, when it ran, replaces the heuristic loop.
+    let smoothed = !last_y.is_empty();
+    while !smoothed && out.iterations < opts.max_iterations && Instant::now() < main_deadline {
         let t = Instant::now();
         let sol = master
             .solve(secs_until(main_deadline))

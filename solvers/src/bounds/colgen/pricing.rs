@@ -48,9 +48,11 @@
 use super::cuts::CutDuals;
 use crate::sse::sq_dist;
 
+pub mod completion;
 mod exact;
 mod greedy;
 
+pub use completion::exact_rc_bound_anchor_complete;
 pub use exact::{
     anchor_sizes, enumerate_rc_below, exact_rc_bound, exact_rc_bound_anchor_carry,
     exact_rc_bound_anchor_sizes, exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs,

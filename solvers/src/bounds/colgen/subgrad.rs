@@ -34,10 +34,10 @@
 
 use super::anchors::anchored_best;
 use super::cuts::CutDuals;
-use super::lagrangian_with_cuts;
 use super::pricing::{
-    exact_rc_bound_anchor_carry, heuristic, weak_rc_bound, ExactBudget, Geometry,
+    exact_rc_bound_anchor_complete, heuristic, weak_rc_bound, ExactBudget, Geometry,
 };
+use super::{lagrangian_with_cuts, rc_margin};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -74,6 +74,11 @@ impl GroupPool {
 
     pub fn len(&self) -> usize {
         self.members.len()
+    }
+
+    /// The groups in the order added (members ascending).
+    pub fn groups(&self) -> &[Vec<u32>] {
+        &self.members
     }
 
     pub fn is_empty(&self) -> bool {
@@ -119,7 +124,8 @@ pub struct Check {
 
 /// The certified bound at duals `y` (no cuts): the larger of the plain (P09) and the
 /// anchored (P20) Lagrangian bound from one per-anchor exact pricing with anchor threshold
-/// `tau <= 0` (incumbent carried over the sizes, P20 "Carried incumbent") and deadline
+/// `tau <= 0` (incumbent carried over the sizes, P20 "Carried incumbent"; sizes above k
+/// completed from size k when nothing is below `tau` there, P20 "Size completion") and deadline
 /// `until`; the negative groups it met go into `pool`.
 pub fn certify_check(
     geo: &Geometry,
@@ -138,7 +144,8 @@ pub fn certify_check(
         stop_after_columns: usize::MAX,
     };
     let mut per_size = Vec::new();
-    let ex = exact_rc_bound_anchor_carry(geo, y, &cuts, budget, tau, &mut per_size);
+    let margin = rc_margin(geo, y, d, &cuts);
+    let ex = exact_rc_bound_anchor_complete(geo, y, &cuts, budget, tau, margin, &mut per_size);
     for (_, g) in ex.columns {
         pool.add(geo, g);
     }

@@ -25,12 +25,12 @@
 
 use super::anchors::anchored_best;
 use super::cuts::CutDuals;
-use super::lagrangian_with_cuts;
 use super::pairs::PairConstraints;
 use super::pricing::{
-    exact_rc_bound_anchor_carry, exact_rc_bound_anchor_sizes, exact_rc_bound_cuts,
-    exact_rc_bound_pairs, weak_rc_bound, ExactBudget, Geometry,
+    exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_sizes,
+    exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget, Geometry,
 };
+use super::{lagrangian_with_cuts, rc_margin};
 use crate::SolverError;
 use std::time::{Duration, Instant};
 
@@ -213,14 +213,16 @@ pub fn verify_lagrangian_anchored_at(
     time_limit: Option<f64>,
     tau: f64,
 ) -> Result<VerifiedBound, SolverError> {
-    anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, false)
+    anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Size)
 }
 
-/// [`verify_lagrangian_anchored_at`] for a certificate claiming `claim`: the per-anchor
-/// search first with the incumbent carried over the sizes (P20 "Carried incumbent", what the
-/// producers run: the same values when their search finished), and only when that proves
-/// less than `claim` also the uncarried search (certificates written before the carry); the
-/// larger bound. Both are valid (P20), so the result is.
+/// [`verify_lagrangian_anchored_at`] for a certificate claiming `claim`: with a threshold
+/// `tau < 0` first the carried search with size completion (P20 "Size completion", what the
+/// producers run: the same values when their search finished), then the per-anchor search
+/// with the incumbent carried over the sizes (P20 "Carried incumbent", certificates written
+/// before the completion), and only when that proves less than `claim` also the uncarried
+/// search (certificates written before the carry); the first that reaches the claim, else
+/// the larger of the last two. All are valid (P20), so the result is.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_lagrangian_anchored_claim(
     x: &[f64],
@@ -234,12 +236,37 @@ pub fn verify_lagrangian_anchored_claim(
     tau: f64,
     claim: f64,
 ) -> Result<VerifiedBound, SolverError> {
-    let carried = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, true)?;
-    if carried.lower_bound >= claim {
-        return Ok(carried);
+    let mut nodes = 0;
+    if tau < 0.0 {
+        // The size completion first (P20 "Size completion", what the producers run since):
+        // the producer's values when its search finished, and no search above size k where
+        // nothing is below tau there.
+        let completed = anchored_at(
+            x,
+            n,
+            d,
+            k,
+            y,
+            triples,
+            sigma,
+            time_limit,
+            tau,
+            Per::Complete,
+        )?;
+        if completed.lower_bound >= claim {
+            return Ok(completed);
+        }
+        nodes += completed.nodes;
     }
-    let plain = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, false)?;
-    let nodes = carried.nodes + plain.nodes;
+    let carried = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Carry)?;
+    if carried.lower_bound >= claim {
+        return Ok(VerifiedBound {
+            nodes: nodes + carried.nodes,
+            ..carried
+        });
+    }
+    let plain = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Size)?;
+    let nodes = nodes + carried.nodes + plain.nodes;
     Ok(VerifiedBound {
         nodes,
         ..if plain.lower_bound > carried.lower_bound {
@@ -250,7 +277,18 @@ pub fn verify_lagrangian_anchored_claim(
     })
 }
 
-/// The anchored verification, per-anchor search with or without the carried incumbent.
+/// Which per-anchor search a verification runs (proofs/P20).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Per {
+    /// Every anchor and size searched from the threshold.
+    Size,
+    /// The incumbent carried over the sizes ("Carried incumbent").
+    Carry,
+    /// Carried, and the sizes above k completed from size k ("Size completion").
+    Complete,
+}
+
+/// The anchored verification with the per-anchor search `per`.
 #[allow(clippy::too_many_arguments)]
 fn anchored_at(
     x: &[f64],
@@ -262,7 +300,7 @@ fn anchored_at(
     sigma: &[f64],
     time_limit: Option<f64>,
     tau: f64,
-    carry: bool,
+    per: Per,
 ) -> Result<VerifiedBound, SolverError> {
     let tau = if tau.is_finite() { tau.min(0.0) } else { 0.0 };
     let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
@@ -275,19 +313,15 @@ fn anchored_at(
     // anchored sums by their rounding margins when every anchor sits at the threshold).
     let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, time_limit));
     let mut per_size = Vec::new();
-    let search = if carry {
-        exact_rc_bound_anchor_carry
-    } else {
-        exact_rc_bound_anchor_sizes
+    let budget = unlimited_budget(time_limit);
+    let exact = match per {
+        Per::Carry => exact_rc_bound_anchor_carry(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
+        Per::Size => exact_rc_bound_anchor_sizes(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
+        Per::Complete => {
+            let margin = rc_margin(&p.geo, y, d, &p.cuts);
+            exact_rc_bound_anchor_complete(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
+        }
     };
-    let exact = search(
-        &p.geo,
-        y,
-        &p.cuts,
-        unlimited_budget(time_limit),
-        tau,
-        &mut per_size,
-    );
     let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
     let plain = match searched {
         Some(plain) => plain,

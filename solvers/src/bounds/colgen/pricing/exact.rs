@@ -55,12 +55,15 @@ pub struct ExactPricing {
 }
 
 /// What the search keeps: the least reduced cost (shared or per anchor), every group below a
-/// threshold, or per-anchor minima with the incumbent carried over the sizes.
+/// threshold, or per-anchor minima with the incumbent carried over the sizes (`Complete`:
+/// and stop after size `k` when no anchor has a group below the threshold there, for
+/// [`super::completion`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(super) enum Mode {
     Least,
     Enumerate,
     Carry,
+    Complete,
 }
 
 struct Search<'a> {
@@ -271,7 +274,7 @@ fn anchor_slot(geo: &Geometry, r: usize, m: usize) -> usize {
 /// The search behind [`exact_rc_bound_cuts`] and [`exact_rc_bound_anchors`] (`anchors`:
 /// per-anchor threshold and minima, see there; `pairs`: the branching decisions of
 /// [`exact_rc_bound_pairs`]).
-fn exact_search(
+pub(super) fn exact_search(
     geo: &Geometry,
     y: &[f64],
     cuts: &CutDuals,
@@ -282,7 +285,7 @@ fn exact_search(
 ) -> ExactPricing {
     let n = geo.n;
     let enumerate = mode == Mode::Enumerate;
-    let carry = mode == Mode::Carry && anchors.is_some();
+    let carry = matches!(mode, Mode::Carry | Mode::Complete) && anchors.is_some();
     let w = anchor_sizes(geo);
     let mut seconds_per_size = vec![0.0; w];
     let mut sorted_y: Vec<f64> = y.to_vec();
@@ -457,6 +460,15 @@ fn exact_search(
         // threshold: no group with medoid there has rc below it).
         flush_anchor(&mut s, &mut anchors, &mut global, n - 1);
         seconds_per_size[m - geo.k] = size_start.elapsed().as_secs_f64();
+        if mode == Mode::Complete && m == geo.k && cuts.is_empty() {
+            // No size-k group below the threshold anywhere: the larger sizes follow from
+            // size k (super::completion, proofs/P20 "Size completion").
+            if let Some((threshold, per_size)) = anchors.as_ref() {
+                if per_size.iter().step_by(w).all(|&v| v >= *threshold) {
+                    break;
+                }
+            }
+        }
     }
     if anchors.is_some() {
         s.inc = global.0;
