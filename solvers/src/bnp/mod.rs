@@ -78,6 +78,7 @@ mod incumbent;
 mod node;
 mod options;
 mod pool_search;
+mod rank1;
 mod result;
 
 use enumerate::enumerate_at_root;
@@ -495,7 +496,7 @@ pub fn branch_and_price(
     let unscaled = |p: &Option<Rc<NodeProof>>| {
         p.as_ref().map(|p| NodeProof {
             y: p.y.iter().map(|&v| unscale(v)).collect(),
-            triples: p.triples.clone(),
+            cuts: p.cuts.clone(),
             sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
         })
     };
@@ -514,7 +515,7 @@ pub fn branch_and_price(
             open: false,
         }))
         .collect();
-    out.cuts = cut_pool.triples.clone();
+    out.cuts = cut_pool.cuts.clone();
     out.proven_optimal = is_proven(out.lower_bound, inc.upper);
     out.columns = pool.len();
     out.labels = inc.labels;
