@@ -42,7 +42,11 @@ fn family(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
         }
         4 => (0..n * d)
             .map(|t| {
-                let c = if (t / d) % 2 == 0 { 0.0 } else { 100.0 };
+                let c = if (t / d).is_multiple_of(2) {
+                    0.0
+                } else {
+                    100.0
+                };
                 c + 1e-3 * rng.random_range(-1.0..1.0)
             })
             .collect(),
