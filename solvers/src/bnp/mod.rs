@@ -6,7 +6,8 @@
 //! `proofs/P17-branch-and-price.md` (with P14 for the cuts).
 //!
 //! - **Cuts.** Once the root's master converged, up to `cut_rounds` rounds separate the
-//!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]) and
+//!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]),
+//!   with `rank1_cuts` also rank-1 cuts on four and five records (`rank1.rs`, proofs/P21), and
 //!   resume column generation; every other node separates up to `node_cut_rounds` rounds.
 //!   The cuts hold for every partition (P14), so they form one global pool that every later
 //!   node's master starts with (at most `max_cuts`). Pricing at a node charges each group

@@ -8,7 +8,10 @@
 //! - [`CutDuals`]: the cuts with their penalties `w_C = -sigma_C >= 0` (`sigma_C` the cut
 //!   row's dual, `<= 0`), indexed by record, which the pricing adds to a group's reduced cost:
 //!   `rc(S) = SSE(S) - y(S) + sum_C w_C floor(|S ∩ C| / 2)`;
-//! - [`separate`]: the most violated triples at a master solution.
+//! - [`separate`]: the most violated triples at a master solution;
+//! - [`Cut`]: a rank-1 cut with right side 1 on 2..5 records (the triples above, and the
+//!   4- and 5-record cuts that branch-price-and-cut separates, proofs/P21), whose penalty
+//!   `CutDuals` charges when a group's weighted count reaches the cut's denominator.
 //!
 //! ## Complexity
 //! [`separate`]: with `F` fractional columns of at most `2k - 1` records, each record's
