@@ -116,7 +116,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if l.lower_bound.is_none() {
         return Err(format!("leaf {leaf} is an empty region (no duals)").into());
     }
-    let triples = &cert.cuts[..l.cut_duals.len()];
+    let cuts: Vec<microagg_solvers::bounds::colgen::cuts::Cut> =
+        cert.cuts[..l.cut_duals.len()].iter().map(|c| c.0).collect();
     let t0 = std::time::Instant::now();
     let proof = prove_by_enumeration(
         &inst.z,
@@ -125,7 +126,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         k,
         &labels,
         &l.duals,
-        triples,
+        &cuts,
         &l.cut_duals,
         &opts,
         &mut |line| eprintln!("[{:8.1} s] {line}", t0.elapsed().as_secs_f64()),

@@ -47,6 +47,7 @@ use crate::certificate::Verdict;
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use microagg_solvers::bnp::BnpResult;
+use microagg_solvers::bounds::colgen::cuts::Cut;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -57,6 +58,69 @@ pub const VERIFY_MAX_COLUMNS: usize = 10_000_000;
 
 /// The format tag.
 pub const FORMAT: &str = "microagg-bnp-certificate/1";
+
+/// A cut of a certificate: a rank-1 cut with right side 1 (proofs/P14, P21). In JSON a
+/// subset-row triple is the array of its three records (as in every older certificate);
+/// any other cut is `{"records": [...], "multipliers": [...], "denominator": q}` (the
+/// multiplier of record `records[j]` is `multipliers[j] / q`). Parsing checks the shape
+/// (2..=5 distinct records, multipliers in `1..q`, right side `floor(sum / q) = 1`); the
+/// verifier checks the records against `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "CutJson", into = "CutJson")]
+pub struct BnpCut(pub Cut);
+
+impl From<[u32; 3]> for BnpCut {
+    fn from(t: [u32; 3]) -> BnpCut {
+        BnpCut(Cut::triple(t))
+    }
+}
+
+impl From<BnpCut> for Cut {
+    fn from(c: BnpCut) -> Cut {
+        c.0
+    }
+}
+
+/// The JSON forms of [`BnpCut`].
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum CutJson {
+    Triple([u32; 3]),
+    Rank1 {
+        records: Vec<u32>,
+        multipliers: Vec<u8>,
+        denominator: u8,
+    },
+}
+
+impl TryFrom<CutJson> for BnpCut {
+    type Error = String;
+    fn try_from(j: CutJson) -> std::result::Result<BnpCut, String> {
+        match j {
+            CutJson::Triple(t) => Cut::new(&t, &[1, 1, 1], 2),
+            CutJson::Rank1 {
+                records,
+                multipliers,
+                denominator,
+            } => Cut::new(&records, &multipliers, denominator),
+        }
+        .map(BnpCut)
+        .map_err(|m| format!("bad cut: {m}"))
+    }
+}
+
+impl From<BnpCut> for CutJson {
+    fn from(c: BnpCut) -> CutJson {
+        match c.0.as_triple() {
+            Some(t) => CutJson::Triple(t),
+            None => CutJson::Rank1 {
+                records: c.0.records().to_vec(),
+                multipliers: c.0.multipliers().to_vec(),
+                denominator: c.0.denominator(),
+            },
+        }
+    }
+}
 
 /// One leaf of the tree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -89,8 +153,9 @@ pub struct BnpCertificate {
     pub k: usize,
     /// The claimed lower bound on the optimal SSE (z-scored data).
     pub lower_bound: f64,
-    /// The subset-row cuts: three distinct records each.
-    pub cuts: Vec<[u32; 3]>,
+    /// The cuts: subset-row triples `[a, b, c]`, and rank-1 cuts on four or five records
+    /// (proofs/P21) as `{"records", "multipliers", "denominator"}` ([`BnpCut`]).
+    pub cuts: Vec<BnpCut>,
     pub leaves: Vec<LeafCertificate>,
     /// Program and method that wrote it (informative).
     pub produced_by: String,
@@ -136,8 +201,7 @@ impl BnpCertificate {
                     )))
                 }
                 (Some(p), true) => {
-                    if p.triples.len() > r.cuts.len() || p.triples[..] != r.cuts[..p.triples.len()]
-                    {
+                    if p.cuts.len() > r.cuts.len() || p.cuts[..] != r.cuts[..p.cuts.len()] {
                         return Err(Error::usage(format!(
                             "leaf {j}'s cuts are not a prefix of the cut list"
                         )));
@@ -163,7 +227,7 @@ impl BnpCertificate {
         }
         let enumeration = match &r.enumeration {
             Some((e, p)) => {
-                if p.triples.len() > r.cuts.len() || p.triples[..] != r.cuts[..p.triples.len()] {
+                if p.cuts.len() > r.cuts.len() || p.cuts[..] != r.cuts[..p.cuts.len()] {
                     return Err(Error::usage(
                         "--certificate: the enumeration's cuts are not a prefix of the cut list"
                             .to_string(),
@@ -189,7 +253,7 @@ impl BnpCertificate {
             d: inst.d,
             k,
             lower_bound: claim,
-            cuts: r.cuts.clone(),
+            cuts: r.cuts.iter().map(|&c| BnpCut(c)).collect(),
             leaves,
             produced_by: format!("microagg {} bnp", env!("CARGO_PKG_VERSION")),
             enumeration,
@@ -319,6 +383,7 @@ pub fn verify(
         verdict.reason = Some(format!("the leaves do not cover every partition: {m}"));
         return Ok(verdict);
     }
+    let cuts: Vec<Cut> = cert.cuts.iter().map(|c| c.0).collect();
     for (j, leaf) in cert.leaves.iter().enumerate() {
         let m = leaf.cut_duals.len();
         let v = microagg_solvers::bounds::verify_node_bound(
@@ -332,7 +397,7 @@ pub fn verify(
                 // An empty region needs no duals; zeros only feed the input checks.
                 &[]
             },
-            &cert.cuts[..m],
+            &cuts[..m],
             &leaf.cut_duals,
             &leaf.decisions,
             time_limit,
@@ -400,7 +465,7 @@ pub fn verify(
             k,
             &e.labels,
             &e.duals,
-            &cert.cuts[..e.cut_duals.len()],
+            &cuts[..e.cut_duals.len()],
             &e.cut_duals,
             &opts,
             &mut |_| {},

@@ -9,8 +9,7 @@ use common::{brute_force_optimum, cli_ok};
 use microagg_solvers::bnp::{
     branch_and_price, prove_by_enumeration, BnpOptions, BnpResult, EnumerationOptions, NodeProof,
 };
-use microagg_solvers::bounds::colgen::cuts::CutDuals;
-use microagg_solvers::bounds::colgen::master::cut_coefficient;
+use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
 use microagg_solvers::bounds::colgen::pricing::{exact_rc_bound_pairs, ExactBudget, Geometry};
 use microagg_solvers::bounds::nn_bound;
@@ -242,7 +241,7 @@ fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
 /// Every set partition of `0..n` (restricted growth strings, any group sizes) satisfies
 /// every subset-row cut `sum_S floor(|S ∩ C| / 2) <= 1` with the master's coefficients:
 /// a cut never cuts off an integer solution (proofs/P14). Returns the checks done.
-fn assert_cuts_hold_for_every_partition(cuts: &[[u32; 3]], n: usize, case: usize) -> usize {
+fn assert_cuts_hold_for_every_partition(cuts: &[Cut], n: usize, case: usize) -> usize {
     fn rec(
         i: usize,
         labels: &mut Vec<usize>,
@@ -267,7 +266,7 @@ fn assert_cuts_hold_for_every_partition(cuts: &[[u32; 3]], n: usize, case: usize
             .map(|l| (0..n as u32).filter(|&i| labels[i as usize] == l).collect())
             .collect();
         for t in cuts {
-            let lhs: f64 = members.iter().map(|s| cut_coefficient(s, t)).sum();
+            let lhs: f64 = members.iter().map(|s| t.coefficient(s)).sum();
             assert!(
                 lhs <= 1.0,
                 "case {case}: cut {t:?} cuts off partition {labels:?}"
@@ -621,11 +620,16 @@ fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edite
 /// Reduced cost `SSE(S) - y(S) + sum_C w_C floor(|S ∩ C| / 2)` by brute force (two-pass SSE).
 fn rc_brute(x: &[f64], d: usize, y: &[f64], cuts: &CutDuals, g: &[usize]) -> f64 {
     let pen: f64 = cuts
-        .triples
+        .cuts
         .iter()
         .zip(&cuts.weights)
         .map(|(t, w)| {
-            let inside = t.iter().filter(|&&i| g.contains(&(i as usize))).count();
+            let inside = t
+                .records()
+                .iter()
+                .filter(|&&i| g.contains(&(i as usize)))
+                .count();
+            assert!(t.as_triple().is_some(), "triples only here");
             w * (inside / 2) as f64
         })
         .sum();
@@ -724,7 +728,7 @@ fn root_duals(x: &[f64], n: usize, d: usize, k: usize) -> Option<NodeProof> {
 }
 
 /// Name, record duals, cuts and cut duals of one enumeration run.
-type DualsCase = (&'static str, Vec<f64>, Vec<[u32; 3]>, Vec<f64>);
+type DualsCase = (&'static str, Vec<f64>, Vec<Cut>, Vec<f64>);
 
 #[test]
 fn enumeration_proof_equals_brute_force() {
@@ -753,10 +757,10 @@ fn enumeration_proof_equals_brute_force() {
             ),
         ];
         let (t, s) = random_cuts(&mut rng, n, share);
-        duals[1].2 = t;
+        duals[1].2 = t.into_iter().map(Cut::triple).collect();
         duals[1].3 = s;
         if let Some(p) = root_duals(&x, n, d, k) {
-            duals.push(("root", p.y, p.triples, p.sigma));
+            duals.push(("root", p.y, p.cuts, p.sigma));
         }
         for (what, y, triples, sigma) in &duals {
             let p =

@@ -474,7 +474,7 @@ fn compacted_bnp_certificates_keep_their_proof() {
         ..c.clone()
     };
     split.lower_bound = root.lower_bound.unwrap();
-    split.cuts.push([0, 1, 2]);
+    split.cuts.push([0, 1, 2].into());
     for decisions in [
         vec![(0, 1, true), (2, 3, true)],
         vec![(0, 1, false)],

@@ -46,6 +46,11 @@ pub const BNP_PARAMS: &[BoundParam] = &[
         default: "4000",
         doc: "most subset-row cuts in all (0: the default); more can raise the root bound, at master time and certificate size",
     },
+    BoundParam {
+        key: "rank1_cuts",
+        default: "false",
+        doc: "also separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3), proofs/P21; they share max_cuts",
+    },
 ];
 
 /// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
@@ -75,6 +80,7 @@ pub fn compute(
     }
     engine.enumerate = options.enumerate;
     engine.max_nodes = options.max_nodes;
+    engine.rank1_cuts = options.rank1_cuts;
     if options.max_cuts > 0 {
         engine.max_cuts = options.max_cuts;
     }

@@ -33,6 +33,9 @@ pub struct BoundOptions {
     /// default, 4000). More cuts can raise the root bound further, each one costs master
     /// time and a dual per leaf in the certificate.
     pub max_cuts: usize,
+    /// `bnp`: separate the rank-1 cuts on four and five records too (`--rank1-cuts`,
+    /// `rank1_cuts`; proofs/P21).
+    pub rank1_cuts: bool,
     /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
     /// --enumerate`, proofs/P19).
     pub enumerate: bool,
@@ -70,6 +73,7 @@ impl BoundOptions {
             "cuts" => self.cut_rounds = Some(value.parse().map_err(|_| bad("a count"))?),
             "max_nodes" => self.max_nodes = value.parse().map_err(|_| bad("a count"))?,
             "max_cuts" => self.max_cuts = value.parse().map_err(|_| bad("a count"))?,
+            "rank1_cuts" => self.rank1_cuts = value.parse().map_err(|_| bad("true or false"))?,
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {
                 let path = std::path::Path::new(value);

@@ -72,6 +72,11 @@ pub struct BoundArgs {
     /// leaf in the certificate.
     #[arg(long)]
     pub max_cuts: Option<usize>,
+    /// bnp: separate rank-1 cuts on five records (multipliers 1/3) and on four records
+    /// (2/3, 1/3, 1/3, 1/3) besides the subset-row triples (proofs/P21); they share the
+    /// --max-cuts cap. Off by default.
+    #[arg(long)]
+    pub rank1_cuts: bool,
     /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
     /// nn duals along the best start partition's slacks (0: none).
     #[arg(long)]
@@ -205,6 +210,11 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
                 .to_string(),
         ));
     }
+    if args.rank1_cuts && args.method != microagg::bnp::BOUND_NAME {
+        return Err(Error::usage(
+            "--rank1-cuts: only bound bnp separates rank-1 cuts on 4-5 records".to_string(),
+        ));
+    }
     check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
@@ -219,6 +229,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         enumerate: args.enumerate,
         max_nodes: args.max_nodes.unwrap_or(0),
         max_cuts: args.max_cuts.unwrap_or(0),
+        rank1_cuts: args.rank1_cuts,
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).

@@ -31,6 +31,7 @@ pub fn bound(args: &BoundArgs) -> Result<ExitCode> {
         ("--progress", args.progress),
         ("--max-nodes", args.max_nodes.is_some()),
         ("--max-cuts", args.max_cuts.is_some()),
+        ("--rank1-cuts", args.rank1_cuts),
         ("--nn-ascent", args.nn_ascent.is_some()),
         ("--subgradient", args.subgradient.is_some()),
         ("--lp-segment", args.lp_segment),

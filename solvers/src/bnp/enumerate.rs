@@ -34,7 +34,7 @@
 use super::incumbent::consider;
 use super::pool_search::{search_pool, PoolSearch};
 use super::{BnpOptions, Incumbent, NodeProof};
-use crate::bounds::colgen::cuts::CutDuals;
+use crate::bounds::colgen::cuts::{Cut, CutDuals};
 use crate::bounds::colgen::pricing::{
     enumerate_rc_below, exact_rc_bound_cuts, ExactBudget, Geometry, MAX_RECORDS,
 };
@@ -99,7 +99,7 @@ pub struct EnumerationProof {
 
 /// Proof by reduced-cost enumeration (module doc; proofs/P19) for the `n` records of `x`
 /// (row-major, `d` columns), minimum group size `k`, the feasible partition `labels` (groups
-/// of at least `k` records), record duals `y` and the cuts `triples` with duals `sigma`
+/// of at least `k` records), record duals `y` and the cuts `cuts` (rank-1, P14, P21) with duals `sigma`
 /// (values above 0 count as 0). `on_progress` receives one line per phase.
 #[allow(clippy::too_many_arguments)]
 pub fn prove_by_enumeration(
@@ -109,7 +109,7 @@ pub fn prove_by_enumeration(
     k: usize,
     labels: &[usize],
     y: &[f64],
-    triples: &[[u32; 3]],
+    cuts: &[Cut],
     sigma: &[f64],
     opts: &EnumerationOptions,
     on_progress: &mut dyn FnMut(&str),
@@ -127,29 +127,29 @@ pub fn prove_by_enumeration(
             max: MAX_RECORDS,
         });
     }
-    if y.len() != n || sigma.len() != triples.len() {
+    if y.len() != n || sigma.len() != cuts.len() {
         return Err(ColgenError::Params(format!(
             "{} record duals for {n} records, {} cut duals for {} cuts",
             y.len(),
             sigma.len(),
-            triples.len()
+            cuts.len()
         )));
     }
     if y.iter().chain(sigma).any(|v| !v.is_finite()) {
         return Err(ColgenError::Params("a dual is not finite".into()));
     }
-    if triples
+    if cuts
         .iter()
-        .any(|t| t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+        .any(|t| t.records().iter().any(|&i| i as usize >= n))
     {
         return Err(ColgenError::Params(
-            "a cut is not three distinct records in range".into(),
+            "a cut holds a record out of range".into(),
         ));
     }
     crate::bounds::colgen::start_groups(labels, n, k).map_err(ColgenError::BadLabels)?;
     let deadline = t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9));
     let geo = Geometry::new(x, n, d, k, (3 * k).max(12));
-    let cuts = CutDuals::new(n, triples, sigma);
+    let cuts = CutDuals::new(n, cuts, sigma);
     let groups_max = n / k;
     let eps = rc_margin(&geo, y, d, &cuts);
     let unlimited = |stop_after: usize| ExactBudget {
@@ -277,7 +277,7 @@ pub(super) fn enumerate_at_root(
 ) -> Result<(f64, (EnumerationProof, NodeProof)), ColgenError> {
     let duals = NodeProof {
         y: p.y.iter().map(|&v| unscale(v)).collect(),
-        triples: p.triples.clone(),
+        cuts: p.cuts.clone(),
         sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
     };
     let left = deadline
@@ -290,7 +290,7 @@ pub(super) fn enumerate_at_root(
         k,
         &inc.labels,
         &duals.y,
-        &duals.triples,
+        &duals.cuts,
         &duals.sigma,
         &EnumerationOptions {
             max_columns: opts.enumerate_columns,

@@ -6,7 +6,8 @@
 //! `proofs/P17-branch-and-price.md` (with P14 for the cuts).
 //!
 //! - **Cuts.** Once the root's master converged, up to `cut_rounds` rounds separate the
-//!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]) and
+//!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]),
+//!   with `rank1_cuts` also rank-1 cuts on four and five records (`rank1.rs`, proofs/P21), and
 //!   resume column generation; every other node separates up to `node_cut_rounds` rounds.
 //!   The cuts hold for every partition (P14), so they form one global pool that every later
 //!   node's master starts with (at most `max_cuts`). Pricing at a node charges each group
@@ -78,6 +79,7 @@ mod incumbent;
 mod node;
 mod options;
 mod pool_search;
+mod rank1;
 mod result;
 
 use enumerate::enumerate_at_root;
@@ -495,7 +497,7 @@ pub fn branch_and_price(
     let unscaled = |p: &Option<Rc<NodeProof>>| {
         p.as_ref().map(|p| NodeProof {
             y: p.y.iter().map(|&v| unscale(v)).collect(),
-            triples: p.triples.clone(),
+            cuts: p.cuts.clone(),
             sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
         })
     };
@@ -514,7 +516,7 @@ pub fn branch_and_price(
             open: false,
         }))
         .collect();
-    out.cuts = cut_pool.triples.clone();
+    out.cuts = cut_pool.cuts.clone();
     out.proven_optimal = is_proven(out.lower_bound, inc.upper);
     out.columns = pool.len();
     out.labels = inc.labels;

@@ -9,8 +9,9 @@
 //! ## References
 //! See [`super`].
 
+use super::rank1::{self, Rank1Search};
 use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
-use crate::bounds::colgen::cuts::{self, CutDuals};
+use crate::bounds::colgen::cuts::{self, Cut, CutDuals};
 use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pricing::{
     self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
@@ -21,11 +22,12 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::time::Instant;
 
-/// The subset-row cuts shared by every node's master (valid for every partition, P14).
+/// The cuts shared by every node's master (valid for every partition, P14, P21).
 #[derive(Debug, Default)]
 pub(super) struct CutPool {
-    pub triples: Vec<[u32; 3]>,
-    set: HashSet<[u32; 3]>,
+    pub cuts: Vec<Cut>,
+    triples: HashSet<[u32; 3]>,
+    set: HashSet<Cut>,
 }
 
 impl CutPool {
@@ -37,21 +39,44 @@ impl CutPool {
         members: &[Vec<u32>],
         x: &[f64],
         opts: &BnpOptions,
-    ) -> Vec<[u32; 3]> {
-        let room = opts.max_cuts.saturating_sub(self.triples.len());
+    ) -> Vec<Cut> {
+        let room = opts
+            .max_cuts
+            .saturating_sub(self.cuts.len())
+            .min(opts.cuts_per_round);
         let found = cuts::separate(
             n,
             members,
             x,
-            &self.set,
-            opts.cuts_per_round.min(room),
+            &self.triples,
+            room,
             CUTS_PER_RECORD,
             opts.cut_violation,
         );
-        let new: Vec<[u32; 3]> = found.into_iter().map(|(t, _)| t).collect();
-        for &t in &new {
-            self.set.insert(t);
-            self.triples.push(t);
+        let mut new: Vec<Cut> = Vec::new();
+        for (t, _) in found {
+            self.triples.insert(t);
+            new.push(Cut::triple(t));
+        }
+        if opts.rank1_cuts && new.len() < room {
+            // The 4- and 5-record rank-1 cuts (P21) share the round's room with the triples.
+            let found = rank1::separate(
+                n,
+                members,
+                x,
+                &self.set,
+                &Rank1Search {
+                    partners: opts.rank1_partners,
+                    max_cuts: room - new.len(),
+                    per_record: CUTS_PER_RECORD,
+                    min_violation: opts.cut_violation,
+                },
+            );
+            new.extend(found.into_iter().map(|(c, _)| c));
+        }
+        for &c in &new {
+            self.set.insert(c);
+            self.cuts.push(c);
         }
         new
     }
@@ -118,7 +143,7 @@ pub(super) fn process_node(
     .map_err(ColgenError::Lp)?;
     // Every cut found so far (at the root or other nodes) is valid here too.
     master
-        .add_cuts(&cut_pool.triples)
+        .add_rank1_cuts(&cut_pool.cuts)
         .map_err(ColgenError::Lp)?;
     let mut raises = 0;
     loop {
@@ -187,7 +212,7 @@ pub(super) fn process_node(
                 node.bound = lb;
                 node.proof = Some(Rc::new(NodeProof {
                     y: y.clone(),
-                    triples: cd.triples.clone(),
+                    cuts: cd.cuts.clone(),
                     sigma: cd.sigma(),
                 }));
             }
@@ -225,7 +250,7 @@ pub(super) fn process_node(
                     cut_rounds -= 1;
                     let new = cut_pool.separate(n, &master.columns, &sol.primal, opts);
                     if !new.is_empty() {
-                        master.add_cuts(&new).map_err(ColgenError::Lp)?;
+                        master.add_rank1_cuts(&new).map_err(ColgenError::Lp)?;
                         out.cut_rounds += 1;
                         continue;
                     }

@@ -45,6 +45,11 @@ pub struct BnpOptions {
     pub cut_violation: f64,
     /// Most cuts in all.
     pub max_cuts: usize,
+    /// Separate the rank-1 cuts on four and five records too (proofs/P21), after the
+    /// triples in each round.
+    pub rank1_cuts: bool,
+    /// Partners per record searched by that separation.
+    pub rank1_partners: usize,
     /// After the root, try the proof by reduced-cost enumeration at the root's duals
     /// ([`super::prove_by_enumeration`], proofs/P19); branching goes on if it proves nothing.
     pub enumerate: bool,
@@ -72,6 +77,8 @@ impl Default for BnpOptions {
             cuts_per_round: 800,
             cut_violation: 1e-3,
             max_cuts: 4000,
+            rank1_cuts: false,
+            rank1_partners: 10,
             enumerate: false,
             enumerate_columns: 5_000_000,
             enumerate_nodes: 100_000_000,
@@ -144,7 +151,17 @@ impl BnpOptions {
             "0.001",
             "least violation (left side - 1) of a subset-row cut to be added",
         ),
-        ("max_cuts", "4000", "most subset-row cuts in all"),
+        ("max_cuts", "4000", "most cuts in all"),
+        (
+            "rank1_cuts",
+            "false",
+            "separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3) too (P21)",
+        ),
+        (
+            "rank1_partners",
+            "10",
+            "partners per record searched by the rank-1 separation",
+        ),
         (
             "enumerate",
             "false",

@@ -10,6 +10,7 @@
 //! See [`super`].
 
 use super::EnumerationProof;
+use crate::bounds::colgen::cuts::Cut;
 
 /// An improvement reported while the search runs (also the bound registry's
 /// `bound::BoundProgress`).
@@ -42,7 +43,7 @@ pub struct NodeRecord {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeProof {
     pub y: Vec<f64>,
-    pub triples: Vec<[u32; 3]>,
+    pub cuts: Vec<Cut>,
     pub sigma: Vec<f64>,
 }
 
@@ -83,9 +84,10 @@ pub struct BnpResult {
     pub root_lp_cuts: f64,
     /// The root node's certified bound.
     pub root_bound: f64,
-    /// Cut rounds done (all nodes) and the cuts (record triples) found.
+    /// Cut rounds done (all nodes) and the cuts found (subset-row triples, and with
+    /// `rank1_cuts` the 4- and 5-record rank-1 cuts of P21), in the order found.
     pub cut_rounds: usize,
-    pub cuts: Vec<[u32; 3]>,
+    pub cuts: Vec<Cut>,
     /// The leaves of the tree at the end (open and closed), for certificates.
     pub leaves: Vec<Leaf>,
     /// Nodes processed, nodes left open, deepest node.

@@ -8,7 +8,10 @@
 //! - [`CutDuals`]: the cuts with their penalties `w_C = -sigma_C >= 0` (`sigma_C` the cut
 //!   row's dual, `<= 0`), indexed by record, which the pricing adds to a group's reduced cost:
 //!   `rc(S) = SSE(S) - y(S) + sum_C w_C floor(|S ∩ C| / 2)`;
-//! - [`separate`]: the most violated triples at a master solution.
+//! - [`separate`]: the most violated triples at a master solution;
+//! - [`Cut`]: a rank-1 cut with right side 1 on 2..5 records (the triples above, and the
+//!   4- and 5-record cuts that branch-price-and-cut separates, proofs/P21), whose penalty
+//!   `CutDuals` charges when a group's weighted count reaches the cut's denominator.
 //!
 //! ## Complexity
 //! [`separate`]: with `F` fractional columns of at most `2k - 1` records, each record's
@@ -25,16 +28,152 @@
 
 use std::collections::HashSet;
 
+/// Most records of a [`Cut`].
+pub const MAX_CUT_RECORDS: usize = 5;
+
+/// Largest denominator of a [`Cut`] (keeps every weighted count below 2 * 9 = 18, in a u8).
+pub const MAX_CUT_DENOMINATOR: u8 = 9;
+
+/// A rank-1 (Chvátal-Gomory) cut with right side 1 on at most [`MAX_CUT_RECORDS`] records:
+/// records `C` (distinct, ascending) with integer multipliers `1 <= p_i < q` and a
+/// denominator `q`, `q <= sum p_i < 2q`; its row is `sum_S floor(p(S ∩ C) / q) x_S <= 1`
+/// (`p(S ∩ C)` the multipliers of the records of `C` in `S`), valid for every partition
+/// (proofs/P21-rank1-cuts.md). A group's coefficient is 0 or 1 (`p(S ∩ C) < 2q`), and never
+/// smaller for a larger group. Kinds in use: the subset-row triple (multipliers 1, q = 2),
+/// the subset-row 5-set (multipliers 1, q = 3) and the 4-record cut with multipliers
+/// (2, 1, 1, 1) / 3 (Petersen, Pisinger and Spoorendonk 2008).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cut {
+    len: u8,
+    denominator: u8,
+    /// The records ascending (the first `len`; the rest `u32::MAX`).
+    records: [u32; MAX_CUT_RECORDS],
+    /// The multiplier numerators of `records` (the rest 0).
+    multipliers: [u8; MAX_CUT_RECORDS],
+}
+
+impl Cut {
+    /// A cut from records, multiplier numerators and a denominator, checked as in the type
+    /// doc (records in any order; not checked against `n`).
+    pub fn new(records: &[u32], multipliers: &[u8], denominator: u8) -> Result<Cut, String> {
+        let len = records.len();
+        if !(2..=MAX_CUT_RECORDS).contains(&len) || multipliers.len() != len {
+            return Err(format!(
+                "{len} records and {} multipliers (2..={MAX_CUT_RECORDS} records, one \
+                 multiplier each)",
+                multipliers.len()
+            ));
+        }
+        if !(2..=MAX_CUT_DENOMINATOR).contains(&denominator) {
+            return Err(format!(
+                "denominator {denominator} (2..={MAX_CUT_DENOMINATOR})"
+            ));
+        }
+        if multipliers.iter().any(|&p| p == 0 || p >= denominator) {
+            return Err(format!(
+                "multipliers {multipliers:?} not all in 1..{denominator}"
+            ));
+        }
+        let sum: u32 = multipliers.iter().map(|&p| u32::from(p)).sum();
+        let q = u32::from(denominator);
+        if sum < q || sum >= 2 * q {
+            return Err(format!(
+                "multipliers {multipliers:?} over {denominator}: right side floor({sum}/{q}) \
+                 is not 1"
+            ));
+        }
+        let mut pairs: Vec<(u32, u8)> = records
+            .iter()
+            .copied()
+            .zip(multipliers.iter().copied())
+            .collect();
+        pairs.sort_unstable();
+        if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err(format!("records {records:?} are not distinct"));
+        }
+        let mut cut = Cut {
+            len: len as u8,
+            denominator,
+            records: [u32::MAX; MAX_CUT_RECORDS],
+            multipliers: [0; MAX_CUT_RECORDS],
+        };
+        for (j, (r, p)) in pairs.into_iter().enumerate() {
+            cut.records[j] = r;
+            cut.multipliers[j] = p;
+        }
+        Ok(cut)
+    }
+
+    /// The subset-row cut of a triple (multipliers 1/2).
+    pub fn triple(t: [u32; 3]) -> Cut {
+        Cut::new(&t, &[1, 1, 1], 2).expect("three distinct records")
+    }
+
+    /// The subset-row cut of five records (multipliers 1/3).
+    pub fn five(r: [u32; 5]) -> Cut {
+        Cut::new(&r, &[1; 5], 3).expect("five distinct records")
+    }
+
+    /// The 4-record cut with multiplier 2/3 on `heavy` and 1/3 on the three `light`.
+    pub fn four(heavy: u32, light: [u32; 3]) -> Cut {
+        Cut::new(&[heavy, light[0], light[1], light[2]], &[2, 1, 1, 1], 3)
+            .expect("four distinct records")
+    }
+
+    /// The records, ascending.
+    pub fn records(&self) -> &[u32] {
+        &self.records[..self.len as usize]
+    }
+
+    /// The multiplier numerators, in the order of [`Cut::records`].
+    pub fn multipliers(&self) -> &[u8] {
+        &self.multipliers[..self.len as usize]
+    }
+
+    pub fn denominator(&self) -> u8 {
+        self.denominator
+    }
+
+    /// The triple when this is a subset-row cut on three records.
+    pub fn as_triple(&self) -> Option<[u32; 3]> {
+        (self.len == 3 && self.denominator == 2)
+            .then(|| [self.records[0], self.records[1], self.records[2]])
+    }
+
+    /// `floor(p(S ∩ C) / q)` (0 or 1) for a group with sorted members.
+    pub fn coefficient(&self, group: &[u32]) -> f64 {
+        let hits: u8 = self
+            .records()
+            .iter()
+            .zip(self.multipliers())
+            .filter(|(r, _)| group.binary_search(r).is_ok())
+            .map(|(_, &p)| p)
+            .sum();
+        if hits >= self.denominator {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+impl From<[u32; 3]> for Cut {
+    fn from(t: [u32; 3]) -> Cut {
+        Cut::triple(t)
+    }
+}
+
 /// Cuts with their penalties, indexed by record, for pricing.
 #[derive(Debug, Clone, Default)]
 pub struct CutDuals {
-    /// The triples (distinct records, ascending).
-    pub triples: Vec<[u32; 3]>,
+    /// The cuts.
+    pub cuts: Vec<Cut>,
     /// `w_C = -sigma_C`, nonnegative (positive duals are clamped to 0, which keeps the bound
-    /// valid: P14 holds for every `sigma <= 0`).
+    /// valid: P14 and P21 hold for every `sigma <= 0`).
     pub weights: Vec<f64>,
-    /// `of[i]`: indices of the cuts holding record `i` (empty when there are no cuts).
-    of: Vec<Vec<u32>>,
+    /// `of[i]`: the cuts holding record `i` with its multiplier numerator (empty when there
+    /// are no cuts).
+    of: Vec<Vec<(u32, u8)>>,
 }
 
 impl CutDuals {
@@ -43,34 +182,35 @@ impl CutDuals {
         CutDuals::default()
     }
 
-    /// Cuts `triples` over `n` records with row duals `sigma` (one per triple; values above 0
-    /// are taken as 0).
-    pub fn new(n: usize, triples: &[[u32; 3]], sigma: &[f64]) -> CutDuals {
-        assert_eq!(triples.len(), sigma.len(), "one dual per cut");
-        let mut of = vec![Vec::new(); if triples.is_empty() { 0 } else { n }];
-        for (c, t) in triples.iter().enumerate() {
-            for &i in t {
-                of[i as usize].push(c as u32);
+    /// Cuts (triples `[u32; 3]` or [`Cut`]s) over `n` records with row duals `sigma` (one per
+    /// cut; values above 0 are taken as 0).
+    pub fn new<C: Copy + Into<Cut>>(n: usize, cuts: &[C], sigma: &[f64]) -> CutDuals {
+        assert_eq!(cuts.len(), sigma.len(), "one dual per cut");
+        let cuts: Vec<Cut> = cuts.iter().map(|&c| c.into()).collect();
+        let mut of = vec![Vec::new(); if cuts.is_empty() { 0 } else { n }];
+        for (c, t) in cuts.iter().enumerate() {
+            for (&i, &p) in t.records().iter().zip(t.multipliers()) {
+                of[i as usize].push((c as u32, p));
             }
         }
         CutDuals {
-            triples: triples.to_vec(),
+            cuts,
             weights: sigma.iter().map(|&s| (-s).max(0.0)).collect(),
             of,
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.triples.is_empty()
+        self.cuts.is_empty()
     }
 
     pub fn len(&self) -> usize {
-        self.triples.len()
+        self.cuts.len()
     }
 
-    /// Indices of the cuts holding record `i`.
+    /// The cuts holding record `i`, each with the record's multiplier numerator.
     #[inline]
-    pub fn of(&self, i: usize) -> &[u32] {
+    pub fn of(&self, i: usize) -> &[(u32, u8)] {
         if self.of.is_empty() {
             &[]
         } else {
@@ -78,27 +218,33 @@ impl CutDuals {
         }
     }
 
+    /// Denominator of cut `c`.
+    #[inline]
+    pub fn denominator(&self, c: u32) -> u8 {
+        self.cuts[c as usize].denominator
+    }
+
     /// The cut duals `sigma_C = -w_C` (all `<= 0`).
     pub fn sigma(&self) -> Vec<f64> {
         self.weights.iter().map(|w| -w).collect()
     }
 
-    /// `sum_C w_C floor(|S ∩ C| / 2)` for a group (members in any order, distinct).
+    /// `sum_C w_C floor(p(S ∩ C) / q_C)` for a group (members in any order, distinct).
     pub fn penalty(&self, members: &[u32]) -> f64 {
         if self.is_empty() {
             return 0.0;
         }
         let mut hit: Vec<(u32, u8)> = Vec::new();
         for &i in members {
-            for &c in self.of(i as usize) {
+            for &(c, p) in self.of(i as usize) {
                 match hit.iter_mut().find(|(h, _)| *h == c) {
-                    Some((_, cnt)) => *cnt += 1,
-                    None => hit.push((c, 1)),
+                    Some((_, cnt)) => *cnt += p,
+                    None => hit.push((c, p)),
                 }
             }
         }
         hit.iter()
-            .filter(|(_, cnt)| *cnt >= 2)
+            .filter(|&&(c, cnt)| cnt >= self.denominator(c))
             .map(|(c, _)| self.weights[*c as usize])
             .sum()
     }

@@ -15,7 +15,8 @@
 //! of the degenerate master. With `w = 0` the LP value is the restricted master's own value
 //! (and, the bounds on `w` not binding, equals `sum y`); with `w != 0` the box is binding.
 //!
-//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14): rows
+//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14; other rank-1 cuts with right side 1
+//! by [`Master::add_rank1_cuts`], proofs/P21): rows
 //! `sum_S floor(|S ∩ C| / 2) x_S <= 1` for record triples `C`, after the `n` partitioning
 //! rows; every column added later gets its coefficients in them. Their duals `sigma_C <= 0`
 //! enter the reduced cost `c_S - y(S) - sum_C sigma_C floor(|S ∩ C| / 2)`. The re-solve after
@@ -39,6 +40,7 @@
 //! Huangfu, Q. and Hall, J. A. J. (2018). Parallelizing the dual revised simplex method.
 //! Mathematical Programming Computation 10(1), 119-142 (HiGHS).
 
+use super::cuts::Cut;
 use highs::{ColProblem, Model, Sense};
 use highs_sys::{
     HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange, Highs_deleteColsByMask,
@@ -60,8 +62,9 @@ pub struct Master {
     pub columns: Vec<Vec<u32>>,
     /// Cost of each column.
     pub costs: Vec<f64>,
-    /// The subset-row cuts (rows `n..n + cuts.len()`), each three records ascending.
-    pub cuts: Vec<[u32; 3]>,
+    /// The cuts (rows `n..n + cuts.len()`): subset-row triples ([`Master::add_cuts`]) and
+    /// other rank-1 cuts ([`Master::add_rank1_cuts`], proofs/P21).
+    pub cuts: Vec<Cut>,
     /// Cuts were added since the last solve: re-solve by dual simplex.
     rows_added: bool,
     /// Simplex iterations over all solves.
@@ -160,7 +163,7 @@ impl Master {
             index.extend(g.iter().map(|&i| i as HighsInt));
             value.resize(index.len(), 1.0);
             for (c, t) in self.cuts.iter().enumerate() {
-                let a = cut_coefficient(g, t);
+                let a = t.coefficient(g);
                 if a > 0.0 {
                     index.push((self.n + c) as HighsInt);
                     value.push(a);
@@ -192,19 +195,26 @@ impl Master {
     /// Append subset-row cut rows `sum_S floor(|S ∩ C| / 2) x_S <= 1`, one per triple
     /// (records ascending), with their coefficients in every current column.
     pub fn add_cuts(&mut self, triples: &[[u32; 3]]) -> Result<(), String> {
-        if triples.is_empty() {
+        let cuts: Vec<Cut> = triples.iter().map(|&t| Cut::triple(t)).collect();
+        self.add_rank1_cuts(&cuts)
+    }
+
+    /// Append rank-1 cut rows `sum_S floor(p(S ∩ C) / q) x_S <= 1` (proofs/P21), with their
+    /// coefficients in every current column.
+    pub fn add_rank1_cuts(&mut self, cuts: &[Cut]) -> Result<(), String> {
+        if cuts.is_empty() {
             return Ok(());
         }
-        let m = triples.len();
+        let m = cuts.len();
         let lower = vec![f64::NEG_INFINITY; m];
         let upper = vec![1.0; m];
         // Row-wise coefficients from one pass over the columns, through the cuts of each
         // record (O(nonzeros of the columns x cuts per record), not O(columns x cuts)): a
-        // column enters a cut's row when it holds two or three of its records.
-        let mut of: Vec<Vec<u32>> = vec![Vec::new(); self.n];
-        for (c, t) in triples.iter().enumerate() {
-            for &i in t {
-                of[i as usize].push(c as u32);
+        // column enters a cut's row when its weighted count reaches the denominator.
+        let mut of: Vec<Vec<(u32, u8)>> = vec![Vec::new(); self.n];
+        for (c, t) in cuts.iter().enumerate() {
+            for (&i, &p) in t.records().iter().zip(t.multipliers()) {
+                of[i as usize].push((c as u32, p));
             }
         }
         let mut rows: Vec<Vec<HighsInt>> = vec![Vec::new(); m];
@@ -212,15 +222,15 @@ impl Master {
         let mut touched: Vec<u32> = Vec::new();
         for (j, g) in self.columns.iter().enumerate() {
             for &i in g {
-                for &c in &of[i as usize] {
+                for &(c, p) in &of[i as usize] {
                     if hits[c as usize] == 0 {
                         touched.push(c);
                     }
-                    hits[c as usize] += 1;
+                    hits[c as usize] += p;
                 }
             }
             for &c in &touched {
-                if hits[c as usize] >= 2 {
+                if hits[c as usize] >= cuts[c as usize].denominator() {
                     rows[c as usize].push((self.art + j) as HighsInt);
                 }
                 hits[c as usize] = 0;
@@ -251,7 +261,7 @@ impl Master {
         if status == STATUS_ERROR {
             return Err("Highs_addRows failed".into());
         }
-        self.cuts.extend_from_slice(triples);
+        self.cuts.extend_from_slice(cuts);
         self.rows_added = true;
         Ok(())
     }
@@ -383,7 +393,7 @@ impl Master {
                         .cuts
                         .iter()
                         .zip(&cut_duals)
-                        .map(|(t, s)| s * cut_coefficient(g, t))
+                        .map(|(t, s)| s * t.coefficient(g))
                         .sum::<f64>();
                 if rc.abs() > 1e-6 * scale * g.len() as f64 {
                     return Err(format!(
@@ -407,13 +417,5 @@ impl Master {
 /// `floor(|S ∩ C| / 2)` for a group `S` (members sorted) and a triple `C`: 1 when the group
 /// holds two or three of its records, else 0.
 pub fn cut_coefficient(group: &[u32], triple: &[u32; 3]) -> f64 {
-    let hits = triple
-        .iter()
-        .filter(|i| group.binary_search(i).is_ok())
-        .count();
-    if hits >= 2 {
-        1.0
-    } else {
-        0.0
-    }
+    Cut::triple(*triple).coefficient(group)
 }

@@ -600,7 +600,7 @@ pub fn colgen_bound_from(
     // first cuts of `triples`) with a deadline (moving the centre to them when they improve
     // the best bound); returns (columns, exact, improved).
     let evaluate = |yc: &[f64],
-                    triples: &[[u32; 3]],
+                    triples: &[cuts::Cut],
                     until: Instant,
                     stop_after: usize,
                     out: &mut ColgenBound,
@@ -955,7 +955,11 @@ pub fn colgen_bound_from(
                 }
                 out.converged_lp = sol.value;
                 if out.cut_rounds < opts.cut_rounds && Instant::now() < main_deadline {
-                    let existing: HashSet<[u32; 3]> = master.cuts.iter().copied().collect();
+                    let existing: HashSet<[u32; 3]> = master
+                        .cuts
+                        .iter()
+                        .filter_map(cuts::Cut::as_triple)
+                        .collect();
                     let found = cuts::separate(
                         n,
                         &master.columns,
@@ -1128,7 +1132,9 @@ pub fn colgen_bound_from(
     let mut duals = centre.unwrap_or_default();
     if duals.len() > n {
         out.cut_duals = duals.split_off(n);
-        out.cut_triples = master.cuts[..out.cut_duals.len()].to_vec();
+        out.cut_triples = (master.cuts[..out.cut_duals.len()].iter())
+            .map(|c| c.as_triple().expect("colgen adds triples only"))
+            .collect();
     }
     out.duals = duals;
     out.columns = master.columns.len();

@@ -13,7 +13,8 @@
 //! `sum y + sum sigma + floor(n/k) min(0, R)` with `R` proven for the reduced cost that
 //! includes the cut penalties. Each triple must be three distinct records (the cut is valid
 //! only for `|C| <= 3`); a positive cut dual makes the certificate invalid (the proof needs
-//! `sigma <= 0`).
+//! `sigma <= 0`). A branch-and-price node ([`verify_node_bound`]) also takes the rank-1 cuts
+//! on four and five records of proofs/P21 ([`Cut`], right side 1).
 //!
 //! ## Complexity
 //! One exact pricing pass: O(n^2 d) for the distances plus the pricing search (exponential in
@@ -24,7 +25,7 @@
 //!   programming. Math. Program. 99, 283-296 (bounds recomputed from given duals).
 
 use super::anchors::anchored_best;
-use super::cuts::CutDuals;
+use super::cuts::{Cut, CutDuals};
 use super::pairs::PairConstraints;
 use super::pricing::{
     exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_sizes,
@@ -82,7 +83,7 @@ pub fn verify_lagrangian_cuts(
     sigma: &[f64],
     time_limit: Option<f64>,
 ) -> Result<VerifiedBound, SolverError> {
-    let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
+    let Some(p) = prepare(x, n, d, k, y, &triple_cuts(triples, n)?, sigma)? else {
         return Ok(NOTHING_PROVEN);
     };
     Ok(plain_bound(&p, y, d, weak_rc_bound(&p.geo, y), time_limit))
@@ -96,21 +97,23 @@ fn prepare(
     d: usize,
     k: usize,
     y: &[f64],
-    triples: &[[u32; 3]],
+    cuts: &[Cut],
     sigma: &[f64],
 ) -> Result<Option<Prepared>, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
-    if triples.len() != sigma.len() {
+    if cuts.len() != sigma.len() {
         return Err(bad_cut(format!(
-            "{} cut triples but {} cut duals",
-            triples.len(),
+            "{} cuts but {} cut duals",
+            cuts.len(),
             sigma.len()
         )));
     }
-    for (j, t) in triples.iter().enumerate() {
-        if t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[0] == t[2] || t[1] == t[2] {
+    // A `Cut` is well formed by construction (distinct records, right side 1, P21).
+    for (j, t) in cuts.iter().enumerate() {
+        if t.records().iter().any(|&i| i as usize >= n) {
             return Err(bad_cut(format!(
-                "cut {j}: records {t:?} are not three distinct records of 0..{n}"
+                "cut {j}: records {:?} are not all records of 0..{n}",
+                t.records()
             )));
         }
     }
@@ -128,8 +131,24 @@ fn prepare(
     }
     Ok(Some(Prepared {
         geo: Geometry::new(x, n, d, k, 1),
-        cuts: CutDuals::new(n, triples, sigma),
+        cuts: CutDuals::new(n, cuts, sigma),
     }))
+}
+
+/// Subset-row triples as [`Cut`]s, each checked (three distinct records of `0..n`).
+fn triple_cuts(triples: &[[u32; 3]], n: usize) -> Result<Vec<Cut>, SolverError> {
+    triples
+        .iter()
+        .enumerate()
+        .map(|(j, t)| {
+            if t.iter().any(|&i| i as usize >= n) || t[0] == t[1] || t[0] == t[2] || t[1] == t[2] {
+                return Err(bad_cut(format!(
+                    "cut {j}: records {t:?} are not three distinct records of 0..{n}"
+                )));
+            }
+            Ok(Cut::triple(*t))
+        })
+        .collect()
 }
 
 /// The checked inputs of a verification, built once for every pricing search over them.
@@ -303,7 +322,7 @@ fn anchored_at(
     per: Per,
 ) -> Result<VerifiedBound, SolverError> {
     let tau = if tau.is_finite() { tau.min(0.0) } else { 0.0 };
-    let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
+    let Some(p) = prepare(x, n, d, k, y, &triple_cuts(triples, n)?, sigma)? else {
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);
@@ -357,7 +376,9 @@ fn anchored_at(
 /// such partition ([`PairConstraints::infeasible`]) has the bound `+infinity` whatever the
 /// duals; otherwise the bound is `sum y + sum sigma + floor(n/k) min(0, R)` with `R` the
 /// least reduced cost (cut penalties included) over the groups compatible with the
-/// decisions, from this crate's own pricing without a node budget, rounded outward.
+/// decisions, from this crate's own pricing without a node budget, rounded outward. The cuts
+/// are rank-1 cuts with right side 1 ([`Cut`]: subset-row triples, and the 4- and 5-record
+/// cuts of proofs/P21), each record of `0..n`.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_node_bound(
     x: &[f64],
@@ -365,7 +386,7 @@ pub fn verify_node_bound(
     d: usize,
     k: usize,
     y: &[f64],
-    triples: &[[u32; 3]],
+    cuts: &[Cut],
     sigma: &[f64],
     decisions: &[(u32, u32, bool)],
     time_limit: Option<f64>,
@@ -380,7 +401,7 @@ pub fn verify_node_bound(
             nodes: 0,
         });
     }
-    let Some(p) = prepare(x, n, d, k, y, triples, sigma)? else {
+    let Some(p) = prepare(x, n, d, k, y, cuts, sigma)? else {
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);

@@ -31,32 +31,43 @@ struct MovePenalty<'a> {
 }
 
 impl MovePenalty<'_> {
-    /// Members of cut `c` in the group, not counting record `skip`.
-    fn hits(&self, c: u32, skip: usize) -> usize {
-        self.cuts.triples[c as usize]
+    /// Weighted count (multiplier numerators) of the members of cut `c` in the group, not
+    /// counting record `skip`.
+    fn hits(&self, c: u32, skip: usize) -> u8 {
+        let cut = &self.cuts.cuts[c as usize];
+        cut.records()
             .iter()
-            .filter(|&&i| i as usize != skip && self.in_group[i as usize])
-            .count()
+            .zip(cut.multipliers())
+            .filter(|&(&i, _)| i as usize != skip && self.in_group[i as usize])
+            .map(|(_, &p)| p)
+            .sum()
+    }
+
+    /// Whether record `b` (numerator `p` in cut `c`) fills cut `c` over the others of the
+    /// group, not counting record `skip`.
+    fn fills(&self, c: u32, p: u8, skip: usize) -> bool {
+        let (h, q) = (self.hits(c, skip), self.cuts.denominator(c));
+        h < q && h + p >= q
     }
 
     /// Penalty added by putting record `b` into the group without record `out` (`usize::MAX`:
-    /// none): the cuts of `b` with exactly one other member left in the group.
+    /// none): the cuts of `b` that it fills.
     fn add(&self, b: usize, out: usize) -> f64 {
         self.cuts
             .of(b)
             .iter()
-            .filter(|&&c| self.hits(c, out) == 1)
-            .map(|&c| self.cuts.weights[c as usize])
+            .filter(|&&(c, p)| self.fills(c, p, out))
+            .map(|&(c, _)| self.cuts.weights[c as usize])
             .sum()
     }
 
-    /// Penalty removed by taking record `a` out: its cuts with exactly one other member.
+    /// Penalty removed by taking record `a` out: the cuts that it fills.
     fn remove(&self, a: usize) -> f64 {
         self.cuts
             .of(a)
             .iter()
-            .filter(|&&c| self.hits(c, a) == 1)
-            .map(|&c| self.cuts.weights[c as usize])
+            .filter(|&&(c, p)| self.fills(c, p, a))
+            .map(|&(c, _)| self.cuts.weights[c as usize])
             .sum()
     }
 }

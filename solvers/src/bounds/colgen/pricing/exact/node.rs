@@ -87,13 +87,16 @@ impl Search<'_> {
         pair.max(star)
     }
 
-    /// Add record `c` to the cut counts; returns the penalty it adds (cuts reaching two).
+    /// Add record `c` to the cut counts (weighted by its multiplier numerator); returns the
+    /// penalty it adds (cuts whose count reaches their denominator, P21).
     pub(super) fn enter_cuts(&mut self, c: usize) -> f64 {
         let mut add = 0.0;
-        for &ci in self.cuts.of(c) {
+        for &(ci, p) in self.cuts.of(c) {
             let cnt = &mut self.cut_count[ci as usize];
-            *cnt += 1;
-            if *cnt == 2 {
+            let before = *cnt;
+            *cnt += p;
+            let q = self.cuts.denominator(ci);
+            if before < q && *cnt >= q {
                 add += self.cuts.weights[ci as usize];
             }
         }
@@ -101,8 +104,8 @@ impl Search<'_> {
     }
 
     pub(super) fn leave_cuts(&mut self, c: usize) {
-        for &ci in self.cuts.of(c) {
-            self.cut_count[ci as usize] -= 1;
+        for &(ci, p) in self.cuts.of(c) {
+            self.cut_count[ci as usize] -= p;
         }
     }
 
