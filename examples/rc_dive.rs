@@ -36,7 +36,7 @@ use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::rc_dive::{rc_dive, DiveOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -152,7 +152,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// Record duals, cut triples and cut duals of a bnp certificate's leaf or of a colgen
 /// certificate (which one: by the file's format field).
 type Duals = (Vec<f64>, Vec<[u32; 3]>, Vec<f64>);
-fn read_duals(path: &PathBuf, leaf: usize) -> Result<Duals, Box<dyn std::error::Error>> {
+fn read_duals(path: &Path, leaf: usize) -> Result<Duals, Box<dyn std::error::Error>> {
     if let Ok(c) = BnpCertificate::read(path) {
         let l = c.leaves.get(leaf).ok_or(format!(
             "{}: {} leaves, no leaf {leaf}",
