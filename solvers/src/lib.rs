@@ -25,6 +25,7 @@ pub mod bounds;
 pub mod error;
 pub mod exact;
 pub mod merge;
+pub mod rc_dive;
 pub mod segmentation;
 pub mod sse;
 pub mod univariate;

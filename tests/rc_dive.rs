@@ -1,0 +1,166 @@
+//! The reduced-cost region dive (`microagg_solvers::rc_dive`, issue 18's primal heuristic):
+//! its output is a feasible partition never worse than its start, whatever the duals, and
+//! with zero duals and one region holding every record it finds the optimum (subset DP).
+
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
+use microagg_solvers::merge::groups_of;
+use microagg_solvers::rc_dive::{rc_dive, DiveOptions};
+use microagg_solvers::sse::partition_sse;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Clustered records with duplicates and an outlier now and then (d columns, row-major).
+fn instance(rng: &mut impl Rng, n: usize, d: usize) -> Vec<f64> {
+    let centres: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-5.0..5.0)).collect();
+    let mut x = Vec::with_capacity(n * d);
+    for i in 0..n {
+        if i > 0 && rng.random_bool(0.15) {
+            // A duplicate of an earlier record.
+            let j = rng.random_range(0..i);
+            let row: Vec<f64> = x[j * d..(j + 1) * d].to_vec();
+            x.extend(row);
+            continue;
+        }
+        let c = rng.random_range(0..3);
+        let spread = if rng.random_bool(0.05) { 30.0 } else { 0.5 };
+        for j in 0..d {
+            x.push(centres[c * d + j] + spread * rng.random_range(-1.0..1.0));
+        }
+    }
+    x
+}
+
+/// A random feasible labelling: a random order cut into groups of k (the rest to the last).
+fn random_partition(rng: &mut impl Rng, n: usize, k: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.random_range(0..=i));
+    }
+    let mut labels = vec![0; n];
+    for (p, &i) in order.iter().enumerate() {
+        labels[i] = (p / k).min(n / k - 1);
+    }
+    labels
+}
+
+fn feasible(labels: &[usize], n: usize, k: usize) -> bool {
+    labels.len() == n && groups_of(labels).iter().all(|g| g.len() >= k)
+}
+
+#[test]
+fn dive_output_is_feasible_and_never_worse_than_its_start() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18);
+    let mut improved = 0;
+    for case in 0..24 {
+        let (n, d, k) = (
+            rng.random_range(14..40),
+            rng.random_range(1..4),
+            rng.random_range(2..5),
+        );
+        let x = instance(&mut rng, n, d);
+        let start = random_partition(&mut rng, n, k);
+        let start_sse = partition_sse(&x, d, &start);
+        // Any duals: the dive is a heuristic, only its choice of groups depends on them.
+        let scale = start_sse / n as f64;
+        let y: Vec<f64> = (0..n)
+            .map(|_| scale * rng.random_range(-0.5..2.0))
+            .collect();
+        let triples: Vec<[u32; 3]> = (0..rng.random_range(0..6))
+            .map(|_| {
+                let a = rng.random_range(0..n as u32 - 2);
+                [a, a + 1, a + 2]
+            })
+            .collect();
+        let sigma: Vec<f64> = triples
+            .iter()
+            .map(|_| -scale * rng.random_range(0.0..1.0))
+            .collect();
+        let cuts = if triples.is_empty() {
+            CutDuals::none()
+        } else {
+            CutDuals::new(n, &triples, &sigma)
+        };
+        let opts = DiveOptions {
+            region: rng.random_range(k..3 * k + 8),
+            threshold: scale * 0.1,
+            max_pool: 3000,
+            ..DiveOptions::default()
+        };
+        let run = || rc_dive(&x, n, d, k, &y, &cuts, &triples, &start, &opts, &mut |_| {});
+        let r = run().unwrap();
+        assert!(feasible(&r.labels, n, k), "case {case}: infeasible");
+        assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
+        assert_eq!(r.start_sse, start_sse, "case {case}");
+        assert!(r.sse <= start_sse, "case {case}: {} > {start_sse}", r.sse);
+        for s in &r.steps {
+            assert!(s.sse_after <= s.sse_before, "case {case}: a step got worse");
+        }
+        if r.sse < start_sse {
+            improved += 1;
+        }
+        // Same input, same bytes (the MIPs are small: no time limit is met).
+        assert_eq!(
+            run().unwrap().labels,
+            r.labels,
+            "case {case}: not deterministic"
+        );
+    }
+    // Random starts are poor: the dive must find something on most of them.
+    assert!(
+        improved >= 18,
+        "only {improved} of 24 random starts improved"
+    );
+}
+
+#[test]
+fn one_region_over_every_record_at_zero_duals_finds_the_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for case in 0..12 {
+        let (n, d, k) = (rng.random_range(9..15), rng.random_range(1..3), 3);
+        let x = instance(&mut rng, n, d);
+        let start = random_partition(&mut rng, n, k);
+        // With zero duals a group's reduced cost is its SSE, so listing up to the start's
+        // SSE lists every group of every better partition: the region's MIP is exact.
+        let y = vec![0.0; n];
+        let opts = DiveOptions {
+            region: n,
+            threshold: 1e-3,
+            max_pool: 1_000_000,
+            list_seconds: 600.0,
+            mip_seconds: 600.0,
+            ..DiveOptions::default()
+        };
+        let r = rc_dive(
+            &x,
+            n,
+            d,
+            k,
+            &y,
+            &CutDuals::none(),
+            &[],
+            &start,
+            &opts,
+            &mut |_| {},
+        )
+        .unwrap();
+        let dp = solve_exact_with(
+            &x,
+            n,
+            d,
+            k,
+            &ExactOptions {
+                method: ExactMethod::SubsetDp,
+                ..ExactOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(feasible(&r.labels, n, k));
+        assert!(
+            (r.sse - dp.sse).abs() <= 1e-9 * dp.sse.max(1e-300),
+            "case {case} (n {n}, d {d}): dive {} vs subset DP {}",
+            r.sse,
+            dp.sse
+        );
+    }
+}
