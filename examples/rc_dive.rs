@@ -160,7 +160,22 @@ fn read_duals(path: &Path, leaf: usize) -> Result<Duals, Box<dyn std::error::Err
             c.leaves.len()
         ))?;
         let m = l.cut_duals.len();
-        return Ok((l.duals.clone(), c.cuts[..m].to_vec(), l.cut_duals.clone()));
+        // The region's listing handles subset-row triples only (rank-1 cuts on 4-5
+        // records, `--rank1-cuts`, would need their own restriction to a region).
+        let triples = c.cuts[..m]
+            .iter()
+            .map(|cut| {
+                cut.0.as_triple().ok_or_else(|| {
+                    format!(
+                        "{}: leaf {leaf} holds a rank-1 cut on {} records; rc_dive takes \
+                         certificates with triple cuts only",
+                        path.display(),
+                        cut.0.records().len()
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok((l.duals.clone(), triples, l.cut_duals.clone()));
     }
     let c = BoundCertificate::read(path)?;
     let triples = c.cuts.iter().map(|c| c.records).collect();
