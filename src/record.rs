@@ -313,7 +313,7 @@ impl Record {
                 let objective = weighted_objective(r.params);
                 crate::weighted::WeightedIl::of(
                     r.inst,
-                    crate::weighted::weighted_sse_of_partition(r.inst, &w.values, p),
+                    weighted_sse_of_partition(r.inst, &w.values, p),
                     Some(objective),
                 )
             }),
@@ -321,5 +321,16 @@ impl Record {
             version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
         }
+    }
+}
+
+/// Weighted SSE of a run's partition: [`crate::partition::Partition::weighted_sse`] on
+/// complete data; over the observed cells with missing ones (the partition of a masked run
+/// is built on group-imputed z-scores, whose weighted SSE is not the masked one).
+fn weighted_sse_of_partition(inst: &Instance, w: &[f64], p: &Partition) -> f64 {
+    if inst.has_missing() {
+        crate::weighted::weighted_sse_of_labels(inst, w, p.labels())
+    } else {
+        p.weighted_sse(inst, w)
     }
 }

@@ -11,6 +11,8 @@
 //! ## References
 //! Cochran, W. G. (1977). Sampling Techniques, 3rd ed., Wiley, Section 2.2.
 
+pub mod masked;
+
 use crate::data::Instance;
 use microagg_solvers::sse::sq_dist;
 use schemars::JsonSchema;
@@ -43,10 +45,10 @@ pub fn weighted_group_stats(z: &[f64], d: usize, w: &[f64], members: &[usize]) -
 /// Weighted SST of the z-scores about the weighted grand mean, column by column (two
 /// passes): `sum_j sum_i w_i (z_ij - m_j)^2`, `m_j = sum_i w_i z_ij / sum_i w_i`. With
 /// missing cells (`--missing ignore`) over the observed cells about the weighted means of
-/// the observed values ([`crate::missing::weighted::weighted_sst`]).
+/// the observed values ([`crate::weighted::masked::weighted_sst`]).
 pub fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
     if inst.has_missing() {
-        return crate::missing::weighted::weighted_sst(inst, w);
+        return crate::weighted::masked::weighted_sst(inst, w);
     }
     let (n, d, z) = (inst.n, inst.d, &inst.z);
     let total: f64 = w.iter().sum();
@@ -73,33 +75,18 @@ pub fn weighted_sse_of_labels(inst: &Instance, w: &[f64], labels: &[usize]) -> f
 
 /// Weighted SSE of groups (row indices; summed in the given order). With missing cells
 /// (`--missing ignore`) each group's is taken over its observed cells about its weighted
-/// masked centroid ([`crate::missing::weighted::weighted_group_sse`]).
+/// masked centroid ([`crate::weighted::masked::weighted_group_sse`]).
 pub fn weighted_sse_of_groups(inst: &Instance, w: &[f64], groups: &[Vec<usize>]) -> f64 {
     if inst.has_missing() {
         return groups
             .iter()
-            .map(|m| crate::missing::weighted::weighted_group_sse(inst, w, m))
+            .map(|m| crate::weighted::masked::weighted_group_sse(inst, w, m))
             .sum();
     }
     groups
         .iter()
         .map(|m| weighted_group_stats(&inst.z, inst.d, w, m).1)
         .sum()
-}
-
-/// Weighted SSE of a run's partition: [`crate::partition::Partition::weighted_sse`] on
-/// complete data; over the observed cells with missing ones (the partition of a masked run
-/// is built on group-imputed z-scores, whose weighted SSE is not the masked one).
-pub fn weighted_sse_of_partition(
-    inst: &Instance,
-    w: &[f64],
-    p: &crate::partition::Partition,
-) -> f64 {
-    if inst.has_missing() {
-        crate::missing::weighted::weighted_sse(inst, w, p.labels())
-    } else {
-        p.weighted_sse(inst, w)
-    }
 }
 
 /// The weighted figures of a partition, as `run --json` (the record's `weights`) and

@@ -28,8 +28,6 @@ pub mod list;
 pub mod run;
 pub mod study;
 pub mod values;
-pub mod weighted_bound;
-pub mod weighted_exact;
 
 use microagg::interrupt;
 use std::process::ExitCode;

@@ -154,7 +154,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let data = &args.data;
     let inst = if let Some(w) = &data.weights {
         // With --missing ignore: the weighted figures over observed cells
-        // (microagg::missing::weighted).
+        // (microagg::weighted::masked).
         microagg::data::load_weighted_split(
             &data.data,
             &data.selection(),

@@ -43,7 +43,6 @@
 
 pub mod descent;
 pub mod engine;
-pub mod weighted;
 
 use crate::data::instance::Scaled;
 use crate::data::Instance;
@@ -292,32 +291,6 @@ pub fn check_pipeline(spec: &str, stages: &[&str]) -> Result<()> {
          (each optionally followed by +descent; docs/missing-values.md), or leave the \
          columns with holes out with --columns",
         names.join(", ")
-    )))
-}
-
-/// Sampling weights that are not all equal with missing cells: the initializers run (they
-/// minimise the unweighted masked SSE, as they minimise the unweighted SSE on complete
-/// data; the record reports the weighted figures over the observed cells), but a pipeline
-/// ending in `descent` is refused: the masked descent minimises the unweighted masked SSE
-/// and the weighted descent needs complete rows, so no refiner minimises the weighted SSE
-/// over observed cells, and reporting such a run as weighted would be false. Equal weights
-/// make the two objectives one (a constant factor) and pass.
-pub fn check_weighted_pipeline(
-    inst: &Instance,
-    pipeline: &crate::pipeline::Pipeline,
-) -> Result<()> {
-    let unequal = inst.weights.as_ref().is_some_and(|w| !w.all_equal());
-    if !unequal || !inst.has_missing() || !pipeline.stages.iter().any(|s| s.name == "descent") {
-        return Ok(());
-    }
-    Err(Error::usage(format!(
-        "--weights with --missing ignore: '{}' ends in descent, but the masked descent \
-         minimises the unweighted SSE over observed cells and the weighted descent needs \
-         complete rows, so nothing here minimises the weighted SSE over observed cells; run \
-         the initializer alone (it minimises the unweighted SSE, the record reports the \
-         weighted SSE and IL over observed cells), or leave out --weights, or the columns \
-         with holes (docs/weights.md)",
-        pipeline.spec
     )))
 }
 

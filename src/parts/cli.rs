@@ -125,7 +125,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     };
     inst.check_k(r.k)?;
     let holes = inst.has_missing();
-    crate::missing::check_weighted_pipeline(&inst, r.pipeline)?;
+    r.pipeline.check_weighted_masked(&inst)?;
     if holes && split.blocks.is_some() {
         return Err(Error::usage(
             "--blocks: the data have missing cells (--missing ignore) and the border repair \

@@ -169,7 +169,7 @@ fn describe(inst: &Instance, y: &[f64], agg: Aggregation, measures: bool) -> Res
         decimals: None,
         il_released,
         il_released_weighted: inst.weights.as_ref().map(|w| match holes {
-            true => crate::missing::weighted::il_released_weighted(inst, y, &w.values),
+            true => crate::weighted::masked::il_released_weighted(inst, y, &w.values),
             false => crate::measure::utility::il_sse_weighted(&inst.raw, y, inst.d, &w.values),
         }),
         measures,

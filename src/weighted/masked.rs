@@ -1,6 +1,6 @@
 //! # Weighted figures over observed cells (`--weights` with `--missing ignore`)
 //!
-//! The weighted forms of the masked SSE of [`super`] (docs/weights.md, "Weights and
+//! The weighted forms of the masked SSE of [`crate::missing`] (docs/weights.md, "Weights and
 //! missing values"; `proofs/P40-weighted-sse.md`, section W7): for a group G and a column j
 //! with observed members O_Gj (cells not missing) and their weight W_Gj = sum_{i in O_Gj} w_i,
 //!
@@ -14,7 +14,7 @@
 //!   y_ij) / sigma_j)^2 / sum_{obs} w_i ((x_ij - m'_j) / sigma_j)^2`, sigma_j the population sd
 //!   and m'_j the weighted mean of column j's observed values (original units).
 //!
-//! With unit weights each is the unweighted masked figure of [`super`] (the same sums, each
+//! With unit weights each is the unweighted masked figure of [`crate::missing`] (the same sums, each
 //! term times 1). On complete data the callers ([`crate::weighted`]) use the unmasked
 //! weighted functions instead, so complete runs keep their bits.
 //!
@@ -62,14 +62,6 @@ pub fn weighted_group_sse(inst: &Instance, w: &[f64], members: &[usize]) -> f64 
             .sum::<f64>();
     }
     total
-}
-
-/// Weighted masked SSE of a labelling (labels 0..g; groups in label order).
-pub fn weighted_sse(inst: &Instance, w: &[f64], labels: &[usize]) -> f64 {
-    super::groups_of(labels)
-        .iter()
-        .map(|m| weighted_group_sse(inst, w, m))
-        .sum()
 }
 
 /// Weighted masked SST: per column, the weighted squared deviations of the observed
@@ -125,7 +117,7 @@ mod tests {
         // weighted SSE 1 (1.5)^2 + 3 (0.5)^2 = 3 (raw); column b only row 0: 0.
         // Group {2, 3}: column a only row 2: 0; column b weights 2, 2 -> centroid 3.5,
         // SSE 2 (1.5)^2 + 2 (1.5)^2 = 9.
-        let sse = weighted_sse(&inst, w, &[0, 0, 1, 1]);
+        let sse = crate::weighted::weighted_sse_of_labels(&inst, w, &[0, 0, 1, 1]);
         let hand = 3.0 / (sa * sa) + 9.0 / (sb * sb);
         assert!((sse - hand).abs() < 1e-12 * hand, "{sse} vs {hand}");
         // SST: column a weights 1, 3, 2 -> mean (-3 - 3 + 2) / 6 = -2/3, sum w (x - m)^2 =
