@@ -17,7 +17,10 @@
 //! - `correlation_change` (IL5 of the same paper): the mean over pairs i < j of
 //!   |r_ij(y) - r_ij(x)|; `None` when a released column is constant or p = 1.
 //! - `eigen_sdcmicro`: sdcMicro's `dUtility(method = "eigen")`, sum_j |e_j - e'_j| / e_j over
-//!   the eigenvalues (decreasing) of the correlation matrices of `x` and `y`.
+//!   the eigenvalues (decreasing) of the correlation matrices of `x` and `y`; `None` also
+//!   when the original's correlation matrix is singular to working precision (its smallest
+//!   eigenvalue at most 64 p eps times the largest): a quotient by an eigenvalue that is
+//!   round-off is noise (sdcMicro prints it; Census, `docs/measures.md`).
 //!
 //! ## Complexity
 //! O(n p^2) for the covariance matrices, O(p^3) for the eigenvalues.
@@ -158,8 +161,11 @@ pub fn utility(x: &[f64], y: &[f64], p: usize, names: &[String]) -> Utility {
             let cc = (!pairs.is_empty()).then(|| pairs.iter().sum::<f64>() / pairs.len() as f64);
             let ex = stats::symmetric_eigenvalues(rx, p);
             let ey = stats::symmetric_eigenvalues(ry, p);
+            let largest = ex.iter().fold(0.0f64, |m, &e| m.max(e.abs()));
+            let round_off = 64.0 * p as f64 * f64::EPSILON * largest;
+            let singular = ex.iter().any(|&e| e <= round_off);
             let eig = ex.iter().zip(&ey).map(|(a, b)| (a - b).abs() / a).sum();
-            (cc, Some(eig))
+            (cc, (!singular).then_some(eig))
         }
         _ => (None, None),
     };
@@ -221,5 +227,21 @@ mod tests {
         assert!(close(u.il_sse, 100.0));
         assert_eq!((u.correlation_change, u.eigen_sdcmicro), (None, None));
         assert!(close(u.variance_change_percent.unwrap(), 100.0));
+    }
+
+    #[test]
+    fn a_singular_original_correlation_matrix_has_no_eigen_measure() {
+        // Rows (a, b) with b = 2 a: correlation eigenvalues (2, 0); the quotient by 0 is not
+        // reported.
+        let x = [1.0, 2.0, 2.0, 4.0, 3.0, 6.0, 4.0, 8.0];
+        let y = [1.5, 2.0, 1.5, 5.0, 3.5, 6.0, 3.5, 7.0];
+        let u = utility(&x, &y, 2, &["a".into(), "b".into()]);
+        assert!(u.correlation_change.is_some());
+        assert_eq!(u.eigen_sdcmicro, None);
+        // The same release against a regular original keeps the measure.
+        let x = [1.0, 5.0, 2.0, 8.0, 3.0, 7.0, 4.0, 6.0];
+        assert!(utility(&x, &y, 2, &["a".into(), "b".into()])
+            .eigen_sdcmicro
+            .is_some());
     }
 }
