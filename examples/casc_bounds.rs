@@ -274,17 +274,6 @@ struct BnpCases<'a> {
     shaping: &'a [String],
 }
 
-/// CPU seconds of this process so far (user + system, all threads), by getrusage.
-fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return f64::NAN;
-    }
-    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-    t(u.ru_utime) + t(u.ru_stime)
-}
-
 impl BnpCases<'_> {
     fn case(&self, data: &str, k: usize) -> Result<(), Box<dyn std::error::Error>> {
         use microagg::bound::{compute_with, BoundOptions, Certificate};
@@ -299,9 +288,9 @@ impl BnpCases<'_> {
             options.start_source = best_file;
         }
         let never = std::sync::atomic::AtomicBool::new(false);
-        let cpu = cpu_seconds();
+        let cpu = microagg::bench::process_cpu_seconds();
         let b = compute_with("bnp", &inst, k, Some(self.time_limit), &options, &never)?;
-        let cpu = cpu_seconds() - cpu;
+        let cpu = microagg::bench::process_cpu_seconds() - cpu;
         let d = &b.details;
         let f = |key: &str| d[key].as_f64().unwrap_or(f64::NAN);
         let best = best_known(data, k);

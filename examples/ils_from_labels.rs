@@ -69,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut ils = microagg::registry::find("ils")?.make_refiner(&params)?;
     let never = AtomicBool::new(false);
     let t = Instant::now();
-    let cpu0 = cpu_seconds();
+    let cpu0 = microagg::bench::process_cpu_seconds();
     let r = refine(
         ils.as_mut(),
         &inst,
@@ -84,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "ils seed {seed} {:.1} s wall, {:.1} s CPU, {} steps: SSE {:.10} IL {:.10} % ({:+.10} against the start)",
         t.elapsed().as_secs_f64(),
-        cpu_seconds() - cpu0,
+        microagg::bench::process_cpu_seconds() - cpu0,
         r.steps,
         report.sse,
         inst.il(report.sse),
@@ -98,19 +98,4 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("not better: nothing written");
     }
     Ok(())
-}
-
-/// CPU seconds of this process (user + system) from /proc, or NaN where unavailable.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return f64::NAN;
-    };
-    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
-    let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok());
-    match (ticks(11), ticks(12)) {
-        (Some(u), Some(s)) => (u + s) / 100.0,
-        _ => f64::NAN,
-    }
 }

@@ -99,7 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         triples.len()
     );
     opts.deadline = Some(Instant::now() + Duration::from_secs_f64(limit));
-    let (t, cpu0) = (Instant::now(), cpu_seconds());
+    let (t, cpu0) = (Instant::now(), microagg::bench::process_cpu_seconds());
     let r = rc_dive(
         &inst.z,
         inst.n,
@@ -134,7 +134,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
          the start)",
         r.steps.len(),
         t.elapsed().as_secs_f64(),
-        cpu_seconds() - cpu0,
+        microagg::bench::process_cpu_seconds() - cpu0,
         best.sse,
         inst.il(best.sse),
         best.sse - report.sse
@@ -181,19 +181,4 @@ fn read_duals(path: &Path, leaf: usize) -> Result<Duals, Box<dyn std::error::Err
     let triples = c.cuts.iter().map(|c| c.records).collect();
     let sigma = c.cuts.iter().map(|c| c.dual).collect();
     Ok((c.duals, triples, sigma))
-}
-
-/// CPU seconds of this process (user + system) from /proc, or NaN where unavailable.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return f64::NAN;
-    };
-    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
-    let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok());
-    match (ticks(11), ticks(12)) {
-        (Some(u), Some(s)) => (u + s) / 100.0,
-        _ => f64::NAN,
-    }
 }

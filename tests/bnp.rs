@@ -5,7 +5,7 @@
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
 mod common;
-use common::{brute_force_optimum, cli_ok};
+use common::{adversarial_family as family, brute_force_optimum, cli_ok};
 use microagg_solvers::bnp::{
     branch_and_price, prove_by_enumeration, BnpOptions, BnpResult, EnumerationOptions, NodeProof,
 };
@@ -59,54 +59,6 @@ fn constrained_optimum(x: &[f64], n: usize, d: usize, k: usize, dec: &[(u32, u32
         }
     }
     f[full]
-}
-
-/// Rows of one of six adversarial families (row-major, n x d).
-fn family(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
-    match case % 6 {
-        // Uniform.
-        0 => (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect(),
-        // Duplicates: few distinct rows.
-        1 => {
-            let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
-            (0..n)
-                .flat_map(|_| {
-                    let r = rng.random_range(0..3);
-                    distinct[r * d..(r + 1) * d].to_vec()
-                })
-                .collect()
-        }
-        // Ties: small integer grid.
-        2 => (0..n * d).map(|_| rng.random_range(0..3) as f64).collect(),
-        // Scaled: uniform times 10^e, e in -9..9.
-        3 => {
-            let s = 10f64.powi(rng.random_range(-9..=9));
-            (0..n * d)
-                .map(|_| s * rng.random_range(-1.0..1.0))
-                .collect()
-        }
-        // Two far clusters with tiny spread.
-        4 => (0..n * d)
-            .map(|t| {
-                let c = if (t / d).is_multiple_of(2) {
-                    0.0
-                } else {
-                    100.0
-                };
-                c + 1e-3 * rng.random_range(-1.0..1.0)
-            })
-            .collect(),
-        // Outliers: a tight blob and a few far records.
-        _ => (0..n * d)
-            .map(|t| {
-                if (t / d) < 2 {
-                    rng.random_range(-50.0..50.0)
-                } else {
-                    rng.random_range(-0.1..0.1)
-                }
-            })
-            .collect(),
-    }
 }
 
 fn chunks(n: usize, k: usize) -> Vec<usize> {

@@ -7,7 +7,7 @@
 //! verify, and tampered ones are rejected.
 
 mod common;
-use common::brute_force_optimum;
+use common::{adversarial_family as family, brute_force_optimum};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
@@ -18,49 +18,6 @@ use microagg_solvers::sse::{group_sse, partition_sse};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-
-/// Rows of one of six adversarial families (row-major, n x d): uniform, duplicates, ties,
-/// scaled by 10^-9..10^9, two far clusters with a tiny spread, outliers.
-fn family(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
-    match case % 6 {
-        0 => (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect(),
-        1 => {
-            let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
-            (0..n)
-                .flat_map(|_| {
-                    let r = rng.random_range(0..3);
-                    distinct[r * d..(r + 1) * d].to_vec()
-                })
-                .collect()
-        }
-        2 => (0..n * d).map(|_| rng.random_range(0..3) as f64).collect(),
-        3 => {
-            let s = 10f64.powi(rng.random_range(-9..=9));
-            (0..n * d)
-                .map(|_| s * rng.random_range(-1.0..1.0))
-                .collect()
-        }
-        4 => (0..n * d)
-            .map(|t| {
-                let c = if (t / d).is_multiple_of(2) {
-                    0.0
-                } else {
-                    100.0
-                };
-                c + 1e-3 * rng.random_range(-1.0..1.0)
-            })
-            .collect(),
-        _ => (0..n * d)
-            .map(|t| {
-                if (t / d) < 2 {
-                    rng.random_range(-50.0..50.0)
-                } else {
-                    rng.random_range(-0.1..0.1)
-                }
-            })
-            .collect(),
-    }
-}
 
 /// Optimum over partitions into groups of k..=2k-1 records by a DP over subsets (the group
 /// of the lowest remaining record), two-pass group SSE; independent of the solver.

@@ -431,3 +431,53 @@ pub fn assert_table1_sse(method: &str, id: &str, k: usize, sse: f64, want: f64, 
         "{method} {id} k={k}: SSE {sse:.4} but Table 1 prints {want} (tolerance {tol:.4})"
     );
 }
+
+/// Rows of one of six adversarial families (row-major, n x d), chosen by `case % 6`: uniform,
+/// duplicates (three distinct rows), ties (a small integer grid), scaled by 10^-9..10^9, two far
+/// clusters with a tiny spread, outliers (two far records beside a tight blob).
+pub fn adversarial_family(rng: &mut impl rand::Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
+    match case % 6 {
+        // Uniform.
+        0 => (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect(),
+        // Duplicates: few distinct rows.
+        1 => {
+            let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+            (0..n)
+                .flat_map(|_| {
+                    let r = rng.random_range(0..3);
+                    distinct[r * d..(r + 1) * d].to_vec()
+                })
+                .collect()
+        }
+        // Ties: small integer grid.
+        2 => (0..n * d).map(|_| rng.random_range(0..3) as f64).collect(),
+        // Scaled: uniform times 10^e, e in -9..9.
+        3 => {
+            let s = 10f64.powi(rng.random_range(-9..=9));
+            (0..n * d)
+                .map(|_| s * rng.random_range(-1.0..1.0))
+                .collect()
+        }
+        // Two far clusters with tiny spread.
+        4 => (0..n * d)
+            .map(|t| {
+                let c = if (t / d).is_multiple_of(2) {
+                    0.0
+                } else {
+                    100.0
+                };
+                c + 1e-3 * rng.random_range(-1.0..1.0)
+            })
+            .collect(),
+        // Outliers: a tight blob and a few far records.
+        _ => (0..n * d)
+            .map(|t| {
+                if (t / d) < 2 {
+                    rng.random_range(-50.0..50.0)
+                } else {
+                    rng.random_range(-0.1..0.1)
+                }
+            })
+            .collect(),
+    }
+}
