@@ -29,7 +29,7 @@
 //!   capacitated vehicle routing. Mathematical Programming Computation 9, 61-100 (limited-
 //!   memory rank-1 cuts; the multipliers used here are their optimal ones for 4 and 5 rows).
 
-use crate::bounds::colgen::cuts::Cut;
+use crate::bounds::colgen::cuts::{fractional_columns_of, Cut};
 use std::collections::{HashMap, HashSet};
 
 /// What the separation looks for.
@@ -95,15 +95,7 @@ pub(super) fn separate(
     existing: &HashSet<Cut>,
     s: &Rank1Search,
 ) -> Vec<(Cut, f64)> {
-    let frac = |v: f64| v > 1e-9 && v < 1.0 - 1e-9;
-    let mut cols_of: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (j, g) in members.iter().enumerate() {
-        if frac(x[j]) {
-            for &i in g {
-                cols_of[i as usize].push(j as u32);
-            }
-        }
-    }
+    let cols_of = fractional_columns_of(n, members, x);
     let mut found: HashMap<Cut, f64> = HashMap::new();
     let mut weight: HashMap<u32, f64> = HashMap::new();
     let mut seen: Vec<u32> = Vec::new();

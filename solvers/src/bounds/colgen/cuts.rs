@@ -276,6 +276,22 @@ fn lhs(t: [u32; 3], cols_of: &[Vec<u32>], members: &[Vec<u32>], x: &[f64]) -> f6
     s
 }
 
+/// The fractional columns (0 < x_j < 1, with a 1e-9 margin) holding each of the `n` records,
+/// in column order: the only columns a violated rank-1 cut can involve (used by the triple
+/// separation here and by the 4-5-record one of `bnp::rank1`).
+pub fn fractional_columns_of(n: usize, members: &[Vec<u32>], x: &[f64]) -> Vec<Vec<u32>> {
+    let frac = |v: f64| v > 1e-9 && v < 1.0 - 1e-9;
+    let mut cols_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (j, g) in members.iter().enumerate() {
+        if frac(x[j]) {
+            for &i in g {
+                cols_of[i as usize].push(j as u32);
+            }
+        }
+    }
+    cols_of
+}
+
 /// The violated subset-row cuts at the master solution (`members[j]` sorted, value `x[j]`)
 /// over `n` records: triples with left side above `1 + min_violation`, most violated first,
 /// at most `max_cuts`, each record in at most `per_record` of them, none in `existing`.
@@ -291,15 +307,7 @@ pub fn separate(
 ) -> Vec<([u32; 3], f64)> {
     // Only fractional columns can take part in a violated cut (a column at 1 holding two
     // records of C leaves every other column of those records at 0, so the left side is 1).
-    let frac = |v: f64| v > 1e-9 && v < 1.0 - 1e-9;
-    let mut cols_of: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (j, g) in members.iter().enumerate() {
-        if frac(x[j]) {
-            for &i in g {
-                cols_of[i as usize].push(j as u32);
-            }
-        }
-    }
+    let cols_of = fractional_columns_of(n, members, x);
     let mut found: Vec<([u32; 3], f64)> = Vec::new();
     let mut partners: Vec<u32> = Vec::new();
     for a in 0..n {
