@@ -88,6 +88,8 @@ pub mod cuts;
 pub mod master;
 pub mod pairs;
 pub mod pricing;
+pub mod record_share;
+pub mod signed_anchors;
 pub mod smoothing;
 pub mod subgrad;
 pub mod verify;

@@ -55,8 +55,8 @@ mod greedy;
 pub use completion::exact_rc_bound_anchor_complete;
 pub use exact::{
     anchor_sizes, enumerate_rc_below, exact_rc_bound, exact_rc_bound_anchor_carry,
-    exact_rc_bound_anchor_sizes, exact_rc_bound_anchors, exact_rc_bound_cuts, exact_rc_bound_pairs,
-    ExactBudget, ExactPricing,
+    exact_rc_bound_anchor_sizes, exact_rc_bound_anchor_sizes_signed, exact_rc_bound_anchors,
+    exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget, ExactPricing,
 };
 pub use greedy::{heuristic, heuristic_cuts};
 

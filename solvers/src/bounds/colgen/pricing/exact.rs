@@ -213,6 +213,30 @@ pub fn exact_rc_bound_anchor_sizes(
     )
 }
 
+/// [`exact_rc_bound_anchor_sizes`] without cuts and with any threshold, positive ones included
+/// (proofs/P20 "Signed values": the search's argument does not use the sign of the
+/// incumbent); for [`super::super::signed_anchors`].
+pub fn exact_rc_bound_anchor_sizes_signed(
+    geo: &Geometry,
+    y: &[f64],
+    budget: ExactBudget,
+    threshold: f64,
+    per_size: &mut Vec<f64>,
+) -> ExactPricing {
+    per_size.clear();
+    per_size.resize(geo.n * anchor_sizes(geo), threshold);
+    let anchors = Some((threshold, per_size));
+    exact_search(
+        geo,
+        y,
+        &CutDuals::none(),
+        None,
+        budget,
+        anchors,
+        Mode::Least,
+    )
+}
+
 /// [`exact_rc_bound_anchor_sizes`] with each anchor's incumbent carried from its smaller sizes
 /// (proofs/P20, "Carried incumbent"): at size `m > k` the search at anchor `r` starts from
 /// `c = min(threshold, values of r at sizes k..m-1)` instead of `threshold`, so it prunes
