@@ -173,6 +173,24 @@ fn errors_as(schema: &Value, kind: &str, v: &Value) -> Vec<String> {
     e
 }
 
+/// A change that breaks a record at a place (a JSON-pointer-like path or a message part).
+type Breaker = Box<dyn Fn(&mut Value)>;
+
+/// Each broken copy of `base` is rejected as a record of `kind`, with an error naming the
+/// place, and by the whole schema.
+fn assert_broken_rejected(schema: &Value, kind: &str, base: &Value, broken: Vec<(&str, Breaker)>) {
+    for (place, breaker) in broken {
+        let mut r = base.clone();
+        breaker(&mut r);
+        let e = errors_as(schema, kind, &r);
+        assert!(
+            e.iter().any(|m| m.contains(place)),
+            "broken at {place}, but: {e:?}"
+        );
+        assert!(!errors_of(schema, &r).is_empty(), "{place}");
+    }
+}
+
 #[test]
 fn shipped_schema_is_the_one_generated_from_the_types() {
     let generated = serde_json::to_string_pretty(&microagg::schema::run_record()).unwrap() + "\n";
@@ -339,7 +357,6 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
 
     // The check can fail: each broken copy is rejected, naming the place.
     let base = &records[0];
-    type Breaker = Box<dyn Fn(&mut Value)>;
     let broken: Vec<(&str, Breaker)> = vec![
         ("/il", Box::new(|r| r["il"] = Value::from("9.7"))),
         (
@@ -363,16 +380,7 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
             Box::new(|r| r["best_bound"] = Value::from("nn")),
         ),
     ];
-    for (place, breaker) in broken {
-        let mut r = base.clone();
-        breaker(&mut r);
-        let e = errors_as(&schema, "Record", &r);
-        assert!(
-            e.iter().any(|m| m.contains(place)),
-            "broken at {place}, but: {e:?}"
-        );
-        assert!(!errors_of(&schema, &r).is_empty(), "{place}");
-    }
+    assert_broken_rejected(&schema, "Record", base, broken);
     let mut r = ils.clone();
     r["trace"][0]["step"] = Value::from("one");
     assert!(!errors_of(&schema, &r).is_empty());
@@ -446,7 +454,6 @@ fn split_run_records_validate_and_broken_ones_do_not() {
         assert!(!errors_as(&schema, "Record", r).is_empty(), "{r}");
     }
     // The check can fail on split records too.
-    type Breaker = Box<dyn Fn(&mut Value)>;
     let broken: Vec<(&str, Breaker)> = vec![
         ("/bogus", Box::new(|r| r["bogus"] = Value::from(1))),
         (
@@ -469,14 +476,5 @@ fn split_run_records_validate_and_broken_ones_do_not() {
             Box::new(|r| r["missing"]["bogus"] = Value::from(0)),
         ),
     ];
-    for (place, breaker) in broken {
-        let mut r = strata.clone();
-        breaker(&mut r);
-        let e = errors_as(&schema, "SplitRecord", &r);
-        assert!(
-            e.iter().any(|m| m.contains(place)),
-            "broken at {place}, but: {e:?}"
-        );
-        assert!(!errors_of(&schema, &r).is_empty(), "{place}");
-    }
+    assert_broken_rejected(&schema, "SplitRecord", &strata, broken);
 }
