@@ -14,7 +14,8 @@
 //! - [`render`]: the text and JSON of one result as the command line prints it
 //!   (`src/main.rs` and `src/cli/` only parse and dispatch).
 //! - [`release`]: the released file (aggregations, the whole input file back, rounding);
-//!   [`measure`]: its utility and disclosure risk.
+//!   [`measure`]: its utility and disclosure risk;
+//! - [`record`]: the run record; [`schema`]: the JSON Schema of `run --json`'s records.
 //!
 //! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
 
@@ -47,6 +48,7 @@ pub mod release;
 pub mod render;
 pub mod report;
 pub mod rng;
+pub mod schema;
 pub mod search;
 pub mod strata;
 pub mod weighted;

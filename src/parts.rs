@@ -54,12 +54,14 @@ use std::time::Instant;
 mod assign;
 mod cli;
 mod files;
+mod record;
 
 pub use assign::{assign_parts, slurm_part, Part};
 pub use cli::{run_cli, SplitRun};
 pub use files::{
     combine, first_appearance_labels, read_part, write_part, CombineSummary, PartHeader,
 };
+pub use record::SplitRecord;
 
 /// The `run` options that split a run into units.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -104,7 +106,7 @@ impl SplitArgs {
 pub use crate::data::sub_instance;
 
 /// What a stage did over all units: summed SSE and seconds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct StageTotal {
     pub name: String,
     pub sse: f64,

@@ -1,10 +1,10 @@
 //! # Run records
 //!
-//! The one record type of a run ([`Record`]), written by `microagg run --json` and by every
-//! experiment (one JSON line per run, [`crate::experiment::record`] reads and writes the
-//! files), and its JSON Schema ([`schema`]), generated from these types with `schemars` and
-//! shipped as `schema/run-record.json` (a test keeps the file current and validates real
-//! records against it). Fields: the effective configuration (pipeline stages with defaults
+//! The record of a run ([`Record`]), written by `microagg run --json` (unless the run is
+//! split: [`crate::parts::SplitRecord`]) and by every experiment (one JSON line per run, [`crate::experiment::record`] reads and writes the
+//! files). Its JSON Schema, generated from these types with `schemars`, is one of the two
+//! alternatives of `schema/run-record.json` ([`crate::schema`]; the other is a split run's
+//! record). Fields: the effective configuration (pipeline stages with defaults
 //! filled in, k, time limit, step budget, seeds, bounds requested), the instance's identity
 //! (spec, name, shape, sha256, SST), crate version and git commit, per-stage results with the
 //! refiners' counters, the final SSE/IL, the bounds with the best certified one and the gap
@@ -25,14 +25,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// Where the schema is shipped, relative to the repository root.
-pub const SCHEMA_FILE: &str = "schema/run-record.json";
-
-/// The JSON Schema of [`Record`] (pretty-printed as in [`SCHEMA_FILE`]).
-pub fn schema() -> Value {
-    serde_json::to_value(schemars::schema_for!(Record)).expect("schemas serialise")
-}
 
 /// What one stage did (mirror of [`StageRecord`](crate::pipeline::StageRecord) that can
 /// also be read back).

@@ -354,3 +354,61 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
     let o = microagg(&["bound", "--data", "sim1:seed=1", "--k", "1"]);
     assert_eq!(o.status.code(), Some(2), "k = 1 is refused: {}", stderr(&o));
 }
+
+#[test]
+fn list_shows_which_bounds_have_a_weighted_version() {
+    // Text: each bound's `weighted:` line (after `certified:`) names the proof of its
+    // weighted version or says that it refuses --weights; JSON: `weighted` is the proof or
+    // null. What list says is what `bound --weights` does: it runs the listed weighted
+    // versions and refuses the others.
+    let text = stdout(&microagg(&["list"]));
+    let lines: Vec<&str> = text.lines().collect();
+    let listed = cli_json(&["list", "--json"]);
+    let entries: Vec<&serde_json::Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "bound")
+        .collect();
+    assert_eq!(entries.len(), microagg::bound::BOUNDS.len());
+    let dir = tempfile::tempdir().unwrap();
+    let data = write_file(
+        dir.path(),
+        "w.csv",
+        "x,y,w\n1,5,1\n2,3,2\n3,1,1\n4,4,2\n5,0,3\n6,2,1\n",
+    );
+    let data = data.to_str().unwrap();
+    let mut weighted = Vec::new();
+    for (b, e) in microagg::bound::BOUNDS.iter().zip(entries) {
+        assert_eq!(e["name"], b.name);
+        let head = format!("  {:<16} {}", b.name, b.summary);
+        let at = lines
+            .iter()
+            .position(|l| *l == head)
+            .expect("the bound's line");
+        let line = lines[at + 2].trim_start();
+        let o = microagg(&common::weighted_args(
+            "bound",
+            data,
+            "2",
+            &["--method", b.name, "--json"],
+        ));
+        match e["weighted"].as_str() {
+            Some(proof) => {
+                assert!(proof.starts_with("proofs/P"), "{}: {proof}", b.name);
+                assert!(
+                    line.starts_with("weighted: yes") && line.contains(proof),
+                    "{line}"
+                );
+                assert!(o.status.success(), "{}: {}", b.name, stderr(&o));
+                weighted.push(b.name);
+            }
+            None => {
+                assert!(e["weighted"].is_null(), "{}", b.name);
+                assert!(line.starts_with("weighted: no") && line.contains("refuses --weights"));
+                assert_exit(&o, 2, &format!("bound {} with --weights", b.name));
+            }
+        }
+    }
+    assert_eq!(weighted, ["nn", "colgen"]);
+}

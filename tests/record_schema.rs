@@ -1,6 +1,7 @@
 //! The run record's JSON Schema (`schema/run-record.json`): the shipped file is the one
-//! generated from the types, and real records, of a tiny experiment and of `run --json`,
-//! validate against it; broken records do not. The validator below is a small independent
+//! generated from the types, and real records, of a tiny experiment, of `run --json` and of
+//! split runs (`run --strata/--blocks/--part --json`), validate against it, each as its own
+//! kind of record; broken records do not. The validator below is a small independent
 //! reading of the JSON Schema keywords the generated schema uses (`$ref`, `type`,
 //! `properties`, `required`, `items`, `anyOf`/`oneOf`, `enum`/`const`, `minimum`,
 //! `additionalProperties`), strict in one way: an object key the schema does not describe is
@@ -17,7 +18,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 fn shipped_path() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(microagg::record::SCHEMA_FILE)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(microagg::schema::SCHEMA_FILE)
 }
 
 fn shipped() -> Value {
@@ -103,16 +104,21 @@ fn validate(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Ve
     }
     for (kw, need_one) in [("anyOf", false), ("oneOf", true)] {
         if let Some(alts) = s.get(kw).and_then(Value::as_array) {
-            let passing = alts
+            // Each alternative's errors: when none matches, they say where the value broke.
+            let per_alt: Vec<Vec<String>> = alts
                 .iter()
-                .filter(|a| {
+                .map(|a| {
                     let mut e = Vec::new();
                     validate(root, a, v, path, &mut e);
-                    e.is_empty()
+                    e
                 })
-                .count();
+                .collect();
+            let passing = per_alt.iter().filter(|e| e.is_empty()).count();
             if passing == 0 || (need_one && passing > 1) {
                 errors.push(format!("{path}: {passing} alternatives of {kw} match {v}"));
+            }
+            if passing == 0 {
+                errors.extend(per_alt.into_iter().flatten());
             }
         }
     }
@@ -158,9 +164,36 @@ fn errors_of(schema: &Value, v: &Value) -> Vec<String> {
     e
 }
 
+/// Errors of `v` against one kind of record, `$defs/KIND` of the schema (`Record`: an
+/// unsplit run or an experiment; `SplitRecord`: a split run).
+fn errors_as(schema: &Value, kind: &str, v: &Value) -> Vec<String> {
+    let mut e = Vec::new();
+    let one = serde_json::json!({ "$ref": format!("#/$defs/{kind}") });
+    validate(schema, &one, v, "", &mut e);
+    e
+}
+
+/// A change that breaks a record at a place (a JSON-pointer-like path or a message part).
+type Breaker = Box<dyn Fn(&mut Value)>;
+
+/// Each broken copy of `base` is rejected as a record of `kind`, with an error naming the
+/// place, and by the whole schema.
+fn assert_broken_rejected(schema: &Value, kind: &str, base: &Value, broken: Vec<(&str, Breaker)>) {
+    for (place, breaker) in broken {
+        let mut r = base.clone();
+        breaker(&mut r);
+        let e = errors_as(schema, kind, &r);
+        assert!(
+            e.iter().any(|m| m.contains(place)),
+            "broken at {place}, but: {e:?}"
+        );
+        assert!(!errors_of(schema, &r).is_empty(), "{place}");
+    }
+}
+
 #[test]
 fn shipped_schema_is_the_one_generated_from_the_types() {
-    let generated = serde_json::to_string_pretty(&microagg::record::schema()).unwrap() + "\n";
+    let generated = serde_json::to_string_pretty(&microagg::schema::run_record()).unwrap() + "\n";
     if std::env::var_os("MICROAGG_UPDATE_SCHEMA").is_some() {
         std::fs::create_dir_all(shipped_path().parent().unwrap()).unwrap();
         std::fs::write(shipped_path(), &generated).unwrap();
@@ -170,25 +203,55 @@ fn shipped_schema_is_the_one_generated_from_the_types() {
         file == generated,
         "schema/run-record.json is stale: run MICROAGG_UPDATE_SCHEMA=1 cargo test --release --test record_schema"
     );
-    // The schema names what a reader needs.
+    // A record is one of two kinds, and the schema names what a reader needs of each.
     let s = shipped();
-    for key in ["run_id", "il", "sse", "seeds", "stages", "bounds", "trace"] {
-        assert!(s["properties"].get(key).is_some(), "{key}");
-    }
-    for key in [
-        "il",
-        "sse",
-        "k",
-        "seeds",
-        "stages",
-        "pipeline",
-        "git_commit",
-    ] {
+    let kinds: Vec<&str> = s["anyOf"]
+        .as_array()
+        .expect("anyOf at the root")
+        .iter()
+        .map(|a| a["$ref"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["#/$defs/Record", "#/$defs/SplitRecord"]);
+    let required = |kind: &str, keys: &[&str]| {
+        let def = &s["$defs"][kind];
+        for key in keys {
+            assert!(def["properties"].get(key).is_some(), "{kind}.{key}");
+            let req = def["required"].as_array().unwrap();
+            assert!(req.contains(&Value::from(*key)), "{kind}.{key}");
+        }
+    };
+    required(
+        "Record",
+        &[
+            "run_id",
+            "il",
+            "sse",
+            "k",
+            "seeds",
+            "stages",
+            "bounds",
+            "pipeline",
+            "git_commit",
+        ],
+    );
+    assert!(s["$defs"]["Record"]["properties"].get("trace").is_some());
+    required(
+        "SplitRecord",
+        &[
+            "method",
+            "split",
+            "units",
+            "units_here",
+            "sse",
+            "sst",
+            "il",
+            "stages",
+            "unsolved_units",
+        ],
+    );
+    for key in ["part", "border_repair", "release", "missing", "weights"] {
         assert!(
-            s["required"]
-                .as_array()
-                .unwrap()
-                .contains(&Value::from(key)),
+            s["$defs"]["SplitRecord"]["properties"].get(key).is_some(),
             "{key}"
         );
     }
@@ -286,10 +349,14 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
     ));
     assert_eq!(errors_of(&schema, &run), Vec::<String>::new(), "{run}");
     assert!(run["weights"]["il"].is_number() && run["release"]["il_released_weighted"].is_number());
+    // Each is a record of an unsplit run, not of a split one.
+    for r in records.iter().chain([&run]) {
+        assert_eq!(errors_as(&schema, "Record", r), Vec::<String>::new());
+        assert!(!errors_as(&schema, "SplitRecord", r).is_empty());
+    }
 
     // The check can fail: each broken copy is rejected, naming the place.
     let base = &records[0];
-    type Breaker = Box<dyn Fn(&mut Value)>;
     let broken: Vec<(&str, Breaker)> = vec![
         ("/il", Box::new(|r| r["il"] = Value::from("9.7"))),
         (
@@ -313,16 +380,101 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
             Box::new(|r| r["best_bound"] = Value::from("nn")),
         ),
     ];
-    for (place, breaker) in broken {
-        let mut r = base.clone();
-        breaker(&mut r);
-        let e = errors_of(&schema, &r);
-        assert!(
-            e.iter().any(|m| m.contains(place)),
-            "broken at {place}, but: {e:?}"
-        );
-    }
+    assert_broken_rejected(&schema, "Record", base, broken);
     let mut r = ils.clone();
     r["trace"][0]["step"] = Value::from("one");
     assert!(!errors_of(&schema, &r).is_empty());
+}
+
+#[test]
+fn split_run_records_validate_and_broken_ones_do_not() {
+    let schema = shipped();
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Strata with weights, holes, the released file and its measures.
+    let data = common::write_file(
+        dir.path(),
+        "s.csv",
+        "region,x,y,w\nn,1,5,1\nn,2,,2\nn,3,1,1\nn,4,4,2\ns,5,0,3\ns,6,2,1\ns,7,NA,2\n\
+         s,8,3,1\ns,9,1,4\nn,2.5,2,1\n",
+    );
+    let data = data.to_str().unwrap();
+    let (masked, part_file) = (path("m.csv"), path("p1.txt"));
+    let strata = common::cli_json(&common::weighted_args(
+        "run",
+        data,
+        "2",
+        &[
+            "--method",
+            "mdav",
+            "--strata",
+            "region",
+            "--missing",
+            "ignore",
+            "--masked-out",
+            &masked,
+            "--measures",
+            "--json",
+        ],
+    ));
+    assert!(strata["weights"].is_object() && strata["missing"].is_object());
+    assert!(strata["release"]["measures"].is_object(), "{strata}");
+    // One part of two.
+    let part = common::cli_json(&common::run_args(
+        data,
+        "2",
+        "mdav",
+        &[
+            "--columns",
+            "x",
+            "--strata",
+            "region",
+            "--part",
+            "1/2",
+            "--labels-out",
+            &part_file,
+            "--json",
+        ],
+    ));
+    assert_eq!(part["part"], serde_json::json!({"index": 1, "count": 2}));
+    // Blocks with the border repair.
+    let blocks = common::cli_json(&common::run_args(
+        "gauss:n=60,d=2,clusters=4,seed=5",
+        "3",
+        "mdav",
+        &["--blocks", "20", "--json"],
+    ));
+    assert!(
+        !blocks["border_repair"].as_array().unwrap().is_empty(),
+        "{blocks}"
+    );
+    for r in [&strata, &part, &blocks] {
+        assert_eq!(errors_of(&schema, r), Vec::<String>::new(), "{r}");
+        assert_eq!(errors_as(&schema, "SplitRecord", r), Vec::<String>::new());
+        assert!(!errors_as(&schema, "Record", r).is_empty(), "{r}");
+    }
+    // The check can fail on split records too.
+    let broken: Vec<(&str, Breaker)> = vec![
+        ("/bogus", Box::new(|r| r["bogus"] = Value::from(1))),
+        (
+            "required key units missing",
+            Box::new(|r| {
+                r.as_object_mut().unwrap().remove("units");
+            }),
+        ),
+        ("/part", Box::new(|r| r["part"] = Value::from("1/2"))),
+        (
+            "/stages/0/il",
+            Box::new(|r| r["stages"][0]["il"] = Value::from("5")),
+        ),
+        (
+            "/weights/sse",
+            Box::new(|r| r["weights"]["sse"] = Value::Null),
+        ),
+        (
+            "/missing/bogus",
+            Box::new(|r| r["missing"]["bogus"] = Value::from(0)),
+        ),
+    ];
+    assert_broken_rejected(&schema, "SplitRecord", &strata, broken);
 }

@@ -22,6 +22,8 @@ aggregation, utility and risk measures; the options of ``microagg run``)::
     >>> r.record["weights"]["il"]        # weighted IL; record["release"]["measures"]
     >>> r = microagg.run(df_with_nan, k=3, method="mdav", bound=None, missing="ignore",
     ...                  release=True)   # holes stay NaN in r.released (missing_release="fill")
+    >>> r = microagg.run(df_with_nan, k=3, method="mdav", bound=None, missing="ignore",
+    ...                  weights="weight", release=True)  # weighted figures over observed cells
 
 Solves run with the GIL released. Ctrl-C during a run returns the best partition so far
 (``Result.interrupted``); errors are the exceptions of ``microagg.Error`` with the
@@ -155,8 +157,12 @@ def run(
             and column) or ``"ignore"`` (``--missing ignore``: distances, centroids and SSE
             over the observed cells; only the MDAV-lineage methods ``mdav``,
             ``mdav-generic``, ``mdav1``, ``mdav-a1``, ``mdav-single``, ``mdav-nc``, ``cbfs``,
-            ``cbfs-nn``, no refiner, ``bound=None``; docs/missing-values.md). Not with
-            ``weights``.
+            ``cbfs-nn``, no refiner, ``bound=None``; docs/missing-values.md). With
+            ``weights``: the weighted SSE, SST and IL over the observed cells and weighted
+            group means in ``released`` (docs/weights.md "Weights and missing values");
+            the methods still minimise the unweighted SSE over the observed cells
+            (``weights.objective``), and a pipeline ending in ``descent`` is refused with
+            unequal weights, as in the CLI.
         release: also compute the released values (``Result.released``, ``record["release"]``
             with ``il_released``): each record's group aggregate in original units, as
             ``run --masked-out`` writes them (unrounded).

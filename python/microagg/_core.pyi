@@ -22,7 +22,7 @@ class Data:
         weights: Optional[str] = None,
     ) -> Data:
         """As the CLI's ``--data SPEC --columns COLUMNS --delimiter DELIMITER``, with
-        ``--missing ignore`` (``missing``) or ``--weights COLUMN`` (``weights``)."""
+        ``--missing ignore`` (``missing``) and ``--weights COLUMN`` (``weights``)."""
     def with_weights(self, column: str, values: List[float]) -> Data:
         """The same records with one sampling weight per record (finite, > 0)."""
     @property

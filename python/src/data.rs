@@ -16,9 +16,6 @@
 use crate::errors::{to_py, usage};
 use microagg::data::{self, ColumnSelection, Instance, Weights};
 use microagg::missing::MissingPolicy;
-
-/// The CLI's refusal of `--weights` with `--missing ignore`.
-const WEIGHTS_WITH_MISSING: &str = "weights with missing='ignore': weighted runs over data with missing cells are not supported yet (docs/weights.md)";
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::Arc;
@@ -72,8 +69,9 @@ impl Data {
     }
 
     /// As the CLI's `--data SPEC --columns COLUMNS --delimiter DELIMITER`, with
-    /// `--missing ignore` when `missing` and `--weights COLUMN` when `weights` (not both:
-    /// weighted runs over data with holes are not supported, as in the CLI).
+    /// `--missing ignore` when `missing` and `--weights COLUMN` when `weights` (both: the
+    /// weighted figures over the observed cells, docs/weights.md "Weights and missing
+    /// values"; loaded by the CLI's loader, `load_weighted_split`).
     #[staticmethod]
     #[pyo3(signature = (spec, columns=None, delimiter=",", missing=false, weights=None))]
     fn load(
@@ -94,9 +92,6 @@ impl Data {
             }
         };
         let selection = columns.map_or(ColumnSelection::All, ColumnSelection::parse);
-        if missing && weights.is_some() {
-            return Err(usage(py, WEIGHTS_WITH_MISSING));
-        }
         let spec = spec.to_string();
         let policy = if missing {
             MissingPolicy::Ignore
@@ -105,7 +100,8 @@ impl Data {
         };
         let inst = py
             .detach(move || match weights {
-                Some(w) => data::load_weighted(&spec, &selection, delimiter, &w),
+                Some(w) => data::load_weighted_split(&spec, &selection, delimiter, &[], policy, &w)
+                    .map(|r| r.0),
                 None => data::load_missing(&spec, &selection, delimiter, &[], policy).map(|r| r.0),
             })
             .map_err(|e| to_py(py, e))?;
@@ -144,7 +140,8 @@ impl Data {
     }
 
     /// The same records with sampling weights `values` (one per record, finite, > 0)
-    /// named `column` (as `--weights COLUMN`; `docs/weights.md`).
+    /// named `column` (as `--weights COLUMN`; `docs/weights.md`; with missing cells the
+    /// weighted figures are over the observed cells).
     fn with_weights(&self, py: Python<'_>, column: &str, values: Vec<f64>) -> PyResult<Data> {
         if values.len() != self.inst.n {
             return Err(usage(
@@ -155,9 +152,6 @@ impl Data {
                     self.inst.n
                 ),
             ));
-        }
-        if self.inst.has_missing() {
-            return Err(usage(py, WEIGHTS_WITH_MISSING));
         }
         let w = Weights::new(column, values).map_err(|e| to_py(py, e))?;
         let mut inst = (*self.inst).clone();

@@ -1,7 +1,9 @@
 """The record of ``microagg.run`` is the workbench's one run record: it validates against
 ``schema/run-record.json`` (the schema generated from the Rust types, which
 tests/record_schema.rs keeps in step) with a strict validator (an unknown key is an error,
-as in the Rust test), and carries the same keys as ``microagg run --json``."""
+as in the Rust test), as the schema's ``Record`` (the record of an unsplit run; the other
+kind, ``SplitRecord``, is that of ``run --strata/--blocks/--part``), and carries the same
+keys as ``microagg run --json``."""
 
 import json
 
@@ -11,6 +13,8 @@ import microagg
 from conftest import ROOT, run_cli
 
 SCHEMA = json.loads((ROOT / "schema" / "run-record.json").read_text())
+# The record of an unsplit run, one of the schema's two kinds of record.
+RECORD = {"$ref": "#/$defs/Record"}
 
 TYPES = {
     "object": dict,
@@ -71,7 +75,8 @@ def validate(value, schema, path="$"):
 def test_run_records_validate_against_the_schema():
     r = microagg.run("gauss:n=120,d=3,clusters=6,seed=2", 3, method="mdav+ils", seed=3, max_steps=200,
                      bound="nn", trace=True)
-    assert validate(r.record, SCHEMA) == []
+    assert validate(r.record, SCHEMA) == [] and validate(r.record, RECORD) == []
+    assert validate(r.record, {"$ref": "#/$defs/SplitRecord"}) != []
     rec = r.record
     assert rec["seeds"]["run"] == 3 and rec["bounds"][0]["name"] == "nn" and rec["trace"]
     assert rec["best_bound"] == rec["bounds"][0] and rec["gap"] == pytest.approx(r.gap)
@@ -79,7 +84,7 @@ def test_run_records_validate_against_the_schema():
     # The keys the package used to have of its own are gone.
     assert not {"bound", "gap_percent", "package_version", "seed"} & set(rec)
     plain = microagg.run("uniform:n=40,d=2,seed=1", 3, method="mdav", bound=None, trace=False)
-    assert validate(plain.record, SCHEMA) == [] and "trace" not in plain.record
+    assert validate(plain.record, RECORD) == [] and "trace" not in plain.record
     assert plain.record["bounds"] == [] and plain.gap is None and plain.lower_bound is None
 
 
@@ -92,8 +97,9 @@ def test_the_validator_rejects_broken_records():
         ({**rec, "bounds": [{**rec["bounds"][0], "lower_bound": 1.0}]}, "unknown key 'lower_bound'"),
     ]
     for record, needle in broken:
-        errors = validate(record, SCHEMA)
+        errors = validate(record, RECORD)
         assert any(needle in e for e in errors), (needle, errors)
+        assert validate(record, SCHEMA) != []
 
 
 def test_run_record_has_the_keys_of_the_cli_record(cli, tmp_path):

@@ -12,10 +12,17 @@ import pandas as pd
 import pytest
 
 import microagg
-from conftest import ROOT, casc_or_skip
+from conftest import ROOT, casc_or_skip, run_cli
 
 WEIGHTED = "x,w\n-3,1\n-1,3\n1,2\n3,2\n"
 FOUR = "id,a,b\nr1,0,0\nr2,1,NA\nr3,10,10\nr4,11,12\n"
+# Ten records with unequal weights and holes (empty and NA cells, one record with two).
+HOLES = (
+    "id,w,a,b,c\n"
+    "r1,1.5,0,10,3\nr2,4,1,,2.5\nr3,0.5,2,12,NA\nr4,2,9,,\nr5,3,10,30,8\n"
+    "r6,1,11,28,7.5\nr7,2.5,20,NA,1\nr8,1,21,41,0.5\nr9,6,23,44,1.5\nr10,0.25,5,20,5\n"
+)
+AGENCY = ROOT / "examples" / "agency" / "households.csv"
 
 
 def cli_json(cli, *args):
@@ -152,8 +159,6 @@ def test_missing_refusals():
     # The masked descent runs after an engine method (a local optimum, never worse).
     r = microagg.run(df, 2, method="mdav+descent", bound=None, columns=["a", "b"], missing="ignore")
     assert list(r.stages["name"]) == ["mdav", "descent"] and r.sse <= r.stages["sse"][0]
-    with pytest.raises(microagg.UsageError, match="not supported yet"):
-        microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore", weights=[1.0] * 4)
     with pytest.raises(microagg.UsageError, match="release=True"):
         microagg.run(df, 2, method="mdav", bound=None, columns=["a", "b"], missing="ignore", aggregate="median")
     with pytest.raises(microagg.UsageError, match="'refuse' or 'ignore'"):
@@ -171,3 +176,85 @@ def test_measures_and_aggregation_equal_the_cli(cli, tmp_path):
     got = r.released.to_numpy()
     want = pd.read_csv(tmp_path / "m.csv", dtype=str).map(float)[data.columns].to_numpy()
     assert np.array_equal(got, want)
+
+
+def weighted_masked_figures(x, w, labels):
+    """The weighted SSE and SST over the observed cells, recomputed here from the
+    definitions (docs/weights.md "Weights and missing values"; z-scores over each column's
+    observed values with the population standard deviation, docs/missing-values.md item 1):
+    a second implementation for the library's figures."""
+    observed = ~np.isnan(x)
+    z = (x - np.nanmean(x, axis=0)) / np.nanstd(x, axis=0)
+    sse = sst = 0.0
+    for j in range(x.shape[1]):
+        o = observed[:, j]
+        m = np.sum(w[o] * z[o, j]) / np.sum(w[o])
+        sst += np.sum(w[o] * (z[o, j] - m) ** 2)
+        for g in np.unique(labels):
+            og = o & (labels == g)
+            if og.any():
+                c = np.sum(w[og] * z[og, j]) / np.sum(w[og])
+                sse += np.sum(w[og] * (z[og, j] - c) ** 2)
+    return sse, sst
+
+
+@pytest.mark.parametrize("case", ["agency", "holes"])
+def test_weights_with_missing_values_equal_the_cli(cli, tmp_path, case):
+    """``weights`` with ``missing="ignore"``: the CLI's run (``--weights W --missing
+    ignore``) label for label and figure for figure, from the CSV spec and from a
+    DataFrame, and the weighted figures equal to a recomputation from the labels."""
+    if case == "agency":
+        path, wcol, cols, k = AGENCY, "weight", ["income", "expenditure", "savings"], 3
+    else:
+        path, wcol, cols, k = tmp_path / "holes.csv", "w", ["a", "b", "c"], 2
+        path.write_text(HOLES)
+    masked = tmp_path / "m.csv"
+    rec, labels = run_cli(cli, "run", "--data", str(path), "--columns", ",".join(cols), "--weights", wcol,
+                          "--k", str(k), "--method", "mdav", "--missing", "ignore", "--masked-out", str(masked),
+                          "--measures", tmp_path=tmp_path)
+    assert rec["missing"]["cells"] > 0 and rec["weights"]["objective"] == "unweighted"
+    frame = pd.read_csv(path)
+    want_released = pd.read_csv(masked)[cols].to_numpy(dtype=np.float64)
+    for X in (str(path), frame):
+        r = microagg.run(X, k, method="mdav", bound=None, columns=cols, weights=wcol, missing="ignore",
+                         release=True, measures=True)
+        assert list(r.labels) == list(labels)
+        assert r.sse == rec["sse"] and r.il == rec["il"] and r.groups == rec["groups"]
+        assert r.record["weights"] == rec["weights"]
+        assert r.record["missing"] == rec["missing"]
+        for key in ("il_released", "il_released_weighted", "measures"):
+            assert r.record["release"][key] == rec["release"][key], key
+        # The released values (weighted group means over the observed cells, holes kept)
+        # are the CLI's file, value for value.
+        assert np.array_equal(r.released[cols].to_numpy(dtype=np.float64), want_released, equal_nan=True)
+    x = frame[cols].to_numpy(dtype=np.float64)
+    sse, sst = weighted_masked_figures(x, frame[wcol].to_numpy(dtype=np.float64), labels)
+    assert math.isclose(sse, rec["weights"]["sse"], rel_tol=1e-12)
+    assert math.isclose(sst, rec["weights"]["sst"], rel_tol=1e-12)
+    assert math.isclose(rec["weights"]["il"], 100 * sse / sst, rel_tol=1e-12)
+    # The weights given as values instead of a column: the same run.
+    v = microagg.run(frame[cols], k, method="mdav", bound=None, weights=frame[wcol].to_numpy(), missing="ignore")
+    assert list(v.labels) == list(labels) and v.record["weights"]["sse"] == rec["weights"]["sse"]
+
+
+def test_weights_with_missing_values_keep_the_library_refusals(cli, tmp_path):
+    """The refusal the library keeps for weighted runs over holes (a pipeline ending in
+    descent with unequal weights) raises with the library's message, as the CLI prints it;
+    equal weights pass (the two objectives differ by a constant factor)."""
+    path = tmp_path / "holes.csv"
+    path.write_text(HOLES)
+    args = ["run", "--data", str(path), "--columns", "a,b,c", "--weights", "w", "--k", "2",
+            "--method", "mdav+descent", "--missing", "ignore"]
+    out = subprocess.run([str(cli), *args], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 2 and "ends in descent" in out.stderr
+    with pytest.raises(microagg.UsageError) as e:
+        microagg.run(str(path), 2, method="mdav+descent", bound=None, columns=["a", "b", "c"], weights="w",
+                     missing="ignore")
+    assert str(e.value) in out.stderr
+    equal = microagg.run(str(path), 2, method="mdav+descent", bound=None, columns=["a", "b", "c"],
+                         weights=[2.0] * 10, missing="ignore")
+    assert equal.record["weights"]["objective"] == "weighted"
+    assert list(equal.stages["name"]) == ["mdav", "descent"]
+    # Bounds still refuse the data (holes and weights), before anything runs.
+    with pytest.raises(microagg.UsageError, match="bound="):
+        microagg.run(str(path), 2, method="mdav", columns=["a", "b", "c"], weights="w", missing="ignore")

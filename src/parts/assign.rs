@@ -15,7 +15,7 @@ use crate::output;
 use serde::{Deserialize, Serialize};
 
 /// Part `index` (1-based) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Part {
     pub index: usize,
     pub count: usize,

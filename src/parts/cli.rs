@@ -4,7 +4,8 @@
 //! with its strata columns, solves the units ([`super::solve_split`]), writes the labels (a
 //! part file with a part) and, like an unsplit run, the whole file back through
 //! [`crate::release`] (every input column, the run's replaced by the chosen aggregation,
-//! optionally rounded, with the measures on request), then prints the record.
+//! optionally rounded, with the measures on request), then prints the record
+//! ([`SplitRecord`]).
 //!
 //! ## Complexity
 //! That of [`super::solve_split`], plus a linear pass for the released file (and O(n^2 d)
@@ -14,15 +15,13 @@
 //! None.
 
 use super::{
-    first_appearance_labels, solve_split, write_part, Part, PartHeader, SplitArgs, StageTotal,
+    first_appearance_labels, solve_split, write_part, Part, PartHeader, SplitArgs, SplitRecord,
     UnitSolver,
 };
-use crate::blocks::RepairStats;
 use crate::data::{self, ColumnSelection};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::pipeline::Pipeline;
-use serde::Serialize;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -49,48 +48,6 @@ pub struct SplitRun<'a> {
     pub weights: Option<&'a str>,
     pub json: bool,
     pub interrupt: &'a AtomicBool,
-}
-
-/// The JSON record of a split run.
-#[derive(Serialize)]
-struct SplitRecord<'a> {
-    method: &'a str,
-    instance: &'a str,
-    instance_sha256: &'a str,
-    n: usize,
-    d: usize,
-    k: usize,
-    seed: u64,
-    split: &'a str,
-    part: Option<Part>,
-    units: usize,
-    units_here: usize,
-    rows_here: usize,
-    sse: f64,
-    sst: f64,
-    il: f64,
-    groups: usize,
-    min_group_size: usize,
-    max_group_size: usize,
-    seconds: f64,
-    stages: &'a [StageTotal],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    border_repair: &'a Vec<RepairStats>,
-    /// Stopped by a signal (the labels are still complete and feasible).
-    interrupted: bool,
-    /// Units grouped by [`fallback_groups`] because the interrupt came before their
-    /// initializer finished.
-    unsolved_units: &'a [String],
-    /// The released file (`--masked-out`), as in an unsplit run's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    release: Option<crate::release::ReleaseRecord>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    missing: Option<crate::missing::MissingRecord>,
-    /// `--weights`: the weighted SSE of the groups (of the part), the weighted SST of the
-    /// whole file about its weighted mean, and the weighted IL, as in an unsplit run.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    weights: Option<crate::weighted::WeightedIl>,
-    version: &'a str,
 }
 
 /// `microagg run` with `--strata`, `--blocks` or `--part`: solve, write the labels (a part
@@ -227,7 +184,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         max_group_size: sizes.max().unwrap_or(0),
         seconds: out.seconds,
         stages: &out.stages,
-        border_repair: &out.repair,
+        border_repair: (!out.repair.is_empty()).then_some(&out.repair[..]),
         interrupted: out.interrupted,
         unsolved_units: &out.unsolved,
         release,

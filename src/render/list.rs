@@ -3,8 +3,9 @@
 //! What `microagg list` prints: every registered method with its kind, summary, reference
 //! and parameters (defaults and docs), then every registered bound
 //! ([`crate::bound::BOUNDS`]) with what it computes, when it is certified and its
-//! parameters; as text grouped by kind or as JSON (one array, bounds with kind `bound`;
-//! [`methods_json`] alone is the Python package's `methods()`).
+//! parameters, and whether it has a weighted version (`--weights`) with that version's
+//! proof ([`BoundInfo::weighted`]); as text grouped by kind or as JSON (one array, bounds
+//! with kind `bound`; [`methods_json`] alone is the Python package's `methods()`).
 //!
 //! ## Complexity
 //! Linear in the registry's entries and parameters.
@@ -43,7 +44,8 @@ pub fn methods_json() -> Vec<Value> {
 }
 
 /// One JSON object per registered bound, in the shape of [`methods_json`]: kind `bound`,
-/// `reference` tells when it is certified, `params` the defaults as text.
+/// `reference` tells when it is certified, `params` the defaults as text, `weighted` the
+/// proof of its weighted version (null: it refuses `--weights`).
 pub fn bounds_json() -> Vec<Value> {
     BOUNDS
         .iter()
@@ -53,6 +55,7 @@ pub fn bounds_json() -> Vec<Value> {
                 "kind": "bound",
                 "summary": b.summary,
                 "reference": b.certified,
+                "weighted": b.weighted,
                 "params": b.params.iter().map(|p| (p.key.to_string(), p.default.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
                 "params_doc": b.params.iter().map(|p| (p.key.to_string(), p.doc.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
             })
@@ -91,6 +94,7 @@ pub fn list_text() -> String {
 fn bound_text(b: &BoundInfo) -> String {
     let mut text = format!("  {:<16} {}\n", b.name, b.summary);
     text += &format!("  {:<16} certified: {}\n", "", b.certified);
+    text += &format!("  {:<16} weighted: {}\n", "", weighted_text(b));
     if b.params.is_empty() {
         text += &format!("  {:<16} parameters: none\n", "");
     }
@@ -98,6 +102,14 @@ fn bound_text(b: &BoundInfo) -> String {
         text += &format!("  {:<16}   {} = {}  {}\n", "", p.key, p.default, p.doc);
     }
     text
+}
+
+/// The text listing's `weighted:` line of a bound.
+fn weighted_text(b: &BoundInfo) -> String {
+    match b.weighted {
+        Some(proof) => format!("yes, on the weighted SSE with --weights ({proof})"),
+        None => "no (prices unweighted groups; refuses --weights)".to_string(),
+    }
 }
 
 fn method_text(m: &MethodInfo) -> String {
