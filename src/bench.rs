@@ -311,7 +311,7 @@ pub fn scale_curve(run: &ScaleRun, sizes: &[usize]) -> Result<Vec<ScalePoint>> {
             "--blocks {b} ({:?} repair)",
             run.repair
         )),
-        rayon::current_num_threads()
+        crate::init::pool::threads()
     ))?;
     output::println(&format!(
         "{:>10} {:>8} {:>10} {:>10} {:>10} {:>9}",
