@@ -336,6 +336,7 @@ fn repair_waves(
     } else {
         waves
     };
+    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     'waves: for wave in waves {
         if interrupt.load(Ordering::Relaxed) {
             stats.interrupted = true;

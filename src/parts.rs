@@ -177,6 +177,7 @@ impl UnitSolver<'_> {
         if rows.len() <= size + size / 2 {
             return self.solve(rows, unit).map(|(g, _)| g);
         }
+        crate::init::pool::threads(); // build the pool with --threads before rayon's default
         let split = blocks::split(self.inst, rows.to_vec(), size);
         let parts: Vec<Vec<Vec<usize>>> = split
             .blocks
@@ -284,6 +285,7 @@ pub fn solve_split(
     }
     // A unit stopped in its initializer (interrupt, or its share of the time limit) has
     // no partition of its own: it gets the fallback groups, and the run goes on.
+    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     let solved: Vec<Option<Solved>> = work
         .par_iter()
         .map(|w| match solver.solve(&w.rows, &w.name) {

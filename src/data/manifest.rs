@@ -110,21 +110,23 @@ impl InstanceEntry {
 
     /// As [`InstanceEntry::resolve`], searching `dirs` in order.
     pub fn resolve_in(&self, dirs: &[PathBuf]) -> Result<PathBuf> {
+        let path = self.locate_in(dirs)?;
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        self.check_sha256(&path, &sha256_hex(&bytes))?;
+        Ok(path)
+    }
+
+    /// The file's path, its checksum not yet checked: for a loader that hashes the bytes
+    /// as it parses them and then calls [`InstanceEntry::check_sha256`] (one read, one
+    /// hash instead of two).
+    pub fn locate(&self) -> Result<PathBuf> {
+        self.locate_in(&Self::search_dirs())
+    }
+
+    fn locate_in(&self, dirs: &[PathBuf]) -> Result<PathBuf> {
         for dir in dirs {
             let path = dir.join(&self.file);
             if path.is_file() {
-                let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-                let got = sha256_hex(&bytes);
-                if got != self.sha256 {
-                    return Err(Error::Instance {
-                        id: self.id.clone(),
-                        message: format!(
-                            "{} has sha256 {got}, the manifest records {}: not the reference file",
-                            path.display(),
-                            self.sha256
-                        ),
-                    });
-                }
                 return Ok(path);
             }
         }
@@ -137,6 +139,22 @@ impl InstanceEntry {
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+        })
+    }
+
+    /// The error of a file at `path` whose bytes hash to `got` (hex) when that is not the
+    /// manifest's checksum.
+    pub fn check_sha256(&self, path: &std::path::Path, got: &str) -> Result<()> {
+        if got == self.sha256 {
+            return Ok(());
+        }
+        Err(Error::Instance {
+            id: self.id.clone(),
+            message: format!(
+                "{} has sha256 {got}, the manifest records {}: not the reference file",
+                path.display(),
+                self.sha256
             ),
         })
     }

@@ -8,6 +8,7 @@
 //! SST = n * d up to rounding; information loss does not depend on that choice (scaling
 //! every attribute by the same factor leaves partitions and SSE/SST unchanged).
 
+pub mod csv_fast;
 pub mod csv_file;
 pub mod instance;
 pub mod manifest;
@@ -41,13 +42,18 @@ pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result
         return Ok(inst);
     }
     if let Some(entry) = manifest::Manifest::embedded()?.find(spec) {
-        let path = entry.resolve()?;
+        let path = entry.locate()?;
         let cols = if columns.is_all() {
             entry.default_columns()
         } else {
             columns.clone()
         };
-        let mut inst = csv_file::load_csv(&path, &cols)?;
+        let mut inst = checked(
+            entry,
+            &path,
+            csv_file::load_csv(&path, &cols).map(|i| (i, ())),
+        )?
+        .0;
         inst.name = entry.id.clone();
         return Ok(inst);
     }
@@ -72,7 +78,7 @@ pub fn load_with_strata(
         )));
     }
     if let Some(entry) = manifest::Manifest::embedded()?.find(spec) {
-        let path = entry.resolve()?;
+        let path = entry.locate()?;
         let cols = if columns.is_all() {
             // The manifest's default columns, less those that label strata.
             match entry.default_columns() {
@@ -84,11 +90,35 @@ pub fn load_with_strata(
         } else {
             columns.clone()
         };
-        let (mut inst, s) = csv_file::load_csv_strata(&path, &cols, b',', strata)?;
+        let (mut inst, s) = checked(
+            entry,
+            &path,
+            csv_file::load_csv_strata(&path, &cols, b',', strata),
+        )?;
         inst.name = entry.id.clone();
         return Ok((inst, s));
     }
     csv_file::load_csv_strata(std::path::Path::new(spec), columns, delimiter, strata)
+}
+
+/// A manifest file's load, checked against the manifest's sha256 with the digest the
+/// reader computed while parsing (the file is read and hashed once). A failed parse reports
+/// a wrong checksum first, as the separate check before the parse did.
+fn checked<T>(
+    entry: &manifest::InstanceEntry,
+    path: &std::path::Path,
+    loaded: Result<(Instance, T)>,
+) -> Result<(Instance, T)> {
+    match loaded {
+        Ok((inst, extra)) => {
+            entry.check_sha256(path, &inst.sha256)?;
+            Ok((inst, extra))
+        }
+        Err(e) => {
+            entry.resolve()?;
+            Err(e)
+        }
+    }
 }
 
 /// `--delimiter` describes a CSV file; a generator or a named CASC instance (read with its

@@ -108,6 +108,7 @@ fn voronoi(inst: &Instance, ids: &[usize], count: usize) -> Vec<Vec<usize>> {
     for t in 0..count {
         centres.extend_from_slice(inst.row(ids[t * ids.len() / count]));
     }
+    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     let owner: Vec<usize> = ids
         .par_iter()
         .map(|&i| nearest_of(&centres, d, inst.row(i)))
@@ -172,6 +173,7 @@ impl<'a> BucketRemaining<'a> {
                 cells.extend(voronoi(inst, &cell, fine));
             }
         }
+        crate::init::pool::threads(); // build the pool with --threads before rayon's default
         let sorted: Vec<Cell> = cells
             .par_iter()
             .map(|cell| {

@@ -98,11 +98,44 @@ pub struct Filtered<'a, P: Pass> {
     /// (exact after a pass; removals only widen them, so they stay bounds).
     block_min: Vec<P::Value>,
     block_max: Vec<P::Value>,
-    last_query: Option<Vec<f64>>,
+    /// The last query point (valid when `has_query`), its buffer reused across queries.
+    last_query: Vec<f64>,
+    has_query: bool,
     /// False when the last query point did not suit the copy (every record compared).
     filtered: bool,
+    /// True while the block bounds are the blocks' exact least and largest values (from
+    /// the last pass, no removal since).
+    bounds_exact: bool,
     anchors: Option<(AnchorList, Vec<bool>)>,
     last_far: Option<(usize, usize)>,
+    /// Buffers of the k-nearest selection, kept across queries: a query allocates nothing.
+    scratch: Scratch<P::Value>,
+}
+
+/// The k-nearest selection's working buffers (contents meaningless between queries).
+struct Scratch<V> {
+    /// The k blocks with the lowest bounds.
+    lowest: Vec<(V, usize)>,
+    /// Values of those blocks, then the candidates' values.
+    values: Vec<V>,
+    /// Candidates (value, position) up to the first ceiling.
+    found: Vec<(V, usize)>,
+    /// Candidates by (exact distance, id, position).
+    keyed: Vec<(f64, usize, usize)>,
+    /// The chosen positions.
+    chosen: Vec<usize>,
+}
+
+impl<V> Default for Scratch<V> {
+    fn default() -> Self {
+        Scratch {
+            lowest: Vec::new(),
+            values: Vec::new(),
+            found: Vec::new(),
+            keyed: Vec::new(),
+            chosen: Vec::new(),
+        }
+    }
 }
 
 impl<'a, P: Pass> Filtered<'a, P> {
@@ -128,10 +161,13 @@ impl<'a, P: Pass> Filtered<'a, P> {
             block_max: vec![zero; blocks],
             mirror: MirroredCentroid::new(inst, ids),
             copy,
-            last_query: None,
+            last_query: Vec::with_capacity(inst.d),
+            has_query: false,
             filtered: false,
+            bounds_exact: false,
             anchors,
             last_far: None,
+            scratch: Scratch::default(),
         })
     }
 
@@ -151,24 +187,27 @@ impl<'a, P: Pass> Filtered<'a, P> {
 
     /// Fill `approx` for `point` (unless it already holds it).
     fn query(&mut self, point: &[f64]) {
-        if self.last_query.as_deref() == Some(point) {
+        if self.has_query && self.last_query == point {
             return;
         }
         let m = self.mirror.len();
         let nb = m.div_ceil(BLOCK);
+        self.bounds_exact = true;
         self.filtered = self.copy.pass(
             point,
             &mut self.approx[..m],
             &mut self.block_min[..nb],
             &mut self.block_max[..nb],
         );
-        self.last_query = Some(point.to_vec());
+        self.last_query.clear();
+        self.last_query.extend_from_slice(point);
+        self.has_query = true;
     }
 
     /// The scan's distance from record `id` to the last query point.
     fn exact(&self, id: usize) -> f64 {
-        let q = self.last_query.as_deref().expect("a query point is set");
-        sq_dist_as_scan(self.inst.row(id), q)
+        debug_assert!(self.has_query, "a query point is set");
+        sq_dist_as_scan(self.inst.row(id), &self.last_query)
     }
 
     /// Position of the record farthest from the last query point (ties: lowest id).
@@ -199,43 +238,57 @@ impl<'a, P: Pass> Filtered<'a, P> {
                 );
         let some: f64 = max_of(&self.approx[block_range(b, m)]).into();
         let floor = self.copy.far_floor(some);
-        let mut found: Vec<(P::Value, usize)> = Vec::new();
-        for (b, &hi) in self.block_max[..nb].iter().enumerate() {
-            if hi.into() >= floor {
-                for p in block_range(b, m) {
-                    found.push((self.approx[p], p));
-                }
-            }
-        }
-        let top = found
+        // The largest value among the blocks that may reach `floor`, then the records of
+        // those blocks whose value can be the farthest given it (no record outside them
+        // can: its block's bound is below `floor`, itself at most the second threshold).
+        let top = self.block_max[..nb]
             .iter()
-            .fold(P::Value::LOWEST, |a, e| if e.0 > a { e.0 } else { a });
+            .enumerate()
+            .filter(|(_, &hi)| hi.into() >= floor)
+            .fold(P::Value::LOWEST, |a, (b, _)| {
+                let v = max_of(&self.approx[block_range(b, m)]);
+                if v > a {
+                    v
+                } else {
+                    a
+                }
+            });
         let low = self.copy.far_floor(top.into());
-        for &(a, p) in &found {
-            if a.into() >= low {
-                consider(p);
+        for (b, &hi) in self.block_max[..nb].iter().enumerate() {
+            if hi.into() >= low {
+                for p in block_range(b, m) {
+                    if self.approx[p].into() >= low {
+                        consider(p);
+                    }
+                }
             }
         }
         best.2
     }
 
     /// Positions of the `k` records nearest to the last query point by increasing (scan
-    /// distance, id).
-    fn nearest_positions(&self, k: usize) -> Vec<usize> {
+    /// distance, id), into `scratch.chosen`.
+    fn nearest_positions(&self, k: usize, scratch: &mut Scratch<P::Value>) {
         let m = self.mirror.len();
         let k = k.min(m);
+        scratch.chosen.clear();
         if k == 0 {
-            return Vec::new();
+            return;
         }
-        let candidates: Vec<usize> = if self.filtered {
-            self.near_candidates(k)
+        if self.filtered {
+            self.near_candidates(k, scratch);
         } else {
-            (0..m).collect()
-        };
-        let mut keyed: Vec<(f64, usize, usize)> = candidates
-            .into_iter()
-            .map(|p| (self.exact(self.mirror.ids()[p]), self.mirror.ids()[p], p))
-            .collect();
+            scratch.chosen.extend(0..m);
+        }
+        let ids = self.mirror.ids();
+        let keyed = &mut scratch.keyed;
+        keyed.clear();
+        keyed.extend(
+            scratch
+                .chosen
+                .iter()
+                .map(|&p| (self.exact(ids[p]), ids[p], p)),
+        );
         let by = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
             a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
         };
@@ -244,18 +297,20 @@ impl<'a, P: Pass> Filtered<'a, P> {
             keyed.truncate(k);
         }
         keyed.sort_unstable_by(by);
-        keyed.into_iter().map(|e| e.2).collect()
+        scratch.chosen.clear();
+        scratch.chosen.extend(keyed.iter().map(|e| e.2));
     }
 
     /// Positions whose approximate value can be among the k smallest by scan distance
-    /// (every value up to [`Pass::near_ceil`] of the k-th smallest).
-    fn near_candidates(&self, k: usize) -> Vec<usize> {
+    /// (every value up to [`Pass::near_ceil`] of the k-th smallest), into `scratch.chosen`.
+    fn near_candidates(&self, k: usize, scratch: &mut Scratch<P::Value>) {
         let m = self.mirror.len();
         let nb = m.div_ceil(BLOCK);
         // An upper bound on the k-th smallest value: the k-th smallest of the values held by
         // the k blocks with the lowest bounds (k records from distinct blocks, each at
         // most its block's smallest value from the lowest ones).
-        let mut lowest: Vec<(P::Value, usize)> = Vec::with_capacity(k + 1);
+        let lowest = &mut scratch.lowest;
+        lowest.clear();
         for (b, &v) in self.block_min[..nb].iter().enumerate() {
             if lowest.len() == k && v >= lowest[k - 1].0 {
                 continue;
@@ -264,15 +319,25 @@ impl<'a, P: Pass> Filtered<'a, P> {
             lowest.insert(at, (v, b));
             lowest.truncate(k);
         }
-        let mut seen: Vec<P::Value> = Vec::with_capacity(lowest.len() * BLOCK);
-        lowest
-            .iter()
-            .for_each(|&(_, b)| seen.extend_from_slice(&self.approx[block_range(b, m)]));
-        let upper: f64 = kth_smallest(&seen, k).into();
+        let values = &mut scratch.values;
+        values.clear();
+        let upper: f64 = if self.bounds_exact && lowest.len() == k {
+            // Each of those k blocks holds a value equal to its bound: the largest of
+            // the k bounds is at least the k-th smallest value (looser than the k-th
+            // smallest value of the k blocks, so more records may be found below; the
+            // exact k-th smallest among them, hence the answer, is the same).
+            lowest[k - 1].0.into()
+        } else {
+            lowest
+                .iter()
+                .for_each(|&(_, b)| values.extend_from_slice(&self.approx[block_range(b, m)]));
+            kth_smallest(values, k).into()
+        };
         // Every value up to the ceiling of `upper` (a superset of the k smallest), then the
         // exact k-th smallest among them and the records up to its ceiling.
         let reach = self.copy.near_ceil(upper);
-        let mut found: Vec<(P::Value, usize)> = Vec::new();
+        let found = &mut scratch.found;
+        found.clear();
         for (b, &lo) in self.block_min[..nb].iter().enumerate() {
             if lo.into() <= reach {
                 for p in block_range(b, m) {
@@ -282,18 +347,18 @@ impl<'a, P: Pass> Filtered<'a, P> {
                 }
             }
         }
-        let values: Vec<P::Value> = found.iter().map(|e| e.0).collect();
-        let high = self.copy.near_ceil(kth_smallest(&values, k).into());
-        found
-            .into_iter()
-            .filter(|e| e.0.into() <= high)
-            .map(|e| e.1)
-            .collect()
+        values.clear();
+        values.extend(found.iter().map(|e| e.0));
+        let high = self.copy.near_ceil(kth_smallest(values, k).into());
+        scratch
+            .chosen
+            .extend(found.iter().filter(|e| e.0.into() <= high).map(|e| e.1));
     }
 
     /// Swap-remove position `p` (the pool's removal).
     fn remove_at(&mut self, p: usize) -> usize {
         self.last_far = None;
+        self.bounds_exact = false;
         let id = self.mirror.ids()[p];
         self.mirror.remove_at(p, self.inst.row(id));
         self.copy.swap_remove(p);
@@ -346,13 +411,18 @@ impl<P: Pass> Remaining for Filtered<'_, P> {
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
         self.query(point);
-        let chosen = self.nearest_positions(k);
-        let ids: Vec<usize> = chosen.iter().map(|&p| self.mirror.ids()[p]).collect();
-        let mut desc = chosen;
-        desc.sort_unstable_by(|a, b| b.cmp(a));
-        for p in desc {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.nearest_positions(k, &mut scratch);
+        let ids: Vec<usize> = scratch
+            .chosen
+            .iter()
+            .map(|&p| self.mirror.ids()[p])
+            .collect();
+        scratch.chosen.sort_unstable_by(|a, b| b.cmp(a));
+        for &p in &scratch.chosen {
             self.remove_at(p);
         }
+        self.scratch = scratch;
         ids
     }
 
@@ -366,6 +436,7 @@ impl<P: Pass> Remaining for Filtered<'_, P> {
 
     fn take_all(&mut self) -> Vec<usize> {
         self.last_far = None;
+        self.bounds_exact = false;
         let ids = self.mirror.take_all();
         self.copy.clear();
         self.approx.clear();

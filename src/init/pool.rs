@@ -292,7 +292,7 @@ impl Pool {
 /// so the results are bit-identical; only the number of records per instruction differs.
 pub fn squared_distances(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
     let m = dist.len();
-    if m >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+    if m >= PARALLEL_MIN && threads() > 1 {
         // Chunks of records on rayon's threads: each record's sum is computed by one thread
         // with the same operations, so the result does not depend on the thread count.
         use rayon::prelude::*;
@@ -314,14 +314,30 @@ pub const PARALLEL_MIN: usize = 32_768;
 /// Records per parallel task.
 pub const PARALLEL_CHUNK: usize = 8_192;
 
+/// The thread count asked for by [`set_threads`] (None: rayon's default).
+static REQUESTED: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+
 /// Use `threads` threads for the distance passes (None: rayon's default, the available
-/// cores). Call once, before any pass; later calls are ignored.
+/// cores). Call once, before any pass; later calls are ignored. Nothing starts here: the
+/// pool is built by [`threads`] before the first parallel step, so a run that never has
+/// one (a small instance) spawns no thread.
 pub fn set_threads(threads: Option<usize>) {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        builder = builder.num_threads(t.max(1));
-    }
-    let _ = builder.build_global();
+    let _ = REQUESTED.set(threads);
+}
+
+/// The number of threads of the pool, building it with the count of [`set_threads`] on the
+/// first call. Every parallel step calls this first (rayon would otherwise build its global
+/// pool with the default count on first use).
+pub fn threads() -> usize {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(Some(t)) = REQUESTED.get() {
+            builder = builder.num_threads((*t).max(1));
+        }
+        let _ = builder.build_global();
+    });
+    rayon::current_num_threads()
 }
 
 fn squared_distances_serial<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: &mut [f64]) {

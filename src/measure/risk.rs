@@ -89,6 +89,7 @@ pub fn dbrl_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
             }
         })
         .collect();
+    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     let credit: f64 = (0..n)
         .into_par_iter()
         .map(|i| {

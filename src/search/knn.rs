@@ -131,6 +131,7 @@ impl<'a> StaticKdTree<'a> {
             runs.push((lf, run));
             rest = tail;
         }
+        crate::init::pool::threads(); // build the pool with --threads before rayon's default
         runs.into_par_iter()
             .with_min_len(256)
             .for_each(|(lf, run)| {
@@ -459,6 +460,7 @@ fn build_parallel(
         return (nodes, leaves);
     };
     let (lo, hi) = order.split_at_mut(sp.half);
+    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     let ((ln, ll), (rn, rl)) = rayon::join(
         || build_parallel(z, d, leaf, lo, offset),
         || build_parallel(z, d, leaf, hi, offset + sp.half),
@@ -528,6 +530,7 @@ pub fn all_nearest(
     if m == 0 {
         return Some(Vec::new());
     }
+    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     let tree = StaticKdTree::new(z, d);
     let mut list = vec![0u32; n * m];
     let mut done = 0;

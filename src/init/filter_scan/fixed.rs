@@ -127,7 +127,7 @@ impl Pass for Fixed {
         };
         let m = out.len();
         let (data, cap) = (&self.data[..], self.cap);
-        if m >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+        if m >= PARALLEL_MIN && crate::init::pool::threads() > 1 {
             use rayon::prelude::*;
             const BLOCKS: usize = CHUNK / BLOCK;
             out.par_chunks_mut(CHUNK)

@@ -57,7 +57,7 @@ pub(super) fn distances_f32(
     hi: &mut [f32],
 ) {
     let m = out.len();
-    if m >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+    if m >= PARALLEL_MIN && crate::init::pool::threads() > 1 {
         use rayon::prelude::*;
         const BLOCKS: usize = CHUNK / BLOCK;
         out.par_chunks_mut(CHUNK)
@@ -249,24 +249,28 @@ pub fn kth_smallest<T: Key>(v: &[T], k: usize) -> T {
         });
         return *kth;
     }
-    // The k smallest so far, ascending; most values fail the first test.
-    let mut best: Vec<T> = Vec::with_capacity(k + 1);
-    let mut worst = T::HIGHEST;
+    // The k smallest so far, ascending, in a fixed array (no allocation per query); most
+    // values fail the first test.
+    let mut best = [T::HIGHEST; 32];
+    let mut len = 0usize;
     for ch in v.chunks(16) {
         // One vectorisable test per chunk before looking at its values one by one.
-        if best.len() == k && min_of(ch) >= worst {
+        if len == k && min_of(ch) >= best[k - 1] {
             continue;
         }
         for &x in ch {
-            if best.len() == k && x >= worst {
+            if len == k && x >= best[k - 1] {
                 continue;
             }
-            let at = best.partition_point(|&b| b <= x);
-            best.insert(at, x);
-            best.truncate(k);
-            if best.len() == k {
-                worst = best[k - 1];
+            // Insert after the values <= x, dropping the largest when k are held (an
+            // insertion step: k is small, a library move would cost more).
+            len = (len + 1).min(k);
+            let mut at = len - 1;
+            while at > 0 && best[at - 1] > x {
+                best[at] = best[at - 1];
+                at -= 1;
             }
+            best[at] = x;
         }
     }
     best[k - 1]

@@ -14,6 +14,34 @@ fn kth_smallest_counts_duplicates() {
     assert_eq!(max_of(&long), 99.0);
 }
 
+/// The fixed-array selection equals sorting, for every k it serves (1..=32) and beyond,
+/// on values with many duplicates and lengths around the chunk size.
+#[test]
+fn kth_smallest_matches_sorting() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for len in [1usize, 2, 15, 16, 17, 33, 64, 200] {
+        for _ in 0..20 {
+            let v: Vec<i32> = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    ((state >> 33) % 23) as i32 - 11
+                })
+                .collect();
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            for k in 1..=len.min(40) {
+                assert_eq!(
+                    kth_smallest(&v, k),
+                    sorted[k - 1],
+                    "len {len}, k {k}, {v:?}"
+                );
+            }
+        }
+    }
+}
+
 /// The bound holds against the difference of the two computations on values chosen to
 /// round badly in `f32` (and the bound is not vacuous: well below the distances).
 #[test]
