@@ -122,7 +122,7 @@ mod tests {
     fn count_lagrangian_is_never_above_the_plain_formula() {
         // sum y + sum sigma + F min(mu, rho) <= sum y + sum sigma + F min(0, rho).
         for &(rho, mu) in &[
-            (-3.0, -2.0),
+            (-3.0f64, -2.0f64),
             (-1.0, -2.0),
             (0.0, -4.0),
             (-2.0, -2.0),

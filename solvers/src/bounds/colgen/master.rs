@@ -22,6 +22,10 @@
 //! enter the reduced cost `c_S - y(S) - sum_C sigma_C floor(|S ∩ C| / 2)`. The re-solve after
 //! new cuts runs dual simplex (the kept basis stays dual feasible, not primal feasible).
 //!
+//! **Group-count row** (optional, [`Master::add_count_row`], proofs/P22): row `n`
+//! `sum_S x_S <= floor(n/k)` before the cuts; its dual `mu <= 0` enters every column's
+//! reduced cost as the constant `-mu` ([`MasterSolution::count_dual`]).
+//!
 //! Sign convention (checked at run time, as in the assignment LP): HiGHS reports row duals
 //! `y` with reduced costs `c - A^T y`; every column at a positive value must have a reduced
 //! cost of (almost) zero, else the solve fails with an error. The validity of the Lagrangian
