@@ -7,7 +7,7 @@
 //! verify, and tampered ones are rejected.
 
 mod common;
-use common::{adversarial_family as family, brute_force_optimum};
+use common::{adversarial_family as family, brute_force_optimum, subset_dp};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
@@ -18,32 +18,6 @@ use microagg_solvers::sse::{group_sse, partition_sse};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-
-/// Optimum over partitions into groups of k..=2k-1 records by a DP over subsets (the group
-/// of the lowest remaining record), two-pass group SSE; independent of the solver.
-fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
-    let full = (1usize << n) - 1;
-    let mut f = vec![f64::INFINITY; full + 1];
-    f[0] = 0.0;
-    for mask in 1..=full {
-        let low = mask & mask.wrapping_neg();
-        let rest = mask ^ low;
-        let mut sub = rest;
-        loop {
-            let g = sub | low;
-            let m = g.count_ones() as usize;
-            if m >= k && m < 2 * k && f[mask ^ g].is_finite() {
-                let members: Vec<usize> = (0..n).filter(|&i| g >> i & 1 == 1).collect();
-                f[mask] = f[mask].min(f[mask ^ g] + group_sse(x, d, &members));
-            }
-            if sub == 0 {
-                break;
-            }
-            sub = (sub - 1) & rest;
-        }
-    }
-    f[full]
-}
 
 /// A cut's coefficient for a group given as a bit mask, by integer arithmetic (a second
 /// implementation of `floor(p(S ∩ C) / q)`, not capped at 1).

@@ -51,6 +51,11 @@ pub const BNP_PARAMS: &[BoundParam] = &[
         default: "false",
         doc: "also separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3), proofs/P21; they share max_cuts",
     },
+    BoundParam {
+        key: "count_row",
+        default: "false",
+        doc: "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n",
+    },
 ];
 
 /// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
@@ -81,6 +86,7 @@ pub fn compute(
     engine.enumerate = options.enumerate;
     engine.max_nodes = options.max_nodes;
     engine.rank1_cuts = options.rank1_cuts;
+    engine.count_row = options.count_row;
     if options.max_cuts > 0 {
         engine.max_cuts = options.max_cuts;
     }

@@ -36,6 +36,9 @@ pub struct BoundOptions {
     /// `bnp`: separate the rank-1 cuts on four and five records too (`--rank1-cuts`,
     /// `rank1_cuts`; proofs/P21).
     pub rank1_cuts: bool,
+    /// `bnp`: the group-count row `sum x <= floor(n/k)` in every master (`--count-row`,
+    /// `count_row`; proofs/P22).
+    pub count_row: bool,
     /// `bnp`: try the proof by reduced-cost enumeration after the root (`bound
     /// --enumerate`, proofs/P19).
     pub enumerate: bool,
@@ -74,6 +77,7 @@ impl BoundOptions {
             "max_nodes" => self.max_nodes = value.parse().map_err(|_| bad("a count"))?,
             "max_cuts" => self.max_cuts = value.parse().map_err(|_| bad("a count"))?,
             "rank1_cuts" => self.rank1_cuts = value.parse().map_err(|_| bad("true or false"))?,
+            "count_row" => self.count_row = value.parse().map_err(|_| bad("true or false"))?,
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {
                 let path = std::path::Path::new(value);

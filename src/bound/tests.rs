@@ -77,6 +77,11 @@ fn bnp_parameters_go_through_the_registry() {
     assert_eq!(o.max_nodes, 9);
     assert_eq!(o.set("bnp", "max_cuts", "8000").unwrap(), None);
     assert_eq!(o.max_cuts, 8000);
+    assert!(!o.count_row);
+    assert_eq!(o.set("bnp", "count_row", "true").unwrap(), None);
+    assert!(o.count_row);
+    assert!(o.set("bnp", "count_row", "yes").is_err());
+    assert!(o.set("colgen", "count_row", "true").is_err());
     assert!(o.set("colgen", "max_nodes", "9").is_err());
     let e = o.set("bnp", "nn_ascent", "0.3").unwrap_err().to_string();
     assert!(e.contains("bound bnp has no parameter 'nn_ascent'"), "{e}");

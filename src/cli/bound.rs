@@ -78,6 +78,10 @@ pub struct BoundArgs {
     /// --max-cuts cap. Off by default.
     #[arg(long)]
     pub rank1_cuts: bool,
+    /// bnp: the group-count row sum_S x_S <= floor(n/k) in every node's master
+    /// (proofs/P22); raises the master LP where k does not divide n. Off by default.
+    #[arg(long)]
+    pub count_row: bool,
     /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
     /// nn duals along the best start partition's slacks (0: none).
     #[arg(long)]
@@ -216,6 +220,11 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "--rank1-cuts: only bound bnp separates rank-1 cuts on 4-5 records".to_string(),
         ));
     }
+    if args.count_row && args.method != microagg::bnp::BOUND_NAME {
+        return Err(Error::usage(
+            "--count-row: only bound bnp adds the group-count row".to_string(),
+        ));
+    }
     check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
@@ -231,6 +240,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         max_nodes: args.max_nodes.unwrap_or(0),
         max_cuts: args.max_cuts.unwrap_or(0),
         rank1_cuts: args.rank1_cuts,
+        count_row: args.count_row,
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
@@ -383,6 +393,7 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
         ("--max-nodes", args.max_nodes.is_some()),
         ("--max-cuts", args.max_cuts.is_some()),
         ("--rank1-cuts", args.rank1_cuts),
+        ("--count-row", args.count_row),
         ("--nn-ascent", args.nn_ascent.is_some()),
         ("--subgradient", args.subgradient.is_some()),
         ("--lp-segment", args.lp_segment),

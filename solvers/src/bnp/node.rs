@@ -11,6 +11,7 @@
 
 use super::rank1::{self, Rank1Search};
 use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
+use crate::bounds::colgen::count_row::column_threshold;
 use crate::bounds::colgen::cuts::{self, Cut, CutDuals};
 use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pricing::{
@@ -141,6 +142,10 @@ pub(super) fn process_node(
         Some((&zeros, &delta)),
     )
     .map_err(ColgenError::Lp)?;
+    if opts.count_row {
+        // The group-count row (proofs/P22), before the cuts (it is row n).
+        master.add_count_row(groups_max).map_err(ColgenError::Lp)?;
+    }
     // Every cut found so far (at the root or other nodes) is valid here too.
     master
         .add_rank1_cuts(&cut_pool.cuts)
@@ -159,6 +164,8 @@ pub(super) fn process_node(
         out.lp_solves += 1;
         let y = &sol.duals;
         let cd = CutDuals::new(n, &master.cuts, &sol.cut_duals);
+        // A group improves the master when rc < mu (the count dual, 0 without the row, P22).
+        let below = column_threshold(sol.count_dual, opts.tol);
         // Heuristic pricing (cut penalties charged), compatible groups only.
         let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
         let mut seen: HashSet<Vec<u32>> = HashSet::new();
@@ -167,7 +174,7 @@ pub(super) fn process_node(
                 return Ok(NodeEnd::Stopped);
             }
             if let Some((rc, g)) = heuristic_cuts(geo, y, &cd, seed) {
-                if rc < -opts.tol
+                if rc < below
                     && node.cons.allows(&g)
                     && !in_master.contains(&g)
                     && seen.insert(g.clone())
@@ -199,13 +206,14 @@ pub(super) fn process_node(
             let fresh = |ex: &pricing::ExactPricing| {
                 ex.columns
                     .iter()
-                    .any(|(rc, g)| *rc < -opts.tol && !in_master.contains(g))
+                    .any(|(rc, g)| *rc < below && !in_master.contains(g))
             };
             if !ex.exact && !fresh(&ex) && !stop() {
                 ex = price(usize::MAX);
             }
             // The weak bound ignores the decisions and the (nonnegative) cut penalties: a
-            // lower bound over a larger set.
+            // lower bound over a larger set. With the count row the same formula holds (and
+            // dominates the row's own Lagrangian bound, P22 Part B).
             let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
             let lb = unscale(lagrangian_with_cuts(geo, y, d, &cd, groups_max, rho));
             if lb > node.bound {
@@ -222,7 +230,7 @@ pub(super) fn process_node(
             new_cols.extend(
                 ex.columns
                     .into_iter()
-                    .filter(|(rc, g)| *rc < -opts.tol && !in_master.contains(g)),
+                    .filter(|(rc, g)| *rc < below && !in_master.contains(g)),
             );
             if new_cols.is_empty() {
                 converged = ex.exact;

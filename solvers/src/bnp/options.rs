@@ -50,6 +50,8 @@ pub struct BnpOptions {
     pub rank1_cuts: bool,
     /// Partners per record searched by that separation.
     pub rank1_partners: usize,
+    /// The group-count row `sum_S x_S <= floor(n/k)` in every node's master (proofs/P22).
+    pub count_row: bool,
     /// After the root, try the proof by reduced-cost enumeration at the root's duals
     /// ([`super::prove_by_enumeration`], proofs/P19); branching goes on if it proves nothing.
     pub enumerate: bool,
@@ -79,6 +81,7 @@ impl Default for BnpOptions {
             max_cuts: 4000,
             rank1_cuts: false,
             rank1_partners: 10,
+            count_row: false,
             enumerate: false,
             enumerate_columns: 5_000_000,
             enumerate_nodes: 100_000_000,
@@ -161,6 +164,11 @@ impl BnpOptions {
             "rank1_partners",
             "10",
             "partners per record searched by the rank-1 separation",
+        ),
+        (
+            "count_row",
+            "false",
+            "the group-count row sum x_S <= floor(n/k) in every node's master (P22)",
         ),
         (
             "enumerate",

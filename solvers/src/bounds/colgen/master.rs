@@ -22,6 +22,10 @@
 //! enter the reduced cost `c_S - y(S) - sum_C sigma_C floor(|S ∩ C| / 2)`. The re-solve after
 //! new cuts runs dual simplex (the kept basis stays dual feasible, not primal feasible).
 //!
+//! **Group-count row** (optional, [`Master::add_count_row`], proofs/P22): row `n`
+//! `sum_S x_S <= floor(n/k)` before the cuts; its dual `mu <= 0` enters every column's
+//! reduced cost as the constant `-mu` ([`MasterSolution::count_dual`]).
+//!
 //! Sign convention (checked at run time, as in the assignment LP): HiGHS reports row duals
 //! `y` with reduced costs `c - A^T y`; every column at a positive value must have a reduced
 //! cost of (almost) zero, else the solve fails with an error. The validity of the Lagrangian
@@ -74,6 +78,9 @@ pub struct Master {
     /// Re-solve with the interior point method without crossover (central, non-vertex
     /// duals; no warm start) instead of primal simplex from the kept basis.
     pub ipm: bool,
+    /// The group-count row `sum_S x_S <= floor(n/k)` is row `n` (cuts follow it;
+    /// [`Master::add_count_row`], proofs/P22).
+    count_row: bool,
 }
 
 /// The solution of one master solve.
@@ -90,6 +97,8 @@ pub struct MasterSolution {
     pub artificial: f64,
     /// Reduced costs `c - A^T y` of the columns.
     pub reduced_costs: Vec<f64>,
+    /// Dual `mu <= 0` of the group-count row (0 without it; proofs/P22).
+    pub count_dual: f64,
 }
 
 // SAFETY: the HiGHS instance inside `model` is owned exclusively and used only through
@@ -144,6 +153,7 @@ impl Master {
             simplex_iterations: 0,
             solves: 0,
             ipm: false,
+            count_row: false,
         })
     }
 
@@ -162,10 +172,15 @@ impl Master {
             starts.push(index.len() as HighsInt);
             index.extend(g.iter().map(|&i| i as HighsInt));
             value.resize(index.len(), 1.0);
+            let first_cut = self.n + usize::from(self.count_row);
+            if self.count_row {
+                index.push(self.n as HighsInt);
+                value.push(1.0);
+            }
             for (c, t) in self.cuts.iter().enumerate() {
                 let a = t.coefficient(g);
                 if a > 0.0 {
-                    index.push((self.n + c) as HighsInt);
+                    index.push((first_cut + c) as HighsInt);
                     value.push(a);
                 }
             }
@@ -189,6 +204,40 @@ impl Master {
         }
         self.columns.extend(groups);
         self.costs.extend(costs);
+        Ok(())
+    }
+
+    /// Append the group-count row `sum_S x_S <= max_groups` (proofs/P22; `max_groups =
+    /// floor(n/k)`), coefficient 1 in every current and later column. It must come before
+    /// any cut (it is row `n`, the cuts follow it).
+    pub fn add_count_row(&mut self, max_groups: usize) -> Result<(), String> {
+        assert!(
+            self.cuts.is_empty() && !self.count_row,
+            "count row after cuts"
+        );
+        let index: Vec<HighsInt> = (self.art..self.art + self.columns.len())
+            .map(|j| j as HighsInt)
+            .collect();
+        let value = vec![1.0; index.len()];
+        let (lower, upper, starts) = ([f64::NEG_INFINITY], [max_groups as f64], [0]);
+        // SAFETY: one row, index.len() nonzeros, column indices below the column count.
+        let status = unsafe {
+            Highs_addRows(
+                self.model.as_mut_ptr(),
+                1,
+                lower.as_ptr(),
+                upper.as_ptr(),
+                index.len() as HighsInt,
+                starts.as_ptr(),
+                index.as_ptr(),
+                value.as_ptr(),
+            )
+        };
+        if status == STATUS_ERROR {
+            return Err("Highs_addRows failed (count row)".into());
+        }
+        self.count_row = true;
+        self.rows_added = true;
         Ok(())
     }
 
@@ -367,7 +416,7 @@ impl Master {
         let ncols = self.art + self.columns.len();
         let mut primal = vec![0.0; ncols];
         let mut col_dual = vec![0.0; ncols];
-        let rows = self.n + self.cuts.len();
+        let rows = self.n + usize::from(self.count_row) + self.cuts.len();
         let mut row_value = vec![0.0; rows];
         let mut duals = vec![0.0; rows];
         // SAFETY: buffers sized to the model's columns and rows.
@@ -380,7 +429,12 @@ impl Master {
                 duals.as_mut_ptr(),
             )
         };
-        let cut_duals = duals.split_off(self.n);
+        let mut cut_duals = duals.split_off(self.n);
+        let count_dual = if self.count_row {
+            cut_duals.remove(0)
+        } else {
+            0.0
+        };
         let artificial: f64 = primal[..self.art].iter().sum();
         let primal = primal.split_off(self.art);
         let col_dual = col_dual.split_off(self.art);
@@ -388,6 +442,7 @@ impl Master {
         for (col, g) in self.columns.iter().enumerate() {
             if primal[col] > 1e-7 && !ipm {
                 let rc = self.costs[col]
+                    - count_dual
                     - g.iter().map(|&i| duals[i as usize]).sum::<f64>()
                     - self
                         .cuts
@@ -410,6 +465,7 @@ impl Master {
             primal,
             artificial,
             reduced_costs: col_dual,
+            count_dual,
         }))
     }
 }

@@ -84,6 +84,7 @@
 
 pub mod anchors;
 pub mod ascent;
+pub mod count_row;
 pub mod cuts;
 pub mod master;
 pub mod pairs;
