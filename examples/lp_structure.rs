@@ -387,12 +387,8 @@ fn analyse(
         values: BTreeMap<String, usize>,
     }
     let mut blocks: BTreeMap<usize, Block> = BTreeMap::new();
-    for i in 0..n {
-        blocks
-            .entry(block_of[i])
-            .or_default()
-            .records
-            .push(i as u32);
+    for (i, &root) in block_of.iter().enumerate() {
+        blocks.entry(root).or_default().records.push(i as u32);
     }
     for g in &groups {
         blocks.get_mut(&block_of[g[0] as usize]).unwrap().part += cost(&lp.xs, d, g) / s2;
