@@ -34,7 +34,7 @@ use microagg::bnp_certificate::BnpCertificate;
 use microagg::certificate::BoundCertificate;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
-use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::rc_dive::{rc_dive, DiveOptions};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let inst = load(&data, &ColumnSelection::All)?;
     let start = read_labels(&labels)?;
     let report = check_labels(&inst, k, &start)?;
-    let (y, triples, sigma) = read_duals(&cert, leaf)?;
+    let (y, cut_list, sigma) = read_duals(&cert, leaf)?;
     if y.len() != inst.n {
         return Err(format!(
             "{}: {} record duals, the instance has {} records",
@@ -86,17 +86,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let cuts = if triples.is_empty() {
+    if let Some(c) = cut_list
+        .iter()
+        .find(|c| c.records().iter().any(|&i| i as usize >= inst.n))
+    {
+        return Err(format!(
+            "{}: a cut on records {:?}, the instance has {} records",
+            cert.display(),
+            c.records(),
+            inst.n
+        )
+        .into());
+    }
+    let rank1 = cut_list.iter().filter(|c| c.as_triple().is_none()).count();
+    let cuts = if cut_list.is_empty() {
         CutDuals::none()
     } else {
-        CutDuals::new(inst.n, &triples, &sigma)
+        CutDuals::new(inst.n, &cut_list, &sigma)
     };
     println!(
-        "start {}: SSE {:.10}; duals of {} (leaf {leaf}), {} cuts",
+        "start {}: SSE {:.10}; duals of {} (leaf {leaf}), {} cuts ({rank1} on 4-5 records)",
         labels.display(),
         report.sse,
         cert.display(),
-        triples.len()
+        cut_list.len()
     );
     opts.deadline = Some(Instant::now() + Duration::from_secs_f64(limit));
     let (t, cpu0) = (Instant::now(), microagg::bench::process_cpu_seconds());
@@ -107,7 +120,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         k,
         &y,
         &cuts,
-        &triples,
         &start,
         &opts,
         &mut |s| {
@@ -149,9 +161,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Record duals, cut triples and cut duals of a bnp certificate's leaf or of a colgen
-/// certificate (which one: by the file's format field).
-type Duals = (Vec<f64>, Vec<[u32; 3]>, Vec<f64>);
+/// Record duals, cuts (subset-row triples and, from bnp certificates written with
+/// `--rank1-cuts`, rank-1 cuts on 4-5 records) and cut duals of a bnp certificate's leaf or of
+/// a colgen certificate (which one: by the file's format field).
+type Duals = (Vec<f64>, Vec<Cut>, Vec<f64>);
 fn read_duals(path: &Path, leaf: usize) -> Result<Duals, Box<dyn std::error::Error>> {
     if let Ok(c) = BnpCertificate::read(path) {
         let l = c.leaves.get(leaf).ok_or(format!(
@@ -159,26 +172,15 @@ fn read_duals(path: &Path, leaf: usize) -> Result<Duals, Box<dyn std::error::Err
             path.display(),
             c.leaves.len()
         ))?;
-        let m = l.cut_duals.len();
-        // The region's listing handles subset-row triples only (rank-1 cuts on 4-5
-        // records, `--rank1-cuts`, would need their own restriction to a region).
-        let triples = c.cuts[..m]
+        // A leaf's cut duals belong to the first cuts of the certificate's list.
+        let cuts = c.cuts[..l.cut_duals.len()]
             .iter()
-            .map(|cut| {
-                cut.0.as_triple().ok_or_else(|| {
-                    format!(
-                        "{}: leaf {leaf} holds a rank-1 cut on {} records; rc_dive takes \
-                         certificates with triple cuts only",
-                        path.display(),
-                        cut.0.records().len()
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        return Ok((l.duals.clone(), triples, l.cut_duals.clone()));
+            .map(|cut| cut.0)
+            .collect();
+        return Ok((l.duals.clone(), cuts, l.cut_duals.clone()));
     }
     let c = BoundCertificate::read(path)?;
-    let triples = c.cuts.iter().map(|c| c.records).collect();
+    let triples = c.cuts.iter().map(|c| Cut::triple(c.records)).collect();
     let sigma = c.cuts.iter().map(|c| c.dual).collect();
     Ok((c.duals, triples, sigma))
 }

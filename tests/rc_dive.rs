@@ -1,8 +1,9 @@
 //! The reduced-cost region dive (`microagg_solvers::rc_dive`, issue 18's primal heuristic):
 //! its output is a feasible partition never worse than its start, whatever the duals, and
-//! with zero duals and one region holding every record it finds the optimum (subset DP).
+//! with zero duals and one region holding every record it finds the optimum (subset DP);
+//! the same at a leaf holding rank-1 cuts on 4-5 records (proofs/P21) besides triples.
 
-use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 use microagg_solvers::merge::groups_of;
 use microagg_solvers::rc_dive::{rc_dive, DiveOptions};
@@ -87,7 +88,7 @@ fn dive_output_is_feasible_and_never_worse_than_its_start() {
             max_pool: 3000,
             ..DiveOptions::default()
         };
-        let run = || rc_dive(&x, n, d, k, &y, &cuts, &triples, &start, &opts, &mut |_| {});
+        let run = || rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {});
         let r = run().unwrap();
         assert!(feasible(&r.labels, n, k), "case {case}: infeasible");
         assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
@@ -138,7 +139,6 @@ fn one_region_over_every_record_at_zero_duals_finds_the_optimum() {
             k,
             &y,
             &CutDuals::none(),
-            &[],
             &start,
             &opts,
             &mut |_| {},
@@ -156,6 +156,183 @@ fn one_region_over_every_record_at_zero_duals_finds_the_optimum() {
         )
         .unwrap();
         assert!(feasible(&r.labels, n, k));
+        assert!(
+            (r.sse - dp.sse).abs() <= 1e-9 * dp.sse.max(1e-300),
+            "case {case} (n {n}, d {d}): dive {} vs subset DP {}",
+            r.sse,
+            dp.sse
+        );
+    }
+}
+
+/// `count` random cuts over `n` records: subset-row triples, 5-record subset-row cuts (1/3)
+/// and 4-record cuts (2/3, 1/3, 1/3, 1/3), on distinct records drawn at random.
+fn random_cuts(rng: &mut impl Rng, n: usize, count: usize) -> Vec<Cut> {
+    (0..count)
+        .map(|c| {
+            let mut r: Vec<u32> = Vec::new();
+            while r.len() < 5 {
+                let i = rng.random_range(0..n as u32);
+                if !r.contains(&i) {
+                    r.push(i);
+                }
+            }
+            match c % 3 {
+                0 => Cut::triple([r[0], r[1], r[2]]),
+                1 => Cut::five([r[0], r[1], r[2], r[3], r[4]]),
+                _ => Cut::four(r[0], [r[1], r[2], r[3]]),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn dive_at_a_leaf_with_rank1_cuts_is_feasible_and_never_worse() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut improved = 0;
+    for case in 0..8 {
+        let (n, d, k) = (
+            rng.random_range(15..28),
+            rng.random_range(1..4),
+            rng.random_range(2..5),
+        );
+        let x = instance(&mut rng, n, d);
+        let start = random_partition(&mut rng, n, k);
+        let start_sse = partition_sse(&x, d, &start);
+        let scale = start_sse / n as f64;
+        let y: Vec<f64> = (0..n)
+            .map(|_| scale * rng.random_range(-0.5..2.0))
+            .collect();
+        let count = rng.random_range(3..12);
+        let list = random_cuts(&mut rng, n, count);
+        let sigma: Vec<f64> = list
+            .iter()
+            .map(|_| -scale * rng.random_range(0.0..1.0))
+            .collect();
+        let cuts = CutDuals::new(n, &list, &sigma);
+        let opts = DiveOptions {
+            region: rng.random_range(k..3 * k + 8),
+            threshold: scale * 0.1,
+            max_pool: 3000,
+            ..DiveOptions::default()
+        };
+        let run = || rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {});
+        let r = run().unwrap();
+        assert!(feasible(&r.labels, n, k), "case {case}: infeasible");
+        assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
+        assert!(r.sse <= start_sse, "case {case}: {} > {start_sse}", r.sse);
+        assert_eq!(
+            run().unwrap().labels,
+            r.labels,
+            "case {case}: not deterministic"
+        );
+        if r.sse < start_sse {
+            improved += 1;
+        }
+    }
+    assert!(improved >= 6, "only {improved} of 8 random starts improved");
+}
+
+#[test]
+fn one_region_keeps_every_rank1_cut_in_its_reduced_costs() {
+    // One region holding every record keeps every cut: the first step's excess is the
+    // start groups' reduced costs with every cut's penalty.
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    for case in 0..8 {
+        let (n, d, k) = (rng.random_range(12..20), 2, 3);
+        let x = instance(&mut rng, n, d);
+        let start = random_partition(&mut rng, n, k);
+        let y: Vec<f64> = (0..n).map(|_| rng.random_range(-0.2..0.5)).collect();
+        let list = random_cuts(&mut rng, n, 9);
+        let w: Vec<f64> = list.iter().map(|_| rng.random_range(0.1..1.0)).collect();
+        let sigma: Vec<f64> = w.iter().map(|v| -v).collect();
+        let cuts = CutDuals::new(n, &list, &sigma);
+        // Each start group's reduced cost with every cut's penalty, computed here
+        // independently (weighted counts against the denominators).
+        let rcs: Vec<f64> = groups_of(&start)
+            .iter()
+            .map(|g| {
+                let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
+                let mut rc = microagg_solvers::sse::group_sse(&x, d, &m);
+                rc -= m.iter().map(|&i| y[i]).sum::<f64>();
+                for (c, wc) in list.iter().zip(&w) {
+                    let count: u32 = c
+                        .records()
+                        .iter()
+                        .zip(c.multipliers())
+                        .filter(|(i, _)| g.contains(i))
+                        .map(|(_, &p)| u32::from(p))
+                        .sum();
+                    if count >= u32::from(c.denominator()) {
+                        rc += wc;
+                    }
+                }
+                rc
+            })
+            .collect();
+        let expected: f64 = rcs.iter().sum();
+        let top = rcs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // The most expensive group is the only seed (one region, over every record).
+        let opts = DiveOptions {
+            region: n,
+            min_rc: top - 1e-9 * top.abs().max(1.0),
+            passes: 1,
+            max_pool: 3000,
+            ..DiveOptions::default()
+        };
+        let r = rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {}).unwrap();
+        let step = &r.steps[0];
+        assert_eq!(step.records, n, "case {case}");
+        assert!(
+            (step.excess - expected).abs() <= 1e-9 * expected.abs().max(1.0),
+            "case {case}: excess {} vs {expected}",
+            step.excess
+        );
+    }
+}
+
+#[test]
+fn one_region_at_a_leaf_with_rank1_cuts_finds_the_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for case in 0..10 {
+        let (n, d, k) = (rng.random_range(9..15), rng.random_range(1..3), 3);
+        let x = instance(&mut rng, n, d);
+        let start = random_partition(&mut rng, n, k);
+        let start_sse = partition_sse(&x, d, &start);
+        let dp = solve_exact_with(
+            &x,
+            n,
+            d,
+            k,
+            &ExactOptions {
+                method: ExactMethod::SubsetDp,
+                ..ExactOptions::default()
+            },
+        )
+        .unwrap();
+        // Zero record duals and cut penalties summing to less than the start's excess over
+        // the optimum: every group S of an optimal partition then has reduced cost
+        // SSE(S) + pen(S) < SSE(opt) + (SSE(start) - SSE(opt)) <= the start's excess, so the
+        // listing up to that excess holds it and the region's MIP is exact.
+        let list = random_cuts(&mut rng, n, 6);
+        let room = (start_sse - dp.sse).max(0.0) / (list.len() + 1) as f64;
+        let sigma: Vec<f64> = list
+            .iter()
+            .map(|_| -room * rng.random_range(0.0..1.0))
+            .collect();
+        let cuts = CutDuals::new(n, &list, &sigma);
+        let y = vec![0.0; n];
+        let opts = DiveOptions {
+            region: n,
+            threshold: 1e-3,
+            max_pool: 1_000_000,
+            list_seconds: 600.0,
+            mip_seconds: 600.0,
+            ..DiveOptions::default()
+        };
+        let r = rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {}).unwrap();
+        assert!(feasible(&r.labels, n, k));
+        assert!(r.sse <= start_sse);
         assert!(
             (r.sse - dp.sse).abs() <= 1e-9 * dp.sse.max(1e-300),
             "case {case} (n {n}, d {d}): dive {} vs subset DP {}",

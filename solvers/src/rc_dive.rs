@@ -19,9 +19,11 @@
 //!
 //! It is a heuristic: nothing is proven. The groups are chosen by reduced cost only to keep
 //! the MIP small; every accepted step is a strictly lower SSE recomputed from the labels (two
-//! passes), so the result is a feasible partition never worse than the start. Cut penalties
-//! of triples with a record outside the region are left out of the listing's reduced costs,
-//! which only lowers them (more groups listed, never fewer).
+//! passes), so the result is a feasible partition never worse than the start. The cuts
+//! (subset-row triples and the rank-1 cuts on 4-5 records of proofs/P21, any multipliers and
+//! denominator) whose records all lie in the region are kept, renumbered, with their duals;
+//! the penalties of cuts with a record outside the region are left out of the listing's
+//! reduced costs, which only lowers them (more groups listed, never fewer).
 //!
 //! ## Complexity
 //! Per region of m records: O(m^2 d) for its geometry, the enumeration (exponential in the
@@ -37,7 +39,7 @@
 //!   vehicle routing problem based on the set partitioning formulation with additional cuts.
 //!   Math. Programming 115, 351-385 (the MIP over the columns of small reduced cost).
 
-use crate::bounds::colgen::cuts::CutDuals;
+use crate::bounds::colgen::cuts::{Cut, CutDuals};
 use crate::bounds::colgen::pricing::{enumerate_rc_below, ExactBudget, Geometry};
 use crate::merge::{groups_of, solve_pool};
 use crate::sse::{group_sse, partition_sse};
@@ -115,7 +117,8 @@ pub struct DiveResult {
 
 /// Improve `start` (a feasible labelling of the `n` rows of `x`, row-major with `d` columns,
 /// groups of at least `k`) region by region around its groups of largest reduced cost at the
-/// record duals `y` and cut duals `cuts` (module doc). `progress` sees every step.
+/// record duals `y` and the cuts with their duals `cuts` (module doc). `progress` sees every
+/// step.
 #[allow(clippy::too_many_arguments)]
 pub fn rc_dive(
     x: &[f64],
@@ -124,7 +127,6 @@ pub fn rc_dive(
     k: usize,
     y: &[f64],
     cuts: &CutDuals,
-    triples: &[[u32; 3]],
     start: &[usize],
     opts: &DiveOptions,
     progress: &mut dyn FnMut(&DiveStep),
@@ -167,7 +169,7 @@ pub fn rc_dive(
             tried.push(groups[seed].clone());
             let t0 = Instant::now();
             let region = region_around(x, d, &groups, seed, opts.region);
-            let step = improve_region(x, d, k, y, triples, cuts, &labels, &region, opts)?;
+            let step = improve_region(x, d, k, y, cuts, &labels, &region, opts)?;
             let mut s = DiveStep {
                 pass,
                 seed_rc: rc[seed],
@@ -267,7 +269,6 @@ fn improve_region(
     d: usize,
     k: usize,
     y: &[f64],
-    triples: &[[u32; 3]],
     cuts: &CutDuals,
     labels: &[usize],
     region: &[u32],
@@ -280,23 +281,7 @@ fn improve_region(
         .flat_map(|&i| x[i as usize * d..(i as usize + 1) * d].iter().copied())
         .collect();
     let ys: Vec<f64> = region.iter().map(|&i| y[i as usize]).collect();
-    // The cuts lying inside the region, renumbered (the weights are -sigma, P14).
-    let mut sub_triples = Vec::new();
-    let mut sub_sigma = Vec::new();
-    if !cuts.is_empty() {
-        let sigma = cuts.sigma();
-        for (t, &s) in triples.iter().zip(&sigma) {
-            if let (Some(a), Some(b), Some(c)) = (local(t[0]), local(t[1]), local(t[2])) {
-                sub_triples.push([a as u32, b as u32, c as u32]);
-                sub_sigma.push(s);
-            }
-        }
-    }
-    let sub_cuts = if sub_triples.is_empty() {
-        CutDuals::none()
-    } else {
-        CutDuals::new(m, &sub_triples, &sub_sigma)
-    };
+    let sub_cuts = cuts_inside(cuts, m, local);
     let sub_labels: Vec<usize> = region.iter().map(|&i| labels[i as usize]).collect();
     let current = groups_of(&sub_labels);
     let rcs: Vec<f64> = current
@@ -352,4 +337,30 @@ fn improve_region(
         complete,
         optimal: r.optimal,
     })
+}
+
+/// The cuts whose records all lie in the region (`local` maps a record to its index there),
+/// renumbered, each with its multipliers, denominator and dual (`-w`, P14 / P21).
+fn cuts_inside(cuts: &CutDuals, m: usize, local: impl Fn(u32) -> Option<usize>) -> CutDuals {
+    let mut kept = Vec::new();
+    let mut sigma = Vec::new();
+    for (cut, &w) in cuts.cuts.iter().zip(&cuts.weights) {
+        let records: Option<Vec<u32>> = cut
+            .records()
+            .iter()
+            .map(|&i| local(i).map(|l| l as u32))
+            .collect();
+        if let Some(records) = records {
+            // Renumbering keeps the records distinct and the multipliers valid.
+            let c = Cut::new(&records, cut.multipliers(), cut.denominator())
+                .expect("a renumbered valid cut is valid");
+            kept.push(c);
+            sigma.push(-w);
+        }
+    }
+    if kept.is_empty() {
+        CutDuals::none()
+    } else {
+        CutDuals::new(m, &kept, &sigma)
+    }
 }
