@@ -252,7 +252,8 @@ fn seed_axis(inst: &Instance, rows: &[usize]) -> Option<Normal> {
 /// Order `rows` so that the first `at` (returned) hold the smallest projections on `u`
 /// (ties by row), with `at` within `slack` of `balanced` where the projections are
 /// sparsest: the widest span of 2q consecutive projections around the cut (q = m / 128,
-/// at least 1), ties to the rank nearest `balanced`, then the lower rank.
+/// at least 1), and in that span the widest gap between two consecutive projections; ties
+/// to the rank nearest `balanced`, then the lower rank.
 fn valley_rank(
     inst: &Instance,
     rows: &mut [usize],
@@ -275,14 +276,24 @@ fn valley_rank(
     }
     keyed[a..z].sort_unstable_by(cmp);
     let span = |r: usize| keyed[(r + q - 1).min(z - 1)].0 - keyed[r.saturating_sub(q).max(a)].0;
-    let at = (lo..=hi)
-        .max_by(|&r, &t| {
-            span(r)
-                .total_cmp(&span(t))
-                .then(t.abs_diff(balanced).cmp(&r.abs_diff(balanced)))
-                .then(t.cmp(&r))
-        })
-        .expect("a non-empty range");
+    // The best of `ranks` by `score`, ties to the rank nearest `balanced`, then the lower.
+    let best = |ranks: std::ops::RangeInclusive<usize>, score: &dyn Fn(usize) -> f64| {
+        ranks
+            .max_by(|&r, &t| {
+                score(r)
+                    .total_cmp(&score(t))
+                    .then(t.abs_diff(balanced).cmp(&r.abs_diff(balanced)))
+                    .then(t.cmp(&r))
+            })
+            .expect("a non-empty range")
+    };
+    let sparse = best(lo..=hi, &span);
+    // Within the sparsest span, the widest single gap between consecutive projections.
+    let gap = |r: usize| keyed[r].0 - keyed[r - 1].0;
+    let at = best(
+        (sparse + 1).saturating_sub(q).max(lo)..=(sparse + q - 1).min(hi),
+        &gap,
+    );
     rows.iter_mut().zip(&keyed).for_each(|(r, k)| *r = k.1);
     at
 }

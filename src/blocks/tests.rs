@@ -183,6 +183,60 @@ fn valley_blocks_cover_every_row_once_and_each_cut_separates_its_blocks() {
     }
 }
 
+/// Two clusters far apart, of 450 and 550 records (d = 3, rows interleaved): the balanced
+/// cut at 500 goes through the larger one.
+fn two_clusters() -> Instance {
+    use rand::{Rng, SeedableRng};
+    let mut rng = crate::rng::Rng::seed_from_u64(9);
+    let mut raw = Vec::new();
+    for i in 0..1000 {
+        let centre = if i % 20 < 9 {
+            [0.0, 0.0, 0.0]
+        } else {
+            [8.0, 5.0, -3.0]
+        };
+        for c in centre {
+            raw.push(c + rng.random_range(-1.0..1.0));
+        }
+    }
+    let cols = (0..3).map(|j| format!("c{j}")).collect();
+    Instance::from_raw("two", "test", cols, raw, String::new()).unwrap()
+}
+
+#[test]
+fn a_valley_cut_falls_between_two_clusters_where_the_kd_cut_splits_one() {
+    let inst = two_clusters();
+    let small: Vec<usize> = (0..1000).filter(|i| i % 20 < 9).collect();
+    let valley = split_by(&inst, (0..1000).collect(), 500, CutRule::Valley);
+    assert_eq!(valley.blocks.len(), 2);
+    let one = if valley.blocks[0].len() == 450 { 0 } else { 1 };
+    assert_eq!(valley.blocks[one], small, "the small cluster is one block");
+    let kd = split(&inst, (0..1000).collect(), 500);
+    assert_eq!((kd.blocks[0].len(), kd.blocks[1].len()), (500, 500));
+    // And the blocks' MDAV is better with the valley cut (nothing to repair there).
+    use crate::parts::{solve_split, UnitSolver};
+    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let sse_of = |cut: CutRule| {
+        let solver = UnitSolver {
+            inst: &inst,
+            pipeline: &pipeline,
+            k: 3,
+            seed: 0,
+            time_limit: None,
+            max_steps: None,
+            interrupt: &never,
+            repair: RepairMode::None,
+            cut,
+        };
+        let g = solve_split(&solver, None, Some(500), None).unwrap().groups;
+        g.iter()
+            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+            .sum::<f64>()
+    };
+    assert!(sse_of(CutRule::Valley) < sse_of(CutRule::Kd));
+}
+
 #[test]
 fn valley_blocks_and_their_repair_do_not_depend_on_the_thread_count() {
     use crate::parts::{solve_split, UnitSolver};
