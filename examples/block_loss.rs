@@ -25,9 +25,9 @@ fn shares(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64> {
     for m in groups {
         let mut c = vec![0.0; d];
         for &i in m {
-            for j in 0..d {
-                c[j] += inst.z[i * d + j];
-            }
+            c.iter_mut()
+                .zip(&inst.z[i * d..(i + 1) * d])
+                .for_each(|(s, v)| *s += v);
         }
         c.iter_mut().for_each(|v| *v /= m.len() as f64);
         for &i in m {

@@ -237,7 +237,7 @@ fn seed_axis(inst: &Instance, rows: &[usize]) -> Option<Normal> {
             .1
     };
     let r = farthest(&c);
-    let s = farthest(&inst.z[r * d..(r + 1) * d].to_vec());
+    let s = farthest(&inst.z[r * d..(r + 1) * d]);
     let mut u: Vec<f64> = (0..d)
         .map(|j| inst.z[s * d + j] - inst.z[r * d + j])
         .collect();
