@@ -27,6 +27,7 @@ fn main() {
         d: 10,
         blocks: None,
         repair: microagg::blocks::RepairMode::default(),
+        cut: microagg::blocks::CutRule::default(),
     };
     let mut sizes: Vec<usize> = Vec::new();
     let mut it = args.iter();
@@ -38,6 +39,7 @@ fn main() {
             "--repair" => {
                 run.repair = clap::ValueEnum::from_str(&value(), true).expect("--repair MODE")
             }
+            "--cut" => run.cut = clap::ValueEnum::from_str(&value(), true).expect("--cut RULE"),
             "--param" => run.params.push(value()),
             "--k" => run.k = value().parse().expect("--k K"),
             "--d" => run.d = value().parse().expect("--d D"),

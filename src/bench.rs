@@ -284,6 +284,7 @@ pub struct ScaleRun {
     pub d: usize,
     pub blocks: Option<usize>,
     pub repair: crate::blocks::RepairMode,
+    pub cut: crate::blocks::CutRule,
 }
 
 /// One point of the scaling curve.
@@ -322,6 +323,7 @@ pub fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
                 max_steps: None,
                 interrupt: &never,
                 repair: run.repair,
+                cut: run.cut,
             };
             let out = crate::parts::solve_split(&solver, None, Some(size), None)?;
             out.groups
@@ -462,6 +464,7 @@ mod scale_tests {
             d: 4,
             blocks: Some(500),
             repair: crate::blocks::RepairMode::None,
+            cut: crate::blocks::CutRule::Kd,
         };
         let none = scale_point(&run, 3000).unwrap();
         run.repair = crate::blocks::RepairMode::Descent;

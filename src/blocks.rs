@@ -1,12 +1,19 @@
 //! # Blocks
 //!
 //! `--blocks SIZE`: a large data set is cut into blocks of about SIZE records that are
-//! solved independently, then the borders between blocks are repaired. The cut follows a
-//! balanced kd split (the spatial index's own rule): a node of m records that is to become
-//! b blocks is split on its widest coordinate (largest max - min, lowest index on ties) so
-//! that the left side holds round(m * floor(b/2) / b) records, ordered by (coordinate, row
-//! index) so the cut is deterministic with ties and duplicates. Blocks are thus compact in
-//! space, and a group never spans two blocks.
+//! solved independently, then the borders between blocks are repaired. By default
+//! ([`CutRule::Kd`]) the cut follows a balanced kd split (the spatial index's own rule): a
+//! node of m records that is to become b blocks is split on its widest coordinate (largest
+//! max - min, lowest index on ties) so that the left side holds round(m * floor(b/2) / b)
+//! records, ordered by (coordinate, row index) so the cut is deterministic with ties and
+//! duplicates. Blocks are thus compact in space, and a group never spans two blocks.
+//! With [`CutRule::Valley`] (`--block-cut valley`) a node is cut across the line between
+//! MDAV's two seeds of the node (the record farthest from its centroid, the record
+//! farthest from that one), at the rank within a quarter of the smaller side's share of
+//! the balanced one where the projections are sparsest (the widest span of 2q consecutive
+//! projections, q = m / 128), and the sides get blocks in proportion to their records. In
+//! d = 10 with k = 5 a group's radius is a large part of a block's width, so most records
+//! are near some cut; cutting where the data are thin leaves fewer of them there.
 //!
 //! Groups next to a cut are formed without the records across it. The repair visits the
 //! cuts bottom-up (children before parents, so a repaired group always lies on one side of
@@ -24,7 +31,8 @@
 //! what each repair costs in time, is measured in `proofs/certificates/study-engine.txt`.
 //!
 //! ## Complexity
-//! The split is O(n log b) selections for b blocks; solving costs b solves of about SIZE
+//! The split is O(n log b) selections for b blocks (valley: plus O(n d log b) for the seeds
+//! and projections and a sort of the candidate ranks, O(m log m) per node of m records); solving costs b solves of about SIZE
 //! records (MDAV: O(n SIZE d / k) with the scan); the repair O(n log b) bookkeeping plus,
 //! per cut, one descent over its pool (neighbour lists and the moves of records near the
 //! cut) or one solve of it (`resolve`); the cuts of one height run in parallel, so the
@@ -40,13 +48,62 @@
 use crate::data::Instance;
 use crate::error::{Error, Result};
 
-/// A cut of the split: the node's blocks `left` and `right` (ranges of block indices) on
-/// either side of coordinate `dim` = `value`.
+/// A cut of the split: the node's blocks (a range of block indices), the first ones on the
+/// side where [`Cut::side`] is at most 0, the others where it is at least 0.
 #[derive(Debug, Clone)]
 pub struct Cut {
-    pub dim: usize,
+    /// Normal of the cut plane.
+    pub normal: Normal,
     pub value: f64,
     pub blocks: std::ops::Range<usize>,
+    /// The first block on the positive side.
+    pub right: usize,
+}
+
+impl Cut {
+    /// Signed distance of record `i` to the cut plane (negative on the first blocks' side).
+    /// With an axis normal it is the coordinate minus the value, exactly.
+    pub fn side(&self, inst: &Instance, i: usize) -> f64 {
+        project(inst, i, &self.normal) - self.value
+    }
+}
+
+/// The normal of a cut plane.
+#[derive(Debug, Clone)]
+pub enum Normal {
+    /// The j-th coordinate axis ([`CutRule::Kd`]).
+    Axis(usize),
+    /// A unit vector ([`CutRule::Valley`]).
+    Unit(Vec<f64>),
+}
+
+/// Record `i`'s coordinate along `u`: z_ij itself on an axis, else z_i . u summed in
+/// coordinate order.
+fn project(inst: &Instance, i: usize, u: &Normal) -> f64 {
+    let d = inst.d;
+    match u {
+        Normal::Axis(j) => inst.z[i * d + j],
+        Normal::Unit(u) => inst.z[i * d..(i + 1) * d]
+            .iter()
+            .zip(u)
+            .map(|(a, b)| a * b)
+            .sum(),
+    }
+}
+
+/// How a node of the split is cut in two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CutRule {
+    /// On the widest coordinate at the balanced rank (the spatial index's rule).
+    #[default]
+    Kd,
+    /// Across the line between MDAV's two seeds of the node (its record farthest from its
+    /// centroid, and the record farthest from that one), at the sparsest place within a
+    /// quarter of the smaller side's share around the balanced rank: fewer records lie
+    /// near the cut, so fewer groups are cut short (the blocks' sizes vary by up to a
+    /// quarter).
+    Valley,
 }
 
 /// The blocks (row indices, ascending within a block) and the cuts in bottom-up order.
@@ -61,20 +118,71 @@ pub fn block_count(m: usize, size: usize) -> usize {
     ((m + size / 2) / size.max(1)).max(1)
 }
 
-/// Cut `rows` into blocks of about `size` records.
+/// Cut `rows` into blocks of about `size` records with the kd rule.
 pub fn split(inst: &Instance, rows: Vec<usize>, size: usize) -> Split {
+    split_by(inst, rows, size, CutRule::Kd)
+}
+
+/// Cut `rows` into blocks of about `size` records with `rule`.
+pub fn split_by(inst: &Instance, rows: Vec<usize>, size: usize, rule: CutRule) -> Split {
     let b = block_count(rows.len(), size);
     let mut out = Split::default();
-    split_node(inst, rows, b, &mut out);
+    split_node(inst, rows, b, rule, &mut out);
     out
 }
 
-fn split_node(inst: &Instance, mut rows: Vec<usize>, b: usize, out: &mut Split) {
+fn split_node(inst: &Instance, mut rows: Vec<usize>, b: usize, rule: CutRule, out: &mut Split) {
     if b <= 1 || rows.len() < 2 {
         rows.sort_unstable();
         out.blocks.push(rows);
         return;
     }
+    let bl = b / 2;
+    let m = rows.len();
+    let ml = ((m * bl + b / 2) / b).clamp(1, m - 1);
+    // (normal, left count, left blocks, rows already ordered by the cut)
+    let (normal, ml, bl, ordered) = match rule {
+        CutRule::Valley => match seed_axis(inst, &rows) {
+            Some(u) => {
+                let at = valley_rank(inst, &mut rows, &u, ml, m * bl.min(b - bl) / (4 * b));
+                let bl = ((b * at + m / 2) / m).clamp(1, b - 1);
+                (u, at, bl, true)
+            }
+            None => (widest_axis(inst, &rows), ml, bl, false),
+        },
+        CutRule::Kd => (widest_axis(inst, &rows), ml, bl, false),
+    };
+    if !ordered {
+        let key = |i: usize| (project(inst, i, &normal), i);
+        rows.select_nth_unstable_by(ml, |&a, &c| {
+            let (va, ia) = key(a);
+            let (vc, ic) = key(c);
+            va.total_cmp(&vc).then(ia.cmp(&ic))
+        });
+    }
+    let right = rows.split_off(ml);
+    let left_max = rows
+        .iter()
+        .map(|&i| project(inst, i, &normal))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let right_min = right
+        .iter()
+        .map(|&i| project(inst, i, &normal))
+        .fold(f64::INFINITY, f64::min);
+    let first = out.blocks.len();
+    split_node(inst, rows, bl, rule, out);
+    let mid = out.blocks.len();
+    split_node(inst, right, b - bl, rule, out);
+    out.cuts.push(Cut {
+        normal,
+        value: 0.5 * (left_max + right_min),
+        blocks: first..out.blocks.len(),
+        right: mid,
+    });
+}
+
+/// The axis of the widest coordinate (largest max - min, lowest index on ties).
+fn widest_axis(inst: &Instance, rows: &[usize]) -> Normal {
     let d = inst.d;
     let dim = (0..d)
         .map(|j| {
@@ -95,32 +203,99 @@ fn split_node(inst: &Instance, mut rows: Vec<usize>, b: usize, out: &mut Split) 
             }
         })
         .0;
-    let bl = b / 2;
+    Normal::Axis(dim)
+}
+
+/// The unit vector from MDAV's first seed of `rows` (farthest from their centroid) to its
+/// second (farthest from the first), ties by lowest row; `None` when the rows coincide.
+fn seed_axis(inst: &Instance, rows: &[usize]) -> Option<Normal> {
+    let d = inst.d;
+    let mut c = vec![0.0; d];
+    for &i in rows {
+        c.iter_mut()
+            .zip(&inst.z[i * d..(i + 1) * d])
+            .for_each(|(s, v)| *s += v);
+    }
+    c.iter_mut().for_each(|s| *s /= rows.len() as f64);
+    let farthest = |from: &[f64]| {
+        let dist = |i: usize| -> f64 {
+            inst.z[i * d..(i + 1) * d]
+                .iter()
+                .zip(from)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum()
+        };
+        rows.iter()
+            .map(|&i| (dist(i), i))
+            .fold((f64::NEG_INFINITY, usize::MAX), |best, (v, i)| {
+                if v > best.0 || (v == best.0 && i < best.1) {
+                    (v, i)
+                } else {
+                    best
+                }
+            })
+            .1
+    };
+    let r = farthest(&c);
+    let s = farthest(&inst.z[r * d..(r + 1) * d]);
+    let mut u: Vec<f64> = (0..d)
+        .map(|j| inst.z[s * d + j] - inst.z[r * d + j])
+        .collect();
+    let norm = u.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if !(norm > 0.0 && norm.is_finite()) {
+        return None;
+    }
+    u.iter_mut().for_each(|v| *v /= norm);
+    Some(Normal::Unit(u))
+}
+
+/// Order `rows` so that the first `at` (returned) hold the smallest projections on `u`
+/// (ties by row), with `at` within `slack` of `balanced` where the projections are
+/// sparsest: the widest span of 2q consecutive projections around the cut (q = m / 128,
+/// at least 1), and in that span the widest gap between two consecutive projections; ties
+/// to the rank nearest `balanced`, then the lower rank.
+fn valley_rank(
+    inst: &Instance,
+    rows: &mut [usize],
+    u: &Normal,
+    balanced: usize,
+    slack: usize,
+) -> usize {
     let m = rows.len();
-    let ml = ((m * bl + b / 2) / b).clamp(1, m - 1);
-    let key = |i: usize| (inst.z[i * d + dim], i);
-    rows.select_nth_unstable_by(ml, |&a, &c| {
-        let (va, ia) = key(a);
-        let (vc, ic) = key(c);
-        va.total_cmp(&vc).then(ia.cmp(&ic))
-    });
-    let right = rows.split_off(ml);
-    let left_max = rows
-        .iter()
-        .map(|&i| inst.z[i * d + dim])
-        .fold(f64::NEG_INFINITY, f64::max);
-    let right_min = right
-        .iter()
-        .map(|&i| inst.z[i * d + dim])
-        .fold(f64::INFINITY, f64::min);
-    let first = out.blocks.len();
-    split_node(inst, rows, bl, out);
-    split_node(inst, right, b - bl, out);
-    out.cuts.push(Cut {
-        dim,
-        value: 0.5 * (left_max + right_min),
-        blocks: first..out.blocks.len(),
-    });
+    let q = (m / 128).max(1);
+    let lo = balanced.saturating_sub(slack).max(1);
+    let hi = (balanced + slack).min(m - 1);
+    let mut keyed: Vec<(f64, usize)> = rows.iter().map(|&i| (project(inst, i, u), i)).collect();
+    let cmp = |a: &(f64, usize), c: &(f64, usize)| a.0.total_cmp(&c.0).then(a.1.cmp(&c.1));
+    // Sorted only where the cut can go (ranks lo - q .. hi + q).
+    let a = lo.saturating_sub(q);
+    let z = (hi + q).min(m);
+    keyed.select_nth_unstable_by(a, cmp);
+    if z < m {
+        keyed[a..].select_nth_unstable_by(z - a, cmp);
+    }
+    keyed[a..z].sort_unstable_by(cmp);
+    let span = |r: usize| keyed[(r + q - 1).min(z - 1)].0 - keyed[r.saturating_sub(q).max(a)].0;
+    // The best of `ranks` by `score`, ties to the rank nearest `balanced`, then the lower.
+    let best = |ranks: std::ops::RangeInclusive<usize>, score: &dyn Fn(usize) -> f64| {
+        ranks
+            .max_by(|&r, &t| {
+                score(r)
+                    .total_cmp(&score(t))
+                    .then(t.abs_diff(balanced).cmp(&r.abs_diff(balanced)))
+                    .then(t.cmp(&r))
+            })
+            .expect("a non-empty range")
+    };
+    let sparse = best(lo..=hi, &span);
+    // Within the sparsest span, the widest single gap between consecutive projections.
+    let gap = |r: usize| keyed[r].0 - keyed[r - 1].0;
+    let at = best(
+        (sparse + 1).saturating_sub(q).max(lo)..=(sparse + q - 1).min(hi),
+        &gap,
+    );
+    rows.iter_mut().zip(&keyed).for_each(|(r, k)| *r = k.1);
+    at
 }
 
 /// What the border repair did.
@@ -164,7 +339,7 @@ impl RepairMode {
     /// Half-width of the pooled slab, in median group radii: descent moves records only
     /// where a nearer group lies across the cut, which half a radius already holds (the
     /// measured trade-off of time and IL is in the study file); `resolve` keeps its one.
-    fn slab(self) -> f64 {
+    pub fn slab(self) -> f64 {
         match self {
             RepairMode::Resolve => 1.0,
             _ => 0.5,
@@ -242,7 +417,29 @@ pub fn repair(
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
     let waves = waves_by_height(&split.cuts);
-    repair_waves(inst, split, groups, mode, refine, solve, interrupt, &waves)
+    let slab = mode.slab();
+    repair_waves(
+        inst, split, groups, mode, slab, refine, solve, interrupt, &waves,
+    )
+}
+
+/// As [`repair`] with a pool slab of `slab` median group radii on either side of each cut
+/// instead of the mode's own ([`RepairMode::slab`]), for the studies of wider pools.
+#[allow(clippy::too_many_arguments)]
+pub fn repair_with_slab(
+    inst: &Instance,
+    split: &Split,
+    groups: Vec<Vec<usize>>,
+    mode: RepairMode,
+    slab: f64,
+    refine: &RefineGroups<'_>,
+    solve: &SolveRows<'_>,
+    interrupt: &std::sync::atomic::AtomicBool,
+) -> Result<(Vec<Vec<usize>>, RepairStats)> {
+    let waves = waves_by_height(&split.cuts);
+    repair_waves(
+        inst, split, groups, mode, slab, refine, solve, interrupt, &waves,
+    )
 }
 
 /// As [`repair`], the cuts one after the other in bottom-up order (the reference of the
@@ -257,7 +454,10 @@ pub fn repair_in_order(
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
     let waves: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
-    repair_waves(inst, split, groups, mode, refine, solve, interrupt, &waves)
+    let slab = mode.slab();
+    repair_waves(
+        inst, split, groups, mode, slab, refine, solve, interrupt, &waves,
+    )
 }
 
 /// The cuts grouped by height (1 + the largest height of the cuts inside the cut's block
@@ -305,6 +505,7 @@ fn repair_waves(
     split: &Split,
     groups: Vec<Vec<usize>>,
     mode: RepairMode,
+    slab: f64,
     refine: &RefineGroups<'_>,
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
@@ -348,7 +549,7 @@ fn repair_waves(
                 if interrupt.load(Ordering::Relaxed) {
                     return Err(Error::Interrupted("border repair".into()));
                 }
-                propose(inst, split, c, &state, mode, refine, solve)
+                propose(inst, split, c, &state, mode, slab, refine, solve)
             })
             .collect();
         for (&c, proposal) in wave.iter().zip(proposals) {
@@ -399,12 +600,14 @@ fn repair_waves(
 /// Cut `c`'s pool (the node's groups, in the one-by-one order, whose centroid lies within
 /// the slab) and its repair; `None` when fewer than two groups are pooled. Reads only the
 /// groups of the cut's blocks.
+#[allow(clippy::too_many_arguments)]
 fn propose(
     inst: &Instance,
     split: &Split,
     c: usize,
     state: &Repaired,
     mode: RepairMode,
+    slab: f64,
     refine: &RefineGroups<'_>,
     solve: &SolveRows<'_>,
 ) -> Result<Option<Proposal>> {
@@ -422,17 +625,18 @@ fn propose(
     node_groups.dedup();
     let stats_of = |g: usize| {
         let m = &groups[g];
-        let centre = m.iter().map(|&i| inst.z[i * d + cut.dim]).sum::<f64>() / m.len() as f64;
-        (centre, (sse(m) / m.len() as f64).sqrt())
+        let along = |i: usize| project(inst, i, &cut.normal);
+        let centre = m.iter().map(|&i| along(i)).sum::<f64>() / m.len() as f64;
+        (centre - cut.value, (sse(m) / m.len() as f64).sqrt())
     };
     let per: Vec<(f64, f64)> = node_groups.iter().map(|&g| stats_of(g)).collect();
     let mut radii: Vec<f64> = per.iter().map(|p| p.1).collect();
     radii.sort_by(f64::total_cmp);
-    let width = radii[radii.len() / 2] * mode.slab();
+    let width = radii[radii.len() / 2] * slab;
     let pool_groups: Vec<usize> = node_groups
         .iter()
         .zip(&per)
-        .filter(|(_, (centre, _))| (centre - cut.value).abs() <= width)
+        .filter(|(_, (centre, _))| centre.abs() <= width)
         .map(|(&g, _)| g)
         .collect();
     if pool_groups.len() < 2 {

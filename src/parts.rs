@@ -79,6 +79,11 @@ pub struct SplitArgs {
     /// earlier repair: slower, different labels), `none` keeps the blocks' groups.
     #[arg(long, value_enum, default_value_t, value_name = "MODE")]
     pub block_repair: blocks::RepairMode,
+    /// How --blocks cuts: `kd` on the widest coordinate at the median (default), `valley`
+    /// across the line between MDAV's two seeds at the sparsest place near the median
+    /// (blocks' sizes vary by up to a quarter; fewer records next to a cut).
+    #[arg(long, value_enum, default_value_t, value_name = "RULE")]
+    pub block_cut: blocks::CutRule,
     /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
     /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's
     /// SLURM_ARRAY_TASK_ID/COUNT when set; `all` for the whole run.
@@ -129,6 +134,8 @@ pub struct UnitSolver<'a> {
     pub interrupt: &'a AtomicBool,
     /// How `--blocks` repairs the borders.
     pub repair: blocks::RepairMode,
+    /// How `--blocks` cuts the data.
+    pub cut: blocks::CutRule,
 }
 
 impl UnitSolver<'_> {
@@ -178,7 +185,7 @@ impl UnitSolver<'_> {
             return self.solve(rows, unit).map(|(g, _)| g);
         }
         crate::init::pool::threads(); // build the pool with --threads before rayon's default
-        let split = blocks::split(self.inst, rows.to_vec(), size);
+        let split = blocks::split_by(self.inst, rows.to_vec(), size, self.cut);
         let parts: Vec<Vec<Vec<usize>>> = split
             .blocks
             .par_iter()
@@ -244,7 +251,7 @@ pub fn solve_split(
     }
     let splits: Vec<Option<Split>> = units
         .iter()
-        .map(|u| blocks.map(|size| blocks::split(inst, u.rows.clone(), size)))
+        .map(|u| blocks.map(|size| blocks::split_by(inst, u.rows.clone(), size, solver.cut)))
         .collect();
     let mut work: Vec<Work> = Vec::new();
     for (ui, (u, s)) in units.iter().zip(&splits).enumerate() {
@@ -447,6 +454,7 @@ mod tests {
             max_steps: None,
             interrupt: &stopped,
             repair: blocks::RepairMode::default(),
+            cut: blocks::CutRule::default(),
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         assert!(out.interrupted);

@@ -17,14 +17,11 @@ fn blocks_cover_every_row_once_with_about_the_asked_size() {
     for cut in &s.cuts {
         let r = cut.blocks.clone();
         let half = r.start + (r.end - r.start) / 2;
+        assert_eq!(cut.right, half);
         for b in r.clone() {
             for &i in &s.blocks[b] {
-                let v = inst.z[i * inst.d + cut.dim];
-                assert!(if b < half {
-                    v <= cut.value
-                } else {
-                    v >= cut.value
-                });
+                let v = cut.side(&inst, i);
+                assert!(if b < half { v <= 0.0 } else { v >= 0.0 });
             }
         }
     }
@@ -47,6 +44,7 @@ fn every_repair_mode_keeps_a_partition_and_never_raises_the_sse() {
             max_steps: None,
             interrupt: &never,
             repair,
+            cut: CutRule::Kd,
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         let mut rows: Vec<usize> = out.groups.concat();
@@ -146,4 +144,140 @@ fn parallel_repair_equals_the_one_by_one_repair_byte_for_byte_on_1_and_2_threads
             );
         }
     }
+}
+
+#[test]
+fn valley_blocks_cover_every_row_once_and_each_cut_separates_its_blocks() {
+    let inst =
+        crate::data::load("gauss:n=5003,d=4,clusters=5,seed=3", &Default::default()).unwrap();
+    let s = split_by(&inst, (0..inst.n).collect(), 300, CutRule::Valley);
+    assert_eq!(s.blocks.len(), block_count(inst.n, 300));
+    assert_eq!(s.cuts.len(), s.blocks.len() - 1);
+    let mut all: Vec<usize> = s.blocks.iter().flatten().copied().collect();
+    all.sort_unstable();
+    assert_eq!(all, (0..inst.n).collect::<Vec<_>>());
+    for b in &s.blocks {
+        assert!((150..=600).contains(&b.len()), "block of {}", b.len());
+    }
+    for cut in &s.cuts {
+        let Normal::Unit(u) = &cut.normal else {
+            panic!("a valley cut along an axis on data that do not coincide")
+        };
+        assert!((u.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(cut.blocks.start < cut.right && cut.right < cut.blocks.end);
+        for b in cut.blocks.clone() {
+            for &i in &s.blocks[b] {
+                let v = cut.side(&inst, i);
+                assert!(if b < cut.right { v <= 0.0 } else { v >= 0.0 }, "{v}");
+            }
+        }
+    }
+    // The same split again, bit for bit.
+    let again = split_by(&inst, (0..inst.n).collect(), 300, CutRule::Valley);
+    assert_eq!(again.blocks, s.blocks);
+    for (a, c) in again.cuts.iter().zip(&s.cuts) {
+        assert_eq!(
+            (a.value.to_bits(), &a.blocks),
+            (c.value.to_bits(), &c.blocks)
+        );
+    }
+}
+
+/// Two clusters far apart, of 450 and 550 records (d = 3, rows interleaved): the balanced
+/// cut at 500 goes through the larger one.
+fn two_clusters() -> Instance {
+    use rand::{Rng, SeedableRng};
+    let mut rng = crate::rng::Rng::seed_from_u64(9);
+    let mut raw = Vec::new();
+    for i in 0..1000 {
+        let centre = if i % 20 < 9 {
+            [0.0, 0.0, 0.0]
+        } else {
+            [8.0, 5.0, -3.0]
+        };
+        for c in centre {
+            raw.push(c + rng.random_range(-1.0..1.0));
+        }
+    }
+    let cols = (0..3).map(|j| format!("c{j}")).collect();
+    Instance::from_raw("two", "test", cols, raw, String::new()).unwrap()
+}
+
+#[test]
+fn a_valley_cut_falls_between_two_clusters_where_the_kd_cut_splits_one() {
+    let inst = two_clusters();
+    let small: Vec<usize> = (0..1000).filter(|i| i % 20 < 9).collect();
+    let valley = split_by(&inst, (0..1000).collect(), 500, CutRule::Valley);
+    assert_eq!(valley.blocks.len(), 2);
+    let one = if valley.blocks[0].len() == 450 { 0 } else { 1 };
+    assert_eq!(valley.blocks[one], small, "the small cluster is one block");
+    let kd = split(&inst, (0..1000).collect(), 500);
+    assert_eq!((kd.blocks[0].len(), kd.blocks[1].len()), (500, 500));
+    // And the blocks' MDAV is better with the valley cut (nothing to repair there).
+    use crate::parts::{solve_split, UnitSolver};
+    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let sse_of = |cut: CutRule| {
+        let solver = UnitSolver {
+            inst: &inst,
+            pipeline: &pipeline,
+            k: 3,
+            seed: 0,
+            time_limit: None,
+            max_steps: None,
+            interrupt: &never,
+            repair: RepairMode::None,
+            cut,
+        };
+        let g = solve_split(&solver, None, Some(500), None).unwrap().groups;
+        g.iter()
+            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+            .sum::<f64>()
+    };
+    assert!(sse_of(CutRule::Valley) < sse_of(CutRule::Kd));
+}
+
+#[test]
+fn valley_blocks_and_their_repair_do_not_depend_on_the_thread_count() {
+    use crate::parts::{solve_split, UnitSolver};
+    let inst =
+        crate::data::load("gauss:n=6000,d=5,clusters=4,seed=13", &Default::default()).unwrap();
+    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |threads: usize, repair: RepairMode| {
+        let solver = UnitSolver {
+            inst: &inst,
+            pipeline: &pipeline,
+            k: 4,
+            seed: 0,
+            time_limit: None,
+            max_steps: None,
+            interrupt: &never,
+            repair,
+            cut: CutRule::Valley,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| solve_split(&solver, None, Some(400), None))
+            .unwrap()
+    };
+    let none = run(1, RepairMode::None);
+    let one = run(1, RepairMode::Descent);
+    let two = run(2, RepairMode::Descent);
+    assert_eq!(one.groups, two.groups);
+    let r = &one.repair[0];
+    assert!(r.improved > 0 && r.sse_after < r.sse_before, "{r:?}");
+    let sse = |g: &[Vec<usize>]| -> f64 {
+        g.iter()
+            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+            .sum()
+    };
+    assert_eq!(sse(&none.groups).to_bits(), r.sse_before.to_bits());
+    assert!(sse(&one.groups) <= sse(&none.groups));
+    let mut rows: Vec<usize> = one.groups.concat();
+    rows.sort_unstable();
+    assert_eq!(rows, (0..inst.n).collect::<Vec<_>>());
+    assert!(one.groups.iter().all(|m| m.len() >= 4));
 }

@@ -106,6 +106,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             d: args.d,
             blocks: args.blocks,
             repair: Default::default(),
+            cut: Default::default(),
         };
         microagg::bench::scale_curve(&run, &args.scale)?;
         return Ok(ExitCode::SUCCESS);

@@ -98,6 +98,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         max_steps: r.max_steps,
         interrupt: r.interrupt,
         repair: split.block_repair,
+        cut: split.block_cut,
     };
     let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
     let labels = first_appearance_labels(inst.n, &out.groups);
@@ -106,7 +107,11 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
             .strata
             .as_ref()
             .map(|_| format!("strata:{}", strata_cols.join(","))),
-        split.blocks.map(|b| format!("blocks:{b}")),
+        // The kd rule keeps the name part files had before the cut rule was chosen.
+        split.blocks.map(|b| match split.block_cut {
+            crate::blocks::CutRule::Kd => format!("blocks:{b}"),
+            rule => format!("blocks:{b}:{rule:?}").to_lowercase(),
+        }),
     ]
     .into_iter()
     .flatten()
