@@ -24,8 +24,7 @@ use std::time::{Duration, Instant};
 /// record of each remaining set, two-pass group SSE), independent of the solver's pricing and
 /// LP. Infinite when no such partition exists. For no decisions this is the optimum (P03).
 fn constrained_optimum(x: &[f64], n: usize, d: usize, k: usize, dec: &[(u32, u32, bool)]) -> f64 {
-    let full = (1usize << n) - 1;
-    let compatible = |g: usize| {
+    common::subset_dp_where(x, n, d, k, |g| {
         dec.iter().all(|&(a, b, t)| {
             let (ia, ib) = (g >> a & 1 == 1, g >> b & 1 == 1);
             if t {
@@ -34,31 +33,7 @@ fn constrained_optimum(x: &[f64], n: usize, d: usize, k: usize, dec: &[(u32, u32
                 !(ia && ib)
             }
         })
-    };
-    let mut f = vec![f64::INFINITY; full + 1];
-    f[0] = 0.0;
-    for mask in 1..=full {
-        let low = mask & mask.wrapping_neg();
-        let rest = mask ^ low;
-        // Subsets of `rest`, each with the lowest record added.
-        let mut sub = rest;
-        loop {
-            let g = sub | low;
-            let m = g.count_ones() as usize;
-            if m >= k && m < 2 * k && compatible(g) && f[mask ^ g].is_finite() {
-                let members: Vec<usize> = (0..n).filter(|&i| g >> i & 1 == 1).collect();
-                let v = f[mask ^ g] + group_sse(x, d, &members);
-                if v < f[mask] {
-                    f[mask] = v;
-                }
-            }
-            if sub == 0 {
-                break;
-            }
-            sub = (sub - 1) & rest;
-        }
-    }
-    f[full]
+    })
 }
 
 fn chunks(n: usize, k: usize) -> Vec<usize> {

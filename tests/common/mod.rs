@@ -485,17 +485,30 @@ pub fn adversarial_family(rng: &mut impl rand::Rng, case: usize, n: usize, d: us
 /// Optimum over partitions into groups of k..=2k-1 records by a DP over subsets (the group
 /// of the lowest remaining record), two-pass group SSE; independent of the solver.
 pub fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
+    subset_dp_where(x, n, d, k, |_| true)
+}
+
+/// [`subset_dp`] over the partitions whose every group (a bit mask of records) passes
+/// `allowed`; infinite when no such partition exists.
+pub fn subset_dp_where(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    allowed: impl Fn(usize) -> bool,
+) -> f64 {
     let full = (1usize << n) - 1;
     let mut f = vec![f64::INFINITY; full + 1];
     f[0] = 0.0;
     for mask in 1..=full {
         let low = mask & mask.wrapping_neg();
         let rest = mask ^ low;
+        // Subsets of `rest`, each with the lowest record added.
         let mut sub = rest;
         loop {
             let g = sub | low;
             let m = g.count_ones() as usize;
-            if m >= k && m < 2 * k && f[mask ^ g].is_finite() {
+            if m >= k && m < 2 * k && allowed(g) && f[mask ^ g].is_finite() {
                 let members: Vec<usize> = (0..n).filter(|&i| g >> i & 1 == 1).collect();
                 f[mask] =
                     f[mask].min(f[mask ^ g] + microagg_solvers::sse::group_sse(x, d, &members));
