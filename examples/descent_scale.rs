@@ -9,7 +9,7 @@
 //! after each pass over the work queue's contents. Several list lengths can be given.
 //!
 //! Usage: `cargo run --release --example descent_scale -- --data gauss:n=1000000,d=10,clusters=5,seed=1
-//!         --k 5 --labels /tmp/mdav.labels --neighbours 10,6 [--seed 0] [--threads 2]`
+//!         --k 5 --labels /tmp/mdav.labels --neighbours 10,6 [--approx 0,1] [--seed 0] [--threads 2]`
 //!
 //! ## Complexity
 //! That of the lists (`search::neighbours`) and of the descent (`search::descent`).
@@ -45,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (mut data, mut k, mut labels) = (None, None, None);
     let (mut lengths, mut seed, mut threads) = (vec![10usize], 0u64, None);
+    let mut approx = vec![0.0f64];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -58,6 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .map(str::parse)
                     .collect::<Result<_, _>>()?
             }
+            "--approx" => {
+                approx = value()?
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()?
+            }
             "--seed" => seed = value()?.parse()?,
             "--threads" => threads = Some(value()?.parse::<usize>()?),
             other => return Err(format!("unknown argument {other}").into()),
@@ -65,7 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let (Some(data), Some(k), Some(labels)) = (data, k, labels) else {
         return Err("usage: descent_scale --data D --k K --labels FILE \
-                    [--neighbours M[,M..]] [--seed N] [--threads T]"
+                    [--neighbours M[,M..]] [--approx EPS[,EPS..]] [--seed N] [--threads T]"
             .into());
     };
     if let Some(t) = threads {
@@ -82,10 +89,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         c.since(),
         inst.il(start.sse)
     );
-    for m in lengths {
+    let runs = lengths
+        .iter()
+        .flat_map(|&m| approx.iter().map(move |&e| (m, e)));
+    for (m, eps) in runs {
         let c = Clocks::now();
-        let nb = Neighbours::build(&inst, m);
-        println!("m = {m}: lists {}", c.since());
+        let nb = Neighbours::build_approx_until(&inst, m, eps, || false).expect("not stopped");
+        println!("m = {m}, approx = {eps}: lists {}", c.since());
         let c = Clocks::now();
         let mut p = Partition::from_labels(&inst, start_labels.clone())?;
         let mut ls = LocalSearch::new(&inst, false);
