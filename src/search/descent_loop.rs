@@ -57,6 +57,11 @@ impl WorkQueue {
         self.queue.is_empty()
     }
 
+    /// Number of records queued.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Queue every member of `groups` (their neighbourhoods changed), in member order.
     pub fn requeue(&mut self, p: &Partition, groups: &[usize]) {
         for &grp in groups {

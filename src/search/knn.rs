@@ -177,8 +177,26 @@ impl<'a> StaticKdTree<'a> {
     /// nearest first, written to `out` (cleared first; fewer when the tree holds at most m
     /// records).
     pub fn nearest_of(&self, id: u32, m: usize, scratch: &mut Scratch, out: &mut Vec<u32>) {
+        self.nearest_of_approx(id, m, 0.0, scratch, out);
+    }
+
+    /// As [`nearest_of`](Self::nearest_of), but a subtree or leaf is skipped as soon as
+    /// every record in it is more than `1 + eps` times (in distance) farther than the
+    /// current m-th (Arya et al.'s (1 + eps)-approximate search): the i-th record listed is
+    /// then within `1 + eps` of the true i-th nearest distance, up to the rounding the
+    /// exact search covers. `eps = 0` is the exact search, bit for bit. Deterministic:
+    /// the list depends only on the tree and the query.
+    pub fn nearest_of_approx(
+        &self,
+        id: u32,
+        m: usize,
+        eps: f64,
+        scratch: &mut Scratch,
+        out: &mut Vec<u32>,
+    ) {
         let d = self.d;
         scratch.reset(d, m);
+        scratch.shrink = 1.0 / ((1.0 + eps) * (1.0 + eps));
         let q = &self.z[id as usize * d..(id as usize + 1) * d];
         if m > 0 && !self.nodes.is_empty() {
             self.search(0, 0.0, q, id, scratch);
@@ -239,7 +257,7 @@ impl<'a> StaticKdTree<'a> {
                 let t = (lo[j] - q[j]).max(q[j] - hi[j]).max(0.0);
                 acc += t * t;
             }
-            if acc > s.worst {
+            if acc > s.worst * s.shrink {
                 return;
             }
         }
@@ -312,6 +330,9 @@ pub struct Scratch {
     threshold: f64,
     /// The m-th best distance so far (infinite until m are found).
     worst: f64,
+    /// 1 / (1 + eps)^2 of an approximate search, 1 for the exact one (`x * 1.0 == x`, so
+    /// the exact search's tests are unchanged bit for bit).
+    shrink: f64,
     /// Leaves whose records were compared, over every query with this scratch (a study
     /// figure).
     pub leaves_scanned: u64,
@@ -329,6 +350,7 @@ impl Scratch {
         self.m = m;
         self.threshold = f64::INFINITY;
         self.worst = f64::INFINITY;
+        self.shrink = 1.0;
     }
 
     /// Keep (dist, id) if it ranks among the m best by (distance, id).
@@ -350,7 +372,7 @@ impl Scratch {
         self.best.insert(at, (dist, id));
         if self.best.len() == self.m {
             self.worst = self.best[self.m - 1].0;
-            self.threshold = self.worst * GROW + TINY;
+            self.threshold = self.worst * GROW * self.shrink + TINY;
         }
     }
 }
@@ -522,9 +544,27 @@ pub fn all_nearest(
     z: &[f64],
     d: usize,
     m: usize,
+    stop: impl FnMut() -> bool,
+    progress: impl FnMut(usize),
+) -> Option<Vec<u32>> {
+    all_nearest_approx(z, d, m, 0.0, stop, progress)
+}
+
+/// As [`all_nearest`] with the (1 + `eps`)-approximate search of
+/// [`StaticKdTree::nearest_of_approx`] (`eps = 0`: the exact lists). The lists still do
+/// not depend on the thread count: each is a function of the tree and its record only.
+pub fn all_nearest_approx(
+    z: &[f64],
+    d: usize,
+    m: usize,
+    eps: f64,
     mut stop: impl FnMut() -> bool,
     mut progress: impl FnMut(usize),
 ) -> Option<Vec<u32>> {
+    assert!(
+        eps >= 0.0 && eps.is_finite(),
+        "eps = {eps}: finite and >= 0"
+    );
     let n = z.len() / d.max(1);
     assert!(m < n.max(1), "m = {m} neighbours need more than m records");
     if m == 0 {
@@ -548,7 +588,7 @@ pub fn all_nearest(
                     let to = (from + TASK).min(first + chunk.len());
                     let mut lists = Vec::with_capacity((to - from) * m);
                     for &id in &chunk[from - first..to - first] {
-                        tree.nearest_of(id, m, scratch, one);
+                        tree.nearest_of_approx(id, m, eps, scratch, one);
                         lists.extend_from_slice(one);
                     }
                     lists

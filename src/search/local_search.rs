@@ -138,6 +138,11 @@ impl LocalSearch {
         self.work.push(i);
     }
 
+    /// Records waiting in the work queue (not counting the 3-cycle queue).
+    pub fn queued(&self) -> usize {
+        self.work.len()
+    }
+
     pub fn is_idle(&self) -> bool {
         self.work.is_empty() && self.cycle_queue.is_empty()
     }

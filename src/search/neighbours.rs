@@ -43,6 +43,27 @@ impl Neighbours {
         Self::build_reporting(inst, m, stop, |_| {})
     }
 
+    /// As [`build_until`](Self::build_until) with the (1 + `eps`)-approximate kd-tree
+    /// search ([`super::knn::all_nearest_approx`]: the i-th listed record within 1 + eps of
+    /// the true i-th nearest distance) where the tree is used (from 4096 records; below,
+    /// the exact scan). `eps = 0` gives the exact lists. Candidate lists for local search
+    /// need not be exact, and in d = 10 the exact ones cost most of a descent at 10^6
+    /// records (`proofs/certificates/study-engine.txt`, section 24-descent).
+    pub fn build_approx_until(
+        inst: &Instance,
+        m: usize,
+        eps: f64,
+        stop: impl FnMut() -> bool,
+    ) -> Option<Self> {
+        let m = m.min(inst.n.saturating_sub(1));
+        let list = if use_tree(inst.n, m) {
+            super::knn::all_nearest_approx(&inst.z, inst.d, m, eps, stop, |_| {})?
+        } else {
+            lists_by_scan(inst, m, stop)?
+        };
+        Some(Neighbours { m, list })
+    }
+
     /// As [`build_until`](Self::build_until), telling `progress` the number of records
     /// whose lists are done after each chunk of [`CHUNK`] (the kd-tree path; the scan,
     /// used below 4096 records, reports once at the end).

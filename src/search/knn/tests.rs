@@ -157,3 +157,61 @@ fn the_parallel_build_gives_the_one_thread_tree_node_for_node() {
         assert!(nodes.len() > 1000);
     }
 }
+
+/// The (1 + eps)-approximate lists: eps = 0 gives the exact lists; with eps > 0 every
+/// listed record is another record, listed once, and the i-th one's squared distance is
+/// within (1 + eps)^2 of the true i-th smallest (rounding allowance 1e-9 relative); the
+/// lists are the same on one thread as on two.
+#[test]
+fn approximate_lists_keep_the_rank_guarantee_and_do_not_depend_on_threads() {
+    let mut differ = 0;
+    for (n, d, m, seed) in [(3000, 10, 10, 3u64), (2000, 4, 6, 5), (1500, 20, 8, 7)] {
+        let mut next = xorshift(seed);
+        // Clustered values so that the tree has both dense and sparse parts.
+        let z: Vec<f64> = (0..n * d)
+            .map(|t| ((t / d) % 7) as f64 + (next() % 10_000) as f64 / 10_000.0)
+            .collect();
+        let exact = by_sorting(&z, d, m);
+        assert_eq!(
+            all_nearest_approx(&z, d, m, 0.0, || false, |_| {}).unwrap(),
+            exact
+        );
+        for eps in [0.5, 1.0, 3.0] {
+            let pool = |t| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .unwrap()
+            };
+            let run = || all_nearest_approx(&z, d, m, eps, || false, |_| {}).unwrap();
+            let one = pool(1).install(run);
+            assert_eq!(one, pool(2).install(run), "n={n} d={d} eps={eps}");
+            let dist = |i: usize, j: u32| {
+                crate::partition::sq_dist(&z[i * d..(i + 1) * d], &z[j as usize * d..][..d])
+            };
+            let factor = (1.0 + eps) * (1.0 + eps) * (1.0 + 1e-9);
+            for i in 0..n {
+                let got = &one[i * m..(i + 1) * m];
+                let mut seen = got.to_vec();
+                seen.sort_unstable();
+                seen.dedup();
+                assert_eq!(seen.len(), m, "record {i}: a record listed twice");
+                assert!(
+                    got.iter().all(|&j| j as usize != i),
+                    "record {i} lists itself"
+                );
+                for (r, &j) in got.iter().enumerate() {
+                    let truth = dist(i, exact[i * m + r]);
+                    assert!(
+                        dist(i, j) <= truth * factor,
+                        "n={n} d={d} eps={eps} record {i} rank {r}: {} > (1+eps)^2 {truth}",
+                        dist(i, j)
+                    );
+                }
+                differ += usize::from(got != &exact[i * m..(i + 1) * m]);
+            }
+        }
+    }
+    // The approximation is used: some lists differ from the exact ones.
+    assert!(differ > 0);
+}
