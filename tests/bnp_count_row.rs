@@ -73,11 +73,7 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3usize.min(n / 2));
         let x = family(&mut rng, case, n, d);
-        let start: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
-        let share = partition_sse(&x, d, &start) / n as f64 + 1e-300;
-        let y: Vec<f64> = (0..n)
-            .map(|_| share * rng.random_range(-0.3..2.5))
-            .collect();
+        let (share, y) = common::duals_around_chunks(&mut rng, &x, n, d, k);
         let with_cuts = case % 3 != 0;
         let triples: Vec<[u32; 3]> = if with_cuts {
             (0..rng.random_range(1..=6))
@@ -218,7 +214,7 @@ fn the_completion_must_be_redone_for_the_shift() {
 }
 
 fn run(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
-    let start: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+    let start = common::chunk_labels(n, k);
     branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
 }
 

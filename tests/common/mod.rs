@@ -521,3 +521,25 @@ pub fn subset_dp_where(
     }
     f[full]
 }
+
+/// Labels of records 0..n in consecutive chunks of k (the last chunk takes the rest): a
+/// feasible start partition.
+pub fn chunk_labels(n: usize, k: usize) -> Vec<usize> {
+    (0..n).map(|i| (i / k).min(n / k - 1)).collect()
+}
+
+/// The per-record share of the chunk partition's SSE and random duals around it (each in
+/// -0.3..2.5 times the share; one draw per record, in record order).
+pub fn duals_around_chunks(
+    rng: &mut impl rand::Rng,
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+) -> (f64, Vec<f64>) {
+    let share = microagg_solvers::sse::partition_sse(x, d, &chunk_labels(n, k)) / n as f64 + 1e-300;
+    let y = (0..n)
+        .map(|_| share * rng.random_range(-0.3..2.5))
+        .collect();
+    (share, y)
+}
