@@ -75,6 +75,27 @@ fn a_file_with_the_wrong_checksum_is_rejected_not_used() {
     );
 }
 
+/// The loader hashes a named file while parsing it and checks the digest afterwards: a
+/// parseable impostor is still refused, through the command line.
+#[test]
+fn a_named_file_with_the_wrong_checksum_is_refused_by_the_loader() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("census.csv"), "a,b\n1,2\n3,4\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_microagg"))
+        .args(["run", "--data", "census", "--k", "2", "--method", "mdav"])
+        .env("MICROAGG_DATA", dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("sha256")
+            && err.contains("census.csv")
+            && err.contains("not the reference file"),
+        "{err}"
+    );
+}
+
 #[test]
 fn generators_are_seeded_and_match_their_specs() {
     let a = common::synthetic("gauss:n=103,d=4,clusters=5,seed=2");

@@ -138,27 +138,6 @@ pub fn load_csv_missing(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    // A small plain file is read whole and its rows parsed without the general reader
-    // (start-up time of small runs; the same values, see csv_fast).
-    let small = file
-        .metadata()
-        .is_ok_and(|m| m.len() <= super::csv_fast::FAST_MAX_BYTES);
-    if small && strata.is_empty() && missing == MissingPolicy::Refuse {
-        let mut bytes = Vec::new();
-        let mut file = file;
-        file.read_to_end(&mut bytes)
-            .map_err(|e| Error::io(path, e))?;
-        return read_csv_in(
-            &bytes[..],
-            &path.display().to_string(),
-            &name,
-            columns,
-            delimiter,
-            strata,
-            missing,
-            Some(&bytes),
-        );
-    }
     read_csv_missing(
         file,
         &path.display().to_string(),
@@ -263,24 +242,6 @@ pub fn read_csv_missing<R: Read>(
     delimiter: u8,
     strata: &[String],
     missing: MissingPolicy,
-) -> Result<(Instance, Option<StrataColumns>)> {
-    read_csv_in(
-        source, file, name, columns, delimiter, strata, missing, None,
-    )
-}
-
-/// As [`read_csv_missing`]; `whole`, when given, is the entire text `source` reads, for the
-/// plain-rows path ([`super::csv_fast`]).
-#[allow(clippy::too_many_arguments)]
-fn read_csv_in<R: Read>(
-    source: R,
-    file: &str,
-    name: &str,
-    columns: &ColumnSelection,
-    delimiter: u8,
-    strata: &[String],
-    missing: MissingPolicy,
-    whole: Option<&[u8]>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let state = std::rc::Rc::new(std::cell::RefCell::new((Sha256::new(), false)));
     let mut buffered = std::io::BufReader::with_capacity(
@@ -418,17 +379,6 @@ fn read_csv_in<R: Read>(
         ));
     }
 
-    if let Some(bytes) =
-        whole.filter(|_| strata_cols.is_empty() && missing == MissingPolicy::Refuse)
-    {
-        if let Some(raw) = super::csv_fast::plain_rows(bytes, delimiter, header.len(), &selected) {
-            let sha256 = super::instance::sha256_hex(bytes);
-            drop(reader);
-            let inst =
-                Instance::from_raw_missing(name, file, names, raw, sha256).map_err(with_hint)?;
-            return Ok((inst, None));
-        }
-    }
     let mut raw = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut row = 0usize;

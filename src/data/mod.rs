@@ -8,7 +8,6 @@
 //! SST = n * d up to rounding; information loss does not depend on that choice (scaling
 //! every attribute by the same factor leaves partitions and SSE/SST unchanged).
 
-pub mod csv_fast;
 pub mod csv_file;
 pub mod instance;
 pub mod manifest;
