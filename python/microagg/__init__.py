@@ -151,8 +151,11 @@ def run(
             spec (never an attribute; left out of the default columns) or one value per
             record (finite, > 0). The record's ``weights`` gives the weighted SSE, SST and
             IL; ``univariate`` minimises the weighted SSE, other methods the unweighted one
-            (``weights.objective``). Bounds refuse weights: pass ``bound=None``
-            (docs/weights.md).
+            (``weights.objective``). With ``bound="nn"`` or ``"colgen"`` the weighted
+            bound on the weighted SSE (proofs/P41, P43) is ``record["weights"]["bound"]``
+            (with the weighted gap), beside the unweighted bound, as ``run --bound B
+            --weights W``; ``"colgen-cuts"`` and ``"bnp"`` have no weighted version and
+            are refused (docs/weights.md).
         missing: ``"refuse"`` (default: a NaN, empty or ``NA`` cell is an error naming row
             and column) or ``"ignore"`` (``--missing ignore``: distances, centroids and SSE
             over the observed cells; only the MDAV-lineage methods ``mdav``,
@@ -255,6 +258,7 @@ def bound(
     time_limit: Optional[float] = None,
     *,
     columns: Optional[Sequence[Any]] = None,
+    weights: Any = None,
 ) -> BoundResult:
     """A lower bound on the optimal SSE of ``X`` for ``k``.
 
@@ -262,8 +266,13 @@ def bound(
     kd-tree neighbour lists, proofs/P06) or ``"colgen"`` (Lagrangian bound of a column generation master on
     HiGHS, proofs/P09; ``time_limit`` defaults to 60 s) or ``"colgen-cuts"`` (the same with
     rounds of subset-row cuts, proofs/P14). All are certified (rounded outward).
+
+    ``weights`` (as in ``run``: a column name or one value per record): the bound on the
+    weighted SSE, as ``microagg bound --weights``: ``"nn"`` (proofs/P41) or ``"colgen"``
+    (proofs/P43); the others are refused. ``il_lower_bound`` is then on the weighted SST
+    (``details["sst_weighted"]``).
     """
-    data = to_data(X, columns)
+    data = to_data(X, columns, weights=weights)
     v = json.loads(_core.bound(data, int(k), method, None if time_limit is None else float(time_limit)))
     return BoundResult(
         method=v["method"],

@@ -89,10 +89,7 @@ pub fn run<'py>(
         .map_err(|e| to_py(py, e))?;
     // The CLI's refusals, before anything runs (docs/weights.md, docs/missing-values.md).
     if let (Some(b), true) = (bound_name, data.inst.weights.is_some()) {
-        return Err(usage(
-            py,
-            format!("bound={b:?} with weights: no lower bound is proven for the weighted SSE (docs/weights.md); pass bound=None"),
-        ));
+        check_weighted_bound(py, "bound", b)?;
     }
     if let (Some(b), true) = (bound_name, data.inst.has_missing()) {
         return Err(usage(
@@ -135,9 +132,23 @@ pub fn run<'py>(
             &BoundOptions::default(),
             flag,
         )?;
-        Ok::<_, microagg::Error>((out, points, lb, skipped))
+        // With weights, as `run --bound nn|colgen --weights`: the weighted bound on the
+        // weighted SSE beside the unweighted one (P41, P43; colgen's master also starts from
+        // this run's partition), skipped like it.
+        let weighted = match (&lb, skipped, inst.weights.is_some()) {
+            (Some(b), None, true) => Some(lib_bound::weighted::compute(
+                &b.method,
+                &inst,
+                k,
+                time_limit,
+                Some(out.partition.labels()),
+                flag,
+            )?),
+            _ => None,
+        };
+        Ok::<_, microagg::Error>((out, points, lb, skipped, weighted))
     })?;
-    let (out, points, lb, bound_skipped) = match done.value {
+    let (out, points, lb, bound_skipped, weighted) = match done.value {
         Ok(v) => v,
         // Nothing to return: the KeyboardInterrupt itself is the answer to Ctrl-C.
         Err(e) => return Err(done.signal.unwrap_or_else(|| to_py(py, e))),
@@ -162,17 +173,15 @@ pub fn run<'py>(
         trace: trace.then_some(points),
         release: None,
     });
+    if let (Some(w), Some(wb)) = (record.weights.as_mut(), &weighted) {
+        w.bound = Some(microagg::weighted::WeightedBound::of(wb, w.sse));
+    }
     let p = &out.partition;
     let mut released = None;
     if release {
-        let (values, rec) = microagg::release::release_in_memory(
-            &inst,
-            p.labels(),
-            agg,
-            missing_release,
-            measures,
-        )
-        .map_err(|e| to_py(py, e))?;
+        let (values, rec) =
+            microagg::release::release_in_memory(&inst, p.labels(), agg, missing_release, measures)
+                .map_err(|e| to_py(py, e))?;
         record.release = Some(rec);
         released = Some(f64_bytes(py, &values));
     }
@@ -181,7 +190,31 @@ pub fn run<'py>(
     Ok((json, label_bytes(py, p.labels()), released))
 }
 
-/// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`).
+/// A bound with weights must have a weighted version (the registry's `weighted`: nn, P41;
+/// colgen, P43); the refusal names those that do. `arg` is the Python argument.
+fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
+    lib_bound::check_name(name).map_err(|e| to_py(py, e))?;
+    if lib_bound::weighted::check_weighted_name(name).is_ok() {
+        return Ok(());
+    }
+    let with: Vec<String> = lib_bound::BOUNDS
+        .iter()
+        .filter(|b| b.has_weighted_version())
+        .map(|b| format!("{:?} ({})", b.name, b.weighted.unwrap_or_default()))
+        .collect();
+    Err(usage(
+        py,
+        format!(
+            "{arg}={name:?} with weights: only {} have a weighted version on the weighted SSE; \
+             {name:?} prices unweighted groups (docs/weights.md). Pass one of those, or leave \
+             out the weights",
+            with.join(" and ")
+        ),
+    ))
+}
+
+/// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`); with
+/// weights the weighted bound on the weighted SSE, as `microagg bound --weights`.
 #[pyfunction]
 #[pyo3(signature = (data, k, method, time_limit))]
 pub fn bound(
@@ -192,11 +225,26 @@ pub fn bound(
     time_limit: Option<f64>,
 ) -> PyResult<String> {
     check_limit(py, time_limit)?;
-    lib_bound::check_name(method).map_err(|e| to_py(py, e))?;
+    let weighted = data.inst.weights.is_some();
+    if weighted {
+        check_weighted_bound(py, "method", method)?;
+    } else {
+        lib_bound::check_name(method).map_err(|e| to_py(py, e))?;
+    }
+    if data.inst.has_missing() {
+        return Err(usage(
+            py,
+            format!("bound {method:?}: the data have missing cells and no bound covers the SSE over observed cells"),
+        ));
+    }
     let inst = data.inst.clone();
     let flag = AtomicBool::new(false);
     let done = interruptible(py, &flag, |flag| {
-        lib_bound::compute_with(method, &inst, k, time_limit, &BoundOptions::default(), flag)
+        if weighted {
+            lib_bound::weighted::compute(method, &inst, k, time_limit, None, flag)
+        } else {
+            lib_bound::compute_with(method, &inst, k, time_limit, &BoundOptions::default(), flag)
+        }
     })?;
     let b = match done.value {
         Ok(b) => b,

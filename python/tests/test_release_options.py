@@ -65,10 +65,69 @@ def test_weights_equal_the_cli(cli, tmp_path):
     assert r.record["release"]["il_released"] == rec["release"]["il_released"]
 
 
-def test_weights_refusals():
+def weighted_records(n=40, seed=7):
+    """``n`` records in three clustered attributes with unequal weights (no holes)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 5, size=(4, 3))
+    x = centres[rng.integers(0, 4, n)] + rng.normal(0, 1, size=(n, 3))
+    df = pd.DataFrame(np.round(x, 4), columns=["a", "b", "c"])
+    df["w"] = np.round(10 ** rng.uniform(0, 2, n), 3)
+    return df
+
+
+@pytest.mark.parametrize("method", ["nn", "colgen"])
+def test_weighted_bounds_equal_the_cli(cli, tmp_path, method):
+    """The weighted bounds (nn: proofs/P41, colgen: P43) from Python equal the CLI's:
+    ``bound(..., weights=W)`` = ``microagg bound --weights W`` and ``run(..., bound=B,
+    weights=W)``'s ``record["weights"]["bound"]`` = ``run --bound B --weights W``'s, to the
+    last bit; the weighted bound lies below the weighted SSE and differs from the
+    unweighted bound of the same data."""
+    df = weighted_records()
+    path = tmp_path / "w.csv"
+    df.to_csv(path, index=False)
+    k = 3
+    b_cli = cli_json(cli, "bound", "--data", str(path), "--weights", "w", "--k", str(k), "--method", method)
+    b = microagg.bound(str(path), k, method, weights="w")
+    assert b.details["weighted"] is True and b.details["weights"] == "w"
+    assert b.lower_bound == b_cli["lower_bound"] and b.il_lower_bound == b_cli["il_lower_bound"]
+    assert b.details["sst_weighted"] == b_cli["sst_weighted"]
+    # The same weights from a DataFrame column: the same nn bound (colgen's start pipeline
+    # is seeded by the instance's name and checksum, so its master may end elsewhere).
+    from_frame = microagg.bound(df, k, method, weights="w")
+    assert from_frame.details["sst_weighted"] == b.details["sst_weighted"]
+    if method == "nn":
+        assert from_frame.lower_bound == b.lower_bound
+    unweighted = microagg.bound(df[["a", "b", "c"]], k, method)
+    assert unweighted.lower_bound != b.lower_bound
+
+    r_cli = cli_json(cli, "run", "--data", str(path), "--weights", "w", "--k", str(k), "--method", "mdav",
+                     "--bound", method)
+    r = microagg.run(str(path), k, method="mdav", bound=method, weights="w", trace=False)
+    assert r.record["weights"]["bound"]["lower_bound"] == r_cli["weights"]["bound"]["lower_bound"]
+    assert r.record["weights"]["bound"]["gap_percent"] == r_cli["weights"]["bound"]["gap_percent"]
+    assert r.lower_bound == r_cli["bounds"][0]["sse"]
+    assert 0 < r.record["weights"]["bound"]["lower_bound"] <= r.record["weights"]["sse"]
+    if method == "nn":
+        # No start partition enters the nn bound: the run's weighted bound is bound()'s.
+        assert r.record["weights"]["bound"]["lower_bound"] == b.lower_bound
+
+
+def test_weights_refusals(tmp_path):
     df = pd.read_csv(io.StringIO(WEIGHTED))
-    with pytest.raises(microagg.UsageError, match="no lower bound is proven for the weighted SSE"):
-        microagg.run(df, 2, method="univariate", weights="w")
+    for cut in ("colgen-cuts", "bnp"):
+        with pytest.raises(microagg.UsageError,
+                           match=f'bound="{cut}" with weights: only "nn" .proofs/P41. and "colgen" .proofs/P43.'):
+            microagg.run(df, 2, method="univariate", weights="w", bound=cut)
+        with pytest.raises(microagg.UsageError, match=f'method="{cut}" with weights: only "nn"'):
+            microagg.bound(df, 2, cut, weights="w")
+    with pytest.raises(microagg.UsageError, match="unknown bound"):
+        microagg.bound(df, 2, "nope", weights="w")
+    # Data with holes: no bound covers the SSE over observed cells (as run(bound=...)).
+    path = tmp_path / "four.csv"
+    path.write_text(FOUR)
+    holes = microagg.load(str(path), ["a", "b"], missing="ignore")
+    with pytest.raises(microagg.UsageError, match="missing cells"):
+        microagg.bound(holes, 2, "nn")
     with pytest.raises(microagg.UsageError, match="only the mean and the median"):
         microagg.run(df, 2, method="univariate", bound=None, weights="w", release=True, aggregate="onestep")
     with pytest.raises(microagg.UsageError, match="2 values for 4 records"):
