@@ -306,7 +306,7 @@ fn is_big(c: &Cut) -> bool {
 
 /// Instance `case`: a ring (every third case) or an adversarial family; (x, n, d, k).
 fn instance(rng: &mut ChaCha8Rng, case: usize) -> (Vec<f64>, usize, usize, usize) {
-    if case % 3 == 0 {
+    if case.is_multiple_of(3) {
         let m = rng.random_range(7..=11);
         let n = rng.random_range(m..=12);
         let r = 10f64.powi(rng.random_range(-3..=3));

@@ -265,7 +265,7 @@ impl CutDuals {
     pub fn rhs_terms(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(self.cuts.len());
         for (cut, w) in self.cuts.iter().zip(&self.weights) {
-            out.extend(std::iter::repeat(-w).take(usize::from(cut.rhs)));
+            out.extend(std::iter::repeat_n(-w, usize::from(cut.rhs)));
         }
         out
     }
