@@ -463,3 +463,52 @@ fn a_lowered_right_side_would_raise_the_bound() {
     assert_eq!(cd.penalty(&[0, 1, 2, 3, 4, 5]), 1.0);
     assert_eq!(cd.penalty_step(0, 2, 6), 1.0);
 }
+
+#[test]
+fn the_big_cuts_flag_is_checked_and_reported() {
+    let data = "gauss:n=40,d=2,clusters=4,seed=3";
+    let err = common::cli_err(&[
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "colgen",
+        "--big-cuts",
+        "8",
+    ]);
+    assert!(err.contains("--big-cuts: only bound bnp"), "{err}");
+    let err = common::cli_err(&[
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "bnp",
+        "--big-cuts",
+        "33",
+    ]);
+    assert!(err.contains("2..=32"), "{err}");
+    let v = common::cli_json(&[
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "bnp",
+        "--big-cuts",
+        "12",
+        "--time-limit",
+        "30",
+        "--json",
+    ]);
+    let kinds = &v["details"]["cuts_by_kind"];
+    let total = ["triples", "rank1_4_5", "big"]
+        .iter()
+        .map(|k| kinds[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(total, v["details"]["cuts"].as_u64().unwrap(), "{v}");
+}
