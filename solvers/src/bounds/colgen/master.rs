@@ -15,8 +15,9 @@
 //! of the degenerate master. With `w = 0` the LP value is the restricted master's own value
 //! (and, the bounds on `w` not binding, equals `sum y`); with `w != 0` the box is binding.
 //!
-//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14; other rank-1 cuts with right side 1
-//! by [`Master::add_rank1_cuts`], proofs/P21): rows
+//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14; other rank-1 cuts, with coefficient
+//! `floor(p(S ∩ C) / q)` and right side `floor(p(C) / q)`, by [`Master::add_rank1_cuts`],
+//! proofs/P21): rows
 //! `sum_S floor(|S ∩ C| / 2) x_S <= 1` for record triples `C`, after the `n` partitioning
 //! rows; every column added later gets its coefficients in them. Their duals `sigma_C <= 0`
 //! enter the reduced cost `c_S - y(S) - sum_C sigma_C floor(|S ∩ C| / 2)`. The re-solve after
