@@ -59,12 +59,14 @@ pub const VERIFY_MAX_COLUMNS: usize = 10_000_000;
 /// The format tag.
 pub const FORMAT: &str = "microagg-bnp-certificate/1";
 
-/// A cut of a certificate: a rank-1 cut with right side 1 (proofs/P14, P21). In JSON a
-/// subset-row triple is the array of its three records (as in every older certificate);
-/// any other cut is `{"records": [...], "multipliers": [...], "denominator": q}` (the
-/// multiplier of record `records[j]` is `multipliers[j] / q`). Parsing checks the shape
-/// (2..=5 distinct records, multipliers in `1..q`, right side `floor(sum / q) = 1`); the
-/// verifier checks the records against `n`.
+/// A cut of a certificate: a rank-1 cut `sum_S floor(p(S ∩ C) / q) x_S <= floor(p(C) / q)`
+/// (proofs/P14, P21). In JSON a subset-row triple is the array of its three records (as in
+/// every older certificate); any other cut is `{"records": [...], "multipliers": [...],
+/// "denominator": q}` (the multiplier of record `records[j]` is `multipliers[j] / q`), with
+/// `"rhs": b` added when the right side `b` is above 1 (so cuts with right side 1 are written
+/// as before). Parsing checks the shape (2..=32 distinct records, multipliers in `1..q`,
+/// `sum >= q`) and that a written right side is `floor(sum / q)` (a lowered one would raise
+/// the bound: refused); the verifier checks the records against `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "CutJson", into = "CutJson")]
 pub struct BnpCut(pub Cut);
@@ -90,6 +92,8 @@ enum CutJson {
         records: Vec<u32>,
         multipliers: Vec<u8>,
         denominator: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rhs: Option<u32>,
     },
 }
 
@@ -102,7 +106,14 @@ impl TryFrom<CutJson> for BnpCut {
                 records,
                 multipliers,
                 denominator,
-            } => Cut::new(&records, &multipliers, denominator),
+                rhs,
+            } => Cut::new(&records, &multipliers, denominator).and_then(|c| match rhs {
+                Some(b) if b != u32::from(c.rhs()) => Err(format!(
+                    "records {records:?}: right side {b} is not floor(p(C) / q) = {}",
+                    c.rhs()
+                )),
+                _ => Ok(c),
+            }),
         }
         .map(BnpCut)
         .map_err(|m| format!("bad cut: {m}"))
@@ -117,6 +128,7 @@ impl From<BnpCut> for CutJson {
                 records: c.0.records().to_vec(),
                 multipliers: c.0.multipliers().to_vec(),
                 denominator: c.0.denominator(),
+                rhs: (c.0.rhs() > 1).then(|| u32::from(c.0.rhs())),
             },
         }
     }
@@ -153,8 +165,8 @@ pub struct BnpCertificate {
     pub k: usize,
     /// The claimed lower bound on the optimal SSE (z-scored data).
     pub lower_bound: f64,
-    /// The cuts: subset-row triples `[a, b, c]`, and rank-1 cuts on four or five records
-    /// (proofs/P21) as `{"records", "multipliers", "denominator"}` ([`BnpCut`]).
+    /// The cuts: subset-row triples `[a, b, c]`, and other rank-1 cuts (proofs/P21) as
+    /// `{"records", "multipliers", "denominator"}`, plus `"rhs"` when above 1 ([`BnpCut`]).
     pub cuts: Vec<BnpCut>,
     pub leaves: Vec<LeafCertificate>,
     /// Program and method that wrote it (informative).

@@ -33,7 +33,8 @@ fn coefficient_by_floor(c: &Cut, mask: usize) -> u32 {
 }
 
 /// A random cut on records of `0..n` (n >= 5): one of the three kinds in use, or a random
-/// rank-1 cut with right side 1 of the general form.
+/// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
+/// the larger cuts have tests/bnp_big_cuts.rs).
 fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
     fn pick(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Vec<u32> {
         let mut r: Vec<u32> = Vec::new();
@@ -121,7 +122,10 @@ fn rank1_cuts_never_cut_off_a_partition() {
                 let mut lhs = 0u32;
                 for &g in groups {
                     let by_floor = coefficient_by_floor(c, g);
-                    assert!(by_floor <= 1, "{c:?}: coefficient {by_floor} for {g:b}");
+                    assert!(
+                        by_floor <= u32::from(c.rhs()),
+                        "{c:?}: coefficient {by_floor} for {g:b}"
+                    );
                     assert_eq!(
                         c.coefficient(&members_of(g, n)),
                         f64::from(by_floor),
@@ -129,20 +133,24 @@ fn rank1_cuts_never_cut_off_a_partition() {
                     );
                     lhs += by_floor;
                 }
-                assert!(lhs <= 1, "n = {n}: {c:?} cuts off partition {groups:?}");
+                assert!(
+                    lhs <= u32::from(c.rhs()),
+                    "n = {n}: {c:?} cuts off partition {groups:?}"
+                );
                 checks += 1;
             }
         });
     }
     eprintln!("{checks} (cut, partition) checks");
     assert!(checks > 1_000_000);
-    // Malformed cuts are refused: right side 2, a multiplier of 0 or of q, repeated records,
-    // too many records.
-    assert!(Cut::new(&[0, 1, 2, 3], &[1, 1, 1, 1], 2).is_err());
+    // Malformed cuts are refused: right side 0, a multiplier of 0 or of q, repeated records,
+    // too many records; a right side above 1 is the floor (P21 Part F).
+    assert!(Cut::new(&[0, 1, 2], &[1, 1, 1], 4).is_err());
+    assert_eq!(Cut::new(&[0, 1, 2, 3], &[1, 1, 1, 1], 2).unwrap().rhs(), 2);
     assert!(Cut::new(&[0, 1, 2], &[0, 1, 1], 2).is_err());
     assert!(Cut::new(&[0, 1, 2], &[2, 1, 1], 2).is_err());
     assert!(Cut::new(&[0, 1, 1], &[1, 1, 1], 2).is_err());
-    assert!(Cut::new(&[0, 1, 2, 3, 4, 5], &[1; 6], 4).is_err());
+    assert!(Cut::new(&(0..33).collect::<Vec<u32>>(), &[1; 33], 4).is_err());
     assert!(Cut::new(&[4, 0, 2], &[1, 1, 1], 2).unwrap() == Cut::triple([0, 2, 4]));
 }
 
@@ -309,7 +317,10 @@ fn branch_and_price_with_rank1_cuts_equals_brute_force() {
                     for_each_partition(n, &mut |groups| {
                         for c in &rank1 {
                             let lhs: u32 = groups.iter().map(|&g| coefficient_by_floor(c, g)).sum();
-                            assert!(lhs <= 1, "case {case}: {c:?} cuts off {groups:?}");
+                            assert!(
+                                lhs <= u32::from(c.rhs()),
+                                "case {case}: {c:?} cuts off {groups:?}"
+                            );
                             rank1_checks += 1;
                         }
                     });
@@ -376,8 +387,9 @@ fn rank1_certificates_verify_and_tampered_ones_are_rejected() {
         let mut bad = cert.clone();
         bad.leaves[j].cut_duals[c] = 1e-3;
         assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
-        // The cut's right side edited to 2 in the file: refused when read.
-        let bad_text = text.replacen("\"denominator\":3", "\"denominator\":2", 1);
+        // The cut's denominator edited to 9 in the file (right side floor(p(C) / 9) = 0):
+        // refused when read.
+        let bad_text = text.replacen("\"denominator\":3", "\"denominator\":9", 1);
         assert!(bad_text != text);
         assert!(
             BnpCertificate::parse(&bad_text, "mem").is_err(),

@@ -20,8 +20,9 @@
 //! It is a heuristic: nothing is proven. The groups are chosen by reduced cost only to keep
 //! the MIP small; every accepted step is a strictly lower SSE recomputed from the labels (two
 //! passes), so the result is a feasible partition never worse than the start. The cuts
-//! (subset-row triples and the rank-1 cuts on 4-5 records of proofs/P21, any multipliers and
-//! denominator) whose records all lie in the region are kept, renumbered, with their duals;
+//! (subset-row triples and the rank-1 cuts of proofs/P21, any multipliers, denominator and
+//! right side, up to 32 records) whose records all lie in the region are kept, renumbered,
+//! with their duals (a cut's right side depends only on its multipliers, so it is kept too);
 //! the penalties of cuts with a record outside the region are left out of the listing's
 //! reduced costs, which only lowers them (more groups listed, never fewer).
 //!

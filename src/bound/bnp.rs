@@ -177,6 +177,11 @@ pub fn details(inst: &Instance, run: &BnpRun) -> Value {
         "root_lp_cuts": if r.root_lp_cuts.is_finite() { json!(r.root_lp_cuts) } else { Value::Null },
         "cut_rounds": r.cut_rounds,
         "cuts": r.cuts.len(),
+        "cuts_by_kind": {
+            "triples": r.cuts.iter().filter(|c| c.as_triple().is_some()).count(),
+            "rank1_4_5": r.cuts.iter().filter(|c| c.as_triple().is_none() && c.records().len() <= 5 && c.rhs() == 1).count(),
+            "big": r.cuts.iter().filter(|c| c.records().len() > 5 || c.rhs() > 1).count(),
+        },
         "root_bound": r.root_bound,
         "nodes": r.nodes,
         "open_nodes": r.open_nodes,

@@ -52,6 +52,11 @@ pub const BNP_PARAMS: &[BoundParam] = &[
         doc: "also separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3), proofs/P21; they share max_cuts",
     },
     BoundParam {
+        key: "big_cuts",
+        default: "0",
+        doc: "also separate subset-row cuts 1/q (q = 2..9) on fractional blocks of at most this many records (2..=32), right side floor(|C|/q), proofs/P21 Part F; 0: off; they share max_cuts",
+    },
+    BoundParam {
         key: "count_row",
         default: "false",
         doc: "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n",
@@ -86,6 +91,7 @@ pub fn compute(
     engine.enumerate = options.enumerate;
     engine.max_nodes = options.max_nodes;
     engine.rank1_cuts = options.rank1_cuts;
+    engine.big_cut_records = options.big_cut_records;
     engine.count_row = options.count_row;
     if options.max_cuts > 0 {
         engine.max_cuts = options.max_cuts;

@@ -36,6 +36,9 @@ pub struct BoundOptions {
     /// `bnp`: separate the rank-1 cuts on four and five records too (`--rank1-cuts`,
     /// `rank1_cuts`; proofs/P21).
     pub rank1_cuts: bool,
+    /// `bnp`: most records of the subset-row cuts `1/q` on fractional blocks (`--big-cuts
+    /// N`, `big_cuts`; 0: off; proofs/P21 Part F).
+    pub big_cut_records: usize,
     /// `bnp`: the group-count row `sum x <= floor(n/k)` in every master (`--count-row`,
     /// `count_row`; proofs/P22).
     pub count_row: bool,
@@ -77,6 +80,13 @@ impl BoundOptions {
             "max_nodes" => self.max_nodes = value.parse().map_err(|_| bad("a count"))?,
             "max_cuts" => self.max_cuts = value.parse().map_err(|_| bad("a count"))?,
             "rank1_cuts" => self.rank1_cuts = value.parse().map_err(|_| bad("true or false"))?,
+            "big_cuts" => {
+                let m: usize = value.parse().map_err(|_| bad("a count 0 or 2..=32"))?;
+                if m == 1 || m > 32 {
+                    return Err(bad("a count 0 or 2..=32"));
+                }
+                self.big_cut_records = m;
+            }
             "count_row" => self.count_row = value.parse().map_err(|_| bad("true or false"))?,
             "progress" => self.progress = value.parse().map_err(|_| bad("true or false"))?,
             "start" => {

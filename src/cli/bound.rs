@@ -78,6 +78,12 @@ pub struct BoundArgs {
     /// --max-cuts cap. Off by default.
     #[arg(long)]
     pub rank1_cuts: bool,
+    /// bnp: also separate subset-row cuts with multipliers 1/q (q = 2..9) on the records of
+    /// the master's fractional blocks (records joined by fractional columns), at most N
+    /// records each (2..=32), right side floor(|C| / q) (proofs/P21 Part F); they share the
+    /// --max-cuts cap. Off by default (old commands reproduce).
+    #[arg(long, value_name = "N")]
+    pub big_cuts: Option<usize>,
     /// bnp: the group-count row sum_S x_S <= floor(n/k) in every node's master
     /// (proofs/P22); raises the master LP where k does not divide n. Off by default.
     #[arg(long)]
@@ -220,6 +226,18 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "--rank1-cuts: only bound bnp separates rank-1 cuts on 4-5 records".to_string(),
         ));
     }
+    if let Some(m) = args.big_cuts {
+        if args.method != microagg::bnp::BOUND_NAME {
+            return Err(Error::usage(
+                "--big-cuts: only bound bnp separates cuts on fractional blocks".to_string(),
+            ));
+        }
+        if !(2..=32).contains(&m) {
+            return Err(Error::usage(format!(
+                "--big-cuts {m}: the most records of a cut must be 2..=32"
+            )));
+        }
+    }
     if args.count_row && args.method != microagg::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--count-row: only bound bnp adds the group-count row".to_string(),
@@ -240,6 +258,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         max_nodes: args.max_nodes.unwrap_or(0),
         max_cuts: args.max_cuts.unwrap_or(0),
         rank1_cuts: args.rank1_cuts,
+        big_cut_records: args.big_cuts.unwrap_or(0),
         count_row: args.count_row,
         ..Default::default()
     };
@@ -393,6 +412,7 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
         ("--max-nodes", args.max_nodes.is_some()),
         ("--max-cuts", args.max_cuts.is_some()),
         ("--rank1-cuts", args.rank1_cuts),
+        ("--big-cuts", args.big_cuts.is_some()),
         ("--count-row", args.count_row),
         ("--nn-ascent", args.nn_ascent.is_some()),
         ("--subgradient", args.subgradient.is_some()),

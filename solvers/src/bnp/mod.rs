@@ -7,13 +7,16 @@
 //!
 //! - **Cuts.** Once the root's master converged, up to `cut_rounds` rounds separate the
 //!   violated subset-row cuts `sum_S floor(|S ∩ C| / 2) x_S <= 1` ([`crate::bounds::colgen::cuts::separate`]),
-//!   with `rank1_cuts` also rank-1 cuts on four and five records (`rank1.rs`, proofs/P21), and
+//!   with `rank1_cuts` also rank-1 cuts on four and five records (`rank1.rs`, proofs/P21), with
+//!   `big_cut_records` also subset-row cuts `1/q` on fractional blocks of up to that many
+//!   records (right side `floor(|C| / q)`, `big_cuts.rs`, P21 Part F), and
 //!   resume column generation; every other node separates up to `node_cut_rounds` rounds.
 //!   The cuts hold for every partition (P14), so they form one global pool that every later
 //!   node's master starts with (at most `max_cuts`). Pricing at a node charges each group
 //!   the cut penalties `-sigma_C` together with the node's decisions
 //!   ([`pricing::exact_rc_bound_pairs`] with the cut duals), and the node's bound is
-//!   `sum y + sum sigma + floor(n/k) min(0, rho)` (P14 + P17), rounded outward.
+//!   `sum y + sum sigma b + floor(n/k) min(0, rho)` (P14 + P17 + P21, `b` the cuts' right
+//!   sides), rounded outward.
 //! - **Warm start.** A child's master starts from the whole column pool (the parent's
 //!   columns and every column generated anywhere) restricted to the child's decisions, and
 //!   all cuts; the child inherits the parent's bound and its proving duals until it proves a
@@ -73,6 +76,7 @@
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
 //!   numerical microaggregation. J. Global Optim. 60(2), 165-182.
 
+mod big_cuts;
 mod branching;
 mod enumerate;
 mod incumbent;

@@ -9,10 +9,11 @@
 //! ## References
 //! See [`super`].
 
+use super::big_cuts::{self, BigCutSearch};
 use super::rank1::{self, Rank1Search};
 use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
 use crate::bounds::colgen::count_row::column_threshold;
-use crate::bounds::colgen::cuts::{self, Cut, CutDuals};
+use crate::bounds::colgen::cuts::{self, Cut, CutDuals, MAX_CUT_RECORDS};
 use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pricing::{
     self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
@@ -75,6 +76,22 @@ impl CutPool {
             );
             new.extend(found.into_iter().map(|(c, _)| c));
         }
+        if opts.big_cut_records > 0 && new.len() < room {
+            // Subset-row cuts 1/q on fractional blocks (P21 Part F), after the others.
+            let found = big_cuts::separate(
+                n,
+                members,
+                x,
+                &self.set,
+                &BigCutSearch {
+                    max_records: opts.big_cut_records.min(MAX_CUT_RECORDS),
+                    max_component: BIG_CUT_COMPONENT,
+                    max_cuts: room - new.len(),
+                    min_violation: opts.cut_violation,
+                },
+            );
+            new.extend(found.into_iter().map(|(c, _)| c));
+        }
         for &c in &new {
             self.set.insert(c);
             self.cuts.push(c);
@@ -85,6 +102,9 @@ impl CutPool {
 
 /// A record in at most this many new cuts per round (as in the root colgen bound).
 const CUTS_PER_RECORD: usize = 3;
+
+/// Fractional blocks with more records than this are not searched for cuts on blocks.
+const BIG_CUT_COMPONENT: usize = 128;
 
 /// How a node's column generation ended.
 pub(super) enum NodeEnd {

@@ -50,6 +50,10 @@ pub struct BnpOptions {
     pub rank1_cuts: bool,
     /// Partners per record searched by that separation.
     pub rank1_partners: usize,
+    /// Separate subset-row cuts `1/q` (right side `floor(|C| / q)`) on the fractional blocks
+    /// too, with at most this many records (0: off; at most 32; proofs/P21 Part F), after
+    /// the other cuts in each round.
+    pub big_cut_records: usize,
     /// The group-count row `sum_S x_S <= floor(n/k)` in every node's master (proofs/P22).
     pub count_row: bool,
     /// After the root, try the proof by reduced-cost enumeration at the root's duals
@@ -81,6 +85,7 @@ impl Default for BnpOptions {
             max_cuts: 4000,
             rank1_cuts: false,
             rank1_partners: 10,
+            big_cut_records: 0,
             count_row: false,
             enumerate: false,
             enumerate_columns: 5_000_000,
@@ -166,6 +171,11 @@ impl BnpOptions {
             "partners per record searched by the rank-1 separation",
         ),
         (
+            "big_cut_records",
+            "0",
+            "subset-row cuts 1/q (q = 2..9) on fractional blocks with at most this many records, right side floor(|C|/q) (0: off; <= 32; P21 Part F)",
+        ),
+        (
             "count_row",
             "false",
             "the group-count row sum x_S <= floor(n/k) in every node's master (P22)",
@@ -200,6 +210,9 @@ impl BnpOptions {
         }
         if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
             return bad("cut_violation must be positive");
+        }
+        if self.big_cut_records > crate::bounds::colgen::cuts::MAX_CUT_RECORDS {
+            return bad("big_cut_records must be at most 32");
         }
         Ok(())
     }

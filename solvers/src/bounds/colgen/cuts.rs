@@ -9,9 +9,10 @@
 //!   row's dual, `<= 0`), indexed by record, which the pricing adds to a group's reduced cost:
 //!   `rc(S) = SSE(S) - y(S) + sum_C w_C floor(|S ∩ C| / 2)`;
 //! - [`separate`]: the most violated triples at a master solution;
-//! - [`Cut`]: a rank-1 cut with right side 1 on 2..5 records (the triples above, and the
-//!   4- and 5-record cuts that branch-price-and-cut separates, proofs/P21), whose penalty
-//!   `CutDuals` charges when a group's weighted count reaches the cut's denominator.
+//! - [`Cut`]: a rank-1 cut on 2..=32 records with right side `floor(p(C) / q)` (the triples
+//!   above, the 4- and 5-record cuts that branch-price-and-cut separates, and the subset-row
+//!   cuts on fractional blocks, proofs/P21), whose penalty `CutDuals` charges each time a
+//!   group's weighted count reaches a multiple of the cut's denominator.
 //!
 //! ## Complexity
 //! [`separate`]: with `F` fractional columns of at most `2k - 1` records, each record's
@@ -28,20 +29,23 @@
 
 use std::collections::HashSet;
 
-/// Most records of a [`Cut`].
-pub const MAX_CUT_RECORDS: usize = 5;
+/// Most records of a [`Cut`] (the 4- and 5-record cuts of P21 and the larger rank-1 cuts
+/// on fractional blocks of P21 Part F).
+pub const MAX_CUT_RECORDS: usize = 32;
 
-/// Largest denominator of a [`Cut`] (keeps every weighted count below 2 * 9 = 18, in a u8).
+/// Largest denominator of a [`Cut`].
 pub const MAX_CUT_DENOMINATOR: u8 = 9;
 
-/// A rank-1 (Chvátal-Gomory) cut with right side 1 on at most [`MAX_CUT_RECORDS`] records:
-/// records `C` (distinct, ascending) with integer multipliers `1 <= p_i < q` and a
-/// denominator `q`, `q <= sum p_i < 2q`; its row is `sum_S floor(p(S ∩ C) / q) x_S <= 1`
-/// (`p(S ∩ C)` the multipliers of the records of `C` in `S`), valid for every partition
-/// (proofs/P21-rank1-cuts.md). A group's coefficient is 0 or 1 (`p(S ∩ C) < 2q`), and never
-/// smaller for a larger group. Kinds in use: the subset-row triple (multipliers 1, q = 2),
-/// the subset-row 5-set (multipliers 1, q = 3) and the 4-record cut with multipliers
-/// (2, 1, 1, 1) / 3 (Petersen, Pisinger and Spoorendonk 2008).
+/// A rank-1 (Chvátal-Gomory) cut on 2..=[`MAX_CUT_RECORDS`] records: records `C` (distinct,
+/// ascending) with integer multipliers `1 <= p_i < q` and a denominator `q`, `sum p_i >= q`;
+/// its row is `sum_S floor(p(S ∩ C) / q) x_S <= floor(p(C) / q)` (`p(S ∩ C)` the multipliers
+/// of the records of `C` in `S`), valid for every partition (proofs/P21). A group's
+/// coefficient `floor(p(S ∩ C) / q)` is never smaller for a larger group (the pricing's
+/// bounds need that). Kinds in use: the subset-row triple (multipliers 1, q = 2), the
+/// subset-row 5-set (multipliers 1, q = 3) and the 4-record cut with multipliers
+/// (2, 1, 1, 1) / 3 (Petersen, Pisinger and Spoorendonk 2008), all with right side 1, and
+/// subset-row cuts `1/q` on the records of a fractional block (right side `floor(|C| / q)`,
+/// `bnp::big_cuts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cut {
     len: u8,
@@ -50,6 +54,9 @@ pub struct Cut {
     records: [u32; MAX_CUT_RECORDS],
     /// The multiplier numerators of `records` (the rest 0).
     multipliers: [u8; MAX_CUT_RECORDS],
+    /// `floor(p(C) / q)`, derived from the above (last, so that the order of cuts with right
+    /// side 1 is the one of the records and multipliers).
+    rhs: u8,
 }
 
 impl Cut {
@@ -76,10 +83,10 @@ impl Cut {
         }
         let sum: u32 = multipliers.iter().map(|&p| u32::from(p)).sum();
         let q = u32::from(denominator);
-        if sum < q || sum >= 2 * q {
+        if sum < q {
             return Err(format!(
                 "multipliers {multipliers:?} over {denominator}: right side floor({sum}/{q}) \
-                 is not 1"
+                 is 0"
             ));
         }
         let mut pairs: Vec<(u32, u8)> = records
@@ -91,11 +98,13 @@ impl Cut {
         if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
             return Err(format!("records {records:?} are not distinct"));
         }
+        // sum <= 32 * 8, so the right side is at most 128.
         let mut cut = Cut {
             len: len as u8,
             denominator,
             records: [u32::MAX; MAX_CUT_RECORDS],
             multipliers: [0; MAX_CUT_RECORDS],
+            rhs: (sum / q) as u8,
         };
         for (j, (r, p)) in pairs.into_iter().enumerate() {
             cut.records[j] = r;
@@ -120,6 +129,12 @@ impl Cut {
             .expect("four distinct records")
     }
 
+    /// The subset-row cut with multipliers `1/q` on `records` (2..=[`MAX_CUT_RECORDS`]
+    /// distinct records, `2 <= q <= min(|C|, 9)`): right side `floor(|C| / q)`.
+    pub fn subset_row(records: &[u32], q: u8) -> Result<Cut, String> {
+        Cut::new(records, &vec![1; records.len()], q)
+    }
+
     /// The records, ascending.
     pub fn records(&self) -> &[u32] {
         &self.records[..self.len as usize]
@@ -134,26 +149,27 @@ impl Cut {
         self.denominator
     }
 
+    /// The right side `floor(p(C) / q)` (1 for the triples, 4- and 5-record cuts).
+    pub fn rhs(&self) -> u8 {
+        self.rhs
+    }
+
     /// The triple when this is a subset-row cut on three records.
     pub fn as_triple(&self) -> Option<[u32; 3]> {
         (self.len == 3 && self.denominator == 2)
             .then(|| [self.records[0], self.records[1], self.records[2]])
     }
 
-    /// `floor(p(S ∩ C) / q)` (0 or 1) for a group with sorted members.
+    /// `floor(p(S ∩ C) / q)` for a group with sorted members.
     pub fn coefficient(&self, group: &[u32]) -> f64 {
-        let hits: u8 = self
+        let hits: u16 = self
             .records()
             .iter()
             .zip(self.multipliers())
             .filter(|(r, _)| group.binary_search(r).is_ok())
-            .map(|(_, &p)| p)
+            .map(|(_, &p)| u16::from(p))
             .sum();
-        if hits >= self.denominator {
-            1.0
-        } else {
-            0.0
-        }
+        f64::from(hits / u16::from(self.denominator))
     }
 }
 
@@ -224,9 +240,40 @@ impl CutDuals {
         self.cuts[c as usize].denominator
     }
 
+    /// The penalty of cut `c` (weight `w`) added when a group's weighted count of its records
+    /// goes from `before` to `after`: `w (floor(after / q) - floor(before / q))`, 0 when no
+    /// multiple of `q` is crossed (P21 Part C).
+    #[inline]
+    pub fn penalty_step(&self, c: u32, before: u16, after: u16) -> f64 {
+        let q = u16::from(self.denominator(c));
+        let steps = after / q - before / q;
+        match steps {
+            0 => 0.0,
+            1 => self.weights[c as usize],
+            s => self.weights[c as usize] * f64::from(s),
+        }
+    }
+
     /// The cut duals `sigma_C = -w_C` (all `<= 0`).
     pub fn sigma(&self) -> Vec<f64> {
         self.weights.iter().map(|w| -w).collect()
+    }
+
+    /// The cut terms `sigma_C b_C` of the Lagrangian bound (`b_C` the right side), each
+    /// written as `b_C` copies of `sigma_C`, so that their sum is a plain sum of duals and
+    /// P09's rounding margin for a sum of that many terms covers it (P21 Part B).
+    pub fn rhs_terms(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.cuts.len());
+        for (cut, w) in self.cuts.iter().zip(&self.weights) {
+            out.extend(std::iter::repeat_n(-w, usize::from(cut.rhs)));
+        }
+        out
+    }
+
+    /// `sum_C b_C`: the most terms a group's penalty has (`a_C(S) <= b_C`; the rounding
+    /// margin counts them).
+    pub fn penalty_terms(&self) -> usize {
+        self.cuts.iter().map(|c| usize::from(c.rhs)).sum()
     }
 
     /// `sum_C w_C floor(p(S ∩ C) / q_C)` for a group (members in any order, distinct).
@@ -234,24 +281,28 @@ impl CutDuals {
         if self.is_empty() {
             return 0.0;
         }
-        let mut hit: Vec<(u32, u8)> = Vec::new();
+        let mut hit: Vec<(u32, u16)> = Vec::new();
         for &i in members {
             for &(c, p) in self.of(i as usize) {
                 match hit.iter_mut().find(|(h, _)| *h == c) {
-                    Some((_, cnt)) => *cnt += p,
-                    None => hit.push((c, p)),
+                    Some((_, cnt)) => *cnt += u16::from(p),
+                    None => hit.push((c, u16::from(p))),
                 }
             }
         }
         hit.iter()
-            .filter(|&&(c, cnt)| cnt >= self.denominator(c))
-            .map(|(c, _)| self.weights[*c as usize])
+            .map(|&(c, cnt)| self.penalty_step(c, 0, cnt))
             .sum()
     }
 
-    /// Sum of the weights (the largest penalty any group can have).
+    /// `sum_C w_C b_C` (`b_C` the right side): at least the largest penalty any group can
+    /// have, since `a_C(S) <= floor(p(C) / q) = b_C`.
     pub fn total_weight(&self) -> f64 {
-        self.weights.iter().sum()
+        self.cuts
+            .iter()
+            .zip(&self.weights)
+            .map(|(c, w)| w * f64::from(c.rhs))
+            .sum()
     }
 }
 

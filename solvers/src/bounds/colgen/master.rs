@@ -15,8 +15,9 @@
 //! of the degenerate master. With `w = 0` the LP value is the restricted master's own value
 //! (and, the bounds on `w` not binding, equals `sum y`); with `w != 0` the box is binding.
 //!
-//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14; other rank-1 cuts with right side 1
-//! by [`Master::add_rank1_cuts`], proofs/P21): rows
+//! **Subset-row cuts** ([`Master::add_cuts`], proofs/P14; other rank-1 cuts, with coefficient
+//! `floor(p(S ∩ C) / q)` and right side `floor(p(C) / q)`, by [`Master::add_rank1_cuts`],
+//! proofs/P21): rows
 //! `sum_S floor(|S ∩ C| / 2) x_S <= 1` for record triples `C`, after the `n` partitioning
 //! rows; every column added later gets its coefficients in them. Their duals `sigma_C <= 0`
 //! enter the reduced cost `c_S - y(S) - sum_C sigma_C floor(|S ∩ C| / 2)`. The re-solve after
@@ -248,26 +249,27 @@ impl Master {
         self.add_rank1_cuts(&cuts)
     }
 
-    /// Append rank-1 cut rows `sum_S floor(p(S ∩ C) / q) x_S <= 1` (proofs/P21), with their
-    /// coefficients in every current column.
+    /// Append rank-1 cut rows `sum_S floor(p(S ∩ C) / q) x_S <= floor(p(C) / q)`
+    /// (proofs/P21), with their coefficients in every current column.
     pub fn add_rank1_cuts(&mut self, cuts: &[Cut]) -> Result<(), String> {
         if cuts.is_empty() {
             return Ok(());
         }
         let m = cuts.len();
         let lower = vec![f64::NEG_INFINITY; m];
-        let upper = vec![1.0; m];
+        let upper: Vec<f64> = cuts.iter().map(|c| f64::from(c.rhs())).collect();
         // Row-wise coefficients from one pass over the columns, through the cuts of each
         // record (O(nonzeros of the columns x cuts per record), not O(columns x cuts)): a
-        // column enters a cut's row when its weighted count reaches the denominator.
+        // column enters a cut's row when its weighted count reaches the denominator, with
+        // coefficient floor(count / q).
         let mut of: Vec<Vec<(u32, u8)>> = vec![Vec::new(); self.n];
         for (c, t) in cuts.iter().enumerate() {
             for (&i, &p) in t.records().iter().zip(t.multipliers()) {
                 of[i as usize].push((c as u32, p));
             }
         }
-        let mut rows: Vec<Vec<HighsInt>> = vec![Vec::new(); m];
-        let mut hits = vec![0u8; m];
+        let mut rows: Vec<Vec<(HighsInt, f64)>> = vec![Vec::new(); m];
+        let mut hits = vec![0u16; m];
         let mut touched: Vec<u32> = Vec::new();
         for (j, g) in self.columns.iter().enumerate() {
             for &i in g {
@@ -275,12 +277,13 @@ impl Master {
                     if hits[c as usize] == 0 {
                         touched.push(c);
                     }
-                    hits[c as usize] += p;
+                    hits[c as usize] += u16::from(p);
                 }
             }
             for &c in &touched {
-                if hits[c as usize] >= cuts[c as usize].denominator() {
-                    rows[c as usize].push((self.art + j) as HighsInt);
+                let a = hits[c as usize] / u16::from(cuts[c as usize].denominator());
+                if a > 0 {
+                    rows[c as usize].push(((self.art + j) as HighsInt, f64::from(a)));
                 }
                 hits[c as usize] = 0;
             }
@@ -288,11 +291,14 @@ impl Master {
         }
         let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
         let mut index: Vec<HighsInt> = Vec::new();
+        let mut value: Vec<f64> = Vec::new();
         for row in rows {
             starts.push(index.len() as HighsInt);
-            index.extend(row);
+            for (j, a) in row {
+                index.push(j);
+                value.push(a);
+            }
         }
-        let value = vec![1.0; index.len()];
         // SAFETY: arrays sized as HiGHS requires (m rows, index.len() nonzeros, column
         // indices below the model's column count).
         let status = unsafe {

@@ -380,21 +380,21 @@ pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_r
 /// Absolute rounding margin for computed reduced-cost bounds (proofs/P09): every computed
 /// quantity is a sum of at most `ops` roundings over terms of total magnitude at most
 /// `scale`, so its error is below `ops u scale`; a factor 4 covers the comparison chain.
-/// With cuts, a group's penalty adds at most one term per cut, of total magnitude at most
-/// the sum of the cut weights (proofs/P14).
+/// With cuts, a group's penalty adds at most `b_C` weights per cut (`b_C` its right side; 1
+/// for the cuts of P14), of total magnitude at most `sum_C w_C b_C` (proofs/P14, P21).
 pub(crate) fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
     let k = geo.k;
     let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
     abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
     let top: f64 = abs_y.iter().take(2 * k).sum();
     let scale = (2 * k * 2 * k) as f64 * geo.max_dist + top + cuts.total_weight();
-    let ops = (3 * d + 8 * k * k + 2 * geo.n + 16 + cuts.len()) as f64;
+    let ops = (3 * d + 8 * k * k + 2 * geo.n + 16 + cuts.penalty_terms()) as f64;
     4.0 * ops * UNIT_ROUNDOFF * scale
 }
 
 /// The Lagrangian bound proven by record duals `y` and cuts `cuts` (whose weights are the
 /// negated cut duals) for a proven pricing bound `rc_lb` (<= 0): P14's
-/// `sum y + sum sigma + floor(n/k) rc_lb`, rounded outward. The dual sum is taken over the
+/// `sum y + sum sigma b + floor(n/k) rc_lb` (`b` the cuts' right sides, P21), rounded outward. The dual sum is taken over the
 /// concatenation of `y` and `sigma`, so P09's rounding margin covers both.
 pub(crate) fn lagrangian_with_cuts(
     geo: &Geometry,
@@ -408,8 +408,9 @@ pub(crate) fn lagrangian_with_cuts(
     rounded_with_cuts(y, cuts, groups_max, rc_lb, eps)
 }
 
-/// [`lagrangian_rounded`] over the record duals `y` followed by the cut weights `sigma` (one
-/// dual sum, so P09's rounding margin covers both); `y` alone when there are no cuts.
+/// [`lagrangian_rounded`] over the record duals `y` followed by the cut duals `sigma`, each
+/// repeated right-side times ([`CutDuals::rhs_terms`]; one dual sum, so P09's rounding
+/// margin covers both); `y` alone when there are no cuts.
 pub(crate) fn rounded_with_cuts(
     y: &[f64],
     cuts: &CutDuals,
@@ -421,7 +422,7 @@ pub(crate) fn rounded_with_cuts(
         return lagrangian_rounded(y, groups_max, rc_lb, eps_rc);
     }
     let mut all = y.to_vec();
-    all.extend(cuts.sigma());
+    all.extend(cuts.rhs_terms());
     lagrangian_rounded(&all, groups_max, rc_lb, eps_rc)
 }
 

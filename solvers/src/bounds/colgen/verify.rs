@@ -14,7 +14,8 @@
 //! includes the cut penalties. Each triple must be three distinct records (the cut is valid
 //! only for `|C| <= 3`); a positive cut dual makes the certificate invalid (the proof needs
 //! `sigma <= 0`). A branch-and-price node ([`verify_node_bound`]) also takes the rank-1 cuts
-//! on four and five records of proofs/P21 ([`Cut`], right side 1).
+//! of proofs/P21 ([`Cut`]: 2..=32 records, right side `b_C = floor(p(C) / q)`, bound
+//! `sum y + sum sigma b + floor(n/k) min(0, R)`).
 //!
 //! ## Complexity
 //! One exact pricing pass: O(n^2 d) for the distances plus the pricing search (exponential in
@@ -108,7 +109,8 @@ fn prepare(
             sigma.len()
         )));
     }
-    // A `Cut` is well formed by construction (distinct records, right side 1, P21).
+    // A `Cut` is well formed by construction (distinct records, right side
+    // floor(p(C) / q), P21).
     for (j, t) in cuts.iter().enumerate() {
         if t.records().iter().any(|&i| i as usize >= n) {
             return Err(bad_cut(format!(
@@ -377,8 +379,8 @@ fn anchored_at(
 /// duals; otherwise the bound is `sum y + sum sigma + floor(n/k) min(0, R)` with `R` the
 /// least reduced cost (cut penalties included) over the groups compatible with the
 /// decisions, from this crate's own pricing without a node budget, rounded outward. The cuts
-/// are rank-1 cuts with right side 1 ([`Cut`]: subset-row triples, and the 4- and 5-record
-/// cuts of proofs/P21), each record of `0..n`.
+/// are rank-1 cuts ([`Cut`]: subset-row triples, the 4- and 5-record cuts and the larger
+/// cuts with right side `floor(p(C) / q)` of proofs/P21), each record of `0..n`.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_node_bound(
     x: &[f64],

@@ -71,7 +71,7 @@ struct Search<'a> {
     y: &'a [f64],
     cuts: &'a CutDuals,
     /// Members of the current node in each cut.
-    cut_count: Vec<u8>,
+    cut_count: Vec<u16>,
     m: usize,
     cands: Vec<usize>,
     to_t: Vec<f64>,

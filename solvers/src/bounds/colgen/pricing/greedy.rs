@@ -33,41 +33,39 @@ struct MovePenalty<'a> {
 impl MovePenalty<'_> {
     /// Weighted count (multiplier numerators) of the members of cut `c` in the group, not
     /// counting record `skip`.
-    fn hits(&self, c: u32, skip: usize) -> u8 {
+    fn hits(&self, c: u32, skip: usize) -> u16 {
         let cut = &self.cuts.cuts[c as usize];
         cut.records()
             .iter()
             .zip(cut.multipliers())
             .filter(|&(&i, _)| i as usize != skip && self.in_group[i as usize])
-            .map(|(_, &p)| p)
+            .map(|(_, &p)| u16::from(p))
             .sum()
     }
 
-    /// Whether record `b` (numerator `p` in cut `c`) fills cut `c` over the others of the
-    /// group, not counting record `skip`.
-    fn fills(&self, c: u32, p: u8, skip: usize) -> bool {
-        let (h, q) = (self.hits(c, skip), self.cuts.denominator(c));
-        h < q && h + p >= q
+    /// Penalty of cut `c` that record `b` (numerator `p` in cut `c`) adds over the others of
+    /// the group, not counting record `skip` (`w_C` per multiple of the denominator crossed).
+    fn step(&self, c: u32, p: u8, skip: usize) -> f64 {
+        let h = self.hits(c, skip);
+        self.cuts.penalty_step(c, h, h + u16::from(p))
     }
 
     /// Penalty added by putting record `b` into the group without record `out` (`usize::MAX`:
-    /// none): the cuts of `b` that it fills.
+    /// none).
     fn add(&self, b: usize, out: usize) -> f64 {
         self.cuts
             .of(b)
             .iter()
-            .filter(|&&(c, p)| self.fills(c, p, out))
-            .map(|&(c, _)| self.cuts.weights[c as usize])
+            .map(|&(c, p)| self.step(c, p, out))
             .sum()
     }
 
-    /// Penalty removed by taking record `a` out: the cuts that it fills.
+    /// Penalty removed by taking record `a` out.
     fn remove(&self, a: usize) -> f64 {
         self.cuts
             .of(a)
             .iter()
-            .filter(|&&(c, p)| self.fills(c, p, a))
-            .map(|&(c, _)| self.cuts.weights[c as usize])
+            .map(|&(c, p)| self.step(c, p, a))
             .sum()
     }
 }

@@ -88,24 +88,23 @@ impl Search<'_> {
     }
 
     /// Add record `c` to the cut counts (weighted by its multiplier numerator); returns the
-    /// penalty it adds (cuts whose count reaches their denominator, P21).
+    /// penalty it adds (`w_C` for each multiple of a cut's denominator its count reaches,
+    /// P21 Part C).
     pub(super) fn enter_cuts(&mut self, c: usize) -> f64 {
         let mut add = 0.0;
         for &(ci, p) in self.cuts.of(c) {
             let cnt = &mut self.cut_count[ci as usize];
             let before = *cnt;
-            *cnt += p;
-            let q = self.cuts.denominator(ci);
-            if before < q && *cnt >= q {
-                add += self.cuts.weights[ci as usize];
-            }
+            *cnt += u16::from(p);
+            let after = *cnt;
+            add += self.cuts.penalty_step(ci, before, after);
         }
         add
     }
 
     pub(super) fn leave_cuts(&mut self, c: usize) {
         for &(ci, p) in self.cuts.of(c) {
-            self.cut_count[ci as usize] -= p;
+            self.cut_count[ci as usize] -= u16::from(p);
         }
     }
 
