@@ -23,7 +23,7 @@
 //! Usage: `cargo run --release --example casc_bounds -- [--cases tarragona:10,census:3,..]
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
-//!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing]
+//!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing] [--stop-early]
 //!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
@@ -133,6 +133,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--smoothing" => opts.smoothing = value()?.parse()?,
                     "--certified-smoothing" => opts.certified_smoothing = true,
                     "--auto-smoothing" => opts.auto_smoothing = true,
+                    "--stop-early" => opts.stop_early = true,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
                 }
@@ -146,6 +147,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         | "--ipm"
                         | "--certified-smoothing"
                         | "--auto-smoothing"
+                        | "--stop-early"
                 ) {
                     // The value just read.
                     shaping.push(match flag {

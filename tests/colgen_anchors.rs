@@ -792,6 +792,7 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
             smoothing: 0.5,
             box_width: [0.0, 0.3][case % 4 / 2],
             anchor_threshold: [0.0, 0.01][case % 3 % 2],
+            stop_early: case % 3 == 2,
             ..Default::default()
         };
         let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
@@ -811,4 +812,120 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
     }
     println!("certified smoothing above nn in {above_nn} of 16");
     assert!(above_nn >= 4, "above nn in only {above_nn} of 16");
+}
+
+/// Per-anchor size completion (`exact_rc_bound_anchor_local`, proofs/P20 "Per-anchor size
+/// completion"): every per-size value, completed or searched, stays below every group's
+/// `min(tau, rc)` at each of its medoids (brute force over all groups), the size-`k` values
+/// are the searched ones, the completed slots hold the completion value, and the anchored
+/// bound stays below the optimum (an independent subset DP), on adversarial instances with
+/// localised negative reduced costs, where some anchors have a size-`k` group below `tau`
+/// and others do not (the case the global completion cannot take).
+#[test]
+fn per_anchor_size_completion_stays_below_brute_force() {
+    use common::subset_dp;
+    use microagg_solvers::bounds::colgen::anchors::anchored_best;
+    use microagg_solvers::bounds::colgen::pricing::completion::completion_value;
+    use microagg_solvers::bounds::colgen::pricing::{
+        anchor_sizes, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_local, StopBelow,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
+    let (mut slots, mut cases_local, mut worst_loss) = (0usize, 0usize, 0.0f64);
+    for case in 0..60 {
+        let n = rng.random_range(8..=13);
+        let d = rng.random_range(1..=2);
+        let k = rng.random_range(2..=3usize);
+        let mut x = family(&mut rng, case, n, d);
+        if case % 10 == 7 {
+            let s = [1e-9, 1e9][case % 20 / 10];
+            x.iter_mut().for_each(|v| *v *= s);
+        }
+        let geo = Geometry::new(&x, n, d, k, 6);
+        let y = duals(&mut rng, &geo, k);
+        let groups = all_groups(&x, n, d, k, &y);
+        let scale = groups
+            .iter()
+            .map(|g| g.0.abs())
+            .fold(0.0, f64::max)
+            .max(y.iter().map(|v| v.abs()).sum::<f64>());
+        let tol = 1e-9 * scale;
+        let opt = subset_dp(&x, n, d, k);
+        let tau = [
+            0.0,
+            -0.01 * opt / (n / k) as f64,
+            -0.1 * opt / (n / k) as f64,
+        ][case % 3];
+        let margin = 1e-12 * scale;
+        let w = anchor_sizes(&geo);
+        let cuts = CutDuals::none();
+        let (mut local, mut global) = (Vec::new(), Vec::new());
+        let a = exact_rc_bound_anchor_local(&geo, &y, &cuts, budget(), tau, margin, &mut local);
+        let b = exact_rc_bound_anchor_complete(&geo, &y, &cuts, budget(), tau, margin, &mut global);
+        assert!(a.exact && b.exact && local.len() == n * w, "case {case}");
+        for r in 0..n {
+            assert_eq!(
+                local[r * w],
+                global[r * w],
+                "case {case}: size-k value of {r}"
+            );
+        }
+        for &slot in &a.completed {
+            let m = k + slot % w;
+            assert!(slot % w > 0, "case {case}: size k is always searched");
+            assert!(
+                local[slot] <= completion_value(k, m, tau, margin),
+                "case {case}: slot {slot} not completed"
+            );
+        }
+        if !a.completed.is_empty() {
+            cases_local += 1;
+            slots += a.completed.len();
+        }
+        for (rc, members, medoids) in &groups {
+            let j = members.len() - k;
+            for &r in medoids {
+                let v = local[r * w + j] - margin;
+                assert!(
+                    v <= rc.min(tau) + tol,
+                    "case {case} (n={n}, d={d}, k={k}) anchor {r} size {}: {v} above {}",
+                    members.len(),
+                    rc.min(tau)
+                );
+            }
+        }
+        assert!(a.rc_lower_bound <= b.rc_lower_bound + tol, "case {case}");
+        let weak = weak_rc_bound(&geo, &y);
+        let with = anchored_best(&geo, &y, d, &cuts, &local, weak);
+        let without = anchored_best(&geo, &y, d, &cuts, &global, weak);
+        assert!(with <= opt + tol, "case {case}: {with} > optimum {opt}");
+        // The early stop's estimate from the final size-k values is never below the check's
+        // value (the larger of the plain and the anchored bound), so a stop never drops a
+        // check that would have beaten its level.
+        // The plain bound before its outward rounding (never below the rounded one).
+        let plain = y.iter().sum::<f64>() + (n / k) as f64 * weak.max(a.rc_lower_bound).min(0.0);
+        let mut stop = StopBelow::new(f64::NEG_INFINITY, y.iter().sum(), tau, weak, n / k);
+        for r in 0..n {
+            assert!(
+                !stop.push(local[r * w]),
+                "case {case}: a stop at level -inf"
+            );
+        }
+        assert!(
+            stop.estimate() >= with.max(plain) - tol,
+            "case {case}: estimate {} below the check's value {}",
+            stop.estimate(),
+            with.max(plain)
+        );
+        if tau < 0.0 {
+            worst_loss = worst_loss.max((without - with) / tau.abs());
+        }
+    }
+    println!(
+        "per-anchor completion: {slots} slots completed in {cases_local} of 60 cases; largest \
+         loss against the global completion {worst_loss:.3} |tau| (tau < 0)"
+    );
+    assert!(
+        cases_local >= 10,
+        "only {cases_local} cases completed a slot"
+    );
 }

@@ -11,7 +11,7 @@
 //! push-and-project steps after it (`push_project`), the anchor threshold of those searches
 //! (`anchor_threshold`), interior point re-solves of the master (`ipm`), the share of the
 //! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
-//! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`).
+//! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`).
 //! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
 //!
 //! ## Complexity
@@ -106,6 +106,12 @@ pub const AUTO_SMOOTHING: BoundParam = BoundParam {
     doc: "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)",
 };
 
+pub const STOP_EARLY: BoundParam = BoundParam {
+    key: "stop_early",
+    default: "false",
+    doc: "with certified_smoothing: stop a check once it provably cannot beat the best certified value (effort only; proofs/P20)",
+};
+
 /// Values of the parameters above (None: the `ColgenOptions` default).
 #[derive(Debug, Clone, Default)]
 pub struct K10Options {
@@ -119,6 +125,7 @@ pub struct K10Options {
     pub certified_smoothing: bool,
     pub smoothing: Option<f64>,
     pub auto_smoothing: bool,
+    pub stop_early: bool,
 }
 
 impl K10Options {
@@ -145,6 +152,7 @@ impl K10Options {
             "ipm" => self.ipm = flag()?,
             "certified_smoothing" => self.certified_smoothing = flag()?,
             "auto_smoothing" => self.auto_smoothing = flag()?,
+            "stop_early" => self.stop_early = flag()?,
             "smoothing" => self.smoothing = fraction()?,
             _ => return Ok(false),
         }
@@ -170,6 +178,7 @@ impl K10Options {
         opts.ipm |= self.ipm;
         opts.certified_smoothing |= self.certified_smoothing;
         opts.auto_smoothing |= self.auto_smoothing;
+        opts.stop_early |= self.stop_early;
         if let Some(v) = self.smoothing {
             opts.smoothing = v;
         }

@@ -184,6 +184,9 @@ pub struct ColgenOptions {
     /// With `certified_smoothing`: adapt `alpha` by the subgradient rule of Pessoa et al.
     /// (2018) instead of keeping `smoothing`.
     pub auto_smoothing: bool,
+    /// With `certified_smoothing`: stop a check's search once its value provably cannot beat
+    /// the best certified value ([`pricing::StopBelow`]; effort only, every value stays valid).
+    pub stop_early: bool,
 }
 
 impl Default for ColgenOptions {
@@ -214,6 +217,7 @@ impl Default for ColgenOptions {
             push_project: false,
             certified_smoothing: false,
             auto_smoothing: false,
+            stop_early: false,
         }
     }
 }
@@ -245,6 +249,7 @@ impl ColgenOptions {
         ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
         ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
         ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
+        ("stop_early", "false", "with certified_smoothing: stop a check once it provably cannot beat the best certified value (effort only)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
     ];
 
@@ -382,7 +387,7 @@ pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_r
 /// `scale`, so its error is below `ops u scale`; a factor 4 covers the comparison chain.
 /// With cuts, a group's penalty adds at most `b_C` weights per cut (`b_C` its right side; 1
 /// for the cuts of P14), of total magnitude at most `sum_C w_C b_C` (proofs/P14, P21).
-pub(crate) fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
+pub fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
     let k = geo.k;
     let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
     abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
@@ -778,6 +783,7 @@ pub fn colgen_bound_from(
             max_columns: cap,
             box_delta: boxed.then(|| delta.clone()),
             progress: opts.progress,
+            stop_early: opts.stop_early,
         };
         let t = Instant::now();
         let sm = smoothing::certified_smoothing(

@@ -51,6 +51,7 @@ use crate::sse::sq_dist;
 pub mod completion;
 mod exact;
 mod greedy;
+pub mod local_completion;
 
 pub use completion::exact_rc_bound_anchor_complete;
 pub use exact::{
@@ -59,6 +60,9 @@ pub use exact::{
     exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget, ExactPricing,
 };
 pub use greedy::{heuristic, heuristic_cuts};
+pub use local_completion::{
+    exact_rc_bound_anchor_local, exact_rc_bound_anchor_local_stop, StopBelow,
+};
 
 /// Largest number of records accepted (the distance matrix takes 8 n^2 bytes: 512 MB here).
 pub const MAX_RECORDS: usize = 8000;

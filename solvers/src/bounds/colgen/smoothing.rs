@@ -44,7 +44,7 @@
 
 use super::master::Master;
 use super::pricing::{heuristic, Geometry};
-use super::subgrad::{certify_check, GroupPool};
+use super::subgrad::{certify_check_above, GroupPool};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -65,6 +65,9 @@ pub struct SmoothingParams {
     pub box_delta: Option<Vec<f64>>,
     /// One line per iteration on stderr.
     pub progress: bool,
+    /// Stop a check once it provably cannot beat the best certified value
+    /// ([`super::pricing::StopBelow`]).
+    pub stop_early: bool,
 }
 
 /// What the smoothing phase found.
@@ -118,7 +121,8 @@ pub fn certified_smoothing(
         let Some(sol) = master.solve(until.saturating_duration_since(t).as_secs_f64())? else {
             break;
         };
-        out.lp_seconds += t.elapsed().as_secs_f64();
+        let lp_secs = t.elapsed().as_secs_f64();
+        out.lp_seconds += lp_secs;
         let y_lp = &sol.duals[..n];
         let c = &out.duals;
         let top = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -137,19 +141,27 @@ pub fn certified_smoothing(
         }
         .min(left / 2.0);
         let mut pool = GroupPool::default();
-        let check = certify_check(
+        // A check that provably cannot beat the best value stops early (subgrad.rs): the
+        // points far from the centre cost minutes and only give null steps.
+        let (check, stopped) = certify_check_above(
             geo,
             &y_sep,
             d,
             params.tau,
             now + Duration::from_secs_f64(cap),
             &mut pool,
+            if params.stop_early {
+                out.lower_bound
+            } else {
+                f64::NEG_INFINITY
+            },
         );
         let secs = now.elapsed().as_secs_f64();
         if check.complete {
             slowest = slowest.max(secs);
         }
         // The heuristic's groups at y_sep too.
+        let t_heur = Instant::now();
         for r in 0..n {
             if r % 64 == 63 && Instant::now() >= until {
                 break;
@@ -169,6 +181,7 @@ pub fn certified_smoothing(
             .collect();
         cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         cols.truncate(params.max_columns);
+        let heur_secs = t_heur.elapsed().as_secs_f64();
         let improved = check.value > out.lower_bound;
         if params.auto && !improved {
             // Null step (the certified value did not rise, often a check cut by its time far
@@ -201,12 +214,19 @@ pub fn certified_smoothing(
             .push((alpha, sol.value, check.value, secs, check.complete));
         if params.progress {
             eprintln!(
-                "smoothing: {:7.1} s  lp {:.6}  certified {:.6} ({secs:.1} s, {})  best {:.6}  \
-                 +{} cols  alpha {alpha:.3}",
+                "smoothing: {:7.1} s  lp {:.6} ({lp_secs:.1} s, {} cols)  certified {:.6} ({secs:.1} \
+                 s, {})  heuristic {heur_secs:.1} s  best {:.6}  +{} cols  alpha {alpha:.3}",
                 t0.elapsed().as_secs_f64(),
                 sol.value,
+                master.columns.len(),
                 check.value,
-                if check.complete { "complete" } else { "cut" },
+                if stopped {
+                    "stopped below best"
+                } else if check.complete {
+                    "complete"
+                } else {
+                    "cut"
+                },
                 out.lower_bound.max(check.value),
                 cols.len()
             );

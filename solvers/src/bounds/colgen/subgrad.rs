@@ -35,7 +35,7 @@
 use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::pricing::{
-    exact_rc_bound_anchor_complete, heuristic, weak_rc_bound, ExactBudget, Geometry,
+    exact_rc_bound_anchor_local_stop, heuristic, weak_rc_bound, ExactBudget, Geometry, StopBelow,
 };
 use super::{lagrangian_with_cuts, rc_margin};
 use std::collections::HashSet;
@@ -135,6 +135,21 @@ pub fn certify_check(
     until: Instant,
     pool: &mut GroupPool,
 ) -> Check {
+    certify_check_above(geo, y, d, tau, until, pool, f64::NEG_INFINITY).0
+}
+
+/// [`certify_check`] that stops searching (root bounds for the anchors left, so the value
+/// stays valid but weak) as soon as its value provably cannot exceed `level`
+/// ([`StopBelow`]); the flag says whether it stopped so.
+pub fn certify_check_above(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    tau: f64,
+    until: Instant,
+    pool: &mut GroupPool,
+    level: f64,
+) -> (Check, bool) {
     let cuts = CutDuals::none();
     let weak = weak_rc_bound(geo, y);
     let budget = ExactBudget {
@@ -145,17 +160,20 @@ pub fn certify_check(
     };
     let mut per_size = Vec::new();
     let margin = rc_margin(geo, y, d, &cuts);
-    let ex = exact_rc_bound_anchor_complete(geo, y, &cuts, budget, tau, margin, &mut per_size);
+    let g = geo.n / geo.k;
+    let mut stop = StopBelow::new(level, y.iter().sum(), tau.min(0.0), weak, g);
+    let ex =
+        exact_rc_bound_anchor_local_stop(geo, y, budget, tau, margin, &mut per_size, &mut stop);
     for (_, g) in ex.columns {
         pool.add(geo, g);
     }
-    let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
-    Check {
+    let check = Check {
         value: plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak)),
         complete: ex.exact,
         seconds_per_size: ex.seconds_per_size,
-    }
+    };
+    (check, stop.fired)
 }
 
 /// [`certify_check`]'s value.

@@ -52,6 +52,8 @@ pub struct ExactPricing {
     pub nodes: u64,
     /// Seconds spent per group size `k..=min(2k - 1, n)` (index `m - k`; where the time goes).
     pub seconds_per_size: Vec<f64>,
+    /// Per-size slots left unsearched by `Mode::CompleteLocal` (filled by its caller).
+    pub completed: Vec<usize>,
 }
 
 /// What the search keeps: the least reduced cost (shared or per anchor), every group below a
@@ -64,6 +66,9 @@ pub(super) enum Mode {
     Enumerate,
     Carry,
     Complete,
+    /// `Complete`, and at sizes above `k` an anchor whose neighbourhood holds no size-`k`
+    /// value below the threshold is not searched ([`super::local_completion`]).
+    CompleteLocal,
 }
 
 struct Search<'a> {
@@ -304,12 +309,31 @@ pub(super) fn exact_search(
     cuts: &CutDuals,
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
+    anchors: Option<(f64, &mut Vec<f64>)>,
+    mode: Mode,
+) -> ExactPricing {
+    exact_search_stop(geo, y, cuts, pairs, budget, anchors, mode, None)
+}
+
+/// [`exact_search`] that, per anchor at size `k`, gives `stop` the anchor's value and treats
+/// the budget as spent once `stop` says the check cannot reach its level
+/// ([`super::local_completion::StopBelow`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn exact_search_stop(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    pairs: Option<&PairConstraints>,
+    budget: ExactBudget,
     mut anchors: Option<(f64, &mut Vec<f64>)>,
     mode: Mode,
+    mut stop: Option<&mut super::local_completion::StopBelow>,
 ) -> ExactPricing {
     let n = geo.n;
     let enumerate = mode == Mode::Enumerate;
-    let carry = matches!(mode, Mode::Carry | Mode::Complete) && anchors.is_some();
+    let carry =
+        matches!(mode, Mode::Carry | Mode::Complete | Mode::CompleteLocal) && anchors.is_some();
+    let mut completed = Vec::new();
     let w = anchor_sizes(geo);
     let mut seconds_per_size = vec![0.0; w];
     let mut sorted_y: Vec<f64> = y.to_vec();
@@ -386,6 +410,14 @@ pub(super) fn exact_search(
         for r in 0..n {
             if r > 0 {
                 flush_anchor(&mut s, &mut anchors, &mut global, r - 1);
+                if let (Some(st), Some((_, per_size))) = (stop.as_mut(), anchors.as_ref()) {
+                    if m == geo.k
+                        && !s.out_of_budget
+                        && st.push(per_size[anchor_slot(geo, r - 1, m)])
+                    {
+                        s.out_of_budget = true; // root bounds only from here: still valid
+                    }
+                }
             }
             if top_m + s.inc <= 0.0 {
                 break;
@@ -437,6 +469,16 @@ pub(super) fn exact_search(
             if s.cands.len() < m - 1 {
                 continue;
             }
+            if mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty() {
+                if let Some((threshold, per_size)) = anchors.as_ref() {
+                    if s.inc >= *threshold
+                        && super::local_completion::clear(per_size, w, r, &s.cands, *threshold)
+                    {
+                        completed.push(anchor_slot(geo, r, m));
+                        continue;
+                    }
+                }
+            }
             let mf = m as f64;
             if s.out_of_budget {
                 // Budget spent: only the root bound of this anchor (no sort, no search).
@@ -484,7 +526,7 @@ pub(super) fn exact_search(
         // threshold: no group with medoid there has rc below it).
         flush_anchor(&mut s, &mut anchors, &mut global, n - 1);
         seconds_per_size[m - geo.k] = size_start.elapsed().as_secs_f64();
-        if mode == Mode::Complete && m == geo.k && cuts.is_empty() {
+        if matches!(mode, Mode::Complete | Mode::CompleteLocal) && m == geo.k && cuts.is_empty() {
             // No size-k group below the threshold anywhere: the larger sizes follow from
             // size k (super::completion, proofs/P20 "Size completion").
             if let Some((threshold, per_size)) = anchors.as_ref() {
@@ -508,5 +550,6 @@ pub(super) fn exact_search(
         columns,
         nodes: s.nodes,
         seconds_per_size,
+        completed,
     }
 }

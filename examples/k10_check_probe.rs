@@ -1,0 +1,86 @@
+//! Probe (measurement only): one certifying per-anchor check at the duals of a stored
+//! Lagrangian certificate, with the global size completion (`exact_rc_bound_anchor_complete`)
+//! and with the per-anchor one (`exact_rc_bound_anchor_local`, proofs/P20 "Per-anchor size
+//! completion"): seconds per size, slots completed, and the anchored bound of each.
+//!
+//! ```text
+//! cargo run --release --example k10_check_probe -- --data census --k 10 \
+//!   --certificate proofs/certificates/census-k10.bound.json [--seconds 600]
+//! ```
+
+use microagg::certificate::BoundCertificate;
+use microagg::data::{load, ColumnSelection};
+use microagg_solvers::bounds::colgen::anchors::anchored_best;
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::pricing::{
+    anchor_sizes, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_local, weak_rc_bound,
+    ExactBudget, Geometry,
+};
+use microagg_solvers::bounds::colgen::rc_margin;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut data = String::from("census");
+    let mut k = 10usize;
+    let mut cert_path: Option<PathBuf> = None;
+    let mut seconds = 600.0f64;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut val = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--data" => data = val()?,
+            "--k" => k = val()?.parse()?,
+            "--certificate" => cert_path = Some(val()?.into()),
+            "--seconds" => seconds = val()?.parse()?,
+            _ => return Err(format!("unknown argument {a}").into()),
+        }
+    }
+    let inst = load(&data, &ColumnSelection::All)?;
+    let cert = BoundCertificate::read(&cert_path.ok_or("--certificate FILE is required")?)?;
+    let (n, d) = (inst.n, inst.d);
+    let y = &cert.duals;
+    let tau = cert.anchor_threshold.min(0.0);
+    let geo = Geometry::new(&inst.z, n, d, k, 30);
+    let cuts = CutDuals::none();
+    let margin = rc_margin(&geo, y, d, &cuts);
+    let weak = weak_rc_bound(&geo, y);
+    let w = anchor_sizes(&geo);
+    println!(
+        "{data} k={k}: claim {:.6}, threshold {tau}",
+        cert.lower_bound
+    );
+    for local in [false, true] {
+        let budget = ExactBudget {
+            nodes: u64::MAX,
+            deadline: Instant::now() + Duration::from_secs_f64(seconds),
+            max_columns: 20 * n,
+            stop_after_columns: usize::MAX,
+        };
+        let mut per_size = Vec::new();
+        let t = Instant::now();
+        let ex = if local {
+            exact_rc_bound_anchor_local(&geo, y, &cuts, budget, tau, margin, &mut per_size)
+        } else {
+            exact_rc_bound_anchor_complete(&geo, y, &cuts, budget, tau, margin, &mut per_size)
+        };
+        let secs = t.elapsed().as_secs_f64();
+        let value = anchored_best(&geo, y, d, &cuts, &per_size, weak);
+        let below_at_k = (0..n).filter(|r| per_size[r * w] < tau).count();
+        println!(
+            "{}: {secs:.2} s, complete {}, nodes {}, anchored bound {value:.6}, anchors below \
+             tau at size k {below_at_k}, slots completed {} of {}, seconds per size {:.2?}",
+            if local {
+                "per-anchor completion"
+            } else {
+                "global completion"
+            },
+            ex.exact,
+            ex.nodes,
+            ex.completed.len(),
+            n * (w - 1),
+            ex.seconds_per_size
+        );
+    }
+    Ok(())
+}
