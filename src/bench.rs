@@ -382,8 +382,13 @@ pub fn scale_curve(run: &ScaleRun, sizes: &[usize]) -> Result<Vec<ScalePoint>> {
         run.k,
         run.d,
         run.blocks.map_or("unblocked".to_string(), |b| format!(
-            "--blocks {b} ({:?} repair)",
-            run.repair
+            "--blocks {b} ({:?} cut, {:?} repair, strip {} radii{})",
+            run.cut,
+            run.repair,
+            run.tuning.slab_for(run.repair),
+            run.tuning
+                .approx
+                .map_or(String::new(), |e| format!(", approx {e}"))
         )),
         crate::init::pool::threads()
     ))?;
