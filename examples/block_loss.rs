@@ -87,6 +87,7 @@ fn main() -> microagg::error::Result<()> {
         interrupt: &never,
         repair: RepairMode::None,
         cut: rule,
+        tuning: Default::default(),
     };
     let blocked = microagg::parts::solve_split(&solver, None, Some(size), None)?.groups;
     let sizes: Vec<usize> = split.blocks.iter().map(Vec::len).collect();

@@ -6,12 +6,15 @@
 //! of CPU time, wall time and peak memory between consecutive sizes and by least squares).
 //!
 //!     cargo run --release --example scale_curve -- [--blocks SIZE] [--repair MODE]
-//!         [--method M] [--param METHOD.KEY=VALUE]... [--k K] [--d D] N1 N2 ...
+//!         [--cut RULE] [--slab W] [--approx EPS] [--method M] [--param METHOD.KEY=VALUE]...
+//!         [--k K] [--d D] N1 N2 ...
 //!
 //! With `--blocks SIZE` the run is `microagg run --blocks SIZE` (blocks solved in parallel,
-//! borders repaired as `--block-repair MODE`, default descent); without it the pipeline on
-//! the whole data. Data: `gauss:n=N,d=D,clusters=5,seed=1`. Without `--repair` and
-//! `--param`, `microagg bench --methods M --scale N1,N2,... [--blocks SIZE] [--k K] [--d D]`
+//! borders repaired as `--block-repair MODE`, default descent); `--cut`, `--slab` and
+//! `--approx` are run's `--block-cut`, `--block-slab` and `--block-approx`; without
+//! `--blocks` the pipeline on the whole data. Data: `gauss:n=N,d=D,clusters=5,seed=1`.
+//! Without `--repair` and `--param`, `microagg bench --methods M --scale N1,N2,...
+//! [--blocks SIZE] [--block-cut RULE] [--block-slab W] [--block-approx EPS] [--k K] [--d D]`
 //! prints the same. The per-stage and border-repair figures of one point are in the record
 //! of `microagg run --data gauss:n=N,d=D,clusters=5,seed=1 --blocks SIZE --json` (`stages`,
 //! `border_repair`).
@@ -28,6 +31,7 @@ fn main() {
         blocks: None,
         repair: microagg::blocks::RepairMode::default(),
         cut: microagg::blocks::CutRule::default(),
+        tuning: Default::default(),
     };
     let mut sizes: Vec<usize> = Vec::new();
     let mut it = args.iter();
@@ -40,6 +44,8 @@ fn main() {
                 run.repair = clap::ValueEnum::from_str(&value(), true).expect("--repair MODE")
             }
             "--cut" => run.cut = clap::ValueEnum::from_str(&value(), true).expect("--cut RULE"),
+            "--slab" => run.tuning.slab = Some(value().parse().expect("--slab W")),
+            "--approx" => run.tuning.approx = Some(value().parse().expect("--approx EPS")),
             "--param" => run.params.push(value()),
             "--k" => run.k = value().parse().expect("--k K"),
             "--d" => run.d = value().parse().expect("--d D"),

@@ -285,6 +285,8 @@ pub struct ScaleRun {
     pub blocks: Option<usize>,
     pub repair: crate::blocks::RepairMode,
     pub cut: crate::blocks::CutRule,
+    /// `--block-slab`, `--block-approx` of the repair.
+    pub tuning: crate::blocks::RepairTuning,
 }
 
 /// One point of the scaling curve.
@@ -324,6 +326,7 @@ pub fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
                 interrupt: &never,
                 repair: run.repair,
                 cut: run.cut,
+                tuning: run.tuning,
             };
             let out = crate::parts::solve_split(&solver, None, Some(size), None)?;
             out.groups
@@ -379,8 +382,13 @@ pub fn scale_curve(run: &ScaleRun, sizes: &[usize]) -> Result<Vec<ScalePoint>> {
         run.k,
         run.d,
         run.blocks.map_or("unblocked".to_string(), |b| format!(
-            "--blocks {b} ({:?} repair)",
-            run.repair
+            "--blocks {b} ({:?} cut, {:?} repair, strip {} radii{})",
+            run.cut,
+            run.repair,
+            run.tuning.slab_for(run.repair),
+            run.tuning
+                .approx
+                .map_or(String::new(), |e| format!(", approx {e}"))
         )),
         crate::init::pool::threads()
     ))?;
@@ -465,6 +473,7 @@ mod scale_tests {
             blocks: Some(500),
             repair: crate::blocks::RepairMode::None,
             cut: crate::blocks::CutRule::Kd,
+            tuning: Default::default(),
         };
         let none = scale_point(&run, 3000).unwrap();
         run.repair = crate::blocks::RepairMode::Descent;

@@ -18,12 +18,15 @@
 //! Groups next to a cut are formed without the records across it. The repair visits the
 //! cuts bottom-up (children before parents, so a repaired group always lies on one side of
 //! every cut above it; the cuts of one height, whose blocks are disjoint, in parallel, with
-//! the one-by-one order's result whatever the thread count) and pools the groups whose centroid lies within one typical group
-//! radius of the cut plane (the median over the node's groups of sqrt(group SSE / size);
-//! half that with `descent`). [`RepairMode`] says what is done with the pool: by default
-//! (`descent`) the descent refiner improves the pool's groups from where they are (its neighbour lists now cross
-//! the cut), with the pipeline's descent parameters when it has a descent stage (else
-//! descent's defaults with [`REPAIR_NEIGHBOURS`] neighbours per record); with
+//! the one-by-one order's result whatever the thread count) and pools the groups whose
+//! centroid lies within one typical group radius of the cut plane (the median over the
+//! node's groups of sqrt(group SSE / size); half that with `descent`; W radii with
+//! `--block-slab W`, [`RepairTuning`]). [`RepairMode`] says what is done with the pool: by
+//! default (`descent`) the descent refiner improves the pool's groups from where they are
+//! (its neighbour lists now cross the cut), with the pipeline's descent parameters when it
+//! has a descent stage (else descent's defaults with [`REPAIR_NEIGHBOURS`] neighbours per
+//! record; `--block-approx EPS` sets descent's `approx`, whose approximate lists make the
+//! repair several times cheaper in d = 10, where the exact lists cost most of it); with
 //! `resolve` (the only repair before, kept for the figures measured with it) the pool is
 //! solved again by the whole pipeline (cut into blocks of SIZE itself when larger, without
 //! further repair); `none` skips the repair. The new groups replace the old ones only when
@@ -56,6 +59,8 @@ pub use split::{block_count, split, split_by, Cut, CutRule, Normal, Split};
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct RepairStats {
     pub mode: RepairMode,
+    /// Half-width of the pools' strip, in median group radii.
+    pub slab: f64,
     pub cuts: usize,
     /// Cuts whose pool was re-solved with a lower SSE (the others were kept).
     pub improved: usize,
@@ -101,6 +106,56 @@ impl RepairMode {
     }
 }
 
+/// What `--block-slab` and `--block-approx` set beyond the repair's mode (`None`: the
+/// mode's own).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RepairTuning {
+    /// Half-width of the pooled strip in median group radii (default
+    /// [`RepairMode::slab`]).
+    pub slab: Option<f64>,
+    /// The (1 + eps)-approximate neighbour lists of the descent repair (descent's
+    /// `approx`; default: the pipeline's descent stage's, else exact lists).
+    pub approx: Option<f64>,
+}
+
+impl RepairTuning {
+    /// A usage error naming the option when a value is out of range.
+    pub fn check(&self) -> Result<()> {
+        if let Some(w) = self.slab {
+            if !(w > 0.0 && w.is_finite()) {
+                return Err(Error::usage(format!(
+                    "--block-slab {w}: must be a finite number > 0 (median group radii)"
+                )));
+            }
+        }
+        if let Some(e) = self.approx {
+            if !(e >= 0.0 && e.is_finite()) {
+                return Err(Error::usage(format!(
+                    "--block-approx {e}: must be a finite number >= 0"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The strip's half-width for `mode`.
+    pub fn slab_for(&self, mode: RepairMode) -> f64 {
+        self.slab.unwrap_or(mode.slab())
+    }
+
+    /// The repair's descent parameters: `params` (the pipeline's descent stage's, or
+    /// empty) with `approx` set when given.
+    pub fn descent_params(
+        &self,
+        mut params: serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        if let Some(e) = self.approx {
+            params.insert("approx".into(), e.into());
+        }
+        params
+    }
+}
+
 /// Neighbours per record in a border pool's descent when the pipeline has no descent stage
 /// (a descent stage's parameters, its default of 30 included, are used as they are): the pool's lists cost most of the repair
 /// (d = 10: 98 % of it at 1e7); with 10 instead of 30 a blocked MDAV run at n = 1e6 keeps
@@ -124,7 +179,10 @@ pub fn descent_on_groups(
     use rand::SeedableRng;
     let mut rows: Vec<usize> = groups.iter().flatten().copied().collect();
     rows.sort_unstable();
-    let sub = crate::data::sub_instance(inst, &rows, unit);
+    let mut sub = crate::data::sub_instance(inst, &rows, unit);
+    // Descent reads only the z-scores: the pool's raw copy (8 d bytes a record, a top
+    // cut's pool holds millions at 1e7) is freed before the lists are built.
+    sub.raw = Vec::new();
     let mut labels = vec![0; rows.len()];
     for (g, m) in groups.iter().enumerate() {
         for &i in m {
@@ -277,6 +335,7 @@ fn repair_waves(
     }
     let mut stats = RepairStats {
         mode,
+        slab,
         cuts: split.cuts.len(),
         sse_before: groups.iter().map(|m| sse(m)).sum(),
         ..Default::default()

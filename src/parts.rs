@@ -84,6 +84,16 @@ pub struct SplitArgs {
     /// (blocks' sizes vary by up to a quarter; fewer records next to a cut).
     #[arg(long, value_enum, default_value_t, value_name = "RULE")]
     pub block_cut: blocks::CutRule,
+    /// --blocks: half-width W of the strip along each cut whose groups the repair pools,
+    /// in median group radii of the cut's node (default 0.5 with `descent`, 1 with
+    /// `resolve`): wider strips repair more of the blocks' loss for more time.
+    #[arg(long, value_name = "W")]
+    pub block_slab: Option<f64>,
+    /// --blocks: the descent repair's neighbour lists (1 + EPS)-approximate (descent's
+    /// `approx`; default: the pipeline's descent stage's value, else 0 = exact lists):
+    /// EPS = 1 makes the repair's lists several times cheaper for almost the same IL.
+    #[arg(long, value_name = "EPS")]
+    pub block_approx: Option<f64>,
     /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
     /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's
     /// SLURM_ARRAY_TASK_ID/COUNT when set; `all` for the whole run.
@@ -102,9 +112,14 @@ impl SplitArgs {
         })
     }
 
-    /// True when the run is split into units (strata or blocks) or a part is asked for.
+    /// True when the run is split into units (strata or blocks) or a part is asked for
+    /// (or a repair option is given, which the split run refuses without blocks).
     pub fn is_active(&self) -> bool {
-        self.strata.is_some() || self.blocks.is_some() || self.part.is_some()
+        self.strata.is_some()
+            || self.blocks.is_some()
+            || self.part.is_some()
+            || self.block_slab.is_some()
+            || self.block_approx.is_some()
     }
 }
 
@@ -136,6 +151,8 @@ pub struct UnitSolver<'a> {
     pub repair: blocks::RepairMode,
     /// How `--blocks` cuts the data.
     pub cut: blocks::CutRule,
+    /// `--block-slab`, `--block-approx`.
+    pub tuning: blocks::RepairTuning,
 }
 
 impl UnitSolver<'_> {
@@ -340,16 +357,17 @@ pub fn solve_split(
                 let solve = |rows: &[usize], name: &str| {
                     solver.solve_blocked(rows, &format!("{}/{name}", units[ui].name), size)
                 };
-                let params = solver.descent_params();
+                let params = solver.tuning.descent_params(solver.descent_params());
                 let refine = |groups: &[Vec<usize>], name: &str| {
                     let unit = format!("{}/{name}", units[ui].name);
                     blocks::descent_on_groups(inst, groups, k, &params, &unit, solver.interrupt)
                 };
-                let (g, stats) = blocks::repair(
+                let (g, stats) = blocks::repair_with_slab(
                     inst,
                     s,
                     unit_groups,
                     solver.repair,
+                    solver.tuning.slab_for(solver.repair),
                     &refine,
                     &solve,
                     solver.interrupt,
@@ -455,6 +473,7 @@ mod tests {
             interrupt: &stopped,
             repair: blocks::RepairMode::default(),
             cut: blocks::CutRule::default(),
+            tuning: Default::default(),
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         assert!(out.interrupted);

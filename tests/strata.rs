@@ -276,6 +276,30 @@ fn bad_strata_input_is_an_error_naming_the_file_and_column() {
     assert!(e.contains("SLURM_ARRAY_TASK_ID"), "{e}");
     let e = err(&["--k", "3", "--blocks", "5", "--columns", "x,y,z"]);
     assert!(e.contains("--blocks 5") && e.contains("2k = 6"), "{e}");
+    // The repair's strip and lists: out of range, or without --blocks.
+    let e = err(&[
+        "--k",
+        "3",
+        "--blocks",
+        "50",
+        "--block-slab",
+        "0",
+        "--columns",
+        "x,y,z",
+    ]);
+    assert!(e.contains("--block-slab 0") && e.contains("> 0"), "{e}");
+    let e = err(&[
+        "--k",
+        "3",
+        "--blocks",
+        "50",
+        "--block-approx=-1",
+        "--columns",
+        "x,y,z",
+    ]);
+    assert!(e.contains("--block-approx -1"), "{e}");
+    let e = err(&["--k", "3", "--block-slab", "0.65", "--columns", "x,y,z"]);
+    assert!(e.contains("give --blocks SIZE"), "{e}");
 }
 
 #[test]

@@ -45,6 +45,7 @@ fn every_repair_mode_keeps_a_partition_and_never_raises_the_sse() {
             interrupt: &never,
             repair,
             cut: CutRule::Kd,
+            tuning: Default::default(),
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         let mut rows: Vec<usize> = out.groups.concat();
@@ -228,6 +229,7 @@ fn a_valley_cut_falls_between_two_clusters_where_the_kd_cut_splits_one() {
             interrupt: &never,
             repair: RepairMode::None,
             cut,
+            tuning: Default::default(),
         };
         let g = solve_split(&solver, None, Some(500), None).unwrap().groups;
         g.iter()
@@ -255,6 +257,7 @@ fn valley_blocks_and_their_repair_do_not_depend_on_the_thread_count() {
             interrupt: &never,
             repair,
             cut: CutRule::Valley,
+            tuning: Default::default(),
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -280,4 +283,117 @@ fn valley_blocks_and_their_repair_do_not_depend_on_the_thread_count() {
     rows.sort_unstable();
     assert_eq!(rows, (0..inst.n).collect::<Vec<_>>());
     assert!(one.groups.iter().all(|m| m.len() >= 4));
+}
+
+#[test]
+fn a_wider_strip_with_approximate_lists_pools_more_and_does_not_depend_on_threads() {
+    use crate::parts::{solve_split, UnitSolver};
+    // Two blocks of 10 000 in d = 10: the one pool passes the 4 096 records from which
+    // descent's `approx` builds approximate lists.
+    let inst =
+        crate::data::load("gauss:n=20000,d=10,clusters=4,seed=17", &Default::default()).unwrap();
+    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = |threads: usize, repair: RepairMode, tuning: RepairTuning| {
+        let solver = UnitSolver {
+            inst: &inst,
+            pipeline: &pipeline,
+            k: 5,
+            seed: 0,
+            time_limit: None,
+            max_steps: None,
+            interrupt: &never,
+            repair,
+            cut: CutRule::Valley,
+            tuning,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| solve_split(&solver, None, Some(10000), None))
+            .unwrap()
+    };
+    let wide = RepairTuning {
+        slab: Some(0.65),
+        approx: Some(1.0),
+    };
+    let none = run(1, RepairMode::None, Default::default());
+    let half = run(2, RepairMode::Descent, Default::default());
+    let one = run(1, RepairMode::Descent, wide);
+    let two = run(2, RepairMode::Descent, wide);
+    assert_eq!(one.groups, two.groups);
+    let (r, h) = (&one.repair[0], &half.repair[0]);
+    assert_eq!((r.slab, h.slab), (0.65, RepairMode::Descent.slab()));
+    assert!(r.pooled_records > h.pooled_records, "{r:?} vs {h:?}");
+    assert!(
+        r.cuts == 1 && r.pooled_records >= 4096,
+        "a pool too small for approximate lists: {r:?}"
+    );
+    // The same strip with exact lists: `approx` reaches the repair's descent.
+    let exact = RepairTuning {
+        approx: None,
+        ..wide
+    };
+    let exact = run(2, RepairMode::Descent, exact);
+    assert_eq!(exact.repair[0].pooled_records, r.pooled_records);
+    assert_ne!(exact.groups, one.groups);
+    let sse = |g: &[Vec<usize>]| -> f64 {
+        g.iter()
+            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+            .sum()
+    };
+    assert_eq!(sse(&none.groups).to_bits(), r.sse_before.to_bits());
+    assert!(
+        r.improved > 0 && sse(&one.groups) < sse(&none.groups),
+        "{r:?}"
+    );
+    let mut rows: Vec<usize> = one.groups.concat();
+    rows.sort_unstable();
+    assert_eq!(rows, (0..inst.n).collect::<Vec<_>>());
+    assert!(one.groups.iter().all(|m| m.len() >= 5));
+}
+
+#[test]
+fn repair_tuning_refuses_a_strip_or_eps_out_of_range_and_sets_only_what_is_given() {
+    let ok = RepairTuning {
+        slab: Some(0.65),
+        approx: Some(0.0),
+    };
+    assert!(ok.check().is_ok());
+    assert_eq!(ok.slab_for(RepairMode::Resolve), 0.65);
+    assert_eq!(RepairTuning::default().slab_for(RepairMode::Resolve), 1.0);
+    assert_eq!(RepairTuning::default().slab_for(RepairMode::Descent), 0.5);
+    for slab in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let t = RepairTuning {
+            slab: Some(slab),
+            approx: None,
+        };
+        let e = t.check().unwrap_err().to_string();
+        assert!(e.contains("--block-slab"), "{e}");
+    }
+    for approx in [-0.5, f64::NAN] {
+        let t = RepairTuning {
+            slab: None,
+            approx: Some(approx),
+        };
+        let e = t.check().unwrap_err().to_string();
+        assert!(e.contains("--block-approx"), "{e}");
+    }
+    let mut stage = serde_json::Map::new();
+    stage.insert("neighbours".into(), 30.into());
+    stage.insert("approx".into(), 0.0.into());
+    let eps = RepairTuning {
+        slab: None,
+        approx: Some(1.0),
+    };
+    let p = eps.descent_params(stage.clone());
+    assert_eq!(
+        (p["neighbours"].as_u64(), p["approx"].as_f64()),
+        (Some(30), Some(1.0))
+    );
+    assert_eq!(RepairTuning::default().descent_params(stage.clone()), stage);
+    assert!(RepairTuning::default()
+        .descent_params(serde_json::Map::new())
+        .is_empty());
 }

@@ -38,6 +38,15 @@ pub struct BenchArgs {
     /// default border repair).
     #[arg(long, value_name = "SIZE")]
     pub blocks: Option<usize>,
+    /// --scale --blocks: the cut rule (`run --block-cut`).
+    #[arg(long, value_enum, default_value_t, value_name = "RULE")]
+    pub block_cut: microagg::blocks::CutRule,
+    /// --scale --blocks: the repair strip's half-width (`run --block-slab`).
+    #[arg(long, value_name = "W")]
+    pub block_slab: Option<f64>,
+    /// --scale --blocks: the repair's approximate lists (`run --block-approx`).
+    #[arg(long, value_name = "EPS")]
+    pub block_approx: Option<f64>,
     /// --scale: group size.
     #[arg(long, default_value_t = 5)]
     pub k: usize,
@@ -106,8 +115,13 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             d: args.d,
             blocks: args.blocks,
             repair: Default::default(),
-            cut: Default::default(),
+            cut: args.block_cut,
+            tuning: microagg::blocks::RepairTuning {
+                slab: args.block_slab,
+                approx: args.block_approx,
+            },
         };
+        run.tuning.check()?;
         microagg::bench::scale_curve(&run, &args.scale)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -54,6 +54,16 @@ pub struct SplitRun<'a> {
 /// file with a part), print the record. Returns false when an interrupt stopped the run
 /// (everything is still written; see [`SplitOutcome::interrupted`]).
 pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
+    let tuning = crate::blocks::RepairTuning {
+        slab: split.block_slab,
+        approx: split.block_approx,
+    };
+    tuning.check()?;
+    if split.blocks.is_none() && tuning != Default::default() {
+        return Err(Error::usage(
+            "--block-slab / --block-approx tune the border repair of --blocks: give --blocks SIZE",
+        ));
+    }
     let part = Part::from_arg(split.part.as_deref(), "--part")?;
     if part.is_some() && r.labels_out.is_none() {
         return Err(Error::usage(
@@ -99,6 +109,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         interrupt: r.interrupt,
         repair: split.block_repair,
         cut: split.block_cut,
+        tuning,
     };
     let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
     let labels = first_appearance_labels(inst.n, &out.groups);
