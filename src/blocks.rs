@@ -291,21 +291,21 @@ fn repair_waves(
     } else {
         waves
     };
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     'waves: for wave in waves {
         if interrupt.load(Ordering::Relaxed) {
             stats.interrupted = true;
             break;
         }
-        let proposals: Vec<Result<Option<Proposal>>> = wave
-            .par_iter()
-            .map(|&c| {
-                if interrupt.load(Ordering::Relaxed) {
-                    return Err(Error::Interrupted("border repair".into()));
-                }
-                propose(inst, split, c, &state, mode, slab, refine, solve)
-            })
-            .collect();
+        let proposals: Vec<Result<Option<Proposal>>> = crate::init::pool::install(|| {
+            wave.par_iter()
+                .map(|&c| {
+                    if interrupt.load(Ordering::Relaxed) {
+                        return Err(Error::Interrupted("border repair".into()));
+                    }
+                    propose(inst, split, c, &state, mode, slab, refine, solve)
+                })
+                .collect()
+        });
         for (&c, proposal) in wave.iter().zip(proposals) {
             let proposal = match proposal {
                 Err(Error::Interrupted(_)) => {
