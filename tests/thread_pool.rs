@@ -264,3 +264,39 @@ fn every_parallel_site_runs_on_the_requested_pool() {
         "rayon's global pool was built: some parallel step bypassed init::pool::install"
     );
 }
+
+/// What the last check of [`every_parallel_site_runs_on_the_requested_pool`] relies on: a
+/// parallel call outside any pool builds rayon's global pool, after which `build_global`
+/// fails. Run in a child process (this binary, the ignored probe below) so that this
+/// process's global pool stays unbuilt.
+#[test]
+fn a_parallel_call_outside_the_entry_point_is_noticed() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "bypass_probe",
+            "--ignored",
+            "--test-threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "probe failed:\n{stdout}");
+    assert!(stdout.contains("1 passed"), "probe did not run:\n{stdout}");
+}
+
+#[test]
+#[ignore = "run by a_parallel_call_outside_the_entry_point_is_noticed in its own process"]
+fn bypass_probe() {
+    use rayon::prelude::*;
+    let sum: u64 = (0..100_000u64).into_par_iter().sum();
+    assert_eq!(sum, 4_999_950_000);
+    assert!(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build_global()
+            .is_err(),
+        "the bypass did not build the global pool: the check in every_parallel_site_runs_on_the_requested_pool could not fail"
+    );
+}
