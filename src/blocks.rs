@@ -136,6 +136,8 @@ pub fn descent_on_groups(
     params
         .entry("neighbours")
         .or_insert_with(|| REPAIR_NEIGHBOURS.into());
+    // Exact lists unless asked (not descent's size-based default: the repair's figures).
+    params.entry("approx").or_insert_with(|| 0.0.into());
     let mut refiner = crate::registry::find("descent")?.make_refiner(&params)?;
     let seed = crate::rng::derive_seed(0, &[&sub.sha256, "border descent"]);
     let mut rng = crate::rng::Rng::seed_from_u64(seed);
