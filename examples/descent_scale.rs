@@ -75,11 +75,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     [--neighbours M[,M..]] [--approx EPS[,EPS..]] [--seed N] [--threads T]"
             .into());
     };
-    if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()?;
-    }
+    // The library's parallel steps run on its own pool (init::pool::install), not rayon's
+    // global one.
+    microagg::init::pool::set_threads(threads);
     let c = Clocks::now();
     let inst = load(&data, &ColumnSelection::All)?;
     let start_labels = read_labels(std::path::Path::new(&labels))?;

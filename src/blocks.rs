@@ -194,6 +194,8 @@ pub fn descent_on_groups(
     params
         .entry("neighbours")
         .or_insert_with(|| REPAIR_NEIGHBOURS.into());
+    // Exact lists unless asked (not descent's size-based default: the repair's figures).
+    params.entry("approx").or_insert_with(|| 0.0.into());
     let mut refiner = crate::registry::find("descent")?.make_refiner(&params)?;
     let seed = crate::rng::derive_seed(0, &[&sub.sha256, "border descent"]);
     let mut rng = crate::rng::Rng::seed_from_u64(seed);
@@ -350,21 +352,21 @@ fn repair_waves(
     } else {
         waves
     };
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     'waves: for wave in waves {
         if interrupt.load(Ordering::Relaxed) {
             stats.interrupted = true;
             break;
         }
-        let proposals: Vec<Result<Option<Proposal>>> = wave
-            .par_iter()
-            .map(|&c| {
-                if interrupt.load(Ordering::Relaxed) {
-                    return Err(Error::Interrupted("border repair".into()));
-                }
-                propose(inst, split, c, &state, mode, slab, refine, solve)
-            })
-            .collect();
+        let proposals: Vec<Result<Option<Proposal>>> = crate::init::pool::install(|| {
+            wave.par_iter()
+                .map(|&c| {
+                    if interrupt.load(Ordering::Relaxed) {
+                        return Err(Error::Interrupted("border repair".into()));
+                    }
+                    propose(inst, split, c, &state, mode, slab, refine, solve)
+                })
+                .collect()
+        });
         for (&c, proposal) in wave.iter().zip(proposals) {
             let proposal = match proposal {
                 Err(Error::Interrupted(_)) => {

@@ -201,17 +201,18 @@ impl UnitSolver<'_> {
         if rows.len() <= size + size / 2 {
             return self.solve(rows, unit).map(|(g, _)| g);
         }
-        crate::init::pool::threads(); // build the pool with --threads before rayon's default
         let split = blocks::split_by(self.inst, rows.to_vec(), size, self.cut);
-        let parts: Vec<Vec<Vec<usize>>> = split
-            .blocks
-            .par_iter()
-            .enumerate()
-            .map(|(b, rows)| {
-                self.solve(rows, &format!("{unit}/block {b}"))
-                    .map(|(g, _)| g)
-            })
-            .collect::<Result<_>>()?;
+        let parts: Vec<Vec<Vec<usize>>> = crate::init::pool::install(|| {
+            split
+                .blocks
+                .par_iter()
+                .enumerate()
+                .map(|(b, rows)| {
+                    self.solve(rows, &format!("{unit}/block {b}"))
+                        .map(|(g, _)| g)
+                })
+                .collect::<Result<_>>()
+        })?;
         Ok(parts.into_iter().flatten().collect())
     }
 }
@@ -309,14 +310,14 @@ pub fn solve_split(
     }
     // A unit stopped in its initializer (interrupt, or its share of the time limit) has
     // no partition of its own: it gets the fallback groups, and the run goes on.
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
-    let solved: Vec<Option<Solved>> = work
-        .par_iter()
-        .map(|w| match solver.solve(&w.rows, &w.name) {
-            Err(Error::Interrupted(_)) => Ok(None),
-            r => r.map(Some),
-        })
-        .collect::<Result<_>>()?;
+    let solved: Vec<Option<Solved>> = crate::init::pool::install(|| {
+        work.par_iter()
+            .map(|w| match solver.solve(&w.rows, &w.name) {
+                Err(Error::Interrupted(_)) => Ok(None),
+                r => r.map(Some),
+            })
+            .collect::<Result<_>>()
+    })?;
     let mut unsolved = Vec::new();
     let solved: Vec<Solved> = work
         .iter()

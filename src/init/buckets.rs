@@ -108,11 +108,11 @@ fn voronoi(inst: &Instance, ids: &[usize], count: usize) -> Vec<Vec<usize>> {
     for t in 0..count {
         centres.extend_from_slice(inst.row(ids[t * ids.len() / count]));
     }
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
-    let owner: Vec<usize> = ids
-        .par_iter()
-        .map(|&i| nearest_of(&centres, d, inst.row(i)))
-        .collect();
+    let owner: Vec<usize> = crate::init::pool::install(|| {
+        ids.par_iter()
+            .map(|&i| nearest_of(&centres, d, inst.row(i)))
+            .collect()
+    });
     let mut cells = vec![Vec::new(); count];
     for (&i, &c) in ids.iter().zip(&owner) {
         cells[c].push(i);
@@ -173,23 +173,24 @@ impl<'a> BucketRemaining<'a> {
                 cells.extend(voronoi(inst, &cell, fine));
             }
         }
-        crate::init::pool::threads(); // build the pool with --threads before rayon's default
-        let sorted: Vec<Cell> = cells
-            .par_iter()
-            .map(|cell| {
-                let mut c = vec![0.0; d];
-                for &i in cell {
-                    c.iter_mut().zip(inst.row(i)).for_each(|(a, v)| *a += v);
-                }
-                c.iter_mut().for_each(|a| *a /= cell.len() as f64);
-                let mut by: Vec<(f64, usize)> = cell
-                    .iter()
-                    .map(|&i| (sq_dist_as_scan(inst.row(i), &c).sqrt(), i))
-                    .collect();
-                by.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-                (c, by)
-            })
-            .collect();
+        let sorted: Vec<Cell> = crate::init::pool::install(|| {
+            cells
+                .par_iter()
+                .map(|cell| {
+                    let mut c = vec![0.0; d];
+                    for &i in cell {
+                        c.iter_mut().zip(inst.row(i)).for_each(|(a, v)| *a += v);
+                    }
+                    c.iter_mut().for_each(|a| *a /= cell.len() as f64);
+                    let mut by: Vec<(f64, usize)> = cell
+                        .iter()
+                        .map(|&i| (sq_dist_as_scan(inst.row(i), &c).sqrt(), i))
+                        .collect();
+                    by.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    (c, by)
+                })
+                .collect()
+        });
         self.centre.clear();
         self.start.clear();
         self.end.clear();

@@ -296,14 +296,16 @@ pub fn squared_distances(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
         // Chunks of records on rayon's threads: each record's sum is computed by one thread
         // with the same operations, so the result does not depend on the thread count.
         use rayon::prelude::*;
-        dist.par_chunks_mut(PARALLEL_CHUNK)
-            .enumerate()
-            .for_each(|(c, chunk)| {
-                let start = c * PARALLEL_CHUNK;
-                let end = start + chunk.len();
-                let part: Vec<&[f64]> = cols.iter().map(|col| &col[start..end]).collect();
-                squared_distances_serial(&part, point, chunk);
-            });
+        install(|| {
+            dist.par_chunks_mut(PARALLEL_CHUNK)
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    let start = c * PARALLEL_CHUNK;
+                    let end = start + chunk.len();
+                    let part: Vec<&[f64]> = cols.iter().map(|col| &col[start..end]).collect();
+                    squared_distances_serial(&part, point, chunk);
+                })
+        });
         return;
     }
     squared_distances_serial(cols, point, dist);
@@ -317,27 +319,76 @@ pub const PARALLEL_CHUNK: usize = 8_192;
 /// The thread count asked for by [`set_threads`] (None: rayon's default).
 static REQUESTED: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
 
-/// Use `threads` threads for the distance passes (None: rayon's default, the available
-/// cores). Call once, before any pass; later calls are ignored. Nothing starts here: the
-/// pool is built by [`threads`] before the first parallel step, so a run that never has
-/// one (a small instance) spawns no thread.
+/// Use `threads` threads for every parallel step (None: rayon's default, the available
+/// cores). Call once, before any parallel step; later calls are ignored. Nothing starts
+/// here: the pool is built by the first [`install`], so a run that never has a parallel
+/// step (a small instance) spawns no thread.
 pub fn set_threads(threads: Option<usize>) {
     let _ = REQUESTED.set(threads);
 }
 
-/// The number of threads of the pool, building it with the count of [`set_threads`] on the
-/// first call. Every parallel step calls this first (rayon would otherwise build its global
-/// pool with the default count on first use).
-pub fn threads() -> usize {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    BUILT.call_once(|| {
+/// The workbench's thread pool, built on first use with the count of [`set_threads`].
+///
+/// It is a pool of its own, not rayon's global one: a parallel step that bypassed
+/// [`install`] would run on rayon's global pool (built with the default count, ignoring
+/// `--threads`), and `tests/thread_pool.rs` checks that the global pool is never built.
+fn workbench_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
         let mut builder = rayon::ThreadPoolBuilder::new();
         if let Some(Some(t)) = REQUESTED.get() {
             builder = builder.num_threads((*t).max(1));
         }
-        let _ = builder.build_global();
-    });
-    rayon::current_num_threads()
+        builder
+            .build()
+            .unwrap_or_else(|e| panic!("cannot start the thread pool: {e}"))
+    })
+}
+
+/// Run `op` on the workbench's pool: the one entry point of every parallel step (rayon's
+/// `par_iter`, `par_chunks_mut`, `join`, ... are called only inside it).
+///
+/// From a thread of some rayon pool (a nested step, or a caller's own pool as in the
+/// thread-count tests) `op` runs right there, on that pool; otherwise on the pool of
+/// [`set_threads`]' count, built on the first call (the calling thread waits).
+pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    if rayon::current_thread_index().is_some() {
+        note_install(rayon::current_num_threads());
+        return op();
+    }
+    let pool = workbench_pool();
+    pool.install(|| {
+        note_install(rayon::current_num_threads());
+        op()
+    })
+}
+
+/// The number of threads a parallel step would run on: the current rayon pool's when
+/// called on one of its threads, else the workbench pool's (built here if need be).
+pub fn threads() -> usize {
+    if rayon::current_thread_index().is_some() {
+        rayon::current_num_threads()
+    } else {
+        workbench_pool().current_num_threads()
+    }
+}
+
+/// Calls of [`install`] and the pool sizes they ran on (bit t: a pool of t threads, t < 64;
+/// bit 63: 63 or more), for the test that every parallel step honours `--threads`.
+static INSTALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static SIZES_SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn note_install(threads: usize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    INSTALLS.fetch_add(1, Relaxed);
+    SIZES_SEEN.fetch_or(1 << threads.min(63), Relaxed);
+}
+
+/// (calls of [`install`] so far, bit set of the pool sizes they ran on); a test hook.
+#[doc(hidden)]
+pub fn install_record() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (INSTALLS.load(Relaxed), SIZES_SEEN.load(Relaxed))
 }
 
 fn squared_distances_serial<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: &mut [f64]) {

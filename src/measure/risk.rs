@@ -89,30 +89,31 @@ pub fn dbrl_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
             }
         })
         .collect();
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
-    let credit: f64 = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let yi = &y[i * p..(i + 1) * p];
-            let (mut best, mut ties, mut own) = (f64::INFINITY, 0usize, false);
-            for (l, xl) in x.chunks_exact(p).enumerate() {
-                let d: f64 = (0..p).map(|j| ((yi[j] - xl[j]) * inv_sd[j]).powi(2)).sum();
-                if d < best {
-                    (best, ties, own) = (d, 1, l == i);
-                } else if d == best {
-                    ties += 1;
-                    own |= l == i;
+    let credit: f64 = crate::init::pool::install(|| {
+        (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let yi = &y[i * p..(i + 1) * p];
+                let (mut best, mut ties, mut own) = (f64::INFINITY, 0usize, false);
+                for (l, xl) in x.chunks_exact(p).enumerate() {
+                    let d: f64 = (0..p).map(|j| ((yi[j] - xl[j]) * inv_sd[j]).powi(2)).sum();
+                    if d < best {
+                        (best, ties, own) = (d, 1, l == i);
+                    } else if d == best {
+                        ties += 1;
+                        own |= l == i;
+                    }
                 }
-            }
-            if own {
-                1.0 / ties as f64
-            } else {
-                0.0
-            }
-        })
-        .collect::<Vec<f64>>()
-        .iter()
-        .sum();
+                if own {
+                    1.0 / ties as f64
+                } else {
+                    0.0
+                }
+            })
+            .collect::<Vec<f64>>()
+    })
+    .iter()
+    .sum();
     100.0 * credit / n as f64
 }
 

@@ -131,23 +131,28 @@ impl<'a> StaticKdTree<'a> {
             runs.push((lf, run));
             rest = tail;
         }
-        crate::init::pool::threads(); // build the pool with --threads before rayon's default
-        runs.into_par_iter()
-            .with_min_len(256)
-            .for_each(|(lf, run)| {
-                let rows = &order[lf.start as usize..(lf.start + lf.len) as usize];
-                let padded = rows.len().div_ceil(LANES) * LANES;
-                let (lows, rest) = run.split_at_mut(d);
-                let (highs, cols) = rest.split_at_mut(d);
-                for j in 0..d {
-                    let col = rows.iter().map(|&i| z[i as usize * d + j]);
-                    lows[j] = col.clone().fold(f64::INFINITY, f64::min);
-                    highs[j] = col.clone().fold(f64::NEG_INFINITY, f64::max);
-                    for (c, v) in cols[j * padded..].iter_mut().zip(col) {
-                        *c = v;
-                    }
+        let fill = |(lf, run): (&Leaf, &mut [f64])| {
+            let rows = &order[lf.start as usize..(lf.start + lf.len) as usize];
+            let padded = rows.len().div_ceil(LANES) * LANES;
+            let (lows, rest) = run.split_at_mut(d);
+            let (highs, cols) = rest.split_at_mut(d);
+            for j in 0..d {
+                let col = rows.iter().map(|&i| z[i as usize * d + j]);
+                lows[j] = col.clone().fold(f64::INFINITY, f64::min);
+                highs[j] = col.clone().fold(f64::NEG_INFINITY, f64::max);
+                for (c, v) in cols[j * padded..].iter_mut().zip(col) {
+                    *c = v;
                 }
+            }
+        };
+        // One task's worth of leaves or fewer: on this thread (no pool for a small tree).
+        if runs.len() > FILL_TASK {
+            crate::init::pool::install(|| {
+                runs.into_par_iter().with_min_len(FILL_TASK).for_each(fill)
             });
+        } else {
+            runs.into_iter().for_each(fill);
+        }
         StaticKdTree {
             d,
             z,
@@ -461,6 +466,9 @@ fn push_leaf(offset: usize, len: usize, nodes: &mut Vec<Node>, leaves: &mut Vec<
 
 /// Below this many records a subtree is built by one thread.
 const PARALLEL_BUILD: usize = 1 << 15;
+/// Leaves per task when the leaf blocks are filled in parallel (a tree of fewer leaves is
+/// filled on the calling thread).
+const FILL_TASK: usize = 256;
 
 /// The subtree over `order[..]` (global offset `offset` into the tree order) in preorder,
 /// node and leaf indices counted from 0: its two halves built in parallel while large, the
@@ -482,11 +490,12 @@ fn build_parallel(
         return (nodes, leaves);
     };
     let (lo, hi) = order.split_at_mut(sp.half);
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
-    let ((ln, ll), (rn, rl)) = rayon::join(
-        || build_parallel(z, d, leaf, lo, offset),
-        || build_parallel(z, d, leaf, hi, offset + sp.half),
-    );
+    let ((ln, ll), (rn, rl)) = crate::init::pool::install(|| {
+        rayon::join(
+            || build_parallel(z, d, leaf, lo, offset),
+            || build_parallel(z, d, leaf, hi, offset + sp.half),
+        )
+    });
     nodes.push(inner(&sp, 1 + ln.len()));
     for (sub, sub_leaves) in [(ln, ll), (rn, rl)] {
         let (node_shift, leaf_shift) = (nodes.len() as u32, leaves.len() as u32);
@@ -570,7 +579,6 @@ pub fn all_nearest_approx(
     if m == 0 {
         return Some(Vec::new());
     }
-    crate::init::pool::threads(); // build the pool with --threads before rayon's default
     let tree = StaticKdTree::new(z, d);
     let mut list = vec![0u32; n * m];
     let mut done = 0;
@@ -579,22 +587,24 @@ pub fn all_nearest_approx(
             return None;
         }
         let first = c * CHUNK;
-        let found: Vec<Vec<u32>> = (0..chunk.len().div_ceil(TASK))
-            .into_par_iter()
-            .map_init(
-                || (Scratch::default(), Vec::new()),
-                |(scratch, one), t| {
-                    let from = first + t * TASK;
-                    let to = (from + TASK).min(first + chunk.len());
-                    let mut lists = Vec::with_capacity((to - from) * m);
-                    for &id in &chunk[from - first..to - first] {
-                        tree.nearest_of_approx(id, m, eps, scratch, one);
-                        lists.extend_from_slice(one);
-                    }
-                    lists
-                },
-            )
-            .collect();
+        let found: Vec<Vec<u32>> = crate::init::pool::install(|| {
+            (0..chunk.len().div_ceil(TASK))
+                .into_par_iter()
+                .map_init(
+                    || (Scratch::default(), Vec::new()),
+                    |(scratch, one), t| {
+                        let from = first + t * TASK;
+                        let to = (from + TASK).min(first + chunk.len());
+                        let mut lists = Vec::with_capacity((to - from) * m);
+                        for &id in &chunk[from - first..to - first] {
+                            tree.nearest_of_approx(id, m, eps, scratch, one);
+                            lists.extend_from_slice(one);
+                        }
+                        lists
+                    },
+                )
+                .collect()
+        });
         for (t, lists) in found.iter().enumerate() {
             for (w, l) in lists.chunks(m).enumerate() {
                 let i = chunk[t * TASK + w] as usize;

@@ -130,13 +130,15 @@ impl Pass for Fixed {
         if m >= PARALLEL_MIN && crate::init::pool::threads() > 1 {
             use rayon::prelude::*;
             const BLOCKS: usize = CHUNK / BLOCK;
-            out.par_chunks_mut(CHUNK)
-                .zip(lo.par_chunks_mut(BLOCKS))
-                .zip(hi.par_chunks_mut(BLOCKS))
-                .enumerate()
-                .for_each(|(c, ((chunk, lo), hi))| {
-                    fixed_pass(data, cap, c * CHUNK, &q, chunk, lo, hi);
-                });
+            crate::init::pool::install(|| {
+                out.par_chunks_mut(CHUNK)
+                    .zip(lo.par_chunks_mut(BLOCKS))
+                    .zip(hi.par_chunks_mut(BLOCKS))
+                    .enumerate()
+                    .for_each(|(c, ((chunk, lo), hi))| {
+                        fixed_pass(data, cap, c * CHUNK, &q, chunk, lo, hi);
+                    })
+            });
         } else {
             fixed_pass(data, cap, 0, &q, out, lo, hi);
         }

@@ -60,18 +60,20 @@ pub(super) fn distances_f32(
     if m >= PARALLEL_MIN && crate::init::pool::threads() > 1 {
         use rayon::prelude::*;
         const BLOCKS: usize = CHUNK / BLOCK;
-        out.par_chunks_mut(CHUNK)
-            .zip(lo.par_chunks_mut(BLOCKS))
-            .zip(hi.par_chunks_mut(BLOCKS))
-            .enumerate()
-            .for_each(|(c, ((chunk, lo), hi))| {
-                let start = c * CHUNK;
-                let part: Vec<&[f32]> = cols
-                    .iter()
-                    .map(|col| &col[start..start + chunk.len()])
-                    .collect();
-                distances_f32_serial(&part, q, chunk, lo, hi);
-            });
+        crate::init::pool::install(|| {
+            out.par_chunks_mut(CHUNK)
+                .zip(lo.par_chunks_mut(BLOCKS))
+                .zip(hi.par_chunks_mut(BLOCKS))
+                .enumerate()
+                .for_each(|(c, ((chunk, lo), hi))| {
+                    let start = c * CHUNK;
+                    let part: Vec<&[f32]> = cols
+                        .iter()
+                        .map(|col| &col[start..start + chunk.len()])
+                        .collect();
+                    distances_f32_serial(&part, q, chunk, lo, hi);
+                })
+        });
     } else {
         distances_f32_serial(cols, q, out, lo, hi);
     }
