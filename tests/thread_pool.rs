@@ -251,6 +251,7 @@ fn every_parallel_site_runs_on_the_requested_pool() {
             interrupt: &go,
             repair: microagg::blocks::RepairMode::default(),
             cut: microagg::blocks::CutRule::default(),
+            tuning: Default::default(),
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         assert!(out.units >= 4 && !out.repair.is_empty());
