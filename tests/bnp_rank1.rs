@@ -8,29 +8,17 @@
 
 mod common;
 use common::{adversarial_family as family, brute_force_optimum, subset_dp};
+use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
     enumerate_rc_below, exact_rc_bound_cuts, heuristic_cuts, ExactBudget, Geometry,
 };
 use microagg_solvers::bounds::verify_node_bound;
-use microagg_solvers::sse::{group_sse, partition_sse};
+use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-
-/// A cut's coefficient for a group given as a bit mask, by integer arithmetic (a second
-/// implementation of `floor(p(S ∩ C) / q)`, not capped at 1).
-fn coefficient_by_floor(c: &Cut, mask: usize) -> u32 {
-    let hits: u32 = c
-        .records()
-        .iter()
-        .zip(c.multipliers())
-        .filter(|(&r, _)| mask >> r & 1 == 1)
-        .map(|(_, &p)| u32::from(p))
-        .sum();
-    hits / u32::from(c.denominator())
-}
 
 /// A random cut on records of `0..n` (n >= 5): one of the three kinds in use, or a random
 /// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
@@ -68,29 +56,6 @@ fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
             }
         },
     }
-}
-
-/// Every set partition of `0..n` as group bit masks (restricted growth strings).
-fn for_each_partition(n: usize, f: &mut dyn FnMut(&[usize])) {
-    fn rec(i: usize, n: usize, groups: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
-        if i == n {
-            f(groups);
-            return;
-        }
-        for g in 0..groups.len() {
-            groups[g] |= 1 << i;
-            rec(i + 1, n, groups, f);
-            groups[g] &= !(1 << i);
-        }
-        groups.push(1 << i);
-        rec(i + 1, n, groups, f);
-        groups.pop();
-    }
-    rec(0, n, &mut Vec::new(), f);
-}
-
-fn members_of(mask: usize, n: usize) -> Vec<u32> {
-    (0..n as u32).filter(|&i| mask >> i & 1 == 1).collect()
 }
 
 #[test]
@@ -152,17 +117,6 @@ fn rank1_cuts_never_cut_off_a_partition() {
     assert!(Cut::new(&[0, 1, 1], &[1, 1, 1], 2).is_err());
     assert!(Cut::new(&(0..33).collect::<Vec<u32>>(), &[1; 33], 4).is_err());
     assert!(Cut::new(&[4, 0, 2], &[1, 1, 1], 2).unwrap() == Cut::triple([0, 2, 4]));
-}
-
-/// `SSE(S) - y(S) + sum_C w_C floor(p(S ∩ C) / q_C)` by brute force (two-pass SSE).
-fn rc_brute(x: &[f64], d: usize, y: &[f64], cuts: &[Cut], w: &[f64], mask: usize) -> f64 {
-    let g: Vec<usize> = (0..y.len()).filter(|&i| mask >> i & 1 == 1).collect();
-    let pen: f64 = cuts
-        .iter()
-        .zip(w)
-        .map(|(c, w)| w * f64::from(coefficient_by_floor(c, mask)))
-        .sum();
-    group_sse(x, d, &g) - g.iter().map(|&i| y[i]).sum::<f64>() + pen
 }
 
 #[test]

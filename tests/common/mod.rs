@@ -543,3 +543,60 @@ pub fn duals_around_chunks(
         .collect();
     (share, y)
 }
+
+// Rank-1 cut helpers shared by tests/bnp_rank1.rs and tests/bnp_big_cuts.rs (a second,
+// integer implementation of the cut coefficients and brute-force reduced costs).
+
+/// A cut's coefficient for a group given as a bit mask, by integer arithmetic (a second
+/// implementation of `floor(p(S ∩ C) / q)`, not capped at 1).
+pub fn coefficient_by_floor(c: &microagg_solvers::bounds::colgen::cuts::Cut, mask: usize) -> u32 {
+    let hits: u32 = c
+        .records()
+        .iter()
+        .zip(c.multipliers())
+        .filter(|(&r, _)| mask >> r & 1 == 1)
+        .map(|(_, &p)| u32::from(p))
+        .sum();
+    hits / u32::from(c.denominator())
+}
+
+/// Every set partition of `0..n` as group bit masks (restricted growth strings).
+pub fn for_each_partition(n: usize, f: &mut dyn FnMut(&[usize])) {
+    fn rec(i: usize, n: usize, groups: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+        if i == n {
+            f(groups);
+            return;
+        }
+        for g in 0..groups.len() {
+            groups[g] |= 1 << i;
+            rec(i + 1, n, groups, f);
+            groups[g] &= !(1 << i);
+        }
+        groups.push(1 << i);
+        rec(i + 1, n, groups, f);
+        groups.pop();
+    }
+    rec(0, n, &mut Vec::new(), f);
+}
+
+pub fn members_of(mask: usize, n: usize) -> Vec<u32> {
+    (0..n as u32).filter(|&i| mask >> i & 1 == 1).collect()
+}
+
+/// `SSE(S) - y(S) + sum_C w_C floor(p(S ∩ C) / q_C)` by brute force (two-pass SSE).
+pub fn rc_brute(
+    x: &[f64],
+    d: usize,
+    y: &[f64],
+    cuts: &[microagg_solvers::bounds::colgen::cuts::Cut],
+    w: &[f64],
+    mask: usize,
+) -> f64 {
+    let g: Vec<usize> = (0..y.len()).filter(|&i| mask >> i & 1 == 1).collect();
+    let pen: f64 = cuts
+        .iter()
+        .zip(w)
+        .map(|(c, w)| w * f64::from(coefficient_by_floor(c, mask)))
+        .sum();
+    microagg_solvers::sse::group_sse(x, d, &g) - g.iter().map(|&i| y[i]).sum::<f64>() + pen
+}
