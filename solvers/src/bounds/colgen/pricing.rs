@@ -52,6 +52,7 @@ pub mod completion;
 mod exact;
 mod greedy;
 pub mod local_completion;
+mod stop_below;
 
 pub use completion::exact_rc_bound_anchor_complete;
 pub use exact::{
@@ -60,9 +61,8 @@ pub use exact::{
     exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget, ExactPricing,
 };
 pub use greedy::{heuristic, heuristic_cuts};
-pub use local_completion::{
-    exact_rc_bound_anchor_local, exact_rc_bound_anchor_local_stop, StopBelow,
-};
+pub use local_completion::{exact_rc_bound_anchor_local, exact_rc_bound_anchor_local_stop};
+pub use stop_below::StopBelow;
 
 /// Largest number of records accepted (the distance matrix takes 8 n^2 bytes: 512 MB here).
 pub const MAX_RECORDS: usize = 8000;

@@ -317,7 +317,7 @@ pub(super) fn exact_search(
 
 /// [`exact_search`] that, per anchor at size `k`, gives `stop` the anchor's value and treats
 /// the budget as spent once `stop` says the check cannot reach its level
-/// ([`super::local_completion::StopBelow`]).
+/// ([`super::stop_below::StopBelow`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn exact_search_stop(
     geo: &Geometry,
@@ -327,7 +327,7 @@ pub(super) fn exact_search_stop(
     budget: ExactBudget,
     mut anchors: Option<(f64, &mut Vec<f64>)>,
     mode: Mode,
-    mut stop: Option<&mut super::local_completion::StopBelow>,
+    mut stop: Option<&mut super::stop_below::StopBelow>,
 ) -> ExactPricing {
     let n = geo.n;
     let enumerate = mode == Mode::Enumerate;
@@ -472,7 +472,7 @@ pub(super) fn exact_search_stop(
             if mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty() {
                 if let Some((threshold, per_size)) = anchors.as_ref() {
                     if s.inc >= *threshold
-                        && super::local_completion::clear(per_size, w, r, &s.cands, *threshold)
+                        && completion_clears(per_size, w, r, &s.cands, *threshold)
                     {
                         completed.push(anchor_slot(geo, r, m));
                         continue;
@@ -552,4 +552,17 @@ pub(super) fn exact_search_stop(
         seconds_per_size,
         completed,
     }
+}
+
+/// True when the anchor `r` and every candidate in `cands` hold a size-`k` value (slot 0 of
+/// their rows of width `w` in `per_size`) not below `threshold`: then the groups of any larger
+/// size with medoid `r` are completed instead of searched ([`super::local_completion`] module doc).
+fn completion_clears(
+    per_size: &[f64],
+    w: usize,
+    r: usize,
+    cands: &[usize],
+    threshold: f64,
+) -> bool {
+    per_size[r * w] >= threshold && cands.iter().all(|&b| per_size[b * w] >= threshold)
 }
