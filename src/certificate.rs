@@ -91,6 +91,66 @@ pub struct Verdict {
     pub reason: Option<String>,
 }
 
+/// What a verified bound says of a labelling (`verify-bound --labels`, proofs/P12).
+#[derive(Debug, Clone, Serialize)]
+pub struct OptimalityCheck {
+    /// The labels file.
+    pub labels: String,
+    /// The labels' SSE (two-pass, as `check` reports it).
+    pub sse: f64,
+    /// A certified upper bound on the labels' exact SSE (pairwise form, rounded outward).
+    pub sse_upper: f64,
+    /// `(sse_upper - bound) / sse_upper` with the recomputed bound (0 when both are 0).
+    pub relative_gap: f64,
+    /// The verdict is valid and its recomputed bound is at least `(1 - 1e-9) sse_upper`: no
+    /// partition has an SSE below the labels' by more than that relative amount.
+    pub proven_optimal: bool,
+}
+
+/// Check `labels` (one per record, every group of at least `k` records; an error otherwise,
+/// naming the file) against the bound recomputed in `v`.
+pub fn optimality_of(
+    v: &Verdict,
+    inst: &Instance,
+    k: usize,
+    labels: &[usize],
+    path: &std::path::Path,
+) -> Result<OptimalityCheck> {
+    let file = path.display().to_string();
+    let report = crate::labels::check_labels(inst, k, labels)
+        .map_err(|e| Error::Infeasible(format!("{file}: {e}")))?;
+    if !report.feasible {
+        let (label, size) = report.undersized[0];
+        return Err(Error::Infeasible(format!(
+            "{file}: group {label} has {size} records, fewer than k = {k} ({} such groups)",
+            report.undersized_groups
+        )));
+    }
+    // Dense group indices for the certified sum (labels may be any numbers).
+    let mut index = std::collections::BTreeMap::new();
+    let dense: Vec<usize> = labels
+        .iter()
+        .map(|&l| {
+            let next = index.len();
+            *index.entry(l).or_insert(next)
+        })
+        .collect();
+    let sse_upper = microagg_solvers::exact::partition_sse_upper(&inst.z, inst.d, &dense);
+    let bound = v.recomputed;
+    let relative_gap = if sse_upper > 0.0 {
+        (sse_upper - bound) / sse_upper
+    } else {
+        0.0
+    };
+    Ok(OptimalityCheck {
+        labels: file,
+        sse: report.sse,
+        sse_upper,
+        relative_gap,
+        proven_optimal: v.valid && microagg_solvers::exact::is_proven(bound, sse_upper),
+    })
+}
+
 fn is_zero(v: &f64) -> bool {
     *v == 0.0
 }

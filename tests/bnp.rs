@@ -5,7 +5,7 @@
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
 mod common;
-use common::{adversarial_family as family, brute_force_optimum, cli_ok};
+use common::{adversarial_family as family, brute_force_optimum, cli_ok, subset_dp};
 use microagg_solvers::bnp::{
     branch_and_price, prove_by_enumeration, BnpOptions, BnpResult, EnumerationOptions, NodeProof,
 };
@@ -141,15 +141,18 @@ fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
             }
         }
     }
-    // Proven everywhere except on two far clusters with a tiny spread: there P09's rounding
-    // margin, proportional to (2k)^2 times the largest pairwise distance, is a few percent
-    // of the optimum (proofs/P17, "Floating point"); the search still finds the optimum.
+    // Proven everywhere except on some of the two far clusters with a tiny spread (12 of
+    // the 20 instances, 23 of the 40 runs): there the LP's duals offset each other (record
+    // duals summing to 2e4 against cut duals of -2e4 for an optimum of 7e-6), so the
+    // rounding margins, relative to the duals' magnitude, are 1e-3 of the optimum (proofs/P17,
+    // "Floating point"); the search still finds the optimum. Before the margin of one search
+    // (P09), which no longer grows with the largest distance, 17 of the 20 stayed unproven.
     eprintln!("unproven (case, family, bound, optimum): {unproven:?}");
     assert!(
         unproven.iter().all(|u| u.1 == 4),
         "unproven outside the far-cluster family: {unproven:?}"
     );
-    assert!(unproven.len() <= 40);
+    assert!(unproven.len() <= 24, "{} unproven runs", unproven.len());
     // The families must exercise branching, not only root solves.
     assert!(branched >= 10, "only {branched} instances branched");
     assert!(node_checks >= 300, "only {node_checks} node bounds checked");
@@ -792,4 +795,116 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
     }
     eprintln!("{checked} certificates with an enumeration section, {rejected} tampered rejected");
     assert!(checked >= 20, "{checked}");
+}
+
+/// `verify-bound --labels`: the recomputed bound of a branch-and-price certificate proves the
+/// run's own labels optimal exactly when the run said so (proofs/P12's criterion, recomputed
+/// without HiGHS), never a worse partition; infeasible labels are an error naming the file.
+/// The data are the issue-18 reproducer (two clusters 100 apart, spreads of 1e-3): the old
+/// rounding margin (proportional to the largest distance) kept it from being proven; the
+/// margin of one search (proofs/P09, "The least reduced cost of one search") does not.
+#[test]
+fn verify_bound_with_labels_proves_the_optimum_and_nothing_worse() {
+    let dir = std::env::temp_dir().join(format!("microagg-bnp-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (data, cert, labels) = (file("two.csv"), file("c.json"), file("opt.labels"));
+    let values = [
+        -0.000120, 0.001025, 0.000272, 0.000686, -0.002006, 99.999345, 100.000230, 100.000013,
+    ];
+    let csv: String = std::iter::once("v1".to_string())
+        .chain(values.iter().map(|v| format!("{v}")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&data, csv + "\n").unwrap();
+    let run: serde_json::Value = serde_json::from_slice(
+        &cli_ok(&[
+            "bound",
+            "--data",
+            &data,
+            "--k",
+            "2",
+            "--method",
+            "bnp",
+            "--time-limit",
+            "30",
+            "--certificate",
+            &cert,
+            "--labels-out",
+            &labels,
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(run["details"]["proven_optimal"], true, "{run}");
+    let verify = |labels: &str| {
+        let out = common::cli(&[
+            "verify-bound",
+            "--data",
+            &data,
+            "--k",
+            "2",
+            "--certificate",
+            &cert,
+            "--labels",
+            labels,
+            "--json",
+        ]);
+        (
+            out.status.code(),
+            serde_json::from_slice::<serde_json::Value>(&out.stdout).ok(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, v, _) = verify(&labels);
+    let v = v.unwrap();
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["labels"]["proven_optimal"], true, "{v}");
+    let opt = v["labels"]["sse"].as_f64().unwrap();
+    assert!(v["labels"]["sse_upper"].as_f64().unwrap() >= opt);
+    // The independent subset DP agrees that these labels are optimal.
+    let x: Vec<f64> = {
+        let mean = values.iter().sum::<f64>() / 8.0;
+        let sd = (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 8.0).sqrt();
+        values.iter().map(|v| (v - mean) / sd).collect()
+    };
+    let dp = subset_dp(&x, 8, 1, 2);
+    assert!(
+        (opt - dp).abs() <= 1e-9 * dp,
+        "labels {opt} vs subset DP {dp}"
+    );
+    // A worse partition: two records of different groups swapped.
+    let opt_labels: Vec<usize> = std::fs::read_to_string(&labels)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    let j = (1..8).find(|&j| opt_labels[j] != opt_labels[0]).unwrap();
+    let mut worse = opt_labels.clone();
+    worse.swap(0, j);
+    let worse_file = file("worse.labels");
+    let text: Vec<String> = worse.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&worse_file, text.join("\n") + "\n").unwrap();
+    let (code, v, _) = verify(&worse_file);
+    let v = v.unwrap();
+    assert_eq!(code, Some(0), "the bound itself stays valid: {v}");
+    assert_eq!(v["labels"]["proven_optimal"], false, "{v}");
+    assert!(
+        v["labels"]["sse"].as_f64().unwrap() > opt * (1.0 + 1e-6),
+        "{v}"
+    );
+    // Infeasible labels: a group below k, named with the file.
+    let bad_file = file("bad.labels");
+    let mut bad = opt_labels;
+    bad[0] = 99;
+    let text: Vec<String> = bad.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&bad_file, text.join("\n") + "\n").unwrap();
+    let (code, _, err) = verify(&bad_file);
+    assert_ne!(code, Some(0));
+    assert!(
+        err.contains("bad.labels") && err.contains("fewer than k"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -140,6 +140,12 @@ pub struct VerifyBoundArgs {
     /// gives a weaker bound that may not support the claim).
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
+    /// A labels file (one group label per input row, every group of at least k records):
+    /// also say whether the recomputed bound proves these labels optimal (proofs/P12: the
+    /// bound is at least (1 - 1e-9) times a certified upper bound on the labels' exact SSE).
+    /// Unweighted certificates only.
+    #[arg(long)]
+    pub labels: Option<PathBuf>,
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -349,10 +355,29 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
         _ => unreachable!("one certificate was read"),
     };
     let seconds = start.elapsed().as_secs_f64();
+    let optimality = match &args.labels {
+        Some(p) => Some(microagg::certificate::optimality_of(
+            &v,
+            &inst,
+            data.k,
+            &labels::read_labels(p)?,
+            p,
+        )?),
+        None => None,
+    };
     if args.json {
-        output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;
+        let mut rec: serde_json::Value =
+            serde_json::from_str(&render::verdict_json(&v, path, &inst, data.k, seconds))
+                .expect("the verdict is JSON");
+        if let Some(o) = &optimality {
+            rec["labels"] = serde_json::to_value(o).expect("the check serialises");
+        }
+        output::println(&rec.to_string())?;
     } else {
         output::println(&render::verdict_text(&v, path, &inst, data.k, seconds))?;
+        if let Some(o) = &optimality {
+            output::println(&render::optimality_text(o))?;
+        }
     }
     Ok(if v.valid {
         ExitCode::SUCCESS
@@ -368,6 +393,13 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
     let path = &args.certificate;
     let cert = wc::WeightedCertificate::parse(text, &path.display().to_string())?;
     let data = &args.data;
+    if args.labels.is_some() {
+        return Err(Error::usage(format!(
+            "--labels: {} is a certificate of a weighted bound; the optimality check covers \
+             unweighted certificates only",
+            path.display()
+        )));
+    }
     if data.weights.is_none() {
         return Err(Error::usage(format!(
             "{} is a certificate of a weighted bound (weights column '{}'): give --weights {}",

@@ -75,3 +75,21 @@ pub fn verdict_text(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds
         )
     }
 }
+
+/// The text line of `verify-bound --labels`: the labels' SSE, its certified upper bound, the
+/// relative gap to the recomputed bound and the verdict on optimality (proofs/P12).
+pub fn optimality_text(o: &crate::certificate::OptimalityCheck) -> String {
+    format!(
+        "labels {}: SSE {:.12e} (certified upper bound {:.12e}), gap to the bound {:.3e} \
+         relative: {}",
+        o.labels,
+        o.sse,
+        o.sse_upper,
+        o.relative_gap,
+        if o.proven_optimal {
+            "PROVEN OPTIMAL (within the relative gap 1e-9 of proofs/P12)"
+        } else {
+            "not proven optimal"
+        }
+    )
+}

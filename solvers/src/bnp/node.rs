@@ -18,7 +18,7 @@ use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pricing::{
     self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
 };
-use crate::bounds::colgen::{lagrangian_with_cuts, ColgenError};
+use crate::bounds::colgen::{least_rc_lagrangian, ColgenError};
 use crate::exact::certify::is_proven;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -235,7 +235,7 @@ pub(super) fn process_node(
             // lower bound over a larger set. With the count row the same formula holds (and
             // dominates the row's own Lagrangian bound, P22 Part B).
             let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
-            let lb = unscale(lagrangian_with_cuts(geo, y, d, &cd, groups_max, rho));
+            let lb = unscale(least_rc_lagrangian(geo, y, d, &cd, groups_max, rho));
             if lb > node.bound {
                 node.bound = lb;
                 node.proof = Some(Rc::new(NodeProof {

@@ -97,7 +97,9 @@ pub(crate) fn groups_of(labels: &[usize]) -> Vec<Vec<usize>> {
 
 /// An upper bound on the exact SSE of a labelling: the sum of the groups' upper bounds, raised
 /// by the rounding of that sum of nonnegative terms (P10) and one `next_up`.
-pub(crate) fn partition_sse_upper(x: &[f64], d: usize, labels: &[usize]) -> f64 {
+/// Labels are group indices: `groups_of` allocates one group per value up to the largest, so
+/// callers with arbitrary label values renumber them first.
+pub fn partition_sse_upper(x: &[f64], d: usize, labels: &[usize]) -> f64 {
     let groups = groups_of(labels);
     let sum: f64 = groups.iter().map(|m| sse_interval(x, d, m).2).sum();
     if sum == 0.0 {
@@ -119,7 +121,7 @@ pub(crate) fn partition_sse_lower(x: &[f64], d: usize, labels: &[usize]) -> f64 
 /// The proof criterion: `lower_bound` (a certified lower bound on the optimum) is within the
 /// relative gap [`PROOF_REL_GAP`] of `sse_upper` (a certified upper bound on the exact SSE of
 /// the partition). `sse_upper = 0` is proven by any `lower_bound >= 0` (SSE is never negative).
-pub(crate) fn is_proven(lower_bound: f64, sse_upper: f64) -> bool {
+pub fn is_proven(lower_bound: f64, sse_upper: f64) -> bool {
     lower_bound >= sse_upper * (1.0 - PROOF_REL_GAP)
 }
 

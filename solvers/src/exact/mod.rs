@@ -41,7 +41,7 @@ pub(crate) mod masks;
 pub mod setpart;
 pub(crate) mod stop;
 
-pub use certify::PROOF_REL_GAP;
+pub use certify::{is_proven, partition_sse_upper, PROOF_REL_GAP};
 pub use dp::DP_MAX_N;
 pub use setpart::{SetPartOptions, SETPART_MAX_N};
 

@@ -276,6 +276,16 @@ impl CutDuals {
         self.cuts.iter().map(|c| usize::from(c.rhs)).sum()
     }
 
+    /// The most rounded operations the exact pricing spends on the penalty of one group of at
+    /// most `size` records: per member one addition and at most one product per cut holding
+    /// it, and one addition of the member's share (proofs/P09, "The least reduced cost of one
+    /// search"). 0 without cuts.
+    pub fn path_terms(&self, size: usize) -> usize {
+        let mut per: Vec<usize> = self.of.iter().map(|c| 2 * c.len() + 1).collect();
+        per.sort_unstable_by(|a, b| b.cmp(a));
+        per.iter().take(size).sum()
+    }
+
     /// `sum_C w_C floor(p(S ∩ C) / q_C)` for a group (members in any order, distinct).
     pub fn penalty(&self, members: &[u32]) -> f64 {
         if self.is_empty() {

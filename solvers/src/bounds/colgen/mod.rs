@@ -397,6 +397,38 @@ pub fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
     4.0 * ops * UNIT_ROUNDOFF * scale
 }
 
+/// Absolute rounding margin on the least reduced cost proven by one search with a shared
+/// incumbent ([`exact_rc_bound_cuts`], [`pricing::exact_rc_bound_pairs`]) and by the weak
+/// bound ([`weak_rc_bound`]): `4 ops u Y` with `Y` the sum of the `2k` largest `|y_i|` and
+/// `ops = 3d + 8k^2 + 8k + 16` plus the penalty operations of one group
+/// ([`CutDuals::path_terms`]). Proof: proofs/P09, "The least reduced cost of one search": a
+/// decision taken on a computed value can be wrong only for a group whose exact value is
+/// below the incumbent (<= 0), and then the terms of that value add up to at most `3Y`, so
+/// neither the largest distance nor `n` enters (unlike [`rc_margin`], which also covers the
+/// sums over anchors of proofs/P20 and stays the margin there).
+pub fn least_rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
+    let k = geo.k;
+    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
+    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
+    let top: f64 = abs_y.iter().take(2 * k).sum();
+    let ops = (3 * d + 8 * k * k + 8 * k + 16 + cuts.path_terms(2 * k)) as f64;
+    4.0 * ops * UNIT_ROUNDOFF * top
+}
+
+/// [`lagrangian_with_cuts`] for a pricing bound `rc_lb` proven by one search with a shared
+/// incumbent and the weak bound, with the margin [`least_rc_margin`].
+pub(crate) fn least_rc_lagrangian(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    cuts: &CutDuals,
+    groups_max: usize,
+    rc_lb: f64,
+) -> f64 {
+    let eps = least_rc_margin(geo, y, d, cuts);
+    rounded_with_cuts(y, cuts, groups_max, rc_lb, eps)
+}
+
 /// The Lagrangian bound proven by record duals `y` and cuts `cuts` (whose weights are the
 /// negated cut duals) for a proven pricing bound `rc_lb` (<= 0): P14's
 /// `sum y + sum sigma b + floor(n/k) rc_lb` (`b` the cuts' right sides, P21), rounded outward. The dual sum is taken over the

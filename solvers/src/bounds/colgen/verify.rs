@@ -32,7 +32,7 @@ use super::pricing::{
     exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_sizes,
     exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget, Geometry,
 };
-use super::{lagrangian_with_cuts, rc_margin};
+use super::{lagrangian_with_cuts, least_rc_lagrangian, rc_margin};
 use crate::SolverError;
 use std::time::{Duration, Instant};
 
@@ -193,7 +193,7 @@ fn plain_bound(
     let exact = exact_rc_bound_cuts(&p.geo, y, &p.cuts, unlimited_budget(time_limit));
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     VerifiedBound {
-        lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
+        lower_bound: least_rc_lagrangian(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
         rc_lower_bound,
         pricing_exact: exact.exact,
         nodes: exact.nodes,
@@ -417,7 +417,7 @@ pub fn verify_node_bound(
     // The weak bound holds over all groups, hence over the compatible ones.
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     Ok(VerifiedBound {
-        lower_bound: lagrangian_with_cuts(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
+        lower_bound: least_rc_lagrangian(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
         rc_lower_bound,
         pricing_exact: exact.exact,
         nodes: exact.nodes,

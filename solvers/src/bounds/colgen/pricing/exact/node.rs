@@ -17,7 +17,10 @@ use super::Search;
 use std::time::Instant;
 
 /// Into `suffix[pos]` the sum of the `q1` smallest of `v[pos + 1..]` (infinite when fewer
-/// remain).
+/// remain). Each sum is taken afresh over the `q1` values it names (ascending), never kept as
+/// a running total with values subtracted back: its rounding error is then relative to those
+/// `q1` values alone, whatever passed through before (proofs/P09, "The least reduced cost of
+/// one search").
 fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>) {
     suffix.clear();
     suffix.resize(v.len(), f64::INFINITY);
@@ -36,10 +39,10 @@ fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>) {
         if best.len() < q1 || x < best[best.len() - 1] {
             let at = best.partition_point(|&b| b <= x);
             best.insert(at, x);
-            sum += x;
             if best.len() > q1 {
-                sum -= best.pop().expect("nonempty");
+                best.pop();
             }
+            sum = best.iter().sum();
         }
     }
 }
