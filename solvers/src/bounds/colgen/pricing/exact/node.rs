@@ -161,7 +161,10 @@ impl Search<'_> {
             if rc < self.inc {
                 self.inc = rc;
             }
-            if rc < 0.0 && (rc <= self.inc || self.columns.len() < 20 * self.budget.max_columns) {
+            if rc < 0.0
+                && (rc <= self.inc
+                    || self.columns.len() < self.budget.max_columns.saturating_mul(20))
+            {
                 let mut g = self.members.clone();
                 g.sort_unstable();
                 self.columns.push((rc, g));
