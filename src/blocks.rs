@@ -20,13 +20,14 @@
 //! every cut above it; the cuts of one height, whose blocks are disjoint, in parallel, with
 //! the one-by-one order's result whatever the thread count) and pools the groups whose
 //! centroid lies within one typical group radius of the cut plane (the median over the
-//! node's groups of sqrt(group SSE / size); half that with `descent`; W radii with
+//! node's groups of sqrt(group SSE / size); [`DESCENT_SLAB`] = 0.65 of it with `descent`; W radii with
 //! `--block-slab W`, [`RepairTuning`]). [`RepairMode`] says what is done with the pool: by
 //! default (`descent`) the descent refiner improves the pool's groups from where they are
 //! (its neighbour lists now cross the cut), with the pipeline's descent parameters when it
 //! has a descent stage (else descent's defaults with [`REPAIR_NEIGHBOURS`] neighbours per
-//! record; `--block-approx EPS` sets descent's `approx`, whose approximate lists make the
-//! repair several times cheaper in d = 10, where the exact lists cost most of it); with
+//! record; its `approx` is [`REPAIR_APPROX`] = 1 unless `--block-approx EPS` or the
+//! descent stage gives one: the approximate lists make the repair several times cheaper
+//! in d = 10, where the exact lists cost most of it); with
 //! `resolve` (the only repair before, kept for the figures measured with it) the pool is
 //! solved again by the whole pipeline (cut into blocks of SIZE itself when larger, without
 //! further repair); `none` skips the repair. The new groups replace the old ones only when
@@ -95,16 +96,31 @@ pub enum RepairMode {
 }
 
 impl RepairMode {
-    /// Half-width of the pooled slab, in median group radii: descent moves records only
-    /// where a nearer group lies across the cut, which half a radius already holds (the
-    /// measured trade-off of time and IL is in the study file); `resolve` keeps its one.
+    /// Half-width of the pooled slab, in median group radii: [`DESCENT_SLAB`] with
+    /// `descent` (the measured trade-off of time and IL is in the study file); `resolve`
+    /// keeps its one; `none` pools nothing (0.5, the record's figure before).
     pub fn slab(self) -> f64 {
         match self {
+            RepairMode::Descent => DESCENT_SLAB,
             RepairMode::Resolve => 1.0,
-            _ => 0.5,
+            RepairMode::None => 0.5,
         }
     }
 }
+
+/// The descent repair's strip, in median group radii on either side of a cut (0.5 before
+/// 24-defaults: `--block-slab 0.5`). With [`REPAIR_APPROX`] lists, at n = 10^6, d = 10,
+/// k = 5, blocks of 10^5, valley cut: IL 0.26 % below unblocked MDAV (0.5 with exact lists:
+/// 1.09 % above) for 54 % of the CPU of the repair before (`proofs/certificates/
+/// study-engine.txt`, "24-blocks2" a and "24-defaults").
+pub const DESCENT_SLAB: f64 = 0.65;
+
+/// The eps of the descent repair's (1 + eps)-approximate neighbour lists when neither
+/// `--block-approx` nor the pipeline's descent stage gives one (0 = exact lists before
+/// 24-defaults: `--block-approx 0`): the exact 10-NN lists in d = 10 cost about three
+/// quarters of the repair for the same IL (+0.006 % relative; study-engine.txt,
+/// "24-blocks2" a).
+pub const REPAIR_APPROX: f64 = 1.0;
 
 /// What `--block-slab` and `--block-approx` set beyond the repair's mode (`None`: the
 /// mode's own).
@@ -114,7 +130,8 @@ pub struct RepairTuning {
     /// [`RepairMode::slab`]).
     pub slab: Option<f64>,
     /// The (1 + eps)-approximate neighbour lists of the descent repair (descent's
-    /// `approx`; default: the pipeline's descent stage's, else exact lists).
+    /// `approx`; default: the pipeline's descent stage's when it gives one, else
+    /// [`REPAIR_APPROX`]).
     pub approx: Option<f64>,
 }
 
@@ -166,7 +183,8 @@ pub const REPAIR_NEIGHBOURS: u64 = 10;
 /// The descent refiner run on `groups` (global rows of `inst`, each of >= k) from where
 /// they are, with descent's parameters `params` (defaults for the missing ones, except
 /// [`REPAIR_NEIGHBOURS`] neighbours when `params` has none: empty `params` mean the
-/// pipeline has no descent stage); returns the improved groups
+/// pipeline has no descent stage; and [`REPAIR_APPROX`] when `params` give no `approx`
+/// or null, descent's size rule); returns the improved groups
 /// (global rows). Deterministic: the seed derives from the rows' data.
 pub fn descent_on_groups(
     inst: &Instance,
@@ -194,8 +212,11 @@ pub fn descent_on_groups(
     params
         .entry("neighbours")
         .or_insert_with(|| REPAIR_NEIGHBOURS.into());
-    // Exact lists unless asked (not descent's size-based default: the repair's figures).
-    params.entry("approx").or_insert_with(|| 0.0.into());
+    // REPAIR_APPROX unless a value is given (not descent's size-based default, whose
+    // exact lists below 250 000 records cost most of the repair in d = 10).
+    if params.get("approx").is_none_or(serde_json::Value::is_null) {
+        params.insert("approx".into(), REPAIR_APPROX.into());
+    }
     let mut refiner = crate::registry::find("descent")?.make_refiner(&params)?;
     let seed = crate::rng::derive_seed(0, &[&sub.sha256, "border descent"]);
     let mut rng = crate::rng::Rng::seed_from_u64(seed);

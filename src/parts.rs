@@ -77,22 +77,46 @@ pub struct SplitArgs {
     /// How --blocks repairs the borders: `descent` improves the groups along each cut from
     /// where they are (default), `resolve` solves them again with the whole pipeline (the
     /// earlier repair: slower, different labels), `none` keeps the blocks' groups.
-    #[arg(long, value_enum, default_value_t, value_name = "MODE")]
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        value_name = "MODE",
+        requires = "blocks"
+    )]
     pub block_repair: blocks::RepairMode,
     /// How --blocks cuts: `kd` on the widest coordinate at the median (default), `valley`
     /// across the line between MDAV's two seeds at the sparsest place near the median
     /// (blocks' sizes vary by up to a quarter; fewer records next to a cut).
-    #[arg(long, value_enum, default_value_t, value_name = "RULE")]
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        value_name = "RULE",
+        requires = "blocks"
+    )]
     pub block_cut: blocks::CutRule,
     /// --blocks: half-width W of the strip along each cut whose groups the repair pools,
-    /// in median group radii of the cut's node (default 0.5 with `descent`, 1 with
-    /// `resolve`): wider strips repair more of the blocks' loss for more time.
-    #[arg(long, value_name = "W")]
+    /// in median group radii of the cut's node (default 0.65 with `descent`, 1 with
+    /// `resolve`; 0.5 was the descent default before): wider strips repair more of the
+    /// blocks' loss for more time.
+    #[arg(
+        long,
+        value_name = "W",
+        requires = "blocks",
+        allow_negative_numbers = true
+    )]
     pub block_slab: Option<f64>,
     /// --blocks: the descent repair's neighbour lists (1 + EPS)-approximate (descent's
-    /// `approx`; default: the pipeline's descent stage's value, else 0 = exact lists):
-    /// EPS = 1 makes the repair's lists several times cheaper for almost the same IL.
-    #[arg(long, value_name = "EPS")]
+    /// `approx`; default: the value the pipeline's descent stage is given, else 1; 0 =
+    /// exact lists, the default before): EPS = 1 makes the repair's lists several times
+    /// cheaper for almost the same IL.
+    #[arg(
+        long,
+        value_name = "EPS",
+        requires = "blocks",
+        allow_negative_numbers = true
+    )]
     pub block_approx: Option<f64>,
     /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
     /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's

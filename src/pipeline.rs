@@ -43,6 +43,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// The methods that read [`Instance::raw`] (`ps-meansort` with `scale = "raw"` sums the
+/// original values); every other method reads only the z-scores.
+pub const RAW_READERS: &[&str] = &["ps-meansort"];
+
 /// A validated pipeline: its stages, each with its typed parameters.
 pub struct Pipeline {
     pub spec: String,
@@ -107,6 +111,15 @@ impl Pipeline {
              with holes (docs/weights.md)",
             self.spec
         )))
+    }
+
+    /// True when a stage reads the original values ([`Instance::raw`]), not only the
+    /// z-scores: a run may free the raw copy ([`Instance::drop_raw`]) only when this is
+    /// false (`tests/raw_dropped.rs` runs every registered method without it).
+    pub fn reads_raw(&self) -> bool {
+        self.stages
+            .iter()
+            .any(|s| RAW_READERS.contains(&s.name.as_str()))
     }
 
     /// Parse `init+refiner+...` with `--param METHOD.KEY=VALUE` arguments.

@@ -254,6 +254,25 @@ fn list_shows_every_registered_method() {
     }
 }
 
+/// A default chosen at run time (null in `list --json` and in records) reads `auto` in the
+/// text listing, never `null`: descent's size-chosen `approx` and `neighbours`.
+#[test]
+fn list_prints_auto_for_defaults_chosen_at_run_time() {
+    let out = stdout(&microagg(&["list"]));
+    assert!(!out.contains("= null"), "{out}");
+    for key in ["descent.approx", "descent.neighbours"] {
+        assert!(out.contains(&format!("{key} = auto  ")), "{key}: {out}");
+    }
+    let listed = cli_json(&["list", "--json"]);
+    let descent = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "descent")
+        .unwrap();
+    assert!(descent["params"]["approx"].is_null() && descent["params"]["neighbours"].is_null());
+}
+
 #[test]
 fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
     let data = "uniform:n=40,d=2,seed=1";

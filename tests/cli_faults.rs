@@ -328,6 +328,37 @@ fn minor_input_mistakes_get_helpful_errors() {
     let o = microagg(&["bench", "--reps", "0", "--cases", "gauss-10k"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("reps"), "{}", stderr(&o));
+    // bench's block options need --blocks, and --blocks needs --scale (they were ignored).
+    for (args, needs) in [
+        (
+            &["bench", "--block-cut", "valley", "--scale", "1000"][..],
+            "--blocks <SIZE>",
+        ),
+        (
+            &["bench", "--block-slab", "0.65", "--scale", "1000"],
+            "--blocks <SIZE>",
+        ),
+        (
+            &["bench", "--blocks", "500", "--cases", "gauss-10k"],
+            "--scale",
+        ),
+    ] {
+        let o = microagg(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needs), "{args:?}: {}", stderr(&o));
+    }
+    // A negative strip after a space is a value, refused by its range.
+    let o = microagg(&[
+        "bench",
+        "--scale",
+        "1000",
+        "--blocks",
+        "500",
+        "--block-slab",
+        "-1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--block-slab -1"), "{}", stderr(&o));
     expect_error(
         &microagg(&run_args("sim1", "3", "mdva", &[])),
         &["did you mean 'mdav'"],

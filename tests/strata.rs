@@ -298,8 +298,41 @@ fn bad_strata_input_is_an_error_naming_the_file_and_column() {
         "x,y,z",
     ]);
     assert!(e.contains("--block-approx -1"), "{e}");
-    let e = err(&["--k", "3", "--block-slab", "0.65", "--columns", "x,y,z"]);
-    assert!(e.contains("give --blocks SIZE"), "{e}");
+    // A negative value after a space is the value, not an unknown option: the same range
+    // message (and the strip's).
+    for (option, value, says) in [
+        ("--block-approx", "-1", "--block-approx -1"),
+        ("--block-slab", "-1", "--block-slab -1"),
+        ("--block-slab", "-0.5", "--block-slab -0.5"),
+    ] {
+        let e = err(&[
+            "--k",
+            "3",
+            "--blocks",
+            "50",
+            option,
+            value,
+            "--columns",
+            "x,y,z",
+        ]);
+        assert!(
+            e.contains(says) && e.contains("must be a finite number"),
+            "{e}"
+        );
+    }
+    // Every block option without --blocks is a usage error naming --blocks (it was
+    // silently ignored: --block-cut, --block-repair), with strata or without.
+    for extra in [
+        &["--block-slab", "0.65"][..],
+        &["--block-approx", "1"],
+        &["--block-cut", "valley"],
+        &["--block-cut", "kd"],
+        &["--block-repair", "none"],
+        &["--block-cut", "valley", "--strata", "region"],
+    ] {
+        let e = err(&[&["--k", "3", "--columns", "x,y,z"][..], extra].concat());
+        assert!(e.contains("--blocks <SIZE>"), "{extra:?}: {e}");
+    }
 }
 
 #[test]

@@ -318,13 +318,22 @@ fn a_wider_strip_with_approximate_lists_pools_more_and_does_not_depend_on_thread
         slab: Some(0.65),
         approx: Some(1.0),
     };
+    // The repair before 24-defaults: half a radius, exact lists.
+    let before = RepairTuning {
+        slab: Some(0.5),
+        approx: Some(0.0),
+    };
     let none = run(1, RepairMode::None, Default::default());
-    let half = run(2, RepairMode::Descent, Default::default());
+    let half = run(2, RepairMode::Descent, before);
     let one = run(1, RepairMode::Descent, wide);
     let two = run(2, RepairMode::Descent, wide);
     assert_eq!(one.groups, two.groups);
+    // The default is the wide strip with approximate lists.
+    let default = run(2, RepairMode::Descent, Default::default());
+    assert_eq!(default.groups, one.groups);
     let (r, h) = (&one.repair[0], &half.repair[0]);
-    assert_eq!((r.slab, h.slab), (0.65, RepairMode::Descent.slab()));
+    assert_eq!((r.slab, h.slab), (0.65, 0.5));
+    assert_eq!(default.repair[0].slab, RepairMode::Descent.slab());
     assert!(r.pooled_records > h.pooled_records, "{r:?} vs {h:?}");
     assert!(
         r.cuts == 1 && r.pooled_records >= 4096,
@@ -332,7 +341,7 @@ fn a_wider_strip_with_approximate_lists_pools_more_and_does_not_depend_on_thread
     );
     // The same strip with exact lists: `approx` reaches the repair's descent.
     let exact = RepairTuning {
-        approx: None,
+        approx: Some(0.0),
         ..wide
     };
     let exact = run(2, RepairMode::Descent, exact);
@@ -363,7 +372,11 @@ fn repair_tuning_refuses_a_strip_or_eps_out_of_range_and_sets_only_what_is_given
     assert!(ok.check().is_ok());
     assert_eq!(ok.slab_for(RepairMode::Resolve), 0.65);
     assert_eq!(RepairTuning::default().slab_for(RepairMode::Resolve), 1.0);
-    assert_eq!(RepairTuning::default().slab_for(RepairMode::Descent), 0.5);
+    assert_eq!(
+        RepairTuning::default().slab_for(RepairMode::Descent),
+        DESCENT_SLAB
+    );
+    assert_eq!(DESCENT_SLAB, 0.65);
     for slab in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let t = RepairTuning {
             slab: Some(slab),

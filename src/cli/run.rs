@@ -152,7 +152,20 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
-    let inst = if let Some(w) = &data.weights {
+    // Nothing after the load reads the original values unless a file is released, weights
+    // or missing cells are in play or a stage reads them: then they are standardised in
+    // place and never held twice (the run's peak memory; labels and record are the same).
+    let z_only = outputs.masked.is_none() && data.weights.is_none() && !pipeline.reads_raw();
+    let load = || {
+        microagg::data::load_missing(
+            &data.data,
+            &data.selection(),
+            data.delimiter()?,
+            &[],
+            args.missing,
+        )
+    };
+    let mut inst = if let Some(w) = &data.weights {
         // With --missing ignore: the weighted figures over observed cells
         // (microagg::weighted::masked).
         microagg::data::load_weighted_split(
@@ -164,18 +177,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             w,
         )?
         .0
+    } else if z_only && args.missing == microagg::missing::MissingPolicy::Refuse {
+        // Refused missing cells: the data are complete.
+        microagg::data::instance::without_raw(load)?.0
     } else {
-        microagg::data::load_missing(
-            &data.data,
-            &data.selection(),
-            data.delimiter()?,
-            &[],
-            args.missing,
-        )?
-        .0
+        load()?.0
     };
     inst.check_k(data.k)?;
     let has_missing = inst.has_missing();
+    // --missing ignore on data without holes: the copy was kept for the check.
+    if z_only && !has_missing {
+        inst.drop_raw();
+    }
     if has_missing && args.bound.is_some() {
         return Err(Error::usage(
             "--bound: the data have missing cells (--missing ignore) and no bound covers the SSE over observed cells",

@@ -36,16 +36,32 @@ pub struct BenchArgs {
     pub scale: Vec<usize>,
     /// --scale: cut every n into blocks of about SIZE records (`run --blocks SIZE`, the
     /// default border repair).
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", requires = "scale")]
     pub blocks: Option<usize>,
     /// --scale --blocks: the cut rule (`run --block-cut`).
-    #[arg(long, value_enum, default_value_t, value_name = "RULE")]
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        value_name = "RULE",
+        requires = "blocks"
+    )]
     pub block_cut: microagg::blocks::CutRule,
     /// --scale --blocks: the repair strip's half-width (`run --block-slab`).
-    #[arg(long, value_name = "W")]
+    #[arg(
+        long,
+        value_name = "W",
+        requires = "blocks",
+        allow_negative_numbers = true
+    )]
     pub block_slab: Option<f64>,
     /// --scale --blocks: the repair's approximate lists (`run --block-approx`).
-    #[arg(long, value_name = "EPS")]
+    #[arg(
+        long,
+        value_name = "EPS",
+        requires = "blocks",
+        allow_negative_numbers = true
+    )]
     pub block_approx: Option<f64>,
     /// --scale: group size.
     #[arg(long, default_value_t = 5)]

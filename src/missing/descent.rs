@@ -247,7 +247,7 @@ pub fn descend(
             "descent cycles=true: the 3-cycle has no masked delta; leave out cycles with --missing ignore",
         ));
     }
-    let nb = masked_neighbours(inst, params.neighbours, stop)?;
+    let nb = masked_neighbours(inst, params.neighbours_for(inst.n), stop)?;
     let mut groups = MaskedGroups::new(inst, labels);
     let eps = IMPROVE_EPS * inst.sst / inst.n as f64;
     let best = params.strategy == Strategy::Best;

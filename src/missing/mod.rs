@@ -94,6 +94,10 @@ impl Instance {
 
     /// The record of missing cells, None for complete data.
     pub fn missing_record(&self, release: Option<MissingRelease>) -> Option<MissingRecord> {
+        if self.raw.is_empty() {
+            // Freed by [`Instance::drop_raw`], which is only done on complete data.
+            return None;
+        }
         let mut per_column = vec![0; self.d];
         let mut records = 0;
         for i in 0..self.n {

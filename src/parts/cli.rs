@@ -88,6 +88,16 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         Some(w) => {
             data::load_weighted_split(r.data, r.columns, r.delimiter, &strata_cols, r.missing, w)?
         }
+        // Nothing reads the original values without a released file, missing cells or a
+        // stage that reads them: standardised in place, held once (the peak memory).
+        None if r.masked_out.is_none()
+            && r.missing == crate::missing::MissingPolicy::Refuse
+            && !r.pipeline.reads_raw() =>
+        {
+            data::instance::without_raw(|| {
+                data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)
+            })?
+        }
         None => data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)?,
     };
     inst.check_k(r.k)?;

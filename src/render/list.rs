@@ -125,7 +125,14 @@ fn method_text(m: &MethodInfo) -> String {
             .iter()
             .find(|(k, _)| k == key)
             .map_or("", |(_, d)| *d);
-        text += &format!("  {:<16}   {}.{} = {}  {}\n", "", m.name, key, value, doc);
+        // An unset Option parameter (null in records and in `list --json`) is chosen by
+        // the method at run time, e.g. descent's `approx` and `neighbours` by n.
+        let shown = if value.is_null() {
+            "auto".to_string()
+        } else {
+            value.to_string()
+        };
+        text += &format!("  {:<16}   {}.{} = {}  {}\n", "", m.name, key, shown, doc);
     }
     text
 }

@@ -60,7 +60,9 @@ pub enum Strategy {
 #[serde(deny_unknown_fields, default)]
 pub struct DescentParams {
     pub strategy: Strategy,
-    pub neighbours: usize,
+    /// Nearest records per record that supply candidate groups (`None`: [`auto_neighbours`]
+    /// by n).
+    pub neighbours: Option<usize>,
     pub cycles: bool,
     /// Neighbour lists (1 + approx)-approximate (0: exact; `None`: [`auto_approx`] by n).
     pub approx: Option<f64>,
@@ -70,7 +72,7 @@ impl Default for DescentParams {
     fn default() -> Self {
         DescentParams {
             strategy: Strategy::First,
-            neighbours: 30,
+            neighbours: None,
             cycles: false,
             approx: None,
         }
@@ -80,12 +82,12 @@ impl Default for DescentParams {
 impl Params for DescentParams {
     const DOC: &'static [(&'static str, &'static str)] = &[
         ("strategy", "\"first\" (default): apply the first improving move of a record; \"best\": its best one"),
-        ("neighbours", "nearest records per record that supply candidate groups (default 30)"),
+        ("neighbours", "nearest records per record that supply candidate groups. Default (unset, null in records): 30 below 250 000 records, 10 from 250 000 (at d = 10, k = 5, n = 10^6 the moves with 30 neighbours take ~43 s on one thread against ~14 s with 10, which keeps mdav+descent within two minutes there, 5.09 % below MDAV's IL; study-engine.txt, 24-defaults); a given value is used at any n"),
         ("approx", "eps >= 0: build the neighbour lists by the (1 + eps)-approximate kd-tree search (each listed record within 1 + eps of the true nearest distance of its rank; from 4096 records, below them and in the masked descent of --missing ignore the lists stay exact); 0: exact lists. Default (unset, null in records): exact lists below 250 000 records, eps = 1 from 250 000 (the border repair of --blocks keeps exact lists unless approx is given). At d = 10 eps = 1 makes the lists 5.5x (2 x 10^5) to 10x (10^6) cheaper for an IL 0.04-0.09 % (relative) higher (study-engine.txt, 24-descent and 24-pool)"),
         ("cycles", "at a shift/swap local optimum, also apply improving 3-cycles (the record into a neighbour group, a member of that group into a third group, a member of the third into the record's group; default false)"),
     ];
     fn check(&self) -> Result<(), String> {
-        if self.neighbours == 0 {
+        if self.neighbours == Some(0) {
             return Err("neighbours must be at least 1".into());
         }
         if let Some(eps) = self.approx.filter(|e| !(*e >= 0.0 && e.is_finite())) {
@@ -143,6 +145,41 @@ pub fn auto_approx(n: usize) -> f64 {
     }
 }
 
+/// Neighbours per record of the default descent (`neighbours` unset) from
+/// [`AUTO_APPROX_FROM`] records (below it [`SMALL_NEIGHBOURS`]). At n = 10^6, d = 10, k = 5
+/// from MDAV the descent's moves run on one thread: 43 s with 30 neighbours against 14 s
+/// with 10, which puts the default `mdav+descent` over two minutes there (~141-148 s
+/// derived); with 10 it ends 5.09 % below MDAV's IL (30: 6.25 %)
+/// (`proofs/certificates/study-engine.txt`, 24-pool and 24-defaults). Below the
+/// crossover the default stays 30, so every result there is unchanged.
+pub const AUTO_NEIGHBOURS: usize = 10;
+/// Neighbours per record of the default descent below [`AUTO_APPROX_FROM`] records (the
+/// default before the size rule, at every n).
+pub const SMALL_NEIGHBOURS: usize = 30;
+
+/// The neighbours per record of the default descent for `n` records: [`SMALL_NEIGHBOURS`]
+/// below [`AUTO_APPROX_FROM`], [`AUTO_NEIGHBOURS`] from it (the same crossover as the
+/// approximate lists).
+pub fn auto_neighbours(n: usize) -> usize {
+    if n >= AUTO_APPROX_FROM {
+        AUTO_NEIGHBOURS
+    } else {
+        SMALL_NEIGHBOURS
+    }
+}
+
+impl DescentParams {
+    /// The neighbours per record for `n` records: the given value, else [`auto_neighbours`].
+    pub fn neighbours_for(&self, n: usize) -> usize {
+        self.neighbours.unwrap_or_else(|| auto_neighbours(n))
+    }
+
+    /// The lists' eps for `n` records: the given value, else [`auto_approx`].
+    pub fn approx_for(&self, n: usize) -> f64 {
+        self.approx.unwrap_or_else(|| auto_approx(n))
+    }
+}
+
 /// Records examined per step (short enough for the time limit to hold within a few ms).
 const STEP_RECORDS: usize = 256;
 
@@ -167,8 +204,8 @@ impl Refiner for Descent {
         // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
         self.nb = Neighbours::build_approx_until(
             inst,
-            self.params.neighbours,
-            self.params.approx.unwrap_or_else(|| auto_approx(inst.n)),
+            self.params.neighbours_for(inst.n),
+            self.params.approx_for(inst.n),
             || ctx.should_stop(),
         );
         if self.nb.is_none() {
@@ -274,5 +311,26 @@ mod tests {
         assert_eq!(parse(json!({"approx": 1.5})).unwrap().approx, Some(1.5));
         let err = parse(json!({"approx": -1})).unwrap_err().to_string();
         assert!(err.contains("approx = -1"), "{err}");
+    }
+
+    /// Unset `neighbours` is 30 below the crossover and 10 from it; a given one (30
+    /// included) is used as it is at any n; 0 is refused.
+    #[test]
+    fn neighbours_default_is_30_below_the_crossover_and_given_values_win() {
+        assert_eq!(auto_neighbours(AUTO_APPROX_FROM - 1), 30);
+        assert_eq!(auto_neighbours(AUTO_APPROX_FROM), AUTO_NEIGHBOURS);
+        let unset = parse(json!({})).unwrap();
+        assert_eq!(unset.neighbours, None);
+        assert_eq!(unset.neighbours_for(1000), 30);
+        assert_eq!(unset.neighbours_for(1_000_000), 10);
+        assert_eq!(unset.approx_for(1_000_000), AUTO_EPS);
+        let given = parse(json!({"neighbours": 30})).unwrap();
+        assert_eq!(given.neighbours_for(1_000_000), 30);
+        assert_eq!(
+            parse(json!({"neighbours": 7})).unwrap().neighbours_for(10),
+            7
+        );
+        let err = parse(json!({"neighbours": 0})).unwrap_err().to_string();
+        assert!(err.contains("neighbours must be at least 1"), "{err}");
     }
 }
