@@ -366,13 +366,14 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
         None => None,
     };
     if args.json {
-        let mut rec: serde_json::Value =
-            serde_json::from_str(&render::verdict_json(&v, path, &inst, data.k, seconds))
-                .expect("the verdict is JSON");
-        if let Some(o) = &optimality {
-            rec["labels"] = serde_json::to_value(o).expect("the check serialises");
-        }
-        output::println(&rec.to_string())?;
+        output::println(&render::verdict_json(
+            &v,
+            path,
+            &inst,
+            data.k,
+            seconds,
+            optimality.as_ref(),
+        ))?;
     } else {
         output::println(&render::verdict_text(&v, path, &inst, data.k, seconds))?;
         if let Some(o) = &optimality {
@@ -414,7 +415,9 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
     let v = wc::verify(&cert, &inst, data.k, args.time_limit)?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        output::println(&render::verdict_json(&v, path, &inst, data.k, seconds))?;
+        output::println(&render::verdict_json(
+            &v, path, &inst, data.k, seconds, None,
+        ))?;
     } else {
         output::println(&format!(
             "{} (weighted SSE, --weights {})",

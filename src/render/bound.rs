@@ -44,13 +44,24 @@ pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     )
 }
 
-/// `verify-bound --json`: the verdict with the certificate file, instance, k and time.
-pub fn verdict_json(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds: f64) -> String {
+/// `verify-bound --json`: the verdict with the certificate file, instance, k and time, and
+/// with `--labels` the optimality check under `labels`.
+pub fn verdict_json(
+    v: &Verdict,
+    path: &Path,
+    inst: &Instance,
+    k: usize,
+    seconds: f64,
+    optimality: Option<&crate::certificate::OptimalityCheck>,
+) -> String {
     let mut rec = serde_json::to_value(v).expect("verdict serialises");
     rec["certificate"] = path.display().to_string().into();
     rec["instance"] = inst.name.clone().into();
     rec["k"] = k.into();
     rec["seconds"] = seconds.into();
+    if let Some(o) = optimality {
+        rec["labels"] = serde_json::to_value(o).expect("the check serialises");
+    }
     rec.to_string()
 }
 

@@ -382,6 +382,14 @@ pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_r
     (total - 2.0 * UNIT_ROUNDOFF * total.abs()).next_down()
 }
 
+/// The sum of the `m` largest `|y_i|` (largest first), the dual magnitude both rounding
+/// margins charge.
+fn sum_largest_abs(y: &[f64], m: usize) -> f64 {
+    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
+    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
+    abs_y.iter().take(m).sum()
+}
+
 /// Absolute rounding margin for computed reduced-cost bounds (proofs/P09): every computed
 /// quantity is a sum of at most `ops` roundings over terms of total magnitude at most
 /// `scale`, so its error is below `ops u scale`; a factor 4 covers the comparison chain.
@@ -389,9 +397,7 @@ pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_r
 /// for the cuts of P14), of total magnitude at most `sum_C w_C b_C` (proofs/P14, P21).
 pub fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
     let k = geo.k;
-    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
-    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
-    let top: f64 = abs_y.iter().take(2 * k).sum();
+    let top = sum_largest_abs(y, 2 * k);
     let scale = (2 * k * 2 * k) as f64 * geo.max_dist + top + cuts.total_weight();
     let ops = (3 * d + 8 * k * k + 2 * geo.n + 16 + cuts.penalty_terms()) as f64;
     4.0 * ops * UNIT_ROUNDOFF * scale
@@ -408,9 +414,7 @@ pub fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
 /// sums over anchors of proofs/P20 and stays the margin there).
 pub fn least_rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
     let k = geo.k;
-    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
-    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
-    let top: f64 = abs_y.iter().take(2 * k).sum();
+    let top = sum_largest_abs(y, 2 * k);
     let ops = (3 * d + 8 * k * k + 8 * k + 16 + cuts.path_terms(2 * k)) as f64;
     4.0 * ops * UNIT_ROUNDOFF * top
 }
