@@ -122,6 +122,15 @@ impl Pipeline {
             .any(|s| RAW_READERS.contains(&s.name.as_str()))
     }
 
+    /// True when a run of this pipeline reads nothing but the z-scores after the load: no
+    /// file is released (`--masked-out` writes original-scale centroids), no weights, and
+    /// no stage in [`RAW_READERS`]. Then the raw copy may be dropped, or never made
+    /// ([`crate::data::instance::without_raw`] when missing cells are refused): `run` and the
+    /// split runs (`--strata`, `--blocks`) share this one rule.
+    pub fn reads_only_z(&self, releases_file: bool, weighted: bool) -> bool {
+        !releases_file && !weighted && !self.reads_raw()
+    }
+
     /// Parse `init+refiner+...` with `--param METHOD.KEY=VALUE` arguments.
     pub fn parse(spec: &str, param_args: &[String]) -> Result<Self> {
         Self::from_tables(spec, group_param_args(param_args)?)

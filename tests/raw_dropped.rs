@@ -54,6 +54,13 @@ fn ps_meansort_on_raw_values_needs_the_copy() {
     let p = Pipeline::parse("ps-meansort", &["ps-meansort.scale=raw".to_string()]).unwrap();
     assert!(p.reads_raw());
     assert!(!Pipeline::parse("mdav+descent", &[]).unwrap().reads_raw());
+    // The one rule `run` and the split runs share: a released file, weights or a raw
+    // reader each keep the copy.
+    let plain = Pipeline::parse("mdav+descent", &[]).unwrap();
+    assert!(plain.reads_only_z(false, false));
+    assert!(!plain.reads_only_z(true, false));
+    assert!(!plain.reads_only_z(false, true));
+    assert!(!p.reads_only_z(false, false));
     let mut bare =
         microagg::data::load("gauss:n=60,d=3,clusters=4,seed=5", &Default::default()).unwrap();
     bare.drop_raw();

@@ -155,7 +155,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // Nothing after the load reads the original values unless a file is released, weights
     // or missing cells are in play or a stage reads them: then they are standardised in
     // place and never held twice (the run's peak memory; labels and record are the same).
-    let z_only = outputs.masked.is_none() && data.weights.is_none() && !pipeline.reads_raw();
+    let z_only = pipeline.reads_only_z(outputs.masked.is_some(), data.weights.is_some());
     let load = || {
         microagg::data::load_missing(
             &data.data,

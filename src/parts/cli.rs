@@ -90,9 +90,8 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         }
         // Nothing reads the original values without a released file, missing cells or a
         // stage that reads them: standardised in place, held once (the peak memory).
-        None if r.masked_out.is_none()
-            && r.missing == crate::missing::MissingPolicy::Refuse
-            && !r.pipeline.reads_raw() =>
+        None if r.pipeline.reads_only_z(r.masked_out.is_some(), false)
+            && r.missing == crate::missing::MissingPolicy::Refuse =>
         {
             data::instance::without_raw(|| {
                 data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)
