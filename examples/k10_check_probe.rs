@@ -1,7 +1,11 @@
 //! Probe (measurement only): one certifying per-anchor check at the duals of a stored
 //! Lagrangian certificate, with the global size completion (`exact_rc_bound_anchor_complete`)
 //! and with the per-anchor one (`exact_rc_bound_anchor_local`, proofs/P20 "Per-anchor size
-//! completion"): seconds per size, slots completed, and the anchored bound of each.
+//! completion"): seconds per size, slots completed, and the anchored bound of each; then the
+//! per-anchor one again with its deadline at about the end of size `k` (1.2 times that
+//! size's seconds in the run before), so the larger sizes take the completion after the
+//! budget (P20 "Completion after the budget"): what a check that searches size `k` only
+//! would certify.
 //!
 //! ```text
 //! cargo run --release --example k10_check_probe -- --data census --k 10 \
@@ -50,10 +54,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{data} k={k}: claim {:.6}, threshold {tau}",
         cert.lower_bound
     );
-    for local in [false, true] {
+    let mut size_k_seconds = seconds;
+    for (local, cut_after_k) in [(false, false), (true, false), (true, true)] {
+        let limit = if cut_after_k {
+            1.2 * size_k_seconds
+        } else {
+            seconds
+        };
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs_f64(seconds),
+            deadline: Instant::now() + Duration::from_secs_f64(limit),
             max_columns: 20 * n,
             stop_after_columns: usize::MAX,
         };
@@ -67,17 +77,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let secs = t.elapsed().as_secs_f64();
         let value = anchored_best(&geo, y, d, &cuts, &per_size, weak);
         let below_at_k = (0..n).filter(|r| per_size[r * w] < tau).count();
+        if local && !cut_after_k {
+            size_k_seconds = ex.seconds_per_size[0];
+        }
         println!(
             "{}: {secs:.2} s, complete {}, nodes {}, anchored bound {value:.6}, anchors below \
-             tau at size k {below_at_k}, slots completed {} of {}, seconds per size {:.2?}",
-            if local {
-                "per-anchor completion"
-            } else {
-                "global completion"
+             tau at size k {below_at_k}, slots completed {} (+{} after the budget) of {}, \
+             seconds per size {:.2?}",
+            match (local, cut_after_k) {
+                (false, _) => "global completion",
+                (true, false) => "per-anchor completion",
+                (true, true) => "per-anchor, cut after size k",
             },
             ex.exact,
             ex.nodes,
             ex.completed.len(),
+            ex.completed_after_budget.len(),
             n * (w - 1),
             ex.seconds_per_size
         );

@@ -54,6 +54,11 @@ pub struct ExactPricing {
     pub seconds_per_size: Vec<f64>,
     /// Per-size slots left unsearched by `Mode::CompleteLocal` (filled by its caller).
     pub completed: Vec<usize>,
+    /// Per-size slots above size `k` reached by `Mode::CompleteLocal` after the budget was
+    /// spent: (slot, the least size-`k` value of the anchor and its candidates, the anchor's
+    /// root bound). The caller fills the larger of the completion from that value and the
+    /// root bound (proofs/P20 "Completion after the budget").
+    pub completed_after_budget: Vec<(usize, f64, f64)>,
 }
 
 /// What the search keeps: the least reduced cost (shared or per anchor), every group below a
@@ -334,6 +339,7 @@ pub(super) fn exact_search_stop(
     let carry =
         matches!(mode, Mode::Carry | Mode::Complete | Mode::CompleteLocal) && anchors.is_some();
     let mut completed = Vec::new();
+    let mut completed_after_budget = Vec::new();
     let w = anchor_sizes(geo);
     let mut seconds_per_size = vec![0.0; w];
     let mut sorted_y: Vec<f64> = y.to_vec();
@@ -493,6 +499,22 @@ pub(super) fn exact_search_stop(
                 cy.extend(s.cands.iter().map(|&j| star_of(j)));
                 let star = -y[r] + sum_smallest(&mut cy, m - 1);
                 let root = pair.max(star);
+                if mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty() {
+                    if let Some((_, per_size)) = anchors.as_ref() {
+                        // Every size-k subset of a group inside {r} ∪ cands has its medoid
+                        // there, so the least size-k value of those records (and the carried
+                        // incumbent, which bounds the groups the tests excluded) completes
+                        // this slot as well as the root bound does (P20 "Completion after
+                        // the budget"); the caller takes the larger.
+                        let g_k = s
+                            .cands
+                            .iter()
+                            .map(|&b| per_size[b * w])
+                            .fold(s.inc.min(per_size[r * w]), f64::min);
+                        completed_after_budget.push((anchor_slot(geo, r, m), g_k, root));
+                        continue;
+                    }
+                }
                 if root < s.inc {
                     s.open_min = s.open_min.min(root);
                 }
@@ -551,6 +573,7 @@ pub(super) fn exact_search_stop(
         nodes: s.nodes,
         seconds_per_size,
         completed,
+        completed_after_budget,
     }
 }
 

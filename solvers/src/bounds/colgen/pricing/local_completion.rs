@@ -15,6 +15,12 @@
 //! most `|tau|` by it (as for the global completion: the completed anchors are charged `tau/k`
 //! per record, the rate of a size-`k` value `tau`).
 //!
+//! When the budget (nodes, deadline, an early stop) is spent, the anchors reached afterwards
+//! at a size `m > k` would get only their root bound; the same lemma with the least size-`k`
+//! value of the anchor and its candidates in place of `tau` gives a second valid value, and
+//! the slot takes the larger (P20 "Completion after the budget"), so a check cut by its time
+//! above size `k` keeps most of its value.
+//!
 //! Used by the producers of certified values (line searches, push-and-project, certified
 //! smoothing); `verify-bound` keeps its searches, whose values at such slots are never below
 //! the completed ones up to rounding (P20).
@@ -94,6 +100,13 @@ fn fill_completed(
             per_size[slot] = per_size[slot].min(v);
             out.rc_lower_bound = out.rc_lower_bound.min(v);
         }
+    }
+    // Slots the budget left: the larger of two valid values (P20 "Completion after the
+    // budget"); the slot already holds the anchor's incumbent at this size.
+    for &(slot, g_k, root) in &out.completed_after_budget {
+        let v = completion_value(k, k + slot % w, g_k, margin).max(root);
+        per_size[slot] = per_size[slot].min(v);
+        out.rc_lower_bound = out.rc_lower_bound.min(v);
     }
     out
 }
