@@ -818,6 +818,87 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
     assert!(above_nn >= 4, "above nn in only {above_nn} of 16");
 }
 
+/// One adversarial pricing instance of the completion tests: points from [`family`] (scaled
+/// by 1e-9 or 1e9 in every tenth case), random duals, every group with its reduced cost and
+/// medoids, the subset-DP optimum, a threshold `tau` (0, or 1 % / 10 % of the optimum per
+/// group) and a rounding margin and tolerance relative to the instance's magnitudes.
+struct CompletionCase {
+    n: usize,
+    d: usize,
+    k: usize,
+    geo: Geometry,
+    y: Vec<f64>,
+    groups: Vec<(f64, Vec<usize>, Vec<usize>)>,
+    tol: f64,
+    opt: f64,
+    tau: f64,
+    margin: f64,
+}
+
+fn completion_case(rng: &mut ChaCha8Rng, case: usize) -> CompletionCase {
+    let n = rng.random_range(8..=13);
+    let d = rng.random_range(1..=2);
+    let k = rng.random_range(2..=3usize);
+    let mut x = family(rng, case, n, d);
+    if case % 10 == 7 {
+        let s = [1e-9, 1e9][case % 20 / 10];
+        x.iter_mut().for_each(|v| *v *= s);
+    }
+    let geo = Geometry::new(&x, n, d, k, 6);
+    let y = duals(rng, &geo, k);
+    let groups = all_groups(&x, n, d, k, &y);
+    let scale = groups
+        .iter()
+        .map(|g| g.0.abs())
+        .fold(0.0, f64::max)
+        .max(y.iter().map(|v| v.abs()).sum::<f64>());
+    let opt = common::subset_dp(&x, n, d, k);
+    let tau = [
+        0.0,
+        -0.01 * opt / (n / k) as f64,
+        -0.1 * opt / (n / k) as f64,
+    ][case % 3];
+    CompletionCase {
+        n,
+        d,
+        k,
+        geo,
+        y,
+        groups,
+        tol: 1e-9 * scale,
+        opt,
+        tau,
+        margin: 1e-12 * scale,
+    }
+}
+
+/// Every per-size value (row width `w`), less the margin, is at most `min(tau, rc)` of every
+/// group at each of its medoids (brute force over all groups).
+#[allow(clippy::too_many_arguments)]
+fn assert_slots_below_groups(
+    per_size: &[f64],
+    w: usize,
+    k: usize,
+    groups: &[(f64, Vec<usize>, Vec<usize>)],
+    tau: f64,
+    margin: f64,
+    tol: f64,
+    label: &str,
+) {
+    for (rc, members, medoids) in groups {
+        let j = members.len() - k;
+        for &r in medoids {
+            let v = per_size[r * w + j] - margin;
+            assert!(
+                v <= rc.min(tau) + tol,
+                "{label} anchor {r} size {}: {v} above {}",
+                members.len(),
+                rc.min(tau)
+            );
+        }
+    }
+}
+
 /// Per-anchor size completion (`exact_rc_bound_anchor_local`, proofs/P20 "Per-anchor size
 /// completion"): every per-size value, completed or searched, stays below every group's
 /// `min(tau, rc)` at each of its medoids (brute force over all groups), the size-`k` values
@@ -827,7 +908,6 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
 /// and others do not (the case the global completion cannot take).
 #[test]
 fn per_anchor_size_completion_stays_below_brute_force() {
-    use common::subset_dp;
     use microagg_solvers::bounds::colgen::anchors::anchored_best;
     use microagg_solvers::bounds::colgen::pricing::completion::completion_value;
     use microagg_solvers::bounds::colgen::pricing::{
@@ -836,30 +916,18 @@ fn per_anchor_size_completion_stays_below_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
     let (mut slots, mut cases_local, mut worst_loss) = (0usize, 0usize, 0.0f64);
     for case in 0..60 {
-        let n = rng.random_range(8..=13);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize);
-        let mut x = family(&mut rng, case, n, d);
-        if case % 10 == 7 {
-            let s = [1e-9, 1e9][case % 20 / 10];
-            x.iter_mut().for_each(|v| *v *= s);
-        }
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let y = duals(&mut rng, &geo, k);
-        let groups = all_groups(&x, n, d, k, &y);
-        let scale = groups
-            .iter()
-            .map(|g| g.0.abs())
-            .fold(0.0, f64::max)
-            .max(y.iter().map(|v| v.abs()).sum::<f64>());
-        let tol = 1e-9 * scale;
-        let opt = subset_dp(&x, n, d, k);
-        let tau = [
-            0.0,
-            -0.01 * opt / (n / k) as f64,
-            -0.1 * opt / (n / k) as f64,
-        ][case % 3];
-        let margin = 1e-12 * scale;
+        let CompletionCase {
+            n,
+            d,
+            k,
+            geo,
+            y,
+            groups,
+            tol,
+            opt,
+            tau,
+            margin,
+        } = completion_case(&mut rng, case);
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
         let (mut local, mut global) = (Vec::new(), Vec::new());
@@ -885,18 +953,16 @@ fn per_anchor_size_completion_stays_below_brute_force() {
             cases_local += 1;
             slots += a.completed.len();
         }
-        for (rc, members, medoids) in &groups {
-            let j = members.len() - k;
-            for &r in medoids {
-                let v = local[r * w + j] - margin;
-                assert!(
-                    v <= rc.min(tau) + tol,
-                    "case {case} (n={n}, d={d}, k={k}) anchor {r} size {}: {v} above {}",
-                    members.len(),
-                    rc.min(tau)
-                );
-            }
-        }
+        assert_slots_below_groups(
+            &local,
+            w,
+            k,
+            &groups,
+            tau,
+            margin,
+            tol,
+            &format!("case {case} (n={n}, d={d}, k={k})"),
+        );
         assert!(a.rc_lower_bound <= b.rc_lower_bound + tol, "case {case}");
         let weak = weak_rc_bound(&geo, &y);
         let with = anchored_best(&geo, &y, d, &cuts, &local, weak);
@@ -944,36 +1010,23 @@ fn per_anchor_size_completion_stays_below_brute_force() {
 /// 1e9), with budgets from a handful of nodes to enough for size `k` alone.
 #[test]
 fn completion_after_the_budget_stays_below_brute_force() {
-    use common::subset_dp;
     use microagg_solvers::bounds::colgen::anchors::anchored_best;
     use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, exact_rc_bound_anchor_local};
     let mut rng = ChaCha8Rng::seed_from_u64(18_1129);
     let (mut filled, mut raised, mut cases_filled) = (0usize, 0usize, 0usize);
     for case in 0..80 {
-        let n = rng.random_range(8..=13);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize);
-        let mut x = family(&mut rng, case, n, d);
-        if case % 10 == 7 {
-            let s = [1e-9, 1e9][case % 20 / 10];
-            x.iter_mut().for_each(|v| *v *= s);
-        }
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let y = duals(&mut rng, &geo, k);
-        let groups = all_groups(&x, n, d, k, &y);
-        let scale = groups
-            .iter()
-            .map(|g| g.0.abs())
-            .fold(0.0, f64::max)
-            .max(y.iter().map(|v| v.abs()).sum::<f64>());
-        let tol = 1e-9 * scale;
-        let opt = subset_dp(&x, n, d, k);
-        let tau = [
-            0.0,
-            -0.01 * opt / (n / k) as f64,
-            -0.1 * opt / (n / k) as f64,
-        ][case % 3];
-        let margin = 1e-12 * scale;
+        let CompletionCase {
+            n,
+            d,
+            k,
+            geo,
+            y,
+            groups,
+            tol,
+            opt,
+            tau,
+            margin,
+        } = completion_case(&mut rng, case);
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
         // The node count of the whole search, then budgets that cut it at several places.
@@ -1004,19 +1057,16 @@ fn completion_after_the_budget_stays_below_brute_force() {
                     raised += 1; // the completion beat the root bound there
                 }
             }
-            for (rc, members, medoids) in &groups {
-                let j = members.len() - k;
-                for &r in medoids {
-                    let v = per_size[r * w + j] - margin;
-                    assert!(
-                        v <= rc.min(tau) + tol,
-                        "case {case} (n={n}, d={d}, k={k}, nodes {nodes}) anchor {r} size {}: \
-                         {v} above {}",
-                        members.len(),
-                        rc.min(tau)
-                    );
-                }
-            }
+            assert_slots_below_groups(
+                &per_size,
+                w,
+                k,
+                &groups,
+                tau,
+                margin,
+                tol,
+                &format!("case {case} (n={n}, d={d}, k={k}, nodes {nodes})"),
+            );
             let min_rc = groups.iter().map(|g| g.0).fold(0.0f64, f64::min);
             assert!(a.rc_lower_bound - margin <= min_rc + tol, "case {case}");
             let weak = weak_rc_bound(&geo, &y);

@@ -413,6 +413,9 @@ pub(super) fn exact_search_stop(
             continue;
         }
         let top_m: f64 = sorted_y[..m].iter().sum();
+        // Sizes above k may be completed from size k per anchor (local_completion.rs); the
+        // lemma needs no cut penalties.
+        let complete_local = mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty();
         for r in 0..n {
             if r > 0 {
                 flush_anchor(&mut s, &mut anchors, &mut global, r - 1);
@@ -475,7 +478,7 @@ pub(super) fn exact_search_stop(
             if s.cands.len() < m - 1 {
                 continue;
             }
-            if mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty() {
+            if complete_local {
                 if let Some((threshold, per_size)) = anchors.as_ref() {
                     if s.inc >= *threshold
                         && completion_clears(per_size, w, r, &s.cands, *threshold)
@@ -499,7 +502,7 @@ pub(super) fn exact_search_stop(
                 cy.extend(s.cands.iter().map(|&j| star_of(j)));
                 let star = -y[r] + sum_smallest(&mut cy, m - 1);
                 let root = pair.max(star);
-                if mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty() {
+                if complete_local {
                     if let Some((_, per_size)) = anchors.as_ref() {
                         // Every size-k subset of a group inside {r} ∪ cands has its medoid
                         // there, so the least size-k value of those records (and the carried
