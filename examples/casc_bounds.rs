@@ -134,6 +134,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--certified-smoothing" => opts.certified_smoothing = true,
                     "--auto-smoothing" => opts.auto_smoothing = true,
                     "--stop-early" => opts.stop_early = true,
+                    "--stall" => opts.stall_iterations = value()?.parse()?,
+                    "--tighten" => opts.tighten_fraction = value()?.parse()?,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
                 }
@@ -159,6 +161,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--subgradient" => opts.subgradient.to_string(),
                         "--anchor-threshold" => opts.anchor_threshold.to_string(),
                         "--box-width" => opts.box_width.to_string(),
+                        "--stall" => opts.stall_iterations.to_string(),
+                        "--tighten" => opts.tighten_fraction.to_string(),
                         "--smoothing" => opts.smoothing.to_string(),
                         _ => opts.pool.to_string(),
                     });

@@ -11,7 +11,8 @@
 //! push-and-project steps after it (`push_project`), the anchor threshold of those searches
 //! (`anchor_threshold`), interior point re-solves of the master (`ipm`), the share of the
 //! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
-//! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`).
+//! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`)
+//! and the re-certification of the best point at smaller thresholds (`tighten_fraction`).
 //! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
 //!
 //! ## Complexity
@@ -109,7 +110,13 @@ pub const AUTO_SMOOTHING: BoundParam = BoundParam {
 pub const STOP_EARLY: BoundParam = BoundParam {
     key: "stop_early",
     default: "false",
-    doc: "with certified_smoothing: stop a check once it provably cannot beat the best certified value (effort only; proofs/P20)",
+    doc: "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only; proofs/P20)",
+};
+
+pub const TIGHTEN_FRACTION: BoundParam = BoundParam {
+    key: "tighten_fraction",
+    default: "0",
+    doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end, that re-certifies the best point at smaller anchor thresholds (proofs/P20; 0: none)",
 };
 
 /// Values of the parameters above (None: the `ColgenOptions` default).
@@ -126,6 +133,7 @@ pub struct K10Options {
     pub smoothing: Option<f64>,
     pub auto_smoothing: bool,
     pub stop_early: bool,
+    pub tighten_fraction: Option<f64>,
 }
 
 impl K10Options {
@@ -154,6 +162,7 @@ impl K10Options {
             "auto_smoothing" => self.auto_smoothing = flag()?,
             "stop_early" => self.stop_early = flag()?,
             "smoothing" => self.smoothing = fraction()?,
+            "tighten_fraction" => self.tighten_fraction = fraction()?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -181,6 +190,9 @@ impl K10Options {
         opts.stop_early |= self.stop_early;
         if let Some(v) = self.smoothing {
             opts.smoothing = v;
+        }
+        if let Some(v) = self.tighten_fraction {
+            opts.tighten_fraction = v;
         }
     }
 }

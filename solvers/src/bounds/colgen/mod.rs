@@ -184,9 +184,15 @@ pub struct ColgenOptions {
     /// With `certified_smoothing`: adapt `alpha` by the subgradient rule of Pessoa et al.
     /// (2018) instead of keeping `smoothing`.
     pub auto_smoothing: bool,
-    /// With `certified_smoothing`: stop a check's search once its value provably cannot beat
+    /// With `certified_smoothing` or `push_project`: stop a check's search once its value provably cannot beat
     /// the best certified value ([`pricing::StopBelow`]; effort only, every value stays valid).
     pub stop_early: bool,
+    /// End the main loop once the master's value has not moved (relative 1e-7) for this
+    /// many iterations, giving its remaining time to the final phase (0: never).
+    pub stall_iterations: usize,
+    /// With `lp_segment`: this fraction of the time limit (taken off push-and-project's end)
+    /// re-certifies the best point at smaller anchor thresholds (0: none).
+    pub tighten_fraction: f64,
 }
 
 impl Default for ColgenOptions {
@@ -218,6 +224,8 @@ impl Default for ColgenOptions {
             certified_smoothing: false,
             auto_smoothing: false,
             stop_early: false,
+            stall_iterations: 0,
+            tighten_fraction: 0.0,
         }
     }
 }
@@ -249,7 +257,9 @@ impl ColgenOptions {
         ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
         ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
         ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
-        ("stop_early", "false", "with certified_smoothing: stop a check once it provably cannot beat the best certified value (effort only)"),
+        ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
+        ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
+        ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
     ];
 
@@ -263,6 +273,9 @@ impl ColgenOptions {
         }
         if !(0.0..1.0).contains(&self.final_fraction) {
             return bad("final_fraction must be in [0, 1)");
+        }
+        if !(0.0..1.0).contains(&self.tighten_fraction) {
+            return bad("tighten_fraction must be in [0, 1)");
         }
         if self.box_width.is_nan() || self.box_width < 0.0 {
             return bad("box_width must be nonnegative");
@@ -864,6 +877,8 @@ pub fn colgen_bound_from(
     }
     // The certified smoothing, when it ran, replaces the heuristic loop.
     let smoothed = !last_y.is_empty();
+    // (iteration, master value) since which the value has not moved (`stall_iterations`).
+    let mut stall = (0usize, f64::NAN);
     while !smoothed && out.iterations < opts.max_iterations && Instant::now() < main_deadline {
         let t = Instant::now();
         let sol = master
@@ -875,6 +890,27 @@ pub fn colgen_bound_from(
         };
         out.iterations += 1;
         out.lp_value = sol.value;
+        if opts.stall_iterations > 0 {
+            // The master's value unchanged (relative 1e-7: the solver's noise is ~5e-9) for
+            // `stall_iterations` solves:
+            // the remaining main time goes to the final phase.
+            let moved = (sol.value - stall.1).abs() > 1e-7 * stall.1.abs().max(1.0);
+            if moved || stall.1.is_nan() {
+                stall = (out.iterations, sol.value);
+            } else if out.iterations - stall.0 >= opts.stall_iterations {
+                if opts.progress {
+                    eprintln!(
+                        "colgen: {:7.1} s  master value {:.6} unchanged for {} iterations: final phase",
+                        start.elapsed().as_secs_f64(),
+                        sol.value,
+                        opts.stall_iterations
+                    );
+                }
+                last_y = sol.duals.clone();
+                last_y.extend_from_slice(&sol.cut_duals);
+                break;
+            }
+        }
         if opts.drop_after > 0 {
             // Column management: a clearly positive reduced cost means nonbasic at zero.
             let scale = 1.0 + sol.duals.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -1128,6 +1164,12 @@ pub fn colgen_bound_from(
                     } else {
                         &from
                     };
+                    // The tightening's share comes off the end of push-and-project.
+                    let pp_deadline = deadline
+                        .checked_sub(Duration::from_secs_f64(
+                            opts.time_limit * opts.tighten_fraction,
+                        ))
+                        .unwrap_or(deadline);
                     let asc = subgrad::push_project(
                         &geo,
                         d,
@@ -1137,7 +1179,8 @@ pub fn colgen_bound_from(
                         tau,
                         &master.columns,
                         0.5,
-                        deadline,
+                        opts.stop_early,
+                        pp_deadline,
                         opts.progress,
                     );
                     out.exact_calls += asc.checks.len();
@@ -1155,6 +1198,24 @@ pub fn colgen_bound_from(
                         out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
                         out.pricing_exact = false;
                         centre = Some(asc.duals);
+                    }
+                }
+                // The best point re-certified at smaller thresholds (cut-free points only).
+                let best = centre.clone().filter(|y| y.len() == n);
+                if let (true, Some(y)) = (opts.tighten_fraction > 0.0, best) {
+                    let tight = subgrad::tighten(
+                        &geo,
+                        d,
+                        &y,
+                        out.anchor_threshold,
+                        deadline,
+                        opts.progress,
+                    );
+                    out.exact_calls += tight.checks;
+                    if tight.value > out.lagrangian {
+                        out.lagrangian = tight.value;
+                        out.anchor_threshold = tight.tau;
+                        out.last_pricing_gap = tight.value - y.iter().sum::<f64>();
                     }
                 }
             }

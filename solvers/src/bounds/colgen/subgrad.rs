@@ -393,7 +393,9 @@ const MIN_CHECK_SHARE: f64 = 0.1;
 /// complete check that does not improve refutes the candidate: `t` halves (the pool now
 /// holds the groups that spoiled it, so the next projection avoids them). A check cut by its
 /// time keeps `t` when it added groups to the pool (the next projection at the same step
-/// differs), else halves it. The reported bound is the best certified value; the steps and
+/// differs), else halves it. With `stop_early` a check stops as soon as it provably cannot
+/// beat the best certified value ([`certify_check_above`]; effort only: it counts as cut).
+/// The reported bound is the best certified value; the steps and
 /// the projections only choose the duals (proofs/P20, "Choosing the duals").
 #[allow(clippy::too_many_arguments)]
 pub fn push_project(
@@ -405,6 +407,7 @@ pub fn push_project(
     tau: f64,
     seed_groups: &[Vec<u32>],
     check_share: f64,
+    stop_early: bool,
     deadline: Instant,
     progress: bool,
 ) -> Ascent {
@@ -471,7 +474,14 @@ pub fn push_project(
             share.min(Duration::from_secs_f64((CHECK_GROWTH * slowest).max(floor)))
         };
         let pool_before = pool.len();
-        let check = certify_check(geo, &cand, d, tau, now + cap, &mut pool);
+        // A candidate whose sum is at or below the best value cannot improve on it (every
+        // check's value is at most sum y): with `stop_early` such a check stops at once.
+        let level = if stop_early {
+            out.lower_bound
+        } else {
+            f64::NEG_INFINITY
+        };
+        let (check, stopped) = certify_check_above(geo, &cand, d, tau, now + cap, &mut pool, level);
         let v = check.value;
         let secs = now.elapsed().as_secs_f64();
         if check.complete {
@@ -491,7 +501,13 @@ pub fn push_project(
                  {}, per size [{}] s, pool {}, left {left_over:.3e})",
                 t0.elapsed().as_secs_f64(),
                 cand.iter().sum::<f64>(),
-                if check.complete { "complete" } else { "cut" },
+                if stopped {
+                    "stopped"
+                } else if check.complete {
+                    "complete"
+                } else {
+                    "cut"
+                },
                 sizes.join(" "),
                 pool.len()
             );
@@ -508,6 +524,63 @@ pub fn push_project(
         }
         first = false;
         if t <= 0.0 || !t.is_finite() {
+            break;
+        }
+    }
+    out
+}
+
+/// Each step of [`tighten`] multiplies the anchor threshold by this.
+pub const TIGHTEN_FACTOR: f64 = 0.4;
+
+/// What [`tighten`] certified: the best value over its checks and the threshold it was
+/// certified at (`NEG_INFINITY` and `tau` when no check ran), and the checks run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tightened {
+    pub value: f64,
+    pub tau: f64,
+    pub checks: usize,
+}
+
+/// Re-certifies `y` at thresholds `tau` times 0.4, 0.16, ... ([`certify_check`]) until the
+/// deadline, a check cut by it, or a step that does not raise the value. A search to a
+/// smaller threshold costs more but loses less: a finished check certifies each anchor only
+/// down to its threshold, so `floor(n/k) |tau|` is what a threshold can cost at duals whose
+/// groups are all near 0 (proofs/P20: every `tau <= 0` gives a valid bound, so the best
+/// value is kept with its threshold).
+pub fn tighten(
+    geo: &Geometry,
+    d: usize,
+    y: &[f64],
+    tau: f64,
+    deadline: Instant,
+    progress: bool,
+) -> Tightened {
+    let mut out = Tightened {
+        value: f64::NEG_INFINITY,
+        tau,
+        checks: 0,
+    };
+    let mut at = tau;
+    while at < 0.0 && Instant::now() < deadline {
+        let t = Instant::now();
+        at *= TIGHTEN_FACTOR;
+        let check = certify_check(geo, y, d, at, deadline, &mut GroupPool::default());
+        out.checks += 1;
+        if progress {
+            eprintln!(
+                "tighten: threshold {at:.6}: {:.6} ({}, {:.1} s)",
+                check.value,
+                if check.complete { "complete" } else { "cut" },
+                t.elapsed().as_secs_f64()
+            );
+        }
+        let rose = check.value > out.value;
+        if rose {
+            out.value = check.value;
+            out.tau = at;
+        }
+        if !check.complete || !rose {
             break;
         }
     }
