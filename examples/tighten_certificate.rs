@@ -1,0 +1,95 @@
+//! Re-certifies the duals of a stored Lagrangian certificate (no cuts) at a smaller anchor
+//! threshold and writes the new certificate when its value is higher. The bound holds for
+//! every threshold `tau <= 0` (proofs/P20); a search to a smaller `tau` costs more time but
+//! loses less per anchor (a finished check certifies every anchor only down to `tau`, so
+//! `floor(n/k) |tau|` is what a threshold can cost). The colgen's `tighten_fraction` does the
+//! same inside a run; this tool does it to a run's certificate afterwards.
+//!
+//! ```text
+//! cargo run --release --example tighten_certificate -- --data census --k 10 \
+//!   --certificate IN.bound.json --factor 0.4 --seconds 600 --out OUT.bound.json
+//! ```
+//!
+//! `--factor F` (in (0, 1)): the new threshold is F times the stored one. The check stops at
+//! `--seconds` (then its value is valid but weak, and nothing is written unless it is higher).
+
+use microagg::certificate::BoundCertificate;
+use microagg::data::{load, ColumnSelection};
+use microagg_solvers::bounds::colgen::pricing::Geometry;
+use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (mut data, mut k) = (String::from("census"), 10usize);
+    let (mut input, mut output): (Option<PathBuf>, Option<PathBuf>) = (None, None);
+    let (mut factor, mut seconds) = (0.4f64, 600.0f64);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut val = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--data" => data = val()?,
+            "--k" => k = val()?.parse()?,
+            "--certificate" => input = Some(val()?.into()),
+            "--out" => output = Some(val()?.into()),
+            "--factor" => factor = val()?.parse()?,
+            "--seconds" => seconds = val()?.parse()?,
+            _ => return Err(format!("unknown argument {a}").into()),
+        }
+    }
+    if !(factor > 0.0 && factor < 1.0) {
+        return Err("--factor must be in (0, 1)".into());
+    }
+    let input = input.ok_or("--certificate FILE is required")?;
+    let output = output.ok_or("--out FILE is required")?;
+    let inst = load(&data, &ColumnSelection::All)?;
+    let cert = BoundCertificate::read(&input)?;
+    if !cert.cuts.is_empty() || cert.duals.len() != inst.n || cert.k != k {
+        return Err(format!(
+            "{}: not a cut-free Lagrangian certificate of {data} k={k}",
+            input.display()
+        )
+        .into());
+    }
+    if cert.anchor_threshold >= 0.0 {
+        return Err(format!(
+            "{}: threshold {} (nothing to tighten)",
+            input.display(),
+            cert.anchor_threshold
+        )
+        .into());
+    }
+    // The colgen's candidate pool size (3k, at least 12).
+    let geo = Geometry::new(&inst.z, inst.n, inst.d, k, (3 * k).max(12));
+    let tau = factor * cert.anchor_threshold;
+    let t = Instant::now();
+    let check = certify_check(
+        &geo,
+        &cert.duals,
+        inst.d,
+        tau,
+        t + Duration::from_secs_f64(seconds),
+        &mut GroupPool::default(),
+    );
+    println!(
+        "{data} k={k}: threshold {} -> {tau}: {:.9} -> {:.9} ({}, {:.1} s)",
+        cert.anchor_threshold,
+        cert.lower_bound,
+        check.value,
+        if check.complete { "complete" } else { "cut" },
+        t.elapsed().as_secs_f64()
+    );
+    if check.value > cert.lower_bound {
+        let mut tight = BoundCertificate::lagrangian(&inst, k, check.value, cert.duals.clone())
+            .with_anchor_threshold(tau);
+        tight.produced_by = format!(
+            "{} + tighten_certificate (factor {factor})",
+            cert.produced_by
+        );
+        tight.write(&output)?;
+        println!("written {}", output.display());
+    } else {
+        println!("not higher: nothing written");
+    }
+    Ok(())
+}
