@@ -184,8 +184,9 @@ pub struct ColgenOptions {
     /// With `certified_smoothing`: adapt `alpha` by the subgradient rule of Pessoa et al.
     /// (2018) instead of keeping `smoothing`.
     pub auto_smoothing: bool,
-    /// With `certified_smoothing` or `push_project`: stop a check's search once its value provably cannot beat
-    /// the best certified value ([`pricing::StopBelow`]; effort only, every value stays valid).
+    /// With `certified_smoothing` or `push_project`: stop a check's search once its value
+    /// provably cannot beat the best certified value ([`pricing::StopBelow`]; effort only,
+    /// every value stays valid).
     pub stop_early: bool,
     /// End the main loop once the master's value has not moved (relative 1e-7) for this
     /// many iterations, giving its remaining time to the final phase (0: never).
@@ -892,8 +893,7 @@ pub fn colgen_bound_from(
         out.lp_value = sol.value;
         if opts.stall_iterations > 0 {
             // The master's value unchanged (relative 1e-7: the solver's noise is ~5e-9) for
-            // `stall_iterations` solves:
-            // the remaining main time goes to the final phase.
+            // `stall_iterations` solves: the remaining main time goes to the final phase.
             let moved = (sol.value - stall.1).abs() > 1e-7 * stall.1.abs().max(1.0);
             if moved || stall.1.is_nan() {
                 stall = (out.iterations, sol.value);
