@@ -298,14 +298,8 @@ fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
     let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
     let mut rose = 0;
     for case in 0..24 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
-        let inst = common::from_rows(&rows);
+        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
         let geo = Geometry::new(&inst.z, n, d, k, 6);
-        let opt = brute_force_optimum(&inst.z, n, d, k);
         let y0 = nn_duals(&geo);
         // Thresholds 0 and negative (P20's tau); the ub only scales tau.
         let opts = SubgradOptions {
@@ -478,14 +472,8 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
     let mut rng = ChaCha8Rng::seed_from_u64(18_3030);
     let mut rose = 0;
     for case in 0..24 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
-        let inst = common::from_rows(&rows);
+        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
         let geo = Geometry::new(&inst.z, n, d, k, 6);
-        let opt = brute_force_optimum(&inst.z, n, d, k);
         let y0 = nn_duals(&geo);
         // A feasible partition of consecutive records (groups of k, the last takes the rest).
         let parts = n / k;
@@ -784,13 +772,7 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_2026);
     let mut above_nn = 0;
     for case in 0..16 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
-        let inst = common::from_rows(&rows);
-        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
         let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
         let opts = ColgenOptions {
             time_limit: 0.4,
@@ -837,13 +819,7 @@ fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
     let mut rng = ChaCha8Rng::seed_from_u64(22_2026);
     let mut tightened = 0;
     for case in 0..24 {
-        let n = rng.random_range(7..=11);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
-        let inst = common::from_rows(&rows);
-        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 7..=11);
         let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
         let threshold = [0.05, 0.2][case % 2];
         let opts = ColgenOptions {
@@ -895,6 +871,23 @@ fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
     }
     println!("tightening raised the nn duals' check in {tightened} of 24");
     assert!(tightened >= 12, "raised in only {tightened} of 24");
+}
+
+/// A small adversarial instance from [`family`] (n in `sizes`, d 1-2, k 2-3), standardised
+/// as a data file would be, with its subset-DP optimum: (n, d, k, instance, optimum).
+fn small_instance(
+    rng: &mut ChaCha8Rng,
+    case: usize,
+    sizes: std::ops::RangeInclusive<usize>,
+) -> (usize, usize, usize, microagg::data::Instance, f64) {
+    let n = rng.random_range(sizes);
+    let d = rng.random_range(1..=2);
+    let k = rng.random_range(2..=3usize.min(n / 2));
+    let x = family(rng, case, n, d);
+    let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+    let inst = common::from_rows(&rows);
+    let opt = brute_force_optimum(&inst.z, n, d, k);
+    (n, d, k, inst, opt)
 }
 
 /// One adversarial pricing instance of the completion tests: points from [`family`] (scaled
