@@ -286,8 +286,14 @@ fn branch_and_price_with_rank1_cuts_equals_brute_force() {
         "{with_rank1} runs with rank-1 cuts, {rank1_checks} (cut, partition) checks, \
          unproven {unproven:?}"
     );
-    // Proven everywhere but on the far-cluster family (P17 "Floating point").
-    assert!(unproven.iter().all(|u| u.1 == 4), "{unproven:?}");
+    // Proven everywhere but on three far-cluster runs (18 before the small dual box, P17
+    // "Small duals"): there the chunked start is 1e11 times the optimum, so the scaled optimum
+    // is 1e-7 against HiGHS' absolute tolerances (P17 "Floating point"); from the optimal
+    // partition as start the same three are proven.
+    assert!(
+        unproven.iter().all(|u| u.1 == 4) && unproven.len() <= 3,
+        "{unproven:?}"
+    );
     assert!(
         with_rank1 >= 10,
         "only {with_rank1} runs separated rank-1 cuts"

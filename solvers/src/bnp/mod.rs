@@ -27,7 +27,8 @@
 //!   holds the compatible columns of the global column pool (columns that violate the node's
 //!   decisions are left out, i.e. fixed to 0) and `2n` big-M artificial columns (the box
 //!   columns of the master centred at 0 with half-width `M`), so it is feasible at every node;
-//!   `M` is raised when the artificials stay in a converged solution.
+//!   `M` is raised when the artificials stay in a converged solution, and shrunk once when
+//!   the duals cancel each other (`small_duals.rs`, P17 "Small duals").
 //! - **Pricing at a node.** Heuristic pricing ([`pricing::heuristic`]) from every record,
 //!   keeping only compatible groups; when it finds nothing, the exact pricing restricted to
 //!   compatible groups ([`pricing::exact_rc_bound_pairs`]). Its proven bound `rho` gives the
@@ -85,6 +86,7 @@ mod options;
 mod pool_search;
 mod rank1;
 mod result;
+mod small_duals;
 
 use enumerate::enumerate_at_root;
 pub use enumerate::{prove_by_enumeration, EnumerationOptions, EnumerationProof};

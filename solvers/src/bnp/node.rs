@@ -11,6 +11,7 @@
 
 use super::big_cuts::{self, BigCutSearch};
 use super::rank1::{self, Rank1Search};
+use super::small_duals;
 use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
 use crate::bounds::colgen::count_row::column_threshold;
 use crate::bounds::colgen::cuts::{self, Cut, CutDuals, MAX_CUT_RECORDS};
@@ -171,6 +172,7 @@ pub(super) fn process_node(
         .add_rank1_cuts(&cut_pool.cuts)
         .map_err(ColgenError::Lp)?;
     let mut raises = 0;
+    let mut shrunk = false;
     loop {
         if stop() {
             return Ok(NodeEnd::Stopped);
@@ -246,6 +248,20 @@ pub(super) fn process_node(
             }
             if is_proven(node.bound, inc.upper) {
                 return Ok(NodeEnd::Pruned);
+            }
+            if !shrunk
+                && !fresh(&ex)
+                && sol.artificial <= 1e-7
+                && small_duals::cancellation(y, &sol.cut_duals, sol.value)
+                    > small_duals::CANCELLATION
+            {
+                // Duals that offset each other hide the bound under their rounding margins;
+                // the same node with a small box looks for small duals (small_duals.rs).
+                shrunk = true;
+                big_m = small_duals::half_width(sol.value);
+                delta.iter_mut().for_each(|v| *v = big_m);
+                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
+                continue;
             }
             new_cols.extend(
                 ex.columns
