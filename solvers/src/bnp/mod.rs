@@ -50,6 +50,8 @@
 //! - **Scaling.** As in the set-partitioning solver (P11 "Scaling") the data are multiplied by
 //!   the power of two `s` nearest to `sqrt(1024 n / SSE(start))`, which is exact, so HiGHS'
 //!   absolute tolerances are small against the costs; bounds are divided by `s^2` (exact).
+//!   A tree that closes without the proof while its incumbent fell [`RESCALE`] times below
+//!   the start is searched again from the incumbent, at the scale it sets.
 //! - **Enumeration** (option `enumerate`, proofs/P19). After the root, every group whose
 //!   reduced cost at the root's duals is within the gap is listed and the partitions made of
 //!   them are searched ([`prove_by_enumeration`]); when both run to completion the optimum
@@ -156,6 +158,13 @@ pub(super) struct Incumbent {
 /// size `k`, from the feasible partitions `starts` (labels, every group of at least `k`
 /// records; the best is the first incumbent). `interrupt`, once set, stops the search as at
 /// the time limit. `on_progress` receives every improvement.
+///
+/// The scaling (module doc) is set by the start. When the tree closes without a proof and
+/// the incumbent ended [`RESCALE`] times or more below the start, the scaled optimum was
+/// small against HiGHS' absolute tolerances (P17 "Floating point"): the search runs again,
+/// in the time left, from the incumbent, at the scale it sets. The result is the second
+/// run's (its leaves prove its bound) when its bound is at least the first's, with the
+/// counters of both; progress reports stay monotone.
 #[allow(clippy::too_many_arguments)]
 pub fn branch_and_price(
     x: &[f64],
@@ -167,6 +176,76 @@ pub fn branch_and_price(
     interrupt: Option<&AtomicBool>,
     on_progress: &mut dyn FnMut(&BnpProgress),
 ) -> Result<BnpResult, ColgenError> {
+    let t0 = Instant::now();
+    let (first, scaled_for) = search(x, n, d, k, starts, opts, interrupt, on_progress)?;
+    let left = opts.time_limit - t0.elapsed().as_secs_f64();
+    if first.proven_optimal
+        || first.stopped.is_some()
+        || first.sse * RESCALE > scaled_for
+        || left <= 0.0
+    {
+        return Ok(first);
+    }
+    let again_opts = BnpOptions {
+        time_limit: left,
+        ..opts.clone()
+    };
+    let (offset, mut best) = (t0.elapsed().as_secs_f64(), (first.sse, first.lower_bound));
+    let (mut second, _) = search(
+        x,
+        n,
+        d,
+        k,
+        &[&first.labels],
+        &again_opts,
+        interrupt,
+        &mut |p| {
+            let better = match p.what {
+                "incumbent" => p.incumbent_sse < best.0,
+                _ => p.lower_bound > best.1,
+            };
+            if better {
+                best = (best.0.min(p.incumbent_sse), best.1.max(p.lower_bound));
+                on_progress(&BnpProgress {
+                    seconds: offset + p.seconds,
+                    nodes: first.nodes + p.nodes,
+                    incumbent_sse: best.0,
+                    lower_bound: best.1,
+                    ..p.clone()
+                });
+            }
+        },
+    )?;
+    if second.lower_bound < first.lower_bound {
+        return Ok(first);
+    }
+    second.nodes += first.nodes;
+    second.lp_solves += first.lp_solves;
+    second.exact_calls += first.exact_calls;
+    second.cut_rounds += first.cut_rounds;
+    second.seconds = t0.elapsed().as_secs_f64();
+    let mut log = first.node_log;
+    log.append(&mut second.node_log);
+    second.node_log = log;
+    Ok(second)
+}
+
+/// Search again at the incumbent's scale when it fell this many times below the start's
+/// SSE: the scaled optimum is then below `n` instead of about `1024 n`.
+pub const RESCALE: f64 = 1024.0;
+
+/// One search at the scale of the best start; returns the result and that start's SSE.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+    opts: &BnpOptions,
+    interrupt: Option<&AtomicBool>,
+    on_progress: &mut dyn FnMut(&BnpProgress),
+) -> Result<(BnpResult, f64), ColgenError> {
     let t0 = Instant::now();
     opts.check()?;
     let nn = nn_bound(x, n, d, k)?.lower_bound; // validates x, n, d, k
@@ -207,6 +286,7 @@ pub fn branch_and_price(
         }
     }
     let mut inc = inc.expect("at least one start");
+    let scaled_for = inc.sse;
     let groups_max = n / k;
     // Scale (P11 "Scaling"): s a power of two, exact; costs s^2 times the original.
     let mut s =
@@ -529,5 +609,5 @@ pub fn branch_and_price(
     out.sse = inc.sse;
     out.sse_upper = inc.upper;
     out.seconds = t0.elapsed().as_secs_f64();
-    Ok(out)
+    Ok((out, scaled_for))
 }
