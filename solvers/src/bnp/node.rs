@@ -252,8 +252,7 @@ pub(super) fn process_node(
             if !shrunk
                 && !fresh(&ex)
                 && sol.artificial <= 1e-7
-                && small_duals::cancellation(y, &sol.cut_duals, sol.value)
-                    > small_duals::CANCELLATION
+                && small_duals::should_shrink(y, &sol.cut_duals, sol.value)
             {
                 // Duals that offset each other hide the bound under their rounding margins;
                 // the same node with a small box looks for small duals (small_duals.rs).

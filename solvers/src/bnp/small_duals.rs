@@ -16,22 +16,29 @@
 //! The CASC masters cancel by about 1, so their runs do not change.
 //!
 //! ## Complexity
-//! O(n + cuts) for the test; the shrunk box costs the master re-solves and pricing calls of
+//! O(n + cuts) for the test ([`should_shrink`]); the shrunk box costs the master re-solves and pricing calls of
 //! the column generation that follows.
 
 /// Shrink the box when `sum |y| + sum |sigma|` exceeds the LP value's magnitude by more than
 /// this factor. The margins are a few hundred units of roundoff times the duals' magnitude,
 /// so below this ratio they stay far under the proof tolerance 1e-9.
-pub(super) const CANCELLATION: f64 = 1e3;
+const CANCELLATION: f64 = 1e3;
 
-/// How many times the duals' magnitude exceeds the LP value's.
-pub(super) fn cancellation(y: &[f64], sigma: &[f64], lp_value: f64) -> f64 {
+/// No shrinking below this (scaled) LP value: a box of half-width 2e-12 would be far below
+/// HiGHS' absolute tolerances (1e-9), so its artificials would cost nothing. Such a value
+/// means a start far above the optimum, which the search again at the incumbent's scale
+/// handles (`RESCALE`, P17 "A start far above the optimum").
+const LEAST_LP_VALUE: f64 = 1e-12;
+
+/// True when the duals' magnitude exceeds the (scaled) LP value by more than
+/// [`CANCELLATION`] and that value is not too small for a box around it.
+pub(super) fn should_shrink(y: &[f64], sigma: &[f64], lp_value: f64) -> bool {
     let magnitude: f64 = y.iter().chain(sigma).map(|v| v.abs()).sum();
-    magnitude / lp_value.abs().max(f64::MIN_POSITIVE)
+    lp_value > LEAST_LP_VALUE && magnitude > CANCELLATION * lp_value
 }
 
-/// The shrunk box's half-width: twice the LP value's magnitude, so that duals sharing the
-/// value among the records fit in it.
+/// The shrunk box's half-width: twice the LP value, so that duals sharing the value among
+/// the records fit in it.
 pub(super) fn half_width(lp_value: f64) -> f64 {
-    2.0 * lp_value.abs().max(f64::MIN_POSITIVE)
+    2.0 * lp_value
 }
