@@ -405,6 +405,16 @@ fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
     assert!(bound["lower_bound"].as_f64().unwrap() <= bound["details"]["sse"].as_f64().unwrap());
 }
 
+/// The leaf with the least claimed bound (index, bound).
+fn least_leaf(cert: &microagg::bnp_certificate::BnpCertificate) -> (usize, f64) {
+    cert.leaves
+        .iter()
+        .enumerate()
+        .filter_map(|(j, l)| l.lower_bound.map(|b| (j, b)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap()
+}
+
 #[test]
 fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
     use microagg::bnp_certificate::{verify, BnpCertificate};
@@ -443,13 +453,7 @@ fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
         let back = BnpCertificate::parse(&text, "mem").unwrap();
         assert_eq!(back, cert);
         // One dual raised at the leaf with the least bound: its claim no longer holds.
-        let (j, least) = cert
-            .leaves
-            .iter()
-            .enumerate()
-            .filter_map(|(j, l)| l.lower_bound.map(|b| (j, b)))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .unwrap();
+        let (j, least) = least_leaf(&cert);
         let mut bad = cert.clone();
         bad.leaves[j].duals[0] += 0.1 * (1.0 + least.abs());
         let v = verify(&bad, &inst, k, None).unwrap();
@@ -975,13 +979,7 @@ fn far_clusters_are_proven_with_small_duals_and_their_certificates_verify() {
                 largest_ratio = largest_ratio.max(magnitude / b);
             }
         }
-        let (j, least) = cert
-            .leaves
-            .iter()
-            .enumerate()
-            .filter_map(|(j, l)| l.lower_bound.map(|b| (j, b)))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .unwrap();
+        let (j, least) = least_leaf(&cert);
         let mut bad = cert.clone();
         bad.leaves[j].duals[0] += 0.1 * least.abs();
         assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
