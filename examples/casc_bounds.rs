@@ -24,13 +24,16 @@
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing] [--stop-early]
-//!         [--max-columns N] [--pool L] [--certificates DIR] [--progress]`
+//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
 //!
 //! Defaults: all twelve cases (k = 3, 4, 5, 10 of tarragona, census, eia), 60 s per case,
 //! `--cuts 50`. Cases run one after the other on one thread (the protocol: one core,
-//! at most 1800 s per case).
+//! at most 1800 s per case). The colgen flags set the `ColgenOptions` field of the same name
+//! (their meanings: `solvers/src/bounds/colgen/mod.rs`, the option table), e.g. `--stall N`
+//! = `stall_iterations`, `--tighten F` = `tighten_fraction`. `--certificates DIR` needs DIR
+//! to exist.
 //!
 //! ## Complexity
 //! That of the bound per case, within its time limit.
