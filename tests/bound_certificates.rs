@@ -620,3 +620,113 @@ fn the_bounds_table_names_the_strongest_stored_certificate() {
     }
     assert_eq!(rows, 12);
 }
+
+/// The k = 10 recipe of the stored CASC bounds through `microagg bound` itself (the flags
+/// `--box-width`, `--stop-early`, `--tighten` next to the older ones), not only through
+/// examples/casc_bounds: the box reaches the engine (smoothing off under a box, so every
+/// progress line says alpha 0.000, against 0.500 without), the tightening runs, the
+/// certificate verifies; bad values, a bound without these parameters and `--weights` are
+/// refused by name.
+#[test]
+fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "gauss:n=200,d=3,clusters=20,seed=3";
+    let recipe = [
+        "bound",
+        "--data",
+        spec,
+        "--k",
+        "10",
+        "--method",
+        "colgen",
+        "--time-limit",
+        "6",
+        "--nn-ascent",
+        "0.2",
+        "--final-fraction",
+        "0.3",
+        "--lp-segment",
+        "--push-project",
+        "--ipm",
+        "--stop-early",
+        "--tighten",
+        "0.1",
+        "--progress",
+    ];
+    let run = |extra: &[&str], cert: &Path| -> String {
+        let mut args = recipe.to_vec();
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--certificate", cert.to_str().unwrap()]);
+        String::from_utf8_lossy(&cli_ok(&args).stderr).to_string()
+    };
+    let alpha_lines = |log: &str, alpha: &str| {
+        log.lines()
+            .filter(|l| l.starts_with("colgen:") && l.contains(&format!("alpha {alpha}")))
+            .count()
+    };
+    let boxed = dir.path().join("boxed.json");
+    let log = run(&["--box-width", "0.3"], &boxed);
+    assert!(alpha_lines(&log, "0.000") > 0, "{log}");
+    assert_eq!(alpha_lines(&log, "0.500"), 0, "{log}");
+    let plain = dir.path().join("plain.json");
+    let log = run(&[], &plain);
+    assert!(alpha_lines(&log, "0.500") > 0, "{log}");
+    assert_eq!(alpha_lines(&log, "0.000"), 0, "{log}");
+    assert!(log.contains("tighten: threshold"), "{log}");
+    for cert in [&boxed, &plain] {
+        let (code, text) = verify_exit(spec, "10", cert);
+        assert_eq!(code, Some(0), "{text}");
+    }
+
+    let refused = |extra: &[&str], expected: &str| {
+        let mut args = vec!["bound", "--data", spec, "--k", "10"];
+        args.extend_from_slice(extra);
+        let out = cli(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(expected), "{extra:?}: {err}");
+    };
+    refused(
+        &["--method", "colgen", "--box-width=-1"],
+        "box_width=-1: expected a finite number >= 0",
+    );
+    refused(
+        &["--method", "colgen", "--box-width", "inf"],
+        "box_width=inf: expected a finite number >= 0",
+    );
+    refused(
+        &["--method", "colgen", "--tighten", "1.5"],
+        "tighten_fraction=1.5: expected a number in [0, 1)",
+    );
+    refused(
+        &["--method", "nn", "--box-width", "0.3"],
+        "bound nn has no parameter 'box_width'",
+    );
+    let csv = dir.path().join("w.csv");
+    std::fs::write(&csv, "x,y,w\n0,0,1\n1,0,2\n0,1,1\n5,5,1\n6,5,3\n5,6,1\n").unwrap();
+    for flag in [
+        &["--box-width", "0.3"][..],
+        &["--push-project"],
+        &["--stop-early"],
+    ] {
+        let mut args = vec![
+            "bound",
+            "--data",
+            csv.to_str().unwrap(),
+            "--k",
+            "3",
+            "--weights",
+            "w",
+            "--method",
+            "colgen",
+        ];
+        args.extend_from_slice(flag);
+        let out = cli(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag:?}: {err}");
+        assert!(
+            err.contains(&format!("{} does not apply to the weighted", flag[0])),
+            "{flag:?}: {err}"
+        );
+    }
+}

@@ -12,7 +12,8 @@
 //! (`anchor_threshold`), interior point re-solves of the master (`ipm`), the share of the
 //! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
 //! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`)
-//! and the re-certification of the best point at smaller thresholds (`tighten_fraction`).
+//! and the re-certification of the best point at smaller thresholds (`tighten_fraction`), and
+//! the dual box of the master (`box_width`, the box step every stored k = 10 bound used).
 //! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
 //!
 //! ## Complexity
@@ -119,6 +120,12 @@ pub const TIGHTEN_FRACTION: BoundParam = BoundParam {
     doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end, that re-certifies the best point at smaller anchor thresholds (proofs/P20; 0: none)",
 };
 
+pub const BOX_WIDTH: BoundParam = BoundParam {
+    key: "box_width",
+    default: "0",
+    doc: "dual box half-width around the stability centre, relative to its mean |y| (box step; 0: no box; with a box, smoothing is off)",
+};
+
 /// Values of the parameters above (None: the `ColgenOptions` default).
 #[derive(Debug, Clone, Default)]
 pub struct K10Options {
@@ -134,6 +141,7 @@ pub struct K10Options {
     pub auto_smoothing: bool,
     pub stop_early: bool,
     pub tighten_fraction: Option<f64>,
+    pub box_width: Option<f64>,
 }
 
 impl K10Options {
@@ -163,6 +171,13 @@ impl K10Options {
             "stop_early" => self.stop_early = flag()?,
             "smoothing" => self.smoothing = fraction()?,
             "tighten_fraction" => self.tighten_fraction = fraction()?,
+            "box_width" => {
+                let v: f64 = value.parse().map_err(|_| bad("a finite number >= 0"))?;
+                if !v.is_finite() || v < 0.0 {
+                    return Err(bad("a finite number >= 0"));
+                }
+                self.box_width = Some(v);
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -193,6 +208,9 @@ impl K10Options {
         }
         if let Some(v) = self.tighten_fraction {
             opts.tighten_fraction = v;
+        }
+        if let Some(v) = self.box_width {
+            opts.box_width = v;
         }
     }
 }

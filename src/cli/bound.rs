@@ -121,6 +121,19 @@ pub struct BoundArgs {
     /// colgen: with --certified-smoothing, adapt alpha (Pessoa et al. 2018).
     #[arg(long)]
     pub auto_smoothing: bool,
+    /// colgen: with --certified-smoothing or --push-project, stop a certifying check once
+    /// it provably cannot beat the best certified value (effort only, proofs/P20).
+    #[arg(long)]
+    pub stop_early: bool,
+    /// colgen: with --lp-segment, the fraction of the time limit, taken off
+    /// push-and-project's end, that re-certifies the best point at smaller anchor thresholds
+    /// (default 0: none).
+    #[arg(long, value_name = "F")]
+    pub tighten: Option<f64>,
+    /// colgen: box step, the dual box half-width around the stability centre relative to
+    /// its mean |y| (default 0: no box; the stored k = 10 bounds used 0.3).
+    #[arg(long, value_name = "W")]
+    pub box_width: Option<f64>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
@@ -292,6 +305,9 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             "auto_smoothing",
             args.auto_smoothing.then(|| "true".to_string()),
         ),
+        ("stop_early", args.stop_early.then(|| "true".to_string())),
+        ("tighten_fraction", args.tighten.map(|v| v.to_string())),
+        ("box_width", args.box_width.map(|v| v.to_string())),
     ];
     for (key, value) in k10 {
         if let Some(v) = value {
@@ -452,12 +468,16 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
         ("--nn-ascent", args.nn_ascent.is_some()),
         ("--subgradient", args.subgradient.is_some()),
         ("--lp-segment", args.lp_segment),
+        ("--push-project", args.push_project),
         ("--anchor-threshold", args.anchor_threshold.is_some()),
         ("--ipm", args.ipm),
         ("--final-fraction", args.final_fraction.is_some()),
         ("--certified-smoothing", args.certified_smoothing),
         ("--smoothing", args.smoothing.is_some()),
         ("--auto-smoothing", args.auto_smoothing),
+        ("--stop-early", args.stop_early),
+        ("--tighten", args.tighten.is_some()),
+        ("--box-width", args.box_width.is_some()),
         ("--labels-out", args.labels_out.is_some()),
     ];
     if let Some((option, _)) = unused.iter().find(|(_, given)| *given) {
