@@ -8,7 +8,9 @@
 //! rejected, a malformed cut is an error.
 
 mod common;
-use common::{brute_force_optimum, cli, cli_ok, from_rows, write_rows_csv};
+use common::{
+    assert_exit, brute_force_optimum, cli, cli_ok, from_rows, stderr, weighted_args, write_rows_csv,
+};
 use microagg::certificate::BoundCertificate;
 use microagg_solvers::bounds::verify_lagrangian;
 use rand::{Rng, SeedableRng};
@@ -657,7 +659,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         let mut args = recipe.to_vec();
         args.extend_from_slice(extra);
         args.extend_from_slice(&["--certificate", cert.to_str().unwrap()]);
-        String::from_utf8_lossy(&cli_ok(&args).stderr).to_string()
+        stderr(&cli_ok(&args))
     };
     let alpha_lines = |log: &str, alpha: &str| {
         log.lines()
@@ -681,10 +683,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
     let refused = |extra: &[&str], expected: &str| {
         let mut args = vec!["bound", "--data", spec, "--k", "10"];
         args.extend_from_slice(extra);
-        let out = cli(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
-        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert_exit(&cli(&args), 2, expected);
     };
     refused(
         &["--method", "colgen", "--box-width=-1"],
@@ -709,24 +708,10 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         &["--push-project"],
         &["--stop-early"],
     ] {
-        let mut args = vec![
-            "bound",
-            "--data",
-            csv.to_str().unwrap(),
-            "--k",
-            "3",
-            "--weights",
-            "w",
-            "--method",
-            "colgen",
-        ];
-        args.extend_from_slice(flag);
-        let out = cli(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{flag:?}: {err}");
-        assert!(
-            err.contains(&format!("{} does not apply to the weighted", flag[0])),
-            "{flag:?}: {err}"
-        );
+        let mut extra = vec!["--method", "colgen"];
+        extra.extend_from_slice(flag);
+        let args = weighted_args("bound", csv.to_str().unwrap(), "3", &extra);
+        let expected = format!("{} does not apply to the weighted", flag[0]);
+        assert_exit(&cli(&args), 2, &expected);
     }
 }

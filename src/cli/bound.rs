@@ -282,34 +282,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
-    let k10 = [
-        ("nn_ascent", args.nn_ascent.map(|v| v.to_string())),
-        ("subgradient", args.subgradient.map(|v| v.to_string())),
-        ("lp_segment", args.lp_segment.then(|| "true".to_string())),
-        (
-            "push_project",
-            args.push_project.then(|| "true".to_string()),
-        ),
-        (
-            "anchor_threshold",
-            args.anchor_threshold.map(|v| v.to_string()),
-        ),
-        ("ipm", args.ipm.then(|| "true".to_string())),
-        ("final_fraction", args.final_fraction.map(|v| v.to_string())),
-        (
-            "certified_smoothing",
-            args.certified_smoothing.then(|| "true".to_string()),
-        ),
-        ("smoothing", args.smoothing.map(|v| v.to_string())),
-        (
-            "auto_smoothing",
-            args.auto_smoothing.then(|| "true".to_string()),
-        ),
-        ("stop_early", args.stop_early.then(|| "true".to_string())),
-        ("tighten_fraction", args.tighten.map(|v| v.to_string())),
-        ("box_width", args.box_width.map(|v| v.to_string())),
-    ];
-    for (key, value) in k10 {
+    for (_, key, value) in k10_flags(&args) {
         if let Some(v) = value {
             options.set(&args.method, key, &v)?;
         }
@@ -448,6 +421,44 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
     })
 }
 
+/// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
+/// not given). One table for setting them (`bound`) and refusing them (`--weights`).
+fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 13] {
+    let number = |v: Option<f64>| v.map(|v| v.to_string());
+    let flag = |on: bool| on.then(|| "true".to_string());
+    [
+        ("--nn-ascent", "nn_ascent", number(args.nn_ascent)),
+        ("--subgradient", "subgradient", number(args.subgradient)),
+        ("--lp-segment", "lp_segment", flag(args.lp_segment)),
+        ("--push-project", "push_project", flag(args.push_project)),
+        (
+            "--anchor-threshold",
+            "anchor_threshold",
+            number(args.anchor_threshold),
+        ),
+        ("--ipm", "ipm", flag(args.ipm)),
+        (
+            "--final-fraction",
+            "final_fraction",
+            number(args.final_fraction),
+        ),
+        (
+            "--certified-smoothing",
+            "certified_smoothing",
+            flag(args.certified_smoothing),
+        ),
+        ("--smoothing", "smoothing", number(args.smoothing)),
+        (
+            "--auto-smoothing",
+            "auto_smoothing",
+            flag(args.auto_smoothing),
+        ),
+        ("--stop-early", "stop_early", flag(args.stop_early)),
+        ("--tighten", "tighten_fraction", number(args.tighten)),
+        ("--box-width", "box_width", number(args.box_width)),
+    ]
+}
+
 /// `microagg bound --weights W` (nn, P41; colgen, P43, with `--start` and `--certificate`)
 /// on the weighted SSE ([`microagg::bound::weighted`]). colgen-cuts and bnp have no weighted
 /// version; the options without a weighted meaning (cuts, the k = 10 helpers, labels out,
@@ -455,7 +466,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
 fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
     microagg::bound::weighted::check_weighted_name(&args.method)?;
     let colgen = args.method == "colgen";
-    let unused = [
+    let mut unused = vec![
         ("--start", args.start.is_some() && !colgen),
         ("--certificate", args.certificate.is_some() && !colgen),
         ("--cuts", args.cuts.is_some()),
@@ -465,21 +476,9 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
         ("--rank1-cuts", args.rank1_cuts),
         ("--big-cuts", args.big_cuts.is_some()),
         ("--count-row", args.count_row),
-        ("--nn-ascent", args.nn_ascent.is_some()),
-        ("--subgradient", args.subgradient.is_some()),
-        ("--lp-segment", args.lp_segment),
-        ("--push-project", args.push_project),
-        ("--anchor-threshold", args.anchor_threshold.is_some()),
-        ("--ipm", args.ipm),
-        ("--final-fraction", args.final_fraction.is_some()),
-        ("--certified-smoothing", args.certified_smoothing),
-        ("--smoothing", args.smoothing.is_some()),
-        ("--auto-smoothing", args.auto_smoothing),
-        ("--stop-early", args.stop_early),
-        ("--tighten", args.tighten.is_some()),
-        ("--box-width", args.box_width.is_some()),
-        ("--labels-out", args.labels_out.is_some()),
     ];
+    unused.extend(k10_flags(args).map(|(flag, _, value)| (flag, value.is_some())));
+    unused.push(("--labels-out", args.labels_out.is_some()));
     if let Some((option, _)) = unused.iter().find(|(_, given)| *given) {
         return Err(Error::usage(format!(
             "{option} does not apply to the weighted {} bound (bound --weights): it has no \

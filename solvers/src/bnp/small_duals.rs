@@ -16,8 +16,8 @@
 //! The CASC masters cancel by about 1, so their runs do not change.
 //!
 //! ## Complexity
-//! O(n + cuts) for the test ([`should_shrink`]); the shrunk box costs the master re-solves and pricing calls of
-//! the column generation that follows.
+//! O(n + cuts) for the test ([`should_shrink`]); the shrunk box costs the master re-solves
+//! and pricing calls of the column generation that follows.
 
 /// Shrink the box when `sum |y| + sum |sigma|` exceeds the LP value's magnitude by more than
 /// this factor. The margins are a few hundred units of roundoff times the duals' magnitude,
