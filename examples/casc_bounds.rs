@@ -24,7 +24,7 @@
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing] [--stop-early]
-//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--certificates DIR] [--progress]`
+//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--master-upper SECS] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
 //!
@@ -32,8 +32,10 @@
 //! `--cuts 50`. Cases run one after the other on one thread (the issue's protocol: one core,
 //! at most 1800 s per case). The colgen flags set the `ColgenOptions` field of the same name
 //! (their meanings: `solvers/src/bounds/colgen/mod.rs`, the option table), e.g. `--stall N`
-//! = `stall_iterations`, `--tighten F` = `tighten_fraction`. `--certificates DIR` needs DIR
-//! to exist.
+//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--master-upper SECS` =
+//! `master_upper_seconds` (after the case's time: the run's columns as an unboxed,
+//! cut-free restricted master, whose value lies above the LP relaxation; printed as
+//! "restricted master", an estimate, not a bound). `--certificates DIR` needs DIR to exist.
 //!
 //! ## Complexity
 //! That of the bound per case, within its time limit.
@@ -139,6 +141,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--stop-early" => opts.stop_early = true,
                     "--stall" => opts.stall_iterations = value()?.parse()?,
                     "--tighten" => opts.tighten_fraction = value()?.parse()?,
+                    "--master-upper" => opts.master_upper_seconds = value()?.parse()?,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
                 }
@@ -166,6 +169,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--box-width" => opts.box_width.to_string(),
                         "--stall" => opts.stall_iterations.to_string(),
                         "--tighten" => opts.tighten_fraction.to_string(),
+                        "--master-upper" => opts.master_upper_seconds.to_string(),
                         "--smoothing" => opts.smoothing.to_string(),
                         _ => opts.pool.to_string(),
                     });
@@ -254,6 +258,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             b.cut_rounds,
             b.cuts
         );
+        if let Some(u) = &b.master_upper {
+            println!(
+                "  # restricted master without box or cuts (LP relaxation <= this, HiGHS' \
+                 tolerance): {} (recomputed {}, coverage residual {:.1e}, support {} \
+                 columns, {:.1} s)",
+                num(u.value),
+                num(u.recomputed),
+                u.residual,
+                u.support,
+                u.seconds
+            );
+        }
         if let Some(dir) = &cert_dir {
             if !b.duals.is_empty() && b.lagrangian > b.nn {
                 let path = dir.join(format!("{data}-k{k}.bound.json"));

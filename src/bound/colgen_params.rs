@@ -13,7 +13,9 @@
 //! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
 //! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`)
 //! and the re-certification of the best point at smaller thresholds (`tighten_fraction`), and
-//! the dual box of the master (`box_width`, the box step every stored k = 10 bound used).
+//! the dual box of the master (`box_width`, the box step every stored k = 10 bound used),
+//! and, after the bound, the run's columns as a restricted master without box or cuts
+//! (`master_upper`: where the LP relaxation lies, an estimate, proofs/P09 Part D).
 //! Each maps one-to-one onto a field of `ColgenOptions` (documented there).
 //!
 //! ## Complexity
@@ -126,6 +128,12 @@ pub const BOX_WIDTH: BoundParam = BoundParam {
     doc: "dual box half-width around the stability centre, relative to its mean |y| (box step; 0: no box; with a box, smoothing is off)",
 };
 
+pub const MASTER_UPPER: BoundParam = BoundParam {
+    key: "master_upper",
+    default: "0",
+    doc: "after the bound, seconds to solve the run's columns as a restricted master without box or cuts: its value lies above the LP relaxation (an estimate with HiGHS' tolerance, not a bound; proofs/P09 Part D; 0: not done)",
+};
+
 /// Values of the parameters above (None: the `ColgenOptions` default).
 #[derive(Debug, Clone, Default)]
 pub struct K10Options {
@@ -142,6 +150,7 @@ pub struct K10Options {
     pub stop_early: bool,
     pub tighten_fraction: Option<f64>,
     pub box_width: Option<f64>,
+    pub master_upper: Option<f64>,
 }
 
 impl K10Options {
@@ -158,6 +167,13 @@ impl K10Options {
             Ok(Some(v))
         };
         let flag = || -> Result<bool> { value.parse().map_err(|_| bad("true or false")) };
+        let finite_nonnegative = || -> Result<f64> {
+            let v: f64 = value.parse().map_err(|_| bad("a finite number >= 0"))?;
+            if !v.is_finite() || v < 0.0 {
+                return Err(bad("a finite number >= 0"));
+            }
+            Ok(v)
+        };
         match key {
             "nn_ascent" => self.nn_ascent = fraction()?,
             "subgradient" => self.subgradient = fraction()?,
@@ -171,13 +187,8 @@ impl K10Options {
             "stop_early" => self.stop_early = flag()?,
             "smoothing" => self.smoothing = fraction()?,
             "tighten_fraction" => self.tighten_fraction = fraction()?,
-            "box_width" => {
-                let v: f64 = value.parse().map_err(|_| bad("a finite number >= 0"))?;
-                if !v.is_finite() || v < 0.0 {
-                    return Err(bad("a finite number >= 0"));
-                }
-                self.box_width = Some(v);
-            }
+            "box_width" => self.box_width = Some(finite_nonnegative()?),
+            "master_upper" => self.master_upper = Some(finite_nonnegative()?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -211,6 +222,9 @@ impl K10Options {
         }
         if let Some(v) = self.box_width {
             opts.box_width = v;
+        }
+        if let Some(v) = self.master_upper {
+            opts.master_upper_seconds = v;
         }
     }
 }

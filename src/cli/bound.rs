@@ -134,6 +134,12 @@ pub struct BoundArgs {
     /// its mean |y| (default 0: no box; the stored k = 10 bounds used 0.3).
     #[arg(long, value_name = "W")]
     pub box_width: Option<f64>,
+    /// colgen: after the bound, seconds to solve the run's columns as a restricted master
+    /// without box or cuts; its value lies above the LP relaxation, so no plain Lagrangian
+    /// bound can pass it (an estimate with HiGHS' tolerance, not a bound; proofs/P09 Part D;
+    /// default 0: not done).
+    #[arg(long, value_name = "SECS")]
+    pub master_upper: Option<f64>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
@@ -423,7 +429,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
 
 /// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
 /// not given). One table for setting them (`bound`) and refusing them (`--weights`).
-fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 13] {
+fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 14] {
     let number = |v: Option<f64>| v.map(|v| v.to_string());
     let flag = |on: bool| on.then(|| "true".to_string());
     [
@@ -456,6 +462,7 @@ fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>);
         ("--stop-early", "stop_early", flag(args.stop_early)),
         ("--tighten", "tighten_fraction", number(args.tighten)),
         ("--box-width", "box_width", number(args.box_width)),
+        ("--master-upper", "master_upper", number(args.master_upper)),
     ]
 }
 

@@ -30,7 +30,7 @@ pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
 
 /// The one-line text form of a bound.
 pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
-    format!(
+    let mut text = format!(
         "{} bound on {} (n={}, d={}), k={}: SSE >= {:.6}, IL >= {:.6} % ({}certified), {:.3} s",
         b.method,
         inst.name,
@@ -41,7 +41,16 @@ pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
         b.il_lower_bound,
         if b.certified { "" } else { "not " },
         b.seconds
-    )
+    );
+    // colgen's --master-upper (proofs/P09 Part D): said to be an estimate, on its own line.
+    let upper = &b.details["master_upper"];
+    if let (Some(v), Some(r)) = (upper["value"].as_f64(), upper["residual"].as_f64()) {
+        text.push_str(&format!(
+            "\nLP relaxation <= {v:.6} (restricted master without box or cuts; an estimate \
+             with HiGHS' tolerance, coverage residual {r:.1e}, not a bound)"
+        ));
+    }
+    text
 }
 
 /// `verify-bound --json`: the verdict with the certificate file, instance, k and time, and
