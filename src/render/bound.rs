@@ -28,7 +28,8 @@ pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     serde_json::to_string(&v).expect("bound serialises")
 }
 
-/// The one-line text form of a bound.
+/// The one-line text form of a bound, and a second line with colgen's `--master-upper`
+/// estimate when it was computed.
 pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     let mut text = format!(
         "{} bound on {} (n={}, d={}), k={}: SSE >= {:.6}, IL >= {:.6} % ({}certified), {:.3} s",

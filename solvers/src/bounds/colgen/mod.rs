@@ -1264,16 +1264,22 @@ pub fn colgen_bound_from(
     if opts.master_upper_seconds > 0.0 {
         // After the time limit, on purpose: it measures the run, it does not take its time.
         // A diagnostic: its failure is said, and the bound stands.
-        out.master_upper = master_upper::restricted_master_value(
-            n,
-            &master.columns,
-            &master.costs,
-            opts.master_upper_seconds,
-        )
-        .unwrap_or_else(|e| {
-            eprintln!("colgen: restricted master without box not solved: {e}");
-            None
-        });
+        let seconds = opts.master_upper_seconds;
+        out.master_upper =
+            match master_upper::restricted_master_value(n, &master.columns, &master.costs, seconds)
+            {
+                Ok(Some(u)) => Some(u),
+                Ok(None) => {
+                    eprintln!(
+                        "colgen: restricted master without box not solved within {seconds} s"
+                    );
+                    None
+                }
+                Err(e) => {
+                    eprintln!("colgen: restricted master without box not solved: {e}");
+                    None
+                }
+            };
         if let (true, Some(u)) = (opts.progress, out.master_upper.as_ref()) {
             eprintln!(
                 "colgen: restricted master without box: {:.6} (recomputed {:.6}, residual \
