@@ -36,6 +36,18 @@ fn blocks(n: usize, k: usize) -> Vec<usize> {
     (0..n).map(|i| (i / k).min(n / k - 1)).collect()
 }
 
+/// The groups of [`blocks`] (sorted members) with their SSE.
+fn block_groups(x: &[f64], n: usize, d: usize, k: usize) -> Vec<(Vec<u32>, f64)> {
+    let labels = blocks(n, k);
+    (0..n / k)
+        .map(|g| {
+            let members: Vec<usize> = (0..n).filter(|&i| labels[i] == g).collect();
+            let sse = group_sse(x, d, &members);
+            (members.into_iter().map(|i| i as u32).collect(), sse)
+        })
+        .collect()
+}
+
 #[test]
 fn over_every_group_it_is_the_lp_and_over_fewer_never_below_it() {
     let mut rng = ChaCha8Rng::seed_from_u64(18_0529);
@@ -68,18 +80,7 @@ fn over_every_group_it_is_the_lp_and_over_fewer_never_below_it() {
             lp.value
         );
         // A start partition plus a random half of the groups: never below the LP.
-        let start = blocks(n, k);
-        let mut sub: Vec<(Vec<u32>, f64)> = (0..n / k)
-            .map(|g| {
-                let members: Vec<u32> = (0..n as u32).filter(|&i| start[i as usize] == g).collect();
-                let c = group_sse(
-                    &x,
-                    d,
-                    &members.iter().map(|&i| i as usize).collect::<Vec<_>>(),
-                );
-                (members, c)
-            })
-            .collect();
+        let mut sub = block_groups(&x, n, d, k);
         sub.extend(
             groups
                 .iter()
@@ -117,12 +118,7 @@ fn a_colgen_run_reports_it_above_its_bound_and_only_when_asked() {
         let k = 3;
         let x = clustered_rows(&mut rng, n, 2, 3.0);
         let labels = blocks(n, k);
-        let start_sse: f64 = (0..n / k)
-            .map(|g| {
-                let members: Vec<usize> = (0..n).filter(|&i| labels[i] == g).collect();
-                group_sse(&x, 2, &members)
-            })
-            .sum();
+        let start_sse: f64 = block_groups(&x, n, 2, k).iter().map(|g| g.1).sum();
         for box_width in [0.0, 0.3] {
             let opts = ColgenOptions {
                 box_width,
