@@ -261,13 +261,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Some(u) = &b.master_upper {
             println!(
                 "  # restricted master without box or cuts (LP relaxation <= this, HiGHS' \
-                 tolerance): {} (recomputed {}, coverage residual {:.1e}, support {} \
-                 columns, {:.1} s)",
-                num(u.value),
-                num(u.recomputed),
-                u.residual,
-                u.support,
-                u.seconds
+                 tolerance): {u}"
             );
         }
         if let Some(dir) = &cert_dir {

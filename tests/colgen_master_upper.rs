@@ -164,22 +164,13 @@ fn a_colgen_run_reports_it_above_its_bound_and_only_when_asked() {
 #[test]
 fn bound_master_upper_from_the_command_line() {
     let spec = "gauss:n=60,d=2,clusters=6,seed=4";
-    let base = [
-        "bound",
-        "--data",
-        spec,
-        "--k",
-        "3",
-        "--method",
-        "colgen",
-        "--time-limit",
-        "5",
-    ];
-    let with = |extra: &[&'static str]| -> Vec<&'static str> {
-        let mut args = base.to_vec();
-        args.extend_from_slice(extra);
-        args
+    // `bound` on that data with `method`, then `extra`.
+    let args = |method: &'static str, extra: &[&'static str]| -> Vec<&'static str> {
+        let mut a = vec!["bound", "--data", spec, "--k", "3", "--method", method];
+        a.extend_from_slice(extra);
+        a
     };
+    let with = |extra: &[&'static str]| args("colgen", &[&["--time-limit", "5"], extra].concat());
     let rec = stdout_json(&cli_ok(&with(&["--master-upper", "20", "--json"])));
     let details = &rec["details"];
     let u = &details["master_upper"];
@@ -201,24 +192,14 @@ fn bound_master_upper_from_the_command_line() {
     );
     let rec = stdout_json(&cli_ok(&with(&["--json"])));
     assert!(rec["details"]["master_upper"].is_null(), "{rec}");
-    assert!(!stdout(&cli_ok(&base)).contains("LP relaxation"));
+    assert!(!stdout(&cli_ok(&with(&[]))).contains("LP relaxation"));
     // Refused: bad values by name, nn, and the weighted bound.
     assert_exit(
         &cli(&with(&["--master-upper=-1"])),
         2,
         "master_upper=-1: expected a finite number >= 0",
     );
-    let nn = [
-        "bound",
-        "--data",
-        spec,
-        "--k",
-        "3",
-        "--method",
-        "nn",
-        "--master-upper",
-        "5",
-    ];
+    let nn = args("nn", &["--master-upper", "5"]);
     assert_exit(&cli(&nn), 2, "bound nn has no parameter 'master_upper'");
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("w.csv");

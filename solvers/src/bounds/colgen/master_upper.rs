@@ -36,6 +36,17 @@ pub struct MasterUpper {
     pub seconds: f64,
 }
 
+impl std::fmt::Display for MasterUpper {
+    /// The value with its checks, as progress lines and reports print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.6} (recomputed {:.6}, coverage residual {:.1e}, support {} columns, {:.1} s)",
+            self.value, self.recomputed, self.residual, self.support, self.seconds
+        )
+    }
+}
+
 /// Solve the restricted master `min c x, A x = 1, x >= 0` over `columns` (sorted record
 /// indices, together containing a partition of `0..n` so that it is feasible) with costs
 /// `costs`, within `seconds`; `Ok(None)` when HiGHS stopped on that limit.

@@ -1265,28 +1265,17 @@ pub fn colgen_bound_from(
         // After the time limit, on purpose: it measures the run, it does not take its time.
         // A diagnostic: its failure is said, and the bound stands.
         let seconds = opts.master_upper_seconds;
-        out.master_upper =
-            match master_upper::restricted_master_value(n, &master.columns, &master.costs, seconds)
-            {
-                Ok(Some(u)) => Some(u),
-                Ok(None) => {
-                    eprintln!(
-                        "colgen: restricted master without box not solved within {seconds} s"
-                    );
-                    None
-                }
-                Err(e) => {
-                    eprintln!("colgen: restricted master without box not solved: {e}");
-                    None
-                }
-            };
-        if let (true, Some(u)) = (opts.progress, out.master_upper.as_ref()) {
-            eprintln!(
-                "colgen: restricted master without box: {:.6} (recomputed {:.6}, residual \
-                 {:.1e}, {} columns in the support, {:.1} s)",
-                u.value, u.recomputed, u.residual, u.support, u.seconds
-            );
+        let solved =
+            master_upper::restricted_master_value(n, &master.columns, &master.costs, seconds)
+                .and_then(|u| u.ok_or(format!("not solved within {seconds} s")));
+        match &solved {
+            Ok(u) if opts.progress => {
+                eprintln!("colgen: restricted master without box or cuts: {u}")
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("colgen: restricted master without box or cuts: {e}"),
         }
+        out.master_upper = solved.ok();
     }
     Ok(out)
 }
