@@ -7,7 +7,8 @@
 //! is stable, and the peak resident memory (VmHWM, reset per case where Linux allows it). On
 //! the small cases (below 50 000 records) a second row, "METHOD (process)", times whole runs
 //! of `microagg run` in a child process (start-up, loading, method, report; CPU from the
-//! kernel's accounting of the child). `microagg demo` is
+//! kernel's accounting of the child). With `--peer-sdcmicro BIN` the cases run side by side
+//! with sdcMicro's C++ MDAV instead, the ratios printed ([`peer`]). `microagg demo` is
 //! the main job: the study of `instances/demo.toml` (embedded synthetic instances, plus the
 //! CASC files when they are found) run by the experiment runner, printed as the result table.
 
@@ -20,6 +21,9 @@ use crate::report;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+mod peer;
+pub use peer::{compare_partitions, side_by_side, Agreement};
 
 /// CPU time consumed by the calling thread, in seconds. Under load from other processes
 /// this stays close to what the run would take alone, where wall time does not.

@@ -69,6 +69,15 @@ pub struct BenchArgs {
     /// --scale: number of attributes.
     #[arg(long, default_value_t = 10)]
     pub d: usize,
+    /// Time the cases side by side with sdcMicro's C++ MDAV: the driver built from
+    /// `../shared/peers/sdcmicro/` (its README), called as `BIN data.csv K REPS LABELS`.
+    /// Prints our call and process CPU, the peer's call, the ratios and whether the
+    /// partitions agree.
+    #[arg(long, value_name = "BIN", conflicts_with = "scale")]
+    pub peer_sdcmicro: Option<PathBuf>,
+    /// --peer-sdcmicro: interleaved rounds (peer, then ours), least time kept.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..), requires = "peer_sdcmicro")]
+    pub rounds: u64,
 }
 
 #[derive(clap::Args)]
@@ -139,6 +148,16 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
         };
         run.tuning.check()?;
         microagg::bench::scale_curve(&run, &args.scale)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(peer) = &args.peer_sdcmicro {
+        microagg::bench::side_by_side(
+            peer,
+            &args.methods,
+            &args.cases,
+            args.reps as usize,
+            args.rounds as usize,
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     microagg::bench::run(&args.methods, &args.cases, args.reps as usize)?;
