@@ -225,6 +225,15 @@ fn read_labels(path: &Path, n: usize) -> Result<Vec<usize>> {
 /// decimals, which parse back to the same doubles).
 fn write_csv(inst: &Instance, path: &Path) -> Result<()> {
     use std::io::Write;
+    if let Some(at) = inst.raw.iter().position(|v| !v.is_finite()) {
+        return Err(Error::usage(format!(
+            "bench --peer-sdcmicro: {} has a missing or non-finite value (row {}, column {}), \
+             which the peer's driver cannot read",
+            inst.name,
+            at / inst.d + 1,
+            inst.columns[at % inst.d]
+        )));
+    }
     let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
     let mut w = std::io::BufWriter::new(file);
     let io = |e| Error::io(path, e);
@@ -348,15 +357,23 @@ pub fn side_by_side(
         let peer_labels = read_labels(&peer_labels, inst.n)?;
         for (p, side) in pipelines.iter().zip(&ours) {
             let agreement = compare_partitions(&inst, &side.labels, &peer_labels);
+            // The process is not timed on the large cases: "-" there.
+            let figure = |v: f64, places: usize| {
+                if v.is_nan() {
+                    "-".to_string()
+                } else {
+                    format!("{v:.places$}")
+                }
+            };
             output::println(&format!(
-                "{:<12} {:<14} {:>10.4} {:>10.4} {:>10.4} {:>8.1} {:>8.1} {:>13.10} {:>13.10}  {}",
+                "{:<12} {:<14} {:>10.4} {:>10} {:>10.4} {:>8.1} {:>8} {:>13.10} {:>13.10}  {}",
                 name,
                 p.spec,
                 side.call,
-                side.process,
+                figure(side.process, 4),
                 best_peer.cpu,
                 best_peer.cpu / side.call,
-                best_peer.cpu / side.process,
+                figure(best_peer.cpu / side.process, 1),
                 side.il,
                 best_peer.il,
                 agreement
