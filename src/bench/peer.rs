@@ -263,6 +263,89 @@ struct Ours {
     labels: Vec<usize>,
 }
 
+/// One case's files and data, as both sides read them.
+struct Case<'a> {
+    inst: &'a Instance,
+    /// The CSV both sides read, as our `--data` argument.
+    path: &'a str,
+    csv: &'a Path,
+    /// Where the peer writes its labels.
+    labels: &'a Path,
+    k: usize,
+}
+
+/// `rounds` interleaved rounds on one case: the peer's least call, then each method's
+/// least call and whole process (not on large cases: NaN) and its last labels.
+fn measure(
+    peer: &Path,
+    case: &Case,
+    pipelines: &[Pipeline],
+    reps: usize,
+    rounds: usize,
+) -> Result<(PeerRun, Vec<Ours>)> {
+    let (inst, k) = (case.inst, case.k);
+    let large = inst.n >= 50_000;
+    let reps = if large { 1 } else { reps };
+    let never = AtomicBool::new(false);
+    let mut best_peer = PeerRun {
+        cpu: f64::INFINITY,
+        il: f64::NAN,
+    };
+    let mut ours: Vec<Ours> = pipelines
+        .iter()
+        .map(|_| Ours {
+            call: f64::INFINITY,
+            process: f64::NAN,
+            il: f64::NAN,
+            labels: Vec::new(),
+        })
+        .collect();
+    for _ in 0..rounds {
+        let run = run_peer(peer, case.csv, k, reps, case.labels)?;
+        best_peer.cpu = best_peer.cpu.min(run.cpu);
+        best_peer.il = run.il;
+        for (p, side) in pipelines.iter().zip(ours.iter_mut()) {
+            for _ in 0..reps {
+                let c = process_cpu_seconds();
+                let out = p.run(inst, k, 0, None, &never)?;
+                side.call = side.call.min(process_cpu_seconds() - c);
+                side.il = inst.il(out.partition.sse());
+                side.labels = out.partition.labels().to_vec();
+            }
+            if !large {
+                let (_, cpu, _) = whole_process(case.path, k, &p.spec, reps)?;
+                // NaN (not yet measured) gives way to the first figure.
+                side.process = side.process.min(cpu);
+            }
+        }
+    }
+    Ok((best_peer, ours))
+}
+
+/// One printed line: times, ratios ("-" where the process is not timed), ILs, agreement.
+fn row(case: &str, method: &str, side: &Ours, peer: &PeerRun, agreement: Agreement) -> String {
+    let figure = |v: f64, places: usize| {
+        if v.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{v:.places$}")
+        }
+    };
+    format!(
+        "{:<12} {:<14} {:>10.4} {:>10} {:>10.4} {:>8.1} {:>8} {:>13.10} {:>13.10}  {}",
+        case,
+        method,
+        side.call,
+        figure(side.process, 4),
+        peer.cpu,
+        peer.cpu / side.call,
+        figure(peer.cpu / side.process, 1),
+        side.il,
+        peer.il,
+        agreement
+    )
+}
+
 /// `microagg bench --peer-sdcmicro PEER`: the cases and methods side by side with the peer,
 /// `rounds` interleaved rounds of `reps` calls each (large cases: one call).
 pub fn side_by_side(
@@ -286,7 +369,6 @@ pub fn side_by_side(
     let dir = std::env::temp_dir().join(format!("microagg-peer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let scratch = Scratch(dir);
-    let never = AtomicBool::new(false);
     output::println(&format!(
         "side by side with sdcMicro's MDAV ({}): least CPU seconds over {rounds} interleaved \
          rounds; ours on {} thread(s), the peer on one",
@@ -320,64 +402,18 @@ pub fn side_by_side(
         // Both sides read this file, so both start from the same doubles.
         let path = csv.to_string_lossy().into_owned();
         let inst = data::load(&path, &ColumnSelection::All)?;
-        let large = inst.n >= 50_000;
-        let reps = if large { 1 } else { reps };
-        let mut best_peer = PeerRun {
-            cpu: f64::INFINITY,
-            il: f64::NAN,
+        let case = Case {
+            inst: &inst,
+            path: &path,
+            csv: &csv,
+            labels: &peer_labels,
+            k,
         };
-        let mut ours: Vec<Ours> = pipelines
-            .iter()
-            .map(|_| Ours {
-                call: f64::INFINITY,
-                process: f64::NAN,
-                il: f64::NAN,
-                labels: Vec::new(),
-            })
-            .collect();
-        for _ in 0..rounds {
-            let run = run_peer(peer, &csv, k, reps, &peer_labels)?;
-            best_peer.cpu = best_peer.cpu.min(run.cpu);
-            best_peer.il = run.il;
-            for (p, side) in pipelines.iter().zip(ours.iter_mut()) {
-                for _ in 0..reps {
-                    let c = process_cpu_seconds();
-                    let out = p.run(&inst, k, 0, None, &never)?;
-                    side.call = side.call.min(process_cpu_seconds() - c);
-                    side.il = inst.il(out.partition.sse());
-                    side.labels = out.partition.labels().to_vec();
-                }
-                if !large {
-                    let (_, cpu, _) = whole_process(&path, k, &p.spec, reps)?;
-                    // NaN (not yet measured) gives way to the first figure.
-                    side.process = side.process.min(cpu);
-                }
-            }
-        }
+        let (best_peer, ours) = measure(peer, &case, &pipelines, reps, rounds)?;
         let peer_labels = read_labels(&peer_labels, inst.n)?;
         for (p, side) in pipelines.iter().zip(&ours) {
             let agreement = compare_partitions(&inst, &side.labels, &peer_labels);
-            // The process is not timed on the large cases: "-" there.
-            let figure = |v: f64, places: usize| {
-                if v.is_nan() {
-                    "-".to_string()
-                } else {
-                    format!("{v:.places$}")
-                }
-            };
-            output::println(&format!(
-                "{:<12} {:<14} {:>10.4} {:>10} {:>10.4} {:>8.1} {:>8} {:>13.10} {:>13.10}  {}",
-                name,
-                p.spec,
-                side.call,
-                figure(side.process, 4),
-                best_peer.cpu,
-                best_peer.cpu / side.call,
-                figure(best_peer.cpu / side.process, 1),
-                side.il,
-                best_peer.il,
-                agreement
-            ))?;
+            output::println(&row(name, &p.spec, side, &best_peer, agreement))?;
         }
     }
     Ok(())
