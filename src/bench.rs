@@ -131,17 +131,10 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
             }
         };
         for p in &pipelines {
-            let (mut best, mut best_cpu) = (f64::INFINITY, f64::INFINITY);
-            let mut il = f64::NAN;
             // Large cases are timed once: they take seconds and vary little.
-            let reps = if inst.n >= 50_000 { 1 } else { reps.max(1) };
-            for _ in 0..reps {
-                let (t, c) = (Instant::now(), process_cpu_seconds());
-                let out = p.run(&inst, k, 0, None, &never)?;
-                best = best.min(t.elapsed().as_secs_f64());
-                best_cpu = best_cpu.min(process_cpu_seconds() - c);
-                il = inst.il(out.partition.sse());
-            }
+            let reps = if inst.n >= LARGE { 1 } else { reps.max(1) };
+            let (best, best_cpu, out) = least_call(p, &inst, k, reps, &never)?;
+            let il = inst.il(out.partition.sse());
             output::println(&format!(
                 "{:<12} {:<22} {:>7} {:>3} {:>4} {:>10.4} {:>10.4} {:>12.6} {:>12.1}",
                 name,
@@ -157,7 +150,7 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
             // Small cases: also the whole process of `microagg run` (start-up, loading,
             // the method, the report), what a user waits for and what a side-by-side
             // comparison with another program's process measures.
-            if inst.n < 50_000 {
+            if inst.n < LARGE {
                 let (wall, cpu, rss) = whole_process(spec, k, &p.spec, reps)?;
                 output::println(&format!(
                     "{:<12} {:<22} {:>7} {:>3} {:>4} {:>10.4} {:>10.4} {:>12.6} {:>12.1}",
@@ -175,6 +168,29 @@ pub fn run(methods: &str, cases: &str, reps: usize) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Cases from this many records are timed once and without the whole process.
+const LARGE: usize = 50_000;
+
+/// The least wall and CPU seconds of `reps` runs of `p` (at least one), and the last run.
+fn least_call(
+    p: &Pipeline,
+    inst: &data::Instance,
+    k: usize,
+    reps: usize,
+    never: &AtomicBool,
+) -> Result<(f64, f64, crate::pipeline::PipelineOutcome)> {
+    let (mut wall, mut cpu) = (f64::INFINITY, f64::INFINITY);
+    let mut last = None;
+    for _ in 0..reps.max(1) {
+        let (t, c) = (Instant::now(), process_cpu_seconds());
+        let out = p.run(inst, k, 0, None, never)?;
+        wall = wall.min(t.elapsed().as_secs_f64());
+        cpu = cpu.min(process_cpu_seconds() - c);
+        last = Some(out);
+    }
+    Ok((wall, cpu, last.expect("at least one run")))
 }
 
 /// CPU seconds (user + system) of this process's finished children, and their largest

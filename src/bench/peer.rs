@@ -20,9 +20,10 @@
 //! ## References
 //! sdcMicro (Templ, Kowarik & Meindl 2015, J. Stat. Softw. 67(4)), `src/Mdav.cpp`.
 
-use super::{case, process_cpu_seconds, whole_process};
+use super::{case, least_call, whole_process, LARGE};
 use crate::data::{self, ColumnSelection, Instance};
 use crate::error::{Error, Result};
+use crate::labels;
 use crate::output;
 use crate::pipeline::Pipeline;
 use std::path::{Path, PathBuf};
@@ -54,18 +55,18 @@ impl std::fmt::Display for Agreement {
 /// Compare our labels with the peer's (any label values, one per record): the same
 /// groups; or else the same (record, centroid) pairs once both lists are sorted by the
 /// record's values and then the centroid, centroids equal to a relative 1e-9 (the two
-/// means are summed in other orders, merged groups over other sets); or how many differ.
+/// means are summed in other orders, merged groups over other sets; original units); or how many differ.
 pub fn compare_partitions(inst: &Instance, ours: &[usize], peer: &[usize]) -> Agreement {
     let n = inst.n;
     if ours.len() != n || peer.len() != n {
         return Agreement::Differs(n);
     }
-    let (ours, _) = dense(ours);
-    let (peer, _) = dense(peer);
-    if ours == peer {
+    if dense(ours) == dense(peer) {
         return Agreement::Same;
     }
-    let (a, b) = (released_pairs(inst, &ours), released_pairs(inst, &peer));
+    let (Ok(a), Ok(b)) = (released_pairs(inst, ours), released_pairs(inst, peer)) else {
+        return Agreement::Differs(n);
+    };
     let close = |u: &f64, v: &f64| (u - v).abs() <= 1e-9 * (1.0 + u.abs().max(v.abs()));
     let differing = a
         .iter()
@@ -79,15 +80,19 @@ pub fn compare_partitions(inst: &Instance, ours: &[usize], peer: &[usize]) -> Ag
     }
 }
 
-/// Every record's values (as bits) with its group's centroid, sorted by both.
-fn released_pairs(inst: &Instance, labels: &[usize]) -> Vec<(Vec<u64>, Vec<f64>)> {
+/// Every record's values (as bits) with its group's mean (the released row,
+/// [`labels::masked_values`]), sorted by both.
+fn released_pairs(inst: &Instance, labels: &[usize]) -> Result<Vec<(Vec<u64>, Vec<f64>)>> {
     let d = inst.d;
-    let c = centroids(inst, labels);
+    let released = labels::masked_values(inst, labels)?;
     let mut pairs: Vec<(Vec<u64>, Vec<f64>)> = (0..inst.n)
         .map(|i| {
             (
-                inst.row(i).iter().map(|v| v.to_bits()).collect(),
-                c[labels[i] * d..(labels[i] + 1) * d].to_vec(),
+                inst.raw[i * d..(i + 1) * d]
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect(),
+                released[i * d..(i + 1) * d].to_vec(),
             )
         })
         .collect();
@@ -100,47 +105,33 @@ fn released_pairs(inst: &Instance, labels: &[usize]) -> Vec<(Vec<u64>, Vec<f64>)
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
     });
-    pairs
+    Ok(pairs)
 }
 
-/// The centroid of every group of dense `labels`, row after row.
-fn centroids(inst: &Instance, labels: &[usize]) -> Vec<f64> {
-    let d = inst.d;
-    let groups = labels.iter().max().map_or(0, |&g| g + 1);
-    let mut sums = vec![0.0; groups * d];
-    let mut sizes = vec![0usize; groups];
-    for (i, &g) in labels.iter().enumerate() {
-        sizes[g] += 1;
-        sums[g * d..(g + 1) * d]
-            .iter_mut()
-            .zip(inst.row(i))
-            .for_each(|(s, v)| *s += v);
-    }
-    for (g, &size) in sizes.iter().enumerate() {
-        sums[g * d..(g + 1) * d]
-            .iter_mut()
-            .for_each(|s| *s /= size as f64);
-    }
-    sums
-}
-
-/// Labels renumbered 0.. in order of first appearance, and their count.
-fn dense(labels: &[usize]) -> (Vec<usize>, usize) {
+/// Labels renumbered 0.. in order of first appearance.
+fn dense(labels: &[usize]) -> Vec<usize> {
     let mut map = std::collections::HashMap::new();
-    let out = labels
+    labels
         .iter()
         .map(|&l| {
             let next = map.len();
             *map.entry(l).or_insert(next)
         })
-        .collect();
-    (out, map.len())
+        .collect()
 }
 
 /// One call series of the peer: its least CPU seconds and its IL.
 struct PeerRun {
     cpu: f64,
     il: f64,
+}
+
+impl PeerRun {
+    /// Nothing measured yet (any time is less).
+    const NONE: PeerRun = PeerRun {
+        cpu: f64::INFINITY,
+        il: f64::NAN,
+    };
 }
 
 /// Run the peer on `csv` with group size `k`, `reps` calls, labels into `labels`.
@@ -167,10 +158,7 @@ fn run_peer(peer: &Path, csv: &Path, k: usize, reps: usize, labels: &Path) -> Re
             .find_map(|w| w.strip_prefix(key))
             .and_then(|v| v.parse().ok())
     };
-    let mut run = PeerRun {
-        cpu: f64::INFINITY,
-        il: f64::NAN,
-    };
+    let mut run = PeerRun::NONE;
     for line in stdout.lines().filter(|l| l.starts_with("n=")) {
         match (field(line, "cpu_s="), field(line, "IL=")) {
             (Some(cpu), Some(il)) => {
@@ -195,30 +183,17 @@ fn run_peer(peer: &Path, csv: &Path, k: usize, reps: usize, labels: &Path) -> Re
     Ok(run)
 }
 
-/// Read the peer's labels file: one integer per line, one line per record.
-fn read_labels(path: &Path, n: usize) -> Result<Vec<usize>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let labels = text
-        .lines()
-        .enumerate()
-        .map(|(row, l)| {
-            l.trim().parse::<usize>().map_err(|_| {
-                Error::usage(format!(
-                    "{}: line {}: `{l}` is not a group label",
-                    path.display(),
-                    row + 1
-                ))
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    if labels.len() != n {
+/// The peer's labels file ([`labels::read_labels`]), one label per record.
+fn read_peer_labels(path: &Path, n: usize) -> Result<Vec<usize>> {
+    let read = labels::read_labels(path)?;
+    if read.len() != n {
         return Err(Error::usage(format!(
             "{}: {} labels for {n} records",
             path.display(),
-            labels.len()
+            read.len()
         )));
     }
-    Ok(labels)
+    Ok(read)
 }
 
 /// The instance's raw values as a CSV the peer reads (header, then shortest round-trip
@@ -266,8 +241,7 @@ struct Ours {
 /// One case's files and data, as both sides read them.
 struct Case<'a> {
     inst: &'a Instance,
-    /// The CSV both sides read, as our `--data` argument.
-    path: &'a str,
+    /// The CSV both sides read.
     csv: &'a Path,
     /// Where the peer writes its labels.
     labels: &'a Path,
@@ -284,13 +258,10 @@ fn measure(
     rounds: usize,
 ) -> Result<(PeerRun, Vec<Ours>)> {
     let (inst, k) = (case.inst, case.k);
-    let large = inst.n >= 50_000;
+    let large = inst.n >= LARGE;
     let reps = if large { 1 } else { reps };
     let never = AtomicBool::new(false);
-    let mut best_peer = PeerRun {
-        cpu: f64::INFINITY,
-        il: f64::NAN,
-    };
+    let mut best_peer = PeerRun::NONE;
     let mut ours: Vec<Ours> = pipelines
         .iter()
         .map(|_| Ours {
@@ -305,15 +276,12 @@ fn measure(
         best_peer.cpu = best_peer.cpu.min(run.cpu);
         best_peer.il = run.il;
         for (p, side) in pipelines.iter().zip(ours.iter_mut()) {
-            for _ in 0..reps {
-                let c = process_cpu_seconds();
-                let out = p.run(inst, k, 0, None, &never)?;
-                side.call = side.call.min(process_cpu_seconds() - c);
-                side.il = inst.il(out.partition.sse());
-                side.labels = out.partition.labels().to_vec();
-            }
+            let (_, cpu, out) = least_call(p, inst, k, reps, &never)?;
+            side.call = side.call.min(cpu);
+            side.il = inst.il(out.partition.sse());
+            side.labels = out.partition.labels().to_vec();
             if !large {
-                let (_, cpu, _) = whole_process(case.path, k, &p.spec, reps)?;
+                let (_, cpu, _) = whole_process(&case.csv.to_string_lossy(), k, &p.spec, reps)?;
                 // NaN (not yet measured) gives way to the first figure.
                 side.process = side.process.min(cpu);
             }
@@ -404,13 +372,12 @@ pub fn side_by_side(
         let inst = data::load(&path, &ColumnSelection::All)?;
         let case = Case {
             inst: &inst,
-            path: &path,
             csv: &csv,
             labels: &peer_labels,
             k,
         };
         let (best_peer, ours) = measure(peer, &case, &pipelines, reps, rounds)?;
-        let peer_labels = read_labels(&peer_labels, inst.n)?;
+        let peer_labels = read_peer_labels(&peer_labels, inst.n)?;
         for (p, side) in pipelines.iter().zip(&ours) {
             let agreement = compare_partitions(&inst, &side.labels, &peer_labels);
             output::println(&row(name, &p.spec, side, &best_peer, agreement))?;
