@@ -1,13 +1,15 @@
-//! The MDAV-lineage engine on its five backends: the kd-tree, the ball buckets and the
-//! filtered scans (single-precision and 16-bit fixed-point passes) answer exactly as the scan, so every lineage rule set gives identical groups (same records, same order, same group
-//! order) on random data with ties and duplicate rows, d = 1..20, on all records and on a
-//! subset; and a stopped initializer returns `Error::Interrupted`, never a partition.
+//! The MDAV-lineage engine on its backends: the kd-tree, the ball buckets and the filtered
+//! scans (single-precision, 16-bit and 8-bit fixed-point passes, and 8-bit then 16-bit)
+//! answer exactly as the scan, so every lineage rule set gives identical groups (same
+//! records, same order, same group order) on random data with ties and duplicate rows,
+//! d = 1..20, on all records and on a subset; and a stopped initializer returns
+//! `Error::Interrupted`, never a partition.
 
 mod common;
 use microagg::error::Error;
 use microagg::init::buckets::BucketRemaining;
 use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
-use microagg::init::filter_scan::{FilterScan, Filtered, FixedScan, Pass};
+use microagg::init::filter_scan::{ByteScan, FilterScan, Filtered, FixedScan, Pass, TieredScan};
 use microagg::init::kdtree::KdRemaining;
 use microagg::init::remaining::{Remaining, Scan};
 use microagg::init::spatial::Backend;
@@ -103,6 +105,8 @@ proptest! {
             prop_assert_eq!(&scan, &filter, "filter, rules {:?}", rules);
             let fixed = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Fixed)).unwrap();
             prop_assert_eq!(&scan, &fixed, "fixed, rules {:?}", rules);
+            let byte = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Byte)).unwrap();
+            prop_assert_eq!(&scan, &byte, "byte, rules {:?}", rules);
             let mut all: Vec<usize> = scan.iter().flatten().copied().collect();
             all.sort_unstable();
             prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
@@ -117,6 +121,8 @@ proptest! {
                 prop_assert_eq!(&a, &f, "subset, filter, rules {:?}", rules);
                 let x = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Fixed)).unwrap();
                 prop_assert_eq!(&a, &x, "subset, fixed, rules {:?}", rules);
+                let y = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Byte)).unwrap();
+                prop_assert_eq!(&a, &y, "subset, byte, rules {:?}", rules);
             }
         }
     }
@@ -139,44 +145,61 @@ proptest! {
         // Few large buckets, so that removals compact them.
         let mut ball = BucketRemaining::with_buckets(&inst, ids.clone(), buckets);
         let mut filter = FilterScan::new(&inst, ids.clone());
-        let mut fixed = FixedScan::new(&inst, ids);
+        let mut fixed = FixedScan::new(&inst, ids.clone());
+        let mut byte = ByteScan::new(&inst, ids.clone());
+        // 8-bit passes while more than half the records remain, 16-bit ones after.
+        let mut tiered = TieredScan::with_byte_from(&inst, ids, n / 2 + 1);
         let mut step = 0usize;
         while !scan.is_empty() {
             prop_assert_eq!(scan.centroid(), tree.centroid());
             prop_assert_eq!(scan.centroid(), ball.centroid());
             prop_assert_eq!(scan.centroid(), filter.centroid());
             prop_assert_eq!(scan.centroid(), fixed.centroid());
+            prop_assert_eq!(scan.centroid(), byte.centroid());
+            prop_assert_eq!(scan.centroid(), tiered.centroid());
             let q: Vec<f64> = inst.row((step * 7 + seed as usize) % n).iter().map(|v| v * 0.5).collect();
             let f = scan.farthest_from(&q);
             prop_assert_eq!(f, tree.farthest_from(&q));
             prop_assert_eq!(f, ball.farthest_from(&q));
             prop_assert_eq!(f, filter.farthest_from(&q));
             prop_assert_eq!(f, fixed.farthest_from(&q));
+            prop_assert_eq!(f, byte.farthest_from(&q));
+            prop_assert_eq!(f, tiered.farthest_from(&q));
             let f = scan.farthest_from_centroid();
             prop_assert_eq!(f, tree.farthest_from_centroid());
             prop_assert_eq!(f, ball.farthest_from_centroid());
             prop_assert_eq!(f, filter.farthest_from_centroid());
             prop_assert_eq!(f, fixed.farthest_from_centroid());
+            prop_assert_eq!(f, byte.farthest_from_centroid());
+            prop_assert_eq!(f, tiered.farthest_from_centroid());
             let a = scan.take_nearest(&q, k);
             prop_assert_eq!(&a, &tree.take_nearest(&q, k));
             prop_assert_eq!(&a, &ball.take_nearest(&q, k));
             prop_assert_eq!(&a, &filter.take_nearest(&q, k));
             prop_assert_eq!(&a, &fixed.take_nearest(&q, k));
+            prop_assert_eq!(&a, &byte.take_nearest(&q, k));
+            prop_assert_eq!(&a, &tiered.take_nearest(&q, k));
             prop_assert_eq!(scan.len(), tree.len());
             prop_assert_eq!(scan.len(), ball.len());
             prop_assert_eq!(scan.len(), filter.len());
             prop_assert_eq!(scan.len(), fixed.len());
+            prop_assert_eq!(scan.len(), byte.len());
+            prop_assert_eq!(scan.len(), tiered.len());
             if !scan.is_empty() && step.is_multiple_of(2) {
                 let f = scan.farthest_from_centroid();
                 prop_assert_eq!(f, tree.farthest_from_centroid());
                 prop_assert_eq!(f, ball.farthest_from_centroid());
                 prop_assert_eq!(f, filter.farthest_from_centroid());
                 prop_assert_eq!(f, fixed.farthest_from_centroid());
+                prop_assert_eq!(f, byte.farthest_from_centroid());
+                prop_assert_eq!(f, tiered.farthest_from_centroid());
                 scan.remove(f);
                 tree.remove(f);
                 ball.remove(f);
                 filter.remove(f);
                 fixed.remove(f);
+                byte.remove(f);
+                tiered.remove(f);
             }
             step += 1;
         }
@@ -185,6 +208,8 @@ proptest! {
         prop_assert_eq!(&all, &ball.take_all());
         prop_assert_eq!(&all, &filter.take_all());
         prop_assert_eq!(&all, &fixed.take_all());
+        prop_assert_eq!(&all, &byte.take_all());
+        prop_assert_eq!(&all, &tiered.take_all());
     }
 }
 
@@ -361,18 +386,23 @@ fn thread_count_does_not_change_distances_or_groups() {
                     .unwrap();
             let fixed = engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Fixed))
                 .unwrap();
+            let byte =
+                engine::groups_in("t", &inst, 40, Rules::MDAV, scope(None, Backend::Byte)).unwrap();
             (
                 dist.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 groups,
                 filter,
                 fixed,
+                byte,
             )
         })
     };
-    let (d1, g1, f1, x1) = run(1);
-    let (d3, g3, f3, x3) = run(3);
+    let (d1, g1, f1, x1, b1) = run(1);
+    let (d3, g3, f3, x3, b3) = run(3);
     assert_eq!(g1, x1);
     assert_eq!(g1, x3);
+    assert_eq!(g1, b1);
+    assert_eq!(g1, b3);
     assert_eq!(d1, d3);
     assert_eq!(g1, g3);
     // The filtered scan's parallel pass (over PARALLEL_MIN records) gives the scan's groups
@@ -503,6 +533,44 @@ fn fixed_scan_needs_its_error_allowance_on_near_ties() {
                 &inst,
                 k,
                 FixedScan::with_margin_factor(&inst, ids.clone(), 0.0),
+            ) {
+                loosened_differs += 1;
+            }
+        }
+    }
+    assert!(
+        loosened_differs >= 10,
+        "a zero allowance changed answers on only {loosened_differs} of 80 cases"
+    );
+}
+
+/// The same for the 8-bit copy, whose grid is coarser than the noise here (so records a few
+/// noise steps apart share their integers), and for the tiered copy switching halfway.
+#[test]
+fn byte_scan_needs_its_error_allowance_on_near_ties() {
+    let mut loosened_differs = 0;
+    for seed in 0..40u64 {
+        let d = 1 + (seed as usize % 6);
+        let inst = common::from_rows(&step_tied_rows(300, d, seed));
+        let ids: Vec<usize> = (0..inst.n).collect();
+        assert!(ByteScan::suits(&inst, &ids));
+        for k in [1, 3] {
+            assert!(
+                filter_agrees(&inst, k, ByteScan::new(&inst, ids.clone())),
+                "seed {seed} k {k}"
+            );
+            assert!(
+                filter_agrees(
+                    &inst,
+                    k,
+                    TieredScan::with_byte_from(&inst, ids.clone(), 150)
+                ),
+                "tiered, seed {seed} k {k}"
+            );
+            if !filter_agrees(
+                &inst,
+                k,
+                ByteScan::with_margin_factor(&inst, ids.clone(), 0.0),
             ) {
                 loosened_differs += 1;
             }

@@ -1,14 +1,17 @@
 //! # Filtered scan: reduced distance passes, exact double-precision answers
 //!
 //! The scan's queries ([`super::remaining::Scan`]) with the distance pass done on a reduced
-//! copy of the records ([`Pass`]): `f32` columns ([`Single`], P16 (h)) or 16-bit fixed-point
-//! pairs of columns ([`Fixed`], P16 (i)), fewer bytes per record and more records per
-//! vector instruction. Every reduced value differs from the scan's `f64` squared distance
-//! by a proven amount fixed per query point, so a query keeps as candidates only the
-//! records whose value can reach the answer ([`Pass::far_floor`] of the largest value for a
-//! farthest query, [`Pass::near_ceil`] of the k-th smallest for a k-nearest query),
-//! recomputes their distances with the scan's `f64` operations and answers from those, ties
-//! by lowest id. A record left out is strictly worse than a candidate, so the answer is the
+//! copy of the records ([`Pass`]): `f32` columns ([`Single`], P16 (h)), 16-bit or 8-bit
+//! fixed-point pairs of columns ([`Fixed`], P16 (i), (j)), or both fixed-point copies with
+//! 8-bit passes while the pool is large ([`Tiered`], P16 (j)): fewer bytes per record and
+//! more records per vector instruction. Every reduced value differs from the scan's `f64`
+//! squared distance by a proven amount fixed per query point, so a query keeps as
+//! candidates only the records whose value can reach the answer ([`Pass::far_floor`] of the
+//! largest value for a farthest query, [`Pass::near_ceil`] of the k-th smallest for a
+//! k-nearest query), recomputes their distances with the scan's `f64` operations (in the
+//! order of their values, stopping once an exact distance excludes the rest:
+//! [`Pass::far_floor_exact`], [`Pass::near_ceil_exact`]) and answers from those, ties by
+//! lowest id. A record left out is strictly worse than a candidate, so the answer is the
 //! scan's bit for bit. The candidates are the answer plus records within rounding of it
 //! (about k records on continuous data, the tied ones on grids).
 //!
@@ -39,13 +42,15 @@ use crate::data::Instance;
 mod fixed;
 mod kernels;
 mod single;
-pub use fixed::Fixed;
+mod tiered;
+pub use fixed::{Fixed, Level};
 use kernels::{block_range, kth_smallest, max_of, BLOCK};
 pub use kernels::{error_bound, Key};
 pub use single::Single;
+pub use tiered::{Tiered, BYTE_FROM};
 
 /// Largest magnitude for which the reduced copy is used (squares and sums stay far below
-/// `f32::MAX`; the fixed-point scale stays a normal power of two).
+/// `f32::MAX`; the fixed-point scale stays a normal number).
 const MAX_MAGNITUDE: f64 = 1e15;
 
 /// A reduced copy of the records and its distance pass: values that differ from the
@@ -72,6 +77,14 @@ pub trait Pass: Sized + Send {
     /// A value above which no record can be among the k nearest, given that k records hold
     /// at most `kth` (monotone in `kth`, at least `kth`).
     fn near_ceil(&self, kth: f64) -> f64;
+    /// A value below which a record's exact distance is strictly below `dist`, an exact
+    /// (scan) squared distance some record has (monotone in `dist`): once the records are
+    /// checked by decreasing value, the farthest query stops there.
+    fn far_floor_exact(&self, dist: f64) -> f64;
+    /// A value above which a record's exact distance is strictly above `dist`, an exact
+    /// squared distance (monotone in `dist`): the k-nearest query, checking records by
+    /// increasing value, stops there once k records hold at most `dist`.
+    fn near_ceil_exact(&self, dist: f64) -> f64;
     /// Move the last record into position `p` (the pool's swap-removal).
     fn swap_remove(&mut self, p: usize);
     /// Drop every record.
@@ -85,6 +98,10 @@ pub trait Pass: Sized + Send {
 pub type FilterScan<'a> = Filtered<'a, Single>;
 /// The filtered scan with 16-bit fixed-point passes (P16 (i)).
 pub type FixedScan<'a> = Filtered<'a, Fixed>;
+/// The filtered scan with 8-bit fixed-point passes (P16 (i) with L = 127).
+pub type ByteScan<'a> = Filtered<'a, Fixed<i8>>;
+/// The filtered scan with 8-bit passes over large pools and 16-bit ones after ([`Tiered`]).
+pub type TieredScan<'a> = Filtered<'a, Tiered>;
 
 /// The remaining records with a reduced copy (see the module doc).
 pub struct Filtered<'a, P: Pass> {
@@ -108,17 +125,18 @@ pub struct Filtered<'a, P: Pass> {
     bounds_exact: bool,
     anchors: Option<(AnchorList, Vec<bool>)>,
     last_far: Option<(usize, usize)>,
-    /// Buffers of the k-nearest selection, kept across queries: a query allocates nothing.
+    /// Buffers of the selections, kept across queries: a query allocates nothing.
     scratch: Scratch<P::Value>,
 }
 
-/// The k-nearest selection's working buffers (contents meaningless between queries).
+/// The selections' working buffers (contents meaningless between queries).
 struct Scratch<V> {
     /// The k blocks with the lowest bounds.
     lowest: Vec<(V, usize)>,
     /// Values of those blocks, then the candidates' values.
     values: Vec<V>,
-    /// Candidates (value, position) up to the first ceiling.
+    /// Candidates (value, position): of a farthest query, or of a k-nearest one up to the
+    /// first ceiling.
     found: Vec<(V, usize)>,
     /// Candidates by (exact distance, id, position).
     keyed: Vec<(f64, usize, usize)>,
@@ -135,6 +153,17 @@ impl<V> Default for Scratch<V> {
             keyed: Vec::new(),
             chosen: Vec::new(),
         }
+    }
+}
+
+impl<'a> Filtered<'a, Tiered> {
+    /// As [`Filtered::new`], with passes over the 8-bit copy from `byte_from` records on
+    /// (tests: both copies in one run).
+    #[doc(hidden)]
+    pub fn with_byte_from(inst: &'a Instance, ids: Vec<usize>, byte_from: usize) -> Self {
+        let mut s = Self::new(inst, ids);
+        s.copy.set_byte_from(byte_from);
+        s
     }
 }
 
@@ -211,18 +240,18 @@ impl<'a, P: Pass> Filtered<'a, P> {
     }
 
     /// Position of the record farthest from the last query point (ties: lowest id).
-    fn farthest_position(&self) -> usize {
+    fn farthest_position(&self, scratch: &mut Scratch<P::Value>) -> usize {
         let m = self.mirror.len();
         let mut best = (f64::NEG_INFINITY, usize::MAX, 0usize);
-        let mut consider = |p: usize| {
+        let consider = |p: usize, best: &mut (f64, usize, usize)| {
             let id = self.mirror.ids()[p];
             let dist = self.exact(id);
             if dist > best.0 || (dist == best.0 && id < best.1) {
-                best = (dist, id, p);
+                *best = (dist, id, p);
             }
         };
         if !self.filtered {
-            (0..m).for_each(&mut consider);
+            (0..m).for_each(|p| consider(p, &mut best));
             return best.2;
         }
         // A value some record has (the best block's own largest), then every block that may
@@ -254,14 +283,24 @@ impl<'a, P: Pass> Filtered<'a, P> {
                 }
             });
         let low = self.copy.far_floor(top.into());
+        let found = &mut scratch.found;
+        found.clear();
         for (b, &hi) in self.block_max[..nb].iter().enumerate() {
             if hi.into() >= low {
                 for p in block_range(b, m) {
                     if self.approx[p].into() >= low {
-                        consider(p);
+                        found.push((self.approx[p], p));
                     }
                 }
             }
+        }
+        // By decreasing value, until no value left can reach the best exact distance.
+        found.sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).expect("values are never NaN"));
+        for &(v, p) in found.iter() {
+            if best.1 != usize::MAX && v.into() < self.copy.far_floor_exact(best.0) {
+                break;
+            }
+            consider(p, &mut best);
         }
         best.2
     }
@@ -277,9 +316,10 @@ impl<'a, P: Pass> Filtered<'a, P> {
         }
         if self.filtered {
             self.near_candidates(k, scratch);
-        } else {
-            scratch.chosen.extend(0..m);
+            self.nearest_of_candidates(k, scratch);
+            return;
         }
+        scratch.chosen.extend(0..m);
         let ids = self.mirror.ids();
         let keyed = &mut scratch.keyed;
         keyed.clear();
@@ -350,9 +390,35 @@ impl<'a, P: Pass> Filtered<'a, P> {
         values.clear();
         values.extend(found.iter().map(|e| e.0));
         let high = self.copy.near_ceil(kth_smallest(values, k).into());
-        scratch
-            .chosen
-            .extend(found.iter().filter(|e| e.0.into() <= high).map(|e| e.1));
+        found.retain(|e| e.0.into() <= high);
+    }
+
+    /// The k nearest among the candidates `scratch.found` (at least k of them), checked by
+    /// increasing value until no value left can come within the k-th exact distance, into
+    /// `scratch.chosen` by increasing (scan distance, id).
+    fn nearest_of_candidates(&self, k: usize, scratch: &mut Scratch<P::Value>) {
+        let ids = self.mirror.ids();
+        let found = &mut scratch.found;
+        found.sort_unstable_by(|a, b| a.0.partial_cmp(&b.0).expect("values are never NaN"));
+        // The best k so far by (exact distance, id), sorted.
+        let keyed = &mut scratch.keyed;
+        keyed.clear();
+        let by = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
+            a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+        };
+        for &(v, p) in found.iter() {
+            if keyed.len() == k && v.into() > self.copy.near_ceil_exact(keyed[k - 1].0) {
+                break;
+            }
+            let e = (self.exact(ids[p]), ids[p], p);
+            if keyed.len() == k && by(&e, &keyed[k - 1]).is_gt() {
+                continue;
+            }
+            let at = keyed.partition_point(|x| by(x, &e).is_lt());
+            keyed.insert(at, e);
+            keyed.truncate(k);
+        }
+        scratch.chosen.extend(keyed.iter().map(|e| e.2));
     }
 
     /// Swap-remove position `p` (the pool's removal).
@@ -391,7 +457,9 @@ impl<P: Pass> Remaining for Filtered<'_, P> {
 
     fn farthest_from(&mut self, point: &[f64]) -> usize {
         self.query(point);
-        let p = self.farthest_position();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let p = self.farthest_position(&mut scratch);
+        self.scratch = scratch;
         let id = self.mirror.ids()[p];
         self.last_far = Some((id, p));
         id

@@ -3,11 +3,13 @@
 //! [`open`] hands the MDAV-lineage engine ([`super::engine`]) its [`Remaining`] records
 //! behind the scan ([`Scan`]), the exact kd-tree ([`KdRemaining`]), the exact ball
 //! buckets ([`BucketRemaining`]) or a filtered scan (exact answers from reduced passes:
-//! 16-bit fixed point, [`FixedScan`], or `f32`, [`FilterScan`]); all give identical answers
+//! 16-bit fixed point, [`FixedScan`], 8-bit, [`ByteScan`], 8-bit over large pools and
+//! 16-bit after, [`TieredScan`], or `f32`, [`FilterScan`]); all give identical answers
 //! (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d ([`by_size`]: tree
-//! for d <= 4 from 5 000 / 20 000 records, else the fixed-point filtered scan from 2 048
-//! records, else the scan) or forced by `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`,
-//! `filter`, `fixed`), only changes the time. It sits
+//! for d <= 4 from 5 000 / 20 000 records, else the tiered filtered scan from
+//! [`BYTE_FROM`] records, the 16-bit one from 2 048, else the scan) or forced by
+//! `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`, `filter`, `fixed`, `byte`, `tiered`), only
+//! changes the time. It sits
 //! above the backends so that none imports another.
 //!
 //! ## Complexity
@@ -18,7 +20,7 @@
 //! None.
 
 use super::buckets::BucketRemaining;
-use super::filter_scan::{FilterScan, FixedScan};
+use super::filter_scan::{ByteScan, FilterScan, FixedScan, TieredScan, BYTE_FROM};
 use super::kdtree::KdRemaining;
 use super::remaining::{Remaining, Scan};
 use crate::data::Instance;
@@ -69,6 +71,8 @@ pub fn by_size(m: usize, d: usize) -> Backend {
         Backend::Tree
     } else if use_buckets(m, d) {
         Backend::Buckets
+    } else if m >= BYTE_FROM {
+        Backend::Tiered
     } else if use_filter(m, d) {
         Backend::Fixed
     } else {
@@ -91,13 +95,20 @@ pub enum Backend {
     /// The scan with 16-bit fixed-point passes and exact answers ([`FixedScan`]; the
     /// single-precision one, then the plain scan, where the data do not suit it).
     Fixed,
+    /// The scan with 8-bit fixed-point passes and exact answers ([`ByteScan`]; the 16-bit
+    /// one, then the single-precision one, then the plain scan, where the data do not
+    /// suit it).
+    Byte,
+    /// The 8-bit passes over large pools, 16-bit ones after ([`TieredScan`]; the 16-bit
+    /// one, then ..., where the data do not suit it).
+    Tiered,
     /// The scan with the masked distance, for NaN-marked missing cells
     /// ([`super::masked::MaskedScan`]; never chosen by [`Backend::Auto`]).
     Masked,
 }
 
 /// The backend named by the environment variable `MICROAGG_SPATIAL` (`scan`, `tree`,
-/// `buckets`, `filter`;
+/// `buckets`, `filter`, `fixed`, `byte`, `tiered`;
 /// anything else or unset: automatic). For comparisons and benchmarks: the answers are the
 /// same either way, only the time differs.
 pub fn forced_backend() -> Option<Backend> {
@@ -107,6 +118,8 @@ pub fn forced_backend() -> Option<Backend> {
         Ok("buckets") => Some(Backend::Buckets),
         Ok("filter") => Some(Backend::Filter),
         Ok("fixed") => Some(Backend::Fixed),
+        Ok("byte") => Some(Backend::Byte),
+        Ok("tiered") => Some(Backend::Tiered),
         _ => None,
     }
 }
@@ -123,6 +136,20 @@ pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dy
         Backend::Fixed => match FixedScan::try_new(inst, ids.clone()) {
             Some(fixed) => Box::new(fixed),
             None => single_or_scan(inst, ids),
+        },
+        Backend::Byte => match ByteScan::try_new(inst, ids.clone()) {
+            Some(byte) => Box::new(byte),
+            None => match FixedScan::try_new(inst, ids.clone()) {
+                Some(fixed) => Box::new(fixed),
+                None => single_or_scan(inst, ids),
+            },
+        },
+        Backend::Tiered => match TieredScan::try_new(inst, ids.clone()) {
+            Some(tiered) => Box::new(tiered),
+            None => match FixedScan::try_new(inst, ids.clone()) {
+                Some(fixed) => Box::new(fixed),
+                None => single_or_scan(inst, ids),
+            },
         },
         Backend::Filter => single_or_scan(inst, ids),
         Backend::Masked => Box::new(super::masked::MaskedScan::new(inst, ids)),

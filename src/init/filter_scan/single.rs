@@ -66,6 +66,14 @@ impl Pass for Single {
         kth + 2.0 * self.margin
     }
 
+    fn far_floor_exact(&self, dist: f64) -> f64 {
+        dist - self.margin
+    }
+
+    fn near_ceil_exact(&self, dist: f64) -> f64 {
+        dist + self.margin
+    }
+
     fn swap_remove(&mut self, p: usize) {
         self.cols.iter_mut().for_each(|c| {
             c.swap_remove(p);
