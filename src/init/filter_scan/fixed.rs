@@ -143,6 +143,11 @@ impl<L: Level> Fixed<L> {
 }
 
 impl<L: Level> Fixed<L> {
+    /// Records held.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
     /// The value below which hi(D_x) = (sqrt(D_x) + r)(1 + RHO) + TAU < `lowest`, a lower
     /// bound on some record's S sqrt(s): such a record is strictly nearer than that one.
     fn floor_below(&self, lowest: f64) -> f64 {

@@ -28,7 +28,6 @@ pub struct Tiered {
     byte_from: usize,
     /// True when the last pass read the 8-bit copy.
     coarse: bool,
-    len: usize,
 }
 
 impl Tiered {
@@ -48,12 +47,11 @@ impl Pass for Tiered {
             fine: Fixed::build(inst, ids)?,
             byte_from: BYTE_FROM,
             coarse: false,
-            len: ids.len(),
         })
     }
 
     fn pass(&mut self, point: &[f64], out: &mut [i32], lo: &mut [i32], hi: &mut [i32]) -> bool {
-        self.coarse = self.len >= self.byte_from;
+        self.coarse = self.fine.len() >= self.byte_from;
         if self.coarse {
             self.byte.pass(point, out, lo, hi)
         } else {
@@ -96,13 +94,11 @@ impl Pass for Tiered {
     fn swap_remove(&mut self, p: usize) {
         self.byte.swap_remove(p);
         self.fine.swap_remove(p);
-        self.len -= 1;
     }
 
     fn clear(&mut self) {
         self.byte.clear();
         self.fine.clear();
-        self.len = 0;
     }
 
     fn loosen(&mut self, factor: f64) {
