@@ -47,7 +47,7 @@ pub use fixed::{Fixed, Level};
 use kernels::{block_range, kth_smallest, max_of, BLOCK};
 pub use kernels::{error_bound, Key};
 pub use single::Single;
-pub use tiered::{Tiered, BYTE_FROM};
+pub use tiered::{Tiered, BYTE_FROM, BYTE_MAX_SPREAD};
 
 /// Largest magnitude for which the reduced copy is used (squares and sums stay far below
 /// `f32::MAX`; the fixed-point scale stays a normal number).

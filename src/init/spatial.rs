@@ -7,10 +7,11 @@
 //! 16-bit after, [`TieredScan`], or `f32`, [`FilterScan`]); all give identical answers
 //! (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d ([`by_size`]: tree
 //! for d <= 4 from 5 000 / 20 000 records, else the tiered filtered scan from
-//! [`BYTE_FROM`] records, the 16-bit one from 2 048, else the scan) or forced by
-//! `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`, `filter`, `fixed`, `byte`, `tiered`), only
-//! changes the time. It sits
-//! above the backends so that none imports another.
+//! [`BYTE_FROM`] records (which reads only its 16-bit copy on far-spread data:
+//! [`super::filter_scan::BYTE_MAX_SPREAD`]), the 16-bit one from 2 048, else the scan) or
+//! forced by `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`, `filter`, `fixed`, `byte`,
+//! `tiered`), only changes the time. It sits above the backends so that none imports
+//! another.
 //!
 //! ## Complexity
 //! O(1) to choose; building the tree is O(m log m d) (see [`super::kdtree`]), the buckets

@@ -5,13 +5,15 @@
 //! reads the 8-bit copy (10 bytes a record at d = 10 instead of 20: the pass over a large
 //! pool is bound by memory traffic), a smaller one the 16-bit copy (its finer grid leaves
 //! fewer candidates for the exact `f64` check, which costs more than the pass once the pool
-//! sits in cache). The thresholds ([`Pass::far_floor`], [`Pass::near_ceil`]) are those of
-//! the copy the last pass read, so each query's exclusions are that copy's proven ones
-//! (P16 (i)) and the answers are the scan's, whichever copy answered.
+//! sits in cache). When one value lies far out ([`BYTE_MAX_SPREAD`]), the 8-bit grid is too
+//! coarse to exclude much, and only the 16-bit copy is read. The thresholds
+//! ([`Pass::far_floor`], [`Pass::near_ceil`]) are those of the copy the last pass read, so
+//! each query's exclusions are that copy's proven ones (P16 (i)) and the answers are the
+//! scan's, whichever copy answered.
 //!
 //! ## Complexity
-//! That of [`Fixed`] per pass; O(m d) memory (3 bytes per value); a removal moves both
-//! copies' last record.
+//! That of [`Fixed`] per pass; O(m d) memory (3 bytes per value) and O(m d) to decide
+//! whether the 8-bit copy is read; a removal moves both copies' last record.
 
 use super::fixed::Fixed;
 use super::Pass;
@@ -19,6 +21,41 @@ use crate::data::Instance;
 
 /// Fewest records for a pass over the 8-bit copy.
 pub const BYTE_FROM: usize = 400_000;
+
+/// Largest magnitude, in units of the records' spread, at which the 8-bit copy is read.
+/// Its grid step is the largest magnitude / 127, so one far value (a heavy-tailed column)
+/// coarsens it for every record, and most records then stay candidates of each 8-bit pass,
+/// each needing an exact distance. Measured near the break-even (MDAV, d = 10,
+/// `proofs/certificates/study-engine.txt` section "24-final"; the Gaussian mixtures there
+/// lie within 6.2).
+pub const BYTE_MAX_SPREAD: f64 = 10.0;
+
+/// True when the largest magnitude of the records `ids` is at most [`BYTE_MAX_SPREAD`]
+/// times their spread (the root mean square deviation from the column means, over all
+/// values). O(m d).
+fn bytes_suit(inst: &Instance, ids: &[usize]) -> bool {
+    let d = inst.d;
+    if ids.is_empty() || d == 0 {
+        return false;
+    }
+    let mut mean = vec![0.0f64; d];
+    let mut largest = 0.0f64;
+    for &i in ids {
+        for (m, &v) in mean.iter_mut().zip(inst.row(i)) {
+            *m += v;
+            largest = largest.max(v.abs());
+        }
+    }
+    mean.iter_mut().for_each(|m| *m /= ids.len() as f64);
+    let mut squares = 0.0f64;
+    for &i in ids {
+        for (m, &v) in mean.iter().zip(inst.row(i)) {
+            squares += (v - m) * (v - m);
+        }
+    }
+    let spread = (squares / (ids.len() * d) as f64).sqrt();
+    spread > 0.0 && largest <= BYTE_MAX_SPREAD * spread
+}
 
 /// Both copies and which one the last pass read.
 pub struct Tiered {
@@ -41,11 +78,17 @@ impl Tiered {
 impl Pass for Tiered {
     type Value = i32;
 
+    /// Both copies; the 8-bit one is never read when its grid is too coarse for the
+    /// records' spread ([`bytes_suit`]).
     fn build(inst: &Instance, ids: &[usize]) -> Option<Self> {
         Some(Tiered {
             byte: Fixed::build(inst, ids)?,
             fine: Fixed::build(inst, ids)?,
-            byte_from: BYTE_FROM,
+            byte_from: if bytes_suit(inst, ids) {
+                BYTE_FROM
+            } else {
+                usize::MAX
+            },
             coarse: false,
         })
     }
@@ -104,5 +147,40 @@ impl Pass for Tiered {
     fn loosen(&mut self, factor: f64) {
         self.byte.loosen(factor);
         self.fine.loosen(factor);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instance(rows: &[Vec<f64>]) -> Instance {
+        let d = rows[0].len();
+        let columns = (0..d).map(|j| format!("c{j}")).collect();
+        let raw = rows.concat();
+        Instance::from_raw("t", "t", columns, raw, "t".into()).unwrap()
+    }
+
+    /// The 8-bit copy is read (from [`BYTE_FROM`] records) on evenly spread records, and
+    /// never once one value sits far out (its grid would be coarser than the spread).
+    #[test]
+    fn a_far_value_keeps_the_passes_on_the_16_bit_copy() {
+        let even: Vec<Vec<f64>> = (0..400)
+            .map(|i| vec![(i % 20) as f64, (i / 20) as f64, ((i * 7) % 13) as f64])
+            .collect();
+        let ids: Vec<usize> = (0..even.len()).collect();
+        let inst = instance(&even);
+        assert!(bytes_suit(&inst, &ids));
+        assert_eq!(Tiered::build(&inst, &ids).unwrap().byte_from, BYTE_FROM);
+
+        // z-scored, the far value lies about 20 spreads out (one value of 400 cannot lie
+        // beyond sqrt(399)).
+        let mut far = even.clone();
+        far[17][1] = 2_000.0;
+        let inst = instance(&far);
+        let largest = inst.z.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        assert!(largest > 1.5 * BYTE_MAX_SPREAD, "largest {largest}");
+        assert!(!bytes_suit(&inst, &ids));
+        assert_eq!(Tiered::build(&inst, &ids).unwrap().byte_from, usize::MAX);
     }
 }
