@@ -18,6 +18,7 @@
 use super::fixed::Fixed;
 use super::Pass;
 use crate::data::Instance;
+use crate::partition::group_stats;
 
 /// Fewest records for a pass over the 8-bit copy.
 pub const BYTE_FROM: usize = 400_000;
@@ -34,26 +35,15 @@ pub const BYTE_MAX_SPREAD: f64 = 10.0;
 /// times their spread (the root mean square deviation from the column means, over all
 /// values). O(m d).
 fn bytes_suit(inst: &Instance, ids: &[usize]) -> bool {
-    let d = inst.d;
-    if ids.is_empty() || d == 0 {
+    if ids.is_empty() || inst.d == 0 {
         return false;
     }
-    let mut mean = vec![0.0f64; d];
-    let mut largest = 0.0f64;
-    for &i in ids {
-        for (m, &v) in mean.iter_mut().zip(inst.row(i)) {
-            *m += v;
-            largest = largest.max(v.abs());
-        }
-    }
-    mean.iter_mut().for_each(|m| *m /= ids.len() as f64);
-    let mut squares = 0.0f64;
-    for &i in ids {
-        for (m, &v) in mean.iter().zip(inst.row(i)) {
-            squares += (v - m) * (v - m);
-        }
-    }
-    let spread = (squares / (ids.len() * d) as f64).sqrt();
+    let largest = ids
+        .iter()
+        .flat_map(|&i| inst.row(i))
+        .fold(0.0f64, |a, v| a.max(v.abs()));
+    let (_, sse) = group_stats(inst, ids);
+    let spread = (sse / (ids.len() * inst.d) as f64).sqrt();
     spread > 0.0 && largest <= BYTE_MAX_SPREAD * spread
 }
 
