@@ -15,8 +15,10 @@
 
 use microagg::certificate::BoundCertificate;
 use microagg::data::{load, ColumnSelection};
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
+use microagg_solvers::bounds::verifiable_claim;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -79,8 +81,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if check.complete { "complete" } else { "cut" },
         t.elapsed().as_secs_f64()
     );
-    if check.value > cert.lower_bound {
-        let mut tight = BoundCertificate::lagrangian(&inst, k, check.value, cert.duals.clone())
+    // The claim lowered so that verify-bound's own searches confirm it (proofs/P13).
+    let claim = verifiable_claim(&geo, &cert.duals, inst.d, &CutDuals::none(), check.value);
+    if claim > cert.lower_bound {
+        let mut tight = BoundCertificate::lagrangian(&inst, k, claim, cert.duals.clone())
             .with_anchor_threshold(tau);
         tight.produced_by = format!(
             "{} + tighten_certificate (factor {factor})",

@@ -29,7 +29,7 @@ pub use colgen::verify::{
     tree_covers, verify_lagrangian, verify_lagrangian_anchored, verify_lagrangian_anchored_at,
     verify_lagrangian_anchored_claim, verify_lagrangian_cuts, verify_node_bound, VerifiedBound,
 };
-pub use colgen::{colgen_bound, ColgenBound, ColgenError, ColgenOptions};
+pub use colgen::{colgen_bound, verifiable_claim, ColgenBound, ColgenError, ColgenOptions};
 pub use nn::{nn_bound, NnBound};
 
 /// Unit roundoff of `f64` (half the machine epsilon).

@@ -409,6 +409,26 @@ pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_r
     (total - 2.0 * UNIT_ROUNDOFF * total.abs()).next_down()
 }
 
+/// The claim a producer writes for a Lagrangian value `value` it computed at record duals `y`
+/// and cuts `cuts` (proofs/P13 "The claim a producer writes"): `value` lowered by
+/// `4 g M + 32 (n + g + 4) u (Y + |value| + 4 g M)` and one step more (`g = floor(n/k)`, `M`
+/// = [`least_rc_margin`], the rounding of one computed reduced cost at most 0, `Y` the dual
+/// magnitude `sum |y| + sum w_C b_C`). The verifier recomputes the bound with its own
+/// searches, whose per-anchor values differ from the producer's (a search cut by the
+/// producer's deadline, another summation) by rounding, so an unlowered claim can exceed
+/// the recomputation in its last bits and be rejected. Never above `value` (so as valid as
+/// `value`); a value that is not finite is returned as it is.
+pub fn verifiable_claim(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals, value: f64) -> f64 {
+    if !value.is_finite() {
+        return value;
+    }
+    let g = (geo.n / geo.k) as f64;
+    let duals: f64 = y.iter().map(|v| v.abs()).sum::<f64>() + cuts.total_weight();
+    let shift = 4.0 * g * least_rc_margin(geo, y, d, cuts);
+    let rounding = 32.0 * (geo.n as f64 + g + 4.0) * UNIT_ROUNDOFF * (duals + value.abs() + shift);
+    (value - (shift + rounding)).next_down()
+}
+
 /// The sum of the `m` largest `|y_i|` (largest first), the dual magnitude both rounding
 /// margins charge.
 fn sum_largest_abs(y: &[f64], m: usize) -> f64 {
@@ -1249,7 +1269,6 @@ pub fn colgen_bound_from(
         }
         progress(&out, 0, alpha);
     }
-    out.lower_bound = out.lagrangian.max(out.nn);
     let mut duals = centre.unwrap_or_default();
     if duals.len() > n {
         out.cut_duals = duals.split_off(n);
@@ -1258,6 +1277,12 @@ pub fn colgen_bound_from(
             .collect();
     }
     out.duals = duals;
+    if !out.duals.is_empty() {
+        // The value the certificate claims, lowered so that verify-bound confirms it (P13).
+        let cuts = CutDuals::new(n, &out.cut_triples, &out.cut_duals);
+        out.lagrangian = verifiable_claim(&geo, &out.duals, d, &cuts, out.lagrangian);
+    }
+    out.lower_bound = out.lagrangian.max(out.nn);
     out.columns = master.columns.len();
     out.simplex_iterations = master.simplex_iterations;
     out.seconds = start.elapsed().as_secs_f64();

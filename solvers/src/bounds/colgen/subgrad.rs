@@ -150,14 +150,28 @@ pub fn certify_check_above(
     pool: &mut GroupPool,
     level: f64,
 ) -> (Check, bool) {
-    let cuts = CutDuals::none();
-    let weak = weak_rc_bound(geo, y);
     let budget = ExactBudget {
         nodes: u64::MAX,
         deadline: until,
         max_columns: 20 * geo.n,
         stop_after_columns: usize::MAX,
     };
+    certify_check_budget(geo, y, d, tau, budget, pool, level)
+}
+
+/// [`certify_check_above`] with any pricing budget (a node budget cuts the search where a
+/// deadline would, but reproducibly: the tests of the certificate claims use it).
+pub(crate) fn certify_check_budget(
+    geo: &Geometry,
+    y: &[f64],
+    d: usize,
+    tau: f64,
+    budget: ExactBudget,
+    pool: &mut GroupPool,
+    level: f64,
+) -> (Check, bool) {
+    let cuts = CutDuals::none();
+    let weak = weak_rc_bound(geo, y);
     let mut per_size = Vec::new();
     let margin = rc_margin(geo, y, d, &cuts);
     let g = geo.n / geo.k;

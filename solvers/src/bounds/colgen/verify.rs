@@ -29,8 +29,9 @@ use super::anchors::anchored_best;
 use super::cuts::{Cut, CutDuals};
 use super::pairs::PairConstraints;
 use super::pricing::{
-    exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_sizes,
-    exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget, Geometry,
+    exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_local,
+    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound,
+    ExactBudget, Geometry,
 };
 use super::{lagrangian_with_cuts, least_rc_lagrangian, rc_margin};
 use crate::SolverError;
@@ -238,8 +239,10 @@ pub fn verify_lagrangian_anchored_at(
 }
 
 /// [`verify_lagrangian_anchored_at`] for a certificate claiming `claim`: with a threshold
-/// `tau < 0` first the carried search with size completion (P20 "Size completion", what the
-/// producers run: the same values when their search finished), then the per-anchor search
+/// `tau < 0` first the search with per-anchor size completion (P20 "Per-anchor size
+/// completion", what the producers run: the same values, bit for bit, when their search
+/// finished), then the carried search with the global size completion (P20 "Size
+/// completion", certificates written before the per-anchor one), then the per-anchor search
 /// with the incumbent carried over the sizes (P20 "Carried incumbent", certificates written
 /// before the completion), and only when that proves less than `claim` also the uncarried
 /// search (certificates written before the carry); the first that reaches the claim, else
@@ -259,7 +262,14 @@ pub fn verify_lagrangian_anchored_claim(
 ) -> Result<VerifiedBound, SolverError> {
     let mut nodes = 0;
     if tau < 0.0 {
-        // The size completion first (P20 "Size completion", what the producers run since):
+        // The producers' own search first: it gives their values exactly when their search
+        // finished (a last-bit difference from another search would reject a true claim).
+        let local = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Local)?;
+        if local.lower_bound >= claim {
+            return Ok(local);
+        }
+        nodes += local.nodes;
+        // The global size completion (P20 "Size completion", what the producers run since):
         // the producer's values when its search finished, and no search above size k where
         // nothing is below tau there.
         let completed = anchored_at(
@@ -307,6 +317,9 @@ enum Per {
     Carry,
     /// Carried, and the sizes above k completed from size k ("Size completion").
     Complete,
+    /// Carried, and each anchor's sizes above k completed from its own size k ("Per-anchor
+    /// size completion"; the producers' search).
+    Local,
 }
 
 /// The anchored verification with the per-anchor search `per`.
@@ -341,6 +354,10 @@ fn anchored_at(
         Per::Complete => {
             let margin = rc_margin(&p.geo, y, d, &p.cuts);
             exact_rc_bound_anchor_complete(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
+        }
+        Per::Local => {
+            let margin = rc_margin(&p.geo, y, d, &p.cuts);
+            exact_rc_bound_anchor_local(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
         }
     };
     let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
@@ -526,6 +543,117 @@ mod tests {
         z[0] += 1.0;
         let w = verify_lagrangian(&x, 6, 1, 3, &z, None).unwrap();
         assert!(w.lower_bound < v.lower_bound, "{w:?}");
+    }
+
+    /// One instance of [`claim_instances`]: rows `x`, `n`, `d`, `k` and duals `y`.
+    type ClaimInstance = (Vec<f64>, usize, usize, usize, Vec<f64>);
+
+    /// Small adversarial instances (tight clusters far apart, duplicates, an outlier, a
+    /// scale of 1e-6 or 1e6) and duals around the nn duals, from a fixed-seed generator.
+    fn claim_instances() -> Vec<ClaimInstance> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut out = Vec::new();
+        for case in 0..24 {
+            let (n, d, k) = (10 + case % 9, 1 + case % 3, 2 + case % 3);
+            let scale = [1.0, 1e-6, 1e6][case % 3];
+            let clusters = 2 + case % 3;
+            let mut x = Vec::with_capacity(n * d);
+            for i in 0..n {
+                for j in 0..d {
+                    let centre = (i % clusters) as f64 * 100.0 + j as f64;
+                    let v = match (case + i) % 7 {
+                        0 if i > 0 => x[(i - 1) * d + j], // a duplicate of the record before
+                        1 if i == n - 1 => 1e4,           // an outlier
+                        _ => centre + 1e-3 * unit(),
+                    };
+                    x.push(v * scale);
+                }
+            }
+            let geo = Geometry::new(&x, n, d, k, 1);
+            let y: Vec<f64> = (0..n)
+                .map(|i| geo.nn(i, k - 1) / (2 * k) as f64 * (1.0 + 0.6 * unit()))
+                .collect();
+            out.push((x, n, d, k, y));
+        }
+        out
+    }
+
+    /// The claim a producer writes ([`super::super::verifiable_claim`]) is confirmed by the
+    /// verifier whatever cut the producer's search (node budgets from 1 to a finished search,
+    /// thresholds 0 and below), and lies within a hair of the producer's value. Without the
+    /// lowering, a value of a cut or completed search can exceed the verifier's recomputation
+    /// in its last bits (a k = 10 certificate of `bound --tighten` did, in CI).
+    #[test]
+    fn a_producers_claim_is_confirmed_by_the_verifier_whatever_cut_its_search() {
+        use super::super::subgrad::{certify_check_budget, GroupPool};
+        use super::super::verifiable_claim;
+        let (mut checked, mut raw_above) = (0, 0);
+        for (x, n, d, k, y) in claim_instances() {
+            let geo = Geometry::new(&x, n, d, k, (3 * k).max(12));
+            let g = (n / k) as f64;
+            let scale = y.iter().sum::<f64>().abs() / g;
+            for tau in [0.0, -0.01 * scale, -0.3 * scale] {
+                let mut nodes = 1u64;
+                loop {
+                    let budget = ExactBudget {
+                        nodes,
+                        deadline: Instant::now() + Duration::from_secs(60),
+                        max_columns: 20 * n,
+                        stop_after_columns: usize::MAX,
+                    };
+                    let (check, _) = certify_check_budget(
+                        &geo,
+                        &y,
+                        d,
+                        tau,
+                        budget,
+                        &mut GroupPool::default(),
+                        f64::NEG_INFINITY,
+                    );
+                    let claim = verifiable_claim(&geo, &y, d, &CutDuals::none(), check.value);
+                    let v = verify_lagrangian_anchored_claim(
+                        &x,
+                        n,
+                        d,
+                        k,
+                        &y,
+                        &[],
+                        &[],
+                        None,
+                        tau,
+                        claim,
+                    )
+                    .unwrap();
+                    assert!(
+                        claim <= v.lower_bound,
+                        "n {n} d {d} k {k} tau {tau} nodes {nodes}: claim {claim:e} above \
+                         the recomputed {:e}",
+                        v.lower_bound
+                    );
+                    assert!(claim <= check.value, "{claim} > {}", check.value);
+                    let room = 1e-9 * (y.iter().map(|v| v.abs()).sum::<f64>() + check.value.abs());
+                    assert!(
+                        check.value - claim <= room,
+                        "lowered too far: {claim} vs {}",
+                        check.value
+                    );
+                    raw_above += usize::from(check.value > v.lower_bound);
+                    checked += 1;
+                    if check.complete {
+                        break;
+                    }
+                    nodes *= 2;
+                }
+            }
+        }
+        eprintln!("{checked} claims checked; {raw_above} unlowered values above the verifier's");
+        assert!(checked > 200, "{checked}");
     }
 
     #[test]
