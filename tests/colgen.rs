@@ -405,3 +405,61 @@ fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
         }
     }
 }
+
+/// `bound --max-iterations N` reaches the engine: the master phase stops after N solves
+/// (unconverged, the bound still certified and at most the converged one), the default runs
+/// to convergence on the same small instance; 0 and a method without the parameter are
+/// refused by name.
+#[test]
+fn max_iterations_caps_the_master_solves_from_the_command_line() {
+    let spec = "gauss:n=60,d=2,clusters=12,seed=7";
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "bound",
+            "--data",
+            spec,
+            "--k",
+            "3",
+            "--method",
+            "colgen",
+            "--time-limit",
+            "30",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        serde_json::from_slice(&cli_ok(&args).stdout).unwrap()
+    };
+    let capped = run(&["--max-iterations", "3"]);
+    let full = run(&[]);
+    assert_eq!(capped["details"]["iterations"], 3, "{capped}");
+    assert_eq!(capped["details"]["converged"], false, "{capped}");
+    assert_eq!(full["details"]["converged"], true, "{full}");
+    assert!(
+        full["details"]["iterations"].as_u64().unwrap() > 3,
+        "{full}"
+    );
+    let (lb_capped, lb_full) = (
+        capped["lower_bound"].as_f64().unwrap(),
+        full["lower_bound"].as_f64().unwrap(),
+    );
+    assert!(lb_capped <= lb_full, "{lb_capped} > {lb_full}");
+    for (method, value, expected) in [
+        ("colgen", "0", "max_iterations=0: expected an integer >= 1"),
+        ("nn", "5", "bound nn has no parameter 'max_iterations'"),
+    ] {
+        let out = cli(&[
+            "bound",
+            "--data",
+            spec,
+            "--k",
+            "3",
+            "--method",
+            method,
+            "--max-iterations",
+            value,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{err}");
+    }
+}

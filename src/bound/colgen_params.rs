@@ -134,6 +134,12 @@ pub const MASTER_UPPER: BoundParam = BoundParam {
     doc: "after the bound, seconds to solve the run's columns as a restricted master without box or cuts: its value lies above the LP relaxation (an estimate with HiGHS' tolerance, not a bound; proofs/P09 Part D; 0: not done)",
 };
 
+pub const MAX_ITERATIONS: BoundParam = BoundParam {
+    key: "max_iterations",
+    default: "10000",
+    doc: "most master solves: the master phase ends there even with time left, and the final evaluations (line search, push-and-project, tightening) run (an integer >= 1)",
+};
+
 /// Values of the parameters above (None: the `ColgenOptions` default).
 #[derive(Debug, Clone, Default)]
 pub struct K10Options {
@@ -151,6 +157,7 @@ pub struct K10Options {
     pub tighten_fraction: Option<f64>,
     pub box_width: Option<f64>,
     pub master_upper: Option<f64>,
+    pub max_iterations: Option<usize>,
 }
 
 impl K10Options {
@@ -189,6 +196,13 @@ impl K10Options {
             "tighten_fraction" => self.tighten_fraction = fraction()?,
             "box_width" => self.box_width = Some(finite_nonnegative()?),
             "master_upper" => self.master_upper = Some(finite_nonnegative()?),
+            "max_iterations" => {
+                let v: usize = value.parse().map_err(|_| bad("an integer >= 1"))?;
+                if v == 0 {
+                    return Err(bad("an integer >= 1"));
+                }
+                self.max_iterations = Some(v);
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -225,6 +239,9 @@ impl K10Options {
         }
         if let Some(v) = self.master_upper {
             opts.master_upper_seconds = v;
+        }
+        if let Some(v) = self.max_iterations {
+            opts.max_iterations = v;
         }
     }
 }
