@@ -413,19 +413,13 @@ fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
 #[test]
 fn max_iterations_caps_the_master_solves_from_the_command_line() {
     let spec = "gauss:n=60,d=2,clusters=12,seed=7";
-    let run = |extra: &[&str]| -> serde_json::Value {
-        let mut args = vec![
-            "bound",
-            "--data",
-            spec,
-            "--k",
-            "3",
-            "--method",
-            "colgen",
-            "--time-limit",
-            "30",
-            "--json",
-        ];
+    let args = |method: &'static str, extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["bound", "--data", spec, "--k", "3", "--method", method];
+        args.extend_from_slice(extra);
+        args
+    };
+    let run = |extra: &[&'static str]| -> serde_json::Value {
+        let mut args = args("colgen", &["--time-limit", "30", "--json"]);
         args.extend_from_slice(extra);
         serde_json::from_slice(&cli_ok(&args).stdout).unwrap()
     };
@@ -447,17 +441,7 @@ fn max_iterations_caps_the_master_solves_from_the_command_line() {
         ("colgen", "0", "max_iterations=0: expected an integer >= 1"),
         ("nn", "5", "bound nn has no parameter 'max_iterations'"),
     ] {
-        let out = cli(&[
-            "bound",
-            "--data",
-            spec,
-            "--k",
-            "3",
-            "--method",
-            method,
-            "--max-iterations",
-            value,
-        ]);
+        let out = cli(&args(method, &["--max-iterations", value]));
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expected), "{err}");

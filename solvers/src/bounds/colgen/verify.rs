@@ -351,13 +351,14 @@ fn anchored_at(
     let exact = match per {
         Per::Carry => exact_rc_bound_anchor_carry(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
         Per::Size => exact_rc_bound_anchor_sizes(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
-        Per::Complete => {
+        Per::Complete | Per::Local => {
             let margin = rc_margin(&p.geo, y, d, &p.cuts);
-            exact_rc_bound_anchor_complete(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
-        }
-        Per::Local => {
-            let margin = rc_margin(&p.geo, y, d, &p.cuts);
-            exact_rc_bound_anchor_local(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
+            let complete = if per == Per::Local {
+                exact_rc_bound_anchor_local
+            } else {
+                exact_rc_bound_anchor_complete
+            };
+            complete(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
         }
     };
     let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
