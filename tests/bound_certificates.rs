@@ -698,6 +698,21 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         "tighten_fraction=1.5: expected a number in [0, 1)",
     );
     refused(
+        &["--method", "colgen", "--slack-push", "1.5"],
+        "slack_push=1.5: expected a number in [0, 1)",
+    );
+    refused(
+        &[
+            "--method",
+            "colgen",
+            "--slack-push",
+            "0.6",
+            "--tighten",
+            "0.5",
+        ],
+        "slack_push must be in [0, 1), with tighten_fraction below 1 in sum",
+    );
+    refused(
         &["--method", "nn", "--box-width", "0.3"],
         "bound nn has no parameter 'box_width'",
     );
@@ -707,6 +722,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         &["--box-width", "0.3"][..],
         &["--push-project"],
         &["--stop-early"],
+        &["--slack-push", "0.3"],
     ] {
         let mut extra = vec!["--method", "colgen"];
         extra.extend_from_slice(flag);

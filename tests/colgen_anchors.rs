@@ -537,6 +537,91 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
     );
 }
 
+/// Push-and-project in rounds along a partition's slacks, from a certified start: every
+/// check and the result stay below the brute-force optimum and never below the start's
+/// value, and the certificate verifies; the k = 10 pipeline with its slack rounds too.
+#[test]
+fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::ascent::nn_duals;
+    use microagg_solvers::bounds::colgen::subgrad::{certify_check, slack_push, GroupPool};
+    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
+    let mut rng = ChaCha8Rng::seed_from_u64(30_2026);
+    let mut rose = 0;
+    for case in 0..24 {
+        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
+        let geo = Geometry::new(&inst.z, n, d, k, 6);
+        // A feasible partition of consecutive records (groups of k, the last takes the rest).
+        let parts = n / k;
+        let groups: Vec<Vec<u32>> = (0..parts)
+            .map(|g| {
+                let end = if g + 1 == parts { n } else { (g + 1) * k };
+                (g * k..end).map(|i| i as u32).collect()
+            })
+            .collect();
+        let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
+        let y0 = nn_duals(&geo);
+        let far = Instant::now() + Duration::from_secs(5);
+        let v0 = certify_check(&geo, &y0, d, tau, far, &mut GroupPool::default()).value;
+        let deadline = Instant::now() + Duration::from_millis(400);
+        let asc = slack_push(
+            &geo,
+            &inst.z,
+            d,
+            (&y0, v0),
+            &groups,
+            &mut GroupPool::seeded(&geo, &groups),
+            tau,
+            case % 4 >= 2,
+            deadline,
+            false,
+        );
+        for &(_, _, v, _) in &asc.checks {
+            assert!(v <= opt, "case {case} (n={n}, d={d}, k={k}): {v} > {opt}");
+        }
+        assert!(
+            asc.lower_bound >= v0 && asc.lower_bound <= opt,
+            "case {case}: {} from {v0}, optimum {opt}",
+            asc.lower_bound
+        );
+        rose += usize::from(asc.lower_bound > v0 + 1e-9 * opt.abs());
+        let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone())
+            .with_anchor_threshold(asc.tau);
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        // The k = 10 pipeline with slack rounds, its main loop cut after one iteration.
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let opts = ColgenOptions {
+            time_limit: 0.5,
+            max_iterations: 1,
+            nn_ascent: 0.1,
+            box_width: 0.3,
+            lp_segment: true,
+            push_project: true,
+            stop_early: case % 4 >= 2,
+            anchor_threshold: [0.05, 0.2][case % 2],
+            final_fraction: 0.6,
+            slack_push: 0.3,
+            tighten_fraction: [0.0, 0.1][case % 2],
+            ..Default::default()
+        };
+        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
+        assert!(
+            b.lagrangian <= opt,
+            "case {case}: pipeline {} > {opt}",
+            b.lagrangian
+        );
+        if !b.duals.is_empty() {
+            let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
+                .with_anchor_threshold(b.anchor_threshold);
+            let v = verify(&cert, &inst, k, None).unwrap();
+            assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        }
+    }
+    println!("slack push rose above its start in {rose} of 24 cases");
+    assert!(rose >= 6, "slack push rose in only {rose} of 24 cases");
+}
+
 #[test]
 fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
     use microagg_solvers::bounds::colgen::anchors::{anchored_best, anchored_sizes_lagrangian};

@@ -12,7 +12,8 @@
 //! (`anchor_threshold`), interior point re-solves of the master (`ipm`), the share of the
 //! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
 //! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`)
-//! and the re-certification of the best point at smaller thresholds (`tighten_fraction`), and
+//! and the re-certification of the best point at smaller thresholds (`tighten_fraction`),
+//! push-and-project restarted along the start partition's slacks (`slack_push`), and
 //! the dual box of the master (`box_width`, the box step every stored k = 10 bound used),
 //! and, after the bound, the run's columns as a restricted master without box or cuts
 //! (`master_upper`: where the LP relaxation lies, an estimate, proofs/P09 Part D).
@@ -122,6 +123,12 @@ pub const TIGHTEN_FRACTION: BoundParam = BoundParam {
     doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end, that re-certifies the best point at smaller anchor thresholds (proofs/P20; 0: none)",
 };
 
+pub const SLACK_PUSH: BoundParam = BoundParam {
+    key: "slack_push",
+    default: "0",
+    doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end before the tightening's share, for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round (0: none)",
+};
+
 pub const BOX_WIDTH: BoundParam = BoundParam {
     key: "box_width",
     default: "0",
@@ -155,6 +162,7 @@ pub struct K10Options {
     pub auto_smoothing: bool,
     pub stop_early: bool,
     pub tighten_fraction: Option<f64>,
+    pub slack_push: Option<f64>,
     pub box_width: Option<f64>,
     pub master_upper: Option<f64>,
     pub max_iterations: Option<usize>,
@@ -194,6 +202,7 @@ impl K10Options {
             "stop_early" => self.stop_early = flag()?,
             "smoothing" => self.smoothing = fraction()?,
             "tighten_fraction" => self.tighten_fraction = fraction()?,
+            "slack_push" => self.slack_push = fraction()?,
             "box_width" => self.box_width = Some(finite_nonnegative()?),
             "master_upper" => self.master_upper = Some(finite_nonnegative()?),
             "max_iterations" => {
@@ -233,6 +242,9 @@ impl K10Options {
         }
         if let Some(v) = self.tighten_fraction {
             opts.tighten_fraction = v;
+        }
+        if let Some(v) = self.slack_push {
+            opts.slack_push = v;
         }
         if let Some(v) = self.box_width {
             opts.box_width = v;

@@ -130,6 +130,11 @@ pub struct BoundArgs {
     /// (default 0: none).
     #[arg(long, value_name = "F")]
     pub tighten: Option<f64>,
+    /// colgen: with --lp-segment, the fraction of the time limit, taken off
+    /// push-and-project's end before --tighten's share, for push-and-project rounds from the
+    /// best point along the start partition's slacks (default 0: none).
+    #[arg(long, value_name = "F")]
+    pub slack_push: Option<f64>,
     /// colgen: box step, the dual box half-width around the stability centre relative to
     /// its mean |y| (default 0: no box; the stored k = 10 bounds used 0.3).
     #[arg(long, value_name = "W")]
@@ -434,7 +439,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
 
 /// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
 /// not given). One table for setting them (`bound`) and refusing them (`--weights`).
-fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 15] {
+fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 16] {
     let number = |v: Option<f64>| v.map(|v| v.to_string());
     let flag = |on: bool| on.then(|| "true".to_string());
     [
@@ -466,6 +471,7 @@ fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>);
         ),
         ("--stop-early", "stop_early", flag(args.stop_early)),
         ("--tighten", "tighten_fraction", number(args.tighten)),
+        ("--slack-push", "slack_push", number(args.slack_push)),
         ("--box-width", "box_width", number(args.box_width)),
         ("--master-upper", "master_upper", number(args.master_upper)),
         (

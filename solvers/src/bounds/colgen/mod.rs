@@ -195,6 +195,12 @@ pub struct ColgenOptions {
     /// With `lp_segment`: this fraction of the time limit (taken off push-and-project's end)
     /// re-certifies the best point at smaller anchor thresholds (0: none).
     pub tighten_fraction: f64,
+    /// With `lp_segment`: this fraction of the time limit (taken off push-and-project's end,
+    /// before the tightening's share) restarts push-and-project from the best point along the
+    /// slack direction of the best start partition, recomputed after each round
+    /// ([`subgrad::slack_push`]; 0: none). The line search then takes at most half of the
+    /// time before this share.
+    pub slack_push: f64,
     /// After the bound, solve the run's columns as a restricted master without box and
     /// cuts within this many further seconds ([`master_upper`]: a value above the LP
     /// relaxation's optimum, an estimate; 0: not done).
@@ -232,6 +238,7 @@ impl Default for ColgenOptions {
             stop_early: false,
             stall_iterations: 0,
             tighten_fraction: 0.0,
+            slack_push: 0.0,
             master_upper_seconds: 0.0,
         }
     }
@@ -265,6 +272,7 @@ impl ColgenOptions {
         ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
         ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
         ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
+        ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round (0: none)"),
         ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
         ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
         ("master_upper_seconds", "0", "after the bound, seconds for the run's columns as an unboxed, cut-free restricted master: its value lies above the LP relaxation (an estimate with HiGHS' tolerance; 0: not done)"),
@@ -284,6 +292,10 @@ impl ColgenOptions {
         }
         if !(0.0..1.0).contains(&self.tighten_fraction) {
             return bad("tighten_fraction must be in [0, 1)");
+        }
+        if !(0.0..1.0).contains(&self.slack_push) || self.slack_push + self.tighten_fraction >= 1.0
+        {
+            return bad("slack_push must be in [0, 1), with tighten_fraction below 1 in sum");
         }
         if self.master_upper_seconds.is_nan() || self.master_upper_seconds < 0.0 {
             return bad("master_upper_seconds must be nonnegative");
@@ -1162,11 +1174,15 @@ pub fn colgen_bound_from(
                 .zip(&from)
                 .map(|(a, b)| a.clamp(0.0, cap) - b)
                 .collect();
+            // Half of the time up to the slack rounds' share is the line search's.
             let now = Instant::now();
+            let before_slack = deadline
+                .checked_sub(Duration::from_secs_f64(opts.time_limit * opts.slack_push))
+                .unwrap_or(deadline);
             let ls_until = if opts.push_project {
-                now + deadline.saturating_duration_since(now) / 2
+                now + before_slack.saturating_duration_since(now) / 2
             } else {
-                deadline
+                before_slack
             };
             if let Some(ls) =
                 ascent::line_search(&geo, d, &from, &h, 0.02, 2.0, 3, 12, ls_until, tau)
@@ -1198,10 +1214,11 @@ pub fn colgen_bound_from(
                     } else {
                         &from
                     };
-                    // The tightening's share comes off the end of push-and-project.
+                    // The slack rounds' and the tightening's shares come off the end of
+                    // push-and-project.
                     let pp_deadline = deadline
                         .checked_sub(Duration::from_secs_f64(
-                            opts.time_limit * opts.tighten_fraction,
+                            opts.time_limit * (opts.tighten_fraction + opts.slack_push),
                         ))
                         .unwrap_or(deadline);
                     let asc = subgrad::push_project(
@@ -1221,6 +1238,47 @@ pub fn colgen_bound_from(
                     if opts.progress {
                         eprintln!(
                             "colgen: {:7.1} s  push-project: bound {:.6} ({} checks)",
+                            start.elapsed().as_secs_f64(),
+                            asc.lower_bound,
+                            asc.checks.len()
+                        );
+                    }
+                    if asc.lower_bound > out.lagrangian {
+                        out.lagrangian = asc.lower_bound;
+                        out.anchor_threshold = tau;
+                        out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
+                        out.pricing_exact = false;
+                        centre = Some(asc.duals);
+                    }
+                }
+                // Push-and-project restarted along the start partition's slacks (cut-free
+                // points only).
+                let best = centre.clone().filter(|y| y.len() == n);
+                if let (true, Some(y)) = (opts.slack_push > 0.0, best) {
+                    let until = deadline
+                        .checked_sub(Duration::from_secs_f64(
+                            opts.time_limit * opts.tighten_fraction,
+                        ))
+                        .unwrap_or(deadline);
+                    // The master's columns (the start partitions' never dropped) seed the
+                    // pool, as for push-and-project.
+                    let mut pool = subgrad::GroupPool::seeded(&geo, &master.columns);
+                    let asc = subgrad::slack_push(
+                        &geo,
+                        x,
+                        d,
+                        (&y, out.lagrangian),
+                        &best_start,
+                        &mut pool,
+                        tau,
+                        opts.stop_early,
+                        until,
+                        opts.progress,
+                    );
+                    out.exact_calls += asc.checks.len();
+                    if opts.progress {
+                        eprintln!(
+                            "colgen: {:7.1} s  slack push: bound {:.6} ({} checks)",
                             start.elapsed().as_secs_f64(),
                             asc.lower_bound,
                             asc.checks.len()

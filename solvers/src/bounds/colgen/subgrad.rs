@@ -51,6 +51,17 @@ pub struct GroupPool {
 }
 
 impl GroupPool {
+    /// A pool holding `groups` (each sorted here; groups below `k` records left out).
+    pub fn seeded(geo: &Geometry, groups: &[Vec<u32>]) -> GroupPool {
+        let mut pool = GroupPool::default();
+        for g in groups {
+            let mut g = g.clone();
+            g.sort_unstable();
+            pool.add(geo, g);
+        }
+        pool
+    }
+
     /// Add a group (members sorted ascending); false when already present.
     pub fn add(&mut self, geo: &Geometry, members: Vec<u32>) -> bool {
         if members.len() < geo.k || self.known.contains(&members) {
@@ -425,13 +436,42 @@ pub fn push_project(
     deadline: Instant,
     progress: bool,
 ) -> Ascent {
+    let mut pool = GroupPool::seeded(geo, seed_groups);
+    push_project_from(
+        geo,
+        d,
+        (y_start, None),
+        h,
+        t_first,
+        tau,
+        &mut pool,
+        check_share,
+        stop_early,
+        deadline,
+        progress,
+    )
+}
+
+/// [`push_project`] from `start = (y, value)` with the caller's `pool` (it keeps the groups
+/// met): with `value = Some(v)`, `v` must be a valid bound at `y` (certified there); the start
+/// is then not checked again, and until a check completes each gets the first check's
+/// share of the time.
+#[allow(clippy::too_many_arguments)]
+pub fn push_project_from(
+    geo: &Geometry,
+    d: usize,
+    start: (&[f64], Option<f64>),
+    h: &[f64],
+    t_first: f64,
+    tau: f64,
+    pool: &mut GroupPool,
+    check_share: f64,
+    stop_early: bool,
+    deadline: Instant,
+    progress: bool,
+) -> Ascent {
+    let (y_start, known) = start;
     let t0 = Instant::now();
-    let mut pool = GroupPool::default();
-    for s in seed_groups {
-        let mut s = s.clone();
-        s.sort_unstable();
-        pool.add(geo, s);
-    }
     let mut out = Ascent {
         lower_bound: f64::NEG_INFINITY,
         duals: Vec::new(),
@@ -443,7 +483,11 @@ pub fn push_project(
     let tol = 1e-9 * scale.max(f64::MIN_POSITIVE);
     let mut y = y_start.to_vec();
     let mut t = t_first;
-    let mut first = true;
+    let mut first = known.is_none();
+    if let Some(v) = known {
+        out.lower_bound = v;
+        out.duals = y.clone();
+    }
     // Slowest complete check so far (seconds): scales the next checks' time.
     let mut slowest = 0.0f64;
     while Instant::now() + Duration::from_millis(50) < deadline {
@@ -479,8 +523,9 @@ pub fn push_project(
         }
         let now = Instant::now();
         let share = deadline.saturating_duration_since(now).mul_f64(check_share);
-        // The first check (the start point) has no reference: it gets its share.
-        let cap = if first {
+        // A check without a reference gets its share: the first one (the start point), and
+        // after a known start every one until a check completes.
+        let cap = if first || (known.is_some() && slowest == 0.0) {
             share
         } else {
             let left = deadline.saturating_duration_since(now).as_secs_f64();
@@ -495,7 +540,7 @@ pub fn push_project(
         } else {
             f64::NEG_INFINITY
         };
-        let (check, stopped) = certify_check_above(geo, &cand, d, tau, now + cap, &mut pool, level);
+        let (check, stopped) = certify_check_above(geo, &cand, d, tau, now + cap, pool, level);
         let v = check.value;
         let secs = now.elapsed().as_secs_f64();
         if check.complete {
@@ -540,6 +585,82 @@ pub fn push_project(
         if t <= 0.0 || !t.is_finite() {
             break;
         }
+    }
+    out
+}
+
+/// Most restarts of [`slack_push`]: its study runs gained less than 1 % of the bound after
+/// the third (study-colgen.txt 18-slack).
+pub const SLACK_ROUNDS: usize = 4;
+
+/// First step of each [`slack_push`] round along the slack direction (`t = 1` prices every
+/// group of the partition at 0).
+pub const SLACK_T_FIRST: f64 = 0.25;
+
+/// Push-and-project in rounds along the slack direction of the partition `groups` (disjoint,
+/// covering every record; [`super::ascent::slack_direction`]: each group's `SSE(S) - y(S)`
+/// spread evenly over its members), recomputed at the best point after each round; from
+/// `start = (y, value)`, `value` a valid bound certified at `y`. A fixed direction stalls
+/// once its projections stop paying; the partition's slacks at the new point give a fresh
+/// one. Each of at most [`SLACK_ROUNDS`] rounds gets the time left divided by the rounds
+/// left; `pool` (seeded by the caller) keeps every group met across the rounds, so a new
+/// round's projections avoid the groups that refuted the last one's candidates. A round
+/// without a better certified value ends it. The reported bound is the best certified value (at least
+/// `value`); the directions only choose the duals (proofs/P20, "Choosing the duals").
+#[allow(clippy::too_many_arguments)]
+pub fn slack_push(
+    geo: &Geometry,
+    x: &[f64],
+    d: usize,
+    start: (&[f64], f64),
+    groups: &[Vec<u32>],
+    pool: &mut GroupPool,
+    tau: f64,
+    stop_early: bool,
+    deadline: Instant,
+    progress: bool,
+) -> Ascent {
+    let mut out = Ascent {
+        lower_bound: start.1,
+        duals: start.0.to_vec(),
+        tau,
+        iterations: 0,
+        checks: Vec::new(),
+    };
+    for round in 0..SLACK_ROUNDS {
+        let now = Instant::now();
+        if now >= deadline {
+            break;
+        }
+        let until = now + deadline.saturating_duration_since(now) / (SLACK_ROUNDS - round) as u32;
+        let h = super::ascent::slack_direction(x, d, groups, &out.duals);
+        let asc = push_project_from(
+            geo,
+            d,
+            (&out.duals, Some(out.lower_bound)),
+            &h,
+            SLACK_T_FIRST,
+            tau,
+            pool,
+            0.5,
+            stop_early,
+            until,
+            progress,
+        );
+        out.iterations += asc.iterations;
+        out.checks.extend(asc.checks);
+        if progress {
+            eprintln!(
+                "slack-push: round {round}: sum h {:.6}, best {:.6}",
+                h.iter().sum::<f64>(),
+                asc.lower_bound
+            );
+        }
+        if asc.lower_bound <= out.lower_bound {
+            break;
+        }
+        out.lower_bound = asc.lower_bound;
+        out.duals = asc.duals;
     }
     out
 }
