@@ -475,14 +475,8 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
         let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
         let geo = Geometry::new(&inst.z, n, d, k, 6);
         let y0 = nn_duals(&geo);
-        // A feasible partition of consecutive records (groups of k, the last takes the rest).
         let parts = n / k;
-        let groups: Vec<Vec<u32>> = (0..parts)
-            .map(|g| {
-                let end = if g + 1 == parts { n } else { (g + 1) * k };
-                (g * k..end).map(|i| i as u32).collect()
-            })
-            .collect();
+        let groups = consecutive_groups(n, k);
         let h = slack_direction(&inst.z, d, &groups, &y0);
         let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
         let deadline = Instant::now() + Duration::from_millis(300);
@@ -551,14 +545,8 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
     for case in 0..24 {
         let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
         let geo = Geometry::new(&inst.z, n, d, k, 6);
-        // A feasible partition of consecutive records (groups of k, the last takes the rest).
         let parts = n / k;
-        let groups: Vec<Vec<u32>> = (0..parts)
-            .map(|g| {
-                let end = if g + 1 == parts { n } else { (g + 1) * k };
-                (g * k..end).map(|i| i as u32).collect()
-            })
-            .collect();
+        let groups = consecutive_groups(n, k);
         let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
         let y0 = nn_duals(&geo);
         let far = Instant::now() + Duration::from_secs(5);
@@ -956,6 +944,18 @@ fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
     }
     println!("tightening raised the nn duals' check in {tightened} of 24");
     assert!(tightened >= 12, "raised in only {tightened} of 24");
+}
+
+/// A feasible partition of records `0..n` into consecutive groups of `k` (the last takes the
+/// rest).
+fn consecutive_groups(n: usize, k: usize) -> Vec<Vec<u32>> {
+    let parts = n / k;
+    (0..parts)
+        .map(|g| {
+            let end = if g + 1 == parts { n } else { (g + 1) * k };
+            (g * k..end).map(|i| i as u32).collect()
+        })
+        .collect()
 }
 
 /// A small adversarial instance from [`family`] (n in `sizes`, d 1-2, k 2-3), standardised

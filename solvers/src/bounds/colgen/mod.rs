@@ -571,6 +571,35 @@ fn secs_until(t: Instant) -> f64 {
     t.saturating_duration_since(Instant::now()).as_secs_f64()
 }
 
+/// Count a certified ascent's checks, print its result (`what`, seconds since `start`) and
+/// take its best point as the bound and the centre when it beats the best so far (its
+/// values were certified at its threshold `asc.tau`).
+fn take_ascent(
+    out: &mut ColgenBound,
+    centre: &mut Option<Vec<f64>>,
+    asc: subgrad::Ascent,
+    what: &str,
+    start: Instant,
+    progress: bool,
+) {
+    out.exact_calls += asc.checks.len();
+    if progress {
+        eprintln!(
+            "colgen: {:7.1} s  {what}: bound {:.6} ({} checks)",
+            start.elapsed().as_secs_f64(),
+            asc.lower_bound,
+            asc.checks.len()
+        );
+    }
+    if asc.lower_bound > out.lagrangian {
+        out.lagrangian = asc.lower_bound;
+        out.anchor_threshold = asc.tau;
+        out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
+        out.pricing_exact = false;
+        *centre = Some(asc.duals);
+    }
+}
+
 /// `alpha a + (1 - alpha) b`, componentwise.
 fn mix(a: &[f64], b: &[f64], alpha: f64) -> Vec<f64> {
     a.iter()
@@ -1234,22 +1263,8 @@ pub fn colgen_bound_from(
                         pp_deadline,
                         opts.progress,
                     );
-                    out.exact_calls += asc.checks.len();
-                    if opts.progress {
-                        eprintln!(
-                            "colgen: {:7.1} s  push-project: bound {:.6} ({} checks)",
-                            start.elapsed().as_secs_f64(),
-                            asc.lower_bound,
-                            asc.checks.len()
-                        );
-                    }
-                    if asc.lower_bound > out.lagrangian {
-                        out.lagrangian = asc.lower_bound;
-                        out.anchor_threshold = tau;
-                        out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
-                        out.pricing_exact = false;
-                        centre = Some(asc.duals);
-                    }
+                    let what = "push-project";
+                    take_ascent(&mut out, &mut centre, asc, what, start, opts.progress);
                 }
                 // Push-and-project restarted along the start partition's slacks (cut-free
                 // points only).
@@ -1275,22 +1290,14 @@ pub fn colgen_bound_from(
                         until,
                         opts.progress,
                     );
-                    out.exact_calls += asc.checks.len();
-                    if opts.progress {
-                        eprintln!(
-                            "colgen: {:7.1} s  slack push: bound {:.6} ({} checks)",
-                            start.elapsed().as_secs_f64(),
-                            asc.lower_bound,
-                            asc.checks.len()
-                        );
-                    }
-                    if asc.lower_bound > out.lagrangian {
-                        out.lagrangian = asc.lower_bound;
-                        out.anchor_threshold = tau;
-                        out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
-                        out.pricing_exact = false;
-                        centre = Some(asc.duals);
-                    }
+                    take_ascent(
+                        &mut out,
+                        &mut centre,
+                        asc,
+                        "slack push",
+                        start,
+                        opts.progress,
+                    );
                 }
                 // The best point re-certified at smaller thresholds (cut-free points only).
                 let best = centre.clone().filter(|y| y.len() == n);
