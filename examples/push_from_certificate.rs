@@ -39,6 +39,7 @@ use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
+use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::bounds::colgen::subgrad::{slack_push, GroupPool};
 use microagg_solvers::bounds::verifiable_claim;
 use microagg_solvers::sse::group_sse;
@@ -79,20 +80,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .into());
     }
     let lab = read_labels(&labels)?;
-    if lab.len() != inst.n {
-        return Err(format!(
-            "{}: {} labels for {} records",
-            labels.display(),
-            lab.len(),
-            inst.n
-        )
-        .into());
-    }
-    let mut by_label: std::collections::BTreeMap<usize, Vec<u32>> = Default::default();
-    for (i, &l) in lab.iter().enumerate() {
-        by_label.entry(l).or_default().push(i as u32);
-    }
-    let groups: Vec<Vec<u32>> = by_label.into_values().collect();
+    // Checked (one label per record, groups of at least k) and grouped as colgen's starts.
+    let groups = start_groups(&lab, inst.n, k).map_err(|e| format!("{}: {e}", labels.display()))?;
     // The colgen's candidate pool size (3k, at least 12), as in every producer.
     let geo = Geometry::new(&inst.z, inst.n, inst.d, k, (3 * k).max(12));
     let tau = cert.anchor_threshold.min(0.0);

@@ -584,11 +584,20 @@ fn take_ascent(
 ) {
     out.exact_calls += asc.checks.len();
     if progress {
+        // The box-step ascent also reports its model steps.
+        let counts = if what == "subgradient" {
+            format!(
+                "{} steps, {} exact checks",
+                asc.iterations,
+                asc.checks.len()
+            )
+        } else {
+            format!("{} checks", asc.checks.len())
+        };
         eprintln!(
-            "colgen: {:7.1} s  {what}: bound {:.6} ({} checks)",
+            "colgen: {:7.1} s  {what}: bound {:.6} ({counts})",
             start.elapsed().as_secs_f64(),
             asc.lower_bound,
-            asc.checks.len()
         );
     }
     if asc.lower_bound > out.lagrangian {
@@ -871,23 +880,14 @@ pub fn colgen_bound_from(
             until,
             opts.progress,
         );
-        out.exact_calls += asc.checks.len();
-        if opts.progress {
-            eprintln!(
-                "colgen: {:7.1} s  subgradient: bound {:.6} ({} steps, {} exact checks)",
-                start.elapsed().as_secs_f64(),
-                asc.lower_bound,
-                asc.iterations,
-                asc.checks.len()
-            );
-        }
-        if asc.lower_bound > out.lagrangian {
-            out.lagrangian = asc.lower_bound;
-            out.anchor_threshold = asc.tau;
-            out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
-            out.pricing_exact = false;
-            centre = Some(asc.duals);
-        }
+        take_ascent(
+            &mut out,
+            &mut centre,
+            asc,
+            "subgradient",
+            start,
+            opts.progress,
+        );
         out.exact_seconds += t.elapsed().as_secs_f64();
     }
     // Smoothing weight: halved on every mispricing (Wentges' rule, so that the separation
@@ -1263,8 +1263,14 @@ pub fn colgen_bound_from(
                         pp_deadline,
                         opts.progress,
                     );
-                    let what = "push-project";
-                    take_ascent(&mut out, &mut centre, asc, what, start, opts.progress);
+                    take_ascent(
+                        &mut out,
+                        &mut centre,
+                        asc,
+                        "push-project",
+                        start,
+                        opts.progress,
+                    );
                 }
                 // Push-and-project restarted along the start partition's slacks (cut-free
                 // points only).
