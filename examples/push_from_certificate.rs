@@ -20,12 +20,14 @@
 //! cargo run --release --example push_from_certificate -- --data eia --k 10 \
 //!   --certificate proofs/certificates/eia-k10.bound.json \
 //!   --labels proofs/certificates/eia-k10.labels --seconds 1200 \
-//!   [--master-seconds 300] [--out OUT.bound.json]
+//!   [--master-seconds 300] [--lp-projection] [--out OUT.bound.json]
 //! ```
 //!
 //! - `--seconds S`: wall-clock budget of the rounds (`subgrad::SLACK_ROUNDS` at most, each
 //!   the time left divided by the rounds left, first step `subgrad::SLACK_T_FIRST`).
 //! - `--master-seconds S`: limit of the restricted master's solve (300; 0: not solved).
+//! - `--lp-projection`: bring the candidates onto the groups met by the least total lowering
+//!   (`subgrad::Projection::LeastLowering`) instead of cyclic projections.
 //! - `--out FILE`: written when the best certified value beats the stored one, with the
 //!   claim lowered as every producer's (proofs/P13).
 //!
@@ -40,7 +42,7 @@ use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::start_groups;
-use microagg_solvers::bounds::colgen::subgrad::{slack_push, GroupPool};
+use microagg_solvers::bounds::colgen::subgrad::{slack_push, GroupPool, Projection};
 use microagg_solvers::bounds::verifiable_claim;
 use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
@@ -51,6 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut input, mut labels, mut output): (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) =
         (None, None, None);
     let (mut seconds, mut master_seconds) = (1200.0f64, 300.0f64);
+    let mut projection = Projection::Cyclic;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || args.next().ok_or(format!("{a} needs a value"));
@@ -62,6 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--out" => output = Some(val()?.into()),
             "--seconds" => seconds = val()?.parse()?,
             "--master-seconds" => master_seconds = val()?.parse()?,
+            "--lp-projection" => projection = Projection::LeastLowering,
             _ => return Err(format!("unknown argument {a}").into()),
         }
     }
@@ -99,6 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (&cert.duals, cert.lower_bound),
         &groups,
         &mut pool,
+        projection,
         tau,
         true,
         start + Duration::from_secs_f64(seconds),

@@ -675,7 +675,12 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
     assert!(alpha_lines(&log, "0.500") > 0, "{log}");
     assert_eq!(alpha_lines(&log, "0.000"), 0, "{log}");
     assert!(log.contains("tighten: threshold"), "{log}");
-    for cert in [&boxed, &plain] {
+    // The slack rounds with the least-lowering projection: the candidates it picks are
+    // certified like any other.
+    let least = dir.path().join("least.json");
+    let log = run(&["--slack-push", "0.1", "--lp-projection"], &least);
+    assert!(log.contains("slack-push: round 0"), "{log}");
+    for cert in [&boxed, &plain, &least] {
         let (code, text) = verify_exit(spec, "10", cert);
         assert_eq!(code, Some(0), "{text}");
     }
@@ -710,7 +715,20 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
             "--tighten",
             "0.5",
         ],
-        "slack_push must be in [0, 1), with tighten_fraction below 1 in sum",
+        "slack_push + tighten_fraction must be below final_fraction (their shares come out of the final phase)",
+    );
+    // The recipe's final phase is 0.3 of the time: slack rounds of 0.3 would starve the
+    // line search before them.
+    refused(
+        &[
+            "--method",
+            "colgen",
+            "--final-fraction",
+            "0.3",
+            "--slack-push",
+            "0.3",
+        ],
+        "slack_push + tighten_fraction must be below final_fraction",
     );
     refused(
         &["--method", "nn", "--box-width", "0.3"],
@@ -723,6 +741,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         &["--push-project"],
         &["--stop-early"],
         &["--slack-push", "0.3"],
+        &["--lp-projection"],
     ] {
         let mut extra = vec!["--method", "colgen"];
         extra.extend_from_slice(flag);

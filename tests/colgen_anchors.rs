@@ -483,7 +483,18 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
         // Half the cases (both thresholds): the early stop (effort only: the same checks hold).
         let stop = case % 4 >= 2;
         let asc = push_project(
-            &geo, d, &y0, &h, 0.2, tau, &groups, 0.5, stop, deadline, false,
+            &geo,
+            d,
+            &y0,
+            &h,
+            0.2,
+            tau,
+            &groups,
+            projection_of(case),
+            0.5,
+            stop,
+            deadline,
+            false,
         );
         assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
         for &(_, _, v, _) in &asc.checks {
@@ -559,6 +570,7 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
             (&y0, v0),
             &groups,
             &mut GroupPool::seeded(&geo, &groups),
+            projection_of(case),
             tau,
             case % 4 >= 2,
             deadline,
@@ -946,6 +958,13 @@ fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
     assert!(tightened >= 12, "raised in only {tightened} of 24");
 }
 
+/// The projection of push-and-project in test case `case`: cyclic and least-lowering in
+/// turn every four cases, so that each meets both thresholds and both stopping rules.
+fn projection_of(case: usize) -> microagg_solvers::bounds::colgen::subgrad::Projection {
+    use microagg_solvers::bounds::colgen::subgrad::Projection;
+    [Projection::Cyclic, Projection::LeastLowering][(case / 4) % 2]
+}
+
 /// A feasible partition of records `0..n` into consecutive groups of `k` (the last takes the
 /// rest).
 fn consecutive_groups(n: usize, k: usize) -> Vec<Vec<u32>> {
@@ -1244,5 +1263,153 @@ fn completion_after_the_budget_stays_below_brute_force() {
     assert!(
         raised >= 5,
         "the completion beat the root bound only {raised} times"
+    );
+}
+
+/// The least total lowering of a covering LP `min sum z` subject to `sum_{i in S} z_i >= v_S`
+/// (each row) and `z >= 0`, by enumerating every vertex: each choice of `m` linearly
+/// independent constraints held at equality, solved by Gaussian elimination, kept when
+/// feasible. Exponential; for a handful of variables only.
+fn covering_lp_by_vertices(m: usize, rows: &[(Vec<usize>, f64)], tol: f64) -> f64 {
+    // Every constraint as (normal, right side): the rows, then z_i >= 0.
+    let mut cons: Vec<(Vec<f64>, f64)> = rows
+        .iter()
+        .map(|(members, v)| {
+            let mut a = vec![0.0; m];
+            members.iter().for_each(|&i| a[i] = 1.0);
+            (a, *v)
+        })
+        .collect();
+    for i in 0..m {
+        let mut a = vec![0.0; m];
+        a[i] = 1.0;
+        cons.push((a, 0.0));
+    }
+    let mut best = f64::INFINITY;
+    let mut pick: Vec<usize> = (0..m).collect();
+    loop {
+        // Solve the chosen constraints at equality.
+        let mut a: Vec<Vec<f64>> = pick
+            .iter()
+            .map(|&c| {
+                let mut r = cons[c].0.clone();
+                r.push(cons[c].1);
+                r
+            })
+            .collect();
+        let mut singular = false;
+        for col in 0..m {
+            let p = (col..m)
+                .max_by(|&r, &s| a[r][col].abs().total_cmp(&a[s][col].abs()))
+                .unwrap();
+            if a[p][col].abs() < 1e-9 {
+                singular = true;
+                break;
+            }
+            a.swap(col, p);
+            let pivot = a[col].clone();
+            for (r, row) in a.iter_mut().enumerate() {
+                if r != col {
+                    let f = row[col] / pivot[col];
+                    for (t, v) in row.iter_mut().zip(&pivot).skip(col) {
+                        *t -= f * v;
+                    }
+                }
+            }
+        }
+        if !singular {
+            let z: Vec<f64> = (0..m).map(|r| a[r][m] / a[r][r]).collect();
+            let feasible = cons
+                .iter()
+                .all(|(n, b)| n.iter().zip(&z).map(|(u, v)| u * v).sum::<f64>() >= b - tol);
+            if feasible {
+                best = best.min(z.iter().sum());
+            }
+        }
+        // Next combination of m constraints out of cons.len().
+        let total = cons.len();
+        let Some(i) = (0..m).rev().find(|&i| pick[i] < total - m + i) else {
+            break;
+        };
+        pick[i] += 1;
+        for j in i + 1..m {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+    best
+}
+
+/// `GroupPool::project_lp` (the least-lowering projection of push-and-project) against the
+/// covering LP solved by vertex enumeration, on 36 adversarial instances of 5 records (every
+/// group of 2 or 3 in the pool, k = 2, random duals on the scale of the groups' SSE so that
+/// some groups are negative): the lowered duals price every group at >= 0 up to the tolerance,
+/// never rise, lower in total by the enumerated optimum, and by no more than the cyclic
+/// projections do.
+#[test]
+fn least_lowering_projection_matches_vertex_enumeration() {
+    use microagg_solvers::bounds::colgen::subgrad::GroupPool;
+    let mut rng = ChaCha8Rng::seed_from_u64(1846);
+    let (n, k) = (5usize, 2usize);
+    let mut with_negative = 0;
+    for case in 0..36 {
+        let d = 1 + case % 2;
+        let x = family(&mut rng, case, n, d);
+        let geo = Geometry::new(&x, n, d, k, 4);
+        let groups: Vec<Vec<u32>> = (1u32..1 << n)
+            .filter(|m| (2..=3).contains(&m.count_ones()))
+            .map(|m| (0..n as u32).filter(|i| m >> i & 1 == 1).collect())
+            .collect();
+        let pool = GroupPool::seeded(&geo, &groups);
+        let sse = |g: &[u32]| {
+            let idx: Vec<usize> = g.iter().map(|&i| i as usize).collect();
+            group_sse(&x, d, &idx)
+        };
+        let scale = groups
+            .iter()
+            .map(|g| sse(g))
+            .fold(0.0, f64::max)
+            .max(1e-300);
+        // Duals on the scale of the groups' SSE: the cheap groups (duplicates, a tight
+        // cluster) come out negative, the dear ones (an outlier with the rest) do not.
+        let y: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..0.6) * scale).collect();
+        let tol = 1e-9 * scale;
+        let rows: Vec<(Vec<usize>, f64)> = groups
+            .iter()
+            .filter_map(|g| {
+                let v = g.iter().map(|&i| y[i as usize]).sum::<f64>() - sse(g);
+                (v > tol).then(|| (g.iter().map(|&i| i as usize).collect(), v))
+            })
+            .collect();
+        with_negative += usize::from(!rows.is_empty());
+        let mut lowered = y.clone();
+        let left = pool
+            .project_lp(&mut lowered, tol)
+            .unwrap_or_else(|| panic!("case {case}: HiGHS failed"));
+        assert!(left >= -tol, "case {case}: a group left at {left}");
+        for g in &groups {
+            let rc = sse(g) - g.iter().map(|&i| lowered[i as usize]).sum::<f64>();
+            assert!(rc >= -2.0 * tol, "case {case}: group {g:?} at {rc}");
+        }
+        assert!(
+            lowered.iter().zip(&y).all(|(a, b)| a <= b),
+            "case {case}: a dual rose"
+        );
+        let total: f64 = y.iter().zip(&lowered).map(|(a, b)| a - b).sum();
+        let best = covering_lp_by_vertices(n, &rows, 1e-9 * scale);
+        assert!(
+            (total - best).abs() <= 1e-6 * scale.max(best),
+            "case {case} (d={d}): lowered {total}, optimum {best}"
+        );
+        let mut cyclic = y.clone();
+        pool.project(&mut cyclic, 10_000, tol);
+        let cyclic_total: f64 = y.iter().zip(&cyclic).map(|(a, b)| a - b).sum();
+        assert!(
+            total <= cyclic_total + 1e-6 * scale,
+            "case {case}: least lowering {total} > cyclic {cyclic_total}"
+        );
+    }
+    assert!(
+        with_negative >= 24,
+        "only {with_negative} of 36 had a negative group"
     );
 }

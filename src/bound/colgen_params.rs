@@ -13,7 +13,8 @@
 //! time left to the final evaluations (`final_fraction`) and the certified Wentges smoothing
 //! of the master loop (`certified_smoothing`, `smoothing`, `auto_smoothing`, `stop_early`)
 //! and the re-certification of the best point at smaller thresholds (`tighten_fraction`),
-//! push-and-project restarted along the start partition's slacks (`slack_push`), and
+//! push-and-project restarted along the start partition's slacks (`slack_push`), the
+//! least-lowering projection of their candidates (`lp_projection`), and
 //! the dual box of the master (`box_width`, the box step every stored k = 10 bound used),
 //! and, after the bound, the run's columns as a restricted master without box or cuts
 //! (`master_upper`: where the LP relaxation lies, an estimate, proofs/P09 Part D).
@@ -126,7 +127,13 @@ pub const TIGHTEN_FRACTION: BoundParam = BoundParam {
 pub const SLACK_PUSH: BoundParam = BoundParam {
     key: "slack_push",
     default: "0",
-    doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end before the tightening's share, for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round (0: none)",
+    doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end before the tightening's share, for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)",
+};
+
+pub const LP_PROJECTION: BoundParam = BoundParam {
+    key: "lp_projection",
+    default: "false",
+    doc: "with push_project or slack_push: bring each candidate onto the pool's groups by the least total lowering (a covering LP, HiGHS) instead of cyclic projections; the checks certify whatever point results (proofs/P20)",
 };
 
 pub const BOX_WIDTH: BoundParam = BoundParam {
@@ -163,6 +170,7 @@ pub struct K10Options {
     pub stop_early: bool,
     pub tighten_fraction: Option<f64>,
     pub slack_push: Option<f64>,
+    pub lp_projection: bool,
     pub box_width: Option<f64>,
     pub master_upper: Option<f64>,
     pub max_iterations: Option<usize>,
@@ -203,6 +211,7 @@ impl K10Options {
             "smoothing" => self.smoothing = fraction()?,
             "tighten_fraction" => self.tighten_fraction = fraction()?,
             "slack_push" => self.slack_push = fraction()?,
+            "lp_projection" => self.lp_projection = flag()?,
             "box_width" => self.box_width = Some(finite_nonnegative()?),
             "master_upper" => self.master_upper = Some(finite_nonnegative()?),
             "max_iterations" => {
@@ -237,6 +246,7 @@ impl K10Options {
         opts.certified_smoothing |= self.certified_smoothing;
         opts.auto_smoothing |= self.auto_smoothing;
         opts.stop_early |= self.stop_early;
+        opts.lp_projection |= self.lp_projection;
         if let Some(v) = self.smoothing {
             opts.smoothing = v;
         }

@@ -132,9 +132,14 @@ pub struct BoundArgs {
     pub tighten: Option<f64>,
     /// colgen: with --lp-segment, the fraction of the time limit, taken off
     /// push-and-project's end before --tighten's share, for push-and-project rounds from the
-    /// best point along the start partition's slacks (default 0: none).
+    /// best point along the start partition's slacks; with --tighten, below --final-fraction
+    /// (default 0: none).
     #[arg(long, value_name = "F")]
     pub slack_push: Option<f64>,
+    /// colgen: with --push-project or --slack-push, bring each candidate onto the groups
+    /// met by the least total lowering (a covering LP) instead of cyclic projections.
+    #[arg(long)]
+    pub lp_projection: bool,
     /// colgen: box step, the dual box half-width around the stability centre relative to
     /// its mean |y| (default 0: no box; the stored k = 10 bounds used 0.3).
     #[arg(long, value_name = "W")]
@@ -439,7 +444,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
 
 /// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
 /// not given). One table for setting them (`bound`) and refusing them (`--weights`).
-fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 16] {
+fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 17] {
     let number = |v: Option<f64>| v.map(|v| v.to_string());
     let flag = |on: bool| on.then(|| "true".to_string());
     [
@@ -472,6 +477,7 @@ fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>);
         ("--stop-early", "stop_early", flag(args.stop_early)),
         ("--tighten", "tighten_fraction", number(args.tighten)),
         ("--slack-push", "slack_push", number(args.slack_push)),
+        ("--lp-projection", "lp_projection", flag(args.lp_projection)),
         ("--box-width", "box_width", number(args.box_width)),
         ("--master-upper", "master_upper", number(args.master_upper)),
         (

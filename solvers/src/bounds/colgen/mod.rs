@@ -199,8 +199,12 @@ pub struct ColgenOptions {
     /// before the tightening's share) restarts push-and-project from the best point along the
     /// slack direction of the best start partition, recomputed after each round
     /// ([`subgrad::slack_push`]; 0: none). The line search then takes at most half of the
-    /// time before this share.
+    /// time before this share. With `tighten_fraction`, below `final_fraction`.
     pub slack_push: f64,
+    /// Push-and-project and the slack rounds bring each candidate onto the pool's groups by
+    /// the least total lowering (a covering LP, [`subgrad::GroupPool::project_lp`]) instead of
+    /// cyclic projections: the candidates keep more of `sum y` (study-colgen.txt 18-lp).
+    pub lp_projection: bool,
     /// After the bound, solve the run's columns as a restricted master without box and
     /// cuts within this many further seconds ([`master_upper`]: a value above the LP
     /// relaxation's optimum, an estimate; 0: not done).
@@ -239,6 +243,7 @@ impl Default for ColgenOptions {
             stall_iterations: 0,
             tighten_fraction: 0.0,
             slack_push: 0.0,
+            lp_projection: false,
             master_upper_seconds: 0.0,
         }
     }
@@ -272,7 +277,8 @@ impl ColgenOptions {
         ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
         ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
         ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
-        ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round (0: none)"),
+        ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)"),
+        ("lp_projection", "false", "with push_project or slack_push: bring each candidate onto the pool's groups by the least total lowering (a covering LP) instead of cyclic projections"),
         ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
         ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
         ("master_upper_seconds", "0", "after the bound, seconds for the run's columns as an unboxed, cut-free restricted master: its value lies above the LP relaxation (an estimate with HiGHS' tolerance; 0: not done)"),
@@ -293,9 +299,13 @@ impl ColgenOptions {
         if !(0.0..1.0).contains(&self.tighten_fraction) {
             return bad("tighten_fraction must be in [0, 1)");
         }
-        if !(0.0..1.0).contains(&self.slack_push) || self.slack_push + self.tighten_fraction >= 1.0
-        {
-            return bad("slack_push must be in [0, 1), with tighten_fraction below 1 in sum");
+        if !(0.0..1.0).contains(&self.slack_push) {
+            return bad("slack_push must be in [0, 1)");
+        }
+        // Both shares come out of the final phase, whose start the line search needs too
+        // (with slack_push >= final_fraction it would get no time and nothing would run).
+        if self.slack_push > 0.0 && self.slack_push + self.tighten_fraction >= self.final_fraction {
+            return bad("slack_push + tighten_fraction must be below final_fraction (their shares come out of the final phase)");
         }
         if self.master_upper_seconds.is_nan() || self.master_upper_seconds < 0.0 {
             return bad("master_upper_seconds must be nonnegative");
@@ -1194,6 +1204,11 @@ pub fn colgen_bound_from(
             .clone()
             .filter(|c| c.len() == n && y_final.len() == n);
         if let (true, Some(from)) = (opts.lp_segment, from) {
+            let projection = if opts.lp_projection {
+                subgrad::Projection::LeastLowering
+            } else {
+                subgrad::Projection::Cyclic
+            };
             // Line search from the best bound's duals toward the master's (ascent.rs).
             // The master's duals clipped to [0, 4 max(from)]: a few extreme components of a
             // degenerate master would otherwise dominate the direction (study-colgen.txt 9).
@@ -1258,6 +1273,7 @@ pub fn colgen_bound_from(
                         ls.step / 4.0,
                         tau,
                         &master.columns,
+                        projection,
                         0.5,
                         opts.stop_early,
                         pp_deadline,
@@ -1291,6 +1307,7 @@ pub fn colgen_bound_from(
                         (&y, out.lagrangian),
                         &best_start,
                         &mut pool,
+                        projection,
                         tau,
                         opts.stop_early,
                         until,

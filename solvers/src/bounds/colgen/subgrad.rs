@@ -392,6 +392,94 @@ impl GroupPool {
         }
         worst
     }
+
+    /// Lowers `y` as little as possible in total (least `sum z`, `y - z`, `z >= 0`) so that
+    /// every group of the pool has `rc(S) >= 0`: a covering LP over the groups negative at
+    /// `y` (HiGHS simplex; groups not negative at `y` stay so since duals only fall), then
+    /// [`GroupPool::project`] clears what HiGHS' tolerances leave. Keeps more of `sum y` than
+    /// the cyclic projections alone. `None` when HiGHS fails (`y` untouched). Returns the
+    /// most negative reduced cost left.
+    pub fn project_lp(&self, y: &mut [f64], tol: f64) -> Option<f64> {
+        use highs::{ColProblem, HighsModelStatus, Model, Sense};
+        let violated: Vec<(usize, f64)> = self
+            .members
+            .iter()
+            .enumerate()
+            .filter_map(|(j, g)| {
+                let rc = self.pair_sum[j] / g.len() as f64
+                    - g.iter().map(|&i| y[i as usize]).sum::<f64>();
+                (rc < -tol).then_some((j, -rc))
+            })
+            .collect();
+        if violated.is_empty() {
+            return Some(0.0);
+        }
+        // Columns: the records of the violated groups, each with its rows.
+        let mut rows_of: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+        for (r, &(j, _)) in violated.iter().enumerate() {
+            for &i in &self.members[j] {
+                rows_of.entry(i).or_default().push(r);
+            }
+        }
+        // Right sides scaled by a power of two (exact) to about 1: HiGHS' tolerances are
+        // absolute, and the violations may be of any magnitude.
+        let largest = violated.iter().map(|&(_, v)| v).fold(0.0, f64::max);
+        let scale = crate::sse::pow2_near(1.0 / largest);
+        let mut pb = ColProblem::default();
+        let rows: Vec<_> = violated
+            .iter()
+            .map(|&(_, v)| pb.add_row(v * scale..))
+            .collect();
+        for rs in rows_of.values() {
+            pb.add_column(1.0, 0.0.., rs.iter().map(|&r| (rows[r], 1.0)));
+        }
+        let mut model = Model::try_new(pb).ok()?;
+        model.make_quiet();
+        model.set_sense(Sense::Minimise);
+        let solved = model.try_solve().ok()?;
+        if solved.status() != HighsModelStatus::Optimal {
+            return None;
+        }
+        let z = solved.get_solution().columns().to_vec();
+        if z.len() != rows_of.len() {
+            return None;
+        }
+        for (&i, &zi) in rows_of.keys().zip(&z) {
+            y[i as usize] -= zi.max(0.0) / scale;
+        }
+        Some(self.project(y, 30, tol))
+    }
+}
+
+/// How push-and-project brings a candidate onto the pool's half-spaces `y(S) <= SSE(S)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Projection {
+    /// Cyclic projections of the candidate in place ([`GroupPool::project`]).
+    #[default]
+    Cyclic,
+    /// The least total lowering of the unprojected candidate ([`GroupPool::project_lp`]),
+    /// cyclic projections where HiGHS fails.
+    LeastLowering,
+}
+
+/// Brings the candidate onto the pool's half-spaces: `cand` (already lowered by earlier
+/// projections at this step) in place for [`Projection::Cyclic`], from the unprojected
+/// `raw` for [`Projection::LeastLowering`]. Returns the most negative reduced cost left.
+fn project_candidate(
+    pool: &GroupPool,
+    how: Projection,
+    raw: &[f64],
+    cand: &mut [f64],
+    tol: f64,
+) -> f64 {
+    if how == Projection::LeastLowering {
+        let mut y = raw.to_vec();
+        if let Some(left) = pool.project_lp(&mut y, tol) {
+            cand.copy_from_slice(&y);
+            return left;
+        }
+    }
+    pool.project(cand, 30, tol)
 }
 
 /// Most rounds of heuristic pricing and projection per candidate of [`push_project`].
@@ -405,11 +493,14 @@ const CHECK_GROWTH: f64 = 3.0;
 /// Least time a check of [`push_project`] is given (seconds).
 const MIN_CHECK_SECS: f64 = 5.0;
 
+/// [`push_project`] ends once its step falls below this fraction of the first step.
+const MIN_STEP_RATIO: f64 = 1e-3;
+
 /// Least share of the time left a check of [`push_project`] is given.
 const MIN_CHECK_SHARE: f64 = 0.1;
 
 /// Push-and-project ascent from `y_start` (a certified point) along `h`: the candidate
-/// `y + t h` is projected onto the half-spaces of the pool's groups ([`GroupPool::project`];
+/// `y + t h` is projected onto the half-spaces of the pool's groups (`projection`;
 /// the pool starts with `seed_groups` and collects every negative group the exact searches
 /// meet, and the groups heuristic pricing finds at the candidate, in up to 20 rounds of
 /// pricing and projection) and certified by one per-anchor exact pricing ([`certify_check`],
@@ -420,6 +511,7 @@ const MIN_CHECK_SHARE: f64 = 0.1;
 /// time keeps `t` when it added groups to the pool (the next projection at the same step
 /// differs), else halves it. With `stop_early` a check stops as soon as it provably cannot
 /// beat the best certified value ([`certify_check_above`]; effort only: it counts as cut).
+/// The ascent ends at the deadline or once `t` falls below `t_first / 1000`.
 /// The reported bound is the best certified value; the steps and
 /// the projections only choose the duals (proofs/P20, "Choosing the duals").
 #[allow(clippy::too_many_arguments)]
@@ -431,6 +523,7 @@ pub fn push_project(
     t_first: f64,
     tau: f64,
     seed_groups: &[Vec<u32>],
+    projection: Projection,
     check_share: f64,
     stop_early: bool,
     deadline: Instant,
@@ -445,6 +538,7 @@ pub fn push_project(
         t_first,
         tau,
         &mut pool,
+        projection,
         check_share,
         stop_early,
         deadline,
@@ -465,6 +559,7 @@ pub fn push_project_from(
     t_first: f64,
     tau: f64,
     pool: &mut GroupPool,
+    projection: Projection,
     check_share: f64,
     stop_early: bool,
     deadline: Instant,
@@ -498,7 +593,8 @@ pub fn push_project_from(
         };
         let mut left_over = 0.0;
         if !first {
-            left_over = pool.project(&mut cand, 30, tol);
+            let raw = cand.clone();
+            left_over = project_candidate(pool, projection, &raw, &mut cand, tol);
             // Cheap rounds before the exact check: heuristic pricing from every record finds
             // negative groups at the candidate, the pool takes them and the candidate is
             // projected again (the exact check is slow where many groups are negative).
@@ -515,7 +611,7 @@ pub fn push_project_from(
                         }
                     }
                 }
-                left_over = pool.project(&mut cand, 30, tol);
+                left_over = project_candidate(pool, projection, &raw, &mut cand, tol);
                 if added == 0 {
                     break;
                 }
@@ -582,7 +678,9 @@ pub fn push_project_from(
             t *= 0.5;
         }
         first = false;
-        if t <= 0.0 || !t.is_finite() {
+        // A thousandfold below the first step (about ten more halvings than growths): what
+        // is left along this direction is small, and the time goes to the next phase.
+        if t < MIN_STEP_RATIO * t_first || !t.is_finite() {
             break;
         }
     }
@@ -615,6 +713,7 @@ pub fn slack_push(
     start: (&[f64], f64),
     groups: &[Vec<u32>],
     pool: &mut GroupPool,
+    projection: Projection,
     tau: f64,
     stop_early: bool,
     deadline: Instant,
@@ -642,6 +741,7 @@ pub fn slack_push(
             SLACK_T_FIRST,
             tau,
             pool,
+            projection,
             0.5,
             stop_early,
             until,
