@@ -1218,11 +1218,15 @@ pub fn colgen_bound_from(
                 .zip(&from)
                 .map(|(a, b)| a.clamp(0.0, cap) - b)
                 .collect();
+            // The slack rounds' and the tightening's shares come off the end of the phase.
+            let before_end = |share: f64| {
+                deadline
+                    .checked_sub(Duration::from_secs_f64(opts.time_limit * share))
+                    .unwrap_or(deadline)
+            };
             // Half of the time up to the slack rounds' share is the line search's.
             let now = Instant::now();
-            let before_slack = deadline
-                .checked_sub(Duration::from_secs_f64(opts.time_limit * opts.slack_push))
-                .unwrap_or(deadline);
+            let before_slack = before_end(opts.slack_push);
             let ls_until = if opts.push_project {
                 now + before_slack.saturating_duration_since(now) / 2
             } else {
@@ -1258,13 +1262,7 @@ pub fn colgen_bound_from(
                     } else {
                         &from
                     };
-                    // The slack rounds' and the tightening's shares come off the end of
-                    // push-and-project.
-                    let pp_deadline = deadline
-                        .checked_sub(Duration::from_secs_f64(
-                            opts.time_limit * (opts.tighten_fraction + opts.slack_push),
-                        ))
-                        .unwrap_or(deadline);
+                    let pp_deadline = before_end(opts.tighten_fraction + opts.slack_push);
                     let asc = subgrad::push_project(
                         &geo,
                         d,
@@ -1292,11 +1290,7 @@ pub fn colgen_bound_from(
                 // points only).
                 let best = centre.clone().filter(|y| y.len() == n);
                 if let (true, Some(y)) = (opts.slack_push > 0.0, best) {
-                    let until = deadline
-                        .checked_sub(Duration::from_secs_f64(
-                            opts.time_limit * opts.tighten_fraction,
-                        ))
-                        .unwrap_or(deadline);
+                    let until = before_end(opts.tighten_fraction);
                     // The master's columns (the start partitions' never dropped) seed the
                     // pool, as for push-and-project.
                     let mut pool = subgrad::GroupPool::seeded(&geo, &master.columns);
