@@ -6,8 +6,10 @@
 //! it, and a study keeps its finished runs for `--resume`. A second signal ends the process
 //! at once with the conventional status 128 + signal number (130 for SIGINT, 143 for
 //! SIGTERM, 129 for SIGHUP); commands write what they already hold before starting anything
-//! long, so that second signal loses no finished work. The handler only stores atomics and
-//! calls `write(2)` and `_exit(2)`, which are async-signal-safe.
+//! long, so that second signal loses no finished work. A command with no partial result to
+//! keep (`verify-bound`: a verdict is all or nothing) calls [`exit_on_first_signal`], and
+//! then the first signal ends the process at once with that same status. The handler only
+//! stores atomics and calls `write(2)` and `_exit(2)`, which are async-signal-safe.
 //!
 //! ## Complexity
 //! O(1) per signal.
@@ -19,11 +21,20 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
+static EXIT_ON_FIRST: AtomicBool = AtomicBool::new(false);
 
 const MESSAGE: &[u8] = b"interrupted: stopping (a single run keeps its best partition so far; a \
 study keeps its finished runs for --resume); signal again to abort\n";
+const MESSAGE_AT_ONCE: &[u8] = b"interrupted: this command keeps no partial result; stopped\n";
 
 extern "C" fn on_signal(sig: libc::c_int) {
+    if EXIT_ON_FIRST.load(Ordering::SeqCst) {
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; a failed write is ignored.
+        unsafe {
+            libc::write(2, MESSAGE_AT_ONCE.as_ptr().cast(), MESSAGE_AT_ONCE.len());
+            libc::_exit(128 + sig);
+        }
+    }
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(128 + sig) };
@@ -49,6 +60,12 @@ pub fn install() {
             libc::sigaction(sig, &action, std::ptr::null_mut());
         }
     }
+}
+
+/// From now on the first signal ends the process (status 128 + signal): for commands that
+/// neither poll [`flag`] nor hold anything worth keeping when stopped.
+pub fn exit_on_first_signal() {
+    EXIT_ON_FIRST.store(true, Ordering::SeqCst);
 }
 
 /// The flag set by the first signal.

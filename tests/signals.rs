@@ -298,3 +298,45 @@ fn sigint_stops_solve_exact_with_its_best_partition_and_a_bound() {
     assert!(r.feasible);
     assert!((r.sse - v["sse"].as_f64().unwrap()).abs() <= 1e-9 * r.sse);
 }
+
+/// `verify-bound` keeps nothing when stopped (a verdict is all or nothing): the first
+/// SIGTERM ends it at once with 143 and says so, instead of the run's message and a wait
+/// for a second signal. The certificate's duals (1 per record, k = 10) make the exact
+/// pricing search far longer than the test waits.
+#[test]
+fn the_first_sigterm_stops_verify_bound_at_once() {
+    let spec = "gauss:n=3000,d=3,seed=4";
+    let inst = common::synthetic(spec);
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("slow.bound.json");
+    microagg::certificate::BoundCertificate::lagrangian(&inst, 10, 0.0, vec![1.0; inst.n])
+        .write(&cert)
+        .unwrap();
+    let mut child = bin()
+        .args(["verify-bound", "--data", spec, "--k", "10", "--certificate"])
+        .arg(&cert)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "verify-bound ended before the signal; the test needs a slower certificate"
+    );
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let sent = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if sent.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("verify-bound still running 20 s after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("keeps no partial result"), "{err}");
+    assert!(out.stdout.is_empty(), "no verdict printed");
+}

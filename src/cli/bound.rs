@@ -337,6 +337,9 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
 
 /// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not.
 pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
+    // The search below does not poll the interrupt flag and a verdict cut short means
+    // nothing, so a signal stops it at once instead of waiting for a second one.
+    interrupt::exit_on_first_signal();
     let path = &args.certificate;
     // A branch-and-price certificate (by its format tag) or a Lagrangian one; either may be
     // gzip-compressed.
