@@ -24,7 +24,8 @@
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing] [--stop-early]
-//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--master-upper SECS] [--certificates DIR] [--progress]`
+//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--slack-push F] [--lp-projection]
+//!         [--max-iterations N] [--master-upper SECS] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
 //!
@@ -32,7 +33,8 @@
 //! `--cuts 50`. Cases run one after the other on one thread (the protocol: one core,
 //! at most 1800 s per case). The colgen flags set the `ColgenOptions` field of the same name
 //! (their meanings: `solvers/src/bounds/colgen/mod.rs`, the option table), e.g. `--stall N`
-//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--master-upper SECS` =
+//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--slack-push F` = `slack_push`,
+//! `--lp-projection` = `lp_projection`, `--max-iterations N` = `max_iterations`, `--master-upper SECS` =
 //! `master_upper_seconds` (after the case's time: the run's columns as an unboxed,
 //! cut-free restricted master, whose value lies above the LP relaxation; printed as
 //! "restricted master", an estimate, not a bound). `--certificates DIR` needs DIR to exist.
@@ -141,6 +143,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--stop-early" => opts.stop_early = true,
                     "--stall" => opts.stall_iterations = value()?.parse()?,
                     "--tighten" => opts.tighten_fraction = value()?.parse()?,
+                    "--slack-push" => opts.slack_push = value()?.parse()?,
+                    "--lp-projection" => opts.lp_projection = true,
+                    "--max-iterations" => opts.max_iterations = value()?.parse()?,
                     "--master-upper" => opts.master_upper_seconds = value()?.parse()?,
                     "--no-start" => use_best = false,
                     _ => return Err(format!("unknown argument {a}").into()),
@@ -156,6 +161,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         | "--certified-smoothing"
                         | "--auto-smoothing"
                         | "--stop-early"
+                        | "--lp-projection"
                 ) {
                     // The value just read.
                     shaping.push(match flag {
@@ -169,6 +175,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--box-width" => opts.box_width.to_string(),
                         "--stall" => opts.stall_iterations.to_string(),
                         "--tighten" => opts.tighten_fraction.to_string(),
+                        "--slack-push" => opts.slack_push.to_string(),
+                        "--max-iterations" => opts.max_iterations.to_string(),
                         "--master-upper" => opts.master_upper_seconds.to_string(),
                         "--smoothing" => opts.smoothing.to_string(),
                         _ => opts.pool.to_string(),
