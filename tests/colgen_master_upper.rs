@@ -6,30 +6,14 @@
 
 mod common;
 use common::{
-    assert_exit, brute_force_optimum, cli, cli_ok, clustered_rows, stdout, stdout_json,
-    weighted_args,
+    all_lp_columns, assert_exit, brute_force_optimum, cli, cli_ok, clustered_rows, stdout,
+    stdout_json, weighted_args,
 };
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::{colgen_bound, ColgenOptions};
 use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Every group of k..=2k-1 of the n records (sorted members) and its SSE.
-fn all_groups(x: &[f64], n: usize, d: usize, k: usize) -> (Vec<Vec<u32>>, Vec<f64>) {
-    let mut groups = Vec::new();
-    let mut costs = Vec::new();
-    for mask in 1u32..(1 << n) {
-        let m = mask.count_ones() as usize;
-        if m < k || m >= 2 * k {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
-        costs.push(group_sse(x, d, &members));
-        groups.push(members.iter().map(|&i| i as u32).collect());
-    }
-    (groups, costs)
-}
 
 /// Consecutive blocks of k records, the last one absorbing the rest.
 fn blocks(n: usize, k: usize) -> Vec<usize> {
@@ -57,7 +41,7 @@ fn over_every_group_it_is_the_lp_and_over_fewer_never_below_it() {
         let d = rng.random_range(1..=3);
         let k = 2 + case % 2;
         let x = clustered_rows(&mut rng, n, d, 3.0);
-        let (groups, costs) = all_groups(&x, n, d, k);
+        let (groups, costs) = all_lp_columns(&x, n, d, k);
         let lp = restricted_master_value(n, &groups, &costs, 60.0)
             .unwrap()
             .expect("solved within 60 s");

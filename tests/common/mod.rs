@@ -173,6 +173,23 @@ pub fn data_required() -> bool {
     std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1")
 }
 
+/// Every group of k..=2k-1 of the n records (sorted members) and its SSE (two-pass): the
+/// columns of the LP relaxation, for the restricted master over all of them.
+pub fn all_lp_columns(x: &[f64], n: usize, d: usize, k: usize) -> (Vec<Vec<u32>>, Vec<f64>) {
+    let mut groups = Vec::new();
+    let mut costs = Vec::new();
+    for mask in 1u32..(1 << n) {
+        let m = mask.count_ones() as usize;
+        if m < k || m >= 2 * k {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+        costs.push(microagg_solvers::sse::group_sse(x, d, &members));
+        groups.push(members.iter().map(|&i| i as u32).collect());
+    }
+    (groups, costs)
+}
+
 /// A command's standard error as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

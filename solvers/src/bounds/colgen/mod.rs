@@ -89,6 +89,7 @@ pub mod cuts;
 pub mod master;
 pub mod master_upper;
 pub mod pairs;
+pub mod pool_master;
 pub mod pricing;
 pub mod record_share;
 pub mod signed_anchors;

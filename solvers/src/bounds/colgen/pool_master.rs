@@ -1,0 +1,171 @@
+//! # Duals from the pool's restricted master, around a fixed centre
+//!
+//! At k = 10 the column generation over all records stays on the dual side (the boxed
+//! master's value is the box's, study-colgen 18-upper), and an unboxed master started from a
+//! partition stays at the partition's value. Grown instead from the negative groups that
+//! heuristic pricing finds at a certified point `y0` (and at `y0` plus the best partition's
+//! slack direction), the unboxed restricted master `min { c x : A x = 1, x >= 0 }` over those
+//! groups and the partition's has informative duals `y_m`; the point `(y0 + y_m) / 2` (Wentges'
+//! smoothing with the fixed centre `y0`) is then certified by one per-anchor exact check.
+//!
+//! Per round: solve the master; price heuristically (from every record) at `y_m` and at the
+//! midpoint and add the new negative groups as columns; when that finds none, certify the
+//! midpoint (`subgrad::certify_check`, half of the time left; its search adds every negative
+//! group it meets); a round that adds nothing at all ends it. The reported bound is the best
+//! certified value (at least the start's); the master and the midpoints only choose the duals
+//! (proofs/P20, "Choosing the duals"). The last master value `U` lies above the LP relaxation
+//! (P09 Part D; an estimate with HiGHS' tolerance, nothing certified rests on it).
+//!
+//! ## Complexity
+//! Per round one warm dual-simplex solve over the columns so far and O(n L k^2) heuristic
+//! pricing (L the neighbour-list length) at two points; an exact check when the heuristic
+//! finds nothing (seconds at k = 10 on EIA, tens of seconds on Tarragona and census).
+
+use super::ascent::slack_direction;
+use super::master::Master;
+use super::pricing::{heuristic, Geometry};
+use super::subgrad::{certify_check, Ascent, GroupPool};
+use crate::sse::group_sse;
+use std::time::{Duration, Instant};
+
+/// Result of [`pool_master_push`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolMasterPush {
+    /// Best certified value and its duals; `checks` holds (round, sum y, certified, seconds).
+    pub ascent: Ascent,
+    /// The last restricted master value (above the LP relaxation; an estimate).
+    pub upper: f64,
+    /// Master solves.
+    pub rounds: usize,
+    /// Columns of the master at the end.
+    pub columns: usize,
+}
+
+/// The negative groups heuristic pricing finds at `y` (from every record) that `pool` did not
+/// hold yet; `pool` takes them.
+fn new_negative_groups(geo: &Geometry, y: &[f64], pool: &mut GroupPool) -> Vec<Vec<u32>> {
+    let tol = 1e-9 * y.iter().map(|v| v.abs()).sum::<f64>() / y.len().max(1) as f64;
+    let mut out = Vec::new();
+    for r in 0..geo.n {
+        if let Some((rc, mut members)) = heuristic(geo, y, r) {
+            members.sort_unstable();
+            if rc < -tol && pool.add(geo, members.clone()) {
+                out.push(members);
+            }
+        }
+    }
+    out
+}
+
+/// Grow the restricted master from the certified point `start = (y0, value)` and certify the
+/// midpoints (module doc), within `deadline` and at most `max_rounds` master solves. `groups`
+/// is a partition of the records into groups of at least `k` (the master's first columns,
+/// which make it feasible); `pool` (seeded by the caller, e.g. with `groups`) keeps every
+/// group met. `tau <= 0` is the anchor threshold of the checks. `Err` when HiGHS fails.
+#[allow(clippy::too_many_arguments)]
+pub fn pool_master_push(
+    geo: &Geometry,
+    x: &[f64],
+    d: usize,
+    start: (&[f64], f64),
+    groups: &[Vec<u32>],
+    pool: &mut GroupPool,
+    tau: f64,
+    max_rounds: usize,
+    deadline: Instant,
+    progress: bool,
+) -> Result<PoolMasterPush, String> {
+    let t0 = Instant::now();
+    let (y0, value) = start;
+    let cost = |g: &Vec<u32>| {
+        let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
+        group_sse(x, d, &m)
+    };
+    let mut master = Master::new(
+        geo.n,
+        groups.to_vec(),
+        groups.iter().map(cost).collect(),
+        None,
+    )?;
+    let mut out = PoolMasterPush {
+        ascent: Ascent {
+            lower_bound: value,
+            duals: y0.to_vec(),
+            tau,
+            iterations: 0,
+            checks: Vec::new(),
+        },
+        upper: f64::INFINITY,
+        rounds: 0,
+        columns: groups.len(),
+    };
+    let h = slack_direction(x, d, groups, y0);
+    let pushed: Vec<f64> = y0.iter().zip(&h).map(|(a, b)| a + b).collect();
+    let mut fresh = new_negative_groups(geo, y0, pool);
+    fresh.extend(new_negative_groups(geo, &pushed, pool));
+    while out.rounds < max_rounds {
+        if !fresh.is_empty() {
+            out.columns += fresh.len();
+            let costs = fresh.iter().map(cost).collect();
+            master.add_columns(std::mem::take(&mut fresh), costs)?;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left < Duration::from_millis(50) {
+            break;
+        }
+        let Some(sol) = master.solve(left.as_secs_f64())? else {
+            break;
+        };
+        out.rounds += 1;
+        out.upper = sol.value;
+        if progress {
+            eprintln!(
+                "pool-master: {:7.1} s  round {:3}  U {:.6}  {} columns",
+                t0.elapsed().as_secs_f64(),
+                out.rounds,
+                sol.value,
+                out.columns
+            );
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+        let mid: Vec<f64> = y0
+            .iter()
+            .zip(&sol.duals)
+            .map(|(a, b)| 0.5 * (a + b))
+            .collect();
+        fresh = new_negative_groups(geo, &sol.duals, pool);
+        fresh.extend(new_negative_groups(geo, &mid, pool));
+        if !fresh.is_empty() {
+            continue;
+        }
+        let before = pool.len();
+        let now = Instant::now();
+        let until = now + deadline.saturating_duration_since(now) / 2;
+        let check = certify_check(geo, &mid, d, tau, until, pool);
+        let secs = now.elapsed().as_secs_f64();
+        out.ascent.iterations += 1;
+        out.ascent
+            .checks
+            .push((out.rounds, mid.iter().sum(), check.value, secs));
+        if progress {
+            eprintln!(
+                "pool-master: {:7.1} s  midpoint sum y {:.6}  certified {:.6} ({secs:.1} s, {})",
+                t0.elapsed().as_secs_f64(),
+                mid.iter().sum::<f64>(),
+                check.value,
+                if check.complete { "complete" } else { "cut" }
+            );
+        }
+        if check.value > out.ascent.lower_bound {
+            out.ascent.lower_bound = check.value;
+            out.ascent.duals = mid;
+        }
+        fresh = pool.groups()[before..].to_vec();
+        if fresh.is_empty() {
+            break;
+        }
+    }
+    Ok(out)
+}
