@@ -24,7 +24,7 @@
 //!         [--time-limit SECS] [--cuts R] [--anchor-bound] [--nn-ascent F] [--subgradient F]
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing] [--stop-early]
-//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--slack-push F] [--lp-projection]
+//!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--slack-push F] [--pool-master F] [--lp-projection]
 //!         [--max-iterations N] [--master-upper SECS] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
@@ -33,7 +33,7 @@
 //! `--cuts 50`. Cases run one after the other on one thread (the protocol: one core,
 //! at most 1800 s per case). The colgen flags set the `ColgenOptions` field of the same name
 //! (their meanings: `solvers/src/bounds/colgen/mod.rs`, the option table), e.g. `--stall N`
-//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--slack-push F` = `slack_push`,
+//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--slack-push F` = `slack_push`, `--pool-master F` = `pool_master`,
 //! `--lp-projection` = `lp_projection`, `--max-iterations N` = `max_iterations`, `--master-upper SECS` =
 //! `master_upper_seconds` (after the case's time: the run's columns as an unboxed,
 //! cut-free restricted master, whose value lies above the LP relaxation; printed as
@@ -144,6 +144,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--stall" => opts.stall_iterations = value()?.parse()?,
                     "--tighten" => opts.tighten_fraction = value()?.parse()?,
                     "--slack-push" => opts.slack_push = value()?.parse()?,
+                    "--pool-master" => opts.pool_master = value()?.parse()?,
                     "--lp-projection" => opts.lp_projection = true,
                     "--max-iterations" => opts.max_iterations = value()?.parse()?,
                     "--master-upper" => opts.master_upper_seconds = value()?.parse()?,
@@ -176,6 +177,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         "--stall" => opts.stall_iterations.to_string(),
                         "--tighten" => opts.tighten_fraction.to_string(),
                         "--slack-push" => opts.slack_push.to_string(),
+                        "--pool-master" => opts.pool_master.to_string(),
                         "--max-iterations" => opts.max_iterations.to_string(),
                         "--master-upper" => opts.master_upper_seconds.to_string(),
                         "--smoothing" => opts.smoothing.to_string(),

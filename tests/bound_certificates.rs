@@ -680,7 +680,11 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
     let least = dir.path().join("least.json");
     let log = run(&["--slack-push", "0.1", "--lp-projection"], &least);
     assert!(log.contains("slack-push: round 0"), "{log}");
-    for cert in [&boxed, &plain, &least] {
+    // The pool's master after the slack rounds: its midpoints certified like any other.
+    let pooled = dir.path().join("pooled.json");
+    let log = run(&["--slack-push", "0.05", "--pool-master", "0.1"], &pooled);
+    assert!(log.contains("pool master: bound"), "{log}");
+    for cert in [&boxed, &plain, &least, &pooled] {
         let (code, text) = verify_exit(spec, "10", cert);
         assert_eq!(code, Some(0), "{text}");
     }
@@ -731,6 +735,23 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         "slack_push + tighten_fraction must be below final_fraction",
     );
     refused(
+        &["--method", "colgen", "--pool-master", "1.5"],
+        "pool_master=1.5: expected a number in [0, 1)",
+    );
+    refused(
+        &[
+            "--method",
+            "colgen",
+            "--final-fraction",
+            "0.3",
+            "--pool-master",
+            "0.2",
+            "--tighten",
+            "0.1",
+        ],
+        "slack_push + pool_master + tighten_fraction must be below final_fraction",
+    );
+    refused(
         &["--method", "nn", "--box-width", "0.3"],
         "bound nn has no parameter 'box_width'",
     );
@@ -741,6 +762,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         &["--push-project"],
         &["--stop-early"],
         &["--slack-push", "0.3"],
+        &["--pool-master", "0.3"],
         &["--lp-projection"],
     ] {
         let mut extra = vec!["--method", "colgen"];

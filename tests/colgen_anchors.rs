@@ -1490,3 +1490,44 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
         "no point above the LP: the test shows nothing of the T term"
     );
 }
+
+/// The k = 10 pipeline with the pool's master (`pool_master`, after push-and-project and, in
+/// half the cases, the slack rounds; its main loop cut after one iteration): below the
+/// brute-force optimum, and its certificate verifies (with `progress` on, the pool master's
+/// line appears in all 16 cases). colgen_pool_master.rs tests the ascent itself.
+#[test]
+fn the_pipeline_with_the_pool_master_stays_below_brute_force_and_verifies() {
+    use microagg::certificate::{verify, BoundCertificate};
+    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
+    let mut rng = ChaCha8Rng::seed_from_u64(47_2026);
+    for case in 0..16 {
+        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let opts = ColgenOptions {
+            time_limit: 0.5,
+            max_iterations: 1,
+            nn_ascent: 0.1,
+            box_width: 0.3,
+            lp_segment: true,
+            push_project: true,
+            anchor_threshold: [0.05, 0.2][case % 2],
+            final_fraction: 0.7,
+            slack_push: [0.0, 0.2][case / 2 % 2],
+            pool_master: 0.2,
+            tighten_fraction: [0.0, 0.1][case % 2],
+            lp_projection: case % 4 == 3,
+            ..Default::default()
+        };
+        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
+        assert!(
+            b.lagrangian <= opt,
+            "case {case} (n={n}, d={d}, k={k}): pipeline {} > {opt}",
+            b.lagrangian
+        );
+        assert!(!b.duals.is_empty(), "case {case}: no certified point");
+        let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
+            .with_anchor_threshold(b.anchor_threshold);
+        let v = verify(&cert, &inst, k, None).unwrap();
+        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+    }
+}

@@ -130,6 +130,12 @@ pub const SLACK_PUSH: BoundParam = BoundParam {
     doc: "with lp_segment: fraction of the time limit, taken off push-and-project's end before the tightening's share, for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)",
 };
 
+pub const POOL_MASTER: BoundParam = BoundParam {
+    key: "pool_master",
+    default: "0",
+    doc: "with lp_segment: fraction of the time limit, taken off the final phase's end after the slack rounds and before the tightening's share, for an unboxed restricted master grown from the best point's negative groups whose midpoints with that point are certified (colgen::pool_master); with slack_push and tighten_fraction below final_fraction (0: none)",
+};
+
 pub const LP_PROJECTION: BoundParam = BoundParam {
     key: "lp_projection",
     default: "false",
@@ -170,6 +176,7 @@ pub struct K10Options {
     pub stop_early: bool,
     pub tighten_fraction: Option<f64>,
     pub slack_push: Option<f64>,
+    pub pool_master: Option<f64>,
     pub lp_projection: bool,
     pub box_width: Option<f64>,
     pub master_upper: Option<f64>,
@@ -211,6 +218,7 @@ impl K10Options {
             "smoothing" => self.smoothing = fraction()?,
             "tighten_fraction" => self.tighten_fraction = fraction()?,
             "slack_push" => self.slack_push = fraction()?,
+            "pool_master" => self.pool_master = fraction()?,
             "lp_projection" => self.lp_projection = flag()?,
             "box_width" => self.box_width = Some(finite_nonnegative()?),
             "master_upper" => self.master_upper = Some(finite_nonnegative()?),
@@ -255,6 +263,9 @@ impl K10Options {
         }
         if let Some(v) = self.slack_push {
             opts.slack_push = v;
+        }
+        if let Some(v) = self.pool_master {
+            opts.pool_master = v;
         }
         if let Some(v) = self.box_width {
             opts.box_width = v;

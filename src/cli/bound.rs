@@ -136,6 +136,12 @@ pub struct BoundArgs {
     /// (default 0: none).
     #[arg(long, value_name = "F")]
     pub slack_push: Option<f64>,
+    /// colgen: with --lp-segment, the fraction of the time limit, taken off the final phase's
+    /// end after --slack-push's share and before --tighten's, for an unboxed restricted master
+    /// grown from the best point's negative groups, whose midpoints with that point are
+    /// certified; with --slack-push and --tighten, below --final-fraction (default 0: none).
+    #[arg(long, value_name = "F")]
+    pub pool_master: Option<f64>,
     /// colgen: with --push-project or --slack-push, bring each candidate onto the groups
     /// met by the least total lowering (a covering LP) instead of cyclic projections.
     #[arg(long)]
@@ -447,7 +453,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
 
 /// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
 /// not given). One table for setting them (`bound`) and refusing them (`--weights`).
-fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 17] {
+fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 18] {
     let number = |v: Option<f64>| v.map(|v| v.to_string());
     let flag = |on: bool| on.then(|| "true".to_string());
     [
@@ -480,6 +486,7 @@ fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>);
         ("--stop-early", "stop_early", flag(args.stop_early)),
         ("--tighten", "tighten_fraction", number(args.tighten)),
         ("--slack-push", "slack_push", number(args.slack_push)),
+        ("--pool-master", "pool_master", number(args.pool_master)),
         ("--lp-projection", "lp_projection", flag(args.lp_projection)),
         ("--box-width", "box_width", number(args.box_width)),
         ("--master-upper", "master_upper", number(args.master_upper)),

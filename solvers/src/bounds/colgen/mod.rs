@@ -202,6 +202,12 @@ pub struct ColgenOptions {
     /// ([`subgrad::slack_push`]; 0: none). The line search then takes at most half of the
     /// time before this share. With `tighten_fraction`, below `final_fraction`.
     pub slack_push: f64,
+    /// With `lp_segment`: this fraction of the time limit (taken off the final phase's end,
+    /// after the slack rounds and before the tightening's share) grows an unboxed restricted
+    /// master from the best point's negative groups and certifies midpoints between that
+    /// point and the master's duals ([`pool_master::pool_master_push`]; 0: none). With
+    /// `slack_push` and `tighten_fraction`, below `final_fraction`.
+    pub pool_master: f64,
     /// Push-and-project and the slack rounds bring each candidate onto the pool's groups by
     /// the least total lowering (a covering LP, [`subgrad::GroupPool::project_lp`]) instead of
     /// cyclic projections: the candidates keep more of `sum y` (study-colgen.txt 18-lp).
@@ -244,6 +250,7 @@ impl Default for ColgenOptions {
             stall_iterations: 0,
             tighten_fraction: 0.0,
             slack_push: 0.0,
+            pool_master: 0.0,
             lp_projection: false,
             master_upper_seconds: 0.0,
         }
@@ -279,6 +286,7 @@ impl ColgenOptions {
         ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
         ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
         ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)"),
+        ("pool_master", "0", "with lp_segment: fraction of the time limit, after the slack rounds, for an unboxed restricted master grown from the best point's negative groups, whose midpoints with that point are certified; with slack_push and tighten_fraction below final_fraction (0: none)"),
         ("lp_projection", "false", "with push_project or slack_push: bring each candidate onto the pool's groups by the least total lowering (a covering LP) instead of cyclic projections"),
         ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
         ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
@@ -307,6 +315,14 @@ impl ColgenOptions {
         // (with slack_push >= final_fraction it would get no time and nothing would run).
         if self.slack_push > 0.0 && self.slack_push + self.tighten_fraction >= self.final_fraction {
             return bad("slack_push + tighten_fraction must be below final_fraction (their shares come out of the final phase)");
+        }
+        if !(0.0..1.0).contains(&self.pool_master) {
+            return bad("pool_master must be in [0, 1)");
+        }
+        if self.pool_master > 0.0
+            && self.slack_push + self.pool_master + self.tighten_fraction >= self.final_fraction
+        {
+            return bad("slack_push + pool_master + tighten_fraction must be below final_fraction (their shares come out of the final phase)");
         }
         if self.master_upper_seconds.is_nan() || self.master_upper_seconds < 0.0 {
             return bad("master_upper_seconds must be nonnegative");
@@ -1227,7 +1243,7 @@ pub fn colgen_bound_from(
             };
             // Half of the time up to the slack rounds' share is the line search's.
             let now = Instant::now();
-            let before_slack = before_end(opts.slack_push);
+            let before_slack = before_end(opts.slack_push + opts.pool_master);
             let ls_until = if opts.push_project {
                 now + before_slack.saturating_duration_since(now) / 2
             } else {
@@ -1263,7 +1279,8 @@ pub fn colgen_bound_from(
                     } else {
                         &from
                     };
-                    let pp_deadline = before_end(opts.tighten_fraction + opts.slack_push);
+                    let pp_deadline =
+                        before_end(opts.tighten_fraction + opts.slack_push + opts.pool_master);
                     let asc = subgrad::push_project(
                         &geo,
                         d,
@@ -1289,19 +1306,21 @@ pub fn colgen_bound_from(
                 }
                 // Push-and-project restarted along the start partition's slacks (cut-free
                 // points only).
+                // The master's columns (the start partitions' never dropped) seed the pool, as
+                // for push-and-project; the slack rounds' negative groups stay in it for the
+                // pool's master.
+                let mut pool = (opts.slack_push > 0.0 || opts.pool_master > 0.0)
+                    .then(|| subgrad::GroupPool::seeded(&geo, &master.columns));
                 let best = centre.clone().filter(|y| y.len() == n);
-                if let (true, Some(y)) = (opts.slack_push > 0.0, best) {
-                    let until = before_end(opts.tighten_fraction);
-                    // The master's columns (the start partitions' never dropped) seed the
-                    // pool, as for push-and-project.
-                    let mut pool = subgrad::GroupPool::seeded(&geo, &master.columns);
+                if let (true, Some(y), Some(pool)) = (opts.slack_push > 0.0, best, pool.as_mut()) {
+                    let until = before_end(opts.tighten_fraction + opts.pool_master);
                     let asc = subgrad::slack_push(
                         &geo,
                         x,
                         d,
                         (&y, out.lagrangian),
                         &best_start,
-                        &mut pool,
+                        pool,
                         projection,
                         tau,
                         opts.stop_early,
@@ -1316,6 +1335,35 @@ pub fn colgen_bound_from(
                         start,
                         opts.progress,
                     );
+                }
+                // An unboxed master over the pool, midpoints toward its duals (cut-free points).
+                let best = centre.clone().filter(|y| y.len() == n);
+                if let (true, Some(y), Some(pool)) = (opts.pool_master > 0.0, best, pool.as_mut()) {
+                    let until = before_end(opts.tighten_fraction);
+                    match pool_master::pool_master_push(
+                        &geo,
+                        x,
+                        d,
+                        (&y, out.lagrangian),
+                        &best_start,
+                        pool,
+                        tau,
+                        usize::MAX,
+                        until,
+                        opts.progress,
+                    ) {
+                        Ok(run) => take_ascent(
+                            &mut out,
+                            &mut centre,
+                            run.ascent,
+                            "pool master",
+                            start,
+                            opts.progress,
+                        ),
+                        // HiGHS failing here leaves the bound as it stands; said, not hidden.
+                        Err(e) if opts.progress => eprintln!("colgen: pool master failed: {e}"),
+                        Err(_) => {}
+                    }
                 }
                 // The best point re-certified at smaller thresholds (cut-free points only).
                 let best = centre.clone().filter(|y| y.len() == n);

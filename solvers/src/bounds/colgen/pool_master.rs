@@ -59,9 +59,10 @@ fn new_negative_groups(geo: &Geometry, y: &[f64], pool: &mut GroupPool) -> Vec<V
 
 /// Grow the restricted master from the certified point `start = (y0, value)` and certify the
 /// midpoints (module doc), within `deadline` and at most `max_rounds` master solves. `groups`
-/// is a partition of the records into groups of at least `k` (the master's first columns,
-/// which make it feasible); `pool` (seeded by the caller, e.g. with `groups`) keeps every
-/// group met. `tau <= 0` is the anchor threshold of the checks. `Err` when HiGHS fails.
+/// is a partition of the records into groups of at least `k` (it makes the master feasible,
+/// and gives the slack direction); the master's first columns are `pool`'s groups and
+/// `groups` (e.g. the negative groups an earlier ascent met), and `pool` keeps every group
+/// met. `tau <= 0` is the anchor threshold of the checks. `Err` when HiGHS fails.
 #[allow(clippy::too_many_arguments)]
 pub fn pool_master_push(
     geo: &Geometry,
@@ -81,12 +82,12 @@ pub fn pool_master_push(
         let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
         group_sse(x, d, &m)
     };
-    let mut master = Master::new(
-        geo.n,
-        groups.to_vec(),
-        groups.iter().map(cost).collect(),
-        None,
-    )?;
+    for g in groups {
+        pool.add(geo, g.clone());
+    }
+    let first = pool.groups().to_vec();
+    let first_costs = first.iter().map(cost).collect();
+    let mut master = Master::new(geo.n, first, first_costs, None)?;
     let mut out = PoolMasterPush {
         ascent: Ascent {
             lower_bound: value,
@@ -97,7 +98,7 @@ pub fn pool_master_push(
         },
         upper: f64::INFINITY,
         rounds: 0,
-        columns: groups.len(),
+        columns: pool.len(),
     };
     let h = slack_direction(x, d, groups, y0);
     let pushed: Vec<f64> = y0.iter().zip(&h).map(|(a, b)| a + b).collect();
