@@ -1304,13 +1304,13 @@ pub fn colgen_bound_from(
                         opts.progress,
                     );
                 }
-                // Push-and-project restarted along the start partition's slacks (cut-free
-                // points only).
                 // The master's columns (the start partitions' never dropped) seed the pool, as
                 // for push-and-project; the slack rounds' negative groups stay in it for the
                 // pool's master.
                 let mut pool = (opts.slack_push > 0.0 || opts.pool_master > 0.0)
                     .then(|| subgrad::GroupPool::seeded(&geo, &master.columns));
+                // Push-and-project restarted along the start partition's slacks (cut-free
+                // points only).
                 let best = centre.clone().filter(|y| y.len() == n);
                 if let (true, Some(y), Some(pool)) = (opts.slack_push > 0.0, best, pool.as_mut()) {
                     let until = before_end(opts.tighten_fraction + opts.pool_master);
@@ -1360,9 +1360,9 @@ pub fn colgen_bound_from(
                             start,
                             opts.progress,
                         ),
-                        // HiGHS failing here leaves the bound as it stands; said, not hidden.
-                        Err(e) if opts.progress => eprintln!("colgen: pool master failed: {e}"),
-                        Err(_) => {}
+                        // HiGHS failing here leaves the bound as it stands; said, as the
+                        // restricted master's failure below.
+                        Err(e) => eprintln!("colgen: pool master failed, bound kept: {e}"),
                     }
                 }
                 // The best point re-certified at smaller thresholds (cut-free points only).
