@@ -550,7 +550,7 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
     use microagg::certificate::{verify, BoundCertificate};
     use microagg_solvers::bounds::colgen::ascent::nn_duals;
     use microagg_solvers::bounds::colgen::subgrad::{certify_check, slack_push, GroupPool};
-    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
+    use microagg_solvers::bounds::colgen::ColgenOptions;
     let mut rng = ChaCha8Rng::seed_from_u64(30_2026);
     let mut rose = 0;
     for case in 0..24 {
@@ -590,33 +590,13 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
         let v = verify(&cert, &inst, k, None).unwrap();
         assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
         // The k = 10 pipeline with slack rounds, its main loop cut after one iteration.
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
         let opts = ColgenOptions {
-            time_limit: 0.5,
-            max_iterations: 1,
-            nn_ascent: 0.1,
-            box_width: 0.3,
-            lp_segment: true,
-            push_project: true,
             stop_early: case % 4 >= 2,
-            anchor_threshold: [0.05, 0.2][case % 2],
             final_fraction: 0.6,
             slack_push: 0.3,
-            tighten_fraction: [0.0, 0.1][case % 2],
-            ..Default::default()
+            ..small_pipeline(case)
         };
-        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
-        assert!(
-            b.lagrangian <= opt,
-            "case {case}: pipeline {} > {opt}",
-            b.lagrangian
-        );
-        if !b.duals.is_empty() {
-            let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
-                .with_anchor_threshold(b.anchor_threshold);
-            let v = verify(&cert, &inst, k, None).unwrap();
-            assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-        }
+        pipeline_below_optimum_and_verified(case, &inst, k, opt, &opts);
     }
     println!("slack push rose above its start in {rose} of 24 cases");
     assert!(rose >= 6, "slack push rose in only {rose} of 24 cases");
@@ -1497,37 +1477,61 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
 /// line appears in all 16 cases). colgen_pool_master.rs tests the ascent itself.
 #[test]
 fn the_pipeline_with_the_pool_master_stays_below_brute_force_and_verifies() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
+    use microagg_solvers::bounds::colgen::ColgenOptions;
     let mut rng = ChaCha8Rng::seed_from_u64(47_2026);
     for case in 0..16 {
-        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let (_, _, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
         let opts = ColgenOptions {
-            time_limit: 0.5,
-            max_iterations: 1,
-            nn_ascent: 0.1,
-            box_width: 0.3,
-            lp_segment: true,
-            push_project: true,
-            anchor_threshold: [0.05, 0.2][case % 2],
             final_fraction: 0.7,
             slack_push: [0.0, 0.2][case / 2 % 2],
             pool_master: 0.2,
-            tighten_fraction: [0.0, 0.1][case % 2],
             lp_projection: case % 4 == 3,
-            ..Default::default()
+            ..small_pipeline(case)
         };
-        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
-        assert!(
-            b.lagrangian <= opt,
-            "case {case} (n={n}, d={d}, k={k}): pipeline {} > {opt}",
-            b.lagrangian
-        );
-        assert!(!b.duals.is_empty(), "case {case}: no certified point");
-        let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
+        pipeline_below_optimum_and_verified(case, &inst, k, opt, &opts);
+    }
+}
+
+/// The k = 10 pipeline's options for the small instances: half a second, the main loop cut
+/// after one master solve, then the final phase (line search, push-and-project, tightening
+/// in odd cases).
+fn small_pipeline(case: usize) -> microagg_solvers::bounds::colgen::ColgenOptions {
+    microagg_solvers::bounds::colgen::ColgenOptions {
+        time_limit: 0.5,
+        max_iterations: 1,
+        nn_ascent: 0.1,
+        box_width: 0.3,
+        lp_segment: true,
+        push_project: true,
+        anchor_threshold: [0.05, 0.2][case % 2],
+        tighten_fraction: [0.0, 0.1][case % 2],
+        ..Default::default()
+    }
+}
+
+/// Run the pipeline from the consecutive partition: its bound is at most the brute-force
+/// optimum, and its certificate (when it has duals) verifies, recomputing at most that.
+fn pipeline_below_optimum_and_verified(
+    case: usize,
+    inst: &microagg::data::Instance,
+    k: usize,
+    opt: f64,
+    opts: &microagg_solvers::bounds::colgen::ColgenOptions,
+) {
+    use microagg::certificate::{verify, BoundCertificate};
+    let (n, d) = (inst.n, inst.d);
+    let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+    let b =
+        microagg_solvers::bounds::colgen::colgen_bound(&inst.z, n, d, k, &labels, opts).unwrap();
+    assert!(
+        b.lagrangian <= opt,
+        "case {case} (n={n}, d={d}, k={k}): pipeline {} > {opt}",
+        b.lagrangian
+    );
+    if !b.duals.is_empty() {
+        let cert = BoundCertificate::lagrangian(inst, k, b.lagrangian, b.duals.clone())
             .with_anchor_threshold(b.anchor_threshold);
-        let v = verify(&cert, &inst, k, None).unwrap();
+        let v = verify(&cert, inst, k, None).unwrap();
         assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
     }
 }
