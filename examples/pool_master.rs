@@ -81,14 +81,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let labels = labels.ok_or("--labels FILE is required")?;
     let inst = load(&data, &ColumnSelection::All)?;
     let (n, d, z) = (inst.n, inst.d, &inst.z);
-    let cert = BoundCertificate::read(&input)?;
-    if !cert.cuts.is_empty() || cert.duals.len() != n || cert.k != k {
-        return Err(format!(
-            "{}: not a cut-free Lagrangian certificate of {data} k={k}",
-            input.display()
-        )
-        .into());
-    }
+    let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
     let start_labels = read_labels(&labels)?;
     let groups =
         start_groups(&start_labels, n, k).map_err(|e| format!("{}: {e}", labels.display()))?;

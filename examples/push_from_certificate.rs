@@ -75,14 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let input = input.ok_or("--certificate FILE is required")?;
     let labels = labels.ok_or("--labels FILE is required")?;
     let inst = load(&data, &ColumnSelection::All)?;
-    let cert = BoundCertificate::read(&input)?;
-    if !cert.cuts.is_empty() || cert.duals.len() != inst.n || cert.k != k {
-        return Err(format!(
-            "{}: not a cut-free Lagrangian certificate of {data} k={k}",
-            input.display()
-        )
-        .into());
-    }
+    let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
     let lab = read_labels(&labels)?;
     // Checked (one label per record, groups of at least k) and grouped as colgen's starts.
     let groups = start_groups(&lab, inst.n, k).map_err(|e| format!("{}: {e}", labels.display()))?;

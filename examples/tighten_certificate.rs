@@ -45,14 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let input = input.ok_or("--certificate FILE is required")?;
     let output = output.ok_or("--out FILE is required")?;
     let inst = load(&data, &ColumnSelection::All)?;
-    let cert = BoundCertificate::read(&input)?;
-    if !cert.cuts.is_empty() || cert.duals.len() != inst.n || cert.k != k {
-        return Err(format!(
-            "{}: not a cut-free Lagrangian certificate of {data} k={k}",
-            input.display()
-        )
-        .into());
-    }
+    let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
     if cert.anchor_threshold >= 0.0 {
         return Err(format!(
             "{}: threshold {} (nothing to tighten)",

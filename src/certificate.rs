@@ -239,6 +239,25 @@ impl BoundCertificate {
         }
         Ok(c)
     }
+
+    /// Read a certificate that the Lagrangian tools restart from: shape as [`Self::read`],
+    /// about `inst` and `k` ([`check_instance`]) and without cuts (their duals would be
+    /// dropped by a restart that prices without them).
+    pub fn read_cut_free(path: &Path, inst: &Instance, k: usize) -> Result<Self> {
+        let c = Self::read(path)?;
+        check_instance(&c.instance_sha256, c.n, c.d, c.k, inst, k)?;
+        if !c.cuts.is_empty() {
+            return Err(Error::Data {
+                file: path.display().to_string(),
+                location: "certificate".into(),
+                message: format!(
+                    "{} subset-row cuts; a cut-free Lagrangian certificate is needed",
+                    c.cuts.len()
+                ),
+            });
+        }
+        Ok(c)
+    }
 }
 
 /// The text of a certificate file, gunzipped when it starts with the gzip magic bytes (a

@@ -12,6 +12,7 @@ use common::{
     assert_exit, brute_force_optimum, cli, cli_ok, from_rows, stderr, weighted_args, write_rows_csv,
 };
 use microagg::certificate::BoundCertificate;
+use microagg::data::{load, ColumnSelection, Instance};
 use microagg_solvers::bounds::verify_lagrangian;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -142,6 +143,21 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let (c, cert) = run("20", "cuts.json");
     assert_eq!(c.format, "microagg-bound-certificate/2");
     assert!(!c.cuts.is_empty() && c.cuts.iter().all(|cut| cut.dual <= 0.0));
+    // The restart tools' reader (examples/push_from_certificate and others) takes the plain
+    // file and refuses the one with cuts, another k and another instance of the same shape.
+    let inst = load(spec, &ColumnSelection::All).unwrap();
+    let plain_path = dir.path().join("plain.json");
+    assert_eq!(BoundCertificate::read_cut_free(&plain_path, &inst, 3).unwrap(), plain);
+    let refusal = |path: &Path, inst: &Instance, k: usize| {
+        BoundCertificate::read_cut_free(path, inst, k).unwrap_err().to_string()
+    };
+    let e = refusal(&cert, &inst, 3);
+    assert!(e.contains("subset-row cuts"), "{e}");
+    let e = refusal(&plain_path, &inst, 4);
+    assert!(e.contains("--k 4"), "{e}");
+    let other = load("gauss:n=60,d=2,clusters=12,seed=8", &ColumnSelection::All).unwrap();
+    let e = refusal(&plain_path, &other, 3);
+    assert!(e.contains("sha256"), "{e}");
     assert!(
         c.lower_bound > plain.lower_bound * 1.01,
         "cuts: {} vs {}",
