@@ -23,7 +23,7 @@
 
 use super::ascent::slack_direction;
 use super::master::Master;
-use super::pricing::{heuristic, Geometry};
+use super::pricing::Geometry;
 use super::subgrad::{certify_check, Ascent, GroupPool};
 use crate::sse::group_sse;
 use std::time::{Duration, Instant};
@@ -41,20 +41,15 @@ pub struct PoolMasterPush {
     pub columns: usize,
 }
 
-/// The negative groups heuristic pricing finds at `y` (from every record) that `pool` did not
-/// hold yet; `pool` takes them.
-fn new_negative_groups(geo: &Geometry, y: &[f64], pool: &mut GroupPool) -> Vec<Vec<u32>> {
-    let tol = 1e-9 * y.iter().map(|v| v.abs()).sum::<f64>() / y.len().max(1) as f64;
-    let mut out = Vec::new();
-    for r in 0..geo.n {
-        if let Some((rc, mut members)) = heuristic(geo, y, r) {
-            members.sort_unstable();
-            if rc < -tol && pool.add(geo, members.clone()) {
-                out.push(members);
-            }
-        }
+/// Heuristic pricing at each of `points` into `pool` (tolerance 1e-9 of the point's mean
+/// |y|); returns the groups that were new to the pool, in the order found.
+fn new_negative_groups(geo: &Geometry, points: &[&[f64]], pool: &mut GroupPool) -> Vec<Vec<u32>> {
+    let before = pool.len();
+    for y in points {
+        let tol = 1e-9 * y.iter().map(|v| v.abs()).sum::<f64>() / y.len().max(1) as f64;
+        pool.add_heuristic_negatives(geo, y, tol);
     }
-    out
+    pool.groups()[before..].to_vec()
 }
 
 /// Grow the restricted master from the certified point `start = (y0, value)` and certify the
@@ -102,8 +97,7 @@ pub fn pool_master_push(
     };
     let h = slack_direction(x, d, groups, y0);
     let pushed: Vec<f64> = y0.iter().zip(&h).map(|(a, b)| a + b).collect();
-    let mut fresh = new_negative_groups(geo, y0, pool);
-    fresh.extend(new_negative_groups(geo, &pushed, pool));
+    let mut fresh = new_negative_groups(geo, &[y0, &pushed], pool);
     while out.rounds < max_rounds {
         if !fresh.is_empty() {
             out.columns += fresh.len();
@@ -136,8 +130,7 @@ pub fn pool_master_push(
             .zip(&sol.duals)
             .map(|(a, b)| 0.5 * (a + b))
             .collect();
-        fresh = new_negative_groups(geo, &sol.duals, pool);
-        fresh.extend(new_negative_groups(geo, &mid, pool));
+        fresh = new_negative_groups(geo, &[&sol.duals, &mid], pool);
         if !fresh.is_empty() {
             continue;
         }

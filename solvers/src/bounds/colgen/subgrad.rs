@@ -96,6 +96,20 @@ impl GroupPool {
         self.members.is_empty()
     }
 
+    /// Heuristic pricing at `y` from every record: the pool takes each group found with
+    /// reduced cost below `-tol`. Returns how many were new (they are the pool's last groups).
+    pub fn add_heuristic_negatives(&mut self, geo: &Geometry, y: &[f64], tol: f64) -> usize {
+        let before = self.len();
+        for r in 0..geo.n {
+            if let Some((rc, members)) = heuristic(geo, y, r) {
+                if rc < -tol {
+                    self.add(geo, members);
+                }
+            }
+        }
+        self.len() - before
+    }
+
     /// Estimated anchored Lagrangian value at `y` (not a bound): `sum y` plus the
     /// `groups_max` most negative per-medoid minima over the pool; returns it with the
     /// indices of the chosen groups.
@@ -319,13 +333,7 @@ pub fn ascend(
             if Instant::now() >= deadline {
                 break;
             }
-            for r in 0..n {
-                if let Some((rc, members)) = heuristic(geo, &y, r) {
-                    if rc < 0.0 {
-                        pool.add(geo, members);
-                    }
-                }
-            }
+            pool.add_heuristic_negatives(geo, &y, 0.0);
             let (est, chosen) = pool.estimate(&y, g);
             out.iterations += 1;
             if it > 0 && best.as_ref().is_none_or(|b| est > b.0) {
@@ -602,15 +610,7 @@ pub fn push_project_from(
                 if Instant::now() >= deadline {
                     break;
                 }
-                let mut added = 0;
-                for r in 0..geo.n {
-                    if let Some((rc, mut members)) = heuristic(geo, &cand, r) {
-                        if rc < -tol {
-                            members.sort_unstable();
-                            added += usize::from(pool.add(geo, members));
-                        }
-                    }
-                }
+                let added = pool.add_heuristic_negatives(geo, &cand, tol);
                 left_over = project_candidate(pool, projection, &raw, &mut cand, tol);
                 if added == 0 {
                     break;
