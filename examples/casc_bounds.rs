@@ -25,7 +25,7 @@
 //!         [--anchor-threshold F] [--lp-segment] [--push-project] [--ipm] [--final-fraction F] [--no-start]
 //!         [--exact-every N] [--box-width W] [--certified-smoothing] [--smoothing A] [--auto-smoothing] [--stop-early]
 //!         [--max-columns N] [--pool L] [--stall N] [--tighten F] [--slack-push F] [--pool-master F] [--lp-projection]
-//!         [--max-iterations N] [--master-upper SECS] [--certificates DIR] [--progress]`
+//!         [--pool-master-moving-centre] [--max-iterations N] [--master-upper SECS] [--certificates DIR] [--progress]`
 //!        `cargo run --release --example casc_bounds -- --method bnp [--cases ..]
 //!         [--time-limit SECS] [--cuts R] [--no-start] [--certificates DIR]`
 //!
@@ -33,11 +33,13 @@
 //! `--cuts 50`. Cases run one after the other on one thread (the issue's protocol: one core,
 //! at most 1800 s per case). The colgen flags set the `ColgenOptions` field of the same name
 //! (their meanings: `solvers/src/bounds/colgen/mod.rs`, the option table), e.g. `--stall N`
-//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--slack-push F` = `slack_push`, `--pool-master F` = `pool_master`,
-//! `--lp-projection` = `lp_projection`, `--max-iterations N` = `max_iterations`, `--master-upper SECS` =
-//! `master_upper_seconds` (after the case's time: the run's columns as an unboxed,
-//! cut-free restricted master, whose value lies above the LP relaxation; printed as
-//! "restricted master", an estimate, not a bound). `--certificates DIR` needs DIR to exist.
+//! = `stall_iterations`, `--tighten F` = `tighten_fraction`, `--slack-push F` = `slack_push`,
+//! `--pool-master F` = `pool_master`, `--pool-master-moving-centre` =
+//! `pool_master_moving_centre`, `--lp-projection` = `lp_projection`, `--max-iterations N` =
+//! `max_iterations`, `--master-upper SECS` = `master_upper_seconds` (after the case's time:
+//! the run's columns as an unboxed, cut-free restricted master, whose value lies above the LP
+//! relaxation; printed as "restricted master", an estimate, not a bound). `--certificates DIR`
+//! needs DIR to exist.
 //!
 //! ## Complexity
 //! That of the bound per case, within its time limit.
@@ -146,6 +148,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "--slack-push" => opts.slack_push = value()?.parse()?,
                     "--pool-master" => opts.pool_master = value()?.parse()?,
                     "--lp-projection" => opts.lp_projection = true,
+                    "--pool-master-moving-centre" => opts.pool_master_moving_centre = true,
                     "--max-iterations" => opts.max_iterations = value()?.parse()?,
                     "--master-upper" => opts.master_upper_seconds = value()?.parse()?,
                     "--no-start" => use_best = false,
@@ -163,6 +166,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         | "--auto-smoothing"
                         | "--stop-early"
                         | "--lp-projection"
+                        | "--pool-master-moving-centre"
                 ) {
                     // The value just read.
                     shaping.push(match flag {
@@ -200,6 +204,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         return cases.iter().try_for_each(|(data, k)| run.case(data, *k));
     }
+    // Refused options are said before the table starts, not after its header.
+    opts.check()?;
     println!(
         "case          root LP         LP with cuts    nn              final LB        nodes  \
          seconds  best SSE        gap       converged"

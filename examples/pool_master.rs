@@ -23,11 +23,15 @@
 //! cargo run --release --example pool_master -- --data eia --k 10 \
 //!   --certificate proofs/certificates/eia-k10.bound.json \
 //!   --labels proofs/certificates/eia-k10.labels [--seconds 900] [--rounds 200] [--out FILE]
+//!   [--moving-centre] [--ipm]
 //! ```
 //!
 //! - `--seconds S`: wall-clock budget of the growth (the final solve gets at least 60 s more);
 //!   an exact check gets half of the time left.
 //! - `--rounds R`: most master solves.
+//! - `--moving-centre`: the midpoints' centre moves to each midpoint that raised the bound
+//!   (default: fixed at the certificate's duals).
+//! - `--ipm`: the master's re-solves by the interior point method (central duals).
 //! - `--pool-mip S`: then the best partition of the columns (`merge::solve_pool`, HiGHS MIP,
 //!   `S` seconds; a heuristic), with `--labels-out FILE` written when it beats the labels.
 //!
@@ -40,7 +44,7 @@ use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
-use microagg_solvers::bounds::colgen::pool_master::pool_master_push;
+use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMasterSettings};
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::bounds::colgen::subgrad::GroupPool;
@@ -55,6 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (None, None, None);
     let (mut seconds, mut rounds, mut pool_mip) = (900.0f64, 200usize, 0.0f64);
     let mut labels_out: Option<PathBuf> = None;
+    let (mut moving_centre, mut ipm) = (false, false);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || args.next().ok_or(format!("{a} needs a value"));
@@ -68,6 +73,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--out" => output = Some(val()?.into()),
             "--pool-mip" => pool_mip = val()?.parse()?,
             "--labels-out" => labels_out = Some(val()?.into()),
+            "--moving-centre" => moving_centre = true,
+            "--ipm" => ipm = true,
             _ => return Err(format!("unknown argument {a}").into()),
         }
     }
@@ -109,10 +116,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (&y0, cert.lower_bound),
         &groups,
         &mut pool,
-        tau,
-        rounds,
-        deadline,
-        true,
+        PoolMasterSettings {
+            tau,
+            max_rounds: rounds,
+            deadline,
+            moving_centre,
+            ipm,
+            progress: true,
+        },
     )?;
     let best = (run.ascent.lower_bound, run.ascent.duals);
     println!(

@@ -147,9 +147,14 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     // file and refuses the one with cuts, another k and another instance of the same shape.
     let inst = load(spec, &ColumnSelection::All).unwrap();
     let plain_path = dir.path().join("plain.json");
-    assert_eq!(BoundCertificate::read_cut_free(&plain_path, &inst, 3).unwrap(), plain);
+    assert_eq!(
+        BoundCertificate::read_cut_free(&plain_path, &inst, 3).unwrap(),
+        plain
+    );
     let refusal = |path: &Path, inst: &Instance, k: usize| {
-        BoundCertificate::read_cut_free(path, inst, k).unwrap_err().to_string()
+        BoundCertificate::read_cut_free(path, inst, k)
+            .unwrap_err()
+            .to_string()
     };
     let e = refusal(&cert, &inst, 3);
     assert!(e.contains("subset-row cuts"), "{e}");
@@ -768,6 +773,10 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         "slack_push + pool_master + tighten_fraction must be below final_fraction",
     );
     refused(
+        &["--method", "colgen", "--pool-master-moving-centre"],
+        "pool_master_moving_centre needs pool_master above 0",
+    );
+    refused(
         &["--method", "nn", "--box-width", "0.3"],
         "bound nn has no parameter 'box_width'",
     );
@@ -779,6 +788,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         &["--stop-early"],
         &["--slack-push", "0.3"],
         &["--pool-master", "0.3"],
+        &["--pool-master-moving-centre"],
         &["--lp-projection"],
     ] {
         let mut extra = vec!["--method", "colgen"];

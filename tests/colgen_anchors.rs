@@ -1472,7 +1472,8 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
 }
 
 /// The k = 10 pipeline with the pool's master (`pool_master`, after push-and-project and, in
-/// half the cases, the slack rounds; its main loop cut after one iteration): below the
+/// half the cases, the slack rounds; its centre fixed in cases 0..8, moving in 8..16; the
+/// main loop cut after one iteration): below the
 /// brute-force optimum, and its certificate verifies (with `progress` on, the pool master's
 /// line appears in all 16 cases). colgen_pool_master.rs tests the ascent itself.
 #[test]
@@ -1485,6 +1486,7 @@ fn the_pipeline_with_the_pool_master_stays_below_brute_force_and_verifies() {
             final_fraction: 0.7,
             slack_push: [0.0, 0.2][case / 2 % 2],
             pool_master: 0.2,
+            pool_master_moving_centre: case >= 8,
             lp_projection: case % 4 == 3,
             ..small_pipeline(case)
         };

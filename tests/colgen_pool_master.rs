@@ -1,14 +1,14 @@
-//! The pool's restricted master around a fixed centre (solvers/src/bounds/colgen/pool_master.rs)
-//! against brute force on small instances (three clusters, duplicates, scales 1e-6..1e6):
-//! its certified value is never below the start's and never above the optimum, the verifier
-//! recomputes at least that value from the duals, and its last master value lies above the LP
-//! relaxation (the restricted master over every group; at scales where HiGHS' tolerances
-//! allow).
+//! The pool's restricted master (solvers/src/bounds/colgen/pool_master.rs), its centre fixed
+//! (cases 0, 1 mod 4) or moving (2, 3 mod 4), against brute force on small instances (three
+//! clusters, duplicates, scales 1e-6..1e6): its certified value is never below the start's and
+//! never above the optimum, the verifier recomputes at least that value from the duals, and
+//! its last master value lies above the LP relaxation (the restricted master over every group;
+//! at scales where HiGHS' tolerances allow).
 
 mod common;
 use common::{all_lp_columns, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
-use microagg_solvers::bounds::colgen::pool_master::pool_master_push;
+use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMasterSettings};
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
 use microagg_solvers::bounds::colgen::verify::verify_lagrangian_anchored;
@@ -71,10 +71,14 @@ fn pool_master_push_stays_between_its_start_and_the_optimum_and_verifies() {
             (&y0, start.value),
             &groups,
             &mut pool,
-            0.0,
-            200,
-            far,
-            false,
+            PoolMasterSettings {
+                tau: 0.0,
+                max_rounds: 200,
+                deadline: far,
+                moving_centre: case % 4 >= 2,
+                ipm: case % 3 == 1,
+                progress: false,
+            },
         )
         .unwrap();
         let lb = run.ascent.lower_bound;

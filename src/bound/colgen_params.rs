@@ -136,6 +136,12 @@ pub const POOL_MASTER: BoundParam = BoundParam {
     doc: "with lp_segment: fraction of the time limit, taken off the final phase's end after the slack rounds and before the tightening's share, for an unboxed restricted master grown from the best point's negative groups whose midpoints with that point are certified (colgen::pool_master); with slack_push and tighten_fraction below final_fraction (0: none)",
 };
 
+pub const POOL_MASTER_MOVING_CENTRE: BoundParam = BoundParam {
+    key: "pool_master_moving_centre",
+    default: "false",
+    doc: "with pool_master: each midpoint is taken with the last midpoint that raised the bound (a certified point) instead of with the phase's start point, so the midpoints close in on the master's duals",
+};
+
 pub const LP_PROJECTION: BoundParam = BoundParam {
     key: "lp_projection",
     default: "false",
@@ -177,6 +183,7 @@ pub struct K10Options {
     pub tighten_fraction: Option<f64>,
     pub slack_push: Option<f64>,
     pub pool_master: Option<f64>,
+    pub pool_master_moving_centre: bool,
     pub lp_projection: bool,
     pub box_width: Option<f64>,
     pub master_upper: Option<f64>,
@@ -219,6 +226,7 @@ impl K10Options {
             "tighten_fraction" => self.tighten_fraction = fraction()?,
             "slack_push" => self.slack_push = fraction()?,
             "pool_master" => self.pool_master = fraction()?,
+            "pool_master_moving_centre" => self.pool_master_moving_centre = flag()?,
             "lp_projection" => self.lp_projection = flag()?,
             "box_width" => self.box_width = Some(finite_nonnegative()?),
             "master_upper" => self.master_upper = Some(finite_nonnegative()?),
@@ -255,6 +263,7 @@ impl K10Options {
         opts.auto_smoothing |= self.auto_smoothing;
         opts.stop_early |= self.stop_early;
         opts.lp_projection |= self.lp_projection;
+        opts.pool_master_moving_centre |= self.pool_master_moving_centre;
         if let Some(v) = self.smoothing {
             opts.smoothing = v;
         }

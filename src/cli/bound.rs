@@ -142,6 +142,10 @@ pub struct BoundArgs {
     /// certified; with --slack-push and --tighten, below --final-fraction (default 0: none).
     #[arg(long, value_name = "F")]
     pub pool_master: Option<f64>,
+    /// colgen: with --pool-master, take each midpoint with the last midpoint that raised the
+    /// bound instead of with the phase's start point (default: the start point).
+    #[arg(long)]
+    pub pool_master_moving_centre: bool,
     /// colgen: with --push-project or --slack-push, bring each candidate onto the groups
     /// met by the least total lowering (a covering LP) instead of cyclic projections.
     #[arg(long)]
@@ -453,7 +457,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
 
 /// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
 /// not given). One table for setting them (`bound`) and refusing them (`--weights`).
-fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 18] {
+fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 19] {
     let number = |v: Option<f64>| v.map(|v| v.to_string());
     let flag = |on: bool| on.then(|| "true".to_string());
     [
@@ -487,6 +491,11 @@ fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>);
         ("--tighten", "tighten_fraction", number(args.tighten)),
         ("--slack-push", "slack_push", number(args.slack_push)),
         ("--pool-master", "pool_master", number(args.pool_master)),
+        (
+            "--pool-master-moving-centre",
+            "pool_master_moving_centre",
+            flag(args.pool_master_moving_centre),
+        ),
         ("--lp-projection", "lp_projection", flag(args.lp_projection)),
         ("--box-width", "box_width", number(args.box_width)),
         ("--master-upper", "master_upper", number(args.master_upper)),

@@ -208,6 +208,9 @@ pub struct ColgenOptions {
     /// point and the master's duals ([`pool_master::pool_master_push`]; 0: none). With
     /// `slack_push` and `tighten_fraction`, below `final_fraction`.
     pub pool_master: f64,
+    /// The pool master's midpoints are taken with the last point that raised the bound
+    /// instead of with its start ([`pool_master::PoolMasterSettings::moving_centre`]).
+    pub pool_master_moving_centre: bool,
     /// Push-and-project and the slack rounds bring each candidate onto the pool's groups by
     /// the least total lowering (a covering LP, [`subgrad::GroupPool::project_lp`]) instead of
     /// cyclic projections: the candidates keep more of `sum y` (study-colgen.txt 18-lp).
@@ -251,6 +254,7 @@ impl Default for ColgenOptions {
             tighten_fraction: 0.0,
             slack_push: 0.0,
             pool_master: 0.0,
+            pool_master_moving_centre: false,
             lp_projection: false,
             master_upper_seconds: 0.0,
         }
@@ -287,6 +291,7 @@ impl ColgenOptions {
         ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
         ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)"),
         ("pool_master", "0", "with lp_segment: fraction of the time limit, after the slack rounds, for an unboxed restricted master grown from the best point's negative groups, whose midpoints with that point are certified; with slack_push and tighten_fraction below final_fraction (0: none)"),
+        ("pool_master_moving_centre", "false", "with pool_master: each midpoint is taken with the last midpoint that raised the bound instead of with the phase's start point"),
         ("lp_projection", "false", "with push_project or slack_push: bring each candidate onto the pool's groups by the least total lowering (a covering LP) instead of cyclic projections"),
         ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
         ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
@@ -294,7 +299,9 @@ impl ColgenOptions {
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
     ];
 
-    fn check(&self) -> Result<(), ColgenError> {
+    /// The ranges and combinations every run checks first (`Err(Params)` names the option);
+    /// public so that a driver of several runs can refuse bad options before the first.
+    pub fn check(&self) -> Result<(), ColgenError> {
         let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
         if self.time_limit.is_nan() || self.time_limit <= 0.0 {
             return bad("time_limit must be positive");
@@ -323,6 +330,9 @@ impl ColgenOptions {
             && self.slack_push + self.pool_master + self.tighten_fraction >= self.final_fraction
         {
             return bad("slack_push + pool_master + tighten_fraction must be below final_fraction (their shares come out of the final phase)");
+        }
+        if self.pool_master_moving_centre && self.pool_master == 0.0 {
+            return bad("pool_master_moving_centre needs pool_master above 0 (it moves that phase's centre)");
         }
         if self.master_upper_seconds.is_nan() || self.master_upper_seconds < 0.0 {
             return bad("master_upper_seconds must be nonnegative");
@@ -1347,10 +1357,14 @@ pub fn colgen_bound_from(
                         (&y, out.lagrangian),
                         &best_start,
                         pool,
-                        tau,
-                        usize::MAX,
-                        until,
-                        opts.progress,
+                        pool_master::PoolMasterSettings {
+                            tau,
+                            max_rounds: usize::MAX,
+                            deadline: until,
+                            moving_centre: opts.pool_master_moving_centre,
+                            ipm: false,
+                            progress: opts.progress,
+                        },
                     ) {
                         Ok(run) => take_ascent(
                             &mut out,
