@@ -99,7 +99,6 @@ pub fn pool_master_push(
     } = settings;
     let t0 = Instant::now();
     let (y0, value) = start;
-    let mut centre = y0.to_vec();
     let cost = |g: &Vec<u32>| {
         let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
         group_sse(x, d, &m)
@@ -163,6 +162,8 @@ pub fn pool_master_push(
         if Instant::now() >= deadline {
             break;
         }
+        // A moving centre is the best certified point so far (the start until a raise).
+        let centre: &[f64] = if moving_centre { &out.ascent.duals } else { y0 };
         let mid: Vec<f64> = centre
             .iter()
             .zip(&duals)
@@ -190,17 +191,14 @@ pub fn pool_master_push(
                 if check.complete { "complete" } else { "cut" }
             );
         }
-        let moved = moving_centre && check.value > out.ascent.lower_bound;
-        if check.value > out.ascent.lower_bound {
+        let raised = check.value > out.ascent.lower_bound;
+        if raised {
             out.ascent.lower_bound = check.value;
-            if moving_centre {
-                centre.clone_from(&mid);
-            }
             out.ascent.duals = mid;
         }
         fresh = pool.groups()[before..].to_vec();
         // Nothing new and the same centre: the next midpoint would be this one.
-        if fresh.is_empty() && !moved {
+        if fresh.is_empty() && !(moving_centre && raised) {
             break;
         }
     }
