@@ -136,6 +136,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
     outputs.check(&args.data)?;
     args.release.check(args.masked_out.is_some())?;
+    if let (Some(input), Some(_)) = (args.data.input_file(), &args.masked_out) {
+        args.release.check_input(&input, args.data.delimiter()?)?;
+    }
     if args.missing_release == microagg::missing::MissingRelease::Fill
         && (args.masked_out.is_none() || args.missing == microagg::missing::MissingPolicy::Refuse)
     {
@@ -236,6 +239,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             p.labels(),
             &args.release,
             args.missing_release,
+            args.seed,
         )?),
         None => None,
     };

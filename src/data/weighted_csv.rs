@@ -144,7 +144,8 @@ fn reader(path: &Path, delimiter: u8) -> Result<csv::Reader<std::io::BufReader<s
         .from_reader(std::io::BufReader::with_capacity(1 << 16, f)))
 }
 
-fn read_header(path: &Path, delimiter: u8) -> Result<Vec<String>> {
+/// The header of a CSV file (names trimmed); errors name the file.
+pub fn read_header(path: &Path, delimiter: u8) -> Result<Vec<String>> {
     let mut r = reader(path, delimiter)?;
     let h = r.headers().map_err(|e| Error::Data {
         file: path.display().to_string(),

@@ -71,8 +71,14 @@ pub fn measure(inst: &Instance, y: &[f64], drisk_k: f64) -> Result<Measures> {
 }
 
 /// Read the columns `names` of a released CSV file (row-major n x names.len()); errors name
-/// the file, row and column. Unlike the data loader it accepts constant columns.
-pub fn read_released(path: &Path, names: &[String], delimiter: u8) -> Result<Vec<f64>> {
+/// the file, row and column. Unlike the data loader it accepts constant columns. With
+/// `missing` an empty or `NA` cell is read as missing (NaN), else it is an error.
+pub fn read_released(
+    path: &Path,
+    names: &[String],
+    delimiter: u8,
+    missing: bool,
+) -> Result<Vec<f64>> {
     let file = path.display().to_string();
     let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut reader = csv::ReaderBuilder::new()
@@ -124,11 +130,16 @@ pub fn read_released(path: &Path, names: &[String], delimiter: u8) -> Result<Vec
         }
         for (&j, name) in pos.iter().zip(names) {
             let cell = record[j].trim();
+            if missing && crate::data::missing_cells::is_missing_text(cell) {
+                out.push(f64::NAN);
+                continue;
+            }
             let v: f64 = cell.parse().map_err(|_| {
                 err(
                     format!("row {row} (line {}), column '{name}' ({})", row + 1, j + 1),
                     if cell.is_empty() {
-                        "empty cell (missing value)".into()
+                        "empty cell (missing value; `--missing ignore` leaves such cells out)"
+                            .into()
                     } else {
                         format!("non-numeric value '{cell}'")
                     },
@@ -171,6 +182,18 @@ pub struct MeasureArgs {
     /// other measures stay unweighted, docs/weights.md).
     #[arg(long, value_name = "COLUMN")]
     pub weights: Option<String>,
+    /// Missing values (empty or NA cells) in the compared columns: refuse (stop, naming
+    /// file, row and column) or ignore, as `run --missing ignore`: a cell missing in the
+    /// original may be missing or filled in the released file; the measures are taken over
+    /// the complete records and the IL over the observed cells (as `run --measures`).
+    #[arg(long, value_enum, default_value_t = crate::missing::MissingPolicy::Refuse)]
+    pub missing: crate::missing::MissingPolicy,
+    /// The released file's rows are in the shuffled order of `microagg run --seed SEED`
+    /// (run's default row order): put them back in input order before comparing. The order
+    /// is recomputed from SEED and the original file's bytes, so --data must be the run's
+    /// input file; without this option the rows are matched in file order.
+    #[arg(long, value_name = "SEED")]
+    pub unshuffle_seed: Option<u64>,
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -192,10 +215,13 @@ pub fn run_cli(a: &MeasureArgs) -> Result<()> {
     let delimiter = parse_delimiter(&a.delimiter)?;
     let selection = ColumnSelection::parse(&a.columns);
     let inst = match &a.weights {
-        Some(column) => data::load_weighted(&a.data, &selection, delimiter, column)?,
-        None => data::load_with(&a.data, &selection, delimiter)?,
+        Some(column) => {
+            data::load_weighted_split(&a.data, &selection, delimiter, &[], a.missing, column)?.0
+        }
+        None => data::load_missing(&a.data, &selection, delimiter, &[], a.missing)?.0,
     };
-    let y = read_released(&a.masked, &inst.columns, delimiter)?;
+    let ignore = a.missing == crate::missing::MissingPolicy::Ignore;
+    let y = read_released(&a.masked, &inst.columns, delimiter, ignore)?;
     if y.len() != inst.n * inst.d {
         return Err(Error::Data {
             file: a.masked.display().to_string(),
@@ -208,18 +234,34 @@ pub fn run_cli(a: &MeasureArgs) -> Result<()> {
             ),
         });
     }
-    let m = measure(&inst, &y, a.drisk_k)?;
+    let (y, file_row) = match a.unshuffle_seed {
+        Some(seed) => unshuffle(&inst, &y, seed)?,
+        None => (y, (0..inst.n).collect()),
+    };
+    check_released_holes(&inst, &y, &file_row, &a.masked)?;
+    let holes = inst.has_missing();
+    let m = if holes {
+        crate::missing::measure_complete_rows(&inst, &y, a.drisk_k)?
+    } else {
+        measure(&inst, &y, a.drisk_k)?
+    };
     let weighted = inst.weights.as_ref().map(|w| {
-        (
-            w,
-            utility::il_sse_weighted(&inst.raw, &y, inst.d, &w.values),
-        )
+        let il = if holes {
+            crate::weighted::masked::il_released_weighted(&inst, &y, &w.values)
+        } else {
+            utility::il_sse_weighted(&inst.raw, &y, inst.d, &w.values)
+        };
+        (w, il)
     });
+    let observed_il = holes.then(|| crate::missing::il_released(&inst, &y));
     if a.json {
         let mut v = serde_json::to_value(&m).expect("measures serialise");
         if let Some((w, il)) = weighted {
             v["weights"] =
                 serde_json::json!({"column": w.column, "total": w.total, "il_weighted": il});
+        }
+        if let Some(il) = observed_il {
+            v["missing"] = serde_json::json!({"records_left_out": inst.n - m.n, "il_observed": il});
         }
         v["data"] = inst.source.clone().into();
         v["instance_sha256"] = inst.sha256.clone().into();
@@ -233,8 +275,60 @@ pub fn run_cli(a: &MeasureArgs) -> Result<()> {
                 w.column, w.total
             );
         }
+        if let Some(il) = observed_il {
+            t += &format!(
+                "  missing values: {} record(s) with missing cells left out of the measures \
+                 above; IL over the observed cells {il:.6} %\n",
+                inst.n - m.n
+            );
+        }
         crate::output::print(&t)
     }
+}
+
+/// The released values of a file shuffled by `run --seed SEED` put back in input order,
+/// and for each input row its row in the file (0-based).
+fn unshuffle(inst: &Instance, y: &[f64], seed: u64) -> Result<(Vec<f64>, Vec<usize>)> {
+    let secret = crate::release::roles::order_secret(&inst.source, &inst.sha256)?;
+    let order = crate::release::roles::release_order(inst.n, seed, &secret);
+    let d = inst.d;
+    let mut back = vec![0.0; y.len()];
+    let mut file_row = vec![0; inst.n];
+    for (slot, &i) in order.iter().enumerate() {
+        back[i * d..(i + 1) * d].copy_from_slice(&y[slot * d..(slot + 1) * d]);
+        file_row[i] = slot;
+    }
+    Ok((back, file_row))
+}
+
+/// A released cell may be missing only where the original is (`--missing-release keep`):
+/// the measures compare observed cells, and a value removed by the release is no cell to
+/// compare.
+fn check_released_holes(
+    inst: &Instance,
+    y: &[f64],
+    file_row: &[usize],
+    masked: &Path,
+) -> Result<()> {
+    let d = inst.d;
+    for i in 0..inst.n {
+        for j in 0..d {
+            if y[i * d + j].is_nan() && !inst.is_missing(i, j) {
+                let row = file_row[i] + 1;
+                return Err(Error::Data {
+                    file: masked.display().to_string(),
+                    location: format!("row {row} (line {}), column '{}'", row + 1, inst.columns[j]),
+                    message: format!(
+                        "missing in the released file where the original ({}, row {}) has a \
+                         value; the measures compare the cells observed in the original",
+                        inst.source,
+                        i + 1
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
@@ -263,6 +357,52 @@ pub fn text(inst: &Instance, masked: &Path, m: &Measures) -> String {
     t += &format!(
         "  risk:    DBRL {:.4} % of records linked, SD interval disclosure {:.4} % of cells, rank interval disclosure {} % of cells, sdcMicro dRisk (k = {}) {:.6}\n",
         r.dbrl_percent, r.sdid_percent, opt(r.rid_percent, 4), r.drisk_k, r.drisk_sdcmicro
+    );
+    t
+}
+
+/// The measures of a released file as `run --measures` prints them: one line per figure
+/// with what it means and which way is better (definitions: `docs/measures.md`).
+pub fn reading_lines(m: &Measures) -> String {
+    let (u, r) = (&m.utility, &m.risk);
+    let mut t = format!(
+        "  measures of the released values over {} records and {} columns (docs/measures.md):\n",
+        m.n, m.p
+    );
+    let mut line = |figure: String, reading: &str| t += &format!("    {figure}: {reading}\n");
+    line(
+        format!("record linkage (DBRL) {:.4} % of records", r.dbrl_percent),
+        "an intruder holding the original values links this share of released records to \
+         their own record by nearest distance; lower is safer",
+    );
+    line(
+        format!("interval disclosure {:.4} % of cells", r.sdid_percent),
+        "share of original values within p % of a standard deviation of their released \
+         value (p = 1..10 %, averaged); lower is safer",
+    );
+    if let Some(rid) = r.rid_percent {
+        line(
+            format!("rank interval disclosure {rid:.4} % of cells"),
+            "share of original values within p % of the ranks of their released value \
+             (p = 1..10 %, averaged); lower is safer",
+        );
+    }
+    line(
+        format!("sdcMicro dRisk (k = {}) {:.6}", r.drisk_k, r.drisk_sdcmicro),
+        "share (0..1) of records whose original values all lie within k released standard \
+         deviations of their released values; lower is safer",
+    );
+    line(
+        format!("IL1s {:.6}", u.il1s),
+        "mean absolute change of a cell, in units of sqrt(2) standard deviations; lower \
+         keeps more of the data",
+    );
+    line(
+        format!(
+            "correlations {} (mean |r - r'|)",
+            opt(u.correlation_change, 6)
+        ),
+        "how far the correlations between columns moved; lower keeps more of the data",
     );
     t
 }

@@ -393,9 +393,13 @@ pub fn masked_stages(
 
 /// The measures of a released file whose input had missing cells: taken over the records
 /// complete in every run column (`Measures::n` says how many; the run record's
-/// `missing.records` how many were left out), since record linkage, interval disclosure
+/// `missing.records` how many were left out; `drisk_k` that of dRisk), since record linkage, interval disclosure
 /// and the covariances are defined on complete records.
-pub fn measure_complete_rows(inst: &Instance, y: &[f64]) -> Result<crate::measure::Measures> {
+pub fn measure_complete_rows(
+    inst: &Instance,
+    y: &[f64],
+    drisk_k: f64,
+) -> Result<crate::measure::Measures> {
     let rows = complete_rows(inst);
     if rows.len() < 2 {
         return Err(Error::usage(format!(
@@ -411,7 +415,7 @@ pub fn measure_complete_rows(inst: &Instance, y: &[f64]) -> Result<crate::measur
         .iter()
         .flat_map(|&i| y[i * d..(i + 1) * d].iter().copied())
         .collect();
-    crate::measure::measure(&sub, &ys, crate::measure::DRISK_K)
+    crate::measure::measure(&sub, &ys, drisk_k)
 }
 
 impl MissingRecord {

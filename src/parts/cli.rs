@@ -172,6 +172,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
                 &full,
                 r.release,
                 r.missing_release,
+                r.seed,
             )?)
         }
         None => None,

@@ -18,6 +18,7 @@
 //! memory before its atomic write (about the size of the file).
 
 use super::raw_csv::RawReader;
+use super::roles::{self, IdentifierRelease, Identifiers};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use std::io::BufReader;
@@ -29,6 +30,16 @@ use std::path::Path;
 pub struct Written {
     pub values: Vec<f64>,
     pub decimals: Option<Vec<usize>>,
+    /// The direct identifiers' header names (as given with `--identifiers`).
+    pub identifiers: Vec<String>,
+}
+
+/// What a release protects: the direct identifiers and their treatment, and the order of
+/// the rows (`None`: the input's; else slot s holds input row `order[s]`).
+#[derive(Clone, Debug, Default)]
+pub struct Protection {
+    pub identifiers: Identifiers,
+    pub order: Option<Vec<usize>>,
 }
 
 /// Decimals of a number's text: digits after the point, less the exponent (never below 0).
@@ -84,7 +95,8 @@ fn column_positions(inst: &Instance, header: &[String], input: &Path) -> Result<
 }
 
 /// Write `input` to `out` with the instance's columns replaced by `released` (n x d,
-/// row-major, original units); with `round`, to the input's decimals per column.
+/// row-major, original units); with `round`, to the input's decimals per column. Every
+/// other column is copied as read, in input order: [`write_protected`] without roles.
 pub fn write_whole_file(
     out: &Path,
     input: &Path,
@@ -92,6 +104,116 @@ pub fn write_whole_file(
     inst: &Instance,
     released: &[f64],
     round: bool,
+) -> Result<Written> {
+    write_protected(
+        out,
+        input,
+        delimiter,
+        inst,
+        released,
+        round,
+        &Protection::default(),
+    )
+}
+
+/// What becomes of one input column in the released file.
+#[derive(Clone, Copy, PartialEq)]
+enum Cell {
+    /// Copied as read.
+    Copy,
+    /// Replaced by the released value of the run's column c.
+    Replace(usize),
+    /// Left out (a direct identifier).
+    Drop,
+    /// Replaced by its keyed hash (a direct identifier).
+    Hash,
+}
+
+/// Each header column's fate: the run's columns replaced, the identifiers dropped or
+/// hashed (kept: copied), the rest copied.
+fn cell_roles(names: &[String], pos: &[usize], ids: &[usize], how: IdentifierRelease) -> Vec<Cell> {
+    let mut role = vec![Cell::Copy; names.len()];
+    for &j in ids {
+        role[j] = match how {
+            IdentifierRelease::Drop => Cell::Drop,
+            IdentifierRelease::Hash => Cell::Hash,
+            IdentifierRelease::Keep => Cell::Copy,
+        };
+    }
+    for (c, &j) in pos.iter().enumerate() {
+        role[j] = Cell::Replace(c);
+    }
+    role
+}
+
+/// The header record as written: its leading bytes (a byte order mark), the names of the
+/// columns not dropped, its line end.
+fn header_bytes(header: &super::raw_csv::RawRecord, role: &[Cell], delimiter: u8) -> Vec<u8> {
+    let mut buf = header.bytes[..header.fields[0].start].to_vec();
+    let kept = header
+        .fields
+        .iter()
+        .zip(role)
+        .filter(|(_, r)| **r != Cell::Drop);
+    for (t, (field, _)) in kept.enumerate() {
+        if t > 0 {
+            buf.push(delimiter);
+        }
+        buf.extend_from_slice(&header.bytes[field.clone()]);
+    }
+    buf.extend_from_slice(&header.bytes[header.bytes.len() - header.terminator..]);
+    buf
+}
+
+/// Copied columns whose every cell differs and is not a number: likely direct identifiers
+/// nobody named (a warning, never a change of the file).
+struct IdentifierWatch {
+    seen: Vec<Option<std::collections::HashSet<String>>>,
+}
+
+impl IdentifierWatch {
+    fn new(role: &[Cell]) -> Self {
+        let seen = role
+            .iter()
+            .map(|r| (*r == Cell::Copy).then(std::collections::HashSet::new))
+            .collect();
+        IdentifierWatch { seen }
+    }
+
+    fn see(&mut self, j: usize, text: &str) {
+        if let Some(set) = &mut self.seen[j] {
+            let t = text.trim();
+            if t.parse::<f64>().is_ok() || !set.insert(t.to_string()) {
+                self.seen[j] = None;
+            }
+        }
+    }
+
+    fn warn(&self, names: &[String], n: usize, ids: &[usize]) {
+        for (j, set) in self.seen.iter().enumerate() {
+            if set.as_ref().is_some_and(|s| s.len() == n && n > 1) && !ids.contains(&j) {
+                crate::output::note(&format!(
+                    "warning: --masked-out: column '{}' has a different text in every row and \
+                     is copied as read; if it identifies the respondents, name it with \
+                     --identifiers (dropped by default)",
+                    names[j].trim()
+                ));
+            }
+        }
+    }
+}
+
+/// As [`write_whole_file`], with the direct identifiers of `protect` dropped, hashed or
+/// kept (the run's columns cannot be identifiers) and the rows in `protect.order` (slot s
+/// holds input row `order[s]`; empty lines and line ends stay where they were).
+pub fn write_protected(
+    out: &Path,
+    input: &Path,
+    delimiter: u8,
+    inst: &Instance,
+    released: &[f64],
+    round: bool,
+    protect: &Protection,
 ) -> Result<Written> {
     let (n, d) = (inst.n, inst.d);
     if released.len() != n * d {
@@ -136,25 +258,41 @@ pub fn write_whole_file(
     } else {
         None
     };
-    // Pass 2: copy, replacing the chosen cells.
+    // Pass 2: copy, replacing the chosen cells and treating the identifiers; each record's
+    // body apart from the bytes around it (empty lines before it, its line end), so that
+    // the bodies can be reordered.
     let mut r = open(input, delimiter)?;
-    let mut buf: Vec<u8> = Vec::new();
     let header = r.next_record(&mut skipped).map_err(io)?;
     let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
-    buf.append(&mut skipped);
-    buf.extend_from_slice(&header.bytes);
+    let mut head = std::mem::take(&mut skipped);
     let names: Vec<String> = (0..header.fields.len())
         .map(|j| header.decoded(j))
         .collect();
     let pos = column_positions(inst, &names, input)?;
+    let ids = roles::resolve(&names, &protect.identifiers.columns, &file)?;
+    if let Some(&j) = ids.iter().find(|j| pos.contains(j)) {
+        return Err(Error::usage(format!(
+            "--identifiers: column '{}' is microaggregated by the run (--columns); a direct \
+             identifier is dropped, hashed or kept, never released as a group value",
+            names[j].trim()
+        )));
+    }
+    let role = cell_roles(&names, &pos, &ids, protect.identifiers.release);
+    let key = protect.identifiers.key.as_deref();
+    if role.contains(&Cell::Hash) && key.is_none() {
+        return Err(Error::usage(
+            "--identifier-release hash needs --hash-key-file",
+        ));
+    }
+    head.extend(header_bytes(&header, &role, delimiter));
+    let mut watch = IdentifierWatch::new(&role);
     let mut written = Vec::with_capacity(n * d);
     let mut row = 0usize;
-    let mut replace: Vec<Option<usize>> = vec![None; names.len()];
-    for (c, &j) in pos.iter().enumerate() {
-        replace[j] = Some(c);
-    }
+    let mut bodies: Vec<Vec<u8>> = Vec::with_capacity(n);
+    let mut around: Vec<(Vec<u8>, Vec<u8>)> = Vec::with_capacity(n);
     while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
-        buf.append(&mut skipped);
+        let before = std::mem::take(&mut skipped);
+        let mut buf = Vec::with_capacity(rec.bytes.len());
         let mismatch = |what: String| Error::Data {
             file: file.clone(),
             location: format!("row {} (line {})", row + 1, rec.line),
@@ -173,13 +311,31 @@ pub fn write_whole_file(
                 names.len()
             )));
         }
+        let mut first = true;
         for (j, field) in rec.fields.iter().enumerate() {
-            if j > 0 {
+            if role[j] == Cell::Drop {
+                continue;
+            }
+            if !first {
                 buf.push(delimiter);
             }
-            match replace[j] {
-                None => buf.extend_from_slice(&rec.bytes[field.clone()]),
-                Some(c) if inst.is_missing(row, c) => {
+            first = false;
+            match role[j] {
+                Cell::Drop => unreachable!("skipped above"),
+                Cell::Copy => {
+                    watch.see(j, &rec.decoded(j));
+                    buf.extend_from_slice(&rec.bytes[field.clone()]);
+                }
+                Cell::Hash => {
+                    let text = rec.decoded(j);
+                    if text.trim().is_empty() {
+                        buf.extend_from_slice(&rec.bytes[field.clone()]);
+                    } else {
+                        let key = key.expect("checked above");
+                        buf.extend_from_slice(roles::keyed_hash(key, text.as_bytes()).as_bytes());
+                    }
+                }
+                Cell::Replace(c) if inst.is_missing(row, c) => {
                     // A missing input cell (`--missing ignore`): kept as read, or filled.
                     let text = rec.decoded(j);
                     if !crate::missing::is_missing_text(&text) {
@@ -201,7 +357,7 @@ pub fn write_whole_file(
                         buf.extend_from_slice(s.as_bytes());
                     }
                 }
-                Some(c) => {
+                Cell::Replace(c) => {
                     let text = rec.decoded(j);
                     if text.trim().parse::<f64>().ok() != Some(inst.raw[row * d + c]) {
                         return Err(mismatch(format!(
@@ -221,10 +377,11 @@ pub fn write_whole_file(
                 }
             }
         }
-        buf.extend_from_slice(&rec.bytes[rec.bytes.len() - rec.terminator..]);
+        let end = rec.bytes[rec.bytes.len() - rec.terminator..].to_vec();
+        bodies.push(buf);
+        around.push((before, end));
         row += 1;
     }
-    buf.append(&mut skipped);
     if row != n {
         return Err(Error::Data {
             file,
@@ -235,6 +392,7 @@ pub fn write_whole_file(
             ),
         });
     }
+    watch.warn(&names, n, &ids);
     // Released values, in the order of the instance's columns (written row by row in the
     // file's column order).
     let mut values = vec![0.0; n * d];
@@ -245,17 +403,36 @@ pub fn write_whole_file(
             values[i * d + c] = written[i * d + t];
         }
     }
+    let rows: Vec<usize> = protect.order.clone().unwrap_or_else(|| (0..n).collect());
+    let mut buf = head;
+    for (slot, &i) in rows.iter().enumerate() {
+        buf.extend_from_slice(&around[slot].0);
+        buf.extend_from_slice(&bodies[i]);
+        buf.extend_from_slice(&around[slot].1);
+    }
+    buf.append(&mut skipped);
     crate::output::write_atomic(out, &buf)?;
-    Ok(Written { values, decimals })
+    Ok(Written {
+        values,
+        decimals,
+        identifiers: ids.iter().map(|&j| names[j].trim().to_string()).collect(),
+    })
 }
 
 /// Write only the released columns (header = the instance's columns), for data that did
 /// not come from a file (generators).
-pub fn write_columns(out: &Path, inst: &Instance, released: &[f64]) -> Result<Written> {
+pub fn write_columns(
+    out: &Path,
+    inst: &Instance,
+    released: &[f64],
+    order: Option<&[usize]>,
+) -> Result<Written> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| Error::io(out, e);
     w.write_record(&inst.columns).map_err(err)?;
-    for record in released.chunks_exact(inst.d) {
+    let rows: Vec<usize> = order.map_or_else(|| (0..inst.n).collect(), <[usize]>::to_vec);
+    for &i in &rows {
+        let record = &released[i * inst.d..(i + 1) * inst.d];
         let row: Vec<String> = record.iter().map(|&v| format_value(v, None)).collect();
         w.write_record(&row).map_err(err)?;
     }
@@ -264,6 +441,7 @@ pub fn write_columns(out: &Path, inst: &Instance, released: &[f64]) -> Result<Wr
     Ok(Written {
         values: released.to_vec(),
         decimals: None,
+        identifiers: Vec::new(),
     })
 }
 

@@ -96,10 +96,23 @@ pub fn weighted_line(w: &crate::weighted::WeightedIl) -> String {
     )
 }
 
-/// The text line of a released file (unsplit and split runs).
+/// The text lines of a released file (unsplit and split runs): what was written, its IL,
+/// and its measures when asked, each with how to read it.
 pub fn release_line(r: &crate::release::ReleaseRecord) -> String {
+    let mut protect = String::new();
+    if let Some(order) = &r.row_order {
+        protect += &format!("; rows {order}");
+    }
+    if let Some(how) = &r.identifier_release {
+        let done = match how.as_str() {
+            "drop" => "dropped",
+            "hash" => "hashed (keyed)",
+            _ => "kept",
+        };
+        protect += &format!(", identifiers {} {done}", r.identifiers.join(", "));
+    }
     let mut line = format!(
-        "  released {} ({}, {}{}): IL of the released values {:.6} %\n",
+        "  released {} ({}, {}{}{protect}): IL of the released values {:.6} %\n",
         r.file,
         r.layout,
         r.aggregation,
@@ -112,6 +125,9 @@ pub fn release_line(r: &crate::release::ReleaseRecord) -> String {
     );
     if let Some(w) = r.il_released_weighted {
         line += &format!("  released weighted IL {w:.6} % (weighted group means)\n");
+    }
+    if let Some(m) = &r.measures {
+        line += &crate::measure::reading_lines(m);
     }
     line
 }
