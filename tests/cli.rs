@@ -118,6 +118,8 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
             labels.to_str().unwrap(),
             "--masked-out",
             masked.to_str().unwrap(),
+            "--row-order",
+            "input",
             "--json",
         ],
     ));
@@ -164,7 +166,7 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
         "check SSE {a} vs run SSE {b}"
     );
 
-    // Masked data: input header, group means in original units.
+    // Masked data (in input order): input header, group means in original units.
     let m = std::fs::read_to_string(&masked).unwrap();
     let mut lines = m.lines();
     assert_eq!(lines.next(), Some("p,q,r"));

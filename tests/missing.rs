@@ -92,6 +92,8 @@ fn four_records_by_hand_through_the_cli() {
             "--json",
             "--masked-out",
             out.to_str().unwrap(),
+            "--row-order",
+            "input",
         ];
         args.extend_from_slice(extra);
         let rec = cli_json(&args);
@@ -489,6 +491,8 @@ fn the_readme_agency_workflow_gives_its_figures() {
         out.to_str().unwrap(),
         "--round-to-input",
         "--measures",
+        "--row-order",
+        "input",
         "--json",
     ]);
     let close = |v: &serde_json::Value, want: f64, tol: f64| {

@@ -2,7 +2,8 @@
 //! agency's workflow" runs as written (from a copy of `examples/agency/`, `microagg` being
 //! this build's binary), exits as the section says (2 where it quotes an error, else 0),
 //! and prints every line the section quotes after it (times masked); the JSON record of
-//! step 3 holds the figures the section quotes.
+//! step 3 holds the figures the section quotes, and its released file has no id and its rows
+//! in the order the run's seed and the input file give.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -188,16 +189,29 @@ fn every_command_of_the_agency_workflow_runs_as_written_and_prints_what_it_quote
         serde_json::json!({"policy": "ignore", "cells": 6, "per_column": [0, 2, 4],
                            "records": 6, "release": "keep"})
     );
-    // The released file: id, region and weight copied, holes kept.
+    // The released file: no id column, rows shuffled by the run's seed (0) and the input
+    // file; in that order region and weight copied, holes kept.
     let released = std::fs::read_to_string(dir.path().join("released.csv")).unwrap();
-    let original = std::fs::read_to_string(dir.path().join("households.csv")).unwrap();
+    let input = dir.path().join("households.csv");
+    let original = std::fs::read_to_string(&input).unwrap();
+    assert_eq!(
+        released.lines().next(),
+        Some("region,weight,income,expenditure,savings")
+    );
+    assert_eq!(rec["release"]["row_order"], "shuffled");
+    assert_eq!(rec["release"]["identifiers"], serde_json::json!(["id"]));
+    assert_eq!(rec["release"]["identifier_release"], "drop");
+    let rows: Vec<&str> = original.lines().skip(1).collect();
+    let secret = microagg::release::roles::order_secret(input.to_str().unwrap(), "unused").unwrap();
+    let order = microagg::release::roles::release_order(rows.len(), 0, &secret);
+    assert_ne!(order, (0..rows.len()).collect::<Vec<_>>(), "shuffled");
     assert_eq!(released.lines().count(), original.lines().count());
-    for (a, b) in released.lines().zip(original.lines()).skip(1) {
-        let (a, b): (Vec<&str>, Vec<&str>) = (a.split(',').collect(), b.split(',').collect());
-        assert_eq!(a[..3], b[..3], "id, region and weight are copied");
-        for j in 3..6 {
-            let hole = b[j] == "NA" || b[j].is_empty();
-            assert_eq!(hole, a[j] == b[j] && (a[j] == "NA" || a[j].is_empty()));
+    for (a, &i) in released.lines().skip(1).zip(&order) {
+        let (a, b): (Vec<&str>, Vec<&str>) = (a.split(',').collect(), rows[i].split(',').collect());
+        assert_eq!(a[..2], b[1..3], "region and weight are copied");
+        for j in 2..5 {
+            let hole = b[j + 1] == "NA" || b[j + 1].is_empty();
+            assert_eq!(hole, a[j] == b[j + 1] && (a[j] == "NA" || a[j].is_empty()));
         }
     }
 }

@@ -164,6 +164,8 @@ fn run_mixed(dir: &Path, extra: &[&str]) -> (serde_json::Value, String, Vec<usiz
         out.to_str().unwrap(),
         "--labels-out",
         labels.to_str().unwrap(),
+        "--row-order",
+        "input",
         "--json",
     ];
     args.extend_from_slice(extra);
@@ -442,6 +444,8 @@ fn split_runs_release_the_unsplit_runs_file_where_the_partitions_agree() {
             out.to_str().unwrap(),
             "--labels-out",
             labels.to_str().unwrap(),
+            "--row-order",
+            "input",
         ];
         args.extend_from_slice(split);
         let mut rec = cli_json(&args);
@@ -494,4 +498,442 @@ fn split_runs_release_the_unsplit_runs_file_where_the_partitions_agree() {
         assert_eq!(prefix(a), prefix(b), "line {i}: text columns changed");
     }
     assert!(g1.len() < g0.len() || g1 != g0);
+}
+
+// Issue 48, item 7: what an office releases (variable roles, row order, the measures).
+
+fn agency() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agency/households.csv")
+}
+
+/// `run` on the agency file (strata, weights, holes), released to `out`, then `extra`.
+fn agency_run(out: &Path, extra: &[&str]) -> std::process::Output {
+    let (data, out) = (agency(), out.to_str().unwrap().to_string());
+    let mut args = vec![
+        "run",
+        "--data",
+        data.to_str().unwrap(),
+        "--columns",
+        "income,expenditure,savings",
+        "--strata",
+        "region",
+        "--weights",
+        "weight",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--missing",
+        "ignore",
+        "--masked-out",
+        &out,
+    ];
+    args.extend_from_slice(extra);
+    cli(&args)
+}
+
+/// The input's data rows split into fields (the agency file has no quotes).
+fn agency_rows() -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(agency()).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+fn released_rows(path: &Path) -> (String, Vec<Vec<String>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap().to_string();
+    (
+        header,
+        lines
+            .map(|l| l.split(',').map(String::from).collect())
+            .collect(),
+    )
+}
+
+/// The direct identifier `id` of the agency file: dropped when named, its cells replaced by
+/// their HMAC-SHA256 under the key file when hashed (the right record's id, and not its
+/// plain sha256), copied with a warning when kept; an unnamed id is copied and draws a
+/// warning. The run's other columns and rows are the same in every case (input order).
+#[test]
+fn identifiers_are_dropped_hashed_with_a_key_or_kept_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = write_file(dir.path(), "key", "0123456789abcdef0123456789abcdef\n");
+    let key_arg = key.to_str().unwrap();
+    let ids: Vec<String> = agency_rows().into_iter().map(|r| r[0].clone()).collect();
+    let header_without = "region,weight,income,expenditure,savings";
+    let header_with = "id,region,weight,income,expenditure,savings";
+    type Check = fn(&[Vec<String>], &[String]);
+    let dropped: Check = |_, _| {};
+    let copied: Check = |rows, ids| {
+        let got: Vec<&String> = rows.iter().map(|r| &r[0]).collect();
+        assert_eq!(got, ids.iter().collect::<Vec<_>>());
+    };
+    let hashed: Check = |rows, ids| {
+        for (r, id) in rows.iter().zip(ids) {
+            let want = microagg::release::roles::keyed_hash(
+                b"0123456789abcdef0123456789abcdef",
+                id.as_bytes(),
+            );
+            assert_eq!(r[0], want, "{id}");
+            use sha2::Digest;
+            let plain = sha2::Sha256::digest(id.as_bytes());
+            let plain: String = plain.iter().map(|b| format!("{b:02x}")).collect();
+            assert_ne!(r[0], plain);
+        }
+    };
+    let cases: [(&[&str], &str, Check, Option<&str>); 4] = [
+        (&["--identifiers", "id"], header_without, dropped, None),
+        (&["--identifiers", "1"], header_without, dropped, None),
+        (
+            &[
+                "--identifiers",
+                "id",
+                "--identifier-release",
+                "hash",
+                "--hash-key-file",
+                key_arg,
+            ],
+            header_with,
+            hashed,
+            None,
+        ),
+        (
+            &["--identifiers", "id", "--identifier-release", "keep"],
+            header_with,
+            copied,
+            Some("warning: --identifier-release keep: id released as read"),
+        ),
+    ];
+    let plain = dir.path().join("plain.csv");
+    let o = agency_run(&plain, &["--row-order", "input"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: --masked-out: column 'id' has a different text in every row"),
+        "{}",
+        stderr(&o)
+    );
+    let (h, base) = released_rows(&plain);
+    assert_eq!(h, header_with, "an unnamed identifier is copied");
+    copied(&base, &ids);
+    for (extra, header, check, warning) in cases {
+        let out = dir.path().join("r.csv");
+        let mut args = extra.to_vec();
+        args.extend(["--row-order", "input", "--json"]);
+        let o = agency_run(&out, &args);
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        let (h, rows) = released_rows(&out);
+        assert_eq!(h, header, "{extra:?}");
+        check(&rows, &ids);
+        let text = std::fs::read_to_string(&out).unwrap();
+        if header == header_without {
+            assert!(!text.contains("H0"), "{extra:?}: an id in the file");
+        }
+        // Every other cell as in the release without roles.
+        let skip = usize::from(header == header_with);
+        for (a, b) in rows.iter().zip(&base) {
+            assert_eq!(a[skip..], b[1..], "{extra:?}");
+        }
+        match warning {
+            Some(w) => assert!(stderr(&o).contains(w), "{extra:?}: {}", stderr(&o)),
+            None => assert!(!stderr(&o).contains("warning"), "{extra:?}: {}", stderr(&o)),
+        }
+        let rec = common::stdout_json(&o);
+        assert_eq!(rec["release"]["identifiers"], serde_json::json!(["id"]));
+    }
+}
+
+/// Refused before the run, each naming what is wrong: a hash without a key (and why a plain
+/// hash is unsafe), a short key, an identifier that is a run column or not in the file, a
+/// treatment without identifiers, the options without --masked-out.
+#[test]
+fn identifier_options_are_checked_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = write_file(dir.path(), "short", "secret\n");
+    let out = dir.path().join("r.csv");
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["--identifiers", "id", "--identifier-release", "hash"],
+            &["--hash-key-file", "plain (unkeyed) hash"],
+        ),
+        (
+            &[
+                "--identifiers",
+                "id",
+                "--identifier-release",
+                "hash",
+                "--hash-key-file",
+                short.to_str().unwrap(),
+            ],
+            &["short", "6 bytes", "at least 16"],
+        ),
+        (
+            &["--identifiers", "income"],
+            &["'income'", "microaggregated"],
+        ),
+        (&["--identifiers", "name"], &["households.csv", "'name'"]),
+        (&["--identifier-release", "keep"], &["--identifiers"]),
+    ];
+    for (extra, needles) in cases {
+        let o = agency_run(&out, extra);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{extra:?}: {n:?} not in {err}");
+        }
+        assert!(!out.exists(), "{extra:?}: nothing written");
+    }
+    let o = cli(&run_args(
+        agency().to_str().unwrap(),
+        "3",
+        "mdav",
+        &["--columns", "income", "--row-order", "input"],
+    ));
+    assert!(stderr(&o).contains("--masked-out"), "{}", stderr(&o));
+}
+
+/// Rows are shuffled by default: the same seed gives the same bytes, another seed another
+/// order, `--row-order input` the input's; every order holds the same rows (each with its
+/// own id, region, weight and released values: the masked values stay with their records),
+/// and the shuffled order is the one the seed and the input file give.
+#[test]
+fn rows_are_shuffled_by_default_deterministically_and_kept_in_order_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = ["--identifiers", "id", "--identifier-release", "keep"];
+    let release = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = keep.to_vec();
+        args.extend_from_slice(extra);
+        let o = agency_run(&out, &args);
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let input = release("input.csv", &["--row-order", "input"]);
+    let cases: [(&str, &[&str]); 4] = [
+        ("default.csv", &[]),
+        ("seed0.csv", &["--seed", "0", "--row-order", "shuffled"]),
+        ("seed1.csv", &["--seed", "1"]),
+        ("seed1b.csv", &["--seed", "1"]),
+    ];
+    let files: Vec<String> = cases.iter().map(|(n, e)| release(n, e)).collect();
+    assert_eq!(files[0], files[1], "the default is seed 0, shuffled");
+    assert_eq!(files[2], files[3], "the same seed gives the same file");
+    assert_ne!(files[0], files[2], "another seed, another order");
+    let ids = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    let input_ids: Vec<String> = agency_rows().into_iter().map(|r| r[0].clone()).collect();
+    assert_eq!(ids(&input), input_ids, "--row-order input");
+    let sorted = |t: &str| {
+        let mut l: Vec<&str> = t.lines().collect();
+        l.sort_unstable();
+        l.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let secret =
+        microagg::release::roles::order_secret(agency().to_str().unwrap(), "unused").unwrap();
+    for (f, seed) in [(&files[0], 0), (&files[2], 1)] {
+        assert_ne!(ids(f), input_ids, "seed {seed}: shuffled");
+        assert_eq!(sorted(f), sorted(&input), "seed {seed}: the same rows");
+        let order = microagg::release::roles::release_order(input_ids.len(), seed, &secret);
+        let want: Vec<String> = order.iter().map(|&i| input_ids[i].clone()).collect();
+        assert_eq!(ids(f), want, "seed {seed}");
+    }
+}
+
+/// A shuffled release keeps the file's line structure: an empty line and the line ends
+/// stay where they were (CRLF, no final line end), only the records move.
+#[test]
+fn shuffling_moves_records_and_keeps_empty_lines_and_line_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "name,x\r\nu,1\r\nv,2\r\n\r\nw,3\r\ny,40\r\nz,50";
+    let data = write_file(dir.path(), "d.csv", text);
+    let out = dir.path().join("r.csv");
+    let mut shuffled = Vec::new();
+    for seed in 0..8u64 {
+        let seed = seed.to_string();
+        cli_ok(&run_args(
+            data.to_str().unwrap(),
+            "2",
+            "mdav",
+            &[
+                "--columns",
+                "x",
+                "--identifiers",
+                "name",
+                "--identifier-release",
+                "keep",
+                "--masked-out",
+                out.to_str().unwrap(),
+                "--seed",
+                &seed,
+            ],
+        ));
+        let got = std::fs::read_to_string(&out).unwrap();
+        let lines: Vec<&str> = got.split("\r\n").collect();
+        assert_eq!(lines.len(), 7, "{got:?}");
+        assert_eq!((lines[0], lines[3]), ("name,x", ""), "{got:?}");
+        assert!(!got.ends_with('\n'), "{got:?}");
+        let mut names: Vec<&str> = lines
+            .iter()
+            .skip(1)
+            .copied()
+            .filter(|l| !l.is_empty())
+            .collect();
+        shuffled.push(names.iter().map(|l| &l[..1]).collect::<String>());
+        names.sort_unstable();
+        // Groups {u, v, w} (mean 2) and {y, z} (mean 45) stay with their records.
+        assert_eq!(names, ["u,2", "v,2", "w,2", "y,45", "z,45"], "{got:?}");
+    }
+    assert!(shuffled.iter().any(|s| s != "uvwyz"), "{shuffled:?}");
+}
+
+/// `measure --missing ignore` reads a release with missing cells (without it: refused,
+/// naming the option), and with `--unshuffle-seed` gives the figures `run --measures` took
+/// before shuffling; the shuffled file matched in file order is refused here (its holes
+/// fall where the original has values).
+#[test]
+fn measure_reads_a_release_with_missing_cells_and_puts_shuffled_rows_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let o = agency_run(
+        &out,
+        &["--identifiers", "id", "--seed", "3", "--measures", "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rec = common::stdout_json(&o);
+    let data = agency();
+    let measure = |extra: &[&str]| {
+        let mut args = vec![
+            "measure",
+            "--data",
+            data.to_str().unwrap(),
+            "--columns",
+            "income,expenditure,savings",
+            "--masked",
+            out.to_str().unwrap(),
+            "--weights",
+            "weight",
+        ];
+        args.extend_from_slice(extra);
+        cli(&args)
+    };
+    let refused = measure(&["--unshuffle-seed", "3"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("--missing ignore"),
+        "{}",
+        stderr(&refused)
+    );
+    let v = common::stdout_json(&measure(&[
+        "--missing",
+        "ignore",
+        "--unshuffle-seed",
+        "3",
+        "--json",
+    ]));
+    let m = &rec["release"]["measures"];
+    assert_eq!(v["n"], 54);
+    for (group, key) in [
+        ("risk", "dbrl_percent"),
+        ("risk", "sdid_percent"),
+        ("risk", "rid_percent"),
+        ("risk", "drisk_sdcmicro"),
+        ("utility", "il1s"),
+        ("utility", "il_sse"),
+        ("utility", "correlation_change"),
+    ] {
+        assert!(
+            close(&v[group][key], m[group][key].as_f64().unwrap()),
+            "{key}: {v} {m}"
+        );
+    }
+    assert!(close(
+        &v["missing"]["il_observed"],
+        rec["release"]["il_released"].as_f64().unwrap()
+    ));
+    assert!(close(
+        &v["weights"]["il_weighted"],
+        rec["release"]["il_released_weighted"].as_f64().unwrap()
+    ));
+    let wrong = measure(&["--missing", "ignore"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        stderr(&wrong).contains("missing in the released file where the original"),
+        "{}",
+        stderr(&wrong)
+    );
+}
+
+/// `run --measures` prints the measures in its text output, each with how to read it, in
+/// unsplit and split runs, with the figures of the JSON record.
+#[test]
+fn run_measures_prints_each_figure_with_how_to_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let cases: [&[&str]; 2] = [&[], &["--strata", "region", "--weights", "weight"]];
+    for extra in cases {
+        let data = agency();
+        let mut args = vec![
+            "run",
+            "--data",
+            data.to_str().unwrap(),
+            "--columns",
+            "income,expenditure,savings",
+            "--k",
+            "3",
+            "--method",
+            "mdav",
+            "--missing",
+            "ignore",
+            "--identifiers",
+            "id",
+            "--masked-out",
+            out.to_str().unwrap(),
+            "--measures",
+        ];
+        args.extend_from_slice(extra);
+        let text = stdout(&cli_ok(&args));
+        args.push("--json");
+        let m = cli_json(&args)["release"]["measures"].clone();
+        let r = &m["risk"];
+        for (figure, reading) in [
+            (
+                format!(
+                    "record linkage (DBRL) {:.4} % of records",
+                    r["dbrl_percent"].as_f64().unwrap()
+                ),
+                "lower is safer",
+            ),
+            (
+                format!(
+                    "interval disclosure {:.4} % of cells",
+                    r["sdid_percent"].as_f64().unwrap()
+                ),
+                "lower is safer",
+            ),
+            (
+                format!(
+                    "sdcMicro dRisk (k = 0.05) {:.6}",
+                    r["drisk_sdcmicro"].as_f64().unwrap()
+                ),
+                "lower is safer",
+            ),
+            (
+                format!("IL1s {:.6}", m["utility"]["il1s"].as_f64().unwrap()),
+                "lower keeps more of the data",
+            ),
+        ] {
+            let line = text.lines().find(|l| l.contains(&figure));
+            assert!(
+                line.is_some_and(|l| l.contains(reading)),
+                "{extra:?}: {figure:?} with {reading:?} not in\n{text}"
+            );
+        }
+        assert!(text.contains("over 54 records"), "{text}");
+    }
 }

@@ -253,6 +253,8 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
             "univariate",
             "--masked-out",
             masked.to_str().unwrap(),
+            "--row-order",
+            "input",
             "--json",
         ],
     ));
@@ -345,6 +347,8 @@ fn weighted_median_release_through_the_cli() {
             "univariate",
             "--masked-out",
             masked.to_str().unwrap(),
+            "--row-order",
+            "input",
             "--aggregate",
             "median",
             "--json",

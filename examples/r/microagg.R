@@ -34,7 +34,7 @@ microagg_run <- function(x, k, method = "mdav", columns = NULL, seed = 0,
   args <- c("run", "--data", data, "--columns", paste(columns, collapse = ","),
             "--k", k, "--method", method, "--seed", format(seed, scientific = FALSE),
             "--aggregate", aggregate, "--labels-out", labels, "--masked-out", masked,
-            "--json", extra)
+            "--row-order", "input", "--json", extra)
   stdout <- suppressWarnings(system2(bin, shQuote(args), stdout = TRUE, stderr = errors))
   status <- attr(stdout, "status")
   if (!is.null(status) && status != 0) {
@@ -42,6 +42,8 @@ microagg_run <- function(x, k, method = "mdav", columns = NULL, seed = 0,
          call. = FALSE)
   }
   record <- jsonlite::fromJSON(paste(stdout, collapse = "\n"), simplifyVector = TRUE)
+  # Input order (--row-order input): the released columns go back into x row for row; the
+  # caller's frame is the office's own, to be shuffled before it leaves the office.
   released <- utils::read.csv(masked, check.names = FALSE, stringsAsFactors = FALSE)
   result <- x
   result[columns] <- released[columns]

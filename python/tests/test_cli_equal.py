@@ -31,7 +31,8 @@ def test_masked_frame_equals_the_cli_masked_output(cli, tmp_path, instance_id):
     data = casc_or_skip(instance_id)
     df = pd.read_csv(data.source)
     masked_csv = tmp_path / "masked.csv"
-    run_cli(cli, "run", "--data", instance_id, "--k", "5", "--method", "mdav", "--masked-out", str(masked_csv), tmp_path=tmp_path)
+    run_cli(cli, "run", "--data", instance_id, "--k", "5", "--method", "mdav", "--masked-out", str(masked_csv),
+            "--row-order", "input", tmp_path=tmp_path)
     # Parsed by Python's float() (correctly rounded), whatever the pandas parser.
     want = pd.read_csv(masked_csv, dtype=str).map(float)
     df["note"] = "kept"

@@ -270,7 +270,7 @@ def test_weights_with_missing_values_equal_the_cli(cli, tmp_path, case):
     masked = tmp_path / "m.csv"
     rec, labels = run_cli(cli, "run", "--data", str(path), "--columns", ",".join(cols), "--weights", wcol,
                           "--k", str(k), "--method", "mdav", "--missing", "ignore", "--masked-out", str(masked),
-                          "--measures", tmp_path=tmp_path)
+                          "--measures", "--row-order", "input", tmp_path=tmp_path)
     assert rec["missing"]["cells"] > 0 and rec["weights"]["objective"] == "unweighted"
     frame = pd.read_csv(path)
     want_released = pd.read_csv(masked)[cols].to_numpy(dtype=np.float64)

@@ -52,7 +52,10 @@ pub struct RunArgs {
     /// Write one group label per input row, in input order.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
-    /// Write the microaggregated data (original units, input header) as CSV.
+    /// Write the released file: the input CSV with the run's columns microaggregated
+    /// (original units), the --identifiers columns dropped and the rows shuffled by
+    /// default (the input's order and ids can re-identify records; see --row-order,
+    /// --identifier-release).
     #[arg(long)]
     pub masked_out: Option<PathBuf>,
     /// Print one JSON object on stdout instead of text.

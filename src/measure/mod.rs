@@ -8,7 +8,10 @@
 //! documented in its module; `docs/measures.md` collects them with the CASC figures.
 //!
 //! The released file is matched to the original by column *name* (the original's chosen
-//! columns) and by row order; other columns of the released file are ignored. Released
+//! columns) and by row order (a release of `run` with shuffled rows is put back in input
+//! order with `--unshuffle-seed`, [`crate::release::roles`]); other columns of the released
+//! file are ignored. With `--missing ignore` empty and `NA` cells are missing, as in `run`:
+//! the measures are taken over the complete records, the IL over the observed cells. Released
 //! columns may be constant (a released file need not be standardisable).
 //!
 //! ## Complexity
@@ -164,7 +167,8 @@ pub struct MeasureArgs {
     #[arg(long)]
     pub data: String,
     /// The released (masked) CSV file: the original's chosen columns by name, same rows in
-    /// the same order (other columns are ignored).
+    /// the same order (other columns are ignored; a release of `run` with shuffled rows:
+    /// give --unshuffle-seed).
     #[arg(long)]
     pub masked: PathBuf,
     /// Columns to compare, by name or 1-based position of the original (default: all).

@@ -5,7 +5,8 @@
 //! sdcMicro's one-step, an observed mode), [`whole_file`] writes every input column back, replacing only the microaggregated ones
 //! (in the input's order, delimiter, header and quoting; optionally rounded to the input's
 //! decimals), [`raw_csv`] reads CSV records without decoding them so that untouched cells
-//! are copied byte for byte.
+//! are copied byte for byte, [`roles`] gives the direct identifiers their treatment (dropped
+//! by default, keyed hash or kept) and the rows their order (shuffled by default).
 //!
 //! ## Complexity
 //! Linear in the size of the file.

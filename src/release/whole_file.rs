@@ -2,7 +2,9 @@
 //!
 //! Writes the input CSV file with only the microaggregated columns replaced by their
 //! released values: every other byte (header, other columns with their quotes and spaces,
-//! line ends, empty lines) is copied as read, in the input's order, with its delimiter.
+//! line ends, empty lines) is copied as read, with its delimiter. [`write_protected`] also
+//! drops or hashes the direct identifiers and writes the records in a given order (empty
+//! lines and line ends stay in place, [`super::roles`]).
 //! Replaced cells are written unquoted, as the shortest decimal that reads back as the
 //! same double, or, with rounding on, with the most decimals any input cell of that column
 //! has (`1.50` and `2` -> 2 decimals; `1.5e-3` -> 4). The values actually written are
