@@ -227,7 +227,8 @@ def test_missing_refusals():
 def test_measures_and_aggregation_equal_the_cli(cli, tmp_path):
     data = casc_or_skip("tarragona")
     rec = cli_json(cli, "run", "--data", "tarragona", "--k", "3", "--method", "mdav",
-                   "--masked-out", str(tmp_path / "m.csv"), "--aggregate", "onemode", "--measures")
+                   "--masked-out", str(tmp_path / "m.csv"), "--aggregate", "onemode", "--measures",
+                   "--row-order", "input")
     r = microagg.run(data, 3, method="mdav", bound=None, release=True, aggregate="onemode", measures=True)
     assert r.record["release"]["il_released"] == rec["release"]["il_released"]
     assert r.record["release"]["measures"] == rec["release"]["measures"]

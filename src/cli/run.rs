@@ -35,7 +35,8 @@ pub struct RunArgs {
     /// Pipeline: an initializer name, optionally followed by refiners joined with '+'.
     #[arg(long)]
     pub method: String,
-    /// Base seed; every stage gets a seed derived from it and the run's identity.
+    /// Base seed; every stage gets a seed derived from it and the run's identity, and the
+    /// released file's shuffled row order one derived from it and the input file's bytes.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it). The result
