@@ -604,7 +604,7 @@ mod tests {
                 loop {
                     let budget = ExactBudget {
                         nodes,
-                        deadline: Instant::now() + Duration::from_secs(60),
+                        deadline: (Instant::now() + Duration::from_secs(60)).into(),
                         max_columns: 20 * n,
                         stop_after_columns: usize::MAX,
                     };
