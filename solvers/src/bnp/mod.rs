@@ -543,7 +543,7 @@ fn search(
             let left = deadline
                 .saturating_duration_since(Instant::now())
                 .as_secs_f64();
-            if let Ok(r) = crate::merge::solve_pool(
+            if let Ok(r) = crate::merge::solve_pool_stoppable(
                 x,
                 n,
                 d,
@@ -551,6 +551,7 @@ fn search(
                 &pool,
                 &inc.labels,
                 Some(opts.mip_seconds.min(left)),
+                interrupt,
             ) {
                 if r.improved {
                     consider(x, d, r.labels, &mut inc);

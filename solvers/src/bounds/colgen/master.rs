@@ -62,7 +62,7 @@ const MODEL_STATUS_TIME_LIMIT: HighsInt = 13;
 const MODEL_STATUS_INTERRUPT: HighsInt = 17;
 
 /// HiGHS' interrupt callback: asks the run to stop once the flag behind `flag` is set.
-unsafe extern "C" fn stop_when_set(
+pub(crate) unsafe extern "C" fn stop_when_set(
     _kind: c_int,
     _message: *const c_char,
     _out: *const HighsCallbackDataOut,
