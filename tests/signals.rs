@@ -426,9 +426,10 @@ fn sigint_and_sigterm_stop_bound_colgen_and_bnp_with_a_valid_bound() {
 }
 
 /// The time limit is one limit for the whole command: a pricing search cut by the command's
-/// end gives up its sweep of root bounds over the anchors left (O(n^2 k), seconds at
-/// n = 6000, k = 10) instead of finishing it after the limit. Before, `--time-limit 1`
-/// ended after 5-6 s here; the limit allowed is generous (1 s plus 3 s).
+/// end gives up its sweep of root bounds over the anchors left (O(n^2 k), over 10 s at
+/// n = 6000, k = 10) instead of finishing it after the limit. Before, `--time-limit 3`
+/// ended after 15.8 s and `--time-limit 5` after 16-17 s here; the time allowed is generous
+/// (twice the limit).
 #[test]
 fn a_colgen_time_limit_holds_for_the_whole_command() {
     let t = Instant::now();
@@ -441,12 +442,12 @@ fn a_colgen_time_limit_holds_for_the_whole_command() {
         "--method",
         "colgen",
         "--time-limit",
-        "1",
+        "5",
         "--json",
     ]);
     let seconds = t.elapsed().as_secs_f64();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(seconds < 4.0, "{seconds} s for a 1 s limit: {v}");
+    assert!(seconds < 10.0, "{seconds} s for a 5 s limit: {v}");
     assert_eq!(v["interrupted"], false, "{v}");
     assert!(v["lower_bound"].as_f64().unwrap() >= v["details"]["nn"].as_f64().unwrap());
 }
