@@ -63,7 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs_f64(limit),
+            deadline: (Instant::now() + Duration::from_secs_f64(limit)).into(),
             max_columns: 20 * n,
             stop_after_columns: usize::MAX,
         };

@@ -132,7 +132,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs_f64(seconds),
+            deadline: (Instant::now() + Duration::from_secs_f64(seconds)).into(),
             max_columns: 0,
             stop_after_columns: usize::MAX,
         };

@@ -210,7 +210,7 @@ fn converge(lp: &mut Lp, deadline: Instant, t0: Instant) -> Res<Solved> {
         if new.is_empty() {
             let budget = ExactBudget {
                 nodes: u64::MAX,
-                deadline,
+                deadline: deadline.into(),
                 max_columns: 500,
                 stop_after_columns: usize::MAX,
             };

@@ -119,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         PoolMasterSettings {
             tau,
             max_rounds: rounds,
-            deadline,
+            deadline: deadline.into(),
             moving_centre,
             ipm,
             progress: true,

@@ -128,7 +128,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t0 = Instant::now();
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: t0 + Duration::from_secs_f64(time_limit),
+            deadline: (t0 + Duration::from_secs_f64(time_limit)).into(),
             max_columns: 1,
             stop_after_columns: max_columns,
         };
@@ -188,7 +188,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t0 = Instant::now();
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: t0 + Duration::from_secs_f64(time_limit),
+            deadline: (t0 + Duration::from_secs_f64(time_limit)).into(),
             max_columns: 1,
             stop_after_columns: max_columns,
         };

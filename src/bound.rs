@@ -48,6 +48,7 @@ pub mod figures;
 pub mod options;
 pub mod param;
 pub mod start;
+pub mod ticker;
 pub mod weighted;
 pub mod weighted_certificate;
 pub use colgen_params::{
@@ -236,6 +237,9 @@ pub struct BoundOutcome {
     /// `bnp`: the best partition found (labels, SSE).
     #[serde(skip)]
     pub incumbent: Option<Incumbent>,
+    /// A stop signal (Ctrl-C, SIGTERM) ended the bound early: the value is the best
+    /// certified bound it held then.
+    pub interrupted: bool,
 }
 
 /// Progress of the nn bound's neighbour lists on stderr: silent for the first
@@ -289,7 +293,8 @@ pub fn compute(
 }
 
 /// [`compute`] with the options of [`BoundOptions`]; progress reports of anytime bounds
-/// (`bnp`) go to stderr ([`compute_reporting`]).
+/// (`bnp`) go to stderr on a terminal or with [`BoundOptions::progress`]
+/// ([`compute_reporting`], [`ticker`]).
 pub fn compute_with(
     name: &str,
     inst: &Instance,
@@ -298,17 +303,21 @@ pub fn compute_with(
     options: &BoundOptions,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<BoundOutcome> {
+    let shown = options.progress || ticker::shown_here();
     compute_reporting(name, inst, k, time_limit, options, interrupt, &mut |p| {
-        bnp::print_progress(inst, p)
+        if shown {
+            bnp::print_progress(inst, p)
+        }
     })
 }
 
-/// [`compute_with`] sending every progress report to `report`. Once `interrupt` is set,
-/// `nn` stops its neighbour lists and returns [`Error::Interrupted`] (a bound from part of
-/// the lists is not computed), `colgen` cuts its start pipeline short and gives its column
-/// generation only a token time limit, so that it returns a (weaker, still valid) bound
-/// soon (the colgen kernel itself does not poll the flag), and `bnp` stops its search and
-/// returns its global bound and incumbent.
+/// [`compute_with`] sending every progress report of `bnp` to `report` (`colgen` shows its
+/// own on a terminal or with [`BoundOptions::progress`], [`ticker`]). Once `interrupt` is
+/// set, `nn` stops its neighbour lists and returns [`Error::Interrupted`] (a bound from part
+/// of the lists is not computed), `colgen` cuts its start pipeline short and its kernel
+/// stops within one poll (master iteration, pricing anchor) with the best certified bound
+/// it holds, and `bnp` stops its search and returns its global bound and incumbent; the
+/// outcome is marked [`BoundOutcome::interrupted`].
 pub fn compute_reporting(
     name: &str,
     inst: &Instance,
@@ -403,8 +412,16 @@ pub fn compute_reporting(
             if let Some(labels) = &options.start {
                 starts.push(labels);
             }
-            let b = microagg_solvers::bounds::colgen::colgen_bound_from(
-                &inst.z, inst.n, inst.d, k, &starts, &opts,
+            let mut ticker = ticker::Ticker::new(options.progress, Some(start.partition.sse()));
+            let b = microagg_solvers::bounds::colgen::colgen_bound_stoppable(
+                &inst.z,
+                inst.n,
+                inst.d,
+                k,
+                &starts,
+                &opts,
+                Some(interrupt),
+                &mut |p| ticker.tell(p),
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
             certificate = Err("no Lagrangian bound was computed within the time limit".into());
@@ -477,6 +494,7 @@ pub fn compute_reporting(
         details,
         certificate,
         incumbent,
+        interrupted: interrupt.load(Ordering::SeqCst),
     })
 }
 

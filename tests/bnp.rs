@@ -263,7 +263,7 @@ fn pricing_under_pair_decisions_equals_enumeration_of_compatible_groups() {
             Some(&cons),
             ExactBudget {
                 nodes: u64::MAX,
-                deadline: Instant::now() + Duration::from_secs(60),
+                deadline: (Instant::now() + Duration::from_secs(60)).into(),
                 max_columns: 1000,
                 stop_after_columns: usize::MAX,
             },
@@ -609,7 +609,7 @@ fn enumeration_lists_every_group_below_the_threshold() {
         let threshold = share * rng.random_range(0.0..2.0);
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs(60),
+            deadline: (Instant::now() + Duration::from_secs(60)).into(),
             max_columns: 1,
             stop_after_columns: usize::MAX,
         };

@@ -137,7 +137,7 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
         }
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs(60),
+            deadline: (Instant::now() + Duration::from_secs(60)).into(),
             max_columns: 1000,
             stop_after_columns: usize::MAX,
         };

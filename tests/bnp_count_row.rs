@@ -118,7 +118,7 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
         let truth = per_size.iter().copied().fold(f64::INFINITY, f64::min);
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs(60),
+            deadline: (Instant::now() + Duration::from_secs(60)).into(),
             max_columns: 1000,
             stop_after_columns: usize::MAX,
         };

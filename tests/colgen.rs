@@ -40,7 +40,7 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
         let truth = brute_force_min_rc(&x, n, d, k, &y);
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs(60),
+            deadline: (Instant::now() + Duration::from_secs(60)).into(),
             max_columns: 100,
             stop_after_columns: usize::MAX,
         };
@@ -212,7 +212,7 @@ fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
         let truth = brute_force_min_rc(&x, n, d, k, &y);
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs(60),
+            deadline: (Instant::now() + Duration::from_secs(60)).into(),
             max_columns: 100,
             stop_after_columns: usize::MAX,
         };

@@ -57,7 +57,7 @@ fn exact_pricing_with_cuts_matches_brute_force() {
         }
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: Instant::now() + Duration::from_secs(60),
+            deadline: (Instant::now() + Duration::from_secs(60)).into(),
             max_columns: 100,
             stop_after_columns: usize::MAX,
         };

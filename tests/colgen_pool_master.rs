@@ -74,7 +74,7 @@ fn pool_master_push_stays_between_its_start_and_the_optimum_and_verifies() {
             PoolMasterSettings {
                 tau: 0.0,
                 max_rounds: 200,
-                deadline: far,
+                deadline: far.into(),
                 moving_centre: case % 4 >= 2,
                 ipm: case % 3 == 1,
                 progress: false,

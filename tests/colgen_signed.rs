@@ -57,10 +57,10 @@ fn all_groups(
     out
 }
 
-fn budget() -> ExactBudget {
+fn budget() -> ExactBudget<'static> {
     ExactBudget {
         nodes: u64::MAX,
-        deadline: Instant::now() + Duration::from_secs(60),
+        deadline: (Instant::now() + Duration::from_secs(60)).into(),
         max_columns: 0,
         stop_after_columns: usize::MAX,
     }

@@ -781,10 +781,10 @@ fn reproducer(p: &Problem, g: i32, c_bits: i32) -> String {
 }
 
 /// Budget of an unlimited search.
-fn unlimited() -> ExactBudget {
+fn unlimited() -> ExactBudget<'static> {
     ExactBudget {
         nodes: u64::MAX,
-        deadline: Instant::now() + Duration::from_secs(3600),
+        deadline: (Instant::now() + Duration::from_secs(3600)).into(),
         max_columns: 1000,
         stop_after_columns: usize::MAX,
     }

@@ -11,7 +11,8 @@
 //! microaggregation: O(n) SMAWK, O(nk) DP, brute force), [`segmentation`] (optimal
 //! segmentation of a given order of multivariate records, the MHM / IMHM engine),
 //! [`exact`] (exact optimum for small instances: subset DP, set-partitioning MIP),
-//! [`error`] (the shared error type).
+//! [`error`] (the shared error type), [`deadline`] (one deadline and stop flag for a whole
+//! bound).
 //!
 //! ## Complexity
 //! See each module.
@@ -22,6 +23,7 @@
 pub mod assignment;
 pub mod bnp;
 pub mod bounds;
+pub mod deadline;
 pub mod error;
 pub mod exact;
 pub mod merge;

@@ -29,11 +29,13 @@
 //! - Rochat, Y. and Taillard, E. D. (1995). Probabilistic diversification and
 //!   intensification in local search for vehicle routing. J. Heuristics 1, 147-167.
 
+use crate::bounds::colgen::master::stop_when_set;
 use crate::error::set_highs_option;
 use crate::sse::{group_sse, partition_sse};
 use crate::SolverError;
 use highs::{ColProblem, HighsModelStatus, Model, Sense};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::AtomicBool;
 
 /// Outcome of [`solve_pool`] and [`merge_partitions`].
 #[derive(Debug, Clone, PartialEq)]
@@ -72,6 +74,22 @@ pub fn solve_pool(
     pool: &[Vec<u32>],
     start: &[usize],
     time_limit: Option<f64>,
+) -> Result<MergeResult, SolverError> {
+    solve_pool_stoppable(x, n, d, k, pool, start, time_limit, None)
+}
+
+/// [`solve_pool`] whose MIP also stops, with the best solution HiGHS holds, once `stop` is
+/// set (HiGHS' MIP interrupt callback).
+#[allow(clippy::too_many_arguments)]
+pub fn solve_pool_stoppable(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    pool: &[Vec<u32>],
+    start: &[usize],
+    time_limit: Option<f64>,
+    stop: Option<&AtomicBool>,
 ) -> Result<MergeResult, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     if start.len() != n {
@@ -129,6 +147,18 @@ pub fn solve_pool(
         .map_err(|s| {
             SolverError::backend(format!("could not pass the starting solution: {s:?}"))
         })?;
+    if let Some(flag) = stop {
+        let data = flag as *const AtomicBool as *mut std::os::raw::c_void;
+        // SAFETY: valid HiGHS instance; the flag outlives the model, which is dropped in
+        // this function, and the callback only reads it.
+        unsafe {
+            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(stop_when_set), data);
+            highs_sys::Highs_startCallback(
+                model.as_mut_ptr(),
+                highs_sys::kHighsCallbackMipInterrupt,
+            );
+        }
+    }
     let solved = model
         .try_solve()
         .map_err(|s| SolverError::backend(format!("pool MIP failed: {s:?}")))?;

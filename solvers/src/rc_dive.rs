@@ -300,7 +300,7 @@ fn improve_region(
     loop {
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline,
+            deadline: deadline.into(),
             max_columns: 1,
             stop_after_columns: opts.max_pool.saturating_add(1),
         };

@@ -16,7 +16,8 @@ pub struct BoundOptions {
     pub start: Option<Vec<usize>>,
     /// Where `start` came from (a file name), for error messages.
     pub start_source: String,
-    /// `colgen`: one progress line per iteration on stderr.
+    /// Progress on stderr when it is not a terminal too ([`super::ticker`]); `colgen` adds
+    /// one line per master iteration.
     pub progress: bool,
     /// Rounds of subset-row cuts (`--cuts R`, `cuts = R`); `None`: the bound's default
     /// (colgen 0, colgen-cuts 50 after the master converged; bnp 50 at the root and one at

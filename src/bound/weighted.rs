@@ -134,6 +134,7 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
         }),
         certificate: Err("the weighted nn bound writes no certificate".to_string()),
         incumbent: None,
+        interrupted: false,
     })
 }
 
@@ -247,6 +248,7 @@ pub fn weighted_colgen(
         }),
         certificate: Err("the weighted certificate is returned beside the outcome".into()),
         incumbent: None,
+        interrupted: interrupt.load(Ordering::SeqCst),
     };
     Ok((outcome, certificate))
 }

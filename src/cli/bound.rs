@@ -41,7 +41,10 @@ pub struct BoundArgs {
     /// records, e.g. proofs/certificates/tarragona-k10.labels) whose groups seed the master.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// colgen: one progress line per iteration on stderr.
+    /// Progress on stderr even when it is not a terminal (on a terminal it is shown anyway):
+    /// colgen's best certified bound, its gap to the start partition and the time every few
+    /// seconds, plus one line per master iteration; bnp's improvements of bound and
+    /// incumbent.
     #[arg(long)]
     pub progress: bool,
     /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
@@ -330,12 +333,17 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         labels::write_labels(path, &inc.labels)?;
     }
     if let Some(path) = &args.certificate {
-        let cert = b
-            .certificate
-            .as_ref()
-            .map_err(|why| Error::usage(format!("--certificate: {why}")))?;
-        cert.write(path)?;
-        eprintln!("{}", cert.written(path));
+        match &b.certificate {
+            Ok(cert) => {
+                cert.write(path)?;
+                eprintln!("{}", cert.written(path));
+            }
+            // Stopped before its first certifiable bound: the bound so far is still said.
+            Err(why) if b.interrupted => {
+                eprintln!("--certificate: none written, interrupted: {why}")
+            }
+            Err(why) => return Err(Error::usage(format!("--certificate: {why}"))),
+        }
     }
     if args.json {
         output::println(&render::bound_json(&b, &inst, data.k))?;

@@ -43,6 +43,12 @@ pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
         if b.certified { "" } else { "not " },
         b.seconds
     );
+    if b.interrupted {
+        text.push_str(&format!(
+            " (interrupted by {}: best certified bound so far)",
+            crate::interrupt::signal_name()
+        ));
+    }
     // colgen's --master-upper (proofs/P09 Part D): said to be an estimate, on its own line.
     let upper = &b.details["master_upper"];
     if let (Some(v), Some(r)) = (upper["value"].as_f64(), upper["residual"].as_f64()) {

@@ -154,7 +154,7 @@ pub fn prove_by_enumeration(
     let eps = rc_margin(&geo, y, d, &cuts);
     let unlimited = |stop_after: usize| ExactBudget {
         nodes: u64::MAX,
-        deadline,
+        deadline: deadline.into(),
         max_columns: 1,
         stop_after_columns: stop_after,
     };

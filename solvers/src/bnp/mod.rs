@@ -100,6 +100,7 @@ use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::{self, Geometry};
 use crate::bounds::colgen::{start_groups, ColgenError};
 use crate::bounds::nn_bound;
+use crate::deadline::Deadline;
 use crate::exact::certify::{is_proven, partition_sse_upper};
 use crate::merge::canonical;
 use crate::sse::{group_sse, partition_sse, pow2_near};
@@ -303,7 +304,9 @@ fn search(
     } else {
         opts.pool
     };
-    let geo = Geometry::new(&xs, n, d, k, pool_width);
+    // Stopped while the distance matrix is built (seconds at n = 8000): the node loop below
+    // stops before its first node and returns the start with the nn bound.
+    let geo = Geometry::new_until(&xs, n, d, k, pool_width, &stop);
     let cost_of = |g: &[u32]| {
         let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
         group_sse(&xs, d, &m)
@@ -411,8 +414,11 @@ fn search(
         } else {
             opts.node_cut_rounds
         };
+        let Some(geo) = geo.as_ref() else {
+            unreachable!("the geometry is built unless stop() held, which holds on")
+        };
         let end = process_node(
-            &geo,
+            geo,
             d,
             &mut node,
             &mut pool,
@@ -427,7 +433,7 @@ fn search(
             &mut cut_pool,
             rounds,
             &stop,
-            deadline,
+            Deadline::command(deadline, interrupt),
             &mut out,
         )?;
         if node.depth == 0 {
@@ -537,7 +543,7 @@ fn search(
             let left = deadline
                 .saturating_duration_since(Instant::now())
                 .as_secs_f64();
-            if let Ok(r) = crate::merge::solve_pool(
+            if let Ok(r) = crate::merge::solve_pool_stoppable(
                 x,
                 n,
                 d,
@@ -545,6 +551,7 @@ fn search(
                 &pool,
                 &inc.labels,
                 Some(opts.mip_seconds.min(left)),
+                interrupt,
             ) {
                 if r.improved {
                     consider(x, d, r.labels, &mut inc);

@@ -20,10 +20,10 @@ use crate::bounds::colgen::pricing::{
     self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
 };
 use crate::bounds::colgen::{least_rc_lagrangian, ColgenError};
+use crate::deadline::Deadline;
 use crate::exact::certify::is_proven;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-use std::time::Instant;
 
 /// The cuts shared by every node's master (valid for every partition, P14, P21).
 #[derive(Debug, Default)]
@@ -141,7 +141,7 @@ pub(super) fn process_node(
     cut_pool: &mut CutPool,
     mut cut_rounds: usize,
     stop: &dyn Fn() -> bool,
-    deadline: Instant,
+    deadline: Deadline,
     out: &mut BnpResult,
 ) -> Result<NodeEnd, ColgenError> {
     let n = geo.n;
@@ -177,10 +177,10 @@ pub(super) fn process_node(
         if stop() {
             return Ok(NodeEnd::Stopped);
         }
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .as_secs_f64();
-        let Some(sol) = master.solve(left).map_err(ColgenError::Lp)? else {
+        let Some(sol) = master
+            .solve_stoppable(deadline.seconds_left(), deadline.flag())
+            .map_err(ColgenError::Lp)?
+        else {
             return Ok(NodeEnd::Stopped);
         };
         out.lp_solves += 1;

@@ -28,7 +28,7 @@ use super::anchors::anchored_best;
 use super::cuts::CutDuals;
 use super::pricing::{exact_rc_bound_anchor_local, weak_rc_bound, ExactBudget, Geometry};
 use super::{lagrangian_with_cuts, rc_margin};
-use std::time::Instant;
+use crate::deadline::Deadline;
 
 /// Best point of a line search.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,7 +87,7 @@ pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget, tau: f
 /// and run with the anchor threshold `tau` ([`bound_at`]). `None` when nothing was
 /// evaluated.
 #[allow(clippy::too_many_arguments)]
-pub fn line_search(
+pub fn line_search<'a>(
     geo: &Geometry,
     d: usize,
     y0: &[f64],
@@ -96,21 +96,21 @@ pub fn line_search(
     growth: f64,
     refine: usize,
     max_evals: usize,
-    deadline: Instant,
+    deadline: impl Into<Deadline<'a>>,
     tau: f64,
 ) -> Option<LineSearch> {
+    let deadline: Deadline = deadline.into();
     let point = |t: f64| -> Vec<f64> { y0.iter().zip(h).map(|(a, b)| a + t * b).collect() };
     let mut trace: Vec<(f64, f64)> = Vec::new();
     let eval = |t: f64, trace: &mut Vec<(f64, f64)>| -> Option<f64> {
-        let now = Instant::now();
-        if trace.len() >= max_evals || now >= deadline {
+        if trace.len() >= max_evals || deadline.passed() {
             return None;
         }
         // At most a third of the time left per point: past the best step the pricing slows
         // down (many negative groups) and a cut search gives a weak bound anyway.
         let budget = ExactBudget {
             nodes: u64::MAX,
-            deadline: now + deadline.saturating_duration_since(now) / 3,
+            deadline: deadline.part(1.0 / 3.0),
             max_columns: 0,
             stop_after_columns: usize::MAX,
         };
@@ -166,7 +166,7 @@ pub fn line_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn the_search_rises_above_the_nn_bound_and_stays_below_the_optimum() {

@@ -48,13 +48,35 @@
 use super::cuts::Cut;
 use highs::{ColProblem, Model, Sense};
 use highs_sys::{
-    HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange, Highs_deleteColsByMask,
-    Highs_getModelStatus, Highs_getObjectiveValue, Highs_getSimplexIterationCount,
-    Highs_getSolution, Highs_run, Highs_zeroAllClocks,
+    kHighsCallbackIpmInterrupt, kHighsCallbackSimplexInterrupt, HighsCallbackDataIn,
+    HighsCallbackDataOut, HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange,
+    Highs_deleteColsByMask, Highs_getModelStatus, Highs_getObjectiveValue,
+    Highs_getSimplexIterationCount, Highs_getSolution, Highs_run, Highs_setCallback,
+    Highs_startCallback, Highs_stopCallback, Highs_zeroAllClocks,
 };
+use std::os::raw::{c_char, c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const MODEL_STATUS_OPTIMAL: HighsInt = 7;
 const MODEL_STATUS_TIME_LIMIT: HighsInt = 13;
+const MODEL_STATUS_INTERRUPT: HighsInt = 17;
+
+/// HiGHS' interrupt callback: asks the run to stop once the flag behind `flag` is set.
+pub(crate) unsafe extern "C" fn stop_when_set(
+    _kind: c_int,
+    _message: *const c_char,
+    _out: *const HighsCallbackDataOut,
+    data_in: *mut HighsCallbackDataIn,
+    flag: *mut c_void,
+) {
+    // SAFETY: `flag` is the `&AtomicBool` that `Master::solve_stoppable` registered for the
+    // length of one run; `data_in` is HiGHS' own, valid for this call when not null.
+    unsafe {
+        if !data_in.is_null() && (*(flag as *const AtomicBool)).load(Ordering::Relaxed) {
+            (*data_in).user_interrupt = 1;
+        }
+    }
+}
 const STATUS_ERROR: HighsInt = -1;
 
 /// The kept master LP.
@@ -376,6 +398,17 @@ impl Master {
     /// point method when `ipm` is set) within `seconds`
     /// and read the duals; `Ok(None)` when HiGHS stopped on that time limit.
     pub fn solve(&mut self, seconds: f64) -> Result<Option<MasterSolution>, String> {
+        self.solve_stoppable(seconds, None)
+    }
+
+    /// [`Master::solve`] that also stops (`Ok(None)`) within one simplex or interior point
+    /// iteration of `stop` being set (HiGHS' interrupt callback): a single master solve can
+    /// take many seconds.
+    pub fn solve_stoppable(
+        &mut self,
+        seconds: f64,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<MasterSolution>, String> {
         let first = self.solves == 0;
         self.solves += 1;
         // Dual simplex first and after new cuts, primal simplex after new columns.
@@ -400,7 +433,19 @@ impl Master {
         // time limit counts from this run.
         unsafe {
             Highs_zeroAllClocks(self.model.as_ptr());
-            Highs_run(self.model.as_mut_ptr())
+            if let Some(flag) = stop {
+                let data = flag as *const AtomicBool as *mut c_void;
+                Highs_setCallback(self.model.as_mut_ptr(), Some(stop_when_set), data);
+                Highs_startCallback(self.model.as_mut_ptr(), kHighsCallbackSimplexInterrupt);
+                Highs_startCallback(self.model.as_mut_ptr(), kHighsCallbackIpmInterrupt);
+            }
+            Highs_run(self.model.as_mut_ptr());
+            if stop.is_some() {
+                // The flag is borrowed for this run only.
+                Highs_stopCallback(self.model.as_mut_ptr(), kHighsCallbackSimplexInterrupt);
+                Highs_stopCallback(self.model.as_mut_ptr(), kHighsCallbackIpmInterrupt);
+                Highs_setCallback(self.model.as_mut_ptr(), None, std::ptr::null_mut());
+            }
         };
         // SAFETY: as above.
         let (status, iters, value) = unsafe {
@@ -411,7 +456,7 @@ impl Master {
             )
         };
         self.simplex_iterations += iters as i64;
-        if status == MODEL_STATUS_TIME_LIMIT {
+        if status == MODEL_STATUS_TIME_LIMIT || status == MODEL_STATUS_INTERRUPT {
             return Ok(None);
         }
         if status != MODEL_STATUS_OPTIMAL {

@@ -56,6 +56,16 @@
 //! master stopped on it ends the loop with the bound found so far), heuristic and exact
 //! pricing check the deadline.
 //!
+//! **Stopping.** Every phase's end is derived from one [`Deadline`] for the whole bound
+//! (`time_limit` from the start; a phase's share never reaches past it), which also carries
+//! the caller's stop flag ([`colgen_bound_stoppable`]): the master loop, the phases and the
+//! heuristic pricing poll it, and an exact pricing search polls it at every node and anchor.
+//! Once the flag is set or the bound's end has passed, a search gives up even its sweep of
+//! root bounds over the anchors left and returns `-inf` (the weak bound stands), so the
+//! bound returns within one master solve or one anchor of the search, with the best
+//! certified bound it holds. An observer receives a [`ColgenProgress`] after every master
+//! iteration and phase (the workbench prints it; the kernel does not).
+//!
 //! This file is over the project's ~500 lines: the loop above shares its state (master,
 //! centre, box, column management, cut rounds, the k = 10 searches) through one function;
 //! splitting it needs that state in a struct first (not done yet; the k = 10 searches
@@ -99,6 +109,7 @@ pub mod verify;
 
 use super::nn_bound;
 use super::UNIT_ROUNDOFF;
+use crate::deadline::Deadline;
 use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
@@ -107,6 +118,7 @@ use pricing::{
     ExactBudget, Geometry,
 };
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Parameters of the column generation bound (see [`ColgenOptions::DOC`]).
@@ -603,9 +615,40 @@ pub fn start_groups(labels: &[usize], n: usize, k: usize) -> Result<Vec<Vec<u32>
     Ok(groups)
 }
 
-/// Seconds from now until `t` (0 when past).
-fn secs_until(t: Instant) -> f64 {
-    t.saturating_duration_since(Instant::now()).as_secs_f64()
+/// A report while the bound runs (module doc, "Stopping"): sent after every master
+/// iteration and every phase.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ColgenProgress {
+    /// Seconds since the kernel started.
+    pub seconds: f64,
+    /// The best certified bound so far: the larger of the best Lagrangian bound and nn.
+    pub lower_bound: f64,
+    /// The best Lagrangian bound so far (None before the first one).
+    pub lagrangian: Option<f64>,
+    /// Master solves so far and the last master value (NaN before the first).
+    pub iterations: usize,
+    pub lp_value: f64,
+}
+
+impl ColgenProgress {
+    fn of(out: &ColgenBound, start: Instant) -> Self {
+        ColgenProgress {
+            seconds: start.elapsed().as_secs_f64(),
+            lower_bound: out.lagrangian.max(out.nn),
+            lagrangian: out.lagrangian.is_finite().then_some(out.lagrangian),
+            iterations: out.iterations,
+            lp_value: out.lp_value,
+        }
+    }
+}
+
+/// A Lagrangian value for a progress line: "none yet" before the first one.
+fn shown(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.6}")
+    } else {
+        "none yet".to_string()
+    }
 }
 
 /// Count a certified ascent's checks, print its result (`what`, seconds since `start`) and
@@ -666,6 +709,24 @@ pub fn colgen_bound_from(
     starts: &[&[usize]],
     opts: &ColgenOptions,
 ) -> Result<ColgenBound, ColgenError> {
+    colgen_bound_stoppable(x, n, d, k, starts, opts, None, &mut |_| {})
+}
+
+/// [`colgen_bound_from`] that stops once `interrupt` is set (every phase, master iteration
+/// and pricing search polls it; module doc, "Stopping") and sends a [`ColgenProgress`] to
+/// `observer` after every master iteration and phase. A stopped run returns the best
+/// certified bound it holds, as at the time limit.
+#[allow(clippy::too_many_arguments)]
+pub fn colgen_bound_stoppable(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+    opts: &ColgenOptions,
+    interrupt: Option<&AtomicBool>,
+    observer: &mut dyn FnMut(&ColgenProgress),
+) -> Result<ColgenBound, ColgenError> {
     let start = Instant::now();
     opts.check()?;
     let nn = nn_bound(x, n, d, k)?; // validates x, n, d, k
@@ -698,41 +759,15 @@ pub fn colgen_bound_from(
             }
         }
     }
-    let deadline = start + Duration::from_secs_f64(opts.time_limit);
-    let main_deadline =
-        start + Duration::from_secs_f64(opts.time_limit * (1.0 - opts.final_fraction));
+    // One deadline for every phase: each phase's end is derived from it (and never later).
+    let deadline = Deadline::command(start + Duration::from_secs_f64(opts.time_limit), interrupt);
+    let main_deadline = deadline
+        .until(start + Duration::from_secs_f64(opts.time_limit * (1.0 - opts.final_fraction)));
     let pool = if opts.pool == 0 {
         (3 * k).max(12)
     } else {
         opts.pool
     };
-    let geo = Geometry::new(x, n, d, k, pool);
-    let costs: Vec<f64> = groups.iter().map(|g| cost(g)).collect();
-    // The start columns (kept: they make the master feasible).
-    let fixed = groups.len();
-    let boxed = opts.box_width > 0.0;
-    // First box centre: the nn duals y_i = NN_{k-1}(i) / (2k), dual feasible for every group
-    // of at least k records (P09 part C), so LB(y_nn) = sum y_nn = the nn bound.
-    let mut box_centre: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
-    let mean_abs = box_centre.iter().map(|v| v.abs()).sum::<f64>() / n as f64;
-    let mut delta = vec![opts.box_width * mean_abs.max(f64::MIN_POSITIVE); n];
-    let mut master = Master::new(
-        n,
-        groups,
-        costs,
-        boxed.then_some((&box_centre[..], &delta[..])),
-    )
-    .map_err(ColgenError::Lp)?;
-    master.ipm = opts.ipm;
-    // Consecutive solves each generated column spent with a positive reduced cost.
-    let mut idle: Vec<usize> = vec![0; fixed];
-    let groups_max = n / k;
-    let cap = if opts.max_columns_per_iteration == 0 {
-        n
-    } else {
-        opts.max_columns_per_iteration
-    };
-
     let mut out = ColgenBound {
         lower_bound: nn.lower_bound,
         lagrangian: f64::NEG_INFINITY,
@@ -762,6 +797,38 @@ pub fn colgen_bound_from(
         exact_seconds: 0.0,
         master_upper: None,
     };
+    // The distance matrix and neighbour lists take seconds at n = 8000: stopped there, the
+    // bound is nn.
+    let Some(geo) = Geometry::new_until(x, n, d, k, pool, &|| deadline.stopped()) else {
+        out.seconds = start.elapsed().as_secs_f64();
+        return Ok(out);
+    };
+    let costs: Vec<f64> = groups.iter().map(|g| cost(g)).collect();
+    // The start columns (kept: they make the master feasible).
+    let fixed = groups.len();
+    let boxed = opts.box_width > 0.0;
+    // First box centre: the nn duals y_i = NN_{k-1}(i) / (2k), dual feasible for every group
+    // of at least k records (P09 part C), so LB(y_nn) = sum y_nn = the nn bound.
+    let mut box_centre: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
+    let mean_abs = box_centre.iter().map(|v| v.abs()).sum::<f64>() / n as f64;
+    let mut delta = vec![opts.box_width * mean_abs.max(f64::MIN_POSITIVE); n];
+    let mut master = Master::new(
+        n,
+        groups,
+        costs,
+        boxed.then_some((&box_centre[..], &delta[..])),
+    )
+    .map_err(ColgenError::Lp)?;
+    master.ipm = opts.ipm;
+    // Consecutive solves each generated column spent with a positive reduced cost.
+    let mut idle: Vec<usize> = vec![0; fixed];
+    let groups_max = n / k;
+    let cap = if opts.max_columns_per_iteration == 0 {
+        n
+    } else {
+        opts.max_columns_per_iteration
+    };
+
     // The stability centre: the duals of the best Lagrangian bound so far (record duals, then
     // the duals of the first cuts, as many as there were then).
     let mut centre: Option<Vec<f64>> = None;
@@ -781,7 +848,7 @@ pub fn colgen_bound_from(
     // the best bound); returns (columns, exact, improved).
     let evaluate = |yc: &[f64],
                     triples: &[cuts::Cut],
-                    until: Instant,
+                    until: Deadline,
                     stop_after: usize,
                     out: &mut ColgenBound,
                     centre: &mut Option<Vec<f64>>| {
@@ -838,12 +905,12 @@ pub fn colgen_bound_from(
     let progress = |out: &ColgenBound, added: usize, alpha: f64| {
         if opts.progress {
             eprintln!(
-                "colgen: {:7.1} s  it {:5}  lp {:.6}  lagrangian {:.6}  +{added} cols  \
+                "colgen: {:7.1} s  it {:5}  lp {:.6}  lagrangian {}  +{added} cols  \
                  alpha {alpha:.3}  (lp {:.1} s, heuristic {:.1} s, exact {:.1} s, {} calls)",
                 start.elapsed().as_secs_f64(),
                 out.iterations,
                 out.lp_value,
-                out.lagrangian,
+                shown(out.lagrangian),
                 out.lp_seconds,
                 out.heuristic_seconds,
                 out.exact_seconds,
@@ -865,7 +932,8 @@ pub fn colgen_bound_from(
         let t = Instant::now();
         let y0 = ascent::nn_duals(&geo);
         let h = ascent::slack_direction(x, d, &best_start, &y0);
-        let until = start + Duration::from_secs_f64(opts.time_limit * opts.nn_ascent);
+        let until =
+            deadline.until(start + Duration::from_secs_f64(opts.time_limit * opts.nn_ascent));
         if let Some(ls) = ascent::line_search(&geo, d, &y0, &h, 0.05, 1.3, 4, 40, until, 0.0) {
             out.exact_calls += ls.trace.len();
             if opts.progress {
@@ -905,8 +973,7 @@ pub fn colgen_bound_from(
             threshold: opts.anchor_threshold,
             ..Default::default()
         };
-        let until = t + Duration::from_secs_f64(opts.time_limit * opts.subgradient);
-        let until = until.min(deadline);
+        let until = deadline.until(t + Duration::from_secs_f64(opts.time_limit * opts.subgradient));
         let asc = subgrad::ascend(
             &geo,
             d,
@@ -992,10 +1059,11 @@ pub fn colgen_bound_from(
     let smoothed = !last_y.is_empty();
     // (iteration, master value) since which the value has not moved (`stall_iterations`).
     let mut stall = (0usize, f64::NAN);
-    while !smoothed && out.iterations < opts.max_iterations && Instant::now() < main_deadline {
+    while !smoothed && out.iterations < opts.max_iterations && !main_deadline.passed() {
+        observer(&ColgenProgress::of(&out, start));
         let t = Instant::now();
         let sol = master
-            .solve(secs_until(main_deadline))
+            .solve_stoppable(main_deadline.seconds_left(), interrupt)
             .map_err(ColgenError::Lp)?;
         out.lp_seconds += t.elapsed().as_secs_f64();
         let Some(mut sol) = sol else {
@@ -1100,7 +1168,7 @@ pub fn colgen_bound_from(
                 && !exact
                 && stop_after != usize::MAX
                 && !cols.iter().any(|(rc, g)| *rc < -opts.tol && is_new(g))
-                && Instant::now() < main_deadline
+                && !main_deadline.passed()
             {
                 // Stopped early on columns that are all known or within the tolerance of 0
                 // (degenerate duals, frequent with cuts): price again without stopping.
@@ -1148,7 +1216,7 @@ pub fn colgen_bound_from(
                     out.root_lp = sol.value;
                 }
                 out.converged_lp = sol.value;
-                if out.cut_rounds < opts.cut_rounds && Instant::now() < main_deadline {
+                if out.cut_rounds < opts.cut_rounds && !main_deadline.passed() {
                     let existing: HashSet<[u32; 3]> = master
                         .cuts
                         .iter()
@@ -1212,10 +1280,11 @@ pub fn colgen_bound_from(
     }
     // Final evaluation with the remaining time: at the last duals, then at the centre (or the
     // last separation point).
-    if !last_y.is_empty() && !out.converged && Instant::now() < deadline {
+    observer(&ColgenProgress::of(&out, start));
+    if !last_y.is_empty() && !out.converged && !deadline.passed() {
         let t = Instant::now();
         let sol = master
-            .solve(secs_until(deadline))
+            .solve_stoppable(deadline.seconds_left(), interrupt)
             .map_err(ColgenError::Lp)?;
         out.lp_seconds += t.elapsed().as_secs_f64();
         let y_final = match sol {
@@ -1247,15 +1316,17 @@ pub fn colgen_bound_from(
                 .collect();
             // The slack rounds' and the tightening's shares come off the end of the phase.
             let before_end = |share: f64| {
-                deadline
-                    .checked_sub(Duration::from_secs_f64(opts.time_limit * share))
-                    .unwrap_or(deadline)
+                let end = deadline.instant();
+                deadline.until(
+                    end.checked_sub(Duration::from_secs_f64(opts.time_limit * share))
+                        .unwrap_or(end),
+                )
             };
             // Half of the time up to the slack rounds' share is the line search's.
             let now = Instant::now();
             let before_slack = before_end(opts.slack_push + opts.pool_master);
             let ls_until = if opts.push_project {
-                now + before_slack.saturating_duration_since(now) / 2
+                before_slack.until(now + before_slack.left() / 2)
             } else {
                 before_slack
             };
@@ -1280,7 +1351,7 @@ pub fn colgen_bound_from(
                     out.pricing_exact = false;
                     centre = Some(ls.duals.clone());
                 }
-                if opts.push_project && Instant::now() < deadline {
+                if opts.push_project && !deadline.passed() {
                     // From the best certified point (the line search's when it improved, else
                     // its start) along the same direction, a quarter of the line search's
                     // step first (subgrad.rs).
@@ -1408,7 +1479,7 @@ pub fn colgen_bound_from(
             &mut centre,
         );
         if let Some(p) = y_sep_prev.as_ref() {
-            if Instant::now() < deadline {
+            if !deadline.passed() {
                 let _ = evaluate(p, &master.cuts, deadline, usize::MAX, &mut out, &mut centre);
             }
         }
@@ -1431,7 +1502,8 @@ pub fn colgen_bound_from(
     out.columns = master.columns.len();
     out.simplex_iterations = master.simplex_iterations;
     out.seconds = start.elapsed().as_secs_f64();
-    if opts.master_upper_seconds > 0.0 {
+    observer(&ColgenProgress::of(&out, start));
+    if opts.master_upper_seconds > 0.0 && !deadline.interrupted() {
         // After the time limit, on purpose: it measures the run, it does not take its time.
         // A diagnostic: its failure is said, and the bound stands.
         let seconds = opts.master_upper_seconds;
@@ -1470,12 +1542,12 @@ fn price_all(
     cuts: &CutDuals,
     tol: f64,
     known: &HashSet<Vec<u32>>,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> Vec<(f64, Vec<u32>)> {
     let mut found: Vec<(f64, Vec<u32>)> = Vec::new();
     let mut seen: HashSet<Vec<u32>> = HashSet::new();
     for seed in 0..geo.n {
-        if seed % 64 == 63 && Instant::now() >= deadline {
+        if seed % 64 == 63 && deadline.passed() {
             break;
         }
         if let Some((_, g)) = heuristic_cuts(geo, y_price, cuts, seed) {

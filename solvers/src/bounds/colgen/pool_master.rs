@@ -28,6 +28,7 @@ use super::ascent::slack_direction;
 use super::master::Master;
 use super::pricing::Geometry;
 use super::subgrad::{certify_check, Ascent, GroupPool};
+use crate::deadline::Deadline;
 use crate::sse::group_sse;
 use std::time::{Duration, Instant};
 
@@ -56,13 +57,14 @@ fn new_negative_groups(geo: &Geometry, points: &[&[f64]], pool: &mut GroupPool) 
 }
 
 /// Limits and choices of [`pool_master_push`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PoolMasterSettings {
+#[derive(Debug, Clone, Copy)]
+pub struct PoolMasterSettings<'a> {
     /// Anchor threshold `tau <= 0` of the checks.
     pub tau: f64,
     /// Most master solves.
     pub max_rounds: usize,
-    pub deadline: Instant,
+    /// The phase's end (with the bound's hard end and stop flag).
+    pub deadline: Deadline<'a>,
     /// False: every midpoint is taken with the start `y0` (Wentges' fixed centre). True: the
     /// centre moves to each midpoint whose check raises the bound, so the midpoints close in
     /// on the master's duals (the centre is always a certified point).
@@ -139,11 +141,11 @@ pub fn pool_master_push(
                 let costs = fresh.iter().map(cost).collect();
                 master.add_columns(std::mem::take(&mut fresh), costs)?;
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.left();
             if left < Duration::from_millis(50) {
                 break;
             }
-            let Some(sol) = master.solve(left.as_secs_f64())? else {
+            let Some(sol) = master.solve_stoppable(left.as_secs_f64(), deadline.flag())? else {
                 break;
             };
             out.rounds += 1;
@@ -159,7 +161,7 @@ pub fn pool_master_push(
             }
             duals = sol.duals;
         }
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             break;
         }
         // A moving centre is the best certified point so far (the start until a raise).
@@ -175,7 +177,7 @@ pub fn pool_master_push(
         }
         let before = pool.len();
         let now = Instant::now();
-        let until = now + deadline.saturating_duration_since(now) / 2;
+        let until = deadline.part(0.5);
         let check = certify_check(geo, &mid, d, tau, until, pool);
         let secs = now.elapsed().as_secs_f64();
         out.ascent.iterations += 1;

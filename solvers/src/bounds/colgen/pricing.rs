@@ -87,9 +87,25 @@ impl Geometry {
     /// Geometry of the `n` records of `x` (row-major, `d` columns), for groups of `k..2k-1`
     /// records and heuristic neighbour lists of `pool` records. Requires `n >= k >= 1`.
     pub fn new(x: &[f64], n: usize, d: usize, k: usize, pool: usize) -> Geometry {
+        Self::new_until(x, n, d, k, pool, &|| false).expect("never stopped")
+    }
+
+    /// [`Geometry::new`] that polls `stop` every 64 records (O(n^2) work in all, seconds at
+    /// n = 8000) and returns None once it says so.
+    pub fn new_until(
+        x: &[f64],
+        n: usize,
+        d: usize,
+        k: usize,
+        pool: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Geometry> {
         let mut dist = vec![0.0; n * n];
         let mut max_dist = 0.0f64;
         for a in 0..n {
+            if a % 64 == 63 && stop() {
+                return None;
+            }
             let xa = &x[a * d..(a + 1) * d];
             for b in a + 1..n {
                 let xb = &x[b * d..(b + 1) * d];
@@ -106,6 +122,9 @@ impl Geometry {
         let mut neighbours = vec![0u32; n * pool];
         let mut row: Vec<(f64, u32)> = Vec::with_capacity(n);
         for i in 0..n {
+            if i % 64 == 63 && stop() {
+                return None;
+            }
             row.clear();
             row.extend(
                 (0..n)
@@ -133,7 +152,7 @@ impl Geometry {
                 neighbours[i * pool + p] = j;
             }
         }
-        Geometry {
+        Some(Geometry {
             n,
             k,
             dist,
@@ -141,7 +160,7 @@ impl Geometry {
             neighbours,
             pool,
             max_dist,
-        }
+        })
     }
 
     #[inline]

@@ -45,6 +45,7 @@
 use super::master::Master;
 use super::pricing::{heuristic, Geometry};
 use super::subgrad::{certify_check_above, GroupPool};
+use crate::deadline::Deadline;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -103,7 +104,7 @@ pub fn certified_smoothing(
     centre: &[f64],
     value: f64,
     params: &SmoothingParams,
-    until: Instant,
+    until: Deadline,
 ) -> Result<Smoothing, String> {
     let n = geo.n;
     let t0 = Instant::now();
@@ -116,9 +117,9 @@ pub fn certified_smoothing(
     };
     let mut alpha = params.alpha;
     let mut slowest = 0.0f64;
-    while Instant::now() + Duration::from_millis(50) < until {
+    while until.left() > Duration::from_millis(50) {
         let t = Instant::now();
-        let Some(sol) = master.solve(until.saturating_duration_since(t).as_secs_f64())? else {
+        let Some(sol) = master.solve_stoppable(until.seconds_left(), until.flag())? else {
             break;
         };
         let lp_secs = t.elapsed().as_secs_f64();
@@ -133,7 +134,7 @@ pub fn certified_smoothing(
             .collect();
         // Certify y_sep (its negative groups go into the pool).
         let now = Instant::now();
-        let left = until.saturating_duration_since(now).as_secs_f64();
+        let left = until.seconds_left();
         let cap = if slowest > 0.0 {
             (CHECK_GROWTH * slowest).max(MIN_CHECK_SECS.max(MIN_CHECK_SHARE * left))
         } else {
@@ -148,7 +149,7 @@ pub fn certified_smoothing(
             &y_sep,
             d,
             params.tau,
-            now + Duration::from_secs_f64(cap),
+            until.until(now + Duration::from_secs_f64(cap)),
             &mut pool,
             if params.stop_early {
                 out.lower_bound
@@ -163,7 +164,7 @@ pub fn certified_smoothing(
         // The heuristic's groups at y_sep too.
         let t_heur = Instant::now();
         for r in 0..n {
-            if r % 64 == 63 && Instant::now() >= until {
+            if r % 64 == 63 && until.passed() {
                 break;
             }
             if let Some((_, mut g)) = heuristic(geo, &y_sep, r) {

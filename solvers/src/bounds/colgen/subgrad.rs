@@ -38,6 +38,7 @@ use super::pricing::{
     exact_rc_bound_anchor_local_stop, heuristic, weak_rc_bound, ExactBudget, Geometry, StopBelow,
 };
 use super::{lagrangian_with_cuts, rc_margin};
+use crate::deadline::Deadline;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -152,12 +153,12 @@ pub struct Check {
 /// `tau <= 0` (incumbent carried over the sizes, P20 "Carried incumbent"; sizes above k
 /// completed from size k when nothing is below `tau` there, P20 "Size completion") and deadline
 /// `until`; the negative groups it met go into `pool`.
-pub fn certify_check(
+pub fn certify_check<'a>(
     geo: &Geometry,
     y: &[f64],
     d: usize,
     tau: f64,
-    until: Instant,
+    until: impl Into<Deadline<'a>>,
     pool: &mut GroupPool,
 ) -> Check {
     certify_check_above(geo, y, d, tau, until, pool, f64::NEG_INFINITY).0
@@ -166,18 +167,18 @@ pub fn certify_check(
 /// [`certify_check`] that stops searching (root bounds for the anchors left, so the value
 /// stays valid but weak) as soon as its value provably cannot exceed `level`
 /// ([`StopBelow`]); the flag says whether it stopped so.
-pub fn certify_check_above(
+pub fn certify_check_above<'a>(
     geo: &Geometry,
     y: &[f64],
     d: usize,
     tau: f64,
-    until: Instant,
+    until: impl Into<Deadline<'a>>,
     pool: &mut GroupPool,
     level: f64,
 ) -> (Check, bool) {
     let budget = ExactBudget {
         nodes: u64::MAX,
-        deadline: until,
+        deadline: until.into(),
         max_columns: 20 * geo.n,
         stop_after_columns: usize::MAX,
     };
@@ -216,12 +217,12 @@ pub(crate) fn certify_check_budget(
 }
 
 /// [`certify_check`]'s value.
-pub fn certify(
+pub fn certify<'a>(
     geo: &Geometry,
     y: &[f64],
     d: usize,
     tau: f64,
-    until: Instant,
+    until: impl Into<Deadline<'a>>,
     pool: &mut GroupPool,
 ) -> f64 {
     certify_check(geo, y, d, tau, until, pool).value
@@ -274,16 +275,17 @@ pub struct Ascent {
 /// exact pricing's negative groups refine the model (null step). `ub` (the best known SSE)
 /// scales the anchor threshold; `seed_groups` start the pool. Stops at `deadline`.
 #[allow(clippy::too_many_arguments)]
-pub fn ascend(
+pub fn ascend<'a>(
     geo: &Geometry,
     d: usize,
     y_start: &[f64],
     ub: f64,
     seed_groups: &[Vec<u32>],
     opts: &SubgradOptions,
-    deadline: Instant,
+    deadline: impl Into<Deadline<'a>>,
     progress: bool,
 ) -> Ascent {
+    let deadline: Deadline = deadline.into();
     let t0 = Instant::now();
     let n = geo.n;
     let g = (n / geo.k).max(1);
@@ -303,8 +305,7 @@ pub fn ascend(
     };
     let check = |y: &[f64], est: f64, pool: &mut GroupPool, out: &mut Ascent| -> f64 {
         let t = Instant::now();
-        let left = deadline.saturating_duration_since(t);
-        let v = certify(geo, y, d, tau, t + left.mul_f64(opts.check_share), pool);
+        let v = certify(geo, y, d, tau, deadline.part(opts.check_share), pool);
         let secs = t.elapsed().as_secs_f64();
         out.checks.push((out.iterations, est, v, secs));
         if progress {
@@ -326,11 +327,11 @@ pub fn ascend(
     check(&centre, f64::NAN, &mut pool, &mut out);
     let mean_abs = centre.iter().map(|v| v.abs()).sum::<f64>() / n.max(1) as f64;
     let mut delta = opts.box_width * mean_abs.max(f64::MIN_POSITIVE);
-    while Instant::now() + Duration::from_millis(50) < deadline {
+    while deadline.left() > Duration::from_millis(50) {
         let mut y = centre.clone();
         let mut best: Option<(f64, Vec<f64>)> = None;
         for it in 0..opts.inner {
-            if Instant::now() >= deadline {
+            if deadline.passed() {
                 break;
             }
             pool.add_heuristic_negatives(geo, &y, 0.0);
@@ -356,7 +357,7 @@ pub fn ascend(
         let Some((est, cand)) = best else {
             break;
         };
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             break;
         }
         let before = out.lower_bound;
@@ -523,7 +524,7 @@ const MIN_CHECK_SHARE: f64 = 0.1;
 /// The reported bound is the best certified value; the steps and
 /// the projections only choose the duals (proofs/P20, "Choosing the duals").
 #[allow(clippy::too_many_arguments)]
-pub fn push_project(
+pub fn push_project<'a>(
     geo: &Geometry,
     d: usize,
     y_start: &[f64],
@@ -534,9 +535,10 @@ pub fn push_project(
     projection: Projection,
     check_share: f64,
     stop_early: bool,
-    deadline: Instant,
+    deadline: impl Into<Deadline<'a>>,
     progress: bool,
 ) -> Ascent {
+    let deadline: Deadline = deadline.into();
     let mut pool = GroupPool::seeded(geo, seed_groups);
     push_project_from(
         geo,
@@ -559,7 +561,7 @@ pub fn push_project(
 /// is then not checked again, and until a check completes each gets the first check's
 /// share of the time.
 #[allow(clippy::too_many_arguments)]
-pub fn push_project_from(
+pub fn push_project_from<'a>(
     geo: &Geometry,
     d: usize,
     start: (&[f64], Option<f64>),
@@ -570,9 +572,10 @@ pub fn push_project_from(
     projection: Projection,
     check_share: f64,
     stop_early: bool,
-    deadline: Instant,
+    deadline: impl Into<Deadline<'a>>,
     progress: bool,
 ) -> Ascent {
+    let deadline: Deadline = deadline.into();
     let (y_start, known) = start;
     let t0 = Instant::now();
     let mut out = Ascent {
@@ -593,7 +596,7 @@ pub fn push_project_from(
     }
     // Slowest complete check so far (seconds): scales the next checks' time.
     let mut slowest = 0.0f64;
-    while Instant::now() + Duration::from_millis(50) < deadline {
+    while deadline.left() > Duration::from_millis(50) {
         let mut cand: Vec<f64> = if first {
             y.clone()
         } else {
@@ -607,7 +610,7 @@ pub fn push_project_from(
             // negative groups at the candidate, the pool takes them and the candidate is
             // projected again (the exact check is slow where many groups are negative).
             for _ in 0..HEURISTIC_ROUNDS {
-                if Instant::now() >= deadline {
+                if deadline.passed() {
                     break;
                 }
                 let added = pool.add_heuristic_negatives(geo, &cand, tol);
@@ -618,13 +621,13 @@ pub fn push_project_from(
             }
         }
         let now = Instant::now();
-        let share = deadline.saturating_duration_since(now).mul_f64(check_share);
+        let share = deadline.left().mul_f64(check_share);
         // A check without a reference gets its share: the first one (the start point), and
         // after a known start every one until a check completes.
         let cap = if first || (known.is_some() && slowest == 0.0) {
             share
         } else {
-            let left = deadline.saturating_duration_since(now).as_secs_f64();
+            let left = deadline.seconds_left();
             let floor = MIN_CHECK_SECS.max(MIN_CHECK_SHARE * left);
             share.min(Duration::from_secs_f64((CHECK_GROWTH * slowest).max(floor)))
         };
@@ -636,7 +639,8 @@ pub fn push_project_from(
         } else {
             f64::NEG_INFINITY
         };
-        let (check, stopped) = certify_check_above(geo, &cand, d, tau, now + cap, pool, level);
+        let until = deadline.until(now + cap);
+        let (check, stopped) = certify_check_above(geo, &cand, d, tau, until, pool, level);
         let v = check.value;
         let secs = now.elapsed().as_secs_f64();
         if check.complete {
@@ -706,7 +710,7 @@ pub const SLACK_T_FIRST: f64 = 0.25;
 /// without a better certified value ends it. The reported bound is the best certified value (at least
 /// `value`); the directions only choose the duals (proofs/P20, "Choosing the duals").
 #[allow(clippy::too_many_arguments)]
-pub fn slack_push(
+pub fn slack_push<'a>(
     geo: &Geometry,
     x: &[f64],
     d: usize,
@@ -716,9 +720,10 @@ pub fn slack_push(
     projection: Projection,
     tau: f64,
     stop_early: bool,
-    deadline: Instant,
+    deadline: impl Into<Deadline<'a>>,
     progress: bool,
 ) -> Ascent {
+    let deadline: Deadline = deadline.into();
     let mut out = Ascent {
         lower_bound: start.1,
         duals: start.0.to_vec(),
@@ -727,11 +732,10 @@ pub fn slack_push(
         checks: Vec::new(),
     };
     for round in 0..SLACK_ROUNDS {
-        let now = Instant::now();
-        if now >= deadline {
+        if deadline.passed() {
             break;
         }
-        let until = now + deadline.saturating_duration_since(now) / (SLACK_ROUNDS - round) as u32;
+        let until = deadline.part(1.0 / (SLACK_ROUNDS - round) as f64);
         let h = super::ascent::slack_direction(x, d, groups, &out.duals);
         let asc = push_project_from(
             geo,
@@ -783,21 +787,22 @@ pub struct Tightened {
 /// down to its threshold, so `floor(n/k) |tau|` is what a threshold can cost at duals whose
 /// groups are all near 0 (proofs/P20: every `tau <= 0` gives a valid bound, so the best
 /// value is kept with its threshold).
-pub fn tighten(
+pub fn tighten<'a>(
     geo: &Geometry,
     d: usize,
     y: &[f64],
     tau: f64,
-    deadline: Instant,
+    deadline: impl Into<Deadline<'a>>,
     progress: bool,
 ) -> Tightened {
+    let deadline: Deadline = deadline.into();
     let mut out = Tightened {
         value: f64::NEG_INFINITY,
         tau,
         checks: 0,
     };
     let mut at = tau;
-    while at < 0.0 && Instant::now() < deadline {
+    while at < 0.0 && !deadline.passed() {
         let t = Instant::now();
         at *= TIGHTEN_FACTOR;
         let check = certify_check(geo, y, d, at, deadline, &mut GroupPool::default());

@@ -163,11 +163,11 @@ struct Prepared {
 
 /// The verifier's pricing budget: no node or column limit, `time_limit` seconds (none: no
 /// limit).
-fn unlimited_budget(time_limit: Option<f64>) -> ExactBudget {
+fn unlimited_budget(time_limit: Option<f64>) -> ExactBudget<'static> {
     let far = Duration::from_secs_f64(time_limit.unwrap_or(1e9).clamp(0.0, 1e9));
     ExactBudget {
         nodes: u64::MAX,
-        deadline: Instant::now() + far,
+        deadline: (Instant::now() + far).into(),
         max_columns: 0,
         stop_after_columns: usize::MAX,
     }
@@ -604,7 +604,7 @@ mod tests {
                 loop {
                     let budget = ExactBudget {
                         nodes,
-                        deadline: Instant::now() + Duration::from_secs(60),
+                        deadline: (Instant::now() + Duration::from_secs(60)).into(),
                         max_columns: 20 * n,
                         stop_after_columns: usize::MAX,
                     };

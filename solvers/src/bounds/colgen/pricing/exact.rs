@@ -20,17 +20,21 @@
 use super::super::cuts::CutDuals;
 use super::super::pairs::PairConstraints;
 use super::{sum_smallest, Geometry};
+use crate::deadline::Deadline;
 use std::time::Instant;
 
 mod node;
 
 /// Budget of one exact pricing call.
 #[derive(Debug, Clone, Copy)]
-pub struct ExactBudget {
+pub struct ExactBudget<'a> {
     /// Branch-and-bound nodes over the whole call.
     pub nodes: u64,
-    /// Wall-clock deadline.
-    pub deadline: Instant,
+    /// Wall-clock deadline: past its soft end the search bounds the anchors it did not
+    /// search by their root bounds; once it is stopped (the command's end or the stop flag,
+    /// [`Deadline::stopped`]) it gives up even that sweep and returns no better value than
+    /// `-inf` (the caller's weak bound stands).
+    pub deadline: Deadline<'a>,
     /// Most negative-reduced-cost groups returned as columns.
     pub max_columns: usize,
     /// Stop (as if out of budget, so the bound stays valid but weaker) once this many groups
@@ -91,7 +95,7 @@ struct Search<'a> {
     inc: f64,
     open_min: f64,
     nodes: u64,
-    budget: ExactBudget,
+    budget: ExactBudget<'a>,
     out_of_budget: bool,
     columns: Vec<(f64, Vec<u32>)>,
     /// Branching decisions the groups must respect (None: all groups count).
@@ -386,6 +390,7 @@ pub(super) fn exact_search_stop(
     let mut cy: Vec<f64> = Vec::with_capacity(n);
     // Per-anchor mode: global incumbent and open minimum over the anchors flushed so far.
     let mut global = (s.inc, f64::INFINITY);
+    let mut abandoned = false;
     for m in geo.k..=(2 * geo.k - 1).min(n) {
         s.m = m;
         let size_start = Instant::now();
@@ -417,6 +422,13 @@ pub(super) fn exact_search_stop(
         // lemma needs no cut penalties.
         let complete_local = mode == Mode::CompleteLocal && m > geo.k && cuts.is_empty();
         for r in 0..n {
+            if budget.deadline.stopped() {
+                abandoned = true;
+                break;
+            }
+            if !s.out_of_budget && budget.deadline.passed() {
+                s.out_of_budget = true; // root bounds only from here: still valid
+            }
             if r > 0 {
                 flush_anchor(&mut s, &mut anchors, &mut global, r - 1);
                 if let (Some(st), Some((_, per_size))) = (stop.as_mut(), anchors.as_ref()) {
@@ -547,6 +559,9 @@ pub(super) fn exact_search_stop(
                 }
             }
         }
+        if abandoned {
+            break;
+        }
         // The last anchor of this size (anchors skipped by the break above keep their
         // threshold: no group with medoid there has rc below it).
         flush_anchor(&mut s, &mut anchors, &mut global, n - 1);
@@ -564,6 +579,18 @@ pub(super) fn exact_search_stop(
     if anchors.is_some() {
         s.inc = global.0;
         s.open_min = global.1;
+    }
+    if abandoned {
+        // Stopped (the command's end or the stop flag): the anchors not searched have no
+        // bound, so no anchor keeps one (-inf is valid everywhere; the caller's weak bound
+        // stands) and nothing is completed.
+        s.out_of_budget = true;
+        s.open_min = f64::NEG_INFINITY;
+        if let Some((_, per_size)) = anchors.as_mut() {
+            per_size.iter_mut().for_each(|v| *v = f64::NEG_INFINITY);
+        }
+        completed.clear();
+        completed_after_budget.clear();
     }
     let mut columns = std::mem::take(&mut s.columns);
     columns.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

@@ -14,7 +14,6 @@
 //! proofs/P09 (part B), proofs/P14, proofs/P17 (our own design; see [`super`]).
 
 use super::Search;
-use std::time::Instant;
 
 /// Into `suffix[pos]` the sum of the `q1` smallest of `v[pos + 1..]` (infinite when fewer
 /// remain). Each sum is taken afresh over the `q1` values it names (ascending), never kept as
@@ -190,7 +189,8 @@ impl Search<'_> {
         }
         if self.out_of_budget
             || self.nodes >= self.budget.nodes
-            || (self.nodes.is_multiple_of(256) && Instant::now() >= self.budget.deadline)
+            || self.budget.deadline.interrupted()
+            || (self.nodes.is_multiple_of(256) && self.budget.deadline.passed())
         {
             self.out_of_budget = true;
             self.open_min = self.open_min.min(bound);

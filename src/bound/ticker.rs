@@ -1,0 +1,117 @@
+//! # Progress of a running bound
+//!
+//! What `microagg bound` and an experiment's bound phase show while a bound runs: the best
+//! certified bound so far (never `-inf`: before the first Lagrangian bound it is the nn
+//! bound, said so), its gap to the start partition when there is one, and the time spent.
+//! A line at most every [`Ticker::EVERY`] seconds, and only where someone reads it: on a
+//! terminal, or when asked (`--progress`); quiet otherwise, so logs and pipes stay clean.
+//!
+//! ## Complexity
+//! O(1) per report.
+//!
+//! ## References
+//! None.
+
+use microagg_solvers::bounds::colgen::ColgenProgress;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+/// Prints a colgen kernel's reports (module doc).
+pub struct Ticker {
+    on: bool,
+    started: Instant,
+    last: Option<Instant>,
+    /// SSE of the start partition, for the gap.
+    start_sse: Option<f64>,
+}
+
+impl Ticker {
+    /// Seconds between two lines.
+    pub const EVERY: f64 = 2.0;
+
+    /// A ticker that prints when stderr is a terminal or `asked`.
+    pub fn new(asked: bool, start_sse: Option<f64>) -> Self {
+        Ticker {
+            on: asked || shown_here(),
+            started: Instant::now(),
+            last: None,
+            start_sse,
+        }
+    }
+
+    /// Take one report; print it when the last line is old enough.
+    pub fn tell(&mut self, p: &ColgenProgress) {
+        if !self.on
+            || self
+                .last
+                .is_some_and(|t| t.elapsed().as_secs_f64() < Self::EVERY)
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        eprintln!("{}", self.line(p));
+    }
+
+    /// The line for one report.
+    pub fn line(&self, p: &ColgenProgress) -> String {
+        let what = match p.lagrangian {
+            Some(l) if l >= p.lower_bound => "Lagrangian",
+            _ => "nn, no better Lagrangian bound yet",
+        };
+        let gap = match self
+            .start_sse
+            .and_then(|sse| super::gap_percent(sse, p.lower_bound))
+        {
+            Some(g) => format!(", gap to the start partition {g:.3} %"),
+            None => String::new(),
+        };
+        format!(
+            "colgen: {:7.1} s  bound SSE >= {:.6} ({what}){gap}, {} master iterations",
+            self.started.elapsed().as_secs_f64(),
+            p.lower_bound,
+            p.iterations
+        )
+    }
+}
+
+/// Whether progress lines are shown without being asked: stderr is a terminal.
+pub fn shown_here() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_never_shows_minus_infinity() {
+        let t = Ticker::new(false, Some(400.0));
+        let before = ColgenProgress {
+            seconds: 1.0,
+            lower_bound: 212.5,
+            lagrangian: None,
+            iterations: 3,
+            lp_value: f64::NAN,
+        };
+        let line = t.line(&before);
+        assert!(!line.contains("inf"), "{line}");
+        assert!(
+            line.contains("212.5") && line.contains("nn, no better"),
+            "{line}"
+        );
+        assert!(
+            line.contains("gap to the start partition 88.235 %"),
+            "{line}"
+        );
+        let after = ColgenProgress {
+            lower_bound: 310.0,
+            lagrangian: Some(310.0),
+            ..before
+        };
+        assert!(
+            t.line(&after).contains("(Lagrangian)"),
+            "{}",
+            t.line(&after)
+        );
+    }
+}
