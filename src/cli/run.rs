@@ -135,6 +135,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         trace: args.trace.clone(),
     };
     outputs.check(&args.data)?;
+    output::check_json_report(args.json)?;
     args.release.check(args.masked_out.is_some())?;
     if args.missing_release == microagg::missing::MissingRelease::Fill
         && (args.masked_out.is_none() || args.missing == microagg::missing::MissingPolicy::Refuse)
@@ -197,10 +198,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // --trace FILE: a trace observer writing the file; with --json the same lines also go
     // into the record (a second, in-memory observer).
     let mut file_trace = match &outputs.trace {
-        Some(path) => Some(
-            Trace::to_file(path, 0.1)
-                .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?,
-        ),
+        Some(path) => Some(Trace::to_file(path, 0.1)?),
         None => None,
     };
     let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
