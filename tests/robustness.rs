@@ -3,6 +3,8 @@
 //! signals and closed pipes against the built binary in `tests/signals.rs`.
 
 mod common;
+#[path = "robustness/labels_bom.rs"]
+mod labels_bom;
 #[path = "robustness/outputs.rs"]
 mod outputs;
 #[path = "robustness/standardise.rs"]

@@ -38,8 +38,11 @@ pub struct RunArgs {
     /// Base seed; every stage gets a seed derived from it and the run's identity.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it). The result
-    /// then depends on the machine's speed; use --max-steps for a repeatable budget.
+    /// Wall-clock limit in seconds for the whole pipeline. A refiner stops at it and keeps
+    /// its best partition so far; an initializer that checks it between its groups (mdav,
+    /// cbfs, mdav-nc and the other MDAV-style ones) stops there too, and the run then ends
+    /// with an "interrupted" error, as an initializer has no partial partition. The result
+    /// depends on the machine's speed; use --max-steps for a repeatable budget.
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
     /// Step budget of every refiner stage (stop reason step_limit): unlike a time limit,
