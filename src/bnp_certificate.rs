@@ -273,11 +273,11 @@ impl BnpCertificate {
         .compact())
     }
 
-    /// Write as JSON (temporary file, then rename), gzip-compressed when `path` ends in
+    /// Write as JSON ([`crate::output::write_atomic`]), gzip-compressed when `path` ends in
     /// `.gz`.
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string(self).expect("a certificate serialises") + "\n";
-        crate::certificate::write_atomically(path, crate::certificate::gzip_if_named(path, &text))
+        crate::output::write_atomic(path, &crate::certificate::gzip_if_named(path, &text))
     }
 
     /// Read and parse a certificate file (gzipped or not).

@@ -199,11 +199,11 @@ impl BoundCertificate {
         self
     }
 
-    /// Write as JSON: a temporary file in the same folder, then a rename, so an existing file
-    /// is never left half-written.
+    /// Write as JSON ([`crate::output::write_atomic`]: an existing file is never left
+    /// half-written, links are followed, `-` is standard output).
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).expect("a certificate serialises");
-        write_atomically(path, &(text + "\n"))
+        crate::output::write_atomic(path, (text + "\n").as_bytes())
     }
 
     /// Read and check the shape (format, kind, one finite dual per record).
@@ -261,7 +261,7 @@ impl BoundCertificate {
 }
 
 /// The text of a certificate file, gunzipped when it starts with the gzip magic bytes (a
-/// `.gz` file written by [`write_atomically`] through [`gzip_if_named`]).
+/// `.gz` file written by [`crate::output::write_atomic`] through [`gzip_if_named`]).
 pub fn read_text(path: &Path) -> Result<String> {
     let io = |e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
@@ -291,33 +291,6 @@ pub fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
     } else {
         text.as_bytes().to_vec()
     }
-}
-
-/// Write `contents` to `path` through a temporary file in the same folder and a rename, so
-/// an existing file is never left half-written.
-pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| Error::Io {
-        path: path.to_path_buf(),
-        message: "not a file name".into(),
-    })?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, contents).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })
 }
 
 /// Check that a certificate for (`sha256`, `n`, `d`, `k`) is about `inst` and `--k k`.

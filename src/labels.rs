@@ -15,6 +15,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// The UTF-8 byte order mark, skipped where it opens a labels or part file.
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
+
 /// Read a labels file; errors name the file and line.
 pub fn read_labels(path: &Path) -> Result<Vec<usize>> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -28,6 +31,9 @@ pub fn parse_labels(bytes: &[u8], file: &str) -> Result<Vec<usize>> {
         location: "file".into(),
         message: format!("not UTF-8 text ({e}): expected one integer label per line"),
     })?;
+    // A UTF-8 byte order mark (as some editors save text) opens the text, not the first
+    // label; CSV data skip it too.
+    let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
     let mut labels = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {

@@ -3,6 +3,12 @@
 //! signals and closed pipes against the built binary in `tests/signals.rs`.
 
 mod common;
+#[path = "robustness/labels_bom.rs"]
+mod labels_bom;
+#[path = "robustness/outputs.rs"]
+mod outputs;
+#[path = "robustness/standardise.rs"]
+mod standardise;
 use microagg::data::{self, csv_file::parse_csv, ColumnSelection, Instance};
 use microagg::pipeline::Pipeline;
 use microagg::search::neighbours::Neighbours;

@@ -145,15 +145,56 @@ def _from_array(values: np.ndarray, names: list, name: str, missing: bool = Fals
     return _core.Data.from_array(raw.tobytes(), n, d, names, name, missing)
 
 
+# Labels travel as int64.
+_LABEL_MIN, _LABEL_MAX = -(2**63), 2**63 - 1
+
+
+def _bad_label(i: int, value: Any, why: str) -> UsageError:
+    return UsageError(f"labels: row {i + 1}: {value!r} {why}")
+
+
+def _first(bad: np.ndarray) -> int:
+    return int(np.argmax(bad))
+
+
 def labels_bytes(labels: Any) -> bytes:
-    """Labels (any integer array-like) as native int64 bytes for the library."""
-    arr = np.asarray(labels)
+    """Labels (any integer array-like) as native int64 bytes for the library. Text,
+    fractions and integers beyond int64 raise ``UsageError`` naming the first bad row
+    (negative labels are refused by the library, also by row)."""
+    try:
+        arr = np.asarray(labels)
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"labels: not an array of integer group labels ({e})") from None
     if arr.ndim != 1:
         raise UsageError(f"labels: expected a 1-D array, got shape {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise UsageError("labels: expected integer group labels")
+    kind = arr.dtype.kind
+    if kind == "u" and arr.size and (arr > _LABEL_MAX).any():
+        i = _first(arr > _LABEL_MAX)
+        raise _bad_label(i, int(arr[i]), f"is out of range (labels are 0 to {_LABEL_MAX})")
+    if kind == "f":
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(arr) | (arr != np.round(arr)) | (np.abs(arr) >= 2.0**63)
+        if bad.any():
+            i = _first(bad)
+            raise _bad_label(i, arr[i].item(), "is not an integer group label")
+    if kind == "O":
+        arr = np.array([_object_label(i, v) for i, v in enumerate(arr)], dtype=np.int64)
+    elif kind not in "iuf":
+        first = f" (row 1: {arr[0].item()!r})" if arr.size else ""
+        raise UsageError(f"labels: expected integer group labels, got {arr.dtype} values{first}")
     return np.ascontiguousarray(arr, dtype=np.int64).tobytes()
+
+
+def _object_label(i: int, v: Any) -> int:
+    """One label of an object array (Python integers of any size, mixed types)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise _bad_label(i, v, "is not an integer group label")
+    if isinstance(v, (float, np.floating)) and not (np.isfinite(v) and v == int(v)):
+        raise _bad_label(i, v, "is not an integer group label")
+    label = int(v)
+    if not _LABEL_MIN <= label <= _LABEL_MAX:
+        raise _bad_label(i, label, f"is out of range (labels are 0 to {_LABEL_MAX})")
+    return label
 
 
 def labels_array(raw: bytes) -> np.ndarray:

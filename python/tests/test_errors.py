@@ -66,3 +66,27 @@ def test_missing_file_and_bad_spec():
         microagg.run("no/such.csv", 3, method="mdav")
     with pytest.raises(microagg.DataError, match="3-D"):
         microagg.run(np.zeros((2, 2, 2)), 3, method="mdav")
+
+
+@pytest.mark.parametrize(
+    "labels, message",
+    [
+        ([2**70] * 30, r"row 1: 1180591620717411303424 is out of range"),
+        # NumPy reads this list as floats.
+        ([0] * 29 + [2**64 - 1], r"row 30: 1.8446744073709552e\+19 is not an integer group label"),
+        (np.array([0] * 29 + [2**63], dtype=np.uint64), r"row 30: 9223372036854775808 is out of range"),
+        (["a"] * 30, r"expected integer group labels, got <U1 values \(row 1: 'a'\)"),
+        ([0] * 15 + ["x"] * 15, r"expected integer group labels, got <U21"),
+        ([0] * 29 + [1.5], r"row 30: 1.5 is not an integer group label"),
+        ([0] * 29 + [float("nan")], r"row 30: nan is not an integer group label"),
+        ([0] * 29 + [1e30], r"row 30: 1e\+30 is not an integer group label"),
+        ([0] * 29 + [None], r"row 30: None is not an integer group label"),
+    ],
+)
+def test_labels_that_are_not_integers_raise_a_microagg_error(labels, message):
+    X = np.random.default_rng(2).normal(size=(30, 2))
+    with pytest.raises(microagg.UsageError, match=message):
+        microagg.check(X, 3, labels)
+    # Integers of any integer type, and whole floats, are labels.
+    assert microagg.check(X, 3, np.repeat(np.arange(10, dtype=np.uint8), 3)).feasible
+    assert microagg.check(X, 3, [float(i // 3) for i in range(30)]).feasible

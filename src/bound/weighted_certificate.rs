@@ -99,10 +99,10 @@ impl WeightedCertificate {
         })
     }
 
-    /// Write as JSON (temporary file, then a rename).
+    /// Write as JSON ([`crate::output::write_atomic`]).
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).expect("a certificate serialises");
-        crate::certificate::write_atomically(path, text + "\n")
+        crate::output::write_atomic(path, (text + "\n").as_bytes())
     }
 
     /// Parse and check the shape (format, kind, one finite dual per record).

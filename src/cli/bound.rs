@@ -18,9 +18,9 @@ use super::values;
 use microagg::error::{Error, Result};
 use microagg::interrupt;
 use microagg::labels;
-use microagg::output;
+use microagg::output::{self, check_destination};
 use microagg::render::bound as render;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -232,23 +232,7 @@ fn check_outputs(args: &BoundArgs) -> Result<()> {
     if let Some(path) = &args.labels_out {
         check_destination("--labels-out", path)?;
     }
-    Ok(())
-}
-
-/// Refuse a destination whose folder does not exist.
-pub fn check_destination(flag: &str, path: &Path) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        return Err(Error::usage(format!(
-            "{flag} {}: folder {} does not exist",
-            path.display(),
-            dir.display()
-        )));
-    }
-    Ok(())
+    output::check_json_report(args.json)
 }
 
 /// `microagg bound`. With `--weights` the bound's registry entry must have a weighted
@@ -545,6 +529,7 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
     if let Some(path) = &args.certificate {
         check_destination("--certificate", path)?;
     }
+    output::check_json_report(args.json)?;
     let start = args
         .start
         .as_deref()

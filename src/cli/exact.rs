@@ -44,15 +44,16 @@ pub struct SolveExactArgs {
     pub json: bool,
 }
 
-/// Refuse a `--labels-out` that would overwrite the input or cannot be written, before the
-/// solve (also for `solve-exact --weights`, [`solve_weighted`]).
+/// Refuse a `--labels-out` that would overwrite the input or cannot be written, and
+/// `--labels-out -` with `--json` (both on standard output), before the solve (also for `solve-exact --weights`, [`solve_weighted`]).
 pub fn check_outputs(args: &SolveExactArgs) -> Result<()> {
     RunOutputs {
         labels: args.labels_out.clone(),
         masked: None,
         trace: None,
     }
-    .check(&args.data)
+    .check(&args.data)?;
+    output::check_json_report(args.json)
 }
 
 /// `microagg solve-exact`. With `--weights` only a method with a weighted version runs

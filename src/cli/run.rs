@@ -39,8 +39,11 @@ pub struct RunArgs {
     /// released file's shuffled row order one derived from it and the input file's bytes.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Wall-clock limit in seconds for the whole pipeline (refiners stop at it). The result
-    /// then depends on the machine's speed; use --max-steps for a repeatable budget.
+    /// Wall-clock limit in seconds for the whole pipeline. A refiner stops at it and keeps
+    /// its best partition so far; an initializer that checks it between its groups (mdav,
+    /// cbfs, mdav-nc and the other MDAV-style ones) stops there too, and the run then ends
+    /// with an "interrupted" error, as an initializer has no partial partition. The result
+    /// depends on the machine's speed; use --max-steps for a repeatable budget.
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
     /// Step budget of every refiner stage (stop reason step_limit): unlike a time limit,
@@ -139,6 +142,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         trace: args.trace.clone(),
     };
     outputs.check(&args.data)?;
+    output::check_json_report(args.json)?;
     args.release.check(args.masked_out.is_some())?;
     if let (Some(input), Some(_)) = (args.data.input_file(), &args.masked_out) {
         args.release.check_input(&input, args.data.delimiter()?)?;
@@ -204,10 +208,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // --trace FILE: a trace observer writing the file; with --json the same lines also go
     // into the record (a second, in-memory observer).
     let mut file_trace = match &outputs.trace {
-        Some(path) => Some(
-            Trace::to_file(path, 0.1)
-                .map_err(|e| Error::usage(format!("--trace {}: {e}", path.display())))?,
-        ),
+        Some(path) => Some(Trace::to_file(path, 0.1)?),
         None => None,
     };
     let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));

@@ -3,7 +3,15 @@
 //! A standardised, row-major record matrix with its sum of squares (SST) and provenance.
 //!
 //! ## Complexity
-//! Construction is O(n d) (two passes per column for the mean and the standard deviation).
+//! Construction is O(n d) (three passes per column: the mean, its compensated residual, and
+//! the standard deviation).
+//!
+//! ## References
+//! - Chan, Golub & LeVeque (1983), Algorithms for computing the sample variance: analysis
+//!   and recommendations, The American Statistician 37(3) (the two-pass formula with its
+//!   correction term).
+//! - Knuth, TAOCP vol. 2, 4.2.2 (TwoSum); Neumaier (1974), Rundungsfehleranalyse einiger
+//!   Verfahren zur Summation endlicher Summen, ZAMM 54 (compensated summation).
 
 use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
@@ -279,26 +287,75 @@ pub(crate) fn ldexp(x: f64, e: i32) -> f64 {
 /// are first scaled by powers of two so that their largest magnitude lies in [0.5, 1):
 /// such a scaling is exact, so wherever the textbook formula (x - mean) / sqrt(mean of
 /// squared deviations) neither overflows nor underflows this gives the same bits, and
-/// elsewhere (values near 1e300 or 1e-300) it still gives the correct z-scores. `None` when
+/// elsewhere (values near 1e300 or 1e-300) it still gives the correct z-scores. The
+/// textbook mean (a plain sum) is checked by [`mean_residual`] and corrected where its
+/// error would change the variance (offset columns such as 1e15 + N(0, 1)). `None` when
 /// the scaled values collapse to one value (differences below double precision).
 fn standardise_column(x: &[f64]) -> Option<Standardised> {
     let n = x.len() as f64;
     let e = power_of_two_scale(x)?;
     let y: Vec<f64> = x.iter().map(|&v| ldexp(v, -e)).collect();
     let mean_y = y.iter().sum::<f64>() / n;
-    let dev: Vec<f64> = y.iter().map(|&v| v - mean_y).collect();
-    let f = power_of_two_scale(&dev)?;
-    let dev: Vec<f64> = dev.iter().map(|&v| ldexp(v, -f)).collect();
-    let var = dev.iter().map(|v| v.powi(2)).sum::<f64>() / n;
+    let mut dev: Vec<f64> = y.iter().map(|&v| v - mean_y).collect();
+    let mut f = power_of_two_scale(&dev)?;
+    let mut scaled: Vec<f64> = dev.iter().map(|&v| ldexp(v, -f)).collect();
+    let mut var = scaled.iter().map(|v| v.powi(2)).sum::<f64>() / n;
+    let residual = mean_residual(&y, mean_y);
+    // Deviations from a mean that is off by r have a mean square of var + r^2: keep the
+    // textbook result (and its bits) when r^2 is below the rounding of var, otherwise
+    // subtract r from the deviations. A shift of a whole column changes no SSE, only the
+    // standard deviation it is divided by.
+    let r = ldexp(residual, -f);
+    let mean_y = if r * r > var * f64::EPSILON / 2.0 {
+        dev.iter_mut().for_each(|v| *v -= residual);
+        f = power_of_two_scale(&dev)?;
+        scaled = dev.iter().map(|&v| ldexp(v, -f)).collect();
+        var = scaled.iter().map(|v| v.powi(2)).sum::<f64>() / n;
+        mean_y + residual
+    } else {
+        mean_y
+    };
     let sd = var.sqrt();
     if !(sd > 0.0 && sd.is_finite()) {
         return None;
     }
     Some(Standardised {
-        z: dev.iter().map(|&v| v / sd).collect(),
+        z: scaled.iter().map(|&v| v / sd).collect(),
         mean: ldexp(mean_y, e),
         std: ldexp(sd, e + f),
     })
+}
+
+/// The mean of `y - mean` for a computed `mean` of `y`: how far a plain-sum mean is off.
+/// Each difference is split exactly into its rounded value and rounding error (TwoSum) and
+/// all of them are added with Neumaier's compensated sum, so the result is accurate to a
+/// few units in the last place of the true residual, whatever the offset of the data.
+fn mean_residual(y: &[f64], mean: f64) -> f64 {
+    let mut sum = 0.0f64;
+    let mut compensation = 0.0f64;
+    let mut add = |t: f64| {
+        let s = sum + t;
+        compensation += if sum.abs() >= t.abs() {
+            (sum - s) + t
+        } else {
+            (t - s) + sum
+        };
+        sum = s;
+    };
+    for &v in y {
+        let (d, err) = two_sum(v, -mean);
+        add(d);
+        add(err);
+    }
+    (sum + compensation) / y.len() as f64
+}
+
+/// `a + b` as the rounded sum and its exact rounding error (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let a1 = s - b;
+    let b1 = s - a1;
+    (s, (a - a1) + (b - b1))
 }
 
 /// Sum of squared deviations from the column means, two-pass (no cancellation).

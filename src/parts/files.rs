@@ -84,6 +84,7 @@ pub fn read_part(path: &Path) -> Result<(PartHeader, Vec<Option<usize>>)> {
         .transpose()
         .map_err(|e| Error::io(path, e))?
         .unwrap_or_default();
+    let first = first.trim_start_matches(crate::labels::BYTE_ORDER_MARK);
     let json = first.strip_prefix(PART_TAG).ok_or_else(|| {
         err(
             "line 1".into(),

@@ -32,8 +32,8 @@ pub struct TracePoint {
 }
 
 enum Output {
-    Csv(std::io::BufWriter<std::fs::File>),
-    Json(std::io::BufWriter<std::fs::File>),
+    Csv(std::io::BufWriter<crate::output::OutputFile>),
+    Json(std::io::BufWriter<crate::output::OutputFile>),
     Memory(Vec<TracePoint>),
 }
 
@@ -57,9 +57,11 @@ impl Trace {
         }
     }
 
-    /// Trace to a file (CSV, or JSON lines for `.jsonl`/`.json`).
-    pub fn to_file(path: &std::path::Path, interval: f64) -> std::io::Result<Self> {
-        let file = std::fs::File::create(path)?;
+    /// Trace to a file (CSV, or JSON lines for `.jsonl`/`.json`), written as the run goes
+    /// ([`crate::output::OutputFile::live`]: links followed, devices and pipes written in
+    /// place, `-` is standard output).
+    pub fn to_file(path: &std::path::Path, interval: f64) -> crate::error::Result<Self> {
+        let file = crate::output::OutputFile::live(path)?;
         let mut w = std::io::BufWriter::new(file);
         let json = matches!(
             path.extension().and_then(|e| e.to_str()),
@@ -68,7 +70,8 @@ impl Trace {
         if json {
             Ok(Trace::new(Output::Json(w), interval))
         } else {
-            writeln!(w, "seconds,stage,step,current_il,best_il")?;
+            writeln!(w, "seconds,stage,step,current_il,best_il")
+                .map_err(|e| crate::error::Error::io(path, e))?;
             Ok(Trace::new(Output::Csv(w), interval))
         }
     }
