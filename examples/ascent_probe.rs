@@ -114,7 +114,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             continue;
         }
-        let v = verify_lagrangian_anchored(&inst.z, n, d, k, &y, &[], &[], Some(limit))?;
+        let v = verify_lagrangian_anchored(
+            &inst.z,
+            n,
+            d,
+            k,
+            &y,
+            &[],
+            &[],
+            Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(limit)),
+        )?;
         println!(
             "t {t:.4}: sum y {:.6}  bound {:.6}  (rc_lb plain {:.6}, pricing exact {}, {} nodes, \
              {:.1} s)",

@@ -43,13 +43,15 @@
 //! - Neumaier, A. and Shcherbina, O. (2004). Safe bounds in linear and mixed-integer linear
 //!   programming. Math. Program. 99, 283-296.
 
-use crate::certificate::Verdict;
+use crate::certificate::{past, Verdict};
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::render::round_trip;
 use microagg_solvers::bnp::BnpResult;
 use microagg_solvers::bounds::colgen::cuts::Cut;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::time::Instant;
 
 mod compact;
 
@@ -298,7 +300,10 @@ impl BnpCertificate {
         let c: BnpCertificate =
             serde_json::from_str(text).map_err(|e| bad(format!("not a bnp certificate: {e}")))?;
         if c.format != FORMAT {
-            return Err(bad(format!("format '{}', expected '{FORMAT}'", c.format)));
+            return Err(bad(format!(
+                "field 'format' is '{}', expected '{FORMAT}'",
+                c.format
+            )));
         }
         if !c.lower_bound.is_finite() {
             return Err(bad("the claimed bound is not finite".into()));
@@ -358,25 +363,15 @@ impl BnpCertificate {
     }
 }
 
-/// Whether a certificate file's text is a branch-and-price certificate (by its format tag).
-pub fn is_bnp_certificate(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|v| {
-            v.get("format")
-                .and_then(|f| f.as_str())
-                .map(|f| f == FORMAT)
-        })
-        .unwrap_or(false)
-}
-
-/// Check `cert` against `inst` and `k` (module doc). `time_limit` bounds each leaf's pricing
-/// search (a search cut short gives a weaker bound, which may then fail the leaf's claim).
+/// Check `cert` against `inst` and `k` (module doc). `deadline` ends the whole verification
+/// (one deadline for every leaf's pricing search and the enumeration): a search cut short
+/// gives a weaker bound, and a claim it then fails is reported as not verified within the
+/// time limit.
 pub fn verify(
     cert: &BnpCertificate,
     inst: &Instance,
     k: usize,
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<Verdict> {
     crate::certificate::check_instance(&cert.instance_sha256, cert.n, cert.d, cert.k, inst, k)?;
     let decisions: Vec<Vec<(u32, u32, bool)>> =
@@ -386,6 +381,7 @@ pub fn verify(
         claimed: cert.lower_bound,
         recomputed: f64::INFINITY,
         pricing_exact: true,
+        time_limit_reached: false,
         nodes: 0,
         reason: None,
     };
@@ -397,6 +393,12 @@ pub fn verify(
     }
     let cuts: Vec<Cut> = cert.cuts.iter().map(|c| c.0).collect();
     for (j, leaf) in cert.leaves.iter().enumerate() {
+        if past(deadline) {
+            return Ok(not_reached(
+                verdict,
+                &format!("leaf {j} of {}", cert.leaves.len()),
+            ));
+        }
         let m = leaf.cut_duals.len();
         let v = microagg_solvers::bounds::verify_node_bound(
             &inst.z,
@@ -412,7 +414,7 @@ pub fn verify(
             &cuts[..m],
             &leaf.cut_duals,
             &leaf.decisions,
-            time_limit,
+            deadline,
         );
         let v = match (leaf.lower_bound, v) {
             (None, Err(_)) => {
@@ -431,18 +433,19 @@ pub fn verify(
         let claim = leaf.lower_bound.unwrap_or(f64::INFINITY);
         if v.lower_bound < claim {
             verdict.valid = false;
+            verdict.time_limit_reached = !v.pricing_exact && past(deadline);
             verdict.reason = Some(if claim.is_infinite() {
                 format!("leaf {j} claims an empty region, but its decisions leave partitions")
             } else {
                 format!(
-                    "leaf {j}: the duals prove {:.12e}, less than its claimed {:.12e}{}",
-                    v.lower_bound,
-                    claim,
+                    "leaf {j}: the duals prove {}{}, less than its claimed {}",
+                    round_trip(v.lower_bound),
                     if v.pricing_exact {
                         ""
                     } else {
-                        " (the pricing search was cut by the time limit)"
-                    }
+                        " (the search cut by the time limit)"
+                    },
+                    round_trip(claim),
                 )
             });
         }
@@ -458,6 +461,9 @@ pub fn verify(
         .fold(f64::INFINITY, f64::min);
     let mut best_claim = least_claim;
     if let Some(e) = &cert.enumeration {
+        if past(deadline) {
+            return Ok(not_reached(verdict, "the enumeration"));
+        }
         // P19: repeat the enumeration and the pool search (the pool capped for memory).
         if let Err(m) = microagg_solvers::bounds::colgen::start_groups(&e.labels, inst.n, k) {
             verdict.valid = false;
@@ -468,7 +474,9 @@ pub fn verify(
         let opts = microagg_solvers::bnp::EnumerationOptions {
             max_columns: VERIFY_MAX_COLUMNS,
             max_nodes: u64::MAX,
-            time_limit: time_limit.unwrap_or(1e9),
+            time_limit: deadline.map_or(1e9, |t| {
+                t.saturating_duration_since(Instant::now()).as_secs_f64()
+            }),
         };
         let p = microagg_solvers::bnp::prove_by_enumeration(
             &inst.z,
@@ -486,12 +494,14 @@ pub fn verify(
         verdict.pricing_exact &= p.enumeration_complete;
         verdict.nodes += p.search.as_ref().map_or(0, |s| s.nodes);
         if p.lower_bound < e.lower_bound {
+            let complete = p.search.as_ref().is_some_and(|s| s.complete);
             verdict.valid = false;
+            verdict.time_limit_reached = !complete && past(deadline);
             verdict.reason = Some(format!(
-                "enumeration: the duals and labels prove {:.12e}, less than its claimed {:.12e}{}",
-                p.lower_bound,
-                e.lower_bound,
-                if p.search.as_ref().is_some_and(|s| s.complete) {
+                "enumeration: the duals and labels prove {}, less than its claimed {}{}",
+                round_trip(p.lower_bound),
+                round_trip(e.lower_bound),
+                if complete {
                     ""
                 } else {
                     " (the enumeration or the pool search did not complete)"
@@ -505,9 +515,9 @@ pub fn verify(
     if cert.lower_bound > best_claim {
         verdict.valid = false;
         verdict.reason = Some(format!(
-            "the claimed {:.12e} is above the least leaf bound {:.12e}{}",
-            cert.lower_bound,
-            least_claim,
+            "the claimed {} is above the least leaf bound {}{}",
+            round_trip(cert.lower_bound),
+            round_trip(least_claim),
             if cert.enumeration.is_some() {
                 " and the enumeration's claim"
             } else {
@@ -516,4 +526,17 @@ pub fn verify(
         ));
     }
     Ok(verdict)
+}
+
+/// The verdict of a verification that the deadline stopped before `part`: nothing proven for
+/// the whole tree.
+fn not_reached(verdict: Verdict, part: &str) -> Verdict {
+    Verdict {
+        valid: false,
+        recomputed: f64::NEG_INFINITY,
+        pricing_exact: false,
+        time_limit_reached: true,
+        reason: Some(format!("the limit came before {part} was checked")),
+        ..verdict
+    }
 }

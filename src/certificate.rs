@@ -26,8 +26,13 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::render::round_trip;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+mod container;
+pub use container::{format_of, read_text, FORMATS, MAX_TEXT_BYTES};
 
 /// The format tag of version 1 (no cuts).
 pub const FORMAT: &str = "microagg-bound-certificate/1";
@@ -85,10 +90,72 @@ pub struct Verdict {
     pub recomputed: f64,
     /// The pricing search finished (else `recomputed` is a weaker, still valid bound).
     pub pricing_exact: bool,
+    /// The claim is not valid because the time limit cut the verification: not verified
+    /// within the limit, rather than proven not to hold (`reason` says what was reached).
+    pub time_limit_reached: bool,
     /// Pricing nodes explored.
     pub nodes: u64,
     /// Why the certificate was rejected, if it was.
     pub reason: Option<String>,
+}
+
+impl Verdict {
+    /// The verdict on `claimed` from the bound `recomputed` that a verification proved
+    /// (`exact`: no search was cut), with `why` the reason of a rejection that the time limit
+    /// did not cause. A claim above the bound of a verification cut by `deadline` was not
+    /// verified within the time limit.
+    pub fn on_claim(
+        claimed: f64,
+        recomputed: f64,
+        exact: bool,
+        nodes: u64,
+        deadline: Option<Instant>,
+        why: impl FnOnce() -> String,
+    ) -> Verdict {
+        let valid = claimed <= recomputed;
+        let time_limit_reached = !valid && !exact && past(deadline);
+        Verdict {
+            valid,
+            claimed,
+            recomputed,
+            pricing_exact: exact,
+            time_limit_reached,
+            nodes,
+            reason: (!valid).then(|| {
+                if time_limit_reached {
+                    format!(
+                        "the searches cut by the limit prove {}, less than the claimed {}",
+                        round_trip(recomputed),
+                        round_trip(claimed)
+                    )
+                } else {
+                    why()
+                }
+            }),
+        }
+    }
+}
+
+/// Whether `deadline` (None: no limit) has passed.
+pub fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// The deadline `seconds` from now (None: no limit).
+pub fn deadline_in(seconds: Option<f64>) -> Option<Instant> {
+    seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.clamp(0.0, 1e9)))
+}
+
+/// What a labels file says before a bound is known (`verify-bound --labels`, proofs/P12):
+/// checked before the verification, so a bad file is refused before the long search.
+#[derive(Debug, Clone)]
+pub struct LabelsUpper {
+    /// The labels file.
+    pub labels: String,
+    /// The labels' SSE (two-pass, as `check` reports it).
+    pub sse: f64,
+    /// A certified upper bound on the labels' exact SSE (pairwise form, rounded outward).
+    pub sse_upper: f64,
 }
 
 /// What a verified bound says of a labelling (`verify-bound --labels`, proofs/P12).
@@ -108,14 +175,13 @@ pub struct OptimalityCheck {
 }
 
 /// Check `labels` (one per record, every group of at least `k` records; an error otherwise,
-/// naming the file) against the bound recomputed in `v`.
-pub fn optimality_of(
-    v: &Verdict,
+/// naming the file `path`) and bound their exact SSE from above.
+pub fn labels_upper(
     inst: &Instance,
     k: usize,
     labels: &[usize],
     path: &std::path::Path,
-) -> Result<OptimalityCheck> {
+) -> Result<LabelsUpper> {
     let file = path.display().to_string();
     let report = crate::labels::check_labels(inst, k, labels)
         .map_err(|e| Error::Infeasible(format!("{file}: {e}")))?;
@@ -135,20 +201,28 @@ pub fn optimality_of(
             *index.entry(l).or_insert(next)
         })
         .collect();
-    let sse_upper = microagg_solvers::exact::partition_sse_upper(&inst.z, inst.d, &dense);
-    let bound = v.recomputed;
+    Ok(LabelsUpper {
+        labels: file,
+        sse: report.sse,
+        sse_upper: microagg_solvers::exact::partition_sse_upper(&inst.z, inst.d, &dense),
+    })
+}
+
+/// What the bound recomputed in `v` says of the labels checked in `upper`.
+pub fn optimality_of(v: &Verdict, upper: &LabelsUpper) -> OptimalityCheck {
+    let (bound, sse_upper) = (v.recomputed, upper.sse_upper);
     let relative_gap = if sse_upper > 0.0 {
         (sse_upper - bound) / sse_upper
     } else {
         0.0
     };
-    Ok(OptimalityCheck {
-        labels: file,
-        sse: report.sse,
+    OptimalityCheck {
+        labels: upper.labels.clone(),
+        sse: upper.sse,
         sse_upper,
         relative_gap,
         proven_optimal: v.valid && microagg_solvers::exact::is_proven(bound, sse_upper),
-    })
+    }
 }
 
 fn is_zero(v: &f64) -> bool {
@@ -208,25 +282,32 @@ impl BoundCertificate {
 
     /// Read and check the shape (format, kind, one finite dual per record).
     pub fn read(path: &Path) -> Result<Self> {
-        let text = read_text(path)?;
+        Self::parse(&read_text(path)?, &path.display().to_string())
+    }
+
+    /// Parse certificate `text` (from `file`) and check the shape as [`Self::read`].
+    pub fn parse(text: &str, file: &str) -> Result<Self> {
         let bad = |message: String| Error::Data {
-            file: path.display().to_string(),
+            file: file.to_string(),
             location: "certificate".into(),
             message,
         };
-        let c: BoundCertificate = serde_json::from_str(&text)
-            .map_err(|e| bad(format!("not a bound certificate: {e}")))?;
+        let c: BoundCertificate =
+            serde_json::from_str(text).map_err(|e| bad(format!("not a bound certificate: {e}")))?;
         if c.format != FORMAT && c.format != FORMAT_CUTS {
             return Err(bad(format!(
-                "format '{}', expected '{FORMAT}' or '{FORMAT_CUTS}'",
+                "field 'format' is '{}', expected '{FORMAT}' or '{FORMAT_CUTS}'",
                 c.format
             )));
         }
         if c.format == FORMAT && !c.cuts.is_empty() {
-            return Err(bad(format!("cuts in a '{FORMAT}' certificate")));
+            return Err(bad(format!("field 'cuts' in a '{FORMAT}' certificate")));
         }
         if c.kind != "lagrangian" {
-            return Err(bad(format!("kind '{}', expected 'lagrangian'", c.kind)));
+            return Err(bad(format!(
+                "field 'kind' is '{}', expected 'lagrangian'",
+                c.kind
+            )));
         }
         if c.duals.len() != c.n {
             return Err(bad(format!("{} duals for n = {}", c.duals.len(), c.n)));
@@ -257,26 +338,6 @@ impl BoundCertificate {
             });
         }
         Ok(c)
-    }
-}
-
-/// The text of a certificate file, gunzipped when it starts with the gzip magic bytes (a
-/// `.gz` file written by [`crate::output::write_atomic`] through [`gzip_if_named`]).
-pub fn read_text(path: &Path) -> Result<String> {
-    let io = |e: std::io::Error| Error::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let bytes = std::fs::read(path).map_err(io)?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        use std::io::Read;
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_string(&mut text)
-            .map_err(io)?;
-        Ok(text)
-    } else {
-        String::from_utf8(bytes).map_err(|e| io(std::io::Error::other(e)))
     }
 }
 
@@ -328,13 +389,14 @@ pub fn check_instance(
 
 /// Check `cert` against `inst` and `k`: the instance must be the one certified (sha256, n,
 /// d, k); then the bound is recomputed from the duals and the claim accepted when it is at
-/// most the recomputed value. `time_limit` bounds the pricing search (a cut search gives a
-/// weaker bound, which may then fail to support the claim).
+/// most the recomputed value. `deadline` ends every pricing search (one deadline for all; a
+/// cut search gives a weaker bound, and a claim it does not reach is reported as not
+/// verified within the time limit).
 pub fn verify(
     cert: &BoundCertificate,
     inst: &Instance,
     k: usize,
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<Verdict> {
     check_instance(&cert.instance_sha256, cert.n, cert.d, cert.k, inst, k)?;
     let triples: Vec<[u32; 3]> = cert.cuts.iter().map(|c| c.records).collect();
@@ -342,67 +404,69 @@ pub fn verify(
     if !cert.anchor_threshold.is_finite() || cert.anchor_threshold > 0.0 {
         return Err(Error::usage(format!(
             "anchor_threshold {} in the certificate: must be finite and <= 0",
-            cert.anchor_threshold
+            round_trip(cert.anchor_threshold)
         )));
     }
+    let solver = |e| Error::algorithm("verify-bound", e);
+    let (z, n, d) = (&inst.z, inst.n, inst.d);
     // With a threshold the claim rests on the anchored bound: no plain search first.
     let plain = if cert.anchor_threshold < 0.0 {
         None
     } else {
         Some(
             microagg_solvers::bounds::verify_lagrangian_cuts(
-                &inst.z,
-                inst.n,
-                inst.d,
+                z,
+                n,
+                d,
                 k,
                 &cert.duals,
                 &triples,
                 &sigma,
-                time_limit,
+                deadline,
             )
-            .map_err(|e| Error::algorithm("verify-bound", e))?,
+            .map_err(solver)?,
         )
     };
     let v = match plain {
-        Some(v) if !(cert.lower_bound > v.lower_bound && v.lower_bound > f64::NEG_INFINITY) => v,
+        Some(v)
+            if !(cert.lower_bound > v.lower_bound && v.lower_bound > f64::NEG_INFINITY)
+                || past(deadline) =>
+        {
+            v
+        }
         _ => microagg_solvers::bounds::verify_lagrangian_anchored_claim(
-            &inst.z,
-            inst.n,
-            inst.d,
+            z,
+            n,
+            d,
             k,
             &cert.duals,
             &triples,
             &sigma,
-            time_limit,
+            deadline,
             cert.anchor_threshold,
             cert.lower_bound,
         )
-        .map_err(|e| Error::algorithm("verify-bound", e))?,
+        .map_err(solver)?,
     };
-    let valid = cert.lower_bound <= v.lower_bound;
-    Ok(Verdict {
-        valid,
-        claimed: cert.lower_bound,
-        recomputed: v.lower_bound,
-        pricing_exact: v.pricing_exact,
-        nodes: v.nodes,
-        reason: (!valid).then(|| {
+    let exact = v.pricing_exact;
+    Ok(Verdict::on_claim(
+        cert.lower_bound,
+        v.lower_bound,
+        exact,
+        v.nodes,
+        deadline,
+        || {
             if let Some(j) = sigma.iter().position(|&s| s > 0.0) {
                 return format!(
                     "cut {j} has a positive dual {}; the bound needs <= 0",
-                    sigma[j]
+                    round_trip(sigma[j])
                 );
             }
             format!(
-                "the duals prove {:.12e}, less than the claimed {:.12e}{}",
-                v.lower_bound,
-                cert.lower_bound,
-                if v.pricing_exact {
-                    ""
-                } else {
-                    " (the pricing search was cut by the time limit)"
-                }
+                "the duals prove {}, less than the claimed {}",
+                round_trip(v.lower_bound),
+                round_trip(cert.lower_bound),
             )
-        }),
-    })
+        },
+    ))
 }

@@ -1,7 +1,10 @@
 //! Robustness (issue 23): no panic, no silent wrong answer and no lost work under bad
 //! input and faults. Library-level cases here; the command line in `tests/cli_faults.rs`,
-//! signals and closed pipes against the built binary in `tests/signals.rs`.
+//! signals and closed pipes against the built binary in `tests/signals.rs`. Certificate
+//! files and verdicts (issue 48 items 3 and 4) in `robustness/certificates.rs`.
 
+#[path = "robustness/certificates.rs"]
+mod certificates;
 mod common;
 #[path = "robustness/labels_bom.rs"]
 mod labels_bom;

@@ -18,9 +18,11 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::render::round_trip;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::Path;
+use std::time::Instant;
 
 /// The format tag.
 pub const FORMAT: &str = "microagg-weighted-bound-certificate/1";
@@ -61,11 +63,6 @@ pub fn weights_sha256(values: &[f64]) -> String {
         h.update(v.to_le_bytes());
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Is `text` a weighted certificate (by its format tag)?
-pub fn is_weighted_certificate(text: &str) -> bool {
-    text.contains(FORMAT)
 }
 
 impl WeightedCertificate {
@@ -114,10 +111,16 @@ impl WeightedCertificate {
         };
         let c: WeightedCertificate = serde_json::from_str(text)
             .map_err(|e| bad(format!("not a weighted bound certificate: {e}")))?;
-        if c.format != FORMAT || c.kind != "weighted-lagrangian" {
+        if c.format != FORMAT {
             return Err(bad(format!(
-                "format '{}', kind '{}'; expected '{FORMAT}', 'weighted-lagrangian'",
-                c.format, c.kind
+                "field 'format' is '{}', expected '{FORMAT}'",
+                c.format
+            )));
+        }
+        if c.kind != "weighted-lagrangian" {
+            return Err(bad(format!(
+                "field 'kind' is '{}', expected 'weighted-lagrangian'",
+                c.kind
             )));
         }
         if c.duals.len() != c.n {
@@ -132,7 +135,7 @@ impl WeightedCertificate {
         if !(c.anchor_threshold.is_finite() && c.anchor_threshold <= 0.0) {
             return Err(bad(format!(
                 "anchor_threshold {} must be finite and <= 0",
-                c.anchor_threshold
+                round_trip(c.anchor_threshold)
             )));
         }
         Ok(c)
@@ -140,12 +143,14 @@ impl WeightedCertificate {
 }
 
 /// Check `cert` against `inst` (loaded with `--weights`) and `k`, then recompute the bound
-/// from its duals and accept the claim when it is at most the recomputed value.
+/// from its duals and accept the claim when it is at most the recomputed value. `deadline`
+/// ends the search (a claim the cut search does not reach is not verified within the time
+/// limit).
 pub fn verify(
     cert: &WeightedCertificate,
     inst: &Instance,
     k: usize,
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<crate::certificate::Verdict> {
     crate::certificate::check_instance(&cert.instance_sha256, cert.n, cert.d, cert.k, inst, k)?;
     let w = inst.weights.as_ref().ok_or_else(|| {
@@ -175,27 +180,21 @@ pub fn verify(
         &w.values,
         &cert.duals,
         cert.anchor_threshold,
-        time_limit,
+        deadline,
     )
     .map_err(|e| Error::algorithm("verify-bound (weighted)", e))?;
-    let valid = cert.lower_bound <= v.lower_bound;
-    Ok(crate::certificate::Verdict {
-        valid,
-        claimed: cert.lower_bound,
-        recomputed: v.lower_bound,
-        pricing_exact: v.pricing_exact,
-        nodes: v.nodes,
-        reason: (!valid).then(|| {
+    Ok(crate::certificate::Verdict::on_claim(
+        cert.lower_bound,
+        v.lower_bound,
+        v.pricing_exact,
+        v.nodes,
+        deadline,
+        || {
             format!(
-                "the duals prove {:.12e}, less than the claimed {:.12e}{}",
-                v.lower_bound,
-                cert.lower_bound,
-                if v.pricing_exact {
-                    ""
-                } else {
-                    " (the pricing search was cut by the time limit)"
-                }
+                "the duals prove {}, less than the claimed {}",
+                round_trip(v.lower_bound),
+                round_trip(cert.lower_bound),
             )
-        }),
-    })
+        },
+    ))
 }

@@ -180,14 +180,17 @@ pub struct BoundArgs {
 pub struct VerifyBoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
-    /// The certificate file (JSON).
+    /// The certificate file: one JSON document, or one gzip member holding it (.json.gz),
+    /// at most 64 MiB of text; anything else in the file is refused.
     #[arg(long)]
     pub certificate: PathBuf,
-    /// Wall-clock limit in seconds for the pricing search (default: none; a cut search
-    /// gives a weaker bound that may not support the claim).
+    /// Wall-clock limit in seconds for the whole command (default: none). A search cut by it
+    /// gives a weaker bound, still valid: a claim it supports is accepted, one it does not is
+    /// refused as not verified within the time limit (exit 1).
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
-    /// A labels file (one group label per input row, every group of at least k records):
+    /// A labels file (one group label per input row, every group of at least k records),
+    /// checked before the verification:
     /// also say whether the recomputed bound proves these labels optimal (proofs/P12: the
     /// bound is at least (1 - 1e-9) times a certified upper bound on the labels' exact SSE).
     /// Unweighted certificates only.
@@ -337,42 +340,37 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     Ok(super::finished_status())
 }
 
-/// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not.
+/// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not or the
+/// time limit ended the verification first. `--time-limit` is one deadline for the whole
+/// command, set before the certificate is read.
 pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     // The search below does not poll the interrupt flag and a verdict cut short means
     // nothing, so a signal stops it at once instead of waiting for a second one.
     interrupt::exit_on_first_signal();
+    let deadline = microagg::certificate::deadline_in(args.time_limit);
     let path = &args.certificate;
-    // A branch-and-price certificate (by its format tag) or a Lagrangian one; either may be
-    // gzip-compressed.
+    let file = path.display().to_string();
+    // A Lagrangian, branch-and-price or weighted certificate (by its format tag); any of
+    // them may be gzip-compressed.
     let text = microagg::certificate::read_text(path)?;
-    if microagg::bound::weighted_certificate::is_weighted_certificate(&text) {
-        return verify_weighted(&args, &text);
+    let format = microagg::certificate::format_of(&text, &file)?;
+    if format == microagg::bound::weighted_certificate::FORMAT {
+        return verify_weighted(&args, &text, deadline);
     }
-    let bnp = microagg::bnp_certificate::is_bnp_certificate(&text);
+    let bnp_cert = (format == microagg::bnp_certificate::FORMAT)
+        .then(|| microagg::bnp_certificate::BnpCertificate::parse(&text, &file))
+        .transpose()?;
+    let cert = bnp_cert
+        .is_none()
+        .then(|| microagg::certificate::BoundCertificate::parse(&text, &file))
+        .transpose()?;
+    drop(text);
     let data = &args.data;
-    let (cert, bnp_cert) = if bnp {
-        let c =
-            microagg::bnp_certificate::BnpCertificate::parse(&text, &path.display().to_string())?;
-        (None, Some(c))
-    } else {
-        (
-            Some(microagg::certificate::BoundCertificate::read(path)?),
-            None,
-        )
-    };
     let inst = data.load()?;
     inst.check_k(data.k)?;
-    let start = std::time::Instant::now();
-    let v = match (&cert, &bnp_cert) {
-        (_, Some(c)) => microagg::bnp_certificate::verify(c, &inst, data.k, args.time_limit)?,
-        (Some(c), _) => microagg::certificate::verify(c, &inst, data.k, args.time_limit)?,
-        _ => unreachable!("one certificate was read"),
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    let optimality = match &args.labels {
-        Some(p) => Some(microagg::certificate::optimality_of(
-            &v,
+    // The labels are checked before the long search, so a bad file costs no wait.
+    let labels = match &args.labels {
+        Some(p) => Some(microagg::certificate::labels_upper(
             &inst,
             data.k,
             &labels::read_labels(p)?,
@@ -380,6 +378,16 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
         )?),
         None => None,
     };
+    let start = std::time::Instant::now();
+    let v = match (&cert, &bnp_cert) {
+        (_, Some(c)) => microagg::bnp_certificate::verify(c, &inst, data.k, deadline)?,
+        (Some(c), _) => microagg::certificate::verify(c, &inst, data.k, deadline)?,
+        _ => unreachable!("one certificate was read"),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let optimality = labels
+        .as_ref()
+        .map(|u| microagg::certificate::optimality_of(&v, u));
     if args.json {
         output::println(&render::verdict_json(
             &v,
@@ -404,7 +412,11 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
 
 /// `verify-bound` of a weighted certificate (`bound --method colgen --weights W
 /// --certificate FILE`); the data must be loaded with the same `--weights`.
-fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
+fn verify_weighted(
+    args: &VerifyBoundArgs,
+    text: &str,
+    deadline: Option<std::time::Instant>,
+) -> Result<ExitCode> {
     use microagg::bound::weighted_certificate as wc;
     let path = &args.certificate;
     let cert = wc::WeightedCertificate::parse(text, &path.display().to_string())?;
@@ -427,7 +439,7 @@ fn verify_weighted(args: &VerifyBoundArgs, text: &str) -> Result<ExitCode> {
     let inst = data.load_weighted()?;
     inst.check_k(data.k)?;
     let start = std::time::Instant::now();
-    let v = wc::verify(&cert, &inst, data.k, args.time_limit)?;
+    let v = wc::verify(&cert, &inst, data.k, deadline)?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         output::println(&render::verdict_json(
@@ -568,11 +580,11 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
     } else {
         let w = inst.weights.as_ref().expect("loaded with weights");
         output::println(&format!(
-            "{} (weighted SSE, --weights {}, total {}; weighted SST {:.6})",
+            "{} (weighted SSE, --weights {}, total {}; weighted SST {})",
             render::bound_text(&b, &inst, k),
             w.column,
-            w.total,
-            sst
+            microagg::render::round_trip(w.total),
+            microagg::render::decimal(sst, 6)
         ))?;
     }
     Ok(super::finished_status())

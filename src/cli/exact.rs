@@ -156,7 +156,7 @@ fn solve_weighted(args: &SolveExactArgs) -> Result<ExitCode> {
         output::println(&v.to_string())?;
     } else {
         output::println(&format!(
-            "weighted subset DP on {} (n={}, d={}), k={}, --weights {}: weighted SSE {:.6} \
+            "weighted subset DP on {} (n={}, d={}), k={}, --weights {}: weighted SSE {} \
              IL_w {:.6} % in {groups} groups (optimal over all partitions up to rounding), \
              {} steps, {seconds:.3} s",
             inst.name,
@@ -164,7 +164,7 @@ fn solve_weighted(args: &SolveExactArgs) -> Result<ExitCode> {
             inst.d,
             data.k,
             w.column,
-            sse,
+            microagg::render::decimal(sse, 6),
             100.0 * sse / sst,
             dp.steps
         ))?;

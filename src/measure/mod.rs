@@ -276,7 +276,7 @@ pub fn run_cli(a: &MeasureArgs) -> Result<()> {
         if let Some((w, il)) = weighted {
             t += &format!(
                 "  weighted (--weights {}, total {}): IL (SSE) {il:.4} %; the other measures are unweighted\n",
-                w.column, w.total
+                w.column, crate::render::round_trip(w.total)
             );
         }
         if let Some(il) = observed_il {

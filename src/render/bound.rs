@@ -32,13 +32,13 @@ pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
 /// estimate when it was computed.
 pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     let mut text = format!(
-        "{} bound on {} (n={}, d={}), k={}: SSE >= {:.6}, IL >= {:.6} % ({}certified), {:.3} s",
+        "{} bound on {} (n={}, d={}), k={}: SSE >= {}, IL >= {:.6} % ({}certified), {:.3} s",
         b.method,
         inst.name,
         inst.n,
         inst.d,
         k,
-        b.lower_bound,
+        super::decimal(b.lower_bound, 6),
         b.il_lower_bound,
         if b.certified { "" } else { "not " },
         b.seconds
@@ -95,7 +95,12 @@ pub fn verdict_text(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds
         )
     } else {
         format!(
-            "INVALID: {} ({} k={})",
+            "{}: {} ({} k={})",
+            if v.time_limit_reached {
+                "NOT VERIFIED within the time limit"
+            } else {
+                "INVALID"
+            },
             v.reason.as_deref().unwrap_or("claim not supported"),
             inst.name,
             k

@@ -32,8 +32,12 @@ pub fn check_text(report: &CheckReport, path: &Path, k: usize) -> String {
     );
     if let Some(w) = &report.weights {
         text += &format!(
-            "  weighted (--weights {}, total {}): SSE {:.6}, SST {:.6}, IL {:.6} %\n",
-            w.column, w.total, w.sse, w.sst, w.il
+            "  weighted (--weights {}, total {}): SSE {}, SST {}, IL {:.6} %\n",
+            w.column,
+            super::round_trip(w.total),
+            super::decimal(w.sse, 6),
+            super::decimal(w.sst, 6),
+            w.il
         );
     }
     for (l, s) in &report.undersized {

@@ -7,7 +7,8 @@
 //! JSON form (one object per line, for scripts); both are built from the library's result
 //! types and written by the caller through [`crate::output`].
 //!
-//! Summaries of a results folder (tables, figures) live in [`crate::report`].
+//! Summaries of a results folder (tables, figures) live in [`crate::report`]. Numbers that
+//! may be of any magnitude print through [`round_trip`] or [`decimal`].
 //!
 //! ## Complexity
 //! Linear in the size of the result (stages, trace lines, registry entries).
@@ -20,3 +21,24 @@ pub mod check;
 pub mod exact;
 pub mod list;
 pub mod run;
+
+/// `v` in its shortest form that reads back as the same `f64` (so two different values never
+/// print alike), in scientific notation outside `[1e-5, 1e16)` (never hundreds of digits).
+pub fn round_trip(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-5..1e16).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// `v` with `places` decimals, in scientific notation with `places` decimals outside
+/// `[1e-3, 1e15)` (so a huge value never prints hundreds of digits and a tiny one never
+/// prints as 0).
+pub fn decimal(v: f64, places: usize) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-3..1e15).contains(&v.abs()) {
+        format!("{v:.places$}")
+    } else {
+        format!("{v:.places$e}")
+    }
+}

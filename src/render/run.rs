@@ -84,10 +84,10 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
 /// The `weighted (--weights ...)` line of a run with sampling weights (split or not).
 pub fn weighted_line(w: &crate::weighted::WeightedIl) -> String {
     format!(
-        "  weighted (--weights {}, total {}): SSE {:.6} IL {:.6} % ({})\n",
+        "  weighted (--weights {}, total {}): SSE {} IL {:.6} % ({})\n",
         w.column,
-        w.total,
-        w.sse,
+        super::round_trip(w.total),
+        super::decimal(w.sse, 6),
         w.il,
         match w.objective.as_deref() {
             Some("weighted") => "the method minimised the weighted SSE",

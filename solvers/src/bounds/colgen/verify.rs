@@ -52,7 +52,7 @@ pub struct VerifiedBound {
 }
 
 /// Recompute the Lagrangian bound proven by duals `y` for the `n` records of `x` (row-major,
-/// `d` columns) and minimum group size `k`. `time_limit` (seconds) bounds the pricing search;
+/// `d` columns) and minimum group size `k`. `deadline` (None: none) ends the pricing search;
 /// when it cuts, the result is still a valid (weaker) bound and `pricing_exact` is false.
 pub fn verify_lagrangian(
     x: &[f64],
@@ -60,9 +60,9 @@ pub fn verify_lagrangian(
     d: usize,
     k: usize,
     y: &[f64],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
-    verify_lagrangian_cuts(x, n, d, k, y, &[], &[], time_limit)
+    verify_lagrangian_cuts(x, n, d, k, y, &[], &[], deadline)
 }
 
 /// Why cut data cannot be used.
@@ -83,12 +83,12 @@ pub fn verify_lagrangian_cuts(
     y: &[f64],
     triples: &[[u32; 3]],
     sigma: &[f64],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
     let Some(p) = prepare(x, n, d, k, y, &triple_cuts(triples, n)?, sigma)? else {
         return Ok(NOTHING_PROVEN);
     };
-    Ok(plain_bound(&p, y, d, weak_rc_bound(&p.geo, y), time_limit))
+    Ok(plain_bound(&p, y, d, weak_rc_bound(&p.geo, y), deadline))
 }
 
 /// Check the inputs of [`verify_lagrangian_cuts`] (errors as documented there) and build
@@ -161,13 +161,17 @@ struct Prepared {
     cuts: CutDuals,
 }
 
-/// The verifier's pricing budget: no node or column limit, `time_limit` seconds (none: no
+/// The verifier's pricing budget: no node or column limit, until `deadline` (none: no
 /// limit).
-fn unlimited_budget(time_limit: Option<f64>) -> ExactBudget<'static> {
-    let far = Duration::from_secs_f64(time_limit.unwrap_or(1e9).clamp(0.0, 1e9));
+fn unlimited_budget(deadline: Option<Instant>) -> ExactBudget<'static> {
+    // The command's limit is a hard end: a search cut by it skips its sweep (P13).
+    let far = Instant::now() + Duration::from_secs(1_000_000_000);
     ExactBudget {
         nodes: u64::MAX,
-        deadline: (Instant::now() + far).into(),
+        deadline: match deadline {
+            Some(at) => crate::deadline::Deadline::command(at, None),
+            None => far.into(),
+        },
         max_columns: 0,
         stop_after_columns: usize::MAX,
     }
@@ -188,10 +192,10 @@ fn plain_bound(
     y: &[f64],
     d: usize,
     weak: f64,
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> VerifiedBound {
     let (n, k) = (p.geo.n, p.geo.k);
-    let exact = exact_rc_bound_cuts(&p.geo, y, &p.cuts, unlimited_budget(time_limit));
+    let exact = exact_rc_bound_cuts(&p.geo, y, &p.cuts, unlimited_budget(deadline));
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     VerifiedBound {
         lower_bound: least_rc_lagrangian(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
@@ -203,7 +207,7 @@ fn plain_bound(
 
 /// [`verify_lagrangian_cuts`], then the medoid-anchored bound of the same duals
 /// (proofs/P20: per-anchor exact pricing, the `floor(n/k)` most negative anchor minima); the
-/// larger of the two. `time_limit` bounds each of the two pricing searches.
+/// larger of the two. `deadline` ends both pricing searches (one deadline for the two).
 #[allow(clippy::too_many_arguments)]
 pub fn verify_lagrangian_anchored(
     x: &[f64],
@@ -213,9 +217,9 @@ pub fn verify_lagrangian_anchored(
     y: &[f64],
     triples: &[[u32; 3]],
     sigma: &[f64],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
-    verify_lagrangian_anchored_at(x, n, d, k, y, triples, sigma, time_limit, 0.0)
+    verify_lagrangian_anchored_at(x, n, d, k, y, triples, sigma, deadline, 0.0)
 }
 
 /// [`verify_lagrangian_anchored`] with the per-anchor search run at the anchor threshold
@@ -232,10 +236,10 @@ pub fn verify_lagrangian_anchored_at(
     y: &[f64],
     triples: &[[u32; 3]],
     sigma: &[f64],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
     tau: f64,
 ) -> Result<VerifiedBound, SolverError> {
-    anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Size)
+    anchored_at(x, n, d, k, y, triples, sigma, deadline, tau, Per::Size)
 }
 
 /// [`verify_lagrangian_anchored_at`] for a certificate claiming `claim`: with a threshold
@@ -246,7 +250,8 @@ pub fn verify_lagrangian_anchored_at(
 /// with the incumbent carried over the sizes (P20 "Carried incumbent", certificates written
 /// before the completion), and only when that proves less than `claim` also the uncarried
 /// search (certificates written before the carry); the first that reaches the claim, else
-/// the larger of the last two. All are valid (P20), so the result is.
+/// the largest. All are valid (P20), so the result is. `deadline` ends them all: no search
+/// starts after it (the result is then not exact).
 #[allow(clippy::too_many_arguments)]
 pub fn verify_lagrangian_anchored_claim(
     x: &[f64],
@@ -256,55 +261,36 @@ pub fn verify_lagrangian_anchored_claim(
     y: &[f64],
     triples: &[[u32; 3]],
     sigma: &[f64],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
     tau: f64,
     claim: f64,
 ) -> Result<VerifiedBound, SolverError> {
-    let mut nodes = 0;
-    if tau < 0.0 {
-        // The producers' own search first: it gives their values exactly when their search
-        // finished (a last-bit difference from another search would reject a true claim).
-        let local = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Local)?;
-        if local.lower_bound >= claim {
-            return Ok(local);
+    let order: &[Per] = if tau < 0.0 {
+        &[Per::Local, Per::Complete, Per::Carry, Per::Size]
+    } else {
+        &[Per::Carry, Per::Size]
+    };
+    let (mut best, mut nodes, mut all_exact) = (NOTHING_PROVEN, 0, true);
+    for (j, &per) in order.iter().enumerate() {
+        let v = anchored_at(x, n, d, k, y, triples, sigma, deadline, tau, per)?;
+        nodes += v.nodes;
+        all_exact &= v.pricing_exact;
+        if v.lower_bound >= claim {
+            return Ok(VerifiedBound { nodes, ..v });
         }
-        nodes += local.nodes;
-        // The global size completion (P20 "Size completion", what the producers run since):
-        // the producer's values when its search finished, and no search above size k where
-        // nothing is below tau there.
-        let completed = anchored_at(
-            x,
-            n,
-            d,
-            k,
-            y,
-            triples,
-            sigma,
-            time_limit,
-            tau,
-            Per::Complete,
-        )?;
-        if completed.lower_bound >= claim {
-            return Ok(completed);
+        if v.lower_bound > best.lower_bound {
+            best = v;
         }
-        nodes += completed.nodes;
+        // One deadline for all the searches: none starts after it.
+        if deadline.is_some_and(|t| Instant::now() >= t) && j + 1 < order.len() {
+            all_exact = false;
+            break;
+        }
     }
-    let carried = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Carry)?;
-    if carried.lower_bound >= claim {
-        return Ok(VerifiedBound {
-            nodes: nodes + carried.nodes,
-            ..carried
-        });
-    }
-    let plain = anchored_at(x, n, d, k, y, triples, sigma, time_limit, tau, Per::Size)?;
-    let nodes = nodes + carried.nodes + plain.nodes;
     Ok(VerifiedBound {
         nodes,
-        ..if plain.lower_bound > carried.lower_bound {
-            plain
-        } else {
-            carried
-        }
+        pricing_exact: all_exact,
+        ..best
     })
 }
 
@@ -332,7 +318,7 @@ fn anchored_at(
     y: &[f64],
     triples: &[[u32; 3]],
     sigma: &[f64],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
     tau: f64,
     per: Per,
 ) -> Result<VerifiedBound, SolverError> {
@@ -345,9 +331,9 @@ fn anchored_at(
     // skipped; the per-anchor search's global minimum is a proven pricing bound too (P20),
     // and the plain bound from it is what the producers also take (it can exceed the
     // anchored sums by their rounding margins when every anchor sits at the threshold).
-    let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, time_limit));
+    let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, deadline));
     let mut per_size = Vec::new();
-    let budget = unlimited_budget(time_limit);
+    let budget = unlimited_budget(deadline);
     let exact = match per {
         Per::Carry => exact_rc_bound_anchor_carry(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
         Per::Size => exact_rc_bound_anchor_sizes(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
@@ -409,7 +395,7 @@ pub fn verify_node_bound(
     cuts: &[Cut],
     sigma: &[f64],
     decisions: &[(u32, u32, bool)],
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
     let pairs = pair_constraints(n, decisions)?;
     crate::error::check_rows(x, n, d, k)?;
@@ -425,13 +411,7 @@ pub fn verify_node_bound(
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);
-    let exact = exact_rc_bound_pairs(
-        &p.geo,
-        y,
-        &p.cuts,
-        Some(&pairs),
-        unlimited_budget(time_limit),
-    );
+    let exact = exact_rc_bound_pairs(&p.geo, y, &p.cuts, Some(&pairs), unlimited_budget(deadline));
     // The weak bound holds over all groups, hence over the compatible ones.
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     Ok(VerifiedBound {

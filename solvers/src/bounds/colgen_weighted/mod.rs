@@ -224,7 +224,7 @@ fn certify(
 
 /// Recompute the bound proven by duals `y` at threshold `tau <= 0` for the `n` records of
 /// `x` with weights `w` and minimum group size `k` (the verifier of a weighted certificate;
-/// no HiGHS, no node budget; `time_limit` seconds cut the search, giving a weaker bound).
+/// no HiGHS, no node budget; `deadline` cuts the search, giving a weaker bound).
 /// `rc_lower_bound` is the least per-anchor value (capped at 0, before the margin).
 #[allow(clippy::too_many_arguments)] // the data, the weights and the certificate fields
 pub fn verify_weighted_lagrangian(
@@ -235,7 +235,7 @@ pub fn verify_weighted_lagrangian(
     w: &[f64],
     y: &[f64],
     tau: f64,
-    time_limit: Option<f64>,
+    deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
     check_input(x, n, d, k, w)?;
     if y.len() != n {
@@ -247,7 +247,7 @@ pub fn verify_weighted_lagrangian(
     let pr = WeightedPricing::new(x, n, d, k, w);
     let limits = SearchLimits {
         nodes_per_anchor: u64::MAX,
-        deadline: time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+        deadline,
     };
     let (lb, s) = certify(&pr, y, tau, limits);
     Ok(VerifiedBound {
