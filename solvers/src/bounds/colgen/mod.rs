@@ -101,7 +101,7 @@ use super::nn_bound;
 use super::UNIT_ROUNDOFF;
 use crate::SolverError;
 use cuts::CutDuals;
-use master::Master;
+use master::{Master, MasterSolution};
 use pricing::{
     exact_rc_bound_anchor_complete, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound,
     ExactBudget, Geometry,
@@ -442,6 +442,10 @@ pub struct ColgenBound {
     /// The run's columns as an unboxed, cut-free restricted master
     /// (`master_upper_seconds`; None when not asked or not solved in time).
     pub master_upper: Option<master_upper::MasterUpper>,
+    /// Why a master solve gave no solution (HiGHS without an optimum after its retries, or
+    /// a failed check): the column generation stopped there and the bound is the best one
+    /// certified before (at least the nn bound); `None` when every solve succeeded.
+    pub lp_error: Option<String>,
 }
 
 /// Rounded Lagrangian bound `sum y + floor(n/k) min(0, rc_lb)` for computed `rc_lb`, with the
@@ -604,6 +608,29 @@ pub fn start_groups(labels: &[usize], n: usize, k: usize) -> Result<Vec<Vec<u32>
 }
 
 /// Seconds from now until `t` (0 when past).
+/// The solution of a master solve, or `None` after its time limit or a failure (the
+/// bound never rests on the LP, proofs/P09: the caller keeps what it certified so far);
+/// a failure's cause goes to `error`.
+fn solved_or_noted(
+    master: &Master,
+    solved: Result<Option<MasterSolution>, String>,
+    error: &mut Option<String>,
+) -> Option<MasterSolution> {
+    match solved {
+        Ok(Some(sol)) => Some(sol),
+        Ok(None) => {
+            if let Some(why) = master.failure() {
+                *error = Some(why.to_string());
+            }
+            None
+        }
+        Err(e) => {
+            *error = Some(e);
+            None
+        }
+    }
+}
+
 fn secs_until(t: Instant) -> f64 {
     t.saturating_duration_since(Instant::now()).as_secs_f64()
 }
@@ -761,6 +788,7 @@ pub fn colgen_bound_from(
         heuristic_seconds: 0.0,
         exact_seconds: 0.0,
         master_upper: None,
+        lp_error: None,
     };
     // The stability centre: the duals of the best Lagrangian bound so far (record duals, then
     // the duals of the first cuts, as many as there were then).
@@ -994,12 +1022,10 @@ pub fn colgen_bound_from(
     let mut stall = (0usize, f64::NAN);
     while !smoothed && out.iterations < opts.max_iterations && Instant::now() < main_deadline {
         let t = Instant::now();
-        let sol = master
-            .solve(secs_until(main_deadline))
-            .map_err(ColgenError::Lp)?;
+        let sol = master.solve(secs_until(main_deadline));
         out.lp_seconds += t.elapsed().as_secs_f64();
-        let Some(mut sol) = sol else {
-            break; // HiGHS stopped on the time limit: keep the bound found so far
+        let Some(mut sol) = solved_or_noted(&master, sol, &mut out.lp_error) else {
+            break; // the time limit or an unsolved master: keep the bound found so far
         };
         out.iterations += 1;
         out.lp_value = sol.value;
@@ -1214,11 +1240,9 @@ pub fn colgen_bound_from(
     // last separation point).
     if !last_y.is_empty() && !out.converged && Instant::now() < deadline {
         let t = Instant::now();
-        let sol = master
-            .solve(secs_until(deadline))
-            .map_err(ColgenError::Lp)?;
+        let sol = master.solve(secs_until(deadline));
         out.lp_seconds += t.elapsed().as_secs_f64();
-        let y_final = match sol {
+        let y_final = match solved_or_noted(&master, sol, &mut out.lp_error) {
             Some(sol) => {
                 out.lp_value = sol.value;
                 let mut y = sol.duals;
