@@ -22,6 +22,12 @@
 //! they prove, and the global claim at most the larger of the least leaf claim and the
 //! section's claim.
 //!
+//! A leaf without proving duals (the search closed the gap with the nn bound, or stopped
+//! before a Lagrangian bound there) is written with `"nn_bound": true` and the nn bound as
+//! its claim (proofs/P06, valid over every region); [`verify`] recomputes the nn bound. The
+//! key is absent from every other leaf, so certificates without such leaves are written as
+//! before.
+//!
 //! The file is JSON (`format = "microagg-bnp-certificate/1"`), numbers with round-trip
 //! precision, gzip-compressed when its name ends in `.gz`. [`BnpCertificate::from_result`]
 //! writes it compacted ([`BnpCertificate::compact`]), without changing any number: two
@@ -150,6 +156,11 @@ pub struct LeafCertificate {
     /// Duals (`<= 0`) of the first `cut_duals.len()` cuts of the certificate.
     #[serde(default)]
     pub cut_duals: Vec<f64>,
+    /// The claim rests on the nn bound of the whole instance (proofs/P06; no duals): the
+    /// search had no Lagrangian bound above it in this region (it closed the gap already, or
+    /// was stopped first). Absent (false) in every other leaf, as in older certificates.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nn_bound: bool,
 }
 
 /// A branch-and-price bound certificate.
@@ -196,8 +207,8 @@ pub struct EnumerationCertificate {
 
 impl BnpCertificate {
     /// The certificate of a finished (or stopped) run: its leaves and the least leaf bound
-    /// as the claim. Errors when a leaf with a nonempty region has no proving duals (only
-    /// the nn bound held there) or a leaf's cuts are not a prefix of the run's cut list.
+    /// as the claim; a leaf without proving duals rests on the nn bound (module doc). Errors
+    /// when a leaf's cuts are not a prefix of the run's cut list.
     pub fn from_result(inst: &Instance, k: usize, r: &BnpResult) -> Result<Self> {
         let mut leaves = Vec::with_capacity(r.leaves.len());
         for (j, leaf) in r.leaves.iter().enumerate() {
@@ -207,13 +218,17 @@ impl BnpCertificate {
                     lower_bound: None,
                     duals: Vec::new(),
                     cut_duals: Vec::new(),
+                    nn_bound: false,
                 },
-                (None, true) => {
-                    return Err(Error::usage(format!(
-                        "leaf {j} has no Lagrangian bound yet (only nn); \
-                         give the search more time"
-                    )))
-                }
+                // Without proving duals a leaf holds the search's start bound, the nn bound
+                // (P06), which the verifier recomputes.
+                (None, true) => LeafCertificate {
+                    decisions: leaf.decisions.clone(),
+                    lower_bound: Some(leaf.bound),
+                    duals: Vec::new(),
+                    cut_duals: Vec::new(),
+                    nn_bound: true,
+                },
                 (Some(p), true) => {
                     if p.cuts.len() > r.cuts.len() || p.cuts[..] != r.cuts[..p.cuts.len()] {
                         return Err(Error::usage(format!(
@@ -225,6 +240,7 @@ impl BnpCertificate {
                         lower_bound: Some(leaf.bound),
                         duals: p.y.clone(),
                         cut_duals: p.sigma.clone(),
+                        nn_bound: false,
                     }
                 }
             };
@@ -314,7 +330,16 @@ impl BnpCertificate {
                 None if !l.duals.is_empty() || !l.cut_duals.is_empty() => {
                     return Err(at("duals given for an empty region".into()))
                 }
+                None if l.nn_bound => return Err(at("an nn bound for an empty region".into())),
                 None => {}
+                Some(b) if l.nn_bound => {
+                    if !b.is_finite() {
+                        return Err(at("the claimed bound is not finite".into()));
+                    }
+                    if !l.duals.is_empty() || !l.cut_duals.is_empty() {
+                        return Err(at("duals given with an nn bound".into()));
+                    }
+                }
                 Some(b) => {
                     if !b.is_finite() {
                         return Err(at("the claimed bound is not finite".into()));
@@ -392,12 +417,37 @@ pub fn verify(
         return Ok(verdict);
     }
     let cuts: Vec<Cut> = cert.cuts.iter().map(|c| c.0).collect();
+    // The nn bound (P06), computed once if a leaf rests on it.
+    let mut nn: Option<f64> = None;
     for (j, leaf) in cert.leaves.iter().enumerate() {
         if past(deadline) {
             return Ok(not_reached(
                 verdict,
                 &format!("leaf {j} of {}", cert.leaves.len()),
             ));
+        }
+        if leaf.nn_bound {
+            let nn = match nn {
+                Some(v) => v,
+                None => {
+                    let v = microagg_solvers::bounds::nn_bound(&inst.z, inst.n, inst.d, k)
+                        .map_err(|e| Error::algorithm("verify-bound", e))?
+                        .lower_bound;
+                    *nn.insert(v)
+                }
+            };
+            let claim = leaf.lower_bound.expect("parse: an nn leaf has a claim");
+            verdict.recomputed = verdict.recomputed.min(nn);
+            if nn < claim {
+                verdict.valid = false;
+                verdict.reason = Some(format!(
+                    "leaf {j}: the nn bound is {}, less than its claimed {}",
+                    round_trip(nn),
+                    round_trip(claim)
+                ));
+                return Ok(verdict);
+            }
+            continue;
         }
         let m = leaf.cut_duals.len();
         let v = microagg_solvers::bounds::verify_node_bound(

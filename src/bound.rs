@@ -470,6 +470,7 @@ pub fn compute_reporting(
                     "lp_seconds": b.lp_seconds,
                     "heuristic_seconds": b.heuristic_seconds,
                     "exact_seconds": b.exact_seconds,
+                    "lp_error": b.lp_error,
                     "start": COLGEN_START,
                     "start_sse": start.partition.sse(),
                     "start_labels": options.start.is_some(),

@@ -455,7 +455,12 @@ fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
         // One dual raised at the leaf with the least bound: its claim no longer holds.
         let (j, least) = least_leaf(&cert);
         let mut bad = cert.clone();
-        bad.leaves[j].duals[0] += 0.1 * (1.0 + least.abs());
+        if bad.leaves[j].nn_bound {
+            // A leaf resting on the nn bound (no duals): its claim raised instead.
+            bad.leaves[j].lower_bound = Some(least + 0.1 * (1.0 + least.abs()));
+        } else {
+            bad.leaves[j].duals[0] += 0.1 * (1.0 + least.abs());
+        }
         let v = verify(&bad, &inst, k, None).unwrap();
         assert!(!v.valid, "case {case}: raised dual accepted: {v:?}");
         raised += 1;
@@ -754,10 +759,13 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
         assert!(r.proven_optimal, "{tag}: {:?}", r.enumeration);
         assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300, "{tag}");
         assert!(r.lower_bound <= opt, "{tag}");
-        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
-            continue; // the root proved nothing but nn
+        let cert = BnpCertificate::from_result(&inst, k, &r).unwrap();
+        let Some(e) = cert.enumeration.as_ref() else {
+            // The nn bound closed the gap before any enumeration: nn-bound leaves (P18).
+            assert!(cert.leaves.iter().all(|l| l.nn_bound), "{tag}");
+            assert!(verify(&cert, &inst, k, None).unwrap().valid, "{tag}");
+            continue;
         };
-        let e = cert.enumeration.as_ref().expect("the enumeration section");
         assert!(cert.lower_bound <= opt, "{tag}");
         let v = verify(&cert, &inst, k, None).unwrap();
         assert!(v.valid, "{tag}: honest certificate rejected: {v:?}");

@@ -340,3 +340,6 @@ fn check_counts_every_undersized_group() {
     assert_eq!(r.undersized_groups, 60);
     assert_eq!(r.undersized.len(), microagg::labels::UNDERSIZED_LISTED);
 }
+
+#[path = "robustness/exact.rs"]
+mod exact;

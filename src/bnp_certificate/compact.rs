@@ -70,6 +70,7 @@ impl BnpCertificate {
                     u.len() == v.len() && u.iter().zip(v).all(|(a, b)| a.to_bits() == b.to_bits())
                 };
                 if sibling
+                    && x.nn_bound == y.nn_bound
                     && x.lower_bound.map(f64::to_bits) == y.lower_bound.map(f64::to_bits)
                     && same(&x.duals, &y.duals)
                     && same(&x.cut_duals, &y.cut_duals)

@@ -4,7 +4,8 @@
 //! [`crate::bound::BOUNDS`], as are `run --bound bnp` and suites) and `microagg solve-exact
 //! --method branch-and-price` share this runner over the solver crate's engine
 //! ([`microagg_solvers::bnp`], proofs/P17): the start partitions are the [`crate::bound::COLGEN_START`] pipeline's (run with seed 0 and at
-//! most a tenth of the time limit) and, for `bound --start LABELS`, that file's; the search
+//! most a tenth of the time limit; when that limit or Ctrl-C stops it before it has a
+//! partition, [`FALLBACK_START`] in full) and, for `bound --start LABELS`, that file's; the search
 //! runs until the time limit (default [`DEFAULT_SECONDS`]), Ctrl-C or the proof, and reports
 //! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
 //! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
@@ -48,6 +49,9 @@ pub struct BnpRun {
     pub result: BnpResult,
     /// SSE of the start pipeline's partition.
     pub start_sse: f64,
+    /// The start pipeline: [`COLGEN_START`], or [`FALLBACK_START`] when that one was
+    /// stopped before it had a partition.
+    pub start: &'static str,
     pub time_limit: f64,
     /// Wall-clock seconds including the start pipeline.
     pub seconds: f64,
@@ -122,13 +126,7 @@ pub fn run_with(
             ))
         })?;
     }
-    let first = crate::pipeline::Pipeline::parse(COLGEN_START, &[])?.run(
-        inst,
-        k,
-        0,
-        Some(limit / 10.0),
-        interrupt,
-    )?;
+    let (first, start_name) = start_partition(inst, k, limit / 10.0, interrupt)?;
     let mut starts: Vec<&[usize]> = vec![first.partition.labels()];
     if let Some(labels) = start {
         starts.push(labels);
@@ -156,9 +154,34 @@ pub fn run_with(
     Ok(BnpRun {
         result,
         start_sse: first.partition.sse(),
+        start: start_name,
         time_limit: limit,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The start when [`COLGEN_START`] was stopped (time limit or Ctrl-C) before it had a
+/// partition: run in full, so that every run answers with an incumbent.
+pub const FALLBACK_START: &str = "mdav";
+
+/// The start partition and the pipeline that made it: [`COLGEN_START`] within `seconds`
+/// and `interrupt`, or, when its initializer was stopped (an initializer has no partial
+/// partition), [`FALLBACK_START`] without a limit (O(n^2 d / k)).
+fn start_partition(
+    inst: &Instance,
+    k: usize,
+    seconds: f64,
+    interrupt: &AtomicBool,
+) -> Result<(crate::pipeline::PipelineOutcome, &'static str)> {
+    let pipeline = |name: &str| crate::pipeline::Pipeline::parse(name, &[]);
+    match pipeline(COLGEN_START)?.run(inst, k, 0, Some(seconds), interrupt) {
+        Err(Error::Interrupted(_)) => {
+            let never = AtomicBool::new(false);
+            let run = pipeline(FALLBACK_START)?.run(inst, k, 0, None, &never)?;
+            Ok((run, FALLBACK_START))
+        }
+        run => Ok((run?, COLGEN_START)),
+    }
 }
 
 /// What a run found beyond its bound: incumbent, gap, tree and cut figures, start and
@@ -199,7 +222,7 @@ pub fn details(inst: &Instance, run: &BnpRun) -> Value {
             "lower_bound": e.lower_bound,
             "seconds": e.seconds,
         })),
-        "start": COLGEN_START,
+        "start": run.start,
         "start_sse": run.start_sse,
         "time_limit": run.time_limit,
         "interrupted": crate::interrupt::requested(),

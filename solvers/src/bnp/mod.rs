@@ -452,6 +452,11 @@ fn search(
                 });
                 break;
             }
+            NodeEnd::Failed(why) => {
+                heap.push(node.clone());
+                out.stopped = Some(format!("node at depth {}: {why}", node.depth));
+                break;
+            }
             NodeEnd::Solved {
                 support,
                 artificial,

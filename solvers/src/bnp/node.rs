@@ -113,6 +113,9 @@ pub(super) enum NodeEnd {
     Pruned,
     /// Time, node budget or interrupt: the node stays open.
     Stopped,
+    /// HiGHS could not solve the node's master (after its retries): the node stays open
+    /// with the bound it has, and the search ends without a proof beyond it.
+    Failed(String),
     /// Column generation ended (converged or pricing cut short) with this master solution:
     /// columns at positive value and their values, and whether artificials are in it.
     Solved {
@@ -181,7 +184,10 @@ pub(super) fn process_node(
             .solve_stoppable(deadline.seconds_left(), deadline.flag())
             .map_err(ColgenError::Lp)?
         else {
-            return Ok(NodeEnd::Stopped);
+            return Ok(match master.failure() {
+                Some(why) => NodeEnd::Failed(why.to_string()),
+                None => NodeEnd::Stopped,
+            });
         };
         out.lp_solves += 1;
         let y = &sol.duals;

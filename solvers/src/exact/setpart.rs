@@ -53,6 +53,9 @@ mod master;
 mod prove;
 mod start;
 
+/// The share of the time left that the heuristic MIP of step 2 may take under a deadline.
+const MIP_SHARE: f64 = 0.5;
+
 use super::certify::{lagrangian_lower, partition_sse_upper};
 use super::enumerate::{enumerate, Column, Mode};
 use super::masks::{bits, greedy_cover};
@@ -418,8 +421,10 @@ fn generate_columns(
     // used only as a partition, checked and re-evaluated; a failure is ignored).
     if !expired() {
         let t = Instant::now();
+        // Half the time left: HiGHS checks its MIP time limit only between its phases
+        // (presolve, root cuts, nodes) and was seen to overrun it by 0.5 s on n = 40.
         let limit = time_left().map_or(opts.heuristic_mip_seconds, |l| {
-            l.min(opts.heuristic_mip_seconds)
+            (MIP_SHARE * l).min(opts.heuristic_mip_seconds)
         });
         if let Ok(mip) = solve_master(n, &masks, &costs, true, Some(limit), cost_scale) {
             p.mip_nodes = mip.mip_nodes;

@@ -112,7 +112,7 @@ use super::UNIT_ROUNDOFF;
 use crate::deadline::Deadline;
 use crate::SolverError;
 use cuts::CutDuals;
-use master::Master;
+use master::{Master, MasterSolution};
 use pricing::{
     exact_rc_bound_anchor_complete, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound,
     ExactBudget, Geometry,
@@ -454,6 +454,10 @@ pub struct ColgenBound {
     /// The run's columns as an unboxed, cut-free restricted master
     /// (`master_upper_seconds`; None when not asked or not solved in time).
     pub master_upper: Option<master_upper::MasterUpper>,
+    /// Why a master solve gave no solution (HiGHS without an optimum after its retries, or
+    /// a failed check): the column generation stopped there and the bound is the best one
+    /// certified before (at least the nn bound); `None` when every solve succeeded.
+    pub lp_error: Option<String>,
 }
 
 /// Rounded Lagrangian bound `sum y + floor(n/k) min(0, rc_lb)` for computed `rc_lb`, with the
@@ -642,6 +646,29 @@ impl ColgenProgress {
     }
 }
 
+/// The solution of a master solve, or `None` after its time limit or a failure (the
+/// bound never rests on the LP, proofs/P09: the caller keeps what it certified so far);
+/// a failure's cause goes to `error`.
+fn solved_or_noted(
+    master: &Master,
+    solved: Result<Option<MasterSolution>, String>,
+    error: &mut Option<String>,
+) -> Option<MasterSolution> {
+    match solved {
+        Ok(Some(sol)) => Some(sol),
+        Ok(None) => {
+            if let Some(why) = master.failure() {
+                *error = Some(why.to_string());
+            }
+            None
+        }
+        Err(e) => {
+            *error = Some(e);
+            None
+        }
+    }
+}
+
 /// A Lagrangian value for a progress line: "none yet" before the first one.
 fn shown(v: f64) -> String {
     if v.is_finite() {
@@ -796,6 +823,7 @@ pub fn colgen_bound_stoppable(
         heuristic_seconds: 0.0,
         exact_seconds: 0.0,
         master_upper: None,
+        lp_error: None,
     };
     // The distance matrix and neighbour lists take seconds at n = 8000: stopped there, the
     // bound is nn.
@@ -1062,12 +1090,10 @@ pub fn colgen_bound_stoppable(
     while !smoothed && out.iterations < opts.max_iterations && !main_deadline.passed() {
         observer(&ColgenProgress::of(&out, start));
         let t = Instant::now();
-        let sol = master
-            .solve_stoppable(main_deadline.seconds_left(), interrupt)
-            .map_err(ColgenError::Lp)?;
+        let sol = master.solve_stoppable(main_deadline.seconds_left(), interrupt);
         out.lp_seconds += t.elapsed().as_secs_f64();
-        let Some(mut sol) = sol else {
-            break; // HiGHS stopped on the time limit: keep the bound found so far
+        let Some(mut sol) = solved_or_noted(&master, sol, &mut out.lp_error) else {
+            break; // the time limit or an unsolved master: keep the bound found so far
         };
         out.iterations += 1;
         out.lp_value = sol.value;
@@ -1283,11 +1309,9 @@ pub fn colgen_bound_stoppable(
     observer(&ColgenProgress::of(&out, start));
     if !last_y.is_empty() && !out.converged && !deadline.passed() {
         let t = Instant::now();
-        let sol = master
-            .solve_stoppable(deadline.seconds_left(), interrupt)
-            .map_err(ColgenError::Lp)?;
+        let sol = master.solve_stoppable(deadline.seconds_left(), interrupt);
         out.lp_seconds += t.elapsed().as_secs_f64();
-        let y_final = match sol {
+        let y_final = match solved_or_noted(&master, sol, &mut out.lp_error) {
             Some(sol) => {
                 out.lp_value = sol.value;
                 let mut y = sol.duals;

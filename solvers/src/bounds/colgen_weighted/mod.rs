@@ -355,7 +355,11 @@ pub fn weighted_colgen_bound(
         out.lp_seconds += t.elapsed().as_secs_f64();
         let sol = match sol {
             Ok(Some(sol)) => sol,
-            Ok(None) => break, // the time limit
+            Ok(None) => {
+                // The time limit, or HiGHS without an optimum after its retries.
+                out.lp_error = master.failure().map(str::to_string);
+                break;
+            }
             Err(e) => {
                 // The bound never rests on the LP: keep what was certified so far.
                 out.lp_error = Some(e);
