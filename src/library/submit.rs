@@ -139,6 +139,7 @@ pub fn submit_partition(
     }
     let file = format!("{name}-k{k}.labels");
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    std::fs::create_dir_all(&lib.dir).map_err(|e| Error::io(&lib.dir, e))?;
     crate::output::write_atomic(&lib.dir.join(&file), &bytes)?;
     let proven = proven_with_stored_bound(lib, &name, k, inst, labels, &file)?;
     let case = lib.manifest.case_mut(&name, k);
@@ -225,6 +226,7 @@ pub fn submit_certificate(
     let sha = key::file_sha256(path)?;
     let file = stored_name(lib, &name, k, path, &sha)?;
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    std::fs::create_dir_all(&lib.dir).map_err(|e| Error::io(&lib.dir, e))?;
     crate::output::write_atomic(&lib.dir.join(&file), &bytes)?;
     lib.cache.0.insert(
         sha.clone(),

@@ -93,7 +93,7 @@ pub fn best_per_case(rows: &[CaseRow]) -> String {
     }
     s.push_str(
         "\nBest pipeline per case (lowest best IL over seeds; gap = 100 (SSE - LB) / LB to the \
-         best certified bound known, produced by `bound` (library = the benchmark library's \
+         best certified bound known, the method that produced it in `bound` (library = the benchmark library's \
          stored certificate, verified); gap known = 100 (SSE - best) / best to the best-known \
          SSE; of = pipelines compared). The full table follows.\n",
     );
