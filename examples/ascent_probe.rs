@@ -11,7 +11,7 @@
 //! as a bound certificate for `microagg verify-bound`.
 //!
 //! Usage: `cargo run --release --example ascent_probe -- --data tarragona --k 10
-//!         --labels proofs/certificates/tarragona-k10.labels --t 0.05,0.1,0.2
+//!         --labels instances/library/tarragona-k10.labels --t 0.05,0.1,0.2
 //!         [--pricing-limit 60] [--certificate FILE]`
 //!
 //! ## Complexity

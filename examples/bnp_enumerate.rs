@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example bnp_enumerate -- --data tarragona --k 5 \
-//!   --certificate CERT --labels proofs/certificates/tarragona-k5.labels \
+//!   --certificate CERT --labels instances/library/tarragona-k5.labels \
 //!   [--leaf 0] [--time-limit 1200] [--max-columns 5000000] [--max-nodes 100000000] \
 //!   [--labels-out FILE]
 //! ```

@@ -5,9 +5,9 @@
 //! one row: root LP (master LP value when column generation first converged, "-" if it never
 //! did), LP with cuts (last converged LP after the cut rounds), nn bound, final certified
 //! bound, branch-and-bound nodes (0: no branch and price here), seconds, best known SSE
-//! (proofs/certificates/values.tsv) and gap `100 (best - LB) / LB`, then the command that
+//! (instances/library/library.toml) and gap `100 (best - LB) / LB`, then the command that
 //! reproduces the row. The master starts from the `mdav+decompose-shrink` partition and (unless
-//! `--no-start`) from the best known partition `proofs/certificates/<data>-k<k>.labels`.
+//! `--no-start`) from the best known partition `instances/library/<data>-k<k>.labels`.
 //! With `--certificates DIR`, each case whose Lagrangian bound beats nn writes
 //! `DIR/<data>-k<k>.bound.json` (`microagg verify-bound` re-checks it).
 //!
@@ -53,15 +53,12 @@ use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Best known SSE of (data, k) from proofs/certificates/values.tsv, if listed.
+/// Best known SSE of (data, k) in the benchmark library (instances/library), if listed.
 fn best_known(data: &str, k: usize) -> Option<f64> {
-    let text = std::fs::read_to_string(format!("{ROOT}/proofs/certificates/values.tsv")).ok()?;
-    text.lines().skip(1).find_map(|line| {
-        let f: Vec<&str> = line.split('\t').collect();
-        (f.len() == 5 && f[1] == data && f[2].parse::<usize>().ok() == Some(k))
-            .then(|| f[4].parse().ok())
-            .flatten()
-    })
+    microagg::library::Library::open_default()
+        .ok()?
+        .reference_by_name(data, k)?
+        .best_sse
 }
 
 /// `x` with 6 decimals, "-" when not finite.
@@ -222,7 +219,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &never,
         )?;
         let mut starts: Vec<Vec<usize>> = vec![first.partition.labels().to_vec()];
-        let best_file = format!("{ROOT}/proofs/certificates/{data}-k{k}.labels");
+        let best_file = format!("{ROOT}/instances/library/{data}-k{k}.labels");
         if use_best && Path::new(&best_file).exists() {
             starts.push(read_labels(Path::new(&best_file))?);
         }
@@ -313,7 +310,7 @@ impl BnpCases<'_> {
     fn case(&self, data: &str, k: usize) -> Result<(), Box<dyn std::error::Error>> {
         use microagg::bound::{compute_with, BoundOptions, Certificate};
         let inst = load(data, &ColumnSelection::All)?;
-        let best_file = format!("{ROOT}/proofs/certificates/{data}-k{k}.labels");
+        let best_file = format!("{ROOT}/instances/library/{data}-k{k}.labels");
         let mut options = BoundOptions {
             cut_rounds: Some(self.cuts),
             ..Default::default()
@@ -363,7 +360,7 @@ impl BnpCases<'_> {
         println!(
             "  # incumbent SSE {} ({}), {} cut rounds, {} cuts, {} columns, depth {}",
             num(inc.sse),
-            // values.tsv prints 10 decimals: only a clear improvement counts.
+            // the library records 10 decimals of the SSE: only a clear improvement counts.
             match best {
                 Some(s) if inc.sse < s - 1e-9 * s.max(1.0) => "better than the best known",
                 _ => "not better than the best known",

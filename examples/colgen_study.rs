@@ -2,13 +2,13 @@
 //!
 //! Runs the column generation lower bound (`microagg_solvers::bounds::colgen`, proofs/P09) on
 //! one (data, k) with chosen options and prints one line of figures: the certified bound as
-//! SSE and IL, the gap to the best known partition (proofs/certificates/values.tsv, when the
+//! SSE and IL, the gap to the best known partition (instances/library/library.toml, when the
 //! case is listed), whether pricing proved the LP value (converged), seconds per phase.
 //! The master starts from the `mdav+decompose-shrink` partition (as `microagg bound`) and,
 //! with `--start`, from a labels file too.
 //!
 //! Usage: `cargo run --release --example colgen_study -- --data tarragona --k 10
-//!         [--time-limit 60] [--start proofs/certificates/tarragona-k10.labels]
+//!         [--time-limit 60] [--start instances/library/tarragona-k10.labels]
 //!         [--box-width 0.5] [--smoothing 0.5] [--drop-after 20] [--exact-every 0]
 //!         [--max-columns N] [--pool L] [--ipm] [--progress]
 //!         [--cut-rounds R] [--cuts-per-round C] [--cut-violation V]`
@@ -21,19 +21,12 @@ use microagg::labels::read_labels;
 use microagg::pipeline::Pipeline;
 use microagg_solvers::bounds::colgen::{colgen_bound_from, ColgenOptions};
 
-/// Best known SSE of (data, k) from proofs/certificates/values.tsv, if listed.
+/// Best known SSE of (data, k) in the benchmark library (instances/library), if listed.
 fn best_known(data: &str, k: usize) -> Option<f64> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/proofs/certificates/values.tsv"
-    );
-    let text = std::fs::read_to_string(path).ok()?;
-    text.lines().skip(1).find_map(|line| {
-        let f: Vec<&str> = line.split('\t').collect();
-        (f.len() == 5 && f[1] == data && f[2].parse::<usize>().ok() == Some(k))
-            .then(|| f[4].parse().ok())
-            .flatten()
-    })
+    microagg::library::Library::open_default()
+        .ok()?
+        .reference_by_name(data, k)?
+        .best_sse
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

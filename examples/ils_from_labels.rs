@@ -5,10 +5,10 @@
 //! instead of an initializer, for a wall-clock budget, and writes the best partition found
 //! when it is strictly better than the start (re-checked by `check_labels`: feasibility and a
 //! recomputed SSE). Used to try to improve the stored best-known partitions of
-//! `proofs/certificates/` (issue 18: a lower incumbent narrows the certified gap).
+//! `instances/library/` (issue 18: a lower incumbent narrows the certified gap).
 //!
 //! Usage: `cargo run --release --example ils_from_labels -- --data eia --k 5
-//!         --labels proofs/certificates/eia-k5.labels --time-limit 900 [--seed 1]
+//!         --labels instances/library/eia-k5.labels --time-limit 900 [--seed 1]
 //!         [--param ils.merge_pool=10000] --out better.labels`
 //!
 //! ## Complexity

@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! cargo run --release --example k10_check_probe -- --data census --k 10 \
-//!   --certificate proofs/certificates/census-k10.bound.json [--seconds 600]
+//!   --certificate instances/library/census-k10.bound.json [--seconds 600]
 //! ```
 
 use microagg::certificate::BoundCertificate;

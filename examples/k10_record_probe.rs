@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! cargo run --release --example k10_record_probe -- --data census --k 10 \
-//!   --certificate proofs/certificates/census-k10.bound.json \
-//!   --labels proofs/certificates/census-k10.labels
+//!   --certificate instances/library/census-k10.bound.json \
+//!   --labels instances/library/census-k10.labels
 //! ```
 //!
 //! Prints `sum y`, the claim, and per record `i`: the cheap proven lower bounds on

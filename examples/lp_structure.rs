@@ -17,7 +17,7 @@
 //!
 //! ```text
 //! cargo run --release --example lp_structure -- --data eia --k 3 \
-//!   --labels proofs/certificates/eia-k3.labels [--cut-rounds 0] [--cuts-per-round 800] \
+//!   --labels instances/library/eia-k3.labels [--cut-rounds 0] [--cuts-per-round 800] \
 //!   [--time-limit 900] [--top 12] [--exact-max 40] [--exact-seconds 60]
 //! ```
 //!

@@ -21,8 +21,8 @@
 //!
 //! ```text
 //! cargo run --release --example pool_master -- --data eia --k 10 \
-//!   --certificate proofs/certificates/eia-k10.bound.json \
-//!   --labels proofs/certificates/eia-k10.labels [--seconds 900] [--rounds 200] [--out FILE]
+//!   --certificate instances/library/eia-k10.bound.json \
+//!   --labels instances/library/eia-k10.labels [--seconds 900] [--rounds 200] [--out FILE]
 //!   [--moving-centre] [--ipm]
 //! ```
 //!

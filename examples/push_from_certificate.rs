@@ -18,8 +18,8 @@
 //!
 //! ```text
 //! cargo run --release --example push_from_certificate -- --data eia --k 10 \
-//!   --certificate proofs/certificates/eia-k10.bound.json \
-//!   --labels proofs/certificates/eia-k10.labels --seconds 1200 \
+//!   --certificate instances/library/eia-k10.bound.json \
+//!   --labels instances/library/eia-k10.labels --seconds 1200 \
 //!   [--master-seconds 300] [--lp-projection] [--out OUT.bound.json]
 //! ```
 //!

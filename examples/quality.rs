@@ -11,7 +11,7 @@
 //!
 //! Usage: `cargo run --release --example quality -- --secs 60 --seeds 0,1,2,3,4,5,6,7,8,9
 //!         [--cases tarragona-k3,census-k10] [--method PIPELINE] [--param ils.stall=20000]...
-//!         [--certificates proofs/certificates]`
+//!         [--certificates DIR]`
 //!
 //! ## Complexity
 //! cases x seeds x secs of wall-clock time, sequentially on one core.

@@ -10,7 +10,7 @@
 //! ```text
 //! cargo run --release --example rc_dive -- --data eia --k 3 \
 //!   --certificate CERT (a bnp certificate, .bnp.json[.gz], or a colgen one, .bound.json) \
-//!   --labels proofs/certificates/eia-k3.labels --out better.labels \
+//!   --labels instances/library/eia-k3.labels --out better.labels \
 //!   [--leaf 0] [--region 40] [--min-rc 0.001] [--threshold 0.01] [--max-pool 40000] \
 //!   [--list-seconds 20] [--mip-seconds 30] [--passes 2] [--time-limit 600]
 //! ```

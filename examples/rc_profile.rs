@@ -4,8 +4,8 @@
 //!
 //! ```text
 //! cargo run --release --example rc_profile -- --data tarragona --k 5 \
-//!   --certificate proofs/certificates/tarragona-k5.bnp.json.gz \
-//!   --labels proofs/certificates/tarragona-k5.labels [--leaf 0] \
+//!   --certificate instances/library/tarragona-k5.bnp.json.gz \
+//!   --labels instances/library/tarragona-k5.labels [--leaf 0] \
 //!   [--thresholds 0.001,0.01,0.05] [--max-columns 3000000] [--time-limit 120] \
 //!   [--pool-mip T,SECONDS --labels-out FILE]
 //! ```

@@ -12,12 +12,12 @@
 //! decreasing group SSE) and the result is written to OUT.
 //!
 //! Usage: `cargo run --release --example region_optimality -- --data eia --k 3
-//!         --labels proofs/certificates/eia-k3.labels [--cap 30] [--top N]
+//!         --labels instances/library/eia-k3.labels [--cap 30] [--top N]
 //!         [--time-limit 20] [--apply OUT]`
 //!
 //! ## Complexity
 //! One exact solve per region: milliseconds to seconds each at 30-40 records and k <= 4
-//! (measured in proofs/certificates/study-merge.txt), O(G) per region to rank centroids.
+//! (measured in studies/study-merge.txt), O(G) per region to rank centroids.
 
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};

@@ -32,7 +32,7 @@
 //! solved again by the whole pipeline (cut into blocks of SIZE itself when larger, without
 //! further repair); `none` skips the repair. The new groups replace the old ones only when
 //! their SSE is lower, so the repair never raises the SSE. What blocking costs in IL, and
-//! what each repair costs in time, is measured in `proofs/certificates/study-engine.txt`.
+//! what each repair costs in time, is measured in `studies/study-engine.txt`.
 //!
 //! ## Complexity
 //! The split is O(n log b) selections for b blocks (valley: plus O(n d log b) for the seeds
@@ -41,7 +41,7 @@
 //! per cut, one descent over its pool (neighbour lists and the moves of records near the
 //! cut) or one solve of it (`resolve`); the cuts of one height run in parallel, so the
 //! wall time is about the sum over heights of the largest pool's repair when threads
-//! suffice (the top cuts, one or two per height, dominate: `proofs/certificates/
+//! suffice (the top cuts, one or two per height, dominate: `studies/
 //! study-engine.txt`, "24-nn").
 //!
 //! ## References
@@ -111,7 +111,7 @@ impl RepairMode {
 /// The descent repair's strip, in median group radii on either side of a cut (0.5 before
 /// 24-defaults: `--block-slab 0.5`). With [`REPAIR_APPROX`] lists, at n = 10^6, d = 10,
 /// k = 5, blocks of 10^5, valley cut: IL 0.26 % below unblocked MDAV (0.5 with exact lists:
-/// 1.09 % above) for 54 % of the CPU of the repair before (`proofs/certificates/
+/// 1.09 % above) for 54 % of the CPU of the repair before (`studies/
 /// study-engine.txt`, "24-blocks2" a and "24-defaults").
 pub const DESCENT_SLAB: f64 = 0.65;
 
@@ -176,7 +176,7 @@ impl RepairTuning {
 /// Neighbours per record in a border pool's descent when the pipeline has no descent stage
 /// (a descent stage's parameters, its default of 30 included, are used as they are): the pool's lists cost most of the repair
 /// (d = 10: 98 % of it at 1e7); with 10 instead of 30 a blocked MDAV run at n = 1e6 keeps
-/// 91 % of the repair's IL gain for 62 % of the CPU (`proofs/certificates/
+/// 91 % of the repair's IL gain for 62 % of the CPU (`studies/
 /// study-engine.txt`, "24-nn: cheaper repair pools").
 pub const REPAIR_NEIGHBOURS: u64 = 10;
 

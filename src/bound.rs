@@ -217,8 +217,11 @@ pub fn find(name: &str) -> Result<&'static BoundInfo> {
 /// A computed bound.
 #[derive(Debug, Clone, Serialize)]
 pub struct BoundOutcome {
-    /// Bound name (`nn`, ...).
+    /// Bound name (`nn`, ...): the method asked for.
     pub method: String,
+    /// The method whose value `lower_bound` is: `method`, or `nn` when a colgen or bnp run
+    /// ended at or below its nn start (its bound is then the nn one; see [`producer`]).
+    pub produced_by: String,
     /// Lower bound on the optimal SSE (rounded outward when certified).
     pub lower_bound: f64,
     /// The bound as IL in percent, rounded down.
@@ -488,6 +491,7 @@ pub fn compute_reporting(
     };
     Ok(BoundOutcome {
         method: name.to_string(),
+        produced_by: producer(name, lower_bound, &details).to_string(),
         lower_bound,
         il_lower_bound: il_lower_bound(inst, lower_bound),
         certified,
@@ -520,6 +524,16 @@ pub fn after_run(
             Some(compute_with(b, inst, k, time_limit, options, interrupt)?),
             None,
         )),
+    }
+}
+
+/// The method whose value `lower_bound` is: colgen and bnp take the larger of their own
+/// bound and the nn bound they start from (`details.nn`), so a run that did not pass it
+/// returns the nn value, which is then nn's, not theirs.
+pub fn producer<'a>(name: &'a str, lower_bound: f64, details: &Value) -> &'a str {
+    match details.get("nn").and_then(Value::as_f64) {
+        Some(nn) if name != "nn" && lower_bound <= nn => "nn",
+        _ => name,
     }
 }
 

@@ -34,6 +34,7 @@ pub mod experiment;
 pub mod init;
 pub mod interrupt;
 pub mod labels;
+pub mod library;
 pub mod measure;
 pub mod method;
 pub mod missing;

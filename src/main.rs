@@ -48,6 +48,9 @@ enum Command {
     Combine(cli::labels::CombineArgs),
     /// List every registered method and bound with its parameters and defaults.
     List(cli::list::ListArgs),
+    /// The benchmark library: best-known partitions and certified bounds per instance and k
+    /// (list, show, verify, submit).
+    Library(cli::library::LibraryArgs),
     /// Speed benchmark: time and IL per method and case.
     Bench(cli::study::BenchArgs),
     /// The main job: the default study (instances/demo.toml, embedded) on synthetic
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Check(a) => cli::labels::check(a),
         Command::Combine(a) => cli::labels::combine(a),
         Command::List(a) => cli::list::list(a),
+        Command::Library(a) => cli::library::library(a),
         Command::Bench(a) => cli::study::bench(a),
         Command::Demo(a) => cli::study::demo(a),
         Command::Experiment(a) => cli::study::experiment(a),

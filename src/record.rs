@@ -77,7 +77,17 @@ pub struct StageParams {
 /// A lower bound of the run's case.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct BoundResult {
+    /// The method whose value `sse` is (`nn`, `colgen`, `bnp`, or `library` for the
+    /// benchmark library's stored certificate): a colgen run that ended at its nn start is
+    /// `nn` here, with `requested` = `colgen`.
     pub name: String,
+    /// The bound asked for, when another one produced the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested: Option<String>,
+    /// Where the value comes from, in words ("stored certificate, verified", "colgen, 120 s",
+    /// "nn"); absent in records written before it was added.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
     /// The bound's parameters as given (`KEY` -> `VALUE`, e.g. `cuts` -> `3`), when any
     /// (suite `bounds = [{ name = "colgen", cuts = 3 }]`, `run --bound-param cuts=3`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -151,6 +161,13 @@ pub struct Record {
     pub best_bound: Option<BoundResult>,
     /// 100 (sse - best bound) / best bound, when a positive bound exists.
     pub gap: Option<f64>,
+    /// The best-known SSE of the case (the benchmark library's partition), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_known_sse: Option<f64>,
+    /// 100 (sse - best_known_sse) / best_known_sse: how far the run is above the best-known
+    /// partition (negative when it beats it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_best_known: Option<f64>,
     /// Why a requested bound was not computed (`microagg run` interrupted before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound_skipped: Option<String>,
@@ -182,9 +199,22 @@ pub struct Record {
 }
 
 impl From<&BoundOutcome> for BoundResult {
+    /// Labelled by the method that produced the value ([`BoundOutcome::produced_by`]).
     fn from(b: &BoundOutcome) -> Self {
+        let fell_back = b.produced_by != b.method;
         BoundResult {
-            name: b.method.clone(),
+            name: b.produced_by.clone(),
+            requested: fell_back.then(|| b.method.clone()),
+            source: if fell_back {
+                format!(
+                    "{} ({} asked, {:.0} s, did not pass it)",
+                    b.produced_by, b.method, b.seconds
+                )
+            } else if b.method == "nn" {
+                "nn".to_string()
+            } else {
+                format!("{}, {:.0} s", b.method, b.seconds)
+            },
             params: BTreeMap::new(),
             sse: b.lower_bound,
             il: b.il_lower_bound,
@@ -194,12 +224,67 @@ impl From<&BoundOutcome> for BoundResult {
     }
 }
 
-/// Gaps are stated only against certified bounds: the largest certified one.
+/// The benchmark library's stored, verified bound of a case as a bound of the run.
+pub fn library_bound(
+    reference: &crate::library::Reference,
+    inst: &Instance,
+) -> Option<BoundResult> {
+    let lb = reference.bound?;
+    Some(BoundResult {
+        name: crate::library::Reference::LABEL.to_string(),
+        requested: None,
+        source: format!(
+            "{} ({})",
+            crate::library::Reference::SOURCE,
+            reference.bound_file.as_deref().unwrap_or("?")
+        ),
+        params: BTreeMap::new(),
+        sse: lb,
+        il: crate::bound::il_lower_bound(inst, lb),
+        certified: true,
+        seconds: 0.0,
+    })
+}
+
+/// The gaps of a run of SSE `sse`: to the best certified bound among `bounds` and the
+/// library's (which is added to `bounds`), and to the best-known SSE.
+pub struct Gaps {
+    pub best_bound: Option<BoundResult>,
+    pub gap: Option<f64>,
+    pub best_known_sse: Option<f64>,
+    pub gap_best_known: Option<f64>,
+}
+
+impl Gaps {
+    pub fn of(
+        sse: f64,
+        bounds: &mut Vec<BoundResult>,
+        reference: Option<&crate::library::Reference>,
+        inst: &Instance,
+    ) -> Gaps {
+        if let Some(b) = reference.and_then(|r| library_bound(r, inst)) {
+            bounds.push(b);
+        }
+        let best_bound = best_certified(bounds);
+        let best_known_sse = reference.and_then(|r| r.best_sse);
+        Gaps {
+            gap: best_bound
+                .as_ref()
+                .and_then(|b| crate::bound::gap_percent(sse, b.sse)),
+            best_bound,
+            gap_best_known: best_known_sse.and_then(|b| crate::bound::gap_percent(sse, b)),
+            best_known_sse,
+        }
+    }
+}
+
+/// Gaps are stated only against certified bounds: the largest certified one (the first of
+/// equal ones, so a run's own bound is kept over an equal stored one).
 pub fn best_certified(bounds: &[BoundResult]) -> Option<BoundResult> {
     bounds
         .iter()
         .filter(|b| b.certified)
-        .max_by(|a, b| a.sse.total_cmp(&b.sse))
+        .reduce(|best, b| if b.sse > best.sse { b } else { best })
         .cloned()
 }
 
@@ -252,8 +337,12 @@ impl Record {
             })
             .into_iter()
             .collect();
-        let best_bound = best_certified(&bounds);
         let sse = p.sse();
+        // The benchmark library's best known for the case ($MICROAGG_LIBRARY or the
+        // source tree's instances/library).
+        let reference = crate::library::reference_default(r.inst, r.k);
+        let mut bounds = bounds;
+        let gaps = Gaps::of(sse, &mut bounds, reference.as_ref(), r.inst);
         Record {
             suite: "run".into(),
             index: 0,
@@ -291,10 +380,10 @@ impl Record {
             groups: p.num_groups(),
             min_group_size: min_size,
             max_group_size: max_size,
-            gap: best_bound
-                .as_ref()
-                .and_then(|b| crate::bound::gap_percent(sse, b.sse)),
-            best_bound,
+            gap: gaps.gap,
+            best_bound: gaps.best_bound,
+            best_known_sse: gaps.best_known_sse,
+            gap_best_known: gaps.gap_best_known,
             bounds,
             bound_skipped: r.bound_skipped.map(str::to_string),
             seconds: r.outcome.seconds,

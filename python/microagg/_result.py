@@ -41,10 +41,21 @@ class Result:
         labels: group label of each record (int64, groups numbered 0..groups-1).
         sse: within-group sum of squared errors of the z-scored data.
         il: information loss, 100 * SSE / SST (percent).
-        lower_bound: the bound's lower bound on the optimal SSE (None without a bound).
+        lower_bound: the best certified lower bound on the optimal SSE known for (data, k):
+            the bound computed after the run or the benchmark library's stored certificate
+            (instances/library, verified), whichever is higher (None without either).
         il_lower_bound: the same as IL (percent, rounded down).
         gap: 100 * (SSE - lower_bound) / lower_bound, percent (None without a bound).
         bound_certified: True when the bound has a proof path (``proofs/``).
+        bound_method: the method that produced ``lower_bound`` (``"nn"``, ``"colgen"``,
+            ``"bnp"``, or ``"library"`` for the stored certificate; a colgen run that did not
+            pass its nn start says ``"nn"``).
+        bound_source: where ``lower_bound`` comes from, in words ("stored certificate,
+            verified (eia-k3.bnp.json.gz)", "colgen, 20 s", "nn").
+        best_known_sse: the best-known partition's SSE for (data, k) in the benchmark
+            library (None when the library has none).
+        gap_best_known: 100 * (SSE - best_known_sse) / best_known_sse, percent (negative
+            when the run beats it; None without a best-known SSE).
         groups, min_group_size, max_group_size: the partition's shape.
         stages: one row per pipeline stage (name, seed, sse, il, groups, seconds, stop,
             steps).
@@ -86,6 +97,10 @@ class Result:
     interrupted: bool
     record: Dict[str, Any]
     released: Any = None
+    bound_method: Optional[str] = None
+    bound_source: Optional[str] = None
+    best_known_sse: Optional[float] = None
+    gap_best_known: Optional[float] = None
     _data: "_core.Data" = field(repr=False, default=None)
     _frame: Any = field(default=None, repr=False)
     _columns: Optional[List[Any]] = field(default=None, repr=False)
@@ -116,7 +131,7 @@ class Result:
             ax.step(self.trace["seconds"], self.trace["current_il"], where="post", alpha=0.4, label="current IL")
             ax.step(self.trace["seconds"], self.trace["best_il"], where="post", label="best IL")
         if self.il_lower_bound is not None:
-            method = self.record["bounds"][0]["name"] if self.record["bounds"] else "bound"
+            method = self.bound_method or "bound"
             ax.axhline(self.il_lower_bound, color="black", linestyle="--", label=f"lower bound ({method})")
         ax.set_xlabel("seconds")
         ax.set_ylabel("IL (%)")
@@ -126,7 +141,9 @@ class Result:
         return ax
 
     def __repr__(self) -> str:
-        gap = f", gap={self.gap:.4f} %" if self.gap is not None else ""
+        gap = f", gap={self.gap:.4f} % ({self.bound_method})" if self.gap is not None else ""
+        if self.gap_best_known is not None:
+            gap += f", gap to best known={self.gap_best_known:.4f} %"
         flag = ", interrupted" if self.interrupted else ""
         return (
             f"Result(method={self.record['method']!r}, k={self.record['k']}, il={self.il:.6f}, "

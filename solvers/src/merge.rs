@@ -20,7 +20,7 @@
 //! ## Complexity
 //! O(C m d) to cost C groups of at most m records; the MIP is NP-hard in general. Pools
 //! drawn from nearby local optima of one instance are usually solved at or near the root
-//! (measured in `proofs/certificates/study-merge.txt`).
+//! (measured in `studies/study-merge.txt`).
 //!
 //! ## References
 //! - Subramanian, A., Uchoa, E. and Ochi, L. S. (2013). A hybrid algorithm for a class of

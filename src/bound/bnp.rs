@@ -206,6 +206,7 @@ pub fn details(inst: &Instance, run: &BnpRun) -> Value {
             "big": r.cuts.iter().filter(|c| c.records().len() > 5 || c.rhs() > 1).count(),
         },
         "root_bound": r.root_bound,
+        "nn": r.nn,
         "nodes": r.nodes,
         "open_nodes": r.open_nodes,
         "max_depth": r.max_depth,

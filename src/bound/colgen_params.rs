@@ -29,7 +29,7 @@ use microagg_solvers::bounds::ColgenOptions;
 
 /// Cut rounds of the `colgen-cuts` bound when the caller sets none: more than the 5-7 rounds
 /// the CASC cases used before no violated triple remained or the time ran out
-/// (proofs/certificates/study-colgen.txt section 6); the time limit ends it earlier.
+/// (studies/study-colgen.txt section 6); the time limit ends it earlier.
 pub const COLGEN_CUTS_ROUNDS: usize = 50;
 
 /// True for the bounds computed by column generation (`colgen`, `colgen-cuts`): those take

@@ -118,6 +118,7 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
     let sst = crate::weighted::weighted_sst(inst, &w.values);
     Ok(BoundOutcome {
         method: "nn".into(),
+        produced_by: "nn".into(),
         lower_bound: b.lower_bound,
         il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
         certified: true,
@@ -220,6 +221,12 @@ pub fn weighted_colgen(
     };
     let outcome = BoundOutcome {
         method: "colgen".into(),
+        produced_by: if b.lower_bound <= b.nn {
+            "nn"
+        } else {
+            "colgen"
+        }
+        .into(),
         lower_bound: b.lower_bound,
         il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
         certified: true,

@@ -22,7 +22,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// Largest certificate text read, compressed or not: 64 MiB, 40 times the largest stored
-/// certificate (`proofs/certificates/eia-k4.bnp.json.gz`, 1.6 MB of JSON).
+/// certificate (`instances/library/eia-k4.bnp.json.gz`, 1.6 MB of JSON).
 pub const MAX_TEXT_BYTES: usize = 64 << 20;
 
 /// The format tags this program reads, each with what it certifies.

@@ -38,7 +38,7 @@ pub struct BoundArgs {
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
     /// colgen and bnp: a labels file (one group label per input row, every group of at least k
-    /// records, e.g. proofs/certificates/tarragona-k10.labels) whose groups seed the master.
+    /// records, e.g. instances/library/tarragona-k10.labels) whose groups seed the master.
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// Progress on stderr even when it is not a terminal (on a terminal it is shown anyway):
@@ -58,7 +58,7 @@ pub struct BoundArgs {
     /// resumes column generation, the bound is the best over all rounds. bnp: rounds at the
     /// root (default 50), and one round at every other node. 0 means no cuts at all (bnp:
     /// neither at the root nor at the nodes). Costs time, raises the bound where the LP
-    /// relaxation is weak (proofs/certificates/study-colgen.txt). nn takes no cuts
+    /// relaxation is weak (studies/study-colgen.txt). nn takes no cuts
     #[arg(long)]
     pub cuts: Option<usize>,
     /// bnp: after the root, try to prove optimality by enumerating every group whose reduced

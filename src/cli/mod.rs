@@ -24,6 +24,7 @@ pub mod bound;
 pub mod data;
 pub mod exact;
 pub mod labels;
+pub mod library;
 pub mod list;
 pub mod run;
 pub mod study;

@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub use crate::record::{best_certified, BoundResult, Record, RunSeeds, StageParams, StageResult};
+pub use crate::record::{
+    best_certified, BoundResult, Gaps, Record, RunSeeds, StageParams, StageResult,
+};
 
 /// Read every `*.jsonl` file of a directory: records sorted by index, duplicates of the same
 /// run (e.g. a resumed shard) removed when identical apart from timing, rejected otherwise.

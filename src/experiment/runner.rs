@@ -21,11 +21,11 @@
 //! ## References
 //! None.
 
-use super::bounds;
 use super::expand::{Plan, Run, Shard};
 use super::lock::OutLock;
 use super::record::{self, BoundResult, Record, RunSeeds, StageParams, StageResult};
 use crate::error::{Error, Result};
+use crate::library::Reference;
 use crate::release::ReleaseRecord;
 use crate::search::observe::Observer;
 use crate::search::trace::Trace;
@@ -172,13 +172,11 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
             .map(|request| {
                 let t = Instant::now();
                 let b = request.compute(inst, k)?;
+                // Labelled by the method that produced the value (not the one asked for).
                 Ok(BoundResult {
-                    name: request.name.clone(),
                     params: request.params.clone(),
-                    sse: b.lower_bound,
-                    il: b.il_lower_bound,
-                    certified: b.certified,
                     seconds: t.elapsed().as_secs_f64(),
+                    ..BoundResult::from(&b)
                 })
             })
             .collect::<Result<Vec<_>>>()
@@ -187,6 +185,14 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
     for (case, r) in cases.iter().zip(bound_results) {
         case_bounds.insert(*case, r.expect("every case computed")?);
     }
+    let library = plan.suite.library()?;
+    let references: BTreeMap<(usize, usize), Reference> = cases
+        .iter()
+        .filter_map(|&(ii, k)| {
+            let r = library.as_ref()?.reference(&plan.instances[ii].inst, k)?;
+            Some(((ii, k), r))
+        })
+        .collect();
 
     let progress = Reporter::new(opts.progress, todo.len());
     let stop = AtomicBool::new(false);
@@ -200,7 +206,14 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
         // A panic inside an algorithm becomes this run's error instead of taking the
         // study (and the records lock) down with it.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            execute(plan, run, &case_bounds[&(run.instance, run.k)], interrupt)
+            let case = (run.instance, run.k);
+            execute(
+                plan,
+                run,
+                &case_bounds[&case],
+                references.get(&case),
+                interrupt,
+            )
         }))
         .unwrap_or_else(|panic| {
             let what = panic
@@ -271,6 +284,7 @@ fn execute(
     plan: &Plan,
     run: &Run,
     case_bounds: &[BoundResult],
+    reference: Option<&Reference>,
     interrupt: &AtomicBool,
 ) -> Result<Record> {
     let si = &plan.instances[run.instance];
@@ -315,7 +329,8 @@ fn execute(
     }
     let (min_size, max_size) = p.size_range();
     let sse = p.sse();
-    let best_bound = record::best_certified(case_bounds);
+    let mut bounds = case_bounds.to_vec();
+    let gaps = record::Gaps::of(sse, &mut bounds, reference, inst);
     let release = if plan.suite.measures {
         Some(implied_release(inst, p.labels())?)
     } else {
@@ -358,11 +373,11 @@ fn execute(
         groups: p.num_groups(),
         min_group_size: min_size,
         max_group_size: max_size,
-        gap: best_bound
-            .as_ref()
-            .and_then(|b| bounds::gap_percent(sse, b.sse)),
-        best_bound,
-        bounds: case_bounds.to_vec(),
+        gap: gaps.gap,
+        best_bound: gaps.best_bound,
+        best_known_sse: gaps.best_known_sse,
+        gap_best_known: gaps.gap_best_known,
+        bounds,
         bound_skipped: None,
         seconds: out.seconds,
         interrupted: false,

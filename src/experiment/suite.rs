@@ -88,6 +88,12 @@ pub struct Suite {
     /// ([`crate::measure`]; record linkage costs O(n^2 d) per run); off by default.
     #[serde(default)]
     pub measures: bool,
+    /// The reference of every gap beside the suite's own bounds: `"library"` (the default:
+    /// the benchmark library, `$MICROAGG_LIBRARY` or instances/library), a library folder
+    /// (relative to the suite file), or `"none"`. Each record then also holds the library's
+    /// verified bound (when higher it is the best bound) and the best-known SSE of its case.
+    #[serde(default)]
+    pub reference: Option<String>,
     /// Where the suite was read from (not part of the file).
     #[serde(skip)]
     pub path: PathBuf,
@@ -221,6 +227,30 @@ impl PipelineEntry {
 
 impl Suite {
     /// Read and validate a suite file; errors name the file (and, from serde, the key).
+    /// The library named by `reference` (module doc of [`crate::library`]), or none.
+    pub fn library(&self) -> Result<Option<crate::library::Library>> {
+        let dir = match self.reference.as_deref() {
+            Some("none") => return Ok(None),
+            None | Some("library") => crate::library::default_dir(),
+            Some(folder) => self
+                .path
+                .parent()
+                .map_or_else(|| PathBuf::from(folder), |p| p.join(folder)),
+        };
+        if !dir.is_dir() {
+            return if self.reference.as_deref().is_some_and(|r| r != "library") {
+                Err(crate::error::Error::usage(format!(
+                    "suite reference '{}': {} is not a folder",
+                    self.reference.as_deref().unwrap_or_default(),
+                    dir.display()
+                )))
+            } else {
+                Ok(None)
+            };
+        }
+        crate::library::Library::open(&dir).map(Some)
+    }
+
     pub fn load(path: &Path) -> Result<Suite> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         Suite::parse(&text, path)

@@ -27,7 +27,7 @@
 //! again each time half of the records are gone (O(m^(5/4) d) in all with B = 2 sqrt(m)).
 //! A query costs O(B d) for the centre distances plus the records it cannot exclude (over
 //! an MDAV run on Gaussian mixtures at d = 10 about a tenth of the remaining records;
-//! `proofs/certificates/study-engine.txt` section 15), so it stays O(m d) in the worst
+//! `studies/study-engine.txt` section 15), so it stays O(m d) in the worst
 //! case. O(m d) memory (a copy of the records).
 //!
 //! ## References

@@ -33,7 +33,7 @@
 //!   pins the elitism reading, `ga_groups_have_k_to_2k_minus_1_records` the size bounds.
 //!
 //! Measured quality against MDAV (the block pre-partition costs more than the GA recovers
-//! on skewed data such as EIA) is in `proofs/certificates/study-init.txt`.
+//! on skewed data such as EIA) is in `studies/study-init.txt`.
 //!
 //! ## Complexity
 //! O(G P m d) per block of m records for G = `generations` and P = `population` (fitness is

@@ -13,7 +13,7 @@
 //! this implementation gives 18.70: `microagg run --data tarragona --k 3 --method
 //! ps-multidsort`. The certified nn lower bound (proofs/P06) is 9.855 % IL there, just below
 //! the printed 9.86, so the bound does not refute this value; the best partition known (IL
-//! 14.469, proofs/certificates) makes a 9.86 from a one-pass heuristic implausible. We report
+//! 14.469, instances/library) makes a 9.86 from a one-pass heuristic implausible. We report
 //! the true IL of the algorithm as
 //! described; `tests/lineage_sanity.rs` pins it.
 //!

@@ -28,7 +28,7 @@ use crate::data::Instance;
 
 /// True when the kd-tree answers faster than the scan for `m` records of dimension `d`.
 /// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures, one
-/// thread; figures in `proofs/certificates/study-engine.txt`): scan/tree time 1.0 at
+/// thread; figures in `studies/study-engine.txt`): scan/tree time 1.0 at
 /// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
 /// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the
 /// tree's farthest queries (from MDAV's r, a hull record) visit most leaves; at d = 5..6 the
@@ -44,7 +44,7 @@ pub fn use_tree(m: usize, d: usize) -> bool {
 /// True when the ball buckets ([`BucketRemaining`]) are chosen: never by size any more.
 /// At d = 10 they beat the `f64` scan from 2 x 10^5 records, but the filtered scan
 /// ([`FilterScan`]) beats them there by 2.6x (5.8 s against 15.0 s CPU at 2 x 10^5,
-/// `proofs/certificates/study-engine.txt` section "24-mdav"); they stay available through
+/// `studies/study-engine.txt` section "24-mdav"); they stay available through
 /// `MICROAGG_SPATIAL=buckets`.
 pub fn use_buckets(_m: usize, _d: usize) -> bool {
     false
@@ -52,7 +52,7 @@ pub fn use_buckets(_m: usize, _d: usize) -> bool {
 
 /// True when a filtered scan is chosen where [`use_tree`] does not hold: from
 /// [`FILTER_MIN`] records. Measured (MDAV, k = 5, Gaussian mixtures, one thread, CPU
-/// seconds, `proofs/certificates/study-engine.txt` sections "24-mdav"): the `f32` filter
+/// seconds, `studies/study-engine.txt` sections "24-mdav"): the `f32` filter
 /// ([`FilterScan`]) against the `f64` scan 3.48 -> 1.68 s at 10^5, d = 10; against the
 /// tree 2.15 -> 1.05 s at 10^5, d = 6 and 0.78 -> 0.36 s at 6 x 10^4, d = 6 (the tree keeps
 /// d <= 4: 0.71 s against 0.82 s at 10^5, d = 4). The fixed-point filter ([`FixedScan`],

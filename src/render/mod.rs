@@ -19,6 +19,7 @@
 pub mod bound;
 pub mod check;
 pub mod exact;
+pub mod library;
 pub mod list;
 pub mod run;
 

@@ -60,15 +60,22 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
         }
     }
     if let Some(b) = bound {
+        // Labelled by the method that produced the value (nn when colgen did not pass it).
         text += &format!(
-            "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %\n",
-            b.method,
+            "  bound {:<20} IL >= {:.6} %  ({}certified), gap {} %{}\n",
+            b.produced_by,
             b.il_lower_bound,
             if b.certified { "" } else { "not " },
             crate::bound::gap_percent(record.sse, b.lower_bound)
-                .map_or("n/a".to_string(), |g| format!("{g:.4}"))
+                .map_or("n/a".to_string(), |g| format!("{g:.4}")),
+            if b.produced_by != b.method {
+                format!(" ({} asked; it did not pass the nn bound)", b.method)
+            } else {
+                String::new()
+            }
         );
     }
+    text += &best_known_lines(record);
     if let Some(why) = &record.bound_skipped {
         text += &format!("  bound skipped: {why}\n");
     }
@@ -77,6 +84,42 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
     }
     if let Some(m) = &record.missing {
         text += &m.line();
+    }
+    text
+}
+
+/// The library's bound and the two gaps of a run: to the best certified bound known (with
+/// its source) and to the best-known SSE.
+pub fn best_known_lines(record: &Record) -> String {
+    let mut text = String::new();
+    let pct = |g: Option<f64>| g.map_or("n/a".to_string(), |g| format!("{g:.4}"));
+    if let Some(b) = record
+        .bounds
+        .iter()
+        .find(|b| b.name == crate::library::Reference::LABEL)
+    {
+        text += &format!(
+            "  bound {:<20} IL >= {:.6} %  ({}), gap {} %\n",
+            b.name,
+            b.il,
+            b.source,
+            pct(crate::bound::gap_percent(record.sse, b.sse))
+        );
+    }
+    if let (Some(best), Some(_)) = (&record.best_bound, &record.best_known_sse) {
+        text += &format!(
+            "  gap {} % to the best certified bound known ({}: {}); gap {} % to the best-known SSE {:.6}\n",
+            pct(record.gap),
+            best.name,
+            best.source,
+            pct(record.gap_best_known),
+            record.best_known_sse.unwrap_or(f64::NAN)
+        );
+    } else if let Some(known) = record.best_known_sse {
+        text += &format!(
+            "  gap {} % to the best-known SSE {known:.6}\n",
+            pct(record.gap_best_known)
+        );
     }
     text
 }

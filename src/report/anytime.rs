@@ -42,6 +42,9 @@ fn marker_indices(n: usize) -> [usize; 4] {
     [0, n / 3, 2 * n / 3, n.saturating_sub(1)]
 }
 
+/// Legend of the best-known partition's line.
+const KNOWN: &str = "best-known partition (library)";
+
 pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
     let series: Vec<(usize, Median)> = all
         .iter()
@@ -56,6 +59,10 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
         .filter_map(|r| r.best_bound.as_ref())
         .filter(|b| b.certified)
         .max_by(|a, b| a.il.total_cmp(&b.il));
+    // The best-known partition's IL (benchmark library), when the records carry it.
+    let known_il = runs
+        .iter()
+        .find_map(|r| Some(100.0 * r.best_known_sse? / r.sst?));
     // (time, lo, hi) of everything drawn, for the axes.
     let extent: Vec<(f64, f64, f64)> = series
         .iter()
@@ -71,8 +78,13 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
         .iter()
         .map(|e| e.1)
         .chain(bound.map(|b| b.il))
+        .chain(known_il)
         .fold(f64::INFINITY, f64::min);
-    let il_hi = extent.iter().map(|e| e.2).fold(f64::NEG_INFINITY, f64::max);
+    let il_hi = extent
+        .iter()
+        .map(|e| e.2)
+        .chain(known_il)
+        .fold(f64::NEG_INFINITY, f64::max);
     let (y0, y1) = if il_lo.is_finite() && il_hi.is_finite() {
         padded(il_lo, il_hi)
     } else {
@@ -82,6 +94,9 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
     let mut names: Vec<String> = series.iter().map(|(i, _)| all[*i].clone()).collect();
     if let Some(b) = bound {
         names.push(format!("certified LB ({})", b.name));
+    }
+    if known_il.is_some() {
+        names.push(KNOWN.to_string());
     }
     let mut svg = String::new();
     {
@@ -164,6 +179,15 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
                 None,
                 true,
             ));
+        }
+        if let Some(il) = known_il {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(x0, il), (x1, il)],
+                6,
+                8,
+                RGBColor(90, 90, 90).stroke_width(3),
+            ))?;
+            legend.push((KNOWN.to_string(), RGBColor(90, 90, 90), None, true));
         }
         draw_legend(&bottom, &legend, cols)?;
         root.present()?;

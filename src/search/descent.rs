@@ -25,7 +25,7 @@
 //! with m = 30 and k = 3 about 10 groups, 40 O(d) evaluations. A 3-cycle search adds
 //! O((G_nb s + m + 64) d) (64 = 8 x 8 closing pairs). Every swap partner and every 3-cycle
 //! term costs one dot product (P02, "One dot product per candidate"); the measured effect
-//! of both on the ILS iteration rate is in proofs/certificates/study-ils-moves.txt.
+//! of both on the ILS iteration rate is in studies/study-ils-moves.txt.
 //!
 //! ## References
 //! - Laszlo, M. and Mukherjee, S. (2015). Iterated local search for microaggregation.
@@ -129,7 +129,7 @@ impl Descent {
 /// (10 neighbours, measured: 236 s against 23.6 s), which puts the default `mdav+descent`
 /// over two minutes at 10^6. Below the crossover the exact lists are affordable and kept,
 /// so every result below it (the CASC files, every test instance) is unchanged
-/// (`proofs/certificates/study-engine.txt`, 24-pool).
+/// (`studies/study-engine.txt`, 24-pool).
 pub const AUTO_APPROX_FROM: usize = 250_000;
 /// The eps of the approximate lists the default picks from [`AUTO_APPROX_FROM`] records
 /// (eps = 3 loses too much: 4.51 % below MDAV at 10^6 against 5.08 % for eps = 1).
@@ -150,7 +150,7 @@ pub fn auto_approx(n: usize) -> f64 {
 /// from MDAV the descent's moves run on one thread: 43 s with 30 neighbours against 14 s
 /// with 10, which puts the default `mdav+descent` over two minutes there (~141-148 s
 /// derived); with 10 it ends 5.09 % below MDAV's IL (30: 6.25 %)
-/// (`proofs/certificates/study-engine.txt`, 24-pool and 24-defaults). Below the
+/// (`studies/study-engine.txt`, 24-pool and 24-defaults). Below the
 /// crossover the default stays 30, so every result there is unchanged.
 pub const AUTO_NEIGHBOURS: usize = 10;
 /// Neighbours per record of the default descent below [`AUTO_APPROX_FROM`] records (the

@@ -34,7 +34,7 @@
 //! argument holds exactly only for this cost; with the distance an LP step can raise the
 //! SSE, which the refinement loop and the best-so-far bookkeeping absorb). The default
 //! follows the paper so that published runs can be repeated; the comparison of the two costs
-//! on Table 3 is in proofs/certificates/study-imhm-cost.txt.
+//! on Table 3 is in studies/study-imhm-cost.txt.
 //!
 //! One outer iteration is one step, so the time limit and Ctrl-C are checked between
 //! iterations and inside the refinement loop. The executor keeps the best partition, so the

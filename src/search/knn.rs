@@ -30,7 +30,7 @@
 //! ## Complexity
 //! Build O(n log n d), O(n d) memory (a copy of the rows) plus O(n / LEAF) nodes. A query
 //! visits O(log n) nodes and a few leaves in low d, more as d grows (kd-tree bounds loosen
-//! with d); measured times in `proofs/certificates/study-engine.txt`. Output O(n m).
+//! with d); measured times in `studies/study-engine.txt`. Output O(n m).
 //!
 //! ## References
 //! - Friedman, J. H., Bentley, J. L. and Finkel, R. A. (1977). An algorithm for finding best

@@ -17,7 +17,7 @@
 //! Per record examined, O(m + G_nb s d) for m neighbours spread over G_nb groups of size s:
 //! with m = 30 and k = 3 about 10 groups, 40 O(d) evaluations. A 3-cycle search adds
 //! O((G_nb s + m + 64) d) (64 = 8 x 8 closing pairs); the measured effect on the ILS
-//! iteration rate is in proofs/certificates/study-ils-moves.txt.
+//! iteration rate is in studies/study-ils-moves.txt.
 //!
 //! ## References
 //! - Toth, P. and Vigo, D. (2003). The granular tabu search and its application to the

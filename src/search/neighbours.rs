@@ -10,7 +10,7 @@
 //! From 4096 records the lists come from the static all-kNN kd-tree of [`super::knn`] (the
 //! same lists, ties included): build O(n log n d), then n m-nearest queries in tree order,
 //! in parallel chunks; a query visits few leaves in low d and more as d grows (measured in
-//! `proofs/certificates/study-engine.txt`). Below that, brute force:
+//! `studies/study-engine.txt`). Below that, brute force:
 //! O(n^2 d) (about 0.2 s for EIA, n = 4092, d = 11). O(n m) memory.
 //! [`Neighbours::build_until`] polls a stop rule between records (between chunks of
 //! [`CHUNK`] on the tree path), so a time limit or Ctrl-C is honoured promptly.
@@ -48,7 +48,7 @@ impl Neighbours {
     /// the true i-th nearest distance) where the tree is used (from 4096 records; below,
     /// the exact scan). `eps = 0` gives the exact lists. Candidate lists for local search
     /// need not be exact, and in d = 10 the exact ones cost most of a descent at 10^6
-    /// records (`proofs/certificates/study-engine.txt`, section 24-descent).
+    /// records (`studies/study-engine.txt`, section 24-descent).
     pub fn build_approx_until(
         inst: &Instance,
         m: usize,
@@ -124,7 +124,7 @@ impl Neighbours {
 pub const CHUNK: usize = super::knn::CHUNK;
 
 /// The kd-tree pays from a few thousand records (measured in
-/// `proofs/certificates/study-engine.txt`); both paths give the same lists.
+/// `studies/study-engine.txt`); both paths give the same lists.
 fn use_tree(n: usize, m: usize) -> bool {
     n >= 4096 && m > 0
 }

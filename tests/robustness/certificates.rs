@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 fn stored(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("proofs/certificates")
+        .join("instances/library")
         .join(name)
 }
 

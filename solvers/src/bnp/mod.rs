@@ -65,7 +65,7 @@
 //! (O(pool · 2k)), simplex re-solves, O(n L k^2) heuristic pricing per iteration and the exact
 //! pricing of [`pricing`] (budgeted by `exact_nodes` per call and the deadline). Memory: the
 //! n x n distance matrix, the column pool and the open nodes' decisions (O(depth) each).
-//! Measured figures: `proofs/certificates/study-colgen.txt` (section "branch-and-price").
+//! Measured figures: `studies/study-colgen.txt` (section "branch-and-price").
 //! This file is over 500 lines because [`branch_and_price`]'s loop holds the node queue, the
 //! column and cut pools, the incumbent and the leaf proofs of the certificate at once; its
 //! node work, branching, incumbent and enumeration already live in the submodules.
@@ -322,6 +322,7 @@ fn search(
         sse: 0.0,
         sse_upper: 0.0,
         lower_bound: nn,
+        nn,
         proven_optimal: false,
         root_lp: f64::NAN,
         root_lp_cuts: f64::NAN,

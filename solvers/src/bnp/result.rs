@@ -74,6 +74,9 @@ pub struct BnpResult {
     pub sse_upper: f64,
     /// Certified global lower bound on the optimum.
     pub lower_bound: f64,
+    /// The nn bound (P06) the search starts from: `lower_bound` equals it when no node
+    /// improved on it.
+    pub nn: f64,
     /// True when `lower_bound >= (1 - PROOF_REL_GAP) sse_upper` (P12, P17).
     pub proven_optimal: bool,
     /// Master LP value at the root when its column generation converged (NaN otherwise; not

@@ -27,7 +27,7 @@ pub const BYTE_FROM: usize = 400_000;
 /// Its grid step is the largest magnitude / 127, so one far value (a heavy-tailed column)
 /// coarsens it for every record, and most records then stay candidates of each 8-bit pass,
 /// each needing an exact distance. Measured near the break-even (MDAV, d = 10,
-/// `proofs/certificates/study-engine.txt` section "24-final"; the Gaussian mixtures there
+/// `studies/study-engine.txt` section "24-final"; the Gaussian mixtures there
 /// lie within 6.2).
 pub const BYTE_MAX_SPREAD: f64 = 10.0;
 

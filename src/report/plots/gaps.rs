@@ -1,7 +1,9 @@
 //! # The gaps figure
 //!
 //! Per case and pipeline, a bar to the gap of the best run and a diamond at the gap of the
-//! median run, to the case's best bound (see [`super`]). Moved out of `plots.rs` unchanged.
+//! median run, to the case's best certified bound known (see [`super`]), and a circle at the
+//! best run's gap to the best-known SSE (benchmark library) when the case has one. The axis
+//! names the methods that produced the bounds (`library`: the stored certificate).
 //!
 //! ## Complexity
 //! O(records log records) for the medians; drawing is linear in the bars drawn.
@@ -11,8 +13,9 @@
 
 use super::*;
 
-/// Bars of one case: (pipeline index, best-run gap, median-run gap).
-type GapBars = Vec<(usize, f64, f64)>;
+/// Bars of one case: (pipeline index, best-run gap, median-run gap, best run's gap to the
+/// best-known SSE).
+type GapBars = Vec<(usize, f64, f64, Option<f64>)>;
 
 pub(super) fn gaps_svg(
     records: &[Record],
@@ -24,14 +27,15 @@ pub(super) fn gaps_svg(
     for (inst, k) in cases {
         let mut bars = Vec::new();
         for (i, p) in all.iter().enumerate() {
-            let gaps: Vec<f64> = records
+            let of: Vec<&Record> = records
                 .iter()
                 .filter(|r| &r.instance == inst && r.k == *k && &r.pipeline == p)
-                .filter_map(|r| r.gap)
                 .collect();
+            let gaps: Vec<f64> = of.iter().filter_map(|r| r.gap).collect();
             if !gaps.is_empty() {
                 let best = gaps.iter().copied().fold(f64::INFINITY, f64::min);
-                bars.push((i, best, median(&gaps)));
+                let known = of.iter().filter_map(|r| r.gap_best_known).reduce(f64::min);
+                bars.push((i, best, median(&gaps), known));
             }
         }
         if !bars.is_empty() {
@@ -48,11 +52,21 @@ pub(super) fn gaps_svg(
         .flat_map(|(_, b)| b.iter().map(|x| x.2.max(x.1)))
         .fold(0.0, f64::max);
     let x1 = if g_max > 0.0 { g_max * 1.1 } else { 1.0 };
+    // A run below the best-known SSE has a negative gap to it: the axis starts there.
+    let g_min = rows
+        .iter()
+        .flat_map(|(_, b)| b.iter().filter_map(|x| x.3))
+        .fold(0.0, f64::min);
+    let x0 = if g_min < 0.0 { g_min * 1.1 } else { 0.0 };
+    let has_known = rows.iter().any(|(_, b)| b.iter().any(|x| x.3.is_some()));
     let dec = decimals(x1);
     let slots: usize = rows.iter().map(|(_, b)| b.len()).sum();
     let used: Vec<usize> = distinct(rows.iter().flat_map(|(_, b)| b.iter().map(|x| x.0)));
     let mut names: Vec<String> = used.iter().map(|&i| all[i].clone()).collect();
     names.push("median run".into());
+    if has_known {
+        names.push("best run, gap to best-known SSE".into());
+    }
     let label_w = rows
         .iter()
         .map(|(l, _)| style::text_width(l))
@@ -73,10 +87,13 @@ pub(super) fn gaps_svg(
             .margin_right(50)
             .x_label_area_size(130)
             .y_label_area_size(label_w.min(style::WIDTH / 2))
-            .build_cartesian_2d(0.0..x1, 0.0..total)?;
+            .build_cartesian_2d(x0..x1, 0.0..total)?;
         chart
             .configure_mesh()
-            .x_desc(format!("gap to bound {} (%)", methods.join(", ")))
+            .x_desc(format!(
+                "gap to the best bound known: {} (%)",
+                methods.join(", ")
+            ))
             .label_style(font(style::TEXT))
             .axis_desc_style(font(style::TITLE))
             .x_label_formatter(&|x| format!("{x:.dec$}"))
@@ -91,7 +108,7 @@ pub(super) fn gaps_svg(
         let mut y = total - 0.4;
         for (label, bars) in &rows {
             let y_top = y;
-            for &(i, best, med) in bars {
+            for &(i, best, med, known) in bars {
                 let c = color(i);
                 chart.draw_series(std::iter::once(Rectangle::new(
                     [(0.0, y - 0.9), (best, y - 0.1)],
@@ -104,6 +121,15 @@ pub(super) fn gaps_svg(
                     RGBColor(0, 0, 0),
                     style::MARK - 2,
                 )?;
+                if let Some(g) = known {
+                    draw_marker(
+                        chart.plotting_area(),
+                        (g, y - 0.5),
+                        Shape::Circle,
+                        RGBColor(90, 90, 90),
+                        style::MARK - 2,
+                    )?;
+                }
                 y -= 1.0;
             }
             let (px, py) = chart.backend_coord(&(0.0, (y_top + y) / 2.0));
@@ -124,6 +150,14 @@ pub(super) fn gaps_svg(
             Some(Shape::Diamond),
             false,
         ));
+        if has_known {
+            legend.push((
+                "best run, gap to best-known SSE".into(),
+                RGBColor(90, 90, 90),
+                Some(Shape::Circle),
+                false,
+            ));
+        }
         draw_legend(&bottom, &legend, cols)?;
         root.present()?;
     }

@@ -18,6 +18,10 @@ fn row(il: f64, sd: Option<f64>) -> CaseRow {
         bound_sse: None,
         bound_il: None,
         gap: None,
+        bound_name: None,
+        bound_source: None,
+        best_known_sse: None,
+        gap_best_known: None,
         published_il: Some(16.9326),
         published_sse: None,
         published_source: Some("Paper, Table 1".into()),
@@ -86,6 +90,7 @@ fn latex_is_booktabs_with_escaped_names_and_sources() {
 fn csv_quotes_fields_with_commas_and_leaves_missing_values_empty() {
     let s = render(&[row(2.0, Some(0.25))], Format::Csv);
     let line = s.lines().nth(1).unwrap();
-    assert!(line.ends_with(",16.9326,,\"Paper, Table 1\""), "{line}");
+    // The bound's method and source and the best-known SSE and its gap come last (empty).
+    assert!(line.ends_with(",16.9326,,\"Paper, Table 1\",,,,"), "{line}");
     assert!(line.contains(",2,2,0.25,1,0.5,,,,"), "{line}");
 }

@@ -75,7 +75,7 @@
 //! O(n^2) memory for the distance matrix (refused beyond [`pricing::MAX_RECORDS`]); per
 //! iteration one simplex re-solve and O(n L k^2) heuristic pricing; exact pricing as in
 //! [`pricing`]. The loop stops at `time_limit` seconds (the final exact pricing takes the
-//! reserved fraction `final_fraction`). Measured figures: proofs/certificates/study-colgen.txt.
+//! reserved fraction `final_fraction`). Measured figures: studies/study-colgen.txt.
 //!
 //! ## References
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for
