@@ -26,17 +26,18 @@ pub struct DataSource<'a> {
 /// Re-check a certificate file for (`inst`, k), as `verify-bound` does.
 pub fn verify_certificate(path: &Path, inst: &Instance, k: usize) -> Result<Verdict> {
     let text = crate::certificate::read_text(path)?;
-    if crate::bound::weighted_certificate::is_weighted_certificate(&text) {
+    let file = path.display().to_string();
+    let format = crate::certificate::format_of(&text, &file)?;
+    if format == crate::bound::weighted_certificate::FORMAT {
         return Err(Error::usage(format!(
-            "{}: a weighted certificate bounds the weighted SSE; the library holds bounds on the SSE",
-            path.display()
+            "{file}: a weighted certificate bounds the weighted SSE; the library holds bounds on the SSE"
         )));
     }
-    if crate::bnp_certificate::is_bnp_certificate(&text) {
-        let c = crate::bnp_certificate::BnpCertificate::parse(&text, &path.display().to_string())?;
+    if format == crate::bnp_certificate::FORMAT {
+        let c = crate::bnp_certificate::BnpCertificate::parse(&text, &file)?;
         crate::bnp_certificate::verify(&c, inst, k, None)
     } else {
-        let c = crate::certificate::BoundCertificate::read(path)?;
+        let c = crate::certificate::BoundCertificate::parse(&text, &file)?;
         crate::certificate::verify(&c, inst, k, None)
     }
 }
@@ -182,8 +183,10 @@ fn proven_with_stored_bound(
         pricing_exact: true,
         nodes: 0,
         reason: None,
+        time_limit_reached: false,
     };
-    let o = crate::certificate::optimality_of(&verdict, inst, k, labels, &lib.dir.join(file))?;
+    let upper = crate::certificate::labels_upper(inst, k, labels, &lib.dir.join(file))?;
+    let o = crate::certificate::optimality_of(&verdict, &upper);
     Ok(o.proven_optimal)
 }
 
@@ -246,8 +249,8 @@ pub fn submit_certificate(
     {
         Some(p) => {
             let labels = crate::labels::read_labels(&lib.dir.join(&p.file))?;
-            crate::certificate::optimality_of(&v, inst, k, &labels, &lib.dir.join(&p.file))?
-                .proven_optimal
+            let upper = crate::certificate::labels_upper(inst, k, &labels, &lib.dir.join(&p.file))?;
+            crate::certificate::optimality_of(&v, &upper).proven_optimal
         }
         None => false,
     };
@@ -274,7 +277,8 @@ pub fn submit_certificate(
 /// file already has that name.
 fn stored_name(lib: &Library, name: &str, k: usize, path: &Path, sha: &str) -> Result<String> {
     let text = crate::certificate::read_text(path)?;
-    let kind = if crate::bnp_certificate::is_bnp_certificate(&text) {
+    let format = crate::certificate::format_of(&text, &path.display().to_string())?;
+    let kind = if format == crate::bnp_certificate::FORMAT {
         "bnp"
     } else {
         "bound"

@@ -102,7 +102,8 @@ pub fn case(lib: &mut Library, inst: &Instance, case: &Case) -> Result<CaseCheck
         },
     );
     if let (Some(l), Some(p)) = (&labels, &case.partition) {
-        let o = crate::certificate::optimality_of(&v, inst, case.k, l, &lib.dir.join(&p.file))?;
+        let upper = crate::certificate::labels_upper(inst, case.k, l, &lib.dir.join(&p.file))?;
+        let o = crate::certificate::optimality_of(&v, &upper);
         if o.proven_optimal != case.proven_optimal {
             fail(
                 &mut out,
