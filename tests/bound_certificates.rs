@@ -268,13 +268,11 @@ fn recomputed_bounds_never_exceed_the_brute_force_optimum() {
     }
 }
 
-/// Every colgen certificate of the benchmark library's folder verifies, except those whose
-/// cached verification (instances/library/verified.tsv) took more than 30 s, which the
-/// ignored test of tests/library.rs re-verifies.
+/// Every colgen certificate of the benchmark library's folder verifies (the k = 10 ones take
+/// minutes: census about 3 on an idle core).
 #[test]
 fn stored_casc_certificates_verify() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/library");
-    let lib = microagg::library::Library::open(&dir).unwrap();
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -288,10 +286,6 @@ fn stored_casc_certificates_verify() {
             .split_once("-k")
             .expect("file name <instance>-k<K>.bound.json");
         if common::casc(id).is_none() {
-            continue;
-        }
-        let sha = microagg::library::key::file_sha256(&path).unwrap();
-        if lib.cache.0.get(&sha).is_some_and(|v| v.seconds > 30.0) {
             continue;
         }
         let (code, text) = verify_exit(id, k, &path);
@@ -495,7 +489,7 @@ fn compacted_bnp_certificates_keep_their_proof() {
     let root = c
         .leaves
         .iter()
-        .find(|l| l.lower_bound.is_some())
+        .find(|l| l.lower_bound.is_some() && !l.nn_bound)
         .unwrap()
         .clone();
     // The root's proof split by hand into a tree of three leaves with the same proof and
@@ -592,7 +586,7 @@ fn stored_bnp_certificates(max_leaves: Option<usize>) {
         let bad_path = tmp.path().join("bad.bnp.json.gz");
         let mut bad = cert.clone();
         let j = (0..bad.leaves.len())
-            .find(|&j| bad.leaves[j].lower_bound.is_some())
+            .find(|&j| bad.leaves[j].lower_bound.is_some() && !bad.leaves[j].nn_bound)
             .unwrap();
         bad.leaves.swap(0, j);
         bad.leaves[0].duals[0] += 0.1 * (1.0 + cert.lower_bound.abs() / cert.n as f64);

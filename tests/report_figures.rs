@@ -110,7 +110,7 @@ fn every_figure_kind_is_drawn_in_three_formats_and_looks_plausible() {
         std::fs::read_to_string(out.join("figures").join(format!("{}.svg", stems[0]))).unwrap();
     assert!(conv.contains("certified LB (nn)"));
     let gaps = std::fs::read_to_string(out.join("figures/gaps.svg")).unwrap();
-    assert!(gaps.contains("bound nn"));
+    assert!(gaps.contains("gap to the best bound known: nn (%)"));
     // The same records give the same figures, byte for byte.
     let first = std::fs::read(out.join("figures/time-to-target.svg")).unwrap();
     report::report(&out, report::Format::Markdown).unwrap();
