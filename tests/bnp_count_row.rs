@@ -321,7 +321,11 @@ fn count_row_certificates_verify_and_tampered_ones_are_rejected() {
         assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
         assert!(v.recomputed >= cert.lower_bound, "case {case}");
         checked += 1;
-        let Some(j) = cert.leaves.iter().position(|l| l.lower_bound.is_some() && !l.nn_bound) else {
+        let Some(j) = cert
+            .leaves
+            .iter()
+            .position(|l| l.lower_bound.is_some() && !l.nn_bound)
+        else {
             continue;
         };
         let claim = cert.leaves[j].lower_bound.unwrap();

@@ -33,7 +33,7 @@
 //! elapsed time (a full pool is otherwise emptied unmerged). Off by default because the
 //! MIPs pay only where they solve within about a second (EIA; see study-merge.txt).
 //!
-//! The defaults and options come from the studies under `instances/library/`:
+//! The defaults and options come from the studies under `studies/`:
 //! study-ils-params.txt (stall, pool sizes), study-ils-schedule.txt (the budget-driven
 //! schedule, start temperature, `max_pool`, `pool`), study-ils-moves.txt (`cycles`,
 //! `split_large` on, `settle` and `sizes` off), study-merge.txt (`merge_*`).
