@@ -205,6 +205,41 @@ impl IdentifierWatch {
     }
 }
 
+/// The decimals of each of the run's columns in `input` (the most any cell shows), so that
+/// released values can be rounded as the input was written.
+fn column_decimals(inst: &Instance, input: &Path, delimiter: u8) -> Result<Vec<usize>> {
+    let io = |e: std::io::Error| Error::io(input, e);
+    let mut skipped = Vec::new();
+    let mut r = open(input, delimiter)?;
+    let header = r.next_record(&mut skipped).map_err(io)?;
+    let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
+    let names: Vec<String> = (0..header.fields.len())
+        .map(|j| header.decoded(j))
+        .collect();
+    let pos = column_positions(inst, &names, input)?;
+    let mut dec = vec![0usize; inst.d];
+    while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
+        for (c, &j) in pos.iter().enumerate() {
+            if j < rec.fields.len() {
+                dec[c] = dec[c].max(decimals_of(&rec.decoded(j)));
+            }
+        }
+    }
+    Ok(dec)
+}
+
+/// Released value `v` of the run's column `c` as written (rounded to the input's decimals
+/// when given, quoted when it contains the delimiter) and the value that text reads back as.
+fn released_cell(v: f64, decimals: Option<&[usize]>, c: usize, delimiter: u8) -> (String, f64) {
+    let s = format_value(v, decimals.map(|dec| dec[c]));
+    let value = s.parse::<f64>().unwrap_or(v);
+    if s.as_bytes().contains(&delimiter) {
+        (format!("\"{s}\""), value)
+    } else {
+        (s, value)
+    }
+}
+
 /// As [`write_whole_file`], with the direct identifiers of `protect` dropped, hashed or
 /// kept (the run's columns cannot be identifiers) and the rows in `protect.order` (slot s
 /// holds input row `order[s]`; empty lines and line ends stay where they were).
@@ -240,23 +275,7 @@ pub fn write_protected(
     let mut skipped = Vec::new();
     // Pass 1 (rounding only): the decimals of each chosen column.
     let decimals = if round {
-        let mut r = open(input, delimiter)?;
-        let header = r.next_record(&mut skipped).map_err(io)?;
-        let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
-        let names: Vec<String> = (0..header.fields.len())
-            .map(|j| header.decoded(j))
-            .collect();
-        let pos = column_positions(inst, &names, input)?;
-        let mut dec = vec![0usize; d];
-        while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
-            for (c, &j) in pos.iter().enumerate() {
-                if j < rec.fields.len() {
-                    dec[c] = dec[c].max(decimals_of(&rec.decoded(j)));
-                }
-            }
-        }
-        skipped.clear();
-        Some(dec)
+        Some(column_decimals(inst, input, delimiter)?)
     } else {
         None
     };
@@ -351,11 +370,8 @@ pub fn write_protected(
                         written.push(f64::NAN);
                         buf.extend_from_slice(&rec.bytes[field.clone()]);
                     } else {
-                        let mut s = format_value(v, decimals.as_ref().map(|dec| dec[c]));
-                        written.push(s.parse::<f64>().unwrap_or(v));
-                        if s.as_bytes().contains(&delimiter) {
-                            s = format!("\"{s}\"");
-                        }
+                        let (s, value) = released_cell(v, decimals.as_deref(), c, delimiter);
+                        written.push(value);
                         buf.extend_from_slice(s.as_bytes());
                     }
                 }
@@ -370,11 +386,8 @@ pub fn write_protected(
                         )));
                     }
                     let v = released[row * d + c];
-                    let mut s = format_value(v, decimals.as_ref().map(|dec| dec[c]));
-                    if s.as_bytes().contains(&delimiter) {
-                        s = format!("\"{s}\"");
-                    }
-                    written.push(s.trim_matches('"').parse::<f64>().unwrap_or(v));
+                    let (s, value) = released_cell(v, decimals.as_deref(), c, delimiter);
+                    written.push(value);
                     buf.extend_from_slice(s.as_bytes());
                 }
             }

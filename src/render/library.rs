@@ -87,26 +87,27 @@ pub fn show(lib: &Library, instance: &str, k: Option<usize>) -> String {
         ));
         if let Some(p) = &c.partition {
             out.push_str(&format!(
-                "  partition {} SSE {:.10} IL {:.6} %\n    from {} (commit {}, {})\n",
+                "  partition {} SSE {:.10} IL {:.6} %\n{}",
                 lib.dir.join(&p.file).display(),
                 p.sse,
                 p.il,
-                p.provenance.command,
-                p.provenance.commit,
-                p.provenance.date
+                from(&p.provenance)
             ));
         }
         if let Some(b) = &c.bound {
             out.push_str(&format!(
-                "  certificate {} claims {:.10} (sha256 {})\n    from {} (commit {}, {})\n",
+                "  certificate {} claims {:.10} (sha256 {})\n{}",
                 lib.dir.join(&b.file).display(),
                 b.value,
                 b.sha256,
-                b.provenance.command,
-                b.provenance.commit,
-                b.provenance.date
+                from(&b.provenance)
             ));
         }
     }
     out
+}
+
+/// The provenance line under a stored file: its command, commit and date.
+fn from(p: &crate::library::manifest::Provenance) -> String {
+    format!("    from {} (commit {}, {})\n", p.command, p.commit, p.date)
 }
