@@ -48,6 +48,7 @@ use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMaster
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::bounds::colgen::subgrad::GroupPool;
+use microagg_solvers::bounds::colgen::ColgenObserver;
 use microagg_solvers::bounds::verifiable_claim;
 use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
@@ -122,8 +123,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             deadline: deadline.into(),
             moving_centre,
             ipm,
-            progress: true,
         },
+        &mut Print,
     )?;
     let best = (run.ascent.lower_bound, run.ascent.duals);
     println!(
@@ -175,4 +176,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("written {} (claim {claim:.6})", out.display());
     }
     Ok(())
+}
+
+/// Prints the kernel's detail lines and warnings on stderr as they come.
+struct Print;
+
+impl ColgenObserver for Print {
+    fn detail(&mut self, line: std::fmt::Arguments<'_>) {
+        eprintln!("{line}");
+    }
+    fn warning(&mut self, line: std::fmt::Arguments<'_>) {
+        eprintln!("{line}");
+    }
 }

@@ -43,6 +43,7 @@ use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::bounds::colgen::subgrad::{slack_push, GroupPool, Projection};
+use microagg_solvers::bounds::colgen::ColgenObserver;
 use microagg_solvers::bounds::verifiable_claim;
 use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
@@ -100,7 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         tau,
         true,
         start + Duration::from_secs_f64(seconds),
-        true,
+        &mut Print,
     );
     let (best, y) = (asc.lower_bound, asc.duals);
     println!(
@@ -131,4 +132,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("written {} (claim {claim:.6})", out.display());
     }
     Ok(())
+}
+
+/// Prints the kernel's detail lines and warnings on stderr as they come.
+struct Print;
+
+impl ColgenObserver for Print {
+    fn detail(&mut self, line: std::fmt::Arguments<'_>) {
+        eprintln!("{line}");
+    }
+    fn warning(&mut self, line: std::fmt::Arguments<'_>) {
+        eprintln!("{line}");
+    }
 }

@@ -424,7 +424,7 @@ pub fn compute_reporting(
                 &starts,
                 &opts,
                 Some(interrupt),
-                &mut |p| ticker.tell(p),
+                &mut ticker,
             )
             .map_err(|e| Error::algorithm("bound colgen", e))?;
             certificate = Err("no Lagrangian bound was computed within the time limit".into());

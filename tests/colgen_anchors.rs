@@ -14,6 +14,7 @@ use microagg_solvers::bounds::colgen::pricing::{
 };
 use microagg_solvers::bounds::colgen::rc_margin;
 use microagg_solvers::bounds::colgen::verify::{verify_lagrangian, verify_lagrangian_anchored};
+use microagg_solvers::bounds::colgen::Quiet;
 use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -308,7 +309,7 @@ fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
             ..SubgradOptions::default()
         };
         let deadline = Instant::now() + Duration::from_millis(300);
-        let asc = ascend(&geo, d, &y0, opt * 1.01, &[], &opts, deadline, false);
+        let asc = ascend(&geo, d, &y0, opt * 1.01, &[], &opts, deadline, &mut Quiet);
         assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
         for &(_, _, v, _) in &asc.checks {
             assert!(
@@ -494,7 +495,7 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
             0.5,
             stop,
             deadline,
-            false,
+            &mut Quiet,
         );
         assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
         for &(_, _, v, _) in &asc.checks {
@@ -574,7 +575,7 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
             tau,
             case % 4 >= 2,
             deadline,
-            false,
+            &mut Quiet,
         );
         for &(_, _, v, _) in &asc.checks {
             assert!(v <= opt, "case {case} (n={n}, d={d}, k={k}): {v} > {opt}");
@@ -917,7 +918,7 @@ fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
         let tau = -threshold * opt.max(f64::MIN_POSITIVE) / (n / k) as f64;
         let far = Instant::now() + Duration::from_secs(5);
         let at_tau = certify_check(&geo, &y0, d, tau, far, &mut GroupPool::default()).value;
-        let tight = tighten(&geo, d, &y0, tau, far, false);
+        let tight = tighten(&geo, d, &y0, tau, far, &mut Quiet);
         assert!(
             tight.value >= at_tau && tight.value <= opt && tight.tau > tau && tight.tau < 0.0,
             "case {case}: {tight:?} vs {at_tau} at {tau}, optimum {opt}"

@@ -12,6 +12,7 @@ use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMaster
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
 use microagg_solvers::bounds::colgen::verify::verify_lagrangian_anchored;
+use microagg_solvers::bounds::colgen::Quiet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -77,8 +78,8 @@ fn pool_master_push_stays_between_its_start_and_the_optimum_and_verifies() {
                 deadline: far.into(),
                 moving_centre: case % 4 >= 2,
                 ipm: case % 3 == 1,
-                progress: false,
             },
+            &mut Quiet,
         )
         .unwrap();
         let lb = run.ascent.lower_bound;

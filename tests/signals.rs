@@ -478,10 +478,11 @@ fn an_interrupted_colgen_or_bnp_bound_stays_below_the_brute_force_optimum() {
                 ..Default::default()
             };
             let t = Instant::now();
-            let b = colgen_bound_stoppable(x, n, d, k, &[&start], &opts, Some(&flag), &mut |_| {
-                flag.store(true, Ordering::SeqCst)
-            })
-            .unwrap();
+            let b =
+                colgen_bound_stoppable(x, n, d, k, &[&start], &opts, Some(&flag), &mut |_: &_| {
+                    flag.store(true, Ordering::SeqCst)
+                })
+                .unwrap();
             assert!(t.elapsed() < Duration::from_secs(30), "{what}: {b:?}");
             assert!(
                 b.iterations <= 1 && !b.converged,
@@ -498,7 +499,7 @@ fn an_interrupted_colgen_or_bnp_bound_stays_below_the_brute_force_optimum() {
                 time_limit: 300.0,
                 ..Default::default()
             };
-            let r = branch_and_price(x, n, d, k, &[&start], &opts, Some(&flag), &mut |_| {
+            let r = branch_and_price(x, n, d, k, &[&start], &opts, Some(&flag), &mut |_: &_| {
                 flag.store(true, Ordering::SeqCst)
             })
             .unwrap();

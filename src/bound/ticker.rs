@@ -5,6 +5,8 @@
 //! bound, said so), its gap to the start partition when there is one, and the time spent.
 //! A line at most every [`Ticker::EVERY`] seconds, and only where someone reads it: on a
 //! terminal, or when asked (`--progress`); quiet otherwise, so logs and pipes stay clean.
+//! As the kernel's observer it also prints the kernel's detail lines (sent only when
+//! `--progress` asked for them) and its warnings.
 //!
 //! ## Complexity
 //! O(1) per report.
@@ -12,7 +14,8 @@
 //! ## References
 //! None.
 
-use microagg_solvers::bounds::colgen::ColgenProgress;
+use microagg_solvers::bounds::colgen::{ColgenObserver, ColgenProgress};
+use std::fmt::Arguments;
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -71,6 +74,18 @@ impl Ticker {
             p.lower_bound,
             p.iterations
         )
+    }
+}
+
+impl ColgenObserver for Ticker {
+    fn progress(&mut self, report: &ColgenProgress) {
+        self.tell(report);
+    }
+    fn detail(&mut self, line: Arguments<'_>) {
+        eprintln!("{line}");
+    }
+    fn warning(&mut self, line: Arguments<'_>) {
+        eprintln!("{line}");
     }
 }
 

@@ -98,12 +98,16 @@ pub mod count_row;
 pub mod cuts;
 pub mod master;
 pub mod master_upper;
+pub mod observer;
 pub mod pairs;
+pub mod phases;
 pub mod pool_master;
 pub mod pricing;
 pub mod record_share;
+pub mod schedule;
 pub mod signed_anchors;
 pub mod smoothing;
+pub mod state;
 pub mod subgrad;
 pub mod verify;
 
@@ -112,11 +116,12 @@ use super::UNIT_ROUNDOFF;
 use crate::deadline::Deadline;
 use crate::SolverError;
 use cuts::CutDuals;
-use master::{Master, MasterSolution};
-use pricing::{
-    exact_rc_bound_anchor_complete, exact_rc_bound_cuts, heuristic_cuts, weak_rc_bound,
-    ExactBudget, Geometry,
-};
+use master::Master;
+use observer::Gated;
+pub use observer::{ColgenObserver, Quiet};
+use pricing::Geometry;
+pub use schedule::{Phase, PhaseBudget, Schedule, Share, Step, TimeShares};
+use state::{group_cost, ColgenSetup, ColgenState};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -163,7 +168,8 @@ pub struct ColgenOptions {
     pub cuts_per_round: usize,
     /// Least violation `lhs - 1` of a cut to be added.
     pub cut_violation: f64,
-    /// One progress line per iteration on stderr.
+    /// One progress line per iteration (and per step of the ascents), sent to the observer
+    /// of [`colgen_bound_stoppable`] (the workbench prints it on stderr).
     pub progress: bool,
     /// Evaluate the medoid-anchored Lagrangian bound ([`anchors`], proofs/P20): exact pricing
     /// with the incumbent reset at every anchor (slower per call), bound from the
@@ -330,18 +336,8 @@ impl ColgenOptions {
         if !(0.0..1.0).contains(&self.slack_push) {
             return bad("slack_push must be in [0, 1)");
         }
-        // Both shares come out of the final phase, whose start the line search needs too
-        // (with slack_push >= final_fraction it would get no time and nothing would run).
-        if self.slack_push > 0.0 && self.slack_push + self.tighten_fraction >= self.final_fraction {
-            return bad("slack_push + tighten_fraction must be below final_fraction (their shares come out of the final phase)");
-        }
         if !(0.0..1.0).contains(&self.pool_master) {
             return bad("pool_master must be in [0, 1)");
-        }
-        if self.pool_master > 0.0
-            && self.slack_push + self.pool_master + self.tighten_fraction >= self.final_fraction
-        {
-            return bad("slack_push + pool_master + tighten_fraction must be below final_fraction (their shares come out of the final phase)");
         }
         if self.pool_master_moving_centre && self.pool_master == 0.0 {
             return bad("pool_master_moving_centre needs pool_master above 0 (it moves that phase's centre)");
@@ -358,16 +354,14 @@ impl ColgenOptions {
         if !(0.0..1.0).contains(&self.nn_ascent) {
             return bad("nn_ascent must be in [0, 1)");
         }
-        if !(0.0..1.0).contains(&self.subgradient) || self.nn_ascent + self.subgradient >= 1.0 {
-            return bad("subgradient must be in [0, 1) and nn_ascent + subgradient below 1");
-        }
         if !(0.0..1.0).contains(&self.anchor_threshold) {
             return bad("anchor_threshold must be in [0, 1)");
         }
         if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
             return bad("cut_violation must be positive");
         }
-        Ok(())
+        // How the phases share the time: checked where the shares are turned into ends.
+        TimeShares::of(self).check().map_err(ColgenError::Params)
     }
 }
 
@@ -458,6 +452,42 @@ pub struct ColgenBound {
     /// a failed check): the column generation stopped there and the bound is the best one
     /// certified before (at least the nn bound); `None` when every solve succeeded.
     pub lp_error: Option<String>,
+}
+
+impl ColgenBound {
+    /// A run's result before its first Lagrangian bound: the nn bound `nn` alone.
+    fn empty(nn: f64) -> Self {
+        ColgenBound {
+            lower_bound: nn,
+            lagrangian: f64::NEG_INFINITY,
+            duals: Vec::new(),
+            cut_triples: Vec::new(),
+            cut_duals: Vec::new(),
+            anchor_threshold: 0.0,
+            root_lp: f64::NAN,
+            converged_lp: f64::NAN,
+            cut_rounds: 0,
+            cuts: 0,
+            nn,
+            lp_value: f64::NAN,
+            iterations: 0,
+            columns: 0,
+            dropped_columns: 0,
+            box_widenings: 0,
+            last_pricing_gap: f64::NEG_INFINITY,
+            pricing_exact: false,
+            converged: false,
+            exact_calls: 0,
+            exact_nodes: 0,
+            simplex_iterations: 0,
+            seconds: 0.0,
+            lp_seconds: 0.0,
+            heuristic_seconds: 0.0,
+            exact_seconds: 0.0,
+            master_upper: None,
+            lp_error: None,
+        }
+    }
 }
 
 /// Rounded Lagrangian bound `sum y + floor(n/k) min(0, rc_lb)` for computed `rc_lb`, with the
@@ -646,84 +676,6 @@ impl ColgenProgress {
     }
 }
 
-/// The solution of a master solve, or `None` after its time limit or a failure (the
-/// bound never rests on the LP, proofs/P09: the caller keeps what it certified so far);
-/// a failure's cause goes to `error`.
-fn solved_or_noted(
-    master: &Master,
-    solved: Result<Option<MasterSolution>, String>,
-    error: &mut Option<String>,
-) -> Option<MasterSolution> {
-    match solved {
-        Ok(Some(sol)) => Some(sol),
-        Ok(None) => {
-            if let Some(why) = master.failure() {
-                *error = Some(why.to_string());
-            }
-            None
-        }
-        Err(e) => {
-            *error = Some(e);
-            None
-        }
-    }
-}
-
-/// A Lagrangian value for a progress line: "none yet" before the first one.
-fn shown(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:.6}")
-    } else {
-        "none yet".to_string()
-    }
-}
-
-/// Count a certified ascent's checks, print its result (`what`, seconds since `start`) and
-/// take its best point as the bound and the centre when it beats the best so far (its
-/// values were certified at its threshold `asc.tau`).
-fn take_ascent(
-    out: &mut ColgenBound,
-    centre: &mut Option<Vec<f64>>,
-    asc: subgrad::Ascent,
-    what: &str,
-    start: Instant,
-    progress: bool,
-) {
-    out.exact_calls += asc.checks.len();
-    if progress {
-        // The box-step ascent also reports its model steps.
-        let counts = if what == "subgradient" {
-            format!(
-                "{} steps, {} exact checks",
-                asc.iterations,
-                asc.checks.len()
-            )
-        } else {
-            format!("{} checks", asc.checks.len())
-        };
-        eprintln!(
-            "colgen: {:7.1} s  {what}: bound {:.6} ({counts})",
-            start.elapsed().as_secs_f64(),
-            asc.lower_bound,
-        );
-    }
-    if asc.lower_bound > out.lagrangian {
-        out.lagrangian = asc.lower_bound;
-        out.anchor_threshold = asc.tau;
-        out.last_pricing_gap = asc.lower_bound - asc.duals.iter().sum::<f64>();
-        out.pricing_exact = false;
-        *centre = Some(asc.duals);
-    }
-}
-
-/// `alpha a + (1 - alpha) b`, componentwise.
-fn mix(a: &[f64], b: &[f64], alpha: f64) -> Vec<f64> {
-    a.iter()
-        .zip(b)
-        .map(|(u, v)| alpha * u + (1.0 - alpha) * v)
-        .collect()
-}
-
 /// [`colgen_bound`] with the master seeded by the groups of several feasible partitions
 /// (`starts`, each a labels vector as in [`colgen_bound`]; groups met twice enter once). More
 /// good partitions give the master better columns from the start; the bound's validity does
@@ -736,13 +688,15 @@ pub fn colgen_bound_from(
     starts: &[&[usize]],
     opts: &ColgenOptions,
 ) -> Result<ColgenBound, ColgenError> {
-    colgen_bound_stoppable(x, n, d, k, starts, opts, None, &mut |_| {})
+    colgen_bound_stoppable(x, n, d, k, starts, opts, None, &mut Quiet)
 }
 
 /// [`colgen_bound_from`] that stops once `interrupt` is set (every phase, master iteration
-/// and pricing search polls it; module doc, "Stopping") and sends a [`ColgenProgress`] to
-/// `observer` after every master iteration and phase. A stopped run returns the best
-/// certified bound it holds, as at the time limit.
+/// and pricing search polls it; module doc, "Stopping") and reports to `observer` (a
+/// [`ColgenProgress`] after every master iteration and phase, new certified values, and with
+/// `progress` the detail lines; a closure `FnMut(&ColgenProgress)` takes the progress
+/// reports only). A stopped run returns the best certified bound it holds, as at the time
+/// limit. Runs the schedule [`Schedule::from_options`].
 #[allow(clippy::too_many_arguments)]
 pub fn colgen_bound_stoppable(
     x: &[f64],
@@ -752,7 +706,29 @@ pub fn colgen_bound_stoppable(
     starts: &[&[usize]],
     opts: &ColgenOptions,
     interrupt: Option<&AtomicBool>,
-    observer: &mut dyn FnMut(&ColgenProgress),
+    observer: &mut dyn ColgenObserver,
+) -> Result<ColgenBound, ColgenError> {
+    opts.check()?;
+    let schedule = Schedule::from_options(opts)?;
+    colgen_bound_scheduled(x, n, d, k, starts, opts, &schedule, interrupt, observer)
+}
+
+/// [`colgen_bound_stoppable`] running `schedule` instead of the one of the options (which
+/// still give every phase's parameters and the time limit): the engine that every route
+/// of the column generation bound runs. The state is built (nn bound, start groups, master,
+/// geometry), the schedule runs, and the best certified value is lowered to the claim a
+/// certificate can verify (proofs/P13).
+#[allow(clippy::too_many_arguments)]
+pub fn colgen_bound_scheduled(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+    opts: &ColgenOptions,
+    schedule: &Schedule,
+    interrupt: Option<&AtomicBool>,
+    observer: &mut dyn ColgenObserver,
 ) -> Result<ColgenBound, ColgenError> {
     let start = Instant::now();
     opts.check()?;
@@ -763,15 +739,63 @@ pub fn colgen_bound_stoppable(
             max: pricing::MAX_RECORDS,
         });
     }
+    let (groups, known, best_start) = seed_groups(x, n, d, k, starts)?;
+    // One deadline for every phase: each phase's end is derived from it (and never later).
+    let deadline = Deadline::command(start + Duration::from_secs_f64(opts.time_limit), interrupt);
+    let pool = if opts.pool == 0 {
+        (3 * k).max(12)
+    } else {
+        opts.pool
+    };
+    let mut out = ColgenBound::empty(nn.lower_bound);
+    // The distance matrix and neighbour lists take seconds at n = 8000: stopped there, the
+    // bound is nn.
+    let Some(geo) = Geometry::new_until(x, n, d, k, pool, &|| deadline.stopped()) else {
+        out.seconds = start.elapsed().as_secs_f64();
+        return Ok(out);
+    };
+    let setup = ColgenSetup {
+        x,
+        n,
+        d,
+        k,
+        opts,
+        interrupt,
+        start,
+        groups,
+        known,
+        best_start,
+    };
+    let mut obs = Gated {
+        inner: observer,
+        details: opts.progress,
+    };
+    let mut state = ColgenState::new(setup, geo, out, deadline)?;
+    schedule.run(&mut state, &mut obs)?;
+    let (mut out, master) = finish(state);
+    obs.progress(&ColgenProgress::of(&out, start));
+    if opts.master_upper_seconds > 0.0 && !deadline.interrupted() {
+        out.master_upper = master_upper_after(n, &master, opts.master_upper_seconds, &mut obs);
+    }
+    Ok(out)
+}
+
+/// The start partitions' distinct groups (in order of first appearance), the set of them,
+/// and the partition of least SSE; every partition checked ([`start_groups`]).
+#[allow(clippy::type_complexity)]
+fn seed_groups(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+) -> Result<(Vec<Vec<u32>>, HashSet<Vec<u32>>, Vec<Vec<u32>>), ColgenError> {
     if starts.is_empty() {
         return Err(ColgenError::BadLabels("no start partition".into()));
     }
-    let cost = |g: &[u32]| {
-        let members: Vec<usize> = g.iter().map(|&i| i as usize).collect();
-        crate::sse::group_sse(x, d, &members)
-    };
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut known: HashSet<Vec<u32>> = HashSet::new();
+    let mut partitions = Vec::with_capacity(starts.len());
     for (s, labels) in starts.iter().enumerate() {
         let gs = start_groups(labels, n, k).map_err(|m| {
             ColgenError::BadLabels(if starts.len() > 1 {
@@ -780,735 +804,34 @@ pub fn colgen_bound_stoppable(
                 m
             })
         })?;
-        for g in gs {
+        for g in &gs {
             if known.insert(g.clone()) {
-                groups.push(g);
+                groups.push(g.clone());
             }
         }
+        partitions.push(gs);
     }
-    // One deadline for every phase: each phase's end is derived from it (and never later).
-    let deadline = Deadline::command(start + Duration::from_secs_f64(opts.time_limit), interrupt);
-    let main_deadline = deadline
-        .until(start + Duration::from_secs_f64(opts.time_limit * (1.0 - opts.final_fraction)));
-    let pool = if opts.pool == 0 {
-        (3 * k).max(12)
-    } else {
-        opts.pool
-    };
-    let mut out = ColgenBound {
-        lower_bound: nn.lower_bound,
-        lagrangian: f64::NEG_INFINITY,
-        duals: Vec::new(),
-        cut_triples: Vec::new(),
-        cut_duals: Vec::new(),
-        anchor_threshold: 0.0,
-        root_lp: f64::NAN,
-        converged_lp: f64::NAN,
-        cut_rounds: 0,
-        cuts: 0,
-        nn: nn.lower_bound,
-        lp_value: f64::NAN,
-        iterations: 0,
-        columns: 0,
-        dropped_columns: 0,
-        box_widenings: 0,
-        last_pricing_gap: f64::NEG_INFINITY,
-        pricing_exact: false,
-        converged: false,
-        exact_calls: 0,
-        exact_nodes: 0,
-        simplex_iterations: 0,
-        seconds: 0.0,
-        lp_seconds: 0.0,
-        heuristic_seconds: 0.0,
-        exact_seconds: 0.0,
-        master_upper: None,
-        lp_error: None,
-    };
-    // The distance matrix and neighbour lists take seconds at n = 8000: stopped there, the
-    // bound is nn.
-    let Some(geo) = Geometry::new_until(x, n, d, k, pool, &|| deadline.stopped()) else {
-        out.seconds = start.elapsed().as_secs_f64();
-        return Ok(out);
-    };
-    let costs: Vec<f64> = groups.iter().map(|g| cost(g)).collect();
-    // The start columns (kept: they make the master feasible).
-    let fixed = groups.len();
-    let boxed = opts.box_width > 0.0;
-    // First box centre: the nn duals y_i = NN_{k-1}(i) / (2k), dual feasible for every group
-    // of at least k records (P09 part C), so LB(y_nn) = sum y_nn = the nn bound.
-    let mut box_centre: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
-    let mean_abs = box_centre.iter().map(|v| v.abs()).sum::<f64>() / n as f64;
-    let mut delta = vec![opts.box_width * mean_abs.max(f64::MIN_POSITIVE); n];
-    let mut master = Master::new(
-        n,
-        groups,
-        costs,
-        boxed.then_some((&box_centre[..], &delta[..])),
-    )
-    .map_err(ColgenError::Lp)?;
-    master.ipm = opts.ipm;
-    // Consecutive solves each generated column spent with a positive reduced cost.
-    let mut idle: Vec<usize> = vec![0; fixed];
-    let groups_max = n / k;
-    let cap = if opts.max_columns_per_iteration == 0 {
-        n
-    } else {
-        opts.max_columns_per_iteration
-    };
-
-    // The stability centre: the duals of the best Lagrangian bound so far (record duals, then
-    // the duals of the first cuts, as many as there were then).
-    let mut centre: Option<Vec<f64>> = None;
-    let best_start = starts
-        .iter()
-        .map(|l| start_groups(l, n, k).expect("checked above"))
-        .min_by(|a, b| {
-            let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| cost(g)).sum::<f64>();
-            sse(a).total_cmp(&sse(b))
-        })
+    let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| group_cost(x, d, g)).sum::<f64>();
+    let best_start = partitions
+        .into_iter()
+        .min_by(|a, b| sse(a).total_cmp(&sse(b)))
         .expect("at least one start");
-    let ub: f64 = best_start.iter().map(|g| cost(g)).sum();
-    // Anchor threshold of the anchored searches (P20 "The threshold"; 0 when no threshold).
-    let tau = -(opts.anchor_threshold * ub.abs() / groups_max.max(1) as f64);
-    // Evaluate the Lagrangian bound at the duals `yc` (record duals, then cut duals of the
-    // first cuts of `triples`) with a deadline (moving the centre to them when they improve
-    // the best bound); returns (columns, exact, improved).
-    let evaluate = |yc: &[f64],
-                    triples: &[cuts::Cut],
-                    until: Deadline,
-                    stop_after: usize,
-                    out: &mut ColgenBound,
-                    centre: &mut Option<Vec<f64>>| {
-        let t = Instant::now();
-        let (y, sigma) = yc.split_at(n);
-        let cd = CutDuals::new(n, &triples[..sigma.len()], sigma);
-        let weak = weak_rc_bound(&geo, y);
-        let budget = ExactBudget {
-            nodes: opts.exact_nodes,
-            deadline: until,
-            max_columns: cap,
-            stop_after_columns: stop_after,
-        };
-        let mut per_size = Vec::new();
-        // The anchored search takes the threshold tau (P20) while there are no cuts; then a
-        // finished search proves only `rc >= tau`, so it cannot end the column generation.
-        let at_tau = if opts.anchor_bound && sigma.is_empty() {
-            tau
-        } else {
-            0.0
-        };
-        let ex = if opts.anchor_bound {
-            // Sizes above k completed from size k when nothing is below tau there (P20).
-            let margin = rc_margin(&geo, y, d, &cd);
-            exact_rc_bound_anchor_complete(&geo, y, &cd, budget, at_tau, margin, &mut per_size)
-        } else {
-            exact_rc_bound_cuts(&geo, y, &cd, budget)
-        };
-        out.exact_calls += 1;
-        out.exact_nodes += ex.nodes;
-        let rc_lb = weak.max(ex.rc_lower_bound).min(0.0);
-        let mut lb = lagrangian_with_cuts(&geo, y, d, &cd, groups_max, rc_lb);
-        if opts.anchor_bound {
-            let anchored = anchors::anchored_best(&geo, y, d, &cd, &per_size, weak);
-            if opts.progress {
-                eprintln!("colgen: anchored bound {anchored:.6} (plain {lb:.6})");
-            }
-            lb = lb.max(anchored);
-        }
-        let improved = lb > out.lagrangian;
-        if improved {
-            out.lagrangian = lb;
-            out.anchor_threshold = at_tau;
-            out.last_pricing_gap = groups_max as f64 * rc_lb;
-            out.pricing_exact = ex.exact;
-            // Cut duals as used (positive ones taken as 0).
-            let mut kept = y.to_vec();
-            kept.extend(cd.sigma());
-            *centre = Some(kept);
-        }
-        out.exact_seconds += t.elapsed().as_secs_f64();
-        (ex.columns, ex.exact && at_tau == 0.0, improved)
-    };
-    let progress = |out: &ColgenBound, added: usize, alpha: f64| {
-        if opts.progress {
-            eprintln!(
-                "colgen: {:7.1} s  it {:5}  lp {:.6}  lagrangian {}  +{added} cols  \
-                 alpha {alpha:.3}  (lp {:.1} s, heuristic {:.1} s, exact {:.1} s, {} calls)",
-                start.elapsed().as_secs_f64(),
-                out.iterations,
-                out.lp_value,
-                shown(out.lagrangian),
-                out.lp_seconds,
-                out.heuristic_seconds,
-                out.exact_seconds,
-                out.exact_calls,
-            );
-        }
-    };
+    Ok((groups, known, best_start))
+}
 
-    if boxed {
-        // The first centre's bound, certified by the weak pricing bound alone.
-        let rc_lb = weak_rc_bound(&geo, &box_centre).min(0.0);
-        out.lagrangian =
-            lagrangian_with_cuts(&geo, &box_centre, d, &CutDuals::none(), groups_max, rc_lb);
-        out.last_pricing_gap = groups_max as f64 * rc_lb;
-        centre = Some(box_centre.clone());
-    }
-    if opts.nn_ascent > 0.0 {
-        // Line search from the nn duals along the best start partition's slacks (ascent.rs).
-        let t = Instant::now();
-        let y0 = ascent::nn_duals(&geo);
-        let h = ascent::slack_direction(x, d, &best_start, &y0);
-        let until =
-            deadline.until(start + Duration::from_secs_f64(opts.time_limit * opts.nn_ascent));
-        if let Some(ls) = ascent::line_search(&geo, d, &y0, &h, 0.05, 1.3, 4, 40, until, 0.0) {
-            out.exact_calls += ls.trace.len();
-            if opts.progress {
-                eprintln!(
-                    "colgen: {:7.1} s  nn line search: bound {:.6} at t = {:.4} ({} points)",
-                    start.elapsed().as_secs_f64(),
-                    ls.lower_bound,
-                    ls.step,
-                    ls.trace.len()
-                );
-            }
-            if ls.lower_bound > out.lagrangian {
-                out.lagrangian = ls.lower_bound;
-                out.anchor_threshold = 0.0;
-                out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
-                out.pricing_exact = false;
-                if boxed {
-                    // The box (box step) around the certified point, not the nn duals.
-                    box_centre.clear();
-                    box_centre.extend_from_slice(&ls.duals);
-                    master
-                        .set_box(&box_centre, &delta)
-                        .map_err(ColgenError::Lp)?;
-                }
-                centre = Some(ls.duals);
-            }
-        }
-        out.exact_seconds += t.elapsed().as_secs_f64();
-    }
-    if opts.subgradient > 0.0 {
-        // Subgradient ascent on the anchored bound from the best point so far (subgrad.rs).
-        let t = Instant::now();
-        let y_start = centre
-            .as_ref()
-            .map_or_else(|| ascent::nn_duals(&geo), |c| c[..n].to_vec());
-        let sg_opts = subgrad::SubgradOptions {
-            threshold: opts.anchor_threshold,
-            ..Default::default()
-        };
-        let until = deadline.until(t + Duration::from_secs_f64(opts.time_limit * opts.subgradient));
-        let asc = subgrad::ascend(
-            &geo,
-            d,
-            &y_start,
-            ub,
-            &best_start,
-            &sg_opts,
-            until,
-            opts.progress,
-        );
-        take_ascent(
-            &mut out,
-            &mut centre,
-            asc,
-            "subgradient",
-            start,
-            opts.progress,
-        );
-        out.exact_seconds += t.elapsed().as_secs_f64();
-    }
-    // Smoothing weight: halved on every mispricing (Wentges' rule, so that the separation
-    // point cannot stall away from the LP duals).
-    let mut alpha = if boxed { 0.0 } else { opts.smoothing };
-    let mut y_sep_prev: Option<Vec<f64>> = None;
-    let mut last_y: Vec<f64> = Vec::new();
-    if let Some(c) = centre
-        .clone()
-        .filter(|c| opts.certified_smoothing && c.len() == n)
-    {
-        // Certified Wentges smoothing instead of the heuristic loop (smoothing.rs).
-        let params = smoothing::SmoothingParams {
-            alpha: opts.smoothing,
-            auto: opts.auto_smoothing,
-            tau,
-            tol: opts.tol,
-            max_columns: cap,
-            box_delta: boxed.then(|| delta.clone()),
-            progress: opts.progress,
-            stop_early: opts.stop_early,
-        };
-        let t = Instant::now();
-        let sm = smoothing::certified_smoothing(
-            &geo,
-            d,
-            &mut master,
-            &mut known,
-            &|g: &[u32]| cost(g),
-            &c,
-            out.lagrangian,
-            &params,
-            main_deadline,
-        )
-        .map_err(ColgenError::Lp)?;
-        out.iterations += sm.trace.len();
-        out.exact_calls += sm.trace.len();
-        out.lp_seconds += sm.lp_seconds;
-        out.exact_seconds += t.elapsed().as_secs_f64() - sm.lp_seconds;
-        if let Some(&(_, lp, _, _, _)) = sm.trace.last() {
-            out.lp_value = lp;
-        }
-        if opts.progress {
-            eprintln!(
-                "colgen: {:7.1} s  certified smoothing: bound {:.6} ({} iterations, {} columns)",
-                start.elapsed().as_secs_f64(),
-                sm.lower_bound,
-                sm.trace.len(),
-                sm.columns_added
-            );
-        }
-        if sm.lower_bound > out.lagrangian {
-            out.lagrangian = sm.lower_bound;
-            out.anchor_threshold = tau;
-            out.last_pricing_gap = sm.lower_bound - sm.duals.iter().sum::<f64>();
-            out.pricing_exact = false;
-            if boxed {
-                box_centre.clone_from(&sm.duals);
-            }
-            centre = Some(sm.duals.clone());
-        }
-        last_y = sm.duals;
-    }
-    // The certified smoothing, when it ran, replaces the heuristic loop.
-    let smoothed = !last_y.is_empty();
-    // (iteration, master value) since which the value has not moved (`stall_iterations`).
-    let mut stall = (0usize, f64::NAN);
-    while !smoothed && out.iterations < opts.max_iterations && !main_deadline.passed() {
-        observer(&ColgenProgress::of(&out, start));
-        let t = Instant::now();
-        let sol = master.solve_stoppable(main_deadline.seconds_left(), interrupt);
-        out.lp_seconds += t.elapsed().as_secs_f64();
-        let Some(mut sol) = solved_or_noted(&master, sol, &mut out.lp_error) else {
-            break; // the time limit or an unsolved master: keep the bound found so far
-        };
-        out.iterations += 1;
-        out.lp_value = sol.value;
-        if opts.stall_iterations > 0 {
-            // The master's value unchanged (relative 1e-7: the solver's noise is ~5e-9) for
-            // `stall_iterations` solves: the remaining main time goes to the final phase.
-            let moved = (sol.value - stall.1).abs() > 1e-7 * stall.1.abs().max(1.0);
-            if moved || stall.1.is_nan() {
-                stall = (out.iterations, sol.value);
-            } else if out.iterations - stall.0 >= opts.stall_iterations {
-                if opts.progress {
-                    eprintln!(
-                        "colgen: {:7.1} s  master value {:.6} unchanged for {} iterations: final phase",
-                        start.elapsed().as_secs_f64(),
-                        sol.value,
-                        opts.stall_iterations
-                    );
-                }
-                last_y = sol.duals.clone();
-                last_y.extend_from_slice(&sol.cut_duals);
-                break;
-            }
-        }
-        if opts.drop_after > 0 {
-            // Column management: a clearly positive reduced cost means nonbasic at zero.
-            let scale = 1.0 + sol.duals.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            for (c, rc) in sol.reduced_costs.iter().enumerate().skip(fixed) {
-                idle[c] = if *rc > 1e-6 * scale { idle[c] + 1 } else { 0 };
-            }
-            let drop: Vec<bool> = idle.iter().map(|&i| i >= opts.drop_after).collect();
-            for g in master.delete_columns(&drop).map_err(ColgenError::Lp)? {
-                known.remove(&g);
-                out.dropped_columns += 1;
-            }
-            // Keep the primal values aligned with the remaining columns (cut separation).
-            let mut keep = drop.iter().map(|&d| !d);
-            sol.primal
-                .retain(|_| keep.next().expect("one flag per column"));
-            idle.retain(|&i| i < opts.drop_after);
-        }
-        // Record duals, then cut duals.
-        let mut y_lp = sol.duals.clone();
-        y_lp.extend_from_slice(&sol.cut_duals);
-        let cd_lp = CutDuals::new(n, &master.cuts, &sol.cut_duals);
-        // Separation point: smoothed towards the stability centre (or, before any bound was
-        // evaluated, towards the previous separation point); a centre from before the last
-        // cuts has no duals for them (0).
-        let anchor = centre.as_ref().or(y_sep_prev.as_ref());
-        let y_sep: Vec<f64> = match anchor {
-            Some(c) if alpha > 0.0 => mix(&padded(c, y_lp.len()), &y_lp, alpha),
-            _ => y_lp.clone(),
-        };
-        let t = Instant::now();
-        let mut new_cols = price_all(
-            &geo,
-            &y_sep[..n],
-            &y_lp[..n],
-            &cd_lp,
-            opts.tol,
-            &known,
-            main_deadline,
-        );
-        let mut sep = y_sep;
-        if new_cols.is_empty() && sep != y_lp {
-            // Mispricing: nothing priced at the smoothed point is negative at the LP duals.
-            alpha = if alpha < 0.05 { 0.0 } else { alpha / 2.0 };
-            new_cols = price_all(
-                &geo,
-                &y_lp[..n],
-                &y_lp[..n],
-                &cd_lp,
-                opts.tol,
-                &known,
-                main_deadline,
-            );
-            sep = y_lp.clone();
-        }
-        out.heuristic_seconds += t.elapsed().as_secs_f64();
-        let periodic = opts.exact_every > 0 && out.iterations.is_multiple_of(opts.exact_every);
-        if new_cols.is_empty() || periodic {
-            let at = if new_cols.is_empty() { &y_lp } else { &sep };
-            // When columns are all we need (heuristic failure), stop at the first batch.
-            let stop_after = if new_cols.is_empty() {
-                opts.exact_stop_after.max(1)
-            } else {
-                usize::MAX
-            };
-            let (mut cols, mut exact, mut improved) = evaluate(
-                at,
-                &master.cuts,
-                main_deadline,
-                stop_after,
-                &mut out,
-                &mut centre,
-            );
-            let is_new = |g: &Vec<u32>| !known.contains(g);
-            if new_cols.is_empty()
-                && !exact
-                && stop_after != usize::MAX
-                && !cols.iter().any(|(rc, g)| *rc < -opts.tol && is_new(g))
-                && !main_deadline.passed()
-            {
-                // Stopped early on columns that are all known or within the tolerance of 0
-                // (degenerate duals, frequent with cuts): price again without stopping.
-                let (c, e, i) = evaluate(
-                    at,
-                    &master.cuts,
-                    main_deadline,
-                    usize::MAX,
-                    &mut out,
-                    &mut centre,
-                );
-                (cols, exact, improved) = (c, e, improved || i);
-            }
-            if boxed && improved {
-                // Serious step: the box (over the record rows) follows the best bound's duals.
-                box_centre.clear();
-                box_centre.extend_from_slice(&centre.as_ref().expect("set on improvement")[..n]);
-                master
-                    .set_box(&box_centre, &delta)
-                    .map_err(ColgenError::Lp)?;
-            }
-            let negative: Vec<(f64, Vec<u32>)> = cols
-                .into_iter()
-                .filter(|(_, g)| !known.contains(g))
-                .map(|(_, g)| (geo.reduced_cost_cuts(&g, &y_lp[..n], &cd_lp), g))
-                .filter(|(rc, _)| *rc < -opts.tol)
-                .collect();
-            if new_cols.is_empty() && negative.is_empty() && exact && boxed {
-                let scale = 1e-9 * n as f64;
-                if sol.artificial > scale {
-                    // Priced out inside a binding box: widen it and re-solve.
-                    delta.iter_mut().for_each(|v| *v *= 2.0);
-                    master
-                        .set_box(&box_centre, &delta)
-                        .map_err(ColgenError::Lp)?;
-                    out.box_widenings += 1;
-                    progress(&out, 0, alpha);
-                    last_y = y_lp;
-                    continue;
-                }
-            }
-            if new_cols.is_empty() && negative.is_empty() && exact {
-                // The master LP (with the cuts so far) is reached.
-                if out.root_lp.is_nan() {
-                    out.root_lp = sol.value;
-                }
-                out.converged_lp = sol.value;
-                if out.cut_rounds < opts.cut_rounds && !main_deadline.passed() {
-                    let existing: HashSet<[u32; 3]> = master
-                        .cuts
-                        .iter()
-                        .filter_map(cuts::Cut::as_triple)
-                        .collect();
-                    let found = cuts::separate(
-                        n,
-                        &master.columns,
-                        &sol.primal,
-                        &existing,
-                        opts.cuts_per_round,
-                        CUTS_PER_RECORD,
-                        opts.cut_violation,
-                    );
-                    if !found.is_empty() {
-                        let triples: Vec<[u32; 3]> = found.iter().map(|(t, _)| *t).collect();
-                        master.add_cuts(&triples).map_err(ColgenError::Lp)?;
-                        out.cut_rounds += 1;
-                        out.cuts += triples.len();
-                        if opts.progress {
-                            eprintln!(
-                                "colgen: {:7.1} s  cut round {}: LP {:.6}, {} violated cuts \
-                                 added (max left side {:.4}), {} cuts in all",
-                                start.elapsed().as_secs_f64(),
-                                out.cut_rounds,
-                                sol.value,
-                                triples.len(),
-                                found[0].1,
-                                master.cuts.len()
-                            );
-                        }
-                        last_y = y_lp;
-                        continue;
-                    }
-                }
-                out.converged = true;
-                last_y = y_lp;
-                progress(&out, 0, alpha);
-                break;
-            }
-            new_cols.extend(negative);
-        }
-        new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        new_cols.dedup_by(|a, b| a.1 == b.1);
-        new_cols.truncate(cap);
-        progress(&out, new_cols.len(), alpha);
-        if new_cols.is_empty() {
-            // Nothing to add (exact pricing cut short and heuristics exhausted).
-            last_y = y_lp;
-            break;
-        }
-        let (g, c): (Vec<Vec<u32>>, Vec<f64>) = new_cols
-            .into_iter()
-            .map(|(_, g)| (g.clone(), cost(&g)))
-            .unzip();
-        known.extend(g.iter().cloned());
-        idle.resize(idle.len() + g.len(), 0);
-        master.add_columns(g, c).map_err(ColgenError::Lp)?;
-        y_sep_prev = Some(sep);
-        last_y = y_lp;
-    }
-    // Final evaluation with the remaining time: at the last duals, then at the centre (or the
-    // last separation point).
-    observer(&ColgenProgress::of(&out, start));
-    if !last_y.is_empty() && !out.converged && !deadline.passed() {
-        let t = Instant::now();
-        let sol = master.solve_stoppable(deadline.seconds_left(), interrupt);
-        out.lp_seconds += t.elapsed().as_secs_f64();
-        let y_final = match solved_or_noted(&master, sol, &mut out.lp_error) {
-            Some(sol) => {
-                out.lp_value = sol.value;
-                let mut y = sol.duals;
-                y.extend(sol.cut_duals);
-                y
-            }
-            None => last_y,
-        };
-        let from = centre
-            .clone()
-            .filter(|c| c.len() == n && y_final.len() == n);
-        if let (true, Some(from)) = (opts.lp_segment, from) {
-            let projection = if opts.lp_projection {
-                subgrad::Projection::LeastLowering
-            } else {
-                subgrad::Projection::Cyclic
-            };
-            // Line search from the best bound's duals toward the master's (ascent.rs).
-            // The master's duals clipped to [0, 4 max(from)]: a few extreme components of a
-            // degenerate master would otherwise dominate the direction (study-colgen.txt 9).
-            let cap = 4.0 * from.iter().copied().fold(0.0, f64::max);
-            let h: Vec<f64> = y_final
-                .iter()
-                .zip(&from)
-                .map(|(a, b)| a.clamp(0.0, cap) - b)
-                .collect();
-            // The slack rounds' and the tightening's shares come off the end of the phase.
-            let before_end = |share: f64| {
-                let end = deadline.instant();
-                deadline.until(
-                    end.checked_sub(Duration::from_secs_f64(opts.time_limit * share))
-                        .unwrap_or(end),
-                )
-            };
-            // Half of the time up to the slack rounds' share is the line search's.
-            let now = Instant::now();
-            let before_slack = before_end(opts.slack_push + opts.pool_master);
-            let ls_until = if opts.push_project {
-                before_slack.until(now + before_slack.left() / 2)
-            } else {
-                before_slack
-            };
-            if let Some(ls) =
-                ascent::line_search(&geo, d, &from, &h, 0.02, 2.0, 3, 12, ls_until, tau)
-            {
-                out.exact_calls += ls.trace.len();
-                if opts.progress {
-                    eprintln!(
-                        "colgen: {:7.1} s  line search toward the master duals: bound {:.6} at \
-                         {:.4} ({:?})",
-                        start.elapsed().as_secs_f64(),
-                        ls.lower_bound,
-                        ls.step,
-                        ls.trace
-                    );
-                }
-                if ls.lower_bound > out.lagrangian {
-                    out.lagrangian = ls.lower_bound;
-                    out.anchor_threshold = tau;
-                    out.last_pricing_gap = ls.lower_bound - ls.duals.iter().sum::<f64>();
-                    out.pricing_exact = false;
-                    centre = Some(ls.duals.clone());
-                }
-                if opts.push_project && !deadline.passed() {
-                    // From the best certified point (the line search's when it improved, else
-                    // its start) along the same direction, a quarter of the line search's
-                    // step first (subgrad.rs).
-                    let best_y = if ls.lower_bound >= out.lagrangian {
-                        &ls.duals
-                    } else {
-                        &from
-                    };
-                    let pp_deadline =
-                        before_end(opts.tighten_fraction + opts.slack_push + opts.pool_master);
-                    let asc = subgrad::push_project(
-                        &geo,
-                        d,
-                        best_y,
-                        &h,
-                        ls.step / 4.0,
-                        tau,
-                        &master.columns,
-                        projection,
-                        0.5,
-                        opts.stop_early,
-                        pp_deadline,
-                        opts.progress,
-                    );
-                    take_ascent(
-                        &mut out,
-                        &mut centre,
-                        asc,
-                        "push-project",
-                        start,
-                        opts.progress,
-                    );
-                }
-                // The master's columns (the start partitions' never dropped) seed the pool, as
-                // for push-and-project; the slack rounds' negative groups stay in it for the
-                // pool's master.
-                let mut pool = (opts.slack_push > 0.0 || opts.pool_master > 0.0)
-                    .then(|| subgrad::GroupPool::seeded(&geo, &master.columns));
-                // Push-and-project restarted along the start partition's slacks (cut-free
-                // points only).
-                let best = centre.clone().filter(|y| y.len() == n);
-                if let (true, Some(y), Some(pool)) = (opts.slack_push > 0.0, best, pool.as_mut()) {
-                    let until = before_end(opts.tighten_fraction + opts.pool_master);
-                    let asc = subgrad::slack_push(
-                        &geo,
-                        x,
-                        d,
-                        (&y, out.lagrangian),
-                        &best_start,
-                        pool,
-                        projection,
-                        tau,
-                        opts.stop_early,
-                        until,
-                        opts.progress,
-                    );
-                    take_ascent(
-                        &mut out,
-                        &mut centre,
-                        asc,
-                        "slack push",
-                        start,
-                        opts.progress,
-                    );
-                }
-                // An unboxed master over the pool, midpoints toward its duals (cut-free points).
-                let best = centre.clone().filter(|y| y.len() == n);
-                if let (true, Some(y), Some(pool)) = (opts.pool_master > 0.0, best, pool.as_mut()) {
-                    let until = before_end(opts.tighten_fraction);
-                    match pool_master::pool_master_push(
-                        &geo,
-                        x,
-                        d,
-                        (&y, out.lagrangian),
-                        &best_start,
-                        pool,
-                        pool_master::PoolMasterSettings {
-                            tau,
-                            max_rounds: usize::MAX,
-                            deadline: until,
-                            moving_centre: opts.pool_master_moving_centre,
-                            ipm: false,
-                            progress: opts.progress,
-                        },
-                    ) {
-                        Ok(run) => take_ascent(
-                            &mut out,
-                            &mut centre,
-                            run.ascent,
-                            "pool master",
-                            start,
-                            opts.progress,
-                        ),
-                        // HiGHS failing here leaves the bound as it stands; said, as the
-                        // restricted master's failure below.
-                        Err(e) => eprintln!("colgen: pool master failed, bound kept: {e}"),
-                    }
-                }
-                // The best point re-certified at smaller thresholds (cut-free points only).
-                let best = centre.clone().filter(|y| y.len() == n);
-                if let (true, Some(y)) = (opts.tighten_fraction > 0.0, best) {
-                    let tight = subgrad::tighten(
-                        &geo,
-                        d,
-                        &y,
-                        out.anchor_threshold,
-                        deadline,
-                        opts.progress,
-                    );
-                    out.exact_calls += tight.checks;
-                    if tight.value > out.lagrangian {
-                        out.lagrangian = tight.value;
-                        out.anchor_threshold = tight.tau;
-                        out.last_pricing_gap = tight.value - y.iter().sum::<f64>();
-                    }
-                }
-            }
-        }
-        let _ = evaluate(
-            &y_final,
-            &master.cuts,
-            deadline,
-            usize::MAX,
-            &mut out,
-            &mut centre,
-        );
-        if let Some(p) = y_sep_prev.as_ref() {
-            if !deadline.passed() {
-                let _ = evaluate(p, &master.cuts, deadline, usize::MAX, &mut out, &mut centre);
-            }
-        }
-        progress(&out, 0, alpha);
-    }
+/// The result of a finished run: the centre's duals split into record and cut duals, the
+/// best value lowered to the claim a certificate verifies (P13), the counters.
+fn finish(state: ColgenState) -> (ColgenBound, Master) {
+    let ColgenState {
+        mut out,
+        centre,
+        master,
+        geo,
+        n,
+        d,
+        start,
+        ..
+    } = state;
     let mut duals = centre.unwrap_or_default();
     if duals.len() > n {
         out.cut_duals = duals.split_off(n);
@@ -1526,66 +849,29 @@ pub fn colgen_bound_stoppable(
     out.columns = master.columns.len();
     out.simplex_iterations = master.simplex_iterations;
     out.seconds = start.elapsed().as_secs_f64();
-    observer(&ColgenProgress::of(&out, start));
-    if opts.master_upper_seconds > 0.0 && !deadline.interrupted() {
-        // After the time limit, on purpose: it measures the run, it does not take its time.
-        // A diagnostic: its failure is said, and the bound stands.
-        let seconds = opts.master_upper_seconds;
-        let solved =
-            master_upper::restricted_master_value(n, &master.columns, &master.costs, seconds)
-                .and_then(|u| u.ok_or(format!("not solved within {seconds} s")));
-        match &solved {
-            Ok(u) if opts.progress => {
-                eprintln!("colgen: restricted master without box or cuts: {u}")
-            }
-            Ok(_) => {}
-            Err(e) => eprintln!("colgen: restricted master without box or cuts: {e}"),
-        }
-        out.master_upper = solved.ok();
-    }
-    Ok(out)
+    (out, master)
 }
 
-/// `v` followed by zeros up to length `len` (duals of cuts added after `v` was taken).
-fn padded(v: &[f64], len: usize) -> Vec<f64> {
-    let mut p = v.to_vec();
-    p.resize(len.max(v.len()), 0.0);
-    p
-}
-
-/// A record takes part in at most this many new cuts per round (spreads the cuts).
-const CUTS_PER_RECORD: usize = 3;
-
-/// Heuristic pricing from every record at `y_price` (until `deadline`); keeps the new groups
-/// whose reduced cost w.r.t. the LP duals `y_lp` and cuts `cuts` is below `-tol`, with that
-/// reduced cost.
-fn price_all(
-    geo: &Geometry,
-    y_price: &[f64],
-    y_lp: &[f64],
-    cuts: &CutDuals,
-    tol: f64,
-    known: &HashSet<Vec<u32>>,
-    deadline: Deadline,
-) -> Vec<(f64, Vec<u32>)> {
-    let mut found: Vec<(f64, Vec<u32>)> = Vec::new();
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    for seed in 0..geo.n {
-        if seed % 64 == 63 && deadline.passed() {
-            break;
-        }
-        if let Some((_, g)) = heuristic_cuts(geo, y_price, cuts, seed) {
-            if known.contains(&g) || seen.contains(&g) {
-                continue;
-            }
-            let rc = geo.reduced_cost_cuts(&g, y_lp, cuts);
-            if rc < -tol {
-                seen.insert(g.clone());
-                found.push((rc, g));
-            }
-        }
+/// After the time limit, on purpose (it measures the run, it does not take its time): the
+/// run's columns as an unboxed, cut-free restricted master. A diagnostic: its failure is
+/// reported as a warning, and the bound stands.
+fn master_upper_after(
+    n: usize,
+    master: &Master,
+    seconds: f64,
+    obs: &mut dyn ColgenObserver,
+) -> Option<master_upper::MasterUpper> {
+    let solved = master_upper::restricted_master_value(n, &master.columns, &master.costs, seconds)
+        .and_then(|u| u.ok_or(format!("not solved within {seconds} s")));
+    match &solved {
+        Ok(u) => obs.detail(format_args!(
+            "colgen: restricted master without box or cuts: {u}"
+        )),
+        Err(e) => obs.warning(format_args!(
+            "colgen: restricted master without box or cuts: {e}"
+        )),
     }
-    found
+    solved.ok()
 }
 
 #[cfg(test)]

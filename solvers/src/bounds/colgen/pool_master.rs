@@ -26,6 +26,7 @@
 
 use super::ascent::slack_direction;
 use super::master::Master;
+use super::observer::ColgenObserver;
 use super::pricing::Geometry;
 use super::subgrad::{certify_check, Ascent, GroupPool};
 use crate::deadline::Deadline;
@@ -73,8 +74,6 @@ pub struct PoolMasterSettings<'a> {
     /// the optimal face, where a degenerate master's vertex duals are arbitrary) instead of
     /// primal simplex from the kept basis; the first solve is always dual simplex.
     pub ipm: bool,
-    /// A line per master solve and per check on stderr.
-    pub progress: bool,
 }
 
 /// Grow the restricted master from the certified point `start = (y0, value)` and certify the
@@ -90,6 +89,7 @@ pub fn pool_master_push(
     groups: &[Vec<u32>],
     pool: &mut GroupPool,
     settings: PoolMasterSettings,
+    obs: &mut dyn ColgenObserver,
 ) -> Result<PoolMasterPush, String> {
     let PoolMasterSettings {
         tau,
@@ -97,7 +97,6 @@ pub fn pool_master_push(
         deadline,
         moving_centre,
         ipm,
-        progress,
     } = settings;
     let t0 = Instant::now();
     let (y0, value) = start;
@@ -150,15 +149,13 @@ pub fn pool_master_push(
             };
             out.rounds += 1;
             out.upper = sol.value;
-            if progress {
-                eprintln!(
-                    "pool-master: {:7.1} s  round {:3}  U {:.6}  {} columns",
-                    t0.elapsed().as_secs_f64(),
-                    out.rounds,
-                    sol.value,
-                    out.columns
-                );
-            }
+            obs.detail(format_args!(
+                "pool-master: {:7.1} s  round {:3}  U {:.6}  {} columns",
+                t0.elapsed().as_secs_f64(),
+                out.rounds,
+                sol.value,
+                out.columns
+            ));
             duals = sol.duals;
         }
         if deadline.passed() {
@@ -184,15 +181,13 @@ pub fn pool_master_push(
         out.ascent
             .checks
             .push((out.rounds, mid.iter().sum(), check.value, secs));
-        if progress {
-            eprintln!(
-                "pool-master: {:7.1} s  midpoint sum y {:.6}  certified {:.6} ({secs:.1} s, {})",
-                t0.elapsed().as_secs_f64(),
-                mid.iter().sum::<f64>(),
-                check.value,
-                if check.complete { "complete" } else { "cut" }
-            );
-        }
+        obs.detail(format_args!(
+            "pool-master: {:7.1} s  midpoint sum y {:.6}  certified {:.6} ({secs:.1} s, {})",
+            t0.elapsed().as_secs_f64(),
+            mid.iter().sum::<f64>(),
+            check.value,
+            if check.complete { "complete" } else { "cut" }
+        ));
         let raised = check.value > out.ascent.lower_bound;
         if raised {
             out.ascent.lower_bound = check.value;

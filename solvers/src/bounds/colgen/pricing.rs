@@ -52,6 +52,7 @@ pub mod completion;
 mod exact;
 mod greedy;
 pub mod local_completion;
+mod search;
 mod stop_below;
 
 pub use completion::exact_rc_bound_anchor_complete;
@@ -62,6 +63,7 @@ pub use exact::{
 };
 pub use greedy::{heuristic, heuristic_cuts};
 pub use local_completion::{exact_rc_bound_anchor_local, exact_rc_bound_anchor_local_stop};
+pub use search::{Anchors, ExactSearch};
 pub use stop_below::StopBelow;
 
 /// Largest number of records accepted (the distance matrix takes 8 n^2 bytes: 512 MB here).

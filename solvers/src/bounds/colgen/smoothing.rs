@@ -43,6 +43,7 @@
 //!   Journal on Computing 30(2), 339-360.
 
 use super::master::Master;
+use super::observer::ColgenObserver;
 use super::pricing::{heuristic, Geometry};
 use super::subgrad::{certify_check_above, GroupPool};
 use crate::deadline::Deadline;
@@ -64,8 +65,6 @@ pub struct SmoothingParams {
     pub max_columns: usize,
     /// Half-widths of the master's dual box (None: no box); the box follows the centre.
     pub box_delta: Option<Vec<f64>>,
-    /// One line per iteration on stderr.
-    pub progress: bool,
     /// Stop a check once it provably cannot beat the best certified value
     /// ([`super::pricing::StopBelow`]).
     pub stop_early: bool,
@@ -105,6 +104,7 @@ pub fn certified_smoothing(
     value: f64,
     params: &SmoothingParams,
     until: Deadline,
+    obs: &mut dyn ColgenObserver,
 ) -> Result<Smoothing, String> {
     let n = geo.n;
     let t0 = Instant::now();
@@ -184,54 +184,28 @@ pub fn certified_smoothing(
         cols.truncate(params.max_columns);
         let heur_secs = t_heur.elapsed().as_secs_f64();
         let improved = check.value > out.lower_bound;
-        if params.auto && !improved {
-            // Null step (the certified value did not rise, often a check cut by its time far
-            // from the centre): back toward the centre. Pessoa et al.'s rule below assumes an
-            // exact pricing at y_sep; with a cut or thresholded check its subgradient says
-            // little (a first version took it here and walked alpha to 0 into points worth
-            // -50, study-colgen.txt "18-k10: certified smoothing").
-            alpha += 0.5 * (1.0 - alpha);
-        } else if params.auto {
-            // Pessoa et al.'s rule with the pool's subgradient at y_sep.
-            let (_, chosen) = pool.estimate(&y_sep, n / geo.k);
-            let mut g = vec![1.0; n];
-            for &j in &chosen {
-                for &i in &pool.groups()[j] {
-                    g[i as usize] -= 1.0;
-                }
-            }
-            let dir: f64 = g
-                .iter()
-                .zip(y_lp.iter().zip(c))
-                .map(|(gi, (o, ci))| gi * (o.clamp(0.0, 4.0 * top) - ci))
-                .sum();
-            alpha = if dir > 0.0 {
-                (alpha - 0.1).max(0.0)
-            } else {
-                alpha + 0.1 * (1.0 - alpha)
-            };
+        if params.auto {
+            alpha = auto_alpha(alpha, improved, &pool, &y_sep, y_lp, c, top, geo.k);
         }
         out.trace
             .push((alpha, sol.value, check.value, secs, check.complete));
-        if params.progress {
-            eprintln!(
-                "smoothing: {:7.1} s  lp {:.6} ({lp_secs:.1} s, {} cols)  certified {:.6} ({secs:.1} \
-                 s, {})  heuristic {heur_secs:.1} s  best {:.6}  +{} cols  alpha {alpha:.3}",
-                t0.elapsed().as_secs_f64(),
-                sol.value,
-                master.columns.len(),
-                check.value,
-                if stopped {
-                    "stopped below best"
-                } else if check.complete {
-                    "complete"
-                } else {
-                    "cut"
-                },
-                out.lower_bound.max(check.value),
-                cols.len()
-            );
-        }
+        obs.detail(format_args!(
+            "smoothing: {:7.1} s  lp {:.6} ({lp_secs:.1} s, {} cols)  certified {:.6} ({secs:.1} \
+             s, {})  heuristic {heur_secs:.1} s  best {:.6}  +{} cols  alpha {alpha:.3}",
+            t0.elapsed().as_secs_f64(),
+            sol.value,
+            master.columns.len(),
+            check.value,
+            if stopped {
+                "stopped below best"
+            } else if check.complete {
+                "complete"
+            } else {
+                "cut"
+            },
+            out.lower_bound.max(check.value),
+            cols.len()
+        ));
         if improved {
             out.lower_bound = check.value;
             out.duals = y_sep;
@@ -256,4 +230,47 @@ pub fn certified_smoothing(
         master.add_columns(groups, costs)?;
     }
     Ok(out)
+}
+
+/// The next smoothing weight of the automatic rule, from `alpha`, whether the check at
+/// `y_sep` `improved`, the pool, the master's duals `y_lp`, the centre `c` and its largest
+/// magnitude `top` (`k` the minimum group size).
+#[allow(clippy::too_many_arguments)]
+fn auto_alpha(
+    alpha: f64,
+    improved: bool,
+    pool: &GroupPool,
+    y_sep: &[f64],
+    y_lp: &[f64],
+    c: &[f64],
+    top: f64,
+    k: usize,
+) -> f64 {
+    let n = y_sep.len();
+    if !improved {
+        // Null step (the certified value did not rise, often a check cut by its time far
+        // from the centre): back toward the centre. Pessoa et al.'s rule below assumes an
+        // exact pricing at y_sep; with a cut or thresholded check its subgradient says
+        // little (a first version took it here and walked alpha to 0 into points worth
+        // -50, study-colgen.txt "18-k10: certified smoothing").
+        return alpha + 0.5 * (1.0 - alpha);
+    }
+    // Pessoa et al.'s rule with the pool's subgradient at y_sep.
+    let (_, chosen) = pool.estimate(y_sep, n / k);
+    let mut g = vec![1.0; n];
+    for &j in &chosen {
+        for &i in &pool.groups()[j] {
+            g[i as usize] -= 1.0;
+        }
+    }
+    let dir: f64 = g
+        .iter()
+        .zip(y_lp.iter().zip(c))
+        .map(|(gi, (o, ci))| gi * (o.clamp(0.0, 4.0 * top) - ci))
+        .sum();
+    if dir > 0.0 {
+        (alpha - 0.1).max(0.0)
+    } else {
+        alpha + 0.1 * (1.0 - alpha)
+    }
 }

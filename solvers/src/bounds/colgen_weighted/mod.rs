@@ -44,6 +44,7 @@
 pub mod pricing;
 
 use super::colgen::master::Master;
+use super::colgen::observer::{ColgenObserver, Gated, Quiet};
 use super::colgen::start_groups;
 use super::colgen::verify::VerifiedBound;
 use super::colgen::ColgenError;
@@ -76,7 +77,8 @@ pub struct WeightedColgenOptions {
     /// Relative tolerance (of `UB / floor(n/k)`) below which a reduced cost counts as
     /// negative.
     pub tol: f64,
-    /// One progress line per exact evaluation on stderr.
+    /// One progress line per exact evaluation, sent to the observer
+    /// ([`weighted_colgen_bound_observed`]).
     pub progress: bool,
 }
 
@@ -270,7 +272,26 @@ pub fn weighted_colgen_bound(
     starts: &[&[usize]],
     opts: &WeightedColgenOptions,
 ) -> Result<WeightedColgenBound, ColgenError> {
+    weighted_colgen_bound_observed(x, n, d, k, w, starts, opts, &mut Quiet)
+}
+
+/// [`weighted_colgen_bound`] that sends its detail lines (with `progress`) to `obs`.
+#[allow(clippy::too_many_arguments)]
+pub fn weighted_colgen_bound_observed(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    w: &[f64],
+    starts: &[&[usize]],
+    opts: &WeightedColgenOptions,
+    obs: &mut dyn ColgenObserver,
+) -> Result<WeightedColgenBound, ColgenError> {
     let started = Instant::now();
+    let obs = &mut Gated {
+        inner: obs,
+        details: opts.progress,
+    };
     opts.check()?;
     check_input(x, n, d, k, w)?;
     let deadline = started + Duration::from_secs_f64(opts.time_limit);
@@ -279,23 +300,7 @@ pub fn weighted_colgen_bound(
     let (nn_bound, nn_duals) = weighted_nn_bound_and_duals(x, n, d, k, w)?;
     let nn = nn_bound.lower_bound;
     let pr = WeightedPricing::new(x, n, d, k, w);
-    // Start columns: every group of every start partition, once.
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut groups = Vec::new();
-    let mut start_sse = f64::INFINITY;
-    if starts.is_empty() {
-        return Err(ColgenError::BadLabels("no start partition".into()));
-    }
-    for labels in starts {
-        let gs = start_groups(labels, n, k).map_err(ColgenError::BadLabels)?;
-        let sse: f64 = gs.iter().map(|g| pr.group_cost(g)).sum();
-        start_sse = start_sse.min(sse);
-        for g in gs {
-            if seen.insert(g.clone()) {
-                groups.push(g);
-            }
-        }
-    }
+    let (groups, mut seen, start_sse) = start_columns(&pr, n, k, starts)?;
     let g_max = n / k;
     let tau = -opts.anchor_threshold * start_sse / g_max as f64;
     let tol = opts.tol * start_sse / g_max as f64;
@@ -378,16 +383,14 @@ pub fn weighted_colgen_bound(
             evaluated_last = s.exact;
             found = s.negatives.into_iter().filter(|g| g.1 < -tol).collect();
             found.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-            if opts.progress {
-                eprintln!(
-                    "weighted colgen: iteration {}, LP {:.6}, bound {:.6}, {} negative groups, exact {}",
-                    out.iterations,
-                    out.lp_value,
-                    lb,
-                    found.len(),
-                    s.exact
-                );
-            }
+            obs.detail(format_args!(
+                "weighted colgen: iteration {}, LP {:.6}, bound {:.6}, {} negative groups, exact {}",
+                out.iterations,
+                out.lp_value,
+                lb,
+                found.len(),
+                s.exact
+            ));
             if found.is_empty() && s.exact {
                 out.converged = true;
             }
@@ -397,17 +400,8 @@ pub fn weighted_colgen_bound(
         if out.converged {
             break;
         }
-        let mut add_g = Vec::new();
-        let mut add_c = Vec::new();
-        for (g, _) in found {
-            if add_g.len() >= opts.max_columns_per_iteration {
-                break;
-            }
-            if seen.insert(g.clone()) {
-                add_c.push(pr.group_cost(&g) / unit);
-                add_g.push(g);
-            }
-        }
+        let (add_g, add_c) =
+            new_columns(&pr, found, &mut seen, opts.max_columns_per_iteration, unit);
         if add_g.is_empty() {
             break; // nothing new: the master cannot move (a cut search found only old groups)
         }
@@ -431,6 +425,56 @@ pub fn weighted_colgen_bound(
     out.lower_bound = out.lagrangian.max(nn);
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Every group of every start partition once (checked: at least `k` records each), the set
+/// of them, and the least SSE of a start partition.
+fn start_columns(
+    pr: &WeightedPricing,
+    n: usize,
+    k: usize,
+    starts: &[&[usize]],
+) -> Result<(Vec<Vec<u32>>, HashSet<Vec<u32>>, f64), ColgenError> {
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    let mut groups = Vec::new();
+    let mut start_sse = f64::INFINITY;
+    if starts.is_empty() {
+        return Err(ColgenError::BadLabels("no start partition".into()));
+    }
+    for labels in starts {
+        let gs = start_groups(labels, n, k).map_err(ColgenError::BadLabels)?;
+        let sse: f64 = gs.iter().map(|g| pr.group_cost(g)).sum();
+        start_sse = start_sse.min(sse);
+        for g in gs {
+            if seen.insert(g.clone()) {
+                groups.push(g);
+            }
+        }
+    }
+    Ok((groups, seen, start_sse))
+}
+
+/// The groups of `found` not `seen` before (now seen), at most `max`, with their costs in
+/// the master's unit.
+fn new_columns(
+    pr: &WeightedPricing,
+    found: Vec<(Vec<u32>, f64)>,
+    seen: &mut HashSet<Vec<u32>>,
+    max: usize,
+    unit: f64,
+) -> (Vec<Vec<u32>>, Vec<f64>) {
+    let mut add_g = Vec::new();
+    let mut add_c = Vec::new();
+    for (g, _) in found {
+        if add_g.len() >= max {
+            break;
+        }
+        if seen.insert(g.clone()) {
+            add_c.push(pr.group_cost(&g) / unit);
+            add_g.push(g);
+        }
+    }
+    (add_g, add_c)
 }
 
 fn limits(nodes: u64, deadline: Instant) -> SearchLimits {

@@ -24,7 +24,8 @@
 //! can be split) and P06; its use to complete a per-size pricing is this project's.
 
 use super::super::cuts::CutDuals;
-use super::exact::{anchor_sizes, exact_search, ExactBudget, ExactPricing, Mode};
+use super::exact::{anchor_sizes, ExactBudget, ExactPricing, Mode};
+use super::search::{Anchors, ExactSearch};
 use super::Geometry;
 use crate::bounds::UNIT_ROUNDOFF;
 
@@ -57,24 +58,24 @@ pub fn exact_rc_bound_anchor_complete(
     margin: f64,
     per_size: &mut Vec<f64>,
 ) -> ExactPricing {
-    let threshold = threshold.min(0.0);
+    let anchors = Anchors::Complete { threshold, margin };
+    ExactSearch::new(cuts)
+        .anchors(anchors)
+        .run(geo, y, budget, per_size)
+}
+
+/// After a `Mode::Complete` search that stopped after size `k` (nothing below `threshold`
+/// there, so the size-`k` values are final): the sizes above `k` hold
+/// [`completion_value`] of `threshold`; after any other search, `out` unchanged.
+pub(super) fn complete_sizes(
+    geo: &Geometry,
+    mode: Mode,
+    threshold: f64,
+    margin: f64,
+    per_size: &mut [f64],
+    mut out: ExactPricing,
+) -> ExactPricing {
     let w = anchor_sizes(geo);
-    per_size.clear();
-    per_size.resize(geo.n * w, threshold);
-    let mode = if cuts.is_empty() {
-        Mode::Complete
-    } else {
-        Mode::Carry
-    };
-    let mut out = exact_search(
-        geo,
-        y,
-        cuts,
-        None,
-        budget,
-        Some((threshold, per_size)),
-        mode,
-    );
     // The search stopped after size k exactly when this holds (the size-k values are final).
     let nothing_at_k = per_size.iter().step_by(w).all(|&v| v >= threshold);
     if mode == Mode::Complete && nothing_at_k && w > 1 {

@@ -19,10 +19,12 @@
 
 use super::super::cuts::CutDuals;
 use super::super::pairs::PairConstraints;
-use super::{sum_smallest, Geometry};
+use super::search::{Anchors, ExactSearch};
+use super::Geometry;
 use crate::deadline::Deadline;
 use std::time::Instant;
 
+mod anchor;
 mod node;
 
 /// Budget of one exact pricing call.
@@ -111,7 +113,7 @@ struct Search<'a> {
 /// Exact pricing by branch and bound (see the module doc): a proven lower bound on
 /// `min(0, min_S rc(S))` over groups of `k..2k-1` records, exact when nothing was cut.
 pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPricing {
-    exact_rc_bound_cuts(geo, y, &CutDuals::none(), budget)
+    ExactSearch::new(&CutDuals::none()).run(geo, y, budget, &mut Vec::new())
 }
 
 /// [`exact_rc_bound`] for the reduced cost with subset-row cuts,
@@ -122,7 +124,7 @@ pub fn exact_rc_bound_cuts(
     cuts: &CutDuals,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_search(geo, y, cuts, None, budget, None, Mode::Least)
+    ExactSearch::new(cuts).run(geo, y, budget, &mut Vec::new())
 }
 
 /// Every group of `k..2k-1` records whose computed reduced cost (with the cut penalties) is
@@ -137,19 +139,10 @@ pub fn enumerate_rc_below(
     threshold: f64,
     budget: ExactBudget,
 ) -> ExactPricing {
-    let budget = ExactBudget {
-        max_columns: usize::MAX,
-        ..budget
-    };
-    exact_search(
-        geo,
-        y,
-        cuts,
-        None,
-        budget,
-        Some((threshold, &mut Vec::new())),
-        Mode::Enumerate,
-    )
+    let anchors = Anchors::Below { threshold };
+    ExactSearch::new(cuts)
+        .anchors(anchors)
+        .run(geo, y, budget, &mut Vec::new())
 }
 
 /// [`exact_rc_bound_cuts`] over the groups compatible with the branching decisions `pairs`
@@ -163,7 +156,9 @@ pub fn exact_rc_bound_pairs(
     pairs: Option<&PairConstraints>,
     budget: ExactBudget,
 ) -> ExactPricing {
-    exact_search(geo, y, cuts, pairs, budget, None, Mode::Least)
+    ExactSearch::new(cuts)
+        .pairs(pairs)
+        .run(geo, y, budget, &mut Vec::new())
 }
 
 /// Per-anchor exact pricing (proofs/P20): the search of [`exact_rc_bound_cuts`] with the
@@ -213,18 +208,10 @@ pub fn exact_rc_bound_anchor_sizes(
     threshold: f64,
     per_size: &mut Vec<f64>,
 ) -> ExactPricing {
-    let threshold = threshold.min(0.0);
-    per_size.clear();
-    per_size.resize(geo.n * anchor_sizes(geo), threshold);
-    exact_search(
-        geo,
-        y,
-        cuts,
-        None,
-        budget,
-        Some((threshold, per_size)),
-        Mode::Least,
-    )
+    let anchors = Anchors::PerSize { threshold };
+    ExactSearch::new(cuts)
+        .anchors(anchors)
+        .run(geo, y, budget, per_size)
 }
 
 /// [`exact_rc_bound_anchor_sizes`] without cuts and with any threshold, positive ones included
@@ -237,18 +224,11 @@ pub fn exact_rc_bound_anchor_sizes_signed(
     threshold: f64,
     per_size: &mut Vec<f64>,
 ) -> ExactPricing {
-    per_size.clear();
-    per_size.resize(geo.n * anchor_sizes(geo), threshold);
-    let anchors = Some((threshold, per_size));
-    exact_search(
-        geo,
-        y,
-        &CutDuals::none(),
-        None,
-        budget,
-        anchors,
-        Mode::Least,
-    )
+    let anchors = Anchors::Signed { threshold };
+    let none = CutDuals::none();
+    ExactSearch::new(&none)
+        .anchors(anchors)
+        .run(geo, y, budget, per_size)
 }
 
 /// [`exact_rc_bound_anchor_sizes`] with each anchor's incumbent carried from its smaller sizes
@@ -269,18 +249,10 @@ pub fn exact_rc_bound_anchor_carry(
     threshold: f64,
     per_size: &mut Vec<f64>,
 ) -> ExactPricing {
-    let threshold = threshold.min(0.0);
-    per_size.clear();
-    per_size.resize(geo.n * anchor_sizes(geo), threshold);
-    exact_search(
-        geo,
-        y,
-        cuts,
-        None,
-        budget,
-        Some((threshold, per_size)),
-        Mode::Carry,
-    )
+    let anchors = Anchors::Carry { threshold };
+    ExactSearch::new(cuts)
+        .anchors(anchors)
+        .run(geo, y, budget, per_size)
 }
 
 /// Per-anchor bookkeeping of [`exact_rc_bound_anchor_sizes`]: fold the finished anchor `r`'s
@@ -304,27 +276,30 @@ fn flush_anchor(
     }
 }
 
+/// At size `k`, after anchor `r` is flushed: give `stop` the anchor's value and treat the
+/// budget as spent once it says the check cannot reach its level (root bounds only from
+/// there: still valid).
+fn stop_at_level(
+    s: &mut Search<'_>,
+    stop: &mut Option<&mut super::stop_below::StopBelow>,
+    anchors: &Option<(f64, &mut Vec<f64>)>,
+    r: usize,
+) {
+    if let (Some(st), Some((_, per_size))) = (stop.as_mut(), anchors.as_ref()) {
+        if !s.out_of_budget && st.push(per_size[anchor_slot(s.geo, r, s.m)]) {
+            s.out_of_budget = true;
+        }
+    }
+}
+
 /// Index of (anchor `r`, size `m`) in the per-size output.
 fn anchor_slot(geo: &Geometry, r: usize, m: usize) -> usize {
     r * anchor_sizes(geo) + (m - geo.k)
 }
 
-/// The search behind [`exact_rc_bound_cuts`] and [`exact_rc_bound_anchors`] (`anchors`:
-/// per-anchor threshold and minima, see there; `pairs`: the branching decisions of
-/// [`exact_rc_bound_pairs`]).
-pub(super) fn exact_search(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    pairs: Option<&PairConstraints>,
-    budget: ExactBudget,
-    anchors: Option<(f64, &mut Vec<f64>)>,
-    mode: Mode,
-) -> ExactPricing {
-    exact_search_stop(geo, y, cuts, pairs, budget, anchors, mode, None)
-}
-
-/// [`exact_search`] that, per anchor at size `k`, gives `stop` the anchor's value and treats
+/// The search behind every configuration of [`ExactSearch`] (`anchors`: per-anchor
+/// threshold and minima; `pairs`: the branching decisions; `mode`: what is kept) that, per
+/// anchor at size `k`, gives `stop` the anchor's value and treats
 /// the budget as spent once `stop` says the check cannot reach its level
 /// ([`super::stop_below::StopBelow`]).
 #[allow(clippy::too_many_arguments)]
@@ -348,30 +323,8 @@ pub(super) fn exact_search_stop(
     let mut seconds_per_size = vec![0.0; w];
     let mut sorted_y: Vec<f64> = y.to_vec();
     sorted_y.sort_unstable_by(|a, b| b.total_cmp(a));
-    let mut s = Search {
-        geo,
-        y,
-        cuts,
-        cut_count: vec![0; cuts.len()],
-        m: 0,
-        cands: Vec::new(),
-        to_t: Vec::new(),
-        star: Vec::new(),
-        members: Vec::new(),
-        inc: anchors.as_ref().map_or(0.0, |a| a.0),
-        open_min: f64::INFINITY,
-        nodes: 0,
-        budget,
-        out_of_budget: false,
-        columns: Vec::new(),
-        pairs,
-        pos: if pairs.is_some() {
-            vec![usize::MAX; n]
-        } else {
-            Vec::new()
-        },
-        enumerate,
-    };
+    let inc = anchors.as_ref().map_or(0.0, |a| a.0);
+    let mut s = Search::new(geo, y, cuts, pairs, budget, inc, enumerate);
     if enumerate {
         // Per-anchor bookkeeping resets `inc` to the threshold at every anchor.
         let (_, per_size) = anchors.as_mut().expect("enumeration runs per anchor");
@@ -395,26 +348,7 @@ pub(super) fn exact_search_stop(
         s.m = m;
         let size_start = Instant::now();
         if m == 1 {
-            // Singletons: rc({r}) = -y_r, evaluated directly.
-            for (r, &yr) in y.iter().enumerate() {
-                if pairs.is_some_and(|c| !c.allows(&[r as u32])) {
-                    continue;
-                }
-                if let Some((_, per_size)) = anchors.as_mut() {
-                    let at = anchor_slot(geo, r, 1);
-                    per_size[at] = per_size[at].min(-yr);
-                }
-                if -yr < s.inc && !s.enumerate {
-                    s.inc = -yr;
-                }
-                if -yr < 0.0 || (s.enumerate && -yr < s.inc) {
-                    s.columns.push((-yr, vec![r as u32]));
-                }
-            }
-            if let Some((threshold, _)) = anchors.as_ref() {
-                global.0 = global.0.min(s.inc);
-                s.inc = *threshold;
-            }
+            s.singletons(&mut anchors, &mut global);
             continue;
         }
         let top_m: f64 = sorted_y[..m].iter().sum();
@@ -431,13 +365,8 @@ pub(super) fn exact_search_stop(
             }
             if r > 0 {
                 flush_anchor(&mut s, &mut anchors, &mut global, r - 1);
-                if let (Some(st), Some((_, per_size))) = (stop.as_mut(), anchors.as_ref()) {
-                    if m == geo.k
-                        && !s.out_of_budget
-                        && st.push(per_size[anchor_slot(geo, r - 1, m)])
-                    {
-                        s.out_of_budget = true; // root bounds only from here: still valid
-                    }
+                if m == geo.k {
+                    stop_at_level(&mut s, &mut stop, &anchors, r - 1);
                 }
             }
             if top_m + s.inc <= 0.0 {
@@ -454,40 +383,7 @@ pub(super) fn exact_search_stop(
                     continue;
                 }
             }
-            let radius = 2.0 * (top_m + s.inc) * slack;
-            s.cands.clear();
-            s.cands
-                .extend((0..n).filter(|&j| j != r && geo.d(r, j) <= radius));
-            if s.cands.len() < m - 1 {
-                continue;
-            }
-            // Tighter radius from the duals of the candidates themselves.
-            cy.clear();
-            cy.extend(s.cands.iter().map(|&j| -y[j]));
-            let top = -sum_smallest(&mut cy, m - 1);
-            let lim = y[r] + top + s.inc;
-            if lim <= 0.0 {
-                continue;
-            }
-            let radius = 2.0 * lim * slack;
-            s.cands.retain(|&j| geo.d(r, j) <= radius);
-            if s.cands.len() < m - 1 {
-                continue;
-            }
-            // Star test (P09 B3): a group with medoid r and rc < inc has
-            // -y_r + sum_{b != r} f(b) < inc, f(b) = D_rb / 2 - y_b.
-            let star_of = |j: usize| geo.d(r, j) / 2.0 - y[j];
-            cy.clear();
-            cy.extend(s.cands.iter().map(|&j| star_of(j)));
-            let f_m2 = sum_smallest(&mut cy, m - 2);
-            let smallest_rest = cy[m - 2..].iter().copied().fold(f64::INFINITY, f64::min);
-            if -y[r] + f_m2 + smallest_rest >= s.inc + star_slack {
-                continue;
-            }
-            // A member b needs f(b) + (the m - 2 smallest f) < inc + y_r.
-            let f_lim = s.inc + y[r] - f_m2 + star_slack;
-            s.cands.retain(|&j| star_of(j) < f_lim);
-            if s.cands.len() < m - 1 {
+            if !s.filter_candidates(&mut cy, r, top_m, slack, star_slack) {
                 continue;
             }
             if complete_local {
@@ -500,64 +396,19 @@ pub(super) fn exact_search_stop(
                     }
                 }
             }
-            let mf = m as f64;
             if s.out_of_budget {
                 // Budget spent: only the root bound of this anchor (no sort, no search).
-                cy.clear();
-                cy.extend(
-                    s.cands
-                        .iter()
-                        .map(|&j| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j]),
-                );
-                let pair = -y[r] + sum_smallest(&mut cy, m - 1);
-                cy.clear();
-                cy.extend(s.cands.iter().map(|&j| star_of(j)));
-                let star = -y[r] + sum_smallest(&mut cy, m - 1);
-                let root = pair.max(star);
-                if complete_local {
-                    if let Some((_, per_size)) = anchors.as_ref() {
-                        // Every size-k subset of a group inside {r} ∪ cands has its medoid
-                        // there, so the least size-k value of those records (and the carried
-                        // incumbent, which bounds the groups the tests excluded) completes
-                        // this slot as well as the root bound does (P20 "Completion after
-                        // the budget"); the caller takes the larger.
-                        let g_k = s
-                            .cands
-                            .iter()
-                            .map(|&b| per_size[b * w])
-                            .fold(s.inc.min(per_size[r * w]), f64::min);
-                        completed_after_budget.push((anchor_slot(geo, r, m), g_k, root));
-                        continue;
-                    }
+                let root = s.root_bound(&mut cy, r);
+                if let (true, Some((_, per_size))) = (complete_local, anchors.as_ref()) {
+                    completed_after_budget.push(s.completion_after_budget(per_size, r, root));
+                    continue;
                 }
                 if root < s.inc {
                     s.open_min = s.open_min.min(root);
                 }
                 continue;
             }
-            // Promising candidates first.
-            let key = |j: usize| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j];
-            s.cands
-                .sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
-            s.to_t.clear();
-            s.to_t.extend(s.cands.iter().map(|&j| geo.d(r, j)));
-            s.star.clear();
-            s.star.extend(s.cands.iter().map(|&j| star_of(j)));
-            s.members.clear();
-            s.members.push(r as u32);
-            if pairs.is_some() {
-                for (p, &j) in s.cands.iter().enumerate() {
-                    s.pos[j] = p;
-                }
-            }
-            let pen_r = s.enter_cuts(r); // 0: one record fills no cut
-            s.dfs(0.0, y[r], -y[r], pen_r, 0);
-            s.leave_cuts(r);
-            if pairs.is_some() {
-                for &j in &s.cands {
-                    s.pos[j] = usize::MAX;
-                }
-            }
+            s.search_anchor(r);
         }
         if abandoned {
             break;
@@ -589,22 +440,9 @@ pub(super) fn exact_search_stop(
         if let Some((_, per_size)) = anchors.as_mut() {
             per_size.iter_mut().for_each(|v| *v = f64::NEG_INFINITY);
         }
-        completed.clear();
-        completed_after_budget.clear();
+        return s.result(seconds_per_size, Vec::new(), Vec::new());
     }
-    let mut columns = std::mem::take(&mut s.columns);
-    columns.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    columns.dedup_by(|a, b| a.1 == b.1);
-    columns.truncate(budget.max_columns);
-    ExactPricing {
-        rc_lower_bound: s.inc.min(s.open_min).min(0.0),
-        exact: !s.out_of_budget,
-        columns,
-        nodes: s.nodes,
-        seconds_per_size,
-        completed,
-        completed_after_budget,
-    }
+    s.result(seconds_per_size, completed, completed_after_budget)
 }
 
 /// True when the anchor `r` and every candidate in `cands` hold a size-`k` value (slot 0 of

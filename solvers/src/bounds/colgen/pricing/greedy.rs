@@ -96,47 +96,7 @@ pub fn heuristic_cuts(
         return None;
     }
     let hi = hi.min(l);
-    // Greedy growth.
-    let mut in_s = vec![false; l];
-    let mut to_s: Vec<f64> = cand.iter().map(|&j| geo.d(seed, j)).collect();
-    in_s[0] = true;
-    if with_cuts {
-        mp.in_group[seed] = true;
-    }
-    let (mut m, mut p, mut ys, mut pen) = (1usize, 0.0f64, y[seed], 0.0f64);
-    let mut best: Option<(f64, Vec<bool>)> = None;
-    while m < hi {
-        let mut pick: Option<(f64, usize, f64)> = None;
-        for j in 0..l {
-            if !in_s[j] {
-                let dp = if with_cuts {
-                    mp.add(cand[j], usize::MAX)
-                } else {
-                    0.0
-                };
-                let rc = (p + to_s[j]) / (m + 1) as f64 - ys - y[cand[j]] + pen + dp;
-                if pick.is_none_or(|(b, _, _)| rc < b) {
-                    pick = Some((rc, j, dp));
-                }
-            }
-        }
-        let (rc, j, dp) = pick?;
-        in_s[j] = true;
-        if with_cuts {
-            mp.in_group[cand[j]] = true;
-        }
-        p += to_s[j];
-        ys += y[cand[j]];
-        pen += dp;
-        m += 1;
-        for (t, &c) in to_s.iter_mut().zip(&cand) {
-            *t += geo.d(cand[j], c);
-        }
-        if m >= k && best.as_ref().is_none_or(|(b, _)| rc < *b) {
-            best = Some((rc, in_s.clone()));
-        }
-    }
-    let (_, mut in_s) = best?;
+    let mut in_s = grow(geo, y, &cand, hi, &mut mp)?;
     // Local search: best-improvement add / remove / swap, recomputing the sums (and the
     // penalty, kept as the cuts' change per move).
     for _ in 0..4 * hi {
@@ -222,4 +182,58 @@ pub fn heuristic_cuts(
         .collect();
     members.sort_unstable();
     Some((geo.reduced_cost_cuts(&members, y, cuts), members))
+}
+
+/// Greedy growth of [`heuristic_cuts`] from the seed `cand[0]` over its candidates `cand`:
+/// add the candidate of least reduced cost (with its penalty change) up to `hi` records;
+/// the membership flags of the best group of at least `k` records met on the way.
+fn grow(
+    geo: &Geometry,
+    y: &[f64],
+    cand: &[usize],
+    hi: usize,
+    mp: &mut MovePenalty,
+) -> Option<Vec<bool>> {
+    let (k, l, seed) = (geo.k, cand.len(), cand[0]);
+    let with_cuts = !mp.cuts.is_empty();
+    let mut in_s = vec![false; l];
+    let mut to_s: Vec<f64> = cand.iter().map(|&j| geo.d(seed, j)).collect();
+    in_s[0] = true;
+    if with_cuts {
+        mp.in_group[seed] = true;
+    }
+    let (mut m, mut p, mut ys, mut pen) = (1usize, 0.0f64, y[seed], 0.0f64);
+    let mut best: Option<(f64, Vec<bool>)> = None;
+    while m < hi {
+        let mut pick: Option<(f64, usize, f64)> = None;
+        for j in 0..l {
+            if !in_s[j] {
+                let dp = if with_cuts {
+                    mp.add(cand[j], usize::MAX)
+                } else {
+                    0.0
+                };
+                let rc = (p + to_s[j]) / (m + 1) as f64 - ys - y[cand[j]] + pen + dp;
+                if pick.is_none_or(|(b, _, _)| rc < b) {
+                    pick = Some((rc, j, dp));
+                }
+            }
+        }
+        let (rc, j, dp) = pick?;
+        in_s[j] = true;
+        if with_cuts {
+            mp.in_group[cand[j]] = true;
+        }
+        p += to_s[j];
+        ys += y[cand[j]];
+        pen += dp;
+        m += 1;
+        for (t, &c) in to_s.iter_mut().zip(cand) {
+            *t += geo.d(cand[j], c);
+        }
+        if m >= k && best.as_ref().is_none_or(|(b, _)| rc < *b) {
+            best = Some((rc, in_s.clone()));
+        }
+    }
+    best.map(|(_, in_s)| in_s)
 }

@@ -32,10 +32,11 @@
 //! The averaging lemma of P20 "Size completion"; its per-anchor use is this project's.
 
 use super::super::cuts::CutDuals;
-use super::completion::{completion_value, exact_rc_bound_anchor_complete};
-use super::exact::{
-    anchor_sizes, exact_search, exact_search_stop, ExactBudget, ExactPricing, Mode,
-};
+use super::completion::completion_value;
+#[cfg(doc)]
+use super::completion::exact_rc_bound_anchor_complete;
+use super::exact::{anchor_sizes, ExactBudget, ExactPricing};
+use super::search::{Anchors, ExactSearch};
 use super::stop_below::StopBelow;
 use super::Geometry;
 
@@ -54,29 +55,16 @@ pub fn exact_rc_bound_anchor_local(
     margin: f64,
     per_size: &mut Vec<f64>,
 ) -> ExactPricing {
-    if !cuts.is_empty() {
-        return exact_rc_bound_anchor_complete(geo, y, cuts, budget, threshold, margin, per_size);
-    }
-    let threshold = threshold.min(0.0);
-    let w = anchor_sizes(geo);
-    per_size.clear();
-    per_size.resize(geo.n * w, threshold);
-    let out = exact_search(
-        geo,
-        y,
-        cuts,
-        None,
-        budget,
-        Some((threshold, per_size)),
-        Mode::CompleteLocal,
-    );
-    fill_completed(geo, threshold, margin, per_size, out)
+    let anchors = Anchors::CompleteLocal { threshold, margin };
+    ExactSearch::new(cuts)
+        .anchors(anchors)
+        .run(geo, y, budget, per_size)
 }
 
 /// The completion values after a `Mode::CompleteLocal` search: every slot of the sizes above
 /// `k` when nothing is below `threshold` at size `k` (the search stopped there, as in
 /// [`super::completion`]), else the slots the search left (`out.completed`).
-fn fill_completed(
+pub(super) fn fill_completed(
     geo: &Geometry,
     threshold: f64,
     margin: f64,
@@ -123,20 +111,10 @@ pub fn exact_rc_bound_anchor_local_stop(
     per_size: &mut Vec<f64>,
     stop: &mut StopBelow,
 ) -> ExactPricing {
-    let threshold = threshold.min(0.0);
-    let w = anchor_sizes(geo);
-    per_size.clear();
-    per_size.resize(geo.n * w, threshold);
-    let cuts = CutDuals::none();
-    let out = exact_search_stop(
-        geo,
-        y,
-        &cuts,
-        None,
-        budget,
-        Some((threshold, per_size)),
-        Mode::CompleteLocal,
-        Some(stop),
-    );
-    fill_completed(geo, threshold, margin, per_size, out)
+    let anchors = Anchors::CompleteLocal { threshold, margin };
+    let none = CutDuals::none();
+    ExactSearch::new(&none)
+        .anchors(anchors)
+        .stop(stop)
+        .run(geo, y, budget, per_size)
 }
