@@ -250,8 +250,13 @@ fn list_shows_every_registered_method() {
     let bounds = out.split_once("\nbounds ").expect("a bounds section").1;
     for b in microagg::bound::BOUNDS {
         assert!(bounds.contains(b.name), "list lacks bound {}", b.name);
-        for p in b.params {
-            assert!(bounds.contains(&format!("{} = {}", p.key, p.default)));
+        let defaults = b.defaults();
+        for (key, _) in b.params_doc {
+            let shown = match &defaults[key] {
+                serde_json::Value::Null => "none".to_string(),
+                v => v.to_string(),
+            };
+            assert!(bounds.contains(&format!("{key} = {shown}")), "{key}");
         }
     }
 }
@@ -285,7 +290,7 @@ fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
         &["--bound", "colgen", "--bound-param", "cuts=3", "--json"],
     ));
     let bound = cli_json(&[
-        "bound", "--data", data, "--k", "3", "--method", "colgen", "--cuts", "3", "--json",
+        "bound", "--data", data, "--k", "3", "--method", "colgen", "--param", "cuts=3", "--json",
     ]);
     assert_eq!(run["bounds"][0]["sse"], bound["lower_bound"]);
     assert_eq!(
