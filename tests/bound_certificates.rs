@@ -144,7 +144,7 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let (c, cert) = run("20", "cuts.json");
     assert_eq!(c.format, "microagg-bound-certificate/2");
     assert!(!c.cuts.is_empty() && c.cuts.iter().all(|cut| cut.dual <= 0.0));
-    // The restart tools' reader (examples/push_from_certificate and others) takes the plain
+    // The restart tools' reader (studies/probes/examples/push_from_certificate and others) takes the plain
     // file and refuses the one with cuts, another k and another instance of the same shape.
     let inst = load(spec, &ColumnSelection::All).unwrap();
     let plain_path = dir.path().join("plain.json");
@@ -598,7 +598,7 @@ fn stored_bnp_certificates(max_leaves: Option<usize>) {
 
 /// The k = 10 recipe of the stored CASC bounds through `microagg bound` itself (the flags
 /// `--box-width`, `--stop-early`, `--tighten` next to the older ones), not only through
-/// examples/casc_bounds: the box reaches the engine (smoothing off under a box, so every
+/// studies/probes/examples/casc_bounds: the box reaches the engine (smoothing off under a box, so every
 /// progress line says alpha 0.000, against 0.500 without), the tightening runs, the
 /// certificate verifies; bad values, a bound without these parameters and `--weights` are
 /// refused by name.

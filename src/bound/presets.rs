@@ -145,6 +145,32 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// The bound and its parameters asked for by `method` and/or `preset`, `params` (e.g. from
+/// `--param KEY=VALUE`) overriding the preset's; without either, `nn`. A preset of another
+/// bound than `method` is an error.
+pub fn resolve(
+    method: Option<&str>,
+    preset: Option<&str>,
+    params: Map<String, Value>,
+) -> Result<(&'static super::BoundInfo, Map<String, Value>)> {
+    let preset = preset.map(find).transpose()?;
+    let name = match (method, preset) {
+        (Some(m), Some(p)) if m != p.bound => {
+            return Err(Error::usage(format!(
+                "preset {} sets bound {}, not {m}",
+                p.name, p.bound
+            )))
+        }
+        (Some(m), _) => m,
+        (None, Some(p)) => p.bound,
+        (None, None) => "nn",
+    };
+    let info = super::find(name)?;
+    let mut given = preset.map(Preset::given).unwrap_or_default();
+    given.extend(params);
+    Ok((info, given))
+}
+
 /// The preset `name`, or an error listing them.
 pub fn find(name: &str) -> Result<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name).ok_or_else(|| {

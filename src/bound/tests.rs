@@ -187,3 +187,107 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
     assert!(weighted::check_weighted_name("colgen-cuts").is_err());
     assert!(weighted::check_weighted_name("nope").is_err());
 }
+
+/// The engine options of a library recipe (`[case.bound] command` of
+/// instances/library/library.toml), read with the meaning each flag of `microagg bound`
+/// had when the recipe ran; a flag not in this table fails the test.
+fn recipe_options(
+    command: &str,
+) -> (
+    String,
+    f64,
+    microagg_solvers::bounds::ColgenOptions,
+    microagg_solvers::bnp::BnpOptions,
+) {
+    let (mut colgen, mut bnp) = (
+        microagg_solvers::bounds::ColgenOptions::default(),
+        microagg_solvers::bnp::BnpOptions::default(),
+    );
+    let (mut method, mut limit) = (String::new(), f64::NAN);
+    let words: Vec<&str> = command.split_whitespace().skip(2).collect();
+    let mut i = 0;
+    while i < words.len() {
+        let (flag, value) = (words[i], words.get(i + 1).copied().unwrap_or(""));
+        let number = || value.parse::<f64>().unwrap();
+        let count = || value.parse::<usize>().unwrap();
+        let mut takes_value = true;
+        match flag {
+            "--data" | "--k" | "--start" | "--certificate" | "--threads" => {}
+            "--method" => method = value.to_string(),
+            "--time-limit" => limit = number(),
+            "--max-nodes" => bnp.max_nodes = value.parse().unwrap(),
+            "--max-cuts" => bnp.max_cuts = count(),
+            "--big-cuts" => bnp.big_cut_records = count(),
+            "--nn-ascent" => colgen.nn_ascent = number(),
+            "--box-width" => colgen.box_width = number(),
+            "--anchor-threshold" => colgen.anchor_threshold = number(),
+            "--tighten" => colgen.tighten_fraction = number(),
+            "--final-fraction" => colgen.final_fraction = number(),
+            "--slack-push" => colgen.slack_push = number(),
+            "--max-iterations" => colgen.max_iterations = count(),
+            _ => {
+                takes_value = false;
+                match flag {
+                    "--rank1-cuts" => bnp.rank1_cuts = true,
+                    "--count-row" => bnp.count_row = true,
+                    "--lp-segment" => colgen.lp_segment = true,
+                    "--push-project" => colgen.push_project = true,
+                    "--ipm" => colgen.ipm = true,
+                    "--stop-early" => colgen.stop_early = true,
+                    "--lp-projection" => colgen.lp_projection = true,
+                    other => panic!("recipe flag {other} unknown to this test: {command}"),
+                }
+            }
+        }
+        i += if takes_value { 2 } else { 1 };
+    }
+    colgen.time_limit = limit;
+    (method, limit, colgen, bnp)
+}
+
+/// Every stored bound the library made with `microagg bound` has a preset named after its
+/// case whose parameters give the recipe's engine options, field by field, and its time
+/// limit; every preset is such a recipe, and every preset passes the registry's checks.
+#[test]
+fn each_preset_equals_the_recipe_of_its_stored_bound() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/instances/library/library.toml"
+    );
+    let library: toml::Value = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut matched = Vec::new();
+    for case in library["case"].as_array().unwrap() {
+        let command = case["bound"]["command"].as_str().unwrap();
+        if !command.starts_with("microagg bound ") {
+            continue; // a study probe's result (studies crate), not a bound command
+        }
+        let name = format!(
+            "{}-k{}",
+            case["instance"].as_str().unwrap(),
+            case["k"].as_integer().unwrap()
+        );
+        let start = format!("--start instances/library/{name}.labels");
+        assert!(command.contains(&start), "{name}: {command}");
+        let preset = presets::find(&name).unwrap();
+        let (method, limit, colgen, bnp) = recipe_options(command);
+        assert_eq!(preset.bound, method, "{name}");
+        let p = prepare(preset.bound, &preset.given(), None).unwrap();
+        assert_eq!(p.param("time_limit"), limit, "{name}");
+        if is_colgen(&method) {
+            let params: colgen_entry::ColgenParams<colgen_entry::NoCuts> =
+                serde_json::from_value(p.effective.clone()).unwrap();
+            assert_eq!(params.options(limit, false), colgen, "{name}");
+        } else {
+            let params: bnp_entry::BnpParams = serde_json::from_value(p.effective.clone()).unwrap();
+            assert_eq!(params.options(), bnp, "{name}");
+        }
+        matched.push(name);
+    }
+    let mut all: Vec<String> = presets::PRESETS
+        .iter()
+        .map(|p| p.name.to_string())
+        .collect();
+    matched.sort();
+    all.sort();
+    assert_eq!(matched, all);
+}

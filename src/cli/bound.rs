@@ -128,38 +128,27 @@ fn check_outputs(args: &BoundArgs, info: &BoundInfo) -> Result<()> {
 /// The bound and its parameters from `--preset`, `--method`, `--time-limit`, `--start` and
 /// `--param` (module doc: later ones override the preset; one value may not be given twice).
 fn bound_request(args: &BoundArgs) -> Result<(&'static BoundInfo, Map<String, Value>)> {
-    let preset = args.preset.as_deref().map(presets::find).transpose()?;
-    let name = match (&args.method, preset) {
-        (Some(m), Some(p)) if *m != p.bound => {
-            return Err(Error::usage(format!(
-                "--preset {} sets bound {}, not --method {m}",
-                p.name, p.bound
-            )))
-        }
-        (Some(m), _) => m.as_str(),
-        (None, Some(p)) => p.bound,
-        (None, None) => "nn",
-    };
-    let info = microagg::bound::find(name)?;
-    let mut given = preset.map(presets::Preset::given).unwrap_or_default();
-    let params = key_values("--param", &args.params)?;
+    let (method, preset) = (args.method.as_deref(), args.preset.as_deref());
+    let takes_limit = presets::resolve(method, preset, Map::new())?
+        .0
+        .takes("time_limit");
+    let mut params = key_values("--param", &args.params)?;
     let mut set = |key: &str, flag: &str, value: Value| {
         if params.contains_key(key) {
             return Err(Error::usage(format!(
                 "{flag} and --param {key}=...: give one"
             )));
         }
-        given.insert(key.to_string(), value);
+        params.insert(key.to_string(), value);
         Ok(())
     };
-    if let Some(t) = args.time_limit.filter(|_| info.takes("time_limit")) {
+    if let Some(t) = args.time_limit.filter(|_| takes_limit) {
         set("time_limit", "--time-limit", t.into())?;
     }
     if let Some(path) = &args.start {
         set("start", "--start", path.display().to_string().into())?;
     }
-    given.extend(params);
-    Ok((info, given))
+    presets::resolve(method, preset, params)
 }
 
 /// `microagg bound`. With `--weights` the bound's registry entry must have a weighted
