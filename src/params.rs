@@ -62,11 +62,36 @@ pub fn group_param_args(args: &[String]) -> Result<BTreeMap<String, Map<String, 
         let (method, key) = lhs
             .split_once('.')
             .ok_or_else(|| Error::usage(format!("--param '{arg}': expected METHOD.KEY=VALUE")))?;
-        let value = serde_json::from_str::<Value>(value.trim())
-            .unwrap_or_else(|_| Value::String(value.trim().to_string()));
+        let value = parse_value(value);
         let entry = out.entry(method.trim().to_string()).or_default();
         if entry.insert(key.trim().to_string(), value).is_some() {
             return Err(Error::usage(format!("--param '{lhs}' given twice")));
+        }
+    }
+    Ok(out)
+}
+
+/// A parameter value from text: JSON when it parses as JSON (numbers, booleans), a string
+/// otherwise (`start=instances/a.labels`).
+pub fn parse_value(text: &str) -> Value {
+    serde_json::from_str::<Value>(text.trim())
+        .unwrap_or_else(|_| Value::String(text.trim().to_string()))
+}
+
+/// `KEY=VALUE` arguments of one algorithm (`bound --param cuts=3`, `run --bound-param`) as
+/// the map [`parse_params`] reads; `flag` names the option in errors. A key given twice is
+/// an error, never a silent override.
+pub fn key_values(flag: &str, args: &[String]) -> Result<Map<String, Value>> {
+    let mut out = Map::new();
+    for arg in args {
+        let (key, value) = arg.split_once('=').ok_or_else(|| {
+            Error::usage(format!("{flag} '{arg}': expected KEY=VALUE, e.g. cuts=5"))
+        })?;
+        if out
+            .insert(key.trim().to_string(), parse_value(value))
+            .is_some()
+        {
+            return Err(Error::usage(format!("{flag} '{}' given twice", key.trim())));
         }
     }
     Ok(out)

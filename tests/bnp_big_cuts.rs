@@ -428,10 +428,13 @@ fn the_big_cuts_flag_is_checked_and_reported() {
         "3",
         "--method",
         "colgen",
-        "--big-cuts",
-        "8",
+        "--param",
+        "big_cuts=8",
     ]);
-    assert!(err.contains("--big-cuts: only bound bnp"), "{err}");
+    assert!(
+        err.contains("bound colgen has no parameter 'big_cuts'"),
+        "{err}"
+    );
     let err = common::cli_err(&[
         "bound",
         "--data",
@@ -440,8 +443,8 @@ fn the_big_cuts_flag_is_checked_and_reported() {
         "3",
         "--method",
         "bnp",
-        "--big-cuts",
-        "33",
+        "--param",
+        "big_cuts=33",
     ]);
     assert!(err.contains("2..=32"), "{err}");
     let v = common::cli_json(&[
@@ -452,8 +455,8 @@ fn the_big_cuts_flag_is_checked_and_reported() {
         "3",
         "--method",
         "bnp",
-        "--big-cuts",
-        "12",
+        "--param",
+        "big_cuts=12",
         "--time-limit",
         "30",
         "--json",

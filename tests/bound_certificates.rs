@@ -120,6 +120,7 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let spec = "gauss:n=60,d=2,clusters=12,seed=7";
     let run = |cuts: &str, file: &str| {
         let cert = dir.path().join(file);
+        let cuts = format!("cuts={cuts}");
         cli_ok(&[
             "bound",
             "--data",
@@ -130,8 +131,8 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
             "colgen",
             "--time-limit",
             "20",
-            "--cuts",
-            cuts,
+            "--param",
+            &cuts,
             "--certificate",
             cert.to_str().unwrap(),
         ]);
@@ -143,7 +144,7 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let (c, cert) = run("20", "cuts.json");
     assert_eq!(c.format, "microagg-bound-certificate/2");
     assert!(!c.cuts.is_empty() && c.cuts.iter().all(|cut| cut.dual <= 0.0));
-    // The restart tools' reader (examples/push_from_certificate and others) takes the plain
+    // The restart tools' reader (studies/probes/examples/push_from_certificate and others) takes the plain
     // file and refuses the one with cuts, another k and another instance of the same shape.
     let inst = load(spec, &ColumnSelection::All).unwrap();
     let plain_path = dir.path().join("plain.json");
@@ -205,10 +206,10 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     assert_eq!(verify_exit(spec, "3", &tampered).0, Some(2));
     // Only colgen takes cuts.
     let out = cli(&[
-        "bound", "--data", spec, "--k", "3", "--method", "nn", "--cuts", "3",
+        "bound", "--data", spec, "--k", "3", "--method", "nn", "--param", "cuts=3",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("only colgen"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bound nn has no parameter 'cuts'"));
 }
 
 #[test]
@@ -304,7 +305,7 @@ fn stored_casc_certificates_verify() {
 /// verifies with the same claim.
 #[test]
 fn bnp_through_the_registry_is_at_most_brute_force() {
-    use microagg::bound::{compute_reporting, BoundOptions, Certificate};
+    use microagg::bound::{compute_reporting, Certificate};
     let mut rng = ChaCha8Rng::seed_from_u64(18_2024);
     let never = std::sync::atomic::AtomicBool::new(false);
     let (mut checked, mut reports, mut nn_only) = (0, 0, 0);
@@ -332,11 +333,8 @@ fn bnp_through_the_registry_is_at_most_brute_force() {
         let inst = from_rows(&rows);
         let opt = brute_force_optimum(&inst.z, n, d, k);
         // One cut round at the root, so that some cases branch.
-        let options = BoundOptions {
-            cut_rounds: Some(1),
-            ..Default::default()
-        };
-        let b = compute_reporting("bnp", &inst, k, Some(20.0), &options, &never, &mut |p| {
+        let params = serde_json::json!({"cuts": 1, "time_limit": 20});
+        let b = compute_reporting("bnp", &inst, k, &params, &never, &mut |p| {
             assert!(p.lower_bound <= opt * (1.0 + 1e-12) + 1e-12, "case {case}");
             reports += 1;
         })
@@ -389,15 +387,15 @@ fn bnp_through_the_registry_is_at_most_brute_force() {
 /// bnp certificate carries no cut. On an instance where the defaults do add cuts.
 #[test]
 fn zero_cut_rounds_means_no_cuts() {
-    use microagg::bound::{compute_with, BoundOptions};
+    use microagg::bound::compute_with;
     let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
     let never = std::sync::atomic::AtomicBool::new(false);
     let run = |name: &str, cut_rounds: Option<usize>| {
-        let options = BoundOptions {
-            cut_rounds,
-            ..Default::default()
-        };
-        compute_with(name, &inst, 3, Some(20.0), &options, &never).unwrap()
+        let mut params = serde_json::json!({"time_limit": 20});
+        if let Some(r) = cut_rounds {
+            params["cuts"] = r.into();
+        }
+        compute_with(name, &inst, 3, &params, &never).unwrap()
     };
     let count = |b: &microagg::bound::BoundOutcome, key: &str| b.details[key].as_u64().unwrap();
     let colgen_cuts = run("colgen-cuts", None);
@@ -418,16 +416,12 @@ fn zero_cut_rounds_means_no_cuts() {
 /// verifies, the smaller run with fewer leaves, and a bound at most the longer run's.
 #[test]
 fn max_nodes_stops_branch_and_price() {
-    use microagg::bound::{compute_with, BoundOptions};
+    use microagg::bound::compute_with;
     let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
     let never = std::sync::atomic::AtomicBool::new(false);
     let run = |max_nodes: u64| {
-        let options = BoundOptions {
-            cut_rounds: Some(0),
-            max_nodes,
-            ..Default::default()
-        };
-        let b = compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap();
+        let params = serde_json::json!({"cuts": 0, "max_nodes": max_nodes, "time_limit": 20});
+        let b = compute_with("bnp", &inst, 3, &params, &never).unwrap();
         let c = common::verified_bnp_certificate(&b, &inst, 3);
         (
             b.details["nodes"].as_u64().unwrap(),
@@ -453,21 +447,20 @@ fn max_nodes_stops_branch_and_price() {
 /// cuts on this instance, the capped one 5 at most, and its certificate verifies.
 #[test]
 fn max_cuts_caps_the_cuts_of_branch_and_price() {
-    use microagg::bound::{compute_with, BoundOptions};
+    use microagg::bound::compute_with;
     let inst = common::synthetic("gauss:n=60,d=2,clusters=12,seed=7");
     let never = std::sync::atomic::AtomicBool::new(false);
-    let run = |max_cuts: usize| {
-        let options = BoundOptions {
-            max_cuts,
-            max_nodes: 3,
-            ..Default::default()
-        };
-        compute_with("bnp", &inst, 3, Some(20.0), &options, &never).unwrap()
+    let run = |max_cuts: Option<usize>| {
+        let mut params = serde_json::json!({"max_nodes": 3, "time_limit": 20});
+        if let Some(c) = max_cuts {
+            params["max_cuts"] = c.into();
+        }
+        compute_with("bnp", &inst, 3, &params, &never).unwrap()
     };
     let cuts = |b: &microagg::bound::BoundOutcome| b.details["cuts"].as_u64().unwrap();
-    let free = run(0);
+    let free = run(None);
     assert!(cuts(&free) > 5, "{}", free.details);
-    let capped = run(5);
+    let capped = run(Some(5));
     assert!((1..=5).contains(&cuts(&capped)), "{}", capped.details);
     let c = common::verified_bnp_certificate(&capped, &inst, 3);
     assert!(c.cuts.len() <= 5);
@@ -605,7 +598,7 @@ fn stored_bnp_certificates(max_leaves: Option<usize>) {
 
 /// The k = 10 recipe of the stored CASC bounds through `microagg bound` itself (the flags
 /// `--box-width`, `--stop-early`, `--tighten` next to the older ones), not only through
-/// examples/casc_bounds: the box reaches the engine (smoothing off under a box, so every
+/// studies/probes/examples/casc_bounds: the box reaches the engine (smoothing off under a box, so every
 /// progress line says alpha 0.000, against 0.500 without), the tightening runs, the
 /// certificate verifies; bad values, a bound without these parameters and `--weights` are
 /// refused by name.
@@ -623,16 +616,20 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         "colgen",
         "--time-limit",
         "6",
-        "--nn-ascent",
-        "0.2",
-        "--final-fraction",
-        "0.3",
-        "--lp-segment",
-        "--push-project",
-        "--ipm",
-        "--stop-early",
-        "--tighten",
-        "0.1",
+        "--param",
+        "nn_ascent=0.2",
+        "--param",
+        "final_fraction=0.3",
+        "--param",
+        "lp_segment=true",
+        "--param",
+        "push_project=true",
+        "--param",
+        "ipm=true",
+        "--param",
+        "stop_early=true",
+        "--param",
+        "tighten_fraction=0.1",
         "--progress",
     ];
     let run = |extra: &[&str], cert: &Path| -> String {
@@ -647,7 +644,7 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
             .count()
     };
     let boxed = dir.path().join("boxed.json");
-    let log = run(&["--box-width", "0.3"], &boxed);
+    let log = run(&["--param", "box_width=0.3"], &boxed);
     assert!(alpha_lines(&log, "0.000") > 0, "{log}");
     assert_eq!(alpha_lines(&log, "0.500"), 0, "{log}");
     let plain = dir.path().join("plain.json");
@@ -658,11 +655,17 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
     // The slack rounds with the least-lowering projection: the candidates it picks are
     // certified like any other.
     let least = dir.path().join("least.json");
-    let log = run(&["--slack-push", "0.1", "--lp-projection"], &least);
+    let log = run(
+        &["--param", "slack_push=0.1", "--param", "lp_projection=true"],
+        &least,
+    );
     assert!(log.contains("slack-push: round 0"), "{log}");
     // The pool's master after the slack rounds: its midpoints certified like any other.
     let pooled = dir.path().join("pooled.json");
-    let log = run(&["--slack-push", "0.05", "--pool-master", "0.1"], &pooled);
+    let log = run(
+        &["--param", "slack_push=0.05", "--param", "pool_master=0.1"],
+        &pooled,
+    );
     assert!(log.contains("pool master: bound"), "{log}");
     for cert in [&boxed, &plain, &least, &pooled] {
         let (code, text) = verify_exit(spec, "10", cert);
@@ -675,29 +678,29 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         assert_exit(&cli(&args), 2, expected);
     };
     refused(
-        &["--method", "colgen", "--box-width=-1"],
-        "box_width=-1: expected a finite number >= 0",
+        &["--method", "colgen", "--param", "box_width=-1"],
+        "box_width must be a finite number >= 0",
     );
     refused(
-        &["--method", "colgen", "--box-width", "inf"],
-        "box_width=inf: expected a finite number >= 0",
+        &["--method", "colgen", "--param", "box_width=inf"],
+        "box_width: invalid type: string \"inf\"",
     );
     refused(
-        &["--method", "colgen", "--tighten", "1.5"],
-        "tighten_fraction=1.5: expected a number in [0, 1)",
+        &["--method", "colgen", "--param", "tighten_fraction=1.5"],
+        "tighten_fraction must be in [0, 1)",
     );
     refused(
-        &["--method", "colgen", "--slack-push", "1.5"],
-        "slack_push=1.5: expected a number in [0, 1)",
+        &["--method", "colgen", "--param", "slack_push=1.5"],
+        "slack_push must be in [0, 1)",
     );
     refused(
         &[
             "--method",
             "colgen",
-            "--slack-push",
-            "0.6",
-            "--tighten",
-            "0.5",
+            "--param",
+            "slack_push=0.6",
+            "--param",
+            "tighten_fraction=0.5",
         ],
         "slack_push + tighten_fraction must be below final_fraction (their shares come out of the final phase)",
     );
@@ -707,53 +710,59 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         &[
             "--method",
             "colgen",
-            "--final-fraction",
-            "0.3",
-            "--slack-push",
-            "0.3",
+            "--param",
+            "final_fraction=0.3",
+            "--param",
+            "slack_push=0.3",
         ],
         "slack_push + tighten_fraction must be below final_fraction",
     );
     refused(
-        &["--method", "colgen", "--pool-master", "1.5"],
-        "pool_master=1.5: expected a number in [0, 1)",
+        &["--method", "colgen", "--param", "pool_master=1.5"],
+        "pool_master must be in [0, 1)",
     );
     refused(
         &[
             "--method",
             "colgen",
-            "--final-fraction",
-            "0.3",
-            "--pool-master",
-            "0.2",
-            "--tighten",
-            "0.1",
+            "--param",
+            "final_fraction=0.3",
+            "--param",
+            "pool_master=0.2",
+            "--param",
+            "tighten_fraction=0.1",
         ],
         "slack_push + pool_master + tighten_fraction must be below final_fraction",
     );
     refused(
-        &["--method", "colgen", "--pool-master-moving-centre"],
+        &[
+            "--method",
+            "colgen",
+            "--param",
+            "pool_master_moving_centre=true",
+        ],
         "pool_master_moving_centre needs pool_master above 0",
     );
     refused(
-        &["--method", "nn", "--box-width", "0.3"],
+        &["--method", "nn", "--param", "box_width=0.3"],
         "bound nn has no parameter 'box_width'",
     );
     let csv = dir.path().join("w.csv");
     std::fs::write(&csv, "x,y,w\n0,0,1\n1,0,2\n0,1,1\n5,5,1\n6,5,3\n5,6,1\n").unwrap();
     for flag in [
-        &["--box-width", "0.3"][..],
-        &["--push-project"],
-        &["--stop-early"],
-        &["--slack-push", "0.3"],
-        &["--pool-master", "0.3"],
-        &["--pool-master-moving-centre"],
-        &["--lp-projection"],
+        &["--param", "box_width=0.3"][..],
+        &["--param", "push_project=true"],
+        &["--param", "stop_early=true"],
+        &["--param", "slack_push=0.3"],
+        &["--param", "pool_master=0.3"],
+        &["--param", "pool_master_moving_centre=true"],
+        &["--param", "lp_projection=true"],
     ] {
         let mut extra = vec!["--method", "colgen"];
         extra.extend_from_slice(flag);
         let args = weighted_args("bound", csv.to_str().unwrap(), "3", &extra);
-        let expected = format!("{} does not apply to the weighted", flag[0]);
+        let key = flag[1].split('=').next().unwrap();
+        let expected = format!("parameter {key} does not apply to the weighted");
         assert_exit(&cli(&args), 2, &expected);
     }
 }

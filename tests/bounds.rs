@@ -139,15 +139,14 @@ fn nn_bound_from_tree_lists_equals_the_quadratic_bound_bit_for_bit() {
 /// value from unfinished lists; without the flag the same call gives the bound.
 #[test]
 fn nn_bound_stops_on_interrupt_without_a_value() {
-    use microagg::bound::{compute_with, BoundOptions};
+    use microagg::bound::compute_with;
     use std::sync::atomic::AtomicBool;
     let inst = synthetic("gauss:n=5000,d=4,clusters=5,seed=3");
     let stopped = compute_with(
         "nn",
         &inst,
         3,
-        None,
-        &BoundOptions::default(),
+        &serde_json::Value::Null,
         &AtomicBool::new(true),
     );
     match stopped {
@@ -163,8 +162,7 @@ fn nn_bound_stops_on_interrupt_without_a_value() {
         "nn",
         &inst,
         3,
-        None,
-        &BoundOptions::default(),
+        &serde_json::Value::Null,
         &AtomicBool::new(false),
     )
     .unwrap();

@@ -250,8 +250,13 @@ fn list_shows_every_registered_method() {
     let bounds = out.split_once("\nbounds ").expect("a bounds section").1;
     for b in microagg::bound::BOUNDS {
         assert!(bounds.contains(b.name), "list lacks bound {}", b.name);
-        for p in b.params {
-            assert!(bounds.contains(&format!("{} = {}", p.key, p.default)));
+        let defaults = b.defaults();
+        for (key, _) in b.params_doc {
+            let shown = match &defaults[key] {
+                serde_json::Value::Null => "none".to_string(),
+                v => v.to_string(),
+            };
+            assert!(bounds.contains(&format!("{key} = {shown}")), "{key}");
         }
     }
 }
@@ -285,7 +290,7 @@ fn bound_parameters_are_set_from_run_and_equal_the_bound_command() {
         &["--bound", "colgen", "--bound-param", "cuts=3", "--json"],
     ));
     let bound = cli_json(&[
-        "bound", "--data", data, "--k", "3", "--method", "colgen", "--cuts", "3", "--json",
+        "bound", "--data", data, "--k", "3", "--method", "colgen", "--param", "cuts=3", "--json",
     ]);
     assert_eq!(run["bounds"][0]["sse"], bound["lower_bound"]);
     assert_eq!(
@@ -432,4 +437,109 @@ fn list_shows_which_bounds_have_a_weighted_version() {
         }
     }
     assert_eq!(weighted, ["nn", "colgen"]);
+}
+
+/// The options of `command --help`, in order.
+fn help_options(command: &str) -> Vec<String> {
+    stdout(&microagg(&[command, "--help"]))
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l.strip_prefix("-h, ").unwrap_or(l);
+            l.starts_with("--")
+                .then(|| l.split([' ', '=']).next().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// `bound --help` keeps nine options of its own (the bound's parameters are `--param`
+/// keys and `--preset`s); the data options are the shared ones every data command has, and
+/// `--threads` and `--help` are global. Before the bound registry took the parameters it
+/// listed 41 options (26 of them colgen and bnp knobs).
+#[test]
+fn bound_help_lists_at_most_twelve_options_of_its_own() {
+    let shared_data = [
+        "--data",
+        "--columns",
+        "--column",
+        "--k",
+        "--delimiter",
+        "--weights",
+    ];
+    let global = ["--threads", "--help"];
+    let run = help_options("run");
+    for flag in shared_data.iter().chain(&global) {
+        assert!(run.iter().any(|f| f == flag), "run lacks {flag}");
+    }
+    let all = help_options("bound");
+    let own: Vec<&str> = all
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !shared_data.contains(f) && !global.contains(f))
+        .collect();
+    assert_eq!(
+        own,
+        [
+            "--method",
+            "--time-limit",
+            "--start",
+            "--progress",
+            "--certificate",
+            "--labels-out",
+            "--param",
+            "--preset",
+            "--json"
+        ]
+    );
+    assert!(own.len() <= 12 && all.len() == own.len() + shared_data.len() + global.len());
+}
+
+/// A preset sets its bound and parameters; --param overrides a preset's value, --time-limit
+/// its time limit, and a value given twice (--time-limit and --param time_limit) or a
+/// preset of another bound than --method is refused.
+#[test]
+fn bound_presets_set_parameters_that_param_overrides() {
+    let data = "gauss:n=60,d=2,clusters=12,seed=7";
+    let bound = |extra: &[&str]| {
+        let mut args = vec!["bound", "--data", data, "--k", "3", "--json"];
+        args.extend_from_slice(extra);
+        cli_json(&args)
+    };
+    let v = bound(&["--preset", "census-k4", "--time-limit", "20"]);
+    assert_eq!(v["method"], "bnp");
+    assert_eq!(v["details"]["time_limit"], 20.0);
+    assert!(v["details"]["nodes"].as_u64().unwrap() <= 25, "{v}");
+    let v = bound(&[
+        "--preset",
+        "census-k4",
+        "--param",
+        "max_nodes=1",
+        "--time-limit",
+        "20",
+    ]);
+    assert_eq!(v["details"]["nodes"], 1, "{v}");
+    let twice = [
+        "bound",
+        "--data",
+        data,
+        "--k",
+        "3",
+        "--method",
+        "colgen",
+        "--time-limit",
+        "5",
+        "--param",
+        "time_limit=6",
+    ];
+    assert_exit(&microagg(&twice), 2, "--time-limit and --param time_limit");
+    let other = [
+        "bound", "--data", data, "--k", "3", "--method", "colgen", "--preset", "eia-k3",
+    ];
+    assert_exit(
+        &microagg(&other),
+        2,
+        "preset eia-k3 sets bound bnp, not colgen",
+    );
+    let unknown = ["bound", "--data", data, "--k", "3", "--preset", "eia-k9"];
+    assert_exit(&microagg(&unknown), 2, "unknown bound preset 'eia-k9'");
 }

@@ -406,7 +406,7 @@ fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
     }
 }
 
-/// `bound --max-iterations N` reaches the engine: the master phase stops after N solves
+/// `bound --param max_iterations=N` reaches the engine: the master phase stops after N solves
 /// (unconverged, the bound still certified and at most the converged one), the default runs
 /// to convergence on the same small instance; 0 and a method without the parameter are
 /// refused by name.
@@ -423,7 +423,7 @@ fn max_iterations_caps_the_master_solves_from_the_command_line() {
         args.extend_from_slice(extra);
         serde_json::from_slice(&cli_ok(&args).stdout).unwrap()
     };
-    let capped = run(&["--max-iterations", "3"]);
+    let capped = run(&["--param", "max_iterations=3"]);
     let full = run(&[]);
     assert_eq!(capped["details"]["iterations"], 3, "{capped}");
     assert_eq!(capped["details"]["converged"], false, "{capped}");
@@ -437,11 +437,19 @@ fn max_iterations_caps_the_master_solves_from_the_command_line() {
         full["lower_bound"].as_f64().unwrap(),
     );
     assert!(lb_capped <= lb_full, "{lb_capped} > {lb_full}");
-    for (method, value, expected) in [
-        ("colgen", "0", "max_iterations=0: expected an integer >= 1"),
-        ("nn", "5", "bound nn has no parameter 'max_iterations'"),
+    for (method, param, expected) in [
+        (
+            "colgen",
+            "max_iterations=0",
+            "max_iterations must be at least 1",
+        ),
+        (
+            "nn",
+            "max_iterations=5",
+            "bound nn has no parameter 'max_iterations'",
+        ),
     ] {
-        let out = cli(&args(method, &["--max-iterations", value]));
+        let out = cli(&args(method, &["--param", param]));
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expected), "{err}");

@@ -155,7 +155,7 @@ fn bound_master_upper_from_the_command_line() {
         a
     };
     let with = |extra: &[&'static str]| args("colgen", &[&["--time-limit", "5"], extra].concat());
-    let rec = stdout_json(&cli_ok(&with(&["--master-upper", "20", "--json"])));
+    let rec = stdout_json(&cli_ok(&with(&["--param", "master_upper=20", "--json"])));
     let details = &rec["details"];
     let u = &details["master_upper"];
     let value = u["value"].as_f64().expect("master_upper.value");
@@ -169,7 +169,7 @@ fn bound_master_upper_from_the_command_line() {
     assert!(u["residual"].as_f64().unwrap() <= 1e-9);
     assert!((u["recomputed"].as_f64().unwrap() - value).abs() <= tol);
     // Text: its own line, called an estimate; absent when not asked.
-    let text = stdout(&cli_ok(&with(&["--master-upper", "20"])));
+    let text = stdout(&cli_ok(&with(&["--param", "master_upper=20"])));
     assert!(
         text.contains("\nLP relaxation <= ") && text.contains("not a bound"),
         "{text}"
@@ -179,11 +179,11 @@ fn bound_master_upper_from_the_command_line() {
     assert!(!stdout(&cli_ok(&with(&[]))).contains("LP relaxation"));
     // Refused: bad values by name, nn, and the weighted bound.
     assert_exit(
-        &cli(&with(&["--master-upper=-1"])),
+        &cli(&with(&["--param", "master_upper=-1"])),
         2,
-        "master_upper=-1: expected a finite number >= 0",
+        "master_upper must be a finite number >= 0",
     );
-    let nn = args("nn", &["--master-upper", "5"]);
+    let nn = args("nn", &["--param", "master_upper=5"]);
     assert_exit(&cli(&nn), 2, "bound nn has no parameter 'master_upper'");
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("w.csv");
@@ -192,11 +192,11 @@ fn bound_master_upper_from_the_command_line() {
         "bound",
         csv.to_str().unwrap(),
         "3",
-        &["--method", "colgen", "--master-upper", "5"],
+        &["--method", "colgen", "--param", "master_upper=5"],
     );
     assert_exit(
         &cli(&args),
         2,
-        "--master-upper does not apply to the weighted",
+        "parameter master_upper does not apply to the weighted",
     );
 }

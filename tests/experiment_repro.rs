@@ -623,7 +623,7 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
         (
             "c.toml",
             r#"{ name = "colgen", cuts = "many" }"#,
-            "bounds[0] (colgen): bound colgen: cuts=many: expected a count",
+            "bounds[0] (colgen): parameters of 'bound colgen': cuts: invalid type: string \"many\"",
         ),
         (
             "n.toml",
@@ -640,7 +640,7 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
         (
             "u.toml",
             r#"{ name = "colgen", cuts = [1] }"#,
-            "cuts = [1]: expected a number",
+            "cuts: invalid type: sequence",
         ),
         ("d.toml", r#""nn", "nn""#, "listed twice"),
     ];
@@ -662,8 +662,8 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
     assert_eq!(plan.bounds.len(), 2);
     let colgen = &plan.bounds[1];
     assert_eq!(
-        (colgen.options.cut_rounds, colgen.time_limit),
-        (Some(1), Some(30.0))
+        (colgen.bound.param("cuts"), colgen.bound.param("time_limit")),
+        (&serde_json::json!(1), &serde_json::json!(30.0))
     );
     let records = run(&plan, &opts(None, 1, None, false));
     let r = &records[0];
@@ -676,13 +676,9 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
         .collect();
     assert_eq!(params, [("cuts", "1"), ("time_limit", "30")]);
     let inst = &plan.instances[0].inst;
-    let options = microagg::bound::BoundOptions {
-        cut_rounds: Some(1),
-        ..Default::default()
-    };
     let never = AtomicBool::new(false);
-    let lib =
-        microagg::bound::compute_with("colgen", inst, 3, Some(30.0), &options, &never).unwrap();
+    let params = serde_json::json!({"cuts": 1, "time_limit": 30});
+    let lib = microagg::bound::compute_with("colgen", inst, 3, &params, &never).unwrap();
     assert_eq!(r.bounds[1].sse, lib.lower_bound);
     // The dry-run plan shows the parameters.
     assert!(plan

@@ -7,7 +7,7 @@
 //! Tarragona k = 10 and Census k = 10). For the 30 others this test pins our value (4
 //! decimals) and records the published one; the readings tried and why none reproduces the
 //! rows are in the module docs of `mhm_mdav`, `mhm_md`, `mhm_cbfs`, `mhm_npn`, and every
-//! reading's full row is printed by `cargo run --release --example mhm_readings`.
+//! reading's full row is printed by `cargo run --release -p microagg-studies --example mhm_readings`.
 //!
 //! Why the rows are not reproduced (our explanation, not a proof): an MHM order that keeps
 //! each group of its heuristic contiguous can never do worse than the heuristic, yet the
@@ -21,7 +21,7 @@
 //! (all n starts, Tarragona k = 3, 5, 10 and Census k = 3), so the published NPN differs in
 //! more than its start. Computing the NPN, MDAV or MD order on raw values or on min-max
 //! scaled values instead of z-scores (segmentation and IL on z-scores) reproduces no cell
-//! either (`cargo run --release --example mhm_readings scaled`). The 2006 paper itself (its
+//! either (`cargo run --release -p microagg-studies --example mhm_readings scaled`). The 2006 paper itself (its
 //! exact ordering rules) is not available here.
 
 mod common;

@@ -610,9 +610,9 @@ fn cli_errors_name_file_row_and_column() {
     );
     let e = cli_err(&weighted_args("bound", d, "2", &["--method", "bnp"]));
     assert!(e.contains("only nn (proofs/P41) and colgen"), "{e}");
-    let e = cli_err(&weighted_args("bound", d, "2", &["--cuts", "3"]));
+    let e = cli_err(&weighted_args("bound", d, "2", &["--param", "cuts=3"]));
     assert!(
-        e.contains("--cuts does not apply to the weighted nn bound"),
+        e.contains("parameter cuts does not apply to the weighted nn bound"),
         "{e}"
     );
     let m = dir.path().join("m.csv");

@@ -264,6 +264,7 @@ def bound(
     *,
     columns: Optional[Sequence[Any]] = None,
     weights: Any = None,
+    **params: Any,
 ) -> BoundResult:
     """A lower bound on the optimal SSE of ``X`` for ``k``.
 
@@ -276,9 +277,15 @@ def bound(
     weighted SSE, as ``microagg bound --weights``: ``"nn"`` (proofs/P41) or ``"colgen"``
     (proofs/P43); the others are refused. ``il_lower_bound`` is then on the weighted SST
     (``details["sst_weighted"]``).
+
+    Further keywords are the bound's parameters, as ``microagg bound --param KEY=VALUE``
+    (``microagg list`` shows them with their defaults), e.g.
+    ``bound(X, 3, "bnp", 60, max_nodes=25, rank1_cuts=True)``; an unknown keyword or a bad
+    value raises ``UsageError`` naming it.
     """
     data = to_data(X, columns, weights=weights)
-    v = json.loads(_core.bound(data, int(k), method, None if time_limit is None else float(time_limit)))
+    limit = None if time_limit is None else float(time_limit)
+    v = json.loads(_core.bound(data, int(k), method, limit, json.dumps(params)))
     return BoundResult(
         method=v["method"],
         lower_bound=v["lower_bound"],

@@ -68,7 +68,7 @@ def run(
     """(record JSON, int64 labels, released n*d float64 values or None) of a pipeline run;
     Ctrl-C returns the best so far."""
 
-def bound(data: Data, k: int, method: str, time_limit: Optional[float]) -> str:
+def bound(data: Data, k: int, method: str, time_limit: Optional[float], params: str = "{}") -> str:
     """JSON of the library's bound outcome."""
 
 def check(data: Data, k: int, labels: bytes) -> str:

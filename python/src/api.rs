@@ -17,7 +17,7 @@
 use crate::data::{f64_bytes, label_bytes, labels_from_bytes, Data};
 use crate::errors::{to_py, usage};
 use crate::stop::interruptible;
-use microagg::bound::{self as lib_bound, BoundOptions};
+use microagg::bound as lib_bound;
 use microagg::pipeline::Pipeline;
 use microagg::record::{Record, SingleRun};
 use microagg::search::observe::Observer;
@@ -105,9 +105,11 @@ pub fn run<'py>(
     }
     // Validate everything before running, as the CLI does.
     let pipeline = Pipeline::parse(method, &params).map_err(|e| to_py(py, e))?;
-    if let Some(b) = bound_name {
-        lib_bound::check_name(b).map_err(|e| to_py(py, e))?;
-    }
+    // As `run --bound`: the bound's defaults, its time limit the run's.
+    let bound = bound_name
+        .map(|b| lib_bound::prepare(b, &Default::default(), time_limit))
+        .transpose()
+        .map_err(|e| to_py(py, e))?;
     let inst = data.inst.clone();
     inst.check_k(k).map_err(|e| to_py(py, e))?;
     let flag = AtomicBool::new(false);
@@ -124,14 +126,7 @@ pub fn run<'py>(
         let points = tracer.map(Trace::finish).unwrap_or_default();
         // As the CLI: the bound after the run (not within its time limit), skipped after
         // a signal.
-        let (lb, skipped) = lib_bound::after_run(
-            bound_name,
-            &inst,
-            k,
-            time_limit,
-            &BoundOptions::default(),
-            flag,
-        )?;
+        let (lb, skipped) = lib_bound::after_run(bound.as_ref(), &inst, k, flag)?;
         // With weights, as `run --bound nn|colgen --weights`: the weighted bound on the
         // weighted SSE beside the unweighted one (P41, P43; colgen's master also starts from
         // this run's partition), skipped like it.
@@ -213,24 +208,36 @@ fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
     ))
 }
 
-/// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`); with
-/// weights the weighted bound on the weighted SSE, as `microagg bound --weights`.
+/// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`) with the
+/// bound's registry parameters `params` (a JSON object, the Python keywords), as `microagg
+/// bound --param`; with weights the weighted bound on the weighted SSE, as `microagg bound
+/// --weights` (which takes no parameters besides the time limit).
 #[pyfunction]
-#[pyo3(signature = (data, k, method, time_limit))]
+#[pyo3(signature = (data, k, method, time_limit, params="{}"))]
 pub fn bound(
     py: Python<'_>,
     data: &Data,
     k: usize,
     method: &str,
     time_limit: Option<f64>,
+    params: &str,
 ) -> PyResult<String> {
     check_limit(py, time_limit)?;
+    let given: serde_json::Map<String, Value> = serde_json::from_str(params)
+        .map_err(|e| usage(py, format!("bound {method:?}: parameters: {e}")))?;
     let weighted = data.inst.weights.is_some();
-    if weighted {
+    let prepared = if weighted {
         check_weighted_bound(py, "method", method)?;
+        if let Some(key) = given.keys().next() {
+            return Err(usage(
+                py,
+                format!("{key}= does not apply to the weighted {method:?} bound: it has no weighted version"),
+            ));
+        }
+        None
     } else {
-        lib_bound::check_name(method).map_err(|e| to_py(py, e))?;
-    }
+        Some(lib_bound::prepare(method, &given, time_limit).map_err(|e| to_py(py, e))?)
+    };
     if data.inst.has_missing() {
         return Err(usage(
             py,
@@ -239,12 +246,9 @@ pub fn bound(
     }
     let inst = data.inst.clone();
     let flag = AtomicBool::new(false);
-    let done = interruptible(py, &flag, |flag| {
-        if weighted {
-            lib_bound::weighted::compute(method, &inst, k, time_limit, None, flag)
-        } else {
-            lib_bound::compute_with(method, &inst, k, time_limit, &BoundOptions::default(), flag)
-        }
+    let done = interruptible(py, &flag, |flag| match &prepared {
+        Some(b) => lib_bound::compute_prepared(b, &inst, k, false, flag),
+        None => lib_bound::weighted::compute(method, &inst, k, time_limit, None, flag),
     })?;
     let b = match done.value {
         Ok(b) => b,

@@ -23,7 +23,7 @@
 //! ## References
 //! See [`microagg_solvers::bnp`].
 
-use super::colgen_params::COLGEN_START;
+use super::colgen_entry::COLGEN_START;
 use super::extras::BoundProgress;
 use super::figures::{gap_percent, il_lower_bound};
 use crate::data::Instance;

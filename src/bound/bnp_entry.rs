@@ -1,11 +1,11 @@
 //! # The `bnp` entry of the bound registry
 //!
 //! Branch-price-and-cut ([`super::bnp`], proofs/P17) as a registered bound: its parameters
-//! (time limit, root cut rounds, start labels) and the call that turns a run into a
-//! [`super::BoundOutcome`]: the certified global bound (least leaf bound, rounded outward),
-//! the run's figures as details ([`super::bnp::details`]), the incumbent's labels and the
-//! branch-and-price certificate of the leaves ([`crate::bnp_certificate`], proofs/P18). Every
-//! improvement of the incumbent or the bound goes to the caller's progress sink.
+//! ([`BnpParams`]) and the call that turns a run into [`Computed`]: the certified global
+//! bound (least leaf bound, rounded outward), the run's figures as details
+//! ([`super::bnp::details`]), the incumbent's labels and the branch-and-price certificate of
+//! the leaves ([`crate::bnp_certificate`], proofs/P18). Every improvement of the incumbent
+//! or the bound goes to the caller's progress sink.
 //!
 //! ## Complexity
 //! That of the search, bounded by its time limit; the certificate is O(leaves · n + cuts).
@@ -13,113 +13,147 @@
 //! ## References
 //! See [`microagg_solvers::bnp`].
 
-use super::extras::{BoundProgress, Certificate, Incumbent};
-use super::param::BoundParam;
-use super::{colgen_params, BoundOptions};
+use super::extras::{Certificate, Incumbent};
+use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
 use crate::bnp_certificate::BnpCertificate;
-use crate::data::Instance;
 use crate::error::Result;
+use crate::params::Params;
 use microagg_solvers::bnp::BnpOptions;
-use serde_json::Value;
-use std::sync::atomic::AtomicBool;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Branch-price-and-cut.
+pub struct Bnp;
+
+pub const ENTRY: BoundInfo = entry::<Bnp>(About {
+    name: "bnp",
+    summary: "branch-price-and-cut on the column generation master (Ryan-Foster branching, subset-row cuts at the root and at every node): the least open leaf bound, with the incumbent partition and its gap",
+    certified: "always, each leaf a Lagrangian bound with cuts rounded outward (proofs/P17); certificate of the leaves for verify-bound (proofs/P18)",
+    certificate: true,
+    incumbent: true,
+    weighted: None,
+});
 
 /// The parameters of `bnp`.
-pub const BNP_PARAMS: &[BoundParam] = &[
-    BoundParam {
-        key: "time_limit",
-        default: "60",
-        doc: "wall-clock seconds, the start pipeline included; the search returns its incumbent and bound when it ends (run --bound: the run's limit)",
-    },
-    BoundParam {
-        key: "cuts",
-        default: "50",
-        doc: "rounds of subset-row cuts at the root, and one round at every other node; 0: no cuts anywhere (plain branch-and-price)",
-    },
-    colgen_params::COLGEN_START_PARAM,
-    BoundParam {
-        key: "max_nodes",
-        default: "0",
-        doc: "most nodes processed, the root included (0: no limit); fewer nodes leave fewer leaves, a smaller certificate",
-    },
-    BoundParam {
-        key: "max_cuts",
-        default: "4000",
-        doc: "most subset-row cuts in all (0: the default); more can raise the root bound, at master time and certificate size",
-    },
-    BoundParam {
-        key: "rank1_cuts",
-        default: "false",
-        doc: "also separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3), proofs/P21; they share max_cuts",
-    },
-    BoundParam {
-        key: "big_cuts",
-        default: "0",
-        doc: "also separate subset-row cuts 1/q (q = 2..9) on fractional blocks of at most this many records (2..=32), right side floor(|C|/q), proofs/P21 Part F; 0: off; they share max_cuts",
-    },
-    BoundParam {
-        key: "count_row",
-        default: "false",
-        doc: "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n",
-    },
-];
-
-/// What a `bnp` run gives the registry: bound, details, certificate (or why there is none)
-/// and incumbent.
-pub struct BnpOutcome {
-    pub lower_bound: f64,
-    pub details: Value,
-    pub certificate: std::result::Result<Certificate, String>,
-    pub incumbent: Incumbent,
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BnpParams {
+    pub time_limit: f64,
+    pub cuts: usize,
+    pub start: Option<PathBuf>,
+    pub max_nodes: u64,
+    pub max_cuts: usize,
+    pub rank1_cuts: bool,
+    pub big_cuts: usize,
+    pub count_row: bool,
+    pub enumerate: bool,
 }
 
-/// Run branch-and-price for the registry (module doc).
-pub fn compute(
-    inst: &Instance,
-    k: usize,
-    time_limit: Option<f64>,
-    options: &BoundOptions,
-    interrupt: &AtomicBool,
-    report: &mut dyn FnMut(&BoundProgress),
-) -> Result<BnpOutcome> {
-    let mut engine = BnpOptions::default();
-    match options.cut_rounds {
-        None => {}
-        // No cuts: none at the root and none at the other nodes.
-        Some(0) => (engine.cut_rounds, engine.node_cut_rounds) = (0, 0),
-        Some(r) => engine.cut_rounds = r,
+impl Default for BnpParams {
+    fn default() -> Self {
+        let o = BnpOptions::default();
+        BnpParams {
+            time_limit: super::bnp::DEFAULT_SECONDS,
+            cuts: o.cut_rounds,
+            start: None,
+            max_nodes: o.max_nodes,
+            max_cuts: o.max_cuts,
+            rank1_cuts: o.rank1_cuts,
+            big_cuts: o.big_cut_records,
+            count_row: o.count_row,
+            enumerate: o.enumerate,
+        }
     }
-    engine.enumerate = options.enumerate;
-    engine.max_nodes = options.max_nodes;
-    engine.rank1_cuts = options.rank1_cuts;
-    engine.big_cut_records = options.big_cut_records;
-    engine.count_row = options.count_row;
-    if options.max_cuts > 0 {
-        engine.max_cuts = options.max_cuts;
+}
+
+impl Params for BnpParams {
+    const DOC: &'static [(&'static str, &'static str)] = &[
+        ("time_limit", "wall-clock seconds, the start pipeline included; the search returns its incumbent and bound when it ends (run --bound: the run's limit)"),
+        ("cuts", "rounds of subset-row cuts at the root, and one round at every other node; 0: no cuts anywhere (plain branch-and-price)"),
+        ("start", "a labels file whose groups seed the master next to the mdav+decompose-shrink partition (null: none)"),
+        ("max_nodes", "most nodes processed, the root included (0: no limit); fewer nodes leave fewer leaves, a smaller certificate"),
+        ("max_cuts", "most subset-row cuts in all (at least 1); more can raise the root bound, at master time and certificate size"),
+        ("rank1_cuts", "also separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3), proofs/P21; they share max_cuts"),
+        ("big_cuts", "also separate subset-row cuts 1/q (q = 2..9) on fractional blocks of at most this many records (2..=32), right side floor(|C|/q), proofs/P21 Part F; 0: off; they share max_cuts"),
+        ("count_row", "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n"),
+        ("enumerate", "after the root, try to prove optimality by enumerating every group whose reduced cost at the root's duals is within the gap (proofs/P19)"),
+    ];
+
+    fn check(&self) -> std::result::Result<(), String> {
+        crate::search::check_time_limit(self.time_limit).map_err(|e| format!("time_limit {e}"))?;
+        if self.big_cuts == 1 || self.big_cuts > 32 {
+            return Err(format!(
+                "big_cuts = {}: expected 0 (off) or 2..=32",
+                self.big_cuts
+            ));
+        }
+        if self.max_cuts == 0 {
+            return Err("max_cuts must be at least 1".into());
+        }
+        Ok(())
     }
-    let run = super::bnp::run_with(
-        inst,
-        k,
-        time_limit,
-        options.start.as_deref(),
-        &options.start_source,
-        &engine,
-        interrupt,
-        report,
-    )?;
-    let mut details = super::bnp::details(inst, &run);
-    details["start_labels"] = options.start.is_some().into();
-    let certificate = BnpCertificate::from_result(inst, k, &run.result)
-        .map(Certificate::BranchAndPrice)
-        .map_err(|e| e.to_string());
-    let r = run.result;
-    Ok(BnpOutcome {
-        lower_bound: r.lower_bound,
-        details,
-        certificate,
-        incumbent: Incumbent {
-            labels: r.labels,
-            sse: r.sse,
-            proven_optimal: r.proven_optimal,
-        },
-    })
+}
+
+impl BnpParams {
+    /// The engine's options (its time limit is set by the runner from `time_limit`): one
+    /// field per parameter, the rest `BnpOptions::default()`. `cuts = 0` means no cuts at
+    /// the root nor at the other nodes.
+    pub fn options(&self) -> BnpOptions {
+        let mut o = BnpOptions {
+            cut_rounds: self.cuts,
+            max_nodes: self.max_nodes,
+            max_cuts: self.max_cuts,
+            rank1_cuts: self.rank1_cuts,
+            big_cut_records: self.big_cuts,
+            count_row: self.count_row,
+            enumerate: self.enumerate,
+            ..BnpOptions::default()
+        };
+        if self.cuts == 0 {
+            o.node_cut_rounds = 0;
+        }
+        o
+    }
+}
+
+impl LowerBound for Bnp {
+    type Params = BnpParams;
+
+    fn start_file(params: &BnpParams) -> Option<&PathBuf> {
+        params.start.as_ref()
+    }
+
+    fn compute(params: &BnpParams, run: &mut BoundRun) -> Result<Computed> {
+        let (inst, k) = (run.inst, run.k);
+        let (start, source) = match run.start {
+            Some((labels, source)) => (Some(labels), source),
+            None => (None, ""),
+        };
+        let done = super::bnp::run_with(
+            inst,
+            k,
+            Some(params.time_limit),
+            start,
+            source,
+            &params.options(),
+            run.interrupt,
+            run.report,
+        )?;
+        let mut details = super::bnp::details(inst, &done);
+        details["start_labels"] = start.is_some().into();
+        let certificate = BnpCertificate::from_result(inst, k, &done.result)
+            .map(Certificate::BranchAndPrice)
+            .map_err(|e| e.to_string());
+        let r = done.result;
+        Ok(Computed {
+            lower_bound: r.lower_bound,
+            details,
+            certificate,
+            incumbent: Some(Incumbent {
+                labels: r.labels,
+                sse: r.sse,
+                proven_optimal: r.proven_optimal,
+            }),
+        })
+    }
 }

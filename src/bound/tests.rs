@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 #[test]
 fn gap_is_relative_to_the_bound() {
@@ -19,79 +20,144 @@ fn unknown_bound_names_are_rejected() {
 
 #[test]
 fn the_registry_lists_every_bound_once_with_its_parameters() {
-    assert_eq!(NAMES, &["nn", "colgen", "colgen-cuts", "bnp"]);
+    assert_eq!(names(), ["nn", "colgen", "colgen-cuts", "bnp"]);
     for b in BOUNDS {
-        assert_eq!(NAMES.iter().filter(|n| **n == b.name).count(), 1);
+        assert_eq!(names().iter().filter(|n| **n == b.name).count(), 1);
         // Only nn takes no parameters; the searching bounds take a start and certify.
-        assert_eq!(b.name == "nn", b.params.is_empty(), "{}", b.name);
+        assert_eq!(b.name == "nn", b.params_doc.is_empty(), "{}", b.name);
         assert_eq!(b.takes_start(), b.name != "nn", "{}", b.name);
         assert_eq!(b.certificate, b.name != "nn", "{}", b.name);
         assert_eq!(b.incumbent, b.name == "bnp", "{}", b.name);
-        let limit = b.params.iter().find(|p| p.key == "time_limit");
-        assert_eq!(limit.is_some(), b.name != "nn", "{}", b.name);
+        assert_eq!(b.takes("time_limit"), b.name != "nn", "{}", b.name);
     }
-    let cuts = |name| {
-        find(name)
+    let default = |name: &str, key: &str| find(name).unwrap().defaults()[key].clone();
+    assert_eq!(default("colgen", "cuts"), 0);
+    assert_eq!(default("colgen-cuts", "cuts"), COLGEN_CUTS_ROUNDS);
+    assert_eq!(default("colgen", "time_limit"), COLGEN_DEFAULT_SECONDS);
+    assert_eq!(default("bnp", "time_limit"), super::bnp::DEFAULT_SECONDS);
+}
+
+/// Every parameter of every bound is documented, every documented key is a parameter, and
+/// `microagg list` shows each with its default and doc.
+#[test]
+fn every_bound_parameter_is_documented_with_its_default_in_the_listing() {
+    let listing = crate::render::list::list_text();
+    for b in BOUNDS {
+        let defaults = b.defaults();
+        let keys: Vec<&str> = defaults
+            .as_object()
             .unwrap()
-            .params
-            .iter()
-            .find(|p| p.key == "cuts")
-            .unwrap()
-            .default
-    };
-    assert_eq!(cuts("colgen"), "0");
-    assert_eq!(cuts("colgen-cuts"), COLGEN_CUTS_ROUNDS.to_string());
-    let limit = find("colgen").unwrap().params[0];
-    assert_eq!((limit.key, limit.default), ("time_limit", "60"));
-    assert_eq!(
-        limit.default.parse::<f64>().unwrap(),
-        COLGEN_DEFAULT_SECONDS
-    );
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut documented = b.keys();
+        documented.sort_unstable();
+        assert_eq!(keys, documented, "{}: parameters vs docs", b.name);
+        for (key, doc) in b.params_doc {
+            assert!(doc.len() > 20, "{}.{key}: a one-line doc", b.name);
+            let shown = match &defaults[key] {
+                serde_json::Value::Null => "none".to_string(),
+                v => v.to_string(),
+            };
+            let line = format!("{key} = {shown}  {doc}");
+            assert!(listing.contains(&line), "{}: list lacks '{line}'", b.name);
+        }
+    }
 }
 
 #[test]
 fn bound_parameters_are_typed_and_checked() {
-    let mut o = BoundOptions::default();
-    assert_eq!(o.set("colgen", "cuts", "5").unwrap(), None);
-    assert_eq!(o.cut_rounds, Some(5));
-    assert_eq!(o.set("colgen", "time_limit", "2.5").unwrap(), Some(2.5));
-    assert!(o.set("colgen", "progress", "true").is_ok() && o.progress);
-    let e = o.set("nn", "cuts", "5").unwrap_err().to_string();
+    let given = |v: serde_json::Value| v.as_object().unwrap().clone();
+    let p = prepare("colgen", &given(json!({"cuts": 5})), Some(2.5)).unwrap();
+    assert_eq!(
+        (p.param("cuts"), p.param("time_limit")),
+        (&json!(5), &json!(2.5))
+    );
+    // A given time limit wins over the caller's.
+    let p = prepare("colgen", &given(json!({"time_limit": 7})), Some(2.5)).unwrap();
+    assert_eq!(p.param("time_limit"), 7.0);
+    let e = prepare("nn", &given(json!({"cuts": 5})), None)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("bound nn has no parameter 'cuts'") && e.contains("none"),
         "{e}"
     );
-    let e = o.set("colgen", "cuts", "many").unwrap_err().to_string();
-    assert!(e.contains("cuts=many: expected a count"), "{e}");
-    assert!(o.set("colgen", "time_limit", "-1").is_err());
-    assert!(o.set("magic", "cuts", "1").is_err());
+    let e = prepare("colgen", &given(json!({"cuts": "many"})), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cuts: invalid type: string \"many\""), "{e}");
+    assert!(prepare("colgen", &given(json!({"time_limit": -1})), None).is_err());
+    assert!(prepare("magic", &given(json!({})), None).is_err());
+    // Ranges and combinations are checked before any work (ColgenOptions::check).
+    for bad in [
+        json!({"nn_ascent": 1.5}),
+        json!({"smoothing": 1.0}),
+        json!({"max_iterations": 0}),
+        json!({"pool_master_moving_centre": true}),
+        json!({"slack_push": 0.3, "final_fraction": 0.25}),
+    ] {
+        assert!(
+            prepare("colgen", &given(bad.clone()), None).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn colgen_parameters_map_one_to_one_onto_the_kernel_options() {
+    use microagg_solvers::bounds::ColgenOptions;
+    let defaults = colgen_entry::ColgenParams::<colgen_entry::NoCuts>::default();
+    assert_eq!(defaults.options(60.0, false), ColgenOptions::default());
+    let p: colgen_entry::ColgenParams<colgen_entry::NoCuts> = serde_json::from_value(json!({
+        "cuts": 3, "nn_ascent": 0.2, "box_width": 0.3, "lp_segment": true, "tighten_fraction": 0.05,
+        "master_upper": 12.0, "max_iterations": 7
+    }))
+    .unwrap();
+    let o = p.options(10.0, true);
+    assert_eq!((o.time_limit, o.progress, o.cut_rounds), (10.0, true, 3));
+    assert_eq!(
+        (o.nn_ascent, o.box_width, o.tighten_fraction),
+        (0.2, 0.3, 0.05)
+    );
+    assert!(o.lp_segment && o.master_upper_seconds == 12.0 && o.max_iterations == 7);
 }
 
 #[test]
 fn bnp_parameters_go_through_the_registry() {
-    let mut o = BoundOptions::default();
-    assert_eq!(o.set("bnp", "cuts", "7").unwrap(), None);
-    assert_eq!(o.cut_rounds, Some(7));
-    assert_eq!(o.set("bnp", "time_limit", "3").unwrap(), Some(3.0));
-    assert_eq!(o.set("bnp", "max_nodes", "9").unwrap(), None);
-    assert_eq!(o.max_nodes, 9);
-    assert_eq!(o.set("bnp", "max_cuts", "8000").unwrap(), None);
-    assert_eq!(o.max_cuts, 8000);
-    assert!(!o.count_row);
-    assert_eq!(o.set("bnp", "count_row", "true").unwrap(), None);
-    assert!(o.count_row);
-    assert!(o.set("bnp", "count_row", "yes").is_err());
-    assert!(o.set("colgen", "count_row", "true").is_err());
-    assert!(o.set("colgen", "max_nodes", "9").is_err());
-    let e = o.set("bnp", "nn_ascent", "0.3").unwrap_err().to_string();
-    assert!(e.contains("bound bnp has no parameter 'nn_ascent'"), "{e}");
+    let given = |v: serde_json::Value| v.as_object().unwrap().clone();
+    let p = prepare(
+        "bnp",
+        &given(json!({"cuts": 7, "max_nodes": 9, "max_cuts": 8000, "count_row": true})),
+        Some(3.0),
+    )
+    .unwrap();
+    assert_eq!(p.param("time_limit"), 3.0);
+    let b: bnp_entry::BnpParams = serde_json::from_value(p.effective.clone()).unwrap();
+    let o = b.options();
+    assert_eq!((o.cut_rounds, o.node_cut_rounds, o.max_nodes), (7, 1, 9));
+    assert_eq!((o.max_cuts, o.count_row), (8000, true));
+    // No cuts means none at the root and none at the other nodes.
+    let none = bnp_entry::BnpParams {
+        cuts: 0,
+        ..Default::default()
+    };
     assert_eq!(
-        find("bnp").unwrap().params[0]
-            .default
-            .parse::<f64>()
-            .unwrap(),
-        super::bnp::DEFAULT_SECONDS
+        (none.options().cut_rounds, none.options().node_cut_rounds),
+        (0, 0)
     );
+    assert_eq!(
+        bnp_entry::BnpParams::default().options(),
+        microagg_solvers::bnp::BnpOptions::default()
+    );
+    assert!(prepare("bnp", &given(json!({"count_row": "yes"})), None).is_err());
+    assert!(prepare("bnp", &given(json!({"big_cuts": 1})), None).is_err());
+    assert!(prepare("colgen", &given(json!({"count_row": true})), None).is_err());
+    assert!(prepare("colgen", &given(json!({"max_nodes": 9})), None).is_err());
+    let e = prepare("bnp", &given(json!({"nn_ascent": 0.3})), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bound bnp has no parameter 'nn_ascent'"), "{e}");
 }
 
 /// `--weights` is a property of the registry entries: nn and colgen have a weighted
@@ -120,4 +186,108 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
     );
     assert!(weighted::check_weighted_name("colgen-cuts").is_err());
     assert!(weighted::check_weighted_name("nope").is_err());
+}
+
+/// The engine options of a library recipe (`[case.bound] command` of
+/// instances/library/library.toml), read with the meaning each flag of `microagg bound`
+/// had when the recipe ran; a flag not in this table fails the test.
+fn recipe_options(
+    command: &str,
+) -> (
+    String,
+    f64,
+    microagg_solvers::bounds::ColgenOptions,
+    microagg_solvers::bnp::BnpOptions,
+) {
+    let (mut colgen, mut bnp) = (
+        microagg_solvers::bounds::ColgenOptions::default(),
+        microagg_solvers::bnp::BnpOptions::default(),
+    );
+    let (mut method, mut limit) = (String::new(), f64::NAN);
+    let words: Vec<&str> = command.split_whitespace().skip(2).collect();
+    let mut i = 0;
+    while i < words.len() {
+        let (flag, value) = (words[i], words.get(i + 1).copied().unwrap_or(""));
+        let number = || value.parse::<f64>().unwrap();
+        let count = || value.parse::<usize>().unwrap();
+        let mut takes_value = true;
+        match flag {
+            "--data" | "--k" | "--start" | "--certificate" | "--threads" => {}
+            "--method" => method = value.to_string(),
+            "--time-limit" => limit = number(),
+            "--max-nodes" => bnp.max_nodes = value.parse().unwrap(),
+            "--max-cuts" => bnp.max_cuts = count(),
+            "--big-cuts" => bnp.big_cut_records = count(),
+            "--nn-ascent" => colgen.nn_ascent = number(),
+            "--box-width" => colgen.box_width = number(),
+            "--anchor-threshold" => colgen.anchor_threshold = number(),
+            "--tighten" => colgen.tighten_fraction = number(),
+            "--final-fraction" => colgen.final_fraction = number(),
+            "--slack-push" => colgen.slack_push = number(),
+            "--max-iterations" => colgen.max_iterations = count(),
+            _ => {
+                takes_value = false;
+                match flag {
+                    "--rank1-cuts" => bnp.rank1_cuts = true,
+                    "--count-row" => bnp.count_row = true,
+                    "--lp-segment" => colgen.lp_segment = true,
+                    "--push-project" => colgen.push_project = true,
+                    "--ipm" => colgen.ipm = true,
+                    "--stop-early" => colgen.stop_early = true,
+                    "--lp-projection" => colgen.lp_projection = true,
+                    other => panic!("recipe flag {other} unknown to this test: {command}"),
+                }
+            }
+        }
+        i += if takes_value { 2 } else { 1 };
+    }
+    colgen.time_limit = limit;
+    (method, limit, colgen, bnp)
+}
+
+/// Every stored bound the library made with `microagg bound` has a preset named after its
+/// case whose parameters give the recipe's engine options, field by field, and its time
+/// limit; every preset is such a recipe, and every preset passes the registry's checks.
+#[test]
+fn each_preset_equals_the_recipe_of_its_stored_bound() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/instances/library/library.toml"
+    );
+    let library: toml::Value = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut matched = Vec::new();
+    for case in library["case"].as_array().unwrap() {
+        let command = case["bound"]["command"].as_str().unwrap();
+        if !command.starts_with("microagg bound ") {
+            continue; // a study probe's result (studies crate), not a bound command
+        }
+        let name = format!(
+            "{}-k{}",
+            case["instance"].as_str().unwrap(),
+            case["k"].as_integer().unwrap()
+        );
+        let start = format!("--start instances/library/{name}.labels");
+        assert!(command.contains(&start), "{name}: {command}");
+        let preset = presets::find(&name).unwrap();
+        let (method, limit, colgen, bnp) = recipe_options(command);
+        assert_eq!(preset.bound, method, "{name}");
+        let p = prepare(preset.bound, &preset.given(), None).unwrap();
+        assert_eq!(p.param("time_limit"), limit, "{name}");
+        if is_colgen(&method) {
+            let params: colgen_entry::ColgenParams<colgen_entry::NoCuts> =
+                serde_json::from_value(p.effective.clone()).unwrap();
+            assert_eq!(params.options(limit, false), colgen, "{name}");
+        } else {
+            let params: bnp_entry::BnpParams = serde_json::from_value(p.effective.clone()).unwrap();
+            assert_eq!(params.options(), bnp, "{name}");
+        }
+        matched.push(name);
+    }
+    let mut all: Vec<String> = presets::PRESETS
+        .iter()
+        .map(|p| p.name.to_string())
+        .collect();
+    matched.sort();
+    all.sort();
+    assert_eq!(matched, all);
 }

@@ -15,30 +15,35 @@
 
 use super::data::DataArgs;
 use super::values;
+use microagg::bound::registry::names_where;
+use microagg::bound::{presets, BoundInfo};
 use microagg::error::{Error, Result};
 use microagg::interrupt;
 use microagg::labels;
 use microagg::output::{self, check_destination};
+use microagg::params::key_values;
 use microagg::render::bound as render;
-use std::path::PathBuf;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct BoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
-    /// Bound: nn (nearest-neighbour bound; k-nearest lists from the kd-tree from 4096 records, by scan below; always certified), colgen
-    /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
-    /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
-    /// proofs/P14), or bnp (branch-and-price: bound, incumbent and gap; proofs/P17).
-    /// `microagg list` shows every bound with its parameters.
-    #[arg(long, default_value = "nn", value_parser = values::bound_name())]
-    pub method: String,
-    /// Wall-clock limit in seconds (for iterative bounds such as colgen; nn ignores it).
+    /// Bound: nn (nearest-neighbour bound, always certified), colgen (column generation
+    /// Lagrangian bound, HiGHS, certified; default time limit 60 s), colgen-cuts (colgen with
+    /// rounds of subset-row cuts; proofs/P14) or bnp (branch-and-price: bound, incumbent and
+    /// gap; proofs/P17). Default: the preset's bound, else nn. `microagg list` shows every
+    /// bound with its parameters.
+    #[arg(long, value_parser = values::bound_name())]
+    pub method: Option<String>,
+    /// Wall-clock limit in seconds (the bound's `time_limit` parameter; nn ignores it).
     #[arg(long, value_parser = values::time_limit)]
     pub time_limit: Option<f64>,
     /// colgen and bnp: a labels file (one group label per input row, every group of at least k
-    /// records, e.g. instances/library/tarragona-k10.labels) whose groups seed the master.
+    /// records, e.g. instances/library/tarragona-k10.labels) whose groups seed the master
+    /// (the bound's `start` parameter).
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// Progress on stderr even when it is not a terminal (on a terminal it is shown anyway):
@@ -52,125 +57,18 @@ pub struct BoundArgs {
     /// certificate (every leaf's decisions and duals, proofs/P18).
     #[arg(long)]
     pub certificate: Option<PathBuf>,
-    /// colgen, colgen-cuts, bnp: rounds of subset-row cuts on record triples (proofs/P14).
-    /// colgen and colgen-cuts: rounds once the master LP is reached (default 0 for colgen,
-    /// 50 for colgen-cuts); each round adds the most violated cuts (at most 800) and
-    /// resumes column generation, the bound is the best over all rounds. bnp: rounds at the
-    /// root (default 50), and one round at every other node. 0 means no cuts at all (bnp:
-    /// neither at the root nor at the nodes). Costs time, raises the bound where the LP
-    /// relaxation is weak (studies/study-colgen.txt). nn takes no cuts
-    #[arg(long)]
-    pub cuts: Option<usize>,
-    /// bnp: after the root, try to prove optimality by enumerating every group whose reduced
-    /// cost at the root's duals is within the gap and searching the partitions made of them
-    /// (proofs/P19; the certificate then carries the duals for verify-bound).
-    #[arg(long)]
-    pub enumerate: bool,
-    /// bnp: most search nodes processed, the root included (default: no limit); the search
-    /// then returns its incumbent and bound. Fewer nodes leave fewer leaves, so a smaller
-    /// certificate.
-    #[arg(long)]
-    pub max_nodes: Option<u64>,
-    /// bnp: most subset-row cuts in all (default 4000). More cuts can raise the root bound
-    /// (EIA k = 5 reached the cap in five rounds), each costs master time and one dual per
-    /// leaf in the certificate.
-    #[arg(long)]
-    pub max_cuts: Option<usize>,
-    /// bnp: separate rank-1 cuts on five records (multipliers 1/3) and on four records
-    /// (2/3, 1/3, 1/3, 1/3) besides the subset-row triples (proofs/P21); they share the
-    /// --max-cuts cap. Off by default.
-    #[arg(long)]
-    pub rank1_cuts: bool,
-    /// bnp: also separate subset-row cuts with multipliers 1/q (q = 2..9) on the records of
-    /// the master's fractional blocks (records joined by fractional columns), at most N
-    /// records each (2..=32), right side floor(|C| / q) (proofs/P21 Part F); they share the
-    /// --max-cuts cap. Off by default (old commands reproduce).
-    #[arg(long, value_name = "N")]
-    pub big_cuts: Option<usize>,
-    /// bnp: the group-count row sum_S x_S <= floor(n/k) in every node's master
-    /// (proofs/P22); raises the master LP where k does not divide n. Off by default.
-    #[arg(long)]
-    pub count_row: bool,
-    /// colgen (k = 10 helpers, proofs/P20): fraction of the time for a line search from the
-    /// nn duals along the best start partition's slacks (0: none).
-    #[arg(long)]
-    pub nn_ascent: Option<f64>,
-    /// colgen: fraction of the time for a box-step ascent on the anchored bound (0: none).
-    #[arg(long)]
-    pub subgradient: Option<f64>,
-    /// colgen: at the end, a line search from the best bound's duals toward the master's.
-    #[arg(long)]
-    pub lp_segment: bool,
-    /// colgen: after that line search, push-and-project steps (each certified).
-    #[arg(long)]
-    pub push_project: bool,
-    /// colgen: anchor threshold of those searches, a fraction of best SSE / floor(n/k)
-    /// (default 0.005; 0: exact per-anchor minima).
-    #[arg(long)]
-    pub anchor_threshold: Option<f64>,
-    /// colgen: re-solve the master by interior point (central duals).
-    #[arg(long)]
-    pub ipm: bool,
-    /// colgen: fraction of the time kept for the final evaluations (default 0.25).
-    #[arg(long)]
-    pub final_fraction: Option<f64>,
-    /// colgen: after the nn line search, certify every smoothed point alpha y_centre +
-    /// (1 - alpha) y_LP (Wentges smoothing) and add its negative groups (proofs/P20).
-    #[arg(long)]
-    pub certified_smoothing: bool,
-    /// colgen: the smoothing weight alpha in [0, 1) (default 0.5).
-    #[arg(long)]
-    pub smoothing: Option<f64>,
-    /// colgen: with --certified-smoothing, adapt alpha (Pessoa et al. 2018).
-    #[arg(long)]
-    pub auto_smoothing: bool,
-    /// colgen: with --certified-smoothing or --push-project, stop a certifying check once
-    /// it provably cannot beat the best certified value (effort only, proofs/P20).
-    #[arg(long)]
-    pub stop_early: bool,
-    /// colgen: with --lp-segment, the fraction of the time limit, taken off
-    /// push-and-project's end, that re-certifies the best point at smaller anchor thresholds
-    /// (default 0: none).
-    #[arg(long, value_name = "F")]
-    pub tighten: Option<f64>,
-    /// colgen: with --lp-segment, the fraction of the time limit, taken off
-    /// push-and-project's end before --tighten's share, for push-and-project rounds from the
-    /// best point along the start partition's slacks; with --tighten, below --final-fraction
-    /// (default 0: none).
-    #[arg(long, value_name = "F")]
-    pub slack_push: Option<f64>,
-    /// colgen: with --lp-segment, the fraction of the time limit, taken off the final phase's
-    /// end after --slack-push's share and before --tighten's, for an unboxed restricted master
-    /// grown from the best point's negative groups, whose midpoints with that point are
-    /// certified; with --slack-push and --tighten, below --final-fraction (default 0: none).
-    #[arg(long, value_name = "F")]
-    pub pool_master: Option<f64>,
-    /// colgen: with --pool-master, take each midpoint with the last midpoint that raised the
-    /// bound instead of with the phase's start point (default: the start point).
-    #[arg(long)]
-    pub pool_master_moving_centre: bool,
-    /// colgen: with --push-project or --slack-push, bring each candidate onto the groups
-    /// met by the least total lowering (a covering LP) instead of cyclic projections.
-    #[arg(long)]
-    pub lp_projection: bool,
-    /// colgen: box step, the dual box half-width around the stability centre relative to
-    /// its mean |y| (default 0: no box; the stored k = 10 bounds used 0.3).
-    #[arg(long, value_name = "W")]
-    pub box_width: Option<f64>,
-    /// colgen: after the bound, seconds to solve the run's columns as a restricted master
-    /// without box or cuts; its value lies above the LP relaxation, so no plain Lagrangian
-    /// bound can pass it (an estimate with HiGHS' tolerance, not a bound; proofs/P09 Part D;
-    /// default 0: not done).
-    #[arg(long, value_name = "SECS")]
-    pub master_upper: Option<f64>,
-    /// colgen: most master solves (default 10000); the master phase ends there even with
-    /// time left, then the final evaluations run. Census k = 10 reaches 10000 at about
-    /// 960 s on a 2-core AMD EPYC VM (study-colgen.txt "18-k10g").
-    #[arg(long, value_name = "N")]
-    pub max_iterations: Option<usize>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
+    /// A parameter of the bound, KEY=VALUE (repeatable), e.g. cuts=5, max_nodes=25 or
+    /// nn_ascent=0.2; `microagg list` shows each bound's parameters with their defaults.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// A named parameter set (the recipe of a stored library bound, e.g. eia-k10); it sets
+    /// the bound and its parameters, --param and --time-limit override them. `microagg list`
+    /// shows the presets.
+    #[arg(long)]
+    pub preset: Option<String>,
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -201,24 +99,13 @@ pub struct VerifyBoundArgs {
     pub json: bool,
 }
 
-/// The names of the registered bounds for which `has` holds, for error messages.
-fn bounds_with(has: fn(&microagg::bound::BoundInfo) -> bool) -> String {
-    let names: Vec<&str> = microagg::bound::BOUNDS
-        .iter()
-        .filter(|b| has(b))
-        .map(|b| b.name)
-        .collect();
-    names.join(", ")
-}
-
 /// Refuse an output the bound does not produce, or a destination that cannot be written,
 /// before spending the time limit.
-fn check_outputs(args: &BoundArgs) -> Result<()> {
-    let info = microagg::bound::find(&args.method)?;
+fn check_outputs(args: &BoundArgs, info: &BoundInfo) -> Result<()> {
     if args.labels_out.is_some() && !info.incumbent {
         return Err(Error::usage(format!(
             "--labels-out: only bounds with an incumbent ({}) have labels to write, not {}",
-            bounds_with(|b| b.incumbent),
+            names_where(|b| b.incumbent).join(", "),
             info.name
         )));
     }
@@ -226,7 +113,7 @@ fn check_outputs(args: &BoundArgs) -> Result<()> {
         if !info.certificate {
             return Err(Error::usage(format!(
                 "--certificate: only the {} bounds write certificates, not {}",
-                bounds_with(|b| b.certificate),
+                names_where(|b| b.certificate).join(", "),
                 info.name
             )));
         }
@@ -238,82 +125,49 @@ fn check_outputs(args: &BoundArgs) -> Result<()> {
     output::check_json_report(args.json)
 }
 
-/// `microagg bound`. With `--weights` the bound's registry entry must have a weighted
-/// version ([`microagg::bound::BoundInfo::weighted`]: nn and colgen), which
-/// [`bound_weighted`] computes and reports on the weighted SSE.
-pub fn bound(args: BoundArgs) -> Result<ExitCode> {
-    if args.data.weights.is_some() {
-        return bound_weighted(&args);
-    }
-    if args.enumerate && args.method != microagg::bnp::BOUND_NAME {
-        return Err(Error::usage(
-            "--enumerate: only bound bnp enumerates".to_string(),
-        ));
-    }
-    if args.max_nodes.is_some() && args.method != microagg::bnp::BOUND_NAME {
-        return Err(Error::usage(
-            "--max-nodes: only bound bnp searches nodes".to_string(),
-        ));
-    }
-    if args.max_cuts.is_some() && args.method != microagg::bnp::BOUND_NAME {
-        return Err(Error::usage(
-            "--max-cuts: only bound bnp takes a cut cap (colgen and colgen-cuts: --cuts rounds)"
-                .to_string(),
-        ));
-    }
-    if args.rank1_cuts && args.method != microagg::bnp::BOUND_NAME {
-        return Err(Error::usage(
-            "--rank1-cuts: only bound bnp separates rank-1 cuts on 4-5 records".to_string(),
-        ));
-    }
-    if let Some(m) = args.big_cuts {
-        if args.method != microagg::bnp::BOUND_NAME {
-            return Err(Error::usage(
-                "--big-cuts: only bound bnp separates cuts on fractional blocks".to_string(),
-            ));
-        }
-        if !(2..=32).contains(&m) {
+/// The bound and its parameters from `--preset`, `--method`, `--time-limit`, `--start` and
+/// `--param` (module doc: later ones override the preset; one value may not be given twice).
+fn bound_request(args: &BoundArgs) -> Result<(&'static BoundInfo, Map<String, Value>)> {
+    let (method, preset) = (args.method.as_deref(), args.preset.as_deref());
+    let takes_limit = presets::resolve(method, preset, Map::new())?
+        .0
+        .takes("time_limit");
+    let mut params = key_values("--param", &args.params)?;
+    let mut set = |key: &str, flag: &str, value: Value| {
+        if params.contains_key(key) {
             return Err(Error::usage(format!(
-                "--big-cuts {m}: the most records of a cut must be 2..=32"
+                "{flag} and --param {key}=...: give one"
             )));
         }
+        params.insert(key.to_string(), value);
+        Ok(())
+    };
+    if let Some(t) = args.time_limit.filter(|_| takes_limit) {
+        set("time_limit", "--time-limit", t.into())?;
     }
-    if args.count_row && args.method != microagg::bnp::BOUND_NAME {
-        return Err(Error::usage(
-            "--count-row: only bound bnp adds the group-count row".to_string(),
-        ));
+    if let Some(path) = &args.start {
+        set("start", "--start", path.display().to_string().into())?;
     }
-    check_outputs(&args)?;
+    presets::resolve(method, preset, params)
+}
+
+/// `microagg bound`. With `--weights` the bound's registry entry must have a weighted
+/// version ([`BoundInfo::weighted`]: nn and colgen), which [`bound_weighted`] computes and
+/// reports on the weighted SSE.
+pub fn bound(args: BoundArgs) -> Result<ExitCode> {
+    let (info, given) = bound_request(&args)?;
+    if args.data.weights.is_some() {
+        return bound_weighted(&args, info, &given);
+    }
+    let prepared = info.prepare(&given)?;
+    check_outputs(&args, info)?;
     let data = &args.data;
     let inst = data.load()?;
-    let mut options = microagg::bound::BoundOptions {
-        start: args.start.as_deref().map(labels::read_labels).transpose()?,
-        start_source: args
-            .start
-            .as_ref()
-            .map_or(String::new(), |p| p.display().to_string()),
-        progress: args.progress,
-        cut_rounds: args.cuts,
-        enumerate: args.enumerate,
-        max_nodes: args.max_nodes.unwrap_or(0),
-        max_cuts: args.max_cuts.unwrap_or(0),
-        rank1_cuts: args.rank1_cuts,
-        big_cut_records: args.big_cuts.unwrap_or(0),
-        count_row: args.count_row,
-        ..Default::default()
-    };
-    // The k = 10 flags, checked like --bound-param (registry parameters of colgen).
-    for (_, key, value) in k10_flags(&args) {
-        if let Some(v) = value {
-            options.set(&args.method, key, &v)?;
-        }
-    }
-    let b = microagg::bound::compute_with(
-        &args.method,
+    let b = microagg::bound::compute_prepared(
+        &prepared,
         &inst,
         data.k,
-        args.time_limit,
-        &options,
+        args.progress,
         interrupt::flag(),
     )?;
     if let (Some(path), Some(inc)) = (&args.labels_out, &b.incumbent) {
@@ -459,101 +313,68 @@ fn verify_weighted(
     })
 }
 
-/// The k = 10 flags of `bound`: flag, registry key of colgen, and the value given (None:
-/// not given). One table for setting them (`bound`) and refusing them (`--weights`).
-fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>); 19] {
-    let number = |v: Option<f64>| v.map(|v| v.to_string());
-    let flag = |on: bool| on.then(|| "true".to_string());
-    [
-        ("--nn-ascent", "nn_ascent", number(args.nn_ascent)),
-        ("--subgradient", "subgradient", number(args.subgradient)),
-        ("--lp-segment", "lp_segment", flag(args.lp_segment)),
-        ("--push-project", "push_project", flag(args.push_project)),
-        (
-            "--anchor-threshold",
-            "anchor_threshold",
-            number(args.anchor_threshold),
-        ),
-        ("--ipm", "ipm", flag(args.ipm)),
-        (
-            "--final-fraction",
-            "final_fraction",
-            number(args.final_fraction),
-        ),
-        (
-            "--certified-smoothing",
-            "certified_smoothing",
-            flag(args.certified_smoothing),
-        ),
-        ("--smoothing", "smoothing", number(args.smoothing)),
-        (
-            "--auto-smoothing",
-            "auto_smoothing",
-            flag(args.auto_smoothing),
-        ),
-        ("--stop-early", "stop_early", flag(args.stop_early)),
-        ("--tighten", "tighten_fraction", number(args.tighten)),
-        ("--slack-push", "slack_push", number(args.slack_push)),
-        ("--pool-master", "pool_master", number(args.pool_master)),
-        (
-            "--pool-master-moving-centre",
-            "pool_master_moving_centre",
-            flag(args.pool_master_moving_centre),
-        ),
-        ("--lp-projection", "lp_projection", flag(args.lp_projection)),
-        ("--box-width", "box_width", number(args.box_width)),
-        ("--master-upper", "master_upper", number(args.master_upper)),
-        (
-            "--max-iterations",
-            "max_iterations",
-            args.max_iterations.map(|v| v.to_string()),
-        ),
-    ]
-}
-
 /// `microagg bound --weights W` (nn, P41; colgen, P43, with `--start` and `--certificate`)
 /// on the weighted SSE ([`microagg::bound::weighted`]). colgen-cuts and bnp have no weighted
 /// version; the options without a weighted meaning (cuts, the k = 10 helpers, labels out,
 /// and --start / --certificate for nn) are refused with `--weights`, never ignored.
-fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
-    microagg::bound::weighted::check_weighted_name(&args.method)?;
-    let colgen = args.method == "colgen";
-    let mut unused = vec![
-        ("--start", args.start.is_some() && !colgen),
+fn bound_weighted(
+    args: &BoundArgs,
+    info: &BoundInfo,
+    given: &Map<String, Value>,
+) -> Result<ExitCode> {
+    microagg::bound::weighted::check_weighted_name(info.name)?;
+    let colgen = info.name == "colgen";
+    // The weighted colgen takes a time limit and a start partition; nothing else has a
+    // weighted meaning.
+    let weighted_keys: &[&str] = if colgen {
+        &["time_limit", "start"]
+    } else {
+        &[]
+    };
+    let unused = [
         ("--certificate", args.certificate.is_some() && !colgen),
-        ("--cuts", args.cuts.is_some()),
         ("--progress", args.progress),
-        ("--max-nodes", args.max_nodes.is_some()),
-        ("--max-cuts", args.max_cuts.is_some()),
-        ("--rank1-cuts", args.rank1_cuts),
-        ("--big-cuts", args.big_cuts.is_some()),
-        ("--count-row", args.count_row),
+        ("--labels-out", args.labels_out.is_some()),
     ];
-    unused.extend(k10_flags(args).map(|(flag, _, value)| (flag, value.is_some())));
-    unused.push(("--labels-out", args.labels_out.is_some()));
-    if let Some((option, _)) = unused.iter().find(|(_, given)| *given) {
+    let refused = unused
+        .iter()
+        .find(|(_, set)| *set)
+        .map(|(option, _)| option.to_string())
+        .or_else(|| {
+            given
+                .keys()
+                .find(|key| !weighted_keys.contains(&key.as_str()))
+                .map(|key| format!("parameter {key}"))
+        });
+    if let Some(option) = refused {
         return Err(Error::usage(format!(
             "{option} does not apply to the weighted {} bound (bound --weights): it has no \
              weighted version",
-            args.method
+            info.name
         )));
     }
+    let time_limit = match given.get("time_limit") {
+        Some(v) => Some(v.as_f64().ok_or_else(|| {
+            Error::usage(format!("time_limit = {v}: expected a number of seconds"))
+        })?),
+        None => None,
+    };
+    let start = match given.get("start") {
+        Some(Value::String(path)) => Some(microagg::labels::read_labels(Path::new(path))?),
+        Some(other) => return Err(Error::usage(format!("start = {other}: expected a file"))),
+        None => None,
+    };
     if let Some(path) = &args.certificate {
         check_destination("--certificate", path)?;
     }
     output::check_json_report(args.json)?;
-    let start = args
-        .start
-        .as_deref()
-        .map(microagg::labels::read_labels)
-        .transpose()?;
     let inst = args.data.load_weighted()?;
     let k = args.data.k;
     let b = if colgen {
         let (b, cert) = microagg::bound::weighted::weighted_colgen(
             &inst,
             k,
-            args.time_limit,
+            time_limit,
             start.as_deref(),
             interrupt::flag(),
         )?;

@@ -157,7 +157,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // Validate the pipeline, the bound and their parameters before loading data or running
     // anything.
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
-    let (bound_options, bound_time_limit) = bound_options(&args)?;
+    let bound = bound_request(&args)?;
+    let bound_time_limit = bound.as_ref().and_then(|b| b.param("time_limit").as_f64());
     check_weights_options(&args)?;
     if args.split.is_active() {
         return run_split(&args, &pipeline, &outputs);
@@ -248,14 +249,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         )?),
         None => None,
     };
-    let (lb, bound_skipped) = microagg::bound::after_run(
-        args.bound.as_deref(),
-        &inst,
-        data.k,
-        bound_time_limit,
-        &bound_options,
-        interrupt::flag(),
-    )?;
+    let (lb, bound_skipped) =
+        microagg::bound::after_run(bound.as_ref(), &inst, data.k, interrupt::flag())?;
     let interrupted = interrupt::requested();
     // One record type for `run --json` and experiment records (microagg::record).
     let mut record = Record::single_run(SingleRun {
@@ -341,28 +336,17 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// The options and time limit of `--bound` from its `--bound-param`s (the time limit is the
-/// run's unless one is given).
-fn bound_options(args: &RunArgs) -> Result<(microagg::bound::BoundOptions, Option<f64>)> {
-    let mut options = microagg::bound::BoundOptions::default();
-    let mut time_limit = args.time_limit;
+/// The `--bound` with its `--bound-param`s, parsed and checked through the bound registry
+/// (its time limit is the run's unless one is given).
+fn bound_request(args: &RunArgs) -> Result<Option<microagg::bound::PreparedBound>> {
     let Some(name) = args.bound.as_deref() else {
-        return Ok((options, time_limit));
+        return Ok(None);
     };
-    for kv in &args.bound_params {
-        let (key, value) = kv.split_once('=').ok_or_else(|| {
-            Error::usage(format!(
-                "--bound-param {kv}: expected KEY=VALUE, e.g. cuts=5"
-            ))
-        })?;
-        if let Some(t) = options.set(name, key.trim(), value.trim())? {
-            time_limit = Some(t);
-        }
-    }
-    Ok((options, time_limit))
+    let given = microagg::params::key_values("--bound-param", &args.bound_params)?;
+    microagg::bound::prepare(name, &given, args.time_limit).map(Some)
 }
 
-/// The `--bound-param KEY=VALUE`s as given (checked by [`bound_options`]), for the record.
+/// The `--bound-param KEY=VALUE`s as given (checked by [`bound_request`]), for the record.
 fn bound_params(args: &RunArgs) -> std::collections::BTreeMap<String, String> {
     let kv = args.bound_params.iter().filter_map(|kv| kv.split_once('='));
     kv.map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))

@@ -29,7 +29,7 @@ pub fn time_limit(s: &str) -> Result<f64, String> {
 
 /// The registered bound names, as possible values.
 pub fn bound_name() -> PossibleValuesParser {
-    PossibleValuesParser::new(microagg::bound::NAMES.iter().copied())
+    PossibleValuesParser::new(microagg::bound::names())
 }
 
 /// `solve-exact --method`: one value per [`ExactMethod`].

@@ -13,10 +13,12 @@
 //! ## Complexity
 //! That of the bound computed (see [`crate::bound`]).
 
-use crate::bound::{self, BoundOptions, BoundOutcome};
+use crate::bound::{self, BoundOutcome, PreparedBound};
 use crate::data::Instance;
 use crate::error::Result;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use crate::bound::gap_percent;
 
@@ -25,10 +27,10 @@ pub const PLANNED: &[&str] = &[];
 
 /// Check a bound name: Ok when it can be computed, otherwise an error that says why.
 pub fn check_name(name: &str) -> Result<(), String> {
-    if bound::NAMES.contains(&name) {
+    if bound::find(name).is_ok() {
         return Ok(());
     }
-    let available = bound::NAMES.join(", ");
+    let available = bound::names().join(", ");
     if PLANNED.contains(&name) {
         Err(format!(
             "bound '{name}' is not available in this build yet (it is being implemented); available bounds: {available}"
@@ -40,43 +42,37 @@ pub fn check_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// A bound with its parameters, validated once: the options and time limit that
-/// [`BoundRequest::compute`] passes to the bound.
+/// A bound with its parameters, parsed and checked once by the bound registry.
 #[derive(Debug, Clone)]
 pub struct BoundRequest {
     pub name: String,
-    /// The parameters as given (`KEY` -> `VALUE` text), written into run records.
+    /// The parameters as given (`KEY` -> `VALUE` as text), written into run records.
     pub params: BTreeMap<String, String>,
-    pub options: BoundOptions,
-    /// The `time_limit` parameter, if given (else the bound's default).
-    pub time_limit: Option<f64>,
+    pub bound: Arc<PreparedBound>,
 }
 
 impl BoundRequest {
-    /// Check `name` and set each `(KEY, VALUE)` through [`BoundOptions::set`], the parser
-    /// of `run --bound-param KEY=VALUE` (so the registry's keys and types hold here too).
-    pub fn new(name: &str, params: &[(String, String)]) -> Result<BoundRequest, String> {
+    /// Check `name` and its typed parameters `given` through the registry
+    /// ([`bound::prepare`], the parser of `bound --param` and `run --bound-param`).
+    pub fn new(name: &str, given: &Map<String, Value>) -> Result<BoundRequest, String> {
         check_name(name)?;
-        let mut options = BoundOptions::default();
-        let mut time_limit = None;
-        for (key, value) in params {
-            if let Some(t) = options.set(name, key, value).map_err(|e| e.to_string())? {
-                time_limit = Some(t);
-            }
-        }
+        let bound = bound::prepare(name, given, None).map_err(|e| e.to_string())?;
+        let text = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
         Ok(BoundRequest {
             name: name.to_string(),
-            params: params.iter().cloned().collect(),
-            options,
-            time_limit,
+            params: given.iter().map(|(k, v)| (k.clone(), text(v))).collect(),
+            bound: Arc::new(bound),
         })
     }
 
-    /// Compute the bound for (instance, k) with its parameters (no time limit unless one
-    /// was given: suites ask for bounds that finish).
+    /// Compute the bound for (instance, k) with its parameters (the bound's default time
+    /// limit unless one was given).
     pub fn compute(&self, inst: &Instance, k: usize) -> Result<BoundOutcome> {
         let never = std::sync::atomic::AtomicBool::new(false);
-        bound::compute_with(&self.name, inst, k, self.time_limit, &self.options, &never)
+        bound::compute_prepared(&self.bound, inst, k, false, &never)
     }
 }
 
@@ -94,13 +90,19 @@ mod tests {
 
     #[test]
     fn bound_requests_set_typed_parameters_through_the_registry() {
-        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-        let r = BoundRequest::new("colgen", &[kv("cuts", "3"), kv("time_limit", "2.5")]).unwrap();
-        assert_eq!((r.options.cut_rounds, r.time_limit), (Some(3), Some(2.5)));
+        let given = |v: Value| v.as_object().unwrap().clone();
+        let r = BoundRequest::new(
+            "colgen",
+            &given(serde_json::json!({"cuts": 3, "time_limit": 2.5})),
+        )
+        .unwrap();
+        assert_eq!(r.bound.param("cuts"), 3);
+        assert_eq!(r.bound.param("time_limit"), 2.5);
         assert_eq!(r.params.get("cuts").map(String::as_str), Some("3"));
-        let e = BoundRequest::new("colgen", &[kv("cuts", "many")]).unwrap_err();
-        assert!(e.contains("cuts=many: expected a count"), "{e}");
-        let e = BoundRequest::new("nn", &[kv("cuts", "1")]).unwrap_err();
+        let e =
+            BoundRequest::new("colgen", &given(serde_json::json!({"cuts": "many"}))).unwrap_err();
+        assert!(e.contains("cuts: invalid type: string \"many\""), "{e}");
+        let e = BoundRequest::new("nn", &given(serde_json::json!({"cuts": 1}))).unwrap_err();
         assert!(e.contains("bound nn has no parameter 'cuts'"), "{e}");
     }
 }

@@ -14,7 +14,7 @@
 //! decimals; rounds while >= 2k remain with the last k..2k-1 records as one group gives 14,
 //! and selecting from the centroid of all records (not of the remaining ones) at most 1.
 //! Row CBFS-NN: see [`super::cbfs_nn`]. Compare the readings with
-//! `cargo run --release --example khomnotai_readings CBFS-NC`.
+//! `cargo run --release -p microagg-studies --example khomnotai_readings CBFS-NC`.
 //!
 //! ## Complexity
 //! NC: O(n^2 d) time (k - 1 passes per group for growth plus one for selection, n / k

@@ -30,7 +30,7 @@
 //! Khomnotai et al. (2018) Tables 2-4, row GSMS-NN: all 18 cells reproduced to the printed
 //! 3 decimals (`tests/decompose_shrink_tables.rs`). The other reading (steps while >= 2k
 //! remain, the last k..2k-1 records one group) reproduces 15 of 18 (not Tarragona k = 10,
-//! 20, 30); compare with `cargo run --release --example khomnotai_readings GSMS-NN`.
+//! 20, 30); compare with `cargo run --release -p microagg-studies --example khomnotai_readings GSMS-NN`.
 //!
 //! ## Complexity
 //! Initial buffers: n column-major distance passes, O(n^2 d). Per step: O(m d) for the

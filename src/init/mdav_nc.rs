@@ -16,7 +16,7 @@
 //! where 834 mod 2k >= k), and the 3k-loop frame of MDAV-generic 13 of 18. Note that the
 //! `mdav` frame is the one that reproduces the 4-decimal MDAV literature values; this paper
 //! used the while->=k frame for its MDAV-NN row too (17 of 18 cells with it, 15 with the
-//! `mdav` frame). Compare with `cargo run --release --example khomnotai_readings MDAV-NC`.
+//! `mdav` frame). Compare with `cargo run --release -p microagg-studies --example khomnotai_readings MDAV-NC`.
 //!
 //! ## Complexity
 //! O(n^2 d) time: per group k - 1 distance passes for NC growth plus one for the selection,

@@ -20,7 +20,7 @@
 //! than the NC growth of `cbfs` (Tarragona k = 10: NN 33.2154, NC 37.1044, printed 33.2188).
 //! With NN, Tarragona is within 0.006 of every printed cell and Census within 0.02 at
 //! k = 3, 5 (our values are lower), 0.11 at k = 10 (ours higher). Per-cell values:
-//! `tests/mhm_published.rs`; all readings: `cargo run --release --example mhm_readings`.
+//! `tests/mhm_published.rs`; all readings: `cargo run --release -p microagg-studies --example mhm_readings`.
 //!
 //! ## Complexity
 //! The heuristic's (see [`super::orders`]), plus O(n k d) for the segmentation; `chain`

@@ -24,7 +24,7 @@
 //! opposite extremes); the published EIA k = 3 value 0.4081 (MDAV 0.4829) shows that the
 //! 2006 order keeps near groups adjacent: the chain path gives 0.4087 there, but e.g. Census
 //! k = 3 5.6147 (printed 5.6523). Per-cell values and differences: `tests/mhm_published.rs`;
-//! all readings: `cargo run --release --example mhm_readings`.
+//! all readings: `cargo run --release -p microagg-studies --example mhm_readings`.
 //!
 //! ## Complexity
 //! The heuristic's (see [`super::orders`]), plus O(n k d) for the segmentation; `chain`

@@ -13,7 +13,7 @@
 //! not reproduced. Starting at the record farthest from the centroid is closer in 1 cell,
 //! the chosen start in 8 (e.g. Tarragona k = 5: 27.0105 vs printed 27.0213; the other start
 //! 28.1666). No start record at all reproduces Tarragona k = 3, 5, 10 or Census k = 3 (every
-//! one of the n starts was tried: `cargo run --release --example mhm_readings npn-starts
+//! one of the n starts was tried: `cargo run --release -p microagg-studies --example mhm_readings npn-starts
 //! tarragona 3 17.3949`), so the 2006 NPN differs in more than its start; computing the path
 //! on raw or min-max scaled values reproduces nothing either (`... mhm_readings scaled`).
 //! The paper's exact rule is not available to us. Per-cell values: `tests/mhm_published.rs`.

@@ -27,7 +27,7 @@ use super::remaining::{Remaining, Scan};
 use crate::data::Instance;
 
 /// True when the kd-tree answers faster than the scan for `m` records of dimension `d`.
-/// Measured with `examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures, one
+/// Measured with `studies/probes/examples/remaining_crossover.rs` (MDAV, k = 5, Gaussian mixtures, one
 /// thread; figures in `studies/study-engine.txt`): scan/tree time 1.0 at
 /// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
 /// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the

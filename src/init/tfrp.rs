@@ -17,7 +17,7 @@
 //! The chosen reading ([`TfrpReading::CHOSEN`]: alternate, maximum point first, leftover
 //! distributed) reproduces 17 of 18 cells of each row; every other reading tried (two
 //! groups per round while >= 2k or >= 3k remain, minimum point first) reproduces at most 14
-//! (`cargo run --release --example khomnotai_readings TFRP-NN`). The cell not reproduced is
+//! (`cargo run --release -p microagg-studies --example khomnotai_readings TFRP-NN`). The cell not reproduced is
 //! Tarragona k = 20 in both rows: TFRP-NN gives 43.41653 against the printed 43.416, 3e-5
 //! beyond the rounding boundary (a rounding-edge case, as single-precision arithmetic in
 //! the paper's program would explain); TFRP-NC gives 47.69312 against 47.654, a real

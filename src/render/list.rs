@@ -13,6 +13,7 @@
 //! ## References
 //! None.
 
+use crate::bound::presets::{Preset, PRESETS};
 use crate::bound::{BoundInfo, BOUNDS};
 use crate::method::{MethodInfo, MethodKind};
 use crate::registry;
@@ -56,8 +57,8 @@ pub fn bounds_json() -> Vec<Value> {
                 "summary": b.summary,
                 "reference": b.certified,
                 "weighted": b.weighted,
-                "params": b.params.iter().map(|p| (p.key.to_string(), p.default.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
-                "params_doc": b.params.iter().map(|p| (p.key.to_string(), p.doc.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+                "params": b.defaults(),
+                "params_doc": b.params_doc.iter().map(|(k, d)| (k.to_string(), d.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
             })
         })
         .collect()
@@ -84,10 +85,21 @@ pub fn list_text() -> String {
             text += &method_text(m);
         }
     }
-    text += "bounds (bound --method NAME, run --bound NAME --bound-param KEY=VALUE):\n";
+    text += "bounds (bound --method NAME --param KEY=VALUE, run --bound NAME --bound-param KEY=VALUE):\n";
     for b in BOUNDS {
         text += &bound_text(b);
     }
+    text += "bound presets (bound --preset NAME; --param and --time-limit override them):\n";
+    for p in PRESETS {
+        text += &preset_text(p);
+    }
+    text
+}
+
+fn preset_text(p: &Preset) -> String {
+    let params: Vec<String> = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut text = format!("  {:<16} {}: {}\n", p.name, p.bound, params.join(" "));
+    text += &format!("  {:<16} {}\n", "", p.about);
     text
 }
 
@@ -95,11 +107,18 @@ fn bound_text(b: &BoundInfo) -> String {
     let mut text = format!("  {:<16} {}\n", b.name, b.summary);
     text += &format!("  {:<16} certified: {}\n", "", b.certified);
     text += &format!("  {:<16} weighted: {}\n", "", weighted_text(b));
-    if b.params.is_empty() {
+    let defaults = b.defaults();
+    if b.params_doc.is_empty() {
         text += &format!("  {:<16} parameters: none\n", "");
     }
-    for p in b.params {
-        text += &format!("  {:<16}   {} = {}  {}\n", "", p.key, p.default, p.doc);
+    for (key, doc) in b.params_doc {
+        text += &format!(
+            "  {:<16}   {} = {}  {}\n",
+            "",
+            key,
+            shown(&defaults[key], "none"),
+            doc
+        );
     }
     text
 }
@@ -125,14 +144,26 @@ fn method_text(m: &MethodInfo) -> String {
             .iter()
             .find(|(k, _)| k == key)
             .map_or("", |(_, d)| *d);
-        // An unset Option parameter (null in records and in `list --json`) is chosen by
-        // the method at run time, e.g. descent's `approx` and `neighbours` by n.
-        let shown = if value.is_null() {
-            "auto".to_string()
-        } else {
-            value.to_string()
-        };
-        text += &format!("  {:<16}   {}.{} = {}  {}\n", "", m.name, key, shown, doc);
+        text += &format!(
+            "  {:<16}   {}.{} = {}  {}\n",
+            "",
+            m.name,
+            key,
+            shown(value, "auto"),
+            doc
+        );
     }
     text
+}
+
+/// A default as the text listing shows it, `null` (an unset Option parameter, null in
+/// records and in `list --json`) as the word `null_as`: a method chooses it at run time
+/// ("auto", e.g. descent's `approx` and `neighbours` by n), a bound's `start` is not given
+/// ("none").
+fn shown(value: &Value, null_as: &str) -> String {
+    match value {
+        Value::Null => null_as.to_string(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }

@@ -235,8 +235,8 @@ fn a_claim_one_ulp_too_high_prints_two_different_numbers() {
 
     // Branch and price: leaf 0's claim one ulp above what its duals prove.
     let never = std::sync::atomic::AtomicBool::new(false);
-    let b = microagg::bound::compute_with("bnp", &inst, k, Some(20.0), &Default::default(), &never)
-        .unwrap();
+    let params = serde_json::json!({"time_limit": 20});
+    let b = microagg::bound::compute_with("bnp", &inst, k, &params, &never).unwrap();
     let mut cert = common::verified_bnp_certificate(&b, &inst, k).clone();
     let leaf = &cert.leaves[0];
     let cuts: Vec<_> = cert.cuts.iter().map(|c| c.0).collect();

@@ -12,7 +12,7 @@ use microagg::init::mdav_nc::{mdav_groups, MdavForm};
 use microagg::init::tfrp::{tfrp_groups, TfrpFrame, TfrpReading};
 use microagg::partition::Partition;
 
-const TABLES: &str = include_str!("../instances/published/khomnotai2018.toml");
+const TABLES: &str = include_str!("../../../instances/published/khomnotai2018.toml");
 const KS: [usize; 6] = [3, 4, 5, 10, 20, 30];
 
 type Builder = Box<dyn Fn(&Instance, usize) -> Vec<Vec<usize>>>;
