@@ -1,25 +1,25 @@
 //! # `microagg bound` and `microagg verify-bound`
 //!
-//! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`], `bnp` included) on
-//! the optimal SSE of (data, k) through [`microagg::bound::compute_with`] and can write what
+//! `bound` computes a registered lower bound ([`crate::bound::BOUNDS`], `bnp` included) on
+//! the optimal SSE of (data, k) through [`crate::bound::compute_with`] and can write what
 //! the registry says the bound returns: its certificate (colgen, bnp) and its incumbent's
 //! labels (bnp); `verify-bound` re-checks such a certificate without HiGHS (`proofs/P13`,
 //! `proofs/P18`). With `--weights` the weighted version of the entry (nn: P41, colgen: P43)
 //! on the weighted SSE; an option without a weighted meaning is refused, never ignored.
 //!
 //! ## Complexity
-//! That of the bound (see [`microagg::bound`]) or of the certificate's pricing search.
+//! That of the bound (see [`crate::bound`]) or of the certificate's pricing search.
 //!
 //! ## References
 //! None.
 
 use super::data::DataArgs;
 use super::values;
-use microagg::error::{Error, Result};
-use microagg::interrupt;
-use microagg::labels;
-use microagg::output::{self, check_destination};
-use microagg::render::bound as render;
+use crate::error::{Error, Result};
+use crate::interrupt;
+use crate::labels;
+use crate::output::{self, check_destination};
+use crate::render::bound as render;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -202,8 +202,8 @@ pub struct VerifyBoundArgs {
 }
 
 /// The names of the registered bounds for which `has` holds, for error messages.
-fn bounds_with(has: fn(&microagg::bound::BoundInfo) -> bool) -> String {
-    let names: Vec<&str> = microagg::bound::BOUNDS
+fn bounds_with(has: fn(&crate::bound::BoundInfo) -> bool) -> String {
+    let names: Vec<&str> = crate::bound::BOUNDS
         .iter()
         .filter(|b| has(b))
         .map(|b| b.name)
@@ -214,7 +214,7 @@ fn bounds_with(has: fn(&microagg::bound::BoundInfo) -> bool) -> String {
 /// Refuse an output the bound does not produce, or a destination that cannot be written,
 /// before spending the time limit.
 fn check_outputs(args: &BoundArgs) -> Result<()> {
-    let info = microagg::bound::find(&args.method)?;
+    let info = crate::bound::find(&args.method)?;
     if args.labels_out.is_some() && !info.incumbent {
         return Err(Error::usage(format!(
             "--labels-out: only bounds with an incumbent ({}) have labels to write, not {}",
@@ -239,35 +239,35 @@ fn check_outputs(args: &BoundArgs) -> Result<()> {
 }
 
 /// `microagg bound`. With `--weights` the bound's registry entry must have a weighted
-/// version ([`microagg::bound::BoundInfo::weighted`]: nn and colgen), which
+/// version ([`crate::bound::BoundInfo::weighted`]: nn and colgen), which
 /// [`bound_weighted`] computes and reports on the weighted SSE.
 pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     if args.data.weights.is_some() {
         return bound_weighted(&args);
     }
-    if args.enumerate && args.method != microagg::bnp::BOUND_NAME {
+    if args.enumerate && args.method != crate::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--enumerate: only bound bnp enumerates".to_string(),
         ));
     }
-    if args.max_nodes.is_some() && args.method != microagg::bnp::BOUND_NAME {
+    if args.max_nodes.is_some() && args.method != crate::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--max-nodes: only bound bnp searches nodes".to_string(),
         ));
     }
-    if args.max_cuts.is_some() && args.method != microagg::bnp::BOUND_NAME {
+    if args.max_cuts.is_some() && args.method != crate::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--max-cuts: only bound bnp takes a cut cap (colgen and colgen-cuts: --cuts rounds)"
                 .to_string(),
         ));
     }
-    if args.rank1_cuts && args.method != microagg::bnp::BOUND_NAME {
+    if args.rank1_cuts && args.method != crate::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--rank1-cuts: only bound bnp separates rank-1 cuts on 4-5 records".to_string(),
         ));
     }
     if let Some(m) = args.big_cuts {
-        if args.method != microagg::bnp::BOUND_NAME {
+        if args.method != crate::bnp::BOUND_NAME {
             return Err(Error::usage(
                 "--big-cuts: only bound bnp separates cuts on fractional blocks".to_string(),
             ));
@@ -278,7 +278,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             )));
         }
     }
-    if args.count_row && args.method != microagg::bnp::BOUND_NAME {
+    if args.count_row && args.method != crate::bnp::BOUND_NAME {
         return Err(Error::usage(
             "--count-row: only bound bnp adds the group-count row".to_string(),
         ));
@@ -286,7 +286,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     check_outputs(&args)?;
     let data = &args.data;
     let inst = data.load()?;
-    let mut options = microagg::bound::BoundOptions {
+    let mut options = crate::bound::BoundOptions {
         start: args.start.as_deref().map(labels::read_labels).transpose()?,
         start_source: args
             .start
@@ -308,7 +308,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             options.set(&args.method, key, &v)?;
         }
     }
-    let b = microagg::bound::compute_with(
+    let b = crate::bound::compute_with(
         &args.method,
         &inst,
         data.k,
@@ -347,22 +347,22 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     // The search below does not poll the interrupt flag and a verdict cut short means
     // nothing, so a signal stops it at once instead of waiting for a second one.
     interrupt::exit_on_first_signal();
-    let deadline = microagg::certificate::deadline_in(args.time_limit);
+    let deadline = crate::certificate::deadline_in(args.time_limit);
     let path = &args.certificate;
     let file = path.display().to_string();
     // A Lagrangian, branch-and-price or weighted certificate (by its format tag); any of
     // them may be gzip-compressed.
-    let text = microagg::certificate::read_text(path)?;
-    let format = microagg::certificate::format_of(&text, &file)?;
-    if format == microagg::bound::weighted_certificate::FORMAT {
+    let text = crate::certificate::read_text(path)?;
+    let format = crate::certificate::format_of(&text, &file)?;
+    if format == crate::bound::weighted_certificate::FORMAT {
         return verify_weighted(&args, &text, deadline);
     }
-    let bnp_cert = (format == microagg::bnp_certificate::FORMAT)
-        .then(|| microagg::bnp_certificate::BnpCertificate::parse(&text, &file))
+    let bnp_cert = (format == crate::bnp_certificate::FORMAT)
+        .then(|| crate::bnp_certificate::BnpCertificate::parse(&text, &file))
         .transpose()?;
     let cert = bnp_cert
         .is_none()
-        .then(|| microagg::certificate::BoundCertificate::parse(&text, &file))
+        .then(|| crate::certificate::BoundCertificate::parse(&text, &file))
         .transpose()?;
     drop(text);
     let data = &args.data;
@@ -370,7 +370,7 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     inst.check_k(data.k)?;
     // The labels are checked before the long search, so a bad file costs no wait.
     let labels = match &args.labels {
-        Some(p) => Some(microagg::certificate::labels_upper(
+        Some(p) => Some(crate::certificate::labels_upper(
             &inst,
             data.k,
             &labels::read_labels(p)?,
@@ -380,14 +380,14 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     };
     let start = std::time::Instant::now();
     let v = match (&cert, &bnp_cert) {
-        (_, Some(c)) => microagg::bnp_certificate::verify(c, &inst, data.k, deadline)?,
-        (Some(c), _) => microagg::certificate::verify(c, &inst, data.k, deadline)?,
+        (_, Some(c)) => crate::bnp_certificate::verify(c, &inst, data.k, deadline)?,
+        (Some(c), _) => crate::certificate::verify(c, &inst, data.k, deadline)?,
         _ => unreachable!("one certificate was read"),
     };
     let seconds = start.elapsed().as_secs_f64();
     let optimality = labels
         .as_ref()
-        .map(|u| microagg::certificate::optimality_of(&v, u));
+        .map(|u| crate::certificate::optimality_of(&v, u));
     if args.json {
         output::println(&render::verdict_json(
             &v,
@@ -417,7 +417,7 @@ fn verify_weighted(
     text: &str,
     deadline: Option<std::time::Instant>,
 ) -> Result<ExitCode> {
-    use microagg::bound::weighted_certificate as wc;
+    use crate::bound::weighted_certificate as wc;
     let path = &args.certificate;
     let cert = wc::WeightedCertificate::parse(text, &path.display().to_string())?;
     let data = &args.data;
@@ -512,11 +512,11 @@ fn k10_flags(args: &BoundArgs) -> [(&'static str, &'static str, Option<String>);
 }
 
 /// `microagg bound --weights W` (nn, P41; colgen, P43, with `--start` and `--certificate`)
-/// on the weighted SSE ([`microagg::bound::weighted`]). colgen-cuts and bnp have no weighted
+/// on the weighted SSE ([`crate::bound::weighted`]). colgen-cuts and bnp have no weighted
 /// version; the options without a weighted meaning (cuts, the k = 10 helpers, labels out,
 /// and --start / --certificate for nn) are refused with `--weights`, never ignored.
 fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
-    microagg::bound::weighted::check_weighted_name(&args.method)?;
+    crate::bound::weighted::check_weighted_name(&args.method)?;
     let colgen = args.method == "colgen";
     let mut unused = vec![
         ("--start", args.start.is_some() && !colgen),
@@ -545,12 +545,12 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
     let start = args
         .start
         .as_deref()
-        .map(microagg::labels::read_labels)
+        .map(crate::labels::read_labels)
         .transpose()?;
     let inst = args.data.load_weighted()?;
     let k = args.data.k;
     let b = if colgen {
-        let (b, cert) = microagg::bound::weighted::weighted_colgen(
+        let (b, cert) = crate::bound::weighted::weighted_colgen(
             &inst,
             k,
             args.time_limit,
@@ -568,7 +568,7 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
         }
         b
     } else {
-        microagg::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?
+        crate::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?
     };
     let sst = b.details["sst_weighted"].as_f64().unwrap_or(f64::NAN);
     if args.json {
@@ -583,8 +583,8 @@ fn bound_weighted(args: &BoundArgs) -> Result<ExitCode> {
             "{} (weighted SSE, --weights {}, total {}; weighted SST {})",
             render::bound_text(&b, &inst, k),
             w.column,
-            microagg::render::round_trip(w.total),
-            microagg::render::decimal(sst, 6)
+            crate::render::round_trip(w.total),
+            crate::render::decimal(sst, 6)
         ))?;
     }
     Ok(super::finished_status())
