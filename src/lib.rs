@@ -12,7 +12,8 @@
 //! - [`labels`]: labels files, the independent feasibility/SSE check and masked output;
 //! - [`bound`]: the registered lower bounds; [`exact`]: exact solves from MDAV's start;
 //! - [`render`]: the text and JSON of one result as the command line prints it
-//!   (`src/main.rs` and `src/cli/` only parse and dispatch).
+//!   ([`cli`] only parses and dispatches; [`cli::main_with`] runs it over a user's
+//!   [`registry::Registry`]).
 //! - [`release`]: the released file (aggregations, the whole input file back, rounding);
 //!   [`measure`]: its utility and disclosure risk;
 //! - [`record`]: the run record; [`schema`]: the JSON Schema of `run --json`'s records.
@@ -27,6 +28,7 @@ pub mod blocks;
 pub mod bnp_certificate;
 pub mod bound;
 pub mod certificate;
+pub mod cli;
 pub mod data;
 pub mod error;
 pub mod exact;

@@ -21,6 +21,8 @@ use crate::error::{Error, Result};
 use crate::params::{parse_params, Params};
 use crate::partition::Partition;
 use crate::rng::Rng;
+use crate::search::neighbours::Neighbours;
+use crate::search::shared_lists::{Build, ListCache};
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -107,9 +109,10 @@ pub struct Prepared {
     pub maker: Maker,
 }
 
-type Prepare = Box<dyn Fn(&Map<String, Value>) -> Result<Prepared> + Send + Sync>;
+type Prepare = Arc<dyn Fn(&Map<String, Value>) -> Result<Prepared> + Send + Sync>;
 
 /// A registry entry: name, description, parameters with defaults, and a factory.
+#[derive(Clone)]
 pub struct MethodInfo {
     pub name: &'static str,
     pub summary: &'static str,
@@ -165,7 +168,7 @@ impl MethodInfo {
         reference: &'static str,
         make: fn(P) -> I,
     ) -> Self {
-        let prepare: Prepare = Box::new(move |given| {
+        let prepare: Prepare = Arc::new(move |given| {
             prepare_with(name, given, |p: P| {
                 Maker::Init(Arc::new(move || {
                     Box::new(make(p.clone())) as Box<dyn Initializer>
@@ -182,7 +185,7 @@ impl MethodInfo {
         reference: &'static str,
         make: fn(P) -> R,
     ) -> Self {
-        let prepare: Prepare = Box::new(move |given| {
+        let prepare: Prepare = Arc::new(move |given| {
             prepare_with(name, given, |p: P| {
                 Maker::Refine(Arc::new(move || {
                     Box::new(make(p.clone())) as Box<dyn Refiner>
@@ -343,6 +346,8 @@ pub struct Ctx<'a> {
     pub k: usize,
     pub rng: &'a mut Rng,
     budget: Budget,
+    /// The run's neighbour lists ([`Ctx::neighbours`]).
+    lists: &'a ListCache,
     interrupt: &'a AtomicBool,
     /// Steps started so far in this stage (the current one included).
     steps: u64,
@@ -358,16 +363,25 @@ impl<'a> Ctx<'a> {
         rng: &'a mut Rng,
         budget: Budget,
         interrupt: &'a AtomicBool,
+        lists: &'a ListCache,
     ) -> Self {
         Ctx {
             inst,
             k,
             rng,
             budget,
+            lists,
             interrupt,
             steps: 0,
             restarts: 0,
         }
+    }
+
+    /// The `m` nearest records of every record, built once per run and shared by every
+    /// stage and operator that asks ([`ListCache`]); `None` when a time limit or Ctrl-C
+    /// stopped the build (the stage then returns its input).
+    pub fn neighbours(&self, m: usize, build: Build) -> Option<Arc<Neighbours>> {
+        self.lists.get(self.inst, m, build, || self.should_stop())
     }
 
     /// Steps started so far in this stage (the current one included).
@@ -384,12 +398,6 @@ impl<'a> Ctx<'a> {
     /// budget. Schedules that run down a budget (ILS's temperature) use it.
     pub fn progress(&self) -> Option<f64> {
         self.budget.progress(self.steps)
-    }
-
-    /// True when the stage runs under a budget (time or steps), false when it runs until
-    /// its own convergence rule.
-    pub fn has_budget(&self) -> bool {
-        self.budget.deadline().is_some() || self.budget.max_steps().is_some()
     }
 
     /// True when the stage runs under a time limit.
@@ -475,6 +483,13 @@ pub trait Refiner: Send {
     }
     /// One bounded unit of work; call `state.record_if_better` after improvements.
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step>;
+    /// The stop rule that ends the stage when it runs with neither a time limit nor a step
+    /// budget (e.g. [`Stop::Restarts`](crate::search::Stop::Restarts)); the executor adds
+    /// it, so a refiner never asks which budget it runs under. None by default: the
+    /// refiner converges by returning [`Step::Converged`].
+    fn convergence(&self) -> Option<crate::search::Stop> {
+        None
+    }
     /// Counters of the stage so far (written into run records); none by default.
     fn stats(&self) -> Stats {
         Stats::default()

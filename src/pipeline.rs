@@ -35,7 +35,8 @@ use crate::partition::Partition;
 use crate::registry;
 use crate::rng::{derive_seed, Rng};
 use crate::search::observe::{notify, Event, Observer};
-use crate::search::{deadline_after, execute, Refiner, StopReason, Stops};
+use crate::search::shared_lists::ListCache;
+use crate::search::{deadline_after, execute_shared, Refiner, StopReason, Stops};
 use rand::SeedableRng;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -326,6 +327,8 @@ impl Pipeline {
         notify(observers, inst, &end);
         records.push(stage_record(&first.name, s0, inst, &partition, t, None));
 
+        // One set of neighbour lists per run, shared by every stage that asks for it.
+        let lists = ListCache::new();
         for (idx, stage) in self.stages.iter().enumerate().skip(1) {
             let mut refiner: Box<dyn Refiner> = match &stage.maker {
                 Maker::Refine(make) => make(),
@@ -334,7 +337,7 @@ impl Pipeline {
             let s = self.stage_seed(seed, inst, k, idx);
             let t = Instant::now();
             let stops = Stops::budget(deadline, max_steps);
-            let out = execute(
+            let out = execute_shared(
                 refiner.as_mut(),
                 inst,
                 k,
@@ -343,6 +346,7 @@ impl Pipeline {
                 &stops,
                 interrupt,
                 observers,
+                &lists,
             )?;
             partition = out.partition;
             partition.compact(inst);

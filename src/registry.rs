@@ -1,9 +1,29 @@
 //! # Registry
 //!
-//! The one file that imports every algorithm: [`registry`] lists each module's
+//! The one file that imports every algorithm: [`builtin_methods`] lists each module's
 //! `method()` ([`MethodInfo`]), initializers first, in a stable order that `microagg list`
 //! prints. Adding an algorithm is its own file plus one line here. [`find`] looks a name up
 //! and suggests the nearest names for a misspelt one.
+//!
+//! A [`Registry`] value holds the methods and the search kit's parts (perturbations,
+//! acceptance rules, descent operators, [`crate::search::kit`]). A user's own crate
+//! extends the built-in one ([`Registry::builtin`], [`Registry::with_method`],
+//! [`Registry::with_perturb`], ..) and installs it ([`Registry::install`], or
+//! `microagg::cli::main_with(registry)`), after which pipelines, suites, the experiment
+//! runner, reports and `microagg list` see its entries by name.
+//!
+//! ```
+//! use microagg::registry::Registry;
+//! use microagg::search::kit::AcceptInfo;
+//! use microagg::search::accept::Improving;
+//! use microagg::params::NoParams;
+//! let reg = Registry::builtin()
+//!     .with_accept(AcceptInfo::with_params("never-worse", "keep non-worsening changes",
+//!         |_: NoParams| Box::new(Improving)))
+//!     .unwrap();
+//! assert!(reg.accepts.iter().any(|a| a.name == "never-worse"));
+//! assert!(Registry::builtin().with_method(microagg::init::mdav::method()).is_err());
+//! ```
 //!
 //! ## Complexity
 //! [`registry`] builds every entry, O(methods); [`nearest`] O(methods x |name|^2).
@@ -14,9 +34,97 @@
 
 use crate::error::{Error, Result};
 use crate::method::MethodInfo;
+use crate::search::kit::{AcceptInfo, OperatorInfo, PartInfo, PerturbInfo};
+use std::sync::{Arc, OnceLock, RwLock};
 
-/// Every registered method, initializers first, in a stable order.
+/// Methods and search-kit parts by name.
+#[derive(Clone)]
+pub struct Registry {
+    pub methods: Vec<MethodInfo>,
+    pub perturbs: Vec<PerturbInfo>,
+    pub accepts: Vec<AcceptInfo>,
+    pub operators: Vec<OperatorInfo>,
+}
+
+impl Registry {
+    /// Everything this crate ships.
+    pub fn builtin() -> Self {
+        Registry {
+            methods: builtin_methods(),
+            perturbs: crate::search::perturb::builtin(),
+            accepts: crate::search::accept::builtin(),
+            operators: crate::search::operators::builtin(),
+        }
+    }
+
+    /// Add a method (an error if its name is taken).
+    pub fn with_method(mut self, m: MethodInfo) -> Result<Self> {
+        if self.methods.iter().any(|x| x.name == m.name) {
+            return Err(taken("method", m.name));
+        }
+        self.methods.push(m);
+        Ok(self)
+    }
+
+    /// Add a perturbation (an error if its name is taken).
+    pub fn with_perturb(mut self, p: PerturbInfo) -> Result<Self> {
+        add_part("perturbation", &mut self.perturbs, p)?;
+        Ok(self)
+    }
+
+    /// Add an acceptance rule (an error if its name is taken).
+    pub fn with_accept(mut self, a: AcceptInfo) -> Result<Self> {
+        add_part("acceptance rule", &mut self.accepts, a)?;
+        Ok(self)
+    }
+
+    /// Add a descent operator (an error if its name is taken).
+    pub fn with_operator(mut self, o: OperatorInfo) -> Result<Self> {
+        add_part("operator", &mut self.operators, o)?;
+        Ok(self)
+    }
+
+    /// Make this the registry every later lookup in this process uses (pipelines, suites,
+    /// reports, `list`). Runs already prepared keep the parts they were built with.
+    pub fn install(self) {
+        *installed().write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(self));
+    }
+}
+
+fn taken(kind: &str, name: &str) -> Error {
+    Error::usage(format!("a {kind} named '{name}' is already registered"))
+}
+
+fn add_part<T: ?Sized>(kind: &str, parts: &mut Vec<PartInfo<T>>, p: PartInfo<T>) -> Result<()> {
+    if parts.iter().any(|x| x.name == p.name) {
+        return Err(taken(kind, p.name));
+    }
+    parts.push(p);
+    Ok(())
+}
+
+fn installed() -> &'static RwLock<Option<Arc<Registry>>> {
+    static INSTALLED: OnceLock<RwLock<Option<Arc<Registry>>>> = OnceLock::new();
+    INSTALLED.get_or_init(|| RwLock::new(None))
+}
+
+/// The registry in use: the one installed ([`Registry::install`]), else the built-in one.
+pub fn current() -> Arc<Registry> {
+    static BUILTIN: OnceLock<Arc<Registry>> = OnceLock::new();
+    let held = installed()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    held.unwrap_or_else(|| Arc::clone(BUILTIN.get_or_init(|| Arc::new(Registry::builtin()))))
+}
+
+/// Every method of the registry in use ([`current`]), initializers first.
 pub fn registry() -> Vec<MethodInfo> {
+    current().methods.clone()
+}
+
+/// Every method this crate ships, initializers first, in a stable order.
+pub fn builtin_methods() -> Vec<MethodInfo> {
     use crate::init;
     vec![
         init::mdav::method(),

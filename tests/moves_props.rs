@@ -13,6 +13,7 @@ use microagg::search::moves::split::Split;
 use microagg::search::moves::swap::Swap;
 use microagg::search::moves::{Move, MoveLog};
 use microagg::search::neighbours::Neighbours;
+use microagg::search::operators::{cycle3::Cycle3, Operator, View};
 use proptest::prelude::*;
 
 fn feasible_start(
@@ -111,18 +112,20 @@ proptest! {
     ) {
         let (inst, mut p) = feasible_start(n, d, k, seed);
         let nb = Neighbours::build(&inst, 8);
-        let mut ls = microagg::search::descent::LocalSearch::new(&inst, false);
+        let ls = microagg::search::descent::LocalSearch::new(&inst, false, true);
+        let (norms, mut cyc) = (norms(&inst), Cycle3::default());
         let mut log = MoveLog::new();
         for a in starts {
             let a = a % n;
-            let Some((delta, Move::Cycle { a: a2, b, c })) = ls.best_cycle(&p, &inst, &nb, a) else { continue };
+            let view = View { p: &p, inst: &inst, k, nb: &nb, norms: &norms, eps: ls.improvement_eps() };
+            let Some((delta, Move::Cycle { a: a2, b, c })) = cyc.best_cycle(&view, a) else { continue };
             prop_assert_eq!(a2, a);
             let (ga, gb, gc) = (p.group_of(a), p.group_of(b), p.group_of(c));
             prop_assert!(ga != gb && gb != gc && gc != ga, "not a 3-cycle");
             prop_assert!(delta < 0.0);
             let sizes = (p.size(ga), p.size(gb), p.size(gc));
             let before = p.fresh_sse(&inst);
-            ls.apply_move(&mut p, &inst, Move::Cycle { a, b, c }, &mut log);
+            cyc.apply(&mut p, &inst, Move::Cycle { a, b, c }, &mut log);
             let after = p.fresh_sse(&inst);
             prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
             prop_assert_eq!((p.group_of(a), p.group_of(b), p.group_of(c)), (gb, gc, ga));
@@ -143,7 +146,8 @@ proptest! {
         starts in prop::collection::vec(any::<usize>(), 1..40),
     ) {
         let (inst, mut p) = feasible_start(n, d, k, seed);
-        let mut ls = microagg::search::descent::LocalSearch::new(&inst, true);
+        let mut ls = microagg::search::descent::LocalSearch::new(&inst, true, false);
+        let nb = Neighbours::build(&inst, 8);
         let (mut shift, mut swap) = (Shift::default(), Swap::default());
         let mut log = MoveLog::new();
         let eps = ls.improvement_eps();
@@ -160,15 +164,15 @@ proptest! {
                     reference = Some(reference.map_or(c, |r: f64| r.min(c)));
                 }
             }
-            let found = ls.best_move(&p, &inst, k, i, &groups, false);
-            match (found, reference) {
+            let best = ls.best_move(&p, &inst, k, &nb, i, &groups, false);
+            match (best.found, reference) {
                 (None, None) => {}
                 (Some((delta, mv)), Some(r)) => {
                     prop_assert!(close(delta, r, p.sse()), "best_move {delta}, reference {r}");
                     let of_i = matches!(mv, Move::Shift { record, .. } | Move::Swap { a: record, .. } if record == i);
                     prop_assert!(of_i, "a move of record {}: {:?}", i, mv);
                     let before = p.fresh_sse(&inst);
-                    ls.apply_move(&mut p, &inst, mv, &mut log);
+                    ls.apply_move(&mut p, &inst, best.op, mv, &mut log);
                     let after = p.fresh_sse(&inst);
                     prop_assert!(close(after - before, delta, before), "predicted {delta}, actual {}", after - before);
                     prop_assert!(p.is_feasible(k));
@@ -218,12 +222,28 @@ fn move_names_are_distinct() {
 fn three_cycles_are_found_on_a_scrambled_start() {
     let (inst, p) = feasible_start(60, 2, 3, 7);
     let nb = Neighbours::build(&inst, 8);
-    let mut ls = microagg::search::descent::LocalSearch::new(&inst, false);
+    let ls = microagg::search::descent::LocalSearch::new(&inst, false, true);
+    let (norms, mut cyc) = (norms(&inst), Cycle3::default());
+    let view = View {
+        p: &p,
+        inst: &inst,
+        k: 3,
+        nb: &nb,
+        norms: &norms,
+        eps: ls.improvement_eps(),
+    };
     let found = (0..60)
-        .filter(|&a| ls.best_cycle(&p, &inst, &nb, a).is_some())
+        .filter(|&a| cyc.best_cycle(&view, a).is_some())
         .count();
     assert!(
         found >= 10,
         "only {found} of 60 records have an improving 3-cycle"
     );
+}
+
+/// |x|^2 of every record (what the descent's operators read from their view).
+fn norms(inst: &microagg::data::Instance) -> Vec<f64> {
+    (0..inst.n)
+        .map(|i| inst.row(i).iter().map(|v| v * v).sum())
+        .collect()
 }

@@ -147,9 +147,21 @@ fn descent_ends_in_a_local_optimum_of_its_neighbourhood() {
         let p = run(&inst, "mdav+descent", &[&params[0], &params[1]], k, 0, None);
         let nb = Neighbours::build(&inst, 30);
         let eps = 1e-10 * inst.sst / inst.n as f64;
-        let mut ls = microagg::search::descent::LocalSearch::new(&inst, false);
+        let ls = microagg::search::descent::LocalSearch::new(&inst, false, true);
+        let norms: Vec<f64> = (0..inst.n)
+            .map(|i| inst.row(i).iter().map(|v| v * v).sum())
+            .collect();
+        let view = microagg::search::operators::View {
+            p: &p,
+            inst: &inst,
+            k,
+            nb: &nb,
+            norms: &norms,
+            eps: ls.improvement_eps(),
+        };
+        let mut cyc = microagg::search::operators::cycle3::Cycle3::default();
         let with_cycle = (0..inst.n)
-            .filter(|&i| ls.best_cycle(&p, &inst, &nb, i).is_some())
+            .filter(|&i| cyc.best_cycle(&view, i).is_some())
             .count();
         if cycles {
             assert_eq!(with_cycle, 0, "{strategy}: improving 3-cycles left");
@@ -274,7 +286,7 @@ fn improvement_threshold_covers_the_rounding_of_the_dot_product_evaluation() {
         (
             plain,
             rounding,
-            LocalSearch::new(inst, false).improvement_eps(),
+            LocalSearch::new(inst, false, false).improvement_eps(),
         )
     };
     // Ordinary data: the relative threshold applies.

@@ -1,28 +1,28 @@
 //! # `microagg bound` and `microagg verify-bound`
 //!
-//! `bound` computes a registered lower bound ([`microagg::bound::BOUNDS`], `bnp` included) on
-//! the optimal SSE of (data, k) through [`microagg::bound::compute_with`] and can write what
+//! `bound` computes a registered lower bound ([`crate::bound::BOUNDS`], `bnp` included) on
+//! the optimal SSE of (data, k) through [`crate::bound::compute_with`] and can write what
 //! the registry says the bound returns: its certificate (colgen, bnp) and its incumbent's
 //! labels (bnp); `verify-bound` re-checks such a certificate without HiGHS (`proofs/P13`,
 //! `proofs/P18`). With `--weights` the weighted version of the entry (nn: P41, colgen: P43)
 //! on the weighted SSE; an option without a weighted meaning is refused, never ignored.
 //!
 //! ## Complexity
-//! That of the bound (see [`microagg::bound`]) or of the certificate's pricing search.
+//! That of the bound (see [`crate::bound`]) or of the certificate's pricing search.
 //!
 //! ## References
 //! None.
 
 use super::data::DataArgs;
 use super::values;
-use microagg::bound::registry::names_where;
-use microagg::bound::{presets, BoundInfo};
-use microagg::error::{Error, Result};
-use microagg::interrupt;
-use microagg::labels;
-use microagg::output::{self, check_destination};
-use microagg::params::key_values;
-use microagg::render::bound as render;
+use crate::bound::registry::names_where;
+use crate::bound::{presets, BoundInfo};
+use crate::error::{Error, Result};
+use crate::interrupt;
+use crate::labels;
+use crate::output::{self, check_destination};
+use crate::params::key_values;
+use crate::render::bound as render;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -163,7 +163,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
     check_outputs(&args, info)?;
     let data = &args.data;
     let inst = data.load()?;
-    let b = microagg::bound::compute_prepared(
+    let b = crate::bound::compute_prepared(
         &prepared,
         &inst,
         data.k,
@@ -201,22 +201,22 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     // The search below does not poll the interrupt flag and a verdict cut short means
     // nothing, so a signal stops it at once instead of waiting for a second one.
     interrupt::exit_on_first_signal();
-    let deadline = microagg::certificate::deadline_in(args.time_limit);
+    let deadline = crate::certificate::deadline_in(args.time_limit);
     let path = &args.certificate;
     let file = path.display().to_string();
     // A Lagrangian, branch-and-price or weighted certificate (by its format tag); any of
     // them may be gzip-compressed.
-    let text = microagg::certificate::read_text(path)?;
-    let format = microagg::certificate::format_of(&text, &file)?;
-    if format == microagg::bound::weighted_certificate::FORMAT {
+    let text = crate::certificate::read_text(path)?;
+    let format = crate::certificate::format_of(&text, &file)?;
+    if format == crate::bound::weighted_certificate::FORMAT {
         return verify_weighted(&args, &text, deadline);
     }
-    let bnp_cert = (format == microagg::bnp_certificate::FORMAT)
-        .then(|| microagg::bnp_certificate::BnpCertificate::parse(&text, &file))
+    let bnp_cert = (format == crate::bnp_certificate::FORMAT)
+        .then(|| crate::bnp_certificate::BnpCertificate::parse(&text, &file))
         .transpose()?;
     let cert = bnp_cert
         .is_none()
-        .then(|| microagg::certificate::BoundCertificate::parse(&text, &file))
+        .then(|| crate::certificate::BoundCertificate::parse(&text, &file))
         .transpose()?;
     drop(text);
     let data = &args.data;
@@ -224,7 +224,7 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     inst.check_k(data.k)?;
     // The labels are checked before the long search, so a bad file costs no wait.
     let labels = match &args.labels {
-        Some(p) => Some(microagg::certificate::labels_upper(
+        Some(p) => Some(crate::certificate::labels_upper(
             &inst,
             data.k,
             &labels::read_labels(p)?,
@@ -234,14 +234,14 @@ pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     };
     let start = std::time::Instant::now();
     let v = match (&cert, &bnp_cert) {
-        (_, Some(c)) => microagg::bnp_certificate::verify(c, &inst, data.k, deadline)?,
-        (Some(c), _) => microagg::certificate::verify(c, &inst, data.k, deadline)?,
+        (_, Some(c)) => crate::bnp_certificate::verify(c, &inst, data.k, deadline)?,
+        (Some(c), _) => crate::certificate::verify(c, &inst, data.k, deadline)?,
         _ => unreachable!("one certificate was read"),
     };
     let seconds = start.elapsed().as_secs_f64();
     let optimality = labels
         .as_ref()
-        .map(|u| microagg::certificate::optimality_of(&v, u));
+        .map(|u| crate::certificate::optimality_of(&v, u));
     if args.json {
         output::println(&render::verdict_json(
             &v,
@@ -271,7 +271,7 @@ fn verify_weighted(
     text: &str,
     deadline: Option<std::time::Instant>,
 ) -> Result<ExitCode> {
-    use microagg::bound::weighted_certificate as wc;
+    use crate::bound::weighted_certificate as wc;
     let path = &args.certificate;
     let cert = wc::WeightedCertificate::parse(text, &path.display().to_string())?;
     let data = &args.data;
@@ -314,7 +314,7 @@ fn verify_weighted(
 }
 
 /// `microagg bound --weights W` (nn, P41; colgen, P43, with `--start` and `--certificate`)
-/// on the weighted SSE ([`microagg::bound::weighted`]). colgen-cuts and bnp have no weighted
+/// on the weighted SSE ([`crate::bound::weighted`]). colgen-cuts and bnp have no weighted
 /// version; the options without a weighted meaning (cuts, the k = 10 helpers, labels out,
 /// and --start / --certificate for nn) are refused with `--weights`, never ignored.
 fn bound_weighted(
@@ -322,7 +322,7 @@ fn bound_weighted(
     info: &BoundInfo,
     given: &Map<String, Value>,
 ) -> Result<ExitCode> {
-    microagg::bound::weighted::check_weighted_name(info.name)?;
+    crate::bound::weighted::check_weighted_name(info.name)?;
     let colgen = info.name == "colgen";
     // The weighted colgen takes a time limit and a start partition; nothing else has a
     // weighted meaning.
@@ -360,7 +360,7 @@ fn bound_weighted(
         None => None,
     };
     let start = match given.get("start") {
-        Some(Value::String(path)) => Some(microagg::labels::read_labels(Path::new(path))?),
+        Some(Value::String(path)) => Some(crate::labels::read_labels(Path::new(path))?),
         Some(other) => return Err(Error::usage(format!("start = {other}: expected a file"))),
         None => None,
     };
@@ -371,7 +371,7 @@ fn bound_weighted(
     let inst = args.data.load_weighted()?;
     let k = args.data.k;
     let b = if colgen {
-        let (b, cert) = microagg::bound::weighted::weighted_colgen(
+        let (b, cert) = crate::bound::weighted::weighted_colgen(
             &inst,
             k,
             time_limit,
@@ -389,7 +389,7 @@ fn bound_weighted(
         }
         b
     } else {
-        microagg::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?
+        crate::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?
     };
     let sst = b.details["sst_weighted"].as_f64().unwrap_or(f64::NAN);
     if args.json {
@@ -404,8 +404,8 @@ fn bound_weighted(
             "{} (weighted SSE, --weights {}, total {}; weighted SST {})",
             render::bound_text(&b, &inst, k),
             w.column,
-            microagg::render::round_trip(w.total),
-            microagg::render::decimal(sst, 6)
+            crate::render::round_trip(w.total),
+            crate::render::decimal(sst, 6)
         ))?;
     }
     Ok(super::finished_status())

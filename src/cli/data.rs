@@ -11,9 +11,9 @@
 //! ## References
 //! None.
 
-use microagg::data::{self, ColumnSelection};
-use microagg::error::{Error, Result};
-use microagg::output;
+use crate::data::{self, ColumnSelection};
+use crate::error::{Error, Result};
+use crate::output;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Clone)]

@@ -1,6 +1,6 @@
 //! # `microagg solve-exact`
 //!
-//! The exact optimum of a small instance from [`microagg::exact::solve_from_mdav`], with
+//! The exact optimum of a small instance from [`crate::exact::solve_from_mdav`], with
 //! its proof status (`proofs/P12`), as text or JSON; optionally its labels. With `--weights`
 //! the weighted subset DP (n <= 20), the only method with a weighted version.
 //!
@@ -13,11 +13,11 @@
 use super::data::DataArgs;
 use super::run::RunOutputs;
 use super::values::{self, ExactChoice};
-use microagg::error::{Error, Result};
-use microagg::interrupt;
-use microagg::labels;
-use microagg::output;
-use microagg::render::exact::{exact_json, exact_text, ExactRun};
+use crate::error::{Error, Result};
+use crate::interrupt;
+use crate::labels;
+use crate::output;
+use crate::render::exact::{exact_json, exact_text, ExactRun};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,7 +66,7 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
     check_outputs(&args)?;
     let inst = data.load()?;
     let Some(method) = args.method.small_method() else {
-        microagg::bnp::command(
+        crate::bnp::command(
             &inst,
             data.k,
             "solve-exact",
@@ -78,13 +78,8 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
         )?;
         return Ok(super::finished_status());
     };
-    let (s, seconds) = microagg::exact::solve_from_mdav(
-        &inst,
-        data.k,
-        method,
-        args.time_limit,
-        interrupt::flag(),
-    )?;
+    let (s, seconds) =
+        crate::exact::solve_from_mdav(&inst, data.k, method, args.time_limit, interrupt::flag())?;
     if let Some(path) = &args.labels_out {
         labels::write_labels(path, &s.labels)?;
     }
@@ -132,8 +127,8 @@ fn solve_weighted(args: &SolveExactArgs) -> Result<ExitCode> {
     if let Some(path) = &args.labels_out {
         labels::write_labels(path, &dp.labels)?;
     }
-    let sse = microagg::weighted::weighted_sse_of_labels(&inst, &w.values, &dp.labels);
-    let sst = microagg::weighted::weighted_sst(&inst, &w.values);
+    let sse = crate::weighted::weighted_sse_of_labels(&inst, &w.values, &dp.labels);
+    let sst = crate::weighted::weighted_sst(&inst, &w.values);
     let groups = dp.labels.iter().max().map_or(0, |m| m + 1);
     if args.json {
         let v = json!({
@@ -164,7 +159,7 @@ fn solve_weighted(args: &SolveExactArgs) -> Result<ExitCode> {
             inst.d,
             data.k,
             w.column,
-            microagg::render::decimal(sse, 6),
+            crate::render::decimal(sse, 6),
             100.0 * sse / sst,
             dp.steps
         ))?;

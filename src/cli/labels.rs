@@ -11,9 +11,9 @@
 //! None.
 
 use super::data::DataArgs;
-use microagg::error::Result;
-use microagg::labels;
-use microagg::output::{self, note};
+use crate::error::Result;
+use crate::labels;
+use crate::output::{self, note};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,7 +47,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
     if args.json {
         output::println(&serde_json::to_string(&report).expect("report serialises"))?;
     } else {
-        output::print(&microagg::render::check::check_text(
+        output::print(&crate::render::check::check_text(
             &report,
             &args.labels,
             data.k,
@@ -62,7 +62,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
 
 /// `microagg combine`.
 pub fn combine(args: CombineArgs) -> Result<ExitCode> {
-    let s = microagg::parts::combine(&args.parts, &args.out)?;
+    let s = crate::parts::combine(&args.parts, &args.out)?;
     note(&format!(
         "{} parts ({}) joined: {} rows in {} groups (smallest {}) written to {}",
         s.parts,

@@ -1,6 +1,6 @@
 //! # `microagg library`
 //!
-//! The benchmark library ([`microagg::library`]): `list` prints the table of every case
+//! The benchmark library ([`crate::library`]): `list` prints the table of every case
 //! (from the verification cache, so it is instant), `show` one case with its files and
 //! provenance, `verify` re-checks every stored partition and certificate and records the
 //! results in the cache, `submit` adds a better partition or certificate after checking it.
@@ -13,9 +13,9 @@
 //! None.
 
 use super::data::DataArgs;
-use microagg::error::{Error, Result};
-use microagg::library::{self, submit, Library};
-use microagg::output;
+use crate::error::{Error, Result};
+use crate::library::{self, submit, Library};
+use crate::output;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -92,7 +92,7 @@ pub fn library(args: LibraryArgs) -> Result<ExitCode> {
     let mut lib = Library::open(&dir)?;
     match args.action {
         Action::List => {
-            output::print(&microagg::render::library::table(&lib))?;
+            output::print(&crate::render::library::table(&lib))?;
             Ok(ExitCode::SUCCESS)
         }
         Action::Show { instance, k } => {
@@ -102,7 +102,7 @@ pub fn library(args: LibraryArgs) -> Result<ExitCode> {
                     dir.display()
                 )));
             }
-            output::print(&microagg::render::library::show(&lib, &instance, k))?;
+            output::print(&crate::render::library::show(&lib, &instance, k))?;
             Ok(ExitCode::SUCCESS)
         }
         Action::Verify { instance, k } => verify(&mut lib, instance.as_deref(), k),
@@ -148,8 +148,8 @@ fn verify(lib: &mut Library, only: Option<&str>, only_k: Option<usize>) -> Resul
 fn submit_one(lib: &mut Library, s: &SubmitArgs) -> Result<ExitCode> {
     let inst = s.data.load()?;
     let columns: Vec<String> = match s.data.selection() {
-        microagg::data::ColumnSelection::All => Vec::new(),
-        microagg::data::ColumnSelection::List(c) => c,
+        crate::data::ColumnSelection::All => Vec::new(),
+        crate::data::ColumnSelection::List(c) => c,
     };
     let source = submit::DataSource {
         data: &s.data.data,

@@ -1,7 +1,7 @@
 //! # `microagg list`
 //!
 //! Every registered method (and bound) with its parameters, defaults and docs, rendered by
-//! [`microagg::render::list`].
+//! [`crate::render::list`].
 //!
 //! ## Complexity
 //! Linear in the registry.
@@ -9,9 +9,9 @@
 //! ## References
 //! None.
 
-use microagg::error::Result;
-use microagg::output;
-use microagg::render::list;
+use crate::error::Result;
+use crate::output;
+use crate::render::list;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]

@@ -1,8 +1,8 @@
 //! # `microagg run`
 //!
 //! Runs a pipeline (`initializer[+refiner...]`) on one instance, or split into strata,
-//! blocks or parts ([`microagg::parts`]); writes labels, masked data and a trace; then
-//! computes the optional bound and reports the run record ([`microagg::record::Record`]) as text or JSON.
+//! blocks or parts ([`crate::parts`]); writes labels, masked data and a trace; then
+//! computes the optional bound and reports the run record ([`crate::record::Record`]) as text or JSON.
 //!
 //! Every option is checked before the data are loaded: the time limit, the pipeline and its
 //! parameters, the bound name and the output files (writable, not the input, not twice the
@@ -16,15 +16,15 @@
 
 use super::data::DataArgs;
 use super::values;
-use microagg::error::{Error, Result};
-use microagg::interrupt;
-use microagg::labels;
-use microagg::output;
-use microagg::pipeline::Pipeline;
-use microagg::record::{Record, SingleRun};
-use microagg::render::run as render;
-use microagg::search::observe::Observer;
-use microagg::search::trace::Trace;
+use crate::error::{Error, Result};
+use crate::interrupt;
+use crate::labels;
+use crate::output;
+use crate::pipeline::Pipeline;
+use crate::record::{Record, SingleRun};
+use crate::render::run as render;
+use crate::search::observe::Observer;
+use crate::search::trace::Trace;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -80,16 +80,16 @@ pub struct RunArgs {
     /// Missing values (empty or NA cells) in the chosen columns: refuse (stop, naming file,
     /// row and column) or ignore (left out of distances, centroids and SSE; `mdav` only;
     /// docs/missing-values.md).
-    #[arg(long, value_enum, default_value_t = microagg::missing::MissingPolicy::Refuse)]
-    pub missing: microagg::missing::MissingPolicy,
+    #[arg(long, value_enum, default_value_t = crate::missing::MissingPolicy::Refuse)]
+    pub missing: crate::missing::MissingPolicy,
     /// With --missing ignore and --masked-out: keep a missing input cell missing in the
     /// released file (its bytes copied) or fill it with its group's released value.
-    #[arg(long, value_enum, default_value_t = microagg::missing::MissingRelease::Keep)]
-    pub missing_release: microagg::missing::MissingRelease,
+    #[arg(long, value_enum, default_value_t = crate::missing::MissingRelease::Keep)]
+    pub missing_release: crate::missing::MissingRelease,
     #[command(flatten)]
-    pub split: microagg::parts::SplitArgs,
+    pub split: crate::parts::SplitArgs,
     #[command(flatten)]
-    pub release: microagg::release::ReleaseArgs,
+    pub release: crate::release::ReleaseArgs,
 }
 
 /// The files `microagg run` (and `solve-exact`) writes.
@@ -147,8 +147,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if let (Some(input), Some(_)) = (args.data.input_file(), &args.masked_out) {
         args.release.check_input(&input, args.data.delimiter()?)?;
     }
-    if args.missing_release == microagg::missing::MissingRelease::Fill
-        && (args.masked_out.is_none() || args.missing == microagg::missing::MissingPolicy::Refuse)
+    if args.missing_release == crate::missing::MissingRelease::Fill
+        && (args.masked_out.is_none() || args.missing == crate::missing::MissingPolicy::Refuse)
     {
         return Err(Error::usage(
             "--missing-release fill applies to the released file of a --missing ignore run: give --missing ignore and --masked-out FILE",
@@ -169,7 +169,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // place and never held twice (the run's peak memory; labels and record are the same).
     let z_only = pipeline.reads_only_z(outputs.masked.is_some(), data.weights.is_some());
     let load = || {
-        microagg::data::load_missing(
+        crate::data::load_missing(
             &data.data,
             &data.selection(),
             data.delimiter()?,
@@ -179,8 +179,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let mut inst = if let Some(w) = &data.weights {
         // With --missing ignore: the weighted figures over observed cells
-        // (microagg::weighted::masked).
-        microagg::data::load_weighted_split(
+        // (crate::weighted::masked).
+        crate::data::load_weighted_split(
             &data.data,
             &data.selection(),
             data.delimiter()?,
@@ -189,9 +189,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             w,
         )?
         .0
-    } else if z_only && args.missing == microagg::missing::MissingPolicy::Refuse {
+    } else if z_only && args.missing == crate::missing::MissingPolicy::Refuse {
         // Refused missing cells: the data are complete.
-        microagg::data::instance::without_raw(load)?.0
+        crate::data::instance::without_raw(load)?.0
     } else {
         load()?.0
     };
@@ -238,7 +238,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         labels::write_labels(path, p.labels())?;
     }
     let release = match &outputs.masked {
-        Some(path) => Some(microagg::release::release(
+        Some(path) => Some(crate::release::release(
             path,
             &inst,
             data.delimiter()?,
@@ -250,9 +250,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         None => None,
     };
     let (lb, bound_skipped) =
-        microagg::bound::after_run(bound.as_ref(), &inst, data.k, interrupt::flag())?;
+        crate::bound::after_run(bound.as_ref(), &inst, data.k, interrupt::flag())?;
     let interrupted = interrupt::requested();
-    // One record type for `run --json` and experiment records (microagg::record).
+    // One record type for `run --json` and experiment records (crate::record).
     let mut record = Record::single_run(SingleRun {
         inst: &inst,
         method: &args.method,
@@ -275,7 +275,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // unweighted bound of the unweighted SSE (proofs/P41, P43; colgen's master also starts
     // from this run's partition), skipped like it once interrupted.
     if let (Some(w), Some(b), None) = (record.weights.as_mut(), &lb, bound_skipped) {
-        let wb = microagg::bound::weighted::compute(
+        let wb = crate::bound::weighted::compute(
             &b.method,
             &inst,
             data.k,
@@ -283,7 +283,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             Some(out.partition.labels()),
             interrupt::flag(),
         )?;
-        w.bound = Some(microagg::weighted::WeightedBound::of(&wb, w.sse));
+        w.bound = Some(crate::weighted::WeightedBound::of(&wb, w.sse));
     }
     if args.json {
         output::println(&render::run_json(&record))?;
@@ -320,11 +320,11 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
     if let Some(b) = &args.bound {
         // Only nn and colgen have a weighted version (proofs/P41, P43); the others are
         // refused here.
-        microagg::bound::weighted::check_weighted_name(b)?;
+        crate::bound::weighted::check_weighted_name(b)?;
     }
     if let Some(a) = &args.release.aggregate {
-        let agg = microagg::release::Aggregation::parse(a)?;
-        use microagg::release::Aggregation;
+        let agg = crate::release::Aggregation::parse(a)?;
+        use crate::release::Aggregation;
         if !matches!(agg, Aggregation::Mean | Aggregation::Median) {
             return Err(Error::usage(format!(
                 "--aggregate {a} with --weights: only the mean and the median have a weighted \
@@ -338,12 +338,12 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
 
 /// The `--bound` with its `--bound-param`s, parsed and checked through the bound registry
 /// (its time limit is the run's unless one is given).
-fn bound_request(args: &RunArgs) -> Result<Option<microagg::bound::PreparedBound>> {
+fn bound_request(args: &RunArgs) -> Result<Option<crate::bound::PreparedBound>> {
     let Some(name) = args.bound.as_deref() else {
         return Ok(None);
     };
-    let given = microagg::params::key_values("--bound-param", &args.bound_params)?;
-    microagg::bound::prepare(name, &given, args.time_limit).map(Some)
+    let given = crate::params::key_values("--bound-param", &args.bound_params)?;
+    crate::bound::prepare(name, &given, args.time_limit).map(Some)
 }
 
 /// The `--bound-param KEY=VALUE`s as given (checked by [`bound_request`]), for the record.
@@ -353,10 +353,10 @@ fn bound_params(args: &RunArgs) -> std::collections::BTreeMap<String, String> {
         .collect()
 }
 
-/// `run --strata/--blocks/--part`: the split run of [`microagg::parts`].
+/// `run --strata/--blocks/--part`: the split run of [`crate::parts`].
 fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Result<ExitCode> {
     let data = &args.data;
-    let run = microagg::parts::SplitRun {
+    let run = crate::parts::SplitRun {
         data: &data.data,
         columns: &data.selection(),
         delimiter: data.delimiter()?,
@@ -377,7 +377,7 @@ fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Resul
     if args.bound.is_some() {
         return Err(Error::usage("--bound applies to unsplit runs"));
     }
-    let finished = microagg::parts::run_cli(&args.split, &run)?;
+    let finished = crate::parts::run_cli(&args.split, &run)?;
     Ok(if finished {
         ExitCode::SUCCESS
     } else {

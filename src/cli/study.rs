@@ -11,9 +11,9 @@
 //! None.
 
 use super::values::ReportFormat;
-use microagg::error::Result;
-use microagg::interrupt;
-use microagg::output::{self, note};
+use crate::error::Result;
+use crate::interrupt;
+use crate::output::{self, note};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,7 +46,7 @@ pub struct BenchArgs {
         value_name = "RULE",
         requires = "blocks"
     )]
-    pub block_cut: microagg::blocks::CutRule,
+    pub block_cut: crate::blocks::CutRule,
     /// --scale --blocks: the repair strip's half-width (`run --block-slab`).
     #[arg(
         long,
@@ -127,7 +127,7 @@ pub struct ReportArgs {
 /// `microagg bench`.
 pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     if !args.scale.is_empty() {
-        let run = microagg::bench::ScaleRun {
+        let run = crate::bench::ScaleRun {
             method: args
                 .methods
                 .split(',')
@@ -141,17 +141,17 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             blocks: args.blocks,
             repair: Default::default(),
             cut: args.block_cut,
-            tuning: microagg::blocks::RepairTuning {
+            tuning: crate::blocks::RepairTuning {
                 slab: args.block_slab,
                 approx: args.block_approx,
             },
         };
         run.tuning.check()?;
-        microagg::bench::scale_curve(&run, &args.scale)?;
+        crate::bench::scale_curve(&run, &args.scale)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(peer) = &args.peer_sdcmicro {
-        microagg::bench::side_by_side(
+        crate::bench::side_by_side(
             peer,
             &args.methods,
             &args.cases,
@@ -160,13 +160,13 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    microagg::bench::run(&args.methods, &args.cases, args.reps as usize)?;
+    crate::bench::run(&args.methods, &args.cases, args.reps as usize)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `microagg demo`.
 pub fn demo(args: DemoArgs) -> Result<ExitCode> {
-    let finished = microagg::bench::demo(args.jobs, args.out.as_deref(), interrupt::flag())?;
+    let finished = crate::bench::demo(args.jobs, args.out.as_deref(), interrupt::flag())?;
     Ok(if finished {
         ExitCode::SUCCESS
     } else {
@@ -178,7 +178,7 @@ pub fn demo(args: DemoArgs) -> Result<ExitCode> {
 /// `microagg report`.
 pub fn report(args: ReportArgs) -> Result<ExitCode> {
     let (table, figures) =
-        microagg::report::report_table(&args.dir, args.format.into(), args.per_run)?;
+        crate::report::report_table(&args.dir, args.format.into(), args.per_run)?;
     output::print(&table)?;
     // Figures are a by-product: a folder that takes no files still gets its table.
     match figures {
@@ -192,8 +192,8 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
 
 /// `microagg experiment`.
 pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
-    use microagg::experiment::{self as exp, Plan, Shard, Suite};
-    let shard = microagg::parts::Part::from_arg(args.shard.as_deref(), "--shard")?.map(|p| Shard {
+    use crate::experiment::{self as exp, Plan, Shard, Suite};
+    let shard = crate::parts::Part::from_arg(args.shard.as_deref(), "--shard")?.map(|p| Shard {
         index: p.index,
         count: p.count,
     });
@@ -211,10 +211,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
     }
     let opts = exp::RunOptions {
         out: Some(out.clone()),
-        jobs: args
-            .jobs
-            .unwrap_or_else(microagg::bench::default_jobs)
-            .max(1),
+        jobs: args.jobs.unwrap_or_else(crate::bench::default_jobs).max(1),
         shard,
         resume: args.resume,
         progress: exp::Progress::Auto,

@@ -4,7 +4,7 @@
 //! possible-value lists, so that `--help` lists the choices and clap refuses anything else
 //! before a command starts: [`ExactChoice`] (`solve-exact --method`), [`ReportFormat`]
 //! (`report --format`) and [`bound_name`] (`bound --method`, `run --bound`, from the
-//! bound registry [`microagg::bound::BOUNDS`]).
+//! bound registry [`crate::bound::BOUNDS`]).
 //!
 //! ## Complexity
 //! O(1) per value.
@@ -17,19 +17,19 @@ use clap::ValueEnum;
 use microagg_solvers::exact::ExactMethod;
 
 /// Parse a `--time-limit` value: seconds, positive, finite and at most
-/// [`microagg::search::MAX_TIME_LIMIT`].
+/// [`crate::search::MAX_TIME_LIMIT`].
 pub fn time_limit(s: &str) -> Result<f64, String> {
     let t: f64 = s
         .trim()
         .parse()
         .map_err(|_| format!("{s}: not a number of seconds"))?;
-    microagg::search::check_time_limit(t)?;
+    crate::search::check_time_limit(t)?;
     Ok(t)
 }
 
 /// The registered bound names, as possible values.
 pub fn bound_name() -> PossibleValuesParser {
-    PossibleValuesParser::new(microagg::bound::names())
+    PossibleValuesParser::new(crate::bound::names())
 }
 
 /// `solve-exact --method`: one value per [`ExactMethod`].
@@ -41,7 +41,7 @@ pub enum ExactChoice {
     SubsetDp,
     // Set-partitioning model by column generation and certified branch and bound.
     SetPartitioning,
-    // Branch-and-price on the column generation master (microagg::bnp, proofs/P17).
+    // Branch-and-price on the column generation master (crate::bnp, proofs/P17).
     BranchAndPrice,
 }
 
@@ -77,9 +77,9 @@ pub enum ReportFormat {
     Latex,
 }
 
-impl From<ReportFormat> for microagg::report::Format {
-    fn from(f: ReportFormat) -> microagg::report::Format {
-        use microagg::report::Format;
+impl From<ReportFormat> for crate::report::Format {
+    fn from(f: ReportFormat) -> crate::report::Format {
+        use crate::report::Format;
         match f {
             ReportFormat::Md => Format::Markdown,
             ReportFormat::Csv => Format::Csv,
@@ -108,7 +108,7 @@ mod tests {
             let name = c.to_possible_value().unwrap().get_name().to_string();
             match c.small_method() {
                 Some(m) => assert_eq!(m.name(), name),
-                None => assert_eq!(name, microagg::bnp::EXACT_NAME),
+                None => assert_eq!(name, crate::bnp::EXACT_NAME),
             }
         }
     }
@@ -118,8 +118,8 @@ mod tests {
         for f in ReportFormat::value_variants() {
             for name in f.to_possible_value().unwrap().get_name_and_aliases() {
                 assert_eq!(
-                    microagg::report::Format::parse(name).unwrap(),
-                    microagg::report::Format::from(*f)
+                    crate::report::Format::parse(name).unwrap(),
+                    crate::report::Format::from(*f)
                 );
             }
         }

@@ -85,6 +85,7 @@ pub fn list_text() -> String {
             text += &method_text(m);
         }
     }
+    text += &parts_text();
     text += "bounds (bound --method NAME --param KEY=VALUE, run --bound NAME --bound-param KEY=VALUE):\n";
     for b in BOUNDS {
         text += &bound_text(b);
@@ -100,6 +101,35 @@ fn preset_text(p: &Preset) -> String {
     let params: Vec<String> = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let mut text = format!("  {:<16} {}: {}\n", p.name, p.bound, params.join(" "));
     text += &format!("  {:<16} {}\n", "", p.about);
+    text
+}
+
+/// The search kit's parts (ILS's perturbations, acceptance rules and descent operators)
+/// with their parameters.
+fn parts_text() -> String {
+    let reg = registry::current();
+    let mut text = String::new();
+    let mut block = |title: &str, key: &str, parts: Vec<(&str, &str, &Value, &[(&str, &str)])>| {
+        text += &format!("{title} (ils.{key}):\n");
+        for (name, summary, defaults, docs) in parts {
+            text += &format!("  {name:<16} {summary}\n");
+            for (k, v) in defaults.as_object().into_iter().flatten() {
+                let doc = docs.iter().find(|(d, _)| d == k).map_or("", |(_, d)| *d);
+                text += &format!("  {:<16}   {name}.{k} = {v}  {doc}\n", "");
+            }
+        }
+    };
+    macro_rules! rows {
+        ($parts:expr) => {
+            $parts
+                .iter()
+                .map(|p| (p.name, p.summary, &p.defaults, p.params_doc))
+                .collect()
+        };
+    }
+    block("perturbations", "perturb", rows!(reg.perturbs));
+    block("acceptance rules", "accept", rows!(reg.accepts));
+    block("descent operators", "operators", rows!(reg.operators));
     text
 }
 

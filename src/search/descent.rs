@@ -12,7 +12,7 @@
 //!
 //! With `cycles = true`, a record with no improving shift or swap waits in a second queue;
 //! when the first is empty (a shift/swap local optimum), its best improving 3-cycle is
-//! applied if there is one ([`LocalSearch::best_cycle`]: the record into a neighbour group
+//! applied if there is one ([`Cycle3`](super::operators::cycle3::Cycle3): the record into a neighbour group
 //! B, a member of B into a third group C, a member of C, among the record's neighbours,
 //! into the record's group; every size stays, delta in P02). It escapes swap optima where
 //! nearly every group has exactly k records and no shift is allowed. A record's cycles
@@ -39,6 +39,7 @@
 pub use super::local_search::{LocalSearch, IMPROVE_EPS};
 use super::moves::MoveLog;
 use super::neighbours::Neighbours;
+use super::shared_lists::Build;
 use super::weighted_descent::WeightedLocalSearch;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
@@ -46,6 +47,7 @@ use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Which improving move of a record the descent applies (`"first"` or `"best"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,7 +102,7 @@ impl Params for DescentParams {
 /// The `descent` refiner.
 pub struct Descent {
     params: DescentParams,
-    nb: Option<Neighbours>,
+    nb: Option<Arc<Neighbours>>,
     ls: Option<LocalSearch>,
     /// With unequal sampling weights: the weighted engine instead of `ls`.
     weighted: Option<WeightedLocalSearch>,
@@ -202,12 +204,8 @@ impl Refiner for Descent {
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
         // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
-        self.nb = Neighbours::build_approx_until(
-            inst,
-            self.params.neighbours_for(inst.n),
-            self.params.approx_for(inst.n),
-            || ctx.should_stop(),
-        );
+        let eps = self.params.approx_for(inst.n);
+        self.nb = ctx.neighbours(self.params.neighbours_for(inst.n), Build::Approx(eps));
         if self.nb.is_none() {
             return Ok(());
         }
@@ -229,8 +227,8 @@ impl Refiner for Descent {
             state.set_best_to_current();
             return Ok(());
         }
-        let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
-        ls.cycles = self.params.cycles;
+        let best = self.params.strategy == Strategy::Best;
+        let mut ls = LocalSearch::new(inst, best, self.params.cycles);
         let mut order: Vec<usize> = (0..inst.n).collect();
         order.shuffle(ctx.rng);
         for i in order {
@@ -268,7 +266,7 @@ impl Refiner for Descent {
         if !ls.is_idle() {
             return Ok(Step::Continue);
         }
-        if !ls.cycles || self.since_sweep == 0 {
+        if !ls.escapes() || self.since_sweep == 0 {
             return Ok(Step::Converged);
         }
         // A record is re-queued only when its own group changes, but its 3-cycles also

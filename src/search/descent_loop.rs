@@ -112,8 +112,8 @@ pub trait MoveEvaluation {
     /// The engine's work queue.
     fn queue(&mut self) -> &mut WorkQueue;
 
-    /// The improving shift ([`Move::Shift`]) or swap ([`Move::Swap`] with `a = i`) of record
-    /// `i` into a group of its neighbours (first or best, by the engine's strategy), if any.
+    /// An improving move of record `i` into or with a group of its neighbours (first or
+    /// best, by the engine's strategy), with the index of the operator that proposed it.
     fn improving_move(
         &mut self,
         p: &Partition,
@@ -121,10 +121,20 @@ pub trait MoveEvaluation {
         k: usize,
         nb: &Neighbours,
         i: usize,
-    ) -> Option<Move>;
+    ) -> Option<(usize, Move)>;
+
+    /// The groups `mv` touches, before it is applied (the first `.1` entries), which are
+    /// queued again after it.
+    fn touched(&self, p: &Partition, mv: Move) -> ([usize; 3], usize) {
+        match mv {
+            Move::Shift { record, to } => ([p.group_of(record), to, to], 2),
+            Move::Swap { a, b } => ([p.group_of(a), p.group_of(b), 0], 2),
+            other => unreachable!("this descent proposes shifts and swaps, not {other:?}"),
+        }
+    }
 
     /// Apply a move found by [`MoveEvaluation::improving_move`] (no re-queueing).
-    fn apply(&mut self, p: &mut Partition, inst: &Instance, mv: Move, log: &mut MoveLog);
+    fn apply(&mut self, p: &mut Partition, inst: &Instance, op: usize, mv: Move, log: &mut MoveLog);
 
     /// One further step once the queue is empty: `Some(applied)`, or `None` when the engine
     /// has nothing more to try.
@@ -132,6 +142,7 @@ pub trait MoveEvaluation {
         &mut self,
         _p: &mut Partition,
         _inst: &Instance,
+        _k: usize,
         _nb: &Neighbours,
         _log: &mut MoveLog,
     ) -> Option<bool> {
@@ -153,19 +164,14 @@ pub fn descend(
     let mut applied = 0;
     for _ in 0..budget {
         if let Some(i) = engine.queue().pop() {
-            let Some(mv) = engine.improving_move(p, inst, k, nb, i) else {
+            let Some((op, mv)) = engine.improving_move(p, inst, k, nb, i) else {
                 continue;
             };
-            let to = match mv {
-                Move::Shift { to, .. } => to,
-                Move::Swap { b, .. } => p.group_of(b),
-                other => unreachable!("a descent proposes shifts and swaps, not {other:?}"),
-            };
-            let touched = [p.group_of(i), to];
-            engine.apply(p, inst, mv, log);
-            engine.queue().requeue(p, &touched);
+            let (touched, len) = engine.touched(p, mv);
+            engine.apply(p, inst, op, mv, log);
+            engine.queue().requeue(p, &touched[..len]);
             applied += 1;
-        } else if let Some(moved) = engine.when_idle(p, inst, nb, log) {
+        } else if let Some(moved) = engine.when_idle(p, inst, k, nb, log) {
             applied += usize::from(moved);
         } else {
             break;

@@ -1,23 +1,28 @@
 //! # Iterated local search (ILS)
 //!
-//! In the spirit of Laszlo and Mukherjee (2015), a short composition of the search kit:
-//! descend with shift and swap ([`LocalSearch`] over nearest-neighbour candidate groups),
-//! then repeat perturb - descend - accept or undo. The perturbation
-//! ([`Perturb`](super::perturb::Perturb)) is a pool-and-re-split of the groups around a
-//! random record ([`PoolResplit`]: changes the number of groups locally), or with
-//! probability `dissolve_rate` a dissolve or distill ([`DissolveDistill`]). The acceptance
-//! rule ([`Accept`](super::accept::Accept)) is [`Annealing`]: keep a result whose SSE did
+//! In the spirit of Laszlo and Mukherjee (2015), a composition of the search kit's parts
+//! (PyVRP's `IteratedLocalSearch(perturb, search, accept)`): descend ([`LocalSearch`] over
+//! a list of operators, `ils.operators`, and nearest-neighbour candidate groups), then
+//! repeat perturb - descend - accept or undo. The perturbation is drawn from a weighted
+//! list ([`Perturb`], `ils.perturb`, [`Weighted`]); by default a pool-and-re-split of the
+//! groups around a random record ([`PoolResplit`]: changes the number of groups locally),
+//! or with probability `dissolve_rate` a dissolve or distill ([`DissolveDistill`]). The
+//! acceptance rule ([`Accept`], `ils.accept`) is by default annealing: keep a result whose SSE did
 //! not rise, or one that did with Metropolis probability at an outer temperature run down
 //! over the budget (by steps with `--max-steps`, so repeatable; else by time); without a
 //! budget the run starts at the cold end and cools by `cooling` per iteration, which keeps
-//! it reproducible bit for bit. A rejected result is undone through the move log. Other
-//! rules compose the same way ([`Ils::composed`]; `lahc` is late acceptance).
+//! it reproducible bit for bit. A rejected result is undone through the move log. Each part
+//! is named with its own parameters in a suite (`ils.perturb = [{ pool_resplit = {..},
+//! weight = 0.95 }, ..]`, `ils.accept = { late_acceptance = { length = 50 } }`,
+//! `ils.operators = [{ shift = {} }, ..]`, see [`kit`](super::kit)); the flat keys set the
+//! default parts. `lahc` is this refiner with the late-acceptance rule.
 //! After `stall` iterations without a new best the search returns to the best partition
-//! (a restart, reported to observers; without a budget it stops there instead). Every
+//! (a restart, reported to observers); without a budget the executor stops the stage at
+//! that first restart ([`Stop::Restarts`]). Every
 //! iteration is a step, so the time limit holds to within one perturbation and descent
 //! (milliseconds).
 //!
-//! Options of the descent: `cycles` lets it apply 3-cycles at shift/swap optima
+//! Options of the descent: `cycles` adds the 3-cycle operator to the default list
 //! ([`LocalSearch`]); `split_large` splits, after each descent, every group of 2k or more
 //! records whose split lowers the SSE (a group that large is never needed: splitting it
 //! never raises the SSE, P30), then descends again. Options of the re-split: `settle`,
@@ -52,27 +57,31 @@
 //! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
 //!   Handbook of Metaheuristics, Kluwer, 321-353.
 
-use super::accept::metropolis::Annealing;
 use super::accept::Accept;
 use super::column_pool::ColumnPool;
 use super::descent::Strategy;
+use super::kit::{self, PartSpec, PerturbSpec};
 use super::local_search::LocalSearch;
 use super::moves::split::Split;
 use super::moves::MoveLog;
 use super::neighbours::Neighbours;
-use super::perturb::dissolve_distill::DissolveDistill;
-use super::perturb::pool_resplit::PoolResplit;
 pub use super::perturb::pool_resplit::{PoolBy, Sizes};
-use super::perturb::{Perturb, Workspace};
+#[cfg(doc)]
+use super::perturb::{dissolve_distill::DissolveDistill, pool_resplit::PoolResplit};
+use super::perturb::{Perturb, Weighted, Workspace};
 use super::restart::Restart;
-use super::{Ctx, Refiner, SearchState, Step};
+use super::shared_lists::Build;
+use super::{Ctx, Refiner, SearchState, Step, Stop};
 use crate::data::Instance;
 use crate::error::Result;
 use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use crate::partition::Partition;
+use crate::registry::Registry;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::Arc;
 
 /// Parameters of `ils`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -96,6 +105,15 @@ pub struct IlsParams {
     pub merge_pool: usize,
     pub merge_time: f64,
     pub merge_share: f64,
+    /// The weighted perturbation list; empty: the one the flat keys describe.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub perturb: Vec<PerturbSpec>,
+    /// The acceptance rule; none: annealing with the flat keys' parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accept: Option<PartSpec>,
+    /// The descent's operators; empty: shift, swap and (with `cycles`) the 3-cycle.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub operators: Vec<PartSpec>,
 }
 
 impl Default for IlsParams {
@@ -119,7 +137,112 @@ impl Default for IlsParams {
             merge_pool: 0,
             merge_time: 5.0,
             merge_share: 0.1,
+            perturb: Vec::new(),
+            accept: None,
+            operators: Vec::new(),
         }
+    }
+}
+
+impl IlsParams {
+    /// The weighted perturbation list: `perturb` when given, else pool-and-re-split
+    /// (weight 1 - `dissolve_rate`) and dissolve-or-distill (weight `dissolve_rate`).
+    pub fn perturb_list(&self) -> Vec<PerturbSpec> {
+        if !self.perturb.is_empty() {
+            return self.perturb.clone();
+        }
+        let resplit = json!({
+            "min_pool": self.min_pool, "max_pool": self.max_pool, "pool": self.pool,
+            "sizes": self.sizes, "carves": self.carves, "settle": self.settle,
+        });
+        vec![
+            PerturbSpec {
+                part: PartSpec::new("pool_resplit", resplit),
+                weight: 1.0 - self.dissolve_rate,
+            },
+            PerturbSpec {
+                part: PartSpec::new("dissolve_distill", json!({})),
+                weight: self.dissolve_rate,
+            },
+        ]
+    }
+
+    /// The acceptance rule: `accept` when given, else annealing with `temperature`,
+    /// `cooling` and `end_ratio`.
+    pub fn accept_spec(&self) -> PartSpec {
+        self.accept.clone().unwrap_or_else(|| {
+            let p = json!({
+                "temperature": self.temperature, "cooling": self.cooling,
+                "end_ratio": self.end_ratio,
+            });
+            PartSpec::new("annealing", p)
+        })
+    }
+
+    /// The descent's operators: `operators` when given, else shift, swap and, with
+    /// `cycles`, the 3-cycle.
+    pub fn operator_list(&self) -> Vec<PartSpec> {
+        if !self.operators.is_empty() {
+            return self.operators.clone();
+        }
+        let names: &[&str] = if self.cycles {
+            &["shift", "swap", "cycle3"]
+        } else {
+            &["shift", "swap"]
+        };
+        names.iter().map(|n| PartSpec::new(n, json!({}))).collect()
+    }
+
+    /// A flat key of a part given next to the nested form that replaces it.
+    fn shadowed_flat_key(&self) -> Option<&'static str> {
+        let d = IlsParams::default();
+        let perturb_flat = [
+            ("min_pool", self.min_pool != d.min_pool),
+            ("max_pool", self.max_pool != d.max_pool),
+            ("dissolve_rate", self.dissolve_rate != d.dissolve_rate),
+            ("pool", self.pool != d.pool),
+            ("sizes", self.sizes != d.sizes),
+            ("carves", self.carves != d.carves),
+            ("settle", self.settle != d.settle),
+        ];
+        let accept_flat = [
+            ("temperature", self.temperature != d.temperature),
+            ("cooling", self.cooling != d.cooling),
+            ("end_ratio", self.end_ratio != d.end_ratio),
+        ];
+        let ops_flat = [("cycles", self.cycles != d.cycles)];
+        let nested = [
+            (!self.perturb.is_empty(), &perturb_flat[..]),
+            (self.accept.is_some(), &accept_flat[..]),
+            (!self.operators.is_empty(), &ops_flat[..]),
+        ];
+        nested
+            .iter()
+            .filter(|(given, _)| *given)
+            .flat_map(|(_, keys)| keys.iter())
+            .find(|(_, set)| *set)
+            .map(|(k, _)| *k)
+    }
+
+    /// Check every part against the registry `reg` (each is built once).
+    fn check_parts(&self, reg: &Registry) -> Result<(), String> {
+        let list = self.perturb_list();
+        kit::check_weights(&list)?;
+        for s in &list {
+            let info = kit::find("perturbation", &reg.perturbs, &s.part.name);
+            info.and_then(|i| i.check(&s.part.params))
+                .map_err(|e| format!("perturb: {e}"))?;
+        }
+        let a = self.accept_spec();
+        let info = kit::find("acceptance rule", &reg.accepts, &a.name);
+        info.and_then(|i| i.check(&a.params))
+            .map_err(|e| format!("accept: {e}"))?;
+        for o in self.operator_list() {
+            let info = kit::find("operator", &reg.operators, &o.name);
+            info.and_then(|i| i.check(&o.params))
+                .map_err(|e| format!("operators: {e}"))?;
+        }
+        Ok(())
     }
 }
 
@@ -143,6 +266,9 @@ impl Params for IlsParams {
         ("merge_pool", "set-partitioning merge: once this many distinct groups (of k..2k-1 records) have been touched by kept iterations, solve a set-partitioning MIP (HiGHS) over them and the best partition's groups, record its answer if it beats the best, and empty the pool (0 = never; default 0)"),
         ("merge_time", "time limit in seconds of one merge; on the limit HiGHS' best solution is used, and the run then depends on the machine's speed even without a time limit of its own (default 5; never beyond the run's own limit)"),
         ("merge_share", "with a time limit, most fraction of the elapsed time spent in merges: a full pool is emptied without a merge while merges have taken more (default 0.1)"),
+        ("perturb", "weighted perturbation list, e.g. [{ pool_resplit = { max_pool = 8 }, weight = 0.95 }, { dissolve_distill = {}, weight = 0.05 }] (`microagg list` names the perturbations); replaces min_pool, max_pool, dissolve_rate, pool, sizes, carves, settle (default: the list those keys describe)"),
+        ("accept", "acceptance rule with its parameters, e.g. { late_acceptance = { length = 50 } }; replaces temperature, cooling, end_ratio (default: { annealing = {..} } with those keys)"),
+        ("operators", "the descent's operators in order, e.g. [{ shift = {} }, { swap = {} }]; replaces cycles (default: shift, swap and, with cycles, cycle3)"),
     ];
     fn check(&self) -> Result<(), String> {
         if self.neighbours == 0 {
@@ -177,28 +303,29 @@ impl Params for IlsParams {
         if !(self.merge_share > 0.0 && self.merge_share <= 1.0) {
             return Err("merge_share must be in (0, 1]".into());
         }
-        Ok(())
+        if let Some(key) = self.shadowed_flat_key() {
+            return Err(format!(
+                "'{key}' is given next to the nested part that replaces it (perturb, accept \
+                 or operators): give it inside that part"
+            ));
+        }
+        self.check_parts(&crate::registry::current())
     }
 }
 
-/// The `ils` refiner: a perturbation, a descent and an acceptance rule ([`Accept`]),
-/// [`Annealing`] by default.
+/// The `ils` refiner: a weighted list of perturbations, a descent over a list of
+/// operators and an acceptance rule, built from its parameters' parts when the stage starts.
 pub struct Ils {
     name: &'static str,
     params: IlsParams,
-    accept: Box<dyn Accept>,
-    nb: Option<Neighbours>,
-    ls: Option<LocalSearch>,
-    log: MoveLog,
-    spare: Vec<usize>,
-    resplit: PoolResplit,
-    group_moves: DissolveDistill,
+    /// The parts and buffers of a started stage (None before `init`, or after a build of
+    /// the neighbour lists cut by the time limit or Ctrl-C).
+    run: Option<Running>,
     split: Split,
     descended: bool,
     iterations: u64,
     /// Steps without a new best, for the return to the best after `stall`.
     restart: Restart,
-    groups: Vec<usize>,
     /// Groups touched by kept iterations, for the set-partitioning merge.
     columns: ColumnPool,
     /// Seconds spent in merges (for the time share).
@@ -213,64 +340,76 @@ pub struct Ils {
     pub restarts: u64,
 }
 
+/// What a started ILS stage works with.
+struct Running {
+    nb: Arc<Neighbours>,
+    ls: LocalSearch,
+    perturbs: Vec<Box<dyn Perturb>>,
+    choice: Weighted,
+    accept: Box<dyn Accept>,
+    log: MoveLog,
+    spare: Vec<usize>,
+    groups: Vec<usize>,
+}
+
 /// Records examined per step during the initial descent.
 const STEP_RECORDS: usize = 256;
 
-impl Ils {
-    pub fn new(params: IlsParams) -> Self {
-        let accept = Annealing::new(params.temperature, params.cooling, params.end_ratio);
-        Ils::composed("ils", params, Box::new(accept))
-    }
-
-    /// ILS's perturbation and descent with the acceptance rule `accept` (whose own
-    /// parameters replace `temperature`, `cooling` and `end_ratio`), named `name`.
-    pub fn composed(name: &'static str, params: IlsParams, accept: Box<dyn Accept>) -> Self {
-        let resplit = PoolResplit::new(
-            params.min_pool,
-            params.max_pool,
-            params.pool,
-            params.sizes,
-            params.carves,
-            params.settle,
-        );
-        let restart = Restart::new(params.stall);
-        Ils {
-            name,
+impl Running {
+    /// Build the parts named in `params` from the registry `reg`.
+    fn new(
+        params: &IlsParams,
+        reg: &Registry,
+        inst: &Instance,
+        nb: Arc<Neighbours>,
+    ) -> Result<Self> {
+        let list = params.perturb_list();
+        let mut perturbs = Vec::with_capacity(list.len());
+        for s in &list {
+            perturbs.push(
+                kit::find("perturbation", &reg.perturbs, &s.part.name)?.make(&s.part.params)?,
+            );
+        }
+        let weights: Vec<f64> = list.iter().map(|s| s.weight).collect();
+        let a = params.accept_spec();
+        let accept = kit::find("acceptance rule", &reg.accepts, &a.name)?.make(&a.params)?;
+        let mut ops = Vec::new();
+        for o in params.operator_list() {
+            ops.push(kit::find("operator", &reg.operators, &o.name)?.make(&o.params)?);
+        }
+        let mut ls = LocalSearch::with_operators(inst, params.strategy == Strategy::Best, ops);
+        for i in 0..inst.n {
+            ls.push(i);
+        }
+        Ok(Running {
+            nb,
+            ls,
+            perturbs,
+            choice: Weighted::new(&weights),
             accept,
-            params,
-            resplit,
-            nb: None,
-            ls: None,
             log: MoveLog::new(),
             spare: Vec::new(),
-            group_moves: DissolveDistill::default(),
-            split: Split::default(),
-            descended: false,
-            iterations: 0,
-            restart,
             groups: Vec::new(),
-            columns: ColumnPool::default(),
-            merge_seconds: 0.0,
-            touched: Vec::new(),
-            accepted: 0,
-            merges: 0,
-            merges_improved: 0,
-            restarts: 0,
-        }
+        })
     }
 
     /// Descend to a local optimum; with `split_large`, then split every group of 2k or more
     /// records whose split lowers the SSE (a split never raises it, P30) and descend again.
-    fn descend(&mut self, p: &mut Partition, inst: &Instance, k: usize) {
+    fn descend(
+        &mut self,
+        split: &mut Split,
+        split_large: bool,
+        p: &mut Partition,
+        inst: &Instance,
+        k: usize,
+    ) {
         loop {
-            let nb = self.nb.as_ref().expect("initialised");
-            let ls = self.ls.as_mut().expect("initialised");
-            let eps = ls.improvement_eps();
+            let eps = self.ls.improvement_eps();
             // Bounded: the queue only grows by the groups of applied improving moves.
-            while !ls.is_idle() {
-                ls.run(p, inst, k, nb, &mut self.log, 1 << 12);
+            while !self.ls.is_idle() {
+                self.ls.run(p, inst, k, &self.nb, &mut self.log, 1 << 12);
             }
-            if !self.params.split_large {
+            if !split_large {
                 return;
             }
             let mut split_any = false;
@@ -278,21 +417,20 @@ impl Ils {
                 if p.size(g) < 2 * k {
                     continue;
                 }
-                let Some(plan) = self.split.evaluate(p, inst, k, g) else {
+                let Some(plan) = split.evaluate(p, inst, k, g) else {
                     continue;
                 };
                 if plan.delta >= -eps {
                     continue;
                 }
-                self.split
-                    .apply(p, inst, &plan, &mut self.spare, &mut self.log);
+                split.apply(p, inst, &plan, &mut self.spare, &mut self.log);
                 for part in &plan.groups {
                     let slot = p.group_of(part[0]);
                     if !self.groups.contains(&slot) {
                         self.groups.push(slot);
                     }
                     for &i in part {
-                        ls.push(i);
+                        self.ls.push(i);
                     }
                 }
                 split_any = true;
@@ -303,11 +441,61 @@ impl Ils {
         }
     }
 
+    /// Apply one perturbation drawn from the weighted list around a random record.
+    fn perturb(&mut self, p: &mut Partition, ctx: &mut Ctx) -> bool {
+        let r = ctx.rng.random_range(0..ctx.inst.n);
+        let which = self.choice.choose(ctx.rng);
+        let mut ws = Workspace {
+            nb: &self.nb,
+            ls: &mut self.ls,
+            log: &mut self.log,
+            spare: &mut self.spare,
+            groups: &mut self.groups,
+        };
+        self.perturbs[which].perturb(p, ctx, r, &mut ws)
+    }
+
+    fn remember_empty_slots(&mut self, p: &Partition) {
+        for &g in &self.groups {
+            if g < p.slots() && p.size(g) == 0 && !self.spare.contains(&g) {
+                self.spare.push(g);
+            }
+        }
+    }
+}
+
+impl Ils {
+    pub fn new(params: IlsParams) -> Self {
+        Ils::named("ils", params)
+    }
+
+    /// ILS with the parts of `params`, reported as `name` (`lahc` is ILS with late
+    /// acceptance).
+    pub fn named(name: &'static str, params: IlsParams) -> Self {
+        let restart = Restart::new(params.stall);
+        Ils {
+            name,
+            params,
+            run: None,
+            split: Split::default(),
+            descended: false,
+            iterations: 0,
+            restart,
+            columns: ColumnPool::default(),
+            merge_seconds: 0.0,
+            touched: Vec::new(),
+            accepted: 0,
+            merges: 0,
+            merges_improved: 0,
+            restarts: 0,
+        }
+    }
+
     /// Offer the groups of the records moved since the log was last cleared to the pool.
-    fn pool_touched_groups(&mut self, p: &Partition, k: usize) {
+    fn pool_touched_groups(&mut self, log: &MoveLog, p: &Partition, k: usize) {
         self.touched.clear();
         self.touched
-            .extend(self.log.moved_records().map(|i| p.group_of(i)));
+            .extend(log.moved_records().map(|i| p.group_of(i)));
         self.touched.sort_unstable();
         self.touched.dedup();
         for &g in &self.touched {
@@ -344,12 +532,28 @@ impl Ils {
         Ok(())
     }
 
-    fn remember_empty_slots(&mut self, p: &Partition) {
-        for &g in &self.groups {
-            if g < p.slots() && p.size(g) == 0 && !self.spare.contains(&g) {
-                self.spare.push(g);
+    /// One perturb - descend - accept or undo iteration on the current partition.
+    fn iterate(&mut self, run: &mut Running, state: &mut SearchState, ctx: &mut Ctx) {
+        let (inst, k) = (ctx.inst, ctx.k);
+        self.iterations += 1;
+        let p = &mut state.current;
+        let before = p.sse();
+        if run.perturb(p, ctx) {
+            run.descend(&mut self.split, self.params.split_large, p, inst, k);
+            let delta = p.sse() - before;
+            if run.accept.accept(before, delta, ctx.rng) {
+                self.accepted += 1;
+                if self.params.merge_pool > 0 {
+                    self.pool_touched_groups(&run.log, p, k);
+                }
+                run.log.clear();
+            } else {
+                run.log.undo(p, inst);
             }
+            run.remember_empty_slots(p);
         }
+        // The budget (steps when given, so repeatable; else time) drives the schedule.
+        run.accept.after(state.current.sse(), ctx.progress());
     }
 }
 
@@ -367,112 +571,89 @@ impl Refiner for Ils {
             s.set("merges", self.merges);
             s.set("merges_improved", self.merges_improved);
         }
-        if let Some(ls) = &self.ls {
-            ls.add_stats(&mut s);
+        if let Some(run) = &self.run {
+            run.ls.add_stats(&mut s);
+            for p in &run.perturbs {
+                p.add_stats(&mut s);
+            }
         }
-        self.resplit.add_stats(&mut s);
-        self.group_moves.add_stats(&mut s);
         super::moves::add_counters(&mut s, &self.split);
         s
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
-        let inst = ctx.inst;
-        // The lists are the costliest single step; a time limit or Ctrl-C stops their build (the stage then
-        // returns its input).
-        self.nb = Neighbours::build_until(inst, self.params.neighbours, || ctx.should_stop());
-        if self.nb.is_none() {
+        // The lists are the costliest single step; a time limit or Ctrl-C stops their build
+        // (the stage then returns its input).
+        let Some(nb) = ctx.neighbours(self.params.neighbours, Build::Exact) else {
             return Ok(());
-        }
-        let mut ls = LocalSearch::new(inst, self.params.strategy == Strategy::Best);
-        ls.cycles = self.params.cycles;
-        for i in 0..inst.n {
-            ls.push(i);
-        }
-        self.ls = Some(ls);
+        };
+        let mut run = Running::new(&self.params, &crate::registry::current(), ctx.inst, nb)?;
         let (sse, groups) = (state.current.sse(), state.current.num_groups());
-        self.accept.start(sse, groups, ctx.has_budget());
+        run.accept.start(sse, groups, ctx.progress());
+        self.run = Some(run);
         Ok(())
     }
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
         let (inst, k) = (ctx.inst, ctx.k);
-        if self.nb.is_none() {
-            // Only after an interrupted init, which the executor sees before any step.
+        // None only after an interrupted init, which the executor sees before any step.
+        let Some(mut run) = self.run.take() else {
             return Ok(Step::Converged);
-        }
-        let p = &mut state.current;
+        };
         if !self.descended {
-            let nb = self.nb.as_ref().expect("initialised");
-            let ls = self.ls.as_mut().expect("initialised");
-            ls.run(p, inst, k, nb, &mut self.log, STEP_RECORDS);
-            if ls.is_idle() {
-                self.descend(p, inst, k);
+            let p = &mut state.current;
+            run.ls.run(p, inst, k, &run.nb, &mut run.log, STEP_RECORDS);
+            if run.ls.is_idle() {
+                run.descend(&mut self.split, self.params.split_large, p, inst, k);
                 self.descended = true;
             }
-            self.log.clear();
+            run.log.clear();
             state.record_if_better(k);
+            self.run = Some(run);
             return Ok(Step::Continue);
         }
-        self.iterations += 1;
-        let before = p.sse();
-        let r = ctx.rng.random_range(0..inst.n);
-        let mut ws = Workspace {
-            nb: self.nb.as_ref().expect("initialised"),
-            ls: self.ls.as_mut().expect("initialised"),
-            log: &mut self.log,
-            spare: &mut self.spare,
-            groups: &mut self.groups,
-        };
-        let changed = if ctx.rng.random_bool(self.params.dissolve_rate) {
-            self.group_moves.perturb(p, ctx, r, &mut ws)
-        } else {
-            self.resplit.perturb(p, ctx, r, &mut ws)
-        };
-        if changed {
-            self.descend(p, inst, k);
-            let delta = p.sse() - before;
-            if self.accept.accept(before, delta, ctx.rng) {
-                self.accepted += 1;
-                if self.params.merge_pool > 0 {
-                    self.pool_touched_groups(p, k);
-                }
-                self.log.clear();
-            } else {
-                self.log.undo(p, inst);
-            }
-            self.remember_empty_slots(p);
-        }
-        // The budget (steps when given, so repeatable; else time) drives the schedule.
-        self.accept.after(state.current.sse(), ctx.progress());
+        self.iterate(&mut run, state, ctx);
         self.restart.tick(state.record_if_better(k));
-        if self.params.merge_pool > 0 && self.columns.len() >= self.params.merge_pool {
-            // The share is a clock rule, so it applies to time-limited runs only: without a
-            // limit every full pool is merged and the run stays reproducible.
-            let within_share = !ctx.has_time_limit()
-                || self.merge_seconds <= self.params.merge_share * ctx.elapsed();
-            if within_share {
-                self.merge(state, ctx)?;
-            } else {
-                self.columns.clear();
-            }
-        }
+        self.maybe_merge(state, ctx)?;
         if self.restart.due() {
-            if !ctx.has_budget() {
-                return Ok(Step::Converged);
-            }
-            // Restart from the best partition (the budget's schedule goes on).
+            // Restart from the best partition (a budget's schedule goes on; without a
+            // budget the executor's Stop::Restarts ends the stage here).
             self.restart.restore(state, ctx)?;
-            self.spare.clear();
+            run.spare.clear();
             self.restarts += 1;
         }
         // Keep the slot table from growing without bound.
         let p = &mut state.current;
         if p.slots() > p.num_groups() + 64 {
             p.compact(inst);
-            self.spare.clear();
+            run.spare.clear();
         }
+        self.run = Some(run);
         Ok(Step::Continue)
+    }
+
+    /// Without a budget the stage ends at its first return to the best partition.
+    fn convergence(&self) -> Option<Stop> {
+        Some(Stop::Restarts(0))
+    }
+}
+
+impl Ils {
+    /// The set-partitioning merge once the pool is full (within the time share).
+    fn maybe_merge(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
+        if self.params.merge_pool == 0 || self.columns.len() < self.params.merge_pool {
+            return Ok(());
+        }
+        // The share is a clock rule, so it applies to time-limited runs only: without a
+        // limit every full pool is merged and the run stays reproducible.
+        let within_share =
+            !ctx.has_time_limit() || self.merge_seconds <= self.params.merge_share * ctx.elapsed();
+        if within_share {
+            self.merge(state, ctx)
+        } else {
+            self.columns.clear();
+            Ok(())
+        }
     }
 }
 

@@ -18,15 +18,18 @@ pub mod descent;
 pub mod descent_loop;
 pub mod ils;
 pub mod imhm;
+pub mod kit;
 pub mod knn;
 pub mod lahc;
 pub mod local_search;
 pub mod moves;
 pub mod neighbours;
 pub mod observe;
+pub mod operators;
 pub mod perturb;
 pub mod restart;
 pub mod sa;
+pub mod shared_lists;
 pub mod stop;
 pub mod tfrp2;
 pub mod trace;
@@ -42,6 +45,7 @@ use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::partition::Partition;
 use crate::rng::Rng;
+use shared_lists::ListCache;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -99,6 +103,33 @@ pub fn execute(
     interrupt: &AtomicBool,
     observers: &mut [&mut dyn Observer],
 ) -> Result<RefineOutcome> {
+    execute_shared(
+        refiner,
+        inst,
+        k,
+        start,
+        rng,
+        stops,
+        interrupt,
+        observers,
+        &ListCache::new(),
+    )
+}
+
+/// As [`execute`], with the run's neighbour lists `lists` (a pipeline shares one
+/// [`ListCache`] between its stages, so each list is built once per run).
+#[allow(clippy::too_many_arguments)]
+pub fn execute_shared(
+    refiner: &mut dyn Refiner,
+    inst: &Instance,
+    k: usize,
+    start: Partition,
+    rng: &mut Rng,
+    stops: &Stops,
+    interrupt: &AtomicBool,
+    observers: &mut [&mut dyn Observer],
+    lists: &ListCache,
+) -> Result<RefineOutcome> {
     let t0 = Instant::now();
     let input_sse = start.sse();
     let mut state = SearchState::new(start);
@@ -112,7 +143,8 @@ pub fn execute(
             sse: input_sse,
         },
     );
-    let mut ctx = Ctx::new(inst, k, rng, stops.view(), interrupt);
+    let stops = &stops.clone().with_convergence(refiner.convergence());
+    let mut ctx = Ctx::new(inst, k, rng, stops.view(), interrupt, lists);
     refiner.init(&mut state, &mut ctx)?;
     let mut steps = 0u64;
     let mut since_best = 0u64;
@@ -120,7 +152,7 @@ pub fn execute(
         if ctx.interrupted() {
             break StopReason::Interrupted;
         }
-        if let Some(reason) = stops.check(steps, since_best, state.best_sse()) {
+        if let Some(reason) = stops.check(steps, since_best, ctx.restarts(), state.best_sse()) {
             break reason;
         }
         steps += 1;

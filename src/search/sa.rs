@@ -11,8 +11,9 @@
 //!   above `target_acceptance`, T <- T / `alpha` (bounded by the start) when below.
 //!
 //! When `reheat_after` batches pass without a new best, the search returns to the best
-//! partition and T is reset to its start (a reheat). With no time limit the run stops after
-//! `max_reheats` reheats. One batch is one step.
+//! partition and T is reset to its start (a reheat). With neither a time limit nor a step
+//! budget the run stops after `max_reheats` reheats (an executor's stop rule,
+//! [`Refiner::convergence`]). One batch is one step.
 //!
 //! ## Complexity
 //! O(d) per move after the neighbour lists ([`super::neighbours`]: a kd-tree all-kNN from
@@ -27,15 +28,17 @@ use super::moves::dissolve::Dissolve;
 use super::moves::distill::Distill;
 use super::moves::shift::Shift;
 use super::moves::swap::Swap;
-use super::moves::{add_counters, MoveLog, Operator};
+use super::moves::{add_counters, Counted, MoveLog};
 use super::neighbours::Neighbours;
 use super::restart::Restart;
-use super::{Ctx, Refiner, SearchState, Step};
+use super::shared_lists::Build;
+use super::{Ctx, Refiner, SearchState, Step, Stop};
 use crate::error::Result;
 use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Parameters of `sa`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -76,7 +79,7 @@ impl Params for SaParams {
         ("moves_per_temp", "moves per batch (one step) at one temperature (default 2000)"),
         ("target_acceptance", "acceptance ratio the adaptive schedule aims at (default 0.05)"),
         ("reheat_after", "batches without a new best before returning to the best and reheating (default 500)"),
-        ("max_reheats", "reheats after which a run with no time limit stops (default 3)"),
+        ("max_reheats", "reheats after which a run with neither a time limit nor a step budget stops (default 3)"),
         ("neighbours", "nearest records per record that supply move partners (default 30)"),
         ("group_moves", "probability that a move is a dissolve or distill, accepted by the same rule (default 0)"),
     ];
@@ -108,7 +111,8 @@ impl Params for SaParams {
 /// The `sa` refiner.
 pub struct Sa {
     params: SaParams,
-    nb: Option<Neighbours>,
+    /// The run's neighbour lists (from the context); None after an interrupted build.
+    nb: Option<Arc<Neighbours>>,
     shift: Shift,
     swap: Swap,
     dissolve: Dissolve,
@@ -164,7 +168,7 @@ impl Refiner for Sa {
         s.set("batches", self.batches);
         s.set("accepted", self.accepted);
         s.set("reheats", self.reheats);
-        let ops: [&dyn Operator; 4] = [&self.shift, &self.swap, &self.dissolve, &self.distill];
+        let ops: [&dyn Counted; 4] = [&self.shift, &self.swap, &self.dissolve, &self.distill];
         for op in ops {
             add_counters(&mut s, op);
         }
@@ -173,7 +177,7 @@ impl Refiner for Sa {
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
-        self.nb = Neighbours::build_until(ctx.inst, self.params.neighbours, || ctx.should_stop());
+        self.nb = ctx.neighbours(self.params.neighbours, Build::Exact);
         if self.nb.is_none() {
             return Ok(());
         }
@@ -185,7 +189,7 @@ impl Refiner for Sa {
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
         let (inst, k) = (ctx.inst, ctx.k);
-        let Some(nb) = self.nb.take() else {
+        let Some(nb) = self.nb.clone() else {
             return Ok(Step::Converged);
         };
         let m = nb.per_record();
@@ -254,7 +258,6 @@ impl Refiner for Sa {
             }
             self.log.clear();
         }
-        self.nb = Some(nb);
         self.batches += 1;
         self.accepted += accepted as u64;
         let ratio = accepted as f64 / self.params.moves_per_temp as f64;
@@ -265,9 +268,6 @@ impl Refiner for Sa {
         }
         if self.restart.tick(improved) {
             self.reheats += 1;
-            if !ctx.has_time_limit() && self.reheats > self.params.max_reheats {
-                return Ok(Step::Converged);
-            }
             self.restart.restore(state, ctx)?;
             self.spare.clear();
             self.temperature = self.t_start;
@@ -278,6 +278,12 @@ impl Refiner for Sa {
             self.spare.clear();
         }
         Ok(Step::Continue)
+    }
+
+    /// Without a budget the run stops at its reheat after `max_reheats` (the executor's
+    /// rule; the best partition is kept).
+    fn convergence(&self) -> Option<Stop> {
+        Some(Stop::Restarts(self.params.max_reheats))
     }
 }
 

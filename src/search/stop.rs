@@ -2,7 +2,11 @@
 //!
 //! The executor, not the refiner, decides when a refinement stops: each [`Stop`] is checked
 //! before every step, in the order interrupt (Ctrl-C), time limit, step budget, no
-//! improvement, target, and the first that holds names the [`StopReason`]. Refiners see
+//! improvement, target, restarts, and the first that holds names the [`StopReason`]. A
+//! refiner that runs until its own convergence without a budget does not stop itself: it
+//! names the rule ([`Refiner::convergence`](crate::method::Refiner::convergence), e.g.
+//! [`Stop::Restarts`]) and the executor adds it when the stage has neither a time limit nor
+//! a step budget ([`Stops::with_convergence`]). Refiners see
 //! only the share of the budget used ([`Stops::progress`], through
 //! [`Ctx::progress`](crate::method::Ctx::progress)): by steps when a step budget is given
 //! (repeatable), else by time.
@@ -11,10 +15,14 @@
 //! use microagg::search::stop::{Stop, Stops};
 //! use microagg::search::StopReason;
 //! let stops = Stops::new(vec![Stop::MaxSteps(10), Stop::NoImprovement(3)]);
-//! assert_eq!(stops.check(10, 0, 1.0), Some(StopReason::StepLimit));
-//! assert_eq!(stops.check(5, 3, 1.0), Some(StopReason::NoImprovement));
-//! assert_eq!(stops.check(5, 2, 1.0), None);
+//! assert_eq!(stops.check(10, 0, 0, 1.0), Some(StopReason::StepLimit));
+//! assert_eq!(stops.check(5, 3, 0, 1.0), Some(StopReason::NoImprovement));
+//! assert_eq!(stops.check(5, 2, 0, 1.0), None);
 //! assert_eq!(stops.progress(5), Some(0.5));
+//! // A refiner's own convergence rule joins only a stage without a budget.
+//! let free = Stops::new(vec![]).with_convergence(Some(Stop::Restarts(0)));
+//! assert_eq!(free.check(5, 2, 1, 1.0), Some(StopReason::Converged));
+//! assert_eq!(stops.with_convergence(Some(Stop::Restarts(0))).check(5, 2, 1, 1.0), None);
 //! ```
 //!
 //! ## Complexity
@@ -53,6 +61,10 @@ pub enum Stop {
     NoImprovement(u64),
     /// Stop once the best SSE is at most this (e.g. a lower bound times 1 + gap).
     TargetSse(f64),
+    /// Stop once the refiner has returned to its best partition more than this many times
+    /// ([`Ctx::restarted`](crate::method::Ctx::restarted)) : it has converged (reason
+    /// [`StopReason::Converged`]). ILS's and SA's rule without a budget.
+    Restarts(u64),
 }
 
 /// The stop rules of one stage, with its [`Budget`] (time limit and step budget, from
@@ -102,10 +114,26 @@ impl Stops {
         self.budget.max_steps()
     }
 
+    /// These rules and, when they hold neither a time limit nor a step budget, the
+    /// refiner's own convergence rule `convergence`.
+    pub fn with_convergence(mut self, convergence: Option<Stop>) -> Self {
+        let budgeted = self.deadline().is_some() || self.max_steps().is_some();
+        if !budgeted {
+            self.rules.extend(convergence);
+        }
+        self
+    }
+
     /// The first rule that holds after `steps` steps, `since_best` of them without a new
-    /// best, with best SSE `best_sse` (time limit first, then the others in the order
-    /// step budget, no improvement, target).
-    pub fn check(&self, steps: u64, since_best: u64, best_sse: f64) -> Option<StopReason> {
+    /// best, `restarts` returns to the best, with best SSE `best_sse` (time limit first,
+    /// then the others in the order step budget, no improvement, target, restarts).
+    pub fn check(
+        &self,
+        steps: u64,
+        since_best: u64,
+        restarts: u64,
+        best_sse: f64,
+    ) -> Option<StopReason> {
         if self.deadline().is_some_and(|d| Instant::now() >= d) {
             return Some(StopReason::TimeLimit);
         }
@@ -115,6 +143,7 @@ impl Stops {
         self.rules.iter().find_map(|r| match *r {
             Stop::NoImprovement(m) if since_best >= m => Some(StopReason::NoImprovement),
             Stop::TargetSse(t) if best_sse <= t => Some(StopReason::TargetReached),
+            Stop::Restarts(m) if restarts > m => Some(StopReason::Converged),
             _ => None,
         })
     }

@@ -203,7 +203,7 @@ impl MoveEvaluation for WeightedLocalSearch {
         k: usize,
         nb: &Neighbours,
         i: usize,
-    ) -> Option<Move> {
+    ) -> Option<(usize, Move)> {
         let can_shift = p.size(p.group_of(i)) > k;
         self.near.collect(p, nb, i);
         let mut best: Option<(f64, Move)> = None;
@@ -221,17 +221,24 @@ impl MoveEvaluation for WeightedLocalSearch {
                 if delta < -self.threshold && best.is_none_or(|(b, _)| delta < b) {
                     best = Some((delta, mv));
                     if !self.best_improvement {
-                        return Some(mv);
+                        return Some((0, mv));
                     }
                 }
             }
         }
-        best.map(|(_, mv)| mv)
+        best.map(|(_, mv)| (0, mv))
     }
 
     /// Apply the move to the partition, then recompute the weighted statistics of both
     /// groups from their members.
-    fn apply(&mut self, p: &mut Partition, inst: &Instance, mv: Move, _log: &mut MoveLog) {
+    fn apply(
+        &mut self,
+        p: &mut Partition,
+        inst: &Instance,
+        _op: usize,
+        mv: Move,
+        _log: &mut MoveLog,
+    ) {
         let (from, to) = match mv {
             Move::Shift { record, to } => {
                 let from = p.group_of(record);

@@ -21,6 +21,7 @@
 use super::{tolerance, Accept};
 use crate::rng::Rng;
 use rand::Rng as _;
+use serde::{Deserialize, Serialize};
 
 /// The Metropolis rule at temperature `temperature`.
 #[derive(Debug, Clone)]
@@ -42,6 +43,45 @@ impl Metropolis {
         } else {
             delta <= 0.0 || rng.random::<f64>() < (-delta / t).exp()
         }
+    }
+}
+
+/// Parameters of `annealing` (ILS's flat keys of the same names set them too).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AnnealingParams {
+    pub temperature: f64,
+    pub cooling: f64,
+    pub end_ratio: f64,
+}
+
+impl Default for AnnealingParams {
+    fn default() -> Self {
+        AnnealingParams {
+            temperature: 0.1,
+            cooling: 0.99999,
+            end_ratio: 0.01,
+        }
+    }
+}
+
+impl crate::params::Params for AnnealingParams {
+    const DOC: &'static [(&'static str, &'static str)] = &[
+        ("temperature", "temperature at the start, as a fraction of the mean group SSE; 0 = accept only non-worsening (default 0.1; without a budget the run starts at temperature x end_ratio)"),
+        ("cooling", "without a budget: factor applied to the temperature every iteration (default 0.99999)"),
+        ("end_ratio", "under a budget the temperature falls geometrically to this fraction of its start at the budget's end; without one the run starts at this fraction (default 0.01)"),
+    ];
+    fn check(&self) -> Result<(), String> {
+        if !(self.temperature >= 0.0 && self.temperature.is_finite()) {
+            return Err("temperature must be finite and >= 0".into());
+        }
+        if !(self.end_ratio > 0.0 && self.end_ratio <= 1.0) {
+            return Err("end_ratio must be in (0, 1]".into());
+        }
+        if !(self.cooling > 0.0 && self.cooling <= 1.0) {
+            return Err("cooling must be in (0, 1]".into());
+        }
+        Ok(())
     }
 }
 
@@ -82,9 +122,13 @@ impl Accept for Annealing {
     fn name(&self) -> &'static str {
         "annealing"
     }
-    fn start(&mut self, sse: f64, groups: usize, has_budget: bool) {
+    fn start(&mut self, sse: f64, groups: usize, progress: Option<f64>) {
         // Without a budget there is no schedule to run down: start at its cold end.
-        let scale = if has_budget { 1.0 } else { self.end_ratio };
+        let scale = if progress.is_some() {
+            1.0
+        } else {
+            self.end_ratio
+        };
         self.t0 = scale * self.temperature * sse / groups.max(1) as f64;
         self.rule.temperature = self.t0;
     }

@@ -42,27 +42,27 @@ use crate::partition::Partition;
 /// records through [`add_counters`].
 ///
 /// ```
-/// use microagg::search::moves::{add_counters, shift::Shift, Operator};
+/// use microagg::search::moves::{add_counters, shift::Shift, Counted};
 /// let shift = Shift::default();
 /// let mut stats = microagg::method::Stats::default();
 /// add_counters(&mut stats, &shift);
 /// assert_eq!(shift.name(), "shift");
 /// assert_eq!(stats.get("shift_evaluations"), Some(0));
 /// ```
-pub trait Operator {
+pub trait Counted {
     fn name(&self) -> &'static str;
     fn counters(&self) -> Counters;
 }
 
 /// Add `op`'s counters to `stats` as `NAME_evaluations` and `NAME_applications`.
-pub fn add_counters(stats: &mut crate::method::Stats, op: &dyn Operator) {
+pub fn add_counters(stats: &mut crate::method::Stats, op: &dyn Counted) {
     let c = op.counters();
     stats.operator(op.name(), c.evaluations, c.applications);
 }
 
 macro_rules! operator {
     ($t:ty, $name:expr) => {
-        impl Operator for $t {
+        impl Counted for $t {
             fn name(&self) -> &'static str {
                 $name
             }
@@ -79,7 +79,7 @@ operator!(distill::Distill, distill::NAME);
 operator!(split::Split, split::NAME);
 operator!(merge::Merge, merge::NAME);
 
-/// Name of the descent's 3-cycle (two chained swaps, `LocalSearch::best_cycle`).
+/// Name of the descent's 3-cycle (two chained swaps, [`Cycle3`](crate::search::operators::cycle3::Cycle3)).
 pub const CYCLE: &str = "cycle";
 
 /// How often an operator was evaluated and applied.
@@ -91,7 +91,7 @@ pub struct Counters {
 
 /// One move, as data: what the descent proposes and applies
 /// ([`LocalSearch::best_move`](crate::search::local_search::LocalSearch::best_move),
-/// [`best_cycle`](crate::search::local_search::LocalSearch::best_cycle),
+/// [`Cycle3::best_cycle`](crate::search::operators::cycle3::Cycle3::best_cycle),
 /// [`apply_move`](crate::search::local_search::LocalSearch::apply_move)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
@@ -122,6 +122,14 @@ pub enum Move {
         into: usize,
         from: usize,
     },
+    /// A move of an operator registered from outside the crate: its own meaning of a
+    /// record `a`, a partner record `b` and a group `to`; the descent queues the groups of
+    /// `a` and `b` and `to` again after applying it.
+    Other {
+        a: usize,
+        b: usize,
+        to: usize,
+    },
 }
 
 impl Move {
@@ -134,6 +142,7 @@ impl Move {
             Move::Distill { .. } => distill::NAME,
             Move::Split { .. } => split::NAME,
             Move::Merge { .. } => merge::NAME,
+            Move::Other { .. } => "other",
         }
     }
 }

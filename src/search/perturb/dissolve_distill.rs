@@ -1,7 +1,7 @@
 //! # Dissolve or distill
 //!
 //! ILS's second perturbation, the group-count moves of Laszlo and Mukherjee (2015): with
-//! probability 1/2 dissolve the random record's group into the nearest other groups,
+//! probability `dissolve_share` (default 1/2) dissolve the random record's group into the nearest other groups,
 //! else distill a new group around the record from groups larger than k. The records moved
 //! are queued for the descent.
 //!
@@ -20,10 +20,40 @@ use crate::search::moves::add_counters;
 use crate::search::moves::dissolve::Dissolve;
 use crate::search::moves::distill::Distill;
 use rand::Rng as _;
+use serde::{Deserialize, Serialize};
 
-/// Dissolve the random record's group or distill one around it (1/2 each).
+/// Parameters of `dissolve_distill`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DissolveDistillParams {
+    pub dissolve_share: f64,
+}
+
+impl Default for DissolveDistillParams {
+    fn default() -> Self {
+        DissolveDistillParams {
+            dissolve_share: 0.5,
+        }
+    }
+}
+
+impl crate::params::Params for DissolveDistillParams {
+    const DOC: &'static [(&'static str, &'static str)] = &[(
+        "dissolve_share",
+        "probability of a dissolve; a distill otherwise (default 0.5)",
+    )];
+    fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.dissolve_share) {
+            return Err("dissolve_share must be in [0, 1]".into());
+        }
+        Ok(())
+    }
+}
+
+/// Dissolve the random record's group or distill one around it.
 #[derive(Debug, Clone, Default)]
 pub struct DissolveDistill {
+    pub params: DissolveDistillParams,
     pub dissolve: Dissolve,
     pub distill: Distill,
 }
@@ -41,7 +71,7 @@ impl DissolveDistill {
         let nb = ws.nb;
         let ls = &mut *ws.ls;
         ws.groups.clear();
-        if ctx.rng.random_bool(0.5) {
+        if ctx.rng.random_bool(self.params.dissolve_share) {
             let g = p.group_of(r);
             let Some(plan) = self.dissolve.evaluate(p, inst, g, Some(nb)) else {
                 return false;

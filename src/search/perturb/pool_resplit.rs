@@ -47,6 +47,51 @@ pub enum PoolBy {
     Centroids,
 }
 
+/// Parameters of `pool_resplit` (ILS's flat keys of the same names set them too).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PoolResplitParams {
+    pub min_pool: usize,
+    pub max_pool: usize,
+    pub pool: PoolBy,
+    pub sizes: Sizes,
+    pub carves: usize,
+    pub settle: usize,
+}
+
+impl Default for PoolResplitParams {
+    fn default() -> Self {
+        PoolResplitParams {
+            min_pool: 2,
+            max_pool: 12,
+            pool: PoolBy::Records,
+            sizes: Sizes::Balanced,
+            carves: 1,
+            settle: 0,
+        }
+    }
+}
+
+impl crate::params::Params for PoolResplitParams {
+    const DOC: &'static [(&'static str, &'static str)] = &[
+        ("min_pool", "fewest groups pooled and re-split (default 2)"),
+        ("max_pool", "most groups pooled and re-split (default 12)"),
+        ("pool", "which groups are pooled with the random record's group: \"records\" (default) the groups of its nearest records, \"centroids\" the groups of nearest centroid"),
+        ("sizes", "group sizes of the re-split pool: \"balanced\" (default) as equal as possible, \"random\" k each plus the remainder spread at random"),
+        ("carves", "random re-splits tried, 1..=10000; the one of lowest SSE is applied (default 1)"),
+        ("settle", "passes of a best-improvement shift/swap descent among the pool's own groups after the re-split (0 = none; default 0)"),
+    ];
+    fn check(&self) -> Result<(), String> {
+        if self.min_pool < 1 || self.max_pool < self.min_pool {
+            return Err("need 1 <= min_pool <= max_pool".into());
+        }
+        if !(1..=10_000).contains(&self.carves) {
+            return Err("carves must be in 1..=10000".into());
+        }
+        Ok(())
+    }
+}
+
 /// The pool-and-re-split perturbation with its parameters (ILS's of the same names).
 #[derive(Debug, Clone)]
 pub struct PoolResplit {
@@ -82,6 +127,10 @@ impl PoolResplit {
             pool: Vec::new(),
             ranked: Vec::new(),
         }
+    }
+
+    pub fn from_params(p: PoolResplitParams) -> Self {
+        Self::new(p.min_pool, p.max_pool, p.pool, p.sizes, p.carves, p.settle)
     }
 
     /// Pool the groups around record `r` and re-split them; false if nothing was changed.
@@ -200,8 +249,9 @@ impl PoolResplit {
         for _ in 0..self.settle {
             let mut moved = false;
             for &i in &self.pool {
-                if let Some((_, mv)) = ls.best_move(p, inst, k, i, &*ws.groups, false) {
-                    ls.apply_move(p, inst, mv, ws.log);
+                let best = ls.best_move(p, inst, k, ws.nb, i, &*ws.groups, false);
+                if let Some((_, mv)) = best.found {
+                    ls.apply_move(p, inst, best.op, mv, ws.log);
                     moved = true;
                 }
             }

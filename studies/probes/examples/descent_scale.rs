@@ -96,7 +96,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("m = {m}, approx = {eps}: lists {}", c.since());
         let c = Clocks::now();
         let mut p = Partition::from_labels(&inst, start_labels.clone())?;
-        let mut ls = LocalSearch::new(&inst, false);
+        let mut ls = LocalSearch::new(&inst, false, false);
         let mut order: Vec<usize> = (0..inst.n).collect();
         order.shuffle(&mut Rng::seed_from_u64(seed));
         for i in order {

@@ -1,0 +1,45 @@
+//! # Shift operator
+//!
+//! The record into the candidate group, when its own group keeps k records; the exact
+//! delta of [`Shift`](crate::search::moves::shift::Shift) (P02).
+//!
+//! ## Complexity
+//! O(d) per evaluation and application.
+//!
+//! ## References
+//! - Laszlo, M. and Mukherjee, S. (2015). Iterated local search for microaggregation.
+//!   Journal of Systems and Software 100, 15-26.
+
+use super::{Best, Operator, View};
+use crate::data::Instance;
+use crate::partition::Partition;
+use crate::search::moves::shift::Shift;
+use crate::search::moves::{Counters, Move, MoveLog};
+
+/// The shift operator of the descent.
+#[derive(Debug, Clone, Default)]
+pub struct ShiftOp {
+    pub shift: Shift,
+}
+
+impl Operator for ShiftOp {
+    fn name(&self) -> &'static str {
+        crate::search::moves::shift::NAME
+    }
+    fn counters(&self) -> Counters {
+        self.shift.counters
+    }
+    #[inline]
+    fn scan_group(&mut self, v: &View, i: usize, h: usize, first: bool, best: &mut Best) -> bool {
+        match self.shift.evaluate(v.p, v.inst, v.k, i, h) {
+            Some(delta) => best.offer(delta, Move::Shift { record: i, to: h }) && first,
+            None => false,
+        }
+    }
+    fn apply(&mut self, p: &mut Partition, inst: &Instance, mv: Move, log: &mut MoveLog) {
+        let Move::Shift { record, to } = mv else {
+            unreachable!("the shift operator applies shifts, not {mv:?}")
+        };
+        self.shift.apply(p, inst, record, to, log);
+    }
+}
