@@ -17,6 +17,7 @@ use microagg::error::{Error, Result};
 use microagg::interrupt;
 use microagg::labels;
 use microagg::output;
+use microagg::progress::Meter;
 use microagg::render::exact::{exact_json, exact_text, ExactRun};
 use serde_json::json;
 use std::path::PathBuf;
@@ -42,6 +43,8 @@ pub struct SolveExactArgs {
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub progress: values::ProgressArgs,
 }
 
 /// Refuse a `--labels-out` that would overwrite the input or cannot be written, and
@@ -78,6 +81,10 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
         )?;
         return Ok(super::finished_status());
     };
+    // The solver reports nothing until it ends: the line shows the time spent, then the
+    // optimum (or incumbent) and its bound.
+    let meter = Meter::start("solve-exact", inst.sst, args.progress.show());
+    meter.status().stage(method.name());
     let (s, seconds) = microagg::exact::solve_from_mdav(
         &inst,
         data.k,
@@ -85,6 +92,9 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
         args.time_limit,
         interrupt::flag(),
     )?;
+    meter.status().best(s.sse);
+    meter.status().bound(s.lower_bound);
+    meter.finish();
     if let Some(path) = &args.labels_out {
         labels::write_labels(path, &s.labels)?;
     }

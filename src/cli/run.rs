@@ -21,6 +21,7 @@ use microagg::interrupt;
 use microagg::labels;
 use microagg::output;
 use microagg::pipeline::Pipeline;
+use microagg::progress::Meter;
 use microagg::record::{Record, SingleRun};
 use microagg::render::run as render;
 use microagg::search::observe::Observer;
@@ -90,6 +91,8 @@ pub struct RunArgs {
     pub split: microagg::parts::SplitArgs,
     #[command(flatten)]
     pub release: microagg::release::ReleaseArgs,
+    #[command(flatten)]
+    pub progress: values::ProgressArgs,
 }
 
 /// The files `microagg run` (and `solve-exact`) writes.
@@ -212,9 +215,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
+    let meter = Meter::start(
+        &format!("run {}", args.method),
+        inst.sst,
+        args.progress.show(),
+    );
+    let mut shown = meter.shown().then(|| meter.observer());
     let mut observers: Vec<&mut dyn Observer> = Vec::new();
     observers.extend(file_trace.as_mut().map(|t| t as &mut dyn Observer));
     observers.extend(json_trace.as_mut().map(|t| t as &mut dyn Observer));
+    observers.extend(shown.as_mut().map(|t| t as &mut dyn Observer));
     let out = pipeline.run_observed(
         &inst,
         data.k,
@@ -229,6 +239,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         t.finish();
     }
     let out = out?;
+    meter.finish();
     let trace = json_trace.map(Trace::finish);
     let p = &out.partition;
     // Write what the run found before anything else, so that a second signal during the
@@ -344,7 +355,11 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
 /// The options and time limit of `--bound` from its `--bound-param`s (the time limit is the
 /// run's unless one is given).
 fn bound_options(args: &RunArgs) -> Result<(microagg::bound::BoundOptions, Option<f64>)> {
-    let mut options = microagg::bound::BoundOptions::default();
+    let mut options = microagg::bound::BoundOptions {
+        // `run --progress --bound colgen`: the bound's own progress lines too.
+        progress: args.progress.progress,
+        ..Default::default()
+    };
     let mut time_limit = args.time_limit;
     let Some(name) = args.bound.as_deref() else {
         return Ok((options, time_limit));

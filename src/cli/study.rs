@@ -110,6 +110,8 @@ pub struct ExperimentArgs {
     /// Print the expanded run matrix and exit.
     #[arg(long)]
     pub dry_run: bool,
+    #[command(flatten)]
+    pub progress: super::values::ProgressArgs,
 }
 
 #[derive(clap::Args)]
@@ -217,7 +219,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
             .max(1),
         shard,
         resume: args.resume,
-        progress: exp::Progress::Auto,
+        progress: exp::Progress::from_show(args.progress.show()),
     };
     let summary = exp::run_plan(&plan, &opts, interrupt::flag())?;
     note(&format!(
