@@ -55,20 +55,34 @@ def plot_result(result: Any, ax: Any = None, style_name: str = "one-column", fon
     paper's)."""
     import matplotlib.pyplot as plt
 
+    from matplotlib import ticker
+
     st = style(style_name, font_size)
     palette = st["palette"]
     with plt.rc_context(_rc(st)):
         if ax is None:
-            _, ax = plt.subplots(figsize=(st["width_in"], st["width_in"] * 0.75), constrained_layout=True)
+            # Margins in inches (they hold text, so they grow with it), the plot the rest.
+            f = st["font_pt"] / 9.0
+            w, h = st["width_in"], 2.9 * f
+            left, right, bottom, top = 0.65 * f, 0.15, 1.05 * f, 0.12
+            fig = plt.figure(figsize=(w, h))
+            ax = fig.add_axes((left / w, bottom / h, 1 - (left + right) / w, 1 - (bottom + top) / h))
         lw, ms = st["line_pt"], st["marker_pt"]
         t = 0.0
         ends = []
         for _, s in result.stages.iterrows():
             t += float(s["seconds"])
             ends.append((max(t, 1e-6), float(s["il"]), str(s["name"])))
-        if len(result.trace):
-            secs = result.trace["seconds"].clip(lower=1e-6)
-            ax.step(secs, result.trace["best_il"], where="post", color=palette[0], linewidth=lw, label="best IL")
+        # Best IL so far, as the CLI draws a run: stage ends and trace points, running minimum.
+        pts = sorted([(x, il) for x, il, _ in ends]
+                     + [(max(float(a), 1e-6), float(b)) for a, b in zip(result.trace["seconds"], result.trace["best_il"])])
+        xs, ys, best = [], [], float("inf")
+        for x, il in pts:
+            best = min(best, il)
+            xs.append(x)
+            ys.append(best)
+        if len(xs) > 1:
+            ax.step(xs, ys, where="post", color=palette[0], linewidth=lw, label="best IL so far")
         markers = "osD^v<>"
         for i, (x, il, name) in enumerate(ends):
             ax.plot([x], [il], linestyle="none", marker=markers[i % len(markers)], markersize=ms,
@@ -78,11 +92,13 @@ def plot_result(result: Any, ax: Any = None, style_name: str = "one-column", fon
             ax.axhline(result.il_lower_bound, color="black", linestyle="--", linewidth=lw,
                        label=f"certified LB ({method})" if result.bound_certified else f"lower bound ({method})")
         ax.set_xscale("log")
+        # Plain tick labels (0.001, 0.1, 10), as the CLI's figures.
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.set_xlabel("time (s)")
         ax.set_ylabel("best IL so far (%)")
         ax.grid(True, color="black", alpha=0.12, linewidth=0.5)
         # Below the axes: never over the bound line or the curve.
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.45, -0.3), ncol=2, frameon=False)
     return ax
 
 
