@@ -283,7 +283,11 @@ pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> 
     );
     output::print(&text)?;
     if let Some(dir) = out {
-        match report::plots::write_figures(&summary.records, &dir.join("figures")) {
+        match report::plots::write_figures(
+            &summary.records,
+            &dir.join("figures"),
+            &report::style::FigureStyle::default(),
+        ) {
             Ok(files) => files
                 .iter()
                 .for_each(|f| output::note(&format!("figure: {}", f.display()))),

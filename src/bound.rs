@@ -206,6 +206,7 @@ pub fn after_run(
     bound: Option<&PreparedBound>,
     inst: &Instance,
     k: usize,
+    progress: bool,
     interrupt: &AtomicBool,
 ) -> Result<(Option<BoundOutcome>, Option<&'static str>)> {
     match bound {
@@ -213,7 +214,7 @@ pub fn after_run(
         Some(_) if interrupt.load(Ordering::SeqCst) => {
             Ok((None, Some("interrupted before the bound was computed")))
         }
-        Some(b) => Ok((Some(compute_prepared(b, inst, k, false, interrupt)?), None)),
+        Some(b) => Ok((Some(compute_prepared(b, inst, k, progress, interrupt)?), None)),
     }
 }
 

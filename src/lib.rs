@@ -45,6 +45,7 @@ pub mod params;
 pub mod partition;
 pub mod parts;
 pub mod pipeline;
+pub mod progress;
 pub mod record;
 pub mod registry;
 pub mod release;

@@ -49,7 +49,7 @@ fn every_figure_kind_is_drawn_in_three_formats_and_looks_plausible() {
     let stems = [
         "convergence-gauss_n_60_d_2_clusters_4_seed_5-k3",
         "convergence-uniform_n_45_d_3_seed_2-k3",
-        "boxplot-gauss_n_60_d_2_clusters_4_seed_5-k3",
+        "strip-gauss_n_60_d_2_clusters_4_seed_5-k3",
         "time-to-target",
         "gaps",
         "profile-il",
@@ -110,7 +110,7 @@ fn every_figure_kind_is_drawn_in_three_formats_and_looks_plausible() {
         std::fs::read_to_string(out.join("figures").join(format!("{}.svg", stems[0]))).unwrap();
     assert!(conv.contains("certified LB (nn)"));
     let gaps = std::fs::read_to_string(out.join("figures/gaps.svg")).unwrap();
-    assert!(gaps.contains("gap to the best bound known: nn (%)"));
+    assert!(gaps.contains("gap to best bound: nn (%)"));
     // The same records give the same figures, byte for byte.
     let first = std::fs::read(out.join("figures/time-to-target.svg")).unwrap();
     report::report(&out, report::Format::Markdown).unwrap();
@@ -149,6 +149,168 @@ fn time_to_target_counts_runs_that_reach_the_case_target() {
     }
 }
 
+/// The stroke widths of the lines (`polyline`s) drawn in each series colour of an SVG.
+fn series_widths(svg: &str) -> Vec<(usize, Vec<String>)> {
+    (0..PIPELINES.len())
+        .map(|i| {
+            let c = style::color(i);
+            let stroke = format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+            let widths = svg
+                .split("<polyline")
+                .skip(1)
+                .filter(|e| e.contains(&stroke))
+                .filter_map(|e| {
+                    let w = e.split("stroke-width=\"").nth(1)?;
+                    Some(w[..w.find('"')?].to_string())
+                })
+                .collect();
+            (i, widths)
+        })
+        .collect()
+}
+
+#[test]
+fn every_series_is_drawn_with_one_line_width_and_no_title_by_default() {
+    let (_keep, out) = fixture_copy();
+    report::report(&out, report::Format::Markdown).unwrap();
+    let line = style::FigureStyle::default().line().to_string();
+    for stem in [
+        "convergence-gauss_n_60_d_2_clusters_4_seed_5-k3",
+        "time-to-target",
+        "profile-il",
+        "profile-time",
+    ] {
+        let svg = std::fs::read_to_string(out.join(format!("figures/{stem}.svg"))).unwrap();
+        let widths = series_widths(&svg);
+        // Every series with a line has it at the style's width (mdav in the convergence
+        // figure is a point with a bar: its bar has the same width too, when drawn).
+        let drawn: Vec<&(usize, Vec<String>)> =
+            widths.iter().filter(|(_, w)| !w.is_empty()).collect();
+        assert!(drawn.len() >= 2, "{stem}: {widths:?}");
+        for (i, w) in drawn {
+            assert!(
+                w.iter().all(|x| *x == line),
+                "{stem}: series {i} widths {w:?}"
+            );
+        }
+        // No title: neither the case nor the figure kind is written over the plot.
+        let texts = texts(&svg);
+        assert!(
+            !texts.iter().any(|t| t.starts_with("gauss:n=60")
+                || t.starts_with("Performance profile")
+                || t.starts_with("Time to target")),
+            "{stem}: {texts:?}"
+        );
+    }
+    // --title adds them.
+    let opts = report::ReportOptions {
+        style: style::FigureStyle::of(style::Size::TwoColumns, None, true),
+        ..Default::default()
+    };
+    report::report_with(&out, &opts).unwrap().1.unwrap();
+    let svg = std::fs::read_to_string(out.join("figures/profile-il.svg")).unwrap();
+    assert!(svg.contains("Performance profile: final IL"));
+    let png = Pixmap::load_png(out.join("figures/profile-il.png")).unwrap();
+    assert_eq!(png.width(), 2148, "7.16 in at 300 dpi");
+}
+
+#[test]
+fn few_seeds_give_strip_plots_and_time_limited_runs_no_time_profile() {
+    let (_keep, out) = fixture_copy();
+    let (_, figures, notes) = report::report_with(&out, &Default::default()).unwrap();
+    let names: Vec<String> = figures
+        .unwrap()
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n.starts_with("strip-")), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.starts_with("boxplot-")),
+        "{names:?}"
+    );
+    assert!(names.contains(&"profile-time.svg".to_string()));
+    assert!(notes.is_empty(), "{notes:?}");
+    // The same records with a time limit: no time profile, and the report says why.
+    let (_keep2, limited) = fixture_copy();
+    let path = limited.join("records.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("\"time_limit\":null", "\"time_limit\":1.0"),
+    )
+    .unwrap();
+    let (_, figures, notes) = report::report_with(&limited, &Default::default()).unwrap();
+    let names: Vec<String> = figures
+        .unwrap()
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("profile-time")),
+        "{names:?}"
+    );
+    assert!(names.contains(&"profile-il.svg".to_string()));
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].contains("profile-time not drawn"), "{notes:?}");
+}
+
+#[test]
+fn columns_choose_the_table_and_a_wrong_name_lists_the_available_ones() {
+    let (_keep, out) = fixture_copy();
+    let pick = |cols: &[&str], format| report::ReportOptions {
+        format,
+        columns: Some(cols.iter().map(|c| c.to_string()).collect()),
+        ..Default::default()
+    };
+    let (md, _, _) = report::report_with(
+        &out,
+        &pick(&["pipeline", "k", "best_il"], report::Format::Markdown),
+    )
+    .unwrap();
+    let header = md.lines().next().unwrap();
+    assert_eq!(
+        header
+            .split('|')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>(),
+        ["pipeline", "k", "best IL %"]
+    );
+    let (tex, _, _) =
+        report::report_with(&out, &pick(&["instance", "gap"], report::Format::Latex)).unwrap();
+    assert!(tex.contains("\\begin{tabular}{lr}"), "{tex}");
+    assert!(tex.contains("Instance & Gap (\\%) \\\\"), "{tex}");
+    let (csv, _, _) =
+        report::report_with(&out, &pick(&["method", "runs"], report::Format::Csv)).unwrap();
+    assert_eq!(csv.lines().next(), Some("method,runs"));
+    let err = report::report_with(
+        &out,
+        &pick(&["pipeline", "bestil"], report::Format::Markdown),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("unknown column 'bestil'") && err.contains("available: instance,n,k,pipeline"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_markdown_report_has_a_wilcoxon_section_per_pair() {
+    let (_keep, out) = fixture_copy();
+    let (md, _) = report::report(&out, report::Format::Markdown).unwrap();
+    let section = &md[md.find("## Wilcoxon signed-rank tests").expect("a section")..];
+    // Three pipelines, three pairs, two cases each: n = 2 gives p = 0.5 at best (exact).
+    for pair in [
+        "| mdav | mdav1 |",
+        "| mdav | mdav+ils |",
+        "| mdav1 | mdav+ils |",
+    ] {
+        let row = section.lines().find(|l| l.starts_with(pair)).expect(pair);
+        assert!(row.contains("| 2 |"), "{row}");
+    }
+}
+
 /// The README shows one figure of each kind (docs/figures/, drawn from this fixture at 60 %
 /// of the column-wide size). Redraw them with
 /// `MICROAGG_UPDATE_DOCS_FIGURES=1 cargo test --release --test report_figures`.
@@ -162,7 +324,7 @@ fn readme_figures_exist_and_are_small() {
         ),
         ("time-to-target", "time-to-target"),
         ("profile-il", "profile-il"),
-        ("boxplot", "boxplot-gauss_n_60_d_2_clusters_4_seed_5-k3"),
+        ("boxplot", "strip-gauss_n_60_d_2_clusters_4_seed_5-k3"),
         ("gaps", "gaps"),
     ];
     if std::env::var_os("MICROAGG_UPDATE_DOCS_FIGURES").is_some() {

@@ -41,6 +41,8 @@ import numpy as np
 from . import _core
 from ._data import DataLike, labels_array, labels_bytes, to_data
 from ._errors import AlgorithmError, DataError, Error, InfeasibleError, Interrupted, UsageError
+from ._figures import report
+from ._figures import show_progress as _show_progress
 from ._result import BoundResult, CheckResult, ExactResult, Result
 
 __version__ = _core.__version__
@@ -54,6 +56,7 @@ __all__ = [
     "solve_exact",
     "methods",
     "experiment",
+    "report",
     "load",
     "Data",
     "Result",
@@ -121,6 +124,7 @@ def run(
     aggregate: Optional[str] = None,
     missing_release: str = "keep",
     measures: bool = False,
+    progress: Optional[bool] = None,
 ) -> Result:
     """Microaggregate ``X`` into groups of at least ``k`` records with pipeline ``method``.
 
@@ -178,6 +182,8 @@ def run(
             ``record["release"]["measures"]`` (IL1s, changes of means, variances and
             correlations, record linkage, interval disclosure; over the complete records
             when cells are missing).
+        progress: a progress line on stderr (best IL, bound, gap, time, steps per second);
+            None: when stderr is a terminal.
 
     Returns:
         ``Result`` (labels, sse, il, lower_bound, gap, bound_method, bound_source,
@@ -209,6 +215,7 @@ def run(
         aggregate,
         missing_release,
         bool(measures),
+        _show_progress(progress),
     )
     rec = json.loads(record_json)
     # The workbench's one run record (schema/run-record.json): ``bounds`` holds the bound
@@ -264,6 +271,7 @@ def bound(
     *,
     columns: Optional[Sequence[Any]] = None,
     weights: Any = None,
+    progress: Optional[bool] = None,
     **params: Any,
 ) -> BoundResult:
     """A lower bound on the optimal SSE of ``X`` for ``k``.
@@ -278,6 +286,8 @@ def bound(
     (proofs/P43); the others are refused. ``il_lower_bound`` is then on the weighted SST
     (``details["sst_weighted"]``).
 
+    ``progress``: progress lines of ``colgen`` on stderr; None: when stderr is a terminal.
+
     Further keywords are the bound's parameters, as ``microagg bound --param KEY=VALUE``
     (``microagg list`` shows them with their defaults), e.g.
     ``bound(X, 3, "bnp", 60, max_nodes=25, rank1_cuts=True)``; an unknown keyword or a bad
@@ -285,7 +295,9 @@ def bound(
     """
     data = to_data(X, columns, weights=weights)
     limit = None if time_limit is None else float(time_limit)
-    v = json.loads(_core.bound(data, int(k), method, limit, json.dumps(params)))
+    v = json.loads(
+        _core.bound(data, int(k), method, limit, json.dumps(params), _show_progress(progress))
+    )
     return BoundResult(
         method=v["method"],
         lower_bound=v["lower_bound"],
@@ -350,7 +362,7 @@ def experiment(
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
     jobs: int = 1,
     resume: bool = False,
-    progress: bool = False,
+    progress: Optional[bool] = None,
 ) -> Any:
     """Run an experiment suite file (TOML, as ``microagg experiment``) and return its
     records as a pandas DataFrame, one row per run (nested fields flattened with ``.``).
@@ -358,13 +370,17 @@ def experiment(
     ``out``: a folder to also write ``records.jsonl`` into (locked, resumable with
     ``resume=True``); None keeps the records in memory. ``jobs``: worker threads (runs are
     single-threaded, results do not depend on it). Ctrl-C stops the study and returns the
-    finished runs (``df.attrs["interrupted"]`` is True)."""
+    finished runs (``df.attrs["interrupted"]`` is True). ``progress``: the bound phase and
+    every finished run on stderr with the time left from the suite's budgets; None: when
+    stderr is a terminal. ``df.attrs["records"]`` holds the records as dicts, for
+    ``report(df)``."""
     import pandas as pd
 
     records_json, interrupted = _core.experiment(
-        os.fspath(suite), None if out is None else os.fspath(out), int(jobs), bool(resume), bool(progress)
+        os.fspath(suite), None if out is None else os.fspath(out), int(jobs), bool(resume), _show_progress(progress)
     )
     records = json.loads(records_json)
     df = pd.json_normalize(records) if records else pd.DataFrame()
     df.attrs["interrupted"] = interrupted
+    df.attrs["records"] = records
     return df

@@ -64,11 +64,19 @@ def run(
     aggregate: Optional[str] = None,
     missing_release: str = "keep",
     measures: bool = False,
+    progress: bool = False,
 ) -> Tuple[str, bytes, Optional[bytes]]:
     """(record JSON, int64 labels, released n*d float64 values or None) of a pipeline run;
     Ctrl-C returns the best so far."""
 
-def bound(data: Data, k: int, method: str, time_limit: Optional[float], params: str = "{}") -> str:
+def bound(
+    data: Data,
+    k: int,
+    method: str,
+    time_limit: Optional[float],
+    params: str = "{}",
+    progress: bool = False,
+) -> str:
     """JSON of the library's bound outcome."""
 
 def check(data: Data, k: int, labels: bytes) -> str:
@@ -87,3 +95,16 @@ def experiment(
     suite: str, out: Optional[str | PathLike[str]], jobs: int, resume: bool, progress: bool
 ) -> Tuple[str, bool]:
     """(records JSON list, interrupted) of a suite file."""
+
+def figure_style(size: str, font_pt: Optional[float] = None) -> str:
+    """JSON of a figure style preset (width_in, font_pt, line_pt, marker_pt, palette)."""
+
+def report(
+    dir: str | PathLike[str],
+    format: str,
+    columns: Optional[List[str]],
+    size: str,
+    font_pt: Optional[float],
+    title: bool,
+) -> str:
+    """JSON of ``microagg report DIR``: table, figures, figures_error, notes."""

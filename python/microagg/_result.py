@@ -116,29 +116,14 @@ class Result:
         cols = self._columns if df is not None else None
         return masked_frame(self._data, self.labels, df, cols)
 
-    def plot(self, ax: Any = None) -> Any:
-        """Plot IL over time (best and current from the trace, each stage's end marked)
-        with the lower bound as a horizontal line; returns the matplotlib Axes."""
-        import matplotlib.pyplot as plt
+    def plot(self, ax: Any = None, style: str = "one-column", font_size: Optional[float] = None) -> Any:
+        """Plot the best IL so far against time (log axis; each stage's end marked) with the
+        lower bound as a dashed line, in the style of ``microagg report --style`` (``style``:
+        ``one-column``, ``two-columns`` or ``slide``; ``font_size`` in points); legend below
+        the axes, no title. Draws into ``ax`` when given; returns the matplotlib Axes."""
+        from ._figures import plot_result
 
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 4))
-        t = 0.0
-        for _, s in self.stages.iterrows():
-            t += float(s["seconds"])
-            ax.plot([t], [s["il"]], "o", label=f"end of {s['name']}")
-        if len(self.trace):
-            ax.step(self.trace["seconds"], self.trace["current_il"], where="post", alpha=0.4, label="current IL")
-            ax.step(self.trace["seconds"], self.trace["best_il"], where="post", label="best IL")
-        if self.il_lower_bound is not None:
-            method = self.bound_method or "bound"
-            ax.axhline(self.il_lower_bound, color="black", linestyle="--", label=f"lower bound ({method})")
-        ax.set_xlabel("seconds")
-        ax.set_ylabel("IL (%)")
-        gap = f", gap {self.gap:.3f} %" if self.gap is not None else ""
-        ax.set_title(f"{self.record['method']} on {self.record['instance']}, k={self.record['k']}{gap}")
-        ax.legend(loc="best", fontsize="small")
-        return ax
+        return plot_result(self, ax=ax, style_name=style, font_size=font_size)
 
     def __repr__(self) -> str:
         gap = f", gap={self.gap:.4f} % ({self.bound_method})" if self.gap is not None else ""

@@ -19,6 +19,7 @@ use crate::errors::{to_py, usage};
 use crate::stop::interruptible;
 use microagg::bound as lib_bound;
 use microagg::pipeline::Pipeline;
+use microagg::progress::{Meter, Show};
 use microagg::record::{Record, SingleRun};
 use microagg::search::observe::Observer;
 use microagg::search::trace::Trace;
@@ -43,7 +44,7 @@ fn check_limit(py: Python<'_>, time_limit: Option<f64>) -> PyResult<()> {
 /// `aggregate`, missing cells by `missing_release`, `measures` on request) are computed in
 /// memory, as `run --masked-out` computes them before writing (`release::release_in_memory`).
 #[pyfunction]
-#[pyo3(signature = (data, k, method, seed, time_limit, max_steps, bound_name, params, trace, trace_interval, release=false, aggregate=None, missing_release="keep", measures=false))]
+#[pyo3(signature = (data, k, method, seed, time_limit, max_steps, bound_name, params, trace, trace_interval, release=false, aggregate=None, missing_release="keep", measures=false, progress=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -61,6 +62,7 @@ pub fn run<'py>(
     aggregate: Option<&str>,
     missing_release: &str,
     measures: bool,
+    progress: bool,
 ) -> PyResult<(String, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>)> {
     use microagg::missing::MissingRelease;
     use microagg::release::Aggregation;
@@ -116,17 +118,22 @@ pub fn run<'py>(
     let done = interruptible(py, &flag, |flag| {
         // One trace observer for this run only (issue 19): concurrent runs never mix.
         let mut tracer = trace.then(|| Trace::in_memory(trace_interval));
+        // Progress on stderr when asked (the Python side decides: a terminal or progress=True).
+        let meter = Meter::start(&format!("run {method}"), inst.sst, shown(progress));
+        let mut ticker = meter.shown().then(|| meter.observer());
         let mut observers: Vec<&mut dyn Observer> = Vec::new();
         if let Some(t) = tracer.as_mut() {
             observers.push(t);
         }
+        observers.extend(ticker.as_mut().map(|t| t as &mut dyn Observer));
         let out =
             pipeline.run_observed(&inst, k, seed, time_limit, max_steps, flag, &mut observers)?;
         drop(observers);
+        meter.finish();
         let points = tracer.map(Trace::finish).unwrap_or_default();
         // As the CLI: the bound after the run (not within its time limit), skipped after
         // a signal.
-        let (lb, skipped) = lib_bound::after_run(bound.as_ref(), &inst, k, flag)?;
+        let (lb, skipped) = lib_bound::after_run(bound.as_ref(), &inst, k, progress, flag)?;
         // With weights, as `run --bound nn|colgen --weights`: the weighted bound on the
         // weighted SSE beside the unweighted one (P41, P43; colgen's master also starts from
         // this run's partition), skipped like it.
@@ -213,7 +220,7 @@ fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
 /// bound --param`; with weights the weighted bound on the weighted SSE, as `microagg bound
 /// --weights` (which takes no parameters besides the time limit).
 #[pyfunction]
-#[pyo3(signature = (data, k, method, time_limit, params="{}"))]
+#[pyo3(signature = (data, k, method, time_limit, params="{}", progress=false))]
 pub fn bound(
     py: Python<'_>,
     data: &Data,
@@ -221,6 +228,7 @@ pub fn bound(
     method: &str,
     time_limit: Option<f64>,
     params: &str,
+    progress: bool,
 ) -> PyResult<String> {
     check_limit(py, time_limit)?;
     let given: serde_json::Map<String, Value> = serde_json::from_str(params)
@@ -247,7 +255,7 @@ pub fn bound(
     let inst = data.inst.clone();
     let flag = AtomicBool::new(false);
     let done = interruptible(py, &flag, |flag| match &prepared {
-        Some(b) => lib_bound::compute_prepared(b, &inst, k, false, flag),
+        Some(b) => lib_bound::compute_prepared(b, &inst, k, progress, flag),
         None => lib_bound::weighted::compute(method, &inst, k, time_limit, None, flag),
     })?;
     let b = match done.value {
@@ -373,11 +381,7 @@ pub fn experiment(
         jobs: jobs.max(1),
         shard: None,
         resume,
-        progress: if progress {
-            exp::Progress::Plain
-        } else {
-            exp::Progress::Quiet
-        },
+        progress: exp::Progress::from_show(shown(progress)),
     };
     let flag = AtomicBool::new(false);
     let done = interruptible(py, &flag, |flag| exp::run_plan(&plan, &opts, flag))?;
@@ -387,4 +391,83 @@ pub fn experiment(
     };
     let records: Vec<Value> = summary.records.iter().map(exp::record::to_value).collect();
     Ok((Value::Array(records).to_string(), summary.interrupted))
+}
+
+/// Progress shown (Python decided: stderr is a terminal, or `progress=True`) or not.
+fn shown(progress: bool) -> Show {
+    if progress {
+        Show::Always
+    } else {
+        Show::Never
+    }
+}
+
+/// The figure style of a size preset (`one-column`, `two-columns`, `slide`) and font size,
+/// as `microagg report --style`: JSON with the width in inches, the font size and the line
+/// width and marker radius in points, and the palette.
+#[pyfunction]
+#[pyo3(signature = (size, font_pt=None))]
+pub fn figure_style(py: Python<'_>, size: &str, font_pt: Option<f64>) -> PyResult<String> {
+    use microagg::report::style::{self, FigureStyle};
+    let st = FigureStyle::of(parse_size(py, size)?, font_pt, false);
+    st.check().map_err(|e| usage(py, e))?;
+    let pt = |px: f64| px * 72.0 / microagg::report::export::DPI;
+    let palette: Vec<String> = style::PALETTE
+        .iter()
+        .map(|c| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2))
+        .collect();
+    Ok(json!({
+        "width_in": st.size.width_in(),
+        "font_pt": st.font_pt,
+        "line_pt": pt(st.line() as f64),
+        "marker_pt": pt(2.0 * st.mark() as f64),
+        "palette": palette,
+    })
+    .to_string())
+}
+
+fn parse_size(py: Python<'_>, size: &str) -> PyResult<microagg::report::style::Size> {
+    use microagg::report::style::Size;
+    match size {
+        "one-column" => Ok(Size::OneColumn),
+        "two-columns" => Ok(Size::TwoColumns),
+        "slide" => Ok(Size::Slide),
+        _ => Err(usage(
+            py,
+            format!("style={size:?}: expected 'one-column', 'two-columns' or 'slide'"),
+        )),
+    }
+}
+
+/// `microagg report DIR`: the table (format `md`, `csv` or `latex`, optionally only
+/// `columns`) and the figures written into DIR/figures in the given style; JSON with
+/// `table`, `figures` (paths), `figures_error` and `notes`.
+#[pyfunction]
+#[pyo3(signature = (dir, format, columns, size, font_pt, title))]
+pub fn report(
+    py: Python<'_>,
+    dir: std::path::PathBuf,
+    format: &str,
+    columns: Option<Vec<String>>,
+    size: &str,
+    font_pt: Option<f64>,
+    title: bool,
+) -> PyResult<String> {
+    use microagg::report::{self, style::FigureStyle, Format, ReportOptions};
+    let opts = ReportOptions {
+        format: Format::parse(format).map_err(|e| to_py(py, e))?,
+        per_run: false,
+        columns,
+        style: FigureStyle::of(parse_size(py, size)?, font_pt, title),
+    };
+    let (table, figures, notes) = report::report_with(&dir, &opts).map_err(|e| to_py(py, e))?;
+    let (files, error) = match figures {
+        Ok(f) => (f, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
+    let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    Ok(
+        json!({"table": table, "figures": files, "figures_error": error, "notes": notes})
+            .to_string(),
+    )
 }

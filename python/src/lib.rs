@@ -36,6 +36,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(api::methods, m)?)?;
     m.add_function(wrap_pyfunction!(api::experiment, m)?)?;
     m.add_function(wrap_pyfunction!(api::masked, m)?)?;
+    m.add_function(wrap_pyfunction!(api::figure_style, m)?)?;
+    m.add_function(wrap_pyfunction!(api::report, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -137,7 +137,7 @@ def test_plot_draws_the_trace_and_the_bound(frame):
     ax = r.plot()
     ys = [tuple(line.get_ydata()) for line in ax.get_lines()]
     assert (r.il_lower_bound, r.il_lower_bound) in ys
-    assert ax.get_ylabel() == "IL (%)"
+    assert ax.get_ylabel() == "best IL so far (%)"  # as the CLI's convergence figure
 
 
 def test_traces_of_parallel_runs_do_not_mix(frame):

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::labels;
 use crate::output;
+use crate::progress::Meter;
 use crate::render::exact::{exact_json, exact_text, ExactRun};
 use serde_json::json;
 use std::path::PathBuf;
@@ -42,6 +43,8 @@ pub struct SolveExactArgs {
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub progress: values::ProgressArgs,
 }
 
 /// Refuse a `--labels-out` that would overwrite the input or cannot be written, and
@@ -78,8 +81,20 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
         )?;
         return Ok(super::finished_status());
     };
-    let (s, seconds) =
-        crate::exact::solve_from_mdav(&inst, data.k, method, args.time_limit, interrupt::flag())?;
+    // The solver reports nothing until it ends: the line shows the time spent, then the
+    // optimum (or incumbent) and its bound.
+    let meter = Meter::start("solve-exact", inst.sst, args.progress.show());
+    meter.status().stage(method.name());
+    let (s, seconds) = crate::exact::solve_from_mdav(
+        &inst,
+        data.k,
+        method,
+        args.time_limit,
+        interrupt::flag(),
+    )?;
+    meter.status().best(s.sse);
+    meter.status().bound(s.lower_bound);
+    meter.finish();
     if let Some(path) = &args.labels_out {
         labels::write_labels(path, &s.labels)?;
     }

@@ -21,6 +21,7 @@ use crate::interrupt;
 use crate::labels;
 use crate::output;
 use crate::pipeline::Pipeline;
+use crate::progress::Meter;
 use crate::record::{Record, SingleRun};
 use crate::render::run as render;
 use crate::search::observe::Observer;
@@ -90,6 +91,8 @@ pub struct RunArgs {
     pub split: crate::parts::SplitArgs,
     #[command(flatten)]
     pub release: crate::release::ReleaseArgs,
+    #[command(flatten)]
+    pub progress: values::ProgressArgs,
 }
 
 /// The files `microagg run` (and `solve-exact`) writes.
@@ -213,9 +216,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
+    let meter = Meter::start(
+        &format!("run {}", args.method),
+        inst.sst,
+        args.progress.show(),
+    );
+    let mut shown = meter.shown().then(|| meter.observer());
     let mut observers: Vec<&mut dyn Observer> = Vec::new();
     observers.extend(file_trace.as_mut().map(|t| t as &mut dyn Observer));
     observers.extend(json_trace.as_mut().map(|t| t as &mut dyn Observer));
+    observers.extend(shown.as_mut().map(|t| t as &mut dyn Observer));
     let out = pipeline.run_observed(
         &inst,
         data.k,
@@ -230,6 +240,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         t.finish();
     }
     let out = out?;
+    meter.finish();
     let trace = json_trace.map(Trace::finish);
     let p = &out.partition;
     // Write what the run found before anything else, so that a second signal during the
@@ -249,8 +260,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         )?),
         None => None,
     };
-    let (lb, bound_skipped) =
-        crate::bound::after_run(bound.as_ref(), &inst, data.k, interrupt::flag())?;
+    let (lb, bound_skipped) = crate::bound::after_run(
+        bound.as_ref(),
+        &inst,
+        data.k,
+        args.progress.progress,
+        interrupt::flag(),
+    )?;
     let interrupted = interrupt::requested();
     // One record type for `run --json` and experiment records (crate::record).
     let mut record = Record::single_run(SingleRun {

@@ -110,6 +110,8 @@ pub struct ExperimentArgs {
     /// Print the expanded run matrix and exit.
     #[arg(long)]
     pub dry_run: bool,
+    #[command(flatten)]
+    pub progress: super::values::ProgressArgs,
 }
 
 #[derive(clap::Args)]
@@ -122,6 +124,20 @@ pub struct ReportArgs {
     /// With --format csv: one row per run record instead of one per case and pipeline.
     #[arg(long)]
     pub per_run: bool,
+    /// Only these table columns, in this order, comma-separated (e.g.
+    /// instance,k,pipeline,best_il,gap); a wrong name lists the available ones.
+    #[arg(long, value_delimiter = ',', value_name = "A,B,...")]
+    pub columns: Option<Vec<String>>,
+    /// Figure size: one column (3.5 in), two columns (7.16 in) or a slide (10 in, 16 pt
+    /// text).
+    #[arg(long, value_enum, default_value_t, help_heading = "Figures")]
+    pub style: crate::report::style::Size,
+    /// Text size of the figures in points (default: 9, on a slide 16).
+    #[arg(long, value_name = "PT", help_heading = "Figures")]
+    pub font_size: Option<f64>,
+    /// Draw a title over each figure (by default none: the caption is the paper's).
+    #[arg(long, help_heading = "Figures")]
+    pub title: bool,
 }
 
 /// `microagg bench`.
@@ -177,9 +193,15 @@ pub fn demo(args: DemoArgs) -> Result<ExitCode> {
 
 /// `microagg report`.
 pub fn report(args: ReportArgs) -> Result<ExitCode> {
-    let (table, figures) =
-        crate::report::report_table(&args.dir, args.format.into(), args.per_run)?;
+    let opts = crate::report::ReportOptions {
+        format: args.format.into(),
+        per_run: args.per_run,
+        columns: args.columns,
+        style: crate::report::style::FigureStyle::of(args.style, args.font_size, args.title),
+    };
+    let (table, figures, notes) = crate::report::report_with(&args.dir, &opts)?;
     output::print(&table)?;
+    notes.iter().for_each(|n| note(n));
     // Figures are a by-product: a folder that takes no files still gets its table.
     match figures {
         Ok(files) => files
@@ -211,10 +233,13 @@ pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
     }
     let opts = exp::RunOptions {
         out: Some(out.clone()),
-        jobs: args.jobs.unwrap_or_else(crate::bench::default_jobs).max(1),
+        jobs: args
+            .jobs
+            .unwrap_or_else(crate::bench::default_jobs)
+            .max(1),
         shard,
         resume: args.resume,
-        progress: exp::Progress::Auto,
+        progress: exp::Progress::from_show(args.progress.show()),
     };
     let summary = exp::run_plan(&plan, &opts, interrupt::flag())?;
     note(&format!(

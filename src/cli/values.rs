@@ -88,6 +88,25 @@ impl From<ReportFormat> for crate::report::Format {
     }
 }
 
+/// `--progress` and `--quiet`: the progress line on stderr ([`microagg::progress`]).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct ProgressArgs {
+    /// Show progress on stderr (best IL, bound, gap, time, steps per second) even when
+    /// stderr is not a terminal: a line every 2 s and one at the end. On a terminal it is
+    /// shown without asking.
+    #[arg(long, help_heading = "Output", conflicts_with = "quiet")]
+    pub progress: bool,
+    /// No progress on stderr, even on a terminal.
+    #[arg(long, help_heading = "Output")]
+    pub quiet: bool,
+}
+
+impl ProgressArgs {
+    pub fn show(self) -> microagg::progress::Show {
+        microagg::progress::Show::from_flags(self.progress, self.quiet)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,11 @@
 //! A run that fails (an error, or even a panic inside an algorithm) ends the study with an
 //! error naming the run; the finished runs stay on disk for `--resume`.
 //!
-//! Progress goes to stderr: a bar with counts and ETA on a terminal, plain lines otherwise.
+//! Progress goes to stderr, for the bound phase and the runs: a bar with counts on a terminal,
+//! plain lines when asked ([`Progress::Plain`], `--progress`), nothing otherwise. The
+//! estimate of the time left adds the suite's budgets (each case's bound time limits, the
+//! run time limit per run) over the workers, an upper bound; a part without a limit is
+//! estimated from its finished items and the estimate says so.
 //!
 //! ## Complexity
 //! The sum of the runs' costs divided over `jobs` workers.
@@ -39,7 +43,7 @@ use std::time::Instant;
 /// How progress is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Progress {
-    /// A bar when stderr is a terminal, plain lines otherwise.
+    /// A bar when stderr is a terminal, nothing otherwise.
     Auto,
     /// Plain lines on stderr.
     Plain,
@@ -164,10 +168,15 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    let progress = Reporter::new(opts.progress, plan, cases.len(), &todo, opts.jobs);
+    let names: Vec<String> = plan.bounds.iter().map(|b| b.name.clone()).collect();
+    progress.bounds_start(&names);
     let never = AtomicBool::new(false);
     let bound_results = parallel_map(&cases, opts.jobs, &never, |&(ii, k)| {
         let inst = &plan.instances[ii].inst;
-        plan.bounds
+        let started = Instant::now();
+        let computed = plan
+            .bounds
             .iter()
             .map(|request| {
                 let t = Instant::now();
@@ -179,7 +188,12 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
                     ..BoundResult::from(&b)
                 })
             })
-            .collect::<Result<Vec<_>>>()
+            .collect::<Result<Vec<_>>>();
+        if !plan.bounds.is_empty() {
+            let case = format!("{} k={k}", plan.instances[ii].spec);
+            progress.bound_finished(&case, started.elapsed().as_secs_f64());
+        }
+        computed
     });
     let mut case_bounds: BTreeMap<(usize, usize), Vec<BoundResult>> = BTreeMap::new();
     for (case, r) in cases.iter().zip(bound_results) {
@@ -194,7 +208,6 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
         })
         .collect();
 
-    let progress = Reporter::new(opts.progress, todo.len());
     let stop = AtomicBool::new(false);
     let first_error: Mutex<Option<Error>> = Mutex::new(None);
     let file_lock = Mutex::new(());
@@ -244,7 +257,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
                         return None;
                     }
                 }
-                progress.finished(&rec);
+                progress.finished(run, &rec);
                 Some(rec)
             }
             Err(e) => {
@@ -403,50 +416,178 @@ fn implied_release(inst: &crate::data::Instance, labels: &[usize]) -> Result<Rel
     Ok(record)
 }
 
-/// Progress on stderr.
+/// Progress on stderr: a bar on a terminal, plain lines when asked (module doc). The
+/// estimate of the time left is [`crate::progress::budget_eta`] over three parts: the
+/// cases' bounds (budget: the sum of their time limits), the runs of refining pipelines
+/// (budget: the run time limit, unless a step budget ends them first) and the runs of
+/// constructive ones (no budget: a
+/// constructive method is not stopped by the clock and takes its own, usually short, time).
 struct Reporter {
     bar: Option<indicatif::ProgressBar>,
     plain: bool,
-    total: usize,
-    count: AtomicUsize,
+    jobs: usize,
+    /// Per part (bounds, refining runs, constructive runs): items in all, budget, and the
+    /// finished count and seconds.
+    parts: Mutex<[PartCount; 3]>,
+    /// Which pipelines refine (part 1) or construct only (part 2).
+    refining: Vec<bool>,
+    cases: usize,
+    runs: usize,
     start: Instant,
 }
 
+#[derive(Clone, Copy)]
+struct PartCount {
+    total: usize,
+    budget: Option<f64>,
+    done: usize,
+    seconds: f64,
+}
+
+impl PartCount {
+    fn left(&self) -> crate::progress::Part {
+        crate::progress::Part {
+            count: self.total - self.done,
+            budget: self.budget,
+            measured: (self.done > 0).then(|| self.seconds / self.done as f64),
+        }
+    }
+}
+
+impl Progress {
+    /// From a command's `--progress`/`--quiet` ([`crate::progress::Show`]): forced progress
+    /// is the bar on a terminal and plain lines elsewhere.
+    pub fn from_show(show: crate::progress::Show) -> Progress {
+        use crate::progress::Show;
+        match show {
+            Show::Never => Progress::Quiet,
+            Show::Always if !crate::progress::stderr_is_terminal() => Progress::Plain,
+            Show::Always | Show::Auto => Progress::Auto,
+        }
+    }
+}
+
 impl Reporter {
-    fn new(mode: Progress, total: usize) -> Reporter {
+    fn new(mode: Progress, plan: &Plan, cases: usize, todo: &[&Run], jobs: usize) -> Reporter {
         let terminal = std::io::stderr().is_terminal();
+        // No bounds: no bound phase to count.
+        let cases = if plan.bounds.is_empty() { 0 } else { cases };
         let bar = (mode == Progress::Auto && terminal).then(|| {
-            let bar = indicatif::ProgressBar::new(total as u64);
+            let bar = indicatif::ProgressBar::new((cases + todo.len()) as u64);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} runs [{elapsed_precise} elapsed, ETA {eta_precise}] {msg}",
+                    "{bar:30} {pos}/{len} [{elapsed_precise}] {msg}",
                 )
                 .expect("valid template"),
             );
+            bar.enable_steady_tick(std::time::Duration::from_millis(500));
             bar
         });
-        Reporter {
-            plain: mode == Progress::Plain || (mode == Progress::Auto && !terminal),
-            bar,
+        let refining: Vec<bool> = plan
+            .pipelines
+            .iter()
+            .map(|p| p.pipeline.stages.len() > 1)
+            .collect();
+        let refine_runs = todo.iter().filter(|r| refining[r.pipeline]).count();
+        let part = |total, budget| PartCount {
             total,
-            count: AtomicUsize::new(0),
+            budget,
+            done: 0,
+            seconds: 0.0,
+        };
+        // A case's bounds have a budget when every bound has a time limit.
+        let bound_budget = plan
+            .bounds
+            .iter()
+            .map(|b| b.time_limit)
+            .sum::<Option<f64>>();
+        Reporter {
+            plain: mode == Progress::Plain,
+            bar,
+            jobs,
+            parts: Mutex::new([
+                part(cases, bound_budget),
+                // A step budget ends a run before the clock: then no time budget.
+                part(
+                    refine_runs,
+                    plan.suite
+                        .time_limit
+                        .filter(|_| plan.suite.max_steps.is_none()),
+                ),
+                part(todo.len() - refine_runs, None),
+            ]),
+            refining,
+            cases,
+            runs: todo.len(),
             start: Instant::now(),
         }
     }
 
-    fn finished(&self, r: &Record) {
-        let c = self.count.fetch_add(1, Ordering::SeqCst) + 1;
+    /// "ETA <= 2m10s (budgets)" or "ETA ~40s (estimated)".
+    fn eta(parts: &[PartCount; 3], jobs: usize) -> String {
+        let left = parts.map(|p| p.left());
+        let (secs, upper) = crate::progress::budget_eta(&left, jobs);
+        let t = crate::progress::clock(secs);
+        if upper {
+            format!("ETA <= {t} (budgets)")
+        } else {
+            format!("ETA ~{t} (estimated)")
+        }
+    }
+
+    fn say(&self, line: String, parts: &[PartCount; 3]) {
+        let eta = Self::eta(parts, self.jobs);
         if let Some(bar) = &self.bar {
-            bar.set_message(r.run_id.clone());
+            bar.set_message(format!("{line}, {eta}"));
             bar.inc(1);
         } else if self.plain {
-            let elapsed = self.start.elapsed().as_secs_f64();
-            let eta = elapsed / c as f64 * (self.total - c) as f64;
-            crate::output::note(&format!(
-                "[{c}/{}] {}: IL {:.4} % in {:.2} s (elapsed {:.0} s, ETA {:.0} s)",
-                self.total, r.run_id, r.il, r.seconds, elapsed, eta
-            ));
+            let elapsed = crate::progress::clock(self.start.elapsed().as_secs_f64());
+            crate::output::note(&format!("{line} (elapsed {elapsed}, {eta})"));
         }
+    }
+
+    /// The bound phase starts.
+    fn bounds_start(&self, names: &[String]) {
+        if self.cases == 0 || names.is_empty() {
+            return;
+        }
+        let parts = self.parts.lock().expect("no worker panicked");
+        let line = format!(
+            "bounds {} for {} cases: started",
+            names.join(", "),
+            self.cases
+        );
+        let eta = Self::eta(&parts, self.jobs);
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{line}, {eta}"));
+        } else if self.plain {
+            crate::output::note(&format!("{line} ({eta})"));
+        }
+    }
+
+    fn bound_finished(&self, case: &str, seconds: f64) {
+        let mut parts = self.parts.lock().expect("no worker panicked");
+        parts[0].done += 1;
+        parts[0].seconds += seconds;
+        let line = format!(
+            "bounds [{}/{}] {case} in {seconds:.1} s",
+            parts[0].done, self.cases
+        );
+        self.say(line, &parts);
+    }
+
+    fn finished(&self, run: &Run, r: &Record) {
+        let mut parts = self.parts.lock().expect("no worker panicked");
+        let p = if self.refining[run.pipeline] { 1 } else { 2 };
+        parts[p].done += 1;
+        parts[p].seconds += r.seconds;
+        let done = parts[1].done + parts[2].done;
+        let gap = r.gap.map_or(String::new(), |g| format!(", gap {g:.3} %"));
+        let line = format!(
+            "[{done}/{}] {}: IL {:.4} %{gap} in {:.2} s",
+            self.runs, r.run_id, r.il, r.seconds
+        );
+        self.say(line, &parts);
     }
 
     fn done(&self) {

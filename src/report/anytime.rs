@@ -19,8 +19,10 @@
 //! distributions); plotters crate documentation.
 
 use super::curves::{self, Median, MIN_SECONDS, TARGET_PERCENT};
-use super::layout::{draw_legend, font, padded, under, with_legend, DrawResult, Y_FRACTION};
-use super::style::{self, color, decimals, draw_marker, log_tick_sparse, shape};
+use super::layout::{
+    chart_on, draw_legend, font, marker, padded, with_legend, DrawResult, Y_FRACTION,
+};
+use super::style::{color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle};
 use crate::experiment::record::Record;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -36,16 +38,25 @@ fn decades(lo: f64, hi: f64) -> (f64, f64) {
     (10f64.powf(a).min(lo / 1.5), 10f64.powf(b).max(hi * 1.5))
 }
 
-/// Markers along a median line: at its start, its end and two points between (by index), so
-/// that overlapping lines stay apart and the series read in grey.
-fn marker_indices(n: usize) -> [usize; 4] {
-    [0, n / 3, 2 * n / 3, n.saturating_sub(1)]
+/// Markers along the median line of series `i` (indices into its `n` points): two, at
+/// fractions of the line that differ from series to series, so that markers of lines that
+/// start and end together (every refinement starts from the same partition) do not pile up
+/// and each series still reads in grey.
+fn marker_indices(i: usize, n: usize) -> [usize; 2] {
+    let at = |f: f64| ((n.saturating_sub(1)) as f64 * f).round() as usize;
+    let shift = 0.1 * (i % 4) as f64;
+    [at(0.15 + shift), at(0.55 + shift)]
 }
 
 /// Legend of the best-known partition's line.
 const KNOWN: &str = "best-known partition (library)";
 
-pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
+pub fn convergence_svg(
+    title: &str,
+    runs: &[&Record],
+    all: &[String],
+    st: &FigureStyle,
+) -> DrawResult<String> {
     let series: Vec<(usize, Median)> = all
         .iter()
         .enumerate()
@@ -100,37 +111,42 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
     }
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 860)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (st.width(), st.px(860))).into_drawing_area();
         root.fill(&WHITE)?;
-        let (top, bottom, cols) = with_legend(&root, &names);
+        let (top, bottom, cols) = with_legend(&root, &names, st);
         // The title in a strip of its own: the top y tick label can sit at the plot's top
         // edge and must not run into it.
-        let (title_area, top) = top.split_vertically((style::TITLE * 1.4) as u32);
-        let (tw, th) = title_area.dim_in_pixel();
-        title_area.draw(&Text::new(
-            title.to_string(),
-            (tw as i32 / 2, th as i32 / 2 + 10),
-            font(style::TITLE).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
+        let top = if st.title {
+            let (title_area, rest) = top.split_vertically((st.title_text() * 1.4) as u32);
+            let (tw, th) = title_area.dim_in_pixel();
+            title_area.draw(&Text::new(
+                title.to_string(),
+                (tw as i32 / 2, th as i32 / 2 + st.px(10) as i32),
+                font(st.title_text()).pos(Pos::new(HPos::Center, VPos::Center)),
+            ))?;
+            rest
+        } else {
+            top
+        };
         let mut chart = ChartBuilder::on(&top)
-            .margin(20)
-            .margin_top(30)
-            .margin_right(60)
-            .x_label_area_size(130)
-            .y_label_area_size(170)
+            .margin(st.px(20))
+            .margin_top(st.px(30))
+            .margin_right(st.px(60))
+            .x_label_area_size(st.px(130))
+            .y_label_area_size(st.px(170))
             .build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
         chart
             .configure_mesh()
             .x_desc("time (s)")
             .y_desc("best IL so far (%)")
-            .label_style(font(style::TEXT))
-            .axis_desc_style(font(style::TITLE))
+            .label_style(font(st.text()))
+            .axis_desc_style(font(st.title_text()))
             .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
             .y_label_formatter(&|y| format!("{y:.dec$}"))
             .y_labels(6)
             .light_line_style(WHITE)
             .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(2))
+            .axis_style(BLACK.stroke_width(st.px(2)))
             .draw()?;
         let mut legend = Vec::new();
         // Bands first, so that no band covers another pipeline's line.
@@ -145,33 +161,37 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
             }
         }
         for (i, m) in &series {
+            let curve = matches!(m, Median::Curve(_));
+            legend.push((all[*i].clone(), color(*i), Some(shape(*i)), curve));
+        }
+        // Curves first, then the constructive methods' points over them.
+        let mut ordered: Vec<&(usize, Median)> = series.iter().collect();
+        ordered.sort_by_key(|(_, m)| matches!(m, Median::Point(..)));
+        for (i, m) in ordered {
             let c = color(*i);
-            let (lw, mr) = under(*i, all.len());
             match m {
                 Median::Point(t, med, lo, hi) => {
                     chart.draw_series(std::iter::once(PathElement::new(
                         vec![(*t, *lo), (*t, *hi)],
-                        c.stroke_width(4),
+                        c.stroke_width(st.line()),
                     )))?;
-                    draw_marker(chart.plotting_area(), (*t, *med), shape(*i), c, mr)?;
-                    legend.push((all[*i].clone(), c, Some(shape(*i)), false));
+                    draw_marker(chart.plotting_area(), (*t, *med), shape(*i), c, marker(st))?;
                 }
                 Median::Curve(pts) => {
                     let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-                    chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(lw)))?;
-                    for j in marker_indices(line.len()) {
-                        draw_marker(chart.plotting_area(), line[j], shape(*i), c, mr)?;
+                    chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(st.line())))?;
+                    for j in marker_indices(*i, line.len()) {
+                        draw_marker(chart.plotting_area(), line[j], shape(*i), c, marker(st))?;
                     }
-                    legend.push((all[*i].clone(), c, Some(shape(*i)), true));
                 }
             }
         }
         if let Some(b) = bound {
             chart.draw_series(DashedLineSeries::new(
                 vec![(x0, b.il), (x1, b.il)],
-                18,
-                10,
-                BLACK.stroke_width(4),
+                st.px(18),
+                st.px(10),
+                BLACK.stroke_width(st.line()),
             ))?;
             legend.push((
                 format!("certified LB ({})", b.name),
@@ -183,13 +203,13 @@ pub fn convergence_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawRes
         if let Some(il) = known_il {
             chart.draw_series(DashedLineSeries::new(
                 vec![(x0, il), (x1, il)],
-                6,
-                8,
-                RGBColor(90, 90, 90).stroke_width(3),
+                st.px(6),
+                st.px(8),
+                RGBColor(90, 90, 90).stroke_width(st.line()),
             ))?;
             legend.push((KNOWN.to_string(), RGBColor(90, 90, 90), None, true));
         }
-        draw_legend(&bottom, &legend, cols)?;
+        draw_legend(&bottom, &legend, cols, st)?;
         root.present()?;
     }
     Ok(svg)
@@ -230,7 +250,11 @@ pub fn times_to_target(records: &[Record], all: &[String]) -> Vec<(Vec<f64>, usi
         .collect()
 }
 
-pub fn time_to_target_svg(records: &[Record], all: &[String]) -> DrawResult<String> {
+pub fn time_to_target_svg(
+    records: &[Record],
+    all: &[String],
+    st: &FigureStyle,
+) -> DrawResult<String> {
     let ttt = times_to_target(records, all);
     // The axis spans every run, from the first partition found to the end of the slowest.
     let spans: Vec<(f64, f64)> = records
@@ -245,7 +269,7 @@ pub fn time_to_target_svg(records: &[Record], all: &[String]) -> DrawResult<Stri
     let (x0, x1) = decades(t_lo, t_hi);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 860)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (st.width(), st.px(940))).into_drawing_area();
         root.fill(&WHITE)?;
         // Legend names carry how many runs got there.
         let names: Vec<String> = all
@@ -253,34 +277,30 @@ pub fn time_to_target_svg(records: &[Record], all: &[String]) -> DrawResult<Stri
             .zip(&ttt)
             .map(|(p, (t, n))| format!("{p} ({}/{n})", t.len()))
             .collect();
-        let (top, bottom, cols) = with_legend(&root, &names);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(
-                format!("Time to target (best IL of the case + {TARGET_PERCENT} %)"),
-                font(style::TITLE),
-            )
-            .margin(20)
-            .margin_right(60)
-            .x_label_area_size(130)
-            .y_label_area_size(150)
+        let (top, bottom, cols) = with_legend(&root, &names, st);
+        let title = format!("Time to target (best IL of the case + {TARGET_PERCENT} %)");
+        let mut chart = chart_on(&top, st, &title)
+            .margin(st.px(20))
+            .margin_right(st.px(60))
+            .x_label_area_size(st.px(130))
+            .y_label_area_size(st.px(150))
             .build_cartesian_2d((x0..x1).log_scale(), Y_FRACTION)?;
         chart
             .configure_mesh()
             .x_desc("time (s)")
-            .y_desc("fraction of runs at target")
-            .label_style(font(style::TEXT))
-            .axis_desc_style(font(style::TITLE))
+            .y_desc("fraction at target")
+            .label_style(font(st.text()))
+            .axis_desc_style(font(st.title_text()))
             .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
             .y_label_formatter(&|y| format!("{y:.1}"))
             .y_labels(6)
             .light_line_style(WHITE)
             .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(2))
+            .axis_style(BLACK.stroke_width(st.px(2)))
             .draw()?;
         let mut legend = Vec::new();
         for (i, (times, runs)) in ttt.iter().enumerate() {
             let c = color(i);
-            let (lw, mr) = under(i, all.len());
             let n = (*runs).max(1) as f64;
             // Empirical distribution as a staircase, from the axis start to its end.
             let mut pts = vec![(x0, 0.0)];
@@ -290,13 +310,13 @@ pub fn time_to_target_svg(records: &[Record], all: &[String]) -> DrawResult<Stri
             }
             let last = times.len() as f64 / n;
             pts.push((x1, last));
-            chart.draw_series(LineSeries::new(pts, c.stroke_width(lw)))?;
+            chart.draw_series(LineSeries::new(pts, c.stroke_width(st.line())))?;
             // A marker where the curve ends its rise, or at the axis end when no run got there.
             let at = times.last().map_or((x1, 0.0), |&t| (t, last));
-            draw_marker(chart.plotting_area(), at, shape(i), c, mr)?;
+            draw_marker(chart.plotting_area(), at, shape(i), c, marker(st))?;
             legend.push((names[i].clone(), c, Some(shape(i)), true));
         }
-        draw_legend(&bottom, &legend, cols)?;
+        draw_legend(&bottom, &legend, cols, st)?;
         root.present()?;
     }
     Ok(svg)

@@ -11,7 +11,7 @@
 //! ## References
 //! plotters crate documentation.
 
-use super::style::{self, draw_marker, Shape};
+use super::style::{draw_marker, FigureStyle, Shape};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -28,14 +28,22 @@ pub(super) fn padded(lo: f64, hi: f64) -> (f64, f64) {
     (lo - 0.08 * span, hi + 0.08 * span)
 }
 
-/// Line width and marker radius of series i of n: earlier series are drawn wider and larger
-/// (and first), so that a series equal to a later one still shows around it.
-pub(super) fn under(i: usize, n: usize) -> (u32, i32) {
-    let extra = n.saturating_sub(i + 1).min(4);
-    (
-        style::LINE + 3 * extra as u32,
-        style::MARK + 4 * extra as i32,
-    )
+/// The style's marker (radius, stroke) for [`draw_marker`].
+pub(super) fn marker(st: &FigureStyle) -> (i32, u32) {
+    (st.mark(), st.line())
+}
+
+/// A chart builder on `area` with the style's title (when titles are on).
+pub(super) fn chart_on<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    st: &FigureStyle,
+    title: &str,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut b = ChartBuilder::on(area);
+    if st.title {
+        b.caption(title, font(st.title_text()));
+    }
+    b
 }
 
 pub(super) fn font(size: f64) -> TextStyle<'static> {
@@ -44,8 +52,8 @@ pub(super) fn font(size: f64) -> TextStyle<'static> {
 
 /// Legend layout: the most columns (up to 3) whose entries fit the width, entry i in column
 /// i mod cols, each column as wide as its widest entry; returns the columns' x offsets.
-pub(super) fn legend_columns(names: &[String], width: u32) -> Vec<i32> {
-    let entry = |s: &String| style::text_width(s) as i32 + 130;
+pub(super) fn legend_columns(names: &[String], width: u32, st: &FigureStyle) -> Vec<i32> {
+    let entry = |s: &String| (st.text_width(s) + st.px(130)) as i32;
     for cols in (1..=3usize.min(names.len().max(1))).rev() {
         let widths: Vec<i32> = (0..cols)
             .map(|c| {
@@ -58,10 +66,10 @@ pub(super) fn legend_columns(names: &[String], width: u32) -> Vec<i32> {
                     .unwrap_or(0)
             })
             .collect();
-        if cols == 1 || widths.iter().sum::<i32>() <= width as i32 - 40 {
+        if cols == 1 || widths.iter().sum::<i32>() <= width as i32 - st.px(40) as i32 {
             return widths
                 .iter()
-                .scan(30, |x, w| {
+                .scan(st.px(30) as i32, |x, w| {
                     let at = *x;
                     *x += w;
                     Some(at)
@@ -69,7 +77,7 @@ pub(super) fn legend_columns(names: &[String], width: u32) -> Vec<i32> {
                 .collect();
         }
     }
-    vec![30]
+    vec![st.px(30) as i32]
 }
 
 /// Split a canvas into the plot (top) and a legend strip (bottom) with `n` entries of
@@ -77,56 +85,60 @@ pub(super) fn legend_columns(names: &[String], width: u32) -> Vec<i32> {
 pub(super) fn with_legend<'a>(
     root: &DrawingArea<SVGBackend<'a>, Shift>,
     names: &[String],
+    st: &FigureStyle,
 ) -> (
     DrawingArea<SVGBackend<'a>, Shift>,
     DrawingArea<SVGBackend<'a>, Shift>,
     usize,
 ) {
     let (w, h) = root.dim_in_pixel();
-    let cols = legend_columns(names, w).len();
+    let cols = legend_columns(names, w, st).len();
     let rows = names.len().div_ceil(cols) as u32;
-    let legend_h = rows * (style::TEXT * 1.2) as u32 + 20;
+    let legend_h = rows * (st.text() * 1.2) as u32 + st.px(20);
     let (top, bottom) = root.split_vertically(h - legend_h);
     (top, bottom, cols)
 }
 
-/// One legend entry per series: line sample (optional; dashed for a black entry, the
-/// bound), marker and name.
+/// One legend entry per series: line sample (optional; dashed for a reference line, one
+/// without a marker: the bound, the best-known partition), marker and name.
 pub(super) fn draw_legend(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
     entries: &[(String, RGBColor, Option<Shape>, bool)],
     cols: usize,
+    st: &FigureStyle,
 ) -> DrawResult<()> {
     let (w, _) = area.dim_in_pixel();
     let names: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
-    let mut xs = legend_columns(&names, w);
+    let mut xs = legend_columns(&names, w, st);
     // The caller sized the strip for `cols` columns; never use more.
     xs.truncate(cols.max(1));
     let cols = xs.len();
-    let row_h = (style::TEXT * 1.2) as i32;
+    let row_h = (st.text() * 1.2) as i32;
+    let u = |v: u32| st.px(v) as i32;
     for (i, (name, c, shp, line)) in entries.iter().enumerate() {
         let x = xs[i % cols];
-        let y = 10 + (i / cols) as i32 * row_h + row_h / 2;
-        if *line && *c == RGBColor(0, 0, 0) && shp.is_none() {
-            for seg in [(x, x + 20), (x + 30, x + 50), (x + 60, x + 70)] {
+        let y = u(10) + (i / cols) as i32 * row_h + row_h / 2;
+        // A line without a marker is a reference line, drawn dashed in the figure.
+        if *line && shp.is_none() {
+            for seg in [(0, 20), (30, 50), (60, 70)] {
                 area.draw(&PathElement::new(
-                    vec![(seg.0, y), (seg.1, y)],
-                    c.stroke_width(4),
+                    vec![(x + u(seg.0), y), (x + u(seg.1), y)],
+                    c.stroke_width(st.line()),
                 ))?;
             }
         } else if *line {
             area.draw(&PathElement::new(
-                vec![(x, y), (x + 70, y)],
-                c.stroke_width(style::LINE),
+                vec![(x, y), (x + u(70), y)],
+                c.stroke_width(st.line()),
             ))?;
         }
         if let Some(s) = shp {
-            draw_marker(area, (x + 35, y), *s, *c, style::MARK)?;
+            draw_marker(area, (x + u(35), y), *s, *c, marker(st))?;
         }
         area.draw(&Text::new(
             name.clone(),
-            (x + 85, y),
-            font(style::TEXT).pos(Pos::new(HPos::Left, VPos::Center)),
+            (x + u(85), y),
+            font(st.text()).pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
     }
     Ok(())

@@ -6,14 +6,21 @@
 //!
 //! - **convergence-CASE**, one per case (instance, k), and **time-to-target**: drawn from
 //!   the runs' best-so-far curves (stage ends and search traces), see [`super::anytime`].
-//! - **boxplot-CASE**, one per case: final IL over seeds per pipeline (box = quartiles,
-//!   middle line = median, whiskers = minimum and maximum).
+//! - **strip-CASE** or **boxplot-CASE**, one per case: final IL over seeds per pipeline,
+//!   every run as a point with a line at the median while some pipeline has fewer than
+//!   [`spread::BOX_FROM`] runs on the case (quartiles of three values say little), else a
+//!   box (quartiles, median line, whiskers to minimum and maximum); see [`spread`].
 //! - **gaps** (when some record has a bound): per case and pipeline, a bar to the gap of the
 //!   best run and a diamond at the gap of the median run, to the case's best bound; the
 //!   bound's method is named in the axis title.
 //! - **profile-il** and **profile-time** (Dolan & More performance profiles, when the records
 //!   hold two or more pipelines): for each pipeline, the fraction of cases whose median final
 //!   IL (resp. median time) is within a factor tau of the best pipeline's on that case.
+//!   profile-time is drawn only when no run had a time limit ([`time_profile_skipped`]): a
+//!   run cut by the clock takes the limit, not its own time, so the ratios would compare
+//!   limits.
+//!
+//! Every figure is drawn in one [`FigureStyle`] (size preset, font size, titles).
 //!
 //! ## Complexity
 //! O(records log records) for the statistics; drawing is linear in the points drawn.
@@ -24,12 +31,17 @@
 
 mod gaps;
 mod profile;
+pub mod spread;
 
 use super::anytime;
 pub use super::curves::{median, quantile};
 use super::export::write_formats;
-use super::layout::{draw_legend, font, padded, under, with_legend, DrawResult, Y_FRACTION};
-use super::style::{self, case_label, color, decimals, draw_marker, log_tick_sparse, shape, Shape};
+use super::layout::{
+    chart_on, draw_legend, font, marker, padded, with_legend, DrawResult, Y_FRACTION,
+};
+use super::style::{
+    case_label, color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle, Shape,
+};
 use crate::error::{Error, Result};
 use crate::experiment::record::Record;
 use gaps::gaps_svg;
@@ -99,8 +111,18 @@ fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
     out
 }
 
-/// Write every figure into `dir` (SVG, PNG and PDF each); returns the files written.
-pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
+/// Why profile-time is not drawn for these records (module doc), or None when it is.
+pub fn time_profile_skipped(records: &[Record]) -> Option<String> {
+    records.iter().any(|r| r.time_limit.is_some()).then(|| {
+        "profile-time not drawn: runs had a time limit, so their times measure the limit, \
+         not the methods"
+            .to_string()
+    })
+}
+
+/// Write every figure into `dir` (SVG, PNG and PDF each) in style `st`; returns the files
+/// written.
+pub fn write_figures(records: &[Record], dir: &Path, st: &FigureStyle) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut written = Vec::new();
     let mut emit = |stem: String, svg: DrawResult<String>| -> Result<()> {
@@ -119,19 +141,24 @@ pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
         let safe = format!("{}-k{k}", file_safe(instance));
         emit(
             format!("convergence-{safe}"),
-            anytime::convergence_svg(&label, &of_case, &pipelines),
+            anytime::convergence_svg(&label, &of_case, &pipelines, st),
         )?;
+        let kind = if spread::strip(&of_case, &pipelines) {
+            "strip"
+        } else {
+            "boxplot"
+        };
         emit(
-            format!("boxplot-{safe}"),
-            boxplot_svg(&label, &of_case, &pipelines),
+            format!("{kind}-{safe}"),
+            spread::spread_svg(&label, &of_case, &pipelines, st),
         )?;
     }
     emit(
         "time-to-target".into(),
-        anytime::time_to_target_svg(records, &pipelines),
+        anytime::time_to_target_svg(records, &pipelines, st),
     )?;
     if records.iter().any(|r| r.best_bound.is_some()) {
-        emit("gaps".into(), gaps_svg(records, &cases, &pipelines))?;
+        emit("gaps".into(), gaps_svg(records, &cases, &pipelines, st))?;
     }
     if pipelines.len() >= 2 {
         let cost = |f: &dyn Fn(&Record) -> f64| -> Vec<Vec<Option<f64>>> {
@@ -160,106 +187,24 @@ pub fn write_figures(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>> {
                 &profile_ratios(&cost(&|r| r.il)),
                 &pipelines,
                 false,
+                st,
             ),
         )?;
-        emit(
-            "profile-time".into(),
-            profile_svg(
-                "Performance profile: time",
-                "ratio to the fastest median time",
-                &profile_ratios(&cost(&|r| r.seconds.max(1e-6))),
-                &pipelines,
-                true,
-            ),
-        )?;
+        if time_profile_skipped(records).is_none() {
+            emit(
+                "profile-time".into(),
+                profile_svg(
+                    "Performance profile: time",
+                    "ratio to the fastest median time",
+                    &profile_ratios(&cost(&|r| r.seconds.max(1e-6))),
+                    &pipelines,
+                    true,
+                    st,
+                ),
+            )?;
+        }
     }
     Ok(written)
-}
-
-fn boxplot_svg(title: &str, runs: &[&Record], all: &[String]) -> DrawResult<String> {
-    let pipelines: Vec<usize> = (0..all.len())
-        .filter(|&i| runs.iter().any(|r| r.pipeline == all[i]))
-        .collect();
-    let stats: Vec<(usize, [f64; 5])> = pipelines
-        .iter()
-        .map(|&i| {
-            let ils: Vec<f64> = runs
-                .iter()
-                .filter(|r| r.pipeline == all[i])
-                .map(|r| r.il)
-                .collect();
-            (i, [0.0, 0.25, 0.5, 0.75, 1.0].map(|q| quantile(&ils, q)))
-        })
-        .collect();
-    let lo = stats.iter().map(|s| s.1[0]).fold(f64::INFINITY, f64::min);
-    let hi = stats
-        .iter()
-        .map(|s| s.1[4])
-        .fold(f64::NEG_INFINITY, f64::max);
-    let (x0, x1) = padded(lo, hi);
-    let dec = decimals(x1 - x0);
-    let n = stats.len();
-    let label_w = pipelines
-        .iter()
-        .map(|&i| style::text_width(&all[i]))
-        .max()
-        .unwrap_or(0)
-        + 40;
-    let height = 260 + 110 * n as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, font(style::TITLE))
-            .margin(20)
-            .margin_right(50)
-            .x_label_area_size(130)
-            .y_label_area_size(label_w.min(style::WIDTH / 2))
-            .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))?;
-        chart
-            .configure_mesh()
-            .x_desc("final IL over seeds (%)")
-            .label_style(font(style::TEXT))
-            .axis_desc_style(font(style::TITLE))
-            .x_label_formatter(&|x| format!("{x:.dec$}"))
-            .x_labels(5)
-            .y_labels(0)
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(2))
-            .draw()?;
-        for (row, (i, q)) in stats.iter().enumerate() {
-            // First pipeline at the top.
-            let y = (n - 1 - row) as f64;
-            let c = color(*i);
-            chart.draw_series([
-                Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], c.mix(0.35).filled()),
-                Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], c.stroke_width(3)),
-            ])?;
-            chart.draw_series([
-                PathElement::new(vec![(q[0], y), (q[1], y)], c.stroke_width(3)),
-                PathElement::new(vec![(q[3], y), (q[4], y)], c.stroke_width(3)),
-                PathElement::new(vec![(q[0], y - 0.15), (q[0], y + 0.15)], c.stroke_width(3)),
-                PathElement::new(vec![(q[4], y - 0.15), (q[4], y + 0.15)], c.stroke_width(3)),
-                PathElement::new(
-                    vec![(q[2], y - 0.3), (q[2], y + 0.3)],
-                    BLACK.stroke_width(5),
-                ),
-            ])?;
-            // The median as the series' marker: a deterministic method has no box at all.
-            draw_marker(chart.plotting_area(), (q[2], y), shape(*i), c, style::MARK)?;
-            let (px, py) = chart.backend_coord(&(x0, y));
-            root.draw(&Text::new(
-                all[*i].clone(),
-                (px - 15, py),
-                font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
-            ))?;
-        }
-        root.present()?;
-    }
-    Ok(svg)
 }
 
 #[cfg(test)]

@@ -1,9 +1,14 @@
 //! # Figure style
 //!
-//! What makes a figure readable at a column's width: sizes in pixels of a 3.5 in figure at
-//! 300 dpi (text at least 8 pt = 33 px), the Okabe-Ito colour-blind-safe palette with a
-//! distinct marker per series, tick labels with as many decimals as the axis span needs, and
-//! short case labels (long generator specs are cut at a word, never rotated).
+//! The one style every figure of `microagg report` (and `microagg.report` in Python) is
+//! drawn in ([`FigureStyle`]): a size preset (one column 3.5 in, two columns 7.16 in, a slide
+//! 10 in, all at 300 dpi) and a font size (9 pt on paper, 16 pt on a slide by default), from
+//! which text, margins, the one line width every series shares and the marker size follow;
+//! no title unless asked (a paper's caption is the title). Besides: the Okabe-Ito
+//! colour-blind-safe palette with a distinct marker per series, tick labels with as many
+//! decimals as the axis span needs, instance names as published (Tarragona, Census, EIA;
+//! generated instances by their spec) and short case labels (long generator specs are cut
+//! at a word, never rotated).
 //!
 //! ## Complexity
 //! Constant per call (labels: linear in their length).
@@ -17,15 +22,132 @@ use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use plotters::style::RGBColor;
 
-/// Figure width in pixels (3.5 in at 300 dpi).
+/// Figure width in pixels of the one-column preset (3.5 in at 300 dpi).
 pub const WIDTH: u32 = (WIDTH_IN * DPI) as u32;
+
+/// Size presets of a figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Size {
+    /// One column of a two-column paper: 3.5 in wide.
+    #[default]
+    OneColumn,
+    /// Both columns of a two-column paper: 7.16 in wide.
+    TwoColumns,
+    /// A slide: 10 in wide, 16 pt text by default.
+    Slide,
+}
+
+impl Size {
+    pub fn width_in(self) -> f64 {
+        match self {
+            Size::OneColumn => WIDTH_IN,
+            Size::TwoColumns => 7.16,
+            Size::Slide => 10.0,
+        }
+    }
+
+    /// The default text size in points.
+    pub fn font_pt(self) -> f64 {
+        match self {
+            Size::OneColumn | Size::TwoColumns => 9.0,
+            Size::Slide => 16.0,
+        }
+    }
+}
+
+/// How a figure is drawn (module doc).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FigureStyle {
+    pub size: Size,
+    /// Text size in points (ticks and legends; axis titles 1 pt larger).
+    pub font_pt: f64,
+    /// Draw a title over each figure (its kind and case).
+    pub title: bool,
+}
+
+impl Default for FigureStyle {
+    fn default() -> Self {
+        FigureStyle::of(Size::OneColumn, None, false)
+    }
+}
+
+impl FigureStyle {
+    /// A preset with its default font size unless `font_pt` is given.
+    pub fn of(size: Size, font_pt: Option<f64>, title: bool) -> FigureStyle {
+        FigureStyle {
+            size,
+            font_pt: font_pt.unwrap_or(size.font_pt()),
+            title,
+        }
+    }
+
+    /// Check the font size: 5 to 40 pt.
+    pub fn check(&self) -> Result<(), String> {
+        if (5.0..=40.0).contains(&self.font_pt) {
+            Ok(())
+        } else {
+            Err(format!(
+                "--font-size {}: expected 5 to 40 points",
+                self.font_pt
+            ))
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        (self.size.width_in() * DPI).round() as u32
+    }
+
+    /// Lengths tied to the text (margins, label areas, lines, markers) grow with it.
+    pub fn scale(&self) -> f64 {
+        self.font_pt / 9.0
+    }
+
+    /// A length of the 9 pt design, in pixels at this style's text size.
+    pub fn px(&self, v: u32) -> u32 {
+        (v as f64 * self.scale()).round() as u32
+    }
+
+    /// Tick and legend text size (plotters' unit, see [`SVG_FONT_SCALE`]).
+    pub fn text(&self) -> f64 {
+        self.font_pt * DPI / 72.0 * SVG_FONT_SCALE
+    }
+
+    /// Axis title size: 1 pt larger than the text.
+    pub fn title_text(&self) -> f64 {
+        (self.font_pt + 1.0) * DPI / 72.0 * SVG_FONT_SCALE
+    }
+
+    /// The line width of every series.
+    pub fn line(&self) -> u32 {
+        self.px(LINE).max(1)
+    }
+
+    /// The marker radius of every series.
+    pub fn mark(&self) -> i32 {
+        self.px(MARK as u32).max(2) as i32
+    }
+
+    /// Approximate width in pixels of a text at [`Self::text`].
+    pub fn text_width(&self, s: &str) -> u32 {
+        (s.chars().count() as f64 * self.text() / SVG_FONT_SCALE * 0.6).ceil() as u32
+    }
+}
+
+/// An instance as it is published: the CASC files by their names in the literature
+/// (Tarragona, Census, EIA), any other (a generator spec, a file) as given.
+pub fn instance_label(instance: &str) -> String {
+    match instance.to_ascii_lowercase().as_str() {
+        "tarragona" => "Tarragona".into(),
+        "census" => "Census".into(),
+        "eia" => "EIA".into(),
+        _ => instance.to_string(),
+    }
+}
 /// plotters' SVG backend writes a font of size s as `font-size = s / 1.24`; sizes below are
 /// given in that unit so that the written text has the intended size.
 const SVG_FONT_SCALE: f64 = 1.24;
-/// Text sizes: 9 pt for ticks and legends, 10 pt for axis titles (1 pt = DPI/72 px).
-pub const TEXT: f64 = 9.0 * DPI / 72.0 * SVG_FONT_SCALE;
-pub const TITLE: f64 = 10.0 * DPI / 72.0 * SVG_FONT_SCALE;
-/// Line width and marker radius in pixels.
+/// Line width and marker radius in pixels at 9 pt text.
 pub const LINE: u32 = 5;
 pub const MARK: i32 = 13;
 
@@ -68,19 +190,20 @@ pub fn shape(i: usize) -> Shape {
     ][i % 6]
 }
 
-/// Draw a marker centred at a point of an area (data or pixel coordinates).
+/// Draw a marker of radius `r` centred at a point of an area (data or pixel coordinates);
+/// crosses are drawn with stroke width `line`.
 pub fn draw_marker<DB: DrawingBackend, CT: CoordTranslate>(
     area: &DrawingArea<DB, CT>,
     at: CT::From,
     shape: Shape,
     color: RGBColor,
-    r: i32,
+    (r, line): (i32, u32),
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
 where
     CT::From: Clone,
 {
     let filled = ShapeStyle::from(color).filled();
-    let stroke = ShapeStyle::from(color).stroke_width(LINE);
+    let stroke = ShapeStyle::from(color).stroke_width(line);
     let h = r + r / 3;
     match shape {
         Shape::Circle => area.draw(&(EmptyElement::at(at) + Circle::new((0, 0), r, filled))),
@@ -152,9 +275,10 @@ pub fn log_tick_sparse(v: f64, decades: f64) -> String {
     }
 }
 
-/// A case label of at most `max` characters: the instance name cut at the last separator
-/// that fits (with "…"), then " k=K".
+/// A case label of at most `max` characters: the instance name as published
+/// ([`instance_label`]) cut at the last separator that fits (with "…"), then " k=K".
 pub fn case_label(instance: &str, k: usize, max: usize) -> String {
+    let instance = &instance_label(instance);
     let tail = format!(" k={k}");
     let room = max.saturating_sub(tail.chars().count()).max(4);
     let name: String = if instance.chars().count() <= room {
@@ -165,11 +289,6 @@ pub fn case_label(instance: &str, k: usize, max: usize) -> String {
         format!("{}…", at.map_or(cut.as_str(), |i| &cut[..i]))
     };
     format!("{name}{tail}")
-}
-
-/// Approximate width in pixels of a text at size [`TEXT`] (for laying out label areas).
-pub fn text_width(s: &str) -> u32 {
-    (s.chars().count() as f64 * TEXT / SVG_FONT_SCALE * 0.6).ceil() as u32
 }
 
 #[cfg(test)]
@@ -189,7 +308,8 @@ mod tests {
         let l = case_label("gauss:n=90,d=2,clusters=3,seed=2", 5, 20);
         assert!(l.chars().count() <= 20 && l.ends_with(" k=5"), "{l}");
         assert_eq!(l, "gauss:n=90,d=2… k=5");
-        assert_eq!(case_label("eia", 3, 20), "eia k=3");
+        assert_eq!(case_label("eia", 3, 20), "EIA k=3");
+        assert_eq!(case_label("tarragona", 5, 20), "Tarragona k=5");
     }
 
     #[test]

@@ -18,8 +18,9 @@ use crate::experiment::bounds::gap_percent;
 use crate::experiment::record::Record;
 
 /// Output format of `microagg report`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
+    #[default]
     Markdown,
     Csv,
     Latex,
@@ -216,26 +217,86 @@ fn sources(rows: &[CaseRow]) -> Vec<String> {
     out
 }
 
-/// Render rows in a format.
-pub fn render(rows: &[CaseRow], format: Format) -> String {
-    match format {
-        Format::Markdown => markdown(rows),
-        Format::Csv => csv(rows),
-        Format::Latex => latex(rows),
+/// The names `report --columns` takes for the Markdown and LaTeX tables, one per column of
+/// [`HEADERS`] (each is also the CSV header of the same value).
+pub const KEYS: [&str; 16] = [
+    "instance",
+    "n",
+    "k",
+    "pipeline",
+    "runs",
+    "best_il",
+    "mean_il",
+    "sd_il",
+    "best_sse",
+    "mean_seconds",
+    "bound_il",
+    "bound_name",
+    "gap",
+    "gap_best_known",
+    "published_il",
+    "published_sse",
+];
+
+/// The indices of the columns named in `names` (in that order) among `available`; an
+/// unknown name is an error listing the available ones.
+fn pick(names: &[String], available: &[&str]) -> Result<Vec<usize>> {
+    if names.is_empty() {
+        return Err(Error::usage("--columns: name at least one column"));
     }
+    names
+        .iter()
+        .map(|n| {
+            available.iter().position(|a| a == n).ok_or_else(|| {
+                Error::usage(format!(
+                    "--columns: unknown column '{n}'; available: {}",
+                    available.join(",")
+                ))
+            })
+        })
+        .collect()
 }
 
-fn markdown(rows: &[CaseRow]) -> String {
-    let body: Vec<[String; 16]> = rows
+/// Render rows in a format.
+pub fn render(rows: &[CaseRow], format: Format) -> String {
+    render_columns(rows, format, None).expect("every column is known")
+}
+
+/// Render rows in a format, with only the `columns` named (None: all), in their order.
+pub fn render_columns(
+    rows: &[CaseRow],
+    format: Format,
+    columns: Option<&[String]>,
+) -> Result<String> {
+    let all = |n: usize| (0..n).collect::<Vec<usize>>();
+    Ok(match format {
+        Format::Markdown => markdown(rows, &columns.map_or(Ok(all(16)), |c| pick(c, &KEYS))?),
+        Format::Csv => csv(
+            rows,
+            &columns.map_or(Ok(all(CSV_HEADER.len())), |c| pick(c, &CSV_HEADER))?,
+        ),
+        Format::Latex => latex(rows, &columns.map_or(Ok(all(16)), |c| pick(c, &KEYS))?),
+    })
+}
+
+/// Columns aligned left (text): instance, pipeline, bound.
+fn left(j: usize) -> bool {
+    matches!(j, 0 | 3 | 11)
+}
+
+fn markdown(rows: &[CaseRow], cols: &[usize]) -> String {
+    let body: Vec<Vec<String>> = rows
         .iter()
         .zip(best_marks(rows))
         .map(|(r, b)| marked_cells(r, b, |s| format!("**{s}**")))
+        .map(|c| cols.iter().map(|&j| c[j].clone()).collect())
         .collect();
-    let widths: Vec<usize> = (0..HEADERS.len())
+    let headers: Vec<String> = cols.iter().map(|&j| HEADERS[j].to_string()).collect();
+    let widths: Vec<usize> = (0..cols.len())
         .map(|j| {
             body.iter()
                 .map(|c| c[j].len())
-                .chain([HEADERS[j].len()])
+                .chain([headers[j].len()])
                 .max()
                 .unwrap_or(1)
                 .max(3) // a Markdown delimiter cell needs hyphens besides its colon
@@ -246,7 +307,7 @@ fn markdown(rows: &[CaseRow]) -> String {
             .iter()
             .enumerate()
             .map(|(j, s)| {
-                if j == 0 || j == 3 {
+                if left(cols[j]) {
                     format!("{s:<w$}", w = widths[j])
                 } else {
                     format!("{s:>w$}", w = widths[j])
@@ -255,12 +316,12 @@ fn markdown(rows: &[CaseRow]) -> String {
             .collect();
         format!("| {} |\n", parts.join(" | "))
     };
-    let mut s = line(&HEADERS.map(String::from));
+    let mut s = line(&headers);
     let rule: Vec<String> = widths
         .iter()
         .enumerate()
         .map(|(j, w)| {
-            if j == 0 || j == 3 {
+            if left(cols[j]) {
                 format!(":{}", "-".repeat(w.saturating_sub(1)))
             } else {
                 format!("{}:", "-".repeat(w.saturating_sub(1)))
@@ -286,34 +347,38 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn csv(rows: &[CaseRow]) -> String {
-    let header = [
-        "instance",
-        "instance_name",
-        "n",
-        "d",
-        "k",
-        "pipeline",
-        "method",
-        "runs",
-        "best_il",
-        "mean_il",
-        "sd_il",
-        "best_sse",
-        "mean_seconds",
-        "bound_sse",
-        "bound_il",
-        "gap",
-        "published_il",
-        "published_sse",
-        "published_source",
-        "bound_name",
-        "bound_source",
-        "best_known_sse",
-        "gap_best_known",
-    ];
+/// Header of the summary CSV (also the names `--columns` takes with `--format csv`).
+pub const CSV_HEADER: [&str; 23] = [
+    "instance",
+    "instance_name",
+    "n",
+    "d",
+    "k",
+    "pipeline",
+    "method",
+    "runs",
+    "best_il",
+    "mean_il",
+    "sd_il",
+    "best_sse",
+    "mean_seconds",
+    "bound_sse",
+    "bound_il",
+    "gap",
+    "published_il",
+    "published_sse",
+    "published_source",
+    "bound_name",
+    "bound_source",
+    "best_known_sse",
+    "gap_best_known",
+];
+
+fn csv(rows: &[CaseRow], cols: &[usize]) -> String {
     let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
-    let mut s = header.join(",");
+    let pick = |f: &[String]| cols.iter().map(|&j| f[j].clone()).collect::<Vec<_>>();
+    let header: Vec<String> = CSV_HEADER.iter().map(|h| h.to_string()).collect();
+    let mut s = pick(&header).join(",");
     s.push('\n');
     for r in rows {
         let f = [
@@ -341,7 +406,7 @@ fn csv(rows: &[CaseRow]) -> String {
             o(r.best_known_sse),
             o(r.gap_best_known),
         ];
-        s.push_str(&f.join(","));
+        s.push_str(&pick(&f).join(","));
         s.push('\n');
     }
     s
@@ -456,13 +521,36 @@ fn tex_escape(s: &str) -> String {
     out
 }
 
-fn latex(rows: &[CaseRow]) -> String {
+/// LaTeX headers of the 16 columns.
+const TEX_HEADERS: [&str; 16] = [
+    "Instance",
+    "$n$",
+    "$k$",
+    "Pipeline",
+    "Runs",
+    "Best IL",
+    "Mean IL",
+    "SD",
+    "Best SSE",
+    "Time (s)",
+    "Bound IL",
+    "Bound",
+    "Gap (\\%)",
+    "Gap known (\\%)",
+    "Publ.\\ IL",
+    "Publ.\\ SSE",
+];
+
+fn latex(rows: &[CaseRow], cols: &[usize]) -> String {
     let mut s = String::new();
     s.push_str("% Requires \\usepackage{booktabs}. Generated by `microagg report`.\n");
-    s.push_str("\\begin{tabular}{lrrlrrrrrrrlrrrr}\n\\toprule\n");
-    s.push_str(
-        "Instance & $n$ & $k$ & Pipeline & Runs & Best IL & Mean IL & SD & Best SSE & Time (s) & Bound IL & Bound & Gap (\\%) & Gap known (\\%) & Publ.\\ IL & Publ.\\ SSE \\\\\n\\midrule\n",
-    );
+    let align: String = cols
+        .iter()
+        .map(|&j| if left(j) { 'l' } else { 'r' })
+        .collect();
+    s.push_str(&format!("\\begin{{tabular}}{{{align}}}\n\\toprule\n"));
+    let heads: Vec<&str> = cols.iter().map(|&j| TEX_HEADERS[j]).collect();
+    s.push_str(&format!("{} \\\\\n\\midrule\n", heads.join(" & ")));
     let mut prev: Option<(&str, usize)> = None;
     for (r, best) in rows.iter().zip(best_marks(rows)) {
         // A rule between instances keeps long tables readable.
@@ -491,6 +579,7 @@ fn latex(rows: &[CaseRow]) -> String {
             c[14].clone(),
             c[15].clone(),
         ];
+        let fields: Vec<&str> = cols.iter().map(|&j| fields[j].as_str()).collect();
         s.push_str(&fields.join(" & "));
         s.push_str(" \\\\\n");
     }

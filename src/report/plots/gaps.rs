@@ -3,7 +3,7 @@
 //! Per case and pipeline, a bar to the gap of the best run and a diamond at the gap of the
 //! median run, to the case's best certified bound known (see [`super`]), and a circle at the
 //! best run's gap to the best-known SSE (benchmark library) when the case has one. The axis
-//! names the methods that produced the bounds (`library`: the stored certificate).
+//! names the methods that produced the bounds (centred on the figure) (`library`: the stored certificate).
 //!
 //! ## Complexity
 //! O(records log records) for the medians; drawing is linear in the bars drawn.
@@ -21,6 +21,7 @@ pub(super) fn gaps_svg(
     records: &[Record],
     cases: &[(String, usize)],
     all: &[String],
+    st: &FigureStyle,
 ) -> DrawResult<String> {
     // Per case and pipeline: (pipeline index, best-run gap, median-run gap).
     let mut rows: Vec<(String, GapBars)> = Vec::new();
@@ -69,41 +70,43 @@ pub(super) fn gaps_svg(
     }
     let label_w = rows
         .iter()
-        .map(|(l, _)| style::text_width(l))
+        .map(|(l, _)| st.text_width(l))
         .max()
         .unwrap_or(0)
-        + 40;
-    let bar_h = 34.0;
-    let height = 420 + (bar_h as u32 + 4) * slots as u32 + 30 * rows.len() as u32;
+        + st.px(40);
+    let height = st.px(420 + 38 * slots as u32 + 30 * rows.len() as u32);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (st.width(), height)).into_drawing_area();
         root.fill(&WHITE)?;
-        let (top, bottom, cols) = with_legend(&root, &names);
+        let (top, bottom, cols) = with_legend(&root, &names, st);
         let total = slots as f64 + rows.len() as f64 * 0.8;
-        let mut chart = ChartBuilder::on(&top)
-            .caption("Gap of the best run to the bound", font(style::TITLE))
-            .margin(20)
-            .margin_right(50)
-            .x_label_area_size(130)
-            .y_label_area_size(label_w.min(style::WIDTH / 2))
+        let mut chart = chart_on(&top, st, "Gap of the best run to the bound")
+            .margin(st.px(20))
+            .margin_right(st.px(50))
+            .x_label_area_size(st.px(130))
+            .y_label_area_size(label_w.min(st.width() / 2))
             .build_cartesian_2d(x0..x1, 0.0..total)?;
         chart
             .configure_mesh()
-            .x_desc(format!(
-                "gap to the best bound known: {} (%)",
-                methods.join(", ")
-            ))
-            .label_style(font(style::TEXT))
-            .axis_desc_style(font(style::TITLE))
+            .label_style(font(st.text()))
+            .axis_desc_style(font(st.title_text()))
             .x_label_formatter(&|x| format!("{x:.dec$}"))
             .x_labels(5)
             .y_labels(0)
             .disable_y_mesh()
             .light_line_style(WHITE)
             .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(2))
+            .axis_style(BLACK.stroke_width(st.px(2)))
             .draw()?;
+        // The axis title centred on the figure, not on the plot: the case labels take the
+        // left of a column and a title centred on the rest would run past the right edge.
+        let (tw, th) = top.dim_in_pixel();
+        top.draw(&Text::new(
+            format!("gap to best bound: {} (%)", methods.join(", ")),
+            (tw as i32 / 2, th as i32 - st.px(30) as i32),
+            font(st.title_text()).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
         // Rows from the top: a case's bars one per slot, 0.8 slot between cases.
         let mut y = total - 0.4;
         for (label, bars) in &rows {
@@ -119,7 +122,7 @@ pub(super) fn gaps_svg(
                     (med, y - 0.5),
                     Shape::Diamond,
                     RGBColor(0, 0, 0),
-                    style::MARK - 2,
+                    marker(st),
                 )?;
                 if let Some(g) = known {
                     draw_marker(
@@ -127,7 +130,7 @@ pub(super) fn gaps_svg(
                         (g, y - 0.5),
                         Shape::Circle,
                         RGBColor(90, 90, 90),
-                        style::MARK - 2,
+                        marker(st),
                     )?;
                 }
                 y -= 1.0;
@@ -135,8 +138,8 @@ pub(super) fn gaps_svg(
             let (px, py) = chart.backend_coord(&(0.0, (y_top + y) / 2.0));
             root.draw(&Text::new(
                 label.clone(),
-                (px - 15, py),
-                font(style::TEXT).pos(Pos::new(HPos::Right, VPos::Center)),
+                (px - st.px(15) as i32, py),
+                font(st.text()).pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
             y -= 0.8;
         }
@@ -158,7 +161,7 @@ pub(super) fn gaps_svg(
                 false,
             ));
         }
-        draw_legend(&bottom, &legend, cols)?;
+        draw_legend(&bottom, &legend, cols, st)?;
         root.present()?;
     }
     Ok(svg)

@@ -18,6 +18,7 @@ pub(super) fn profile_svg(
     ratios: &[Vec<f64>],
     all: &[String],
     log_x: bool,
+    st: &FigureStyle,
 ) -> DrawResult<String> {
     let cases = ratios.iter().map(|r| r.len()).max().unwrap_or(0).max(1) as f64;
     let finite = ratios
@@ -34,9 +35,9 @@ pub(super) fn profile_svg(
     };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (style::WIDTH, 800)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (st.width(), st.px(800))).into_drawing_area();
         root.fill(&WHITE)?;
-        let (top, bottom, cols) = with_legend(&root, all);
+        let (top, bottom, cols) = with_legend(&root, all, st);
         let mut legend = Vec::new();
         let steps = |r: &[f64]| -> Vec<(f64, f64)> {
             // rho jumps at each ratio; drawn as a staircase from tau = 1 to t_max.
@@ -56,66 +57,69 @@ pub(super) fn profile_svg(
                 let mut chart = $chart;
                 for (i, r) in ratios.iter().enumerate() {
                     let c = color(i);
-                    let (lw, mr) = under(i, ratios.len());
                     let pts = steps(r);
-                    chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(lw)))?;
-                    // Markers at the jumps (and at tau = 1), so overlapping lines stay apart.
-                    for &(x, y) in pts.iter().skip(1).step_by(2) {
-                        draw_marker(chart.plotting_area(), (x, y), shape(i), c, mr)?;
-                    }
+                    chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(st.line())))?;
+                    // One marker where the profile reaches its last value (it names the
+                    // series in grey print); markers at every jump would crowd the steps.
+                    let last_jump = pts.len().saturating_sub(2);
+                    draw_marker(
+                        chart.plotting_area(),
+                        pts[last_jump],
+                        shape(i),
+                        c,
+                        marker(st),
+                    )?;
                     legend.push((all[i].clone(), c, Some(shape(i)), true));
                 }
             }};
         }
         let y_desc = "fraction of cases";
         if log_x {
-            let mut chart = ChartBuilder::on(&top)
-                .caption(title, font(style::TITLE))
-                .margin(20)
-                .margin_right(40)
-                .x_label_area_size(130)
-                .y_label_area_size(150)
+            let mut chart = chart_on(&top, st, title)
+                .margin(st.px(20))
+                .margin_right(st.px(40))
+                .x_label_area_size(st.px(130))
+                .y_label_area_size(st.px(150))
                 .build_cartesian_2d((1.0 / 1.25..t_max).log_scale(), Y_FRACTION)?;
             chart
                 .configure_mesh()
                 .x_desc(x_desc)
                 .y_desc(y_desc)
-                .label_style(font(style::TEXT))
-                .axis_desc_style(font(style::TITLE))
+                .label_style(font(st.text()))
+                .axis_desc_style(font(st.title_text()))
                 .x_label_formatter(&|x| log_tick_sparse(*x, t_max.log10()))
                 .y_label_formatter(&|y| format!("{y:.1}"))
                 .y_labels(6)
                 .light_line_style(WHITE)
                 .bold_line_style(BLACK.mix(0.12))
-                .axis_style(BLACK.stroke_width(2))
+                .axis_style(BLACK.stroke_width(st.px(2)))
                 .draw()?;
             draw!(chart);
         } else {
             let dec = decimals(t_max - 1.0);
-            let mut chart = ChartBuilder::on(&top)
-                .caption(title, font(style::TITLE))
-                .margin(20)
-                .margin_right(40)
-                .x_label_area_size(130)
-                .y_label_area_size(150)
+            let mut chart = chart_on(&top, st, title)
+                .margin(st.px(20))
+                .margin_right(st.px(40))
+                .x_label_area_size(st.px(130))
+                .y_label_area_size(st.px(150))
                 .build_cartesian_2d(1.0 - 0.04 * (t_max - 1.0)..t_max, Y_FRACTION)?;
             chart
                 .configure_mesh()
                 .x_desc(x_desc)
                 .y_desc(y_desc)
-                .label_style(font(style::TEXT))
-                .axis_desc_style(font(style::TITLE))
+                .label_style(font(st.text()))
+                .axis_desc_style(font(st.title_text()))
                 .x_label_formatter(&|x| format!("{x:.dec$}"))
                 .y_label_formatter(&|y| format!("{y:.1}"))
                 .y_labels(6)
                 .x_labels(5)
                 .light_line_style(WHITE)
                 .bold_line_style(BLACK.mix(0.12))
-                .axis_style(BLACK.stroke_width(2))
+                .axis_style(BLACK.stroke_width(st.px(2)))
                 .draw()?;
             draw!(chart);
         }
-        draw_legend(&bottom, &legend, cols)?;
+        draw_legend(&bottom, &legend, cols, st)?;
         root.present()?;
     }
     Ok(svg)
