@@ -28,6 +28,7 @@ pub mod bnp_certificate;
 pub mod bound;
 pub mod certificate;
 pub mod data;
+pub mod docs;
 pub mod error;
 pub mod exact;
 pub mod experiment;

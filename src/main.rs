@@ -3,16 +3,25 @@
 
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use microagg::error::Error;
 use microagg::interrupt;
 use microagg::output::note;
 use std::process::ExitCode;
 
+/// The version and the git commit the program was built from ("unknown" outside a git
+/// checkout, e.g. from a source tarball), for `--version` and bug reports.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("MICROAGG_GIT_COMMIT"),
+    ")"
+);
+
 #[derive(Parser)]
 #[command(
     name = "microagg",
-    version,
+    version = VERSION,
     about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds"
 )]
 struct Cli {
@@ -60,6 +69,9 @@ enum Command {
     Experiment(cli::study::ExperimentArgs),
     /// Summarise a results directory: table (md, csv or latex) on stdout, figures (SVG, PNG, PDF) in DIR/figures.
     Report(cli::study::ReportArgs),
+    /// Write the generated reference pages of the documentation site.
+    #[command(hide = true)]
+    Docs(cli::docs::DocsArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +92,7 @@ fn main() -> ExitCode {
         Command::Demo(a) => cli::study::demo(a),
         Command::Experiment(a) => cli::study::experiment(a),
         Command::Report(a) => cli::study::report(a),
+        Command::Docs(a) => cli::docs::docs(a, Cli::command()),
     };
     match outcome {
         Ok(code) => code,

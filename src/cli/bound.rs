@@ -58,7 +58,7 @@ pub struct BoundArgs {
     /// resumes column generation, the bound is the best over all rounds. bnp: rounds at the
     /// root (default 50), and one round at every other node. 0 means no cuts at all (bnp:
     /// neither at the root nor at the nodes). Costs time, raises the bound where the LP
-    /// relaxation is weak (studies/study-colgen.txt). nn takes no cuts
+    /// relaxation is weak. nn takes no cuts
     #[arg(long)]
     pub cuts: Option<usize>,
     /// bnp: after the root, try to prove optimality by enumerating every group whose reduced
@@ -84,7 +84,7 @@ pub struct BoundArgs {
     /// bnp: also separate subset-row cuts with multipliers 1/q (q = 2..9) on the records of
     /// the master's fractional blocks (records joined by fractional columns), at most N
     /// records each (2..=32), right side floor(|C| / q) (proofs/P21 Part F); they share the
-    /// --max-cuts cap. Off by default (old commands reproduce).
+    /// --max-cuts cap. Off by default.
     #[arg(long, value_name = "N")]
     pub big_cuts: Option<usize>,
     /// bnp: the group-count row sum_S x_S <= floor(n/k) in every node's master
@@ -164,8 +164,8 @@ pub struct BoundArgs {
     #[arg(long, value_name = "SECS")]
     pub master_upper: Option<f64>,
     /// colgen: most master solves (default 10000); the master phase ends there even with
-    /// time left, then the final evaluations run. Census k = 10 reaches 10000 at about
-    /// 960 s on a 2-core AMD EPYC VM (study-colgen.txt "18-k10g").
+    /// time left, then the final evaluations run (on Census with k = 10 that takes about
+    /// 16 minutes on two cores).
     #[arg(long, value_name = "N")]
     pub max_iterations: Option<usize>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.

@@ -10,6 +10,7 @@
 //! - [`labels`] holds `check` and `combine`;
 //! - [`study`] holds `experiment`, `report`, `demo` and `bench`;
 //! - [`list`] holds `list` (methods and bounds);
+//! - [`docs`] holds the hidden `docs` (the site's generated reference pages);
 //! - [`data`] holds the data options every data command shares;
 //! - [`values`] holds the value parsers and value enums of closed choices, among them the one
 //!   `--time-limit` parser.
@@ -22,6 +23,7 @@
 
 pub mod bound;
 pub mod data;
+pub mod docs;
 pub mod exact;
 pub mod labels;
 pub mod library;
