@@ -24,7 +24,7 @@ def doc_block(obj):
 
 def signature(name, obj):
     try:
-        return f"```python\n{name}{inspect.signature(obj)}\n```\n"
+        return f"```python signature\n{name}{inspect.signature(obj)}\n```\n"
     except (TypeError, ValueError):  # a builtin without a text signature
         return ""
 
