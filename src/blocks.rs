@@ -88,8 +88,7 @@ pub enum RepairMode {
     /// Improve the pooled groups with descent, starting from them.
     #[default]
     Descent,
-    /// Solve the pooled records again with the whole pipeline (the repair before descent
-    /// became the default; the published blocked figures up to section 12 of the study).
+    /// Solve the pooled records again with the whole pipeline (slower; different labels).
     Resolve,
     /// No repair: the blocks' groups as they are.
     None,

@@ -30,6 +30,7 @@ pub mod bound;
 pub mod certificate;
 pub mod cli;
 pub mod data;
+pub mod docs;
 pub mod error;
 pub mod exact;
 pub mod experiment;

@@ -65,6 +65,7 @@ pub use record::SplitRecord;
 
 /// The `run` options that split a run into units.
 #[derive(clap::Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Large files: strata, blocks, parts")]
 pub struct SplitArgs {
     /// Strata columns (by name or 1-based position, comma-separated): groups never mix two
     /// strata; the columns are read as text and are not numeric attributes.
@@ -75,8 +76,8 @@ pub struct SplitArgs {
     #[arg(long, value_name = "SIZE")]
     pub blocks: Option<usize>,
     /// How --blocks repairs the borders: `descent` improves the groups along each cut from
-    /// where they are (default), `resolve` solves them again with the whole pipeline (the
-    /// earlier repair: slower, different labels), `none` keeps the blocks' groups.
+    /// where they are (default), `resolve` solves them again with the whole pipeline
+    /// (slower, different labels), `none` keeps the blocks' groups.
     #[arg(
         long,
         value_enum,
@@ -98,8 +99,7 @@ pub struct SplitArgs {
     pub block_cut: blocks::CutRule,
     /// --blocks: half-width W of the strip along each cut whose groups the repair pools,
     /// in median group radii of the cut's node (default 0.65 with `descent`, 1 with
-    /// `resolve`; 0.5 was the descent default before): wider strips repair more of the
-    /// blocks' loss for more time.
+    /// `resolve`): wider strips repair more of the blocks' loss for more time.
     #[arg(
         long,
         value_name = "W",
@@ -109,8 +109,8 @@ pub struct SplitArgs {
     pub block_slab: Option<f64>,
     /// --blocks: the descent repair's neighbour lists (1 + EPS)-approximate (descent's
     /// `approx`; default: the value the pipeline's descent stage is given, else 1; 0 =
-    /// exact lists, the default before): EPS = 1 makes the repair's lists several times
-    /// cheaper for almost the same IL.
+    /// exact lists): EPS = 1 makes the repair's lists several times cheaper for almost the
+    /// same IL.
     #[arg(
         long,
         value_name = "EPS",

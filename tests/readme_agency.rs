@@ -1,5 +1,5 @@
-//! The README's agency workflow (issue 22, "Done when"): every command of the section "An
-//! agency's workflow" runs as written (from a copy of `examples/agency/`, `microagg` being
+//! The agency workflow of the docs (docs/tutorials/release.md, the block marked
+//! `sh test=readme_agency`): every command of the block runs as written (from a copy of `examples/agency/`, `microagg` being
 //! this build's binary), exits as the section says (2 where it quotes an error, else 0),
 //! and prints every line the section quotes after it (times masked); the JSON record of
 //! step 3 holds the figures the section quotes, and its released file has no id and its rows
@@ -8,22 +8,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The section's code lines (the four-space indented block lines, indentation removed;
-/// empty lines kept as empty, they end a command's quoted output).
+/// The page that holds the workflow, from the repository root.
+const PAGE: &str = "docs/tutorials/release.md";
+
+/// The block's lines (empty lines kept as empty, they end a command's quoted output).
 fn section_code() -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let start = readme
-        .find("### An agency's workflow")
-        .expect("the README has the agency section");
-    let end = start + readme[start..].find("\n### ").expect("a next section");
-    readme[start..end]
-        .lines()
-        .filter_map(|l| match l.strip_prefix("    ") {
-            Some(code) => Some(code.to_string()),
-            None => l.trim().is_empty().then(String::new),
-        })
-        .collect()
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(PAGE)).unwrap();
+    let start = page
+        .find("```sh test=readme_agency\n")
+        .unwrap_or_else(|| panic!("{PAGE} has the block marked sh test=readme_agency"));
+    let body = &page[start..][page[start..].find('\n').unwrap() + 1..];
+    let end = body.find("```").expect("the block ends");
+    body[..end].lines().map(str::to_string).collect()
 }
 
 /// A command (continuation lines joined) with the comment lines that follow it.

@@ -311,8 +311,8 @@ fn the_markdown_report_has_a_wilcoxon_section_per_pair() {
     }
 }
 
-/// The README shows one figure of each kind (docs/figures/, drawn from this fixture at 60 %
-/// of the column-wide size). Redraw them with
+/// The docs' comparison tutorial (docs/tutorials/compare.md) shows one figure of each kind
+/// (docs/figures/, drawn from this fixture at 60 % of the column-wide size). Redraw them with
 /// `MICROAGG_UPDATE_DOCS_FIGURES=1 cargo test --release --test report_figures`.
 #[test]
 fn readme_figures_exist_and_are_small() {
@@ -337,8 +337,10 @@ fn readme_figures_exist_and_are_small() {
             std::fs::write(docs.join(format!("{name}.png")), png).unwrap();
         }
     }
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/tutorials/compare.md"),
+    )
+    .unwrap();
     for (name, _) in kinds {
         let path = docs.join(format!("{name}.png"));
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -346,8 +348,8 @@ fn readme_figures_exist_and_are_small() {
         let png = Pixmap::decode_png(&bytes).unwrap();
         assert_eq!(png.width(), (style::WIDTH as f32 * 0.6).round() as u32);
         assert!(
-            readme.contains(&format!("docs/figures/{name}.png")),
-            "README shows {name}.png"
+            page.contains(&format!("](../figures/{name}.png)")),
+            "docs/tutorials/compare.md shows {name}.png"
         );
     }
 }

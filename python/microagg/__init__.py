@@ -351,10 +351,19 @@ def solve_exact(
     )
 
 
-def methods() -> List[Dict[str, Any]]:
-    """Every method of the registry: ``name``, ``kind`` (initializer or refiner),
-    ``summary``, ``reference``, ``params`` (defaults) and ``params_doc``."""
-    return json.loads(_core.methods())
+def methods() -> Any:
+    """Every method of the registry as a pandas DataFrame, one row per method in the
+    registry's order (initializers first), with the columns ``name``, ``kind``
+    (``initializer`` or ``refiner``), ``summary``, ``reference``, ``params`` (a dict of the
+    defaults) and ``params_doc`` (a dict of what each parameter does), as
+    ``microagg list --json``.
+
+    >>> microagg.methods().set_index("name").loc["ils", "params"]["stall"]
+    """
+    import pandas as pd
+
+    columns = ["name", "kind", "summary", "reference", "params", "params_doc"]
+    return pd.DataFrame(json.loads(_core.methods()), columns=columns)
 
 
 def experiment(
@@ -384,3 +393,9 @@ def experiment(
     df.attrs["interrupted"] = interrupted
     df.attrs["records"] = records
     return df
+
+
+def __dir__() -> List[str]:
+    """The public names (``__all__``) and the submodule ``dask``, not the helpers this
+    module imports (numpy, json, os, typing)."""
+    return sorted(__all__ + ["dask", "__version__"])

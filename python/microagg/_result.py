@@ -158,6 +158,14 @@ class BoundResult:
     details: Dict[str, Any]
     interrupted: bool
 
+    def __repr__(self) -> str:
+        status = "certified" if self.certified else "not certified"
+        flag = ", interrupted" if self.interrupted else ""
+        return (
+            f"BoundResult({self.method}: SSE >= {self.lower_bound:.6f}, "
+            f"IL >= {self.il_lower_bound:.6f} %, {status}, {self.seconds:.3f} s{flag})"
+        )
+
 
 @dataclass
 class CheckResult:
@@ -182,6 +190,13 @@ class CheckResult:
     max_group_size: int
     undersized: List[tuple]
     undersized_groups: int
+
+    def __repr__(self) -> str:
+        status = "feasible" if self.feasible else f"infeasible: {self.undersized_groups} group(s) below k={self.k}"
+        return (
+            f"CheckResult({status}, sse={self.sse:.6f}, il={self.il:.6f}, groups={self.groups} "
+            f"of {self.min_group_size}..{self.max_group_size} records)"
+        )
 
 
 @dataclass
@@ -212,3 +227,13 @@ class ExactResult:
     note: Optional[str]
     interrupted: bool
     record: Dict[str, Any]
+
+    def __repr__(self) -> str:
+        status = "proven optimal" if self.proven_optimal else "not proven"
+        gap = f", gap={self.gap:.6f} %" if self.gap is not None else ""
+        note = f", {self.note}" if self.note else ""
+        flag = ", interrupted" if self.interrupted else ""
+        return (
+            f"ExactResult(sse={self.sse:.6f}, il={self.il:.6f}, {status}{gap}, "
+            f"method={self.method!r}{note}{flag})"
+        )

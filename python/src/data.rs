@@ -173,10 +173,38 @@ impl Data {
         self.inst.has_missing()
     }
 
+    /// `Data('tarragona', n=834, d=13, columns=['A', 'B', ...], sha256='1f2e3d4c...')`,
+    /// with the weights' column and `missing cells` when there are any.
+    fn __repr__(&self) -> String {
+        let inst = &self.inst;
+        let shown: Vec<String> = inst.columns.iter().take(6).map(|c| quoted(c)).collect();
+        let more = if inst.columns.len() > 6 { ", ..." } else { "" };
+        let sha: String = inst.sha256.chars().take(12).collect();
+        let mut extra = String::new();
+        if let Some(w) = &inst.weights {
+            extra += &format!(", weights={}", quoted(&w.column));
+        }
+        if inst.has_missing() {
+            extra += ", missing cells";
+        }
+        format!(
+            "Data({}, n={}, d={}, columns=[{}{more}], sha256='{sha}...'{extra})",
+            quoted(&inst.name),
+            inst.n,
+            inst.d,
+            shown.join(", ")
+        )
+    }
+
     /// The original values (n*d float64, native byte order, row-major).
     fn raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         f64_bytes(py, &self.inst.raw)
     }
+}
+
+/// `text` as a Python string literal in single quotes.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// `values` as native-endian float64 bytes.

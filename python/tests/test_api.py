@@ -108,10 +108,37 @@ def _partitions_sse(Y, k):
 
 
 def test_methods_lists_the_registry():
-    ms = {m["name"]: m for m in microagg.methods()}
-    assert ms["mdav"]["kind"] == "initializer" and ms["ils"]["kind"] == "refiner"
-    assert "stall" in ms["ils"]["params"] and "stall" in ms["ils"]["params_doc"]
-    assert all(m["reference"] for m in ms.values())
+    df = microagg.methods()
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns) == ["name", "kind", "summary", "reference", "params", "params_doc"]
+    ms = df.set_index("name")
+    assert ms.loc["mdav", "kind"] == "initializer" and ms.loc["ils", "kind"] == "refiner"
+    assert "stall" in ms.loc["ils", "params"] and "stall" in ms.loc["ils", "params_doc"]
+    assert df["reference"].astype(bool).all()
+    assert df["name"].is_unique and df["name"].iloc[0] == "mdav"
+
+
+def test_dir_shows_the_public_names_only():
+    names = dir(microagg)
+    for helper in ("np", "os", "json", "Any", "Optional"):
+        assert helper not in names
+    for public in microagg.__all__:
+        assert public in names and hasattr(microagg, public)
+
+
+def test_reprs_say_what_the_objects_are():
+    data = microagg.load("gauss:n=30,d=2,clusters=3,seed=1")
+    assert repr(data).startswith("Data('gauss")
+    assert "n=30, d=2" in repr(data) and "sha256=" in repr(data)
+    r = microagg.run(data, k=3, method="mdav")
+    assert repr(r).startswith("Result(method='mdav', k=3, il=")
+    b = microagg.bound(data, 3)
+    assert repr(b).startswith("BoundResult(nn") and "certified" in repr(b)
+    e = microagg.solve_exact("gauss:n=12,d=2,clusters=3,seed=1", 3)
+    text = repr(e)
+    assert text.startswith("ExactResult(") and "proven optimal" in text and "labels" not in text
+    c = microagg.check(data, 3, r.labels)
+    assert repr(c).startswith("CheckResult(feasible, ")
 
 
 def test_experiment_returns_the_records(tmp_path):

@@ -17,6 +17,7 @@ use crate::output;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Clone)]
+#[command(next_help_heading = "Data")]
 pub struct DataArgs {
     /// Data: a CSV file path, an instance id (tarragona, census, eia), or a generator spec
     /// (uniform:n=1000,d=5,seed=1; gauss:n=..,d=..,clusters=5; sim1; sim2:seed=3; sim3).

@@ -10,6 +10,7 @@
 //! - [`labels`] holds `check` and `combine`;
 //! - [`study`] holds `experiment`, `report`, `demo` and `bench`;
 //! - [`list`] holds `list` (methods and bounds);
+//! - [`docs`] holds the hidden `docs` (the site's generated reference pages);
 //! - [`data`] holds the data options every data command shares;
 //! - [`values`] holds the value parsers and value enums of closed choices, among them the one
 //!   `--time-limit` parser.
@@ -22,6 +23,7 @@
 
 pub mod bound;
 pub mod data;
+pub mod docs;
 pub mod exact;
 pub mod labels;
 pub mod library;
@@ -34,13 +36,22 @@ use crate::error::Error;
 use crate::interrupt;
 use crate::output::note;
 use crate::registry::Registry;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
+
+/// The version and the git commit the program was built from ("unknown" outside a git
+/// checkout, e.g. from a source tarball), for `--version` and bug reports.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("MICROAGG_GIT_COMMIT"),
+    ")"
+);
 
 #[derive(Parser)]
 #[command(
     name = "microagg",
-    version,
+    version = VERSION,
     about = "Microaggregation workbench: heuristics, local search, exact solvers and lower bounds"
 )]
 struct Cli {
@@ -88,6 +99,9 @@ enum Command {
     Experiment(study::ExperimentArgs),
     /// Summarise a results directory: table (md, csv or latex) on stdout, figures (SVG, PNG, PDF) in DIR/figures.
     Report(study::ReportArgs),
+    /// Write the generated reference pages of the documentation site.
+    #[command(hide = true)]
+    Docs(docs::DocsArgs),
 }
 
 /// The `microagg` command line over `registry` (installed first, so that every command
@@ -116,6 +130,7 @@ pub fn main() -> ExitCode {
         Command::Demo(a) => study::demo(a),
         Command::Experiment(a) => study::experiment(a),
         Command::Report(a) => study::report(a),
+        Command::Docs(a) => docs::docs(a, Cli::command()),
     };
     match outcome {
         Ok(code) => code,

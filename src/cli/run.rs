@@ -34,58 +34,58 @@ pub struct RunArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// Pipeline: an initializer name, optionally followed by refiners joined with '+'.
-    #[arg(long)]
+    #[arg(long, help_heading = "Method and budget")]
     pub method: String,
     /// Base seed; every stage gets a seed derived from it and the run's identity, and the
     /// released file's shuffled row order one derived from it and the input file's bytes.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, help_heading = "Method and budget")]
     pub seed: u64,
     /// Wall-clock limit in seconds for the whole pipeline. A refiner stops at it and keeps
     /// its best partition so far; an initializer that checks it between its groups (mdav,
     /// cbfs, mdav-nc and the other MDAV-style ones) stops there too, and the run then ends
     /// with an "interrupted" error, as an initializer has no partial partition. The result
     /// depends on the machine's speed; use --max-steps for a repeatable budget.
-    #[arg(long, value_parser = values::time_limit)]
+    #[arg(long, value_parser = values::time_limit, help_heading = "Method and budget")]
     pub time_limit: Option<f64>,
     /// Step budget of every refiner stage (stop reason step_limit): unlike a time limit,
     /// runs with the same seed and budget give identical labels on any machine.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), help_heading = "Method and budget")]
     pub max_steps: Option<u64>,
     /// Algorithm parameter, METHOD.KEY=VALUE (repeatable), e.g. vmdav.gamma=1.1.
-    #[arg(long = "param")]
+    #[arg(long = "param", help_heading = "Method and budget")]
     pub params: Vec<String>,
     /// Write one group label per input row, in input order.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub labels_out: Option<PathBuf>,
     /// Write the released file: the input CSV with the run's columns microaggregated
     /// (original units), the --identifiers columns dropped and the rows shuffled by
     /// default (the input's order and ids can re-identify records; see --row-order,
     /// --identifier-release).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub masked_out: Option<PathBuf>,
     /// Print one JSON object on stdout instead of text.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub json: bool,
     /// Write a search trace (seconds, stage, step, current IL, best IL): CSV, or JSON
     /// lines when FILE ends in .jsonl or .json.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub trace: Option<PathBuf>,
     /// Also compute a lower bound (see `microagg list`) after the run and report
     /// lower_bound, il_lower_bound, bound_certified and gap_percent = 100 (SSE - LB) / LB.
-    #[arg(long, value_parser = values::bound_name())]
+    #[arg(long, value_parser = values::bound_name(), help_heading = "Lower bound")]
     pub bound: Option<String>,
     /// Parameter of the --bound, KEY=VALUE (repeatable), e.g. cuts=5 or time_limit=30
     /// (default time limit: the run's); `microagg list` shows each bound's parameters.
-    #[arg(long = "bound-param", requires = "bound")]
+    #[arg(long = "bound-param", requires = "bound", help_heading = "Lower bound")]
     pub bound_params: Vec<String>,
     /// Missing values (empty or NA cells) in the chosen columns: refuse (stop, naming file,
     /// row and column) or ignore (left out of distances, centroids and SSE; `mdav` only;
     /// docs/missing-values.md).
-    #[arg(long, value_enum, default_value_t = crate::missing::MissingPolicy::Refuse)]
+    #[arg(long, value_enum, default_value_t = crate::missing::MissingPolicy::Refuse, help_heading = "Missing values")]
     pub missing: crate::missing::MissingPolicy,
     /// With --missing ignore and --masked-out: keep a missing input cell missing in the
     /// released file (its bytes copied) or fill it with its group's released value.
-    #[arg(long, value_enum, default_value_t = crate::missing::MissingRelease::Keep)]
+    #[arg(long, value_enum, default_value_t = crate::missing::MissingRelease::Keep, help_heading = "Missing values")]
     pub missing_release: crate::missing::MissingRelease,
     #[command(flatten)]
     pub split: crate::parts::SplitArgs,

@@ -69,8 +69,8 @@ pub struct BenchArgs {
     /// --scale: number of attributes.
     #[arg(long, default_value_t = 10)]
     pub d: usize,
-    /// Time the cases side by side with sdcMicro's C++ MDAV: the driver built from
-    /// `../shared/peers/sdcmicro/` (its README), called as `BIN data.csv K REPS LABELS`.
+    /// Time the cases side by side with sdcMicro's C++ MDAV: BIN is a driver built from
+    /// sdcMicro's `src/Mdav.cpp`, called as `BIN data.csv K REPS LABELS`.
     /// Prints our call and process CPU, the peer's call, the ratios and whether the
     /// partitions agree.
     #[arg(long, value_name = "BIN", conflicts_with = "scale")]

@@ -88,7 +88,7 @@ impl From<ReportFormat> for crate::report::Format {
     }
 }
 
-/// `--progress` and `--quiet`: the progress line on stderr ([`microagg::progress`]).
+/// `--progress` and `--quiet`: the progress line on stderr ([`crate::progress`]).
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct ProgressArgs {
     /// Show progress on stderr (best IL, bound, gap, time, steps per second) even when
@@ -102,8 +102,8 @@ pub struct ProgressArgs {
 }
 
 impl ProgressArgs {
-    pub fn show(self) -> microagg::progress::Show {
-        microagg::progress::Show::from_flags(self.progress, self.quiet)
+    pub fn show(self) -> crate::progress::Show {
+        crate::progress::Show::from_flags(self.progress, self.quiet)
     }
 }
 

@@ -40,13 +40,14 @@
 use super::bounds::{self, BoundRequest};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, StageSpec};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A study as written in its TOML file.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Suite {
     /// Name of the study (default: the file stem).
@@ -76,6 +77,7 @@ pub struct Suite {
     pub max_steps: Option<u64>,
     /// Lower bounds to compute once per (instance, k); gaps are reported against the best.
     #[serde(default)]
+    #[schemars(with = "Vec<BoundEntryShape>")]
     pub bounds: Vec<BoundEntry>,
     /// Keep a search trace in every run record: a line per new best partition and per
     /// refiner stage end (stage, step, current and best IL; repeatable apart from its
@@ -100,7 +102,7 @@ pub struct Suite {
 }
 
 /// One pipeline of a suite.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PipelineEntry {
     /// Label in records and tables (default: `method`); labels must be distinct.
@@ -108,8 +110,9 @@ pub struct PipelineEntry {
     pub name: Option<String>,
     /// `init+refiner+...`, as for `microagg run --method`.
     pub method: String,
-    /// Per-stage parameters: `{ stage = { key = value } }`.
+    /// Per-stage parameters: `{ stage = { key = value } }`, the keys of `microagg list`.
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, BTreeMap<String, Value>>")]
     pub params: BTreeMap<String, BTreeMap<String, toml::Value>>,
 }
 
@@ -121,6 +124,36 @@ pub struct PipelineEntry {
 pub struct BoundEntry {
     pub name: String,
     pub params: BTreeMap<String, toml::Value>,
+}
+
+/// A lower bound of a suite: its name, or a table of its name and parameters. (A type for
+/// the suite's schema only; [`BoundEntry`] reads both forms.)
+#[derive(JsonSchema)]
+#[schemars(rename = "Bound")]
+#[serde(untagged)]
+#[allow(dead_code)] // a type for its schema only
+enum BoundEntryShape {
+    /// The bound's name with its default parameters: `"nn"`.
+    Name(String),
+    /// The bound's name and parameters: `{ name = "colgen", cuts = 3, time_limit = 30 }`.
+    Table(BoundTable),
+}
+
+/// A bound with parameters: `name`, and every other key a parameter of the bound
+/// (`microagg list` shows them).
+#[derive(JsonSchema)]
+#[allow(dead_code)] // a type for its schema only
+struct BoundTable {
+    /// The bound's name (`microagg list`, section bounds).
+    name: String,
+    /// Its parameters, each `KEY = VALUE` as `run --bound-param KEY=VALUE`.
+    #[serde(flatten)]
+    params: BTreeMap<String, Value>,
+}
+
+/// The JSON Schema of a suite file (its TOML read as JSON), generated from [`Suite`].
+pub fn schema() -> Value {
+    serde_json::to_value(schemars::schema_for!(Suite)).expect("schemas serialise")
 }
 
 impl TryFrom<toml::Value> for BoundEntry {
@@ -172,9 +205,10 @@ impl std::fmt::Display for BoundEntry {
 }
 
 /// Seeds of a suite.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Seeds {
+    /// The study's base seed, from which every run's seed is derived.
     pub base: u64,
     /// Runs per (instance, k, pipeline), each with its own derived seed.
     pub replicates: usize,

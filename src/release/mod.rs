@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 /// The options of the released file (`run --masked-out`).
 #[derive(clap::Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Released file")]
 pub struct ReleaseArgs {
     /// With --masked-out: the released statistic of each group and column: mean (the SSE
     /// optimum's), median, trimmed[:ALPHA] (default 0.1), onestep (sdcMicro's) or onemode

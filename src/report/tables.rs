@@ -284,11 +284,32 @@ fn left(j: usize) -> bool {
     matches!(j, 0 | 3 | 11)
 }
 
+/// The published IL cell with the number of its source's footnote (`16.9326 [1]`), so that
+/// every published value names where it comes from.
+fn with_footnote(cell: &str, r: &CaseRow, sources: &[String]) -> String {
+    match &r.published_source {
+        Some(src) => {
+            let n = sources
+                .iter()
+                .position(|s| s == src)
+                .expect("a listed source")
+                + 1;
+            format!("{cell} [{n}]")
+        }
+        None => cell.to_string(),
+    }
+}
+
 fn markdown(rows: &[CaseRow], cols: &[usize]) -> String {
+    let sources = sources(rows);
     let body: Vec<Vec<String>> = rows
         .iter()
         .zip(best_marks(rows))
-        .map(|(r, b)| marked_cells(r, b, |s| format!("**{s}**")))
+        .map(|(r, b)| {
+            let mut c = marked_cells(r, b, |s| format!("**{s}**"));
+            c[14] = with_footnote(&c[14], r, &sources);
+            c
+        })
         .map(|c| cols.iter().map(|&j| c[j].clone()).collect())
         .collect();
     let headers: Vec<String> = cols.iter().map(|&j| HEADERS[j].to_string()).collect();
@@ -333,8 +354,8 @@ fn markdown(rows: &[CaseRow], cols: &[usize]) -> String {
         s.push_str(&line(c));
     }
     s.push_str("\nIL = 100 SSE/SST in percent (lower is better; the case's best in bold); sd over seeds; time = mean seconds per run; gap = 100 (best SSE - bound)/bound, against the best certified bound known (bound = the method that produced it; library = the benchmark library's stored certificate, verified); gap known = 100 (best SSE - best-known SSE)/best-known SSE.\n");
-    for src in sources(rows) {
-        s.push_str(&format!("Published: {src}.\n"));
+    for (i, src) in sources.iter().enumerate() {
+        s.push_str(&format!("[{}] Published: {src}.\n", i + 1));
     }
     s
 }

@@ -94,3 +94,30 @@ fn csv_quotes_fields_with_commas_and_leaves_missing_values_empty() {
     assert!(line.ends_with(",16.9326,,\"Paper, Table 1\",,,,"), "{line}");
     assert!(line.contains(",2,2,0.25,1,0.5,,,,"), "{line}");
 }
+
+#[test]
+fn markdown_footnotes_name_the_source_of_each_published_value() {
+    let a = row(1.5, None);
+    let mut b = row(2.5, None);
+    b.pipeline = "mdav1".into();
+    b.published_source = Some("Other paper, Table 3".into());
+    let mut c = row(3.5, None);
+    c.pipeline = "cbfs".into();
+    c.published_il = None;
+    c.published_source = None;
+    let s = markdown(&[a, b, c]);
+    let line = |p: &str| {
+        s.lines()
+            .find(|l| l.starts_with("| a_b ") && l.contains(&format!(" {p} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(line("mdav").contains("16.9326 [1]"), "{s}");
+    assert!(line("mdav1").contains("16.9326 [2]"), "{s}");
+    assert!(!line("cbfs").contains('['), "{s}");
+    assert!(s.contains("\n[1] Published: Paper, Table 1.\n"), "{s}");
+    assert!(
+        s.contains("\n[2] Published: Other paper, Table 3.\n"),
+        "{s}"
+    );
+}
