@@ -499,7 +499,7 @@ impl Reporter {
         let bound_budget = plan
             .bounds
             .iter()
-            .map(|b| b.time_limit)
+            .map(|b| b.bound.param("time_limit").as_f64())
             .sum::<Option<f64>>();
         Reporter {
             plain: mode == Progress::Plain,
