@@ -14,8 +14,10 @@ use microagg::registry::Registry;
 use microagg::rng::Rng;
 use microagg::search::local_search::LocalSearch;
 use microagg::search::moves::MoveLog;
+use microagg::search::moves::{Counters, Move};
 use microagg::search::neighbours::Neighbours;
-use microagg::search::operators::{Best, Phase, View};
+use microagg::search::operators::shift::ShiftOp;
+use microagg::search::operators::{Best, Operator, Phase, View};
 use microagg::search::perturb::Workspace;
 use microagg::search::shared_lists::ListCache;
 use microagg::search::stop::Stops;
@@ -94,71 +96,106 @@ fn every_perturbation_changes_the_partition_through_the_log_only() {
     }
 }
 
-#[test]
-fn every_operator_offers_the_delta_its_move_makes() {
-    let inst = instance();
-    let reg = Registry::builtin();
-    let nb = Neighbours::build(&inst, 30);
+/// Run operator `op` over every record of a scrambled start (groups of 5, so every
+/// operator has improving moves), applying each move it offers: the offered delta must be
+/// the SSE change the move makes, and no group may fall below k. Returns the moves checked.
+fn check_operator(inst: &Instance, mut op: Box<dyn Operator>) -> Result<usize, String> {
+    let nb = Neighbours::build(inst, 30);
     let norms: Vec<f64> = (0..inst.n)
         .map(|i| inst.row(i).iter().map(|x| x * x).sum())
         .collect();
-    // A scrambled start of groups of 5: every operator has improving moves there.
     let scrambled: Vec<usize> = (0..inst.n).map(|i| (i * 97 % inst.n) / 5).collect();
-    for info in &reg.operators {
-        let mut op = info.make(&Map::new()).unwrap();
-        let mut p = Partition::from_labels(&inst, scrambled.clone()).unwrap();
-        let mut checked = 0;
-        for i in 0..inst.n {
-            let view = View {
-                p: &p,
-                inst: &inst,
-                k: K,
-                nb: &nb,
-                norms: &norms,
-                eps: 0.0,
-            };
-            let found = match op.phase() {
-                Phase::Group => {
-                    let mut best = Best::new(0.0);
-                    let g = p.group_of(i);
-                    let mut seen = Vec::new();
-                    for &j in nb.of(i) {
-                        let h = p.group_of(j as usize);
-                        if h != g && !seen.contains(&h) {
-                            seen.push(h);
-                            op.scan_group(&view, i, h, false, &mut best);
-                        }
+    let mut p = Partition::from_labels(inst, scrambled).unwrap();
+    let mut checked = 0;
+    for i in 0..inst.n {
+        let view = View {
+            p: &p,
+            inst,
+            k: K,
+            nb: &nb,
+            norms: &norms,
+            eps: 0.0,
+        };
+        let found = match op.phase() {
+            Phase::Group => {
+                let mut best = Best::new(0.0);
+                let g = p.group_of(i);
+                let mut seen = Vec::new();
+                for &j in nb.of(i) {
+                    let h = p.group_of(j as usize);
+                    if h != g && !seen.contains(&h) {
+                        seen.push(h);
+                        op.scan_group(&view, i, h, false, &mut best);
                     }
-                    best.found
                 }
-                Phase::Escape => op.escape(&view, i),
-            };
-            let Some((delta, mv)) = found else { continue };
-            assert!(delta < 0.0, "{}: offered a non-improving move", info.name);
-            let before = p.sse();
-            let mut log = MoveLog::new();
-            op.apply(&mut p, &inst, mv, &mut log);
-            let made = p.fresh_sse(&inst) - before;
-            assert!(
-                (made - delta).abs() <= 1e-9 * before.max(1.0),
-                "{}: offered {delta}, made {made}",
-                info.name
-            );
-            assert!(p.is_feasible(K), "{}: a group fell below k", info.name);
-            p.validate(&inst, 1e-9).unwrap();
-            checked += 1;
+                best.found
+            }
+            Phase::Escape => op.escape(&view, i),
+        };
+        let Some((delta, mv)) = found else { continue };
+        if delta >= 0.0 {
+            return Err(format!("offered a non-improving move {mv:?}"));
         }
-        assert!(
-            checked > 0,
-            "{} offered no move on MDAV's partition",
-            info.name
-        );
-        assert!(
-            op.counters().applications as usize >= checked,
-            "{}: counts applications",
-            info.name
-        );
+        let before = p.sse();
+        op.apply(&mut p, inst, mv, &mut MoveLog::new());
+        let made = p.fresh_sse(inst) - before;
+        if (made - delta).abs() > 1e-9 * before.max(1.0) {
+            return Err(format!("offered {delta} for {mv:?}, made {made}"));
+        }
+        if !p.is_feasible(K) {
+            return Err(format!("{mv:?} left a group below k"));
+        }
+        p.validate(inst, 1e-9)?;
+        checked += 1;
     }
+    if checked == 0 {
+        return Err("offered no move on a scrambled partition".into());
+    }
+    if (op.counters().applications as usize) < checked {
+        return Err("does not count its applications".into());
+    }
+    Ok(checked)
+}
+
+#[test]
+fn every_operator_offers_the_delta_its_move_makes() {
+    let inst = instance();
+    for info in &Registry::builtin().operators {
+        let op = info.make(&Map::new()).unwrap();
+        check_operator(&inst, op).unwrap_or_else(|e| panic!("{}: {e}", info.name));
+    }
+}
+
+/// The check above can fail: a shift whose offered delta is off by 1 % is caught.
+#[test]
+fn an_operator_with_a_wrong_delta_fails_the_check() {
+    struct SloppyShift(ShiftOp);
+    impl Operator for SloppyShift {
+        fn name(&self) -> &'static str {
+            "sloppy_shift"
+        }
+        fn counters(&self) -> Counters {
+            self.0.counters()
+        }
+        fn scan_group(
+            &mut self,
+            v: &View,
+            i: usize,
+            h: usize,
+            first: bool,
+            best: &mut Best,
+        ) -> bool {
+            let mut own = Best::new(0.0);
+            self.0.scan_group(v, i, h, first, &mut own);
+            own.found
+                .is_some_and(|(delta, mv)| best.offer(1.01 * delta, mv) && first)
+        }
+        fn apply(&mut self, p: &mut Partition, inst: &Instance, mv: Move, log: &mut MoveLog) {
+            self.0.apply(p, inst, mv, log);
+        }
+    }
+    let e = check_operator(&instance(), Box::new(SloppyShift(ShiftOp::default()))).unwrap_err();
+    assert!(e.contains("made"), "{e}");
 }
 
 #[test]
