@@ -105,7 +105,7 @@ fn markdown_footnotes_name_the_source_of_each_published_value() {
     c.pipeline = "cbfs".into();
     c.published_il = None;
     c.published_source = None;
-    let s = markdown(&[a, b, c]);
+    let s = markdown(&[a, b, c], &(0..16).collect::<Vec<usize>>());
     let line = |p: &str| {
         s.lines()
             .find(|l| l.starts_with("| a_b ") && l.contains(&format!(" {p} ")))
