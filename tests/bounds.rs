@@ -231,3 +231,57 @@ fn colgen_cuts_by_name_is_valid_and_never_below_colgen() {
     // The cuts are used, not only allowed (3 of 8 raised when written).
     assert!(raised >= 1, "colgen-cuts never raised the bound");
 }
+
+/// Every entry of the bound registry, computed through the registry (`bound::compute_with`,
+/// the path of `bound`, `run --bound`, suites and Python, with one cut round so that the
+/// cut bounds separate), stays at most the brute-force optimum on small clustered, duplicated
+/// and scaled instances, and the column generation bounds never fall below nn. A bound added
+/// to the registry is checked here without a new test.
+#[test]
+fn every_registered_bound_is_below_the_brute_force_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(50_2026);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut checked = 0;
+    for case in 0..8 {
+        let n = rng.random_range(6..=9);
+        let d = rng.random_range(1..=3);
+        let k = rng.random_range(2..=3usize);
+        let scale = [1e-6, 1.0, 1e6][case % 3];
+        let x = clustered_rows(&mut rng, n, d, 3.0);
+        let rows: Vec<Vec<f64>> = x
+            .chunks(d)
+            .enumerate()
+            .map(|(i, r)| {
+                let dup = if case % 4 == 1 && i % 2 == 1 {
+                    0.0
+                } else {
+                    1.0
+                };
+                r.iter().map(|v| scale * v * dup).collect()
+            })
+            .collect();
+        if (0..d).any(|j| rows.iter().all(|r| r[j] == rows[0][j])) {
+            continue; // a constant column cannot be z-scored
+        }
+        let inst = common::from_rows(&rows);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let nn = microagg::bound::compute("nn", &inst, k, None).unwrap();
+        for b in microagg::bound::BOUNDS {
+            let mut params = serde_json::json!({});
+            if b.takes("time_limit") {
+                params = serde_json::json!({"time_limit": 20, "cuts": 1});
+            }
+            let out = microagg::bound::compute_with(b.name, &inst, k, &params, &never).unwrap();
+            assert!(out.certified && out.method == b.name);
+            assert!(
+                out.lower_bound <= opt * (1.0 + 1e-12) + 1e-12,
+                "case {case} (n={n}, d={d}, k={k}) {}: {} > optimum {opt}",
+                b.name,
+                out.lower_bound
+            );
+            assert!(out.lower_bound >= nn.lower_bound, "case {case} {}", b.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} bounds checked");
+}

@@ -29,6 +29,7 @@ use super::figures::{gap_percent, il_lower_bound};
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -185,49 +186,117 @@ fn start_partition(
 }
 
 /// What a run found beyond its bound: incumbent, gap, tree and cut figures, start and
-/// limits (the `details` of the registry's `bnp` entry, and part of [`to_json`]).
+/// limits (the `details` of the registry's `bnp` entry, and part of [`to_json`]). NaN values
+/// (never computed) serialise as null.
+#[derive(Debug, Clone, Serialize)]
+pub struct BnpDetails {
+    pub sse: f64,
+    pub il: f64,
+    pub groups: usize,
+    pub gap_percent: Option<f64>,
+    pub proven_optimal: bool,
+    pub proof_rel_gap: f64,
+    pub root_lp: f64,
+    pub root_lp_cuts: f64,
+    pub cut_rounds: usize,
+    pub cuts: usize,
+    pub cuts_by_kind: CutsByKind,
+    pub root_bound: f64,
+    pub nn: f64,
+    pub nodes: u64,
+    pub open_nodes: usize,
+    pub max_depth: usize,
+    pub columns: usize,
+    pub lp_solves: u64,
+    pub exact_calls: u64,
+    pub stopped: Option<String>,
+    pub enumeration: Option<EnumerationDetails>,
+    pub start: &'static str,
+    pub start_sse: f64,
+    pub time_limit: f64,
+    pub interrupted: bool,
+    /// The registry entry: whether a start labels file seeded the master.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_labels: Option<bool>,
+}
+
+/// The cuts found, by family: subset-row triples, rank-1 cuts on 4-5 records (P21), and
+/// cuts on fractional blocks (P21 Part F).
+#[derive(Debug, Clone, Serialize)]
+pub struct CutsByKind {
+    pub triples: usize,
+    pub rank1_4_5: usize,
+    pub big: usize,
+}
+
+/// The proof by reduced-cost enumeration (`enumerate`, proofs/P19).
+#[derive(Debug, Clone, Serialize)]
+pub struct EnumerationDetails {
+    pub threshold: f64,
+    pub columns: usize,
+    pub complete: bool,
+    pub search_nodes: u64,
+    pub partitions: u64,
+    pub lower_bound: f64,
+    /// Seconds of its three steps (exact pricing, enumeration, pool search).
+    pub seconds: [f64; 3],
+}
+
+impl BnpDetails {
+    /// The details of `run` on `inst`.
+    pub fn of(inst: &Instance, run: &BnpRun) -> Self {
+        let r = &run.result;
+        let count = |keep: fn(&microagg_solvers::bounds::colgen::cuts::Cut) -> bool| {
+            r.cuts.iter().filter(|c| keep(c)).count()
+        };
+        BnpDetails {
+            sse: r.sse,
+            il: inst.il(r.sse),
+            groups: r.labels.iter().max().map_or(0, |m| m + 1),
+            gap_percent: gap_percent(r.sse, r.lower_bound),
+            proven_optimal: r.proven_optimal,
+            proof_rel_gap: microagg_solvers::exact::PROOF_REL_GAP,
+            root_lp: r.root_lp,
+            root_lp_cuts: r.root_lp_cuts,
+            cut_rounds: r.cut_rounds,
+            cuts: r.cuts.len(),
+            cuts_by_kind: CutsByKind {
+                triples: count(|c| c.as_triple().is_some()),
+                rank1_4_5: count(|c| {
+                    c.as_triple().is_none() && c.records().len() <= 5 && c.rhs() == 1
+                }),
+                big: count(|c| c.records().len() > 5 || c.rhs() > 1),
+            },
+            root_bound: r.root_bound,
+            nn: r.nn,
+            nodes: r.nodes,
+            open_nodes: r.open_nodes,
+            max_depth: r.max_depth,
+            columns: r.columns,
+            lp_solves: r.lp_solves,
+            exact_calls: r.exact_calls,
+            stopped: r.stopped.clone(),
+            enumeration: r.enumeration.as_ref().map(|(e, _)| EnumerationDetails {
+                threshold: e.threshold,
+                columns: e.columns,
+                complete: e.search.as_ref().is_some_and(|s| s.complete),
+                search_nodes: e.search.as_ref().map_or(0, |s| s.nodes),
+                partitions: e.search.as_ref().map_or(0, |s| s.partitions),
+                lower_bound: e.lower_bound,
+                seconds: e.seconds,
+            }),
+            start: run.start,
+            start_sse: run.start_sse,
+            time_limit: run.time_limit,
+            interrupted: crate::interrupt::requested(),
+            start_labels: None,
+        }
+    }
+}
+
+/// [`BnpDetails`] as JSON.
 pub fn details(inst: &Instance, run: &BnpRun) -> Value {
-    let r = &run.result;
-    let groups = r.labels.iter().max().map_or(0, |m| m + 1);
-    json!({
-        "sse": r.sse,
-        "il": inst.il(r.sse),
-        "groups": groups,
-        "gap_percent": gap_percent(r.sse, r.lower_bound),
-        "proven_optimal": r.proven_optimal,
-        "proof_rel_gap": microagg_solvers::exact::PROOF_REL_GAP,
-        "root_lp": if r.root_lp.is_finite() { json!(r.root_lp) } else { Value::Null },
-        "root_lp_cuts": if r.root_lp_cuts.is_finite() { json!(r.root_lp_cuts) } else { Value::Null },
-        "cut_rounds": r.cut_rounds,
-        "cuts": r.cuts.len(),
-        "cuts_by_kind": {
-            "triples": r.cuts.iter().filter(|c| c.as_triple().is_some()).count(),
-            "rank1_4_5": r.cuts.iter().filter(|c| c.as_triple().is_none() && c.records().len() <= 5 && c.rhs() == 1).count(),
-            "big": r.cuts.iter().filter(|c| c.records().len() > 5 || c.rhs() > 1).count(),
-        },
-        "root_bound": r.root_bound,
-        "nn": r.nn,
-        "nodes": r.nodes,
-        "open_nodes": r.open_nodes,
-        "max_depth": r.max_depth,
-        "columns": r.columns,
-        "lp_solves": r.lp_solves,
-        "exact_calls": r.exact_calls,
-        "stopped": r.stopped,
-        "enumeration": r.enumeration.as_ref().map(|(e, _)| json!({
-            "threshold": e.threshold,
-            "columns": e.columns,
-            "complete": e.search.as_ref().is_some_and(|s| s.complete),
-            "search_nodes": e.search.as_ref().map_or(0, |s| s.nodes),
-            "partitions": e.search.as_ref().map_or(0, |s| s.partitions),
-            "lower_bound": e.lower_bound,
-            "seconds": e.seconds,
-        })),
-        "start": run.start,
-        "start_sse": run.start_sse,
-        "time_limit": run.time_limit,
-        "interrupted": crate::interrupt::requested(),
-    })
+    serde_json::to_value(BnpDetails::of(inst, run)).expect("details serialise")
 }
 
 /// The JSON record of a `solve-exact` run: instance, k, bound and [`details`].

@@ -139,8 +139,11 @@ impl LowerBound for Bnp {
             run.interrupt,
             run.report,
         )?;
-        let mut details = super::bnp::details(inst, &done);
-        details["start_labels"] = start.is_some().into();
+        let details = super::bnp::BnpDetails {
+            start_labels: Some(start.is_some()),
+            ..super::bnp::BnpDetails::of(inst, &done)
+        };
+        let details = serde_json::to_value(details).expect("details serialise");
         let certificate = BnpCertificate::from_result(inst, k, &done.result)
             .map(Certificate::BranchAndPrice)
             .map_err(|e| e.to_string());

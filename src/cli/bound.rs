@@ -1,10 +1,14 @@
 //! # `microagg bound` and `microagg verify-bound`
 //!
 //! `bound` computes a registered lower bound ([`crate::bound::BOUNDS`], `bnp` included) on
-//! the optimal SSE of (data, k) through [`crate::bound::compute_with`] and can write what
-//! the registry says the bound returns: its certificate (colgen, bnp) and its incumbent's
-//! labels (bnp); `verify-bound` re-checks such a certificate without HiGHS (`proofs/P13`,
-//! `proofs/P18`). With `--weights` the weighted version of the entry (nn: P41, colgen: P43)
+//! the optimal SSE of (data, k) through [`crate::bound::compute_prepared`] and can write
+//! what the registry says the bound returns: its certificate (colgen, bnp) and its
+//! incumbent's labels (bnp); `verify-bound` re-checks such a certificate without HiGHS
+//! (`proofs/P13`, `proofs/P18`). The bound's parameters are `--param KEY=VALUE` (the
+//! registry's keys, `microagg list`), a `--preset NAME` ([`crate::bound::presets`]) sets
+//! the bound and several at once; `--param`, `--time-limit` and `--start` override a
+//! preset's values, and giving one value twice (`--time-limit` and `--param time_limit`) is
+//! an error. With `--weights` the weighted version of the entry (nn: P41, colgen: P43)
 //! on the weighted SSE; an option without a weighted meaning is refused, never ignored.
 //!
 //! ## Complexity
