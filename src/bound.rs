@@ -11,6 +11,7 @@
 //! | `colgen` | Lagrangian bound of the column generation master (HiGHS), max with `nn` | always (the pricing bound is proven, exact or not) | `proofs/P09-lagrangian-bound.md` |
 //! | `colgen-cuts` | `colgen` with rounds of subset-row cuts | always | `proofs/P14-subset-row-cuts.md` |
 //! | `bnp` | branch-price-and-cut: least leaf bound of the search tree, with an incumbent | always | `proofs/P17`, `proofs/P18` |
+//! | `auto` | the best certified bound in the time limit: nn, bnp, colgen or the local route chosen from n, k, T ([`auto`]) | always | that of the route; `proofs/P23` for `local` |
 //!
 //! `colgen` starts its master from the partition of the pipeline [`COLGEN_START`] (run with
 //! seed 0 and at most a tenth of the time limit) and, when [`BoundOptions::start`] is given
@@ -40,11 +41,13 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Instant;
 
+pub mod auto;
 pub mod bnp;
 pub mod bnp_entry;
 pub mod colgen_params;
 pub mod extras;
 pub mod figures;
+pub mod local_route;
 pub mod options;
 pub mod param;
 pub mod start;
@@ -187,6 +190,15 @@ pub const BOUNDS: &[BoundInfo] = &[
         summary: "branch-price-and-cut on the column generation master (Ryan-Foster branching, subset-row cuts at the root and at every node): the least open leaf bound, with the incumbent partition and its gap",
         certified: "always, each leaf a Lagrangian bound with cuts rounded outward (proofs/P17); certificate of the leaves for verify-bound (proofs/P18)",
         params: bnp_entry::BNP_PARAMS,
+        certificate: true,
+        incumbent: true,
+        weighted: None,
+    },
+    BoundInfo {
+        name: "auto",
+        summary: "the best certified bound in the time limit, route chosen from n, k and T: nn (T < 2 s), bnp (k <= 5), colgen with the k = 10 settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
+        certified: "always, by the route taken (proofs/P06, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes write their certificates",
+        params: auto::AUTO_PARAMS,
         certificate: true,
         incumbent: true,
         weighted: None,
@@ -487,6 +499,18 @@ pub fn compute_reporting(
             incumbent = Some(b.incumbent);
             (b.lower_bound, true, b.details)
         }
+        "auto" => {
+            let limit = time_limit.unwrap_or(auto::AUTO_DEFAULT_SECONDS);
+            crate::search::check_time_limit(limit)
+                .map_err(|e| Error::usage(format!("bound auto: time limit {e}")))?;
+            let local_from = microagg_solvers::bounds::colgen::pricing::MAX_RECORDS;
+            let a = auto::auto_bound(inst, k, limit, options, local_from, interrupt, report)?;
+            certificate = a.certificate;
+            incumbent = a.incumbent;
+            let mut details = a.details;
+            details["produced_by"] = json!(a.produced_by);
+            (a.lower_bound, true, details)
+        }
         _ => return Err(Error::usage(unknown(name))),
     };
     Ok(BoundOutcome {
@@ -527,10 +551,14 @@ pub fn after_run(
     }
 }
 
-/// The method whose value `lower_bound` is: colgen and bnp take the larger of their own
-/// bound and the nn bound they start from (`details.nn`), so a run that did not pass it
-/// returns the nn value, which is then nn's, not theirs.
-pub fn producer<'a>(name: &'a str, lower_bound: f64, details: &Value) -> &'a str {
+/// The method whose value `lower_bound` is: `details.produced_by` when the bound says it
+/// (`auto`); otherwise colgen and bnp take the larger of their own bound and the nn bound
+/// they start from (`details.nn`), so a run that did not pass it returns the nn value, which
+/// is then nn's, not theirs.
+pub fn producer<'a>(name: &'a str, lower_bound: f64, details: &'a Value) -> &'a str {
+    if let Some(by) = details.get("produced_by").and_then(Value::as_str) {
+        return by; // `auto` names the method of its route
+    }
     match details.get("nn").and_then(Value::as_f64) {
         Some(nn) if name != "nn" && lower_bound <= nn => "nn",
         _ => name,
