@@ -30,7 +30,10 @@ pub struct BoundArgs {
     /// Bound: nn (nearest-neighbour bound; k-nearest lists from the kd-tree from 4096 records, by scan below; always certified), colgen
     /// (column generation Lagrangian bound, HiGHS, certified; default time limit 60 s) or
     /// colgen-cuts (colgen with 50 rounds of subset-row cuts unless --cuts says otherwise;
-    /// proofs/P14), or bnp (branch-and-price: bound, incumbent and gap; proofs/P17).
+    /// proofs/P14), bnp (branch-and-price: bound, incumbent and gap; proofs/P17), or auto
+    /// (the best certified bound in --time-limit: chooses nn, bnp, colgen or, beyond 8000
+    /// records, block duals priced locally (proofs/P23), and finds an incumbent unless
+    /// --start gives one).
     /// `microagg list` shows every bound with its parameters.
     #[arg(long, default_value = "nn", value_parser = values::bound_name())]
     pub method: String,
