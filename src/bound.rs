@@ -11,6 +11,7 @@
 //! | `colgen` | Lagrangian bound of the column generation master (HiGHS), max with `nn` | always (the pricing bound is proven, exact or not) | `proofs/P09-lagrangian-bound.md` |
 //! | `colgen-cuts` | `colgen` with rounds of subset-row cuts | always | `proofs/P14-subset-row-cuts.md` |
 //! | `bnp` | branch-price-and-cut: least leaf bound of the search tree, with an incumbent | always | `proofs/P17`, `proofs/P18` |
+//! | `auto` | the best certified bound in the time limit: nn, bnp, colgen or the local route chosen from n, k, T ([`auto`]) | always | that of the route; `proofs/P23` for `local` |
 //!
 //! Every bound is an entry of the registry [`BOUNDS`] ([`registry`]: the [`LowerBound`]
 //! contract, typed parameters with documented defaults, printed by `microagg list`): `nn`
@@ -33,11 +34,13 @@ use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+pub mod auto;
 pub mod bnp;
 pub mod bnp_entry;
 pub mod colgen_entry;
 pub mod extras;
 pub mod figures;
+pub mod local_route;
 pub mod nn_entry;
 pub mod presets;
 pub mod registry;
@@ -218,10 +221,14 @@ pub fn after_run(
     }
 }
 
-/// The method whose value `lower_bound` is: colgen and bnp take the larger of their own
-/// bound and the nn bound they start from (`details.nn`), so a run that did not pass it
-/// returns the nn value, which is then nn's, not theirs.
-pub fn producer<'a>(name: &'a str, lower_bound: f64, details: &Value) -> &'a str {
+/// The method whose value `lower_bound` is: `details.produced_by` when the bound says it
+/// (`auto`); otherwise colgen and bnp take the larger of their own bound and the nn bound
+/// they start from (`details.nn`), so a run that did not pass it returns the nn value, which
+/// is then nn's, not theirs.
+pub fn producer<'a>(name: &'a str, lower_bound: f64, details: &'a Value) -> &'a str {
+    if let Some(by) = details.get("produced_by").and_then(Value::as_str) {
+        return by; // `auto` names the method of its route
+    }
     match details.get("nn").and_then(Value::as_f64) {
         Some(nn) if name != "nn" && lower_bound <= nn => "nn",
         _ => name,

@@ -60,6 +60,9 @@ pub enum SolverError {
     /// A branch-and-price certificate's branching decision is malformed.
     #[error("bad branching decision: {message}")]
     BadDecision { message: String },
+    /// A dual vector given to a bound does not have one value per record.
+    #[error("{len} duals for {n} records")]
+    BadDuals { len: usize, n: usize },
     /// The LP/MIP backend (HiGHS) failed or returned an unusable answer.
     #[error("HiGHS: {message}")]
     Backend { message: String },

@@ -117,6 +117,7 @@ pub const BOUNDS: &[BoundInfo] = &[
     colgen_entry::COLGEN,
     colgen_entry::COLGEN_CUTS,
     bnp_entry::ENTRY,
+    super::auto::ENTRY,
 ];
 
 fn defaults_of<B: LowerBound>() -> Value {

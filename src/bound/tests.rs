@@ -20,14 +20,14 @@ fn unknown_bound_names_are_rejected() {
 
 #[test]
 fn the_registry_lists_every_bound_once_with_its_parameters() {
-    assert_eq!(names(), ["nn", "colgen", "colgen-cuts", "bnp"]);
+    assert_eq!(names(), ["nn", "colgen", "colgen-cuts", "bnp", "auto"]);
     for b in BOUNDS {
         assert_eq!(names().iter().filter(|n| **n == b.name).count(), 1);
         // Only nn takes no parameters; the searching bounds take a start and certify.
         assert_eq!(b.name == "nn", b.params_doc.is_empty(), "{}", b.name);
         assert_eq!(b.takes_start(), b.name != "nn", "{}", b.name);
         assert_eq!(b.certificate, b.name != "nn", "{}", b.name);
-        assert_eq!(b.incumbent, b.name == "bnp", "{}", b.name);
+        assert_eq!(b.incumbent, ["bnp", "auto"].contains(&b.name), "{}", b.name);
         assert_eq!(b.takes("time_limit"), b.name != "nn", "{}", b.name);
     }
     let default = |name: &str, key: &str| find(name).unwrap().defaults()[key].clone();
@@ -161,7 +161,7 @@ fn bnp_parameters_go_through_the_registry() {
 }
 
 /// `--weights` is a property of the registry entries: nn and colgen have a weighted
-/// version (each named by its proof), colgen-cuts and bnp do not, and the refusal lists
+/// version (each named by its proof), colgen-cuts, bnp and auto do not, and the refusal lists
 /// both from the registry (the text `bound --weights` printed before the property).
 #[test]
 fn weighted_versions_are_a_property_of_the_registry_entries() {
@@ -181,7 +181,7 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
     assert_eq!(
         e,
         "bound bnp with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
-         weighted version; colgen-cuts and bnp price unweighted groups (docs/weights.md). \
+         weighted version; colgen-cuts, bnp and auto price unweighted groups (docs/weights.md). \
          Use --bound nn or colgen, or leave out --weights"
     );
     assert!(weighted::check_weighted_name("colgen-cuts").is_err());

@@ -17,11 +17,16 @@
 //!   groups of `k..2k-1` records), medoid-anchored with the weighted star bound (proof:
 //!   `proofs/P43-weighted-lagrangian-bound.md`). HiGHS master, O(n d) memory besides it.
 //!
+//! - [`local_lagrangian`]: the anchored Lagrangian bound for given duals, priced by exact
+//!   searches on local sets of spatial blocks (proof: `proofs/P23-local-pricing.md`), for
+//!   any number of records. O(max local set^2) memory.
+//!
 //! ## References
 //! See each module.
 
 pub mod colgen;
 pub mod colgen_weighted;
+pub mod local_lagrangian;
 pub mod nn;
 pub mod nn_weighted;
 
