@@ -22,7 +22,7 @@
 //! ## References
 //! See the routes' modules and proofs/P06, P09, P17, P20, P23.
 
-use super::extras::Incumbent;
+use super::extras::{Certificate, Incumbent};
 use super::local_route::{self, LocalRouteOptions};
 use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
 use crate::data::Instance;

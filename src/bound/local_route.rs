@@ -23,6 +23,7 @@
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::search::neighbours::Neighbours;
+use microagg_solvers::bounds::colgen::observer::Quiet;
 use microagg_solvers::bounds::colgen::colgen_bound_stoppable;
 use microagg_solvers::bounds::local_lagrangian::{
     local_lagrangian, spatial_blocks, LocalBound, LocalOptions,
@@ -232,7 +233,7 @@ fn block_duals(
         };
         let nb = block.len();
         let run =
-            colgen_bound_stoppable(&x, nb, d, k, &[&start], &opts, Some(interrupt), &mut |_| {});
+            colgen_bound_stoppable(&x, nb, d, k, &[&start], &opts, Some(interrupt), &mut Quiet);
         if let Ok(r) = run {
             // Only duals that proved more than the block's nn bound replace the nn duals.
             if r.duals.len() == nb && r.lagrangian > r.nn {
