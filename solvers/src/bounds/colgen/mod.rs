@@ -66,10 +66,13 @@
 //! certified bound it holds. An observer receives a [`ColgenProgress`] after every master
 //! iteration and phase (the workbench prints it; the kernel does not).
 //!
-//! This file is over the project's ~500 lines: the loop above shares its state (master,
-//! centre, box, column management, cut rounds, the k = 10 searches) through one function;
-//! splitting it needs that state in a struct first (not done yet; the k = 10 searches
-//! themselves live in [`ascent`], [`anchors`] and [`subgrad`]).
+//! **Engine.** [`colgen_bound_scheduled`] builds the run's state ([`state::ColgenState`]:
+//! master, geometry, centre, box, pools, best certified value, time accounting), runs a
+//! [`Schedule`] of phases (one file each under [`phases`]; the options' schedule from
+//! [`Schedule::from_options`], whose [`TimeShares`] turn the options' fractions into phase
+//! ends) and rounds the best value outward; every report goes to a [`ColgenObserver`]. This
+//! file keeps the options, the result and the rounding shared by the bounds (over the
+//! project's ~500 lines with its unit tests).
 //!
 //! ## Complexity
 //! O(n^2) memory for the distance matrix (refused beyond [`pricing::MAX_RECORDS`]); per
