@@ -306,7 +306,7 @@ pub fn compute_with(
     options: &BoundOptions,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<BoundOutcome> {
-    let shown = options.progress || ticker::shown_here();
+    let shown = options.show().enabled();
     compute_reporting(name, inst, k, time_limit, options, interrupt, &mut |p| {
         if shown {
             bnp::print_progress(inst, p)
@@ -415,7 +415,7 @@ pub fn compute_reporting(
             if let Some(labels) = &options.start {
                 starts.push(labels);
             }
-            let mut ticker = ticker::Ticker::new(options.progress, Some(start.partition.sse()));
+            let mut ticker = ticker::Ticker::new(options.show(), Some(start.partition.sse()));
             let b = microagg_solvers::bounds::colgen::colgen_bound_stoppable(
                 &inst.z,
                 inst.n,

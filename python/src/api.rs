@@ -138,6 +138,7 @@ pub fn run<'py>(
             time_limit,
             &BoundOptions {
                 progress,
+                quiet: !progress,
                 ..Default::default()
             },
             flag,
@@ -256,6 +257,7 @@ pub fn bound(
         } else {
             let options = BoundOptions {
                 progress,
+                quiet: !progress,
                 ..Default::default()
             };
             lib_bound::compute_with(method, &inst, k, time_limit, &options, flag)

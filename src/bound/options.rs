@@ -19,6 +19,8 @@ pub struct BoundOptions {
     /// Progress on stderr when it is not a terminal too ([`super::ticker`]); `colgen` adds
     /// one line per master iteration.
     pub progress: bool,
+    /// No progress on stderr, even on a terminal (`--quiet`).
+    pub quiet: bool,
     /// Rounds of subset-row cuts (`--cuts R`, `cuts = R`); `None`: the bound's default
     /// (colgen 0, colgen-cuts 50 after the master converged; bnp 50 at the root and one at
     /// every other node). `Some(0)` means no cuts at all (for bnp: neither at the root nor
@@ -49,6 +51,11 @@ pub struct BoundOptions {
 }
 
 impl BoundOptions {
+    /// When progress is shown ([`crate::progress::Show`]).
+    pub fn show(&self) -> crate::progress::Show {
+        crate::progress::Show::from_flags(self.progress, self.quiet)
+    }
+
     /// Set parameter `key` of bound `name` from text (`--bound-param KEY=VALUE`), checked
     /// against the registry: an unknown key is an error naming the bound's parameters.
     /// `time_limit` is not an option of its own: it is returned for the caller to pass on.

@@ -45,8 +45,11 @@ pub struct BoundArgs {
     /// colgen's best certified bound, its gap to the start partition and the time every few
     /// seconds, plus one line per master iteration; bnp's improvements of bound and
     /// incumbent.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
+    /// No progress on stderr, even on a terminal.
+    #[arg(long)]
+    pub quiet: bool,
     /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
     /// `verify-bound` re-checks without HiGHS (proofs/P13); bnp: the branch-and-price
     /// certificate (every leaf's decisions and duals, proofs/P18).
@@ -293,6 +296,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             .as_ref()
             .map_or(String::new(), |p| p.display().to_string()),
         progress: args.progress,
+        quiet: args.quiet,
         cut_rounds: args.cuts,
         enumerate: args.enumerate,
         max_nodes: args.max_nodes.unwrap_or(0),

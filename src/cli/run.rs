@@ -358,6 +358,7 @@ fn bound_options(args: &RunArgs) -> Result<(microagg::bound::BoundOptions, Optio
     let mut options = microagg::bound::BoundOptions {
         // `run --progress --bound colgen`: the bound's own progress lines too.
         progress: args.progress.progress,
+        quiet: args.progress.quiet,
         ..Default::default()
     };
     let mut time_limit = args.time_limit;
