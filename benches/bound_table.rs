@@ -95,7 +95,8 @@ fn run(case: &str, seconds: f64) -> Result<String, String> {
     let inst = load(spec)?;
     let never = AtomicBool::new(false);
     let auto = prepare("auto", &Default::default(), Some(seconds)).map_err(|e| e.to_string())?;
-    let b = compute_prepared(&auto, &inst, k, false, &never).map_err(|e| e.to_string())?;
+    let b = compute_prepared(&auto, &inst, k, microagg::progress::Show::Auto, &never)
+        .map_err(|e| e.to_string())?;
     let sse = b.incumbent.as_ref().map_or(f64::NAN, |i| i.sse);
     let nn = b.details["nn"].as_f64().unwrap_or(f64::NAN);
     let inner = &b.details["inner"];

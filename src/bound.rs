@@ -29,6 +29,7 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::progress::Show;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,7 +95,7 @@ pub fn compute(
 ) -> Result<BoundOutcome> {
     let never = AtomicBool::new(false);
     let prepared = prepare(name, &Map::new(), time_limit)?;
-    compute_prepared(&prepared, inst, k, false, &never)
+    compute_prepared(&prepared, inst, k, Show::Auto, &never)
 }
 
 /// Parse and check the parameters `given` of bound `name` through the registry
@@ -126,7 +127,7 @@ pub fn compute_with(
     interrupt: &AtomicBool,
 ) -> Result<BoundOutcome> {
     let prepared = prepare(name, &object(given)?, None)?;
-    compute_prepared(&prepared, inst, k, false, interrupt)
+    compute_prepared(&prepared, inst, k, Show::Auto, interrupt)
 }
 
 /// [`compute_with`] sending every progress report of `bnp` to `report`.
@@ -139,19 +140,19 @@ pub fn compute_reporting(
     report: &mut dyn FnMut(&BoundProgress),
 ) -> Result<BoundOutcome> {
     let prepared = prepare(name, &object(given)?, None)?;
-    run_prepared(&prepared, inst, k, false, interrupt, report)
+    run_prepared(&prepared, inst, k, Show::Auto, interrupt, report)
 }
 
-/// A prepared bound, its progress on stderr on a terminal or with `progress`.
+/// A prepared bound, its progress on stderr as `show` says (a terminal, `--progress`, `--quiet`).
 pub fn compute_prepared(
     bound: &PreparedBound,
     inst: &Instance,
     k: usize,
-    progress: bool,
+    show: Show,
     interrupt: &AtomicBool,
 ) -> Result<BoundOutcome> {
-    let shown = progress || ticker::shown_here();
-    run_prepared(bound, inst, k, progress, interrupt, &mut |p| {
+    let shown = show.enabled();
+    run_prepared(bound, inst, k, show, interrupt, &mut |p| {
         if shown {
             bnp::print_progress(inst, p)
         }
@@ -168,13 +169,13 @@ pub fn run_prepared(
     bound: &PreparedBound,
     inst: &Instance,
     k: usize,
-    progress: bool,
+    show: Show,
     interrupt: &AtomicBool,
     report: &mut dyn FnMut(&BoundProgress),
 ) -> Result<BoundOutcome> {
     inst.check_k(k)?;
     let started = Instant::now();
-    let c = bound.run(inst, k, progress, interrupt, report)?;
+    let c = bound.run(inst, k, show, interrupt, report)?;
     let name = bound.info.name;
     Ok(BoundOutcome {
         method: name.to_string(),
@@ -209,7 +210,7 @@ pub fn after_run(
     bound: Option<&PreparedBound>,
     inst: &Instance,
     k: usize,
-    progress: bool,
+    show: Show,
     interrupt: &AtomicBool,
 ) -> Result<(Option<BoundOutcome>, Option<&'static str>)> {
     match bound {
@@ -217,7 +218,7 @@ pub fn after_run(
         Some(_) if interrupt.load(Ordering::SeqCst) => {
             Ok((None, Some("interrupted before the bound was computed")))
         }
-        Some(b) => Ok((Some(compute_prepared(b, inst, k, progress, interrupt)?), None)),
+        Some(b) => Ok((Some(compute_prepared(b, inst, k, show, interrupt)?), None)),
     }
 }
 

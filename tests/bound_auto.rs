@@ -201,7 +201,7 @@ fn auto_is_between_nn_and_the_optimum_on_every_route() {
             inst: &inst,
             k,
             start: None,
-            progress: false,
+            show: microagg::progress::Show::Never,
             interrupt: &never,
             report: &mut |_| {},
         };

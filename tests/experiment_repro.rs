@@ -307,8 +307,11 @@ fn report_summarises_every_case_and_writes_figures() {
     let cases = plan.instances.len() * plan.suite.k.len() * plan.pipelines.len();
     let rows = report::summarize(&recs).unwrap();
     assert_eq!(rows.len(), cases);
+    // The table ends where the Wilcoxon section starts.
+    let table = md.split("\n## ").next().unwrap();
+    assert!(md.contains("## Wilcoxon signed-rank tests"));
     assert_eq!(
-        md.lines().filter(|l| l.starts_with("| ")).count(),
+        table.lines().filter(|l| l.starts_with("| ")).count(),
         cases + 2,
         "header, delimiter and one row per case"
     );
@@ -333,12 +336,15 @@ fn report_summarises_every_case_and_writes_figures() {
         let gap = row.gap.expect("positive bound");
         assert!(gap >= 0.0 && (gap - 100.0 * (best_sse - bound) / bound).abs() < 1e-12);
     }
-    // Per case a convergence figure and a box plot; time to target, the gap figure (the
-    // suite has a bound) and two performance profiles (four pipelines); each as SVG, PNG
-    // and PDF.
+    // Per case a convergence figure and a strip plot (two seeds); time to target, the gap
+    // figure (the suite has a bound) and the IL performance profile (four pipelines; no time
+    // profile, the suite has a time limit); each as SVG, PNG and PDF.
     let n_cases = plan.instances.len() * plan.suite.k.len();
-    assert_eq!(figures.len(), 3 * (2 * n_cases + 4));
-    for stem in ["time-to-target", "gaps", "profile-il", "profile-time"] {
+    assert_eq!(figures.len(), 3 * (2 * n_cases + 3));
+    assert!(!figures
+        .iter()
+        .any(|f| f.to_string_lossy().contains("profile-time")));
+    for stem in ["time-to-target", "gaps", "profile-il"] {
         for ext in ["svg", "png", "pdf"] {
             assert!(figures.iter().any(|f| f.ends_with(format!("{stem}.{ext}"))));
         }

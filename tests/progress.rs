@@ -113,3 +113,22 @@ method = "mdav+ils"
         "{quiet}"
     );
 }
+
+#[test]
+fn bound_shows_colgen_progress_only_when_asked_and_never_with_quiet() {
+    let args = [
+        "bound",
+        "--data",
+        "gauss:n=60,d=2,clusters=3,seed=1",
+        "--k",
+        "3",
+        "--method",
+        "colgen",
+    ];
+    let shown = stderr_of(&with(&args, &["--progress"]));
+    assert!(shown.contains("colgen: "), "{shown}");
+    assert_eq!(stderr_of(&args), "");
+    assert_eq!(stderr_of(&with(&args, &["--quiet"])), "");
+    let both = cli(&with(&args, &["--quiet", "--progress"]));
+    assert!(!both.status.success());
+}

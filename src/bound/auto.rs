@@ -244,7 +244,7 @@ fn inner(
     if let Some(labels) = start {
         prepared = prepared.with_start(labels.to_vec(), "the auto incumbent")?;
     }
-    prepared.run(run.inst, run.k, run.progress, run.interrupt, &mut *run.report)
+    prepared.run(run.inst, run.k, run.show, run.interrupt, &mut *run.report)
 }
 
 /// The start partition: the given labels, or the search kit's [`INCUMBENT_PIPELINE`] for

@@ -245,12 +245,12 @@ impl<C: CutsDefault> LowerBound for Colgen<C> {
         }
         let (first, remaining) =
             start::start_and_remaining(COLGEN_START, inst, k, limit, started, run.interrupt)?;
-        let opts = params.options(remaining, run.progress);
+        let opts = params.options(remaining, run.show == crate::progress::Show::Always);
         let mut starts: Vec<&[usize]> = vec![first.partition.labels()];
         if let Some((labels, _)) = run.start {
             starts.push(labels);
         }
-        let mut ticker = ticker::Ticker::new(run.progress, Some(first.partition.sse()));
+        let mut ticker = ticker::Ticker::new(run.show, Some(first.partition.sse()));
         let b = microagg_solvers::bounds::colgen::colgen_bound_stoppable(
             &inst.z,
             inst.n,

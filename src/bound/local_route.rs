@@ -23,8 +23,8 @@
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::search::neighbours::Neighbours;
-use microagg_solvers::bounds::colgen::observer::Quiet;
 use microagg_solvers::bounds::colgen::colgen_bound_stoppable;
+use microagg_solvers::bounds::colgen::observer::Quiet;
 use microagg_solvers::bounds::local_lagrangian::{
     local_lagrangian, spatial_blocks, LocalBound, LocalOptions,
 };

@@ -48,7 +48,7 @@ pub struct BoundRun<'a> {
     /// in memory by [`PreparedBound::with_start`]), and where it came from.
     pub start: Option<(&'a [usize], &'a str)>,
     /// Progress on stderr even when it is not a terminal ([`super::ticker`]).
-    pub progress: bool,
+    pub show: crate::progress::Show,
     /// Once set (Ctrl-C, SIGTERM), the bound returns the best certified value it holds.
     pub interrupt: &'a AtomicBool,
     /// Every progress report of an anytime bound (`bnp`).
@@ -232,7 +232,7 @@ impl PreparedBound {
         &self,
         inst: &Instance,
         k: usize,
-        progress: bool,
+        show: crate::progress::Show,
         interrupt: &AtomicBool,
         report: &mut dyn FnMut(&BoundProgress),
     ) -> Result<Computed> {
@@ -240,7 +240,7 @@ impl PreparedBound {
             inst,
             k,
             start: self.start.as_ref().map(|(l, s)| (l.as_slice(), s.as_str())),
-            progress,
+            show,
             interrupt,
             report,
         };

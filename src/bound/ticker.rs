@@ -4,7 +4,8 @@
 //! certified bound so far (never `-inf`: before the first Lagrangian bound it is the nn
 //! bound, said so), its gap to the start partition when there is one, and the time spent.
 //! A line at most every [`Ticker::EVERY`] seconds, and only where someone reads it: on a
-//! terminal, or when asked (`--progress`); quiet otherwise, so logs and pipes stay clean.
+//! terminal, or when asked (`--progress`); quiet otherwise or with `--quiet`, so logs and pipes
+//! stay clean ([`crate::progress::Show`]).
 //! As the kernel's observer it also prints the kernel's detail lines (sent only when
 //! `--progress` asked for them) and its warnings.
 //!
@@ -16,7 +17,6 @@
 
 use microagg_solvers::bounds::colgen::{ColgenObserver, ColgenProgress};
 use std::fmt::Arguments;
-use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Prints a colgen kernel's reports (module doc).
@@ -32,10 +32,10 @@ impl Ticker {
     /// Seconds between two lines.
     pub const EVERY: f64 = 2.0;
 
-    /// A ticker that prints when stderr is a terminal or `asked`.
-    pub fn new(asked: bool, start_sse: Option<f64>) -> Self {
+    /// A ticker that prints as `show` says (a terminal, `--progress`, `--quiet`).
+    pub fn new(show: crate::progress::Show, start_sse: Option<f64>) -> Self {
         Ticker {
-            on: asked || shown_here(),
+            on: show.enabled(),
             started: Instant::now(),
             last: None,
             start_sse,
@@ -89,18 +89,13 @@ impl ColgenObserver for Ticker {
     }
 }
 
-/// Whether progress lines are shown without being asked: stderr is a terminal.
-pub fn shown_here() -> bool {
-    std::io::stderr().is_terminal()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_line_never_shows_minus_infinity() {
-        let t = Ticker::new(false, Some(400.0));
+        let t = Ticker::new(crate::progress::Show::Never, Some(400.0));
         let before = ColgenProgress {
             seconds: 1.0,
             lower_bound: 212.5,

@@ -56,8 +56,11 @@ pub struct BoundArgs {
     /// colgen's best certified bound, its gap to the start partition and the time every few
     /// seconds, plus one line per master iteration; bnp's improvements of bound and
     /// incumbent.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
+    /// No progress on stderr, even on a terminal.
+    #[arg(long)]
+    pub quiet: bool,
     /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
     /// `verify-bound` re-checks without HiGHS (proofs/P13); bnp: the branch-and-price
     /// certificate (every leaf's decisions and duals, proofs/P18).
@@ -173,7 +176,7 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         &prepared,
         &inst,
         data.k,
-        args.progress,
+        crate::progress::Show::from_flags(args.progress, args.quiet),
         interrupt::flag(),
     )?;
     if let (Some(path), Some(inc)) = (&args.labels_out, &b.incumbent) {

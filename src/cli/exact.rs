@@ -85,13 +85,8 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
     // optimum (or incumbent) and its bound.
     let meter = Meter::start("solve-exact", inst.sst, args.progress.show());
     meter.status().stage(method.name());
-    let (s, seconds) = crate::exact::solve_from_mdav(
-        &inst,
-        data.k,
-        method,
-        args.time_limit,
-        interrupt::flag(),
-    )?;
+    let (s, seconds) =
+        crate::exact::solve_from_mdav(&inst, data.k, method, args.time_limit, interrupt::flag())?;
     meter.status().best(s.sse);
     meter.status().bound(s.lower_bound);
     meter.finish();

@@ -264,7 +264,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         bound.as_ref(),
         &inst,
         data.k,
-        args.progress.progress,
+        args.progress.show(),
         interrupt::flag(),
     )?;
     let interrupted = interrupt::requested();

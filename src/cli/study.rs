@@ -233,10 +233,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
     }
     let opts = exp::RunOptions {
         out: Some(out.clone()),
-        jobs: args
-            .jobs
-            .unwrap_or_else(crate::bench::default_jobs)
-            .max(1),
+        jobs: args.jobs.unwrap_or_else(crate::bench::default_jobs).max(1),
         shard,
         resume: args.resume,
         progress: exp::Progress::from_show(args.progress.show()),

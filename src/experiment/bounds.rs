@@ -72,7 +72,7 @@ impl BoundRequest {
     /// limit unless one was given).
     pub fn compute(&self, inst: &Instance, k: usize) -> Result<BoundOutcome> {
         let never = std::sync::atomic::AtomicBool::new(false);
-        bound::compute_prepared(&self.bound, inst, k, false, &never)
+        bound::compute_prepared(&self.bound, inst, k, crate::progress::Show::Auto, &never)
     }
 }
 

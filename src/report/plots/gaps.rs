@@ -17,6 +17,13 @@ use super::*;
 /// best-known SSE).
 type GapBars = Vec<(usize, f64, f64, Option<f64>)>;
 
+/// The longest case label: 22 characters at one column and 9 pt, more on a wider figure
+/// (at most a third of its width), fewer with larger text.
+fn label_chars(st: &FigureStyle) -> usize {
+    let room = st.width() as f64 / crate::report::style::WIDTH as f64 / st.scale();
+    (22.0 * room).round().clamp(12.0, 48.0) as usize
+}
+
 pub(super) fn gaps_svg(
     records: &[Record],
     cases: &[(String, usize)],
@@ -40,7 +47,7 @@ pub(super) fn gaps_svg(
             }
         }
         if !bars.is_empty() {
-            rows.push((case_label(inst, *k, 22), bars));
+            rows.push((case_label(inst, *k, label_chars(st)), bars));
         }
     }
     let methods = distinct(

@@ -149,7 +149,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let inst = load(data, &ColumnSelection::All)?;
         let never = std::sync::atomic::AtomicBool::new(false);
         let cpu = microagg::bench::process_cpu_seconds();
-        let b = microagg::bound::compute_prepared(&bound, &inst, *k, a.progress, &never)?;
+        let b = microagg::bound::compute_prepared(
+            &bound,
+            &inst,
+            *k,
+            microagg::progress::Show::from_flags(a.progress, false),
+            &never,
+        )?;
         let cpu = microagg::bench::process_cpu_seconds() - cpu;
         row(data, *k, &b, cpu);
         println!(
