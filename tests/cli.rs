@@ -452,7 +452,7 @@ fn help_options(command: &str) -> Vec<String> {
         .collect()
 }
 
-/// `bound --help` keeps nine options of its own (the bound's parameters are `--param`
+/// `bound --help` keeps ten options of its own (the bound's parameters are `--param`
 /// keys and `--preset`s); the data options are the shared ones every data command has, and
 /// `--threads` and `--help` are global. Before the bound registry took the parameters it
 /// listed 41 options (26 of them colgen and bnp knobs).
@@ -484,6 +484,7 @@ fn bound_help_lists_at_most_twelve_options_of_its_own() {
             "--time-limit",
             "--start",
             "--progress",
+            "--quiet",
             "--certificate",
             "--labels-out",
             "--param",
