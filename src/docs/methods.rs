@@ -70,10 +70,11 @@ fn entry(text: &mut String, m: &Value, reference: &str) {
     }
 }
 
-/// A default as a table cell: unset (chosen at run time) or the JSON value in code.
+/// A default as a table cell: the JSON value in code; `null` (unset) means what the
+/// parameter's doc says (a value chosen at run time, or none).
 fn default_text(value: &Value) -> String {
     match value {
-        Value::Null => "auto (chosen at run time)".to_string(),
+        Value::Null => "`null`".to_string(),
         Value::String(s) => format!("`{s}`"),
         other => format!("`{other}`"),
     }
