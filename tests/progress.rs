@@ -132,3 +132,35 @@ fn bound_shows_colgen_progress_only_when_asked_and_never_with_quiet() {
     let both = cli(&with(&args, &["--quiet", "--progress"]));
     assert!(!both.status.success());
 }
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`), an experiment's colgen
+/// bound prints its ticker, and `--quiet` silences it with the rest of the experiment.
+#[test]
+fn experiment_quiet_silences_its_bounds_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.toml");
+    std::fs::write(
+        &suite,
+        "name = \"q\"\ninstances = [\"gauss:n=300,d=3,clusters=5,seed=1\"]\nk = [3]\n\
+         seeds = { base = 1, replicates = 1 }\n\
+         bounds = [{ name = \"colgen\", time_limit = 5 }]\n[[pipeline]]\nmethod = \"mdav\"\n",
+    )
+    .unwrap();
+    let on_a_terminal = |out: &str, extra: &str| {
+        let command = format!(
+            "{} experiment {} --out {} {extra}",
+            env!("CARGO_BIN_EXE_microagg"),
+            suite.display(),
+            dir.path().join(out).display()
+        );
+        let o = std::process::Command::new("script")
+            .args(["-qc", &command, "/dev/null"])
+            .output()
+            .expect("util-linux script (a pseudo-terminal) runs");
+        assert!(o.status.success(), "{command}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(on_a_terminal("shown", "").contains("colgen"));
+    let quiet = on_a_terminal("quiet", "--quiet");
+    assert!(!quiet.contains("colgen"), "{quiet}");
+}

@@ -69,10 +69,15 @@ impl BoundRequest {
     }
 
     /// Compute the bound for (instance, k) with its parameters (the bound's default time
-    /// limit unless one was given).
-    pub fn compute(&self, inst: &Instance, k: usize) -> Result<BoundOutcome> {
+    /// limit unless one was given), its own progress lines shown as `show` says.
+    pub fn compute(
+        &self,
+        inst: &Instance,
+        k: usize,
+        show: crate::progress::Show,
+    ) -> Result<BoundOutcome> {
         let never = std::sync::atomic::AtomicBool::new(false);
-        bound::compute_prepared(&self.bound, inst, k, crate::progress::Show::Auto, &never)
+        bound::compute_prepared(&self.bound, inst, k, show, &never)
     }
 }
 

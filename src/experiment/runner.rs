@@ -172,6 +172,11 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
     let names: Vec<String> = plan.bounds.iter().map(|b| b.name.clone()).collect();
     progress.bounds_start(&names);
     let never = AtomicBool::new(false);
+    // The bounds' own progress lines (colgen's ticker): never under `--quiet`.
+    let bound_show = match opts.progress {
+        Progress::Quiet => crate::progress::Show::Never,
+        Progress::Auto | Progress::Plain => crate::progress::Show::Auto,
+    };
     let bound_results = parallel_map(&cases, opts.jobs, &never, |&(ii, k)| {
         let inst = &plan.instances[ii].inst;
         let started = Instant::now();
@@ -180,7 +185,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
             .iter()
             .map(|request| {
                 let t = Instant::now();
-                let b = request.compute(inst, k)?;
+                let b = request.compute(inst, k, bound_show)?;
                 // Labelled by the method that produced the value (not the one asked for).
                 Ok(BoundResult {
                     params: request.params.clone(),
