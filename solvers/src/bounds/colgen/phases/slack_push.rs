@@ -26,11 +26,12 @@ pub fn run(
     if state.segment.is_none() {
         return Ok(());
     }
+    let centre = state.cut_free_centre();
     let (geo, columns) = (&state.geo, &state.master.columns);
     let pool = state
         .pool
         .get_or_insert_with(|| GroupPool::seeded(geo, columns));
-    let Some(y) = state.centre.clone().filter(|y| y.len() == state.n) else {
+    let Some(y) = centre else {
         return Ok(());
     };
     let asc = subgrad::slack_push(
