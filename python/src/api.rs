@@ -133,8 +133,7 @@ pub fn run<'py>(
         let points = tracer.map(Trace::finish).unwrap_or_default();
         // As the CLI: the bound after the run (not within its time limit), skipped after
         // a signal.
-        let (lb, skipped) =
-            lib_bound::after_run(bound.as_ref(), &inst, k, show_bound(progress), flag)?;
+        let (lb, skipped) = lib_bound::after_run(bound.as_ref(), &inst, k, shown(progress), flag)?;
         // With weights, as `run --bound nn|colgen --weights`: the weighted bound on the
         // weighted SSE beside the unweighted one (P41, P43; colgen's master also starts from
         // this run's partition), skipped like it.
@@ -256,7 +255,7 @@ pub fn bound(
     let inst = data.inst.clone();
     let flag = AtomicBool::new(false);
     let done = interruptible(py, &flag, |flag| match &prepared {
-        Some(b) => lib_bound::compute_prepared(b, &inst, k, show_bound(progress), flag),
+        Some(b) => lib_bound::compute_prepared(b, &inst, k, shown(progress), flag),
         None => lib_bound::weighted::compute(method, &inst, k, time_limit, None, flag),
     })?;
     let b = match done.value {
@@ -471,14 +470,4 @@ pub fn report(
         json!({"table": table, "figures": files, "figures_error": error, "notes": notes})
             .to_string(),
     )
-}
-
-/// The bound's progress lines: Python decided (`progress=True`, or stderr is a terminal), so
-/// no further terminal check.
-fn show_bound(progress: bool) -> Show {
-    if progress {
-        Show::Always
-    } else {
-        Show::Never
-    }
 }
