@@ -123,9 +123,33 @@ pub struct MethodInfo {
     pub defaults: Value,
     /// The method needs one-attribute data (d = 1).
     pub one_attribute: bool,
+    /// Whether the method draws random numbers ([`Randomness`]); [`Randomness::Random`]
+    /// unless declared ([`MethodInfo::deterministic`], [`MethodInfo::deterministic_when`]).
+    pub randomness: Randomness,
     kind: MethodKind,
     /// User-given parameters -> typed, checked parameters and their maker.
     prepare: Prepare,
+}
+
+/// Whether a method draws random numbers. A deterministic method's result depends on the
+/// data, k and its parameters (and, under a time limit, on when the clock stops it), never on
+/// the seed: the `Rng` of [`Initializer::build`] and [`Ctx::rng`] stay untouched. An
+/// experiment runs a pipeline of deterministic stages once per case, not once per seed.
+/// `tests/determinism.rs` checks every declaration both ways (a deterministic method draws
+/// nothing, any other draws).
+#[derive(Debug, Clone, Copy)]
+pub enum Randomness {
+    /// It draws random numbers; the default, so that a method not known to ignore them is
+    /// never run once for all seeds.
+    Random,
+    /// It never draws one, whatever its parameters.
+    Deterministic,
+    /// It draws none when `test` holds for its effective parameters (JSON, defaults filled
+    /// in); `otherwise` says in words when it does (`list` and the docs show it).
+    DeterministicWhen {
+        test: fn(&Value) -> bool,
+        otherwise: &'static str,
+    },
 }
 
 /// Parse and check `given` into `P` once; the maker clones the typed value per algorithm.
@@ -156,6 +180,7 @@ impl MethodInfo {
             params_doc: P::DOC,
             defaults: serde_json::to_value(P::default()).expect("params serialise"),
             one_attribute: false,
+            randomness: Randomness::Random,
             kind,
             prepare,
         }
@@ -199,6 +224,29 @@ impl MethodInfo {
     pub fn one_attribute(mut self) -> Self {
         self.one_attribute = true;
         self
+    }
+
+    /// Declare that the method draws no random number, whatever its parameters
+    /// ([`Randomness::Deterministic`]).
+    pub fn deterministic(mut self) -> Self {
+        self.randomness = Randomness::Deterministic;
+        self
+    }
+
+    /// Declare that the method draws no random number when `test` holds for its effective
+    /// parameters, `otherwise` saying in words when it draws ([`Randomness::DeterministicWhen`]).
+    pub fn deterministic_when(mut self, test: fn(&Value) -> bool, otherwise: &'static str) -> Self {
+        self.randomness = Randomness::DeterministicWhen { test, otherwise };
+        self
+    }
+
+    /// True when the method with the effective parameters `params` draws no random number.
+    pub fn is_deterministic(&self, params: &Value) -> bool {
+        match self.randomness {
+            Randomness::Random => false,
+            Randomness::Deterministic => true,
+            Randomness::DeterministicWhen { test, .. } => test(params),
+        }
     }
 
     pub fn kind(&self) -> MethodKind {

@@ -63,6 +63,10 @@ pub struct StageSpec {
     /// Builds the stage's algorithm from the typed parameters.
     #[serde(skip)]
     pub maker: Maker,
+    /// The stage draws no random number with these parameters
+    /// ([`MethodInfo::is_deterministic`](crate::method::MethodInfo::is_deterministic)).
+    #[serde(skip)]
+    pub deterministic: bool,
 }
 
 /// What one stage did.
@@ -168,6 +172,7 @@ impl Pipeline {
             let prepared = info.prepare(&params)?;
             stages.push(StageSpec {
                 name: name.to_string(),
+                deterministic: info.is_deterministic(&prepared.params),
                 params: prepared.params,
                 maker: prepared.maker,
             });
@@ -185,6 +190,12 @@ impl Pipeline {
             spec: spec.to_string(),
             stages,
         })
+    }
+
+    /// True when no stage draws a random number: the seed does not change the result, so an
+    /// experiment runs the pipeline once per case ([`crate::experiment::expand`]).
+    pub fn is_deterministic(&self) -> bool {
+        self.stages.iter().all(|s| s.deterministic)
     }
 
     /// Seed of stage `index`, derived from the base seed and what identifies the run.

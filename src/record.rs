@@ -144,6 +144,13 @@ pub struct Record {
     /// Effective parameters of every stage (defaults filled in).
     pub params: Vec<StageParams>,
     pub seeds: RunSeeds,
+    /// True when no stage of the pipeline draws a random number (`deterministic` in
+    /// `microagg list`): the seeds do not change the result, and an experiment runs the
+    /// pipeline once per (instance, k), replicate 0, whatever its `replicates`; tables count
+    /// it as one run and the Wilcoxon tests pair its one value with the other pipeline's
+    /// median over seeds. False in records written before it was added.
+    #[serde(default)]
+    pub deterministic: bool,
     pub time_limit: Option<f64>,
     /// Step budget of every refiner stage, when the suite gives one (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -371,6 +378,7 @@ impl Record {
                 replicate: 0,
                 stages: stages.iter().map(|s| s.seed).collect(),
             },
+            deterministic: r.params.iter().all(|s| s.deterministic),
             time_limit: r.time_limit,
             max_steps: r.max_steps,
             bounds_requested: r.bound_requested.map(str::to_string).into_iter().collect(),

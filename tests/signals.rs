@@ -215,9 +215,10 @@ fn an_experiment_whose_stderr_closes_still_finishes() {
     let suite = dir.path().join("s.toml");
     std::fs::write(
         &suite,
-        "instances = [\"uniform:n=60,d=2,seed=1\"]\nk = [3]\nseeds = { base = 1, replicates = 2 }\n[[pipeline]]\nmethod = \"mdav\"\n",
+        "instances = [\"uniform:n=60,d=2,seed=1\"]\nk = [3]\nseeds = { base = 1, replicates = 2 }\n[[pipeline]]\nmethod = \"random\"\n",
     )
     .unwrap();
+    // `random` draws random numbers, so it runs once per seed: two runs, two progress lines.
     let out_dir = dir.path().join("r");
     let out = bin()
         .args([

@@ -354,7 +354,9 @@ def solve_exact(
 def methods() -> Any:
     """Every method of the registry as a pandas DataFrame, one row per method in the
     registry's order (initializers first), with the columns ``name``, ``kind``
-    (``initializer`` or ``refiner``), ``summary``, ``reference``, ``params`` (a dict of the
+    (``initializer`` or ``refiner``), ``summary``, ``reference``, ``deterministic`` (True
+    when the method draws no random number: the seed does not change its result, and an
+    experiment runs it once per case), ``params`` (a dict of the
     defaults) and ``params_doc`` (a dict of what each parameter does), as
     ``microagg list --json``.
 
@@ -362,7 +364,7 @@ def methods() -> Any:
     """
     import pandas as pd
 
-    columns = ["name", "kind", "summary", "reference", "params", "params_doc"]
+    columns = ["name", "kind", "summary", "reference", "deterministic", "params", "params_doc"]
     return pd.DataFrame(json.loads(_core.methods()), columns=columns)
 
 

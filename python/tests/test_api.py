@@ -143,8 +143,14 @@ def test_reprs_say_what_the_objects_are():
 
 def test_experiment_returns_the_records(tmp_path):
     df = microagg.experiment(ROOT / "instances" / "smoke.toml", jobs=2)
-    # 3 instances x 2 k x 4 pipelines x 2 replicates.
-    assert len(df) == 48 and not df.attrs["interrupted"]
+    # 3 instances x 2 k x (3 deterministic pipelines once + mdav+ils x 2 replicates).
+    assert len(df) == 30 and not df.attrs["interrupted"]
+    assert df.groupby("pipeline")["deterministic"].all().to_dict() == {
+        "mdav": True,
+        "mdav-generic": True,
+        "mdav1": True,
+        "mdav+ils": False,
+    }
     for _, row in df[df["method"] == "mdav"].iterrows():
         r = microagg.run(row["instance"], int(row["k"]), method="mdav", bound=None)
         assert r.il == row["il"]

@@ -45,6 +45,9 @@ fn entry(text: &mut String, m: &Value, reference: &str) {
         one_line(str_of(&m["summary"])),
         one_line(str_of(&m["reference"]))
     );
+    if let Some(randomness) = m.get("randomness").and_then(Value::as_str) {
+        let _ = writeln!(text, "\nRandomness: {randomness}");
+    }
     if let Some(proof) = m.get("weighted") {
         let weighted = proof
             .as_str()

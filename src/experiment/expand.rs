@@ -4,7 +4,10 @@
 //! file order, each with a stable index, a run id and a seed derived with
 //! [`derive_seed`](crate::rng::derive_seed) from the suite's base seed and the run's identity
 //! (instance as written, k, pipeline label, replicate). Stages then get child seeds from the
-//! run seed ([`Pipeline::run`](crate::pipeline::Pipeline::run)). A shard `I/N` is the runs
+//! run seed ([`Pipeline::run`](crate::pipeline::Pipeline::run)). A deterministic pipeline
+//! (no stage draws a random number, [`Pipeline::is_deterministic`]) has one run per
+//! (instance, k), replicate 0, whatever the suite's replicates: more seeds would repeat it.
+//! A shard `I/N` is the runs
 //! whose index is `I-1` modulo `N`, so shards are disjoint, cover the matrix, and do not
 //! depend on which machine runs them.
 //!
@@ -18,6 +21,7 @@ use super::bounds::BoundRequest;
 use super::suite::{ResolvedPipeline, Suite};
 use crate::data::{self, ColumnSelection, Instance};
 use crate::error::{Error, Result};
+use crate::pipeline::Pipeline;
 use crate::rng::derive_seed;
 
 /// An instance of the suite, with the spec it was listed under.
@@ -41,6 +45,8 @@ pub struct Run {
     pub pipeline: usize,
     pub replicate: usize,
     pub seed: u64,
+    /// The pipeline draws no random number: this one run stands for every replicate.
+    pub deterministic: bool,
 }
 
 /// A suite with its instances loaded, its pipelines resolved and its runs expanded.
@@ -76,6 +82,15 @@ impl Shard {
 
     pub fn contains(&self, run_index: usize) -> bool {
         run_index % self.count == self.index - 1
+    }
+}
+
+/// Runs per (instance, k) of a pipeline: one when it is deterministic, else `replicates`.
+pub fn replicates_of(pipeline: &Pipeline, replicates: usize) -> usize {
+    if pipeline.is_deterministic() {
+        1
+    } else {
+        replicates
     }
 }
 
@@ -164,7 +179,8 @@ impl Plan {
         for (ii, si) in instances.iter().enumerate() {
             for &k in &suite.k {
                 for (pi, p) in pipelines.iter().enumerate() {
-                    for r in 0..suite.seeds.replicates {
+                    let deterministic = p.pipeline.is_deterministic();
+                    for r in 0..replicates_of(&p.pipeline, suite.seeds.replicates) {
                         runs.push(Run {
                             index: runs.len(),
                             run_id: format!("{}|k={k}|{}|r={r}", si.spec, p.label),
@@ -173,6 +189,7 @@ impl Plan {
                             pipeline: pi,
                             replicate: r,
                             seed: run_seed(suite.seeds.base, &si.spec, k, &p.label, r),
+                            deterministic,
                         });
                     }
                 }
@@ -223,8 +240,13 @@ impl Plan {
                 .iter()
                 .map(|st| format!("{}{}", st.name, st.params))
                 .collect();
+            let once = if p.pipeline.is_deterministic() {
+                " (deterministic: one run per case)"
+            } else {
+                ""
+            };
             s.push_str(&format!(
-                "pipeline {:<20} {}\n",
+                "pipeline {:<20} {}{once}\n",
                 p.label,
                 params.join(" + ")
             ));

@@ -382,6 +382,7 @@ fn execute(
             replicate: run.replicate,
             stages: stages.iter().map(|s| s.seed).collect(),
         },
+        deterministic: run.deterministic,
         time_limit: plan.suite.time_limit,
         max_steps: plan.suite.max_steps,
         bounds_requested: plan.bounds.iter().map(|b| b.name.clone()).collect(),

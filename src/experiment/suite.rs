@@ -210,7 +210,9 @@ impl std::fmt::Display for BoundEntry {
 pub struct Seeds {
     /// The study's base seed, from which every run's seed is derived.
     pub base: u64,
-    /// Runs per (instance, k, pipeline), each with its own derived seed.
+    /// Runs per (instance, k, pipeline), each with its own derived seed. A pipeline whose
+    /// every stage draws no random number (`deterministic` in `microagg list`) runs once
+    /// per (instance, k) whatever this says: its seeds would give the same result.
     pub replicates: usize,
 }
 

@@ -54,6 +54,7 @@ pub fn method() -> MethodInfo {
         "Laszlo & Mukherjee 2005 (IEEE TKDE 17:902); Khomnotai et al. 2018",
         |_: NoParams| Cbfs,
     )
+    .deterministic()
 }
 
 impl Initializer for Cbfs {

@@ -48,6 +48,7 @@ pub fn method() -> MethodInfo {
         "Laszlo & Mukherjee 2005; Khomnotai et al. 2018 (CBFS-NN)",
         |_: NoParams| CbfsNn,
     )
+    .deterministic()
 }
 
 impl Initializer for CbfsNn {

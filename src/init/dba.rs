@@ -45,6 +45,7 @@ pub fn method() -> MethodInfo {
         "Lin, Wen, Hsieh & Chang 2010",
         |_: NoParams| Dba,
     )
+    .deterministic()
 }
 
 /// Sum of the Euclidean distances from each record to its k - 1 nearest other records.

@@ -41,6 +41,7 @@ pub fn method() -> MethodInfo {
         "Laszlo & Mukherjee 2005",
         |_: NoParams| Dbfs,
     )
+    .deterministic()
 }
 
 impl Initializer for Dbfs {

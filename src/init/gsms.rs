@@ -61,6 +61,7 @@ pub fn method() -> MethodInfo {
         "Panagiotakis & Tziritas 2013 (IEEE TKDE 25:1191); Khomnotai et al. 2018 (GSMS-NN)",
         |_: NoParams| Gsms,
     )
+    .deterministic()
 }
 
 impl Initializer for Gsms {

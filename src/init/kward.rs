@@ -55,6 +55,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer & Mateo-Sanz 2002",
         |_: NoParams| KWard,
     )
+    .deterministic()
 }
 
 impl Initializer for KWard {

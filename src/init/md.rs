@@ -50,6 +50,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer & Mateo-Sanz 2002",
         |_: NoParams| Md,
     )
+    .deterministic()
 }
 
 /// Take the group of `seed` (seed and its k - 1 nearest) from both pool and diameter set.

@@ -41,6 +41,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer & Torra 2005; Chettri & Borah 2012",
         |_: NoParams| Mdav,
     )
+    .deterministic()
 }
 
 impl Initializer for Mdav {

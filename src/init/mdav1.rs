@@ -39,6 +39,7 @@ pub fn method() -> MethodInfo {
         "Lin et al. 2010; Chettri & Borah 2012 Algorithm-3",
         |_: NoParams| Mdav1,
     )
+    .deterministic()
 }
 
 impl Initializer for Mdav1 {

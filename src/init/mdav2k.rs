@@ -52,6 +52,7 @@ pub fn method() -> MethodInfo {
         "Chettri & Borah 2012 Algorithm-6",
         |_: NoParams| Mdav2k,
     )
+    .deterministic()
 }
 
 impl Initializer for Mdav2k {

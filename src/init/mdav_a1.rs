@@ -47,6 +47,7 @@ pub fn method() -> MethodInfo {
         "Chettri & Borah 2012 Algorithm-1; Domingo-Ferrer, Solanas & Martinez-Balleste 2006",
         |_: NoParams| MdavA1,
     )
+    .deterministic()
 }
 
 impl Initializer for MdavA1 {

@@ -39,6 +39,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer & Torra 2005; Chettri & Borah 2012 Algorithm-2",
         |_: NoParams| MdavGeneric,
     )
+    .deterministic()
 }
 
 impl Initializer for MdavGeneric {

@@ -55,6 +55,7 @@ pub fn method() -> MethodInfo {
         "Khomnotai, Lin, Peng & Santra 2018 (Symmetry 10:262); Domingo-Ferrer & Torra 2005",
         |_: NoParams| MdavNc,
     )
+    .deterministic()
 }
 
 impl Initializer for MdavNc {

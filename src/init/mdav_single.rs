@@ -43,6 +43,7 @@ pub fn method() -> MethodInfo {
         "Chettri & Borah 2012 Algorithm-4",
         |_: NoParams| MdavSingle,
     )
+    .deterministic()
 }
 
 impl Initializer for MdavSingle {

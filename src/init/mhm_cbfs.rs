@@ -50,6 +50,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
         MhmCbfs,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmCbfs {

@@ -49,6 +49,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
         MhmMd,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmMd {

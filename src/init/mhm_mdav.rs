@@ -54,6 +54,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
         MhmMdav,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmMdav {

@@ -43,6 +43,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
         |_: NoParams| MhmNpn,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmNpn {

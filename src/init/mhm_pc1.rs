@@ -35,6 +35,7 @@ pub fn method() -> MethodInfo {
         "Hansen & Mukherjee 2003; Domingo-Ferrer et al. 2006; Templ 2008 (sdcMicro pca)",
         |_: NoParams| MhmPc1,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmPc1 {

@@ -30,6 +30,7 @@ pub fn method() -> MethodInfo {
         "Hansen & Mukherjee 2003; Templ 2008 (sdcMicro single)",
         MhmVar,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmVar {

@@ -30,6 +30,7 @@ pub fn method() -> MethodInfo {
         "Hansen & Mukherjee 2003; Domingo-Ferrer et al. 2006; Mortazavi et al. 2013",
         |_: NoParams| MhmZsum,
     )
+    .deterministic()
 }
 
 impl Initializer for MhmZsum {

@@ -50,6 +50,7 @@ pub fn method() -> MethodInfo {
         "Laszlo & Mukherjee 2005",
         |_: NoParams| Mst,
     )
+    .deterministic()
 }
 
 /// Euclidean minimum spanning tree of all records by Prim's dense algorithm: n - 1 edges

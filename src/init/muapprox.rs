@@ -72,6 +72,7 @@ pub fn method() -> MethodInfo {
         "Domingo-Ferrer, Sebe & Solanas 2008",
         |_: NoParams| MuApprox,
     )
+    .deterministic()
 }
 
 struct UnionFind {

@@ -127,6 +127,10 @@ pub fn method() -> MethodInfo {
         "Rebollo-Monedero, Forne & Soriano 2011",
         |params: PclParams| Pcl { params },
     )
+    .deterministic_when(
+        |p| p["init"] == "mdav",
+        "random with init = \"random\" (random starting centroids)",
+    )
 }
 
 /// Centroids (row-major) of the cells given by `labels` (c cells, all non-empty).

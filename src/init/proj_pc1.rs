@@ -31,6 +31,7 @@ pub fn method() -> MethodInfo {
         "Templ 2008 (sdcMicro pca); Defays & Anwar 1998",
         |_: NoParams| ProjPc1,
     )
+    .deterministic()
 }
 
 impl Initializer for ProjPc1 {

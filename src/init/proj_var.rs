@@ -29,6 +29,7 @@ pub fn method() -> MethodInfo {
         "Templ 2008 (sdcMicro single)",
         ProjVar,
     )
+    .deterministic()
 }
 
 impl Initializer for ProjVar {

@@ -28,6 +28,7 @@ pub fn method() -> MethodInfo {
         "Templ 2008 (sdcMicro); Defays & Anwar 1998",
         |_: NoParams| ProjZsum,
     )
+    .deterministic()
 }
 
 impl Initializer for ProjZsum {

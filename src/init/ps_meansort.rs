@@ -120,6 +120,7 @@ pub fn method() -> MethodInfo {
         "Kabir, Wang & Bertino 2010; Kabir et al. 2015",
         |params: PsMeansortParams| PsMeansort { params },
     )
+    .deterministic()
 }
 
 /// Sorts by a precomputed key per record.

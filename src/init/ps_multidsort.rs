@@ -43,6 +43,7 @@ pub fn method() -> MethodInfo {
         "Kabir et al. 2015",
         |_: NoParams| PsMultidsort,
     )
+    .deterministic()
 }
 
 /// Per-attribute orders of all records, filtered to the remaining ones on each query.

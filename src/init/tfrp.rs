@@ -55,6 +55,7 @@ pub fn method() -> MethodInfo {
         "Chang, Li & Huang 2007 (J. Syst. Softw. 80:1866); Khomnotai et al. 2018",
         |_: NoParams| Tfrp,
     )
+    .deterministic()
 }
 
 impl Initializer for Tfrp {

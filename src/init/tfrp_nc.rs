@@ -36,6 +36,7 @@ pub fn method() -> MethodInfo {
         "Chang, Li & Huang 2007; Khomnotai et al. 2018 (TFRP-NC)",
         |_: NoParams| TfrpNc,
     )
+    .deterministic()
 }
 
 impl Initializer for TfrpNc {

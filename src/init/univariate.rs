@@ -38,6 +38,7 @@ pub fn method() -> MethodInfo {
         |_: NoParams| Univariate,
     )
     .one_attribute()
+    .deterministic()
 }
 
 impl Initializer for Univariate {

@@ -90,6 +90,7 @@ pub fn method() -> MethodInfo {
         "Solanas & Martinez-Balleste 2006; Chettri & Borah 2012 Algorithm-5",
         |params: VmdavParams| Vmdav { params },
     )
+    .deterministic()
 }
 
 /// The records not yet grouped, with per-record scratch values aligned to them.

@@ -15,7 +15,7 @@
 
 use crate::bound::presets::{Preset, PRESETS};
 use crate::bound::{BoundInfo, BOUNDS};
-use crate::method::{MethodInfo, MethodKind};
+use crate::method::{MethodInfo, MethodKind, Randomness};
 use crate::registry;
 use serde_json::{json, Value};
 
@@ -26,8 +26,9 @@ fn kind_name(kind: MethodKind) -> &'static str {
     }
 }
 
-/// One JSON object per registered method: name, kind, summary, reference, parameter
-/// defaults and parameter docs.
+/// One JSON object per registered method: name, kind, summary, reference, whether it is
+/// deterministic (draws no random number) with its default parameters and in words when it
+/// is ([`randomness_text`]), parameter defaults and parameter docs.
 pub fn methods_json() -> Vec<Value> {
     registry::registry()
         .iter()
@@ -37,6 +38,8 @@ pub fn methods_json() -> Vec<Value> {
                 "kind": kind_name(m.kind()),
                 "summary": m.summary,
                 "reference": m.reference,
+                "deterministic": m.is_deterministic(&m.defaults),
+                "randomness": randomness_text(m),
                 "params": m.defaults,
                 "params_doc": m.params_doc.iter().map(|(k, d)| (k.to_string(), d.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
             })
@@ -164,6 +167,7 @@ fn weighted_text(b: &BoundInfo) -> String {
 fn method_text(m: &MethodInfo) -> String {
     let mut text = format!("  {:<16} {}\n", m.name, m.summary);
     text += &format!("  {:<16} reference: {}\n", "", m.reference);
+    text += &format!("  {:<16} randomness: {}\n", "", randomness_text(m));
     let defaults = m.defaults.as_object().cloned().unwrap_or_default();
     if defaults.is_empty() {
         text += &format!("  {:<16} parameters: none\n", "");
@@ -184,6 +188,20 @@ fn method_text(m: &MethodInfo) -> String {
         );
     }
     text
+}
+
+/// Whether a method's result depends on the seed, in the words of `list` and the docs.
+pub fn randomness_text(m: &MethodInfo) -> String {
+    const ONCE: &str = "draws no random number; an experiment runs it once per case";
+    match m.randomness {
+        Randomness::Random => {
+            "random (the seed changes the result; an experiment runs it once per seed)".into()
+        }
+        Randomness::Deterministic => format!("deterministic ({ONCE})"),
+        Randomness::DeterministicWhen { otherwise, .. } => {
+            format!("deterministic with the defaults ({ONCE}); {otherwise}")
+        }
+    }
 }
 
 /// A default as the text listing shows it, `null` (an unset Option parameter, null in

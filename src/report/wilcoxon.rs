@@ -3,7 +3,9 @@
 //! The section `microagg report` prints after its table (Markdown and LaTeX): for every pair
 //! of pipelines, a two-sided Wilcoxon signed-rank test of their median final IL, paired over
 //! the cases (instance, k) both ran, as comparisons of heuristics over benchmark instances
-//! report them (Demšar 2006). Zero differences are dropped (Wilcoxon's treatment); the
+//! report them (Demšar 2006). A deterministic pipeline has one run per case
+//! ([`Record::deterministic`]): that value is its median, paired with the other pipeline's
+//! median over its seeds, so the test pairs cases, never seeds. Zero differences are dropped (Wilcoxon's treatment); the
 //! p-value is exact (the distribution of W+ over the 2^n sign patterns) when at most
 //! [`EXACT_UP_TO`] differences remain and none are tied, else the normal approximation with
 //! the tie correction of the variance and no continuity correction (what SciPy's `wilcoxon`

@@ -227,4 +227,5 @@ pub fn method() -> MethodInfo {
         "Khomnotai, Lin, Peng & Santra (2018), Symmetry 10(7) 262",
         |_: NoParams| DecomposeShrink::new("decompose-shrink", true),
     )
+    .deterministic()
 }

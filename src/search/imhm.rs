@@ -412,4 +412,5 @@ pub fn method() -> MethodInfo {
         "Mortazavi, Jalili & Gohargazi (2013), Applied Intelligence 39(3) 529-544",
         Imhm::new,
     )
+    .deterministic()
 }

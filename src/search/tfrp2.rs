@@ -26,4 +26,5 @@ pub fn method() -> MethodInfo {
         "Chang, Li & Huang (2007), J. Systems and Software 80(11); Khomnotai et al. (2018)",
         |_: NoParams| DecomposeShrink::new("tfrp2", false),
     )
+    .deterministic()
 }

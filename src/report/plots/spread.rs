@@ -1,11 +1,13 @@
 //! # Final IL over seeds: strip plot or box plot
 //!
-//! One row per pipeline of a case. With few runs (some pipeline has fewer than
-//! [`BOX_FROM`] on the case) every run is a point (the pipeline's marker, rows spread
+//! One row per pipeline of a case. With few runs (some pipeline that draws random numbers
+//! has fewer than [`BOX_FROM`] on the case) every run is a point (the pipeline's marker, rows spread
 //! apart by a fixed, deterministic offset so equal values stay visible) and a black line
 //! marks the median: quartiles of three values are not statistics worth a box. With more
 //! runs, a box from the first to the third quartile, a black median line and whiskers to
-//! the minimum and maximum.
+//! the minimum and maximum. A deterministic pipeline (one run per case, see
+//! [`Record::deterministic`]) is always one point with its line: it decides nothing about
+//! the kind of figure, and a box of one value would be a line posing as a spread.
 //!
 //! ## Complexity
 //! O(runs log runs) for the quantiles; drawing is linear in the runs.
@@ -20,12 +22,19 @@ use super::*;
 /// Box plots from this many runs per pipeline on a case; strip plots below.
 pub const BOX_FROM: usize = 10;
 
-/// Whether a case's figure is a strip plot: some pipeline has fewer than [`BOX_FROM`] runs.
+/// Whether a case's figure is a strip plot: some pipeline with random runs has fewer than
+/// [`BOX_FROM`] of them, or no pipeline has random runs.
 pub fn strip(runs: &[&Record], all: &[String]) -> bool {
-    all.iter()
-        .map(|p| runs.iter().filter(|r| &r.pipeline == p).count())
+    let random: Vec<usize> = all
+        .iter()
+        .map(|p| {
+            runs.iter()
+                .filter(|r| &r.pipeline == p && !r.deterministic)
+                .count()
+        })
         .filter(|&n| n > 0)
-        .any(|n| n < BOX_FROM)
+        .collect();
+    random.is_empty() || random.iter().any(|&n| n < BOX_FROM)
 }
 
 /// The vertical offsets of a row's points (in row units): spread evenly within +-0.25, in
@@ -103,7 +112,7 @@ pub fn spread_svg(
             let y = (n - 1 - row) as f64;
             let c = color(*i);
             let med = median(ils);
-            if as_strip {
+            if as_strip || ils.len() == 1 {
                 // The median under the points, so that no point is hidden.
                 chart.draw_series([PathElement::new(
                     vec![(med, y - 0.4), (med, y + 0.4)],
