@@ -423,3 +423,77 @@ fn check_stored_library(max_k: usize) {
         assert!(verified >= 9, "only {verified} certificates re-verified");
     }
 }
+
+/// The words of a provenance command up to its comment (a word starting with `(`, or a `;`
+/// that ends the command).
+fn command_words(command: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    for w in command.split_whitespace() {
+        if w.starts_with('(') {
+            break;
+        }
+        words.push(w.trim_end_matches(';'));
+        if w.ends_with(';') {
+            break;
+        }
+    }
+    words
+}
+
+/// Every provenance command of the stored library names what exists today: a `microagg`
+/// command parses with today's command line (no removed flag) and a bound recipe is its
+/// case's preset; a `cargo run --example` names an example of this workspace whose source
+/// reads every flag the command gives. The values themselves are not recomputed here (the
+/// bnp recipes take 1 to 20 minutes; `src/bound/tests.rs` checks that each preset equals
+/// the recipe that made the stored bound).
+#[test]
+fn every_provenance_command_names_what_exists_today() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = Library::open(&root.join("instances/library"))
+        .unwrap()
+        .manifest;
+    let mut checked = 0;
+    for case in &manifest.case {
+        let name = format!("{}-k{}", case.instance, case.k);
+        let commands = case
+            .partition
+            .iter()
+            .map(|p| &p.provenance.command)
+            .chain(case.bound.iter().map(|b| &b.provenance.command));
+        for command in commands {
+            let words = command_words(command);
+            match words[..] {
+                ["microagg", ..] => {
+                    microagg::cli::command()
+                        .try_get_matches_from(&words)
+                        .unwrap_or_else(|e| panic!("{name}: {command}: {e}"));
+                    if let Some(i) = words.iter().position(|w| *w == "--preset") {
+                        assert_eq!(words[i + 1], name, "{command}");
+                        assert!(microagg::bound::presets::find(&name).is_ok(), "{name}");
+                    }
+                }
+                ["cargo", "run", "--release", ref rest @ ..] => {
+                    let (dir, rest) = match rest {
+                        ["-p", "microagg-studies", rest @ ..] => ("studies/probes/examples", rest),
+                        rest => ("examples", rest),
+                    };
+                    let ["--example", example, "--", args @ ..] = rest else {
+                        panic!("{name}: not an example run: {command}");
+                    };
+                    let file = root.join(dir).join(format!("{example}.rs"));
+                    let source = std::fs::read_to_string(&file)
+                        .unwrap_or_else(|e| panic!("{name}: {}: {e}", file.display()));
+                    for flag in args.iter().filter(|a| a.starts_with("--")) {
+                        assert!(
+                            source.contains(&format!("\"{flag}\"")),
+                            "{name}: {example} does not read {flag}: {command}"
+                        );
+                    }
+                }
+                _ => panic!("{name}: a provenance that is not a command: {command}"),
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24, "two commands for each of the 12 cases");
+}

@@ -188,9 +188,8 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
     assert!(weighted::check_weighted_name("nope").is_err());
 }
 
-/// The engine options of a library recipe (`[case.bound] command` of
-/// instances/library/library.toml), read with the meaning each flag of `microagg bound`
-/// had when the recipe ran; a flag not in this table fails the test.
+/// The engine options of a library recipe (one of [`RECIPES`]), read with the meaning each
+/// flag of `microagg bound` had when the recipe ran; a flag not in this table fails the test.
 fn recipe_options(
     command: &str,
 ) -> (
@@ -245,9 +244,26 @@ fn recipe_options(
     (method, limit, colgen, bnp)
 }
 
-/// Every stored bound the library made with `microagg bound` has a preset named after its
-/// case whose parameters give the recipe's engine options, field by field, and its time
-/// limit; every preset is such a recipe, and every preset passes the registry's checks.
+/// The recipes that made the stored library bounds, as `microagg bound` took them when they
+/// ran (the `[case.bound] command` of instances/library/library.toml before the flags became
+/// bound parameters; the library now records `--preset CASE`).
+const RECIPES: [(&str, &str); 10] = [
+    ("census-k3", "microagg bound --data census --k 3 --method bnp --time-limit 300 --max-nodes 50 --rank1-cuts --start instances/library/census-k3.labels --certificate FILE"),
+    ("census-k4", "microagg bound --data census --k 4 --method bnp --time-limit 300 --max-nodes 25 --start instances/library/census-k4.labels --certificate FILE"),
+    ("census-k5", "microagg bound --data census --k 5 --method bnp --time-limit 600 --max-nodes 3 --start instances/library/census-k5.labels --certificate FILE"),
+    ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
+    ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 900 --start instances/library/eia-k4.labels --certificate FILE"),
+    ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --max-nodes 1 --time-limit 1200 --start instances/library/eia-k5.labels --certificate FILE"),
+    ("eia-k10", "microagg bound --data eia --k 10 --method colgen --start instances/library/eia-k10.labels --nn-ascent 0.2 --box-width 0.3 --lp-segment --push-project --ipm --anchor-threshold 0.005 --stop-early --threads 1 --time-limit 1790 --tighten 0.05 --final-fraction 0.8 --slack-push 0.5 --max-iterations 20000 --lp-projection --certificate FILE"),
+    ("tarragona-k3", "microagg bound --data tarragona --k 3 --method bnp --time-limit 60 --start instances/library/tarragona-k3.labels --certificate FILE"),
+    ("tarragona-k4", "microagg bound --data tarragona --k 4 --method bnp --time-limit 600 --start instances/library/tarragona-k4.labels --certificate FILE"),
+    ("tarragona-k5", "microagg bound --data tarragona --k 5 --method bnp --time-limit 1200 --rank1-cuts --count-row --start instances/library/tarragona-k5.labels --certificate FILE"),
+];
+
+/// Every stored bound the library made with `microagg bound` records the preset named after
+/// its case, whose parameters give the recipe's engine options ([`RECIPES`]), field by field,
+/// and its time limit; every preset is such a recipe, and every preset passes the registry's
+/// checks.
 #[test]
 fn each_preset_equals_the_recipe_of_its_stored_bound() {
     let path = concat!(
@@ -261,15 +277,31 @@ fn each_preset_equals_the_recipe_of_its_stored_bound() {
         if !command.starts_with("microagg bound ") {
             continue; // a study probe's result (studies crate), not a bound command
         }
-        let name = format!(
-            "{}-k{}",
+        let (instance, k) = (
             case["instance"].as_str().unwrap(),
-            case["k"].as_integer().unwrap()
+            case["k"].as_integer().unwrap(),
         );
-        let start = format!("--start instances/library/{name}.labels");
-        assert!(command.contains(&start), "{name}: {command}");
+        let name = format!("{instance}-k{k}");
+        let threads = if name == "eia-k10" {
+            " --threads 1"
+        } else {
+            ""
+        };
+        assert_eq!(
+            command,
+            format!(
+                "microagg bound --data {instance} --k {k} --preset {name}{threads} \
+                 --start instances/library/{name}.labels --certificate FILE"
+            ),
+            "{name}"
+        );
+        let recipe = RECIPES
+            .iter()
+            .find(|r| r.0 == name)
+            .unwrap_or_else(|| panic!("{name}: no recipe"))
+            .1;
         let preset = presets::find(&name).unwrap();
-        let (method, limit, colgen, bnp) = recipe_options(command);
+        let (method, limit, colgen, bnp) = recipe_options(recipe);
         assert_eq!(preset.bound, method, "{name}");
         let p = prepare(preset.bound, &preset.given(), None).unwrap();
         assert_eq!(p.param("time_limit"), limit, "{name}");

@@ -104,6 +104,13 @@ enum Command {
     Docs(docs::DocsArgs),
 }
 
+/// Every command, option and help text of the command line, as clap describes them (the
+/// docs generator prints it; `tests/library.rs` parses the library's provenance commands
+/// with it, so that no recorded command names a removed flag).
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
 /// The `microagg` command line over `registry` (installed first, so that every command
 /// finds its methods and parts by name).
 pub fn main_with(registry: Registry) -> ExitCode {

@@ -41,7 +41,9 @@ pub struct InstanceEntry {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
-    /// The command that produced it (or where it is described).
+    /// The command that reproduces it with today's program (a bound recipe as its
+    /// `--preset`; a study probe's run with where its result is written up), or where it is
+    /// described; `commit` names the build that produced it.
     pub command: String,
     /// The git commit of the build that produced it (or submitted it).
     pub commit: String,
