@@ -110,9 +110,18 @@ def _partitions_sse(Y, k):
 def test_methods_lists_the_registry():
     df = microagg.methods()
     assert isinstance(df, pd.DataFrame)
-    assert list(df.columns) == ["name", "kind", "summary", "reference", "params", "params_doc"]
+    assert list(df.columns) == [
+        "name",
+        "kind",
+        "summary",
+        "reference",
+        "deterministic",
+        "params",
+        "params_doc",
+    ]
     ms = df.set_index("name")
     assert ms.loc["mdav", "kind"] == "initializer" and ms.loc["ils", "kind"] == "refiner"
+    assert ms.loc["mdav", "deterministic"] and not ms.loc["ils", "deterministic"]
     assert "stall" in ms.loc["ils", "params"] and "stall" in ms.loc["ils", "params_doc"]
     assert df["reference"].astype(bool).all()
     assert df["name"].is_unique and df["name"].iloc[0] == "mdav"
