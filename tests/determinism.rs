@@ -174,3 +174,37 @@ fn deterministic_pipelines_run_once_per_case_and_the_report_counts_them_so() {
         .expect("the pair is tested");
     assert_eq!(*cases, 2, "both cases paired");
 }
+
+/// A records file from a build that ran a deterministic pipeline once per seed: resuming it
+/// is refused with an error that names the reason.
+#[test]
+fn resuming_replicates_of_a_deterministic_pipeline_says_why_it_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = Suite::parse(SUITE, std::path::Path::new("det.toml")).unwrap();
+    let plan = Plan::new(suite).unwrap();
+    let opts = RunOptions {
+        out: Some(dir.path().to_path_buf()),
+        jobs: 1,
+        shard: None,
+        resume: true,
+        progress: Progress::Quiet,
+    };
+    run_plan(&plan, &opts, &AtomicBool::new(false)).unwrap();
+    // What an older build wrote: mdav's run of replicate 1 as well.
+    let file = dir.path().join("records.jsonl");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mdav = text.lines().next().unwrap();
+    assert!(mdav.contains("|k=3|mdav|r=0"), "{mdav}");
+    let older = mdav
+        .replace("|mdav|r=0", "|mdav|r=1")
+        .replace("\"replicate\":0", "\"replicate\":1");
+    std::fs::write(&file, format!("{text}{older}\n")).unwrap();
+    let e = run_plan(&plan, &opts, &AtomicBool::new(false))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("replicate 1 of 'mdav', which draws no random number"),
+        "{e}"
+    );
+}

@@ -141,13 +141,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
                 {
                     done.push(r)
                 }
-                _ => {
-                    return Err(Error::usage(format!(
-                        "{}: record '{}' does not belong to this suite (changed suite?); use another --out",
-                        path.display(),
-                        r.run_id
-                    )))
-                }
+                _ => return Err(foreign_record(plan, path, &r)),
             }
         }
         // Drop a line cut short by a crash and restore sorted order before appending.
@@ -295,6 +289,31 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions, interrupt: &AtomicBool) -> Resul
         resumed,
         file,
     })
+}
+
+/// The error for a record of the output file that is not a run of this plan: a replicate
+/// of a pipeline that is now deterministic (written by a build that ran it once per seed) is
+/// named as such; anything else is another suite.
+fn foreign_record(plan: &Plan, path: &Path, r: &Record) -> Error {
+    let deterministic = plan
+        .pipelines
+        .iter()
+        .any(|p| p.label == r.pipeline && p.pipeline.is_deterministic());
+    if deterministic && r.seeds.replicate > 0 {
+        return Error::usage(format!(
+            "{}: record '{}' is replicate {} of '{}', which draws no random number and now runs \
+             once per case (the file was written by an older build); use another --out",
+            path.display(),
+            r.run_id,
+            r.seeds.replicate,
+            r.pipeline
+        ));
+    }
+    Error::usage(format!(
+        "{}: record '{}' does not belong to this suite (changed suite?); use another --out",
+        path.display(),
+        r.run_id
+    ))
 }
 
 /// Execute one run and build its record.
