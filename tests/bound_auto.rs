@@ -12,7 +12,7 @@ use microagg::bound::registry::BoundRun;
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound_anchors, weak_rc_bound, ExactBudget, Geometry,
+    per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::rc_margin;
 use microagg_solvers::bounds::local_lagrangian::{local_lagrangian, nn_sums_by_scan, LocalOptions};
@@ -81,8 +81,11 @@ fn full_anchored(x: &[f64], n: usize, d: usize, k: usize, y: &[f64]) -> (f64, f6
         max_columns: 1,
         stop_after_columns: usize::MAX,
     };
-    let mut per = Vec::new();
-    let out = exact_rc_bound_anchors(&geo, y, &none, budget, 0.0, &mut per);
+    let mut per_size = Vec::new();
+    let out = ExactSearch::new(&none)
+        .anchors(Anchors::PerSize { threshold: 0.0 })
+        .run(&geo, y, budget, &mut per_size);
+    let per = per_anchor_minima(&geo, &per_size, 0.0);
     assert!(out.exact);
     let eps = rc_margin(&geo, y, d, &none);
     let value = anchored_lagrangian(&geo, y, d, &none, n / k, &per, weak_rc_bound(&geo, y));

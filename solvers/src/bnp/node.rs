@@ -17,7 +17,7 @@ use crate::bounds::colgen::count_row::column_threshold;
 use crate::bounds::colgen::cuts::{self, Cut, CutDuals, MAX_CUT_RECORDS};
 use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pricing::{
-    self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
+    self, heuristic_cuts, weak_rc_bound, ExactBudget, ExactSearch, Geometry,
 };
 use crate::bounds::colgen::{least_rc_lagrangian, ColgenError};
 use crate::deadline::Deadline;
@@ -217,17 +217,16 @@ pub(super) fn process_node(
             // for the node (P17 with P14).
             let mut price = |stop_after: usize| {
                 out.exact_calls += 1;
-                exact_rc_bound_pairs(
+                ExactSearch::new(&cd).pairs(Some(&node.cons)).run(
                     geo,
                     y,
-                    &cd,
-                    Some(&node.cons),
                     ExactBudget {
                         nodes: opts.exact_nodes,
                         deadline,
                         max_columns: cap,
                         stop_after_columns: stop_after,
                     },
+                    &mut Vec::new(),
                 )
             };
             let mut ex = price(opts.exact_stop_after.max(1));

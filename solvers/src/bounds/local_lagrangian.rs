@@ -28,7 +28,9 @@
 //! The local sets and the anchored sum are this project's (proofs/P20, P23).
 
 use super::colgen::cuts::CutDuals;
-use super::colgen::pricing::{exact_rc_bound_anchors, weak_rc_bound, ExactBudget, Geometry};
+use super::colgen::pricing::{
+    per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
+};
 use super::colgen::{lagrangian_rounded, rc_margin};
 use super::UNIT_ROUNDOFF;
 use crate::error::{check_rows, SolverError};
@@ -331,15 +333,12 @@ fn price_block(
         max_columns: 1,
         stop_after_columns: usize::MAX,
     };
-    let mut per_anchor = Vec::new();
-    let out = exact_rc_bound_anchors(
-        &geo,
-        &local_y,
-        &none,
-        budget,
-        opts.threshold.min(0.0),
-        &mut per_anchor,
-    );
+    let threshold = opts.threshold.min(0.0);
+    let mut per_size = Vec::new();
+    let out = ExactSearch::new(&none)
+        .anchors(Anchors::PerSize { threshold })
+        .run(&geo, &local_y, budget, &mut per_size);
+    let per_anchor = per_anchor_minima(&geo, &per_size, threshold);
     for &r in block {
         let at = set
             .binary_search(&r)
