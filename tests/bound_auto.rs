@@ -232,6 +232,46 @@ fn auto_is_between_nn_and_the_optimum_on_every_route() {
     }
 }
 
+/// The local route honours its time limit: on 20 000 clustered records (k = 5, the local
+/// route past 8000 records) `auto` with T = 10 s returns within T + 5 s, above nn.
+#[test]
+fn the_local_route_ends_within_its_time_limit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(50_10);
+    let (n, d, k) = (20_000, 4, 5);
+    let centres: Vec<Vec<f64>> = (0..100)
+        .map(|_| (0..d).map(|_| rng.random_range(0.0..100.0)).collect())
+        .collect();
+    let raw: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            centres[i % 100]
+                .iter()
+                .map(|c| c + rng.random_range(-1.0..1.0))
+                .collect()
+        })
+        .collect();
+    let inst = from_rows(&raw);
+    let never = AtomicBool::new(false);
+    let mut run = BoundRun {
+        inst: &inst,
+        k,
+        start: None,
+        show: microagg::progress::Show::Never,
+        interrupt: &never,
+        report: &mut |_| {},
+    };
+    let seconds = 10.0;
+    let t = Instant::now();
+    let a = auto_bound(&mut run, seconds, 8000).unwrap();
+    let took = t.elapsed().as_secs_f64();
+    assert_eq!(a.route, Route::Local);
+    assert!(
+        took <= seconds + 5.0,
+        "took {took} s for a {seconds} s limit"
+    );
+    let nn = nn_bound(&inst.z, n, d, k).unwrap().lower_bound;
+    assert!(a.lower_bound >= nn, "{} below nn {nn}", a.lower_bound);
+}
+
 #[test]
 fn route_choice_follows_n_k_and_the_time_limit() {
     assert_eq!(choose_route(834, 3, 1.0, 8000), Route::Nn);
