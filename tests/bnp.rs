@@ -618,9 +618,7 @@ fn enumeration_lists_every_group_below_the_threshold() {
             stop_after_columns: usize::MAX,
         };
         let found = ExactSearch::new(&cuts)
-            .anchors(Anchors::Below {
-                threshold: threshold,
-            })
+            .anchors(Anchors::Below { threshold })
             .run(&geo, &y, budget, &mut Vec::new());
         assert!(found.exact, "case {case}");
         let tol = 1e-9 * (share + geo.max_dist) * (2 * k) as f64;

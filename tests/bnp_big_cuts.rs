@@ -181,9 +181,7 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
         // The enumeration lists every group below a threshold.
         let threshold = expect + share * rng.random_range(0.0..1.0);
         let found = ExactSearch::new(&cd)
-            .anchors(Anchors::Below {
-                threshold: threshold,
-            })
+            .anchors(Anchors::Below { threshold })
             .run(&geo, &y, budget, &mut Vec::new());
         assert!(found.exact);
         for mask in 1usize..1 << n {

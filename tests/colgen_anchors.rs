@@ -799,7 +799,7 @@ fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
         let a = ExactSearch::new(&cuts)
             .anchors(Anchors::Complete {
                 threshold: tau,
-                margin: margin,
+                margin,
             })
             .run(&geo, &y, budget(), &mut comp);
         let b = ExactSearch::new(&cuts)
@@ -1110,13 +1110,13 @@ fn per_anchor_size_completion_stays_below_brute_force() {
         let a = ExactSearch::new(&cuts)
             .anchors(Anchors::CompleteLocal {
                 threshold: tau,
-                margin: margin,
+                margin,
             })
             .run(&geo, &y, budget(), &mut local);
         let b = ExactSearch::new(&cuts)
             .anchors(Anchors::Complete {
                 threshold: tau,
-                margin: margin,
+                margin,
             })
             .run(&geo, &y, budget(), &mut global);
         assert!(a.exact && b.exact && local.len() == n * w, "case {case}");
@@ -1220,7 +1220,7 @@ fn completion_after_the_budget_stays_below_brute_force() {
         let all = ExactSearch::new(&cuts)
             .anchors(Anchors::CompleteLocal {
                 threshold: tau,
-                margin: margin,
+                margin,
             })
             .run(&geo, &y, budget(), &mut full);
         for nodes in [1, 4, all.nodes / 3, (2 * all.nodes) / 3] {
@@ -1232,7 +1232,7 @@ fn completion_after_the_budget_stays_below_brute_force() {
             let a = ExactSearch::new(&cuts)
                 .anchors(Anchors::CompleteLocal {
                     threshold: tau,
-                    margin: margin,
+                    margin,
                 })
                 .run(&geo, &y, cut_budget, &mut per_size);
             if !a.completed_after_budget.is_empty() {

@@ -72,14 +72,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ExactSearch::new(&cuts)
                 .anchors(Anchors::CompleteLocal {
                     threshold: tau,
-                    margin: margin,
+                    margin,
                 })
                 .run(&geo, y, budget, &mut per_size)
         } else {
             ExactSearch::new(&cuts)
                 .anchors(Anchors::Complete {
                     threshold: tau,
-                    margin: margin,
+                    margin,
                 })
                 .run(&geo, y, budget, &mut per_size)
         };

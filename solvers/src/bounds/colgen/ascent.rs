@@ -78,7 +78,7 @@ pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget, tau: f
     let ex = ExactSearch::new(&cuts)
         .anchors(Anchors::CompleteLocal {
             threshold: tau,
-            margin: margin,
+            margin,
         })
         .run(geo, y, budget, &mut per_size);
     let g = geo.n / geo.k;
