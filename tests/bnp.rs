@@ -11,7 +11,7 @@ use microagg_solvers::bnp::{
 };
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
-use microagg_solvers::bounds::colgen::pricing::{exact_rc_bound_pairs, ExactBudget, Geometry};
+use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch, Geometry};
 use microagg_solvers::bounds::nn_bound;
 use microagg_solvers::sse::{group_sse, partition_sse};
 use rand::{Rng, SeedableRng};
@@ -256,17 +256,16 @@ fn pricing_under_pair_decisions_equals_enumeration_of_compatible_groups() {
             }
         }
         let geo = Geometry::new(&x, n, d, k, 6);
-        let ex = exact_rc_bound_pairs(
+        let ex = ExactSearch::new(&CutDuals::none()).pairs(Some(&cons)).run(
             &geo,
             &y,
-            &CutDuals::none(),
-            Some(&cons),
             ExactBudget {
                 nodes: u64::MAX,
                 deadline: (Instant::now() + Duration::from_secs(60)).into(),
                 max_columns: 1000,
                 stop_after_columns: usize::MAX,
             },
+            &mut Vec::new(),
         );
         assert!(ex.exact);
         let expect = truth.min(0.0);
@@ -597,7 +596,7 @@ fn random_cuts(rng: &mut ChaCha8Rng, n: usize, scale: f64) -> (Vec<[u32; 3]>, Ve
 
 #[test]
 fn enumeration_lists_every_group_below_the_threshold() {
-    use microagg_solvers::bounds::colgen::pricing::enumerate_rc_below;
+    use microagg_solvers::bounds::colgen::pricing::{Anchors, ExactSearch};
     let mut rng = ChaCha8Rng::seed_from_u64(19_2026);
     let (mut listed, mut checked) = (0, 0);
     for case in 0..60 {
@@ -618,7 +617,9 @@ fn enumeration_lists_every_group_below_the_threshold() {
             max_columns: 1,
             stop_after_columns: usize::MAX,
         };
-        let found = enumerate_rc_below(&geo, &y, &cuts, threshold, budget);
+        let found = ExactSearch::new(&cuts)
+            .anchors(Anchors::Below { threshold })
+            .run(&geo, &y, budget, &mut Vec::new());
         assert!(found.exact, "case {case}");
         let tol = 1e-9 * (share + geo.max_dist) * (2 * k) as f64;
         for mask in 1usize..(1 << n) {

@@ -15,7 +15,7 @@ use microagg_solvers::bounds::colgen::count_row::{
 };
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound_cuts, heuristic_cuts, ExactBudget, Geometry,
+    heuristic_cuts, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::{group_sse, partition_sse};
@@ -122,7 +122,7 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
             max_columns: 1000,
             stop_after_columns: usize::MAX,
         };
-        let ex = exact_rc_bound_cuts(&geo, &y, &cd, budget);
+        let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
         assert!(ex.exact, "case {case}");
         let tol =
             1e-9 * (share * (1.0 + mu.abs() / share) + geo.max_dist) * (4 * k * k) as f64 + 1e-300;

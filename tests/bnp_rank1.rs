@@ -12,7 +12,7 @@ use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
-    enumerate_rc_below, exact_rc_bound_cuts, heuristic_cuts, ExactBudget, Geometry,
+    heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
@@ -152,7 +152,7 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
             max_columns: 1000,
             stop_after_columns: usize::MAX,
         };
-        let ex = exact_rc_bound_cuts(&geo, &y, &cd, budget);
+        let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
         assert!(ex.exact, "case {case}");
         let tol = 1e-9 * (share + geo.max_dist) * (4 * k * k) as f64 + 1e-300;
         let expect = truth.min(0.0);
@@ -187,7 +187,9 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
         }
         // The enumeration lists every group below a threshold (P19 with these cuts).
         let threshold = expect + share * rng.random_range(0.0..1.0);
-        let found = enumerate_rc_below(&geo, &y, &cd, threshold, budget);
+        let found = ExactSearch::new(&cd)
+            .anchors(Anchors::Below { threshold })
+            .run(&geo, &y, budget, &mut Vec::new());
         assert!(found.exact);
         for mask in 1usize..1 << n {
             let m = mask.count_ones() as usize;

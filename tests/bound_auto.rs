@@ -12,7 +12,7 @@ use microagg::bound::registry::BoundRun;
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound_anchors, weak_rc_bound, ExactBudget, Geometry,
+    per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::rc_margin;
 use microagg_solvers::bounds::local_lagrangian::{local_lagrangian, nn_sums_by_scan, LocalOptions};
@@ -81,8 +81,11 @@ fn full_anchored(x: &[f64], n: usize, d: usize, k: usize, y: &[f64]) -> (f64, f6
         max_columns: 1,
         stop_after_columns: usize::MAX,
     };
-    let mut per = Vec::new();
-    let out = exact_rc_bound_anchors(&geo, y, &none, budget, 0.0, &mut per);
+    let mut per_size = Vec::new();
+    let out = ExactSearch::new(&none)
+        .anchors(Anchors::PerSize { threshold: 0.0 })
+        .run(&geo, y, budget, &mut per_size);
+    let per = per_anchor_minima(&geo, &per_size, 0.0);
     assert!(out.exact);
     let eps = rc_margin(&geo, y, d, &none);
     let value = anchored_lagrangian(&geo, y, d, &none, n / k, &per, weak_rc_bound(&geo, y));
@@ -227,6 +230,46 @@ fn auto_is_between_nn_and_the_optimum_on_every_route() {
     for r in [Route::Nn, Route::Local, Route::Bnp, Route::Colgen] {
         assert!(routes.contains(&r), "route {r:?} not exercised: {routes:?}");
     }
+}
+
+/// The local route honours its time limit: on 20 000 clustered records (k = 5, the local
+/// route past 8000 records) `auto` with T = 10 s returns within T + 5 s, above nn.
+#[test]
+fn the_local_route_ends_within_its_time_limit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(50_10);
+    let (n, d, k) = (20_000, 4, 5);
+    let centres: Vec<Vec<f64>> = (0..100)
+        .map(|_| (0..d).map(|_| rng.random_range(0.0..100.0)).collect())
+        .collect();
+    let raw: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            centres[i % 100]
+                .iter()
+                .map(|c| c + rng.random_range(-1.0..1.0))
+                .collect()
+        })
+        .collect();
+    let inst = from_rows(&raw);
+    let never = AtomicBool::new(false);
+    let mut run = BoundRun {
+        inst: &inst,
+        k,
+        start: None,
+        show: microagg::progress::Show::Never,
+        interrupt: &never,
+        report: &mut |_| {},
+    };
+    let seconds = 10.0;
+    let t = Instant::now();
+    let a = auto_bound(&mut run, seconds, 8000).unwrap();
+    let took = t.elapsed().as_secs_f64();
+    assert_eq!(a.route, Route::Local);
+    assert!(
+        took <= seconds + 5.0,
+        "took {took} s for a {seconds} s limit"
+    );
+    let nn = nn_bound(&inst.z, n, d, k).unwrap().lower_bound;
+    assert!(a.lower_bound >= nn, "{} below nn {nn}", a.lower_bound);
 }
 
 #[test]

@@ -7,8 +7,9 @@ use common::{
     brute_force_min_rc_cuts, brute_force_optimum, casc, cli, cli_ok, clustered_rows, run_method,
     synthetic,
 };
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound, heuristic, weak_rc_bound, ExactBudget, Geometry,
+    heuristic, weak_rc_bound, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::{colgen_bound, nn_bound, ColgenOptions};
 use microagg_solvers::sse::group_sse;
@@ -44,7 +45,7 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             max_columns: 100,
             stop_after_columns: usize::MAX,
         };
-        let ex = exact_rc_bound(&geo, &y, budget);
+        let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (1.0 + truth.abs());
         assert!(ex.exact, "case {case}: an unlimited budget must finish");
         // Exact: the bound equals min(0, true minimum).
@@ -68,7 +69,12 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             "case {case}: weak bound"
         );
         // A budget of one node still gives a valid (smaller) bound.
-        let cut = exact_rc_bound(&geo, &y, ExactBudget { nodes: 1, ..budget });
+        let cut = ExactSearch::new(&CutDuals::none()).run(
+            &geo,
+            &y,
+            ExactBudget { nodes: 1, ..budget },
+            &mut Vec::new(),
+        );
         assert!(
             cut.rc_lower_bound <= truth.min(0.0) + tol,
             "case {case}: cut bound"
@@ -77,7 +83,7 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             stop_after_columns: 1,
             ..budget
         };
-        let early = exact_rc_bound(&geo, &y, early);
+        let early = ExactSearch::new(&CutDuals::none()).run(&geo, &y, early, &mut Vec::new());
         assert!(
             early.rc_lower_bound <= truth.min(0.0) + tol,
             "case {case}: early stop"
@@ -216,7 +222,7 @@ fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
             max_columns: 100,
             stop_after_columns: usize::MAX,
         };
-        let ex = exact_rc_bound(&geo, &y, budget);
+        let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (truth.abs() + y.iter().map(|v| v.abs()).sum::<f64>());
         assert!(ex.exact, "case {case}");
         assert!(
@@ -229,7 +235,12 @@ fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
             assert!((ex.columns[0].0 - truth).abs() <= tol, "case {case}");
         }
         // Cut short, the bound stays below the truth.
-        let cut = exact_rc_bound(&geo, &y, ExactBudget { nodes: 3, ..budget });
+        let cut = ExactSearch::new(&CutDuals::none()).run(
+            &geo,
+            &y,
+            ExactBudget { nodes: 3, ..budget },
+            &mut Vec::new(),
+        );
         assert!(
             cut.rc_lower_bound <= truth.min(0.0) + tol,
             "case {case}: cut"

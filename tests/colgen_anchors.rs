@@ -10,7 +10,7 @@ use common::{brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound_anchors, exact_rc_bound_cuts, weak_rc_bound, ExactBudget, Geometry,
+    per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::rc_margin;
 use microagg_solvers::bounds::colgen::verify::{verify_lagrangian, verify_lagrangian_anchored};
@@ -143,8 +143,11 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
         // Relative to the instance's scale (data scaled by 1e-6 have reduced costs near 1e-12).
         let tol = 1e-9 * scale;
         let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
-        let mut per = Vec::new();
-        let ex = exact_rc_bound_anchors(&geo, &y, &CutDuals::none(), budget(), threshold, &mut per);
+        let mut per_size = Vec::new();
+        let ex = ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold })
+            .run(&geo, &y, budget(), &mut per_size);
+        let per = per_anchor_minima(&geo, &per_size, threshold);
         assert!(ex.exact, "case {case}: unlimited budget must finish");
         let truth = groups.iter().map(|g| g.0).fold(f64::INFINITY, f64::min);
         // The global result is the usual exact pricing result (capped at the threshold).
@@ -153,7 +156,7 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
             "case {case}: global {} vs brute force {truth}",
             ex.rc_lower_bound
         );
-        let plain = exact_rc_bound_cuts(&geo, &y, &CutDuals::none(), budget());
+        let plain = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget(), &mut Vec::new());
         assert!(
             (plain.rc_lower_bound.min(threshold) - ex.rc_lower_bound).abs() <= tol,
             "case {case}"
@@ -200,8 +203,11 @@ fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
         let geo = Geometry::new(&x, n, d, k, 6);
         let y = duals(&mut rng, &geo, k);
         let opt = brute_force_optimum(&x, n, d, k);
-        let mut per = Vec::new();
-        let ex = exact_rc_bound_anchors(&geo, &y, &CutDuals::none(), budget(), 0.0, &mut per);
+        let mut per_size = Vec::new();
+        let ex = ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold: 0.0 })
+            .run(&geo, &y, budget(), &mut per_size);
+        let per = per_anchor_minima(&geo, &per_size, 0.0);
         let weak = weak_rc_bound(&geo, &y);
         let anchored = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &per, weak);
         let plain = verify_lagrangian(&x, n, d, k, &y, None).unwrap();
@@ -221,12 +227,15 @@ fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
             plain.lower_bound
         );
         // Cut short: still below the optimum.
-        let mut cut = Vec::new();
         let short = ExactBudget {
             nodes: 2,
             ..budget()
         };
-        exact_rc_bound_anchors(&geo, &y, &CutDuals::none(), short, 0.0, &mut cut);
+        let mut per_size = Vec::new();
+        ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold: 0.0 })
+            .run(&geo, &y, short, &mut per_size);
+        let cut = per_anchor_minima(&geo, &per_size, 0.0);
         let weak_cut = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &cut, weak);
         assert!(weak_cut <= opt, "case {case}: cut short {weak_cut} > {opt}");
         // The verifier's anchored recomputation agrees and is below the optimum too.
@@ -366,7 +375,9 @@ fn knapsack_by_enumeration(values: &[Vec<f64>], k: usize, r: usize, left: usize)
 #[test]
 fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
     use microagg_solvers::bounds::colgen::anchors::{anchored_best, anchored_sizes_lagrangian};
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, exact_rc_bound_anchor_sizes};
+    use microagg_solvers::bounds::colgen::pricing::{
+        anchor_sizes, per_anchor_minima, Anchors, ExactSearch,
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(18_2026);
     let mut stronger = 0;
     for case in 0..48 {
@@ -383,8 +394,9 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
         let w = anchor_sizes(&geo);
         assert_eq!(w, (2 * k - 1).min(n) + 1 - k);
         let mut per = Vec::new();
-        let ex =
-            exact_rc_bound_anchor_sizes(&geo, &y, &CutDuals::none(), budget(), threshold, &mut per);
+        let ex = ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold })
+            .run(&geo, &y, budget(), &mut per);
         assert!(ex.exact && per.len() == n * w, "case {case}");
         // Brute force per (anchor, size): groups with r among their medoids (upper) and
         // groups holding r (lower), capped at the threshold.
@@ -432,15 +444,11 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
         );
         let opt = brute_force_optimum(&x, n, d, k);
         assert!(sizes <= opt, "case {case}: {sizes} > optimum {opt}");
-        let mut folded = Vec::new();
-        exact_rc_bound_anchors(
-            &geo,
-            &y,
-            &CutDuals::none(),
-            budget(),
-            threshold,
-            &mut folded,
-        );
+        let mut per_size = Vec::new();
+        ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold })
+            .run(&geo, &y, budget(), &mut per_size);
+        let folded = per_anchor_minima(&geo, &per_size, threshold);
         let anchored = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &folded, weak);
         assert!(
             sizes >= anchored - round,
@@ -454,7 +462,9 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
             nodes: 2,
             ..budget()
         };
-        exact_rc_bound_anchor_sizes(&geo, &y, &CutDuals::none(), short, threshold, &mut per);
+        ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold })
+            .run(&geo, &y, short, &mut per);
         let cut = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);
         assert!(cut <= opt, "case {case}: cut short {cut} > {opt}");
     }
@@ -606,9 +616,7 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
 #[test]
 fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
     use microagg_solvers::bounds::colgen::anchors::{anchored_best, anchored_sizes_lagrangian};
-    use microagg_solvers::bounds::colgen::pricing::{
-        anchor_sizes, exact_rc_bound_anchor_carry, exact_rc_bound_anchor_sizes,
-    };
+    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
     use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
     let mut rng = ChaCha8Rng::seed_from_u64(19_2026);
     let (mut fewer_nodes, mut weaker_sizes, mut anchors_differ) = (0, 0, 0);
@@ -626,8 +634,12 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
         let (mut plain, mut carried) = (Vec::new(), Vec::new());
-        let a = exact_rc_bound_anchor_sizes(&geo, &y, &cuts, budget(), threshold, &mut plain);
-        let b = exact_rc_bound_anchor_carry(&geo, &y, &cuts, budget(), threshold, &mut carried);
+        let a = ExactSearch::new(&cuts)
+            .anchors(Anchors::PerSize { threshold })
+            .run(&geo, &y, budget(), &mut plain);
+        let b = ExactSearch::new(&cuts)
+            .anchors(Anchors::Carry { threshold })
+            .run(&geo, &y, budget(), &mut carried);
         assert!(a.exact && b.exact && carried.len() == n * w, "case {case}");
         assert_eq!(b.seconds_per_size.len(), w);
         // Brute force per (anchor, size): groups with r among their medoids (upper) and
@@ -721,7 +733,9 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
             nodes: 3,
             ..budget()
         };
-        exact_rc_bound_anchor_carry(&geo, &y, &cuts, short, threshold, &mut carried);
+        ExactSearch::new(&cuts)
+            .anchors(Anchors::Carry { threshold })
+            .run(&geo, &y, short, &mut carried);
         let cut = anchored_best(&geo, &y, d, &cuts, &carried, weak);
         assert!(cut <= opt, "case {case}: cut short {cut} > {opt}");
     }
@@ -745,9 +759,7 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
 #[test]
 fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
     use microagg_solvers::bounds::colgen::anchors::anchored_best;
-    use microagg_solvers::bounds::colgen::pricing::{
-        anchor_sizes, exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete,
-    };
+    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
     let mut rng = ChaCha8Rng::seed_from_u64(20_2026);
     let (mut completed, mut searched) = (0, 0);
     for case in 0..48 {
@@ -784,8 +796,15 @@ fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
         let (mut comp, mut carried) = (Vec::new(), Vec::new());
-        let a = exact_rc_bound_anchor_complete(&geo, &y, &cuts, budget(), tau, margin, &mut comp);
-        let b = exact_rc_bound_anchor_carry(&geo, &y, &cuts, budget(), tau, &mut carried);
+        let a = ExactSearch::new(&cuts)
+            .anchors(Anchors::Complete {
+                threshold: tau,
+                margin,
+            })
+            .run(&geo, &y, budget(), &mut comp);
+        let b = ExactSearch::new(&cuts)
+            .anchors(Anchors::Carry { threshold: tau })
+            .run(&geo, &y, budget(), &mut carried);
         assert!(a.exact && b.exact && comp.len() == n * w, "case {case}");
         let nothing_at_k = (0..n).all(|r| comp[r * w] >= tau);
         if nothing_at_k && w > 1 {
@@ -1056,7 +1075,7 @@ fn assert_slots_below_groups(
     }
 }
 
-/// Per-anchor size completion (`exact_rc_bound_anchor_local`, proofs/P20 "Per-anchor size
+/// Per-anchor size completion (`ExactSearch` with `Anchors::CompleteLocal`, proofs/P20 "Per-anchor size
 /// completion"): every per-size value, completed or searched, stays below every group's
 /// `min(tau, rc)` at each of its medoids (brute force over all groups), the size-`k` values
 /// are the searched ones, the completed slots hold the completion value, and the anchored
@@ -1068,7 +1087,7 @@ fn per_anchor_size_completion_stays_below_brute_force() {
     use microagg_solvers::bounds::colgen::anchors::anchored_best;
     use microagg_solvers::bounds::colgen::pricing::completion::completion_value;
     use microagg_solvers::bounds::colgen::pricing::{
-        anchor_sizes, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_local, StopBelow,
+        anchor_sizes, Anchors, ExactSearch, StopBelow,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
     let (mut slots, mut cases_local, mut worst_loss) = (0usize, 0usize, 0.0f64);
@@ -1088,8 +1107,18 @@ fn per_anchor_size_completion_stays_below_brute_force() {
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
         let (mut local, mut global) = (Vec::new(), Vec::new());
-        let a = exact_rc_bound_anchor_local(&geo, &y, &cuts, budget(), tau, margin, &mut local);
-        let b = exact_rc_bound_anchor_complete(&geo, &y, &cuts, budget(), tau, margin, &mut global);
+        let a = ExactSearch::new(&cuts)
+            .anchors(Anchors::CompleteLocal {
+                threshold: tau,
+                margin,
+            })
+            .run(&geo, &y, budget(), &mut local);
+        let b = ExactSearch::new(&cuts)
+            .anchors(Anchors::Complete {
+                threshold: tau,
+                margin,
+            })
+            .run(&geo, &y, budget(), &mut global);
         assert!(a.exact && b.exact && local.len() == n * w, "case {case}");
         for r in 0..n {
             assert_eq!(
@@ -1157,7 +1186,7 @@ fn per_anchor_size_completion_stays_below_brute_force() {
     );
 }
 
-/// Completion after the budget (`exact_rc_bound_anchor_local` with a node budget that runs
+/// Completion after the budget (`ExactSearch` with `Anchors::CompleteLocal` with a node budget that runs
 /// out, proofs/P20 "Completion after the budget"): the slots above size `k` that the search
 /// reaches after its budget is spent take the larger of the anchor's root bound and the
 /// completion from the least size-`k` value of the anchor and its candidates. Every
@@ -1168,7 +1197,7 @@ fn per_anchor_size_completion_stays_below_brute_force() {
 #[test]
 fn completion_after_the_budget_stays_below_brute_force() {
     use microagg_solvers::bounds::colgen::anchors::anchored_best;
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, exact_rc_bound_anchor_local};
+    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
     let mut rng = ChaCha8Rng::seed_from_u64(18_1129);
     let (mut filled, mut raised, mut cases_filled) = (0usize, 0usize, 0usize);
     for case in 0..80 {
@@ -1188,22 +1217,24 @@ fn completion_after_the_budget_stays_below_brute_force() {
         let cuts = CutDuals::none();
         // The node count of the whole search, then budgets that cut it at several places.
         let mut full = Vec::new();
-        let all = exact_rc_bound_anchor_local(&geo, &y, &cuts, budget(), tau, margin, &mut full);
+        let all = ExactSearch::new(&cuts)
+            .anchors(Anchors::CompleteLocal {
+                threshold: tau,
+                margin,
+            })
+            .run(&geo, &y, budget(), &mut full);
         for nodes in [1, 4, all.nodes / 3, (2 * all.nodes) / 3] {
             let cut_budget = ExactBudget {
                 nodes: nodes.max(1),
                 ..budget()
             };
             let mut per_size = Vec::new();
-            let a = exact_rc_bound_anchor_local(
-                &geo,
-                &y,
-                &cuts,
-                cut_budget,
-                tau,
-                margin,
-                &mut per_size,
-            );
+            let a = ExactSearch::new(&cuts)
+                .anchors(Anchors::CompleteLocal {
+                    threshold: tau,
+                    margin,
+                })
+                .run(&geo, &y, cut_budget, &mut per_size);
             if !a.completed_after_budget.is_empty() {
                 cases_filled += 1;
                 filled += a.completed_after_budget.len();
@@ -1407,7 +1438,7 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
     use microagg_solvers::bounds::colgen::anchors::anchored_sizes_lagrangian;
     use microagg_solvers::bounds::colgen::master::Master;
     use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, exact_rc_bound_anchor_sizes};
+    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
     let mut rng = ChaCha8Rng::seed_from_u64(18_4701);
     let (mut above_lp, mut worst) = (0, 0.0f64);
     for case in 0..48 {
@@ -1441,7 +1472,9 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
         };
         let w = anchor_sizes(&geo);
         let mut per = Vec::new();
-        let ex = exact_rc_bound_anchor_sizes(&geo, &y, &CutDuals::none(), budget(), 0.0, &mut per);
+        let ex = ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::PerSize { threshold: 0.0 })
+            .run(&geo, &y, budget(), &mut per);
         assert!(ex.exact, "case {case}");
         let weak = weak_rc_bound(&geo, &y);
         let sizes = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);

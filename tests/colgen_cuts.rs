@@ -10,7 +10,7 @@
 mod common;
 use common::{brute_force_min_rc_cuts, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
-use microagg_solvers::bounds::colgen::pricing::{exact_rc_bound_cuts, ExactBudget, Geometry};
+use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch, Geometry};
 use microagg_solvers::bounds::{colgen_bound, verify_lagrangian_cuts, ColgenOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -61,7 +61,7 @@ fn exact_pricing_with_cuts_matches_brute_force() {
             max_columns: 100,
             stop_after_columns: usize::MAX,
         };
-        let ex = exact_rc_bound_cuts(&geo, &y, &cd, budget);
+        let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (1.0 + truth.abs());
         assert!(ex.exact, "case {case}");
         assert!(
@@ -77,7 +77,12 @@ fn exact_pricing_with_cuts_matches_brute_force() {
             );
         }
         // Cut short, still a valid bound.
-        let cut = exact_rc_bound_cuts(&geo, &y, &cd, ExactBudget { nodes: 2, ..budget });
+        let cut = ExactSearch::new(&cd).run(
+            &geo,
+            &y,
+            ExactBudget { nodes: 2, ..budget },
+            &mut Vec::new(),
+        );
         assert!(cut.rc_lower_bound <= truth.min(0.0) + tol, "case {case}");
     }
     assert!(

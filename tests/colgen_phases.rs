@@ -141,6 +141,60 @@ fn every_phase_alone_after_the_root_keeps_the_bound_below_brute_force_and_verifi
     }
 }
 
+/// When column generation gets no iteration (here `max_iterations = 0`; in a short run, when
+/// the nn line search used the main share), the final master solve still runs on the start
+/// columns and the final phases use the rest of the run: the master has a value and the line
+/// search toward its duals runs, with the bound still below the optimum and verified.
+#[test]
+fn the_final_phases_run_when_column_generation_had_no_iteration() {
+    let mut rng = ChaCha8Rng::seed_from_u64(503);
+    let mut searched = 0;
+    for case in 0..4 {
+        let (n, d, k) = (10, 2, 3);
+        let x = clustered_rows(&mut rng, n, d, 4.0);
+        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = common::from_rows(&rows);
+        let opt = brute_force_optimum(&inst.z, n, d, k);
+        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let opts = ColgenOptions {
+            max_iterations: 0,
+            time_limit: 5.0,
+            ..options(case)
+        };
+        let sched = schedule(
+            &opts,
+            Phase::LpSegment,
+            &[Phase::NnAscent, Phase::FinalSolve],
+        );
+        let mut seen = Lines::default();
+        let b =
+            colgen_bound_scheduled(&inst.z, n, d, k, &[&labels], &opts, &sched, None, &mut seen)
+                .unwrap();
+        assert_eq!(b.iterations, 0, "case {case}");
+        assert!(b.lp_value.is_finite(), "case {case}: no final master solve");
+        searched += usize::from(
+            seen.details
+                .iter()
+                .any(|l| l.contains("line search toward")),
+        );
+        assert!(
+            b.lower_bound <= opt,
+            "case {case}: {} > {opt}",
+            b.lower_bound
+        );
+        if !b.duals.is_empty() {
+            let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
+                .with_anchor_threshold(b.anchor_threshold);
+            let v = verify(&cert, &inst, k, None).unwrap();
+            assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        }
+    }
+    assert!(
+        searched > 0,
+        "the line search toward the master duals never ran"
+    );
+}
+
 #[test]
 fn a_schedule_refuses_a_phase_before_the_one_it_needs() {
     let opts = ColgenOptions::default();

@@ -13,7 +13,7 @@ use common::{adversarial_family, brute_force_optimum};
 use microagg_solvers::bounds::colgen::anchors::anchored_sizes_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    anchor_sizes, exact_rc_bound_anchor_sizes_signed, weak_rc_bound, ExactBudget, Geometry,
+    anchor_sizes, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::record_share::{record_share_bounds, ShareForm};
 use microagg_solvers::bounds::colgen::signed_anchors::signed_sizes_lagrangian;
@@ -119,7 +119,9 @@ fn signed_bound_and_record_shares_stay_below_brute_force() {
         let typical = y.iter().map(|v| v.abs()).sum::<f64>() / n as f64;
         for tau in [0.0, 0.5 * typical, 4.0 * typical, f64::INFINITY] {
             let mut per_size = Vec::new();
-            let out = exact_rc_bound_anchor_sizes_signed(&geo, &y, budget(), tau, &mut per_size);
+            let out = ExactSearch::new(&CutDuals::none())
+                .anchors(Anchors::Signed { threshold: tau })
+                .run(&geo, &y, budget(), &mut per_size);
             assert!(out.exact, "case {case}: search cut");
             for r in 0..n {
                 for m in k..=(2 * k - 1).min(n) {

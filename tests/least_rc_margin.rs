@@ -4,7 +4,7 @@
 //! without `max D` and without `n`)", claims: for any duals `y`, cuts with weights
 //! `w_C = -sigma_C >= 0` and (optionally) Ryan-Foster pair decisions, the value
 //! `R_c = min(0, max(B1, exact.rc_lower_bound))` of one search with a shared incumbent
-//! (`exact_rc_bound_cuts`, or `exact_rc_bound_pairs` with decisions; B1 = `weak_rc_bound`)
+//! (`ExactSearch::new(cuts)`, or `ExactSearch::pairs` with decisions; B1 = `weak_rc_bound`)
 //! satisfies, for EVERY group `S` of `k..=2k-1` records compatible with the decisions,
 //!
 //! `rc(S) = SSE(S) - y(S) + pen(S) >= R_c - least_rc_margin(geo, y, d, cuts)`,
@@ -53,7 +53,7 @@ use common::{coefficient_by_floor, members_of};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound, ExactBudget, Geometry,
+    weak_rc_bound, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::{least_rc_margin, rc_margin};
 use rand::{Rng, SeedableRng};
@@ -820,8 +820,12 @@ fn check(p: &mut Problem, stats: &mut Stats, kind: usize) {
     };
     let weak = weak_rc_bound(&geo, &p.y);
     let ex = match &p.pairs {
-        None => exact_rc_bound_cuts(&geo, &p.y, &cd, unlimited()),
-        Some(pc) => exact_rc_bound_pairs(&geo, &p.y, &cd, Some(pc), unlimited()),
+        None => ExactSearch::new(&cd).run(&geo, &p.y, unlimited(), &mut Vec::new()),
+        Some(pc) => {
+            ExactSearch::new(&cd)
+                .pairs(Some(pc))
+                .run(&geo, &p.y, unlimited(), &mut Vec::new())
+        }
     };
     assert!(ex.exact, "an unlimited search cut nothing");
     let r_c = weak.max(ex.rc_lower_bound).min(0.0);
@@ -833,8 +837,10 @@ fn check(p: &mut Problem, stats: &mut Stats, kind: usize) {
         ..unlimited()
     };
     let ex_short = match &p.pairs {
-        None => exact_rc_bound_cuts(&geo, &p.y, &cd, short),
-        Some(pc) => exact_rc_bound_pairs(&geo, &p.y, &cd, Some(pc), short),
+        None => ExactSearch::new(&cd).run(&geo, &p.y, short, &mut Vec::new()),
+        Some(pc) => ExactSearch::new(&cd)
+            .pairs(Some(pc))
+            .run(&geo, &p.y, short, &mut Vec::new()),
     };
     let r_short = weak.max(ex_short.rc_lower_bound).min(0.0);
     let margin = least_rc_margin(&geo, &p.y, d, &cd);

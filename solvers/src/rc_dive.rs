@@ -9,7 +9,7 @@
 //! until it holds `region` records. On that region alone it lists every group of `k..2k-1`
 //! records whose reduced cost, at the record duals and the cuts lying inside the region, is
 //! at most a threshold (the exact pricing in enumeration mode,
-//! `colgen::pricing::enumerate_rc_below`, on the region's own geometry), doubling the
+//! `ExactSearch` with `Anchors::Below`, on the region's own geometry), doubling the
 //! threshold from `threshold` while the listing stays complete, below `max_pool` groups and
 //! below the region's own excess; then the set-partitioning MIP over the listed groups and the
 //! region's current groups ([`crate::merge::solve_pool`], HiGHS, at most `mip_seconds`)
@@ -41,7 +41,7 @@
 //!   Math. Programming 115, 351-385 (the MIP over the columns of small reduced cost).
 
 use crate::bounds::colgen::cuts::{Cut, CutDuals};
-use crate::bounds::colgen::pricing::{enumerate_rc_below, ExactBudget, Geometry};
+use crate::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry};
 use crate::merge::{groups_of, solve_pool};
 use crate::sse::{group_sse, partition_sse};
 use crate::SolverError;
@@ -304,7 +304,9 @@ fn improve_region(
             max_columns: 1,
             stop_after_columns: opts.max_pool.saturating_add(1),
         };
-        let found = enumerate_rc_below(&geo, &ys, &sub_cuts, t, budget);
+        let found = ExactSearch::new(&sub_cuts)
+            .anchors(Anchors::Below { threshold: t })
+            .run(&geo, &ys, budget, &mut Vec::new());
         let ok = found.exact && found.columns.len() <= opts.max_pool;
         // A cut listing replaces nothing but an empty one (the first threshold's).
         if ok || used == t {

@@ -8,7 +8,7 @@
 //! | `T <` [`NN_ONLY_SECONDS`] | `nn` | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
 //! | `k <= 5` | `bnp` | root column generation, subset-row cuts, then branching: the stored k <= 5 recipes are all branch-and-price |
-//! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
+//! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings ([`SHORT_SHARES`] of the time below [`SHORT_LIMIT_SECONDS`]) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
 //! ([`INCUMBENT_PIPELINE`] for [`INCUMBENT_SHARE`] of T) and seeds the master. The value is
@@ -49,6 +49,36 @@ pub const INCUMBENT_SHARE: f64 = 0.2;
 /// The preset whose colgen settings (all but its time limit and iteration cap) `auto` uses
 /// for k >= 6: the recipe of the stored EIA k = 10 certificate ([`super::presets`]).
 pub const LARGE_K_PRESET: &str = "eia-k10";
+
+/// Below this many seconds for the colgen route, [`SHORT_SHARES`] replace the preset's time
+/// shares: the preset's nn line search share (0.2) then ends where its main phase ends, so
+/// column generation got no time and the run stopped after the line search (EIA k = 10 with
+/// T = 60: the bound at 22.7 s).
+pub const SHORT_LIMIT_SECONDS: f64 = 300.0;
+
+/// The time shares of the colgen route below [`SHORT_LIMIT_SECONDS`]: half the time for the
+/// nn line search (the best use of a short run at k = 10, where one exact check takes seconds
+/// and the master's duals are far from converged), the final 45 % for the line search toward
+/// the master's duals, push-and-project, slack rounds and tightening.
+pub const SHORT_SHARES: &[(&str, f64)] = &[
+    ("nn_ascent", 0.5),
+    ("final_fraction", 0.45),
+    ("slack_push", 0.2),
+    ("tighten_fraction", 0.05),
+];
+
+/// The colgen parameters of `auto` for k >= 6 with `seconds` left: the [`LARGE_K_PRESET`]
+/// settings without its iteration cap, with [`SHORT_SHARES`] below [`SHORT_LIMIT_SECONDS`].
+fn large_k_params(seconds: f64) -> Result<Map<String, Value>> {
+    let mut given = super::presets::find(LARGE_K_PRESET)?.given();
+    given.remove("max_iterations");
+    if seconds < SHORT_LIMIT_SECONDS {
+        for &(key, share) in SHORT_SHARES {
+            given.insert(key.into(), json!(share));
+        }
+    }
+    Ok(given)
+}
 
 /// The `auto` bound.
 pub struct Auto;
@@ -209,8 +239,7 @@ pub fn auto_bound(run: &mut BoundRun, seconds: f64, local_from: usize) -> Result
         Route::Bnp | Route::Colgen => {
             let mut given = Map::new();
             if route == Route::Colgen {
-                given = super::presets::find(LARGE_K_PRESET)?.given();
-                given.remove("max_iterations");
+                given = large_k_params(left)?;
             }
             given.insert("time_limit".into(), json!(left));
             let b = inner(route.name(), given, Some(&incumbent.labels), run)?;

@@ -6,7 +6,7 @@
 //! 1. the exact pricing proves `rho <= min rc(S)` and with it the Lagrangian bound `LB`
 //!    (P09 / P14, rounded outward);
 //! 2. every group of a partition with SSE at most `U` has reduced cost at most
-//!    `T = U - LB` (P19 Part A), so [`crate::bounds::colgen::pricing::enumerate_rc_below`]
+//!    `T = U - LB` (P19 Part A), so `ExactSearch` with `Anchors::Below`
 //!    lists all groups with computed reduced cost below `T` plus the rounding margin: the
 //!    pool;
 //! 3. [`super::pool_search`] enumerates every partition made of pool groups whose reduced
@@ -35,9 +35,7 @@ use super::incumbent::consider;
 use super::pool_search::{search_pool, PoolSearch};
 use super::{BnpOptions, Incumbent, NodeProof};
 use crate::bounds::colgen::cuts::{Cut, CutDuals};
-use crate::bounds::colgen::pricing::{
-    enumerate_rc_below, exact_rc_bound_cuts, ExactBudget, Geometry, MAX_RECORDS,
-};
+use crate::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry, MAX_RECORDS};
 use crate::bounds::colgen::{lagrangian_with_cuts, rc_margin, ColgenError};
 use crate::exact::certify::{is_proven, partition_sse_upper, U};
 use std::time::{Duration, Instant};
@@ -160,7 +158,7 @@ pub fn prove_by_enumeration(
     };
 
     // 1. rho and the Lagrangian bound.
-    let pricing = exact_rc_bound_cuts(&geo, y, &cuts, unlimited(usize::MAX));
+    let pricing = ExactSearch::new(&cuts).run(&geo, y, unlimited(usize::MAX), &mut Vec::new());
     let rho = pricing.rc_lower_bound;
     let lagrangian = lagrangian_with_cuts(&geo, y, d, &cuts, groups_max, rho);
     let upper = partition_sse_upper(x, d, labels);
@@ -194,13 +192,11 @@ pub fn prove_by_enumeration(
     // bounds stay below T + 2 eps.
     let threshold = ((upper - lagrangian).max(0.0) * (1.0 + 4.0 * U)).next_up();
     proof.threshold = threshold;
-    let found = enumerate_rc_below(
-        &geo,
-        y,
-        &cuts,
-        threshold + 2.0 * eps,
-        unlimited(opts.max_columns),
-    );
+    let found = ExactSearch::new(&cuts)
+        .anchors(Anchors::Below {
+            threshold: threshold + 2.0 * eps,
+        })
+        .run(&geo, y, unlimited(opts.max_columns), &mut Vec::new());
     proof.enumeration_complete = found.exact;
     proof.columns = found.columns.len();
     for (_, g) in &found.columns {

@@ -14,7 +14,7 @@
 //!   The cuts hold for every partition (P14), so they form one global pool that every later
 //!   node's master starts with (at most `max_cuts`). Pricing at a node charges each group
 //!   the cut penalties `-sigma_C` together with the node's decisions
-//!   ([`pricing::exact_rc_bound_pairs`] with the cut duals), and the node's bound is
+//!   (`ExactSearch::pairs` with the cut duals), and the node's bound is
 //!   `sum y + sum sigma b + floor(n/k) min(0, rho)` (P14 + P17 + P21, `b` the cuts' right
 //!   sides), rounded outward.
 //! - **Warm start.** A child's master starts from the whole column pool (the parent's
@@ -31,7 +31,7 @@
 //!   the duals cancel each other (`small_duals.rs`, P17 "Small duals").
 //! - **Pricing at a node.** Heuristic pricing ([`pricing::heuristic`]) from every record,
 //!   keeping only compatible groups; when it finds nothing, the exact pricing restricted to
-//!   compatible groups ([`pricing::exact_rc_bound_pairs`]). Its proven bound `rho` gives the
+//!   compatible groups (`ExactSearch::pairs`). Its proven bound `rho` gives the
 //!   node's Lagrangian bound `sum y + floor(n/k) min(0, rho)` rounded outward (P09, P10),
 //!   valid for every partition of the node's region whatever the duals; the node keeps the
 //!   best of it and its parent's bound. "No negative compatible column" ends the node's

@@ -16,8 +16,9 @@ use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
 use crate::bounds::colgen::count_row::column_threshold;
 use crate::bounds::colgen::cuts::{self, Cut, CutDuals, MAX_CUT_RECORDS};
 use crate::bounds::colgen::master::Master;
+use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::{
-    self, exact_rc_bound_pairs, heuristic_cuts, weak_rc_bound, ExactBudget, Geometry,
+    self, heuristic_cuts, weak_rc_bound, ExactBudget, ExactSearch, Geometry,
 };
 use crate::bounds::colgen::{least_rc_lagrangian, ColgenError};
 use crate::deadline::Deadline;
@@ -148,32 +149,27 @@ pub(super) fn process_node(
     out: &mut BnpResult,
 ) -> Result<NodeEnd, ColgenError> {
     let n = geo.n;
-    // The node's master: compatible pool columns (the others are fixed to 0 by leaving them
-    // out), with big-M artificials so that it is feasible.
-    let cols: Vec<usize> = (0..pool.len())
+    let master_cols: Vec<usize> = (0..pool.len())
         .filter(|&c| node.cons.allows(&pool[c]))
         .collect();
-    let mut in_master: HashSet<Vec<u32>> = cols.iter().map(|&c| pool[c].clone()).collect();
-    let mut master_cols: Vec<usize> = cols.clone();
+    let mut cols = NodeColumns {
+        in_master: master_cols.iter().map(|&c| pool[c].clone()).collect(),
+        master_cols,
+    };
     let scaled_inc = inc.sse / unscale(1.0);
     let mut big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
     let zeros = vec![0.0; n];
     let mut delta = vec![big_m; n];
-    let mut master = Master::new(
+    let mut master = node_master(
         n,
-        cols.iter().map(|&c| pool[c].clone()).collect(),
-        cols.iter().map(|&c| costs[c]).collect(),
-        Some((&zeros, &delta)),
-    )
-    .map_err(ColgenError::Lp)?;
-    if opts.count_row {
-        // The group-count row (proofs/P22), before the cuts (it is row n).
-        master.add_count_row(groups_max).map_err(ColgenError::Lp)?;
-    }
-    // Every cut found so far (at the root or other nodes) is valid here too.
-    master
-        .add_rank1_cuts(&cut_pool.cuts)
-        .map_err(ColgenError::Lp)?;
+        &cols.master_cols,
+        pool,
+        costs,
+        &delta,
+        opts,
+        groups_max,
+        cut_pool,
+    )?;
     let mut raises = 0;
     let mut shrunk = false;
     loop {
@@ -194,69 +190,21 @@ pub(super) fn process_node(
         let cd = CutDuals::new(n, &master.cuts, &sol.cut_duals);
         // A group improves the master when rc < mu (the count dual, 0 without the row, P22).
         let below = column_threshold(sol.count_dual, opts.tol);
-        // Heuristic pricing (cut penalties charged), compatible groups only.
-        let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
-        let mut seen: HashSet<Vec<u32>> = HashSet::new();
-        for seed in 0..n {
-            if seed % 64 == 63 && stop() {
-                return Ok(NodeEnd::Stopped);
-            }
-            if let Some((rc, g)) = heuristic_cuts(geo, y, &cd, seed) {
-                if rc < below
-                    && node.cons.allows(&g)
-                    && !in_master.contains(&g)
-                    && seen.insert(g.clone())
-                {
-                    new_cols.push((rc, g));
-                }
-            }
-        }
+        let Some(mut new_cols) = heuristic_columns(geo, y, &cd, below, &node.cons, &cols, stop)
+        else {
+            return Ok(NodeEnd::Stopped);
+        };
         let mut converged = false;
         if new_cols.is_empty() {
-            // Exact pricing over the compatible groups with the cut penalties: a proven bound
-            // for the node (P17 with P14).
-            let mut price = |stop_after: usize| {
-                out.exact_calls += 1;
-                exact_rc_bound_pairs(
-                    geo,
-                    y,
-                    &cd,
-                    Some(&node.cons),
-                    ExactBudget {
-                        nodes: opts.exact_nodes,
-                        deadline,
-                        max_columns: cap,
-                        stop_after_columns: stop_after,
-                    },
-                )
-            };
-            let mut ex = price(opts.exact_stop_after.max(1));
-            let fresh = |ex: &pricing::ExactPricing| {
-                ex.columns
-                    .iter()
-                    .any(|(rc, g)| *rc < below && !in_master.contains(g))
-            };
-            if !ex.exact && !fresh(&ex) && !stop() {
-                ex = price(usize::MAX);
-            }
-            // The weak bound ignores the decisions and the (nonnegative) cut penalties: a
-            // lower bound over a larger set. With the count row the same formula holds (and
-            // dominates the row's own Lagrangian bound, P22 Part B).
-            let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
-            let lb = unscale(least_rc_lagrangian(geo, y, d, &cd, groups_max, rho));
-            if lb > node.bound {
-                node.bound = lb;
-                node.proof = Some(Rc::new(NodeProof {
-                    y: y.clone(),
-                    cuts: cd.cuts.clone(),
-                    sigma: cd.sigma(),
-                }));
-            }
+            let (ex, fresh) = exact_at_node(
+                geo, d, y, &cd, below, node, &cols, opts, cap, groups_max, &unscale, stop,
+                deadline, out,
+            );
             if is_proven(node.bound, inc.upper) {
                 return Ok(NodeEnd::Pruned);
             }
             if !shrunk
-                && !fresh(&ex)
+                && !fresh
                 && sol.artificial <= 1e-7
                 && small_duals::should_shrink(y, &sol.cut_duals, sol.value)
             {
@@ -271,7 +219,7 @@ pub(super) fn process_node(
             new_cols.extend(
                 ex.columns
                     .into_iter()
-                    .filter(|(rc, g)| *rc < below && !in_master.contains(g)),
+                    .filter(|(rc, g)| *rc < below && !cols.in_master.contains(g)),
             );
             if new_cols.is_empty() {
                 converged = ex.exact;
@@ -305,19 +253,46 @@ pub(super) fn process_node(
                     }
                 }
             }
-            let support: Vec<(usize, f64)> = sol
-                .primal
-                .iter()
-                .enumerate()
-                .filter(|&(_, &v)| v > 1e-9)
-                .map(|(j, &v)| (master_cols[j], v))
-                .collect();
             return Ok(NodeEnd::Solved {
-                support,
+                support: cols.support(&sol.primal),
                 artificial: sol.artificial > 1e-7,
                 converged,
             });
         }
+        let (gs, cs) = cols.take_new(new_cols, cap, cost_of, pool, pool_index, costs);
+        master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
+    }
+}
+
+/// The columns of a node's master: pool indices in master order, and the groups in it.
+struct NodeColumns {
+    master_cols: Vec<usize>,
+    in_master: HashSet<Vec<u32>>,
+}
+
+impl NodeColumns {
+    /// The columns at positive value in the master solution `primal`, with their values.
+    fn support(&self, primal: &[f64]) -> Vec<(usize, f64)> {
+        primal
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v > 1e-9)
+            .map(|(j, &v)| (self.master_cols[j], v))
+            .collect()
+    }
+
+    /// The `cap` most negative of `new_cols` (sorted, deduplicated), entered in the global
+    /// pool (found again when already there) and in the master's columns; returns their
+    /// groups and costs for the master.
+    fn take_new(
+        &mut self,
+        mut new_cols: Vec<(f64, Vec<u32>)>,
+        cap: usize,
+        cost_of: &dyn Fn(&[u32]) -> f64,
+        pool: &mut Vec<Vec<u32>>,
+        pool_index: &mut HashMap<Vec<u32>, usize>,
+        costs: &mut Vec<f64>,
+    ) -> (Vec<Vec<u32>>, Vec<f64>) {
         new_cols.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         new_cols.dedup_by(|a, b| a.1 == b.1);
         new_cols.truncate(cap);
@@ -330,11 +305,132 @@ pub(super) fn process_node(
                 costs.push(c);
                 pool.len() - 1
             });
-            master_cols.push(at);
-            in_master.insert(g.clone());
+            self.master_cols.push(at);
+            self.in_master.insert(g.clone());
             gs.push(g);
             cs.push(c);
         }
-        master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
+        (gs, cs)
     }
+}
+
+/// A node's master: the compatible pool columns `cols` (the others are fixed to 0 by leaving
+/// them out), big-M artificials of half-width `delta` around 0 so that it is feasible, the
+/// group-count row with `count_row` (proofs/P22, row n, before the cuts) and every cut found
+/// so far (valid at every node).
+#[allow(clippy::too_many_arguments)]
+fn node_master(
+    n: usize,
+    cols: &[usize],
+    pool: &[Vec<u32>],
+    costs: &[f64],
+    delta: &[f64],
+    opts: &BnpOptions,
+    groups_max: usize,
+    cut_pool: &CutPool,
+) -> Result<Master, ColgenError> {
+    let zeros = vec![0.0; n];
+    let mut master = Master::new(
+        n,
+        cols.iter().map(|&c| pool[c].clone()).collect(),
+        cols.iter().map(|&c| costs[c]).collect(),
+        Some((&zeros, delta)),
+    )
+    .map_err(ColgenError::Lp)?;
+    if opts.count_row {
+        master.add_count_row(groups_max).map_err(ColgenError::Lp)?;
+    }
+    master
+        .add_rank1_cuts(&cut_pool.cuts)
+        .map_err(ColgenError::Lp)?;
+    Ok(master)
+}
+
+/// Heuristic pricing from every record (cut penalties charged): the compatible groups not in
+/// the master with reduced cost below `below`, each once; None once `stop` says so.
+fn heuristic_columns(
+    geo: &Geometry,
+    y: &[f64],
+    cd: &CutDuals,
+    below: f64,
+    cons: &PairConstraints,
+    cols: &NodeColumns,
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<(f64, Vec<u32>)>> {
+    let mut new_cols: Vec<(f64, Vec<u32>)> = Vec::new();
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    for seed in 0..geo.n {
+        if seed % 64 == 63 && stop() {
+            return None;
+        }
+        if let Some((rc, g)) = heuristic_cuts(geo, y, cd, seed) {
+            if rc < below
+                && cons.allows(&g)
+                && !cols.in_master.contains(&g)
+                && seen.insert(g.clone())
+            {
+                new_cols.push((rc, g));
+            }
+        }
+    }
+    Some(new_cols)
+}
+
+/// Exact pricing over the node's compatible groups with the cut penalties (P17 with P14),
+/// stopped after `exact_stop_after` columns and run again in full when those were all in the
+/// master; raises `node.bound` (original scale) to the proven Lagrangian bound. Returns the
+/// search and whether it found a group below `below` that is not in the master.
+#[allow(clippy::too_many_arguments)]
+fn exact_at_node(
+    geo: &Geometry,
+    d: usize,
+    y: &[f64],
+    cd: &CutDuals,
+    below: f64,
+    node: &mut Node,
+    cols: &NodeColumns,
+    opts: &BnpOptions,
+    cap: usize,
+    groups_max: usize,
+    unscale: &dyn Fn(f64) -> f64,
+    stop: &dyn Fn() -> bool,
+    deadline: Deadline,
+    out: &mut BnpResult,
+) -> (pricing::ExactPricing, bool) {
+    let mut price = |stop_after: usize| {
+        out.exact_calls += 1;
+        let budget = ExactBudget {
+            nodes: opts.exact_nodes,
+            deadline,
+            max_columns: cap,
+            stop_after_columns: stop_after,
+        };
+        ExactSearch::new(cd)
+            .pairs(Some(&node.cons))
+            .run(geo, y, budget, &mut Vec::new())
+    };
+    let mut ex = price(opts.exact_stop_after.max(1));
+    let fresh = |ex: &pricing::ExactPricing| {
+        ex.columns
+            .iter()
+            .any(|(rc, g)| *rc < below && !cols.in_master.contains(g))
+    };
+    if !ex.exact && !fresh(&ex) && !stop() {
+        ex = price(usize::MAX);
+    }
+    // The weak bound ignores the decisions and the (nonnegative) cut penalties: a lower
+    // bound over a larger set. With the count row the same formula holds (and dominates the
+    // row's own Lagrangian bound, P22 Part B).
+    let rho = weak_rc_bound(geo, y).max(ex.rc_lower_bound).min(0.0);
+    let lb = unscale(least_rc_lagrangian(geo, y, d, cd, groups_max, rho));
+    if lb > node.bound {
+        node.bound = lb;
+        node.proof = Some(Rc::new(NodeProof {
+            y: y.to_vec(),
+            cuts: cd.cuts.clone(),
+            sigma: cd.sigma(),
+        }));
+    }
+    let found = fresh(&ex);
+    (ex, found)
 }

@@ -28,9 +28,12 @@
 //! The local sets and the anchored sum are this project's (proofs/P20, P23).
 
 use super::colgen::cuts::CutDuals;
-use super::colgen::pricing::{exact_rc_bound_anchors, weak_rc_bound, ExactBudget, Geometry};
+use super::colgen::pricing::{
+    per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
+};
 use super::colgen::{lagrangian_rounded, rc_margin};
 use super::UNIT_ROUNDOFF;
+use crate::deadline::Deadline;
 use crate::error::{check_rows, SolverError};
 use crate::sse::sq_dist;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -307,7 +310,7 @@ fn price_block(
     block: &[u32],
     set: &[u32],
     opts: &LocalOptions,
-    until: Instant,
+    until: Deadline,
     terms: &mut [f64],
 ) -> bool {
     let l = set.len();
@@ -321,25 +324,25 @@ fn price_block(
         local_x.extend_from_slice(&x[j as usize * d..(j as usize + 1) * d]);
     }
     let local_y: Vec<f64> = set.iter().map(|&j| y[j as usize]).collect();
-    let geo = Geometry::new(&local_x, l, d, k, k.min(l - 1).max(1));
+    let pool = k.min(l - 1).max(1);
+    let Some(geo) = Geometry::new_until(&local_x, l, d, k, pool, &|| until.stopped()) else {
+        return false; // stopped: the block's anchors keep the weak bound
+    };
     let none = CutDuals::none();
     let eps = rc_margin(&geo, &local_y, d, &none);
     let floor = weak_rc_bound(&geo, &local_y);
     let budget = ExactBudget {
         nodes: opts.nodes_per_block,
-        deadline: until.into(),
+        deadline: until,
         max_columns: 1,
         stop_after_columns: usize::MAX,
     };
-    let mut per_anchor = Vec::new();
-    let out = exact_rc_bound_anchors(
-        &geo,
-        &local_y,
-        &none,
-        budget,
-        opts.threshold.min(0.0),
-        &mut per_anchor,
-    );
+    let threshold = opts.threshold.min(0.0);
+    let mut per_size = Vec::new();
+    let out = ExactSearch::new(&none)
+        .anchors(Anchors::PerSize { threshold })
+        .run(&geo, &local_y, budget, &mut per_size);
+    let per_anchor = per_anchor_minima(&geo, &per_size, threshold);
     for &r in block {
         let at = set
             .binary_search(&r)
@@ -352,9 +355,9 @@ fn price_block(
 /// The anchored Lagrangian bound of the duals `y` over all `n` records of `x` (row-major,
 /// `d` columns), groups of `k..2k-1` records, priced by local exact searches (module doc,
 /// proofs/P23), rounded outward. `nn_sums` are the exact nearest-neighbour sums of
-/// [`nn_sums_by_scan`] (or the same from exact neighbour lists). Runs until `deadline`
-/// (blocks not searched by then, or after `stop` is set, are charged the weak bound), never
-/// fails once the input is valid.
+/// [`nn_sums_by_scan`] (or the same from exact neighbour lists). Ends by `deadline` (blocks
+/// not searched by then, or after `stop` is set, and a block cut there, are charged the weak
+/// bound), never fails once the input is valid.
 #[allow(clippy::too_many_arguments)]
 pub fn local_lagrangian(
     x: &[f64],
@@ -408,7 +411,10 @@ pub fn local_lagrangian(
         blocks += 1;
         let now = Instant::now();
         let share = deadline.duration_since(now).as_secs_f64() / (todo.len() + 1) as f64;
-        let until = now + Duration::from_secs_f64(share);
+        // The block's share is a soft end (root bounds for the anchors left); `deadline` is
+        // hard: a block still building its geometry or searching there is abandoned and its
+        // anchors keep the weak bound, so the call ends at `deadline`.
+        let until = Deadline::command(deadline, stop).until(now + Duration::from_secs_f64(share));
         let done = price_block(x, d, k, y, &block, &set, opts, until, &mut terms);
         searched += 1;
         exact &= done;

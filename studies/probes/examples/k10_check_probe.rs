@@ -1,6 +1,6 @@
 //! Probe (measurement only): one certifying per-anchor check at the duals of a stored
-//! Lagrangian certificate, with the global size completion (`exact_rc_bound_anchor_complete`)
-//! and with the per-anchor one (`exact_rc_bound_anchor_local`, proofs/P20 "Per-anchor size
+//! Lagrangian certificate, with the global size completion (`ExactSearch` with `Anchors::Complete`)
+//! and with the per-anchor one (`ExactSearch` with `Anchors::CompleteLocal`, proofs/P20 "Per-anchor size
 //! completion"): seconds per size, slots completed, and the anchored bound of each; then the
 //! per-anchor one again with its deadline at about the end of size `k` (1.2 times that
 //! size's seconds in the run before), so the larger sizes take the completion after the
@@ -17,8 +17,7 @@ use microagg::data::{load, ColumnSelection};
 use microagg_solvers::bounds::colgen::anchors::anchored_best;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    anchor_sizes, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_local, weak_rc_bound,
-    ExactBudget, Geometry,
+    anchor_sizes, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::rc_margin;
 use std::path::PathBuf;
@@ -70,9 +69,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut per_size = Vec::new();
         let t = Instant::now();
         let ex = if local {
-            exact_rc_bound_anchor_local(&geo, y, &cuts, budget, tau, margin, &mut per_size)
+            ExactSearch::new(&cuts)
+                .anchors(Anchors::CompleteLocal {
+                    threshold: tau,
+                    margin,
+                })
+                .run(&geo, y, budget, &mut per_size)
         } else {
-            exact_rc_bound_anchor_complete(&geo, y, &cuts, budget, tau, margin, &mut per_size)
+            ExactSearch::new(&cuts)
+                .anchors(Anchors::Complete {
+                    threshold: tau,
+                    margin,
+                })
+                .run(&geo, y, budget, &mut per_size)
         };
         let secs = t.elapsed().as_secs_f64();
         let value = anchored_best(&geo, y, d, &cuts, &per_size, weak);

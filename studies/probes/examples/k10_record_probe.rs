@@ -18,7 +18,7 @@ use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::anchors::anchored_best;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
-    anchor_sizes, exact_rc_bound_anchor_sizes_signed, weak_rc_bound, ExactBudget, Geometry,
+    anchor_sizes, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::record_share::{record_share_bounds, ShareForm};
 use microagg_solvers::bounds::colgen::signed_anchors::signed_sizes_lagrangian;
@@ -137,7 +137,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             stop_after_columns: usize::MAX,
         };
         let mut per_size = Vec::new();
-        let out = exact_rc_bound_anchor_sizes_signed(&geo, y, budget, tau, &mut per_size);
+        let out = ExactSearch::new(&CutDuals::none())
+            .anchors(Anchors::Signed { threshold: tau })
+            .run(&geo, y, budget, &mut per_size);
         let signed = signed_sizes_lagrangian(&geo, y, d, &per_size, floor_rc);
         let capped = anchored_best(&geo, y, d, &CutDuals::none(), &per_size, floor_rc);
         let at_k: Vec<f64> = per_size.iter().step_by(w).copied().collect();

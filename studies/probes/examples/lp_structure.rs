@@ -46,7 +46,7 @@ use microagg::labels::{check_labels, read_labels};
 use microagg_solvers::bounds::colgen::cuts::{separate, CutDuals};
 use microagg_solvers::bounds::colgen::master::{Master, MasterSolution};
 use microagg_solvers::bounds::colgen::pricing::{
-    exact_rc_bound_cuts, heuristic_cuts, ExactBudget, Geometry,
+    heuristic_cuts, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::exact::{solve_exact_with, ExactOptions};
@@ -214,7 +214,7 @@ fn converge(lp: &mut Lp, deadline: Instant, t0: Instant) -> Res<Solved> {
                 max_columns: 500,
                 stop_after_columns: usize::MAX,
             };
-            let e = exact_rc_bound_cuts(&lp.geo, y, &cuts, budget);
+            let e = ExactSearch::new(&cuts).run(&lp.geo, y, budget, &mut Vec::new());
             for (rc, g) in e.columns {
                 if rc < -tol && !lp.known.contains(&g) {
                     new.insert(g, rc);

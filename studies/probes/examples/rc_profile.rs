@@ -23,7 +23,7 @@ use microagg::bnp_certificate::BnpCertificate;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
-use microagg_solvers::bounds::colgen::pricing::{enumerate_rc_below, ExactBudget, Geometry};
+use microagg_solvers::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry};
 use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -132,7 +132,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             max_columns: 1,
             stop_after_columns: max_columns,
         };
-        let found = enumerate_rc_below(&geo, y, &cuts, t, budget);
+        let found = ExactSearch::new(&cuts)
+            .anchors(Anchors::Below { threshold: t })
+            .run(&geo, y, budget, &mut Vec::new());
         let mut touched = vec![0u32; n];
         let mut by_size = vec![0usize; k];
         for (_, g) in &found.columns {
@@ -192,7 +194,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             max_columns: 1,
             stop_after_columns: max_columns,
         };
-        let found = enumerate_rc_below(&geo, y, &cuts, t, budget);
+        let found = ExactSearch::new(&cuts)
+            .anchors(Anchors::Below { threshold: t })
+            .run(&geo, y, budget, &mut Vec::new());
         let pool: Vec<Vec<u32>> = found.columns.into_iter().map(|c| c.1).collect();
         let r =
             microagg_solvers::merge::solve_pool(&inst.z, n, d, k, &pool, &labels, Some(seconds))?;

@@ -5,7 +5,7 @@
 //! negative reduced costs sit in one region of the data (duals too high there), most groups
 //! of the partition are charged a reduced cost they cannot have. The exact pricing already
 //! covers every group at the anchor of its medoid (P09 B2.1); run with the incumbent reset
-//! at every anchor ([`super::pricing::exact_rc_bound_anchors`]) it proves, per record `r`, a
+//! at every anchor (`ExactSearch` with `Anchors::PerSize` and `per_anchor_minima`) it proves, per record `r`, a
 //! lower bound `L_r` on the reduced cost of every group whose medoid is `r`. The groups of a
 //! partition have distinct medoids and there are at most `floor(n/k)` of them, so
 //!

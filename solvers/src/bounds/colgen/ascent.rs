@@ -26,7 +26,7 @@
 
 use super::anchors::anchored_best;
 use super::cuts::CutDuals;
-use super::pricing::{exact_rc_bound_anchor_local, weak_rc_bound, ExactBudget, Geometry};
+use super::pricing::{weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry};
 use super::{lagrangian_with_cuts, rc_margin};
 use crate::deadline::Deadline;
 
@@ -75,7 +75,12 @@ pub fn bound_at(geo: &Geometry, y: &[f64], d: usize, budget: ExactBudget, tau: f
     let weak = weak_rc_bound(geo, y);
     let mut per_size = Vec::new();
     let margin = rc_margin(geo, y, d, &cuts);
-    let ex = exact_rc_bound_anchor_local(geo, y, &cuts, budget, tau, margin, &mut per_size);
+    let ex = ExactSearch::new(&cuts)
+        .anchors(Anchors::CompleteLocal {
+            threshold: tau,
+            margin,
+        })
+        .run(geo, y, budget, &mut per_size);
     let g = geo.n / geo.k;
     let plain = lagrangian_with_cuts(geo, y, d, &cuts, g, weak.max(ex.rc_lower_bound).min(0.0));
     plain.max(anchored_best(geo, y, d, &cuts, &per_size, weak))

@@ -19,7 +19,7 @@
 //! 3. The **Lagrangian bound** `LB(y) = sum_i y_i + floor(n/k) min(0, RC_lb(y))` is valid for
 //!    every `y` as soon as `RC_lb(y)` is a proven lower bound on the minimum reduced cost
 //!    (proofs/P09). `RC_lb` is the larger of the weak nearest-neighbour pricing bound and the
-//!    branch-and-bound pricing bound ([`pricing::exact_rc_bound`], with the medoid star bound
+//!    branch-and-bound pricing bound (`ExactSearch`, with the medoid star bound
 //!    of P09 B3), which is proven even when its budget cuts it short (`pricing_exact` says
 //!    whether it was not cut). It is evaluated every `exact_every` iterations at `y_sep`
 //!    (default: never), whenever heuristic pricing finds nothing (then it stops after
@@ -549,7 +549,7 @@ pub fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
 }
 
 /// Absolute rounding margin on the least reduced cost proven by one search with a shared
-/// incumbent ([`exact_rc_bound_cuts`], [`pricing::exact_rc_bound_pairs`]) and by the weak
+/// incumbent (`ExactSearch::new(cuts)`, `ExactSearch::pairs`) and by the weak
 /// bound ([`weak_rc_bound`]): `4 ops u Y` with `Y` the sum of the `2k` largest `|y_i|` and
 /// `ops = 3d + 8k^2 + 8k + 16` plus the penalty operations of one group
 /// ([`CutDuals::path_terms`]). Proof: proofs/P09, "The least reduced cost of one search": a

@@ -5,7 +5,7 @@
 //! groups) (Ryan and Foster 1981). A group `S` is compatible with the node when it splits no
 //! together pair (`a in S` iff `b in S`) and holds no apart pair; a partition satisfies the
 //! node exactly when all its groups are compatible. [`PairConstraints::allows`] is that test;
-//! the exact pricing ([`super::pricing::exact_rc_bound_pairs`]) evaluates only compatible
+//! the exact pricing (`ExactSearch::pairs`) evaluates only compatible
 //! groups and prunes children that cannot become compatible, so "no negative column" stays
 //! a proof at the node (proofs/P17).
 //!

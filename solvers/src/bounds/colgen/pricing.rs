@@ -11,7 +11,7 @@
 //! - [`weak_rc_bound`]: for `|S| = m`, `SSE(S) >= sum_{i in S} NN_{m-1}(i) / (2m)` (P06 step
 //!   1-2), so `rc(S) >= ` the sum of the `m` smallest `NN_{m-1}(i)/(2m) - y_i`; minimised over
 //!   m. Valid for any `y`, O(n k) after the geometry; usually weak.
-//! - [`exact_rc_bound`]: branch and bound over records (proofs/P09, part B). Every group `S`
+//! - [`ExactSearch`]: branch and bound over records (proofs/P09, part B). Every group `S`
 //!   has a medoid `r` (the member minimising `sum_{b in S} D_rb`), and
 //!   `sum_{b in S} D_rb <= 2 SSE(S)`; a group with `rc(S) < t <= 0` has `SSE(S) < y(S) + t`,
 //!   so all its members lie within squared distance `2 (y(S) + t)` of `r`. For each anchor `r`
@@ -23,11 +23,11 @@
 //!   When the node or time budget runs out, the bound of every unexplored node is kept, so
 //!   the result is always a proven lower bound on the minimum reduced cost; it is the exact
 //!   minimum (capped at 0) when nothing was cut (`exact = true`).
-//! - With subset-row cuts ([`exact_rc_bound_cuts`], [`super::cuts`], proofs/P14) the reduced
+//! - With subset-row cuts ([`ExactSearch::new`] with cut duals, [`super::cuts`], proofs/P14) the reduced
 //!   cost gains the nonnegative penalty `pen(S) = sum_C w_C floor(|S ∩ C| / 2)`. Every bound
 //!   above ignores it and stays a lower bound; node bounds add `pen(T)` of the records fixed
 //!   so far (`pen` only grows with the group), and leaves evaluate it exactly.
-//! - With branching decisions ([`exact_rc_bound_pairs`], [`super::pairs`], proofs/P17) only
+//! - With branching decisions ([`ExactSearch::pairs`], [`super::pairs`], proofs/P17) only
 //!   groups compatible with the together / apart pairs count: leaves that are not are
 //!   skipped, and a child is not entered when its new member has an apart partner among the
 //!   members or a member's together partner can no longer join (it is neither a member nor a
@@ -55,15 +55,9 @@ pub mod local_completion;
 mod search;
 mod stop_below;
 
-pub use completion::exact_rc_bound_anchor_complete;
-pub use exact::{
-    anchor_sizes, enumerate_rc_below, exact_rc_bound, exact_rc_bound_anchor_carry,
-    exact_rc_bound_anchor_sizes, exact_rc_bound_anchor_sizes_signed, exact_rc_bound_anchors,
-    exact_rc_bound_cuts, exact_rc_bound_pairs, ExactBudget, ExactPricing,
-};
+pub use exact::{anchor_sizes, ExactBudget, ExactPricing};
 pub use greedy::{heuristic, heuristic_cuts};
-pub use local_completion::{exact_rc_bound_anchor_local, exact_rc_bound_anchor_local_stop};
-pub use search::{Anchors, ExactSearch};
+pub use search::{per_anchor_minima, Anchors, ExactSearch};
 pub use stop_below::StopBelow;
 
 /// Largest number of records accepted (the distance matrix takes 8 n^2 bytes: 512 MB here).

@@ -13,7 +13,7 @@
 //! same values it is never below the capped knapsack (each term `L >= min(0, L)`, and a set
 //! summing to `n` is one of the capped knapsack's sets).
 //! The per-anchor values come from the per-anchor exact search run with a threshold
-//! `tau > 0` ([`super::pricing::exact_rc_bound_anchor_sizes_signed`]).
+//! `tau > 0` (`ExactSearch` with `Anchors::Signed`).
 //!
 //! ## Complexity
 //! O(n^2 w) for the knapsack (`w <= k` sizes), after the per-anchor search.

@@ -28,11 +28,7 @@
 use super::anchors::anchored_best;
 use super::cuts::{Cut, CutDuals};
 use super::pairs::PairConstraints;
-use super::pricing::{
-    exact_rc_bound_anchor_carry, exact_rc_bound_anchor_complete, exact_rc_bound_anchor_local,
-    exact_rc_bound_anchor_sizes, exact_rc_bound_cuts, exact_rc_bound_pairs, weak_rc_bound,
-    ExactBudget, Geometry,
-};
+use super::pricing::{weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry};
 use super::{lagrangian_with_cuts, least_rc_lagrangian, rc_margin};
 use crate::SolverError;
 use std::time::{Duration, Instant};
@@ -195,7 +191,8 @@ fn plain_bound(
     deadline: Option<Instant>,
 ) -> VerifiedBound {
     let (n, k) = (p.geo.n, p.geo.k);
-    let exact = exact_rc_bound_cuts(&p.geo, y, &p.cuts, unlimited_budget(deadline));
+    let exact =
+        ExactSearch::new(&p.cuts).run(&p.geo, y, unlimited_budget(deadline), &mut Vec::new());
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     VerifiedBound {
         lower_bound: least_rc_lagrangian(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
@@ -334,19 +331,27 @@ fn anchored_at(
     let searched = (tau >= 0.0).then(|| plain_bound(&p, y, d, weak, deadline));
     let mut per_size = Vec::new();
     let budget = unlimited_budget(deadline);
-    let exact = match per {
-        Per::Carry => exact_rc_bound_anchor_carry(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
-        Per::Size => exact_rc_bound_anchor_sizes(&p.geo, y, &p.cuts, budget, tau, &mut per_size),
+    let anchors = match per {
+        Per::Carry => Anchors::Carry { threshold: tau },
+        Per::Size => Anchors::PerSize { threshold: tau },
         Per::Complete | Per::Local => {
             let margin = rc_margin(&p.geo, y, d, &p.cuts);
-            let complete = if per == Per::Local {
-                exact_rc_bound_anchor_local
+            if per == Per::Local {
+                Anchors::CompleteLocal {
+                    threshold: tau,
+                    margin,
+                }
             } else {
-                exact_rc_bound_anchor_complete
-            };
-            complete(&p.geo, y, &p.cuts, budget, tau, margin, &mut per_size)
+                Anchors::Complete {
+                    threshold: tau,
+                    margin,
+                }
+            }
         }
     };
+    let exact = ExactSearch::new(&p.cuts)
+        .anchors(anchors)
+        .run(&p.geo, y, budget, &mut per_size);
     let anchored = anchored_best(&p.geo, y, d, &p.cuts, &per_size, weak);
     let plain = match searched {
         Some(plain) => plain,
@@ -411,7 +416,12 @@ pub fn verify_node_bound(
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);
-    let exact = exact_rc_bound_pairs(&p.geo, y, &p.cuts, Some(&pairs), unlimited_budget(deadline));
+    let exact = ExactSearch::new(&p.cuts).pairs(Some(&pairs)).run(
+        &p.geo,
+        y,
+        unlimited_budget(deadline),
+        &mut Vec::new(),
+    );
     // The weak bound holds over all groups, hence over the compatible ones.
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     Ok(VerifiedBound {

@@ -3,7 +3,10 @@
 //! When column generation ended without converging and time is left, the master is solved
 //! once more and its duals (record duals, then cut duals; the last duals when the solve
 //! fails) become the point the final phases start from. Without it, the final phases do
-//! nothing.
+//! nothing. This solve also runs when column generation had no time at all (the phases
+//! before it used the main share, as the nn line search does at short time limits): the
+//! master over the start columns then gives the final phases their direction, so they use
+//! the rest of the run instead of ending it.
 //!
 //! ## Complexity
 //! One master solve.
@@ -24,7 +27,8 @@ pub fn run(
     _obs: &mut dyn ColgenObserver,
 ) -> Result<(), ColgenError> {
     let until = budget.until;
-    if state.last_y.is_empty() || state.out.converged || until.passed() {
+    let never_solved = state.out.iterations == 0 && !state.smoothed;
+    if (state.last_y.is_empty() && !never_solved) || state.out.converged || until.passed() {
         return Ok(());
     }
     let t = Instant::now();
@@ -41,7 +45,9 @@ pub fn run(
         }
         None => std::mem::take(&mut state.last_y),
     };
-    state.y_final = Some(y_final);
+    if !y_final.is_empty() {
+        state.y_final = Some(y_final);
+    }
     Ok(())
 }
 

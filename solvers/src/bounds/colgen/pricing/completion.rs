@@ -16,16 +16,14 @@
 //! nothing at all when `k` divides `n`.
 //!
 //! ## Complexity
-//! The size-`k` part of [`super::exact_rc_bound_anchor_carry`], plus O(n k) for the filling;
+//! The size-`k` part of the carried search ([`super::Anchors::Carry`]), plus O(n k) for the filling;
 //! the full search when some anchor has a group below `tau` at size `k`.
 //!
 //! ## References
 //! The averaging identity over subsets is the one behind P03 (groups above `2k - 1` records
 //! can be split) and P06; its use to complete a per-size pricing is this project's.
 
-use super::super::cuts::CutDuals;
-use super::exact::{anchor_sizes, ExactBudget, ExactPricing, Mode};
-use super::search::{Anchors, ExactSearch};
+use super::exact::{anchor_sizes, ExactPricing, Mode};
 use super::Geometry;
 use crate::bounds::UNIT_ROUNDOFF;
 
@@ -40,28 +38,6 @@ pub fn completion_value(k: usize, m: usize, g_k: f64, margin: f64) -> f64 {
     let scaled = scaled - 4.0 * UNIT_ROUNDOFF * scaled.abs();
     let v = scaled + margin;
     (v - 2.0 * UNIT_ROUNDOFF * v.abs()).next_down()
-}
-
-/// [`super::exact_rc_bound_anchor_carry`] with size completion: the same per-size output
-/// (`per_size[r * w + (m - k)]`, overwritten) and global result, except that when no size-`k`
-/// group is below `threshold` the sizes above `k` are not searched and hold
-/// [`completion_value`] of `threshold` instead (valid lower bounds on `min(threshold, rc)`
-/// over the groups of `m` records, after the margin; P20 "Size completion"). `margin` must be
-/// the rounding margin later subtracted from the per-size values (`colgen::rc_margin` of the
-/// same geometry and duals). With cuts the carried search is run unchanged.
-pub fn exact_rc_bound_anchor_complete(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    budget: ExactBudget,
-    threshold: f64,
-    margin: f64,
-    per_size: &mut Vec<f64>,
-) -> ExactPricing {
-    let anchors = Anchors::Complete { threshold, margin };
-    ExactSearch::new(cuts)
-        .anchors(anchors)
-        .run(geo, y, budget, per_size)
 }
 
 /// After a `Mode::Complete` search that stopped after size `k` (nothing below `threshold`

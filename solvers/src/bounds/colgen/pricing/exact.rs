@@ -1,10 +1,10 @@
 //! # Exact pricing
 //!
 //! Branch and bound over records anchored at each group's medoid (proofs/P09, part B; the
-//! bounds are described in the module doc of [`super`]): the entry points
-//! [`exact_rc_bound`], [`exact_rc_bound_cuts`] (subset-row cuts, proofs/P14),
-//! [`exact_rc_bound_pairs`] (branching decisions, proofs/P17) and [`exact_rc_bound_anchors`]
-//! (per-anchor minima, proofs/P20), the budget and the result. The radius and star tests per
+//! bounds are described in the module doc of [`super`]): the search behind every
+//! configuration of [`super::ExactSearch`] (subset-row cuts, proofs/P14; branching decisions,
+//! proofs/P17; per-anchor minima, proofs/P20; every group below a threshold, P19), the
+//! budget and the result. The radius and star tests per
 //! anchor are here; the depth-first search and its node bounds are in [`node`]. The result is
 //! always a proven lower bound on the minimum reduced cost, exact when nothing was cut.
 //!
@@ -19,7 +19,6 @@
 
 use super::super::cuts::CutDuals;
 use super::super::pairs::PairConstraints;
-use super::search::{Anchors, ExactSearch};
 use super::Geometry;
 use crate::deadline::Deadline;
 use std::time::Instant;
@@ -105,157 +104,19 @@ struct Search<'a> {
     /// With `pairs`: position of each record in `cands` for the current anchor
     /// (`usize::MAX`: not a candidate).
     pos: Vec<usize>,
-    /// Enumeration mode ([`enumerate_rc_below`]): `inc` stays at the threshold and every
+    /// Enumeration mode ([`super::Anchors::Below`]): `inc` stays at the threshold and every
     /// group below it is collected.
     enumerate: bool,
 }
 
-/// Exact pricing by branch and bound (see the module doc): a proven lower bound on
-/// `min(0, min_S rc(S))` over groups of `k..2k-1` records, exact when nothing was cut.
-pub fn exact_rc_bound(geo: &Geometry, y: &[f64], budget: ExactBudget) -> ExactPricing {
-    ExactSearch::new(&CutDuals::none()).run(geo, y, budget, &mut Vec::new())
-}
-
-/// [`exact_rc_bound`] for the reduced cost with subset-row cuts,
-/// `rc(S) = P(S)/|S| - y(S) + pen(S)` (module doc; proofs/P14).
-pub fn exact_rc_bound_cuts(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    budget: ExactBudget,
-) -> ExactPricing {
-    ExactSearch::new(cuts).run(geo, y, budget, &mut Vec::new())
-}
-
-/// Every group of `k..2k-1` records whose computed reduced cost (with the cut penalties) is
-/// below `threshold` (proofs/P19): the search of [`exact_rc_bound_cuts`] with its incumbent
-/// held at `threshold` instead of lowered, collecting every leaf below it. `exact` is true
-/// when nothing was cut by the budget (nodes, deadline, or `stop_after_columns` groups met):
-/// then no group whose computed node bounds stay below `threshold` is missing.
-pub fn enumerate_rc_below(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    threshold: f64,
-    budget: ExactBudget,
-) -> ExactPricing {
-    let anchors = Anchors::Below { threshold };
-    ExactSearch::new(cuts)
-        .anchors(anchors)
-        .run(geo, y, budget, &mut Vec::new())
-}
-
-/// [`exact_rc_bound_cuts`] over the groups compatible with the branching decisions `pairs`
-/// (all groups when None; module doc, proofs/P17): a proven lower bound on
-/// `min(0, min rc(S))` over those groups, exact when nothing was cut, and only compatible
-/// groups as columns.
-pub fn exact_rc_bound_pairs(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    pairs: Option<&PairConstraints>,
-    budget: ExactBudget,
-) -> ExactPricing {
-    ExactSearch::new(cuts)
-        .pairs(pairs)
-        .run(geo, y, budget, &mut Vec::new())
-}
-
-/// Per-anchor exact pricing (proofs/P20): the search of [`exact_rc_bound_cuts`] with the
-/// incumbent reset to `threshold` (<= 0) at every anchor, so that on return `per_anchor[r]`
-/// (length n, overwritten) is a proven lower bound on `min(threshold, rc(S))` over the groups
-/// `S` whose medoid is `r` (the groups the search covers at anchor `r`, P09 B2.1). Slower than
-/// the shared incumbent (an anchor is never pruned by another anchor's groups); the returned
-/// [`ExactPricing`] is the usual global result (`rc_lower_bound = min_r per_anchor[r]`).
-pub fn exact_rc_bound_anchors(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    budget: ExactBudget,
-    threshold: f64,
-    per_anchor: &mut Vec<f64>,
-) -> ExactPricing {
-    let mut per_size = Vec::new();
-    let out = exact_rc_bound_anchor_sizes(geo, y, cuts, budget, threshold, &mut per_size);
-    let w = anchor_sizes(geo);
-    per_anchor.clear();
-    per_anchor.extend(
-        per_size
-            .chunks(w)
-            .map(|c| c.iter().copied().fold(threshold.min(0.0), f64::min)),
-    );
-    per_anchor.resize(geo.n, threshold.min(0.0));
-    out
-}
-
 /// Number of group sizes `k..=min(2k - 1, n)` the pricing covers (the row width of
-/// [`exact_rc_bound_anchor_sizes`]' output).
+/// per-anchor output of [`super::Anchors::PerSize`] and its variants).
 pub fn anchor_sizes(geo: &Geometry) -> usize {
     // Geometry requires n >= k >= 1, so this is at least 1.
     (2 * geo.k - 1).min(geo.n) + 1 - geo.k
 }
 
-/// [`exact_rc_bound_anchors`] per anchor and size (proofs/P20, "Per size"): on return
-/// `per_size[r * w + (m - k)]` (`w` = [`anchor_sizes`], overwritten) is a proven lower bound
-/// on `min(threshold, rc(S))` over the groups `S` of `m` records whose medoid is `r`. The
-/// search is the same (the incumbent is reset for every (size, anchor) pair); only the
-/// bookkeeping keeps the sizes apart.
-pub fn exact_rc_bound_anchor_sizes(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    budget: ExactBudget,
-    threshold: f64,
-    per_size: &mut Vec<f64>,
-) -> ExactPricing {
-    let anchors = Anchors::PerSize { threshold };
-    ExactSearch::new(cuts)
-        .anchors(anchors)
-        .run(geo, y, budget, per_size)
-}
-
-/// [`exact_rc_bound_anchor_sizes`] without cuts and with any threshold, positive ones included
-/// (proofs/P20 "Signed values": the search's argument does not use the sign of the
-/// incumbent); for [`super::super::signed_anchors`].
-pub fn exact_rc_bound_anchor_sizes_signed(
-    geo: &Geometry,
-    y: &[f64],
-    budget: ExactBudget,
-    threshold: f64,
-    per_size: &mut Vec<f64>,
-) -> ExactPricing {
-    let anchors = Anchors::Signed { threshold };
-    let none = CutDuals::none();
-    ExactSearch::new(&none)
-        .anchors(anchors)
-        .run(geo, y, budget, per_size)
-}
-
-/// [`exact_rc_bound_anchor_sizes`] with each anchor's incumbent carried from its smaller sizes
-/// (proofs/P20, "Carried incumbent"): at size `m > k` the search at anchor `r` starts from
-/// `c = min(threshold, values of r at sizes k..m-1)` instead of `threshold`, so it prunes
-/// every group of `m` records that cannot beat a group already found at `r`. On return
-/// `per_size[r * w + (m - k)]` is a proven lower bound on `min(c, rc(S))` over the groups `S`
-/// of `m` records with medoid `r`, hence the per-anchor minimum over the sizes is the same
-/// proven value as [`exact_rc_bound_anchor_sizes`]' (exact when nothing was cut) and the
-/// per-size values stay valid for the knapsack (never above the uncarried ones' bound on
-/// `min(threshold, rc)`, possibly weaker). Faster where anchors have negative groups at size
-/// `k`: the larger sizes are pruned against them.
-pub fn exact_rc_bound_anchor_carry(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    budget: ExactBudget,
-    threshold: f64,
-    per_size: &mut Vec<f64>,
-) -> ExactPricing {
-    let anchors = Anchors::Carry { threshold };
-    ExactSearch::new(cuts)
-        .anchors(anchors)
-        .run(geo, y, budget, per_size)
-}
-
-/// Per-anchor bookkeeping of [`exact_rc_bound_anchor_sizes`]: fold the finished anchor `r`'s
+/// Per-anchor bookkeeping of the per-anchor searches: fold the finished anchor `r`'s
 /// minimum at the current size (its incumbent and cut nodes) into its entry of `per_size`
 /// and into the global incumbent and open minimum (`global`), then reset the search for the
 /// next anchor.

@@ -31,35 +31,9 @@
 //! ## References
 //! The averaging lemma of P20 "Size completion"; its per-anchor use is this project's.
 
-use super::super::cuts::CutDuals;
 use super::completion::completion_value;
-#[cfg(doc)]
-use super::completion::exact_rc_bound_anchor_complete;
-use super::exact::{anchor_sizes, ExactBudget, ExactPricing};
-use super::search::{Anchors, ExactSearch};
-use super::stop_below::StopBelow;
+use super::exact::{anchor_sizes, ExactPricing};
 use super::Geometry;
-
-/// [`exact_rc_bound_anchor_complete`] with the per-anchor completion of the module doc: the
-/// same per-size output (`per_size[r * w + (m - k)]`, overwritten: proven lower bounds, before
-/// the margin `margin`, on `min(threshold, rc(S))` over the groups of `m` records with medoid
-/// `r`) and global result; the slots completed per anchor hold
-/// `completion_value(k, m, threshold, margin)`. With cuts it is
-/// [`exact_rc_bound_anchor_complete`] (the lemma does not hold with cut penalties).
-pub fn exact_rc_bound_anchor_local(
-    geo: &Geometry,
-    y: &[f64],
-    cuts: &CutDuals,
-    budget: ExactBudget,
-    threshold: f64,
-    margin: f64,
-    per_size: &mut Vec<f64>,
-) -> ExactPricing {
-    let anchors = Anchors::CompleteLocal { threshold, margin };
-    ExactSearch::new(cuts)
-        .anchors(anchors)
-        .run(geo, y, budget, per_size)
-}
 
 /// The completion values after a `Mode::CompleteLocal` search: every slot of the sizes above
 /// `k` when nothing is below `threshold` at size `k` (the search stopped there, as in
@@ -97,24 +71,4 @@ pub(super) fn fill_completed(
         out.rc_lower_bound = out.rc_lower_bound.min(v);
     }
     out
-}
-
-/// [`exact_rc_bound_anchor_local`] stopped by `stop` (see [`StopBelow`]): the same proven
-/// output, weaker (root bounds for the anchors left) when `stop.fired`.
-#[allow(clippy::too_many_arguments)]
-pub fn exact_rc_bound_anchor_local_stop(
-    geo: &Geometry,
-    y: &[f64],
-    budget: ExactBudget,
-    threshold: f64,
-    margin: f64,
-    per_size: &mut Vec<f64>,
-    stop: &mut StopBelow,
-) -> ExactPricing {
-    let anchors = Anchors::CompleteLocal { threshold, margin };
-    let none = CutDuals::none();
-    ExactSearch::new(&none)
-        .anchors(anchors)
-        .stop(stop)
-        .run(geo, y, budget, per_size)
 }

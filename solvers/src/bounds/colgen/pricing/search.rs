@@ -7,8 +7,8 @@
 //! 0, with the incumbent carried over the sizes, with the sizes above `k` completed from
 //! size `k` globally or per anchor, P20), and an optional [`StopBelow`] that ends it once it
 //! cannot reach a level (effort only). [`ExactSearch::run`] returns the global result and
-//! fills the per-size values the configuration asks for. The named functions of
-//! [`super`] (`exact_rc_bound_*`) are one-line configurations of it.
+//! fills the per-size values the configuration asks for; [`per_anchor_minima`] folds those
+//! into one value per anchor. Every caller states its configuration at the call.
 //!
 //! ## Complexity
 //! As [`super::exact`]: exponential in `2k - 1` at worst, bounded by the budget.
@@ -147,6 +147,19 @@ impl<'a> ExactSearch<'a> {
             }
         }
     }
+}
+
+/// One value per anchor from the per-size output of a per-anchor search with `threshold`:
+/// the least over the anchor's sizes, at most `min(threshold, 0)` (proofs/P20: a proven
+/// lower bound on `min(threshold, rc(S))` over the groups whose medoid is the anchor).
+pub fn per_anchor_minima(geo: &Geometry, per_size: &[f64], threshold: f64) -> Vec<f64> {
+    let cap = threshold.min(0.0);
+    let mut out: Vec<f64> = per_size
+        .chunks(anchor_sizes(geo))
+        .map(|c| c.iter().copied().fold(cap, f64::min))
+        .collect();
+    out.resize(geo.n, cap);
+    out
 }
 
 /// `per_size` with one slot per anchor and size, each `threshold`; returns `threshold`.
