@@ -49,6 +49,8 @@ from ._result import BoundResult, CheckResult, ExactResult, Result
 __version__ = _core.__version__
 
 Data = _core.Data
+PartitionView = _core.PartitionView
+Rng = _core.Rng
 
 __all__ = [
     "run",
@@ -75,6 +77,8 @@ __all__ = [
     "Operator",
     "Refiner",
     "Ils",
+    "PartitionView",
+    "Rng",
 ]
 
 

@@ -54,6 +54,7 @@ class Perturb(_Part):
     _microagg_kind = "perturb"
 
     def perturb(self, view: Any, r: int, rng: Any) -> Optional[bool]:
+        """Change the partition around record ``r`` through ``view``; True if it changed."""
         raise NotImplementedError(f"{type(self).__name__}.perturb(view, r, rng)")
 
 
@@ -69,12 +70,15 @@ class Accept(_Part):
     _microagg_kind = "accept"
 
     def start(self, sse: float, groups: int, progress: Optional[float]) -> None:
+        """Called once before the first decision (SSE and groups of the start)."""
         pass
 
     def accept(self, before: float, delta: float, rng: Any) -> bool:
+        """Keep the change from ``before`` to ``before + delta``? May draw from ``rng``."""
         raise NotImplementedError(f"{type(self).__name__}.accept(before, delta, rng)")
 
     def after(self, current: float, progress: Optional[float]) -> None:
+        """Called after every iteration with the SSE then current."""
         pass
 
 
@@ -92,9 +96,12 @@ class Operator(_Part):
     _microagg_kind = "operator"
 
     def evaluate(self, view: Any, i: int, h: int) -> Union[None, float, Tuple[float, Optional[int]]]:
+        """None, or the exact change of SSE of the move of ``i`` with group ``h``
+        (a float, or ``(delta, partner)``); ``view`` is read-only here."""
         raise NotImplementedError(f"{type(self).__name__}.evaluate(view, i, h)")
 
     def apply(self, view: Any, i: int, h: int, partner: Optional[int]) -> None:
+        """Make the move ``evaluate`` proposed, through ``view.apply_*``."""
         raise NotImplementedError(f"{type(self).__name__}.apply(view, i, h, partner)")
 
 
@@ -110,9 +117,11 @@ class Refiner(_Part):
     neighbours: int = 30
 
     def init(self, view: Any, rng: Any) -> None:
+        """Called once before the first step."""
         pass
 
     def step(self, view: Any, rng: Any) -> Optional[bool]:
+        """One bounded unit of work; True to go on, False (or None) when converged."""
         raise NotImplementedError(f"{type(self).__name__}.step(view, rng)")
 
 

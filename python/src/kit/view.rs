@@ -83,7 +83,11 @@ impl Scope {
     }
 }
 
-/// The partition seen by a Python part during one call.
+/// The partition seen by a Python part during one call (a view kept past it raises
+/// RuntimeError). Properties: k, n, d, progress (share of the budget used, or None).
+/// Reading: group_of, size, members, centroid, row, sse, group_sse, slots, num_groups,
+/// labels, neighbours; O(d) deltas: delta_shift, delta_swap; moves (through the move log,
+/// not in an operator's evaluate): apply_shift, apply_swap, new_group, undo.
 #[pyclass(module = "microagg._core", name = "PartitionView")]
 pub struct PartitionView {
     scope: Option<Scope>,
@@ -324,7 +328,8 @@ impl PartitionView {
 }
 
 /// The stage's random stream during one call (the same ChaCha8 stream Rust parts draw
-/// from, so a Python idea and its Rust twin make the same draws).
+/// from, so a Python idea and its Rust twin make the same draws): random(),
+/// integers(low, high), random_bool(p).
 #[pyclass(module = "microagg._core", name = "Rng")]
 pub struct RngHandle {
     rng: Option<RngPtr>,
