@@ -226,3 +226,43 @@ def test_ctrl_c_during_a_python_operator_stops_the_run():
     assert time.monotonic() - t < 60
     assert r.interrupted and r.stages["stop"].iloc[-1] == "interrupted"
     assert microagg.check(X, 3, r.labels).feasible
+
+
+def test_rejected_python_moves_are_undone_through_the_move_log():
+    class RejectAll(microagg.Accept):
+        name = "reject_all"
+
+        def __init__(self):
+            self.seen = []
+
+        def accept(self, before, delta, rng):
+            return False
+
+        def after(self, current, progress):
+            self.seen.append((current, progress))
+
+    class Undoes(microagg.Refiner):
+        name = "undoes"
+
+        def step(self, view, rng):
+            before = view.sse()
+            g = view.new_group()
+            for r in view.members(view.group_of(0))[: view.k - 1]:
+                view.apply_shift(r, g)
+            assert view.size(g) == view.k - 1 and view.sse() != before
+            view.undo()
+            assert view.sse() == pytest.approx(before, rel=1e-12) and view.size(g) == 0
+            return False
+
+    X = microagg.load(GAUSS)
+    rule, kick = RejectAll(), ChainKick()
+    r = microagg.run(X, 3, method=["mdav", microagg.Ils(perturb=[kick], accept=rule), Undoes()], seed=1,
+                     max_steps=300, bound=None)
+    descended = rule.seen[0][0]
+    # Every kick (and the descent after it) was undone: the current SSE never moved (but
+    # for the rounding of undone moves and of the slot table's compaction).
+    assert kick.calls > 100
+    assert all(current == pytest.approx(descended, rel=1e-9) for current, _ in rule.seen)
+    # Progress is the share of the step budget (the schedule of a budgeted run).
+    assert 0 < rule.seen[0][1] < rule.seen[-1][1] <= 1
+    assert r.stages["stop"].iloc[-1] == "converged" and r.sse == pytest.approx(descended, rel=1e-9)
