@@ -29,8 +29,11 @@ use microagg::method::Maker;
 use microagg::params::group_param_args;
 use microagg::pipeline::{Pipeline, StageSpec};
 use microagg::registry::{self, Registry};
+use microagg::search::accept::Accept;
 use microagg::search::ils::{Ils, IlsParams};
 use microagg::search::kit::{AcceptInfo, OperatorInfo, PartSpec, PerturbInfo, PerturbSpec};
+use microagg::search::operators::Operator;
+use microagg::search::perturb::Perturb;
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -133,37 +136,23 @@ impl<'py> RunRegistry<'py> {
         }
         let name = part_name(item)?;
         let obj: Py<PyAny> = item.clone().unbind();
-        let hooks = Arc::clone(&self.hooks);
+        let hooks = &self.hooks;
+        let reg = self.reg.clone();
         let added = match want {
-            "perturb" => self.reg.clone().with_perturb(PerturbInfo::dynamic(
+            "perturb" => reg.with_perturb(PerturbInfo::dynamic(
                 name,
                 "a perturbation written in Python",
-                move |given| {
-                    no_params(name, given)?;
-                    let part = Python::attach(|py| PyPart::new(py, name, &obj, &hooks))
-                        .map_err(py_build)?;
-                    Ok(Box::new(PyPerturb(part)))
-                },
+                factory::<dyn Perturb>(name, obj, hooks, |p| Box::new(PyPerturb(p))),
             )),
-            "accept" => self.reg.clone().with_accept(AcceptInfo::dynamic(
+            "accept" => reg.with_accept(AcceptInfo::dynamic(
                 name,
                 "an acceptance rule written in Python",
-                move |given| {
-                    no_params(name, given)?;
-                    let part = Python::attach(|py| PyPart::new(py, name, &obj, &hooks))
-                        .map_err(py_build)?;
-                    Ok(Box::new(PyAccept(part)))
-                },
+                factory::<dyn Accept>(name, obj, hooks, |p| Box::new(PyAccept(p))),
             )),
-            _ => self.reg.clone().with_operator(OperatorInfo::dynamic(
+            _ => reg.with_operator(OperatorInfo::dynamic(
                 name,
                 "a descent operator written in Python",
-                move |given| {
-                    no_params(name, given)?;
-                    let part = Python::attach(|py| PyPart::new(py, name, &obj, &hooks))
-                        .map_err(py_build)?;
-                    Ok(Box::new(PyOperator::new(part)))
-                },
+                factory::<dyn Operator>(name, obj, hooks, |p| Box::new(PyOperator::new(p))),
             )),
         };
         self.reg = added.map_err(|e| {
@@ -183,6 +172,22 @@ fn class_of(kind: &str) -> &'static str {
         "operator" => "Operator",
         "refiner" => "Refiner",
         _ => "Ils",
+    }
+}
+
+/// The registry factory of a Python part: a fresh adapter around the same object, made
+/// under the GIL (a Python part takes no registry parameters: they are its attributes).
+fn factory<T: ?Sized + 'static>(
+    name: &'static str,
+    obj: Py<PyAny>,
+    hooks: &Arc<Hooks>,
+    wrap: fn(PyPart) -> Box<T>,
+) -> impl Fn(&Map<String, Value>) -> microagg::Result<Box<T>> + Send + Sync + 'static {
+    let hooks = Arc::clone(hooks);
+    move |given| {
+        no_params(name, given)?;
+        let part = Python::attach(|py| PyPart::new(py, name, &obj, &hooks)).map_err(py_build)?;
+        Ok(wrap(part))
     }
 }
 
