@@ -268,7 +268,7 @@ impl PartitionView {
         let r = self.record(r)?;
         let nb = unsafe { self.s()?.nb.as_ref() }.ok_or_else(|| {
             PyRuntimeError::new_err(
-                "no neighbour lists here (a Refiner gets them with neighbours = M)",
+                "no neighbour lists in this call (an operator's apply has none; a Refiner gets them with the class attribute neighbours = M > 0)",
             )
         })?;
         Ok(nb.of(r).iter().map(|&j| j as usize).collect())
