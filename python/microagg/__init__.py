@@ -42,12 +42,15 @@ from . import _core
 from ._data import DataLike, labels_array, labels_bytes, to_data
 from ._errors import AlgorithmError, DataError, Error, InfeasibleError, Interrupted, UsageError
 from ._figures import report
+from ._kit import Accept, Ils, Operator, Perturb, Refiner
 from ._figures import show_progress as _show_progress
 from ._result import BoundResult, CheckResult, ExactResult, Result
 
 __version__ = _core.__version__
 
 Data = _core.Data
+PartitionView = _core.PartitionView
+Rng = _core.Rng
 
 __all__ = [
     "run",
@@ -69,6 +72,13 @@ __all__ = [
     "InfeasibleError",
     "AlgorithmError",
     "Interrupted",
+    "Perturb",
+    "Accept",
+    "Operator",
+    "Refiner",
+    "Ils",
+    "PartitionView",
+    "Rng",
 ]
 
 
@@ -108,7 +118,7 @@ def _param_args(params: Optional[Mapping[str, Any]]) -> List[str]:
 def run(
     X: DataLike,
     k: int,
-    method: str = "mdav+decompose-shrink+ils",
+    method: Union[str, Sequence[Any]] = "mdav+decompose-shrink+ils",
     seed: int = 0,
     time_limit: Optional[float] = None,
     bound: Optional[str] = "nn",
@@ -133,7 +143,10 @@ def run(
             (CSV path, ``tarragona``/``census``/``eia``, generator spec) or ``load(...)``.
         k: minimum group size (>= 2).
         method: an initializer optionally followed by refiners joined by ``+``
-            (``mdav``, ``mdav+decompose-shrink+ils``); ``methods()`` lists them.
+            (``mdav``, ``mdav+decompose-shrink+ils``); ``methods()`` lists them. Or a list
+            of stages: method names, ``Ils(perturb=[...], accept=..., operators=[...])``
+            compositions with parts written in Python, and ``Refiner`` objects
+            (``["mdav", microagg.Ils(perturb=[MyKick()])]``; docs/tutorials/python-idea.md).
         seed: base seed; stage seeds are derived from it, the data's sha256, k and the
             pipeline (a run with the same data, method, seed and no time limit repeats bit
             for bit, and equals the CLI's ``run --seed``).
@@ -191,7 +204,11 @@ def run(
 
     Raises:
         DataError, UsageError, AlgorithmError (with the library's messages);
-        KeyboardInterrupt when Ctrl-C arrives before the first partition exists.
+        KeyboardInterrupt when Ctrl-C arrives before the first partition exists; the
+        exception a Python part raised (its traceback kept), with ``best_labels`` (numpy
+        int64, None before a partition existed) and ``best_sse`` of the best partition
+        found before it; ``AlgorithmError`` (with the same attributes) when a Python
+        ``Operator``'s delta disagrees with the change its move makes.
     """
     import pandas as pd
 
@@ -200,23 +217,32 @@ def run(
         raise UsageError(f"k = {k!r}: expected an integer")
     if k < 0 or seed < 0 or (max_steps is not None and max_steps < 0):
         raise UsageError("k, seed and max_steps must be non-negative integers")
-    record_json, raw_labels, raw_released = _core.run(
-        data,
-        int(k),
-        method,
-        int(seed),
-        None if time_limit is None else float(time_limit),
-        None if max_steps is None else int(max_steps),
-        bound,
-        _param_args(params),
-        bool(trace),
-        float(trace_interval),
-        bool(release),
-        aggregate,
-        missing_release,
-        bool(measures),
-        _show_progress(progress),
-    )
+    stages = method if isinstance(method, str) else list(method)
+    try:
+        record_json, raw_labels, raw_released = _core.run(
+            data,
+            int(k),
+            stages,
+            int(seed),
+            None if time_limit is None else float(time_limit),
+            None if max_steps is None else int(max_steps),
+            bound,
+            _param_args(params),
+            bool(trace),
+            float(trace_interval),
+            bool(release),
+            aggregate,
+            missing_release,
+            bool(measures),
+            _show_progress(progress),
+        )
+    except BaseException as e:
+        best = getattr(e, "_microagg_best", False)
+        if best is not False:
+            # Raised by Python code in the run: the best partition found before it.
+            e.best_labels = None if best is None else labels_array(best[0])
+            e.best_sse = None if best is None else best[1]
+        raise
     rec = json.loads(record_json)
     # The workbench's one run record (schema/run-record.json): ``bounds`` holds the bound
     # asked for and the benchmark library's stored one for this (data, k) when there is

@@ -16,9 +16,9 @@
 
 use crate::data::{f64_bytes, label_bytes, labels_from_bytes, Data};
 use crate::errors::{to_py, usage};
+use crate::kit::{self, Hooks};
 use crate::stop::interruptible;
 use microagg::bound as lib_bound;
-use microagg::pipeline::Pipeline;
 use microagg::progress::{Meter, Show};
 use microagg::record::{Record, SingleRun};
 use microagg::search::observe::Observer;
@@ -27,6 +27,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 fn check_limit(py: Python<'_>, time_limit: Option<f64>) -> PyResult<()> {
     match time_limit {
@@ -50,7 +51,7 @@ pub fn run<'py>(
     py: Python<'py>,
     data: &Data,
     k: usize,
-    method: &str,
+    method: &Bound<'py, PyAny>,
     seed: u64,
     time_limit: Option<f64>,
     max_steps: Option<u64>,
@@ -106,7 +107,9 @@ pub fn run<'py>(
         ));
     }
     // Validate everything before running, as the CLI does.
-    let pipeline = Pipeline::parse(method, &params).map_err(|e| to_py(py, e))?;
+    let hooks = Arc::new(Hooks::default());
+    let pipeline = kit::pipeline(py, method, &params, &hooks)?;
+    let method = pipeline.spec.as_str();
     // As `run --bound`: the bound's defaults, its time limit the run's.
     let bound = bound_name
         .map(|b| lib_bound::prepare(b, &Default::default(), time_limit))
@@ -114,8 +117,7 @@ pub fn run<'py>(
         .map_err(|e| to_py(py, e))?;
     let inst = data.inst.clone();
     inst.check_k(k).map_err(|e| to_py(py, e))?;
-    let flag = AtomicBool::new(false);
-    let done = interruptible(py, &flag, |flag| {
+    let done = interruptible(py, hooks.flag(), |flag| {
         // One trace observer for this run only (issue 19): concurrent runs never mix.
         let mut tracer = trace.then(|| Trace::in_memory(trace_interval));
         // Progress on stderr when asked (the Python side decides: a terminal or progress=True).
@@ -150,6 +152,11 @@ pub fn run<'py>(
         };
         Ok::<_, microagg::Error>((out, points, lb, skipped, weighted))
     })?;
+    if let Some(failure) = hooks.take_failure() {
+        // An exception in Python code: raised with the best partition so far.
+        let best = done.value.as_ref().ok().map(|v| &v.0.partition);
+        return Err(kit::with_best(py, failure, best));
+    }
     let (out, points, lb, bound_skipped, weighted) = match done.value {
         Ok(v) => v,
         // Nothing to return: the KeyboardInterrupt itself is the answer to Ctrl-C.

@@ -10,6 +10,8 @@
 //!
 //! - [`data`]: the `Data` class (an `Instance` from an array or a `--data` spec);
 //! - [`api`]: the functions;
+//! - [`kit`]: search-kit parts written in Python (perturbations, acceptance rules,
+//!   operators, refiners) driven by the Rust executor;
 //! - [`stop`]: solves off the GIL with Ctrl-C turned into the library's interrupt flag;
 //! - [`errors`]: library errors as the Python exceptions of `microagg._errors`.
 //!
@@ -24,6 +26,7 @@ use pyo3::prelude::*;
 mod api;
 mod data;
 mod errors;
+mod kit;
 mod stop;
 
 #[pymodule]
@@ -38,6 +41,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(api::masked, m)?)?;
     m.add_function(wrap_pyfunction!(api::figure_style, m)?)?;
     m.add_function(wrap_pyfunction!(api::report, m)?)?;
+    m.add_function(wrap_pyfunction!(kit::twin::_install_test_twin, m)?)?;
+    m.add_class::<kit::view::PartitionView>()?;
+    m.add_class::<kit::view::RngHandle>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -271,6 +271,14 @@ impl Params for IlsParams {
         ("operators", "the descent's operators in order, e.g. [{ shift = {} }, { swap = {} }]; replaces cycles (default: shift, swap and, with cycles, cycle3)"),
     ];
     fn check(&self) -> Result<(), String> {
+        self.check_with(&crate::registry::current())
+    }
+}
+
+impl IlsParams {
+    /// Every check of [`Params::check`], with the parts looked up in `reg` (a registry
+    /// made for one run, e.g. holding parts written in Python).
+    pub fn check_with(&self, reg: &Registry) -> Result<(), String> {
         if self.neighbours == 0 {
             return Err("neighbours must be at least 1".into());
         }
@@ -309,7 +317,7 @@ impl Params for IlsParams {
                  or operators): give it inside that part"
             ));
         }
-        self.check_parts(&crate::registry::current())
+        self.check_parts(reg)
     }
 }
 
@@ -318,6 +326,8 @@ impl Params for IlsParams {
 pub struct Ils {
     name: &'static str,
     params: IlsParams,
+    /// The registry the parts are built from; none: the one in use ([`crate::registry::current`]).
+    registry: Option<Arc<Registry>>,
     /// The parts and buffers of a started stage (None before `init`, or after a build of
     /// the neighbour lists cut by the time limit or Ctrl-C).
     run: Option<Running>,
@@ -476,6 +486,7 @@ impl Ils {
         Ils {
             name,
             params,
+            registry: None,
             run: None,
             split: Split::default(),
             descended: false,
@@ -489,6 +500,15 @@ impl Ils {
             merges_improved: 0,
             restarts: 0,
         }
+    }
+
+    /// ILS whose parts are built from `reg` instead of the registry in use: parts that
+    /// exist for one run only (those written in Python). `params` must have been checked
+    /// against `reg` ([`IlsParams::check_with`]).
+    pub fn with_registry(params: IlsParams, reg: Arc<Registry>) -> Self {
+        let mut ils = Ils::new(params);
+        ils.registry = Some(reg);
+        ils
     }
 
     /// Offer the groups of the records moved since the log was last cleared to the pool.
@@ -587,7 +607,11 @@ impl Refiner for Ils {
         let Some(nb) = ctx.neighbours(self.params.neighbours, Build::Exact) else {
             return Ok(());
         };
-        let mut run = Running::new(&self.params, &crate::registry::current(), ctx.inst, nb)?;
+        let reg = self
+            .registry
+            .clone()
+            .unwrap_or_else(crate::registry::current);
+        let mut run = Running::new(&self.params, &reg, ctx.inst, nb)?;
         let (sse, groups) = (state.current.sse(), state.current.num_groups());
         run.accept.start(sse, groups, ctx.progress());
         self.run = Some(run);
