@@ -79,7 +79,8 @@ fn pool_model_gives_highs_the_native_problem() {
             .collect();
         let refs: Vec<&[u32]> = columns.iter().map(Vec::as_slice).collect();
         let run = MipRun::default();
-        let start = Some(start_columns.as_slice());
+        // Half the cases without a start (as the exact method's heuristic MIP runs).
+        let start = (case % 2 == 0).then_some(start_columns.as_slice());
         let ours = solve_pool_mip(n, &refs, &costs, start, MipSolver::Highs, &run).unwrap();
         let native = pool_mip_highs(n, &refs, &costs, start, &run).unwrap();
         assert_eq!(ours.status, MipStatus::Optimal, "case {case}");
@@ -168,4 +169,40 @@ fn models_refuse_bad_input() {
     assert!(e.to_string().contains("at most"), "{e}");
     let e = compact_partition(&big, 40, 1, 3, MipSolver::Highs, &run).unwrap_err();
     assert!(e.to_string().contains("at most 30"), "{e}");
+}
+
+#[test]
+fn solve_exact_and_bnp_take_the_mip_solver_parameter() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.csv");
+    let mut rng = ChaCha8Rng::seed_from_u64(5454);
+    let rows: Vec<Vec<f64>> = (0..24)
+        .map(|_| vec![rng.random_range(0.0..1.0), rng.random_range(0.0..1.0)])
+        .collect();
+    common::write_rows_csv(&data, &rows);
+    let data = data.to_str().unwrap();
+    let exact = ["solve-exact", "--data", data, "--k", "3", "--json"];
+    let sp = [&exact[..], &["--method", "set-partitioning"]].concat();
+    let default = common::cli_json(&sp);
+    let highs = common::cli_json(&[&sp[..], &["--param", "mip_solver=highs"]].concat());
+    for key in [
+        "sse",
+        "lower_bound",
+        "proven_optimal",
+        "mip_nodes",
+        "columns",
+    ] {
+        assert_eq!(default[key], highs[key], "{key}");
+    }
+    for s in MipSolver::ALL.into_iter().filter(|s| !s.compiled()) {
+        let param = format!("mip_solver={}", s.name());
+        let feature = format!("--features {}", s.feature().unwrap());
+        let e = common::cli_err(&[&sp[..], &["--param", &param]].concat());
+        assert!(e.contains(&feature), "{e}");
+        let bnp = ["bound", "--data", data, "--k", "3", "--method", "bnp"];
+        let e = common::cli_err(&[&bnp[..], &["--param", &param]].concat());
+        assert!(e.contains(&feature), "{e}");
+    }
+    let e = common::cli_err(&[&exact[..], &["--param", "mip_solver=glpk"]].concat());
+    assert!(e.contains("lp-glpk"), "{e}");
 }
