@@ -66,6 +66,12 @@ pub enum SolverError {
     /// The LP/MIP backend (HiGHS) failed or returned an unusable answer.
     #[error("HiGHS: {message}")]
     Backend { message: String },
+    /// A MIP solver other than HiGHS (`solver` names it) failed or is not in this build.
+    #[error("{solver}: {message}")]
+    Mip {
+        solver: &'static str,
+        message: String,
+    },
 }
 
 impl SolverError {

@@ -27,6 +27,7 @@ pub mod deadline;
 pub mod error;
 pub mod exact;
 pub mod merge;
+pub mod models;
 pub mod rc_dive;
 pub mod segmentation;
 pub mod sse;

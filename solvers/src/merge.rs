@@ -2,7 +2,8 @@
 //!
 //! [`solve_pool`] returns the partition of least SSE whose every group is in a given pool of
 //! groups (columns): a set-partitioning MIP, one binary per distinct group with its SSE as
-//! cost and every record covered exactly once, solved by HiGHS from a given feasible
+//! cost and every record covered exactly once ([`crate::models::set_partition`]), solved by
+//! HiGHS (or the MIP solver given to [`solve_pool_with`]) from a given feasible
 //! partition whose groups are always added to the pool. The start is feasible for the MIP,
 //! so the result is never worse than it. [`merge_partitions`] is the special case whose pool
 //! is the union of the groups of several partitions: where the inputs differ, it takes the
@@ -29,13 +30,10 @@
 //! - Rochat, Y. and Taillard, E. D. (1995). Probabilistic diversification and
 //!   intensification in local search for vehicle routing. J. Heuristics 1, 147-167.
 
-use crate::bounds::colgen::master::stop_when_set;
-use crate::error::set_highs_option;
+use crate::models::{set_partition, MipRun, MipSolver, MipStatus};
 use crate::sse::{group_sse, partition_sse};
 use crate::SolverError;
-use highs::{ColProblem, HighsModelStatus, Model, Sense};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::AtomicBool;
 
 /// Outcome of [`solve_pool`] and [`merge_partitions`].
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +44,7 @@ pub struct MergeResult {
     pub sse: f64,
     /// Distinct groups offered to the MIP.
     pub columns: usize,
-    /// True when HiGHS proved the MIP optimal over the offered groups.
+    /// True when the MIP solver reported the MIP optimal over the offered groups.
     pub optimal: bool,
     /// True when `labels` is strictly better than the start.
     pub improved: bool,
@@ -75,21 +73,25 @@ pub fn solve_pool(
     start: &[usize],
     time_limit: Option<f64>,
 ) -> Result<MergeResult, SolverError> {
-    solve_pool_stoppable(x, n, d, k, pool, start, time_limit, None)
+    let run = MipRun {
+        time_limit,
+        interrupt: None,
+    };
+    solve_pool_with(x, n, d, k, pool, start, MipSolver::Highs, &run)
 }
 
-/// [`solve_pool`] whose MIP also stops, with the best solution HiGHS holds, once `stop` is
-/// set (HiGHS' MIP interrupt callback).
+/// [`solve_pool`] with the MIP solved by `solver` under `run` (its time limit, and with
+/// HiGHS its interrupt flag: once set, the MIP stops with the best solution it holds).
 #[allow(clippy::too_many_arguments)]
-pub fn solve_pool_stoppable(
+pub fn solve_pool_with(
     x: &[f64],
     n: usize,
     d: usize,
     k: usize,
     pool: &[Vec<u32>],
     start: &[usize],
-    time_limit: Option<f64>,
-    stop: Option<&AtomicBool>,
+    solver: MipSolver,
+    run: &MipRun,
 ) -> Result<MergeResult, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     if start.len() != n {
@@ -105,6 +107,54 @@ pub fn solve_pool_stoppable(
             g.len()
         )));
     }
+    let columns = distinct_columns(&start_groups, pool, n, k)?;
+    let start_sse = partition_sse(x, d, start);
+    // A power of two: scaling is exact, so the order of costs and their ties are kept.
+    let scale = crate::sse::pow2_near(n as f64 / start_sse);
+    let mut members = Vec::new();
+    let costs: Vec<f64> = columns
+        .iter()
+        .map(|g| {
+            members.clear();
+            members.extend(g.iter().map(|&i| i as usize));
+            group_sse(x, d, &members) * scale
+        })
+        .collect();
+    // The start's groups are the first columns.
+    let chosen: Vec<usize> = (0..start_groups.len()).collect();
+    let out = set_partition::solve_pool_mip(n, &columns, &costs, Some(&chosen), solver, run)?;
+    let optimal = out.status == MipStatus::Optimal;
+    let unchanged = MergeResult {
+        labels: canonical(start),
+        sse: start_sse,
+        columns: columns.len(),
+        optimal,
+        improved: false,
+    };
+    let Some(labels) = set_partition::picked_labels(n, &columns, &out.values) else {
+        return Ok(unchanged);
+    };
+    let sse = partition_sse(x, d, &labels);
+    if sse >= start_sse {
+        return Ok(unchanged);
+    }
+    Ok(MergeResult {
+        labels: canonical(&labels),
+        sse,
+        columns: columns.len(),
+        optimal,
+        improved: true,
+    })
+}
+
+/// The start's groups, then the pool's groups not seen before, in order; an error for a
+/// pool group that is not a sorted list of at least `k` records below `n`.
+fn distinct_columns<'a>(
+    start_groups: &'a [Vec<u32>],
+    pool: &'a [Vec<u32>],
+    n: usize,
+    k: usize,
+) -> Result<Vec<&'a [u32]>, SolverError> {
     let mut index: HashMap<&[u32], usize> = HashMap::new();
     let mut columns: Vec<&[u32]> = Vec::new();
     for g in start_groups.iter().chain(pool) {
@@ -118,89 +168,7 @@ pub fn solve_pool_stoppable(
             columns.push(g);
         }
     }
-    let start_sse = partition_sse(x, d, start);
-    // A power of two: scaling is exact, so the order of costs and their ties are kept.
-    let scale = crate::sse::pow2_near(n as f64 / start_sse);
-    let mut members = Vec::new();
-    let mut pb = ColProblem::default();
-    let rows: Vec<_> = (0..n).map(|_| pb.add_row(1.0..=1.0)).collect();
-    for g in &columns {
-        members.clear();
-        members.extend(g.iter().map(|&i| i as usize));
-        let factors: Vec<_> = members.iter().map(|&i| (rows[i], 1.0)).collect();
-        pb.add_integer_column(group_sse(x, d, &members) * scale, 0.0..=1.0, factors);
-    }
-    let mut model = Model::try_new(pb)
-        .map_err(|s| SolverError::backend(format!("could not load the pool MIP: {s:?}")))?;
-    model.make_quiet();
-    model.set_sense(Sense::Minimise);
-    set_highs_option(&mut model, "mip_rel_gap", 0.0)?;
-    set_highs_option(&mut model, "mip_abs_gap", 0.0)?;
-    if let Some(t) = time_limit {
-        set_highs_option(&mut model, "time_limit", t.max(0.01))?;
-    }
-    // The start's groups are the first columns.
-    let mut initial = vec![0.0; columns.len()];
-    initial[..start_groups.len()].fill(1.0);
-    model
-        .try_set_solution(Some(&initial), None, None, None)
-        .map_err(|s| {
-            SolverError::backend(format!("could not pass the starting solution: {s:?}"))
-        })?;
-    if let Some(flag) = stop {
-        let data = flag as *const AtomicBool as *mut std::os::raw::c_void;
-        // SAFETY: valid HiGHS instance; the flag outlives the model, which is dropped in
-        // this function, and the callback only reads it.
-        unsafe {
-            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(stop_when_set), data);
-            highs_sys::Highs_startCallback(
-                model.as_mut_ptr(),
-                highs_sys::kHighsCallbackMipInterrupt,
-            );
-        }
-    }
-    let solved = model
-        .try_solve()
-        .map_err(|s| SolverError::backend(format!("pool MIP failed: {s:?}")))?;
-    let optimal = solved.status() == HighsModelStatus::Optimal;
-    let values = solved.get_solution().columns().to_vec();
-    let unchanged = MergeResult {
-        labels: canonical(start),
-        sse: start_sse,
-        columns: columns.len(),
-        optimal,
-        improved: false,
-    };
-    if values.len() != columns.len() {
-        return Ok(unchanged);
-    }
-    let mut labels = vec![usize::MAX; n];
-    let mut group = 0;
-    for (g, &v) in columns.iter().zip(&values) {
-        if v > 0.5 {
-            for &i in g.iter() {
-                if labels[i as usize] != usize::MAX {
-                    return Ok(unchanged);
-                }
-                labels[i as usize] = group;
-            }
-            group += 1;
-        }
-    }
-    if labels.contains(&usize::MAX) {
-        return Ok(unchanged);
-    }
-    let sse = partition_sse(x, d, &labels);
-    if sse >= start_sse {
-        return Ok(unchanged);
-    }
-    Ok(MergeResult {
-        labels: canonical(&labels),
-        sse,
-        columns: columns.len(),
-        optimal,
-        improved: true,
-    })
+    Ok(columns)
 }
 
 /// Best partition whose groups all come from `partitions` (feasible labellings of the same

@@ -360,8 +360,8 @@ pub fn proof_text(r: &BnpResult) -> String {
     }
 }
 
-/// `solve-exact --method branch-and-price`: run, write `labels_out` (if given), print JSON
-/// or text on stdout.
+/// `solve-exact --method branch-and-price`: run with the engine's options `base`, write
+/// `labels_out` (if given), print JSON or text on stdout.
 #[allow(clippy::too_many_arguments)]
 pub fn command(
     inst: &Instance,
@@ -371,11 +371,21 @@ pub fn command(
     start: Option<&Path>,
     labels_out: Option<&Path>,
     json: bool,
+    base: &BnpOptions,
     interrupt: &AtomicBool,
 ) -> Result<()> {
     let labels = start.map(crate::labels::read_labels).transpose()?;
     let source = start.map_or(String::new(), |p| p.display().to_string());
-    let run = run(inst, k, time_limit, labels.as_deref(), &source, interrupt)?;
+    let run = run_with(
+        inst,
+        k,
+        time_limit,
+        labels.as_deref(),
+        &source,
+        base,
+        interrupt,
+        &mut |p| print_progress(inst, p),
+    )?;
     if let Some(path) = labels_out {
         crate::labels::write_labels(path, &run.result.labels)?;
     }

@@ -19,6 +19,7 @@ use crate::bnp_certificate::BnpCertificate;
 use crate::error::Result;
 use crate::params::Params;
 use microagg_solvers::bnp::BnpOptions;
+use microagg_solvers::models::MipSolver;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -47,6 +48,7 @@ pub struct BnpParams {
     pub big_cuts: usize,
     pub count_row: bool,
     pub enumerate: bool,
+    pub mip_solver: String,
 }
 
 impl Default for BnpParams {
@@ -62,6 +64,7 @@ impl Default for BnpParams {
             big_cuts: o.big_cut_records,
             count_row: o.count_row,
             enumerate: o.enumerate,
+            mip_solver: o.mip_solver.name().to_string(),
         }
     }
 }
@@ -77,6 +80,7 @@ impl Params for BnpParams {
         ("big_cuts", "also separate subset-row cuts 1/q (q = 2..9) on fractional blocks of at most this many records (2..=32), right side floor(|C|/q), proofs/P21 Part F; 0: off; they share max_cuts"),
         ("count_row", "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n"),
         ("enumerate", "after the root, try to prove optimality by enumerating every group whose reduced cost at the root's duals is within the gap (proofs/P19)"),
+        ("mip_solver", "solver of the set-partitioning MIP over the column pool (the node heuristic): highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex when this build has them (docs/developer/models.md); the masters always run on HiGHS"),
     ];
 
     fn check(&self) -> std::result::Result<(), String> {
@@ -90,6 +94,7 @@ impl Params for BnpParams {
         if self.max_cuts == 0 {
             return Err("max_cuts must be at least 1".into());
         }
+        MipSolver::parse(&self.mip_solver).map_err(|e| format!("mip_solver: {e}"))?;
         Ok(())
     }
 }
@@ -107,6 +112,7 @@ impl BnpParams {
             big_cut_records: self.big_cuts,
             count_row: self.count_row,
             enumerate: self.enumerate,
+            mip_solver: MipSolver::parse(&self.mip_solver).expect("checked by Params::check"),
             ..BnpOptions::default()
         };
         if self.cuts == 0 {

@@ -14,11 +14,14 @@ use super::data::DataArgs;
 use super::run::RunOutputs;
 use super::values::{self, ExactChoice};
 use crate::error::{Error, Result};
+use crate::exact::ExactParams;
 use crate::interrupt;
 use crate::labels;
 use crate::output;
+use crate::params::{key_values, parse_params};
 use crate::progress::Meter;
 use crate::render::exact::{exact_json, exact_text, ExactRun};
+use microagg_solvers::bnp::BnpOptions;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +43,12 @@ pub struct SolveExactArgs {
     /// Write one group label per input row, in input order.
     #[arg(long)]
     pub labels_out: Option<PathBuf>,
+    /// A parameter, KEY=VALUE (repeatable): mip_solver=NAME solves the set-partitioning
+    /// MIPs that are solved once (set-partitioning, branch-and-price) with highs (default),
+    /// or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex when this build has them
+    /// (docs/developer/models.md).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -67,8 +76,14 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
     }
     let data = &args.data;
     check_outputs(&args)?;
+    let params: ExactParams = parse_params("solve-exact", &key_values("--param", &args.params)?)?;
+    let mip_solver = params.solver().map_err(Error::usage)?;
     let inst = data.load()?;
     let Some(method) = args.method.small_method() else {
+        let base = BnpOptions {
+            mip_solver,
+            ..BnpOptions::default()
+        };
         crate::bnp::command(
             &inst,
             data.k,
@@ -77,6 +92,7 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
             None,
             args.labels_out.as_deref(),
             args.json,
+            &base,
             interrupt::flag(),
         )?;
         return Ok(super::finished_status());
@@ -85,8 +101,14 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
     // optimum (or incumbent) and its bound.
     let meter = Meter::start("solve-exact", inst.sst, args.progress.show());
     meter.status().stage(method.name());
-    let (s, seconds) =
-        crate::exact::solve_from_mdav(&inst, data.k, method, args.time_limit, interrupt::flag())?;
+    let (s, seconds) = crate::exact::solve_from_mdav_with(
+        &inst,
+        data.k,
+        method,
+        args.time_limit,
+        mip_solver,
+        interrupt::flag(),
+    )?;
     meter.status().best(s.sse);
     meter.status().bound(s.lower_bound);
     meter.finish();
@@ -117,6 +139,11 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
 /// certified bound. O(2^n n) memory and time (Held & Karp 1962).
 fn solve_weighted(args: &SolveExactArgs) -> Result<ExitCode> {
     check_outputs(args)?;
+    if !args.params.is_empty() {
+        return Err(Error::usage(
+            "solve-exact --weights: --param has no meaning for the weighted subset DP (it solves no MIP)",
+        ));
+    }
     if !args.method.has_weighted_version() {
         return Err(Error::usage(
             "solve-exact --weights: only the subset DP (--method auto or subset-dp, n <= 20) \

@@ -549,16 +549,13 @@ fn search(
             let left = deadline
                 .saturating_duration_since(Instant::now())
                 .as_secs_f64();
-            if let Ok(r) = crate::merge::solve_pool_stoppable(
-                x,
-                n,
-                d,
-                k,
-                &pool,
-                &inc.labels,
-                Some(opts.mip_seconds.min(left)),
+            let run = crate::models::MipRun {
+                time_limit: Some(opts.mip_seconds.min(left)),
                 interrupt,
-            ) {
+            };
+            if let Ok(r) =
+                crate::merge::solve_pool_with(x, n, d, k, &pool, &inc.labels, opts.mip_solver, &run)
+            {
                 if r.improved {
                     consider(x, d, r.labels, &mut inc);
                 }

@@ -32,6 +32,9 @@ pub struct BnpOptions {
     pub heuristic_every: u64,
     /// Time limit in seconds of each pool MIP.
     pub mip_seconds: f64,
+    /// The solver of the pool MIP ([`crate::models`]; HiGHS by default, the masters stay on
+    /// HiGHS).
+    pub mip_solver: crate::models::MipSolver,
     /// Keep every node's decisions and final bound in [`BnpResult::node_log`] (tests).
     pub record_nodes: bool,
     /// Rounds of subset-row cut separation at the root once its master converged (0: plain
@@ -77,6 +80,7 @@ impl Default for BnpOptions {
             tol: 1e-9,
             heuristic_every: 25,
             mip_seconds: 10.0,
+            mip_solver: crate::models::MipSolver::Highs,
             record_nodes: false,
             cut_rounds: 50,
             node_cut_rounds: 1,
@@ -134,6 +138,11 @@ impl BnpOptions {
             "set-partitioning MIP over the column pool every this many nodes (0: root only)",
         ),
         ("mip_seconds", "10", "time limit of each pool MIP"),
+        (
+            "mip_solver",
+            "highs",
+            "solver of the pool MIP: highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex where compiled in",
+        ),
         (
             "record_nodes",
             "false",

@@ -15,8 +15,9 @@
 //!    Lagrangian bound `sum_i y_i + floor(n/k) min(0, rho)` (rho = the proven least reduced
 //!    cost), reported as a lower bound if the run stops early.
 //! 2. **Upper bound**: the best of the starting partitions (chunks along the first
-//!    attribute, MDAV, the caller's labels) and of a time-capped HiGHS MIP over the generated
-//!    columns (a heuristic: its answer is only used as a partition).
+//!    attribute, MDAV, the caller's labels) and of a time-capped MIP over the generated
+//!    columns ([`crate::models::set_partition`], HiGHS or the solver of
+//!    [`SetPartOptions::mip_solver`]; a heuristic: its answer is only used as a partition).
 //! 3. **Reduced-cost filtering** (`proofs/P11-exact-small.md`, Theorem 2): with any duals
 //!    `y`, a certified lower bound `rho <= 0` on the least reduced cost and a certified upper
 //!    bound `UB` on the incumbent's SSE, every group of a partition cheaper than the incumbent
@@ -60,11 +61,13 @@ use super::certify::{lagrangian_lower, partition_sse_upper};
 use super::enumerate::{enumerate, Column, Mode};
 use super::masks::{bits, greedy_cover};
 use super::stop::Stop;
+use crate::models::MipSolver;
 use crate::sse::{group_sse, sq_dist};
 use crate::SolverError;
-use master::{chosen, solve_master};
+use master::{chosen, solve_master_lp, solve_master_mip};
 use prove::{enumeration_margin, prove};
-use start::{chunk_labels, mdav_labels};
+pub(crate) use start::chunk_labels;
+use start::mdav_labels;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -83,6 +86,8 @@ pub struct SetPartOptions {
     pub max_columns: usize,
     /// Seconds allowed to the heuristic MIP over the generated columns (an upper bound only).
     pub heuristic_mip_seconds: f64,
+    /// The solver of that heuristic MIP (HiGHS by default; the LPs stay on HiGHS).
+    pub mip_solver: MipSolver,
 }
 
 impl Default for SetPartOptions {
@@ -92,6 +97,7 @@ impl Default for SetPartOptions {
             pricing_tol: 1e-9,
             max_columns: 2_000_000,
             heuristic_mip_seconds: 10.0,
+            mip_solver: MipSolver::Highs,
         }
     }
 }
@@ -335,7 +341,7 @@ fn generate_columns(
         }
         p.cg_iterations += 1;
         let t = Instant::now();
-        let lp = solve_master(n, &masks, &costs, false, time_left(), cost_scale);
+        let lp = solve_master_lp(n, &masks, &costs, time_left(), cost_scale);
         p.seconds[1] += t.elapsed().as_secs_f64();
         let lp = match lp {
             Ok(lp) if lp.optimal && lp.duals.len() == n => lp,
@@ -426,7 +432,8 @@ fn generate_columns(
         let limit = time_left().map_or(opts.heuristic_mip_seconds, |l| {
             (MIP_SHARE * l).min(opts.heuristic_mip_seconds)
         });
-        if let Ok(mip) = solve_master(n, &masks, &costs, true, Some(limit), cost_scale) {
+        let mip = solve_master_mip(n, &masks, &costs, Some(limit), cost_scale, opts.mip_solver);
+        if let Ok(mip) = mip {
             p.mip_nodes = mip.mip_nodes;
             if let Ok(labels) = chosen(&masks, &mip.values, n) {
                 p.offer(x, d, labels);

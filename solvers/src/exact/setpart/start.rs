@@ -16,7 +16,7 @@ use crate::sse::sq_dist;
 
 /// Chunks of k records along the first attribute, the last chunk absorbing the rest: a
 /// feasible partition, the first upper bound.
-pub(super) fn chunk_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
+pub(crate) fn chunk_labels(x: &[f64], n: usize, d: usize, k: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| x[a * d].total_cmp(&x[b * d]).then(a.cmp(&b)));
     let groups = n / k;
