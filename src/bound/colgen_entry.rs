@@ -25,6 +25,7 @@ use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
 use super::{start, ticker};
 use crate::error::{Error, Result};
 use crate::params::Params;
+use microagg_solvers::bounds::colgen::aggregation::AggregationReport;
 use microagg_solvers::bounds::colgen::master_upper::MasterUpper;
 use microagg_solvers::bounds::{ColgenBound, ColgenOptions};
 use serde::{Deserialize, Serialize};
@@ -114,6 +115,8 @@ pub struct ColgenParams<C: CutsDefault> {
     pub box_width: f64,
     pub master_upper: f64,
     pub max_iterations: usize,
+    pub aggregate: bool,
+    pub incumbent_box: bool,
     #[serde(skip)]
     pub cuts_default: PhantomData<C>,
 }
@@ -144,6 +147,8 @@ impl<C: CutsDefault> Default for ColgenParams<C> {
             box_width: o.box_width,
             master_upper: o.master_upper_seconds,
             max_iterations: o.max_iterations,
+            aggregate: o.aggregate,
+            incumbent_box: o.incumbent_box,
             cuts_default: PhantomData,
         }
     }
@@ -176,6 +181,8 @@ impl<C: CutsDefault> ColgenParams<C> {
             box_width: self.box_width,
             master_upper_seconds: self.master_upper,
             max_iterations: self.max_iterations,
+            aggregate: self.aggregate,
+            incumbent_box: self.incumbent_box,
             ..ColgenOptions::default()
         }
     }
@@ -205,6 +212,8 @@ impl<C: CutsDefault> Params for ColgenParams<C> {
         ("box_width", "dual box half-width around the stability centre, relative to its mean |y| (box step; 0: no box; with a box, smoothing is off)"),
         ("master_upper", "after the bound, seconds to solve the run's columns as a restricted master without box or cuts: its value lies above the LP relaxation (an estimate with HiGHS' tolerance, not a bound; proofs/P09 Part D; 0: not done)"),
         ("max_iterations", "most master solves: the master phase ends there even with time left, and the final evaluations run (an integer >= 1)"),
+        ("aggregate", "before the column generation, column generation on an aggregated master whose rows are super-points (identical records, and records the start partitions keep together), split where negative columns cut them; its columns seed the full master, and the bound is still certified by exact pricing over all records (proofs/P24)"),
+        ("incumbent_box", "the dual box of each record placed between the cost of removing it from its group in the start partition and of adding it to the nearest other group, instead of the uniform box (needs box_width > 0; with aggregate, also in the aggregated master)"),
     ];
 
     fn check(&self) -> std::result::Result<(), String> {
@@ -315,6 +324,8 @@ pub struct ColgenDetails {
     pub heuristic_seconds: f64,
     pub exact_seconds: f64,
     pub lp_error: Option<String>,
+    /// The aggregation phase (parameter `aggregate`; null when it did not run).
+    pub aggregation: Option<AggregationDetails>,
     /// The start pipeline and its partition's SSE; whether a start labels file was given.
     pub start: &'static str,
     pub start_sse: f64,
@@ -340,6 +351,38 @@ impl From<&MasterUpper> for MasterUpperDetails {
             residual: u.residual,
             support: u.support,
             seconds: u.seconds,
+        }
+    }
+}
+
+/// The aggregation phase's figures (parameter `aggregate`), as the kernel reported them.
+#[derive(Debug, Clone, Serialize)]
+pub struct AggregationDetails {
+    pub super_points_start: usize,
+    pub super_points: usize,
+    pub splits: usize,
+    pub iterations: usize,
+    pub lp_seconds: f64,
+    pub lp_value: f64,
+    pub converged: bool,
+    pub columns: usize,
+    pub seconds: f64,
+    pub error: Option<String>,
+}
+
+impl From<&AggregationReport> for AggregationDetails {
+    fn from(a: &AggregationReport) -> Self {
+        AggregationDetails {
+            super_points_start: a.super_points_start,
+            super_points: a.super_points,
+            splits: a.splits,
+            iterations: a.iterations,
+            lp_seconds: a.lp_seconds,
+            lp_value: a.lp_value,
+            converged: a.converged,
+            columns: a.columns,
+            seconds: a.seconds,
+            error: a.error.clone(),
         }
     }
 }
@@ -371,6 +414,7 @@ impl ColgenDetails {
             heuristic_seconds: b.heuristic_seconds,
             exact_seconds: b.exact_seconds,
             lp_error: b.lp_error.clone(),
+            aggregation: b.aggregation.as_ref().map(AggregationDetails::from),
             start: COLGEN_START,
             start_sse,
             start_labels,

@@ -95,10 +95,12 @@
 //!   inequalities applied to the vehicle-routing problem with time windows. Operations
 //!   Research 56(2), 497-511.
 
+pub mod aggregation;
 pub mod anchors;
 pub mod ascent;
 pub mod count_row;
 pub mod cuts;
+pub mod incumbent_box;
 pub mod master;
 pub mod master_upper;
 pub mod observer;
@@ -240,6 +242,16 @@ pub struct ColgenOptions {
     /// cuts within this many further seconds ([`master_upper`]: a value above the LP
     /// relaxation's optimum, an estimate; 0: not done).
     pub master_upper_seconds: f64,
+    /// Before the column generation, column generation on an aggregated master whose rows
+    /// are super-points (identical records, and records the start partitions keep
+    /// together), split where negative columns cut them ([`phases::aggregate`],
+    /// proofs/P24); its columns then seed the full master.
+    pub aggregate: bool,
+    /// The du Merle box around each record's dual estimated from the best start partition
+    /// ([`incumbent_box`]: the cost of removing it from its group and of adding it to the
+    /// nearest other group) instead of the uniform box around the nn duals, in the full
+    /// master and (with `aggregate`) the aggregated one. Needs `box_width > 0`.
+    pub incumbent_box: bool,
 }
 
 impl Default for ColgenOptions {
@@ -278,6 +290,8 @@ impl Default for ColgenOptions {
             pool_master_moving_centre: false,
             lp_projection: false,
             master_upper_seconds: 0.0,
+            aggregate: false,
+            incumbent_box: false,
         }
     }
 }
@@ -317,6 +331,8 @@ impl ColgenOptions {
         ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
         ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
         ("master_upper_seconds", "0", "after the bound, seconds for the run's columns as an unboxed, cut-free restricted master: its value lies above the LP relaxation (an estimate with HiGHS' tolerance; 0: not done)"),
+        ("aggregate", "false", "before the column generation, column generation on an aggregated master whose rows are super-points (identical records, and records the start partitions keep together), split where negative columns cut them; its columns seed the full master (proofs/P24)"),
+        ("incumbent_box", "false", "the dual box of each record placed between the cost of removing it from its group in the best start partition and of adding it to the nearest other group, instead of the uniform box around the nn duals (needs box_width > 0; with aggregate, also in the aggregated master)"),
         ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
     ];
 
@@ -350,6 +366,9 @@ impl ColgenOptions {
         }
         if self.box_width.is_nan() || self.box_width < 0.0 {
             return bad("box_width must be nonnegative");
+        }
+        if self.incumbent_box && self.box_width == 0.0 {
+            return bad("incumbent_box needs box_width above 0 (the boxed master it places)");
         }
         if self.tol.is_nan() || self.tol < 0.0 {
             return bad("tol must be nonnegative");
@@ -455,6 +474,8 @@ pub struct ColgenBound {
     /// a failed check): the column generation stopped there and the bound is the best one
     /// certified before (at least the nn bound); `None` when every solve succeeded.
     pub lp_error: Option<String>,
+    /// What the aggregation phase did (`aggregate`; None when it did not run).
+    pub aggregation: Option<aggregation::AggregationReport>,
 }
 
 impl ColgenBound {
@@ -489,6 +510,7 @@ impl ColgenBound {
             exact_seconds: 0.0,
             master_upper: None,
             lp_error: None,
+            aggregation: None,
         }
     }
 }

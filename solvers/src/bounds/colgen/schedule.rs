@@ -9,7 +9,8 @@
 //! computed when it starts) and the run's [`ColgenState`].
 //!
 //! ```text
-//! nn ascent | box ascent | certified smoothing | column generation (+ cut rounds)   main
+//! nn ascent | box ascent | incumbent box | aggregate | certified smoothing
+//!   | column generation (+ cut rounds)                                                 main
 //! final solve | lp segment | push-project | slack push | pool master | tighten | final evaluations
 //! ```
 //!
@@ -33,6 +34,10 @@ pub enum Phase {
     NnAscent,
     /// Box-step ascent on the anchored bound from the best point so far.
     BoxAscent,
+    /// Place the full master's dual box around the incumbent's dual estimates.
+    IncumbentBox,
+    /// Column generation on the aggregated master, its columns seeding the full master.
+    Aggregate,
     /// Wentges smoothing with every smoothed point certified (replaces column generation).
     CertifiedSmoothing,
     /// Column generation with heuristic and exact pricing, box and cut rounds.
@@ -75,6 +80,8 @@ impl Phase {
         match self {
             Phase::NnAscent => phases::nn_ascent::run(state, budget, obs),
             Phase::BoxAscent => phases::box_ascent::run(state, budget, obs),
+            Phase::IncumbentBox => phases::incumbent_box::run(state, budget, obs),
+            Phase::Aggregate => phases::aggregate::run(state, budget, obs),
             Phase::CertifiedSmoothing => phases::certified_smoothing::run(state, budget, obs),
             Phase::ColumnGeneration => phases::column_generation::run(state, budget, obs),
             Phase::FinalSolve => phases::final_solve::run(state, budget, obs),
@@ -174,7 +181,10 @@ impl TimeShares {
         match phase {
             Phase::NnAscent => Share::FromStart(self.nn_ascent),
             Phase::BoxAscent => Share::FromPhaseStart(self.subgradient),
-            Phase::CertifiedSmoothing | Phase::ColumnGeneration => Share::FromStart(main),
+            Phase::IncumbentBox
+            | Phase::Aggregate
+            | Phase::CertifiedSmoothing
+            | Phase::ColumnGeneration => Share::FromStart(main),
             Phase::LpSegment => Share::BeforeEnd {
                 reserve: self.slack_push + self.pool_master,
                 halve: push_project,
@@ -216,6 +226,8 @@ impl Schedule {
         };
         add(opts.nn_ascent > 0.0, Phase::NnAscent);
         add(opts.subgradient > 0.0, Phase::BoxAscent);
+        add(opts.incumbent_box, Phase::IncumbentBox);
+        add(opts.aggregate, Phase::Aggregate);
         add(opts.certified_smoothing, Phase::CertifiedSmoothing);
         add(true, Phase::ColumnGeneration);
         add(true, Phase::FinalSolve);

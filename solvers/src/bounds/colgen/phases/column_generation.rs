@@ -312,7 +312,7 @@ fn exact_step(
 /// Heuristic pricing from every record at `y_price` (until `deadline`); keeps the new groups
 /// whose reduced cost w.r.t. the LP duals `y_lp` and cuts `cuts` is below `-tol`, with that
 /// reduced cost.
-fn price_all(
+pub(crate) fn price_all(
     geo: &Geometry,
     y_price: &[f64],
     y_lp: &[f64],

@@ -12,12 +12,14 @@
 //! ## References
 //! See each phase.
 
+pub mod aggregate;
 pub mod box_ascent;
 pub mod certified_smoothing;
 pub mod column_generation;
 pub mod cut_round;
 pub mod final_evaluations;
 pub mod final_solve;
+pub mod incumbent_box;
 pub mod lp_segment;
 pub mod nn_ascent;
 pub mod pool_master;
