@@ -8,11 +8,12 @@
 mod common;
 use microagg::error::Error;
 use microagg::init::buckets::BucketRemaining;
-use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
+use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection};
 use microagg::init::filter_scan::{ByteScan, FilterScan, Filtered, FixedScan, Pass, TieredScan};
 use microagg::init::kdtree::KdRemaining;
 use microagg::init::remaining::{Remaining, Scan};
 use microagg::init::spatial::Backend;
+use microagg::method::StopRule;
 use microagg::pipeline::Pipeline;
 use proptest::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -74,11 +75,11 @@ fn tied_rows(n: usize, d: usize, levels: u64, seed: u64) -> Vec<Vec<f64>> {
     rows
 }
 
-fn scope(ids: Option<Vec<usize>>, backend: Backend) -> Scope {
+fn scope(ids: Option<Vec<usize>>, backend: Backend) -> Scope<'static> {
     Scope {
         ids,
         backend,
-        stoppable: false,
+        stop: StopRule::NEVER,
     }
 }
 
@@ -338,19 +339,14 @@ fn auto_backend_on_a_large_low_dimensional_instance_equals_the_scan() {
 fn a_set_stop_flag_or_a_passed_deadline_interrupts_the_initializer() {
     let inst = common::synthetic("gauss:n=300,d=3,clusters=3,seed=1");
     let flag = AtomicBool::new(true);
-    {
-        let _scope = StopScope::new(&flag, None);
-        let out = engine::groups("mdav", &inst, 3, Rules::MDAV);
-        assert!(matches!(out, Err(Error::Interrupted(_))), "{:?}", out.err());
-    }
-    // Outside the scope nothing stops it.
-    assert!(engine::groups("mdav", &inst, 3, Rules::MDAV).is_ok());
+    let out = engine::groups("mdav", &inst, 3, Rules::MDAV, StopRule::new(&flag, None));
+    assert!(matches!(out, Err(Error::Interrupted(_))), "{:?}", out.err());
+    // Without a stop rule nothing stops it.
+    assert!(engine::groups("mdav", &inst, 3, Rules::MDAV, StopRule::NEVER).is_ok());
     let clear = AtomicBool::new(false);
-    {
-        let _scope = StopScope::new(&clear, Some(Instant::now()));
-        let out = engine::groups("mdav", &inst, 3, Rules::MDAV);
-        assert!(matches!(out, Err(Error::Interrupted(_))));
-    }
+    let passed = StopRule::new(&clear, Some(Instant::now()));
+    let out = engine::groups("mdav", &inst, 3, Rules::MDAV, passed);
+    assert!(matches!(out, Err(Error::Interrupted(_))));
     // Through the pipeline: an interrupted initializer is an error, not a partition.
     let pipeline = Pipeline::parse("mdav", &[]).unwrap();
     let out = pipeline.run(&inst, 3, 0, None, &flag);

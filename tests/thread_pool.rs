@@ -14,6 +14,7 @@ mod common;
 use microagg::init::engine::{self, Rules, Scope};
 use microagg::init::pool::{self, install_record, PARALLEL_MIN};
 use microagg::init::spatial::Backend;
+use microagg::method::StopRule;
 use std::path::{Path, PathBuf};
 
 /// Rayon calls that start parallel work.
@@ -182,11 +183,11 @@ fn the_lint_tells_inside_from_outside() {
     assert!(check("install(|| { let c = ')'; x.par_iter().sum() })"));
 }
 
-fn unstoppable(backend: Backend) -> Scope {
+fn unstoppable(backend: Backend) -> Scope<'static> {
     Scope {
         ids: None,
         backend,
-        stoppable: false,
+        stop: StopRule::NEVER,
     }
 }
 

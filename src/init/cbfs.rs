@@ -31,10 +31,9 @@ use super::pool::Pool;
 use super::spatial::Backend;
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `cbfs` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -61,8 +60,9 @@ impl Initializer for Cbfs {
         "cbfs"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("cbfs", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("cbfs", inst, k, RULES, ctx.stop())?;
         super::finish("cbfs", inst, k, &groups)
     }
 }

@@ -23,12 +23,10 @@
 //! (2018), Symmetry 10(7):262, section 5.2 (the NN variant).
 
 use super::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `cbfs-nn` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -55,8 +53,9 @@ impl Initializer for CbfsNn {
         "cbfs-nn"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("cbfs-nn", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("cbfs-nn", inst, k, RULES, ctx.stop())?;
         super::finish("cbfs-nn", inst, k, &groups)
     }
 }

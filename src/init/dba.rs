@@ -31,10 +31,9 @@ use super::mdav::join_nearest_centroids;
 use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct Dba;
 
@@ -80,7 +79,8 @@ impl Initializer for Dba {
         "dba"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let sums = neighbourhood_distance_sums(inst, k);
         // Decreasing density = increasing distance sum; stable sort keeps lowest index first.
         let mut order: Vec<usize> = (0..inst.n).collect();

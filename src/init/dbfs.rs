@@ -25,12 +25,10 @@ use super::diameter::Diameter;
 use super::md::take_group_of;
 use super::mdav::join_nearest_centroids;
 use super::pool::Pool;
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct Dbfs;
 
@@ -48,7 +46,8 @@ impl Initializer for Dbfs {
         "dbfs"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let mut pool = Pool::new(inst);
         let mut diam = Diameter::new(inst);
         let mut groups = Vec::new();

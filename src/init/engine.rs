@@ -21,7 +21,7 @@
 //! queries go through [`Remaining`] (a scan, a filtered single-precision scan, a kd-tree or
 //! ball buckets, identical answers),
 //! chosen by n and d. Between groups the engine looks at the run's stop flag and deadline
-//! ([`StopScope`]): a stopped run returns [`Error::Interrupted`], never a partial partition.
+//! ([`StopRule`]): a stopped run returns [`Error::Interrupted`], never a partial partition.
 //!
 //! ## Complexity
 //! Per group one farthest query (two per MDAV pair, the second from r reusing the scan's
@@ -42,9 +42,7 @@ use super::remaining::Remaining;
 use super::spatial::{open, Backend};
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use crate::method::StopRule;
 
 /// Which end of the order a group of a group-building heuristic belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,77 +138,39 @@ pub struct Traced {
     pub rest_centroid: Vec<f64>,
 }
 
-thread_local! {
-    static STOP: Cell<Option<(*const AtomicBool, Option<Instant>)>> = const { Cell::new(None) };
-}
-
-/// While alive, [`stop_requested`] on this thread reads `interrupt` and `deadline` (how the
-/// pipeline hands its Ctrl-C flag and time limit to initializers, whose trait has no such
-/// arguments).
-pub struct StopScope<'a> {
-    previous: Option<(*const AtomicBool, Option<Instant>)>,
-    _flag: std::marker::PhantomData<&'a AtomicBool>,
-}
-
-impl<'a> StopScope<'a> {
-    pub fn new(interrupt: &'a AtomicBool, deadline: Option<Instant>) -> Self {
-        let previous = STOP.with(|s| s.replace(Some((interrupt as *const _, deadline))));
-        StopScope {
-            previous,
-            _flag: std::marker::PhantomData,
-        }
-    }
-}
-
-impl Drop for StopScope<'_> {
-    fn drop(&mut self) {
-        STOP.with(|s| s.set(self.previous));
-    }
-}
-
-/// True once the enclosing [`StopScope`]'s flag is set or its deadline has passed.
-pub fn stop_requested() -> bool {
-    STOP.with(|s| match s.get() {
-        // SAFETY: the pointer was taken from a reference that outlives the scope guard that
-        // installed it, and the guard restores the previous value when dropped.
-        Some((flag, deadline)) => {
-            unsafe { &*flag }.load(Ordering::Relaxed)
-                || deadline.is_some_and(|d| Instant::now() >= d)
-        }
-        None => false,
-    })
-}
-
 fn stopped(method: &str, groups: usize) -> Error {
     Error::Interrupted(format!(
         "{method}: stopped (interrupt or time limit) after {groups} groups; an initializer has no partial partition to return"
     ))
 }
 
-/// Where the engine runs: which records, which backend, whether it heeds stops.
+/// Where the engine runs: which records, which backend, when it stops.
 #[derive(Clone, Debug)]
-pub struct Scope {
+pub struct Scope<'a> {
     /// The records to group (all when `None`).
     pub ids: Option<Vec<usize>>,
     pub backend: Backend,
-    /// Check [`stop_requested`] between groups (off for a step inside a larger method,
+    /// Checked between groups ([`StopRule::NEVER`] for a step inside a larger method,
     /// which has its own stop rule, and for the reading studies).
-    pub stoppable: bool,
+    pub stop: StopRule<'a>,
 }
 
-impl Scope {
-    /// All records, backend by n and d, heeding stops: a registered initializer.
-    pub const INITIALIZER: Scope = Scope {
-        ids: None,
-        backend: Backend::Auto,
-        stoppable: true,
-    };
+impl<'a> Scope<'a> {
     /// All records, backend by n and d, never stopping (orders and reading studies).
-    pub const UNSTOPPABLE: Scope = Scope {
+    pub const UNSTOPPABLE: Scope<'static> = Scope {
         ids: None,
         backend: Backend::Auto,
-        stoppable: false,
+        stop: StopRule::NEVER,
     };
+
+    /// All records, backend by n and d, stopping by `stop`: a registered initializer.
+    pub fn initializer(stop: StopRule<'a>) -> Self {
+        Scope {
+            ids: None,
+            backend: Backend::Auto,
+            stop,
+        }
+    }
 }
 
 /// Run the engine; the groups in creation order and the rest.
@@ -221,11 +181,7 @@ pub fn trace(
     rules: Rules,
     scope: Scope,
 ) -> Result<Traced> {
-    let Scope {
-        ids,
-        backend,
-        stoppable,
-    } = scope;
+    let Scope { ids, backend, stop } = scope;
     let ids = ids.unwrap_or_else(|| (0..inst.n).collect());
     let mut diameter = match rules.selection {
         Selection::DiameterPair => Some(Diameter::of(inst, &ids)),
@@ -241,7 +197,7 @@ pub fn trace(
         group
     };
     while rem.len() >= rules.rounds_while * k {
-        if stoppable && stop_requested() {
+        if stop.requested() {
             return Err(stopped(method, groups.len()));
         }
         match rules.selection {
@@ -356,9 +312,15 @@ pub fn place_rest(
     groups
 }
 
-/// The engine's groups for a registered initializer ([`Scope::INITIALIZER`]).
-pub fn groups(method: &str, inst: &Instance, k: usize, rules: Rules) -> Result<Vec<Vec<usize>>> {
-    groups_in(method, inst, k, rules, Scope::INITIALIZER)
+/// The engine's groups for a registered initializer ([`Scope::initializer`]).
+pub fn groups(
+    method: &str,
+    inst: &Instance,
+    k: usize,
+    rules: Rules,
+    stop: StopRule,
+) -> Result<Vec<Vec<usize>>> {
+    groups_in(method, inst, k, rules, Scope::initializer(stop))
 }
 
 /// The engine's groups in a given scope.
@@ -384,7 +346,7 @@ pub fn groups_unstoppable(
     let scope = Scope {
         ids,
         backend,
-        stoppable: false,
+        stop: StopRule::NEVER,
     };
     match groups_in("engine", inst, k, rules, scope) {
         Ok(g) => g,

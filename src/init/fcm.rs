@@ -46,10 +46,9 @@
 
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -244,8 +243,9 @@ impl Initializer for Fcm {
         "fcm"
     }
 
-    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let rng = &mut *ctx.rng;
         let p = &self.params;
         let mut groups = Vec::new();
         let mut todo: Vec<Vec<usize>> = vec![(0..inst.n).collect()];

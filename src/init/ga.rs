@@ -49,7 +49,7 @@
 
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::{sq_dist, Partition};
 use crate::rng::Rng;
@@ -316,8 +316,9 @@ impl Initializer for Ga {
         "ga"
     }
 
-    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let rng = &mut *ctx.rng;
         let b = self.params.block.max(2 * k);
         let blocks = if inst.n >= 2 * b {
             super::split_large::mdav_groups(inst, (0..inst.n).collect(), b)

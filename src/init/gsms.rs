@@ -47,10 +47,9 @@ use super::growth::join_each_to_nearest_centroid;
 use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct Gsms;
 
@@ -68,7 +67,8 @@ impl Initializer for Gsms {
         "gsms"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let groups = gsms_groups(inst, k, true);
         super::finish("gsms", inst, k, &groups)
     }

@@ -41,10 +41,9 @@
 
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct KWard;
 
@@ -62,8 +61,8 @@ impl Initializer for KWard {
         "kward"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let mut done = Vec::new();
         let mut todo = vec![(0..inst.n).collect::<Vec<usize>>()];
         while let Some(set) = todo.pop() {

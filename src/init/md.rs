@@ -27,10 +27,9 @@ use super::engine::{self, Grow, Leftover, Rules, Selection};
 use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `md` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -72,8 +71,9 @@ impl Initializer for Md {
         "md"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("md", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("md", inst, k, RULES, ctx.stop())?;
         super::finish("md", inst, k, &groups)
     }
 }

@@ -27,10 +27,9 @@ use super::engine::{self, Rules};
 use super::pool::{group_centroids, nearest_centroid, Pool};
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct Mdav;
 
@@ -48,8 +47,9 @@ impl Initializer for Mdav {
         "mdav"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("mdav", inst, k, Rules::MDAV)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav", inst, k, Rules::MDAV, ctx.stop())?;
         super::finish("mdav", inst, k, &groups)
     }
 }

@@ -14,12 +14,10 @@
 //! (2012), Algorithm-3 ("MDAV1") and Table 1 row 2.
 
 use super::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `mdav1` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -46,8 +44,9 @@ impl Initializer for Mdav1 {
         "mdav1"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("mdav1", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav1", inst, k, RULES, ctx.stop())?;
         super::finish("mdav1", inst, k, &groups)
     }
 }

@@ -36,12 +36,10 @@
 
 use super::mdav::farthest_from_centroid_group;
 use super::pool::Pool;
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct Mdav2k;
 
@@ -59,7 +57,8 @@ impl Initializer for Mdav2k {
         "mdav2k"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let d = inst.d;
         let mut pool = Pool::new(inst);
         let mut groups = Vec::new();

@@ -22,12 +22,10 @@
 //! k-anonymity through microaggregation", IEEE Granular Computing 2006.
 
 use super::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `mdav-a1` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -54,8 +52,9 @@ impl Initializer for MdavA1 {
         "mdav-a1"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("mdav-a1", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav-a1", inst, k, RULES, ctx.stop())?;
         super::finish("mdav-a1", inst, k, &groups)
     }
 }

@@ -14,12 +14,10 @@
 //! "MDAV-generic". Chettri & Borah (2012), Algorithm-2 and Table 1 row "MDAV-gen".
 
 use super::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `mdav-generic` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -46,8 +44,9 @@ impl Initializer for MdavGeneric {
         "mdav-generic"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("mdav-generic", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav-generic", inst, k, RULES, ctx.stop())?;
         super::finish("mdav-generic", inst, k, &groups)
     }
 }

@@ -32,10 +32,9 @@ use super::growth::Growth;
 use super::spatial::Backend;
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `mdav-nc` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -62,8 +61,9 @@ impl Initializer for MdavNc {
         "mdav-nc"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("mdav-nc", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav-nc", inst, k, RULES, ctx.stop())?;
         super::finish("mdav-nc", inst, k, &groups)
     }
 }

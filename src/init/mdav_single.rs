@@ -18,12 +18,10 @@
 //! 17(7) (the one-group-per-round idea, centroid-based fixed size).
 
 use super::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 /// The engine rules of `mdav-single` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -50,8 +48,9 @@ impl Initializer for MdavSingle {
         "mdav-single"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        let groups = engine::groups("mdav-single", inst, k, RULES)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav-single", inst, k, RULES, ctx.stop())?;
         super::finish("mdav-single", inst, k, &groups)
     }
 }

@@ -35,11 +35,9 @@
 
 use super::growth::Growth;
 use super::orders::{cut_order, Cut, GroupPathParams};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmCbfs(pub GroupPathParams);
 
@@ -57,13 +55,13 @@ impl Initializer for MhmCbfs {
         "mhm-cbfs"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let order = super::orders::cbfs_trace(inst, k, Growth::NearestNeighbours).order(
             inst,
             k,
             self.0.reading(),
         );
-        cut_order("mhm-cbfs", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-cbfs", problem, &order, Cut::Optimal)
     }
 }

@@ -34,11 +34,9 @@
 //! (`Construct_Path`, the `chain` path).
 
 use super::orders::{cut_order, Cut, GroupPathParams};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmMd(pub GroupPathParams);
 
@@ -56,9 +54,9 @@ impl Initializer for MhmMd {
         "mhm-md"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let order = super::orders::md_trace(inst, k).order(inst, k, self.0.reading());
-        cut_order("mhm-md", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-md", problem, &order, Cut::Optimal)
     }
 }

@@ -39,11 +39,9 @@
 
 use super::orders::MdavFrame;
 use super::orders::{cut_order, Cut, GroupPathParams};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmMdav(pub GroupPathParams);
 
@@ -61,10 +59,10 @@ impl Initializer for MhmMdav {
         "mhm-mdav"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let order =
             super::orders::mdav_trace(inst, k, MdavFrame::CHOSEN).order(inst, k, self.0.reading());
-        cut_order("mhm-mdav", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-mdav", problem, &order, Cut::Optimal)
     }
 }

@@ -27,12 +27,10 @@
 //! Wang & Bertino (2015), sorting-framework paper, Tables VI-VIII.
 
 use super::orders::{cut_order, npn_order, Cut, NpnStart};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmNpn;
 
@@ -50,9 +48,9 @@ impl Initializer for MhmNpn {
         "mhm-npn"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let order = npn_order(inst, NpnStart::CHOSEN);
-        cut_order("mhm-npn", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-npn", problem, &order, Cut::Optimal)
     }
 }

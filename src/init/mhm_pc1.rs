@@ -19,12 +19,10 @@
 //! Transactions on Data Privacy 1(2) (`pca` method: sort by the first principal component).
 
 use super::orders::{cut_order, order_by_score, pc1_scores, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmPc1;
 
@@ -42,9 +40,9 @@ impl Initializer for MhmPc1 {
         "mhm-pc1"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let order = order_by_score(&pc1_scores(inst));
-        cut_order("mhm-pc1", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-pc1", problem, &order, Cut::Optimal)
     }
 }

@@ -15,11 +15,9 @@
 //! 1(2) (sdcMicro's `single` method: sort by one variable).
 
 use super::orders::{column_scores, cut_order, order_by_score, ColumnParams, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmVar(pub ColumnParams);
 
@@ -37,10 +35,10 @@ impl Initializer for MhmVar {
         "mhm-var"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let column = self.0.column.resolve("mhm-var", inst)?;
         let order = order_by_score(&column_scores(inst, column));
-        cut_order("mhm-var", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-var", problem, &order, Cut::Optimal)
     }
 }

@@ -14,12 +14,10 @@
 //! z-scores as the sorting criterion). Mortazavi et al. (2013), Applied Intelligence 39(3).
 
 use super::orders::{cut_order, order_by_score, zsum_scores, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct MhmZsum;
 
@@ -37,9 +35,9 @@ impl Initializer for MhmZsum {
         "mhm-zsum"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let order = order_by_score(&zsum_scores(inst));
-        cut_order("mhm-zsum", inst, k, &order, Cut::Optimal)
+        cut_order("mhm-zsum", problem, &order, Cut::Optimal)
     }
 }

@@ -34,10 +34,9 @@
 
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 use petgraph::stable_graph::{NodeIndex, StableUnGraph};
 use petgraph::visit::{Dfs, Visitable};
 
@@ -149,8 +148,8 @@ impl Initializer for Mst {
         "mst"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let groups = super::split_large::split_large(inst, mst_trees(inst, k), k);
         super::finish("mst", inst, k, &groups)
     }

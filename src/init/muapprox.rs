@@ -58,10 +58,9 @@
 
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct MuApprox;
 
@@ -349,8 +348,8 @@ impl Initializer for MuApprox {
         "muapprox"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let edges = forest(inst, k);
         let mut groups = Vec::new();
         for g in decompose(inst, k, &edges) {

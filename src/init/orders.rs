@@ -45,6 +45,7 @@ use super::growth::Growth;
 use super::pool::{group_centroids, nearest_centroid, Pool};
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::method::Problem;
 use crate::partition::Partition;
 use microagg_solvers::{fixed_cut, segment_order};
 
@@ -62,14 +63,8 @@ pub enum Cut {
 }
 
 /// Cut `order` (a permutation of the records) into groups and return the partition.
-pub fn cut_order(
-    method: &str,
-    inst: &Instance,
-    k: usize,
-    order: &[usize],
-    cut: Cut,
-) -> Result<Partition> {
-    inst.check_k(k)?;
+pub fn cut_order(method: &str, problem: &Problem, order: &[usize], cut: Cut) -> Result<Partition> {
+    let (inst, k) = (problem.inst(), problem.k());
     let algo = |e: microagg_solvers::SolverError| Error::algorithm(method, e);
     let seg = match cut {
         Cut::Optimal => segment_order(&inst.z, inst.d, order, k),

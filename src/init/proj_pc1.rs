@@ -15,12 +15,10 @@
 //! Statistics Canada. Templ (2008), Transactions on Data Privacy 1(2) (sdcMicro `pca`).
 
 use super::orders::{cut_order, order_by_score, pc1_scores, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct ProjPc1;
 
@@ -38,9 +36,9 @@ impl Initializer for ProjPc1 {
         "proj-pc1"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let order = order_by_score(&pc1_scores(inst));
-        cut_order("proj-pc1", inst, k, &order, Cut::Fixed)
+        cut_order("proj-pc1", problem, &order, Cut::Fixed)
     }
 }

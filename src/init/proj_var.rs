@@ -14,11 +14,9 @@
 //! Nanopoulos (1993).
 
 use super::orders::{column_scores, cut_order, order_by_score, ColumnParams, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct ProjVar(pub ColumnParams);
 
@@ -36,10 +34,10 @@ impl Initializer for ProjVar {
         "proj-var"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let column = self.0.column.resolve("proj-var", inst)?;
         let order = order_by_score(&column_scores(inst, column));
-        cut_order("proj-var", inst, k, &order, Cut::Fixed)
+        cut_order("proj-var", problem, &order, Cut::Fixed)
     }
 }

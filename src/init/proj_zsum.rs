@@ -12,12 +12,10 @@
 //! Transactions on Data Privacy 1(2).
 
 use super::orders::{cut_order, order_by_score, zsum_scores, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct ProjZsum;
 
@@ -35,9 +33,9 @@ impl Initializer for ProjZsum {
         "proj-zsum"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
         let order = order_by_score(&zsum_scores(inst));
-        cut_order("proj-zsum", inst, k, &order, Cut::Fixed)
+        cut_order("proj-zsum", problem, &order, Cut::Fixed)
     }
 }

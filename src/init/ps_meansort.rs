@@ -34,10 +34,9 @@
 use super::pairwise_systematic::{min_max_by_key, pairwise_systematic, Sorter};
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::Partition;
-use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -138,7 +137,8 @@ impl Initializer for PsMeansort {
         "ps-meansort"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let sums = sorting_keys(inst, &self.params.scale);
         let groups = pairwise_systematic(inst, k, &mut RowSum { sums });
         super::finish("ps-meansort", inst, k, &groups)

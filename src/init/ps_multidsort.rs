@@ -29,10 +29,9 @@
 use super::pairwise_systematic::{min_max_by_key, pairwise_systematic, Sorter};
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct PsMultidsort;
 
@@ -96,7 +95,8 @@ impl Initializer for PsMultidsort {
         "ps-multidsort"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let groups = pairwise_systematic(inst, k, &mut RankSum::new(inst));
         super::finish("ps-multidsort", inst, k, &groups)
     }

@@ -27,9 +27,8 @@
 //! Domingo-Ferrer & Mateo-Sanz (2002), IEEE TKDE 14(1) (some optimal partition uses only
 //! those sizes, `proofs/P03`).
 
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
 use crate::rng::Rng;
@@ -51,8 +50,9 @@ impl Initializer for RandomPartition {
         "random"
     }
 
-    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let rng = &mut *ctx.rng;
         let groups = random_groups(inst.n, k, rng);
         super::finish("random", inst, k, &groups)
     }

@@ -22,7 +22,7 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::Partition;
 use crate::rng::Rng;
@@ -81,7 +81,9 @@ impl Initializer for Rimhm {
         "rimhm"
     }
 
-    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let rng = &mut *ctx.rng;
         let order = semi_random_order(inst, self.params.p, rng);
         let seg =
             segment_order(&inst.z, inst.d, &order, k).map_err(|e| Error::algorithm("rimhm", e))?;

@@ -25,9 +25,8 @@
 //! optimization", Applied Intelligence 39(3):529-544, Section 5.4 and Table 5 (RIMHM).
 
 use super::orders::{cut_order, order_by_score, zsum_scores, Cut};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::Partition;
 use crate::rng::Rng;
@@ -92,10 +91,11 @@ impl Initializer for SemiRandom {
         "semirandom"
     }
 
-    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition> {
-        inst.check_k(k)?;
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let inst = problem.inst();
+        let rng = &mut *ctx.rng;
         let order = semi_random_permutation(&order_by_score(&zsum_scores(inst)), self.0.p, rng);
-        cut_order("semirandom", inst, k, &order, Cut::Optimal)
+        cut_order("semirandom", problem, &order, Cut::Optimal)
     }
 }
 

@@ -41,10 +41,9 @@ use super::growth::{grow, place_leftover, Growth, Leftover};
 use super::pool::Pool;
 use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 
 pub struct Tfrp;
 
@@ -62,7 +61,8 @@ impl Initializer for Tfrp {
         "tfrp"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let groups = tfrp_groups(inst, k, Growth::NearestNeighbours, TfrpReading::CHOSEN);
         super::finish("tfrp", inst, k, &groups)
     }

@@ -20,12 +20,10 @@
 
 use super::growth::Growth;
 use super::tfrp::{tfrp_groups, TfrpReading};
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 
 pub struct TfrpNc;
 
@@ -43,7 +41,8 @@ impl Initializer for TfrpNc {
         "tfrp-nc"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let groups = tfrp_groups(inst, k, Growth::NearestToCentroid, TfrpReading::CHOSEN);
         super::finish("tfrp-nc", inst, k, &groups)
     }

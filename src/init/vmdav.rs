@@ -43,12 +43,10 @@
 //! (2012), CS & IT 04, pp. 105-118, Algorithm-5 and Table 1 row 5.
 
 use super::mdav::join_nearest_centroids;
-use crate::data::Instance;
 use crate::error::Result;
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::{sq_dist, Partition};
-use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -127,7 +125,8 @@ impl Initializer for Vmdav {
         "vmdav"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         let gamma = self.params.gamma;
         let d = inst.d;
         let mut centre = vec![0.0; d];

@@ -24,9 +24,10 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use crate::init::engine::{self, Rules, Scope, StopScope};
+use crate::init::engine::{self, Rules, Scope};
 use crate::init::spatial::Backend;
 use crate::init::{cbfs, cbfs_nn, mdav1, mdav_a1, mdav_generic, mdav_nc, mdav_single};
+use crate::method::StopRule;
 use std::sync::atomic::AtomicBool;
 
 /// The initializers that run on data with missing cells, with their engine rules (the
@@ -76,11 +77,10 @@ pub fn masked_groups(
         ))
     })?;
     let marked = nan_marked(inst);
-    let _stop = StopScope::new(interrupt, None);
     let scope = Scope {
         ids: None,
         backend: Backend::Masked,
-        stoppable: true,
+        stop: StopRule::new(interrupt, None),
     };
     let groups = engine::groups_in(method, &marked, k, rules, scope)?;
     if let Some(g) = groups.iter().find(|g| g.len() < k) {
