@@ -18,10 +18,10 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::geometry::neighbours::Neighbours;
 use crate::params::{parse_params, Params};
 use crate::partition::Partition;
 use crate::rng::Rng;
-use crate::search::neighbours::Neighbours;
 use crate::search::shared_lists::{Build, ListCache};
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
