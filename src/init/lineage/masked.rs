@@ -34,11 +34,10 @@
 //! (`daisy`'s rescaling).
 
 #[cfg(doc)]
-use super::{
-    growth::grow_to_centroid,
-    pool::{group_centroids, nearest_centroid},
-};
+use super::growth::grow_to_centroid;
 use crate::data::Instance;
+#[cfg(doc)]
+use crate::geometry::pool::{group_centroids, nearest_centroid};
 use crate::geometry::pool::{nan_sq_dist, Pool};
 use crate::geometry::remaining::Remaining;
 
