@@ -217,7 +217,7 @@ fn children_usage() -> (f64, f64) {
 /// child (getrusage), so it includes start-up and exit.
 fn whole_process(spec: &str, k: usize, method: &str, reps: usize) -> Result<(f64, f64, f64)> {
     let exe = std::env::current_exe().map_err(|e| Error::io("the microagg executable", e))?;
-    let threads = crate::init::pool::threads().to_string();
+    let threads = crate::parallel::threads().to_string();
     let k = k.to_string();
     let (mut wall, mut cpu) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..reps {
@@ -414,7 +414,7 @@ pub fn scale_curve(run: &ScaleRun, sizes: &[usize]) -> Result<Vec<ScalePoint>> {
                 .approx
                 .map_or(String::new(), |e| format!(", approx {e}"))
         )),
-        crate::init::pool::threads()
+        crate::parallel::threads()
     ))?;
     output::println(&format!(
         "{:>10} {:>8} {:>10} {:>10} {:>10} {:>9}",

@@ -377,7 +377,7 @@ fn repair_waves(
             stats.interrupted = true;
             break;
         }
-        let proposals: Vec<Result<Option<Proposal>>> = crate::init::pool::install(|| {
+        let proposals: Vec<Result<Option<Proposal>>> = crate::parallel::install(|| {
             wave.par_iter()
                 .map(|&c| {
                     if interrupt.load(Ordering::Relaxed) {

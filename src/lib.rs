@@ -7,6 +7,8 @@
 //! - [`data`]: CSV loading, named CASC instances, synthetic generators, standardisation;
 //! - [`partition`]: the incremental [`Partition`](partition::Partition) every algorithm uses;
 //! - [`init`]: constructive heuristics; [`search`]: the refinement framework;
+//! - [`geometry`]: the spatial queries they share (nearest, farthest, neighbour lists,
+//!   diameter, one spatial index with its backends); [`parallel`]: the one thread pool;
 //! - [`method`]: the contracts of methods; [`registry`]: the one list of them (the only
 //!   module that imports every algorithm); [`pipeline`]: `init+refiner+...` runs;
 //! - [`labels`]: labels files, the independent feasibility/SSE check and masked output;
@@ -34,6 +36,7 @@ pub mod docs;
 pub mod error;
 pub mod exact;
 pub mod experiment;
+pub mod geometry;
 pub mod init;
 pub mod interrupt;
 pub mod labels;
@@ -42,6 +45,7 @@ pub mod measure;
 pub mod method;
 pub mod missing;
 pub mod output;
+pub mod parallel;
 pub mod params;
 pub mod partition;
 pub mod parts;

@@ -18,10 +18,10 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::geometry::neighbours::Neighbours;
 use crate::params::{parse_params, Params};
 use crate::partition::Partition;
 use crate::rng::Rng;
-use crate::search::neighbours::Neighbours;
 use crate::search::shared_lists::{Build, ListCache};
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,16 +29,18 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod budget;
+mod problem;
 mod stats;
 
 pub use budget::Budget;
+pub use problem::{BuildCtx, Problem, StopRule};
 pub use stats::Stats;
 
 /// Builds a feasible partition (every group of at least k records). Registered with
 /// [`MethodInfo::initializer`] and one line in [`registry`](crate::registry::registry).
 ///
 /// ```
-/// use microagg::method::{Initializer, MethodInfo};
+/// use microagg::method::{BuildCtx, Initializer, MethodInfo, Problem};
 /// use microagg::params::NoParams;
 /// use microagg::partition::Partition;
 ///
@@ -46,8 +48,8 @@ pub use stats::Stats;
 /// struct Chunks;
 /// impl Initializer for Chunks {
 ///     fn name(&self) -> &str { "chunks" }
-///     fn build(&self, inst: &microagg::data::Instance, k: usize, _rng: &mut microagg::rng::Rng)
-///         -> microagg::Result<Partition> {
+///     fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> microagg::Result<Partition> {
+///         let (inst, k) = (problem.inst(), problem.k());
 ///         let groups = (inst.n / k).max(1);
 ///         let labels = (0..inst.n).map(|i| (i / k).min(groups - 1)).collect();
 ///         Partition::from_labels(inst, labels)
@@ -59,12 +61,15 @@ pub use stats::Stats;
 /// let inst = microagg::data::load("uniform:n=10,d=2,seed=1",
 ///     &microagg::data::ColumnSelection::All).unwrap();
 /// let mut rng = <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(0);
-/// let p = init.build(&inst, 3, &mut rng).unwrap();
+/// let problem = Problem::new(&inst, 3).unwrap();
+/// let p = init.build(&problem, &mut BuildCtx::new(&mut rng)).unwrap();
 /// assert!(p.is_feasible(3) && p.num_groups() == 3);
 /// ```
 pub trait Initializer: Send {
     fn name(&self) -> &str;
-    fn build(&self, inst: &Instance, k: usize, rng: &mut Rng) -> Result<Partition>;
+    /// A feasible partition of `problem`; [`Error::Interrupted`] when `ctx`'s stop rule
+    /// fires first.
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition>;
 }
 
 /// What a registered method is.

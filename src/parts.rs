@@ -226,7 +226,7 @@ impl UnitSolver<'_> {
             return self.solve(rows, unit).map(|(g, _)| g);
         }
         let split = blocks::split_by(self.inst, rows.to_vec(), size, self.cut);
-        let parts: Vec<Vec<Vec<usize>>> = crate::init::pool::install(|| {
+        let parts: Vec<Vec<Vec<usize>>> = crate::parallel::install(|| {
             split
                 .blocks
                 .par_iter()
@@ -334,7 +334,7 @@ pub fn solve_split(
     }
     // A unit stopped in its initializer (interrupt, or its share of the time limit) has
     // no partition of its own: it gets the fallback groups, and the run goes on.
-    let solved: Vec<Option<Solved>> = crate::init::pool::install(|| {
+    let solved: Vec<Option<Solved>> = crate::parallel::install(|| {
         work.par_iter()
             .map(|w| match solver.solve(&w.rows, &w.name) {
                 Err(Error::Interrupted(_)) => Ok(None),

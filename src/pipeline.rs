@@ -29,7 +29,7 @@
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::method::Stats;
-use crate::method::{Initializer, Maker, MethodKind};
+use crate::method::{BuildCtx, Initializer, Maker, MethodKind, Problem, StopRule};
 use crate::params::group_param_args;
 use crate::partition::Partition;
 use crate::registry;
@@ -298,7 +298,7 @@ impl Pipeline {
         interrupt: &AtomicBool,
         observers: &mut [&mut dyn Observer],
     ) -> Result<PipelineOutcome> {
-        inst.check_k(k)?;
+        let problem = Problem::new(inst, k)?;
         if inst.has_missing() {
             // Only methods with masked distances and SSE run on data with holes.
             return self.run_masked(inst, k, seed, interrupt);
@@ -324,8 +324,9 @@ impl Pipeline {
         );
         let mut partition = {
             // The initializer sees Ctrl-C and the deadline between its groups.
-            let _scope = crate::init::engine::StopScope::new(interrupt, deadline);
-            init.build(inst, k, &mut Rng::seed_from_u64(s0))?
+            let mut rng = Rng::seed_from_u64(s0);
+            let stop = StopRule::new(interrupt, deadline);
+            init.build(&problem, &mut BuildCtx::with_stop(&mut rng, stop))?
         };
         partition.compact(inst);
         let end = Event::StageEnd {

@@ -100,7 +100,7 @@ fn nn_bound_on_tarragona_k3_matches_the_independent_value() {
 /// on tied grid data and on Gaussian data above the tree threshold through `bound::compute`.
 #[test]
 fn nn_bound_from_tree_lists_equals_the_quadratic_bound_bit_for_bit() {
-    use microagg::search::neighbours::Neighbours;
+    use microagg::geometry::neighbours::Neighbours;
     use microagg_solvers::bounds::nn::nn_bound_from_lists;
     let same = |inst: &Instance, k: usize, lists: &Neighbours, what: &str| {
         let a = nn_bound(&inst.z, inst.n, inst.d, k).unwrap();

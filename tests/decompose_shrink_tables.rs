@@ -12,8 +12,8 @@
 mod common;
 use common::{casc, run_method};
 use microagg::data::Instance;
-use microagg::init::growth::Growth;
-use microagg::init::mdav_nc::{mdav_groups, MdavForm};
+use microagg::init::lineage::growth::Growth;
+use microagg::init::lineage::mdav_nc::{mdav_groups, MdavForm};
 use microagg::partition::Partition;
 
 const TABLES: &str = include_str!("../instances/published/khomnotai2018.toml");

@@ -7,12 +7,15 @@
 
 mod common;
 use microagg::error::Error;
-use microagg::init::buckets::BucketRemaining;
-use microagg::init::engine::{self, Grow, Leftover, Rules, Scope, Selection, StopScope};
-use microagg::init::filter_scan::{ByteScan, FilterScan, Filtered, FixedScan, Pass, TieredScan};
-use microagg::init::kdtree::KdRemaining;
-use microagg::init::remaining::{Remaining, Scan};
-use microagg::init::spatial::Backend;
+use microagg::geometry::buckets::BucketRemaining;
+use microagg::geometry::filter_scan::{
+    ByteScan, FilterScan, Filtered, FixedScan, Pass, TieredScan,
+};
+use microagg::geometry::kdtree::KdRemaining;
+use microagg::geometry::remaining::{Remaining, Scan};
+use microagg::geometry::spatial::Backend;
+use microagg::init::lineage::engine::{self, Grow, Leftover, Rules, Scope, Selection};
+use microagg::method::StopRule;
 use microagg::pipeline::Pipeline;
 use proptest::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -74,11 +77,11 @@ fn tied_rows(n: usize, d: usize, levels: u64, seed: u64) -> Vec<Vec<f64>> {
     rows
 }
 
-fn scope(ids: Option<Vec<usize>>, backend: Backend) -> Scope {
+fn scope(ids: Option<Vec<usize>>, backend: Backend) -> Scope<'static> {
     Scope {
         ids,
         backend,
-        stoppable: false,
+        stop: StopRule::NEVER,
     }
 }
 
@@ -318,7 +321,7 @@ fn filter_backend_falls_back_on_huge_values() {
 #[test]
 fn auto_backend_on_a_large_low_dimensional_instance_equals_the_scan() {
     let inst = common::synthetic("gauss:n=6000,d=2,clusters=4,seed=3");
-    assert!(microagg::init::spatial::use_tree(inst.n, inst.d));
+    assert!(microagg::geometry::spatial::use_tree(inst.n, inst.d));
     for rules in [
         Rules::MDAV,
         Rules {
@@ -338,19 +341,14 @@ fn auto_backend_on_a_large_low_dimensional_instance_equals_the_scan() {
 fn a_set_stop_flag_or_a_passed_deadline_interrupts_the_initializer() {
     let inst = common::synthetic("gauss:n=300,d=3,clusters=3,seed=1");
     let flag = AtomicBool::new(true);
-    {
-        let _scope = StopScope::new(&flag, None);
-        let out = engine::groups("mdav", &inst, 3, Rules::MDAV);
-        assert!(matches!(out, Err(Error::Interrupted(_))), "{:?}", out.err());
-    }
-    // Outside the scope nothing stops it.
-    assert!(engine::groups("mdav", &inst, 3, Rules::MDAV).is_ok());
+    let out = engine::groups("mdav", &inst, 3, Rules::MDAV, StopRule::new(&flag, None));
+    assert!(matches!(out, Err(Error::Interrupted(_))), "{:?}", out.err());
+    // Without a stop rule nothing stops it.
+    assert!(engine::groups("mdav", &inst, 3, Rules::MDAV, StopRule::NEVER).is_ok());
     let clear = AtomicBool::new(false);
-    {
-        let _scope = StopScope::new(&clear, Some(Instant::now()));
-        let out = engine::groups("mdav", &inst, 3, Rules::MDAV);
-        assert!(matches!(out, Err(Error::Interrupted(_))));
-    }
+    let passed = StopRule::new(&clear, Some(Instant::now()));
+    let out = engine::groups("mdav", &inst, 3, Rules::MDAV, passed);
+    assert!(matches!(out, Err(Error::Interrupted(_))));
     // Through the pipeline: an interrupted initializer is an error, not a partition.
     let pipeline = Pipeline::parse("mdav", &[]).unwrap();
     let out = pipeline.run(&inst, 3, 0, None, &flag);
@@ -364,7 +362,7 @@ fn a_set_stop_flag_or_a_passed_deadline_interrupts_the_initializer() {
 /// the filtered scan.
 #[test]
 fn thread_count_does_not_change_distances_or_groups() {
-    use microagg::init::pool::{squared_distances, PARALLEL_MIN};
+    use microagg::geometry::pool::{squared_distances, PARALLEL_MIN};
     let n = PARALLEL_MIN + 1234;
     let inst = common::synthetic(&format!("gauss:n={n},d=5,clusters=4,seed=9"));
     let cols: Vec<Vec<f64>> = (0..inst.d)
@@ -426,7 +424,7 @@ fn buckets_equal_the_scan_on_larger_tied_and_gaussian_instances() {
             assert_eq!(scan, ball, "n {n} d {d} rules {rules:?}");
         }
     }
-    use microagg::init::spatial::by_size;
+    use microagg::geometry::spatial::by_size;
     assert_eq!(by_size(200_000, 10), Backend::Fixed);
     assert_eq!(by_size(1_000, 10), Backend::Scan);
     let inst = common::synthetic("gauss:n=24000,d=10,clusters=5,seed=4");
@@ -450,8 +448,8 @@ fn buckets_equal_the_scan_on_larger_tied_and_gaussian_instances() {
 /// loosened.
 #[test]
 fn mirrored_centroid_replays_the_pool_bit_for_bit() {
-    use microagg::init::pool::Pool;
-    use microagg::init::remaining::MirroredCentroid;
+    use microagg::geometry::pool::Pool;
+    use microagg::geometry::remaining::MirroredCentroid;
     let inst = common::synthetic("gauss:n=3000,d=7,clusters=4,seed=5");
     let ids: Vec<usize> = (0..inst.n).rev().filter(|i| i % 7 != 3).collect();
     let mut pool = Pool::from_ids(&inst, ids.clone());
@@ -613,7 +611,7 @@ fn fixed_backend_falls_back_on_unsuited_data_and_points() {
 /// that lost a live record while dropping dead ones would miss the farthest.
 #[test]
 fn anchor_walk_equals_brute_force_while_records_leave() {
-    use microagg::init::remaining::sq_dist_as_scan;
+    use microagg::geometry::remaining::sq_dist_as_scan;
     for (n, d, levels, seed) in [(3000, 3, 3, 11), (2000, 10, 4, 12), (1500, 2, 40, 13)] {
         let inst = common::from_rows(&tied_rows(n, d, levels, seed));
         let mut scan = Scan::new(&inst, (0..n).collect());

@@ -105,11 +105,14 @@ fn prim_tree_weight_matches_petgraph_kruskal() {
     use petgraph::graph::UnGraph;
     for seed in 1..=5 {
         let inst = synthetic(&format!("gauss:n=60,d=3,clusters=4,seed={seed}"));
-        let ours: f64 = microagg::init::mst::prim_mst(&inst)
+        let ours: f64 = microagg::init::clustering::mst::prim_mst(&inst)
             .iter()
             .map(|e| e.2)
             .sum();
-        assert_eq!(microagg::init::mst::prim_mst(&inst).len(), inst.n - 1);
+        assert_eq!(
+            microagg::init::clustering::mst::prim_mst(&inst).len(),
+            inst.n - 1
+        );
         let mut g: UnGraph<(), f64> = UnGraph::new_undirected();
         let nodes: Vec<_> = (0..inst.n).map(|_| g.add_node(())).collect();
         for i in 0..inst.n {
@@ -132,7 +135,7 @@ fn muapprox_hand_case() {
     // Nearest neighbours on 0,1,2,10,11,12,30,31 (k = 2) form the trees {0,1,2}, {3,4,5},
     // {6,7}, all within max(2k-1, 3k-5) = 3: they are the groups.
     let inst = line(&[0.0, 1.0, 2.0, 10.0, 11.0, 12.0, 30.0, 31.0]);
-    let edges = microagg::init::muapprox::forest(&inst, 2);
+    let edges = microagg::init::clustering::muapprox::forest(&inst, 2);
     assert_eq!(edges, vec![(0, 1), (1, 2), (3, 4), (4, 5), (6, 7)]);
     let (_, labels) = run_method(&inst, "muapprox", 2, 0);
     assert_eq!(
@@ -142,8 +145,8 @@ fn muapprox_hand_case() {
     // The star (k = 3, 7 > max(5, 4) records, no removable edge): v is the centre, the six
     // one-record branches fill {1,2,3} and {4,5,6}; the centre alone (< k) joins the last.
     let inst = star();
-    let edges = microagg::init::muapprox::forest(&inst, 3);
-    let groups_before = microagg::init::muapprox::decompose(&inst, 3, &edges);
+    let edges = microagg::init::clustering::muapprox::forest(&inst, 3);
+    let groups_before = microagg::init::clustering::muapprox::decompose(&inst, 3, &edges);
     assert_eq!(sorted(groups_before), vec![vec![0, 4, 5, 6], vec![1, 2, 3]]);
     // A path that can be cut: gaps 1.0, 1.1, ..., 1.8 between ten records on a line, k = 3
     // (bound 5). Every record's nearest neighbour is its left one, so the forest is the path.
@@ -154,9 +157,11 @@ fn muapprox_hand_case() {
         v.push(v.last().unwrap() + gap);
     }
     let inst = line(&v);
-    let edges = microagg::init::muapprox::forest(&inst, 3);
+    let edges = microagg::init::clustering::muapprox::forest(&inst, 3);
     assert_eq!(edges.len(), 9);
-    let g = sorted(microagg::init::muapprox::decompose(&inst, 3, &edges));
+    let g = sorted(microagg::init::clustering::muapprox::decompose(
+        &inst, 3, &edges,
+    ));
     assert_eq!(g, vec![vec![0, 1, 2, 3], vec![4, 5, 6], vec![7, 8, 9]]);
 }
 
@@ -219,8 +224,12 @@ fn fcm_hand_case() {
     for i in [1, 4, 6] {
         protos.extend_from_slice(inst.row(i));
     }
-    let g =
-        microagg::init::fcm::assign_and_repair(&inst, &(0..inst.n).collect::<Vec<_>>(), 3, &protos);
+    let g = microagg::init::clustering::fcm::assign_and_repair(
+        &inst,
+        &(0..inst.n).collect::<Vec<_>>(),
+        3,
+        &protos,
+    );
     assert_eq!(sorted(g), vec![vec![0, 1, 2, 3, 4], vec![5, 6, 7]]);
 }
 

@@ -7,6 +7,7 @@
 //! crate is found by name once its registry is installed.
 
 use microagg::data::{load, ColumnSelection, Instance};
+use microagg::geometry::neighbours::Neighbours;
 use microagg::method::Ctx;
 use microagg::partition::Partition;
 use microagg::pipeline::Pipeline;
@@ -15,7 +16,6 @@ use microagg::rng::Rng;
 use microagg::search::local_search::LocalSearch;
 use microagg::search::moves::MoveLog;
 use microagg::search::moves::{Counters, Move};
-use microagg::search::neighbours::Neighbours;
 use microagg::search::operators::shift::ShiftOp;
 use microagg::search::operators::{Best, Operator, Phase, View};
 use microagg::search::perturb::Workspace;

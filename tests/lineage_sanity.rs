@@ -5,7 +5,7 @@
 mod common;
 use common::{attribute_sum_lower_bound, casc, groups, line, run_method, synthetic};
 use microagg::data::Instance;
-use microagg::init::diameter::Diameter;
+use microagg::geometry::diameter::Diameter;
 use microagg::partition::sq_dist;
 
 const SANITY_METHODS: [&str; 5] = ["md", "dbfs", "dba", "ps-meansort", "ps-multidsort"];

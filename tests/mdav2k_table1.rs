@@ -70,7 +70,7 @@ const TABLE1: [(&str, &str, [f64; 4]); 12] = [
 ];
 
 /// V-MDAV cases where our faithful reading of Algorithm-5 does not reproduce Table 1
-/// (documented in src/init/vmdav.rs): (data set, k, our SSE). Table 1 is higher in all.
+/// (documented in src/init/lineage/vmdav.rs): (data set, k, our SSE). Table 1 is higher in all.
 const VMDAV_DIFFERS: [(&str, usize, f64); 7] = [
     ("tarragona", 3, 1839.1239972),
     ("tarragona", 5, 2480.4143949),
@@ -124,7 +124,7 @@ fn table1_rows_1_4_5_6_are_reproduced() {
             if method == "vmdav" {
                 if let Some(ours) = documented_vmdav_difference(id, k) {
                     // Our value is pinned, and it is NOT the published one: if this starts
-                    // to match Table 1, update the note in src/init/vmdav.rs.
+                    // to match Table 1, update the note in src/init/lineage/vmdav.rs.
                     assert!(
                         (sse - ours).abs() <= 1e-6 * ours,
                         "vmdav {id} k={k}: SSE {sse:.7} but documented {ours}"

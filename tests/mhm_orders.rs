@@ -4,7 +4,7 @@
 mod common;
 use common::{casc, from_rows, run_method, synthetic};
 use microagg::data::Instance;
-use microagg::init::orders::{order_by_score, zsum_scores};
+use microagg::init::mhm::orders::{order_by_score, zsum_scores};
 use std::sync::atomic::AtomicBool;
 
 /// Run `method` with `--param` style arguments; Err carries the message.

@@ -4,6 +4,7 @@
 //! true nearest records. Proofs: P02 (shift, swap), P30 (dissolve, distill, split, merge).
 
 mod common;
+use microagg::geometry::neighbours::Neighbours;
 use microagg::partition::Partition;
 use microagg::search::moves::dissolve::Dissolve;
 use microagg::search::moves::distill::Distill;
@@ -12,7 +13,6 @@ use microagg::search::moves::shift::Shift;
 use microagg::search::moves::split::Split;
 use microagg::search::moves::swap::Swap;
 use microagg::search::moves::{Move, MoveLog};
-use microagg::search::neighbours::Neighbours;
 use microagg::search::operators::{cycle3::Cycle3, Operator, View};
 use proptest::prelude::*;
 

@@ -8,9 +8,9 @@
 
 mod common;
 use microagg::data::Instance;
+use microagg::geometry::neighbours::Neighbours;
 use microagg::partition::Partition;
 use microagg::pipeline::Pipeline;
-use microagg::search::neighbours::Neighbours;
 use std::sync::atomic::AtomicBool;
 
 fn run(

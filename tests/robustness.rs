@@ -13,8 +13,8 @@ mod outputs;
 #[path = "robustness/standardise.rs"]
 mod standardise;
 use microagg::data::{self, csv_file::parse_csv, ColumnSelection, Instance};
+use microagg::geometry::neighbours::Neighbours;
 use microagg::pipeline::Pipeline;
-use microagg::search::neighbours::Neighbours;
 use microagg::search::{refine_with, StopReason};
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;

@@ -1,4 +1,4 @@
-//! `--threads` reaches every parallel step: they all go through `init::pool::install`, the
+//! `--threads` reaches every parallel step: they all go through `parallel::install`, the
 //! one entry point, which runs them on a pool of the requested size.
 //!
 //! Two checks. (1) A lint over `src/`: every rayon parallel construct (`par_iter`,
@@ -11,9 +11,11 @@
 //! pool must never have been built (a site that bypassed the entry point would build it).
 
 mod common;
-use microagg::init::engine::{self, Rules, Scope};
-use microagg::init::pool::{self, install_record, PARALLEL_MIN};
-use microagg::init::spatial::Backend;
+use microagg::geometry::pool::{self, PARALLEL_MIN};
+use microagg::geometry::spatial::Backend;
+use microagg::init::lineage::engine::{self, Rules, Scope};
+use microagg::method::StopRule;
+use microagg::parallel::{self, install_record};
 use std::path::{Path, PathBuf};
 
 /// Rayon calls that start parallel work.
@@ -150,7 +152,7 @@ fn every_parallel_call_is_inside_the_pool_entry_point() {
     assert!(found >= 12, "only {found} parallel calls found in src/");
     assert!(
         outside.is_empty(),
-        "parallel calls outside init::pool::install (they would run on rayon's global pool, \
+        "parallel calls outside parallel::install (they would run on rayon's global pool, \
          ignoring --threads):\n{}",
         outside.join("\n")
     );
@@ -182,11 +184,11 @@ fn the_lint_tells_inside_from_outside() {
     assert!(check("install(|| { let c = ')'; x.par_iter().sum() })"));
 }
 
-fn unstoppable(backend: Backend) -> Scope {
+fn unstoppable(backend: Backend) -> Scope<'static> {
     Scope {
         ids: None,
         backend,
-        stoppable: false,
+        stop: StopRule::NEVER,
     }
 }
 
@@ -209,8 +211,8 @@ fn through_install(name: &str, step: impl FnOnce()) {
 #[test]
 fn every_parallel_site_runs_on_the_requested_pool() {
     // 3: not this 2-core machine's default, so rayon's default pool would show.
-    pool::set_threads(Some(3));
-    assert_eq!(pool::threads(), 3);
+    parallel::set_threads(Some(3));
+    assert_eq!(parallel::threads(), 3);
     let n = PARALLEL_MIN + 2000;
     let inst = common::synthetic(&format!("gauss:n={n},d=4,clusters=4,seed=3"));
     through_install("scan pass", || {
@@ -226,10 +228,10 @@ fn every_parallel_site_runs_on_the_requested_pool() {
         });
     }
     through_install("kd-tree lists", || {
-        microagg::search::knn::all_nearest(&inst.z, inst.d, 3, || false, |_| {}).unwrap();
+        microagg::geometry::knn::all_nearest(&inst.z, inst.d, 3, || false, |_| {}).unwrap();
     });
     through_install("approximate kd-tree lists", || {
-        microagg::search::knn::all_nearest_approx(&inst.z, inst.d, 3, 1.0, || false, |_| {})
+        microagg::geometry::knn::all_nearest_approx(&inst.z, inst.d, 3, 1.0, || false, |_| {})
             .unwrap();
     });
     through_install("record linkage", || {
@@ -262,7 +264,7 @@ fn every_parallel_site_runs_on_the_requested_pool() {
             .num_threads(1)
             .build_global()
             .is_ok(),
-        "rayon's global pool was built: some parallel step bypassed init::pool::install"
+        "rayon's global pool was built: some parallel step bypassed parallel::install"
     );
 }
 

@@ -341,7 +341,7 @@ pub fn side_by_side(
         "side by side with sdcMicro's MDAV ({}): least CPU seconds over {rounds} interleaved \
          rounds; ours on {} thread(s), the peer on one",
         peer.display(),
-        crate::init::pool::threads()
+        crate::parallel::threads()
     ))?;
     output::println(&format!(
         "{:<12} {:<14} {:>10} {:>10} {:>10} {:>8} {:>8} {:>13} {:>13}  partition",

@@ -22,7 +22,7 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use crate::search::neighbours::Neighbours;
+use crate::geometry::neighbours::Neighbours;
 use microagg_solvers::bounds::colgen::colgen_bound_stoppable;
 use microagg_solvers::bounds::colgen::observer::Quiet;
 use microagg_solvers::bounds::local_lagrangian::{

@@ -46,7 +46,7 @@ impl LowerBound for Nn {
         let (inst, k) = (run.inst, run.k);
         let interrupt = run.interrupt;
         let mut report = NnProgress::new(inst.n);
-        let lists = crate::search::neighbours::Neighbours::build_reporting(
+        let lists = crate::geometry::neighbours::Neighbours::build_reporting(
             inst,
             k - 1,
             || interrupt.load(Ordering::SeqCst),

@@ -96,7 +96,7 @@ pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<
         (b, json!("all other records (scan)"))
     } else {
         let m = LIST_LENGTH.max(k - 1);
-        let lists = crate::search::neighbours::Neighbours::build_reporting(
+        let lists = crate::geometry::neighbours::Neighbours::build_reporting(
             inst,
             m,
             || interrupt.load(Ordering::SeqCst),

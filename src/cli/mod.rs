@@ -121,7 +121,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
 /// The `microagg` command line with the built-in registry.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    crate::init::pool::set_threads(cli.threads);
+    crate::parallel::set_threads(cli.threads);
     interrupt::install();
     let outcome = match cli.command {
         Command::Run(a) => run::run(a),

@@ -1,62 +1,14 @@
 //! # Initializers
 //!
 //! Constructive heuristics that build a feasible partition from scratch. Each lives in its
-//! own module with a `method()` registry entry; [`pool`] holds the shared working set of
-//! unassigned records.
+//! own module with a `method()` registry entry; the spatial queries they share are in
+//! [`crate::geometry`].
 
-pub mod buckets;
-pub mod cbfs;
-pub mod cbfs_nn;
-pub mod dba;
-pub mod dbfs;
-pub mod diameter;
-pub mod engine;
-pub mod fcm;
-pub mod filter_scan;
-pub mod ga;
-pub mod growth;
-pub mod gsms;
-pub mod kdtree;
-pub mod kward;
-pub mod masked;
-pub mod md;
-pub mod mdav;
-pub mod mdav1;
-pub mod mdav2k;
-pub mod mdav_a1;
-pub mod mdav_generic;
-pub mod mdav_nc;
-pub mod mdav_single;
-pub mod mst;
-pub mod muapprox;
-pub mod pairwise_systematic;
-pub mod pcl;
-pub mod pool;
-pub mod ps_meansort;
-pub mod ps_multidsort;
-pub mod rimhm;
-pub mod split_large;
-pub mod tfrp;
-pub mod tfrp_nc;
+pub mod clustering;
+pub mod lineage;
+pub mod mhm;
+pub mod randomised;
 pub mod univariate;
-pub mod vmdav;
-
-// Orders with optimal segmentation, projections and random partitions (issue 5a).
-pub mod mhm_cbfs;
-pub mod mhm_md;
-pub mod mhm_mdav;
-pub mod mhm_npn;
-pub mod mhm_pc1;
-pub mod mhm_var;
-pub mod mhm_zsum;
-pub mod orders;
-pub mod proj_pc1;
-pub mod proj_var;
-pub mod proj_zsum;
-pub mod random;
-pub mod remaining;
-pub mod semirandom;
-pub mod spatial;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};

@@ -20,12 +20,10 @@
 //! Hansen & Mukherjee (2003), IEEE TKDE 15(4). Stamm & Schaub (2024), "Faster optimal
 //! univariate microaggregation" (arXiv).
 
-use crate::data::Instance;
 use crate::error::{Error, Result};
-use crate::method::{Initializer, MethodInfo};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::Partition;
-use crate::rng::Rng;
 use microagg_solvers::univariate::{sorting_order, univariate_optimal, univariate_weighted_runs};
 
 pub struct Univariate;
@@ -46,7 +44,8 @@ impl Initializer for Univariate {
         "univariate"
     }
 
-    fn build(&self, inst: &Instance, k: usize, _rng: &mut Rng) -> Result<Partition> {
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
         if inst.d != 1 {
             return Err(Error::usage(format!(
                 "method 'univariate' needs one attribute, '{}' has d = {} (choose one with --column NAME)",

@@ -89,7 +89,7 @@ pub fn dbrl_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
             }
         })
         .collect();
-    let credit: f64 = crate::init::pool::install(|| {
+    let credit: f64 = crate::parallel::install(|| {
         (0..n)
             .into_par_iter()
             .map(|i| {

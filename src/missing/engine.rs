@@ -1,15 +1,15 @@
 //! # The MDAV-lineage methods on data with missing cells
 //!
-//! The lineage engine ([`crate::init::engine`]) runs each method's own [`Rules`] on a copy
+//! The lineage engine ([`crate::init::lineage::engine`]) runs each method's own [`Rules`] on a copy
 //! of the z-scores with NaN at the missing cells, behind the masked scan
-//! ([`crate::init::masked::MaskedScan`], [`Backend::Masked`]); the engine's centroid and
+//! ([`crate::init::lineage::masked::MaskedScan`], [`Backend::Masked`]); the engine's centroid and
 //! leftover helpers read NaN as "not observed". Distances therefore run over the columns
 //! both points observe, rescaled by d / d_ab, and centroids are per-column means over the
 //! observed cells ([`super`] module doc). On complete data the groups are those of the
 //! unmasked method, bit for bit (`tests/missing.rs`).
 //!
 //! Which methods: those whose rules the engine fully carries ([`ENGINE_METHODS`]); `md`
-//! and the MD-based orders need the exact diameter search ([`crate::init::diameter`]),
+//! and the MD-based orders need the exact diameter search ([`crate::geometry::diameter`]),
 //! whose pruning rests on the triangle inequality, which the masked distance breaks, so
 //! they are refused with the other methods (`docs/missing-values.md`).
 //!
@@ -24,9 +24,10 @@
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
-use crate::init::engine::{self, Rules, Scope, StopScope};
-use crate::init::spatial::Backend;
-use crate::init::{cbfs, cbfs_nn, mdav1, mdav_a1, mdav_generic, mdav_nc, mdav_single};
+use crate::geometry::spatial::Backend;
+use crate::init::lineage::engine::{self, Rules, Scope};
+use crate::init::lineage::{cbfs, cbfs_nn, mdav1, mdav_a1, mdav_generic, mdav_nc, mdav_single};
+use crate::method::StopRule;
 use std::sync::atomic::AtomicBool;
 
 /// The initializers that run on data with missing cells, with their engine rules (the
@@ -76,11 +77,10 @@ pub fn masked_groups(
         ))
     })?;
     let marked = nan_marked(inst);
-    let _stop = StopScope::new(interrupt, None);
     let scope = Scope {
         ids: None,
         backend: Backend::Masked,
-        stoppable: true,
+        stop: StopRule::new(interrupt, None),
     };
     let groups = engine::groups_in(method, &marked, k, rules, scope)?;
     if let Some(g) = groups.iter().find(|g| g.len() < k) {

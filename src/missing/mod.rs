@@ -7,7 +7,7 @@
 //! - **standardisation** uses each column's observed values (mean, population sd); a
 //!   column with fewer than two observed values or constant over them, and a record with
 //!   every chosen value missing, are errors naming file, row and column;
-//! - **distances** ([`crate::init::pool::nan_sq_dist`]) run over the columns observed in both
+//! - **distances** ([`crate::geometry::pool::nan_sq_dist`]) run over the columns observed in both
 //!   vectors and are rescaled by d / d_ab (d_ab such columns; no common column: infinitely
 //!   far), the convention of Gower's coefficient and R's `cluster::daisy`, which sdcMicro's
 //!   `recordLinkage(na_action = "ignore")` uses. sdcMicro's MDAV (C++ `Mdav.h`) differs: a
@@ -24,7 +24,7 @@
 //! - **methods**: the MDAV-lineage initializers of [`engine::ENGINE_METHODS`] (mdav,
 //!   mdav-generic, mdav1, mdav-a1, mdav-single, mdav-nc, cbfs, cbfs-nn): the lineage
 //!   engine with each method's rules, the masked distance and centroids
-//!   ([`crate::init::masked`]); on complete data they give the unmasked groups. Every
+//!   ([`crate::init::lineage::masked`]); on complete data they give the unmasked groups. Every
 //!   other method, refiner and bound assumes complete data (its incremental SSE, its bound
 //!   proof) and is refused with a message, never run on the zero-filled z-scores;
 //! - **release** ([`fill_or_keep`]): a missing cell stays missing in the released file (its

@@ -38,11 +38,11 @@
 
 pub use super::local_search::{LocalSearch, IMPROVE_EPS};
 use super::moves::MoveLog;
-use super::neighbours::Neighbours;
 use super::shared_lists::Build;
 use super::weighted_descent::WeightedLocalSearch;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
+use crate::geometry::neighbours::Neighbours;
 use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use rand::seq::SliceRandom;

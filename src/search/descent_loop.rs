@@ -18,8 +18,8 @@
 //!   vehicle-routing problem. INFORMS Journal on Computing 15(4), 333-346.
 
 use super::moves::{Move, MoveLog};
-use super::neighbours::Neighbours;
 use crate::data::Instance;
+use crate::geometry::neighbours::Neighbours;
 use crate::partition::Partition;
 use std::collections::VecDeque;
 

@@ -29,10 +29,10 @@
 
 use super::descent_loop::{descend, MoveEvaluation, NeighbourGroups, WorkQueue};
 use super::moves::{Move, MoveLog};
-use super::neighbours::Neighbours;
 use super::operators::{cycle3::Cycle3, shift::ShiftOp, sq_norm, swap::SwapOp};
 use super::operators::{Best, Operator, Phase, View};
 use crate::data::Instance;
+use crate::geometry::neighbours::Neighbours;
 use crate::method::Stats;
 use crate::partition::Partition;
 

@@ -11,6 +11,9 @@
 //! refiners with a budget-driven schedule (ILS) run it over the steps
 //! ([`Ctx::progress`]) instead of over the clock.
 
+// The neighbour lists live in the geometry room; this path stays for the search's own
+// modules and for users of `microagg::search::neighbours`.
+pub use crate::geometry::neighbours;
 pub mod accept;
 pub mod column_pool;
 pub mod decompose_shrink;
@@ -19,11 +22,9 @@ pub mod descent_loop;
 pub mod ils;
 pub mod imhm;
 pub mod kit;
-pub mod knn;
 pub mod lahc;
 pub mod local_search;
 pub mod moves;
-pub mod neighbours;
 pub mod observe;
 pub mod operators;
 pub mod perturb;

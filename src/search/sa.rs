@@ -16,7 +16,7 @@
 //! [`Refiner::convergence`]). One batch is one step.
 //!
 //! ## Complexity
-//! O(d) per move after the neighbour lists ([`super::neighbours`]: a kd-tree all-kNN from
+//! O(d) per move after the neighbour lists ([`crate::geometry::neighbours`]: a kd-tree all-kNN from
 //! 4096 records, brute force O(n^2 d) below).
 //!
 //! ## References
@@ -29,11 +29,11 @@ use super::moves::distill::Distill;
 use super::moves::shift::Shift;
 use super::moves::swap::Swap;
 use super::moves::{add_counters, Counted, MoveLog};
-use super::neighbours::Neighbours;
 use super::restart::Restart;
 use super::shared_lists::Build;
 use super::{Ctx, Refiner, SearchState, Step, Stop};
 use crate::error::Result;
+use crate::geometry::neighbours::Neighbours;
 use crate::method::{MethodInfo, Stats};
 use crate::params::Params;
 use rand::Rng as _;

@@ -14,8 +14,8 @@
 //! - Toth, P. and Vigo, D. (2003). The granular tabu search and its application to the
 //!   vehicle-routing problem. INFORMS Journal on Computing 15(4), 333-346.
 
-use super::neighbours::Neighbours;
 use crate::data::Instance;
+use crate::geometry::neighbours::Neighbours;
 use std::sync::{Arc, Mutex};
 
 /// How a list is built: exact, or (1 + eps)-approximate on the kd-tree path.

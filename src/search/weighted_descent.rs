@@ -34,8 +34,8 @@
 use super::descent_loop::{descend, MoveEvaluation, NeighbourGroups, WorkQueue};
 use super::local_search::IMPROVE_EPS;
 use super::moves::{Move, MoveLog};
-use super::neighbours::Neighbours;
 use crate::data::Instance;
+use crate::geometry::neighbours::Neighbours;
 use crate::partition::Partition;
 use crate::weighted::weighted_group_stats;
 

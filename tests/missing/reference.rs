@@ -1,11 +1,11 @@
 //! # Reference: MDAV over data with missing cells, by a plain scan
 //!
 //! The independent second implementation the engine's masked MDAV (`src/missing/engine.rs`
-//! on `src/init/masked.rs`) is tested against: its own distance over observed-column masks,
+//! on `src/init/lineage/masked.rs`) is tested against: its own distance over observed-column masks,
 //! fresh (uncompensated) centroids, sorts instead of the pool's selection. It was the
 //! production masked MDAV before the engine carried masks.
 //!
-//! The rules of [`crate::init::mdav`] (Domingo-Ferrer & Torra 2005, the published-values
+//! The rules of [`crate::init::lineage::mdav`] (Domingo-Ferrer & Torra 2005, the published-values
 //! form): while at least 2k records remain, r is the record farthest from the centroid of
 //! the remaining records, its group the k records nearest to r (r itself first), s the
 //! record farthest from r among those left, its group the k nearest to s; a rest of

@@ -13,6 +13,7 @@
 //! - Mortazavi, R., Jalili, S. and Gohargazi, H. (2013). Multivariate microaggregation by
 //!   iterative optimization. Applied Intelligence 39(3), 529-544.
 
+use crate::geometry::group_path::walk_groups;
 use crate::partition::{sq_dist, Partition};
 
 /// Centroids (row-major) and SSE of `labels` over `groups` groups (two-pass).
@@ -75,53 +76,9 @@ pub fn construct_path(
     for (i, &g) in labels.iter().enumerate() {
         members[g].push(i);
     }
+    let row = |r: usize| &x[r * d..(r + 1) * d];
     let centroid = |g: usize| &centroids[g * d..(g + 1) * d];
-    let mut unvisited = vec![true; groups];
-    let mut left = groups;
-    let mut current = labels[far.1];
-    unvisited[current] = false;
-    left -= 1;
-    let mut path = Vec::with_capacity(m);
-    let mut keyed: Vec<(f64, usize)> = Vec::new();
-    loop {
-        // The unvisited centroid nearest to any record of the current group.
-        let mut next = (f64::INFINITY, usize::MAX);
-        for &r in &members[current] {
-            let row = &x[r * d..(r + 1) * d];
-            for (g, _) in unvisited.iter().enumerate().filter(|(_, &u)| u) {
-                let dist = sq_dist(row, centroid(g));
-                if dist < next.0 || (dist == next.0 && g < next.1) {
-                    next = (dist, g);
-                }
-            }
-        }
-        let next = next.1;
-        // Current records, farthest from the next centroid first (nearest last).
-        keyed.clear();
-        keyed.extend(
-            members[current]
-                .iter()
-                .map(|&r| (sq_dist(&x[r * d..(r + 1) * d], centroid(next)), r)),
-        );
-        keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        path.extend(keyed.iter().map(|&(_, r)| r));
-        if left > 1 {
-            unvisited[next] = false;
-            left -= 1;
-            current = next;
-        } else {
-            // The last group, nearest to the previous centroid first.
-            keyed.clear();
-            keyed.extend(
-                members[next]
-                    .iter()
-                    .map(|&r| (sq_dist(&x[r * d..(r + 1) * d], centroid(current)), r)),
-            );
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            path.extend(keyed.iter().map(|&(_, r)| r));
-            return path;
-        }
-    }
+    walk_groups(&members, row, centroid, labels[far.1])
 }
 
 /// Sort_Centers (Fig. 2, lines 30-35): group slots ordered by the distance of their

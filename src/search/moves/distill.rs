@@ -14,8 +14,8 @@
 
 use super::{fresh_slot, Counters, MoveLog};
 use crate::data::Instance;
+use crate::geometry::neighbours::Neighbours;
 use crate::partition::{group_stats, sq_dist, Partition};
-use crate::search::neighbours::Neighbours;
 
 pub const NAME: &str = "distill";
 

@@ -16,12 +16,12 @@
 
 use microagg::bench::{process_cpu_seconds, thread_cpu_seconds};
 use microagg::data::{load, ColumnSelection};
+use microagg::geometry::neighbours::Neighbours;
 use microagg::labels::{check_labels, read_labels};
 use microagg::partition::Partition;
 use microagg::rng::Rng;
 use microagg::search::local_search::LocalSearch;
 use microagg::search::moves::MoveLog;
-use microagg::search::neighbours::Neighbours;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::time::Instant;
@@ -75,9 +75,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     [--neighbours M[,M..]] [--approx EPS[,EPS..]] [--seed N] [--threads T]"
             .into());
     };
-    // The library's parallel steps run on its own pool (init::pool::install), not rayon's
+    // The library's parallel steps run on its own pool (parallel::install), not rayon's
     // global one.
-    microagg::init::pool::set_threads(threads);
+    microagg::parallel::set_threads(threads);
     let c = Clocks::now();
     let inst = load(&data, &ColumnSelection::All)?;
     let start_labels = read_labels(std::path::Path::new(&labels))?;

@@ -5,11 +5,11 @@
 //! `cargo run --release --example khomnotai_readings` (needs ../shared/instances).
 
 use microagg::data::{self, ColumnSelection, Instance};
-use microagg::init::cbfs::{cbfs_groups, CbfsReading};
-use microagg::init::growth::{Growth, Leftover};
-use microagg::init::gsms::gsms_groups;
-use microagg::init::mdav_nc::{mdav_groups, MdavForm};
-use microagg::init::tfrp::{tfrp_groups, TfrpFrame, TfrpReading};
+use microagg::init::lineage::cbfs::{cbfs_groups, CbfsReading};
+use microagg::init::lineage::growth::{Growth, Leftover};
+use microagg::init::lineage::gsms::gsms_groups;
+use microagg::init::lineage::mdav_nc::{mdav_groups, MdavForm};
+use microagg::init::lineage::tfrp::{tfrp_groups, TfrpFrame, TfrpReading};
 use microagg::partition::Partition;
 
 const TABLES: &str = include_str!("../../../instances/published/khomnotai2018.toml");

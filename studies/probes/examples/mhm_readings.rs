@@ -5,8 +5,8 @@
 //! `cargo run --release --example mhm_readings` (needs ../shared/instances).
 
 use microagg::data::{self, ColumnSelection, Instance};
-use microagg::init::growth::Growth;
-use microagg::init::orders::{
+use microagg::init::lineage::growth::Growth;
+use microagg::init::mhm::orders::{
     cbfs_trace, cut_order, md_trace, mdav_trace, npn_order, Cut, GroupOrderReading, GroupTrace,
     LeftoverPlace, MdavFrame, NpnStart, Sequence,
 };
@@ -174,7 +174,7 @@ fn npn_starts(set: &str, k: usize, printed: &str) {
     let mut best = (f64::INFINITY, 0);
     let p: f64 = printed.parse().unwrap();
     for first in 0..inst.n {
-        let order = microagg::init::orders::npn_order_from(&inst, first);
+        let order = microagg::init::mhm::orders::npn_order_from(&inst, first);
         let part = cut_order("mhm", &inst, k, &order, Cut::Optimal).unwrap();
         let il = inst.il(part.sse());
         if (il - p).abs() < best.0 {

@@ -4,7 +4,7 @@
 //!     cargo run --release --example neighbour_lists -- gauss:n=20000,d=10,clusters=5,seed=1 30 --scan
 
 use microagg::data::{self, ColumnSelection};
-use microagg::search::neighbours::Neighbours;
+use microagg::geometry::neighbours::Neighbours;
 use std::time::Instant;
 
 fn main() {

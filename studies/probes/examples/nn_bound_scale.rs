@@ -12,7 +12,7 @@
 
 use microagg::bench::{peak_rss_mb, thread_cpu_seconds};
 use microagg::data::{self, ColumnSelection};
-use microagg::search::knn::{Scratch, StaticKdTree};
+use microagg::geometry::knn::{Scratch, StaticKdTree};
 use std::time::Instant;
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
     if let Some(p) = flag("--sample") {
         let q: usize = args[p + 1].parse().expect("--sample Q");
         let t = Instant::now();
-        let leaf = flag("--leaf").map_or(microagg::search::knn::LEAF, |p| {
+        let leaf = flag("--leaf").map_or(microagg::geometry::knn::LEAF, |p| {
             args[p + 1].parse().expect("--leaf L")
         });
         let tree = StaticKdTree::with_leaf_size(&inst.z, d, leaf);

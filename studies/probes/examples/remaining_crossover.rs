@@ -8,9 +8,9 @@
 //! and whether the groups equal the scan's.
 
 use microagg::data::{load, ColumnSelection};
-use microagg::init::buckets::BucketRemaining;
-use microagg::init::kdtree::KdRemaining;
-use microagg::init::remaining::{Remaining, Scan};
+use microagg::geometry::buckets::BucketRemaining;
+use microagg::geometry::kdtree::KdRemaining;
+use microagg::geometry::remaining::{Remaining, Scan};
 use std::time::Instant;
 
 fn mdav_timed(

@@ -1,0 +1,53 @@
+//! # MDAV-generic (the 3k-loop form)
+//!
+//! While at least 3k records remain, form two groups per round as MDAV does (the record r
+//! farthest from the centroid and the record farthest from r, each with its k - 1 nearest).
+//! Then, if at least 2k remain, one more group around the record farthest from the centroid;
+//! the last k..2k-1 records form the final group. This is the form of sdcMicro and mu-Argus.
+//! Ties go to the lowest record index.
+//!
+//! ## Complexity
+//! O(n^2 d / k) time, O(n d) memory.
+//!
+//! ## References
+//! Domingo-Ferrer & Torra (2005), Data Mining and Knowledge Discovery 11(2), Algorithm
+//! "MDAV-generic". Chettri & Borah (2012), Algorithm-2 and Table 1 row "MDAV-gen".
+
+use crate::error::Result;
+use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::params::NoParams;
+use crate::partition::Partition;
+
+/// The engine rules of `mdav-generic` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::MdavPair,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 3,
+    then_one_if: Some(2),
+    leftover: Leftover::EachToNearestCentroid,
+};
+
+pub struct MdavGeneric;
+
+pub fn method() -> MethodInfo {
+    MethodInfo::initializer(
+        "mdav-generic",
+        "MDAV-generic: two groups per round while >= 3k remain, one more if >= 2k, the rest one group (sdcMicro's form)",
+        "Domingo-Ferrer & Torra 2005; Chettri & Borah 2012 Algorithm-2",
+        |_: NoParams| MdavGeneric,
+    )
+    .deterministic()
+}
+
+impl Initializer for MdavGeneric {
+    fn name(&self) -> &str {
+        "mdav-generic"
+    }
+
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav-generic", inst, k, RULES, ctx.stop())?;
+        crate::init::finish("mdav-generic", inst, k, &groups)
+    }
+}

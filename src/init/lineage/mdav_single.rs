@@ -1,0 +1,57 @@
+//! # MDAV-single-group (Algorithm-4 of Chettri & Borah)
+//!
+//! One group per round: while at least 3k records remain, the record farthest from the
+//! centroid of the remaining records forms a group with its k - 1 nearest remaining records.
+//! Then, if at least 2k remain, one more such group; the last k..2k-1 records form the final
+//! group. It is MDAV-generic with the second group of each round (around the record farthest
+//! from r) dropped, so the centroid is recomputed before every group. Ties go to the lowest
+//! record index.
+//!
+//! ## Complexity
+//! O(n^2 d / k) time (two O(m d) passes per group over the m remaining records), O(n d)
+//! memory.
+//!
+//! ## References
+//! Chettri & Borah (2012), "MDAV2k: a variable-size microaggregation technique for privacy
+//! preservation", CS & IT 04, pp. 105-118, Algorithm-4 and Table 1 row 4. Laszlo & Mukherjee
+//! (2005), "Minimum spanning tree partitioning algorithm for microaggregation", IEEE TKDE
+//! 17(7) (the one-group-per-round idea, centroid-based fixed size).
+
+use crate::error::Result;
+use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
+use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::params::NoParams;
+use crate::partition::Partition;
+
+/// The engine rules of `mdav-single` (also run by the masked engine, `src/missing/`).
+pub const RULES: Rules = Rules {
+    selection: Selection::FarthestFromCentroid,
+    grow: Grow::NearestToSeedPoint,
+    rounds_while: 3,
+    then_one_if: Some(2),
+    leftover: Leftover::EachToNearestCentroid,
+};
+
+pub struct MdavSingle;
+
+pub fn method() -> MethodInfo {
+    MethodInfo::initializer(
+        "mdav-single",
+        "MDAV-single-group: one group (farthest from the centroid + k-1 nearest) per round while >= 3k remain, one more if >= 2k, the rest one group",
+        "Chettri & Borah 2012 Algorithm-4",
+        |_: NoParams| MdavSingle,
+    )
+    .deterministic()
+}
+
+impl Initializer for MdavSingle {
+    fn name(&self) -> &str {
+        "mdav-single"
+    }
+
+    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = engine::groups("mdav-single", inst, k, RULES, ctx.stop())?;
+        crate::init::finish("mdav-single", inst, k, &groups)
+    }
+}

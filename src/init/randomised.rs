@@ -1,0 +1,14 @@
+//! # Random family
+//!
+//! Random and semi-random starts: a uniform random feasible partition, a semi-random
+//! permutation cut optimally, and RIMHM's initialisation.
+//!
+//! ## Complexity
+//! See each method's module.
+//!
+//! ## References
+//! See each method's module.
+
+pub mod random;
+pub mod rimhm;
+pub mod semirandom;
