@@ -277,10 +277,12 @@ fn stage(
         let prepared = info
             .prepare(&tables.remove(&name).unwrap_or_default())
             .map_err(to_py)?;
+        let deterministic = info.is_deterministic(&prepared.params);
         return Ok(StageSpec {
             name,
             params: prepared.params,
             maker: prepared.maker,
+            deterministic,
         });
     }
     match kind_of(item)?.as_deref() {
@@ -299,6 +301,8 @@ fn stage(
                 name: name.to_string(),
                 params: serde_json::json!({ "neighbours": m }),
                 maker: Maker::Refine(Arc::new(make)),
+                // Python code may draw from its rng handle: counted as random.
+                deterministic: false,
             })
         }
         _ => Err(usage(
@@ -361,6 +365,7 @@ fn ils_stage(
         name: "ils".into(),
         params: json,
         maker: Maker::Refine(Arc::new(make)),
+        deterministic: false,
     })
 }
 
