@@ -35,7 +35,9 @@ fn draws(m: &MethodInfo, given: &Map<String, Value>) -> bool {
     match m.kind() {
         MethodKind::Initializer => {
             let init = m.make_initializer(given).unwrap();
-            init.build(&inst, k, &mut rng).unwrap();
+            let problem = microagg::method::Problem::new(&inst, k).unwrap();
+            init.build(&problem, &mut microagg::method::BuildCtx::new(&mut rng))
+                .unwrap();
         }
         MethodKind::Refiner => {
             let start = microagg::pipeline::Pipeline::parse("mdav", &[])

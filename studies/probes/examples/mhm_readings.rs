@@ -149,7 +149,13 @@ fn main() {
                 };
                 for (c, &k) in KS.iter().enumerate() {
                     let order = order_of(inst, k);
-                    let p = cut_order("mhm", inst, k, &order, Cut::Optimal).unwrap();
+                    let p = cut_order(
+                        "mhm",
+                        &microagg::method::Problem::new(inst, k).unwrap(),
+                        &order,
+                        Cut::Optimal,
+                    )
+                    .unwrap();
                     let il = inst.il(p.sse());
                     let ok = matches(il, printed[c]);
                     cells += 1;
@@ -175,7 +181,13 @@ fn npn_starts(set: &str, k: usize, printed: &str) {
     let p: f64 = printed.parse().unwrap();
     for first in 0..inst.n {
         let order = microagg::init::mhm::orders::npn_order_from(&inst, first);
-        let part = cut_order("mhm", &inst, k, &order, Cut::Optimal).unwrap();
+        let part = cut_order(
+            "mhm",
+            &microagg::method::Problem::new(&inst, k).unwrap(),
+            &order,
+            Cut::Optimal,
+        )
+        .unwrap();
         let il = inst.il(part.sse());
         if (il - p).abs() < best.0 {
             best = ((il - p).abs(), first);
@@ -239,7 +251,13 @@ fn other_scalings(sets: &[(&str, Instance)]) {
                             ),
                             _ => md_trace(&other, k).order(&other, k, GroupOrderReading::CHOSEN),
                         };
-                        let p = cut_order("mhm", inst, k, &order, Cut::Optimal).unwrap();
+                        let p = cut_order(
+                            "mhm",
+                            &microagg::method::Problem::new(inst, k).unwrap(),
+                            &order,
+                            Cut::Optimal,
+                        )
+                        .unwrap();
                         let il = inst.il(p.sse());
                         let ok = matches(il, printed[c]);
                         hits += ok as usize;
