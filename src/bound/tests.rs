@@ -57,6 +57,8 @@ fn every_bound_parameter_is_documented_with_its_default_in_the_listing() {
             assert!(doc.len() > 20, "{}.{key}: a one-line doc", b.name);
             let shown = match &defaults[key] {
                 serde_json::Value::Null => "none".to_string(),
+                // The listing writes a string default bare, as a user types it.
+                serde_json::Value::String(s) => s.clone(),
                 v => v.to_string(),
             };
             let line = format!("{key} = {shown}  {doc}");
