@@ -254,6 +254,8 @@ fn list_shows_every_registered_method() {
         for (key, _) in b.params_doc {
             let shown = match &defaults[key] {
                 serde_json::Value::Null => "none".to_string(),
+                // A string default is written bare, as a user types it.
+                serde_json::Value::String(s) => s.clone(),
                 v => v.to_string(),
             };
             assert!(bounds.contains(&format!("{key} = {shown}")), "{key}");
