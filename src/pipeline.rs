@@ -69,6 +69,24 @@ pub struct StageSpec {
     pub deterministic: bool,
 }
 
+impl StageSpec {
+    /// The stage named `name` of the registered method `info`, with the parameters `given`
+    /// checked and their defaults filled in, and its randomness as declared for them.
+    pub fn registered(
+        name: &str,
+        info: &crate::method::MethodInfo,
+        given: &serde_json::Map<String, Value>,
+    ) -> Result<StageSpec> {
+        let prepared = info.prepare(given)?;
+        Ok(StageSpec {
+            name: name.to_string(),
+            deterministic: info.is_deterministic(&prepared.params),
+            params: prepared.params,
+            maker: prepared.maker,
+        })
+    }
+}
+
 /// What one stage did.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageRecord {
@@ -169,13 +187,7 @@ impl Pipeline {
                 _ => {}
             }
             let params = given.get(*name).cloned().unwrap_or_default();
-            let prepared = info.prepare(&params)?;
-            stages.push(StageSpec {
-                name: name.to_string(),
-                deterministic: info.is_deterministic(&prepared.params),
-                params: prepared.params,
-                maker: prepared.maker,
-            });
+            stages.push(StageSpec::registered(name, &info, &params)?);
         }
         // Parameters addressed to a method that is not in the pipeline are mistakes.
         for name in &names {

@@ -274,16 +274,8 @@ fn stage(
             ));
         }
         let info = registry::find(&name).map_err(to_py)?;
-        let prepared = info
-            .prepare(&tables.remove(&name).unwrap_or_default())
-            .map_err(to_py)?;
-        let deterministic = info.is_deterministic(&prepared.params);
-        return Ok(StageSpec {
-            name,
-            params: prepared.params,
-            maker: prepared.maker,
-            deterministic,
-        });
+        let given = tables.remove(&name).unwrap_or_default();
+        return StageSpec::registered(&name, &info, &given).map_err(to_py);
     }
     match kind_of(item)?.as_deref() {
         Some("ils") => ils_stage(py, item, tables.remove("ils").unwrap_or_default(), hooks),
