@@ -70,9 +70,10 @@
 //! master, geometry, centre, box, pools, best certified value, time accounting), runs a
 //! [`Schedule`] of phases (one file each under [`phases`]; the options' schedule from
 //! [`Schedule::from_options`], whose [`TimeShares`] turn the options' fractions into phase
-//! ends) and rounds the best value outward; every report goes to a [`ColgenObserver`]. This
-//! file keeps the options, the result and the rounding shared by the bounds (over the
-//! project's ~500 lines with its unit tests).
+//! ends) and rounds the best value outward; every report goes to a [`ColgenObserver`]. The
+//! options are in `options.rs`, the result, errors and progress reports in `result.rs`, the
+//! outward rounding shared by the bounds and their verifier in `rounding.rs`, and the start
+//! partitions' checks in `seed.rs`.
 //!
 //! ## Complexity
 //! O(n^2) memory for the distance matrix (refused beyond [`pricing::MAX_RECORDS`]); per
@@ -104,12 +105,16 @@ pub mod incumbent_box;
 pub mod master;
 pub mod master_upper;
 pub mod observer;
+mod options;
 pub mod pairs;
 pub mod phases;
 pub mod pool_master;
 pub mod pricing;
 pub mod record_share;
+mod result;
+mod rounding;
 pub mod schedule;
+mod seed;
 pub mod signed_anchors;
 pub mod smoothing;
 pub mod state;
@@ -117,522 +122,24 @@ pub mod subgrad;
 pub mod verify;
 
 use super::nn_bound;
-use super::UNIT_ROUNDOFF;
 use crate::deadline::Deadline;
-use crate::SolverError;
 use cuts::CutDuals;
 use master::Master;
 use observer::Gated;
 pub use observer::{ColgenObserver, Quiet};
+pub use options::ColgenOptions;
 use pricing::Geometry;
+pub use result::{ColgenBound, ColgenError, ColgenProgress};
+pub(crate) use rounding::{
+    lagrangian_rounded, lagrangian_with_cuts, least_rc_lagrangian, rounded_with_cuts,
+};
+pub use rounding::{least_rc_margin, rc_margin, verifiable_claim};
 pub use schedule::{Phase, PhaseBudget, Schedule, Share, Step, TimeShares};
-use state::{group_cost, ColgenSetup, ColgenState};
-use std::collections::HashSet;
+use seed::seed_groups;
+pub use seed::start_groups;
+use state::{ColgenSetup, ColgenState};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// Parameters of the column generation bound (see [`ColgenOptions::DOC`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ColgenOptions {
-    /// Wall-clock limit in seconds for the whole computation.
-    pub time_limit: f64,
-    /// Most iterations (master solves).
-    pub max_iterations: usize,
-    /// Smoothing weight alpha in [0, 1) of the previous separation point.
-    pub smoothing: f64,
-    /// Most columns added per iteration (0: n).
-    pub max_columns_per_iteration: usize,
-    /// Neighbours of each seed record considered by the heuristic pricing.
-    pub pool: usize,
-    /// Exact pricing every this many iterations (0: only when heuristic pricing fails and at
-    /// the end).
-    pub exact_every: usize,
-    /// Branch-and-bound nodes per exact pricing call.
-    pub exact_nodes: u64,
-    /// On heuristic failure, exact pricing stops after finding this many negative columns
-    /// (its bound is then valid but weaker; the final and periodic calls never stop early).
-    pub exact_stop_after: usize,
-    /// Fraction of the time limit kept for the final exact pricing.
-    pub final_fraction: f64,
-    /// Reduced costs above `-tol` count as nonnegative for column generation.
-    pub tol: f64,
-    /// Box stabilisation (du Merle et al. 1999, boxstep form): half-width of the dual box
-    /// around the stability centre, relative to the mean |centre| (0: no box, Wentges
-    /// smoothing only). The box doubles whenever pricing proves no negative column while
-    /// the box is binding.
-    pub box_width: f64,
-    /// Re-solve the master with the interior point method (no crossover) instead of primal
-    /// simplex from the kept basis: central duals, faster on large degenerate masters.
-    pub ipm: bool,
-    /// Drop a generated column once its reduced cost was positive at this many consecutive
-    /// master solves (0: never); the start partitions' columns are kept.
-    pub drop_after: usize,
-    /// Rounds of subset-row cut separation after the master converged (0: no cuts).
-    pub cut_rounds: usize,
-    /// Most cuts added per round.
-    pub cuts_per_round: usize,
-    /// Least violation `lhs - 1` of a cut to be added.
-    pub cut_violation: f64,
-    /// One progress line per iteration (and per step of the ascents), sent to the observer
-    /// of [`colgen_bound_stoppable`] (the workbench prints it on stderr).
-    pub progress: bool,
-    /// Evaluate the medoid-anchored Lagrangian bound ([`anchors`], proofs/P20): exact pricing
-    /// with the incumbent reset at every anchor (slower per call), bound from the
-    /// `floor(n/k)` most negative per-anchor minima; without cuts the search runs at the
-    /// anchor threshold `tau` of `anchor_threshold` (then it never ends the column
-    /// generation: a finished search proves only `rc >= tau`). With `box_width` and
-    /// `nn_ascent`, the box starts around the line search's best point (box step).
-    pub anchor_bound: bool,
-    /// Fraction of the time limit for a line search from the nn duals along the slack
-    /// direction of the best start partition ([`ascent`], before the column generation; 0:
-    /// none). Its best point becomes the first stability centre.
-    pub nn_ascent: f64,
-    /// Fraction of the time limit for a subgradient ascent on the anchored bound after the
-    /// line search ([`subgrad`]; 0: none), certified by exact per-anchor pricing.
-    pub subgradient: f64,
-    /// Anchor threshold of the ascent's exact pricing, as a fraction of `UB / floor(n/k)`
-    /// ([`subgrad::SubgradOptions::threshold`]).
-    pub anchor_threshold: f64,
-    /// At the end, a line search from the best bound's duals toward the master's last duals
-    /// (anchored bound with `anchor_threshold`), before the final evaluation.
-    pub lp_segment: bool,
-    /// After that line search, push-and-project steps from its best point along the same
-    /// direction ([`subgrad::push_project`]: candidates projected onto the master's columns
-    /// and the negative groups met, each certified); takes half of the time left for the
-    /// final phase from the line search.
-    pub push_project: bool,
-    /// Certified Wentges smoothing ([`smoothing`]) instead of the heuristic loop when a
-    /// certified centre exists (after `nn_ascent`): every smoothed point `alpha y_centre +
-    /// (1 - alpha) y_LP` is certified by per-anchor exact pricing at the anchor threshold,
-    /// its negative groups enter the master, a better value moves the centre.
-    pub certified_smoothing: bool,
-    /// With `certified_smoothing`: adapt `alpha` by the subgradient rule of Pessoa et al.
-    /// (2018) instead of keeping `smoothing`.
-    pub auto_smoothing: bool,
-    /// With `certified_smoothing` or `push_project`: stop a check's search once its value
-    /// provably cannot beat the best certified value ([`pricing::StopBelow`]; effort only,
-    /// every value stays valid).
-    pub stop_early: bool,
-    /// End the main loop once the master's value has not moved (relative 1e-7) for this
-    /// many iterations, giving its remaining time to the final phase (0: never).
-    pub stall_iterations: usize,
-    /// With `lp_segment`: this fraction of the time limit (taken off push-and-project's end)
-    /// re-certifies the best point at smaller anchor thresholds (0: none).
-    pub tighten_fraction: f64,
-    /// With `lp_segment`: this fraction of the time limit (taken off push-and-project's end,
-    /// before the tightening's share) restarts push-and-project from the best point along the
-    /// slack direction of the best start partition, recomputed after each round
-    /// ([`subgrad::slack_push`]; 0: none). The line search then takes at most half of the
-    /// time before this share. With `tighten_fraction`, below `final_fraction`.
-    pub slack_push: f64,
-    /// With `lp_segment`: this fraction of the time limit (taken off the final phase's end,
-    /// after the slack rounds and before the tightening's share) grows an unboxed restricted
-    /// master from the best point's negative groups and certifies midpoints between that
-    /// point and the master's duals ([`pool_master::pool_master_push`]; 0: none). With
-    /// `slack_push` and `tighten_fraction`, below `final_fraction`.
-    pub pool_master: f64,
-    /// The pool master's midpoints are taken with the last point that raised the bound
-    /// instead of with its start ([`pool_master::PoolMasterSettings::moving_centre`]).
-    pub pool_master_moving_centre: bool,
-    /// Push-and-project and the slack rounds bring each candidate onto the pool's groups by
-    /// the least total lowering (a covering LP, [`subgrad::GroupPool::project_lp`]) instead of
-    /// cyclic projections: the candidates keep more of `sum y` (study-colgen.txt 18-lp).
-    pub lp_projection: bool,
-    /// After the bound, solve the run's columns as a restricted master without box and
-    /// cuts within this many further seconds ([`master_upper`]: a value above the LP
-    /// relaxation's optimum, an estimate; 0: not done).
-    pub master_upper_seconds: f64,
-    /// Before the column generation, column generation on an aggregated master whose rows
-    /// are super-points (identical records, and records the start partitions keep
-    /// together), split where negative columns cut them ([`phases::aggregate`],
-    /// proofs/P24); its columns then seed the full master.
-    pub aggregate: bool,
-    /// The du Merle box around each record's dual estimated from the best start partition
-    /// ([`incumbent_box`]: the cost of removing it from its group and of adding it to the
-    /// nearest other group) instead of the uniform box around the nn duals, in the full
-    /// master and (with `aggregate`) the aggregated one. Needs `box_width > 0`.
-    pub incumbent_box: bool,
-}
-
-impl Default for ColgenOptions {
-    fn default() -> Self {
-        ColgenOptions {
-            time_limit: 60.0,
-            max_iterations: 10_000,
-            smoothing: 0.5,
-            max_columns_per_iteration: 0,
-            pool: 0,
-            exact_every: 0,
-            exact_nodes: 2_000_000,
-            exact_stop_after: 200,
-            final_fraction: 0.25,
-            tol: 1e-7,
-            box_width: 0.0,
-            ipm: false,
-            drop_after: 20,
-            cut_rounds: 0,
-            cuts_per_round: 800,
-            cut_violation: 1e-3,
-            progress: false,
-            anchor_bound: false,
-            nn_ascent: 0.0,
-            subgradient: 0.0,
-            anchor_threshold: 0.005,
-            lp_segment: false,
-            push_project: false,
-            certified_smoothing: false,
-            auto_smoothing: false,
-            stop_early: false,
-            stall_iterations: 0,
-            tighten_fraction: 0.0,
-            slack_push: 0.0,
-            pool_master: 0.0,
-            pool_master_moving_centre: false,
-            lp_projection: false,
-            master_upper_seconds: 0.0,
-            aggregate: false,
-            incumbent_box: false,
-        }
-    }
-}
-
-impl ColgenOptions {
-    /// One line per parameter: name, default, meaning.
-    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
-        ("time_limit", "60", "wall-clock seconds for the whole bound"),
-        ("max_iterations", "10000", "most master solves"),
-        ("smoothing", "0.5", "dual smoothing weight alpha of the previous separation point, in [0, 1)"),
-        ("max_columns_per_iteration", "0", "most columns added per iteration (0: n)"),
-        ("pool", "0", "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))"),
-        ("exact_every", "0", "exact (branch-and-bound) pricing every this many iterations (0: only on heuristic failure and at the end)"),
-        ("exact_nodes", "2000000", "branch-and-bound node budget per exact pricing call"),
-        ("exact_stop_after", "200", "on heuristic failure, exact pricing stops after this many negative columns"),
-        ("final_fraction", "0.25", "fraction of the time limit reserved for the final exact pricing"),
-        ("tol", "1e-7", "reduced costs above -tol count as nonnegative"),
-        ("box_width", "0", "dual box half-width around the stability centre, relative to mean |centre| (0: no box; with a box, smoothing is off)"),
-        ("ipm", "false", "re-solve the master by interior point (no crossover) instead of warm primal simplex"),
-        ("drop_after", "20", "drop a generated column after this many consecutive solves with positive reduced cost (0: never)"),
-        ("cut_rounds", "0", "rounds of subset-row cuts on record triples after the master converged (0: none; proofs/P14)"),
-        ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
-        ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
-        ("progress", "false", "one progress line per iteration on stderr"),
-        ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 8)"),
-        ("subgradient", "0", "fraction of the time limit for a subgradient ascent on the anchored bound after the line search, certified by exact per-anchor pricing (0: none; proofs/P20)"),
-        ("anchor_threshold", "0.005", "anchor threshold tau of the ascent's exact pricing, as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)"),
-        ("lp_segment", "false", "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)"),
-        ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
-        ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
-        ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
-        ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
-        ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)"),
-        ("pool_master", "0", "with lp_segment: fraction of the time limit, after the slack rounds, for an unboxed restricted master grown from the best point's negative groups, whose midpoints with that point are certified; with slack_push and tighten_fraction below final_fraction (0: none)"),
-        ("pool_master_moving_centre", "false", "with pool_master: each midpoint is taken with the last midpoint that raised the bound instead of with the phase's start point"),
-        ("lp_projection", "false", "with push_project or slack_push: bring each candidate onto the pool's groups by the least total lowering (a covering LP) instead of cyclic projections"),
-        ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
-        ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
-        ("master_upper_seconds", "0", "after the bound, seconds for the run's columns as an unboxed, cut-free restricted master: its value lies above the LP relaxation (an estimate with HiGHS' tolerance; 0: not done)"),
-        ("aggregate", "false", "before the column generation, column generation on an aggregated master whose rows are super-points (identical records, and records the start partitions keep together), split where negative columns cut them; its columns seed the full master (proofs/P24)"),
-        ("incumbent_box", "false", "the dual box of each record placed between the cost of removing it from its group in the best start partition and of adding it to the nearest other group, instead of the uniform box around the nn duals (needs box_width > 0; with aggregate, also in the aggregated master)"),
-        ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
-    ];
-
-    /// The ranges and combinations every run checks first (`Err(Params)` names the option);
-    /// public so that a driver of several runs can refuse bad options before the first.
-    pub fn check(&self) -> Result<(), ColgenError> {
-        let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
-        if self.time_limit.is_nan() || self.time_limit <= 0.0 {
-            return bad("time_limit must be positive");
-        }
-        if !(0.0..1.0).contains(&self.smoothing) {
-            return bad("smoothing must be in [0, 1)");
-        }
-        if !(0.0..1.0).contains(&self.final_fraction) {
-            return bad("final_fraction must be in [0, 1)");
-        }
-        if !(0.0..1.0).contains(&self.tighten_fraction) {
-            return bad("tighten_fraction must be in [0, 1)");
-        }
-        if !(0.0..1.0).contains(&self.slack_push) {
-            return bad("slack_push must be in [0, 1)");
-        }
-        if !(0.0..1.0).contains(&self.pool_master) {
-            return bad("pool_master must be in [0, 1)");
-        }
-        if self.pool_master_moving_centre && self.pool_master == 0.0 {
-            return bad("pool_master_moving_centre needs pool_master above 0 (it moves that phase's centre)");
-        }
-        if self.master_upper_seconds.is_nan() || self.master_upper_seconds < 0.0 {
-            return bad("master_upper_seconds must be nonnegative");
-        }
-        if self.box_width.is_nan() || self.box_width < 0.0 {
-            return bad("box_width must be nonnegative");
-        }
-        if self.incumbent_box && self.box_width == 0.0 {
-            return bad("incumbent_box needs box_width above 0 (the boxed master it places)");
-        }
-        if self.tol.is_nan() || self.tol < 0.0 {
-            return bad("tol must be nonnegative");
-        }
-        if !(0.0..1.0).contains(&self.nn_ascent) {
-            return bad("nn_ascent must be in [0, 1)");
-        }
-        if !(0.0..1.0).contains(&self.anchor_threshold) {
-            return bad("anchor_threshold must be in [0, 1)");
-        }
-        if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
-            return bad("cut_violation must be positive");
-        }
-        // How the phases share the time: checked where the shares are turned into ends.
-        TimeShares::of(self).check().map_err(ColgenError::Params)
-    }
-}
-
-/// Why the bound could not be computed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ColgenError {
-    /// Bad data.
-    #[error(transparent)]
-    Input(#[from] SolverError),
-    /// Labels of the wrong length, or a group below k records.
-    #[error("initial partition: {0}")]
-    BadLabels(String),
-    /// Bad option value.
-    #[error("colgen parameters: {0}")]
-    Params(String),
-    /// More records than the distance matrix allows.
-    #[error("colgen keeps the n x n distance matrix: at most {max} records, got {n}")]
-    TooLarge { n: usize, max: usize },
-    /// HiGHS failed.
-    #[error("HiGHS: {0}")]
-    Lp(String),
-}
-
-/// The column generation bound and how it was obtained.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ColgenBound {
-    /// Certified lower bound on the optimal SSE: max of the rounded Lagrangian bounds and the
-    /// nn bound.
-    pub lower_bound: f64,
-    /// Best rounded Lagrangian bound alone.
-    pub lagrangian: f64,
-    /// The duals that prove `lagrangian` (empty when no Lagrangian bound was computed): what
-    /// a bound certificate records (`proofs/P13-bound-certificates.md`).
-    pub duals: Vec<f64>,
-    /// The subset-row cuts of the duals that prove `lagrangian` (triples of records) and their
-    /// duals `sigma <= 0` (empty without cuts; proofs/P14).
-    pub cut_triples: Vec<[u32; 3]>,
-    pub cut_duals: Vec<f64>,
-    /// Anchor threshold `tau <= 0` of the anchored bound that proves `lagrangian` (proofs/P20;
-    /// 0: exact per-anchor minima or the plain bound); a certificate records it.
-    pub anchor_threshold: f64,
-    /// Master LP value when column generation first converged, before any cut (NaN if it
-    /// never converged).
-    pub root_lp: f64,
-    /// Master LP value when column generation last converged (with the cuts of the rounds
-    /// before; NaN if it never converged).
-    pub converged_lp: f64,
-    /// Cut rounds done and cuts added.
-    pub cut_rounds: usize,
-    pub cuts: usize,
-    /// The nn bound (rounded).
-    pub nn: f64,
-    /// Last restricted master LP value (not a bound; equals the master LP optimum when
-    /// `converged`).
-    pub lp_value: f64,
-    /// Master solves.
-    pub iterations: usize,
-    /// Columns in the master at the end.
-    pub columns: usize,
-    /// Columns dropped by column management (`drop_after`).
-    pub dropped_columns: usize,
-    /// Times the dual box was widened (`box_width`).
-    pub box_widenings: usize,
-    /// `floor(n/k) * min(0, RC_lb)` of the best Lagrangian bound (<= 0): how much the proven
-    /// pricing bound costs.
-    pub last_pricing_gap: f64,
-    /// Whether the exact pricing of the best Lagrangian bound ran to completion.
-    pub pricing_exact: bool,
-    /// Whether column generation converged (exact pricing found no negative column at the
-    /// LP duals) and, with `cut_rounds > 0`, no further cut round was due (no violated cut
-    /// or the rounds used up). A run stopped by the time limit during a cut round reports
-    /// false; `converged_lp` then holds the last LP value that pricing proved.
-    pub converged: bool,
-    /// Exact pricing calls and their total nodes.
-    pub exact_calls: usize,
-    pub exact_nodes: u64,
-    /// Simplex iterations over all master solves.
-    pub simplex_iterations: i64,
-    /// Wall-clock seconds: total, in master solves, heuristic pricing, exact pricing.
-    pub seconds: f64,
-    pub lp_seconds: f64,
-    pub heuristic_seconds: f64,
-    pub exact_seconds: f64,
-    /// The run's columns as an unboxed, cut-free restricted master
-    /// (`master_upper_seconds`; None when not asked or not solved in time).
-    pub master_upper: Option<master_upper::MasterUpper>,
-    /// Why a master solve gave no solution (HiGHS without an optimum after its retries, or
-    /// a failed check): the column generation stopped there and the bound is the best one
-    /// certified before (at least the nn bound); `None` when every solve succeeded.
-    pub lp_error: Option<String>,
-    /// What the aggregation phase did (`aggregate`; None when it did not run).
-    pub aggregation: Option<aggregation::AggregationReport>,
-}
-
-impl ColgenBound {
-    /// A run's result before its first Lagrangian bound: the nn bound `nn` alone.
-    fn empty(nn: f64) -> Self {
-        ColgenBound {
-            lower_bound: nn,
-            lagrangian: f64::NEG_INFINITY,
-            duals: Vec::new(),
-            cut_triples: Vec::new(),
-            cut_duals: Vec::new(),
-            anchor_threshold: 0.0,
-            root_lp: f64::NAN,
-            converged_lp: f64::NAN,
-            cut_rounds: 0,
-            cuts: 0,
-            nn,
-            lp_value: f64::NAN,
-            iterations: 0,
-            columns: 0,
-            dropped_columns: 0,
-            box_widenings: 0,
-            last_pricing_gap: f64::NEG_INFINITY,
-            pricing_exact: false,
-            converged: false,
-            exact_calls: 0,
-            exact_nodes: 0,
-            simplex_iterations: 0,
-            seconds: 0.0,
-            lp_seconds: 0.0,
-            heuristic_seconds: 0.0,
-            exact_seconds: 0.0,
-            master_upper: None,
-            lp_error: None,
-            aggregation: None,
-        }
-    }
-}
-
-/// Rounded Lagrangian bound `sum y + floor(n/k) min(0, rc_lb)` for computed `rc_lb`, with the
-/// margins of proofs/P09: `eps_rc` absolute on the pricing bound, `2 n u sum|y|` on the sum.
-pub(crate) fn lagrangian_rounded(y: &[f64], groups_max: usize, rc_lb: f64, eps_rc: f64) -> f64 {
-    let n = y.len() as f64;
-    let sum: f64 = y.iter().sum();
-    let abs: f64 = y.iter().map(|v| v.abs()).sum();
-    let sum_low = sum - 2.0 * (n + 1.0) * UNIT_ROUNDOFF * abs;
-    let rc = rc_lb.min(0.0) - eps_rc;
-    let prod = groups_max as f64 * rc; // <= 0
-    let prod_low = prod - 2.0 * UNIT_ROUNDOFF * prod.abs();
-    let total = sum_low + prod_low;
-    (total - 2.0 * UNIT_ROUNDOFF * total.abs()).next_down()
-}
-
-/// The claim a producer writes for a Lagrangian value `value` it computed at record duals `y`
-/// and cuts `cuts` (proofs/P13 "The claim a producer writes"): `value` lowered by
-/// `4 g M + 32 (n + g + 4) u (Y + |value| + 4 g M)` and one step more (`g = floor(n/k)`, `M`
-/// = [`least_rc_margin`], the rounding of one computed reduced cost at most 0, `Y` the dual
-/// magnitude `sum |y| + sum w_C b_C`). The verifier recomputes the bound with its own
-/// searches, whose per-anchor values differ from the producer's (a search cut by the
-/// producer's deadline, another summation) by rounding, so an unlowered claim can exceed
-/// the recomputation in its last bits and be rejected. Never above `value` (so as valid as
-/// `value`); a value that is not finite is returned as it is.
-pub fn verifiable_claim(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals, value: f64) -> f64 {
-    if !value.is_finite() {
-        return value;
-    }
-    let g = (geo.n / geo.k) as f64;
-    let duals: f64 = y.iter().map(|v| v.abs()).sum::<f64>() + cuts.total_weight();
-    let shift = 4.0 * g * least_rc_margin(geo, y, d, cuts);
-    let rounding = 32.0 * (geo.n as f64 + g + 4.0) * UNIT_ROUNDOFF * (duals + value.abs() + shift);
-    (value - (shift + rounding)).next_down()
-}
-
-/// The sum of the `m` largest `|y_i|` (largest first), the dual magnitude both rounding
-/// margins charge.
-fn sum_largest_abs(y: &[f64], m: usize) -> f64 {
-    let mut abs_y: Vec<f64> = y.iter().map(|v| v.abs()).collect();
-    abs_y.sort_unstable_by(|a, b| b.total_cmp(a));
-    abs_y.iter().take(m).sum()
-}
-
-/// Absolute rounding margin for computed reduced-cost bounds (proofs/P09): every computed
-/// quantity is a sum of at most `ops` roundings over terms of total magnitude at most
-/// `scale`, so its error is below `ops u scale`; a factor 4 covers the comparison chain.
-/// With cuts, a group's penalty adds at most `b_C` weights per cut (`b_C` its right side; 1
-/// for the cuts of P14), of total magnitude at most `sum_C w_C b_C` (proofs/P14, P21).
-pub fn rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
-    let k = geo.k;
-    let top = sum_largest_abs(y, 2 * k);
-    let scale = (2 * k * 2 * k) as f64 * geo.max_dist + top + cuts.total_weight();
-    let ops = (3 * d + 8 * k * k + 2 * geo.n + 16 + cuts.penalty_terms()) as f64;
-    4.0 * ops * UNIT_ROUNDOFF * scale
-}
-
-/// Absolute rounding margin on the least reduced cost proven by one search with a shared
-/// incumbent (`ExactSearch::new(cuts)`, `ExactSearch::pairs`) and by the weak
-/// bound ([`weak_rc_bound`]): `4 ops u Y` with `Y` the sum of the `2k` largest `|y_i|` and
-/// `ops = 3d + 8k^2 + 8k + 16` plus the penalty operations of one group
-/// ([`CutDuals::path_terms`]). Proof: proofs/P09, "The least reduced cost of one search": a
-/// decision taken on a computed value can be wrong only for a group whose exact value is
-/// below the incumbent (<= 0), and then the terms of that value add up to at most `3Y`, so
-/// neither the largest distance nor `n` enters (unlike [`rc_margin`], which also covers the
-/// sums over anchors of proofs/P20 and stays the margin there).
-pub fn least_rc_margin(geo: &Geometry, y: &[f64], d: usize, cuts: &CutDuals) -> f64 {
-    let k = geo.k;
-    let top = sum_largest_abs(y, 2 * k);
-    let ops = (3 * d + 8 * k * k + 8 * k + 16 + cuts.path_terms(2 * k)) as f64;
-    4.0 * ops * UNIT_ROUNDOFF * top
-}
-
-/// [`lagrangian_with_cuts`] for a pricing bound `rc_lb` proven by one search with a shared
-/// incumbent and the weak bound, with the margin [`least_rc_margin`].
-pub(crate) fn least_rc_lagrangian(
-    geo: &Geometry,
-    y: &[f64],
-    d: usize,
-    cuts: &CutDuals,
-    groups_max: usize,
-    rc_lb: f64,
-) -> f64 {
-    let eps = least_rc_margin(geo, y, d, cuts);
-    rounded_with_cuts(y, cuts, groups_max, rc_lb, eps)
-}
-
-/// The Lagrangian bound proven by record duals `y` and cuts `cuts` (whose weights are the
-/// negated cut duals) for a proven pricing bound `rc_lb` (<= 0): P14's
-/// `sum y + sum sigma b + floor(n/k) rc_lb` (`b` the cuts' right sides, P21), rounded outward. The dual sum is taken over the
-/// concatenation of `y` and `sigma`, so P09's rounding margin covers both.
-pub(crate) fn lagrangian_with_cuts(
-    geo: &Geometry,
-    y: &[f64],
-    d: usize,
-    cuts: &CutDuals,
-    groups_max: usize,
-    rc_lb: f64,
-) -> f64 {
-    let eps = rc_margin(geo, y, d, cuts);
-    rounded_with_cuts(y, cuts, groups_max, rc_lb, eps)
-}
-
-/// [`lagrangian_rounded`] over the record duals `y` followed by the cut duals `sigma`, each
-/// repeated right-side times ([`CutDuals::rhs_terms`]; one dual sum, so P09's rounding
-/// margin covers both); `y` alone when there are no cuts.
-pub(crate) fn rounded_with_cuts(
-    y: &[f64],
-    cuts: &CutDuals,
-    groups_max: usize,
-    rc_lb: f64,
-    eps_rc: f64,
-) -> f64 {
-    if cuts.is_empty() {
-        return lagrangian_rounded(y, groups_max, rc_lb, eps_rc);
-    }
-    let mut all = y.to_vec();
-    all.extend(cuts.rhs_terms());
-    lagrangian_rounded(&all, groups_max, rc_lb, eps_rc)
-}
 
 /// Column generation lower bound for the `n` records of `x` (row-major, `d` columns) and
 /// minimum group size `k`, starting from the feasible partition `labels` (any label values;
@@ -646,59 +153,6 @@ pub fn colgen_bound(
     opts: &ColgenOptions,
 ) -> Result<ColgenBound, ColgenError> {
     colgen_bound_from(x, n, d, k, &[labels], opts)
-}
-
-/// The groups of a labels vector (members ascending, groups in order of first appearance),
-/// checked: `n` labels, every group at least `k` records.
-pub fn start_groups(labels: &[usize], n: usize, k: usize) -> Result<Vec<Vec<u32>>, String> {
-    if labels.len() != n {
-        return Err(format!("{} labels for {n} records", labels.len()));
-    }
-    let mut groups: Vec<Vec<u32>> = Vec::new();
-    let mut slot: std::collections::BTreeMap<usize, usize> = Default::default();
-    for (i, &l) in labels.iter().enumerate() {
-        let g = *slot.entry(l).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(i as u32);
-    }
-    if let Some(g) = groups.iter().find(|g| g.len() < k) {
-        return Err(format!(
-            "group of record {} (label {}) has {} records, fewer than k = {k}",
-            g[0],
-            labels[g[0] as usize],
-            g.len()
-        ));
-    }
-    Ok(groups)
-}
-
-/// A report while the bound runs (module doc, "Stopping"): sent after every master
-/// iteration and every phase.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ColgenProgress {
-    /// Seconds since the kernel started.
-    pub seconds: f64,
-    /// The best certified bound so far: the larger of the best Lagrangian bound and nn.
-    pub lower_bound: f64,
-    /// The best Lagrangian bound so far (None before the first one).
-    pub lagrangian: Option<f64>,
-    /// Master solves so far and the last master value (NaN before the first).
-    pub iterations: usize,
-    pub lp_value: f64,
-}
-
-impl ColgenProgress {
-    fn of(out: &ColgenBound, start: Instant) -> Self {
-        ColgenProgress {
-            seconds: start.elapsed().as_secs_f64(),
-            lower_bound: out.lagrangian.max(out.nn),
-            lagrangian: out.lagrangian.is_finite().then_some(out.lagrangian),
-            iterations: out.iterations,
-            lp_value: out.lp_value,
-        }
-    }
 }
 
 /// [`colgen_bound`] with the master seeded by the groups of several feasible partitions
@@ -805,45 +259,6 @@ pub fn colgen_bound_scheduled(
     Ok(out)
 }
 
-/// The start partitions' distinct groups (in order of first appearance), the set of them,
-/// and the partition of least SSE; every partition checked ([`start_groups`]).
-#[allow(clippy::type_complexity)]
-fn seed_groups(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    starts: &[&[usize]],
-) -> Result<(Vec<Vec<u32>>, HashSet<Vec<u32>>, Vec<Vec<u32>>), ColgenError> {
-    if starts.is_empty() {
-        return Err(ColgenError::BadLabels("no start partition".into()));
-    }
-    let mut groups: Vec<Vec<u32>> = Vec::new();
-    let mut known: HashSet<Vec<u32>> = HashSet::new();
-    let mut partitions = Vec::with_capacity(starts.len());
-    for (s, labels) in starts.iter().enumerate() {
-        let gs = start_groups(labels, n, k).map_err(|m| {
-            ColgenError::BadLabels(if starts.len() > 1 {
-                format!("start partition {}: {m}", s + 1)
-            } else {
-                m
-            })
-        })?;
-        for g in &gs {
-            if known.insert(g.clone()) {
-                groups.push(g.clone());
-            }
-        }
-        partitions.push(gs);
-    }
-    let sse = |gs: &Vec<Vec<u32>>| gs.iter().map(|g| group_cost(x, d, g)).sum::<f64>();
-    let best_start = partitions
-        .into_iter()
-        .min_by(|a, b| sse(a).total_cmp(&sse(b)))
-        .expect("at least one start");
-    Ok((groups, known, best_start))
-}
-
 /// The result of a finished run: the centre's duals split into record and cut duals, the
 /// best value lowered to the claim a certificate verifies (P13), the counters.
 fn finish(state: ColgenState) -> (ColgenBound, Master) {
@@ -902,6 +317,7 @@ fn master_upper_after(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SolverError;
 
     #[test]
     fn two_clusters_converge_to_the_optimum() {
