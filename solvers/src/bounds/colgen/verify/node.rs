@@ -1,0 +1,145 @@
+//! # Verification of a branch-and-price node and of the tree's cover
+//!
+//! The bound that duals prove over the region of one Ryan-Foster node (the partitions that
+//! satisfy its together / apart decisions; proofs/P17, P18), and whether a set of leaves
+//! covers every partition ([`tree_covers`]).
+//!
+//! ## Complexity
+//! A node: O(n^2 d) plus one exact pricing pass restricted to the compatible groups. The
+//! cover: O(total decisions · depth).
+//!
+//! ## References
+//! - Ryan, D. M. and Foster, B. A. (1981). An integer programming approach to scheduling.
+//!   Computer Scheduling of Public Transport, North-Holland, 269-280.
+//! - proofs/P17-branch-and-price.md, proofs/P18-bnp-certificates.md.
+
+use super::super::cuts::Cut;
+use super::super::least_rc_lagrangian;
+use super::super::pairs::PairConstraints;
+use super::super::pricing::{weak_rc_bound, ExactSearch};
+use super::inputs::{prepare, unlimited_budget};
+use super::{VerifiedBound, NOTHING_PROVEN};
+use crate::SolverError;
+use std::time::Instant;
+
+/// The bound that duals prove over one branch-and-price node's region (proofs/P17, P18):
+/// the partitions into groups of `k..2k-1` records that satisfy the together / apart
+/// `decisions` `(a, b, together?)`. Inputs are checked as in [`verify_lagrangian_cuts`] (and
+/// each decision must name two distinct records of `0..n`); a node whose decisions leave no
+/// such partition ([`PairConstraints::infeasible`]) has the bound `+infinity` whatever the
+/// duals; otherwise the bound is `sum y + sum sigma + floor(n/k) min(0, R)` with `R` the
+/// least reduced cost (cut penalties included) over the groups compatible with the
+/// decisions, from this crate's own pricing without a node budget, rounded outward. The cuts
+/// are rank-1 cuts ([`Cut`]: subset-row triples, the 4- and 5-record cuts and the larger
+/// cuts with right side `floor(p(C) / q)` of proofs/P21), each record of `0..n`.
+#[allow(clippy::too_many_arguments)]
+pub fn verify_node_bound(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    cuts: &[Cut],
+    sigma: &[f64],
+    decisions: &[(u32, u32, bool)],
+    deadline: Option<Instant>,
+) -> Result<VerifiedBound, SolverError> {
+    let pairs = pair_constraints(n, decisions)?;
+    crate::error::check_rows(x, n, d, k)?;
+    if pairs.infeasible(k) {
+        return Ok(VerifiedBound {
+            lower_bound: f64::INFINITY,
+            rc_lower_bound: 0.0,
+            pricing_exact: true,
+            nodes: 0,
+        });
+    }
+    let Some(p) = prepare(x, n, d, k, y, cuts, sigma)? else {
+        return Ok(NOTHING_PROVEN);
+    };
+    let weak = weak_rc_bound(&p.geo, y);
+    let exact = ExactSearch::new(&p.cuts).pairs(Some(&pairs)).run(
+        &p.geo,
+        y,
+        unlimited_budget(deadline),
+        &mut Vec::new(),
+    );
+    // The weak bound holds over all groups, hence over the compatible ones.
+    let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
+    Ok(VerifiedBound {
+        lower_bound: least_rc_lagrangian(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
+        rc_lower_bound,
+        pricing_exact: exact.exact,
+        nodes: exact.nodes,
+    })
+}
+
+/// The decisions as [`PairConstraints`], each checked (two distinct records of `0..n`).
+fn pair_constraints(
+    n: usize,
+    decisions: &[(u32, u32, bool)],
+) -> Result<PairConstraints, SolverError> {
+    let mut pc = PairConstraints::new(n);
+    for (j, &(a, b, together)) in decisions.iter().enumerate() {
+        if a as usize >= n || b as usize >= n || a == b {
+            return Err(SolverError::BadDecision {
+                message: format!(
+                    "decision {j}: ({a}, {b}) is not a pair of distinct records of 0..{n}"
+                ),
+            });
+        }
+        if together {
+            pc.add_together(a, b);
+        } else {
+            pc.add_apart(a, b);
+        }
+    }
+    Ok(pc)
+}
+
+/// Whether the decision lists of the leaves of a Ryan-Foster tree cover every partition
+/// (proofs/P18): starting from the empty list, a set of leaves covers a region when one of
+/// them is the region's own list, or all of them continue it with the same pair `(a, b)`
+/// and those continuing "together" and those continuing "apart" each cover their half (the
+/// two halves split the region: `a` and `b` share a group or do not). Err names the first
+/// region that is not covered. O(total decisions · depth).
+pub fn tree_covers(leaves: &[Vec<(u32, u32, bool)>]) -> Result<(), String> {
+    fn norm(t: (u32, u32, bool)) -> (u32, u32, bool) {
+        (t.0.min(t.1), t.0.max(t.1), t.2)
+    }
+    fn covers(
+        leaves: &[&[(u32, u32, bool)]],
+        depth: usize,
+        path: &mut Vec<(u32, u32, bool)>,
+    ) -> Result<(), String> {
+        if leaves.iter().any(|l| l.len() == depth) {
+            return Ok(()); // a leaf holds the whole region
+        }
+        let Some(first) = leaves.first() else {
+            return Err(format!("no leaf covers the region of decisions {path:?}"));
+        };
+        let (a, b, _) = norm(first[depth]);
+        if let Some(l) = leaves.iter().find(|l| {
+            let t = norm(l[depth]);
+            (t.0, t.1) != (a, b)
+        }) {
+            return Err(format!(
+                "after decisions {path:?} leaves branch on both ({a}, {b}) and {:?}",
+                norm(l[depth])
+            ));
+        }
+        for side in [true, false] {
+            let part: Vec<&[(u32, u32, bool)]> = leaves
+                .iter()
+                .copied()
+                .filter(|l| l[depth].2 == side)
+                .collect();
+            path.push((a, b, side));
+            covers(&part, depth + 1, path)?;
+            path.pop();
+        }
+        Ok(())
+    }
+    let all: Vec<&[(u32, u32, bool)]> = leaves.iter().map(|l| l.as_slice()).collect();
+    covers(&all, 0, &mut Vec::new())
+}
