@@ -33,12 +33,15 @@
 //! bound does not depend on this check (it holds for any `y`, `proofs/P09`); the check only
 //! protects the convergence of the column generation.
 //!
-//! **Retries** ([`RETRIES`]): a run that ends without an optimum and not on its time limit
-//! (HiGHS "solve error" or "unknown", seen on degenerate masters of far-apart clusters) is
-//! repeated from a cleared solver, by dual simplex, primal simplex, dual simplex after
+//! **Retries** ([`RETRIES`](solve::RETRIES)): a run that ends without an optimum and not on
+//! its time limit (HiGHS "solve error" or "unknown", seen on degenerate masters of far-apart
+//! clusters) is repeated from a cleared solver, by dual simplex, primal simplex, dual simplex after
 //! presolve and the interior point method with crossover, within the same time limit. When
 //! none succeeds the solve returns no solution and [`Master::failure`] says why; the callers
 //! keep the bound they certified before, as on a time limit (a bound never rests on the LP).
+//!
+//! The columns and rows are here; the solves, their retries and the reading of the duals are
+//! in `solve.rs`.
 //!
 //! ## Complexity
 //! One simplex run per iteration on n rows and the current columns; memory O(nonzeros).
@@ -52,41 +55,18 @@
 //! Huangfu, Q. and Hall, J. A. J. (2018). Parallelizing the dual revised simplex method.
 //! Mathematical Programming Computation 10(1), 119-142 (HiGHS).
 
+mod solve;
+
 use super::cuts::Cut;
 use highs::{ColProblem, Model, Sense};
 use highs_sys::{
-    kHighsCallbackIpmInterrupt, kHighsCallbackSimplexInterrupt, HighsCallbackDataIn,
-    HighsCallbackDataOut, HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange,
-    Highs_clearSolver, Highs_deleteColsByMask, Highs_getModelStatus, Highs_getObjectiveValue,
-    Highs_getSimplexIterationCount, Highs_getSolution, Highs_run, Highs_setCallback,
-    Highs_startCallback, Highs_stopCallback, Highs_zeroAllClocks,
+    HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange, Highs_deleteColsByMask,
 };
-use std::cell::Cell;
-use std::os::raw::{c_char, c_int, c_void};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+#[doc(hidden)]
+pub use solve::fail_next_runs_for_test;
+pub(crate) use solve::stop_when_set;
 
-const MODEL_STATUS_OPTIMAL: HighsInt = 7;
-const MODEL_STATUS_TIME_LIMIT: HighsInt = 13;
-const MODEL_STATUS_UNKNOWN: HighsInt = 15;
-const MODEL_STATUS_INTERRUPT: HighsInt = 17;
-
-/// HiGHS' interrupt callback: asks the run to stop once the flag behind `flag` is set.
-pub(crate) unsafe extern "C" fn stop_when_set(
-    _kind: c_int,
-    _message: *const c_char,
-    _out: *const HighsCallbackDataOut,
-    data_in: *mut HighsCallbackDataIn,
-    flag: *mut c_void,
-) {
-    // SAFETY: `flag` is the `&AtomicBool` that `Master::run` registered for the length of
-    // one run; `data_in` is HiGHS' own, valid for this call when not null.
-    unsafe {
-        if !data_in.is_null() && (*(flag as *const AtomicBool)).load(Ordering::Relaxed) {
-            (*data_in).user_interrupt = 1;
-        }
-    }
-}
+/// What HiGHS' C functions return on an error.
 const STATUS_ERROR: HighsInt = -1;
 
 /// The kept master LP.
@@ -116,7 +96,8 @@ pub struct Master {
     count_row: bool,
     /// Why the last solve gave no solution (not its time limit): [`Master::failure`].
     failure: Option<String>,
-    /// Runs repeated after a run without an optimum ([`RETRIES`]), over all solves.
+    /// Runs repeated after a run without an optimum ([`RETRIES`](solve::RETRIES)), over all
+    /// solves.
     pub retries: usize,
 }
 
@@ -259,20 +240,7 @@ impl Master {
             .collect();
         let value = vec![1.0; index.len()];
         let (lower, upper, starts) = ([f64::NEG_INFINITY], [max_groups as f64], [0]);
-        // SAFETY: one row, index.len() nonzeros, column indices below the column count.
-        let status = unsafe {
-            Highs_addRows(
-                self.model.as_mut_ptr(),
-                1,
-                lower.as_ptr(),
-                upper.as_ptr(),
-                index.len() as HighsInt,
-                starts.as_ptr(),
-                index.as_ptr(),
-                value.as_ptr(),
-            )
-        };
-        if status == STATUS_ERROR {
+        if !self.add_rows(&lower, &upper, &starts, &index, &value) {
             return Err("Highs_addRows failed (count row)".into());
         }
         self.count_row = true;
@@ -296,6 +264,27 @@ impl Master {
         let m = cuts.len();
         let lower = vec![f64::NEG_INFINITY; m];
         let upper: Vec<f64> = cuts.iter().map(|c| f64::from(c.rhs())).collect();
+        let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
+        let mut index: Vec<HighsInt> = Vec::new();
+        let mut value: Vec<f64> = Vec::new();
+        for row in self.cut_rows(cuts) {
+            starts.push(index.len() as HighsInt);
+            for (j, a) in row {
+                index.push(j);
+                value.push(a);
+            }
+        }
+        if !self.add_rows(&lower, &upper, &starts, &index, &value) {
+            return Err("Highs_addRows failed".into());
+        }
+        self.cuts.extend_from_slice(cuts);
+        self.rows_added = true;
+        Ok(())
+    }
+
+    /// The nonzeros `(model column, coefficient)` of each cut's row over the current columns.
+    fn cut_rows(&self, cuts: &[Cut]) -> Vec<Vec<(HighsInt, f64)>> {
+        let m = cuts.len();
         // Row-wise coefficients from one pass over the columns, through the cuts of each
         // record (O(nonzeros of the columns x cuts per record), not O(columns x cuts)): a
         // column enters a cut's row when its weighted count reaches the denominator, with
@@ -327,22 +316,25 @@ impl Master {
             }
             touched.clear();
         }
-        let mut starts: Vec<HighsInt> = Vec::with_capacity(m);
-        let mut index: Vec<HighsInt> = Vec::new();
-        let mut value: Vec<f64> = Vec::new();
-        for row in rows {
-            starts.push(index.len() as HighsInt);
-            for (j, a) in row {
-                index.push(j);
-                value.push(a);
-            }
-        }
-        // SAFETY: arrays sized as HiGHS requires (m rows, index.len() nonzeros, column
-        // indices below the model's column count).
+        rows
+    }
+
+    /// Append rows `lower <= a x <= upper` given row-wise (`starts` per row, column `index`
+    /// and `value` per nonzero) in one `Highs_addRows` call; false when HiGHS refuses them.
+    fn add_rows(
+        &mut self,
+        lower: &[f64],
+        upper: &[f64],
+        starts: &[HighsInt],
+        index: &[HighsInt],
+        value: &[f64],
+    ) -> bool {
+        // SAFETY: arrays sized as HiGHS requires (lower.len() rows, index.len() nonzeros,
+        // column indices below the model's column count).
         let status = unsafe {
             Highs_addRows(
                 self.model.as_mut_ptr(),
-                m as HighsInt,
+                lower.len() as HighsInt,
                 lower.as_ptr(),
                 upper.as_ptr(),
                 index.len() as HighsInt,
@@ -351,12 +343,7 @@ impl Master {
                 value.as_ptr(),
             )
         };
-        if status == STATUS_ERROR {
-            return Err("Highs_addRows failed".into());
-        }
-        self.cuts.extend_from_slice(cuts);
-        self.rows_added = true;
-        Ok(())
+        status != STATUS_ERROR
     }
 
     /// Move the box to `centre +- delta` (boxed masters only; the basis is kept).
@@ -410,233 +397,12 @@ impl Master {
         Ok(removed)
     }
 
-    /// Solve (dual simplex first, then primal simplex from the kept basis, or the interior
-    /// point method when `ipm` is set) within `seconds` and read the duals; `Ok(None)` when
-    /// HiGHS stopped on that time limit, or ended without an optimum even after the retries
-    /// of [`RETRIES`] (then [`Master::failure`] says why; the caller keeps what it has, as
-    /// on a time limit).
-    pub fn solve(&mut self, seconds: f64) -> Result<Option<MasterSolution>, String> {
-        self.solve_stoppable(seconds, None)
-    }
-
-    /// [`Master::solve`] that also stops (`Ok(None)`) within one simplex or interior point
-    /// iteration of `stop` being set (HiGHS' interrupt callback): a single master solve can
-    /// take many seconds.
-    pub fn solve_stoppable(
-        &mut self,
-        seconds: f64,
-        stop: Option<&AtomicBool>,
-    ) -> Result<Option<MasterSolution>, String> {
-        let first = self.solves == 0;
-        self.solves += 1;
-        self.failure = None;
-        // Dual simplex first and after new cuts, primal simplex after new columns.
-        let strategy: HighsInt = if first || self.rows_added { 1 } else { 4 };
-        self.rows_added = false;
-        let mut ipm = !first && self.ipm && strategy == 4;
-        let until = Instant::now() + Duration::from_secs_f64(seconds.clamp(0.0, 1e9));
-        let mut status = self.run(strategy, ipm, false, seconds, stop)?;
-        let mut retries = RETRIES.iter();
-        while ![
-            MODEL_STATUS_OPTIMAL,
-            MODEL_STATUS_TIME_LIMIT,
-            MODEL_STATUS_INTERRUPT,
-        ]
-        .contains(&status)
-        {
-            let Some(rung) = retries.next() else {
-                self.set_option("presolve", "off")?;
-                self.failure = Some(format!(
-                    "master LP not solved to optimality (model status {status}, also after {} retries)",
-                    RETRIES.len()
-                ));
-                return Ok(None);
-            };
-            self.retries += 1;
-            // A fresh start (no kept basis, no factorisation) under other settings.
-            // SAFETY: valid HiGHS instance owned by `model`.
-            unsafe { Highs_clearSolver(self.model.as_mut_ptr()) };
-            self.set_option("presolve", if rung.presolve { "on" } else { "off" })?;
-            ipm = false; // a crossover's solution is a vertex, as the simplex's
-            let left = until
-                .saturating_duration_since(Instant::now())
-                .as_secs_f64();
-            status = self.run(rung.strategy, rung.ipm, true, left, stop)?;
-        }
-        if retries.len() < RETRIES.len() {
-            self.set_option("presolve", "off")?;
-        }
-        if status == MODEL_STATUS_TIME_LIMIT || status == MODEL_STATUS_INTERRUPT {
-            return Ok(None);
-        }
-        // SAFETY: valid HiGHS instance owned by `model`.
-        let value = unsafe { Highs_getObjectiveValue(self.model.as_ptr()) };
-        let ncols = self.art + self.columns.len();
-        let mut primal = vec![0.0; ncols];
-        let mut col_dual = vec![0.0; ncols];
-        let rows = self.n + usize::from(self.count_row) + self.cuts.len();
-        let mut row_value = vec![0.0; rows];
-        let mut duals = vec![0.0; rows];
-        // SAFETY: buffers sized to the model's columns and rows.
-        unsafe {
-            Highs_getSolution(
-                self.model.as_ptr(),
-                primal.as_mut_ptr(),
-                col_dual.as_mut_ptr(),
-                row_value.as_mut_ptr(),
-                duals.as_mut_ptr(),
-            )
-        };
-        let mut cut_duals = duals.split_off(self.n);
-        let count_dual = if self.count_row {
-            cut_duals.remove(0)
-        } else {
-            0.0
-        };
-        let artificial: f64 = primal[..self.art].iter().sum();
-        let primal = primal.split_off(self.art);
-        let col_dual = col_dual.split_off(self.art);
-        let scale = 1.0 + duals.iter().fold(0.0f64, |m, y| m.max(y.abs()));
-        for (col, g) in self.columns.iter().enumerate() {
-            if primal[col] > 1e-7 && !ipm {
-                let rc = self.costs[col]
-                    - count_dual
-                    - g.iter().map(|&i| duals[i as usize]).sum::<f64>()
-                    - self
-                        .cuts
-                        .iter()
-                        .zip(&cut_duals)
-                        .map(|(t, s)| s * t.coefficient(g))
-                        .sum::<f64>();
-                if rc.abs() > 1e-6 * scale * g.len() as f64 {
-                    return Err(format!(
-                        "dual sign check failed: column {col} at value {} has reduced cost {rc}",
-                        primal[col]
-                    ));
-                }
-            }
-        }
-        Ok(Some(MasterSolution {
-            value,
-            duals,
-            cut_duals,
-            primal,
-            artificial,
-            reduced_costs: col_dual,
-            count_dual,
-        }))
-    }
-
-    /// One HiGHS run with simplex `strategy` (1 dual, 4 primal) or the interior point method
-    /// (`ipm`, with or without `crossover`) within `seconds`; returns the model status.
-    fn run(
-        &mut self,
-        strategy: HighsInt,
-        ipm: bool,
-        crossover: bool,
-        seconds: f64,
-        stop: Option<&AtomicBool>,
-    ) -> Result<HighsInt, String> {
-        self.model
-            .try_set_option("simplex_strategy", strategy)
-            .map_err(|_| "could not set option simplex_strategy".to_string())?;
-        self.set_option("solver", if ipm { "ipm" } else { "simplex" })?;
-        if ipm {
-            self.set_option("run_crossover", if crossover { "on" } else { "off" })?;
-        }
-        self.model
-            .try_set_option("time_limit", seconds.max(1e-3))
-            .map_err(|_| "could not set option time_limit".to_string())?;
-        if FAIL_RUNS.with(|f| f.replace(f.get().saturating_sub(1)) > 0) {
-            return Ok(MODEL_STATUS_UNKNOWN);
-        }
-        // SAFETY: valid HiGHS instance owned by `model`. The clocks are zeroed so that the
-        // time limit counts from this run.
-        unsafe {
-            Highs_zeroAllClocks(self.model.as_ptr());
-            if let Some(flag) = stop {
-                let data = flag as *const AtomicBool as *mut c_void;
-                Highs_setCallback(self.model.as_mut_ptr(), Some(stop_when_set), data);
-                Highs_startCallback(self.model.as_mut_ptr(), kHighsCallbackSimplexInterrupt);
-                Highs_startCallback(self.model.as_mut_ptr(), kHighsCallbackIpmInterrupt);
-            }
-            Highs_run(self.model.as_mut_ptr());
-            if stop.is_some() {
-                // The flag is borrowed for this run only.
-                Highs_stopCallback(self.model.as_mut_ptr(), kHighsCallbackSimplexInterrupt);
-                Highs_stopCallback(self.model.as_mut_ptr(), kHighsCallbackIpmInterrupt);
-                Highs_setCallback(self.model.as_mut_ptr(), None, std::ptr::null_mut());
-            }
-        };
-        // SAFETY: as above.
-        let (status, iters) = unsafe {
-            (
-                Highs_getModelStatus(self.model.as_ptr()),
-                Highs_getSimplexIterationCount(self.model.as_ptr()),
-            )
-        };
-        self.simplex_iterations += iters as i64;
-        Ok(status)
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        self.model
-            .try_set_option(name, value)
-            .map_err(|_| format!("could not set option {name}"))
-    }
-
     /// Why the last solve ended without a solution other than on its time limit (HiGHS gave
     /// no optimum in any of the retries); `None` after a solve that succeeded.
     pub fn failure(&self) -> Option<&str> {
         self.failure.as_deref()
     }
 }
-
-thread_local! {
-    /// Master runs still to fail on this thread ([`fail_next_runs_for_test`]).
-    static FAIL_RUNS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Make the next `runs` master runs on this thread end with status "unknown" without
-/// running HiGHS, so that tests reach the retries ([`RETRIES`]) and the callers' fallback
-/// when a master cannot be solved.
-#[doc(hidden)]
-pub fn fail_next_runs_for_test(runs: usize) {
-    FAIL_RUNS.with(|f| f.set(runs));
-}
-
-/// A retry after a run that ended without an optimum: simplex strategy (1 dual, 4 primal) or
-/// the interior point method with crossover, with or without presolve.
-struct Retry {
-    strategy: HighsInt,
-    ipm: bool,
-    presolve: bool,
-}
-
-/// The retries, in order, each from a cleared solver (no kept basis): dual simplex, primal
-/// simplex, dual simplex after presolve, interior point with crossover.
-const RETRIES: [Retry; 4] = [
-    Retry {
-        strategy: 1,
-        ipm: false,
-        presolve: false,
-    },
-    Retry {
-        strategy: 4,
-        ipm: false,
-        presolve: false,
-    },
-    Retry {
-        strategy: 1,
-        ipm: false,
-        presolve: true,
-    },
-    Retry {
-        strategy: 1,
-        ipm: true,
-        presolve: false,
-    },
-];
 
 /// `floor(|S ∩ C| / 2)` for a group `S` (members sorted) and a triple `C`: 1 when the group
 /// holds two or three of its records, else 0.
