@@ -4,7 +4,8 @@
 //! standard deviation of IL, best SSE, mean time, the best lower bound (as IL) and the gap of
 //! the best run to it, and the values published for the same instance, method and k in the
 //! instance manifest (`instances/manifest.toml`, `[[published]]`) side by side. Rendered as
-//! Markdown, CSV or a LaTeX `booktabs` table. Rows follow the order of the suite (run index).
+//! Markdown, CSV (`csv_rows.rs`, also the per-run table) or a LaTeX `booktabs` table
+//! (`latex.rs`). Rows follow the order of the suite (run index).
 //!
 //! ## Complexity
 //! O(records log records).
@@ -16,6 +17,12 @@ use crate::data::manifest::Manifest;
 use crate::error::{Error, Result};
 use crate::experiment::bounds::gap_percent;
 use crate::experiment::record::Record;
+use csv_rows::csv;
+pub use csv_rows::{per_run_csv, CSV_HEADER, PER_RUN_HEADER};
+use latex::latex;
+
+mod csv_rows;
+mod latex;
 
 /// Output format of `microagg report`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -356,259 +363,6 @@ fn markdown(rows: &[CaseRow], cols: &[usize]) -> String {
     s.push_str("\nIL = 100 SSE/SST in percent (lower is better; the case's best in bold); sd over seeds (a deterministic pipeline runs once per case: runs 1, no sd); time = mean seconds per run; gap = 100 (best SSE - bound)/bound, against the best certified bound known (bound = the method that produced it; library = the benchmark library's stored certificate, verified); gap known = 100 (best SSE - best-known SSE)/best-known SSE.\n");
     for (i, src) in sources.iter().enumerate() {
         s.push_str(&format!("[{}] Published: {src}.\n", i + 1));
-    }
-    s
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// Header of the summary CSV (also the names `--columns` takes with `--format csv`).
-pub const CSV_HEADER: [&str; 23] = [
-    "instance",
-    "instance_name",
-    "n",
-    "d",
-    "k",
-    "pipeline",
-    "method",
-    "runs",
-    "best_il",
-    "mean_il",
-    "sd_il",
-    "best_sse",
-    "mean_seconds",
-    "bound_sse",
-    "bound_il",
-    "gap",
-    "published_il",
-    "published_sse",
-    "published_source",
-    "bound_name",
-    "bound_source",
-    "best_known_sse",
-    "gap_best_known",
-];
-
-fn csv(rows: &[CaseRow], cols: &[usize]) -> String {
-    let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
-    let pick = |f: &[String]| cols.iter().map(|&j| f[j].clone()).collect::<Vec<_>>();
-    let header: Vec<String> = CSV_HEADER.iter().map(|h| h.to_string()).collect();
-    let mut s = pick(&header).join(",");
-    s.push('\n');
-    for r in rows {
-        let f = [
-            csv_field(&r.instance),
-            csv_field(&r.instance_name),
-            r.n.to_string(),
-            r.d.to_string(),
-            r.k.to_string(),
-            csv_field(&r.pipeline),
-            csv_field(&r.method),
-            r.runs.to_string(),
-            format!("{}", r.best_il),
-            format!("{}", r.mean_il),
-            o(r.sd_il),
-            format!("{}", r.best_sse),
-            format!("{}", r.mean_seconds),
-            o(r.bound_sse),
-            o(r.bound_il),
-            o(r.gap),
-            o(r.published_il),
-            o(r.published_sse),
-            csv_field(r.published_source.as_deref().unwrap_or("")),
-            csv_field(r.bound_name.as_deref().unwrap_or("")),
-            csv_field(r.bound_source.as_deref().unwrap_or("")),
-            o(r.best_known_sse),
-            o(r.gap_best_known),
-        ];
-        s.push_str(&pick(&f).join(","));
-        s.push('\n');
-    }
-    s
-}
-
-/// Largest integer every f64 holds exactly: seeds above it are written as quoted strings, so
-/// that a reader parsing numbers as doubles cannot round them.
-const EXACT_IN_F64: u64 = 1 << 53;
-
-fn seed_field(seed: u64) -> String {
-    if seed > EXACT_IN_F64 {
-        format!("\"{seed}\"")
-    } else {
-        seed.to_string()
-    }
-}
-
-/// Header of [`per_run_csv`].
-pub const PER_RUN_HEADER: [&str; 29] = [
-    "suite",
-    "index",
-    "run_id",
-    "instance",
-    "instance_name",
-    "instance_sha256",
-    "n",
-    "d",
-    "k",
-    "pipeline",
-    "method",
-    "seed_base",
-    "seed_run",
-    "replicate",
-    "time_limit",
-    "stages",
-    "stage_ils",
-    "sse",
-    "il",
-    "groups",
-    "min_group_size",
-    "max_group_size",
-    "bound_method",
-    "bound_sse",
-    "bound_il",
-    "bound_certified",
-    "gap",
-    "seconds",
-    "git_commit",
-];
-
-/// One row per run record, flat columns (empty = missing). Stage names are joined by `+`,
-/// the IL after each stage by `;`. Seeds above 2^53 are quoted strings.
-pub fn per_run_csv(records: &[Record]) -> String {
-    let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
-    let mut s = PER_RUN_HEADER.join(",");
-    s.push('\n');
-    for r in records {
-        let b = r.best_bound.as_ref();
-        let stages: Vec<&str> = r.stages.iter().map(|x| x.name.as_str()).collect();
-        let stage_ils: Vec<String> = r.stages.iter().map(|x| format!("{}", x.il)).collect();
-        let f = [
-            csv_field(&r.suite),
-            r.index.to_string(),
-            csv_field(&r.run_id),
-            csv_field(&r.instance),
-            csv_field(&r.instance_name),
-            csv_field(&r.instance_sha256),
-            r.n.to_string(),
-            r.d.to_string(),
-            r.k.to_string(),
-            csv_field(&r.pipeline),
-            csv_field(&r.method),
-            seed_field(r.seeds.base),
-            seed_field(r.seeds.run),
-            r.seeds.replicate.to_string(),
-            o(r.time_limit),
-            csv_field(&stages.join("+")),
-            csv_field(&stage_ils.join(";")),
-            format!("{}", r.sse),
-            format!("{}", r.il),
-            r.groups.to_string(),
-            r.min_group_size.to_string(),
-            r.max_group_size.to_string(),
-            csv_field(b.map_or("", |b| b.name.as_str())),
-            o(b.map(|b| b.sse)),
-            o(b.map(|b| b.il)),
-            b.map_or(String::new(), |b| b.certified.to_string()),
-            o(r.gap),
-            format!("{}", r.seconds),
-            csv_field(&r.git_commit),
-        ];
-        s.push_str(&f.join(","));
-        s.push('\n');
-    }
-    s
-}
-
-fn tex_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// LaTeX headers of the 16 columns.
-const TEX_HEADERS: [&str; 16] = [
-    "Instance",
-    "$n$",
-    "$k$",
-    "Pipeline",
-    "Runs",
-    "Best IL",
-    "Mean IL",
-    "SD",
-    "Best SSE",
-    "Time (s)",
-    "Bound IL",
-    "Bound",
-    "Gap (\\%)",
-    "Gap known (\\%)",
-    "Publ.\\ IL",
-    "Publ.\\ SSE",
-];
-
-fn latex(rows: &[CaseRow], cols: &[usize]) -> String {
-    let mut s = String::new();
-    s.push_str("% Requires \\usepackage{booktabs}. Generated by `microagg report`.\n");
-    let align: String = cols
-        .iter()
-        .map(|&j| if left(j) { 'l' } else { 'r' })
-        .collect();
-    s.push_str(&format!("\\begin{{tabular}}{{{align}}}\n\\toprule\n"));
-    let heads: Vec<&str> = cols.iter().map(|&j| TEX_HEADERS[j]).collect();
-    s.push_str(&format!("{} \\\\\n\\midrule\n", heads.join(" & ")));
-    let mut prev: Option<(&str, usize)> = None;
-    for (r, best) in rows.iter().zip(best_marks(rows)) {
-        // A rule between instances keeps long tables readable.
-        if let Some((inst, _)) = prev {
-            if inst != r.instance {
-                s.push_str("\\midrule\n");
-            }
-        }
-        prev = Some((&r.instance, r.k));
-        let c = marked_cells(r, best, |s| format!("\\textbf{{{s}}}"));
-        let fields = [
-            tex_escape(&c[0]),
-            c[1].clone(),
-            c[2].clone(),
-            format!("\\texttt{{{}}}", tex_escape(&c[3])),
-            c[4].clone(),
-            c[5].clone(),
-            c[6].clone(),
-            c[7].clone(),
-            c[8].clone(),
-            c[9].clone(),
-            c[10].clone(),
-            c[11].clone(),
-            c[12].clone(),
-            c[13].clone(),
-            c[14].clone(),
-            c[15].clone(),
-        ];
-        let fields: Vec<&str> = cols.iter().map(|&j| fields[j].as_str()).collect();
-        s.push_str(&fields.join(" & "));
-        s.push_str(" \\\\\n");
-    }
-    s.push_str("\\bottomrule\n\\end{tabular}\n");
-    s.push_str("% Bold: the lowest best IL and mean IL of each case.\n");
-    s.push_str("% A deterministic pipeline (no random number drawn) runs once per case.\n");
-    for src in sources(rows) {
-        s.push_str(&format!("% Published: {}\n", src));
     }
     s
 }
