@@ -252,7 +252,84 @@ pub fn read_csv_missing<R: Read>(
         },
     );
     let first_line = peek_first_line(&mut buffered).map_err(|e| Error::io(file, e))?;
-    let hint = [b';', b'\t']
+    let errs = FileErrors {
+        file,
+        hint: delimiter_hint(&first_line, delimiter),
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(buffered);
+    let header: Vec<String> = match reader.headers() {
+        Ok(h) => h.iter().map(|h| h.trim().to_string()).collect(),
+        Err(e) => {
+            return Err(if is_empty_file(&state, &mut reader) {
+                errs.empty()
+            } else {
+                errs.data("header".into(), e.to_string())
+            })
+        }
+    };
+    if header.iter().all(|h| h.is_empty()) && is_empty_file(&state, &mut reader) {
+        return Err(errs.empty());
+    }
+    check_header_names(&header, &errs)?;
+    let (strata_cols, selected) = pick_columns(&header, columns, strata, &errs)?;
+    let names: Vec<String> = selected.iter().map(|&j| header[j].clone()).collect();
+    let cells = Cells {
+        header: &header,
+        selected: &selected,
+        strata: &strata_cols,
+        missing,
+    };
+    let (raw, ids, rows) = read_rows(&mut reader, &cells, &errs)?;
+    if rows == 0 {
+        return Err(if is_empty_file(&state, &mut reader) {
+            errs.empty()
+        } else {
+            errs.data("file".into(), "no data rows (header only)".into())
+        });
+    }
+    // The csv reader stops at the end of the input, so every byte has been hashed.
+    let digest = state.borrow_mut().0.clone().finalize();
+    let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    drop(reader);
+    let inst = Instance::from_raw_missing(name, file, names, raw, sha256)
+        .map_err(|e| errs.with_hint(e))?;
+    let strata = (!strata_cols.is_empty()).then(|| StrataColumns {
+        names: strata_cols.iter().map(|&j| header[j].clone()).collect(),
+        keys: ids.keys,
+        of_row: ids.of_row,
+    });
+    Ok((inst, strata))
+}
+
+/// The CSV reader over a stream that is hashed as it is read, and the hash state it shares
+/// (the digest, and whether a byte other than white space was met).
+type HashedCsv<R> = csv::Reader<std::io::BufReader<HashingReader<R>>>;
+type HashState = std::rc::Rc<std::cell::RefCell<(Sha256, bool)>>;
+
+/// Whether the file holds nothing but white space, whatever error its parse gave: the rest
+/// is drained (streamed) to know.
+fn is_empty_file<R: Read>(state: &HashState, reader: &mut HashedCsv<R>) -> bool {
+    if state.borrow().1 {
+        return false;
+    }
+    let mut sink = [0u8; 1 << 12];
+    let inner: &mut std::io::BufReader<HashingReader<R>> = reader.get_mut();
+    while let Ok(got) = inner.read(&mut sink) {
+        if got == 0 || state.borrow().1 {
+            break;
+        }
+    }
+    !state.borrow().1
+}
+
+/// A hint for a header that holds no `delimiter` but another usual one (`;` or tab), added
+/// to every error of the file; empty otherwise.
+fn delimiter_hint(first_line: &[u8], delimiter: u8) -> String {
+    [b';', b'\t']
         .into_iter()
         .find(|&c| c != delimiter && first_line.contains(&c) && !first_line.contains(&delimiter))
         .map_or(String::new(), |c| {
@@ -262,82 +339,82 @@ pub fn read_csv_missing<R: Read>(
                 (c as char).escape_default(),
                 (c as char).escape_default()
             )
-        });
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(buffered);
-    // An all-whitespace file is reported as empty, whatever error its parse gives: drain
-    // the rest (streamed) to know.
-    let empty_file = |reader: &mut csv::Reader<_>| -> bool {
-        if state.borrow().1 {
-            return false;
-        }
-        let mut sink = [0u8; 1 << 12];
-        let inner: &mut std::io::BufReader<HashingReader<R>> = reader.get_mut();
-        while let Ok(got) = inner.read(&mut sink) {
-            if got == 0 || state.borrow().1 {
-                break;
-            }
-        }
-        !state.borrow().1
-    };
-    let empty_err = || Error::Data {
-        file: file.into(),
-        location: "file".into(),
-        message: format!("empty file: expected a header row and data rows{hint}"),
-    };
-    let data_err = |location: String, message: String| Error::Data {
-        file: file.into(),
-        location,
-        message: format!("{message}{hint}"),
-    };
-    let header: Vec<String> = match reader.headers() {
-        Ok(h) => h.iter().map(|h| h.trim().to_string()).collect(),
-        Err(e) => {
-            return Err(if empty_file(&mut reader) {
-                empty_err()
-            } else {
-                data_err("header".into(), e.to_string())
-            })
-        }
-    };
-    if header.iter().all(|h| h.is_empty()) && empty_file(&mut reader) {
-        return Err(empty_err());
+        })
+}
+
+/// The errors of one file, each message ending with the file's delimiter hint.
+struct FileErrors<'a> {
+    file: &'a str,
+    hint: String,
+}
+
+impl FileErrors<'_> {
+    fn data(&self, location: String, message: String) -> Error {
+        self.with_hint(Error::Data {
+            file: self.file.into(),
+            location,
+            message,
+        })
     }
+
+    fn empty(&self) -> Error {
+        self.data(
+            "file".into(),
+            "empty file: expected a header row and data rows".into(),
+        )
+    }
+
+    /// A data error from elsewhere (column selection, the instance) with the hint added.
+    fn with_hint(&self, e: Error) -> Error {
+        match e {
+            Error::Data {
+                file,
+                location,
+                message,
+            } => Error::Data {
+                file,
+                location,
+                message: format!("{message}{}", self.hint),
+            },
+            other => other,
+        }
+    }
+}
+
+/// Every column name present and distinct.
+fn check_header_names(header: &[String], errs: &FileErrors) -> Result<()> {
     let mut seen = HashSet::new();
     for (j, h) in header.iter().enumerate() {
         if h.is_empty() {
-            return Err(data_err(
+            return Err(errs.data(
                 format!("header, column {}", j + 1),
                 "empty column name".into(),
             ));
         }
         if !seen.insert(h.as_str()) {
-            return Err(data_err(
+            return Err(errs.data(
                 format!("header, column {}", j + 1),
                 format!("duplicate column name '{h}'"),
             ));
         }
     }
-    let with_hint = |e: Error| match e {
-        Error::Data {
-            file,
-            location,
-            message,
-        } => Error::Data {
-            file,
-            location,
-            message: format!("{message}{hint}"),
-        },
-        other => other,
-    };
+    Ok(())
+}
+
+/// The strata columns (`--strata`) and the numeric columns (`columns`; all: every column
+/// that is not a stratum), checked: no column both, at least one numeric column besides
+/// the strata.
+fn pick_columns(
+    header: &[String],
+    columns: &ColumnSelection,
+    strata: &[String],
+    errs: &FileErrors,
+) -> Result<(Vec<usize>, Vec<usize>)> {
     let strata_cols = if strata.is_empty() {
         Vec::new()
     } else {
         ColumnSelection::List(strata.to_vec())
-            .resolve(&header, file)
+            .resolve(header, errs.file)
             .map_err(|e| match e {
                 Error::Data {
                     file,
@@ -350,16 +427,18 @@ pub fn read_csv_missing<R: Read>(
                 },
                 other => other,
             })
-            .map_err(with_hint)?
+            .map_err(|e| errs.with_hint(e))?
     };
     let selected: Vec<usize> = match columns {
         ColumnSelection::All => (0..header.len())
             .filter(|j| !strata_cols.contains(j))
             .collect(),
         list => {
-            let sel = list.resolve(&header, file).map_err(with_hint)?;
+            let sel = list
+                .resolve(header, errs.file)
+                .map_err(|e| errs.with_hint(e))?;
             if let Some(&j) = sel.iter().find(|j| strata_cols.contains(j)) {
-                return Err(data_err(
+                return Err(errs.data(
                     format!("header, column {}", j + 1),
                     format!(
                         "column '{}' is a strata column (--strata): it labels strata and \
@@ -371,26 +450,49 @@ pub fn read_csv_missing<R: Read>(
             sel
         }
     };
-    let names: Vec<String> = selected.iter().map(|&j| header[j].clone()).collect();
-    if names.is_empty() && !strata_cols.is_empty() {
-        return Err(data_err(
+    if selected.is_empty() && !strata_cols.is_empty() {
+        return Err(errs.data(
             "header".into(),
             "no numeric columns are left besides the strata columns".into(),
         ));
     }
+    Ok((strata_cols, selected))
+}
 
+/// What is read of each row: the numeric columns `selected` (missing cells as `missing`
+/// says) and the strata columns.
+struct Cells<'a> {
+    header: &'a [String],
+    selected: &'a [usize],
+    strata: &'a [usize],
+    missing: MissingPolicy,
+}
+
+/// The strata tuples met so far, interned as they come (the map is only looked up, never
+/// iterated), and each row's stratum.
+#[derive(Default)]
+struct StrataIds {
+    key_ids: std::collections::HashMap<Vec<String>, u32>,
+    keys: Vec<Vec<String>>,
+    of_row: Vec<u32>,
+}
+
+/// Every data row: the numeric cells row-major, the strata, and the number of rows.
+fn read_rows<R: Read>(
+    reader: &mut HashedCsv<R>,
+    cells: &Cells,
+    errs: &FileErrors,
+) -> Result<(Vec<f64>, StrataIds, usize)> {
+    let header = cells.header;
     let mut raw = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut row = 0usize;
-    // Strata tuples are interned as they come; the map is only looked up, never iterated.
-    let mut key_ids: std::collections::HashMap<Vec<String>, u32> = Default::default();
-    let mut keys: Vec<Vec<String>> = Vec::new();
-    let mut of_row: Vec<u32> = Vec::new();
-    let mut key = Vec::with_capacity(strata_cols.len());
+    let mut ids = StrataIds::default();
+    let mut key = Vec::with_capacity(cells.strata.len());
     loop {
         let more = reader
             .read_record(&mut record)
-            .map_err(|e| data_err(format!("row {} (line {})", row + 1, row + 2), e.to_string()))?;
+            .map_err(|e| errs.data(format!("row {} (line {})", row + 1, row + 2), e.to_string()))?;
         if !more {
             break;
         }
@@ -404,7 +506,7 @@ pub fn read_csv_missing<R: Read>(
             )
         };
         if record.len() != header.len() {
-            return Err(data_err(
+            return Err(errs.data(
                 format!("row {row} (line {line})"),
                 format!(
                     "ragged row: {} fields, the header has {}",
@@ -413,78 +515,81 @@ pub fn read_csv_missing<R: Read>(
                 ),
             ));
         }
-        for &j in &selected {
-            let cell = record[j].trim();
-            if missing == MissingPolicy::Ignore && super::missing_cells::is_missing_text(cell) {
-                raw.push(f64::NAN);
-                continue;
-            }
-            if cell.is_empty() {
-                return Err(data_err(
-                    here(j),
-                    "empty cell (missing value; `run --missing ignore` leaves such cells out)"
-                        .into(),
-                ));
-            }
-            let v: f64 = cell.parse().map_err(|_| {
-                let hint = if cell == "NA" {
-                    " (a missing value; `run --missing ignore` leaves such cells out)"
-                } else {
-                    ""
-                };
-                data_err(here(j), format!("non-numeric value '{cell}'{hint}"))
-            })?;
-            if !v.is_finite() {
-                return Err(data_err(
-                    here(j),
-                    format!("value '{cell}' is NaN or infinite"),
-                ));
-            }
-            raw.push(v);
+        numeric_cells(&record, cells, &here, errs, &mut raw)?;
+        if !cells.strata.is_empty() {
+            let id = stratum(&record, cells.strata, &here, errs, &mut key, &mut ids)?;
+            ids.of_row.push(id);
         }
-        if !strata_cols.is_empty() {
-            key.clear();
-            for &j in &strata_cols {
-                let cell = record[j].trim();
-                if cell.is_empty() {
-                    return Err(data_err(
-                        here(j),
-                        "empty cell in a strata column (--strata): every row needs a stratum"
-                            .into(),
-                    ));
-                }
-                key.push(cell.to_string());
-            }
-            let id = match key_ids.get(&key) {
-                Some(&id) => id,
-                None => {
-                    let id = u32::try_from(keys.len()).map_err(|_| {
-                        data_err(here(strata_cols[0]), "more than 2^32 strata".into())
-                    })?;
-                    key_ids.insert(key.clone(), id);
-                    keys.push(key.clone());
-                    id
-                }
+    }
+    Ok((raw, ids, row))
+}
+
+/// Append the numeric cells of one row to `raw` (a missing cell as NaN under
+/// [`MissingPolicy::Ignore`]); `here(j)` names the cell of column `j` in errors.
+fn numeric_cells(
+    record: &csv::StringRecord,
+    cells: &Cells,
+    here: &dyn Fn(usize) -> String,
+    errs: &FileErrors,
+    raw: &mut Vec<f64>,
+) -> Result<()> {
+    for &j in cells.selected {
+        let cell = record[j].trim();
+        if cells.missing == MissingPolicy::Ignore && super::missing_cells::is_missing_text(cell) {
+            raw.push(f64::NAN);
+            continue;
+        }
+        if cell.is_empty() {
+            return Err(errs.data(
+                here(j),
+                "empty cell (missing value; `run --missing ignore` leaves such cells out)".into(),
+            ));
+        }
+        let v: f64 = cell.parse().map_err(|_| {
+            let hint = if cell == "NA" {
+                " (a missing value; `run --missing ignore` leaves such cells out)"
+            } else {
+                ""
             };
-            of_row.push(id);
+            errs.data(here(j), format!("non-numeric value '{cell}'{hint}"))
+        })?;
+        if !v.is_finite() {
+            return Err(errs.data(here(j), format!("value '{cell}' is NaN or infinite")));
         }
+        raw.push(v);
     }
-    if row == 0 {
-        return Err(if empty_file(&mut reader) {
-            empty_err()
-        } else {
-            data_err("file".into(), "no data rows (header only)".into())
-        });
+    Ok(())
+}
+
+/// The id of one row's stratum (its strata cells, each nonempty), a new id for a tuple not
+/// met before.
+fn stratum(
+    record: &csv::StringRecord,
+    strata_cols: &[usize],
+    here: &dyn Fn(usize) -> String,
+    errs: &FileErrors,
+    key: &mut Vec<String>,
+    ids: &mut StrataIds,
+) -> Result<u32> {
+    key.clear();
+    for &j in strata_cols {
+        let cell = record[j].trim();
+        if cell.is_empty() {
+            return Err(errs.data(
+                here(j),
+                "empty cell in a strata column (--strata): every row needs a stratum".into(),
+            ));
+        }
+        key.push(cell.to_string());
     }
-    // The csv reader stops at the end of the input, so every byte has been hashed.
-    let digest = state.borrow_mut().0.clone().finalize();
-    let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    drop(reader);
-    let inst = Instance::from_raw_missing(name, file, names, raw, sha256).map_err(with_hint)?;
-    let strata = (!strata_cols.is_empty()).then(|| StrataColumns {
-        names: strata_cols.iter().map(|&j| header[j].clone()).collect(),
-        keys,
-        of_row,
-    });
-    Ok((inst, strata))
+    Ok(match ids.key_ids.get(key) {
+        Some(&id) => id,
+        None => {
+            let id = u32::try_from(ids.keys.len())
+                .map_err(|_| errs.data(here(strata_cols[0]), "more than 2^32 strata".into()))?;
+            ids.key_ids.insert(key.clone(), id);
+            ids.keys.push(key.clone());
+            id
+        }
+    })
 }
