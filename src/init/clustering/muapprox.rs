@@ -156,21 +156,9 @@ pub fn forest(inst: &Instance, k: usize) -> Vec<(usize, usize)> {
 pub fn decompose(inst: &Instance, k: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
     let n = inst.n;
     let bound = (2 * k - 1).max((3 * k).saturating_sub(5));
-    let mut adj: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-    for (e, &(a, b)) in edges.iter().enumerate() {
-        adj[a].push((b, e));
-        adj[b].push((a, e));
-    }
-    adj.iter_mut().for_each(|l| l.sort_unstable());
-    let mut alive = vec![true; edges.len()];
+    let mut f = Forest::new(n, edges);
     let mut seen = vec![false; n];
     let mut groups = Vec::new();
-    // Scratch arrays indexed by record.
-    let mut parent = vec![usize::MAX; n];
-    let mut parent_edge = vec![usize::MAX; n];
-    let mut size = vec![0usize; n];
-    let mut mark = vec![usize::MAX; n];
-    let mut stamp = 0usize;
     let mut todo: Vec<usize> = Vec::new();
     for s in 0..n {
         if seen[s] {
@@ -179,20 +167,7 @@ pub fn decompose(inst: &Instance, k: usize, edges: &[(usize, usize)]) -> Vec<Vec
         todo.push(s);
         while let Some(start) = todo.pop() {
             // Collect the tree of `start`, then root it at its lowest record.
-            stamp += 1;
-            let mut nodes = vec![start];
-            mark[start] = stamp;
-            let mut p = 0;
-            while p < nodes.len() {
-                let u = nodes[p];
-                p += 1;
-                for &(w, e) in &adj[u] {
-                    if alive[e] && mark[w] != stamp {
-                        mark[w] = stamp;
-                        nodes.push(w);
-                    }
-                }
-            }
+            let mut nodes = f.tree_of(start);
             for &u in &nodes {
                 seen[u] = true;
             }
@@ -203,113 +178,201 @@ pub fn decompose(inst: &Instance, k: usize, edges: &[(usize, usize)]) -> Vec<Vec
                 continue;
             }
             let root = *nodes.iter().min().expect("non-empty");
-            // DFS order from the root (preorder), parents and subtree sizes.
-            stamp += 1;
-            let mut order = Vec::with_capacity(sz);
-            let mut stack = vec![root];
-            mark[root] = stamp;
-            parent[root] = usize::MAX;
-            parent_edge[root] = usize::MAX;
-            while let Some(u) = stack.pop() {
-                order.push(u);
-                for &(w, e) in adj[u].iter().rev() {
-                    if alive[e] && mark[w] != stamp {
-                        mark[w] = stamp;
-                        parent[w] = u;
-                        parent_edge[w] = e;
-                        stack.push(w);
-                    }
-                }
-            }
-            for &u in &order {
-                size[u] = 1;
-            }
-            for &u in order.iter().rev() {
-                if parent[u] != usize::MAX {
-                    size[parent[u]] += size[u];
-                }
-            }
-            // The longest removable edge.
-            let mut cut: Option<(f64, (usize, usize), usize)> = None;
-            for &v in &order[1..] {
-                if size[v] >= k && sz - size[v] >= k {
-                    let (a, b) = edges[parent_edge[v]];
-                    let len = sq_dist(inst.row(a), inst.row(b));
-                    let better = match cut {
-                        None => true,
-                        Some((cl, cp, _)) => len.total_cmp(&cl).then((cp).cmp(&(a, b))).is_gt(),
-                    };
-                    if better {
-                        cut = Some((len, (a, b), v));
-                    }
-                }
-            }
-            if let Some((_, _, v)) = cut {
-                alive[parent_edge[v]] = false;
-                todo.push(parent[v]);
+            let order = f.root_at(root);
+            if let Some(v) = f.longest_removable(inst, edges, &order, k) {
+                f.alive[f.parent_edge[v]] = false;
+                todo.push(f.parent[v]);
                 todo.push(v);
                 continue;
             }
             // No removable edge: descend to the record v whose branches all have < k records.
-            let mut v = root;
-            loop {
-                let next = adj[v]
-                    .iter()
-                    .find(|&&(w, e)| alive[e] && parent[w] == v && size[w] >= k);
-                match next {
-                    Some(&(w, _)) => v = w,
-                    None => break,
-                }
-            }
-            for &(_, e) in &adj[v] {
-                alive[e] = false;
-            }
-            // Branches of T - v, each as a record list.
-            let mut branches: Vec<Vec<usize>> = Vec::new();
-            stamp += 1;
-            mark[v] = stamp;
-            for &(w, _) in &adj[v] {
-                if mark[w] == stamp || !nodes.contains(&w) {
-                    continue;
-                }
-                let mut b = vec![w];
-                mark[w] = stamp;
-                let mut q = 0;
-                while q < b.len() {
-                    let u = b[q];
-                    q += 1;
-                    for &(x, e) in &adj[u] {
-                        if alive[e] && mark[x] != stamp {
-                            mark[x] = stamp;
-                            b.push(x);
-                        }
-                    }
-                }
-                b.sort_unstable();
-                branches.push(b);
-            }
-            branches.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
-            let mut closed: Vec<Vec<usize>> = Vec::new();
-            let mut open: Vec<usize> = Vec::new();
-            for b in branches {
-                open.extend(b);
-                if open.len() >= k {
-                    closed.push(std::mem::take(&mut open));
-                }
-            }
-            open.push(v);
-            if open.len() >= k || closed.is_empty() {
-                closed.push(open);
-            } else {
-                closed.last_mut().expect("one closed group").extend(open);
-            }
-            for mut g in closed {
+            let v = f.centre(root, k);
+            for mut g in branch_groups(f.cut_at(v, &nodes), v, k) {
                 g.sort_unstable();
                 groups.push(g);
             }
         }
     }
     groups
+}
+
+/// The forest being decomposed: adjacency lists (neighbour, edge) sorted by neighbour, the
+/// edges not yet removed, and scratch arrays indexed by record (parent, parent edge and
+/// subtree size of the last rooting; `mark`, a visit stamp per record).
+struct Forest {
+    adj: Vec<Vec<(usize, usize)>>,
+    alive: Vec<bool>,
+    parent: Vec<usize>,
+    parent_edge: Vec<usize>,
+    size: Vec<usize>,
+    mark: Vec<usize>,
+    stamp: usize,
+}
+
+impl Forest {
+    fn new(n: usize, edges: &[(usize, usize)]) -> Forest {
+        let mut adj: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        for (e, &(a, b)) in edges.iter().enumerate() {
+            adj[a].push((b, e));
+            adj[b].push((a, e));
+        }
+        adj.iter_mut().for_each(|l| l.sort_unstable());
+        Forest {
+            adj,
+            alive: vec![true; edges.len()],
+            parent: vec![usize::MAX; n],
+            parent_edge: vec![usize::MAX; n],
+            size: vec![0usize; n],
+            mark: vec![usize::MAX; n],
+            stamp: 0,
+        }
+    }
+
+    /// The records reachable from `start` over live edges (breadth first, `start` first).
+    fn tree_of(&mut self, start: usize) -> Vec<usize> {
+        self.stamp += 1;
+        let mut nodes = vec![start];
+        self.mark[start] = self.stamp;
+        let mut p = 0;
+        while p < nodes.len() {
+            let u = nodes[p];
+            p += 1;
+            for &(w, e) in &self.adj[u] {
+                if self.alive[e] && self.mark[w] != self.stamp {
+                    self.mark[w] = self.stamp;
+                    nodes.push(w);
+                }
+            }
+        }
+        nodes
+    }
+
+    /// Root the tree of `root`: its DFS order from the root (preorder), with parents,
+    /// parent edges and subtree sizes set.
+    fn root_at(&mut self, root: usize) -> Vec<usize> {
+        self.stamp += 1;
+        let mut order = Vec::new();
+        let mut stack = vec![root];
+        self.mark[root] = self.stamp;
+        self.parent[root] = usize::MAX;
+        self.parent_edge[root] = usize::MAX;
+        while let Some(u) = stack.pop() {
+            order.push(u);
+            for &(w, e) in self.adj[u].iter().rev() {
+                if self.alive[e] && self.mark[w] != self.stamp {
+                    self.mark[w] = self.stamp;
+                    self.parent[w] = u;
+                    self.parent_edge[w] = e;
+                    stack.push(w);
+                }
+            }
+        }
+        for &u in &order {
+            self.size[u] = 1;
+        }
+        for &u in order.iter().rev() {
+            if self.parent[u] != usize::MAX {
+                self.size[self.parent[u]] += self.size[u];
+            }
+        }
+        order
+    }
+
+    /// The record below the longest edge whose removal leaves at least `k` records on both
+    /// sides (ties: the larger edge), if any.
+    fn longest_removable(
+        &self,
+        inst: &Instance,
+        edges: &[(usize, usize)],
+        order: &[usize],
+        k: usize,
+    ) -> Option<usize> {
+        let sz = order.len();
+        let mut cut: Option<(f64, (usize, usize), usize)> = None;
+        for &v in &order[1..] {
+            if self.size[v] >= k && sz - self.size[v] >= k {
+                let (a, b) = edges[self.parent_edge[v]];
+                let len = sq_dist(inst.row(a), inst.row(b));
+                let better = match cut {
+                    None => true,
+                    Some((cl, cp, _)) => len.total_cmp(&cl).then((cp).cmp(&(a, b))).is_gt(),
+                };
+                if better {
+                    cut = Some((len, (a, b), v));
+                }
+            }
+        }
+        cut.map(|(_, _, v)| v)
+    }
+
+    /// From `root` down to the record whose branches all have fewer than `k` records.
+    fn centre(&self, root: usize, k: usize) -> usize {
+        let mut v = root;
+        loop {
+            let next = self.adj[v]
+                .iter()
+                .find(|&&(w, e)| self.alive[e] && self.parent[w] == v && self.size[w] >= k);
+            match next {
+                Some(&(w, _)) => v = w,
+                None => break,
+            }
+        }
+        v
+    }
+
+    /// Remove the edges of `v` and return the branches of its tree `nodes` without it, each
+    /// a sorted record list.
+    fn cut_at(&mut self, v: usize, nodes: &[usize]) -> Vec<Vec<usize>> {
+        for &(_, e) in &self.adj[v] {
+            self.alive[e] = false;
+        }
+        let mut branches: Vec<Vec<usize>> = Vec::new();
+        self.stamp += 1;
+        self.mark[v] = self.stamp;
+        for &(w, _) in &self.adj[v] {
+            if self.mark[w] == self.stamp || !nodes.contains(&w) {
+                continue;
+            }
+            let mut b = vec![w];
+            self.mark[w] = self.stamp;
+            let mut q = 0;
+            while q < b.len() {
+                let u = b[q];
+                q += 1;
+                for &(x, e) in &self.adj[u] {
+                    if self.alive[e] && self.mark[x] != self.stamp {
+                        self.mark[x] = self.stamp;
+                        b.push(x);
+                    }
+                }
+            }
+            b.sort_unstable();
+            branches.push(b);
+        }
+        branches
+    }
+}
+
+/// The branches around `v` (each under `k` records) gathered into groups of at least `k`,
+/// largest branches first; `v` joins the last open group, or the last closed one when the
+/// open one stays below `k`.
+fn branch_groups(mut branches: Vec<Vec<usize>>, v: usize, k: usize) -> Vec<Vec<usize>> {
+    branches.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+    let mut closed: Vec<Vec<usize>> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    for b in branches {
+        open.extend(b);
+        if open.len() >= k {
+            closed.push(std::mem::take(&mut open));
+        }
+    }
+    open.push(v);
+    if open.len() >= k || closed.is_empty() {
+        closed.push(open);
+    } else {
+        closed.last_mut().expect("one closed group").extend(open);
+    }
+    closed
 }
 
 /// Step 3: while `g` has 2k or more records, the record farthest from its centroid (ties:
