@@ -19,7 +19,7 @@
 //! Two streaming passes over the file with rounding (one without); the output is built in
 //! memory before its atomic write (about the size of the file).
 
-use super::raw_csv::RawReader;
+use super::raw_csv::{RawReader, RawRecord};
 use super::roles::{self, IdentifierRelease, Identifiers};
 use crate::data::Instance;
 use crate::error::{Error, Result};
@@ -211,11 +211,7 @@ fn column_decimals(inst: &Instance, input: &Path, delimiter: u8) -> Result<Vec<u
     let io = |e: std::io::Error| Error::io(input, e);
     let mut skipped = Vec::new();
     let mut r = open(input, delimiter)?;
-    let header = r.next_record(&mut skipped).map_err(io)?;
-    let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
-    let names: Vec<String> = (0..header.fields.len())
-        .map(|j| header.decoded(j))
-        .collect();
+    let (_, names) = read_header(&mut r, input, &mut skipped)?;
     let pos = column_positions(inst, &names, input)?;
     let mut dec = vec![0usize; inst.d];
     while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
@@ -226,6 +222,20 @@ fn column_decimals(inst: &Instance, input: &Path, delimiter: u8) -> Result<Vec<u
         }
     }
     Ok(dec)
+}
+
+/// The header record of `r` and its column names (decoded).
+fn read_header(
+    r: &mut RawReader<BufReader<std::fs::File>>,
+    input: &Path,
+    skipped: &mut Vec<u8>,
+) -> Result<(RawRecord, Vec<String>)> {
+    let header = r.next_record(skipped).map_err(|e| Error::io(input, e))?;
+    let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
+    let names: Vec<String> = (0..header.fields.len())
+        .map(|j| header.decoded(j))
+        .collect();
+    Ok((header, names))
 }
 
 /// Released value `v` of the run's column `c` as written (rounded to the input's decimals
@@ -253,23 +263,7 @@ pub fn write_protected(
     protect: &Protection,
 ) -> Result<Written> {
     let (n, d) = (inst.n, inst.d);
-    if released.len() != n * d {
-        return Err(Error::usage(format!(
-            "--masked-out: {} released values for {n} records of {d} columns",
-            released.len()
-        )));
-    }
-    if let (Some(a), Some(b)) = (
-        crate::output::canonical(out),
-        crate::output::canonical(input),
-    ) {
-        if a == b {
-            return Err(Error::usage(format!(
-                "--masked-out {}: that is the input file; writing it would destroy the data",
-                out.display()
-            )));
-        }
-    }
+    check_target(out, input, released.len(), n, d)?;
     let file = input.display().to_string();
     let io = |e: std::io::Error| Error::io(input, e);
     let mut skipped = Vec::new();
@@ -283,12 +277,8 @@ pub fn write_protected(
     // body apart from the bytes around it (empty lines before it, its line end), so that
     // the bodies can be reordered.
     let mut r = open(input, delimiter)?;
-    let header = r.next_record(&mut skipped).map_err(io)?;
-    let header = header.ok_or_else(|| Error::io(input, "empty file"))?;
+    let (header, names) = read_header(&mut r, input, &mut skipped)?;
     let mut head = std::mem::take(&mut skipped);
-    let names: Vec<String> = (0..header.fields.len())
-        .map(|j| header.decoded(j))
-        .collect();
     let pos = column_positions(inst, &names, input)?;
     let ids = roles::resolve(&names, &protect.identifiers.columns, &file)?;
     if let Some(&j) = ids.iter().find(|j| pos.contains(j)) {
@@ -306,95 +296,41 @@ pub fn write_protected(
         ));
     }
     head.extend(header_bytes(&header, &role, delimiter));
-    let mut watch = IdentifierWatch::new(&role);
-    let mut written = Vec::with_capacity(n * d);
+    let mut rewrite = Rewrite {
+        inst,
+        released,
+        decimals: decimals.as_deref(),
+        role: &role,
+        key,
+        delimiter,
+        file: &file,
+        watch: IdentifierWatch::new(&role),
+        written: Vec::with_capacity(n * d),
+    };
     let mut row = 0usize;
     let mut bodies: Vec<Vec<u8>> = Vec::with_capacity(n);
     let mut around: Vec<(Vec<u8>, Vec<u8>)> = Vec::with_capacity(n);
     while let Some(rec) = r.next_record(&mut skipped).map_err(io)? {
         let before = std::mem::take(&mut skipped);
-        let mut buf = Vec::with_capacity(rec.bytes.len());
-        let mismatch = |what: String| Error::Data {
-            file: file.clone(),
-            location: format!("row {} (line {})", row + 1, rec.line),
-            message: format!(
-                "--masked-out: re-reading the input gives {what}; the file was not written \
-                 (please report this file)"
-            ),
-        };
         if row >= n {
-            return Err(mismatch(format!("more than the {n} rows loaded")));
+            return Err(rewrite.mismatch(row, rec.line, format!("more than the {n} rows loaded")));
         }
         if rec.fields.len() != names.len() {
-            return Err(mismatch(format!(
-                "{} fields where the header has {}",
-                rec.fields.len(),
-                names.len()
-            )));
+            return Err(rewrite.mismatch(
+                row,
+                rec.line,
+                format!(
+                    "{} fields where the header has {}",
+                    rec.fields.len(),
+                    names.len()
+                ),
+            ));
         }
-        let mut first = true;
-        for (j, field) in rec.fields.iter().enumerate() {
-            if role[j] == Cell::Drop {
-                continue;
-            }
-            if !first {
-                buf.push(delimiter);
-            }
-            first = false;
-            match role[j] {
-                Cell::Drop => unreachable!("skipped above"),
-                Cell::Copy => {
-                    watch.see(j, &rec.decoded(j));
-                    buf.extend_from_slice(&rec.bytes[field.clone()]);
-                }
-                Cell::Hash => {
-                    let text = rec.decoded(j);
-                    if text.trim().is_empty() {
-                        buf.extend_from_slice(&rec.bytes[field.clone()]);
-                    } else {
-                        let key = key.expect("checked above");
-                        buf.extend_from_slice(roles::keyed_hash(key, text.as_bytes()).as_bytes());
-                    }
-                }
-                Cell::Replace(c) if inst.is_missing(row, c) => {
-                    // A missing input cell (`--missing ignore`): kept as read, or filled.
-                    let text = rec.decoded(j);
-                    if !crate::missing::is_missing_text(&text) {
-                        return Err(mismatch(format!(
-                            "'{text}' in column '{}' where the loader read a missing value",
-                            inst.columns[c]
-                        )));
-                    }
-                    let v = released[row * d + c];
-                    if v.is_nan() {
-                        written.push(f64::NAN);
-                        buf.extend_from_slice(&rec.bytes[field.clone()]);
-                    } else {
-                        let (s, value) = released_cell(v, decimals.as_deref(), c, delimiter);
-                        written.push(value);
-                        buf.extend_from_slice(s.as_bytes());
-                    }
-                }
-                Cell::Replace(c) => {
-                    let text = rec.decoded(j);
-                    if text.trim().parse::<f64>().ok() != Some(inst.raw[row * d + c]) {
-                        return Err(mismatch(format!(
-                            "'{}' in column '{}' where the loader read {}",
-                            text,
-                            inst.columns[c],
-                            inst.raw[row * d + c]
-                        )));
-                    }
-                    let v = released[row * d + c];
-                    let (s, value) = released_cell(v, decimals.as_deref(), c, delimiter);
-                    written.push(value);
-                    buf.extend_from_slice(s.as_bytes());
-                }
-            }
-        }
-        let end = rec.bytes[rec.bytes.len() - rec.terminator..].to_vec();
-        bodies.push(buf);
-        around.push((before, end));
+        bodies.push(rewrite.body(&rec, row)?);
+        around.push((
+            before,
+            rec.bytes[rec.bytes.len() - rec.terminator..].to_vec(),
+        ));
         row += 1;
     }
     if row != n {
@@ -407,17 +343,9 @@ pub fn write_protected(
             ),
         });
     }
+    let Rewrite { watch, written, .. } = rewrite;
     watch.warn(&names, n, &ids);
-    // Released values, in the order of the instance's columns (written row by row in the
-    // file's column order).
-    let mut values = vec![0.0; n * d];
-    let mut order: Vec<usize> = (0..d).collect();
-    order.sort_by_key(|&c| pos[c]);
-    for i in 0..n {
-        for (t, &c) in order.iter().enumerate() {
-            values[i * d + c] = written[i * d + t];
-        }
-    }
+    let values = in_column_order(&written, &pos, n, d);
     let rows: Vec<usize> = protect.order.clone().unwrap_or_else(|| (0..n).collect());
     let mut buf = head;
     for (slot, &i) in rows.iter().enumerate() {
@@ -432,6 +360,150 @@ pub fn write_protected(
         decimals,
         identifiers: ids.iter().map(|&j| names[j].trim().to_string()).collect(),
     })
+}
+
+/// The checks before anything is read: one released value per record and column, and the
+/// output is not the input file.
+fn check_target(out: &Path, input: &Path, values: usize, n: usize, d: usize) -> Result<()> {
+    if values != n * d {
+        return Err(Error::usage(format!(
+            "--masked-out: {values} released values for {n} records of {d} columns"
+        )));
+    }
+    if let (Some(a), Some(b)) = (
+        crate::output::canonical(out),
+        crate::output::canonical(input),
+    ) {
+        if a == b {
+            return Err(Error::usage(format!(
+                "--masked-out {}: that is the input file; writing it would destroy the data",
+                out.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The released values in the order of the instance's columns, from `written` (row by row
+/// in the file's column order: column `c` of the run stands at file position `pos[c]`).
+fn in_column_order(written: &[f64], pos: &[usize], n: usize, d: usize) -> Vec<f64> {
+    let mut values = vec![0.0; n * d];
+    let mut order: Vec<usize> = (0..d).collect();
+    order.sort_by_key(|&c| pos[c]);
+    for i in 0..n {
+        for (t, &c) in order.iter().enumerate() {
+            values[i * d + c] = written[i * d + t];
+        }
+    }
+    values
+}
+
+/// The second pass's rewriting of each record: its cells by their roles, the released
+/// values written (as read back from their text), the copied columns watched.
+struct Rewrite<'a> {
+    inst: &'a Instance,
+    released: &'a [f64],
+    decimals: Option<&'a [usize]>,
+    role: &'a [Cell],
+    key: Option<&'a [u8]>,
+    delimiter: u8,
+    file: &'a str,
+    watch: IdentifierWatch,
+    written: Vec<f64>,
+}
+
+impl Rewrite<'_> {
+    /// The error for an input that reads differently now than when it was loaded.
+    fn mismatch(&self, row: usize, line: usize, what: String) -> Error {
+        Error::Data {
+            file: self.file.to_string(),
+            location: format!("row {} (line {line})", row + 1),
+            message: format!(
+                "--masked-out: re-reading the input gives {what}; the file was not written \
+                 (please report this file)"
+            ),
+        }
+    }
+
+    /// The body of record `rec` (input row `row`) as released, without its line end.
+    fn body(&mut self, rec: &RawRecord, row: usize) -> Result<Vec<u8>> {
+        let mut buf = Vec::with_capacity(rec.bytes.len());
+        let mut first = true;
+        for (j, field) in rec.fields.iter().enumerate() {
+            if self.role[j] == Cell::Drop {
+                continue;
+            }
+            if !first {
+                buf.push(self.delimiter);
+            }
+            first = false;
+            match self.role[j] {
+                Cell::Drop => unreachable!("skipped above"),
+                Cell::Copy => {
+                    self.watch.see(j, &rec.decoded(j));
+                    buf.extend_from_slice(&rec.bytes[field.clone()]);
+                }
+                Cell::Hash => {
+                    let text = rec.decoded(j);
+                    if text.trim().is_empty() {
+                        buf.extend_from_slice(&rec.bytes[field.clone()]);
+                    } else {
+                        let key = self.key.expect("checked above");
+                        buf.extend_from_slice(roles::keyed_hash(key, text.as_bytes()).as_bytes());
+                    }
+                }
+                Cell::Replace(c) => self.replace(rec, row, (j, c), &mut buf)?,
+            }
+        }
+        Ok(buf)
+    }
+
+    /// Field `j` of `rec`, the run's column `c`, replaced by its released value (checked
+    /// against what the loader read); a missing cell (`--missing ignore`) kept as read, or
+    /// filled.
+    fn replace(
+        &mut self,
+        rec: &RawRecord,
+        row: usize,
+        (j, c): (usize, usize),
+        buf: &mut Vec<u8>,
+    ) -> Result<()> {
+        let (inst, d) = (self.inst, self.inst.d);
+        let text = rec.decoded(j);
+        if inst.is_missing(row, c) {
+            if !crate::missing::is_missing_text(&text) {
+                return Err(self.mismatch(
+                    row,
+                    rec.line,
+                    format!(
+                        "'{text}' in column '{}' where the loader read a missing value",
+                        inst.columns[c]
+                    ),
+                ));
+            }
+            if self.released[row * d + c].is_nan() {
+                self.written.push(f64::NAN);
+                buf.extend_from_slice(&rec.bytes[rec.fields[j].clone()]);
+                return Ok(());
+            }
+        } else if text.trim().parse::<f64>().ok() != Some(inst.raw[row * d + c]) {
+            return Err(self.mismatch(
+                row,
+                rec.line,
+                format!(
+                    "'{}' in column '{}' where the loader read {}",
+                    text,
+                    inst.columns[c],
+                    inst.raw[row * d + c]
+                ),
+            ));
+        }
+        let v = self.released[row * d + c];
+        let (s, value) = released_cell(v, self.decimals, c, self.delimiter);
+        self.written.push(value);
+        buf.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
 }
 
 /// Write only the released columns (header = the instance's columns), for data that did
