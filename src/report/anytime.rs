@@ -22,8 +22,10 @@ use super::curves::{self, Median, MIN_SECONDS, TARGET_PERCENT};
 use super::layout::{
     chart_on, draw_legend, font, marker, padded, with_legend, DrawResult, Y_FRACTION,
 };
-use super::style::{color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle};
+use super::style::{color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle, Shape};
 use crate::experiment::record::Record;
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -74,34 +76,7 @@ pub fn convergence_svg(
     let known_il = runs
         .iter()
         .find_map(|r| Some(100.0 * r.best_known_sse? / r.sst?));
-    // (time, lo, hi) of everything drawn, for the axes.
-    let extent: Vec<(f64, f64, f64)> = series
-        .iter()
-        .flat_map(|(_, m)| match m {
-            Median::Point(t, _, lo, hi) => vec![(*t, *lo, *hi)],
-            Median::Curve(c) => c.iter().map(|p| (p.0, p.2, p.3)).collect(),
-        })
-        .collect();
-    let t_lo = extent.iter().map(|e| e.0).fold(f64::INFINITY, f64::min);
-    let t_hi = extent.iter().map(|e| e.0).fold(0.0, f64::max);
-    let (x0, x1) = decades(t_lo, t_hi);
-    let il_lo = extent
-        .iter()
-        .map(|e| e.1)
-        .chain(bound.map(|b| b.il))
-        .chain(known_il)
-        .fold(f64::INFINITY, f64::min);
-    let il_hi = extent
-        .iter()
-        .map(|e| e.2)
-        .chain(known_il)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let (y0, y1) = if il_lo.is_finite() && il_hi.is_finite() {
-        padded(il_lo, il_hi)
-    } else {
-        (0.0, 1.0)
-    };
-    let dec = decimals(y1 - y0);
+    let (xs, ys) = convergence_axes(&series, bound.map(|b| b.il), known_il);
     let mut names: Vec<String> = series.iter().map(|(i, _)| all[*i].clone()).collect();
     if let Some(b) = bound {
         names.push(format!("certified LB ({})", b.name));
@@ -114,78 +89,23 @@ pub fn convergence_svg(
         let root = SVGBackend::with_string(&mut svg, (st.width(), st.px(860))).into_drawing_area();
         root.fill(&WHITE)?;
         let (top, bottom, cols) = with_legend(&root, &names, st);
-        // The title in a strip of its own: the top y tick label can sit at the plot's top
-        // edge and must not run into it.
-        let top = if st.title {
-            let (title_area, rest) = top.split_vertically((st.title_text() * 1.4) as u32);
-            let (tw, th) = title_area.dim_in_pixel();
-            title_area.draw(&Text::new(
-                title.to_string(),
-                (tw as i32 / 2, th as i32 / 2 + st.px(10) as i32),
-                font(st.title_text()).pos(Pos::new(HPos::Center, VPos::Center)),
-            ))?;
-            rest
-        } else {
-            top
-        };
+        let top = title_strip(top, title, st)?;
+        let (x0, x1) = xs;
         let mut chart = ChartBuilder::on(&top)
             .margin(st.px(20))
             .margin_top(st.px(30))
             .margin_right(st.px(60))
             .x_label_area_size(st.px(130))
             .y_label_area_size(st.px(170))
-            .build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
-        chart
-            .configure_mesh()
-            .x_desc("time (s)")
-            .y_desc("best IL so far (%)")
-            .label_style(font(st.text()))
-            .axis_desc_style(font(st.title_text()))
-            .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
-            .y_label_formatter(&|y| format!("{y:.dec$}"))
-            .y_labels(6)
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(st.px(2)))
-            .draw()?;
-        let mut legend = Vec::new();
-        // Bands first, so that no band covers another pipeline's line.
-        for (i, m) in &series {
-            if let Median::Curve(c) = m {
-                let mut poly: Vec<(f64, f64)> = c.iter().map(|p| (p.0, p.3)).collect();
-                poly.extend(c.iter().rev().map(|p| (p.0, p.2)));
-                chart.draw_series(std::iter::once(Polygon::new(
-                    poly,
-                    color(*i).mix(0.18).filled(),
-                )))?;
-            }
-        }
-        for (i, m) in &series {
-            let curve = matches!(m, Median::Curve(_));
-            legend.push((all[*i].clone(), color(*i), Some(shape(*i)), curve));
-        }
-        // Curves first, then the constructive methods' points over them.
-        let mut ordered: Vec<&(usize, Median)> = series.iter().collect();
-        ordered.sort_by_key(|(_, m)| matches!(m, Median::Point(..)));
-        for (i, m) in ordered {
-            let c = color(*i);
-            match m {
-                Median::Point(t, med, lo, hi) => {
-                    chart.draw_series(std::iter::once(PathElement::new(
-                        vec![(*t, *lo), (*t, *hi)],
-                        c.stroke_width(st.line()),
-                    )))?;
-                    draw_marker(chart.plotting_area(), (*t, *med), shape(*i), c, marker(st))?;
-                }
-                Median::Curve(pts) => {
-                    let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-                    chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(st.line())))?;
-                    for j in marker_indices(*i, line.len()) {
-                        draw_marker(chart.plotting_area(), line[j], shape(*i), c, marker(st))?;
-                    }
-                }
-            }
-        }
+            .build_cartesian_2d((x0..x1).log_scale(), ys.0..ys.1)?;
+        time_mesh(
+            &mut chart,
+            st,
+            xs,
+            "best IL so far (%)",
+            decimals(ys.1 - ys.0),
+        )?;
+        let mut legend = draw_medians(&mut chart, &series, all, st)?;
         if let Some(b) = bound {
             chart.draw_series(DashedLineSeries::new(
                 vec![(x0, b.il), (x1, b.il)],
@@ -213,6 +133,140 @@ pub fn convergence_svg(
         root.present()?;
     }
     Ok(svg)
+}
+
+/// The time axis (whole decades) and the IL axis (padded) of everything drawn: the median
+/// curves and bands, the bound `bound_il` and the best-known IL `known_il`.
+fn convergence_axes(
+    series: &[(usize, Median)],
+    bound_il: Option<f64>,
+    known_il: Option<f64>,
+) -> ((f64, f64), (f64, f64)) {
+    // (time, lo, hi) of everything drawn, for the axes.
+    let extent: Vec<(f64, f64, f64)> = series
+        .iter()
+        .flat_map(|(_, m)| match m {
+            Median::Point(t, _, lo, hi) => vec![(*t, *lo, *hi)],
+            Median::Curve(c) => c.iter().map(|p| (p.0, p.2, p.3)).collect(),
+        })
+        .collect();
+    let t_lo = extent.iter().map(|e| e.0).fold(f64::INFINITY, f64::min);
+    let t_hi = extent.iter().map(|e| e.0).fold(0.0, f64::max);
+    let il_lo = extent
+        .iter()
+        .map(|e| e.1)
+        .chain(bound_il)
+        .chain(known_il)
+        .fold(f64::INFINITY, f64::min);
+    let il_hi = extent
+        .iter()
+        .map(|e| e.2)
+        .chain(known_il)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let ys = if il_lo.is_finite() && il_hi.is_finite() {
+        padded(il_lo, il_hi)
+    } else {
+        (0.0, 1.0)
+    };
+    (decades(t_lo, t_hi), ys)
+}
+
+/// The area below the title: the title in a strip of its own (the top y tick label can sit
+/// at the plot's top edge and must not run into it), or all of `top` without a title.
+fn title_strip<'a>(
+    top: DrawingArea<SVGBackend<'a>, Shift>,
+    title: &str,
+    st: &FigureStyle,
+) -> DrawResult<DrawingArea<SVGBackend<'a>, Shift>> {
+    if !st.title {
+        return Ok(top);
+    }
+    let (title_area, rest) = top.split_vertically((st.title_text() * 1.4) as u32);
+    let (tw, th) = title_area.dim_in_pixel();
+    title_area.draw(&Text::new(
+        title.to_string(),
+        (tw as i32 / 2, th as i32 / 2 + st.px(10) as i32),
+        font(st.title_text()).pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+    Ok(rest)
+}
+
+/// A chart over log time `x0..x1` and a linear y axis.
+type TimeChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, RangedCoordf64>>;
+
+/// The grid and the axes of a chart over log time: time ticks sparse by decade, `y_desc` on
+/// the y axis with ticks of `dec` decimals.
+fn time_mesh(
+    chart: &mut TimeChart,
+    st: &FigureStyle,
+    (x0, x1): (f64, f64),
+    y_desc: &str,
+    dec: usize,
+) -> DrawResult<()> {
+    chart
+        .configure_mesh()
+        .x_desc("time (s)")
+        .y_desc(y_desc)
+        .label_style(font(st.text()))
+        .axis_desc_style(font(st.title_text()))
+        .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
+        .y_label_formatter(&|y| format!("{y:.dec$}"))
+        .y_labels(6)
+        .light_line_style(WHITE)
+        .bold_line_style(BLACK.mix(0.12))
+        .axis_style(BLACK.stroke_width(st.px(2)))
+        .draw()?;
+    Ok(())
+}
+
+/// The median curves of `series` with their bands, and the constructive methods' points
+/// with their ranges; the legend entries of the series.
+fn draw_medians(
+    chart: &mut TimeChart,
+    series: &[(usize, Median)],
+    all: &[String],
+    st: &FigureStyle,
+) -> DrawResult<Vec<(String, RGBColor, Option<Shape>, bool)>> {
+    let mut legend = Vec::new();
+    // Bands first, so that no band covers another pipeline's line.
+    for (i, m) in series {
+        if let Median::Curve(c) = m {
+            let mut poly: Vec<(f64, f64)> = c.iter().map(|p| (p.0, p.3)).collect();
+            poly.extend(c.iter().rev().map(|p| (p.0, p.2)));
+            chart.draw_series(std::iter::once(Polygon::new(
+                poly,
+                color(*i).mix(0.18).filled(),
+            )))?;
+        }
+    }
+    for (i, m) in series {
+        let curve = matches!(m, Median::Curve(_));
+        legend.push((all[*i].clone(), color(*i), Some(shape(*i)), curve));
+    }
+    // Curves first, then the constructive methods' points over them.
+    let mut ordered: Vec<&(usize, Median)> = series.iter().collect();
+    ordered.sort_by_key(|(_, m)| matches!(m, Median::Point(..)));
+    for (i, m) in ordered {
+        let c = color(*i);
+        match m {
+            Median::Point(t, med, lo, hi) => {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(*t, *lo), (*t, *hi)],
+                    c.stroke_width(st.line()),
+                )))?;
+                draw_marker(chart.plotting_area(), (*t, *med), shape(*i), c, marker(st))?;
+            }
+            Median::Curve(pts) => {
+                let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+                chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(st.line())))?;
+                for j in marker_indices(*i, line.len()) {
+                    draw_marker(chart.plotting_area(), line[j], shape(*i), c, marker(st))?;
+                }
+            }
+        }
+    }
+    Ok(legend)
 }
 
 /// Per pipeline (index into `all`), the sorted times to target of its runs over every case
@@ -285,19 +339,7 @@ pub fn time_to_target_svg(
             .x_label_area_size(st.px(130))
             .y_label_area_size(st.px(150))
             .build_cartesian_2d((x0..x1).log_scale(), Y_FRACTION)?;
-        chart
-            .configure_mesh()
-            .x_desc("time (s)")
-            .y_desc("fraction at target")
-            .label_style(font(st.text()))
-            .axis_desc_style(font(st.title_text()))
-            .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
-            .y_label_formatter(&|y| format!("{y:.1}"))
-            .y_labels(6)
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(st.px(2)))
-            .draw()?;
+        time_mesh(&mut chart, st, (x0, x1), "fraction at target", 1)?;
         let mut legend = Vec::new();
         for (i, (times, runs)) in ttt.iter().enumerate() {
             let c = color(i);
