@@ -39,6 +39,7 @@ use crate::bounds::colgen::pricing::{
     Anchors, ExactBudget, ExactPricing, ExactSearch, Geometry, MAX_RECORDS,
 };
 use crate::bounds::colgen::{lagrangian_with_cuts, rc_margin, ColgenError};
+use crate::deadline::Deadline;
 use crate::exact::certify::{is_proven, partition_sse_upper, U};
 use std::time::{Duration, Instant};
 
@@ -116,7 +117,29 @@ pub fn prove_by_enumeration(
 ) -> Result<EnumerationProof, ColgenError> {
     let t0 = Instant::now();
     check_inputs(x, n, d, k, labels, y, cuts, sigma)?;
-    let geo = Geometry::new(x, n, d, k, (3 * k).max(12));
+    // A soft end alone: the searches past it still sweep their cheap bounds.
+    let deadline = Deadline::from(t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9)));
+    let duals = (y, cuts, sigma);
+    let proof = prove_until(x, d, k, labels, duals, opts, deadline, on_progress);
+    Ok(proof.expect("a deadline without hard end or flag never stops the geometry"))
+}
+
+/// [`prove_by_enumeration`] on checked inputs within `deadline`; None when the deadline
+/// stopped (its hard end or flag) before the distance matrix was built.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn prove_until(
+    x: &[f64],
+    d: usize,
+    k: usize,
+    labels: &[usize],
+    (y, cuts, sigma): (&[f64], &[Cut], &[f64]),
+    opts: &EnumerationOptions,
+    deadline: Deadline,
+    on_progress: &mut dyn FnMut(&str),
+) -> Option<EnumerationProof> {
+    let t0 = Instant::now();
+    let n = y.len();
+    let geo = Geometry::new_until(x, n, d, k, (3 * k).max(12), &|| deadline.stopped())?;
     let cuts = CutDuals::new(n, cuts, sigma);
     let eps = rc_margin(&geo, y, d, &cuts);
     let e = Enumeration {
@@ -125,7 +148,7 @@ pub fn prove_by_enumeration(
         k,
         y,
         groups_max: n / k,
-        deadline: t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9)),
+        deadline,
         t0,
         geo,
         cuts,
@@ -133,14 +156,14 @@ pub fn prove_by_enumeration(
     };
     let (mut proof, exact) = e.price(labels, on_progress);
     if !exact {
-        return Ok(proof);
+        return Some(proof);
     }
     let found = e.list_pool(&mut proof, opts.max_columns, on_progress);
     if !found.exact {
-        return Ok(proof);
+        return Some(proof);
     }
     e.search(&mut proof, &found.columns, opts.max_nodes, on_progress);
-    Ok(proof)
+    Some(proof)
 }
 
 /// The checks of [`prove_by_enumeration`]'s inputs: data, `k >= 2`, size, one finite dual
@@ -198,19 +221,19 @@ struct Enumeration<'a> {
     k: usize,
     y: &'a [f64],
     groups_max: usize,
-    deadline: Instant,
+    deadline: Deadline<'a>,
     t0: Instant,
     geo: Geometry,
     cuts: CutDuals,
     eps: f64,
 }
 
-impl Enumeration<'_> {
+impl<'a> Enumeration<'a> {
     /// An exact search without a node budget, ending at the deadline.
-    fn unlimited(&self, stop_after: usize) -> ExactBudget<'static> {
+    fn unlimited(&self, stop_after: usize) -> ExactBudget<'a> {
         ExactBudget {
             nodes: u64::MAX,
-            deadline: self.deadline.into(),
+            deadline: self.deadline,
             max_columns: 1,
             stop_after_columns: stop_after,
         }
@@ -348,48 +371,45 @@ impl Enumeration<'_> {
 }
 
 /// The proof by reduced-cost enumeration (P19) at the root's duals `p` (scaled problem),
-/// run on the original data with the duals divided by `s^2` (exact), as a verifier would:
-/// returns the bound it proves and the proof with its duals; a
-/// better partition it met becomes the incumbent.
+/// run on the original data with the duals divided by `s^2` (exact), as a verifier would,
+/// within the search's `deadline` (its hard end and stop flag stop it): returns the bound
+/// it proves and the proof with its duals (None when the deadline stopped it before its
+/// distance matrix); a better partition it met becomes the incumbent.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn enumerate_at_root(
     x: &[f64],
-    n: usize,
     d: usize,
     k: usize,
     p: &NodeProof,
     unscale: impl Fn(f64) -> f64,
     inc: &mut Incumbent,
     opts: &BnpOptions,
-    deadline: Instant,
-) -> Result<(f64, (EnumerationProof, NodeProof)), ColgenError> {
+    deadline: Deadline,
+) -> Option<(f64, (EnumerationProof, NodeProof))> {
     let duals = NodeProof {
         y: p.y.iter().map(|&v| unscale(v)).collect(),
         cuts: p.cuts.clone(),
         sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
     };
-    let left = deadline
-        .saturating_duration_since(Instant::now())
-        .as_secs_f64();
-    let e = prove_by_enumeration(
+    let limits = EnumerationOptions {
+        max_columns: opts.enumerate_columns,
+        max_nodes: opts.enumerate_nodes,
+        time_limit: deadline.seconds_left(),
+    };
+    let (y, cuts, sigma) = (&duals.y[..], &duals.cuts[..], &duals.sigma[..]);
+    let e = prove_until(
         x,
-        n,
         d,
         k,
         &inc.labels,
-        &duals.y,
-        &duals.cuts,
-        &duals.sigma,
-        &EnumerationOptions {
-            max_columns: opts.enumerate_columns,
-            max_nodes: opts.enumerate_nodes,
-            time_limit: left,
-        },
+        (y, cuts, sigma),
+        &limits,
+        deadline,
         &mut |_| {},
     )?;
     if e.sse_upper < inc.upper {
         consider(x, d, e.labels.clone(), inc);
     }
     // Valid in every case: the Lagrangian bound of the duals, or more after a complete search.
-    Ok((e.lower_bound, (e, duals)))
+    Some((e.lower_bound, (e, duals)))
 }

@@ -224,7 +224,7 @@ impl<'a> Tree<'a> {
         self.log(&node.cons, node.bound);
         self.pool_heuristic();
         if let Some(p) = root_proof.filter(|_| self.run.opts.enumerate && !self.stop()) {
-            if self.enumerate(&p, scale, on_progress)? == Flow::Stop {
+            if self.enumerate(&p, scale, on_progress) == Flow::Stop {
                 return Ok(Flow::Stop);
             }
         }
@@ -448,26 +448,21 @@ impl<'a> Tree<'a> {
         p: &NodeProof,
         scale: &Scale,
         on_progress: &mut dyn FnMut(&BnpProgress),
-    ) -> Result<Flow, ColgenError> {
+    ) -> Flow {
         let run = &self.run;
-        let (bound, proof) = enumerate_at_root(
-            run.x,
-            run.n,
-            run.d,
-            run.k,
-            p,
-            |b| scale.unscale(b),
-            &mut self.inc,
-            run.opts,
-            run.deadline.instant(),
-        )?;
+        let (x, d, k, opts) = (run.x, run.d, run.k, run.opts);
+        let unscale = |b| scale.unscale(b);
+        let at_root = enumerate_at_root(x, d, k, p, unscale, &mut self.inc, opts, run.deadline);
+        let Some((bound, proof)) = at_root else {
+            return Flow::Next; // stopped by the limit: the next step stops the search
+        };
         self.enumerated = bound;
         self.out.enumeration = Some(proof);
         if !is_proven(self.enumerated, self.inc.upper) {
-            return Ok(Flow::Next);
+            return Flow::Next;
         }
         self.report("bound", self.enumerated, on_progress);
-        Ok(Flow::Stop)
+        Flow::Stop
     }
 
     /// Report a lower incumbent SSE or a higher global bound than last reported.
