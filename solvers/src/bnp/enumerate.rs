@@ -35,8 +35,11 @@ use super::incumbent::consider;
 use super::pool_search::{search_pool, PoolSearch};
 use super::{BnpOptions, Incumbent, NodeProof};
 use crate::bounds::colgen::cuts::{Cut, CutDuals};
-use crate::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry, MAX_RECORDS};
+use crate::bounds::colgen::pricing::{
+    Anchors, ExactBudget, ExactPricing, ExactSearch, Geometry, MAX_RECORDS,
+};
 use crate::bounds::colgen::{lagrangian_with_cuts, rc_margin, ColgenError};
+use crate::deadline::Deadline;
 use crate::exact::certify::{is_proven, partition_sse_upper, U};
 use std::time::{Duration, Instant};
 
@@ -113,6 +116,69 @@ pub fn prove_by_enumeration(
     on_progress: &mut dyn FnMut(&str),
 ) -> Result<EnumerationProof, ColgenError> {
     let t0 = Instant::now();
+    check_inputs(x, n, d, k, labels, y, cuts, sigma)?;
+    // A soft end alone: the searches past it still sweep their cheap bounds.
+    let deadline = Deadline::from(t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9)));
+    let duals = (y, cuts, sigma);
+    let proof = prove_until(x, d, k, labels, duals, opts, deadline, on_progress);
+    Ok(proof.expect("a deadline without hard end or flag never stops the geometry"))
+}
+
+/// [`prove_by_enumeration`] on checked inputs within `deadline`; None when the deadline
+/// stopped (its hard end or flag) before the distance matrix was built.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn prove_until(
+    x: &[f64],
+    d: usize,
+    k: usize,
+    labels: &[usize],
+    (y, cuts, sigma): (&[f64], &[Cut], &[f64]),
+    opts: &EnumerationOptions,
+    deadline: Deadline,
+    on_progress: &mut dyn FnMut(&str),
+) -> Option<EnumerationProof> {
+    let t0 = Instant::now();
+    let n = y.len();
+    let geo = Geometry::new_until(x, n, d, k, (3 * k).max(12), &|| deadline.stopped())?;
+    let cuts = CutDuals::new(n, cuts, sigma);
+    let eps = rc_margin(&geo, y, d, &cuts);
+    let e = Enumeration {
+        x,
+        d,
+        k,
+        y,
+        groups_max: n / k,
+        deadline,
+        t0,
+        geo,
+        cuts,
+        eps,
+    };
+    let (mut proof, exact) = e.price(labels, on_progress);
+    if !exact {
+        return Some(proof);
+    }
+    let found = e.list_pool(&mut proof, opts.max_columns, on_progress);
+    if !found.exact {
+        return Some(proof);
+    }
+    e.search(&mut proof, &found.columns, opts.max_nodes, on_progress);
+    Some(proof)
+}
+
+/// The checks of [`prove_by_enumeration`]'s inputs: data, `k >= 2`, size, one finite dual
+/// per record and per cut, cuts on records in range, `labels` a feasible partition.
+#[allow(clippy::too_many_arguments)]
+fn check_inputs(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    labels: &[usize],
+    y: &[f64],
+    cuts: &[Cut],
+    sigma: &[f64],
+) -> Result<(), ColgenError> {
     crate::bounds::nn_bound(x, n, d, k)?; // validates x, n, d, k
     if k < 2 {
         return Err(ColgenError::Params(
@@ -145,159 +211,205 @@ pub fn prove_by_enumeration(
         ));
     }
     crate::bounds::colgen::start_groups(labels, n, k).map_err(ColgenError::BadLabels)?;
-    let deadline = t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9));
-    let geo = Geometry::new(x, n, d, k, (3 * k).max(12));
-    let cuts = CutDuals::new(n, cuts, sigma);
-    let groups_max = n / k;
-    let eps = rc_margin(&geo, y, d, &cuts);
-    let unlimited = |stop_after: usize| ExactBudget {
-        nodes: u64::MAX,
-        deadline: deadline.into(),
-        max_columns: 1,
-        stop_after_columns: stop_after,
-    };
+    Ok(())
+}
 
-    // 1. rho and the Lagrangian bound.
-    let pricing = ExactSearch::new(&cuts).run(&geo, y, unlimited(usize::MAX), &mut Vec::new());
-    let rho = pricing.rc_lower_bound;
-    let lagrangian = lagrangian_with_cuts(&geo, y, d, &cuts, groups_max, rho);
-    let upper = partition_sse_upper(x, d, labels);
-    let t1 = t0.elapsed().as_secs_f64();
-    on_progress(&format!(
-        "pricing: rho {rho:.6e} ({}), Lagrangian bound {lagrangian:.6}, U {upper:.6}, {t1:.1} s",
-        if pricing.exact { "exact" } else { "cut" }
-    ));
-    let mut proof = EnumerationProof {
-        rc_lower_bound: rho,
-        lagrangian,
-        upper,
-        threshold: f64::NAN,
-        margin: eps,
-        columns: 0,
-        by_size: vec![0; k],
-        enumeration_complete: false,
-        search: None,
-        labels: labels.to_vec(),
-        sse: crate::sse::partition_sse(x, d, labels),
-        sse_upper: upper,
-        lower_bound: lagrangian,
-        proven_optimal: is_proven(lagrangian, upper),
-        seconds: [t1, 0.0, 0.0],
-    };
-    if !pricing.exact {
-        return Ok(proof);
-    }
+/// The fixed inputs of one proof: data, duals, their rounding margin `eps`, the deadline.
+struct Enumeration<'a> {
+    x: &'a [f64],
+    d: usize,
+    k: usize,
+    y: &'a [f64],
+    groups_max: usize,
+    deadline: Deadline<'a>,
+    t0: Instant,
+    geo: Geometry,
+    cuts: CutDuals,
+    eps: f64,
+}
 
-    // 2. The pool: every group with rc <= T (P19 Part A), found when its computed node
-    // bounds stay below T + 2 eps.
-    let threshold = ((upper - lagrangian).max(0.0) * (1.0 + 4.0 * U)).next_up();
-    proof.threshold = threshold;
-    let found = ExactSearch::new(&cuts)
-        .anchors(Anchors::Below {
-            threshold: threshold + 2.0 * eps,
-        })
-        .run(&geo, y, unlimited(opts.max_columns), &mut Vec::new());
-    proof.enumeration_complete = found.exact;
-    proof.columns = found.columns.len();
-    for (_, g) in &found.columns {
-        proof.by_size[g.len() - k] += 1;
-    }
-    let t2 = t0.elapsed().as_secs_f64();
-    proof.seconds[1] = t2 - t1;
-    on_progress(&format!(
-        "enumeration: T {threshold:.6}, {} groups (by size {:?}), {}, {:.1} s",
-        proof.columns,
-        proof.by_size,
-        if found.exact { "complete" } else { "cut" },
-        t2 - t1
-    ));
-    if !found.exact {
-        return Ok(proof);
-    }
-
-    // 3. The pool search (P19 Part B): budget on the sum of computed reduced costs.
-    let base = lagrangian_with_cuts(&geo, y, d, &cuts, groups_max, 0.0); // <= sum y + sum sigma
-    let slack = (4 * groups_max + 2 * n) as f64 * eps;
-    let search = search_pool(
-        x,
-        n,
-        d,
-        &found.columns,
-        base,
-        slack,
-        upper,
-        opts.max_nodes,
-        deadline,
-    );
-    let t3 = t0.elapsed().as_secs_f64();
-    proof.seconds[2] = t3 - t2;
-    on_progress(&format!(
-        "pool search: {} of the groups kept, {} nodes, {} partitions within it, {}, {:.1} s",
-        search.columns_kept,
-        search.nodes,
-        search.partitions,
-        if search.complete { "complete" } else { "cut" },
-        t3 - t2
-    ));
-    if search.complete {
-        // Every partition of certified SSE <= U was met (P19 Part C).
-        proof.lower_bound = search.least_lower.max(lagrangian);
-        if let Some((labels, sse, sse_upper)) = &search.best {
-            if *sse_upper < proof.sse_upper {
-                proof.labels = labels.clone();
-                proof.sse = *sse;
-                proof.sse_upper = *sse_upper;
-            }
+impl<'a> Enumeration<'a> {
+    /// An exact search without a node budget, ending at the deadline.
+    fn unlimited(&self, stop_after: usize) -> ExactBudget<'a> {
+        ExactBudget {
+            nodes: u64::MAX,
+            deadline: self.deadline,
+            max_columns: 1,
+            stop_after_columns: stop_after,
         }
-        proof.proven_optimal = is_proven(proof.lower_bound, proof.sse_upper);
     }
-    proof.search = Some(search);
-    Ok(proof)
+
+    /// Step 1: rho and the Lagrangian bound; the proof so far and whether the pricing
+    /// proved rho (else the proof ends here).
+    fn price(
+        &self,
+        labels: &[usize],
+        on_progress: &mut dyn FnMut(&str),
+    ) -> (EnumerationProof, bool) {
+        let (x, d, k, y) = (self.x, self.d, self.k, self.y);
+        let pricing = ExactSearch::new(&self.cuts).run(
+            &self.geo,
+            y,
+            self.unlimited(usize::MAX),
+            &mut Vec::new(),
+        );
+        let rho = pricing.rc_lower_bound;
+        let lagrangian = lagrangian_with_cuts(&self.geo, y, d, &self.cuts, self.groups_max, rho);
+        let upper = partition_sse_upper(x, d, labels);
+        let t1 = self.t0.elapsed().as_secs_f64();
+        on_progress(&format!(
+            "pricing: rho {rho:.6e} ({}), Lagrangian bound {lagrangian:.6}, U {upper:.6}, {t1:.1} s",
+            if pricing.exact { "exact" } else { "cut" }
+        ));
+        let proof = EnumerationProof {
+            rc_lower_bound: rho,
+            lagrangian,
+            upper,
+            threshold: f64::NAN,
+            margin: self.eps,
+            columns: 0,
+            by_size: vec![0; k],
+            enumeration_complete: false,
+            search: None,
+            labels: labels.to_vec(),
+            sse: crate::sse::partition_sse(x, d, labels),
+            sse_upper: upper,
+            lower_bound: lagrangian,
+            proven_optimal: is_proven(lagrangian, upper),
+            seconds: [t1, 0.0, 0.0],
+        };
+        (proof, pricing.exact)
+    }
+
+    /// Step 2, the pool: every group with rc <= T (P19 Part A), found when its computed
+    /// node bounds stay below T + 2 eps (at most `max_columns`).
+    fn list_pool(
+        &self,
+        proof: &mut EnumerationProof,
+        max_columns: usize,
+        on_progress: &mut dyn FnMut(&str),
+    ) -> ExactPricing {
+        let threshold = ((proof.upper - proof.lagrangian).max(0.0) * (1.0 + 4.0 * U)).next_up();
+        proof.threshold = threshold;
+        let found = ExactSearch::new(&self.cuts)
+            .anchors(Anchors::Below {
+                threshold: threshold + 2.0 * self.eps,
+            })
+            .run(
+                &self.geo,
+                self.y,
+                self.unlimited(max_columns),
+                &mut Vec::new(),
+            );
+        proof.enumeration_complete = found.exact;
+        proof.columns = found.columns.len();
+        for (_, g) in &found.columns {
+            proof.by_size[g.len() - self.k] += 1;
+        }
+        let t1 = proof.seconds[0];
+        let t2 = self.t0.elapsed().as_secs_f64();
+        proof.seconds[1] = t2 - t1;
+        on_progress(&format!(
+            "enumeration: T {threshold:.6}, {} groups (by size {:?}), {}, {:.1} s",
+            proof.columns,
+            proof.by_size,
+            if found.exact { "complete" } else { "cut" },
+            t2 - t1
+        ));
+        found
+    }
+
+    /// Step 3, the pool search (P19 Part B) over the listed `groups`, its budget on the sum
+    /// of computed reduced costs; a complete search proves its least lower SSE (Part C).
+    fn search(
+        &self,
+        proof: &mut EnumerationProof,
+        groups: &[(f64, Vec<u32>)],
+        max_nodes: u64,
+        on_progress: &mut dyn FnMut(&str),
+    ) {
+        let (x, d, y) = (self.x, self.d, self.y);
+        let n = y.len();
+        let base = lagrangian_with_cuts(&self.geo, y, d, &self.cuts, self.groups_max, 0.0); // <= sum y + sum sigma
+        let slack = (4 * self.groups_max + 2 * n) as f64 * self.eps;
+        let t2 = proof.seconds[0] + proof.seconds[1];
+        let search = search_pool(
+            x,
+            n,
+            d,
+            groups,
+            base,
+            slack,
+            proof.upper,
+            max_nodes,
+            self.deadline,
+        );
+        let t3 = self.t0.elapsed().as_secs_f64();
+        proof.seconds[2] = t3 - t2;
+        on_progress(&format!(
+            "pool search: {} of the groups kept, {} nodes, {} partitions within it, {}, {:.1} s",
+            search.columns_kept,
+            search.nodes,
+            search.partitions,
+            if search.complete { "complete" } else { "cut" },
+            t3 - t2
+        ));
+        if search.complete {
+            // Every partition of certified SSE <= U was met (P19 Part C).
+            proof.lower_bound = search.least_lower.max(proof.lagrangian);
+            if let Some((labels, sse, sse_upper)) = &search.best {
+                if *sse_upper < proof.sse_upper {
+                    proof.labels = labels.clone();
+                    proof.sse = *sse;
+                    proof.sse_upper = *sse_upper;
+                }
+            }
+            proof.proven_optimal = is_proven(proof.lower_bound, proof.sse_upper);
+        }
+        proof.search = Some(search);
+    }
 }
 
 /// The proof by reduced-cost enumeration (P19) at the root's duals `p` (scaled problem),
-/// run on the original data with the duals divided by `s^2` (exact), as a verifier would:
-/// returns the bound it proves and the proof with its duals; a
-/// better partition it met becomes the incumbent.
+/// run on the original data with the duals divided by `s^2` (exact), as a verifier would,
+/// within the search's `deadline` (its hard end and stop flag stop it): returns the bound
+/// it proves and the proof with its duals (None when the deadline stopped it before its
+/// distance matrix); a better partition it met becomes the incumbent.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn enumerate_at_root(
     x: &[f64],
-    n: usize,
     d: usize,
     k: usize,
     p: &NodeProof,
     unscale: impl Fn(f64) -> f64,
     inc: &mut Incumbent,
     opts: &BnpOptions,
-    deadline: Instant,
-) -> Result<(f64, (EnumerationProof, NodeProof)), ColgenError> {
+    deadline: Deadline,
+) -> Option<(f64, (EnumerationProof, NodeProof))> {
     let duals = NodeProof {
         y: p.y.iter().map(|&v| unscale(v)).collect(),
         cuts: p.cuts.clone(),
         sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
     };
-    let left = deadline
-        .saturating_duration_since(Instant::now())
-        .as_secs_f64();
-    let e = prove_by_enumeration(
+    let limits = EnumerationOptions {
+        max_columns: opts.enumerate_columns,
+        max_nodes: opts.enumerate_nodes,
+        time_limit: deadline.seconds_left(),
+    };
+    let (y, cuts, sigma) = (&duals.y[..], &duals.cuts[..], &duals.sigma[..]);
+    let e = prove_until(
         x,
-        n,
         d,
         k,
         &inc.labels,
-        &duals.y,
-        &duals.cuts,
-        &duals.sigma,
-        &EnumerationOptions {
-            max_columns: opts.enumerate_columns,
-            max_nodes: opts.enumerate_nodes,
-            time_limit: left,
-        },
+        (y, cuts, sigma),
+        &limits,
+        deadline,
         &mut |_| {},
     )?;
     if e.sse_upper < inc.upper {
         consider(x, d, e.labels.clone(), inc);
     }
     // Valid in every case: the Lagrangian bound of the duals, or more after a complete search.
-    Ok((e.lower_bound, (e, duals)))
+    Some((e.lower_bound, (e, duals)))
 }

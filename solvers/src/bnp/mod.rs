@@ -66,9 +66,8 @@
 //! pricing of [`pricing`] (budgeted by `exact_nodes` per call and the deadline). Memory: the
 //! n x n distance matrix, the column pool and the open nodes' decisions (O(depth) each).
 //! Measured figures: `studies/study-colgen.txt` (section "branch-and-price").
-//! This file is over 500 lines because [`branch_and_price`]'s loop holds the node queue, the
-//! column and cut pools, the incumbent and the leaf proofs of the certificate at once; its
-//! node work, branching, incumbent and enumeration already live in the submodules.
+//! The node loop and its state (queue, pools, incumbent, leaves) live in `tree.rs`; the
+//! node's column generation in `node.rs`.
 //!
 //! ## References
 //! - Ryan, D. M. and Foster, B. A. (1981). An integer programming approach to scheduling. In
@@ -89,8 +88,8 @@ mod pool_search;
 mod rank1;
 mod result;
 mod small_duals;
+mod tree;
 
-use enumerate::enumerate_at_root;
 pub use enumerate::{prove_by_enumeration, EnumerationOptions, EnumerationProof};
 pub use options::BnpOptions;
 pub use pool_search::PoolSearch;
@@ -101,19 +100,13 @@ use crate::bounds::colgen::pricing::{self, Geometry};
 use crate::bounds::colgen::{start_groups, ColgenError};
 use crate::bounds::nn_bound;
 use crate::deadline::Deadline;
-use crate::exact::certify::{is_proven, partition_sse_upper};
+use crate::exact::certify::partition_sse_upper;
 use crate::merge::canonical;
-use crate::sse::{group_sse, partition_sse, pow2_near};
-use branching::choose_pair;
-use incumbent::{consider, labels_of, round_support};
-use node::{process_node, CutPool, NodeEnd};
-use std::collections::{BinaryHeap, HashMap};
+use crate::sse::partition_sse;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// A closed leaf: decisions, bound, proving duals.
-type ClosedLeaf = (Vec<(u32, u32, bool)>, f64, Option<Rc<NodeProof>>);
+use tree::{ColumnPool, Run, Scale, Tree};
 
 /// An open node: decisions and the bound inherited or proven so far (original scale).
 #[derive(Debug, Clone)]
@@ -259,10 +252,47 @@ fn search(
     if starts.is_empty() {
         return Err(ColgenError::BadLabels("no start partition".into()));
     }
-    let deadline = t0 + Duration::from_secs_f64(opts.time_limit.min(1e9));
-    let stop = || Instant::now() >= deadline || interrupt.is_some_and(|f| f.load(Ordering::SeqCst));
-    let mut pool: Vec<Vec<u32>> = Vec::new();
-    let mut pool_index: HashMap<Vec<u32>, usize> = HashMap::new();
+    let deadline = Deadline::command(
+        t0 + Duration::from_secs_f64(opts.time_limit.min(1e9)),
+        interrupt,
+    );
+    let (columns, inc) = seed(x, n, d, k, starts)?;
+    let scaled_for = inc.sse;
+    let scale = Scale::for_sse(x, n, d, inc.sse);
+    let pool_width = if opts.pool == 0 {
+        (3 * k).max(12)
+    } else {
+        opts.pool
+    };
+    // Stopped while the distance matrix is built (seconds at n = 8000): the node loop
+    // stops before its first node and returns the start with the nn bound.
+    let geo = Geometry::new_until(&scale.xs, n, d, k, pool_width, &|| deadline.passed());
+    let run = Run {
+        x,
+        n,
+        d,
+        k,
+        opts,
+        interrupt,
+        t0,
+        deadline,
+        nn,
+    };
+    let mut tree = Tree::new(run, columns, &scale, inc);
+    tree.search(geo.as_ref(), &scale, on_progress)?;
+    Ok((tree.finish(&scale), scaled_for))
+}
+
+/// The column pool seeded with the start partitions' groups of the model (`k..2k-1`
+/// records), and the start of least SSE as the incumbent.
+fn seed(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    starts: &[&[usize]],
+) -> Result<(ColumnPool, Incumbent), ColgenError> {
+    let mut columns = ColumnPool::default();
     let mut inc: Option<Incumbent> = None;
     for (s, labels) in starts.iter().enumerate() {
         let gs = start_groups(labels, n, k).map_err(|m| {
@@ -278,346 +308,10 @@ fn search(
             let upper = partition_sse_upper(x, d, &labels);
             inc = Some(Incumbent { labels, sse, upper });
         }
-        for g in gs {
-            // Only groups of the model (k..2k-1 records) enter the pool.
-            if g.len() < 2 * k && !pool_index.contains_key(&g) {
-                pool_index.insert(g.clone(), pool.len());
-                pool.push(g);
-            }
+        for g in gs.into_iter().filter(|g| g.len() < 2 * k) {
+            columns.insert(g);
         }
     }
-    let mut inc = inc.expect("at least one start");
-    let scaled_for = inc.sse;
-    let groups_max = n / k;
-    // Scale (P11 "Scaling"): s a power of two, exact; costs s^2 times the original.
-    let mut s =
-        pow2_near((1024.0 * n as f64 / inc.sse).sqrt()).clamp(2f64.powi(-100), 2f64.powi(100));
-    let mut xs: Vec<f64> = x.iter().map(|v| v * s).collect();
-    if xs.iter().any(|v| !v.is_finite()) {
-        s = 1.0;
-        xs = x.to_vec();
-    }
-    let s2 = s * s;
-    let unscale = |b: f64| b / s2;
-    let pool_width = if opts.pool == 0 {
-        (3 * k).max(12)
-    } else {
-        opts.pool
-    };
-    // Stopped while the distance matrix is built (seconds at n = 8000): the node loop below
-    // stops before its first node and returns the start with the nn bound.
-    let geo = Geometry::new_until(&xs, n, d, k, pool_width, &stop);
-    let cost_of = |g: &[u32]| {
-        let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
-        group_sse(&xs, d, &m)
-    };
-    let mut costs: Vec<f64> = pool.iter().map(|g| cost_of(g)).collect();
-    let cap = if opts.max_columns_per_iteration == 0 {
-        n
-    } else {
-        opts.max_columns_per_iteration
-    };
-    let mut out = BnpResult {
-        labels: Vec::new(),
-        sse: 0.0,
-        sse_upper: 0.0,
-        lower_bound: nn,
-        nn,
-        proven_optimal: false,
-        root_lp: f64::NAN,
-        root_lp_cuts: f64::NAN,
-        root_bound: nn,
-        cut_rounds: 0,
-        cuts: Vec::new(),
-        leaves: Vec::new(),
-        nodes: 0,
-        open_nodes: 0,
-        max_depth: 0,
-        columns: 0,
-        lp_solves: 0,
-        exact_calls: 0,
-        stopped: None,
-        seconds: 0.0,
-        node_log: Vec::new(),
-        enumeration: None,
-    };
-    // Lower bound proven by the enumeration (P19), if it ran.
-    let mut enumerated = f64::NEG_INFINITY;
-    let mut heap: BinaryHeap<Node> = BinaryHeap::new();
-    heap.push(Node {
-        cons: PairConstraints::new(n),
-        bound: nn,
-        proof: None,
-        depth: 0,
-        id: 0,
-    });
-    let mut next_id = 1u64;
-    // Least bound over the closed leaves (pruned, integral or with an empty region).
-    let mut closed_min = f64::INFINITY;
-    // The closed leaves (decisions, bound, proof) for certificates.
-    let mut closed: Vec<ClosedLeaf> = Vec::new();
-    let mut cut_pool = CutPool::default();
-    let mut last_reported = (inc.sse, f64::NEG_INFINITY);
-    let global = |heap: &BinaryHeap<Node>, closed_min: f64, current: Option<f64>| -> f64 {
-        let open = heap.peek().map_or(f64::INFINITY, |nd| nd.bound);
-        open.min(closed_min)
-            .min(current.unwrap_or(f64::INFINITY))
-            .max(nn)
-    };
-    let report = |what: &'static str,
-                  nodes: u64,
-                  open: usize,
-                  inc_sse: f64,
-                  lb: f64,
-                  on_progress: &mut dyn FnMut(&BnpProgress)| {
-        on_progress(&BnpProgress {
-            what,
-            seconds: t0.elapsed().as_secs_f64(),
-            nodes,
-            open_nodes: open,
-            incumbent_sse: inc_sse,
-            lower_bound: lb,
-        });
-    };
-
-    while let Some(mut node) = heap.pop() {
-        if is_proven(node.bound, inc.upper) {
-            // Best-bound order: every open node is at least as high, all are pruned.
-            closed_min = closed_min.min(node.bound);
-            closed.push((
-                node.cons.decisions().to_vec(),
-                node.bound,
-                node.proof.clone(),
-            ));
-            if opts.record_nodes {
-                out.node_log.push(NodeRecord {
-                    decisions: node.cons.decisions().to_vec(),
-                    bound: node.bound,
-                });
-            }
-            continue;
-        }
-        if stop() || (opts.max_nodes > 0 && out.nodes >= opts.max_nodes) {
-            out.stopped = Some(if opts.max_nodes > 0 && out.nodes >= opts.max_nodes {
-                "node limit reached".into()
-            } else if interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
-                "interrupted".into()
-            } else {
-                "time limit reached".into()
-            });
-            heap.push(node);
-            break;
-        }
-        out.nodes += 1;
-        out.max_depth = out.max_depth.max(node.depth);
-        let rounds = if node.depth == 0 {
-            opts.cut_rounds
-        } else {
-            opts.node_cut_rounds
-        };
-        let Some(geo) = geo.as_ref() else {
-            unreachable!("the geometry is built unless stop() held, which holds on")
-        };
-        let end = process_node(
-            geo,
-            d,
-            &mut node,
-            &mut pool,
-            &mut pool_index,
-            &mut costs,
-            &cost_of,
-            &inc,
-            opts,
-            cap,
-            groups_max,
-            unscale,
-            &mut cut_pool,
-            rounds,
-            &stop,
-            Deadline::command(deadline, interrupt),
-            &mut out,
-        )?;
-        if node.depth == 0 {
-            out.root_bound = node.bound.max(nn);
-        }
-        let root_proof = (node.depth == 0).then(|| node.proof.clone()).flatten();
-        let mut leaf = false;
-        match end {
-            NodeEnd::Pruned => leaf = true,
-            NodeEnd::Stopped => {
-                heap.push(node.clone());
-                out.stopped = Some(if interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
-                    "interrupted".into()
-                } else {
-                    "time limit reached".into()
-                });
-                break;
-            }
-            NodeEnd::Failed(why) => {
-                heap.push(node.clone());
-                out.stopped = Some(format!("node at depth {}: {why}", node.depth));
-                break;
-            }
-            NodeEnd::Solved {
-                support,
-                artificial,
-                converged,
-            } => {
-                let integral = !artificial && support.iter().all(|&(_, v)| v > 1.0 - 1e-6);
-                if !integral {
-                    if let Some(labels) = round_support(x, n, d, &support, &pool) {
-                        consider(x, d, labels, &mut inc);
-                    }
-                }
-                if integral {
-                    if let Some(labels) = labels_of(&support, &pool, n) {
-                        consider(x, d, labels, &mut inc);
-                    }
-                }
-                if is_proven(node.bound, inc.upper) {
-                    leaf = true;
-                } else if integral && converged {
-                    // The node's optimum is this partition; its bound is certified below it.
-                    leaf = true;
-                } else {
-                    match choose_pair(&support, &pool, &node.cons) {
-                        Some((a, b)) => {
-                            for together in [true, false] {
-                                let mut cons = node.cons.clone();
-                                if together {
-                                    cons.add_together(a, b);
-                                } else {
-                                    cons.add_apart(a, b);
-                                }
-                                if cons.infeasible(k) {
-                                    // Empty region: closed with bound +inf.
-                                    closed.push((cons.decisions().to_vec(), f64::INFINITY, None));
-                                    if opts.record_nodes {
-                                        out.node_log.push(NodeRecord {
-                                            decisions: cons.decisions().to_vec(),
-                                            bound: f64::INFINITY,
-                                        });
-                                    }
-                                    continue;
-                                }
-                                heap.push(Node {
-                                    cons,
-                                    bound: node.bound,
-                                    proof: node.proof.clone(),
-                                    depth: node.depth + 1,
-                                    id: next_id,
-                                });
-                                next_id += 1;
-                            }
-                        }
-                        None => {
-                            // No pair to branch on (pricing cut short on an integral or
-                            // artificial solution): the node stays open, the search stops.
-                            heap.push(node.clone());
-                            out.stopped = Some(format!(
-                                "node at depth {} could not be resolved (pricing budget)",
-                                node.depth
-                            ));
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        if leaf {
-            closed_min = closed_min.min(node.bound);
-            closed.push((
-                node.cons.decisions().to_vec(),
-                node.bound,
-                node.proof.clone(),
-            ));
-        }
-        if opts.record_nodes {
-            out.node_log.push(NodeRecord {
-                decisions: node.cons.decisions().to_vec(),
-                bound: node.bound,
-            });
-        }
-        // Node heuristic: the set-partitioning MIP over the column pool.
-        let due = out.nodes == 1
-            || (opts.heuristic_every > 0 && out.nodes.is_multiple_of(opts.heuristic_every));
-        if due
-            && opts.mip_seconds > 0.0
-            && !stop()
-            && !is_proven(global(&heap, closed_min, None), inc.upper)
-        {
-            let left = deadline
-                .saturating_duration_since(Instant::now())
-                .as_secs_f64();
-            let run = crate::models::MipRun {
-                time_limit: Some(opts.mip_seconds.min(left)),
-                interrupt,
-            };
-            if let Ok(r) =
-                crate::merge::solve_pool_with(x, n, d, k, &pool, &inc.labels, opts.mip_solver, &run)
-            {
-                if r.improved {
-                    consider(x, d, r.labels, &mut inc);
-                }
-            }
-        }
-        if let Some(p) = root_proof.filter(|_| opts.enumerate && !stop()) {
-            let (bound, proof) =
-                enumerate_at_root(x, n, d, k, &p, unscale, &mut inc, opts, deadline)?;
-            enumerated = bound;
-            out.enumeration = Some(proof);
-            if is_proven(enumerated, inc.upper) {
-                report(
-                    "bound",
-                    out.nodes,
-                    heap.len(),
-                    inc.sse,
-                    enumerated,
-                    on_progress,
-                );
-                break;
-            }
-        }
-        let lb = global(&heap, closed_min, None).max(enumerated);
-        if inc.sse < last_reported.0 {
-            report("incumbent", out.nodes, heap.len(), inc.sse, lb, on_progress);
-        }
-        if lb > last_reported.1 {
-            report("bound", out.nodes, heap.len(), inc.sse, lb, on_progress);
-        }
-        last_reported = (inc.sse.min(last_reported.0), lb.max(last_reported.1));
-    }
-    out.lower_bound = global(&heap, closed_min, None).max(enumerated);
-    out.open_nodes = heap.len();
-    // The leaves, duals on the original scale (divided by s^2: exact).
-    let unscaled = |p: &Option<Rc<NodeProof>>| {
-        p.as_ref().map(|p| NodeProof {
-            y: p.y.iter().map(|&v| unscale(v)).collect(),
-            cuts: p.cuts.clone(),
-            sigma: p.sigma.iter().map(|&v| unscale(v)).collect(),
-        })
-    };
-    out.leaves = heap
-        .iter()
-        .map(|nd| Leaf {
-            decisions: nd.cons.decisions().to_vec(),
-            bound: nd.bound,
-            proof: unscaled(&nd.proof),
-            open: true,
-        })
-        .chain(closed.iter().map(|(dec, b, p)| Leaf {
-            decisions: dec.clone(),
-            bound: *b,
-            proof: unscaled(p),
-            open: false,
-        }))
-        .collect();
-    out.cuts = cut_pool.cuts.clone();
-    out.proven_optimal = is_proven(out.lower_bound, inc.upper);
-    out.columns = pool.len();
-    out.labels = inc.labels;
-    out.sse = inc.sse;
-    out.sse_upper = inc.upper;
-    out.seconds = t0.elapsed().as_secs_f64();
-    Ok((out, scaled_for))
+    let inc = inc.ok_or_else(|| ColgenError::BadLabels("no start partition".into()))?;
+    Ok((columns, inc))
 }

@@ -27,9 +27,9 @@
 //! Palgrave, 187-214 (exact cover by depth-first search on the item with fewest options; our
 //! version adds the reduced-cost bound above and needs no linked lists).
 
+use crate::deadline::Deadline;
 use crate::exact::certify::{partition_sse_lower, partition_sse_upper, U};
 use crate::sse::partition_sse;
-use std::time::Instant;
 
 /// Outcome of [`search_pool`].
 #[derive(Debug, Clone, PartialEq)]
@@ -68,7 +68,7 @@ struct State<'a> {
     budget: f64,
     out: PoolSearch,
     max_nodes: u64,
-    deadline: Instant,
+    deadline: Deadline<'a>,
 }
 
 /// The budget on the sum of computed reduced costs for partitions of certified SSE <= `upper`.
@@ -89,7 +89,7 @@ pub(super) fn search_pool(
     slack: f64,
     upper: f64,
     max_nodes: u64,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> PoolSearch {
     let mut s = State {
         x,
@@ -185,7 +185,7 @@ impl State<'_> {
     fn dfs(&mut self, acc: f64) {
         self.out.nodes += 1;
         if self.out.nodes > self.max_nodes
-            || (self.out.nodes.is_multiple_of(1024) && Instant::now() >= self.deadline)
+            || (self.out.nodes.is_multiple_of(1024) && self.deadline.passed())
         {
             self.out.complete = false;
         }
