@@ -2,7 +2,7 @@
 //! the cached SSE equal to a fresh two-pass computation (relative 1e-9), and keep labels,
 //! member lists and sizes consistent; every delta equals the change it predicts.
 
-mod common;
+use crate::common;
 use microagg::partition::Partition;
 use proptest::prelude::*;
 

@@ -1,11 +1,11 @@
 //! Robustness (issue 23): no panic, no silent wrong answer and no lost work under bad
-//! input and faults. Library-level cases here; the command line in `tests/cli_faults.rs`,
-//! signals and closed pipes against the built binary in `tests/signals.rs`. Certificate
+//! input and faults. Library-level cases here; the command line in `tests/run/cli_faults.rs`,
+//! signals and closed pipes against the built binary in `tests/run/signals.rs`. Certificate
 //! files and verdicts (issue 48 items 3 and 4) in `robustness/certificates.rs`.
 
 #[path = "robustness/certificates.rs"]
 mod certificates;
-mod common;
+use crate::common;
 #[path = "robustness/labels_bom.rs"]
 mod labels_bom;
 #[path = "robustness/outputs.rs"]
@@ -251,7 +251,7 @@ fn refiners_interrupted_during_their_neighbour_lists_return_their_input() {
         .partition;
     // Interrupted before they start: the neighbour-list build sees the flag at once. (A
     // pipeline interrupted before it starts fails in its initializer instead, which has no
-    // partial partition: tests/refiners.rs.)
+    // partial partition: tests/search/refiners.rs.)
     let stop = AtomicBool::new(true);
     for name in ["ils", "sa", "descent"] {
         let mut refiner = microagg::registry::find(name)

@@ -1,6 +1,6 @@
 //! Data loading: standardisation, column selection, manifest checksums, generators.
 
-mod common;
+use crate::common;
 use microagg::data::{self, csv_file::parse_csv, ColumnSelection};
 
 #[test]

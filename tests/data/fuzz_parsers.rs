@@ -3,7 +3,7 @@
 //! input and must give a clear error or a correct result, never a panic (proptest reports a
 //! panic as a failure) and never a non-finite value in what it accepts.
 
-mod common;
+use crate::common;
 use microagg::data::{csv_file, synthetic, ColumnSelection};
 use microagg::experiment::Suite;
 use microagg::labels::parse_labels;

@@ -163,7 +163,7 @@ fn a_gzip_bomb_is_refused_at_the_cap_in_little_memory() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "certificates::a_gzip_bomb_is_refused_at_the_cap_in_little_memory",
+            "robustness::certificates::a_gzip_bomb_is_refused_at_the_cap_in_little_memory",
             "--nocapture",
             "--test-threads=1",
         ])
