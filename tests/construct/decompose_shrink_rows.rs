@@ -3,15 +3,15 @@
 //! (CBFS-NN/NC, MDAV-NN/NC, TFRP-NN/NC, GSMS-NN), read from
 //! `instances/published/khomnotai2018.toml`. Each refined IL must be at most 0.01 above the
 //! printed value; it is usually below, because our Decompose fires whenever the exact SSE
-//! falls (see tests/decompose_shrink_published.rs and src/search/decompose_shrink.rs).
+//! falls (see tests/construct/decompose_shrink_published.rs and src/search/decompose_shrink.rs).
 //! Cells that exceed the published value by more than 0.01 are listed in `DIFFERENCES`
 //! with our value (17 of 252 cells). Prints the full comparison table (`--nocapture`).
 
-mod common;
+use crate::common;
 use microagg::search::{refine, Refiner};
 use std::sync::atomic::AtomicBool;
 
-const TABLES: &str = include_str!("../instances/published/khomnotai2018.toml");
+const TABLES: &str = include_str!("../../instances/published/khomnotai2018.toml");
 const KS: [usize; 6] = [3, 4, 5, 10, 20, 30];
 /// (table row prefix, our initializer)
 const INITS: &[(&str, &str)] = &[
@@ -63,7 +63,7 @@ fn refined(
 }
 
 /// About 40 s of CPU (252 refinements, EIA dominates): run explicitly with
-/// `cargo test --release --test decompose_shrink_rows -- --ignored --nocapture`.
+/// `cargo test --release --test construct -- --ignored decompose_shrink_rows:: --nocapture`.
 #[test]
 #[ignore = "slow (about 40 s CPU); run with --ignored"]
 fn suffix_2_and_3_rows_are_reproduced_or_bettered() {

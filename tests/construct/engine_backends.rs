@@ -5,7 +5,7 @@
 //! d = 1..20, on all records and on a subset; and a stopped initializer returns
 //! `Error::Interrupted`, never a partition.
 
-mod common;
+use crate::common;
 use microagg::error::Error;
 use microagg::geometry::buckets::BucketRemaining;
 use microagg::geometry::filter_scan::{

@@ -2,7 +2,7 @@
 //! placed once), cached SSE equal to a fresh computation, the same input gives the same
 //! labels, and the edge cases n = k, n = 2k - 1, duplicate rows and d = 1 work.
 
-mod common;
+use crate::common;
 use common::{from_rows, run_method, synthetic};
 use microagg::method::MethodKind;
 use microagg::registry::registry;

@@ -24,7 +24,7 @@
 //! either (`cargo run --release -p microagg-studies --example mhm_readings scaled`). The 2006 paper itself (its
 //! exact ordering rules) is not available here.
 
-mod common;
+use crate::common;
 use common::{casc, run_method};
 
 /// Half a unit of the last printed decimal of `printed`.

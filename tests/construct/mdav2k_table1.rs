@@ -1,15 +1,15 @@
 //! Chettri & Borah (2012) Table 1, rows 1 (MDAV = Algorithm-1), 4 (MDAV-single-group), 5
 //! (V-MDAV) and 6 (MDAV2k): SSE on Tarragona, Census and EIA for k = 3, 4, 5, 10 (needs the
-//! CASC files; see tests/common). Rows 2 and 3 are in tests/mdav_published.rs.
+//! CASC files; see tests/common). Rows 2 and 3 are in tests/construct/mdav_published.rs.
 //!
-//! Tolerance, as in tests/mdav_published.rs: Table 1 uses SST = n * d and its values carry a
+//! Tolerance, as in tests/construct/mdav_published.rs: Table 1 uses SST = n * d and its values carry a
 //! relative error of up to about 5e-7 against double precision (Tarragona systematically
 //! +3e-7 to +5e-7, the size of single-precision rounding), so Tarragona is compared at a
 //! relative 1e-6 and the others at half a unit of the printed 3rd decimal.
 //! `table1_tolerance_separates_the_methods` checks that this is far tighter than the
 //! differences between the methods.
 
-mod common;
+use crate::common;
 use common::{assert_table1_sse, assert_table1_sst, casc};
 use microagg::data::Instance;
 use microagg::pipeline::Pipeline;

@@ -1,7 +1,7 @@
 //! The `univariate` method: optimal on one attribute (against brute force over all
 //! partitions), never worse than MDAV, and reachable from the CLI with --column.
 
-mod common;
+use crate::common;
 use common::{from_rows, run_method};
 use microagg_solvers::univariate::univariate_brute_force;
 

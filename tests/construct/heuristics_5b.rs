@@ -6,9 +6,9 @@
 //!
 //! The full table on Tarragona, Census and EIA for k = 3, 5, 10 is the ignored test
 //! `casc_table_eia` (about 40 s in release mode):
-//! `cargo test --release --workspace --test heuristics_5b -- --ignored --nocapture`.
+//! `cargo test --release --test construct -- --ignored heuristics_5b:: --nocapture`.
 
-mod common;
+use crate::common;
 use common::{attribute_sum_lower_bound, casc, from_rows, groups, line, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::partition::sq_dist;

@@ -1,7 +1,7 @@
 //! Orders with optimal segmentation (`mhm-*`), fixed cuts (`proj-*`), `random` and
 //! `semirandom`: invariants, brute force on small instances, parameters and seeds.
 
-mod common;
+use crate::common;
 use common::{casc, from_rows, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::init::mhm::orders::{order_by_score, zsum_scores};
@@ -137,7 +137,7 @@ fn column_parameter_by_name_or_index_and_its_errors() {
 }
 
 /// `semirandom`: p = 0 is exactly `mhm-zsum` (whatever the seed); the same seed gives the
-/// same labels and another seed another partition (feasibility: `tests/conformance.rs`).
+/// same labels and another seed another partition (feasibility: `tests/construct/conformance.rs`).
 #[test]
 fn semirandom_seeds_and_the_p_zero_limit() {
     let inst = synthetic("gauss:n=300,d=5,clusters=4,seed=3");

@@ -12,7 +12,7 @@
 //! src/search/decompose_shrink.rs). The test asserts both: our value is within 0.01 of or
 //! below the published one, and equals our recorded value to 1e-6 (regression).
 
-mod common;
+use crate::common;
 use std::sync::atomic::AtomicBool;
 
 /// (data, k, published NN2, ours tfrp2, published NN3, ours decompose-shrink)

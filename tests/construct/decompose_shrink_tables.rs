@@ -9,14 +9,14 @@
 //! decimals, so a change of behaviour is caught) and the reason; the module docs of the
 //! methods explain them. Needs the CASC files (see tests/common).
 
-mod common;
+use crate::common;
 use common::{casc, run_method};
 use microagg::data::Instance;
 use microagg::init::lineage::growth::Growth;
 use microagg::init::lineage::mdav_nc::{mdav_groups, MdavForm};
 use microagg::partition::Partition;
 
-const TABLES: &str = include_str!("../instances/published/khomnotai2018.toml");
+const TABLES: &str = include_str!("../../instances/published/khomnotai2018.toml");
 const KS: [usize; 6] = [3, 4, 5, 10, 20, 30];
 
 /// Cells not reproduced to the printed digits: (data set, table row, k, our IL to 5

@@ -2,7 +2,7 @@
 //! `dba`, `ps-meansort`, `ps-multidsort`. Hand-worked small cases, the group sizes each
 //! method promises, and an optimum-free lower bound on SSE that every result must respect.
 
-mod common;
+use crate::common;
 use common::{attribute_sum_lower_bound, casc, groups, line, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::geometry::diameter::Diameter;

@@ -3,7 +3,7 @@
 //! segmentation, blocks are runs of whole groups, time limit and interrupt respected, and
 //! the published IMHM values (Mortazavi, Jalili & Gohargazi 2013, Table 3).
 
-mod common;
+use crate::common;
 use microagg::data::Instance;
 use microagg::partition::Partition;
 use microagg::pipeline::Pipeline;

@@ -1,6 +1,6 @@
 //! The MDAV family against published values (needs the CASC files; see tests/common).
 
-mod common;
+use crate::common;
 use common::{assert_table1_sse, assert_table1_sst, casc, run_method};
 
 /// `mdav` IL to 4 decimals on the twelve published cases (Chettri & Borah 2012 Table 1 and
