@@ -3,7 +3,7 @@
 //! partition feasible; the move log undoes every change exactly; neighbour lists are the
 //! true nearest records. Proofs: P02 (shift, swap), P30 (dissolve, distill, split, merge).
 
-mod common;
+use crate::common;
 use microagg::geometry::neighbours::Neighbours;
 use microagg::partition::Partition;
 use microagg::search::moves::dissolve::Dissolve;

@@ -4,7 +4,7 @@
 //! (MDAV + decompose-shrink), whose cached SSE equals a fresh recomputation, identical for
 //! the same seed; bad values are rejected before the run starts.
 
-mod common;
+use crate::common;
 use microagg::pipeline::Pipeline;
 use std::sync::atomic::AtomicBool;
 

@@ -6,7 +6,7 @@
 //! feasible never-worse partition (an interrupt before the pipeline starts stops the
 //! initializer with an error).
 
-mod common;
+use crate::common;
 use microagg::data::Instance;
 use microagg::geometry::neighbours::Neighbours;
 use microagg::partition::Partition;

@@ -1,7 +1,7 @@
 //! The search trace (src/search/trace.rs) writes a CSV header and lines whose last best IL
 //! is the refiner's result.
 
-mod common;
+use crate::common;
 use microagg::pipeline::Pipeline;
 use microagg::search::trace::Trace;
 use std::sync::atomic::AtomicBool;

@@ -5,7 +5,7 @@
 //! worse in the weighted SSE than its start, feasible; the record says `objective =
 //! "weighted"`; the options it does not support are refused.
 
-mod common;
+use crate::common;
 use common::{cli_err, cli_json, pairwise_weighted_sse, weighted_args};
 use microagg::data::{Instance, Weights};
 use microagg::pipeline::Pipeline;
