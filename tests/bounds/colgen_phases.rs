@@ -4,7 +4,7 @@
 //! progress line appears: it did its work at least once), and the certificate of the bound
 //! verifies with a recomputed value at most the optimum.
 
-mod common;
+use crate::common;
 use common::{brute_force_optimum, clustered_rows};
 use microagg::certificate::{verify, BoundCertificate};
 use microagg_solvers::bounds::colgen::observer::Lines;

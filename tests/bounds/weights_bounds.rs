@@ -4,7 +4,7 @@
 //! small adversarial instances (weights 1e-3..1e3, duplicated rows and weights, far
 //! clusters); with equal weights c it is c times the unweighted nn bound.
 
-mod common;
+use crate::common;
 use common::{
     adversarial_weighted, brute_force_weighted_optimum, cli_json, pairwise_weighted_sse,
     weighted_args, write_weighted_csv,

@@ -4,7 +4,7 @@
 //! the brute-force optimum is above; over fewer columns it is never below that LP; a
 //! colgen run reports it above its own bound.
 
-mod common;
+use crate::common;
 use common::{
     all_lp_columns, assert_exit, brute_force_optimum, cli, cli_ok, clustered_rows, stdout,
     stdout_json, weighted_args,

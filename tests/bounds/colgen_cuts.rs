@@ -7,7 +7,7 @@
 //! every separated cut holds for every partition (enumerated); the recomputed (verifier) bound
 //! of the cut duals supports the claim, and a positive cut dual proves nothing.
 
-mod common;
+use crate::common;
 use common::{brute_force_min_rc_cuts, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch, Geometry};

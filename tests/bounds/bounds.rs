@@ -2,7 +2,7 @@
 //! (exhaustive enumeration), equal to an independent implementation, the published-by-issue
 //! value on Tarragona k = 3, and below every registered heuristic on the CASC files.
 
-mod common;
+use crate::common;
 use common::{brute_force_optimum, casc, clustered_rows, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::method::MethodKind;

@@ -8,7 +8,7 @@
 //! signed bound is never below the capped knapsack from the same values and beats it where
 //! the duals are low.
 
-mod common;
+use crate::common;
 use common::{adversarial_family, brute_force_optimum};
 use microagg_solvers::bounds::colgen::anchors::anchored_sizes_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;

@@ -7,7 +7,7 @@
 //! (`bound --cuts`, format 2, proofs/P14) verify too; a positive cut dual or a raised claim is
 //! rejected, a malformed cut is an error.
 
-mod common;
+use crate::common;
 use common::{
     assert_exit, brute_force_optimum, cli, cli_ok, from_rows, stderr, weighted_args, write_rows_csv,
 };
@@ -544,7 +544,7 @@ fn stored_bnp_certificates_verify_and_tampered_ones_do_not() {
 }
 
 /// Every stored branch-and-price certificate, however long it takes (minutes: one exact
-/// pricing per leaf). `cargo test --release --test bound_certificates -- --ignored`.
+/// pricing per leaf). `cargo test --release --test bounds -- --ignored bound_certificates::`.
 #[test]
 #[ignore]
 fn all_stored_bnp_certificates_verify() {

@@ -5,7 +5,7 @@
 //! k..2k-1 records, and reached by the plain column generation); the stabilised runs' bounds
 //! are valid and reach the LP too.
 
-mod common;
+use crate::common;
 use common::{
     adversarial_family, all_lp_columns, brute_force_optimum, chunk_labels, clustered_rows,
 };

@@ -48,7 +48,7 @@
 //! The last test checks that on two far clusters with a tiny spread the old `rc_margin`
 //! (which charges `max D`) is at least 1e3 times `least_rc_margin`.
 
-mod common;
+use crate::common;
 use common::{coefficient_by_floor, members_of};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;

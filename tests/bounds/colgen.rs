@@ -2,7 +2,7 @@
 //! enumeration of all groups, the bound below the exact optimum (exhaustive enumeration of set
 //! partitions) and below every heuristic, and on Tarragona k = 3 below the best known SSE.
 
-mod common;
+use crate::common;
 use common::{
     brute_force_min_rc_cuts, brute_force_optimum, casc, cli, cli_ok, clustered_rows, run_method,
     synthetic,

@@ -5,7 +5,7 @@
 //! its last master value lies above the LP relaxation (the restricted master over every group;
 //! at scales where HiGHS' tolerances allow).
 
-mod common;
+use crate::common;
 use common::{all_lp_columns, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMasterSettings};

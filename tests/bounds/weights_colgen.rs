@@ -1,19 +1,19 @@
 //! Issue 22, the weighted column generation bound (proofs/P43-weighted-lagrangian-bound.md):
 //! never above the weighted optimum (the weighted subset DP, which equals brute force over
-//! all set partitions: tests/weights_bounds.rs) on small adversarial instances (weights
+//! all set partitions: tests/bounds/weights_bounds.rs) on small adversarial instances (weights
 //! 1e-3..1e3, duplicated rows, far clusters, scales 1e-9..1e9); converged, never below the
 //! weighted nn bound (P43 L3); per-anchor values between the brute-force minima over the
 //! groups with that weighted medoid and over the groups holding that record; the verifier
 //! recomputes the certified value from the duals.
 
+use crate::common;
+use common::adversarial_weighted;
 use microagg_solvers::bounds::colgen_weighted::pricing::{SearchLimits, WeightedPricing};
 use microagg_solvers::bounds::colgen_weighted::{
     verify_weighted_lagrangian, weighted_colgen_bound, WeightedColgenOptions,
 };
 use microagg_solvers::bounds::nn_weighted::weighted_nn_bound;
 use microagg_solvers::exact::dp_weighted::weighted_subset_dp;
-mod common;
-use common::adversarial_weighted;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -5,7 +5,7 @@
 //! adversarial instances (duplicates, far clusters with tiny spread, outliers, scales 1e-6
 //! and 1e6).
 
-mod common;
+use crate::common;
 use common::{brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;

@@ -4,7 +4,7 @@
 //! local set is searched, and beats nn on a constructed case; `auto` is between nn and the
 //! optimum on every route.
 
-mod common;
+use crate::common;
 use common::{adversarial_family, brute_force_optimum, from_rows};
 use microagg::bound::auto::{auto_bound, choose_route, Route};
 use microagg::bound::local_route::{self, LocalRouteOptions};
