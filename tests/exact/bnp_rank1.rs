@@ -6,7 +6,7 @@
 //! enumeration of set partitions for n <= 9) on adversarial families; their certificates
 //! verify, and tampered ones are rejected.
 
-mod common;
+use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, subset_dp};
 use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 /// A random cut on records of `0..n` (n >= 5): one of the three kinds in use, or a random
 /// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
-/// the larger cuts have tests/bnp_big_cuts.rs).
+/// the larger cuts have tests/exact/bnp_big_cuts.rs).
 fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
     fn pick(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Vec<u32> {
         let mut r: Vec<u32> = Vec::new();

@@ -6,7 +6,7 @@
 //! an independent subset DP, its root LP is never below the root LP without it, and its
 //! certificates verify unchanged while tampered ones are rejected.
 
-mod common;
+use crate::common;
 use common::{adversarial_family as family, for_each_set_partition, subset_dp};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::count_row::{

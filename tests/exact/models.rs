@@ -5,7 +5,7 @@
 //! included (`common::adversarial_family`). A solver name that is unknown or not compiled in
 //! is refused with a message naming the feature.
 
-mod common;
+use crate::common;
 use common::{adversarial_family, brute_force_optimum};
 use microagg_solvers::merge::groups_of;
 use microagg_solvers::models::compact::compact_partition;

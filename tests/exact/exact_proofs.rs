@@ -7,7 +7,7 @@
 //! a "proven" answer is within the proof gap of the optimum. Most answers must be proven
 //! (a solver that never claims a proof would pass the rest).
 
-mod common;
+use crate::common;
 use common::{brute_force_optimum, from_rows, run_method};
 use microagg_solvers::bounds::nn_bound;
 use microagg_solvers::exact::{

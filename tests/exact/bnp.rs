@@ -4,7 +4,7 @@
 //! (a constrained subset DP); pricing under together / apart decisions equals enumeration of
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
-mod common;
+use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, cli_ok, subset_dp};
 use microagg_solvers::bnp::{
     branch_and_price, prove_by_enumeration, BnpOptions, BnpResult, EnumerationOptions, NodeProof,

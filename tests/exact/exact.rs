@@ -4,9 +4,9 @@
 //! never below the nn bound.
 //!
 //! The n = 40 timings (k = 3, 4, 5) are an ignored test, run with
-//! `cargo test --release --workspace --test exact -- --ignored --nocapture`.
+//! `cargo test --release --test exact -- --ignored exact:: --nocapture`.
 
-mod common;
+use crate::common;
 use common::{brute_force_optimum, cli, cli_ok, from_rows, run_method};
 use microagg::data::Instance;
 use microagg::method::MethodKind;
@@ -246,7 +246,7 @@ fn set_partitioning_is_exact_on_tiny_scales() {
 }
 
 /// Timings at n = 40, k = 3, 4, 5 (slow: run with
-/// `cargo test --release --workspace --test exact -- --ignored --nocapture`).
+/// `cargo test --release --test exact -- --ignored exact:: --nocapture`).
 #[test]
 #[ignore]
 fn set_partitioning_n40_d3_k5() {

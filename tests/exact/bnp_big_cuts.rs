@@ -6,7 +6,7 @@
 //! rings of records (the structure of EIA k = 3's outlier block); its certificates verify,
 //! and tampered ones (a raised dual, a lowered right side) are rejected.
 
-mod common;
+use crate::common;
 use common::{adversarial_family as family, subset_dp};
 use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};

@@ -4,7 +4,7 @@
 //! worse than the start, deterministic, and bad input is an error. The `ils.merge_pool`
 //! option keeps the ILS invariants.
 
-mod common;
+use crate::common;
 use microagg::pipeline::Pipeline;
 use microagg_solvers::merge::{groups_of, merge_partitions, solve_pool};
 use microagg_solvers::sse::{group_sse, partition_sse};
