@@ -2,7 +2,7 @@
 //! computations and invariants on the CASC files), the whole file back (`run --masked-out`)
 //! and the aggregations.
 
-mod common;
+use crate::common;
 use common::{cli, cli_json, cli_ok, run_args, stderr, stdout, write_file};
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! against an independent recomputation (brute force over all partitions), the masked MDAV
 //! equal to `mdav` on complete data, a strata-split run, and the errors.
 
-mod common;
+use crate::common;
 #[path = "missing/reference.rs"]
 mod reference;
 use common::{cli_err, cli_json, cli_ok, for_each_set_partition, run_args, write_file};
@@ -250,7 +250,7 @@ fn masked_methods_on_complete_data_give_the_labels_of_their_unmasked_selves() {
 
 /// Random small instances with holes (n = 9..40, d = 2..4, up to a third of the cells
 /// missing, duplicated values): the engine's masked MDAV equals the plain-scan reference
-/// (`tests/missing/reference.rs`, its own distance and centroids); every masked method
+/// (`tests/release/missing/reference.rs`, its own distance and centroids); every masked method
 /// places every record once in groups of at least k, and the SSE its run reports equals
 /// the independent masked SSE from the raw values.
 #[test]
@@ -446,7 +446,7 @@ fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error()
 
 /// The agency example (`examples/agency/households.csv`) without weights and with weights
 /// on a complete column, unsplit: the figures the README quoted before its workflow took
-/// weights and holes in one run (that run: `tests/readme_agency.rs`).
+/// weights and holes in one run (that run: `tests/run/readme_agency.rs`).
 #[test]
 fn the_readme_agency_workflow_gives_its_figures() {
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agency/households.csv");

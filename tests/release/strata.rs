@@ -2,7 +2,6 @@
 //! the unsplit run's bytes, bad strata input is a clear error, thread counts and Slurm
 //! variables do not change the bytes, and the border repair never raises the SSE.
 
-mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -4,7 +4,7 @@
 //! counterexample of `proofs/P40-weighted-sse.md`; the weighted SSE against an independent
 //! pairwise formula; unit weights bit-identical to no weights; the CLI's errors.
 
-mod common;
+use crate::common;
 use common::{cli_err, cli_json, cli_ok, pairwise_weighted_sse, weighted_args, write_file};
 use microagg::data::{Instance, Weights};
 use microagg::partition::Partition;
@@ -636,7 +636,7 @@ fn cli_errors_name_file_row_and_column() {
         "2",
         &["--method", "mdav", "--blocks", "4"],
     ));
-    // Strata and parts take weights (tests/weights_split.rs); blocks do not.
+    // Strata and parts take weights (tests/release/weights_split.rs); blocks do not.
     assert!(e.contains("--weights with --blocks"), "{e}");
     let e = cli_err(&weighted_args(
         "solve-exact",

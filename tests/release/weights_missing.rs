@@ -6,7 +6,7 @@
 //! (unsplit and with strata) equal to a recomputation from its labels and the raw values;
 //! the refusal of a descent that cannot honour both.
 
-mod common;
+use crate::common;
 use common::{cli, cli_ok};
 use std::path::{Path, PathBuf};
 

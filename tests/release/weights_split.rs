@@ -5,7 +5,7 @@
 //! stratum below k is still an error naming it, and `--blocks` refuses weights with its
 //! reason.
 
-mod common;
+use crate::common;
 use common::{cli, cli_ok};
 use microagg::data::{self, ColumnSelection, Instance};
 use microagg::missing::MissingPolicy;
