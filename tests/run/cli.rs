@@ -1,7 +1,7 @@
 //! The command-line contract: `run`, `check`, `list`, and clear errors with non-zero exits
 //! for every kind of bad input (never a panic, never a silent fix).
 
-mod common;
+use crate::common;
 use common::cli as microagg;
 use common::{assert_exit, cli_json, cli_ok, run_args, stderr, stdout, stdout_json, write_file};
 

@@ -3,7 +3,7 @@
 //! the driver's protocol: `BIN data.csv K REPS LABELS`, `n=.. cpu_s=.. IL=..` lines, one
 //! label per row), since sdcMicro's source is not in the project.
 
-mod common;
+use crate::common;
 
 use microagg::bench::{compare_partitions, Agreement};
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! is re-checked against the files; `run` on EIA k = 3 reports the gap to the stored
 //! certificate; every bound is labelled by the method that produced its value.
 
-mod common;
+use crate::common;
 use common::{cli, cli_json, stdout};
 use microagg::library::{instance_key, Library};
 use std::path::{Path, PathBuf};
@@ -345,7 +345,7 @@ fn the_stored_library_matches_its_files_and_its_cache() {
 }
 
 /// Every stored certificate re-verified (census k = 10 takes minutes):
-/// `cargo test --release --test library -- --ignored`.
+/// `cargo test --release --test run -- --ignored library::`.
 #[test]
 #[ignore]
 fn every_stored_certificate_verifies_with_its_cached_value() {
@@ -353,7 +353,7 @@ fn every_stored_certificate_verifies_with_its_cached_value() {
 }
 
 /// The cases re-verified here: k <= 5 (seconds each). The k = 10 certificates (minutes) are
-/// re-verified by `stored_casc_certificates_verify` (tests/bound_certificates.rs).
+/// re-verified by `stored_casc_certificates_verify` (tests/bounds/bound_certificates.rs).
 const QUICK_K: usize = 5;
 
 fn check_stored_library(max_k: usize) {

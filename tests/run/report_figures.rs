@@ -313,7 +313,7 @@ fn the_markdown_report_has_a_wilcoxon_section_per_pair() {
 
 /// The docs' comparison tutorial (docs/tutorials/compare.md) shows one figure of each kind
 /// (docs/figures/, drawn from this fixture at 60 % of the column-wide size). Redraw them with
-/// `MICROAGG_UPDATE_DOCS_FIGURES=1 cargo test --release --test report_figures`.
+/// `MICROAGG_UPDATE_DOCS_FIGURES=1 cargo test --release --test run report_figures::`.
 #[test]
 fn readme_figures_exist_and_are_small() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/figures");

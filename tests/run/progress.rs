@@ -2,7 +2,7 @@
 //! with `--progress`, nothing without it, nothing with `--quiet`; for `run`, `solve-exact`
 //! and `experiment` (whose lines cover the bound phase and carry an ETA from the budgets).
 
-mod common;
+use crate::common;
 
 use common::cli;
 

@@ -8,9 +8,9 @@
 //! an error, so a field added to the records without the schema fails here.
 //!
 //! Regenerate the file after changing the record types:
-//! `MICROAGG_UPDATE_SCHEMA=1 cargo test --release --test record_schema`.
+//! `MICROAGG_UPDATE_SCHEMA=1 cargo test --release --test run record_schema::`.
 
-mod common;
+use crate::common;
 
 use microagg::experiment::{run_plan, Plan, Progress, RunOptions, Suite};
 use serde_json::Value;
@@ -201,7 +201,7 @@ fn shipped_schema_is_the_one_generated_from_the_types() {
     let file = std::fs::read_to_string(shipped_path()).unwrap_or_default();
     assert!(
         file == generated,
-        "schema/run-record.json is stale: run MICROAGG_UPDATE_SCHEMA=1 cargo test --release --test record_schema"
+        "schema/run-record.json is stale: run MICROAGG_UPDATE_SCHEMA=1 cargo test --release --test run record_schema::"
     );
     // A record is one of two kinds, and the schema names what a reader needs of each.
     let s = shipped();

@@ -2,7 +2,7 @@
 //! from timing) run twice, with different numbers of workers, and split into shards; suites
 //! are parsed strictly; the report puts published values beside ours.
 
-mod common;
+use crate::common;
 
 use microagg::experiment::record::{self, strip_timing, Record};
 use microagg::experiment::{run_plan, Plan, Progress, RunOptions, Shard, Suite};

@@ -1,7 +1,7 @@
 //! The command line under bad input and faults (issue 23): every case ends in a clear
 //! message and the documented exit status, never a panic, a NaN or lost work.
 
-mod common;
+use crate::common;
 use common::cli as microagg;
 use common::{cli_json, cli_ok, run_args, stderr, stdout, write_file};
 use std::path::{Path, PathBuf};

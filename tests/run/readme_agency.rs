@@ -1,5 +1,5 @@
 //! The agency workflow of the docs (docs/tutorials/release.md, the block marked
-//! `sh test=readme_agency`): every command of the block runs as written (from a copy of `examples/agency/`, `microagg` being
+//! `sh test=run/readme_agency`): every command of the block runs as written (from a copy of `examples/agency/`, `microagg` being
 //! this build's binary), exits as the section says (2 where it quotes an error, else 0),
 //! and prints every line the section quotes after it (times masked); the JSON record of
 //! step 3 holds the figures the section quotes, and its released file has no id and its rows
@@ -15,8 +15,8 @@ const PAGE: &str = "docs/tutorials/release.md";
 fn section_code() -> Vec<String> {
     let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(PAGE)).unwrap();
     let start = page
-        .find("```sh test=readme_agency\n")
-        .unwrap_or_else(|| panic!("{PAGE} has the block marked sh test=readme_agency"));
+        .find("```sh test=run/readme_agency\n")
+        .unwrap_or_else(|| panic!("{PAGE} has the block marked sh test=run/readme_agency"));
     let body = &page[start..][page[start..].find('\n').unwrap() + 1..];
     let end = body.find("```").expect("the block ends");
     body[..end].lines().map(str::to_string).collect()

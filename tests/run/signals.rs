@@ -5,7 +5,7 @@
 //! The tests wait for the refiner to start (its trace file appears) before signalling, so
 //! they do not depend on timing beyond "the run lasts longer than the wait".
 
-mod common;
+use crate::common;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
 use std::process::{Command, Stdio};
