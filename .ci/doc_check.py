@@ -9,7 +9,7 @@
                          ```sh blocks with bash in one scratch folder (links to instances/,
                          examples/, python/), the built program first on the PATH; ```python
                          blocks with $DOCS_PYTHON when it is set; checks that every ```sh ci
-                         command is in .ci/run and that every ```sh test=NAME block's test
+                         command is in .ci/run and that every ```sh test=PATH block's test
                          reads its page
 
 Exit status 1 on the first failure of `run`, after all findings of `links`.
@@ -113,7 +113,7 @@ def run_block(cmd, cwd, env, label):
 
 
 def check_marked(info, code, page, label):
-    """The blocks that others run: `sh ci` in .ci/run, `sh test=NAME` by tests/NAME.rs."""
+    """The blocks that others run: `sh ci` in .ci/run, `sh test=PATH` by tests/PATH.rs."""
     if info == "sh ci":
         ci = (ROOT / ".ci" / "run").read_text()
         commands = [c.strip() for l in code.splitlines() for c in l.split("&&") if c.strip()]

@@ -140,7 +140,7 @@ pub struct MethodInfo {
 /// data, k and its parameters (and, under a time limit, on when the clock stops it), never on
 /// the seed: the `Rng` of [`Initializer::build`] and [`Ctx::rng`] stay untouched. An
 /// experiment runs a pipeline of deterministic stages once per case, not once per seed.
-/// `tests/determinism.rs` checks every declaration both ways (a deterministic method draws
+/// `tests/run/determinism.rs` checks every declaration both ways (a deterministic method draws
 /// nothing, any other draws).
 #[derive(Debug, Clone, Copy)]
 pub enum Randomness {

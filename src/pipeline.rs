@@ -138,7 +138,7 @@ impl Pipeline {
 
     /// True when a stage reads the original values ([`Instance::raw`]), not only the
     /// z-scores: a run may free the raw copy ([`Instance::drop_raw`]) only when this is
-    /// false (`tests/raw_dropped.rs` runs every registered method without it).
+    /// false (`tests/data/raw_dropped.rs` runs every registered method without it).
     pub fn reads_raw(&self) -> bool {
         self.stages
             .iter()

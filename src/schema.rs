@@ -4,7 +4,7 @@
 //! every experiment record and the Python package's `Result.record`) or a [`SplitRecord`]
 //! (a run split by `--strata`, `--blocks` or `--part`). [`run_record`] is the JSON Schema
 //! of either, generated from the types with `schemars` (`anyOf` of the two, each in
-//! `$defs`) and shipped as [`SCHEMA_FILE`]; `tests/record_schema.rs` keeps the file current
+//! `$defs`) and shipped as [`SCHEMA_FILE`]; `tests/run/record_schema.rs` keeps the file current
 //! and validates real records of both kinds against it.
 //!
 //! ## Complexity

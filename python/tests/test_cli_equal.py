@@ -1,5 +1,5 @@
 """Labels equal to the CLI's for the same method, data and seed, and the published MDAV
-values (Chettri & Borah 2012, Table 1; the same values tests/mdav_published.rs checks)."""
+values (Chettri & Borah 2012, Table 1; the same values tests/construct/mdav_published.rs checks)."""
 
 import numpy as np
 import pandas as pd

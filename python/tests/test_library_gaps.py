@@ -2,7 +2,7 @@
 bound known for (data, k), the benchmark library's stored certificate on the CASC cases, and
 ``bound_method`` names the method that produced it; ``gap_best_known`` is the gap to the
 library's best-known SSE. The same data given as a DataFrame finds the same library entry.
-(That a colgen bound which stops at its nn start is labelled nn is tested in tests/library.rs.)"""
+(That a colgen bound which stops at its nn start is labelled nn is tested in tests/run/library.rs.)"""
 
 import pandas as pd
 import pytest

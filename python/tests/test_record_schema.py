@@ -1,6 +1,6 @@
 """The record of ``microagg.run`` is the workbench's one run record: it validates against
 ``schema/run-record.json`` (the schema generated from the Rust types, which
-tests/record_schema.rs keeps in step) with a strict validator (an unknown key is an error,
+tests/run/record_schema.rs keeps in step) with a strict validator (an unknown key is an error,
 as in the Rust test), as the schema's ``Record`` (the record of an unsplit run; the other
 kind, ``SplitRecord``, is that of ``run --strata/--blocks/--part``), and carries the same
 keys as ``microagg run --json``."""

@@ -1,6 +1,6 @@
 """The run options of issue 22 from Python: sampling weights, the missing-value policy,
 the aggregation, the released values and the measures. Figures by hand (the same cases as
-tests/weights.rs and tests/missing.rs) and against the CLI on the same data."""
+tests/release/weights.rs and tests/release/missing.rs) and against the CLI on the same data."""
 
 import io
 import json

@@ -105,7 +105,7 @@ enum Command {
 }
 
 /// Every command, option and help text of the command line, as clap describes them (the
-/// docs generator prints it; `tests/library.rs` parses the library's provenance commands
+/// docs generator prints it; `tests/run/library.rs` parses the library's provenance commands
 /// with it, so that no recorded command names a removed flag).
 pub fn command() -> clap::Command {
     Cli::command()

@@ -4,7 +4,7 @@
 //! submission) verified, keyed by the sha256 of the certificate file: the claim it proves
 //! and the bound recomputed from its duals. Verifying a stored certificate can take minutes
 //! (census k = 10: 3-4 min), so `list`, `run` and reports read this file instead; the test
-//! suite re-verifies its rows (`tests/library.rs`). A row is used only for a file whose
+//! suite re-verifies its rows (`tests/run/library.rs`). A row is used only for a file whose
 //! bytes still hash to its key.
 //!
 //! ## Complexity

@@ -6,7 +6,7 @@
 //! leftover helpers read NaN as "not observed". Distances therefore run over the columns
 //! both points observe, rescaled by d / d_ab, and centroids are per-column means over the
 //! observed cells ([`super`] module doc). On complete data the groups are those of the
-//! unmasked method, bit for bit (`tests/missing.rs`).
+//! unmasked method, bit for bit (`tests/release/missing.rs`).
 //!
 //! Which methods: those whose rules the engine fully carries ([`ENGINE_METHODS`]); `md`
 //! and the MD-based orders need the exact diameter search ([`crate::geometry::diameter`]),

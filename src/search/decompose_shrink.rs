@@ -27,8 +27,8 @@
 //! Tarragona k = 4 and 10 but not k = 3 or 5, so we keep the exact reading. Against Tables
 //! 2-4 (suffix 2 and 3, seven initializers, 252 cells) 235 cells are reproduced within 0.01
 //! or bettered and 17 are more than 0.01 worse, listed with our values in
-//! tests/decompose_shrink_rows.rs; the MDAV-NN rows are in
-//! tests/decompose_shrink_published.rs.
+//! tests/construct/decompose_shrink_rows.rs; the MDAV-NN rows are in
+//! tests/construct/decompose_shrink_published.rs.
 //!
 //! ## Complexity
 //! One Decompose or Shrink pass O(n G d) = O(n^2 d / k); SplitLargeGroups O(s^2 d) for a

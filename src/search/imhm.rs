@@ -25,7 +25,7 @@
 //! of records in the groups before it, so blocks are runs of whole groups with about n/npb
 //! records each. `npb = 1` (default) is the unblocked algorithm. The paper cuts by a maximum
 //! block size MAX_SIZE without saying how; this balanced cut reproduces its EIA values for
-//! k = 3 and 10 exactly and k = 4, 5 within 0.12 % (tests/imhm.rs).
+//! k = 3 and 10 exactly and k = 4, 5 within 0.12 % (tests/construct/imhm.rs).
 //!
 //! **Cost** (`cost`): the paper's formulation (2) uses the distance `||C_i - X_j||`, which
 //! is the default: it is what the published Table 3 was computed with. `"squared"` uses

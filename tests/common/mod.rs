@@ -561,7 +561,7 @@ pub fn duals_around_chunks(
     (share, y)
 }
 
-// Rank-1 cut helpers shared by tests/bnp_rank1.rs and tests/bnp_big_cuts.rs (a second,
+// Rank-1 cut helpers shared by tests/exact/bnp_rank1.rs and tests/exact/bnp_big_cuts.rs (a second,
 // integer implementation of the cut coefficients and brute-force reduced costs).
 
 /// A cut's coefficient for a group given as a bit mask, by integer arithmetic (a second

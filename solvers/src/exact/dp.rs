@@ -18,7 +18,7 @@
 //! ## Complexity
 //! Memory 2^n (8 + 8 + 4) bytes: 20 MB at the limit n = [`DP_MAX_N`] = 20. Time O(2^n n) for
 //! the pair table plus one step per (state, group) pair, about
-//! `sum_{g=k}^{2k-1} C(n, g) 2^(n-g)`. Measured (`tests/exact.rs`, release, shared machine):
+//! `sum_{g=k}^{2k-1} C(n, g) 2^(n-g)`. Measured (`tests/exact/exact.rs`, release, shared machine):
 //! n = 16, k = 4: 0.4 s (1.3e7 steps); n = 18, k = 3: 1.8 s (5.7e7); n = 20, k = 3: 8.8 s
 //! (3.6e8); n = 20, k = 4: 35 s (9.1e8). The set-partitioning MIP is faster beyond n = 16,
 //! hence [`super::AUTO_DP_MAX_N`]; the DP remains the independent reference for it.

@@ -39,7 +39,7 @@
 //! Each pricing pass is a pruned enumeration (exponential worst case); the branch and bound
 //! works on as many columns as groups within the reduced-cost gap (tens to tens of thousands
 //! for n = 40 on synthetic data; no proof is attempted beyond `max_columns`). Timings are
-//! printed by the ignored test `tests/exact.rs::set_partitioning_timings_n40`.
+//! printed by the ignored test `tests/exact/exact.rs::set_partitioning_timings_n40`.
 //!
 //! ## References
 //! - Aloise, D., Hansen, P., Rocha, C. and Santi, E. (2014). Column generation bounds for

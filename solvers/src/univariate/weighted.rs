@@ -10,7 +10,7 @@
 //! Unlike the unweighted problem, the optimum over *all* partitions need not consist of
 //! sorted runs when the weights differ: a light record is a cheap filler for a group's
 //! count, wherever its value lies (`proofs/P40-weighted-sse.md` gives a 7-record
-//! counterexample; `tests/weights.rs` checks it). So the result is optimal over sorted runs
+//! counterexample; `tests/release/weights.rs` checks it). So the result is optimal over sorted runs
 //! (Lemma W2 of P40), and globally optimal when all weights are equal (then the weighted
 //! SSE is a constant multiple of the SSE and Hansen and Mukherjee's theorem applies).
 //! [`univariate_weighted_brute_force`] enumerates every set partition (the test oracle).

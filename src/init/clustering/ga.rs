@@ -29,7 +29,7 @@
 //!   (probability `mutation_rate` per child, per operator): swap the groups of two random
 //!   records (no change when they share a group), and move a random record of a group of
 //!   more than k to a random other group of fewer than 2k - 1. Every operator therefore
-//!   returns a feasible chromosome. `tests/heuristics_5b.rs::ga_is_seeded_and_never_worse_than_block_mdav`
+//!   returns a feasible chromosome. `tests/construct/heuristics_5b.rs::ga_is_seeded_and_never_worse_than_block_mdav`
 //!   pins the elitism reading, `ga_groups_have_k_to_2k_minus_1_records` the size bounds.
 //!
 //! Measured quality against MDAV (the block pre-partition costs more than the GA recovers

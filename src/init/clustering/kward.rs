@@ -22,7 +22,7 @@
 //! - Ties in Ward's criterion go to the pair of groups with the lowest identifiers; group
 //!   identifiers are: the group of step 1 around the lower extreme 0, the other 1, then the
 //!   singletons in increasing record index; a merged group keeps the lower identifier.
-//!   `tests/heuristics_5b.rs::kward_hand_case` pins the extreme groups and the rule that two
+//!   `tests/construct/heuristics_5b.rs::kward_hand_case` pins the extreme groups and the rule that two
 //!   groups of >= k are never merged; `kward_recursion_leaves_no_group_of_2k` the recursion.
 //!
 //! ## Complexity

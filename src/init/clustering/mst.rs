@@ -12,7 +12,7 @@
 //! removability test is a depth-first search from each endpoint that stops after k
 //! records. The tree itself is computed with Prim's dense O(n^2 d) algorithm (the complete
 //! graph has n(n-1)/2 edges, 8.4 million on EIA, too many to materialise for petgraph's
-//! Kruskal); `tests/heuristics_5b.rs` checks its weight against petgraph's
+//! Kruskal); `tests/construct/heuristics_5b.rs` checks its weight against petgraph's
 //! `min_spanning_tree` on complete graphs.
 //!
 //! ## Readings chosen
@@ -21,7 +21,7 @@
 //!   larger endpoint) pair; Prim starts at record 0 and adds the lowest-index record among
 //!   equally near ones.
 //! - The fixed-size method for trees of >= 2k records is MDAV (the paper leaves the choice
-//!   to the user). Pinned by `tests/heuristics_5b.rs::mst_hand_case`.
+//!   to the user). Pinned by `tests/construct/heuristics_5b.rs::mst_hand_case`.
 //!
 //! ## Complexity
 //! O(n^2 d) time and O(n d) memory for the tree, O(n k) for the cuts (each test stops after

@@ -25,7 +25,7 @@
 //!   endpoint) pair. Trees are rooted at their lowest record to find v, descending into the
 //!   unique child subtree of at least k records. Groups built in the v case need not be
 //!   trees (branches meet only at v) and have k..3k-3 records.
-//!   `tests/heuristics_5b.rs::muapprox_hand_case` pins the forest, cut and v readings.
+//!   `tests/construct/heuristics_5b.rs::muapprox_hand_case` pins the forest, cut and v readings.
 //!
 //! ## Against the published values (not reproduced)
 //! Kabir et al. (2015) Tables VI-VIII quote mu-Approx from Domingo-Ferrer et al. (2008), for
@@ -41,7 +41,7 @@
 //! forest of step 1. A second reading tried, Aggarwal et al.'s cut at the deepest record
 //! whose subtree has >= k records, does not reproduce them either (Tarragona 17.4141,
 //! 20.1800, 24.6276, 37.7919). We did not tune the code to the table;
-//! `tests/heuristics_5b.rs::muapprox_against_published` pins our values and their distance
+//! `tests/construct/heuristics_5b.rs::muapprox_against_published` pins our values and their distance
 //! to the published ones (within 8 %).
 //!
 //! ## Complexity

@@ -26,13 +26,13 @@
 //! cost most (first improvement over records in index order). Without this exchange
 //! (`exchange_passes = 0`) the greedy step alone undoes most of what Lloyd's centroid step
 //! gains: on Census k = 5 it stays at MDAV's IL 9.0884, with it PCL reaches 8.1842
-//! (`tests/heuristics_5b.rs::pcl_exchange_matters_on_census`). Starting points: the
+//! (`tests/construct/heuristics_5b.rs::pcl_exchange_matters_on_census`). Starting points: the
 //! centroids of the MDAV partition (`init = "mdav"`, deterministic) or c distinct records
 //! drawn with the run's RNG (`init = "random"`). The
 //! iterations stop when the labels repeat or after `max_iter`; the best partition seen
 //! (starting partition included when `init = "mdav"`) is returned, since the greedy
 //! constrained step does not guarantee a monotone decrease.
-//! `tests/heuristics_5b.rs::pcl_cells_have_equal_sizes` pins the size reading.
+//! `tests/construct/heuristics_5b.rs::pcl_cells_have_equal_sizes` pins the size reading.
 //!
 //! ## Against the published claim
 //! Mortazavi & Jalili (2013) report that the PCL paper found IL 15 % to 27 % below MDAV on

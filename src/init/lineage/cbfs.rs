@@ -9,7 +9,7 @@
 //! record index.
 //!
 //! ## Published values
-//! Khomnotai et al. (2018) Tables 2-4 (`tests/decompose_shrink_tables.rs`). Row CBFS-NC:
+//! Khomnotai et al. (2018) Tables 2-4 (`tests/construct/decompose_shrink_tables.rs`). Row CBFS-NC:
 //! the chosen reading ([`CbfsReading::CHOSEN`]) reproduces all 18 cells to the printed 3
 //! decimals; rounds while >= 2k remain with the last k..2k-1 records as one group gives 14,
 //! and selecting from the centroid of all records (not of the remaining ones) at most 1.

@@ -7,7 +7,7 @@
 //!
 //! ## Published values
 //! Khomnotai et al. (2018) Tables 2-4, row CBFS-NN: 16 of 18 cells reproduced to the
-//! printed 3 decimals (`tests/decompose_shrink_tables.rs`). Tarragona k = 5 gives
+//! printed 3 decimals (`tests/construct/decompose_shrink_tables.rs`). Tarragona k = 5 gives
 //! 22.81850 against the printed 22.819: a rounding-edge case (our value lies within 1e-5 of
 //! the boundary 22.8185). Census k = 10 gives 14.00656 against 14.001, a real difference no
 //! tested reading explains (1080 = 108 * 10, so no leftover is involved; the same selection

@@ -28,7 +28,7 @@
 //!
 //! ## Published values
 //! Khomnotai et al. (2018) Tables 2-4, row GSMS-NN: all 18 cells reproduced to the printed
-//! 3 decimals (`tests/decompose_shrink_tables.rs`). The other reading (steps while >= 2k
+//! 3 decimals (`tests/construct/decompose_shrink_tables.rs`). The other reading (steps while >= 2k
 //! remain, the last k..2k-1 records one group) reproduces 15 of 18 (not Tarragona k = 10,
 //! 20, 30); compare with `cargo run --release -p microagg-studies --example khomnotai_readings GSMS-NN`.
 //!

@@ -19,7 +19,7 @@
 //! rescaled, the centroids divide the same sums by the same count, [`MaskedScan`] removes
 //! records from its [`Pool`] in the order [`crate::geometry::remaining::Scan`] does, and Neumaier's
 //! update with 0.0 is the identity), so the engine's groups are bit for bit those of the
-//! unmasked methods (`tests/missing.rs`). That is why the helpers, which the engine and the
+//! unmasked methods (`tests/release/missing.rs`). That is why the helpers, which the engine and the
 //! pool-based methods share, are NaN-aware on every run (one code path, no masked copy):
 //! [`nan_sq_dist`], [`group_centroids`] and [`nearest_centroid`] live in [`crate::geometry::pool`],
 //! [`grow_to_centroid`] in [`crate::init::lineage::growth`]. Only the remaining-records queries need a

@@ -12,7 +12,7 @@
 //! farthest from their centroid, and the rest form the last group.
 //!
 //! Readings of the listing, chosen because they (and only they, of those tried) reproduce
-//! all twelve Table 1 values (see `tests/mdav2k_table1.rs`):
+//! all twelve Table 1 values (see `tests/construct/mdav2k_table1.rs`):
 //! - Step 2.8 says `while (j < 2k ...)`, but the text says the test is repeated for
 //!   y_(k+2), ..., y_(2k) (y_2k only if c has fewer than 2k - 1 records); we follow the text.
 //!   The listing's reading misses Table 1 (measured with step 3 as printed: EIA k = 3 gives

@@ -9,7 +9,7 @@
 //! for the nearest centroid).
 //!
 //! Table 1 of the paper (row "MDAV") is reproduced to the printed precision on all twelve
-//! cases (Tarragona to the paper's single-precision rounding, see `tests/mdav2k_table1.rs`).
+//! cases (Tarragona to the paper's single-precision rounding, see `tests/construct/mdav2k_table1.rs`).
 //!
 //! ## Complexity
 //! O(n^2 d / k) time (three O(m d) passes per round over the m remaining records), O(n d)

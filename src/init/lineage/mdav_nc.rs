@@ -10,7 +10,7 @@
 //!
 //! ## Published values
 //! Khomnotai et al. (2018) Tables 2-4, row MDAV-NC: this reading (`MdavForm::WhileK`)
-//! reproduces all 18 cells to the printed 3 decimals (`tests/decompose_shrink_tables.rs`).
+//! reproduces all 18 cells to the printed 3 decimals (`tests/construct/decompose_shrink_tables.rs`).
 //! The frame of the registered `mdav` (rounds while >= 2k remain, a leftover of k..2k-1 as
 //! one group; `MdavForm::Published`) reproduces 15 of 18 (not Tarragona k = 10, 20, 30,
 //! where 834 mod 2k >= k), and the 3k-loop frame of MDAV-generic 13 of 18. Note that the

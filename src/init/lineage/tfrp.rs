@@ -13,7 +13,7 @@
 //! selection is then a scan for the largest precomputed distance among pooled records.
 //!
 //! ## Published values
-//! Khomnotai et al. (2018) Tables 2-4, rows TFRP-NN and TFRP-NC (`tests/decompose_shrink_tables.rs`).
+//! Khomnotai et al. (2018) Tables 2-4, rows TFRP-NN and TFRP-NC (`tests/construct/decompose_shrink_tables.rs`).
 //! The chosen reading ([`TfrpReading::CHOSEN`]: alternate, maximum point first, leftover
 //! distributed) reproduces 17 of 18 cells of each row; every other reading tried (two
 //! groups per round while >= 2k or >= 3k remain, minimum point first) reproduces at most 14

@@ -9,7 +9,7 @@
 //! ## Published values
 //! Khomnotai et al. (2018) Tables 2-4, row TFRP-NC: 17 of 18 cells reproduced to the
 //! printed 3 decimals; Tarragona k = 20 gives 47.69312 against the printed 47.654 (see
-//! [`crate::init::lineage::tfrp`] for the readings tried). Checked by `tests/decompose_shrink_tables.rs`.
+//! [`crate::init::lineage::tfrp`] for the readings tried). Checked by `tests/construct/decompose_shrink_tables.rs`.
 //!
 //! ## Complexity
 //! O(n^2 d) time (k - 1 passes per group), O(n d) memory.

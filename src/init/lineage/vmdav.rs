@@ -29,7 +29,7 @@
 //! extension step is the only part that differs from MDAV-single-group with a fixed
 //! centroid, and the matching cases are those with few or no extensions, so the paper's
 //! program most likely extends groups by some rule its Algorithm-5 does not spell out.
-//! `tests/mdav2k_table1.rs` pins our values and checks that they stay distinct from Table 1.
+//! `tests/construct/mdav2k_table1.rs` pins our values and checks that they stay distinct from Table 1.
 //!
 //! ## Complexity
 //! O(n^2 d) time: per group one pass for the k nearest, k passes to initialise each

@@ -4,7 +4,7 @@
 //! from the remaining records' centroid with its k - 1 nearest remaining records, one group
 //! per round while at least k remain) groups them, then segment the order optimally.
 //!
-//! The order (reading pinned by `orders::tests` and `tests/mhm_published.rs`): with the
+//! The order (reading pinned by `orders::tests` and `tests/construct/mhm_published.rs`): with the
 //! default `path = "creation"`, the groups in the order the heuristic created them, each
 //! group's records in the order they were added (the seed, then its neighbours by increasing
 //! distance); a leftover of fewer than k records, which the heuristic hands to the groups
@@ -20,7 +20,7 @@
 //! than the NC growth of `cbfs` (Tarragona k = 10: NN 33.2154, NC 37.1044, printed 33.2188).
 //! With NN, Tarragona is within 0.006 of every printed cell and Census within 0.02 at
 //! k = 3, 5 (our values are lower), 0.11 at k = 10 (ours higher). Per-cell values:
-//! `tests/mhm_published.rs`; all readings: `cargo run --release -p microagg-studies --example mhm_readings`.
+//! `tests/construct/mhm_published.rs`; all readings: `cargo run --release -p microagg-studies --example mhm_readings`.
 //!
 //! ## Complexity
 //! The heuristic's (see [`crate::init::mhm::orders`]), plus O(n k d) for the segmentation; `chain`

@@ -4,7 +4,7 @@
 //! apart, while at least 2k remain; the `md` initializer) groups them, then segment the order
 //! optimally.
 //!
-//! The order (reading pinned by `orders::tests` and `tests/mhm_published.rs`): with the
+//! The order (reading pinned by `orders::tests` and `tests/construct/mhm_published.rs`): with the
 //! default `path = "creation"`, the groups in the order the heuristic created them, each
 //! group's records in the order they were added (the seed, then its neighbours by increasing
 //! distance); a leftover of fewer than k records, which the heuristic hands to the groups
@@ -19,7 +19,7 @@
 //! to the printed digits (Tarragona k = 10: 33.1834, Census k = 10: 14.3965); the other
 //! Tarragona cells differ by <= 0.0005, Census k = 3, 5 by 0.02, EIA by 0.03 to 0.41 (our
 //! EIA values are higher). The chain path reproduces none but is closer on EIA. Per-cell
-//! values: `tests/mhm_published.rs`; all readings: `cargo run --release --example
+//! values: `tests/construct/mhm_published.rs`; all readings: `cargo run --release --example
 //! mhm_readings`.
 //!
 //! ## Complexity

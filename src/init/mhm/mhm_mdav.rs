@@ -3,7 +3,7 @@
 //! Order the records as MDAV (the `mdav` published form: two groups per round while at least
 //! 2k records remain) groups them, then segment the order optimally.
 //!
-//! The order (reading pinned by `orders::tests` and `tests/mhm_published.rs`): with the
+//! The order (reading pinned by `orders::tests` and `tests/construct/mhm_published.rs`): with the
 //! default `path = "creation"`, the groups in the order the heuristic created them, each
 //! group's records in the order they were added (the seed, then its neighbours by increasing
 //! distance); a leftover of fewer than k records, which the heuristic hands to the groups
@@ -23,7 +23,7 @@
 //! Under "creation" MHM rarely improves MDAV (consecutive groups of the order lie at
 //! opposite extremes); the published EIA k = 3 value 0.4081 (MDAV 0.4829) shows that the
 //! 2006 order keeps near groups adjacent: the chain path gives 0.4087 there, but e.g. Census
-//! k = 3 5.6147 (printed 5.6523). Per-cell values and differences: `tests/mhm_published.rs`;
+//! k = 3 5.6147 (printed 5.6523). Per-cell values and differences: `tests/construct/mhm_published.rs`;
 //! all readings: `cargo run --release -p microagg-studies --example mhm_readings`.
 //!
 //! ## Complexity

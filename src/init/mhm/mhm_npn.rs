@@ -16,7 +16,7 @@
 //! one of the n starts was tried: `cargo run --release -p microagg-studies --example mhm_readings npn-starts
 //! tarragona 3 17.3949`), so the 2006 NPN differs in more than its start; computing the path
 //! on raw or min-max scaled values reproduces nothing either (`... mhm_readings scaled`).
-//! The paper's exact rule is not available to us. Per-cell values: `tests/mhm_published.rs`.
+//! The paper's exact rule is not available to us. Per-cell values: `tests/construct/mhm_published.rs`.
 //!
 //! ## Complexity
 //! O(n^2 d) for the path (one distance pass per record), O(n k d) for the segmentation.

@@ -5,7 +5,7 @@
 //! fixed start, sign fixed so the largest component is positive), sort by the score (ties:
 //! lowest index), and cut the sorted list optimally into contiguous runs of k..2k-1
 //! (`microagg_solvers::segment_order`, the multivariate SSE of each run). `proj-pc1` cuts the
-//! same order into fixed runs of k, so it is never better (`tests/mhm_orders.rs`). The sign
+//! same order into fixed runs of k, so it is never better (`tests/construct/mhm_orders.rs`). The sign
 //! does not change the partition (a reversed order has the same segmentations) up to ties.
 //!
 //! ## Complexity

@@ -3,7 +3,7 @@
 //! Sort the records by the sum of their z-scores (ties: lowest index) and cut the sorted
 //! list optimally into contiguous runs of k..2k-1 (`microagg_solvers::segment_order`, the
 //! multivariate SSE of each run). `proj-zsum` cuts the same order into fixed runs of k, and
-//! `semirandom` with `p = 0` is exactly this method (`tests/mhm_orders.rs`).
+//! `semirandom` with `p = 0` is exactly this method (`tests/construct/mhm_orders.rs`).
 //!
 //! ## Complexity
 //! O(n d) for the scores, O(n log n) for the sort, O(n k d) for the segmentation.

@@ -264,7 +264,7 @@ pub struct GroupOrderReading {
 }
 
 impl GroupOrderReading {
-    /// The reading used by `mhm-mdav`, `mhm-md` and `mhm-cbfs` (see `tests/mhm_published.rs`
+    /// The reading used by `mhm-mdav`, `mhm-md` and `mhm-cbfs` (see `tests/construct/mhm_published.rs`
     /// for the comparison with the published values).
     pub const CHOSEN: GroupOrderReading = GroupOrderReading {
         sequence: Sequence::Creation,

@@ -4,7 +4,7 @@
 //! consecutive groups of exactly k records, the last group absorbing the remainder of
 //! n mod k records (so it has k..2k-1), as `microagg_solvers::fixed_cut`: the classical
 //! projection baseline. It is one of the segmentations `mhm-pc1` optimises over, so it is
-//! never better than `mhm-pc1` (`tests/mhm_orders.rs`).
+//! never better than `mhm-pc1` (`tests/construct/mhm_orders.rs`).
 //!
 //! ## Complexity
 //! O(n d^2 + n log n) for the order, O(n d) for the cut.

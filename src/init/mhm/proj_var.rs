@@ -4,7 +4,7 @@
 //! 1-based index, default 1; ties by lowest index) cut into consecutive groups of exactly k
 //! records, the last group absorbing the remainder of n mod k records
 //! (`microagg_solvers::fixed_cut`). Never better than `mhm-var` with the same column
-//! (`tests/mhm_orders.rs`).
+//! (`tests/construct/mhm_orders.rs`).
 //!
 //! ## Complexity
 //! O(n log n) for the order, O(n d) for the cut.

@@ -2,7 +2,7 @@
 //!
 //! The order of `mhm-zsum` (sum of z-scores, ties by lowest index) cut into consecutive
 //! groups of exactly k records, the last group absorbing the remainder of n mod k records
-//! (`microagg_solvers::fixed_cut`). Never better than `mhm-zsum` (`tests/mhm_orders.rs`).
+//! (`microagg_solvers::fixed_cut`). Never better than `mhm-zsum` (`tests/construct/mhm_orders.rs`).
 //!
 //! ## Complexity
 //! O(n d + n log n) for the order, O(n d) for the cut.

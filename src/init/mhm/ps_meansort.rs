@@ -20,7 +20,7 @@
 //! (proofs/P06; `microagg bound --data tarragona --k 3`) is 9.855 % IL on the z-scored data:
 //! no partition into groups of at least 3 reaches 5.49 there, so the printed value was not
 //! computed as IL on z-scored attributes (another scaling changes what IL measures).
-//! We report the true IL of the algorithm as described; `tests/lineage_sanity.rs` pins it.
+//! We report the true IL of the algorithm as described; `tests/construct/lineage_sanity.rs` pins it.
 //!
 //! ## Complexity
 //! O(n log n) for the order, O(n^2 d / k) for the k-nearest passes. O(n d) memory.

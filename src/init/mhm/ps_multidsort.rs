@@ -15,7 +15,7 @@
 //! the printed 9.86, so the bound does not refute this value; the best partition known (IL
 //! 14.469, instances/library) makes a 9.86 from a one-pass heuristic implausible. We report
 //! the true IL of the algorithm as
-//! described; `tests/lineage_sanity.rs` pins it.
+//! described; `tests/construct/lineage_sanity.rs` pins it.
 //!
 //! ## Complexity
 //! Per round O(m d) to rank the m remaining records (each attribute's order is sorted once

@@ -12,7 +12,7 @@
 //! are several attributes; the sum of z-scores (as `mhm-zsum`) is the one scalar z-score of a
 //! record used elsewhere in the MHM literature. This is only the initialisation of RIMHM: the
 //! paper's Table 5 reports IL after the full IMHM iterations that follow, so our values are
-//! compared only in order of magnitude (`tests/mhm_orders.rs`: `semirandom` alone is 2 to 5
+//! compared only in order of magnitude (`tests/construct/mhm_orders.rs`: `semirandom` alone is 2 to 5
 //! times the published Tarragona and Census values and 57 times at EIA k = 3, where the
 //! z-score-sum order is poor; `semirandom+descent` is within a factor 2 of every published
 //! cell of Tarragona, Census and EIA at k = 3, 5, 10).

@@ -240,7 +240,7 @@ impl IlsParams {
         }
         if !(1..=10_000).contains(&self.carves) {
             // Each carving is O(pool d); an unbounded count made one step endless (found by
-            // tests/fuzz_parsers.rs with carves = 2^64 - 1).
+            // tests/data/fuzz_parsers.rs with carves = 2^64 - 1).
             return Err("carves must be in 1..=10000".into());
         }
         if !(self.merge_time > 0.0 && self.merge_time.is_finite()) {

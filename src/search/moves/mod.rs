@@ -14,7 +14,7 @@
 //! Every `apply` records elementary changes in a [`MoveLog`], so a sequence of moves can be
 //! undone exactly (ILS rejects a perturbation plus descent this way). Delta formulas:
 //! `proofs/P02-move-deltas.md` (shift, swap) and `proofs/P30-group-move-deltas.md` (the
-//! others); `tests/moves_props.rs` checks them against recomputation.
+//! others); `tests/search/moves_props.rs` checks them against recomputation.
 //!
 //! ## Complexity
 //! Shift and swap O(d); dissolve O(s G' d) for a group of s records and G' candidate groups;

@@ -1,0 +1,17 @@
+//! Integration tests of the exact solvers: the subset DP and set partitioning against
+//! brute force, "proven optimal" as a proof, branch-and-price and its cuts, the one-shot
+//! MIP models, set partitioning over a pool of groups, and the reduced-cost dive.
+//!
+//! One test binary, a module per topic; `common` holds the helpers every binary shares.
+
+mod bnp;
+mod bnp_big_cuts;
+mod bnp_count_row;
+mod bnp_rank1;
+#[path = "../common/mod.rs"]
+mod common;
+mod exact;
+mod exact_proofs;
+mod merge;
+mod models;
+mod rc_dive;

@@ -1,0 +1,766 @@
+//! Issue 22 item 3: missing values (`run --missing refuse|ignore`). Hand computations on a
+//! four-record file (z-scores, MDAV groups, masked SSE and IL, the released file kept and
+//! filled, the record), the masked SSE of every partition of a small instance with holes
+//! against an independent recomputation (brute force over all partitions), the masked MDAV
+//! equal to `mdav` on complete data, a strata-split run, and the errors.
+
+use crate::common;
+#[path = "missing/reference.rs"]
+mod reference;
+use common::{cli_err, cli_json, cli_ok, for_each_set_partition, run_args, write_file};
+use microagg::data::{csv_file, ColumnSelection};
+use microagg::missing::{self, MissingPolicy};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+fn load(text: &str, columns: &str) -> microagg::data::Instance {
+    csv_file::read_csv_missing(
+        text.as_bytes(),
+        "t.csv",
+        "t",
+        &ColumnSelection::parse(columns),
+        b',',
+        &[],
+        MissingPolicy::Ignore,
+    )
+    .unwrap()
+    .0
+}
+
+fn try_load(text: &str) -> microagg::error::Result<microagg::data::Instance> {
+    csv_file::read_csv_missing(
+        text.as_bytes(),
+        "t.csv",
+        "t",
+        &ColumnSelection::parse(""),
+        b',',
+        &[],
+        MissingPolicy::Ignore,
+    )
+    .map(|r| r.0)
+}
+
+/// Labels renumbered by first appearance along the rows.
+fn canonical(labels: &[usize]) -> Vec<usize> {
+    let mut new_id = vec![usize::MAX; labels.len()];
+    let mut next = 0;
+    labels
+        .iter()
+        .map(|&l| {
+            if new_id[l] == usize::MAX {
+                new_id[l] = next;
+                next += 1;
+            }
+            new_id[l]
+        })
+        .collect()
+}
+
+const FOUR: &str = "id,a,b\nr1,0,0\nr2,1,NA\nr3,10,10\nr4,11,12\n";
+
+/// a = 0, 1, 10, 11: mean 5.5, variance 25.25; b observed 0, 10, 12: mean 22/3, variance
+/// 744/27. MDAV, k = 2: the centroid is 0 in z; r1 is farthest (z = (-1.095, -1.397)), its
+/// nearest is r2 (a alone: (1/sd_a)^2 * 2/1), the rest {r3, r4} is one group. Masked SSE:
+/// a: 0.5/25.25 twice; b: group 1 has one observed value (0), group 2 (10, 12): 2 / (744/27).
+/// SST = 7 observed cells.
+#[test]
+fn four_records_by_hand_through_the_cli() {
+    let inst = load(FOUR, "a,b");
+    assert!(inst.is_missing(1, 1) && inst.has_missing());
+    assert!((inst.sst - 7.0).abs() < 1e-12);
+    assert!((inst.mean[1] - 22.0 / 3.0).abs() < 1e-12);
+    assert!((inst.std[1] - (744.0f64 / 27.0).sqrt()).abs() < 1e-12);
+    let sse = 1.0 / 25.25 + 2.0 * 27.0 / 744.0;
+    assert!((missing::sse(&inst, &[0, 0, 1, 1]) - sse).abs() < 1e-12);
+
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_file(dir.path(), "in.csv", FOUR);
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "run",
+            "--data",
+            input.to_str().unwrap(),
+            "--columns",
+            "a,b",
+            "--k",
+            "2",
+            "--method",
+            "mdav",
+            "--missing",
+            "ignore",
+            "--json",
+            "--masked-out",
+            out.to_str().unwrap(),
+            "--row-order",
+            "input",
+        ];
+        args.extend_from_slice(extra);
+        let rec = cli_json(&args);
+        (rec, std::fs::read_to_string(out).unwrap())
+    };
+    let (rec, text) = run("keep.csv", &[]);
+    assert!((rec["sse"].as_f64().unwrap() - sse).abs() < 1e-12, "{rec}");
+    assert!((rec["il"].as_f64().unwrap() - 100.0 * sse / 7.0).abs() < 1e-10);
+    assert!(rec["stages"][0]["name"] == "mdav");
+    assert!((rec["sst"].as_f64().unwrap() - 7.0).abs() < 1e-12);
+    assert_eq!(rec["groups"], 2);
+    let m = &rec["missing"];
+    assert_eq!(m["policy"], "ignore");
+    assert_eq!(m["cells"], 1);
+    assert_eq!(m["per_column"], serde_json::json!([0, 1]));
+    assert_eq!(m["records"], 1);
+    assert_eq!(m["release"], "keep");
+    // Group means over observed cells; r2's b stays "NA", byte for byte.
+    assert_eq!(
+        text,
+        "id,a,b\nr1,0.5,0\nr2,0.5,NA\nr3,10.5,11\nr4,10.5,11\n"
+    );
+    let il = rec["release"]["il_released"].as_f64().unwrap();
+    assert!((il - 100.0 * sse / 7.0).abs() < 1e-10, "{il}");
+    let (rec, text) = run("fill.csv", &["--missing-release", "fill"]);
+    assert_eq!(text, "id,a,b\nr1,0.5,0\nr2,0.5,0\nr3,10.5,11\nr4,10.5,11\n");
+    assert_eq!(rec["missing"]["release"], "fill");
+    // The IL of the released values is over the observed cells: the filled one adds nothing.
+    assert!((rec["release"]["il_released"].as_f64().unwrap() - il).abs() < 1e-12);
+}
+
+/// Independent masked SSE from the raw values: z-scores of the observed values computed
+/// here, per group and column the squared deviations of observed values from their mean.
+fn masked_sse_from_raw(raw: &[Option<f64>], n: usize, d: usize, labels: &[usize]) -> f64 {
+    let mut z = vec![None; n * d];
+    for j in 0..d {
+        let obs: Vec<f64> = (0..n).filter_map(|i| raw[i * d + j]).collect();
+        let m = obs.iter().sum::<f64>() / obs.len() as f64;
+        let sd = (obs.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / obs.len() as f64).sqrt();
+        for i in 0..n {
+            z[i * d + j] = raw[i * d + j].map(|v| (v - m) / sd);
+        }
+    }
+    let g = labels.iter().max().unwrap() + 1;
+    let mut total = 0.0;
+    for c in 0..g {
+        for j in 0..d {
+            let v: Vec<f64> = (0..n)
+                .filter(|&i| labels[i] == c)
+                .filter_map(|i| z[i * d + j])
+                .collect();
+            if v.is_empty() {
+                continue;
+            }
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            total += v.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
+        }
+    }
+    total
+}
+
+/// On every partition (groups >= 2) of 8 records with holes: the library's masked SSE and
+/// the SSE of the partition the records report (group-imputed z-scores) equal an
+/// independent recomputation; MDAV's partition is feasible and its reported SSE is its
+/// masked SSE; the brute-force optimum is no larger than MDAV's (no optimum is claimed).
+#[test]
+fn masked_sse_of_every_partition_against_an_independent_recomputation() {
+    let (n, d, k) = (8, 3, 2);
+    let mut state = 12345u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    };
+    for case in 0..4 {
+        let mut raw: Vec<Option<f64>> =
+            (0..n * d).map(|_| Some((next() * 100.0).round())).collect();
+        // 4..7 holes, never a whole row.
+        for t in 0..4 + case {
+            let cell = (t * 7 + case * 5) % (n * d);
+            if (0..d)
+                .filter(|&j| raw[(cell / d) * d + j].is_some())
+                .count()
+                > 1
+            {
+                raw[cell] = None;
+            }
+        }
+        let mut text = "a,b,c\n".to_string();
+        for i in 0..n {
+            let cells: Vec<String> = (0..d)
+                .map(|j| raw[i * d + j].map_or(String::new(), |v| v.to_string()))
+                .collect();
+            text += &format!("{}\n", cells.join(","));
+        }
+        let inst = load(&text, "");
+        let mut best = f64::INFINITY;
+        let mut partitions = Vec::new();
+        for_each_set_partition(n, k, &mut |labels| partitions.push(labels.to_vec()));
+        for labels in partitions {
+            let want = masked_sse_from_raw(&raw, n, d, &labels);
+            let got = missing::sse(&inst, &labels);
+            let reported = missing::imputed_partition(&inst, labels.clone())
+                .unwrap()
+                .sse();
+            assert!(
+                (got - want).abs() < 1e-9,
+                "case {case} {labels:?}: {got} vs {want}"
+            );
+            assert!((reported - want).abs() < 1e-9, "case {case} {labels:?}");
+            best = best.min(want);
+        }
+        let groups = reference::groups(&inst, k, &AtomicBool::new(false)).unwrap();
+        assert!(groups.iter().all(|g| g.len() >= k));
+        let labels = reference::labels(n, &groups);
+        let never = AtomicBool::new(false);
+        let out = microagg::pipeline::Pipeline::parse("mdav", &[])
+            .unwrap()
+            .run(&inst, k, 0, None, &never)
+            .unwrap();
+        assert_eq!(out.partition.canonical_labels(), labels);
+        let sse = masked_sse_from_raw(&raw, n, d, &labels);
+        assert!((out.partition.sse() - sse).abs() < 1e-9);
+        assert!(
+            best <= sse + 1e-12,
+            "case {case}: optimum {best} > MDAV {sse}"
+        );
+    }
+}
+
+/// On complete data every masked method (the engine on NaN-marked z-scores behind the
+/// masked scan, here with no NaN) gives its unmasked method's labels, identical, on the
+/// CASC files and on generated data.
+#[test]
+fn masked_methods_on_complete_data_give_the_labels_of_their_unmasked_selves() {
+    let mut instances: Vec<microagg::data::Instance> = ["tarragona", "census", "eia"]
+        .iter()
+        .filter_map(|id| common::casc(id))
+        .collect();
+    instances.push(common::synthetic("gauss:n=500,d=4,clusters=5,seed=3"));
+    let never = AtomicBool::new(false);
+    for inst in &instances {
+        for &(method, _) in missing::engine::ENGINE_METHODS {
+            for k in [3, 5] {
+                let (_, want) = common::run_method(inst, method, k, 0);
+                let groups = missing::engine::masked_groups(method, inst, k, &never).unwrap();
+                let got = reference::labels(inst.n, &groups);
+                assert_eq!(got, canonical(&want), "{method} on {} k = {k}", inst.name);
+            }
+        }
+    }
+}
+
+/// Random small instances with holes (n = 9..40, d = 2..4, up to a third of the cells
+/// missing, duplicated values): the engine's masked MDAV equals the plain-scan reference
+/// (`tests/release/missing/reference.rs`, its own distance and centroids); every masked method
+/// places every record once in groups of at least k, and the SSE its run reports equals
+/// the independent masked SSE from the raw values.
+#[test]
+fn masked_methods_on_data_with_holes_against_independent_implementations() {
+    let mut next = lcg(987654321);
+    let never = AtomicBool::new(false);
+    let mut with_holes = 0;
+    for case in 0..60 {
+        let n = 9 + (next() * 32.0) as usize;
+        let d = 2 + case % 3;
+        let k = 2 + case % 4;
+        let share = next() / 3.0;
+        let scale = if case % 2 == 0 { 10.0 } else { 1000.0 };
+        let (text, raw) = holes_case(&mut next, n, d, share, scale, "NA");
+        let Ok(inst) = try_load(&text) else {
+            continue; // a column constant over its observed values: refused, not tested here
+        };
+        with_holes += usize::from(inst.has_missing());
+        let want = reference::labels(n, &reference::groups(&inst, k, &never).unwrap());
+        let got = missing::engine::masked_groups("mdav", &inst, k, &never).unwrap();
+        assert_eq!(reference::labels(n, &got), want, "case {case}: mdav");
+        for &(method, _) in missing::engine::ENGINE_METHODS {
+            let out = microagg::pipeline::Pipeline::parse(method, &[])
+                .unwrap()
+                .run(&inst, k, 0, None, &never)
+                .unwrap();
+            let labels = out.partition.labels().to_vec();
+            let g = labels.iter().max().unwrap() + 1;
+            for c in 0..g {
+                let size = labels.iter().filter(|&&l| l == c).count();
+                assert!(size >= k, "case {case} {method}: group of {size} < {k}");
+            }
+            let sse = masked_sse_from_raw(&raw, n, d, &labels);
+            assert!(
+                (out.partition.sse() - sse).abs() <= 1e-9 * (1.0 + sse),
+                "case {case} {method}: {} vs {sse}",
+                out.partition.sse()
+            );
+        }
+    }
+    assert!(with_holes >= 40, "{with_holes} instances with holes");
+}
+
+/// A strata-split run with holes: groups within strata, the record's SSE is the masked SSE
+/// of its labels, the missing cells stay in the released file.
+#[test]
+fn a_strata_split_run_with_missing_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = "s,a,b\n".to_string();
+    for i in 0..12 {
+        let b = if i % 5 == 2 {
+            String::new()
+        } else {
+            format!("{}", (i * 7) % 11)
+        };
+        text += &format!("{},{},{b}\n", if i < 6 { "x" } else { "y" }, i * i % 13);
+    }
+    let input = write_file(dir.path(), "s.csv", &text);
+    let (out, labels) = (dir.path().join("o.csv"), dir.path().join("l.txt"));
+    let rec = cli_json(&[
+        "run",
+        "--data",
+        input.to_str().unwrap(),
+        "--strata",
+        "s",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--missing",
+        "ignore",
+        "--json",
+        "--masked-out",
+        out.to_str().unwrap(),
+        "--labels-out",
+        labels.to_str().unwrap(),
+    ]);
+    let labels: Vec<usize> = std::fs::read_to_string(&labels)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    for g in common::groups(&labels) {
+        assert!(
+            g.iter().all(|&i| (i < 6) == (g[0] < 6)),
+            "group {g:?} mixes strata"
+        );
+    }
+    let inst = csv_file::load_csv_missing(
+        &input,
+        &ColumnSelection::All,
+        b',',
+        &["s".to_string()],
+        MissingPolicy::Ignore,
+    )
+    .unwrap()
+    .0;
+    let sse = missing::sse(&inst, &labels);
+    assert!((rec["sse"].as_f64().unwrap() - sse).abs() < 1e-9, "{rec}");
+    assert_eq!(rec["missing"]["cells"], 2);
+    let released = std::fs::read_to_string(&out).unwrap();
+    let holes = released.lines().filter(|l| l.ends_with(',')).count();
+    assert_eq!(holes, 2, "{released}");
+}
+
+fn expect_error(args: &[&str], needles: &[&str]) {
+    let err = cli_err(args);
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in {err}");
+    }
+}
+
+#[test]
+fn missing_values_are_refused_by_default_and_every_unsupported_use_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_file(dir.path(), "in.csv", FOUR);
+    let f = input.to_str().unwrap();
+    let base = ["run", "--data", f, "--columns", "a,b", "--k", "2"];
+    let with = |extra: &[&'static str]| {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    expect_error(
+        &with(&["--method", "mdav"]),
+        &["in.csv", "row 2", "column 'b'", "'NA'", "--missing ignore"],
+    );
+    expect_error(
+        &with(&["--method", "mdav+ils", "--missing", "ignore"]),
+        &["mdav+ils", "complete data", "--method mdav"],
+    );
+    // md's exact diameter search prunes by the triangle inequality: refused; vmdav and
+    // kward are not engine methods.
+    for method in ["md", "vmdav", "kward", "mhm-mdav"] {
+        expect_error(
+            &with(&["--method", method, "--missing", "ignore"]),
+            &[
+                &format!("'{method}'"),
+                "complete data",
+                "mdav-generic",
+                "cbfs-nn",
+            ],
+        );
+    }
+    // cbfs (NC growth) runs on the holes.
+    cli_ok(&with(&["--method", "cbfs", "--missing", "ignore"]));
+    expect_error(
+        &with(&["--method", "mdav", "--missing", "ignore", "--bound", "nn"]),
+        &["--bound", "missing cells"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing", "ignore", "--blocks", "4"]),
+        &["--blocks", "missing cells"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing-release", "fill"]),
+        &["--missing-release fill", "--missing ignore"],
+    );
+    expect_error(
+        &with(&["--method", "mdav", "--missing", "maybe"]),
+        &["maybe", "refuse", "ignore"],
+    );
+    // A record with every chosen value missing; a column with one observed value.
+    let bad = write_file(dir.path(), "bad.csv", "a,b\n1,2\n,\n3,4\n5,6\n");
+    expect_error(
+        &run_args(bad.to_str().unwrap(), "2", "mdav", &["--missing", "ignore"]),
+        &["bad.csv", "row 2", "every chosen column is missing"],
+    );
+    let thin = write_file(dir.path(), "thin.csv", "a,b\n1,2\n2,\n3,\n5,\n");
+    expect_error(
+        &run_args(
+            thin.to_str().unwrap(),
+            "2",
+            "mdav",
+            &["--missing", "ignore"],
+        ),
+        &["thin.csv", "column 'b'", "1 observed value"],
+    );
+    // Complete data under ignore: the refuse run's bytes and record (no `missing` object).
+    let full = write_file(dir.path(), "full.csv", "a,b\n1,2\n2,5\n3,4\n5,6\n9,9\n");
+    let run = |extra: &[&str]| {
+        let mut v = run_args(full.to_str().unwrap(), "2", "mdav", &["--json"]);
+        v.extend_from_slice(extra);
+        let mut r = cli_json(&v);
+        r["seconds"] = 0.into();
+        r["stages"][0]["seconds"] = 0.into();
+        r
+    };
+    let plain = run(&[]);
+    assert!(plain.get("missing").is_none());
+    assert_eq!(plain, run(&["--missing", "ignore"]));
+}
+
+/// The agency example (`examples/agency/households.csv`) without weights and with weights
+/// on a complete column, unsplit: the figures the README quoted before its workflow took
+/// weights and holes in one run (that run: `tests/run/readme_agency.rs`).
+#[test]
+fn the_readme_agency_workflow_gives_its_figures() {
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agency/households.csv");
+    let f = input.to_str().unwrap();
+    let cols = "income,expenditure,savings";
+    expect_error(
+        &[
+            "run",
+            "--data",
+            f,
+            "--columns",
+            cols,
+            "--k",
+            "3",
+            "--method",
+            "mdav",
+        ],
+        &[
+            "households.csv",
+            "row 5 (line 6)",
+            "column 'savings' (6)",
+            "empty cell",
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("released.csv");
+    let rec = cli_json(&[
+        "run",
+        "--data",
+        f,
+        "--columns",
+        cols,
+        "--strata",
+        "region",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--missing",
+        "ignore",
+        "--masked-out",
+        out.to_str().unwrap(),
+        "--round-to-input",
+        "--measures",
+        "--row-order",
+        "input",
+        "--json",
+    ]);
+    let close = |v: &serde_json::Value, want: f64, tol: f64| {
+        assert!((v.as_f64().unwrap() - want).abs() < tol, "{v} vs {want}")
+    };
+    close(&rec["il"], 5.766239, 5e-7);
+    assert_eq!(rec["groups"], 19);
+    assert_eq!(
+        rec["missing"],
+        serde_json::json!({"policy": "ignore", "cells": 6, "per_column": [0, 2, 4],
+                           "records": 6, "release": "keep"})
+    );
+    let m = &rec["release"]["measures"];
+    assert_eq!(m["n"], 54);
+    close(&m["utility"]["il1s"], 0.1295, 5e-5);
+    close(&m["utility"]["correlation_change"], 0.0459, 5e-5);
+    close(&m["risk"]["dbrl_percent"], 24.07, 5e-3);
+    close(&m["risk"]["sdid_percent"], 21.36, 5e-3);
+    let released = std::fs::read_to_string(&out).unwrap();
+    let original = std::fs::read_to_string(&input).unwrap();
+    for (a, b) in released.lines().zip(original.lines()) {
+        let (a, b): (Vec<&str>, Vec<&str>) = (a.split(',').collect(), b.split(',').collect());
+        assert_eq!(a[..3], b[..3], "id, region and weight are copied");
+        for j in 4..6 {
+            assert_eq!(
+                a[j] == "NA" || a[j].is_empty(),
+                b[j] == "NA" || b[j].is_empty()
+            );
+            if b[j] == "NA" || b[j].is_empty() {
+                assert_eq!(a[j], b[j], "a hole is kept byte for byte");
+            }
+        }
+    }
+    // Step 4, sampling weights (unsplit, complete column): the weighted IL it quotes.
+    let weighted = dir.path().join("released-weighted.csv");
+    let rec = cli_json(&[
+        "run",
+        "--data",
+        f,
+        "--columns",
+        "income",
+        "--weights",
+        "weight",
+        "--k",
+        "3",
+        "--method",
+        "mdav",
+        "--masked-out",
+        weighted.to_str().unwrap(),
+        "--json",
+    ]);
+    close(&rec["il"], 0.351166, 5e-7);
+    close(&rec["weights"]["il"], 0.362194, 5e-7);
+    assert_eq!(rec["weights"]["objective"], "unweighted");
+    close(&rec["release"]["il_released_weighted"], 0.362194, 5e-7);
+}
+
+/// A random instance with holes as CSV text (values `next() * scale` rounded to integers so
+/// ties occur; each cell missing with probability `share` while its record keeps another
+/// value; a missing cell written as `missing`), and its raw cells.
+fn holes_case(
+    next: &mut impl FnMut() -> f64,
+    n: usize,
+    d: usize,
+    share: f64,
+    scale: f64,
+    missing: &str,
+) -> (String, Vec<Option<f64>>) {
+    let mut raw: Vec<Option<f64>> = (0..n * d).map(|_| Some((next() * scale).round())).collect();
+    for i in 0..n {
+        for j in 0..d {
+            let observed = (0..d).filter(|&t| raw[i * d + t].is_some()).count();
+            if next() < share && observed > 1 {
+                raw[i * d + j] = None;
+            }
+        }
+    }
+    let mut text = (0..d)
+        .map(|j| format!("c{j}"))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for i in 0..n {
+        let cells: Vec<String> = (0..d)
+            .map(|j| raw[i * d + j].map_or(missing.to_string(), |v| v.to_string()))
+            .collect();
+        text += &format!("{}\n", cells.join(","));
+    }
+    (text, raw)
+}
+
+fn lcg(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    }
+}
+
+/// proofs/P42: every shift delta (each record to each other group) and every swap delta
+/// (each pair in different groups) of the masked descent equals the change of the masked
+/// SSE recomputed from the raw values, on instances with holes; after applying a move the
+/// cached SSE is the recomputed one.
+#[test]
+fn masked_descent_deltas_against_recomputation() {
+    use missing::descent::MaskedGroups;
+    let mut next = lcg(4242);
+    let mut checked = 0;
+    for case in 0..30 {
+        let (n, d, k) = (10 + case % 5, 2 + case % 3, 2 + case % 2);
+        let (text, raw) = holes_case(&mut next, n, d, 0.3, 20.0, "");
+        let Ok(inst) = try_load(&text) else { continue };
+        // A random feasible labelling: sizes k.., shuffled.
+        let g = n / k;
+        let mut labels: Vec<usize> = (0..n).map(|i| (i % g).min(g - 1)).collect();
+        for i in (1..n).rev() {
+            let j = (next() * (i + 1) as f64) as usize % (i + 1);
+            labels.swap(i, j);
+        }
+        let groups = MaskedGroups::new(&inst, labels.clone());
+        let before = masked_sse_from_raw(&raw, n, d, &labels);
+        assert!((groups.sse() - before).abs() < 1e-9, "case {case}");
+        for i in 0..n {
+            for to in (0..g).filter(|&h| h != labels[i]) {
+                let mut after = labels.clone();
+                after[i] = to;
+                let want = masked_sse_from_raw(&raw, n, d, &after) - before;
+                let got = groups.shift_delta(&inst, i, to);
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "case {case} shift {i}->{to}: {got} vs {want}"
+                );
+                checked += 1;
+            }
+            for j in (0..n).filter(|&j| labels[j] != labels[i]) {
+                let mut after = labels.clone();
+                after.swap(i, j);
+                let want = masked_sse_from_raw(&raw, n, d, &after) - before;
+                let got = groups.swap_delta(&inst, i, j);
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "case {case} swap {i},{j}: {got} vs {want}"
+                );
+                checked += 1;
+            }
+        }
+        // Apply one shift (from a group that keeps k) and one swap; caches stay exact.
+        let mut moved = groups.clone();
+        if let Some(i) = (0..n).find(|&i| moved.size(labels[i]) > k) {
+            let to = (labels[i] + 1) % g;
+            moved.apply_shift(&inst, i, to);
+            let want = masked_sse_from_raw(&raw, n, d, moved.labels());
+            assert!((moved.sse() - want).abs() < 1e-9, "case {case} after shift");
+        }
+        let (i, j) = (
+            0,
+            (0..n)
+                .find(|&j| moved.labels()[j] != moved.labels()[0])
+                .unwrap(),
+        );
+        moved.apply_swap(&inst, i, j);
+        let want = masked_sse_from_raw(&raw, n, d, moved.labels());
+        assert!((moved.sse() - want).abs() < 1e-9, "case {case} after swap");
+    }
+    assert!(checked > 2000, "{checked} deltas checked");
+}
+
+/// On complete data the masked deltas are the `Partition`'s (P02) up to rounding.
+#[test]
+fn masked_descent_deltas_on_complete_data_equal_the_partitions() {
+    use missing::descent::MaskedGroups;
+    let inst = common::synthetic("gauss:n=60,d=3,clusters=4,seed=9");
+    let labels: Vec<usize> = (0..60).map(|i| i % 15).collect();
+    let p = microagg::partition::Partition::from_labels(&inst, labels.clone()).unwrap();
+    let m = MaskedGroups::new(&inst, labels.clone());
+    assert!((m.sse() - p.sse()).abs() < 1e-9 * p.sse());
+    for i in 0..60 {
+        for to in [0, 7, 14] {
+            let (a, b) = (m.shift_delta(&inst, i, to), p.shift_delta(&inst, i, to));
+            assert!(
+                (a - b).abs() < 1e-9 * (1.0 + b.abs()),
+                "shift {i}->{to}: {a} vs {b}"
+            );
+        }
+        for j in [3, 31, 59] {
+            let (a, b) = (m.swap_delta(&inst, i, j), p.swap_delta(&inst, i, j));
+            assert!(
+                (a - b).abs() < 1e-9 * (1.0 + b.abs()),
+                "swap {i},{j}: {a} vs {b}"
+            );
+        }
+    }
+}
+
+/// `mdav+descent` on data with holes: the descent never raises the masked SSE, ends at a
+/// local optimum of the full shift/swap neighbourhood (neighbours = n - 1, every move
+/// checked by recomputation), keeps groups of at least k, and the SSE the run reports is the
+/// recomputed masked SSE. Through the CLI it runs, and `cycles = true` is refused.
+#[test]
+fn masked_descent_reaches_a_recomputed_local_optimum() {
+    let mut next = lcg(777);
+    let never = AtomicBool::new(false);
+    for case in 0..12 {
+        let (n, d, k) = (14 + 2 * case, 3, 2 + case % 3);
+        let (text, raw) = holes_case(&mut next, n, d, 0.25, 20.0, "");
+        let Ok(inst) = try_load(&text) else { continue };
+        let params = [format!("descent.neighbours={}", n - 1)];
+        let out = microagg::pipeline::Pipeline::parse("mdav+descent", &params)
+            .unwrap()
+            .run(&inst, k, 0, None, &never)
+            .unwrap();
+        assert_eq!(out.stages.len(), 2);
+        assert!(
+            out.stages[1].sse <= out.stages[0].sse + 1e-12,
+            "case {case}"
+        );
+        let labels = out.partition.canonical_labels();
+        let sse = masked_sse_from_raw(&raw, n, d, &labels);
+        assert!((out.partition.sse() - sse).abs() < 1e-9, "case {case}");
+        let g = labels.iter().max().unwrap() + 1;
+        let size = |l: &[usize], c: usize| l.iter().filter(|&&x| x == c).count();
+        assert!((0..g).all(|c| size(&labels, c) >= k), "case {case}");
+        let tol = 1e-9 * inst.sst;
+        for i in 0..n {
+            for to in (0..g).filter(|&h| h != labels[i]) {
+                if size(&labels, labels[i]) > k {
+                    let mut after = labels.clone();
+                    after[i] = to;
+                    assert!(
+                        masked_sse_from_raw(&raw, n, d, &after) >= sse - tol,
+                        "case {case}: shift {i}->{to} improves"
+                    );
+                }
+            }
+            for j in (0..n).filter(|&j| labels[j] != labels[i]) {
+                let mut after = labels.clone();
+                after.swap(i, j);
+                assert!(
+                    masked_sse_from_raw(&raw, n, d, &after) >= sse - tol,
+                    "case {case}: swap {i},{j} improves"
+                );
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (text, _) = holes_case(&mut next, 30, 3, 0.2, 20.0, "");
+    let input = write_file(dir.path(), "h.csv", &text);
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            "--data",
+            input.to_str().unwrap(),
+            "--k",
+            "3",
+            "--missing",
+            "ignore",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let a = args(&["--method", "mdav+descent"]);
+    let rec = cli_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(rec["stages"][1]["name"], "descent");
+    assert!(rec["stages"][1]["sse"].as_f64().unwrap() <= rec["stages"][0]["sse"].as_f64().unwrap());
+    let a = args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]);
+    let err = cli_err(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(err.contains("3-cycle has no masked delta"));
+}
