@@ -44,6 +44,7 @@ pub mod library;
 pub mod measure;
 pub mod method;
 pub mod missing;
+pub mod objective;
 pub mod output;
 pub mod parallel;
 pub mod params;

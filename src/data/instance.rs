@@ -236,6 +236,17 @@ impl Instance {
         Ok(())
     }
 
+    /// The objective a partition of this instance is scored by: the weighted SSE when it
+    /// carries sampling weights that are not all equal, the SSE otherwise (O(n): the
+    /// weights are compared; nothing is allocated).
+    pub fn objective(&self) -> crate::objective::Objective<'_> {
+        use crate::objective::Objective;
+        match self.weights.as_ref().filter(|w| !w.all_equal()) {
+            Some(w) => Objective::Weighted(&w.values),
+            None => Objective::Plain,
+        }
+    }
+
     /// Information loss in percent for a given SSE.
     pub fn il(&self, sse: f64) -> f64 {
         100.0 * sse / self.sst

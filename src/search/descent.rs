@@ -39,7 +39,6 @@
 pub use super::local_search::{LocalSearch, IMPROVE_EPS};
 use super::moves::MoveLog;
 use super::shared_lists::Build;
-use super::weighted_descent::WeightedLocalSearch;
 use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::geometry::neighbours::Neighbours;
@@ -104,8 +103,6 @@ pub struct Descent {
     params: DescentParams,
     nb: Option<Arc<Neighbours>>,
     ls: Option<LocalSearch>,
-    /// With unequal sampling weights: the weighted engine instead of `ls`.
-    weighted: Option<WeightedLocalSearch>,
     log: MoveLog,
     /// Moves applied since every record was last queued.
     since_sweep: usize,
@@ -117,7 +114,6 @@ impl Descent {
             params,
             nb: None,
             ls: None,
-            weighted: None,
             log: MoveLog::new(),
             since_sweep: 0,
         }
@@ -195,9 +191,6 @@ impl Refiner for Descent {
         if let Some(ls) = &self.ls {
             ls.add_stats(&mut s);
         }
-        if let Some(wls) = &self.weighted {
-            wls.add_stats(&mut s);
-        }
         s
     }
 
@@ -209,47 +202,29 @@ impl Refiner for Descent {
         if self.nb.is_none() {
             return Ok(());
         }
-        // Unequal sampling weights: descend on the weighted SSE (equal weights make it a
-        // multiple of the SSE, which the unweighted engine minimises with the same labels).
-        if let Some(w) = inst.weights.as_ref().filter(|w| !w.all_equal()) {
-            if self.params.cycles {
-                return Err(crate::error::Error::usage(
-                    "descent.cycles=true with --weights: the weighted descent has shift and \
-                     swap moves only (docs/weights.md)",
-                ));
-            }
-            let best = self.params.strategy == Strategy::Best;
-            let mut wls = WeightedLocalSearch::new(inst, &state.current, &w.values, best);
-            let mut order: Vec<usize> = (0..inst.n).collect();
-            order.shuffle(ctx.rng);
-            order.into_iter().for_each(|i| wls.push(i));
-            self.weighted = Some(wls);
-            state.set_best_to_current();
-            return Ok(());
-        }
+        // The instance's objective: with unequal sampling weights the weighted SSE (equal
+        // weights make it a multiple of the SSE, descended with the same labels).
         let best = self.params.strategy == Strategy::Best;
-        let mut ls = LocalSearch::new(inst, best, self.params.cycles);
+        let mut ls = LocalSearch::on_objective(inst, &state.current, best, self.params.cycles)
+            .map_err(|e| {
+                crate::error::Error::usage(format!(
+                    "descent.cycles=true with --weights: {e} (docs/weights.md)"
+                ))
+            })?;
         let mut order: Vec<usize> = (0..inst.n).collect();
         order.shuffle(ctx.rng);
         for i in order {
             ls.push(i);
         }
+        if !ls.minimises_sse() {
+            // Every applied move lowers the objective: the current partition is the best.
+            state.set_best_to_current();
+        }
         self.ls = Some(ls);
-        let _ = state;
         Ok(())
     }
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
-        if let (Some(nb), Some(wls)) = (&self.nb, &mut self.weighted) {
-            // Every applied move lowers the weighted SSE: the current partition is the best.
-            wls.run(&mut state.current, ctx.inst, ctx.k, nb, STEP_RECORDS);
-            state.set_best_to_current();
-            return Ok(if wls.is_idle() {
-                Step::Converged
-            } else {
-                Step::Continue
-            });
-        }
         let (Some(nb), Some(ls)) = (&self.nb, &mut self.ls) else {
             return Ok(Step::Converged);
         };
@@ -262,7 +237,11 @@ impl Refiner for Descent {
             STEP_RECORDS,
         );
         self.log.clear();
-        state.record_if_better(ctx.k);
+        if ls.minimises_sse() {
+            state.record_if_better(ctx.k);
+        } else {
+            state.set_best_to_current();
+        }
         if !ls.is_idle() {
             return Ok(Step::Continue);
         }

@@ -3,22 +3,30 @@
 //! [`LocalSearch`]: a queue-driven first- or best-improvement descent over a list of
 //! operators ([`Operator`], `search/operators/`: shift, swap and the 3-cycle by default)
 //! with candidate groups taken from each record's nearest neighbours. A work queue holds the records whose neighbourhood may have
-//! changed; after an applied move the members of the groups it touched are queued again (the
-//! loop of [`super::descent_loop`], shared with the weighted descent).
+//! changed; after an applied move the members of the groups it touched are queued again
+//! ([`super::work_queue`]).
 //! For record i in group g and each distinct group h of its neighbours, the candidates are
 //! shifting i to h (when g keeps k records) and swapping i with each member of h; the
 //! operators are dispatched per record and candidate group, in list order, and every swap
 //! partner and 3-cycle term costs one dot product (P02, "One dot product per candidate").
 //! With an escape operator in the list (the 3-cycle), a record with no improving group
 //! move waits in a second queue; at a local optimum of the group operators its best
-//! improving escape move is applied. The `descent` refiner
+//! improving escape move is applied.
+//!
+//! Moves are evaluated against an [`Objective`]: [`LocalSearch::new`] and
+//! [`LocalSearch::with_operators`] descend on the SSE (the partition's cached centroids,
+//! P02); [`LocalSearch::on_objective`] on the instance's own objective, which for unequal
+//! sampling weights is the weighted SSE (the shift and swap deltas of P40 Lemma W5 over
+//! [`GroupSums`], refreshed from the members of the two groups of every applied move;
+//! 3-cycles have no weighted delta and are refused there). The `descent` refiner
 //! (`descent.rs`), ILS and the perturbations use it.
 //!
 //! ## Complexity
 //! Per record examined, O(m + G_nb s d) for m neighbours spread over G_nb groups of size s:
 //! with m = 30 and k = 3 about 10 groups, 40 O(d) evaluations. A 3-cycle search adds
 //! O((G_nb s + m + 64) d) (64 = 8 x 8 closing pairs); the measured effect on the ILS
-//! iteration rate is in studies/study-ils-moves.txt.
+//! iteration rate is in studies/study-ils-moves.txt. With weights an applied move costs
+//! O((|A| + |B|) d) more, to refresh the weighted sums of its two groups.
 //!
 //! ## References
 //! - Toth, P. and Vigo, D. (2003). The granular tabu search and its application to the
@@ -27,13 +35,14 @@
 //!   search. International Transactions in Operational Research 7(4-5), 301-317 (cyclic
 //!   exchanges).
 
-use super::descent_loop::{descend, MoveEvaluation, NeighbourGroups, WorkQueue};
 use super::moves::{Move, MoveLog};
 use super::operators::{cycle3::Cycle3, shift::ShiftOp, sq_norm, swap::SwapOp};
 use super::operators::{Best, Operator, Phase, View};
+use super::work_queue::{NeighbourGroups, WorkQueue};
 use crate::data::Instance;
 use crate::geometry::neighbours::Neighbours;
 use crate::method::Stats;
+use crate::objective::{GroupSums, Objective};
 use crate::partition::Partition;
 
 /// Improvement threshold: a move counts only if it lowers the SSE by more than this
@@ -56,6 +65,8 @@ pub struct LocalSearch {
     /// |x|^2 of every record, so that a swap or 3-cycle term costs one dot product.
     norms: Vec<f64>,
     eps: f64,
+    /// The objective's per-group sums the deltas read (none for the SSE).
+    sums: GroupSums,
 }
 
 /// The SSE decrease a move must exceed: `IMPROVE_EPS` x SST / n, raised if needed above
@@ -108,7 +119,42 @@ impl LocalSearch {
             near: NeighbourGroups::default(),
             eps: improvement_threshold(inst, &norms),
             norms,
+            sums: GroupSums::Plain,
         }
+    }
+
+    /// The descent over shift, swap and, with `cycles`, the 3-cycle, on the instance's
+    /// objective ([`Instance::objective`]) from partition `p`. Refused: the 3-cycle on the
+    /// weighted SSE (it has no weighted delta).
+    pub fn on_objective(
+        inst: &Instance,
+        p: &Partition,
+        best_improvement: bool,
+        cycles: bool,
+    ) -> Result<Self, String> {
+        let mut ls = Self::new(inst, best_improvement, cycles);
+        let objective = inst.objective();
+        if objective == Objective::Plain {
+            return Ok(ls);
+        }
+        if cycles {
+            return Err(
+                "the 3-cycle has no weighted delta: the weighted descent has shift \
+                        and swap moves only"
+                    .into(),
+            );
+        }
+        let sums = GroupSums::new(objective, inst, p);
+        if let GroupSums::Weighted(w) = &sums {
+            ls.eps = w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS);
+        }
+        ls.sums = sums;
+        Ok(ls)
+    }
+
+    /// True when the descent minimises the SSE itself (not a weighted SSE).
+    pub fn minimises_sse(&self) -> bool {
+        matches!(self.sums, GroupSums::Plain)
     }
 
     pub fn push(&mut self, i: usize) {
@@ -140,7 +186,26 @@ impl LocalSearch {
         log: &mut MoveLog,
         budget: usize,
     ) -> usize {
-        descend(self, p, inst, k, nb, log, budget)
+        let mut applied = 0;
+        for _ in 0..budget {
+            if let Some(i) = self.work.pop() {
+                let Some((op, mv)) = self.improving_move(p, inst, k, nb, i) else {
+                    continue;
+                };
+                let touched = touched_groups(p, mv);
+                self.apply_move(p, inst, op, mv, log);
+                self.work.requeue(p, &touched[..touched_len(mv)]);
+                applied += 1;
+            } else if let Some(i) = self.escape_queue.pop() {
+                // A local optimum of the group operators: the best escape move of the next
+                // record waiting for one.
+                self.escape_queued[i] = false;
+                applied += usize::from(self.try_escape(p, inst, k, nb, i, log));
+            } else {
+                break;
+            }
+        }
+        applied
     }
 
     /// Add the operators' counters to `stats`.
@@ -177,6 +242,7 @@ impl LocalSearch {
             nb,
             norms: &self.norms,
             eps: self.eps,
+            sums: &self.sums,
         };
         let g = p.group_of(i);
         let mut best = Best::new(self.eps);
@@ -194,7 +260,8 @@ impl LocalSearch {
         best
     }
 
-    /// Apply move `mv` proposed by operator `op` (no re-queueing).
+    /// Apply move `mv` proposed by operator `op` (no re-queueing), then refresh the
+    /// objective's sums of the groups it touched.
     pub fn apply_move(
         &mut self,
         p: &mut Partition,
@@ -203,7 +270,13 @@ impl LocalSearch {
         mv: Move,
         log: &mut MoveLog,
     ) {
+        if matches!(self.sums, GroupSums::Plain) {
+            self.ops[op].apply(p, inst, mv, log);
+            return;
+        }
+        let touched = touched_groups(p, mv);
         self.ops[op].apply(p, inst, mv, log);
+        self.sums.refresh(inst, p, &touched[..touched_len(mv)]);
     }
 
     /// Apply the best improving escape move around `a`, if any.
@@ -223,6 +296,7 @@ impl LocalSearch {
             nb,
             norms: &self.norms,
             eps: self.eps,
+            sums: &self.sums,
         };
         let found = self
             .escape_ops
@@ -232,7 +306,7 @@ impl LocalSearch {
             return false;
         };
         let touched = touched_groups(p, mv);
-        self.ops[o].apply(p, inst, mv, log);
+        self.apply_move(p, inst, o, mv, log);
         self.work.requeue(p, &touched[..touched_len(mv)]);
         true
     }
@@ -256,12 +330,10 @@ fn touched_len(mv: Move) -> usize {
     }
 }
 
-impl MoveEvaluation for LocalSearch {
-    fn queue(&mut self) -> &mut WorkQueue {
-        &mut self.work
-    }
-
-    /// A record without an improving group move waits for the escape operators.
+impl LocalSearch {
+    /// An improving move of record `i` into or with a group of its neighbours (first or
+    /// best, by the strategy), with the proposing operator's index. A record without one
+    /// waits for the escape operators.
     fn improving_move(
         &mut self,
         p: &Partition,
@@ -279,34 +351,5 @@ impl MoveEvaluation for LocalSearch {
             self.escape_queue.push(i);
         }
         best.found.map(|(_, mv)| (best.op, mv))
-    }
-
-    fn touched(&self, p: &Partition, mv: Move) -> ([usize; 3], usize) {
-        (touched_groups(p, mv), touched_len(mv))
-    }
-
-    fn apply(
-        &mut self,
-        p: &mut Partition,
-        inst: &Instance,
-        op: usize,
-        mv: Move,
-        log: &mut MoveLog,
-    ) {
-        self.apply_move(p, inst, op, mv, log);
-    }
-
-    /// The best improving escape move of the next record waiting for one.
-    fn when_idle(
-        &mut self,
-        p: &mut Partition,
-        inst: &Instance,
-        k: usize,
-        nb: &Neighbours,
-        log: &mut MoveLog,
-    ) -> Option<bool> {
-        let i = self.escape_queue.pop()?;
-        self.escape_queued[i] = false;
-        Some(self.try_escape(p, inst, k, nb, i, log))
     }
 }

@@ -18,7 +18,6 @@ pub mod accept;
 pub mod column_pool;
 pub mod decompose_shrink;
 pub mod descent;
-pub mod descent_loop;
 pub mod ils;
 pub mod imhm;
 pub mod kit;
@@ -34,7 +33,7 @@ pub mod shared_lists;
 pub mod stop;
 pub mod tfrp2;
 pub mod trace;
-pub mod weighted_descent;
+pub mod work_queue;
 
 pub use crate::method::{Ctx, Refiner, SearchState, Stats, Step};
 pub use observe::{Event, Observer};

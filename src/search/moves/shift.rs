@@ -46,6 +46,15 @@ impl Shift {
         Some(p.shift_delta(inst, i, to))
     }
 
+    /// Count an evaluation of moving `i` to `to` and say whether it is allowed under k
+    /// (for an objective whose delta the partition does not give).
+    #[inline]
+    pub fn evaluate_allowed(&mut self, p: &Partition, k: usize, i: usize, to: usize) -> bool {
+        self.counters.evaluations += 1;
+        let from = p.group_of(i);
+        from != to && p.size(from) > k && p.size(to) != 0
+    }
+
     pub fn apply(
         &mut self,
         p: &mut Partition,

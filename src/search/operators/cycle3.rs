@@ -19,8 +19,8 @@
 use super::{dot, sq_norm, Operator, Phase, View};
 use crate::data::Instance;
 use crate::partition::{sq_dist, Partition};
-use crate::search::descent_loop::NeighbourGroups;
 use crate::search::moves::{Counters, Move, MoveLog, CYCLE};
+use crate::search::work_queue::NeighbourGroups;
 
 /// Candidates kept on each side of a 3-cycle search (so at most this squared closing
 /// evaluations per record).

@@ -34,12 +34,14 @@ use super::kit::OperatorInfo;
 use super::moves::{Counters, Move, MoveLog};
 use super::neighbours::Neighbours;
 use crate::data::Instance;
+use crate::objective::GroupSums;
 use crate::params::NoParams;
 use crate::partition::Partition;
 
 /// What an operator reads while it evaluates: the partition, the data, k, the neighbour
-/// lists, |x|^2 of every record (so a distance term costs one dot product) and the
-/// improvement threshold.
+/// lists, |x|^2 of every record (so a distance term costs one dot product), the
+/// improvement threshold and the objective's group sums (its deltas: the SSE's from the
+/// partition when they are [`GroupSums::Plain`]).
 pub struct View<'a> {
     pub p: &'a Partition,
     pub inst: &'a Instance,
@@ -47,6 +49,7 @@ pub struct View<'a> {
     pub nb: &'a Neighbours,
     pub norms: &'a [f64],
     pub eps: f64,
+    pub sums: &'a GroupSums,
 }
 
 /// When the descent asks an operator.

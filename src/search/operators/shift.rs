@@ -1,7 +1,8 @@
 //! # Shift operator
 //!
 //! The record into the candidate group, when its own group keeps k records; the exact
-//! delta of [`Shift`](crate::search::moves::shift::Shift) (P02).
+//! delta of [`Shift`](crate::search::moves::shift::Shift) (P02), or on the weighted SSE
+//! that of the weighted group sums (P40 Lemma W5).
 //!
 //! ## Complexity
 //! O(d) per evaluation and application.
@@ -12,6 +13,7 @@
 
 use super::{Best, Operator, View};
 use crate::data::Instance;
+use crate::objective::GroupSums;
 use crate::partition::Partition;
 use crate::search::moves::shift::Shift;
 use crate::search::moves::{Counters, Move, MoveLog};
@@ -31,7 +33,14 @@ impl Operator for ShiftOp {
     }
     #[inline]
     fn scan_group(&mut self, v: &View, i: usize, h: usize, first: bool, best: &mut Best) -> bool {
-        match self.shift.evaluate(v.p, v.inst, v.k, i, h) {
+        let delta = match v.sums {
+            GroupSums::Plain => self.shift.evaluate(v.p, v.inst, v.k, i, h),
+            GroupSums::Weighted(w) => {
+                let allowed = self.shift.evaluate_allowed(v.p, v.k, i, h);
+                allowed.then(|| w.shift_delta(v.inst, v.p, i, h))
+            }
+        };
+        match delta {
             Some(delta) => best.offer(delta, Move::Shift { record: i, to: h }) && first,
             None => false,
         }

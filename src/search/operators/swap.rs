@@ -4,7 +4,8 @@
 //! dot product: with |y - mg|^2 - |y - mh|^2 = 2 y.(mh - mg) + |mg|^2 - |mh|^2 and
 //! |x - y|^2 = |x|^2 + |y|^2 - 2 x.y, the delta (P02) of partner y is
 //! c0 + y.w - inv |y|^2 with w = 2 (mh - mg) + 2 inv x, computed once per group (P02, "One
-//! dot product per candidate").
+//! dot product per candidate"). On the weighted SSE each partner's delta is that of the
+//! weighted group sums (P40 Lemma W5, O(d)).
 //!
 //! ## Complexity
 //! O(d) per group for the weights, then O(d) per partner.
@@ -15,6 +16,7 @@
 
 use super::{dot, Best, Operator, View};
 use crate::data::Instance;
+use crate::objective::GroupSums;
 use crate::partition::{sq_dist, Partition};
 use crate::search::moves::swap::Swap;
 use crate::search::moves::{Counters, Move, MoveLog};
@@ -35,6 +37,12 @@ impl Operator for SwapOp {
     }
     #[inline]
     fn scan_group(&mut self, v: &View, i: usize, h: usize, first: bool, best: &mut Best) -> bool {
+        if let GroupSums::Weighted(w) = v.sums {
+            self.swap.counters.evaluations += v.p.size(h) as u64;
+            return v.p.members(h).iter().any(|&j| {
+                best.offer(w.swap_delta(v.inst, v.p, i, j), Move::Swap { a: i, b: j }) && first
+            });
+        }
         let (p, inst) = (v.p, v.inst);
         let g = p.group_of(i);
         let x = inst.row(i);
