@@ -6,7 +6,7 @@
 
 use crate::common;
 use common::{adversarial_family, brute_force_optimum, from_rows};
-use microagg::bound::auto::{auto_bound, choose_route, Route};
+use microagg::bound::auto::{auto_bound, bnp_params, choose_route, Route, BNP_BIG_CUTS};
 use microagg::bound::local_route::{self, LocalRouteOptions};
 use microagg::bound::registry::BoundRun;
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
@@ -278,4 +278,40 @@ fn route_choice_follows_n_k_and_the_time_limit() {
     assert_eq!(choose_route(834, 3, 60.0, 8000), Route::Bnp);
     assert_eq!(choose_route(834, 10, 60.0, 8000), Route::Colgen);
     assert_eq!(choose_route(20000, 3, 60.0, 8000), Route::Local);
+}
+
+/// The bnp route runs `bnp` with the settings [`bnp_params`] documents (rank-1 cuts and
+/// cuts on fractional blocks of up to `BNP_BIG_CUTS` records) and the time left, and says so
+/// in its details; the `bnp` entry accepts them (an unknown key or a bad value would fail
+/// the run).
+#[test]
+fn the_bnp_route_runs_bnp_with_its_documented_cut_settings() {
+    let mut rng = ChaCha8Rng::seed_from_u64(50_3_1);
+    let (n, d, k) = (40, 3, 3);
+    let raw: Vec<Vec<f64>> = (0..n)
+        .map(|_| (0..d).map(|_| rng.random_range(0.0..10.0)).collect())
+        .collect();
+    let inst = from_rows(&raw);
+    let never = AtomicBool::new(false);
+    let mut run = BoundRun {
+        inst: &inst,
+        k,
+        start: None,
+        show: microagg::progress::Show::Never,
+        interrupt: &never,
+        report: &mut |_| {},
+    };
+    let a = auto_bound(&mut run, 5.0, 8000).unwrap();
+    assert_eq!(a.route, Route::Bnp);
+    let given = &a.details["inner_params"];
+    assert_eq!(given["rank1_cuts"], true, "{given}");
+    assert_eq!(given["big_cuts"], BNP_BIG_CUTS, "{given}");
+    let left = given["time_limit"].as_f64().unwrap();
+    assert!(left > 0.0 && left <= 5.0, "{given}");
+    assert_eq!(given.as_object().unwrap().len(), bnp_params().len() + 1);
+    assert!(
+        a.details["inner"]["cuts_by_kind"].is_object(),
+        "{}",
+        a.details
+    );
 }

@@ -455,9 +455,10 @@ fn help_options(command: &str) -> Vec<String> {
 }
 
 /// `bound --help` keeps ten options of its own (the bound's parameters are `--param`
-/// keys and `--preset`s); the data options are the shared ones every data command has, and
-/// `--threads` and `--help` are global. Before the bound registry took the parameters it
-/// listed 41 options (26 of them colgen and bnp knobs).
+/// keys and `--preset`s); the data options are the shared ones every data command has but
+/// the one-column `--column` (bounds take multivariate data; `bound --column` is refused),
+/// and `--threads` and `--help` are global. Before the bound registry took the parameters
+/// it listed 41 options (26 of them colgen and bnp knobs).
 #[test]
 fn bound_help_lists_at_most_twelve_options_of_its_own() {
     let shared_data = [
@@ -474,6 +475,13 @@ fn bound_help_lists_at_most_twelve_options_of_its_own() {
         assert!(run.iter().any(|f| f == flag), "run lacks {flag}");
     }
     let all = help_options("bound");
+    assert!(
+        !all.iter().any(|f| f == "--column"),
+        "bound offers --column"
+    );
+    let o = microagg(&["bound", "--data", "sim1", "--k", "3", "--column", "1"]);
+    assert_exit(&o, 2, "--column is for one-attribute methods");
+    assert!(stderr(&o).contains("--columns"), "{}", stderr(&o));
     let own: Vec<&str> = all
         .iter()
         .map(String::as_str)
@@ -494,7 +502,7 @@ fn bound_help_lists_at_most_twelve_options_of_its_own() {
             "--json"
         ]
     );
-    assert!(own.len() <= 12 && all.len() == own.len() + shared_data.len() + global.len());
+    assert!(own.len() <= 12 && all.len() == own.len() + shared_data.len() - 1 + global.len());
 }
 
 /// A preset sets its bound and parameters; --param overrides a preset's value, --time-limit
