@@ -115,6 +115,7 @@ fn check_operator(inst: &Instance, mut op: Box<dyn Operator>) -> Result<usize, S
             nb: &nb,
             norms: &norms,
             eps: 0.0,
+            sums: &microagg::objective::GroupSums::Plain,
         };
         let found = match op.phase() {
             Phase::Group => {

@@ -117,7 +117,7 @@ proptest! {
         let mut log = MoveLog::new();
         for a in starts {
             let a = a % n;
-            let view = View { p: &p, inst: &inst, k, nb: &nb, norms: &norms, eps: ls.improvement_eps() };
+            let view = View { p: &p, inst: &inst, k, nb: &nb, norms: &norms, eps: ls.improvement_eps(), sums: &microagg::objective::GroupSums::Plain };
             let Some((delta, Move::Cycle { a: a2, b, c })) = cyc.best_cycle(&view, a) else { continue };
             prop_assert_eq!(a2, a);
             let (ga, gb, gc) = (p.group_of(a), p.group_of(b), p.group_of(c));
@@ -231,6 +231,7 @@ fn three_cycles_are_found_on_a_scrambled_start() {
         nb: &nb,
         norms: &norms,
         eps: ls.improvement_eps(),
+        sums: &microagg::objective::GroupSums::Plain,
     };
     let found = (0..60)
         .filter(|&a| cyc.best_cycle(&view, a).is_some())

@@ -158,6 +158,7 @@ fn descent_ends_in_a_local_optimum_of_its_neighbourhood() {
             nb: &nb,
             norms: &norms,
             eps: ls.improvement_eps(),
+            sums: &microagg::objective::GroupSums::Plain,
         };
         let mut cyc = microagg::search::operators::cycle3::Cycle3::default();
         let with_cycle = (0..inst.n)

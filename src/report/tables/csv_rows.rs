@@ -92,7 +92,7 @@ pub(super) fn csv(rows: &[CaseRow], cols: &[usize]) -> String {
 /// that a reader parsing numbers as doubles cannot round them.
 const EXACT_IN_F64: u64 = 1 << 53;
 
-fn seed_field(seed: u64) -> String {
+pub(super) fn seed_field(seed: u64) -> String {
     if seed > EXACT_IN_F64 {
         format!("\"{seed}\"")
     } else {

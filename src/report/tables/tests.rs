@@ -1,3 +1,4 @@
+use super::csv_rows::seed_field;
 use super::*;
 
 fn row(il: f64, sd: Option<f64>) -> CaseRow {

@@ -125,7 +125,8 @@ fn plain_bound(
 mod tests {
     use super::*;
     use crate::bounds::colgen::cuts::CutDuals;
-    use crate::bounds::colgen::pricing::Geometry;
+    use crate::bounds::colgen::pricing::{ExactBudget, Geometry};
+    use std::time::Duration;
 
     #[test]
     fn zero_duals_prove_zero_and_bad_duals_are_errors() {
