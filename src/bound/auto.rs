@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `T <` [`NN_ONLY_SECONDS`] | `nn` | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
-//! | `k <= 5` | `bnp` with [`bnp_params`] (rank-1 cuts, cuts on fractional blocks of up to [`BNP_BIG_CUTS`] records) | root column generation, cuts, then branching: the stored k <= 5 recipes are all branch-and-price; on EIA k = 3 the triple cuts alone leave the root at its LP value, with these cuts the root is within 0.013 % and auto proves the optimum in 600 s (studies/study-auto-table-600.txt) |
+//! | `k <= 5` | `bnp` with [`bnp_params`] (rank-1 cuts, cuts on fractional blocks of up to [`BNP_BIG_CUTS`] records) | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt) |
 //! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings ([`SHORT_SHARES`] of the time below [`SHORT_LIMIT_SECONDS`]) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
