@@ -32,9 +32,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-// Bounds take multivariate data (`--columns`); the one-column `--column` of the shared data
-// options is hidden here and refused by [`bound`].
-#[command(mut_arg("column", |a| a.hide(true)))]
 pub struct BoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
@@ -167,12 +164,6 @@ fn bound_request(args: &BoundArgs) -> Result<(&'static BoundInfo, Map<String, Va
 /// version ([`BoundInfo::weighted`]: nn and colgen), which [`bound_weighted`] computes and
 /// reports on the weighted SSE.
 pub fn bound(args: BoundArgs) -> Result<ExitCode> {
-    if args.data.column.is_some() {
-        return Err(Error::usage(
-            "bound takes multivariate data: --column is for one-attribute methods; \
-             select columns with --columns (one name or position selects one column)",
-        ));
-    }
     let (info, given) = bound_request(&args)?;
     if args.data.weights.is_some() {
         return bound_weighted(&args, info, &given);

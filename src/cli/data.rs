@@ -1,9 +1,11 @@
 //! # Data options
 //!
-//! [`DataArgs`]: `--data`, `--columns` / `--column`, `--k`, `--delimiter` and `--weights`,
-//! shared by every command that reads an instance, and how they load it. Commands that do
-//! not use sampling weights load with [`DataArgs::load`], which refuses `--weights` (never
-//! ignores it); `run` and `check` use [`DataArgs::load_weighted`].
+//! [`DataArgs`]: `--data`, `--columns`, `--k`, `--delimiter` and `--weights`, shared by
+//! every command that reads an instance, and how they load it. Commands that do not use
+//! sampling weights load with [`DataArgs::load`], which refuses `--weights` (never ignores
+//! it); `run` and `check` use [`DataArgs::load_weighted`]. [`OneColumnArg`] (`--column`) is
+//! flattened only into the commands whose methods can work on one attribute: `run`
+//! (univariate) and `check`, which re-reads the data of a run's labels.
 //!
 //! ## Complexity
 //! That of loading the instance (linear in the file).
@@ -24,11 +26,8 @@ pub struct DataArgs {
     #[arg(long)]
     pub data: String,
     /// Columns to use, by name or 1-based position, comma-separated (default: all).
-    #[arg(long, default_value = "", conflicts_with = "column")]
+    #[arg(long, default_value = "")]
     pub columns: String,
-    /// One column, by name or 1-based position (for one-attribute methods such as univariate).
-    #[arg(long)]
-    pub column: Option<String>,
     /// Minimum group size (k >= 2).
     #[arg(long)]
     pub k: usize,
@@ -67,11 +66,15 @@ impl DataArgs {
 
     /// Load the instance with its sampling weights when `--weights` is given.
     pub fn load_weighted(&self) -> Result<data::Instance> {
+        self.load_weighted_columns(&self.selection())
+    }
+
+    /// [`Self::load_weighted`] with the columns chosen by the caller (e.g. by
+    /// [`OneColumnArg::selection`]).
+    pub fn load_weighted_columns(&self, columns: &ColumnSelection) -> Result<data::Instance> {
         match &self.weights {
-            Some(column) => {
-                data::load_weighted(&self.data, &self.selection(), self.delimiter()?, column)
-            }
-            None => data::load_with(&self.data, &self.selection(), self.delimiter()?),
+            Some(weights) => data::load_weighted(&self.data, columns, self.delimiter()?, weights),
+            None => data::load_with(&self.data, columns, self.delimiter()?),
         }
     }
 
@@ -81,10 +84,27 @@ impl DataArgs {
         p.is_file().then(|| output::canonical(p)).flatten()
     }
 
+    /// The columns `--columns` chooses.
     pub fn selection(&self) -> ColumnSelection {
+        ColumnSelection::parse(&self.columns)
+    }
+}
+
+/// `--column`: one attribute, for the commands whose methods can work on one.
+#[derive(clap::Args, Clone)]
+#[command(next_help_heading = "Data")]
+pub struct OneColumnArg {
+    /// One column, by name or 1-based position (for one-attribute methods such as univariate).
+    #[arg(long, conflicts_with = "columns")]
+    pub column: Option<String>,
+}
+
+impl OneColumnArg {
+    /// The columns to load: the one `--column`, else those of `data`'s `--columns`.
+    pub fn selection(&self, data: &DataArgs) -> ColumnSelection {
         match &self.column {
             Some(c) => ColumnSelection::List(vec![c.trim().to_string()]),
-            None => ColumnSelection::parse(&self.columns),
+            None => data.selection(),
         }
     }
 }

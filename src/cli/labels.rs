@@ -10,7 +10,7 @@
 //! ## References
 //! None.
 
-use super::data::DataArgs;
+use super::data::{DataArgs, OneColumnArg};
 use crate::error::Result;
 use crate::labels;
 use crate::output::{self, note};
@@ -21,6 +21,8 @@ use std::process::ExitCode;
 pub struct CheckArgs {
     #[command(flatten)]
     pub data: DataArgs,
+    #[command(flatten)]
+    pub column: OneColumnArg,
     /// Labels file: one integer group label per input row.
     #[arg(long)]
     pub labels: PathBuf,
@@ -40,7 +42,7 @@ pub struct CombineArgs {
 /// `microagg check`.
 pub fn check(args: CheckArgs) -> Result<ExitCode> {
     let data = &args.data;
-    let inst = data.load_weighted()?;
+    let inst = data.load_weighted_columns(&args.column.selection(data))?;
     inst.check_k(data.k)?;
     let labels = labels::read_labels(&args.labels)?;
     let report = labels::check_labels(&inst, data.k, &labels)?;

@@ -14,7 +14,7 @@
 //! ## References
 //! None.
 
-use super::data::DataArgs;
+use super::data::{DataArgs, OneColumnArg};
 use super::values;
 use crate::error::{Error, Result};
 use crate::interrupt;
@@ -33,6 +33,8 @@ use std::process::ExitCode;
 pub struct RunArgs {
     #[command(flatten)]
     pub data: DataArgs,
+    #[command(flatten)]
+    pub column: OneColumnArg,
     /// Pipeline: an initializer name, optionally followed by refiners joined with '+'.
     #[arg(long, help_heading = "Method and budget")]
     pub method: String,
@@ -174,7 +176,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let load = || {
         crate::data::load_missing(
             &data.data,
-            &data.selection(),
+            &args.column.selection(data),
             data.delimiter()?,
             &[],
             args.missing,
@@ -185,7 +187,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         // (crate::weighted::masked).
         crate::data::load_weighted_split(
             &data.data,
-            &data.selection(),
+            &args.column.selection(data),
             data.delimiter()?,
             &[],
             args.missing,
@@ -374,7 +376,7 @@ fn run_split(args: &RunArgs, pipeline: &Pipeline, outputs: &RunOutputs) -> Resul
     let data = &args.data;
     let run = crate::parts::SplitRun {
         data: &data.data,
-        columns: &data.selection(),
+        columns: &args.column.selection(data),
         delimiter: data.delimiter()?,
         k: data.k,
         pipeline,
