@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `T <` [`NN_ONLY_SECONDS`] | `nn` | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
-//! | `k <= 5` | `bnp` with [`bnp_params`] (rank-1 cuts, cuts on fractional blocks of up to [`BNP_BIG_CUTS`] records) | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt) |
+//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records) | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt) |
 //! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings ([`SHORT_SHARES`] of the time below [`SHORT_LIMIT_SECONDS`]) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
@@ -40,19 +40,11 @@ pub const NN_ONLY_SECONDS: f64 = 2.0;
 /// Largest k that goes to branch-and-price (sizes up to 2k - 1 = 9 price fast).
 pub const BNP_MAX_K: usize = 5;
 
-/// The largest fractional block the bnp route separates subset-row cuts `1/q` on (the
-/// `big_cuts` parameter of `bnp`, proofs/P21 Part F), as in the stored EIA k = 3..5 recipes.
-pub const BNP_BIG_CUTS: usize = 24;
-
-/// The bnp parameters of `auto` (its time limit aside): rank-1 cuts on 4 and 5 records and
-/// subset-row cuts on fractional blocks of at most [`BNP_BIG_CUTS`] records, next to the
-/// default triples, within the default cut budget.
-pub fn bnp_params() -> Map<String, Value> {
-    let mut given = Map::new();
-    given.insert("rank1_cuts".into(), json!(true));
-    given.insert("big_cuts".into(), json!(BNP_BIG_CUTS));
-    given
-}
+/// The preset whose bnp settings `auto` uses for k <= 5, its time limit aside: rank-1 cuts
+/// on 4 and 5 records and subset-row cuts `1/q` on fractional blocks of at most 24 records
+/// (proofs/P21 Part F, as in the stored EIA k = 3..5 recipes), next to the default triples,
+/// within the default cut budget ([`super::presets`]).
+pub const SMALL_K_PRESET: &str = super::presets::AUTO_BNP;
 
 /// The search-kit pipeline of the incumbent when no start is given.
 pub const INCUMBENT_PIPELINE: &str = "mdav+decompose-shrink+ils";
@@ -81,6 +73,11 @@ pub const SHORT_SHARES: &[(&str, f64)] = &[
     ("tighten_fraction", 0.05),
 ];
 
+/// The bnp parameters of `auto` for k <= 5: the [`SMALL_K_PRESET`] settings.
+fn small_k_params() -> Result<Map<String, Value>> {
+    Ok(super::presets::find(SMALL_K_PRESET)?.given())
+}
+
 /// The colgen parameters of `auto` for k >= 6 with `seconds` left: the [`LARGE_K_PRESET`]
 /// settings without its iteration cap, with [`SHORT_SHARES`] below [`SHORT_LIMIT_SECONDS`].
 fn large_k_params(seconds: f64) -> Result<Map<String, Value>> {
@@ -99,7 +96,7 @@ pub struct Auto;
 
 pub const ENTRY: BoundInfo = entry::<Auto>(About {
     name: "auto",
-    summary: "the best certified bound in the time limit, route chosen from n, k and T: nn (T < 2 s), bnp with rank-1 and block cuts (k <= 5), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
+    summary: "the best certified bound in the time limit, route chosen from n, k and T: nn (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
     certified: "always, by the route taken (proofs/P06, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes write their certificates",
     certificate: true,
     incumbent: true,
@@ -253,7 +250,7 @@ pub fn auto_bound(run: &mut BoundRun, seconds: f64, local_from: usize) -> Result
         Route::Bnp | Route::Colgen => {
             let mut given = match route {
                 Route::Colgen => large_k_params(left)?,
-                _ => bnp_params(),
+                _ => small_k_params()?,
             };
             given.insert("time_limit".into(), json!(left));
             out.details["inner_params"] = Value::Object(given.clone());

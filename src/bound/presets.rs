@@ -1,12 +1,14 @@
 //! # Bound presets
 //!
-//! The parameter sets that produced the certified bounds of the benchmark library
-//! (`instances/library/library.toml`, each case's `[case.bound] command`), as data: a bound
-//! name and `KEY = VALUE` pairs of its registry parameters, selected by `bound --preset NAME`
-//! and overridden by `--param KEY=VALUE` or `--time-limit`. A preset holds no data-specific
-//! file: each recipe also started from the case's best-known partition, `--start
-//! instances/library/<case>.labels`. The values are checked like any `--param` when the
-//! preset is used (a test checks every preset against the registry and its recipe).
+//! Named parameter sets of one bound, as data: a bound name and `KEY = VALUE` pairs of its
+//! registry parameters, selected by `bound --preset NAME` and overridden by `--param
+//! KEY=VALUE` or `--time-limit`. Most are the recipes that produced the certified bounds of
+//! the benchmark library (`instances/library/library.toml`, each case's `[case.bound]
+//! command`); [`AUTO_BNP`] holds the cut settings of the `auto` bound's bnp route. A preset
+//! holds no data-specific file: each library recipe also started from the case's best-known
+//! partition, `--start instances/library/<case>.labels`. The values are checked like any
+//! `--param` when the preset is used (tests check every library preset against the
+//! registry and its recipe, and `auto`'s against the registry).
 //!
 //! ## Complexity
 //! O(presets) to look one up.
@@ -52,6 +54,9 @@ const fn library_bnp(
         params,
     }
 }
+
+/// The name of the preset `auto` runs `bnp` with (k <= 5), its time limit aside.
+pub const AUTO_BNP: &str = "auto-bnp";
 
 /// Every preset, in the order `microagg list` prints them.
 pub const PRESETS: &[Preset] = &[
@@ -142,6 +147,12 @@ pub const PRESETS: &[Preset] = &[
             ("max_iterations", "20000"),
             ("lp_projection", "true"),
         ],
+    },
+    Preset {
+        name: AUTO_BNP,
+        bound: "bnp",
+        about: "the cut settings the auto bound uses for k <= 5 (rank-1 cuts on 4 and 5 records, subset-row cuts on fractional blocks of up to 24 records, next to the default triples)",
+        params: &[("rank1_cuts", "true"), ("big_cuts", "24")],
     },
 ];
 

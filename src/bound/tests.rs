@@ -264,8 +264,8 @@ const RECIPES: [(&str, &str); 10] = [
 
 /// Every stored bound the library made with `microagg bound` records the preset named after
 /// its case, whose parameters give the recipe's engine options ([`RECIPES`]), field by field,
-/// and its time limit; every preset is such a recipe, and every preset passes the registry's
-/// checks.
+/// and its time limit; every preset but `auto`'s ([`presets::AUTO_BNP`]) is such a recipe,
+/// and every one of them passes the registry's checks.
 #[test]
 fn each_preset_equals_the_recipe_of_its_stored_bound() {
     let path = concat!(
@@ -319,9 +319,28 @@ fn each_preset_equals_the_recipe_of_its_stored_bound() {
     }
     let mut all: Vec<String> = presets::PRESETS
         .iter()
+        .filter(|p| p.name != presets::AUTO_BNP)
         .map(|p| p.name.to_string())
         .collect();
     matched.sort();
     all.sort();
     assert_eq!(matched, all);
+}
+
+/// `auto`'s bnp preset passes the registry's checks and changes only the cut families from
+/// bnp's defaults: rank-1 cuts on, block cuts on fractional blocks up to 24 records.
+#[test]
+fn the_auto_bnp_preset_sets_only_its_cut_families() {
+    let preset = presets::find(presets::AUTO_BNP).unwrap();
+    assert_eq!(preset.bound, "bnp");
+    let p = prepare(preset.bound, &preset.given(), None).unwrap();
+    let params: bnp_entry::BnpParams = serde_json::from_value(p.effective.clone()).unwrap();
+    let defaults = microagg_solvers::bnp::BnpOptions::default();
+    let expected = microagg_solvers::bnp::BnpOptions {
+        rank1_cuts: true,
+        big_cut_records: 24,
+        ..defaults
+    };
+    assert_ne!(expected, defaults);
+    assert_eq!(params.options(), expected);
 }

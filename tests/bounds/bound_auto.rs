@@ -6,8 +6,9 @@
 
 use crate::common;
 use common::{adversarial_family, brute_force_optimum, from_rows};
-use microagg::bound::auto::{auto_bound, bnp_params, choose_route, Route, BNP_BIG_CUTS};
+use microagg::bound::auto::{auto_bound, choose_route, Route, SMALL_K_PRESET};
 use microagg::bound::local_route::{self, LocalRouteOptions};
+use microagg::bound::presets;
 use microagg::bound::registry::BoundRun;
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
@@ -280,8 +281,8 @@ fn route_choice_follows_n_k_and_the_time_limit() {
     assert_eq!(choose_route(20000, 3, 60.0, 8000), Route::Local);
 }
 
-/// The bnp route runs `bnp` with the settings [`bnp_params`] documents (rank-1 cuts and
-/// cuts on fractional blocks of up to `BNP_BIG_CUTS` records) and the time left, and says so
+/// The bnp route runs `bnp` with the settings of its preset ([`SMALL_K_PRESET`]: rank-1
+/// cuts and cuts on fractional blocks of up to 24 records) and the time left, and says so
 /// in its details; the `bnp` entry accepts them (an unknown key or a bad value would fail
 /// the run).
 #[test]
@@ -304,11 +305,15 @@ fn the_bnp_route_runs_bnp_with_its_documented_cut_settings() {
     let a = auto_bound(&mut run, 5.0, 8000).unwrap();
     assert_eq!(a.route, Route::Bnp);
     let given = &a.details["inner_params"];
+    let preset = presets::find(SMALL_K_PRESET).unwrap();
+    assert_eq!(preset.bound, "bnp");
     assert_eq!(given["rank1_cuts"], true, "{given}");
-    assert_eq!(given["big_cuts"], BNP_BIG_CUTS, "{given}");
+    assert!(given["big_cuts"].as_u64().unwrap() > 0, "{given}");
     let left = given["time_limit"].as_f64().unwrap();
     assert!(left > 0.0 && left <= 5.0, "{given}");
-    assert_eq!(given.as_object().unwrap().len(), bnp_params().len() + 1);
+    let mut cuts = given.as_object().unwrap().clone();
+    cuts.remove("time_limit");
+    assert_eq!(cuts, preset.given());
     assert!(
         a.details["inner"]["cuts_by_kind"].is_object(),
         "{}",
