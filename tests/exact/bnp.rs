@@ -4,10 +4,11 @@
 //! (a constrained subset DP); pricing under together / apart decisions equals enumeration of
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
+use crate::bnp_support::{assert_round_trip, honest_certificate, run_from_chunks as run, z_scored};
 use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, cli_ok, subset_dp};
 use microagg_solvers::bnp::{
-    branch_and_price, prove_by_enumeration, BnpOptions, BnpResult, EnumerationOptions, NodeProof,
+    branch_and_price, prove_by_enumeration, BnpOptions, EnumerationOptions, NodeProof,
 };
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
@@ -34,15 +35,6 @@ fn constrained_optimum(x: &[f64], n: usize, d: usize, k: usize, dec: &[(u32, u32
             }
         })
     })
-}
-
-fn chunks(n: usize, k: usize) -> Vec<usize> {
-    (0..n).map(|i| (i / k).min(n / k - 1)).collect()
-}
-
-fn run(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
-    let start = chunks(n, k);
-    branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
 }
 
 fn assert_feasible(labels: &[usize], n: usize, k: usize) {
@@ -297,7 +289,7 @@ fn interrupted_runs_return_a_feasible_incumbent_and_a_valid_bound() {
         let (n, d, k) = (14, 2, 3);
         let x = family(&mut rng, case, n, d);
         let opt = constrained_optimum(&x, n, d, k, &[]);
-        let start = chunks(n, k);
+        let start = common::chunk_labels(n, k);
         let start_sse = partition_sse(&x, d, &start);
         // A node budget of one, then a flag already set.
         let one = BnpOptions {
@@ -416,7 +408,7 @@ fn least_leaf(cert: &microagg::bnp_certificate::BnpCertificate) -> (usize, f64) 
 
 #[test]
 fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
-    use microagg::bnp_certificate::{verify, BnpCertificate};
+    use microagg::bnp_certificate::verify;
     let mut rng = ChaCha8Rng::seed_from_u64(1818);
     // Few cuts per round, so that most runs branch and leave several leaves.
     let light = BnpOptions {
@@ -431,26 +423,19 @@ fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3usize);
         let x = family(&mut rng, case, n, d);
-        let cols = (1..=d).map(|j| format!("x{j}")).collect();
-        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
-        else {
+        let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
         let z = &inst.z;
         let opt = constrained_optimum(z, n, d, k, &[]);
         let r = run(z, n, d, k, &light);
-        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+        let Some((cert, v)) = honest_certificate(&inst, k, &r, opt, case) else {
             continue;
         };
-        assert!(cert.lower_bound <= opt, "case {case}");
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
         assert!(v.recomputed >= cert.lower_bound, "case {case}");
         checked += 1;
         // The same certificate read back from its JSON text.
-        let text = serde_json::to_string(&cert).unwrap();
-        let back = BnpCertificate::parse(&text, "mem").unwrap();
-        assert_eq!(back, cert);
+        assert_round_trip(&cert);
         // One dual raised at the leaf with the least bound: its claim no longer holds.
         let (j, least) = least_leaf(&cert);
         let mut bad = cert.clone();
@@ -606,7 +591,7 @@ fn enumeration_lists_every_group_below_the_threshold() {
         let x = family(&mut rng, case, n, d);
         let geo = Geometry::new(&x, n, d, k, 12);
         // Duals around the per-record share of a partition into chunks, perturbed.
-        let share = partition_sse(&x, d, &chunks(n, k)) / n as f64;
+        let share = partition_sse(&x, d, &common::chunk_labels(n, k)) / n as f64;
         let y: Vec<f64> = (0..n).map(|_| share * rng.random_range(0.0..3.0)).collect();
         let (triples, sigma) = random_cuts(&mut rng, n, share);
         let cuts = CutDuals::new(n, &triples, &sigma);
@@ -678,7 +663,7 @@ fn enumeration_proof_equals_brute_force() {
         let k = rng.random_range(2..=3usize.min(n / 2));
         let x = family(&mut rng, case, n, d);
         let opt = constrained_optimum(&x, n, d, k, &[]);
-        let start = chunks(n, k);
+        let start = common::chunk_labels(n, k);
         let share = partition_sse(&x, d, &start) / n as f64;
         // Root duals with their cuts, zero duals, and random duals with random cuts: the
         // proof must hold for any duals (P19).
@@ -748,9 +733,7 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3usize);
         let x = family(&mut rng, case, n, d);
-        let cols = (1..=d).map(|j| format!("x{j}")).collect();
-        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
-        else {
+        let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
         let z = &inst.z;
@@ -772,8 +755,7 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
         assert!(v.valid, "{tag}: honest certificate rejected: {v:?}");
         assert!(v.recomputed >= cert.lower_bound, "{tag}");
         checked += 1;
-        let text = serde_json::to_string(&cert).unwrap();
-        assert_eq!(BnpCertificate::parse(&text, "mem").unwrap(), cert);
+        assert_round_trip(&cert);
         // Any duals prove the optimum (P19): with a dual raised the search still reaches it
         // (the claim may then fail only by the rounding of a tight Lagrangian bound).
         let mut other = cert.clone();
@@ -949,7 +931,7 @@ fn far_clusters_are_proven_with_small_duals_and_their_certificates_verify() {
             n,
             d,
             k,
-            &[&chunks(n, k)],
+            &[&common::chunk_labels(n, k)],
             &BnpOptions::default(),
             None,
             &mut |p| reports.push((p.incumbent_sse, p.lower_bound)),

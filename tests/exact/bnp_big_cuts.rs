@@ -6,19 +6,21 @@
 //! rings of records (the structure of EIA k = 3's outlier block); its certificates verify,
 //! and tampered ones (a raised dual, a lowered right side) are rejected.
 
+use crate::bnp_support::{
+    assert_positive_cut_dual_rejected, assert_pricing_matches_brute_force,
+    assert_raised_dual_rejected, assert_round_trip, honest_certificate, leaf_using_cut,
+    run_from_chunks as run, z_scored,
+};
 use crate::common;
 use common::{adversarial_family as family, subset_dp};
 use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
-use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
-use microagg_solvers::bounds::colgen::pricing::{
-    heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
-};
+use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 
 /// `m` distinct records of `0..n`.
 fn pick(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Vec<u32> {
@@ -135,66 +137,30 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
                 }
             }
         }
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 1000,
-            stop_after_columns: usize::MAX,
-        };
-        let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
-        assert!(ex.exact, "case {case}");
         let wsum: f64 = cuts
             .iter()
             .zip(&w)
             .map(|(c, w)| w * f64::from(c.rhs()))
             .sum();
         let tol = 1e-9 * (share + geo.max_dist + wsum) * (4 * k * k) as f64 + 1e-300;
-        let expect = truth.min(0.0);
-        assert!(
-            (ex.rc_lower_bound - expect).abs() <= tol,
-            "case {case} (family {}): pricing {} vs enumeration {expect}",
-            case % 6,
-            ex.rc_lower_bound
+        // The heuristic's moves are charged by floor steps.
+        let rc_of = |mask| rc_brute(&x, d, &y, &cuts, &w, mask);
+        let seen = assert_pricing_matches_brute_force(
+            &geo,
+            &y,
+            &cd,
+            truth,
+            rc_of,
+            (share, tol),
+            &mut rng,
+            case,
         );
-        for (rc, g) in &ex.columns {
-            let mask = g.iter().fold(0usize, |m, &i| m | 1 << i);
-            assert!(
-                (rc - rc_brute(&x, d, &y, &cuts, &w, mask)).abs() <= tol,
-                "case {case}"
-            );
-        }
+        let expect = seen.expect;
         if expect < -tol {
             negative += 1;
         }
-        // The heuristic's reported reduced cost is the group's (moves charged by floor steps).
-        for seed in 0..n {
-            if let Some((rc, g)) = heuristic_cuts(&geo, &y, &cd, seed) {
-                let mask = g.iter().fold(0usize, |m, &i| m | 1 << i);
-                let bf = rc_brute(&x, d, &y, &cuts, &w, mask);
-                assert!(
-                    (rc - bf).abs() <= tol,
-                    "case {case}: heuristic {rc} vs {bf}"
-                );
-                heuristic_checked += 1;
-            }
-        }
-        // The enumeration lists every group below a threshold.
-        let threshold = expect + share * rng.random_range(0.0..1.0);
-        let found = ExactSearch::new(&cd)
-            .anchors(Anchors::Below { threshold })
-            .run(&geo, &y, budget, &mut Vec::new());
-        assert!(found.exact);
-        for mask in 1usize..1 << n {
-            let m = mask.count_ones() as usize;
-            if m >= k && m < 2 * k && rc_brute(&x, d, &y, &cuts, &w, mask) < threshold - tol {
-                let key = members_of(mask, n);
-                assert!(
-                    found.columns.iter().any(|c| c.1 == key),
-                    "case {case}: group {key:?} not listed"
-                );
-                listed += 1;
-            }
-        }
+        heuristic_checked += seen.heuristic;
+        listed += seen.listed;
         // The verifier's bound is sum y + sum sigma b + floor(n/k) min(0, rc) (P21 Part B),
         // rounded outward by little, and below the optimum.
         let opt = subset_dp(&x, n, d, k);
@@ -250,11 +216,6 @@ fn big_options(big: usize) -> BnpOptions {
         time_limit: 60.0,
         ..BnpOptions::default()
     }
-}
-
-fn run(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
-    let start = common::chunk_labels(n, k);
-    branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
 }
 
 fn is_big(c: &Cut) -> bool {
@@ -328,48 +289,30 @@ fn branch_and_price_with_big_cuts_equals_the_subset_dp() {
 
 #[test]
 fn big_cut_certificates_verify_and_tampered_ones_are_rejected() {
-    use microagg::bnp_certificate::{verify, BnpCertificate};
+    use microagg::bnp_certificate::BnpCertificate;
     let mut rng = ChaCha8Rng::seed_from_u64(21_5151);
     let (mut checked, mut with_big, mut with_rhs) = (0, 0, 0);
     for case in 0..60 {
         let (x, n, d, k) = instance(&mut rng, case);
-        let cols = (1..=d).map(|j| format!("x{j}")).collect();
-        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
-        else {
+        let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
         let r = run(&inst.z, n, d, k, &big_options(24));
-        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+        let opt = subset_dp(&inst.z, n, d, k);
+        let Some((cert, _)) = honest_certificate(&inst, k, &r, opt, case) else {
             continue;
         };
-        let opt = subset_dp(&inst.z, n, d, k);
-        assert!(cert.lower_bound <= opt, "case {case}");
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
         checked += 1;
-        let text = serde_json::to_string(&cert).unwrap();
-        assert_eq!(BnpCertificate::parse(&text, "mem").unwrap(), cert);
+        let text = assert_round_trip(&cert);
         // A big cut with a nonzero dual at some leaf.
-        let Some((j, c)) = cert.leaves.iter().enumerate().find_map(|(j, l)| {
-            l.cut_duals
-                .iter()
-                .enumerate()
-                .find(|&(c, &s)| s < 0.0 && is_big(&cert.cuts[c].0))
-                .map(|(c, _)| (j, c))
-        }) else {
+        let Some((j, c)) = leaf_using_cut(&cert, is_big) else {
             continue;
         };
         with_big += 1;
         // One record dual raised at that leaf.
-        let mut bad = cert.clone();
-        let claim = bad.leaves[j].lower_bound.unwrap();
-        bad.leaves[j].duals[0] += 0.1 * (1.0 + claim.abs());
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
-        // The big cut's dual lowered further (more negative): the claim is no longer proven
-        // unless the pricing absorbs it; raised to positive: nothing proven.
-        let mut bad = cert.clone();
-        bad.leaves[j].cut_duals[c] = 1e-3;
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        assert_raised_dual_rejected(&cert, &inst, k, j, case);
+        // The big cut's dual raised to positive: nothing proven.
+        assert_positive_cut_dual_rejected(&cert, &inst, k, (j, c), case);
         let rhs = cert.cuts[c].0.rhs();
         if rhs >= 2 {
             with_rhs += 1;

@@ -6,22 +6,23 @@
 //! an independent subset DP, its root LP is never below the root LP without it, and its
 //! certificates verify unchanged while tampered ones are rejected.
 
+use crate::bnp_support::{
+    assert_heuristic_groups_priced_exactly, assert_raised_dual_rejected, assert_solved,
+    honest_certificate, run_from_chunks as run, unlimited_budget, z_scored,
+};
 use crate::common;
 use common::{adversarial_family as family, for_each_set_partition, subset_dp};
-use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::count_row::{
     column_threshold, completion_value_shifted, count_lagrangian, max_groups, min_groups,
     shifted_rc_bound,
 };
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
-use microagg_solvers::bounds::colgen::pricing::{
-    heuristic_cuts, ExactBudget, ExactSearch, Geometry,
-};
+use microagg_solvers::bounds::colgen::pricing::{ExactSearch, Geometry};
 use microagg_solvers::bounds::verify_node_bound;
-use microagg_solvers::sse::{group_sse, partition_sse};
+use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 
 #[test]
 fn the_count_row_never_cuts_off_a_partition() {
@@ -116,12 +117,7 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
         };
         per_size.iter_mut().for_each(|v| *v -= mu);
         let truth = per_size.iter().copied().fold(f64::INFINITY, f64::min);
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 1000,
-            stop_after_columns: usize::MAX,
-        };
+        let budget = unlimited_budget();
         let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
         assert!(ex.exact, "case {case}");
         let tol =
@@ -152,12 +148,8 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
             assert!(best >= -tol, "case {case}");
         }
         // The heuristic's groups carry their reduced cost (the shift is the caller's).
-        for seed in 0..n {
-            if let Some((rc, g)) = heuristic_cuts(&geo, &y, &cd, seed) {
-                let mask = g.iter().fold(0usize, |m, &i| m | 1 << i);
-                assert!((rc - rc_brute(&x, d, &y, &triples, &w, mask)).abs() <= tol);
-            }
-        }
+        let rc_of = |mask| rc_brute(&x, d, &y, &triples, &w, mask);
+        assert_heuristic_groups_priced_exactly(&geo, &y, &cd, rc_of, tol, case);
         // The size completion for the shift (P22 Part D; no cuts): every size m > k is at
         // least the completion of the size-k minimum.
         if !with_cuts {
@@ -213,11 +205,6 @@ fn the_completion_must_be_redone_for_the_shift() {
     assert_eq!(group_sse(&x, d, &[0, 1, 2, 3]), 0.0);
 }
 
-fn run(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
-    let start = common::chunk_labels(n, k);
-    branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
-}
-
 fn options(count_row: bool, rank1: bool) -> BnpOptions {
     BnpOptions {
         count_row,
@@ -241,15 +228,7 @@ fn branch_and_price_with_the_count_row_equals_the_subset_dp() {
         let plain = run(&x, n, d, k, &options(false, false));
         for rank1 in [false, true] {
             let r = run(&x, n, d, k, &options(true, rank1));
-            assert!(r.stopped.is_none(), "case {case}: {:?}", r.stopped);
-            assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
-            assert!(
-                r.lower_bound <= opt,
-                "case {case}: {} > {opt}",
-                r.lower_bound
-            );
-            assert!(r.root_bound <= opt, "case {case}");
-            assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300, "case {case}");
+            assert_solved(&r, &x, d, opt, case);
             if !r.proven_optimal {
                 unproven.push((case, case % 6, rank1));
             }
@@ -283,7 +262,7 @@ fn branch_and_price_with_the_count_row_equals_the_subset_dp() {
 
 #[test]
 fn count_row_certificates_verify_and_tampered_ones_are_rejected() {
-    use microagg::bnp_certificate::{verify, BnpCertificate};
+    use microagg::bnp_certificate::verify;
     let mut rng = ChaCha8Rng::seed_from_u64(22_4242);
     let mut checked = 0;
     for case in 0..40 {
@@ -297,9 +276,7 @@ fn count_row_certificates_verify_and_tampered_ones_are_rejected() {
         };
         let d = rng.random_range(1..=3);
         let x = family(&mut rng, case, n, d);
-        let cols = (1..=d).map(|j| format!("x{j}")).collect();
-        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
-        else {
+        let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
         let r = run(
@@ -312,13 +289,10 @@ fn count_row_certificates_verify_and_tampered_ones_are_rejected() {
                 ..options(true, false)
             },
         );
-        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+        let opt = subset_dp(&inst.z, n, d, k);
+        let Some((cert, v)) = honest_certificate(&inst, k, &r, opt, case) else {
             continue;
         };
-        let opt = subset_dp(&inst.z, n, d, k);
-        assert!(cert.lower_bound <= opt, "case {case}");
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
         assert!(v.recomputed >= cert.lower_bound, "case {case}");
         checked += 1;
         let Some(j) = cert
@@ -330,9 +304,7 @@ fn count_row_certificates_verify_and_tampered_ones_are_rejected() {
         };
         let claim = cert.leaves[j].lower_bound.unwrap();
         // One record dual raised.
-        let mut bad = cert.clone();
-        bad.leaves[j].duals[0] += 0.1 * (1.0 + claim.abs());
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        assert_raised_dual_rejected(&cert, &inst, k, j, case);
         // The leaf's claim raised above what its duals prove.
         let mut bad = cert.clone();
         let raise = 1e-3 * (1.0 + claim.abs());

@@ -6,19 +6,20 @@
 //! enumeration of set partitions for n <= 9) on adversarial families; their certificates
 //! verify, and tampered ones are rejected.
 
+use crate::bnp_support::{
+    assert_positive_cut_dual_rejected, assert_pricing_matches_brute_force,
+    assert_raised_dual_rejected, assert_round_trip, assert_solved, honest_certificate,
+    leaf_using_cut, run_from_chunks as run, z_scored,
+};
 use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, subset_dp};
 use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
-use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
-use microagg_solvers::bounds::colgen::pricing::{
-    heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
-};
+use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::verify_node_bound;
-use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 
 /// A random cut on records of `0..n` (n >= 5): one of the three kinds in use, or a random
 /// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
@@ -146,65 +147,23 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
                 truth = truth.min(rc_brute(&x, d, &y, &cuts, &w, mask));
             }
         }
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 1000,
-            stop_after_columns: usize::MAX,
-        };
-        let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
-        assert!(ex.exact, "case {case}");
         let tol = 1e-9 * (share + geo.max_dist) * (4 * k * k) as f64 + 1e-300;
-        let expect = truth.min(0.0);
-        assert!(
-            (ex.rc_lower_bound - expect).abs() <= tol,
-            "case {case} (family {}): pricing {} vs enumeration {expect}",
-            case % 6,
-            ex.rc_lower_bound
+        let rc_of = |mask| rc_brute(&x, d, &y, &cuts, &w, mask);
+        let seen = assert_pricing_matches_brute_force(
+            &geo,
+            &y,
+            &cd,
+            truth,
+            rc_of,
+            (share, tol),
+            &mut rng,
+            case,
         );
-        // Columns carry their exact reduced cost (penalties included).
-        for (rc, g) in &ex.columns {
-            let mask = g.iter().fold(0usize, |m, &i| m | 1 << i);
-            assert!(
-                (rc - rc_brute(&x, d, &y, &cuts, &w, mask)).abs() <= tol,
-                "case {case}"
-            );
-        }
-        if expect < -tol {
+        if seen.expect < -tol {
             negative += 1;
         }
-        // The heuristic charges its moves correctly: its reported reduced cost is the group's.
-        for seed in 0..n {
-            if let Some((rc, g)) = heuristic_cuts(&geo, &y, &cd, seed) {
-                let mask = g.iter().fold(0usize, |m, &i| m | 1 << i);
-                let bf = rc_brute(&x, d, &y, &cuts, &w, mask);
-                assert!(
-                    (rc - bf).abs() <= tol,
-                    "case {case}: heuristic {rc} vs {bf}"
-                );
-                heuristic_checked += 1;
-            }
-        }
-        // The enumeration lists every group below a threshold (P19 with these cuts).
-        let threshold = expect + share * rng.random_range(0.0..1.0);
-        let found = ExactSearch::new(&cd)
-            .anchors(Anchors::Below { threshold })
-            .run(&geo, &y, budget, &mut Vec::new());
-        assert!(found.exact);
-        for mask in 1usize..1 << n {
-            let m = mask.count_ones() as usize;
-            if m < k || m >= 2 * k {
-                continue;
-            }
-            if rc_brute(&x, d, &y, &cuts, &w, mask) < threshold - tol {
-                let key = members_of(mask, n);
-                assert!(
-                    found.columns.iter().any(|c| c.1 == key),
-                    "case {case}: group {key:?} not listed"
-                );
-                listed += 1;
-            }
-        }
+        heuristic_checked += seen.heuristic;
+        listed += seen.listed;
         // The Lagrangian bound with these cuts, recomputed by the verifier, is below the
         // optimum for any duals (P21 Part B).
         let opt = subset_dp(&x, n, d, k);
@@ -218,11 +177,6 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
     }
     eprintln!("{negative} negative, {listed} listed, {heuristic_checked} heuristic groups");
     assert!(negative >= 20 && listed >= 200 && heuristic_checked >= 300);
-}
-
-fn run(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
-    let start = common::chunk_labels(n, k);
-    branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
 }
 
 /// Options that separate rank-1 cuts readily on small instances: small violations count and
@@ -254,15 +208,7 @@ fn branch_and_price_with_rank1_cuts_equals_brute_force() {
         }
         for light in [false, true] {
             let r = run(&x, n, d, k, &rank1_options(light));
-            assert!(r.stopped.is_none(), "case {case}: {:?}", r.stopped);
-            assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
-            assert!(
-                r.lower_bound <= opt,
-                "case {case}: {} > {opt}",
-                r.lower_bound
-            );
-            assert!(r.root_bound <= opt, "case {case}");
-            assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300, "case {case}");
+            assert_solved(&r, &x, d, opt, case);
             if !r.proven_optimal {
                 unproven.push((case, case % 6, light));
             }
@@ -308,43 +254,26 @@ fn rank1_certificates_verify_and_tampered_ones_are_rejected() {
         let d = rng.random_range(1..=3);
         let k = rng.random_range(2..=3usize);
         let x = family(&mut rng, case, n, d);
-        let cols = (1..=d).map(|j| format!("x{j}")).collect();
-        let Ok(inst) = microagg::data::Instance::from_raw("rows", "rows", cols, x, "test".into())
-        else {
+        let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
         let r = run(&inst.z, n, d, k, &rank1_options(true));
-        let Ok(cert) = BnpCertificate::from_result(&inst, k, &r) else {
+        let opt = subset_dp(&inst.z, n, d, k);
+        let Some((cert, _)) = honest_certificate(&inst, k, &r, opt, case) else {
             continue;
         };
-        let opt = subset_dp(&inst.z, n, d, k);
-        assert!(cert.lower_bound <= opt, "case {case}");
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
         checked += 1;
-        let text = serde_json::to_string(&cert).unwrap();
-        assert_eq!(BnpCertificate::parse(&text, "mem").unwrap(), cert);
+        let text = assert_round_trip(&cert);
         // A rank-1 cut with a nonzero dual at some leaf (kept by the compaction).
-        let Some((j, c)) = cert.leaves.iter().enumerate().find_map(|(j, l)| {
-            l.cut_duals
-                .iter()
-                .enumerate()
-                .find(|&(c, &s)| s < 0.0 && cert.cuts[c].0.as_triple().is_none())
-                .map(|(c, _)| (j, c))
-        }) else {
+        let Some((j, c)) = leaf_using_cut(&cert, |cut| cut.as_triple().is_none()) else {
             continue;
         };
         with_rank1 += 1;
         assert!(text.contains("\"denominator\""), "case {case}");
         // One record dual raised at that leaf.
-        let mut bad = cert.clone();
-        let claim = bad.leaves[j].lower_bound.unwrap();
-        bad.leaves[j].duals[0] += 0.1 * (1.0 + claim.abs());
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        assert_raised_dual_rejected(&cert, &inst, k, j, case);
         // The rank-1 cut's dual made positive: it proves nothing.
-        let mut bad = cert.clone();
-        bad.leaves[j].cut_duals[c] = 1e-3;
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        assert_positive_cut_dual_rejected(&cert, &inst, k, (j, c), case);
         // The cut's denominator edited to 9 in the file (right side floor(p(C) / 9) = 0):
         // refused when read.
         let bad_text = text.replacen("\"denominator\":3", "\"denominator\":9", 1);

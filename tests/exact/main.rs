@@ -2,12 +2,14 @@
 //! brute force, "proven optimal" as a proof, branch-and-price and its cuts, the one-shot
 //! MIP models, set partitioning over a pool of groups, and the reduced-cost dive.
 //!
-//! One test binary, a module per topic; `common` holds the helpers every binary shares.
+//! One test binary, a module per topic; `common` holds the helpers every binary shares,
+//! `bnp_support` the steps the branch-and-price suites repeat.
 
 mod bnp;
 mod bnp_big_cuts;
 mod bnp_count_row;
 mod bnp_rank1;
+mod bnp_support;
 #[path = "../common/mod.rs"]
 mod common;
 mod exact;

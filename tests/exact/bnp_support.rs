@@ -1,0 +1,241 @@
+//! Setup shared by the branch-and-price suites of this wing (bnp, bnp_rank1, bnp_big_cuts,
+//! bnp_count_row): branch and price from the chunk start, an exact pricing budget that never
+//! stops first, the checks of priced groups against brute force, the z-scored instance a
+//! certificate is written for, and an honest certificate's checks and tampering. Each
+//! suite keeps its own data, options and cuts; only the repeated steps live here.
+
+use crate::common;
+use microagg::bnp_certificate::{verify, BnpCertificate};
+use microagg::certificate::Verdict;
+use microagg::data::Instance;
+use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::pricing::{
+    heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
+};
+use microagg_solvers::sse::partition_sse;
+use rand::Rng;
+use std::time::{Duration, Instant};
+
+/// Branch and price of (x, k) started from the chunk partition ([`common::chunk_labels`]).
+pub fn run_from_chunks(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
+    let start = common::chunk_labels(n, k);
+    branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
+}
+
+/// A budget under which the exact pricing search of a small instance always finishes.
+pub fn unlimited_budget() -> ExactBudget<'static> {
+    ExactBudget {
+        nodes: u64::MAX,
+        deadline: (Instant::now() + Duration::from_secs(60)).into(),
+        max_columns: 1000,
+        stop_after_columns: usize::MAX,
+    }
+}
+
+/// The bit mask of a group of records.
+fn mask_of(group: &[u32]) -> usize {
+    group.iter().fold(0usize, |m, &i| m | 1 << i)
+}
+
+/// Every priced column carries its exact reduced cost: `rc_of(mask)` by brute force.
+fn assert_columns_priced_exactly(
+    columns: &[(f64, Vec<u32>)],
+    rc_of: impl Fn(usize) -> f64,
+    tol: f64,
+    case: usize,
+) {
+    for (rc, g) in columns {
+        let mask = mask_of(g);
+        assert!((rc - rc_of(mask)).abs() <= tol, "case {case}");
+    }
+}
+
+/// The greedy pricing heuristic's groups, from every seed record, carry their exact reduced
+/// cost (its moves charged correctly); returns how many groups it found.
+pub fn assert_heuristic_groups_priced_exactly(
+    geo: &Geometry,
+    y: &[f64],
+    cd: &CutDuals,
+    rc_of: impl Fn(usize) -> f64,
+    tol: f64,
+    case: usize,
+) -> usize {
+    let mut checked = 0;
+    for seed in 0..y.len() {
+        if let Some((rc, g)) = heuristic_cuts(geo, y, cd, seed) {
+            let bf = rc_of(mask_of(&g));
+            assert!(
+                (rc - bf).abs() <= tol,
+                "case {case}: heuristic {rc} vs {bf}"
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// Every group of k..2k-1 of the n records whose reduced cost `rc_of` is below `threshold`
+/// (less `tol`) is among `found` (an enumeration below that threshold); returns how many.
+fn assert_every_group_below_listed(
+    found: &[(f64, Vec<u32>)],
+    n: usize,
+    k: usize,
+    threshold: f64,
+    rc_of: impl Fn(usize) -> f64,
+    tol: f64,
+    case: usize,
+) -> usize {
+    let mut listed = 0;
+    for mask in 1usize..1 << n {
+        let m = mask.count_ones() as usize;
+        if m >= k && m < 2 * k && rc_of(mask) < threshold - tol {
+            let key = common::members_of(mask, n);
+            assert!(
+                found.iter().any(|c| c.1 == key),
+                "case {case}: group {key:?} not listed"
+            );
+            listed += 1;
+        }
+    }
+    listed
+}
+
+/// What [`assert_pricing_matches_brute_force`] saw: the least reduced cost capped at 0,
+/// the heuristic's groups and the groups listed below the threshold.
+pub struct PricingSeen {
+    pub expect: f64,
+    pub heuristic: usize,
+    pub listed: usize,
+}
+
+/// Exact pricing under the cut duals `cd` against the brute force `rc_of` (a group's
+/// reduced cost by its bit mask; `truth` its least value over all groups of k..2k-1): the
+/// search finishes with the least reduced cost (capped at 0) and its columns' exact costs,
+/// the heuristic's groups carry theirs, and the enumeration below a random threshold
+/// (drawn from `rng` at `share`'s scale) lists every group below it.
+#[allow(clippy::too_many_arguments)]
+pub fn assert_pricing_matches_brute_force(
+    geo: &Geometry,
+    y: &[f64],
+    cd: &CutDuals,
+    truth: f64,
+    rc_of: impl Fn(usize) -> f64 + Copy,
+    (share, tol): (f64, f64),
+    rng: &mut impl Rng,
+    case: usize,
+) -> PricingSeen {
+    let (n, k) = (y.len(), geo.k);
+    let budget = unlimited_budget();
+    let ex = ExactSearch::new(cd).run(geo, y, budget, &mut Vec::new());
+    assert!(ex.exact, "case {case}");
+    let expect = truth.min(0.0);
+    assert!(
+        (ex.rc_lower_bound - expect).abs() <= tol,
+        "case {case} (family {}): pricing {} vs enumeration {expect}",
+        case % 6,
+        ex.rc_lower_bound
+    );
+    // Columns carry their exact reduced cost (penalties included).
+    assert_columns_priced_exactly(&ex.columns, rc_of, tol, case);
+    // The heuristic charges its moves correctly: its reported reduced cost is the group's.
+    let heuristic = assert_heuristic_groups_priced_exactly(geo, y, cd, rc_of, tol, case);
+    // The enumeration lists every group below a threshold (P19 with these cuts).
+    let threshold = expect + share * rng.random_range(0.0..1.0);
+    let found = ExactSearch::new(cd)
+        .anchors(Anchors::Below { threshold })
+        .run(geo, y, budget, &mut Vec::new());
+    assert!(found.exact);
+    let listed = assert_every_group_below_listed(&found.columns, n, k, threshold, rc_of, tol, case);
+    PricingSeen {
+        expect,
+        heuristic,
+        listed,
+    }
+}
+
+/// A finished run against the optimum `opt`: its labels' SSE is the one reported, its
+/// bounds are below `opt` and its incumbent is optimal.
+pub fn assert_solved(r: &BnpResult, x: &[f64], d: usize, opt: f64, case: usize) {
+    assert!(r.stopped.is_none(), "case {case}: {:?}", r.stopped);
+    assert_eq!(r.sse, partition_sse(x, d, &r.labels), "case {case}");
+    assert!(
+        r.lower_bound <= opt,
+        "case {case}: {} > {opt}",
+        r.lower_bound
+    );
+    assert!(r.root_bound <= opt, "case {case}");
+    assert!(r.sse <= opt * (1.0 + 1e-9) + 1e-300, "case {case}");
+}
+
+/// The instance of the rows `x` (d columns x1..xd) with its z-scores, or None when a column
+/// is constant (it cannot be z-scored).
+pub fn z_scored(x: Vec<f64>, d: usize) -> Option<Instance> {
+    let cols = (1..=d).map(|j| format!("x{j}")).collect();
+    Instance::from_raw("rows", "rows", cols, x, "test".into()).ok()
+}
+
+/// The certificate of the run `r`, checked honest: its bound is below the optimum `opt`
+/// and the verifier accepts it. None when the run gives no certificate.
+pub fn honest_certificate(
+    inst: &Instance,
+    k: usize,
+    r: &BnpResult,
+    opt: f64,
+    case: usize,
+) -> Option<(BnpCertificate, Verdict)> {
+    let cert = BnpCertificate::from_result(inst, k, r).ok()?;
+    assert!(cert.lower_bound <= opt, "case {case}");
+    let v = verify(&cert, inst, k, None).unwrap();
+    assert!(v.valid, "case {case}: honest certificate rejected: {v:?}");
+    Some((cert, v))
+}
+
+/// The certificate's JSON text, checked to read back as the same certificate.
+pub fn assert_round_trip(cert: &BnpCertificate) -> String {
+    let text = serde_json::to_string(cert).unwrap();
+    assert_eq!(BnpCertificate::parse(&text, "mem").unwrap(), *cert);
+    text
+}
+
+/// The first leaf (index j) with a negative dual on a cut (index c) that `kind` accepts:
+/// a cut of that kind the leaf's proof uses.
+pub fn leaf_using_cut(
+    cert: &BnpCertificate,
+    kind: impl Fn(&microagg_solvers::bounds::colgen::cuts::Cut) -> bool,
+) -> Option<(usize, usize)> {
+    cert.leaves.iter().enumerate().find_map(|(j, l)| {
+        l.cut_duals
+            .iter()
+            .enumerate()
+            .find(|&(c, &s)| s < 0.0 && kind(&cert.cuts[c].0))
+            .map(|(c, _)| (j, c))
+    })
+}
+
+/// Leaf j's first record dual raised by a tenth of its claim's scale: the verifier refuses.
+pub fn assert_raised_dual_rejected(
+    cert: &BnpCertificate,
+    inst: &Instance,
+    k: usize,
+    j: usize,
+    case: usize,
+) {
+    let mut bad = cert.clone();
+    let claim = bad.leaves[j].lower_bound.unwrap();
+    bad.leaves[j].duals[0] += 0.1 * (1.0 + claim.abs());
+    assert!(!verify(&bad, inst, k, None).unwrap().valid, "case {case}");
+}
+
+/// Leaf j's dual of cut c made positive: it proves nothing, the verifier refuses.
+pub fn assert_positive_cut_dual_rejected(
+    cert: &BnpCertificate,
+    inst: &Instance,
+    k: usize,
+    (j, c): (usize, usize),
+    case: usize,
+) {
+    let mut bad = cert.clone();
+    bad.leaves[j].cut_duals[c] = 1e-3;
+    assert!(!verify(&bad, inst, k, None).unwrap().valid, "case {case}");
+}
