@@ -250,10 +250,15 @@ pub fn repair(
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
-    let waves = waves_by_height(&split.cuts);
-    let slab = mode.slab();
-    repair_waves(
-        inst, split, groups, mode, slab, refine, solve, interrupt, &waves,
+    repair_with_slab(
+        inst,
+        split,
+        groups,
+        mode,
+        mode.slab(),
+        refine,
+        solve,
+        interrupt,
     )
 }
 

@@ -417,6 +417,12 @@ pub fn verify(
         return Ok(verdict);
     }
     let cuts: Vec<Cut> = cert.cuts.iter().map(|c| c.0).collect();
+    let check = Check {
+        inst,
+        k,
+        cuts: &cuts,
+        deadline,
+    };
     // The nn bound (P06), computed once if a leaf rests on it.
     let mut nn: Option<f64> = None;
     for (j, leaf) in cert.leaves.iter().enumerate() {
@@ -427,79 +433,10 @@ pub fn verify(
             ));
         }
         if leaf.nn_bound {
-            let nn = match nn {
-                Some(v) => v,
-                None => {
-                    let v = microagg_solvers::bounds::nn_bound(&inst.z, inst.n, inst.d, k)
-                        .map_err(|e| Error::algorithm("verify-bound", e))?
-                        .lower_bound;
-                    *nn.insert(v)
-                }
-            };
-            let claim = leaf.lower_bound.expect("parse: an nn leaf has a claim");
-            verdict.recomputed = verdict.recomputed.min(nn);
-            if nn < claim {
-                verdict.valid = false;
-                verdict.reason = Some(format!(
-                    "leaf {j}: the nn bound is {}, less than its claimed {}",
-                    round_trip(nn),
-                    round_trip(claim)
-                ));
-                return Ok(verdict);
-            }
-            continue;
+            check.nn_leaf(&mut verdict, &mut nn, j, leaf)?;
+        } else {
+            check.dual_leaf(&mut verdict, j, leaf)?;
         }
-        let m = leaf.cut_duals.len();
-        let v = microagg_solvers::bounds::verify_node_bound(
-            &inst.z,
-            inst.n,
-            inst.d,
-            k,
-            if leaf.lower_bound.is_some() {
-                &leaf.duals
-            } else {
-                // An empty region needs no duals; zeros only feed the input checks.
-                &[]
-            },
-            &cuts[..m],
-            &leaf.cut_duals,
-            &leaf.decisions,
-            deadline,
-        );
-        let v = match (leaf.lower_bound, v) {
-            (None, Err(_)) => {
-                // No duals given: only an empty region can stand without them.
-                verdict.valid = false;
-                verdict.reason = Some(format!(
-                    "leaf {j} claims an empty region, but its decisions leave partitions"
-                ));
-                verdict.recomputed = f64::NEG_INFINITY;
-                return Ok(verdict);
-            }
-            (_, v) => v.map_err(|e| Error::algorithm("verify-bound", e))?,
-        };
-        verdict.nodes += v.nodes;
-        verdict.pricing_exact &= v.pricing_exact;
-        let claim = leaf.lower_bound.unwrap_or(f64::INFINITY);
-        if v.lower_bound < claim {
-            verdict.valid = false;
-            verdict.time_limit_reached = !v.pricing_exact && past(deadline);
-            verdict.reason = Some(if claim.is_infinite() {
-                format!("leaf {j} claims an empty region, but its decisions leave partitions")
-            } else {
-                format!(
-                    "leaf {j}: the duals prove {}{}, less than its claimed {}",
-                    round_trip(v.lower_bound),
-                    if v.pricing_exact {
-                        ""
-                    } else {
-                        " (the search cut by the time limit)"
-                    },
-                    round_trip(claim),
-                )
-            });
-        }
-        verdict.recomputed = verdict.recomputed.min(v.lower_bound);
         if !verdict.valid {
             return Ok(verdict);
         }
@@ -514,52 +451,10 @@ pub fn verify(
         if past(deadline) {
             return Ok(not_reached(verdict, "the enumeration"));
         }
-        // P19: repeat the enumeration and the pool search (the pool capped for memory).
-        if let Err(m) = microagg_solvers::bounds::colgen::start_groups(&e.labels, inst.n, k) {
-            verdict.valid = false;
-            verdict.recomputed = f64::NEG_INFINITY;
-            verdict.reason = Some(format!("enumeration: labels: {m}"));
+        check.enumeration(&mut verdict, e)?;
+        if !verdict.valid {
             return Ok(verdict);
         }
-        let opts = microagg_solvers::bnp::EnumerationOptions {
-            max_columns: VERIFY_MAX_COLUMNS,
-            max_nodes: u64::MAX,
-            time_limit: deadline.map_or(1e9, |t| {
-                t.saturating_duration_since(Instant::now()).as_secs_f64()
-            }),
-        };
-        let p = microagg_solvers::bnp::prove_by_enumeration(
-            &inst.z,
-            inst.n,
-            inst.d,
-            k,
-            &e.labels,
-            &e.duals,
-            &cuts[..e.cut_duals.len()],
-            &e.cut_duals,
-            &opts,
-            &mut |_| {},
-        )
-        .map_err(|err| Error::algorithm("verify-bound", err))?;
-        verdict.pricing_exact &= p.enumeration_complete;
-        verdict.nodes += p.search.as_ref().map_or(0, |s| s.nodes);
-        if p.lower_bound < e.lower_bound {
-            let complete = p.search.as_ref().is_some_and(|s| s.complete);
-            verdict.valid = false;
-            verdict.time_limit_reached = !complete && past(deadline);
-            verdict.reason = Some(format!(
-                "enumeration: the duals and labels prove {}, less than its claimed {}{}",
-                round_trip(p.lower_bound),
-                round_trip(e.lower_bound),
-                if complete {
-                    ""
-                } else {
-                    " (the enumeration or the pool search did not complete)"
-                }
-            ));
-            return Ok(verdict);
-        }
-        verdict.recomputed = verdict.recomputed.max(p.lower_bound);
         best_claim = best_claim.max(e.lower_bound);
     }
     if cert.lower_bound > best_claim {
@@ -576,6 +471,159 @@ pub fn verify(
         ));
     }
     Ok(verdict)
+}
+
+/// What every part of a certificate is checked against: the data, k, the certificate's cuts
+/// and the verification's deadline.
+struct Check<'a> {
+    inst: &'a Instance,
+    k: usize,
+    cuts: &'a [Cut],
+    deadline: Option<Instant>,
+}
+
+impl Check<'_> {
+    /// Leaf `j` resting on the nn bound: the bound (computed once, kept in `nn`) must reach
+    /// its claim. Marks `verdict` invalid when it does not.
+    fn nn_leaf(
+        &self,
+        verdict: &mut Verdict,
+        nn: &mut Option<f64>,
+        j: usize,
+        leaf: &LeafCertificate,
+    ) -> Result<()> {
+        let inst = self.inst;
+        let nn = match nn {
+            Some(v) => *v,
+            None => {
+                let v = microagg_solvers::bounds::nn_bound(&inst.z, inst.n, inst.d, self.k)
+                    .map_err(|e| Error::algorithm("verify-bound", e))?
+                    .lower_bound;
+                *nn.insert(v)
+            }
+        };
+        let claim = leaf.lower_bound.expect("parse: an nn leaf has a claim");
+        verdict.recomputed = verdict.recomputed.min(nn);
+        if nn < claim {
+            verdict.valid = false;
+            verdict.reason = Some(format!(
+                "leaf {j}: the nn bound is {}, less than its claimed {}",
+                round_trip(nn),
+                round_trip(claim)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Leaf `j` with duals: the bound they prove over the leaf's region (or, without a
+    /// claim, that the region is empty). Marks `verdict` invalid when the claim fails.
+    fn dual_leaf(&self, verdict: &mut Verdict, j: usize, leaf: &LeafCertificate) -> Result<()> {
+        let inst = self.inst;
+        let m = leaf.cut_duals.len();
+        let v = microagg_solvers::bounds::verify_node_bound(
+            &inst.z,
+            inst.n,
+            inst.d,
+            self.k,
+            if leaf.lower_bound.is_some() {
+                &leaf.duals
+            } else {
+                // An empty region needs no duals; zeros only feed the input checks.
+                &[]
+            },
+            &self.cuts[..m],
+            &leaf.cut_duals,
+            &leaf.decisions,
+            self.deadline,
+        );
+        let v = match (leaf.lower_bound, v) {
+            (None, Err(_)) => {
+                // No duals given: only an empty region can stand without them.
+                verdict.valid = false;
+                verdict.reason = Some(format!(
+                    "leaf {j} claims an empty region, but its decisions leave partitions"
+                ));
+                verdict.recomputed = f64::NEG_INFINITY;
+                return Ok(());
+            }
+            (_, v) => v.map_err(|e| Error::algorithm("verify-bound", e))?,
+        };
+        verdict.nodes += v.nodes;
+        verdict.pricing_exact &= v.pricing_exact;
+        let claim = leaf.lower_bound.unwrap_or(f64::INFINITY);
+        if v.lower_bound < claim {
+            verdict.valid = false;
+            verdict.time_limit_reached = !v.pricing_exact && past(self.deadline);
+            verdict.reason = Some(if claim.is_infinite() {
+                format!("leaf {j} claims an empty region, but its decisions leave partitions")
+            } else {
+                format!(
+                    "leaf {j}: the duals prove {}{}, less than its claimed {}",
+                    round_trip(v.lower_bound),
+                    if v.pricing_exact {
+                        ""
+                    } else {
+                        " (the search cut by the time limit)"
+                    },
+                    round_trip(claim),
+                )
+            });
+        }
+        verdict.recomputed = verdict.recomputed.min(v.lower_bound);
+        Ok(())
+    }
+
+    /// The enumeration (P19): repeat it and the pool search (the pool capped for memory);
+    /// its bound must reach its claim. Marks `verdict` invalid when it does not.
+    fn enumeration(&self, verdict: &mut Verdict, e: &EnumerationCertificate) -> Result<()> {
+        let inst = self.inst;
+        if let Err(m) = microagg_solvers::bounds::colgen::start_groups(&e.labels, inst.n, self.k) {
+            verdict.valid = false;
+            verdict.recomputed = f64::NEG_INFINITY;
+            verdict.reason = Some(format!("enumeration: labels: {m}"));
+            return Ok(());
+        }
+        let opts = microagg_solvers::bnp::EnumerationOptions {
+            max_columns: VERIFY_MAX_COLUMNS,
+            max_nodes: u64::MAX,
+            time_limit: self.deadline.map_or(1e9, |t| {
+                t.saturating_duration_since(Instant::now()).as_secs_f64()
+            }),
+        };
+        let p = microagg_solvers::bnp::prove_by_enumeration(
+            &inst.z,
+            inst.n,
+            inst.d,
+            self.k,
+            &e.labels,
+            &e.duals,
+            &self.cuts[..e.cut_duals.len()],
+            &e.cut_duals,
+            &opts,
+            &mut |_| {},
+        )
+        .map_err(|err| Error::algorithm("verify-bound", err))?;
+        verdict.pricing_exact &= p.enumeration_complete;
+        verdict.nodes += p.search.as_ref().map_or(0, |s| s.nodes);
+        if p.lower_bound < e.lower_bound {
+            let complete = p.search.as_ref().is_some_and(|s| s.complete);
+            verdict.valid = false;
+            verdict.time_limit_reached = !complete && past(self.deadline);
+            verdict.reason = Some(format!(
+                "enumeration: the duals and labels prove {}, less than its claimed {}{}",
+                round_trip(p.lower_bound),
+                round_trip(e.lower_bound),
+                if complete {
+                    ""
+                } else {
+                    " (the enumeration or the pool search did not complete)"
+                }
+            ));
+            return Ok(());
+        }
+        verdict.recomputed = verdict.recomputed.max(p.lower_bound);
+        Ok(())
+    }
 }
 
 /// The verdict of a verification that the deadline stopped before `part`: nothing proven for

@@ -309,14 +309,8 @@ impl BoundCertificate {
                 c.kind
             )));
         }
-        if c.duals.len() != c.n {
-            return Err(bad(format!("{} duals for n = {}", c.duals.len(), c.n)));
-        }
-        if let Some(i) = c.duals.iter().position(|v| !v.is_finite()) {
-            return Err(bad(format!("dual {i} is not finite")));
-        }
-        if !c.lower_bound.is_finite() {
-            return Err(bad("the claimed bound is not finite".into()));
+        if let Some(problem) = duals_problem(&c.duals, c.n, c.lower_bound) {
+            return Err(bad(problem));
         }
         Ok(c)
     }
@@ -352,6 +346,21 @@ pub fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
     } else {
         text.as_bytes().to_vec()
     }
+}
+
+/// What is wrong with a Lagrangian certificate's duals and claim, if anything: it needs one
+/// finite dual per record (`n`) and a finite claimed `lower_bound`.
+pub fn duals_problem(duals: &[f64], n: usize, lower_bound: f64) -> Option<String> {
+    if duals.len() != n {
+        return Some(format!("{} duals for n = {n}", duals.len()));
+    }
+    if let Some(i) = duals.iter().position(|v| !v.is_finite()) {
+        return Some(format!("dual {i} is not finite"));
+    }
+    if !lower_bound.is_finite() {
+        return Some("the claimed bound is not finite".into());
+    }
+    None
 }
 
 /// Check that a certificate for (`sha256`, `n`, `d`, `k`) is about `inst` and `--k k`.

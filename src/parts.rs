@@ -55,6 +55,7 @@ mod assign;
 mod cli;
 mod files;
 mod record;
+mod text;
 
 pub use assign::{assign_parts, slurm_part, Part};
 pub use cli::{run_cli, SplitRun};
@@ -295,114 +296,19 @@ pub fn solve_split(
         .iter()
         .map(|u| blocks.map(|size| blocks::split_by(inst, u.rows.clone(), size, solver.cut)))
         .collect();
-    let mut work: Vec<Work> = Vec::new();
-    for (ui, (u, s)) in units.iter().zip(&splits).enumerate() {
-        match s {
-            Some(s) if s.blocks.len() > 1 => {
-                for (b, rows) in s.blocks.iter().enumerate() {
-                    work.push(Work {
-                        name: format!("{}/block {b}", u.name),
-                        rows: rows.clone(),
-                        unit: ui,
-                    });
-                }
-            }
-            _ => work.push(Work {
-                name: u.name.clone(),
-                rows: u.rows.clone(),
-                unit: ui,
-            }),
-        }
-    }
-    if let Some(w) = work.iter().find(|w| w.rows.len() < k) {
-        return Err(Error::usage(format!(
-            "--blocks: block {} has {} < k = {k} records; choose a larger SIZE",
-            w.name,
-            w.rows.len()
-        )));
-    }
+    let work = work_list(&units, &splits, k)?;
     let total_units = work.len();
-    if let Some(p) = part {
-        let sizes: Vec<usize> = work.iter().map(|w| w.rows.len()).collect();
-        let of = assign_parts(&sizes, p.count);
-        work = work
-            .into_iter()
-            .zip(of)
-            .filter(|(_, q)| *q == p.index - 1)
-            .map(|(w, _)| w)
-            .collect();
-    }
-    // A unit stopped in its initializer (interrupt, or its share of the time limit) has
-    // no partition of its own: it gets the fallback groups, and the run goes on.
-    let solved: Vec<Option<Solved>> = crate::parallel::install(|| {
-        work.par_iter()
-            .map(|w| match solver.solve(&w.rows, &w.name) {
-                Err(Error::Interrupted(_)) => Ok(None),
-                r => r.map(Some),
-            })
-            .collect::<Result<_>>()
-    })?;
-    let mut unsolved = Vec::new();
-    let solved: Vec<Solved> = work
-        .iter()
-        .zip(solved)
-        .map(|(w, s)| {
-            s.unwrap_or_else(|| {
-                unsolved.push(w.name.clone());
-                (fallback_groups(inst, &w.rows, k), Vec::new())
-            })
-        })
-        .collect();
-    let mut stages: Vec<StageTotal> = solver
-        .pipeline
-        .stages
-        .iter()
-        .map(|s| StageTotal {
-            name: s.name.clone(),
-            sse: 0.0,
-            il: 0.0,
-            seconds: 0.0,
-        })
-        .collect();
-    for (_, per) in &solved {
-        for (total, (sse, secs)) in stages.iter_mut().zip(per) {
-            total.sse += sse;
-            total.seconds += secs;
-        }
-    }
-    let mut repair = Vec::new();
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let work = match part {
+        Some(p) => part_of(work, p),
+        None => work,
+    };
+    let (solved, unsolved) = solve_units(solver, &work)?;
+    let mut stages = stage_totals(solver.pipeline, &solved);
     let mut by_unit: Vec<Vec<Vec<usize>>> = vec![Vec::new(); units.len()];
     for (w, (g, _)) in work.iter().zip(solved) {
         by_unit[w.unit].extend(g);
     }
-    for (ui, unit_groups) in by_unit.into_iter().enumerate() {
-        match (&splits[ui], blocks, part) {
-            (Some(s), Some(size), None) if s.blocks.len() > 1 => {
-                let solve = |rows: &[usize], name: &str| {
-                    solver.solve_blocked(rows, &format!("{}/{name}", units[ui].name), size)
-                };
-                let params = solver.tuning.descent_params(solver.descent_params());
-                let refine = |groups: &[Vec<usize>], name: &str| {
-                    let unit = format!("{}/{name}", units[ui].name);
-                    blocks::descent_on_groups(inst, groups, k, &params, &unit, solver.interrupt)
-                };
-                let (g, stats) = blocks::repair_with_slab(
-                    inst,
-                    s,
-                    unit_groups,
-                    solver.repair,
-                    solver.tuning.slab_for(solver.repair),
-                    &refine,
-                    &solve,
-                    solver.interrupt,
-                )?;
-                repair.push(stats);
-                groups.extend(g);
-            }
-            _ => groups.extend(unit_groups),
-        }
-    }
+    let (groups, repair) = join_units(solver, &units, &splits, by_unit, blocks, part)?;
     if !repair.is_empty() {
         let sse = groups
             .iter()
@@ -428,6 +334,150 @@ pub fn solve_split(
         repair,
         seconds: t.elapsed().as_secs_f64(),
     })
+}
+
+/// The units of work in order: each unit whole, or its blocks when it was cut in more than
+/// one. Refuses a block of fewer than k rows.
+fn work_list(units: &[Unit], splits: &[Option<Split>], k: usize) -> Result<Vec<Work>> {
+    let mut work: Vec<Work> = Vec::new();
+    for (ui, (u, s)) in units.iter().zip(splits).enumerate() {
+        match s {
+            Some(s) if s.blocks.len() > 1 => {
+                for (b, rows) in s.blocks.iter().enumerate() {
+                    work.push(Work {
+                        name: format!("{}/block {b}", u.name),
+                        rows: rows.clone(),
+                        unit: ui,
+                    });
+                }
+            }
+            _ => work.push(Work {
+                name: u.name.clone(),
+                rows: u.rows.clone(),
+                unit: ui,
+            }),
+        }
+    }
+    if let Some(w) = work.iter().find(|w| w.rows.len() < k) {
+        return Err(Error::usage(format!(
+            "--blocks: block {} has {} < k = {k} records; choose a larger SIZE",
+            w.name,
+            w.rows.len()
+        )));
+    }
+    Ok(work)
+}
+
+/// The units `part` solves ([`assign_parts`] by rows).
+fn part_of(work: Vec<Work>, p: Part) -> Vec<Work> {
+    let sizes: Vec<usize> = work.iter().map(|w| w.rows.len()).collect();
+    let of = assign_parts(&sizes, p.count);
+    work.into_iter()
+        .zip(of)
+        .filter(|(_, q)| *q == p.index - 1)
+        .map(|(w, _)| w)
+        .collect()
+}
+
+/// Every unit solved in parallel, and the names of those that got the fallback groups.
+fn solve_units(solver: &UnitSolver<'_>, work: &[Work]) -> Result<(Vec<Solved>, Vec<String>)> {
+    // A unit stopped in its initializer (interrupt, or its share of the time limit) has
+    // no partition of its own: it gets the fallback groups, and the run goes on.
+    let solved: Vec<Option<Solved>> = crate::parallel::install(|| {
+        work.par_iter()
+            .map(|w| match solver.solve(&w.rows, &w.name) {
+                Err(Error::Interrupted(_)) => Ok(None),
+                r => r.map(Some),
+            })
+            .collect::<Result<_>>()
+    })?;
+    let mut unsolved = Vec::new();
+    let solved: Vec<Solved> = work
+        .iter()
+        .zip(solved)
+        .map(|(w, s)| {
+            s.unwrap_or_else(|| {
+                unsolved.push(w.name.clone());
+                (fallback_groups(solver.inst, &w.rows, solver.k), Vec::new())
+            })
+        })
+        .collect();
+    Ok((solved, unsolved))
+}
+
+/// Each pipeline stage's SSE and seconds summed over the units (IL filled in later).
+fn stage_totals(pipeline: &Pipeline, solved: &[Solved]) -> Vec<StageTotal> {
+    let mut stages: Vec<StageTotal> = pipeline
+        .stages
+        .iter()
+        .map(|s| StageTotal {
+            name: s.name.clone(),
+            sse: 0.0,
+            il: 0.0,
+            seconds: 0.0,
+        })
+        .collect();
+    for (_, per) in solved {
+        for (total, (sse, secs)) in stages.iter_mut().zip(per) {
+            total.sse += sse;
+            total.seconds += secs;
+        }
+    }
+    stages
+}
+
+/// The groups of every unit in unit order; a whole run's unit cut into blocks gets its
+/// borders repaired first (a part cannot: the repair needs every block).
+fn join_units(
+    solver: &UnitSolver<'_>,
+    units: &[Unit],
+    splits: &[Option<Split>],
+    by_unit: Vec<Vec<Vec<usize>>>,
+    blocks: Option<usize>,
+    part: Option<Part>,
+) -> Result<(Vec<Vec<usize>>, Vec<RepairStats>)> {
+    let mut repair = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (ui, unit_groups) in by_unit.into_iter().enumerate() {
+        match (&splits[ui], blocks, part) {
+            (Some(s), Some(size), None) if s.blocks.len() > 1 => {
+                let (g, stats) = repair_unit(solver, &units[ui].name, s, unit_groups, size)?;
+                repair.push(stats);
+                groups.extend(g);
+            }
+            _ => groups.extend(unit_groups),
+        }
+    }
+    Ok((groups, repair))
+}
+
+/// The border repair of one unit cut into blocks of about `size` ([`blocks`]).
+fn repair_unit(
+    solver: &UnitSolver<'_>,
+    unit_name: &str,
+    s: &Split,
+    unit_groups: Vec<Vec<usize>>,
+    size: usize,
+) -> Result<(Vec<Vec<usize>>, RepairStats)> {
+    let (inst, k) = (solver.inst, solver.k);
+    let solve = |rows: &[usize], name: &str| {
+        solver.solve_blocked(rows, &format!("{unit_name}/{name}"), size)
+    };
+    let params = solver.tuning.descent_params(solver.descent_params());
+    let refine = |groups: &[Vec<usize>], name: &str| {
+        let unit = format!("{unit_name}/{name}");
+        blocks::descent_on_groups(inst, groups, k, &params, &unit, solver.interrupt)
+    };
+    blocks::repair_with_slab(
+        inst,
+        s,
+        unit_groups,
+        solver.repair,
+        solver.tuning.slab_for(solver.repair),
+        &refine,
+        &solve,
+        solver.interrupt,
+    )
 }
 
 /// Feasible groups for the rows of a unit that could not be solved (interrupted before or

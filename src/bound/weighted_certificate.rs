@@ -123,14 +123,8 @@ impl WeightedCertificate {
                 c.kind
             )));
         }
-        if c.duals.len() != c.n {
-            return Err(bad(format!("{} duals for n = {}", c.duals.len(), c.n)));
-        }
-        if let Some(i) = c.duals.iter().position(|v| !v.is_finite()) {
-            return Err(bad(format!("dual {i} is not finite")));
-        }
-        if !c.lower_bound.is_finite() {
-            return Err(bad("the claimed bound is not finite".into()));
+        if let Some(problem) = crate::certificate::duals_problem(&c.duals, c.n, c.lower_bound) {
+            return Err(bad(problem));
         }
         if !(c.anchor_threshold.is_finite() && c.anchor_threshold <= 0.0) {
             return Err(bad(format!(

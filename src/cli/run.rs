@@ -25,7 +25,7 @@ use crate::progress::Meter;
 use crate::record::{Record, SingleRun};
 use crate::render::run as render;
 use crate::search::observe::Observer;
-use crate::search::trace::Trace;
+use crate::search::trace::{Trace, TracePoint};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -141,24 +141,7 @@ impl RunOutputs {
 
 /// `microagg run`.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let outputs = RunOutputs {
-        labels: args.labels_out.clone(),
-        masked: args.masked_out.clone(),
-        trace: args.trace.clone(),
-    };
-    outputs.check(&args.data)?;
-    output::check_json_report(args.json)?;
-    args.release.check(args.masked_out.is_some())?;
-    if let (Some(input), Some(_)) = (args.data.input_file(), &args.masked_out) {
-        args.release.check_input(&input, args.data.delimiter()?)?;
-    }
-    if args.missing_release == crate::missing::MissingRelease::Fill
-        && (args.masked_out.is_none() || args.missing == crate::missing::MissingPolicy::Refuse)
-    {
-        return Err(Error::usage(
-            "--missing-release fill applies to the released file of a --missing ignore run: give --missing ignore and --masked-out FILE",
-        ));
-    }
+    let outputs = check_outputs(&args)?;
     // Validate the pipeline, the bound and their parameters before loading data or running
     // anything.
     let pipeline = Pipeline::parse(&args.method, &args.params)?;
@@ -169,81 +152,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         return run_split(&args, &pipeline, &outputs);
     }
     let data = &args.data;
-    // Nothing after the load reads the original values unless a file is released, weights
-    // or missing cells are in play or a stage reads them: then they are standardised in
-    // place and never held twice (the run's peak memory; labels and record are the same).
-    let z_only = pipeline.reads_only_z(outputs.masked.is_some(), data.weights.is_some());
-    let load = || {
-        crate::data::load_missing(
-            &data.data,
-            &args.column.selection(data),
-            data.delimiter()?,
-            &[],
-            args.missing,
-        )
-    };
-    let mut inst = if let Some(w) = &data.weights {
-        // With --missing ignore: the weighted figures over observed cells
-        // (crate::weighted::masked).
-        crate::data::load_weighted_split(
-            &data.data,
-            &args.column.selection(data),
-            data.delimiter()?,
-            &[],
-            args.missing,
-            w,
-        )?
-        .0
-    } else if z_only && args.missing == crate::missing::MissingPolicy::Refuse {
-        // Refused missing cells: the data are complete.
-        crate::data::instance::without_raw(load)?.0
-    } else {
-        load()?.0
-    };
-    inst.check_k(data.k)?;
-    let has_missing = inst.has_missing();
-    // --missing ignore on data without holes: the copy was kept for the check.
-    if z_only && !has_missing {
-        inst.drop_raw();
-    }
-    if has_missing && args.bound.is_some() {
-        return Err(Error::usage(
-            "--bound: the data have missing cells (--missing ignore) and no bound covers the SSE over observed cells",
-        ));
-    }
-    // --trace FILE: a trace observer writing the file; with --json the same lines also go
-    // into the record (a second, in-memory observer).
-    let mut file_trace = match &outputs.trace {
-        Some(path) => Some(Trace::to_file(path, 0.1)?),
-        None => None,
-    };
-    let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
-    let meter = Meter::start(
-        &format!("run {}", args.method),
-        inst.sst,
-        args.progress.show(),
-    );
-    let mut shown = meter.shown().then(|| meter.observer());
-    let mut observers: Vec<&mut dyn Observer> = Vec::new();
-    observers.extend(file_trace.as_mut().map(|t| t as &mut dyn Observer));
-    observers.extend(json_trace.as_mut().map(|t| t as &mut dyn Observer));
-    observers.extend(shown.as_mut().map(|t| t as &mut dyn Observer));
-    let out = pipeline.run_observed(
-        &inst,
-        data.k,
-        args.seed,
-        args.time_limit,
-        args.max_steps,
-        interrupt::flag(),
-        &mut observers,
-    );
-    drop(observers);
-    if let Some(t) = file_trace {
-        t.finish();
-    }
-    let out = out?;
-    meter.finish();
-    let trace = json_trace.map(Trace::finish);
+    let inst = load_checked(&args, &pipeline, &outputs)?;
+    let (out, trace) = run_traced(&args, &pipeline, &inst, &outputs)?;
     let p = &out.partition;
     // Write what the run found before anything else, so that a second signal during the
     // bound cannot lose it.
@@ -317,6 +227,124 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The output files and the options about them, checked before anything runs.
+fn check_outputs(args: &RunArgs) -> Result<RunOutputs> {
+    let outputs = RunOutputs {
+        labels: args.labels_out.clone(),
+        masked: args.masked_out.clone(),
+        trace: args.trace.clone(),
+    };
+    outputs.check(&args.data)?;
+    output::check_json_report(args.json)?;
+    args.release.check(args.masked_out.is_some())?;
+    if let (Some(input), Some(_)) = (args.data.input_file(), &args.masked_out) {
+        args.release.check_input(&input, args.data.delimiter()?)?;
+    }
+    if args.missing_release == crate::missing::MissingRelease::Fill
+        && (args.masked_out.is_none() || args.missing == crate::missing::MissingPolicy::Refuse)
+    {
+        return Err(Error::usage(
+            "--missing-release fill applies to the released file of a --missing ignore run: give --missing ignore and --masked-out FILE",
+        ));
+    }
+    Ok(outputs)
+}
+
+/// The data of an unsplit run, checked against k and the bound (none covers missing cells).
+fn load_checked(
+    args: &RunArgs,
+    pipeline: &Pipeline,
+    outputs: &RunOutputs,
+) -> Result<crate::data::Instance> {
+    let data = &args.data;
+    // Nothing after the load reads the original values unless a file is released, weights
+    // or missing cells are in play or a stage reads them: then they are standardised in
+    // place and never held twice (the run's peak memory; labels and record are the same).
+    let z_only = pipeline.reads_only_z(outputs.masked.is_some(), data.weights.is_some());
+    let load = || {
+        crate::data::load_missing(
+            &data.data,
+            &args.column.selection(data),
+            data.delimiter()?,
+            &[],
+            args.missing,
+        )
+    };
+    let mut inst = if let Some(w) = &data.weights {
+        // With --missing ignore: the weighted figures over observed cells
+        // (crate::weighted::masked).
+        crate::data::load_weighted_split(
+            &data.data,
+            &args.column.selection(data),
+            data.delimiter()?,
+            &[],
+            args.missing,
+            w,
+        )?
+        .0
+    } else if z_only && args.missing == crate::missing::MissingPolicy::Refuse {
+        // Refused missing cells: the data are complete.
+        crate::data::instance::without_raw(load)?.0
+    } else {
+        load()?.0
+    };
+    inst.check_k(data.k)?;
+    let has_missing = inst.has_missing();
+    // --missing ignore on data without holes: the copy was kept for the check.
+    if z_only && !has_missing {
+        inst.drop_raw();
+    }
+    if has_missing && args.bound.is_some() {
+        return Err(Error::usage(
+            "--bound: the data have missing cells (--missing ignore) and no bound covers the SSE over observed cells",
+        ));
+    }
+    Ok(inst)
+}
+
+/// The pipeline's run, observed by the `--trace` file, the in-memory trace of `--json`
+/// (returned, for the record) and the progress meter.
+fn run_traced(
+    args: &RunArgs,
+    pipeline: &Pipeline,
+    inst: &crate::data::Instance,
+    outputs: &RunOutputs,
+) -> Result<(crate::pipeline::PipelineOutcome, Option<Vec<TracePoint>>)> {
+    // --trace FILE: a trace observer writing the file; with --json the same lines also go
+    // into the record (a second, in-memory observer).
+    let mut file_trace = match &outputs.trace {
+        Some(path) => Some(Trace::to_file(path, 0.1)?),
+        None => None,
+    };
+    let mut json_trace = (args.json && file_trace.is_some()).then(|| Trace::in_memory(0.1));
+    let meter = Meter::start(
+        &format!("run {}", args.method),
+        inst.sst,
+        args.progress.show(),
+    );
+    let mut shown = meter.shown().then(|| meter.observer());
+    let mut observers: Vec<&mut dyn Observer> = Vec::new();
+    observers.extend(file_trace.as_mut().map(|t| t as &mut dyn Observer));
+    observers.extend(json_trace.as_mut().map(|t| t as &mut dyn Observer));
+    observers.extend(shown.as_mut().map(|t| t as &mut dyn Observer));
+    let out = pipeline.run_observed(
+        inst,
+        args.data.k,
+        args.seed,
+        args.time_limit,
+        args.max_steps,
+        interrupt::flag(),
+        &mut observers,
+    );
+    drop(observers);
+    if let Some(t) = file_trace {
+        t.finish();
+    }
+    let out = out?;
+    meter.finish();
+    Ok((out, json_trace.map(Trace::finish)))
 }
 
 /// `--weights` with options that have no weighted version: refused before anything runs

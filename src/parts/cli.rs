@@ -5,7 +5,7 @@
 //! part file with a part) and, like an unsplit run, the whole file back through
 //! [`crate::release`] (every input column, the run's replaced by the chosen aggregation,
 //! optionally rounded, with the measures on request), then prints the record
-//! ([`SplitRecord`]).
+//! ([`SplitRecord`], as text by [`super::text`]).
 //!
 //! ## Complexity
 //! That of [`super::solve_split`], plus a linear pass for the released file (and O(n^2 d)
@@ -14,11 +14,12 @@
 //! ## References
 //! None.
 
+use super::text::split_text;
 use super::{
-    first_appearance_labels, solve_split, write_part, Part, PartHeader, SplitArgs, SplitRecord,
-    UnitSolver,
+    first_appearance_labels, solve_split, write_part, Part, PartHeader, SplitArgs, SplitOutcome,
+    SplitRecord, UnitSolver,
 };
-use crate::data::{self, ColumnSelection};
+use crate::data::{self, ColumnSelection, Instance, StrataColumns};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::pipeline::Pipeline;
@@ -54,6 +55,66 @@ pub struct SplitRun<'a> {
 /// file with a part), print the record. Returns false when an interrupt stopped the run
 /// (everything is still written; see [`SplitOutcome::interrupted`]).
 pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
+    let (tuning, part) = check_split_options(split, r)?;
+    let strata_cols = split.strata_columns();
+    if split.strata.is_some() && strata_cols.is_empty() {
+        return Err(Error::usage("--strata: no column named"));
+    }
+    let (inst, strata) = load_split_data(r, &strata_cols)?;
+    inst.check_k(r.k)?;
+    r.pipeline.check_weighted_masked(&inst)?;
+    if inst.has_missing() && split.blocks.is_some() {
+        return Err(Error::usage(
+            "--blocks: the data have missing cells (--missing ignore) and the border repair \
+             assumes complete data; split them with --strata only",
+        ));
+    }
+    let solver = UnitSolver {
+        inst: &inst,
+        pipeline: r.pipeline,
+        k: r.k,
+        seed: r.seed,
+        time_limit: r.time_limit,
+        max_steps: r.max_steps,
+        interrupt: r.interrupt,
+        repair: split.block_repair,
+        cut: split.block_cut,
+        tuning,
+    };
+    let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
+    let labels = first_appearance_labels(inst.n, &out.groups);
+    let split_name = split_name(split, &strata_cols);
+    if let Some(path) = r.labels_out {
+        write_split_labels(path, part, &inst, r, &split_name, &labels)?;
+    }
+    // The whole file back, as in an unsplit run (a part has no masked output: refused above).
+    let release = match r.masked_out {
+        Some(path) => Some(crate::release::release(
+            path,
+            &inst,
+            r.delimiter,
+            &whole_labels(&labels),
+            r.release,
+            r.missing_release,
+            r.seed,
+        )?),
+        None => None,
+    };
+    let record = split_record(r, &inst, &out, &split_name, part, release);
+    if r.json {
+        output::println(&serde_json::to_string(&record).expect("record serialises"))?;
+    } else {
+        output::print(&split_text(&record, split.blocks.is_some()))?;
+    }
+    Ok(!out.interrupted)
+}
+
+/// The option checks that need no data: the border repair's tuning (returned, checked) and
+/// `--part` (returned) with what it cannot go with.
+fn check_split_options(
+    split: &SplitArgs,
+    r: &SplitRun<'_>,
+) -> Result<(crate::blocks::RepairTuning, Option<Part>)> {
     let tuning = crate::blocks::RepairTuning {
         slab: split.block_slab,
         approx: split.block_approx,
@@ -80,13 +141,17 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
             "--part: nothing to split; give --strata COLUMN or --blocks SIZE",
         ));
     }
-    let strata_cols = split.strata_columns();
-    if split.strata.is_some() && strata_cols.is_empty() {
-        return Err(Error::usage("--strata: no column named"));
-    }
-    let (inst, strata) = match r.weights {
+    Ok((tuning, part))
+}
+
+/// The data with their strata columns, weighted with `--weights`.
+fn load_split_data(
+    r: &SplitRun<'_>,
+    strata_cols: &[String],
+) -> Result<(Instance, Option<StrataColumns>)> {
+    match r.weights {
         Some(w) => {
-            data::load_weighted_split(r.data, r.columns, r.delimiter, &strata_cols, r.missing, w)?
+            data::load_weighted_split(r.data, r.columns, r.delimiter, strata_cols, r.missing, w)
         }
         // Nothing reads the original values without a released file, missing cells or a
         // stage that reads them: standardised in place, held once (the peak memory).
@@ -94,35 +159,17 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
             && r.missing == crate::missing::MissingPolicy::Refuse =>
         {
             data::instance::without_raw(|| {
-                data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)
-            })?
+                data::load_missing(r.data, r.columns, r.delimiter, strata_cols, r.missing)
+            })
         }
-        None => data::load_missing(r.data, r.columns, r.delimiter, &strata_cols, r.missing)?,
-    };
-    inst.check_k(r.k)?;
-    let holes = inst.has_missing();
-    r.pipeline.check_weighted_masked(&inst)?;
-    if holes && split.blocks.is_some() {
-        return Err(Error::usage(
-            "--blocks: the data have missing cells (--missing ignore) and the border repair \
-             assumes complete data; split them with --strata only",
-        ));
+        None => data::load_missing(r.data, r.columns, r.delimiter, strata_cols, r.missing),
     }
-    let solver = UnitSolver {
-        inst: &inst,
-        pipeline: r.pipeline,
-        k: r.k,
-        seed: r.seed,
-        time_limit: r.time_limit,
-        max_steps: r.max_steps,
-        interrupt: r.interrupt,
-        repair: split.block_repair,
-        cut: split.block_cut,
-        tuning,
-    };
-    let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
-    let labels = first_appearance_labels(inst.n, &out.groups);
-    let split_name = [
+}
+
+/// How the run was split, as the record and a part file's header name it: `strata:COLUMNS`,
+/// `blocks:SIZE[:rule]`, or both joined by `;`.
+fn split_name(split: &SplitArgs, strata_cols: &[String]) -> String {
+    [
         split
             .strata
             .as_ref()
@@ -136,60 +183,64 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     .into_iter()
     .flatten()
     .collect::<Vec<_>>()
-    .join(";");
-    if let Some(path) = r.labels_out {
-        match part {
-            Some(p) => write_part(
-                path,
-                &PartHeader {
-                    part: p.index,
-                    parts: p.count,
-                    n: inst.n,
-                    k: r.k,
-                    pipeline: r.pipeline.spec.clone(),
-                    params: serde_json::to_value(&r.pipeline.stages).expect("serialises"),
-                    seed: r.seed,
-                    split: split_name.clone(),
-                    instance_sha256: inst.sha256.clone(),
-                    weights: inst.weights.as_ref().map(PartHeader::weights_of),
-                },
-                &labels,
-            )?,
-            None => {
-                let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
-                crate::labels::write_labels(path, &full)?;
-            }
-        }
-    }
-    // The whole file back, as in an unsplit run (a part has no masked output: refused above).
-    let release = match r.masked_out {
-        Some(path) => {
-            let full: Vec<usize> = labels.iter().map(|l| l.expect("a whole run")).collect();
-            Some(crate::release::release(
-                path,
-                &inst,
-                r.delimiter,
-                &full,
-                r.release,
-                r.missing_release,
-                r.seed,
-            )?)
-        }
-        None => None,
+    .join(";")
+}
+
+/// Every row's label, for a whole (not a part) run, where every row has one.
+fn whole_labels(labels: &[Option<usize>]) -> Vec<usize> {
+    labels.iter().map(|l| l.expect("a whole run")).collect()
+}
+
+/// `--labels-out`: a part file with `--part`, else a plain labels file.
+fn write_split_labels(
+    path: &Path,
+    part: Option<Part>,
+    inst: &Instance,
+    r: &SplitRun<'_>,
+    split_name: &str,
+    labels: &[Option<usize>],
+) -> Result<()> {
+    let Some(p) = part else {
+        return crate::labels::write_labels(path, &whole_labels(labels));
     };
+    let header = PartHeader {
+        part: p.index,
+        parts: p.count,
+        n: inst.n,
+        k: r.k,
+        pipeline: r.pipeline.spec.clone(),
+        params: serde_json::to_value(&r.pipeline.stages).expect("serialises"),
+        seed: r.seed,
+        split: split_name.to_string(),
+        instance_sha256: inst.sha256.clone(),
+        weights: inst.weights.as_ref().map(PartHeader::weights_of),
+    };
+    write_part(path, &header, labels)
+}
+
+/// The record of the run: the groups solved here against the whole file's SST.
+fn split_record<'a>(
+    r: &SplitRun<'a>,
+    inst: &'a Instance,
+    out: &'a SplitOutcome,
+    split_name: &'a str,
+    part: Option<Part>,
+    release: Option<crate::release::ReleaseRecord>,
+) -> SplitRecord<'a> {
+    let holes = inst.has_missing();
     let sse: f64 = out
         .groups
         .iter()
         .map(|m| {
             if holes {
-                crate::missing::group_sse(&inst, m)
+                crate::missing::group_sse(inst, m)
             } else {
                 microagg_solvers::sse::group_sse(&inst.z, inst.d, m)
             }
         })
         .sum();
     let sizes = out.groups.iter().map(Vec::len);
-    let record = SplitRecord {
+    SplitRecord {
         method: &r.pipeline.spec,
         instance: &inst.name,
         instance_sha256: &inst.sha256,
@@ -197,7 +248,7 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         d: inst.d,
         k: r.k,
         seed: r.seed,
-        split: &split_name,
+        split: split_name,
         part,
         units: out.units,
         units_here: out.units_here,
@@ -217,78 +268,11 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         missing: inst.missing_record(r.masked_out.map(|_| r.missing_release)),
         weights: inst.weights.as_ref().and_then(|w| {
             crate::weighted::WeightedIl::of(
-                &inst,
-                crate::weighted::weighted_sse_of_groups(&inst, &w.values, &out.groups),
+                inst,
+                crate::weighted::weighted_sse_of_groups(inst, &w.values, &out.groups),
                 Some(crate::record::weighted_objective(&r.pipeline.stages)),
             )
         }),
         version: env!("CARGO_PKG_VERSION"),
-    };
-    if r.json {
-        output::println(&serde_json::to_string(&record).expect("record serialises"))?;
-        return Ok(!out.interrupted);
     }
-    let mut text = format!(
-        "{} on {} (n={}, d={}), k={}, split {}{}: {} of {} units, {} rows, SSE {:.6} (IL {:.6} % \
-         of the whole data's SST) in {} groups of {}..{} records, {:.3} s\n",
-        record.method,
-        record.instance,
-        record.n,
-        record.d,
-        record.k,
-        record.split,
-        part.map_or(String::new(), |p| format!(", part {}/{}", p.index, p.count)),
-        record.units_here,
-        record.units,
-        record.rows_here,
-        record.sse,
-        record.il,
-        record.groups,
-        record.min_group_size,
-        record.max_group_size,
-        record.seconds
-    );
-    for s in &out.stages {
-        text += &format!(
-            "  stage {:<20} IL {:.6} %  {:.3} s (summed over units)\n",
-            s.name, s.il, s.seconds
-        );
-    }
-    if let Some(w) = &record.weights {
-        text += &crate::render::run::weighted_line(w);
-    }
-    if let Some(rel) = &record.release {
-        text += &crate::render::run::release_line(rel);
-    }
-    if let Some(m) = &record.missing {
-        text += &m.line();
-    }
-    if split.blocks.is_some() && part.is_some() {
-        text += "  block borders are not repaired in a part (the repair needs every block)\n";
-    }
-    if out.interrupted || !out.unsolved.is_empty() {
-        text += &format!(
-            "  {}: units done keep their groups, running refiners their best so far{}; {} \
-             unit(s) stopped before their initializer finished got sorted-sum fallback \
-             groups{}\n",
-            if out.interrupted {
-                format!("interrupted by {}", crate::interrupt::signal_name())
-            } else {
-                "time limit".to_string()
-            },
-            if out.repair.iter().any(|s| s.interrupted) {
-                ", the border repair the cuts done"
-            } else {
-                ""
-            },
-            out.unsolved.len(),
-            if out.unsolved.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", out.unsolved.join(", "))
-            }
-        );
-    }
-    output::print(&text)?;
-    Ok(!out.interrupted)
 }

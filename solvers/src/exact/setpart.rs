@@ -33,7 +33,8 @@
 //! early with the best partition and bound so far and a note; they are never errors.
 //!
 //! The master LP/MIP is in `setpart/master.rs`, the starting partitions in
-//! `setpart/start.rs`, phase 2 (steps 3 and 4) in `setpart/prove.rs`.
+//! `setpart/start.rs`, phase 1 (steps 1 and 2) in `setpart/columns.rs`, phase 2 (steps 3
+//! and 4) in `setpart/prove.rs`.
 //!
 //! ## Complexity
 //! Each pricing pass is a pruned enumeration (exponential worst case); the branch and bound
@@ -50,6 +51,7 @@
 //!   vehicle routing problem based on the set partitioning formulation with additional cuts.
 //!   Math. Program. 115, 351-385 (enumerating the columns within the reduced-cost gap).
 
+mod columns;
 mod master;
 mod prove;
 mod start;
@@ -57,19 +59,16 @@ mod start;
 /// The share of the time left that the heuristic MIP of step 2 may take under a deadline.
 const MIP_SHARE: f64 = 0.5;
 
-use super::certify::{lagrangian_lower, partition_sse_upper};
-use super::enumerate::{enumerate, Column, Mode};
-use super::masks::{bits, greedy_cover};
+use super::certify::partition_sse_upper;
+use super::masks::bits;
 use super::stop::Stop;
 use crate::models::MipSolver;
-use crate::sse::{group_sse, sq_dist};
+use crate::sse::group_sse;
 use crate::SolverError;
-use master::{chosen, solve_master_lp, solve_master_mip};
-use prove::{enumeration_margin, prove};
+use columns::generate_columns;
+use prove::prove;
 pub(crate) use start::chunk_labels;
 use start::mdav_labels;
-use std::collections::HashSet;
-use std::time::Instant;
 
 /// Largest n of the set-partitioning method (groups are 64-bit masks).
 pub const SETPART_MAX_N: usize = 64;
@@ -286,160 +285,4 @@ impl Progress {
             note: self.note,
         }
     }
-}
-
-/// Phase 1 of [`solve_setpart`] on data already scaled, from the feasible partition
-/// `start`: column generation (certified Lagrangian bounds) and the heuristic MIP. Returns
-/// the progress and, after a complete pricing pass, the last duals with their certified least
-/// reduced cost. Never fails: a HiGHS failure, the deadline or an interrupt end it with a note.
-fn generate_columns(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    start: Vec<usize>,
-    stop: Stop,
-    opts: &SetPartOptions,
-) -> (Progress, Option<(Vec<f64>, f64)>) {
-    let time_left = || stop.time_left();
-    let expired = || stop.expired();
-    let m_max = n / k;
-    let mut masks: Vec<u64> = Vec::new();
-    let mut seen: HashSet<u64> = HashSet::new();
-    let mut push = |m: u64, masks: &mut Vec<u64>| {
-        if seen.insert(m) {
-            masks.push(m);
-        }
-    };
-    // Initial columns: each record with its k-1 nearest neighbours (sizes k), and the groups
-    // of the starting partition.
-    for i in 0..n {
-        let mut near: Vec<(f64, usize)> = (0..n)
-            .filter(|&j| j != i)
-            .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
-            .collect();
-        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let m = near[..k - 1]
-            .iter()
-            .fold(1u64 << i, |m, &(_, j)| m | (1u64 << j));
-        push(m, &mut masks);
-    }
-    for m in masks_of_labels(&start, k) {
-        push(m, &mut masks);
-    }
-    let mut p = Progress::start(x, d, start);
-    let mut costs: Vec<f64> = masks.iter().map(|&m| mask_sse(x, d, m)).collect();
-
-    // 1. Column generation with exact pricing; every complete pricing pass gives a certified
-    // Lagrangian bound.
-    let mut last: Option<(Vec<f64>, f64)> = None; // (duals, certified least reduced cost)
-    let mut cost_scale = 1.0;
-    loop {
-        if expired() {
-            p.note = Some(format!("{} during column generation", stop.reason()));
-            break;
-        }
-        p.cg_iterations += 1;
-        let t = Instant::now();
-        let lp = solve_master_lp(n, &masks, &costs, time_left(), cost_scale);
-        p.seconds[1] += t.elapsed().as_secs_f64();
-        let lp = match lp {
-            Ok(lp) if lp.optimal && lp.duals.len() == n => lp,
-            Ok(lp) => {
-                p.note = Some(format!(
-                    "column generation stopped: master LP not solved to optimality ({} duals)",
-                    lp.duals.len()
-                ));
-                break;
-            }
-            Err(e) => {
-                p.note = Some(format!("column generation stopped: {e}"));
-                break;
-            }
-        };
-        // A disjoint rounding of the LP solution may already be a better partition; one of
-        // SSE 0 cannot be beaten, and pricing many zero-cost groups (duplicates) is skipped.
-        let groups: Vec<(u64, f64)> = masks
-            .iter()
-            .copied()
-            .zip(lp.values.iter().copied())
-            .collect();
-        if let Some(labels) = greedy_cover(&groups, n) {
-            p.offer(x, d, labels);
-        }
-        if partition_sse_upper(x, d, &p.labels) == 0.0 {
-            break;
-        }
-        let y = lp.duals;
-        // Keep the LP objective about n on HiGHS' side: if it drifted by more than 16x (the
-        // starting partition was far from optimal), rescale and solve again before trusting
-        // "no negative column" (the duals of a badly scaled LP are only accurate to 1e-9 in
-        // absolute terms).
-        let wanted = crate::sse::pow2_near(n as f64 / lp.objective);
-        let rescale = lp.objective > 0.0 && (wanted / cost_scale).log2().abs() >= 4.0;
-        if rescale {
-            cost_scale = wanted;
-        }
-        let tol = opts.pricing_tol * (1.0 + lp.objective.abs() * cost_scale) / cost_scale;
-        let t = Instant::now();
-        let e = enumerate(
-            x,
-            n,
-            d,
-            k,
-            &y,
-            Mode::Best {
-                threshold: -tol,
-                cap: opts.pricing_cap,
-            },
-            stop,
-        );
-        p.seconds[0] += t.elapsed().as_secs_f64();
-        p.nodes += e.nodes;
-        if !e.complete {
-            p.note = Some(format!("{} during pricing", stop.reason()));
-            break;
-        }
-        // Nothing below -tol was found, so the least reduced cost is at least -tol.
-        let rho = (e.min_rc.min(-tol) - enumeration_margin(x, n, d, k, &y)).min(0.0);
-        let lagrangian = lagrangian_lower(&y, m_max, rho);
-        p.lower_bound = p.lower_bound.max(lagrangian);
-        p.lp_bound = Some(p.lp_bound.map_or(lagrangian, |b: f64| b.max(lagrangian)));
-        last = Some((y, rho));
-        let mut added = 0;
-        for Column { mask, .. } in e.columns {
-            if seen.insert(mask) {
-                masks.push(mask);
-                costs.push(mask_sse(x, d, mask));
-                added += 1;
-            }
-        }
-        if added == 0 && !rescale {
-            break;
-        }
-    }
-    p.columns = masks.len();
-    if last.is_none() {
-        return (p, None);
-    }
-
-    // 2. An upper bound: the MIP over the generated columns (a heuristic here: its answer is
-    // used only as a partition, checked and re-evaluated; a failure is ignored).
-    if !expired() {
-        let t = Instant::now();
-        // Half the time left: HiGHS checks its MIP time limit only between its phases
-        // (presolve, root cuts, nodes) and was seen to overrun it by 0.5 s on n = 40.
-        let limit = time_left().map_or(opts.heuristic_mip_seconds, |l| {
-            (MIP_SHARE * l).min(opts.heuristic_mip_seconds)
-        });
-        let mip = solve_master_mip(n, &masks, &costs, Some(limit), cost_scale, opts.mip_solver);
-        if let Ok(mip) = mip {
-            p.mip_nodes = mip.mip_nodes;
-            if let Ok(labels) = chosen(&masks, &mip.values, n) {
-                p.offer(x, d, labels);
-            }
-        }
-        p.seconds[2] += t.elapsed().as_secs_f64();
-    }
-    (p, last)
 }

@@ -12,11 +12,10 @@
 //! ## References
 //! See [`super::set_partition`].
 
-use super::{MipOutcome, MipRun, MipStatus};
-use crate::bounds::colgen::master::stop_when_set;
-use crate::error::set_highs_option;
+use super::solver::{highs_node_count, mip_status, set_exact_gap_and_limit, watch_interrupt};
+use super::{MipOutcome, MipRun};
 use crate::SolverError;
-use highs::{ColProblem, HighsModelStatus, Model, Sense};
+use highs::{ColProblem, Model, Sense};
 
 /// The pool MIP of [`super::set_partition::solve_pool_mip`] on HiGHS' own API.
 pub fn pool_mip_highs(
@@ -36,11 +35,7 @@ pub fn pool_mip_highs(
         .map_err(|s| SolverError::backend(format!("could not load the pool MIP: {s:?}")))?;
     model.make_quiet();
     model.set_sense(Sense::Minimise);
-    set_highs_option(&mut model, "mip_rel_gap", 0.0)?;
-    set_highs_option(&mut model, "mip_abs_gap", 0.0)?;
-    if let Some(t) = run.time_limit {
-        set_highs_option(&mut model, "time_limit", t.max(0.01))?;
-    }
+    set_exact_gap_and_limit(&mut model, run)?;
     if let Some(chosen) = start {
         let mut initial = vec![0.0; columns.len()];
         chosen.iter().for_each(|&c| initial[c] = 1.0);
@@ -48,31 +43,11 @@ pub fn pool_mip_highs(
             .try_set_solution(Some(&initial), None, None, None)
             .map_err(|s| SolverError::backend(format!("starting solution: {s:?}")))?;
     }
-    if let Some(flag) = run.interrupt {
-        let data = flag as *const std::sync::atomic::AtomicBool as *mut std::os::raw::c_void;
-        // SAFETY: as in the models' HiGHS driver: the flag outlives the model.
-        unsafe {
-            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(stop_when_set), data);
-            highs_sys::Highs_startCallback(
-                model.as_mut_ptr(),
-                highs_sys::kHighsCallbackMipInterrupt,
-            );
-        }
-    }
+    watch_interrupt(&mut model, run);
     let solved = model
         .try_solve()
         .map_err(|s| SolverError::backend(format!("pool MIP failed: {s:?}")))?;
-    let status = match solved.status() {
-        HighsModelStatus::Optimal => MipStatus::Optimal,
-        HighsModelStatus::ReachedTimeLimit => MipStatus::TimeLimit,
-        HighsModelStatus::ReachedInterrupt => MipStatus::Interrupted,
-        s => MipStatus::Other(format!("{s:?}")),
-    };
-    let mut v: i64 = -1;
-    // SAFETY: live instance, NUL-terminated name, valid out-parameter.
-    let info = unsafe {
-        highs_sys::Highs_getInt64InfoValue(solved.as_ptr(), c"mip_node_count".as_ptr(), &mut v)
-    };
+    let status = mip_status(solved.status());
     let values = solved.get_solution().columns().to_vec();
     Ok(MipOutcome {
         values: if values.len() == columns.len() {
@@ -81,6 +56,6 @@ pub fn pool_mip_highs(
             Vec::new()
         },
         status,
-        nodes: (info != highs_sys::STATUS_ERROR && v >= 0).then_some(v),
+        nodes: highs_node_count(&solved),
     })
 }

@@ -155,11 +155,7 @@ fn solve_highs(mip: Mip, run: &MipRun) -> Result<MipOutcome, SolverError> {
         .try_into_inner()
         .map_err(|e| SolverError::backend(format!("could not load the MIP: {e}")))?;
     model.make_quiet();
-    set_highs_option(&mut model, "mip_rel_gap", 0.0)?;
-    set_highs_option(&mut model, "mip_abs_gap", 0.0)?;
-    if let Some(t) = run.time_limit {
-        set_highs_option(&mut model, "time_limit", t.max(0.01))?;
-    }
+    set_exact_gap_and_limit(&mut model, run)?;
     if let Some(start) = start {
         model
             .try_set_solution(Some(&start), None, None, None)
@@ -167,27 +163,11 @@ fn solve_highs(mip: Mip, run: &MipRun) -> Result<MipOutcome, SolverError> {
                 SolverError::backend(format!("could not pass the starting solution: {s:?}"))
             })?;
     }
-    if let Some(flag) = run.interrupt {
-        let data = flag as *const std::sync::atomic::AtomicBool as *mut std::os::raw::c_void;
-        // SAFETY: valid HiGHS instance; the flag outlives the model, which is dropped in
-        // this function, and the callback only reads it.
-        unsafe {
-            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(stop_when_set), data);
-            highs_sys::Highs_startCallback(
-                model.as_mut_ptr(),
-                highs_sys::kHighsCallbackMipInterrupt,
-            );
-        }
-    }
+    watch_interrupt(&mut model, run);
     let solved = model
         .try_solve()
         .map_err(|s| SolverError::backend(format!("MIP failed: {s:?}")))?;
-    let status = match solved.status() {
-        HighsModelStatus::Optimal => MipStatus::Optimal,
-        HighsModelStatus::ReachedTimeLimit => MipStatus::TimeLimit,
-        HighsModelStatus::ReachedInterrupt => MipStatus::Interrupted,
-        s => MipStatus::Other(format!("{s:?}")),
-    };
+    let status = mip_status(solved.status());
     let mut values = solved.get_solution().columns().to_vec();
     if values.len() < watched {
         values.clear();
@@ -200,8 +180,48 @@ fn solve_highs(mip: Mip, run: &MipRun) -> Result<MipOutcome, SolverError> {
     })
 }
 
+/// HiGHS' settings for a one-shot MIP: relative and absolute gap 0 (solved to optimality
+/// unless stopped) and the run's time limit (at least 0.01 s).
+pub(super) fn set_exact_gap_and_limit(
+    model: &mut highs::Model,
+    run: &MipRun,
+) -> Result<(), SolverError> {
+    set_highs_option(model, "mip_rel_gap", 0.0)?;
+    set_highs_option(model, "mip_abs_gap", 0.0)?;
+    if let Some(t) = run.time_limit {
+        set_highs_option(model, "time_limit", t.max(0.01))?;
+    }
+    Ok(())
+}
+
+/// With `run.interrupt`: HiGHS' MIP callback stops the search when the flag is set.
+pub(super) fn watch_interrupt(model: &mut highs::Model, run: &MipRun) {
+    if let Some(flag) = run.interrupt {
+        let data = flag as *const std::sync::atomic::AtomicBool as *mut std::os::raw::c_void;
+        // SAFETY: valid HiGHS instance; the flag outlives the model (the caller solves and
+        // drops the model while it holds `run`), and the callback only reads it.
+        unsafe {
+            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(stop_when_set), data);
+            highs_sys::Highs_startCallback(
+                model.as_mut_ptr(),
+                highs_sys::kHighsCallbackMipInterrupt,
+            );
+        }
+    }
+}
+
+/// HiGHS' model status as a [`MipStatus`].
+pub(super) fn mip_status(status: HighsModelStatus) -> MipStatus {
+    match status {
+        HighsModelStatus::Optimal => MipStatus::Optimal,
+        HighsModelStatus::ReachedTimeLimit => MipStatus::TimeLimit,
+        HighsModelStatus::ReachedInterrupt => MipStatus::Interrupted,
+        s => MipStatus::Other(format!("{s:?}")),
+    }
+}
+
 /// HiGHS' MIP node count, `None` if it does not say.
-fn highs_node_count(solved: &highs::SolvedModel) -> Option<i64> {
+pub(super) fn highs_node_count(solved: &highs::SolvedModel) -> Option<i64> {
     let mut v: i64 = -1;
     // SAFETY: the pointer is the live HiGHS instance owned by `solved`; the name is a
     // NUL-terminated C string and `v` a valid i64 out-parameter, as the C API requires.

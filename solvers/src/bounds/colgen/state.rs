@@ -340,6 +340,18 @@ impl<'a> ColgenState<'a> {
     pub fn cut_free_centre(&self) -> Option<Vec<f64>> {
         self.centre.clone().filter(|y| y.len() == self.n)
     }
+
+    /// For the phases that restart from the line search's best point: None without a line
+    /// search; otherwise the group pool is seeded with the master's columns (if no phase
+    /// did it before) and the best point is returned when it has no cut duals.
+    pub fn pooled_centre(&mut self) -> Option<Vec<f64>> {
+        self.segment.as_ref()?;
+        let centre = self.cut_free_centre();
+        let (geo, columns) = (&self.geo, &self.master.columns);
+        self.pool
+            .get_or_insert_with(|| GroupPool::seeded(geo, columns));
+        centre
+    }
 }
 
 /// The SSE of group `g` of the records of `x` (`d` columns).

@@ -165,19 +165,7 @@ fn check_input(x: &[f64], n: usize, d: usize, k: usize, w: &[f64]) -> Result<(),
     if let Some(index) = w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
         return Err(SolverError::BadWeight { index });
     }
-    if k == 0 {
-        return Err(SolverError::ZeroGroupSize);
-    }
-    if d == 0 || x.len() != n * d {
-        return Err(SolverError::BadDimension { len: x.len(), d });
-    }
-    if let Some(index) = x.iter().position(|v| !v.is_finite()) {
-        return Err(SolverError::NonFinite { index });
-    }
-    if n < k {
-        return Err(SolverError::Infeasible { n, k });
-    }
-    Ok(())
+    crate::error::check_rows(x, n, d, k)
 }
 
 /// The anchored Lagrangian bound at duals `y`, rounded outward (proofs/P43 "Floating

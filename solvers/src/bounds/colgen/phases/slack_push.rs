@@ -14,7 +14,7 @@
 use super::super::observer::ColgenObserver;
 use super::super::schedule::PhaseBudget;
 use super::super::state::ColgenState;
-use super::super::subgrad::{self, GroupPool};
+use super::super::subgrad;
 use super::super::ColgenError;
 use super::push_project::projection;
 
@@ -23,17 +23,11 @@ pub fn run(
     budget: PhaseBudget,
     obs: &mut dyn ColgenObserver,
 ) -> Result<(), ColgenError> {
-    if state.segment.is_none() {
-        return Ok(());
-    }
-    let centre = state.cut_free_centre();
-    let (geo, columns) = (&state.geo, &state.master.columns);
-    let pool = state
-        .pool
-        .get_or_insert_with(|| GroupPool::seeded(geo, columns));
-    let Some(y) = centre else {
+    let Some(y) = state.pooled_centre() else {
         return Ok(());
     };
+    let geo = &state.geo;
+    let pool = state.pool.as_mut().expect("seeded by pooled_centre");
     let asc = subgrad::slack_push(
         geo,
         state.x,
