@@ -38,6 +38,7 @@ use std::time::Instant;
 pub mod auto;
 pub mod bnp;
 pub mod bnp_entry;
+pub mod bnp_guard;
 pub mod colgen_entry;
 pub mod extras;
 pub mod figures;

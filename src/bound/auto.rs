@@ -7,13 +7,13 @@
 //! |---|---|---|
 //! | `T <` [`NN_ONLY_SECONDS`] | `nn` | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
-//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records) | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt) |
+//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`GUARD_CHECKPOINT`] of its time, it stops and `colgen`'s line search from the nn duals gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where the root's master LP does not move (2000 uniform records, d = 10, k = 5), the line search needs no LP |
 //! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings ([`SHORT_SHARES`] of the time below [`SHORT_LIMIT_SECONDS`]) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
 //! ([`INCUMBENT_PIPELINE`] for [`INCUMBENT_SHARE`] of T) and seeds the master. The value is
 //! never below nn; the outcome names the route and the method that produced the value
-//! (`produced_by`), and at k = 10 the colgen details carry the master value beside the
+//! (`produced_by`: `nn-line-search` when the guard's line search gave it), and at k = 10 the colgen details carry the master value beside the
 //! certified bound (`lp_value`, `converged`) for the split of the gap.
 //!
 //! ## Complexity
@@ -22,6 +22,7 @@
 //! ## References
 //! See the routes' modules and proofs/P06, P09, P17, P20, P23.
 
+use super::bnp_guard::{self, GUARD_CHECKPOINT};
 use super::extras::{Certificate, Incumbent};
 use super::local_route::{self, LocalRouteOptions};
 use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
@@ -96,8 +97,8 @@ pub struct Auto;
 
 pub const ENTRY: BoundInfo = entry::<Auto>(About {
     name: "auto",
-    summary: "the best certified bound in the time limit, route chosen from n, k and T: nn (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
-    certified: "always, by the route taken (proofs/P06, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes write their certificates",
+    summary: "the best certified bound in the time limit, route chosen from n, k and T: nn (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5; the nn line search instead when bnp certifies nothing above nn in 2/3 of its time), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
+    certified: "always, by the route taken (proofs/P06, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes (and the nn line search) write their certificates",
     certificate: true,
     incumbent: true,
     weighted: None,
@@ -204,6 +205,17 @@ pub struct AutoOutcome {
 /// largest n column generation is tried on (`pricing::MAX_RECORDS` in the registry; lower
 /// in tests).
 pub fn auto_bound(run: &mut BoundRun, seconds: f64, local_from: usize) -> Result<AutoOutcome> {
+    auto_bound_with(run, seconds, local_from, GUARD_CHECKPOINT)
+}
+
+/// [`auto_bound`] with the bnp guard's checkpoint at `checkpoint` of bnp's time
+/// ([`GUARD_CHECKPOINT`] in [`auto_bound`]; 0 fires it at once, above 1 never).
+pub fn auto_bound_with(
+    run: &mut BoundRun,
+    seconds: f64,
+    local_from: usize,
+    checkpoint: f64,
+) -> Result<AutoOutcome> {
     let started = Instant::now();
     let (inst, k) = (run.inst, run.k);
     let route = choose_route(inst.n, k, seconds, local_from);
@@ -254,7 +266,21 @@ pub fn auto_bound(run: &mut BoundRun, seconds: f64, local_from: usize) -> Result
             };
             given.insert("time_limit".into(), json!(left));
             out.details["inner_params"] = Value::Object(given.clone());
-            let b = inner(route.name(), given, Some(&incumbent.labels), run)?;
+            let labels = Some(&incumbent.labels[..]);
+            let (b, fired) = if route == Route::Bnp {
+                let nn = nn.lower_bound;
+                let g = bnp_guard::run_bnp(run, nn, left, checkpoint, |r| {
+                    inner(route.name(), given, labels, r)
+                })?;
+                out.details["guard"] = json!({
+                    "checkpoint": checkpoint,
+                    "fired": g.fired,
+                    "bnp_bound": g.bnp.lower_bound,
+                });
+                (g.bnp, g.fired)
+            } else {
+                (inner(route.name(), given, labels, run)?, false)
+            };
             let by = super::producer(route.name(), b.lower_bound, &b.details).to_string();
             out.details["inner"] = b.details;
             if b.lower_bound > out.lower_bound {
@@ -264,6 +290,19 @@ pub fn auto_bound(run: &mut BoundRun, seconds: f64, local_from: usize) -> Result
             out.certificate = b.certificate;
             if let Some(inc) = b.incumbent.filter(|i| i.sse < incumbent.sse) {
                 out.incumbent = Some(inc);
+            }
+            if fired && !run.interrupt.load(Ordering::SeqCst) {
+                let left = (seconds - started.elapsed().as_secs_f64()).max(1e-3);
+                let best = out.incumbent.as_ref().unwrap_or(&incumbent);
+                let given = bnp_guard::line_search_params(left);
+                let ls = inner("colgen", given, Some(&best.labels), run)?;
+                out.details["guard"]["line_search_bound"] = json!(ls.lower_bound);
+                out.details["guard"]["line_search"] = ls.details;
+                if ls.lower_bound > out.lower_bound {
+                    out.lower_bound = ls.lower_bound;
+                    out.produced_by = "nn-line-search".into();
+                    out.certificate = ls.certificate;
+                }
             }
         }
         Route::Nn => unreachable!("returned above"),

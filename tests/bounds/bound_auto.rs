@@ -6,7 +6,8 @@
 
 use crate::common;
 use common::{adversarial_family, brute_force_optimum, from_rows};
-use microagg::bound::auto::{auto_bound, choose_route, Route, SMALL_K_PRESET};
+use microagg::bound::auto::{auto_bound, auto_bound_with, choose_route, Route, SMALL_K_PRESET};
+use microagg::bound::bnp_guard::{should_stop, GUARD_CHECKPOINT};
 use microagg::bound::local_route::{self, LocalRouteOptions};
 use microagg::bound::presets;
 use microagg::bound::registry::BoundRun;
@@ -319,4 +320,59 @@ fn the_bnp_route_runs_bnp_with_its_documented_cut_settings() {
         "{}",
         a.details
     );
+}
+
+/// The bnp route's guard does what the route table says: with its checkpoint at the start
+/// (bnp has certified nothing yet) it stops bnp and runs colgen's nn line search, whose
+/// bound is kept when larger (`produced_by` names it); with the checkpoint past the limit
+/// it never fires, and bnp runs as without it. Either way the value is between nn and the
+/// optimum.
+#[test]
+fn the_bnp_guard_fires_only_when_bnp_has_nothing_above_nn_at_its_checkpoint() {
+    let mut rng = ChaCha8Rng::seed_from_u64(50_50);
+    let (n, d, k) = (10, 2, 3);
+    let raw: Vec<Vec<f64>> = (0..n)
+        .map(|_| (0..d).map(|_| rng.random_range(0.0..10.0)).collect())
+        .collect();
+    let inst = from_rows(&raw);
+    let opt = brute_force_optimum(&inst.z, n, d, k);
+    let nn = nn_bound(&inst.z, n, d, k).unwrap().lower_bound;
+    let never = AtomicBool::new(false);
+    for (checkpoint, fires) in [(0.0, true), (2.0, false)] {
+        let mut run = BoundRun {
+            inst: &inst,
+            k,
+            start: None,
+            show: microagg::progress::Show::Never,
+            interrupt: &never,
+            report: &mut |_| {},
+        };
+        let a = auto_bound_with(&mut run, 4.0, 8000, checkpoint).unwrap();
+        assert_eq!(a.route, Route::Bnp);
+        let guard = &a.details["guard"];
+        assert_eq!(guard["fired"], fires, "checkpoint {checkpoint}: {guard}");
+        assert_eq!(guard["line_search"].is_object(), fires, "{guard}");
+        let bnp = guard["bnp_bound"].as_f64().unwrap();
+        if fires {
+            // The larger bound is kept, and named.
+            let ls = guard["line_search_bound"].as_f64().unwrap();
+            assert_eq!(a.lower_bound, bnp.max(ls).max(nn), "{guard}");
+            assert_eq!(
+                a.produced_by == "nn-line-search",
+                ls > bnp.max(nn),
+                "{guard}"
+            );
+        } else {
+            assert_eq!(a.lower_bound, bnp.max(nn), "{guard}");
+            assert_ne!(a.produced_by, "nn-line-search");
+        }
+        assert!(a.lower_bound >= nn && a.lower_bound <= opt + 1e-12 * opt.abs());
+    }
+    // The decision itself: before the checkpoint, or with a bound above nn, bnp goes on.
+    let now = Instant::now();
+    let later = now + Duration::from_secs(1);
+    assert!(!should_stop(now, later, false));
+    assert!(!should_stop(later, now, true));
+    assert!(should_stop(later, now, false));
+    assert!((0.0..1.0).contains(&GUARD_CHECKPOINT));
 }

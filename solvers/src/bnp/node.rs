@@ -127,7 +127,8 @@ pub(super) enum NodeEnd {
 }
 
 /// Column generation at one node (module doc): raises `node.bound` by the node's Lagrangian
-/// bounds (original scale) and returns how it ended.
+/// bounds (original scale), passing each raised value to `on_bound` as it is found, and
+/// returns how it ended.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn process_node(
     geo: &Geometry,
@@ -147,6 +148,7 @@ pub(super) fn process_node(
     stop: &dyn Fn() -> bool,
     deadline: Deadline,
     out: &mut BnpResult,
+    on_bound: &mut dyn FnMut(f64),
 ) -> Result<NodeEnd, ColgenError> {
     let n = geo.n;
     let master_cols: Vec<usize> = (0..pool.len())
@@ -196,10 +198,14 @@ pub(super) fn process_node(
         };
         let mut converged = false;
         if new_cols.is_empty() {
+            let before = node.bound;
             let (ex, fresh) = exact_at_node(
                 geo, d, y, &cd, below, node, &cols, opts, cap, groups_max, &unscale, stop,
                 deadline, out,
             );
+            if node.bound > before {
+                on_bound(node.bound);
+            }
             if is_proven(node.bound, inc.upper) {
                 return Ok(NodeEnd::Pruned);
             }

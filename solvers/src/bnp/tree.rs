@@ -207,7 +207,7 @@ impl<'a> Tree<'a> {
         let Some(geo) = geo else {
             unreachable!("the geometry is built unless the limit held, which holds on")
         };
-        let end = self.process(&mut node, geo, scale)?;
+        let end = self.process(&mut node, geo, scale, on_progress)?;
         if node.depth == 0 {
             self.out.root_bound = node.bound.max(self.run.nn);
         }
@@ -258,12 +258,15 @@ impl<'a> Tree<'a> {
     }
 
     /// The node's column generation with its cut rounds (root: `cut_rounds`, others
-    /// `node_cut_rounds`).
+    /// `node_cut_rounds`). While the root is the only node, its bound is the global bound:
+    /// each rise above the last report is reported as it is found, so a caller sees the
+    /// root's progress before its cut rounds end.
     fn process(
         &mut self,
         node: &mut Node,
         geo: &Geometry,
         scale: &Scale,
+        on_progress: &mut dyn FnMut(&BnpProgress),
     ) -> Result<NodeEnd, ColgenError> {
         let (opts, n, k) = (self.run.opts, self.run.n, self.run.k);
         let rounds = if node.depth == 0 {
@@ -277,6 +280,22 @@ impl<'a> Tree<'a> {
         };
         let deadline = self.run.deadline;
         let cols = &mut self.columns;
+        let (t0, nn, nodes, sse) = (self.run.t0, self.run.nn, self.out.nodes, self.inc.sse);
+        let root = node.depth == 0;
+        let last = &mut self.last_reported.1;
+        let mut on_bound = |bound: f64| {
+            if root && bound > nn && bound > *last {
+                *last = bound;
+                on_progress(&BnpProgress {
+                    what: "bound",
+                    seconds: t0.elapsed().as_secs_f64(),
+                    nodes,
+                    open_nodes: 0,
+                    incumbent_sse: sse,
+                    lower_bound: bound,
+                });
+            }
+        };
         process_node(
             geo,
             self.run.d,
@@ -295,6 +314,7 @@ impl<'a> Tree<'a> {
             &|| deadline.passed(),
             deadline,
             &mut self.out,
+            &mut on_bound,
         )
     }
 
