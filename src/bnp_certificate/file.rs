@@ -4,7 +4,7 @@
 //! `.gz`), and [`BnpCertificate::parse`]'s shape checks: format tag, lengths, finite numbers.
 
 use super::{BnpCertificate, FORMAT};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::path::Path;
 
 impl BnpCertificate {
@@ -25,18 +25,11 @@ impl BnpCertificate {
 
     /// Parse and check the shape (format, lengths, finite numbers).
     pub fn parse(text: &str, file: &str) -> Result<Self> {
-        let bad = |message: String| Error::Data {
-            file: file.to_string(),
-            location: "certificate".into(),
-            message,
-        };
+        let bad = crate::certificate::shape_error(file);
         let c: BnpCertificate =
             serde_json::from_str(text).map_err(|e| bad(format!("not a bnp certificate: {e}")))?;
-        if c.format != FORMAT {
-            return Err(bad(format!(
-                "field 'format' is '{}', expected '{FORMAT}'",
-                c.format
-            )));
+        if let Some(problem) = crate::certificate::format_problem(&c.format, FORMAT) {
+            return Err(bad(problem));
         }
         if !c.lower_bound.is_finite() {
             return Err(bad("the claimed bound is not finite".into()));
