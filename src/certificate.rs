@@ -273,11 +273,9 @@ impl BoundCertificate {
         self
     }
 
-    /// Write as JSON ([`crate::output::write_atomic`]: an existing file is never left
-    /// half-written, links are followed, `-` is standard output).
+    /// Write as JSON ([`write_pretty`]).
     pub fn write(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self).expect("a certificate serialises");
-        crate::output::write_atomic(path, (text + "\n").as_bytes())
+        write_pretty(path, self)
     }
 
     /// Read and check the shape (format, kind, one finite dual per record).
@@ -287,11 +285,7 @@ impl BoundCertificate {
 
     /// Parse certificate `text` (from `file`) and check the shape as [`Self::read`].
     pub fn parse(text: &str, file: &str) -> Result<Self> {
-        let bad = |message: String| Error::Data {
-            file: file.to_string(),
-            location: "certificate".into(),
-            message,
-        };
+        let bad = shape_error(file);
         let c: BoundCertificate =
             serde_json::from_str(text).map_err(|e| bad(format!("not a bound certificate: {e}")))?;
         if c.format != FORMAT && c.format != FORMAT_CUTS {
@@ -333,6 +327,38 @@ impl BoundCertificate {
         }
         Ok(c)
     }
+}
+
+/// Write `cert` as indented JSON and a newline ([`crate::output::write_atomic`]: an existing
+/// file is never left half-written, links are followed, `-` is standard output).
+pub fn write_pretty(path: &Path, cert: &impl Serialize) -> Result<()> {
+    let text = serde_json::to_string_pretty(cert).expect("a certificate serialises");
+    crate::output::write_atomic(path, (text + "\n").as_bytes())
+}
+
+/// The error of a certificate file `file` whose shape is wrong, saying what is wrong.
+pub fn shape_error(file: &str) -> impl Fn(String) -> Error + '_ {
+    move |message| Error::Data {
+        file: file.to_string(),
+        location: "certificate".into(),
+        message,
+    }
+}
+
+/// What is wrong with a certificate's format tag `found` when `expected` is the one format
+/// it may have, if anything.
+pub fn format_problem(found: &str, expected: &str) -> Option<String> {
+    (found != expected).then(|| format!("field 'format' is '{found}', expected '{expected}'"))
+}
+
+/// Why a claim fails when the duals prove only `proved` (both rounded to round-trip
+/// precision).
+pub fn duals_fall_short(proved: f64, claimed: f64) -> String {
+    format!(
+        "the duals prove {}, less than the claimed {}",
+        round_trip(proved),
+        round_trip(claimed),
+    )
 }
 
 /// `text` as bytes, gzip-compressed when `path` ends in `.gz` (fixed compression level, so
@@ -471,11 +497,7 @@ pub fn verify(
                     round_trip(sigma[j])
                 );
             }
-            format!(
-                "the duals prove {}, less than the claimed {}",
-                round_trip(v.lower_bound),
-                round_trip(cert.lower_bound),
-            )
+            duals_fall_short(v.lower_bound, cert.lower_bound)
         },
     ))
 }

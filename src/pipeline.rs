@@ -148,7 +148,7 @@ impl Pipeline {
     /// True when a run of this pipeline reads nothing but the z-scores after the load: no
     /// file is released (`--masked-out` writes original-scale centroids), no weights, and
     /// no stage in [`RAW_READERS`]. Then the raw copy may be dropped, or never made
-    /// ([`crate::data::instance::without_raw`] when missing cells are refused): `run` and the
+    /// ([`crate::data::RawCopy::Discard`] when missing cells are refused): `run` and the
     /// split runs (`--strata`, `--blocks`) share this one rule.
     pub fn reads_only_z(&self, releases_file: bool, weighted: bool) -> bool {
         !releases_file && !weighted && !self.reads_raw()

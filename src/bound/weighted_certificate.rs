@@ -20,7 +20,6 @@ use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::render::round_trip;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Instant;
 
@@ -58,11 +57,7 @@ pub struct WeightedCertificate {
 
 /// sha256 of weight values (little-endian `f64` bytes, hex).
 pub fn weights_sha256(values: &[f64]) -> String {
-    let mut h = Sha256::new();
-    for v in values {
-        h.update(v.to_le_bytes());
-    }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::data::instance::sha256_of_values(values)
 }
 
 impl WeightedCertificate {
@@ -96,26 +91,18 @@ impl WeightedCertificate {
         })
     }
 
-    /// Write as JSON ([`crate::output::write_atomic`]).
+    /// Write as JSON ([`crate::certificate::write_pretty`]).
     pub fn write(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self).expect("a certificate serialises");
-        crate::output::write_atomic(path, (text + "\n").as_bytes())
+        crate::certificate::write_pretty(path, self)
     }
 
     /// Parse and check the shape (format, kind, one finite dual per record).
     pub fn parse(text: &str, file: &str) -> Result<Self> {
-        let bad = |message: String| Error::Data {
-            file: file.to_string(),
-            location: "certificate".into(),
-            message,
-        };
+        let bad = crate::certificate::shape_error(file);
         let c: WeightedCertificate = serde_json::from_str(text)
             .map_err(|e| bad(format!("not a weighted bound certificate: {e}")))?;
-        if c.format != FORMAT {
-            return Err(bad(format!(
-                "field 'format' is '{}', expected '{FORMAT}'",
-                c.format
-            )));
+        if let Some(problem) = crate::certificate::format_problem(&c.format, FORMAT) {
+            return Err(bad(problem));
         }
         if c.kind != "weighted-lagrangian" {
             return Err(bad(format!(
@@ -183,12 +170,6 @@ pub fn verify(
         v.pricing_exact,
         v.nodes,
         deadline,
-        || {
-            format!(
-                "the duals prove {}, less than the claimed {}",
-                round_trip(v.lower_bound),
-                round_trip(cert.lower_bound),
-            )
-        },
+        || crate::certificate::duals_fall_short(v.lower_bound, cert.lower_bound),
     ))
 }

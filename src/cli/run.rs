@@ -16,6 +16,7 @@
 
 use super::data::{DataArgs, OneColumnArg};
 use super::values;
+use crate::data::{LoadOptions, RawCopy};
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::labels;
@@ -263,15 +264,6 @@ fn load_checked(
     // or missing cells are in play or a stage reads them: then they are standardised in
     // place and never held twice (the run's peak memory; labels and record are the same).
     let z_only = pipeline.reads_only_z(outputs.masked.is_some(), data.weights.is_some());
-    let load = || {
-        crate::data::load_missing(
-            &data.data,
-            &args.column.selection(data),
-            data.delimiter()?,
-            &[],
-            args.missing,
-        )
-    };
     let mut inst = if let Some(w) = &data.weights {
         // With --missing ignore: the weighted figures over observed cells
         // (crate::weighted::masked).
@@ -284,11 +276,19 @@ fn load_checked(
             w,
         )?
         .0
-    } else if z_only && args.missing == crate::missing::MissingPolicy::Refuse {
-        // Refused missing cells: the data are complete.
-        crate::data::instance::without_raw(load)?.0
     } else {
-        load()?.0
+        // Refused missing cells: the data are complete, their copy is not needed.
+        let refused = args.missing == crate::missing::MissingPolicy::Refuse;
+        let options = LoadOptions {
+            missing: args.missing,
+            raw: if z_only && refused {
+                RawCopy::Discard
+            } else {
+                RawCopy::Keep
+            },
+        };
+        let selection = args.column.selection(data);
+        crate::data::load_missing(&data.data, &selection, data.delimiter()?, &[], options)?.0
     };
     inst.check_k(data.k)?;
     let has_missing = inst.has_missing();

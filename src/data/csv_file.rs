@@ -14,6 +14,7 @@
 
 use super::instance::Instance;
 use super::missing_cells::MissingPolicy;
+use super::LoadOptions;
 use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -119,13 +120,14 @@ pub fn load_csv_strata(
     load_csv_missing(path, columns, delimiter, strata, MissingPolicy::Refuse)
 }
 
-/// As [`load_csv_strata`] with a missing-value policy (`run --missing`, [`crate::missing`]).
+/// As [`load_csv_strata`] with a missing-value policy (`run --missing`, [`crate::missing`]),
+/// or [`LoadOptions`] that also say whether to keep the original values.
 pub fn load_csv_missing(
     path: &Path,
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    missing: MissingPolicy,
+    options: impl Into<LoadOptions>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let file = std::fs::File::open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
@@ -145,7 +147,7 @@ pub fn load_csv_missing(
         columns,
         delimiter,
         strata,
-        missing,
+        options,
     )
 }
 
@@ -233,7 +235,8 @@ pub fn read_csv<R: Read>(
 }
 
 /// As [`read_csv`]; under [`MissingPolicy::Ignore`] an empty or `NA` cell of a chosen
-/// column is read as missing (NaN) instead of an error.
+/// column is read as missing (NaN) instead of an error; [`LoadOptions`] also say whether
+/// to keep the original values.
 pub fn read_csv_missing<R: Read>(
     source: R,
     file: &str,
@@ -241,8 +244,9 @@ pub fn read_csv_missing<R: Read>(
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    missing: MissingPolicy,
+    options: impl Into<LoadOptions>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
+    let options = options.into();
     let state = std::rc::Rc::new(std::cell::RefCell::new((Sha256::new(), false)));
     let mut buffered = std::io::BufReader::with_capacity(
         1 << 16,
@@ -281,7 +285,7 @@ pub fn read_csv_missing<R: Read>(
         header: &header,
         selected: &selected,
         strata: &strata_cols,
-        missing,
+        missing: options.missing,
     };
     let (raw, ids, rows) = read_rows(&mut reader, &cells, &errs)?;
     if rows == 0 {
@@ -295,7 +299,7 @@ pub fn read_csv_missing<R: Read>(
     let digest = state.borrow_mut().0.clone().finalize();
     let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     drop(reader);
-    let inst = Instance::from_raw_missing(name, file, names, raw, sha256)
+    let inst = Instance::standardise_missing(name, file, names, raw, sha256, options.raw)
         .map_err(|e| errs.with_hint(e))?;
     let strata = (!strata_cols.is_empty()).then(|| StrataColumns {
         names: strata_cols.iter().map(|&j| header[j].clone()).collect(),

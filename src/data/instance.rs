@@ -42,39 +42,44 @@ pub struct Instance {
     pub weights: Option<super::weights::Weights>,
 }
 
-thread_local! {
-    /// False inside [`without_raw`]: [`Instance::from_raw`] then standardises in place.
-    static KEEP_RAW: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-}
-
-/// Run `load` (on this thread) with [`Instance::from_raw`] standardising the values in
-/// place and keeping no raw copy: the instance of [`Instance::drop_raw`], with the same
-/// z-scores bit for bit, but the two copies never coexist (the load's peak is one matrix
-/// and two columns instead of two matrices: 80 MB less at n = 10^6, d = 10). For a `run`
-/// that reads only the z-scores (see [`Instance::drop_raw`]).
-pub fn without_raw<T>(load: impl FnOnce() -> T) -> T {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            KEEP_RAW.with(|k| k.set(self.0));
-        }
-    }
-    let _restore = Restore(KEEP_RAW.with(|k| k.replace(false)));
-    load()
+/// Whether standardising keeps a copy of the original values ([`Instance::raw`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RawCopy {
+    /// Keep them: released files, weights, missing cells and some stages read them.
+    #[default]
+    Keep,
+    /// Standardise in place and keep none: the instance of [`Instance::drop_raw`], with the
+    /// same z-scores bit for bit, but the two copies never coexist (the load's peak is one
+    /// matrix and two columns instead of two matrices: 80 MB less at n = 10^6, d = 10). For
+    /// a `run` that reads only the z-scores (see [`Instance::drop_raw`]).
+    Discard,
 }
 
 impl Instance {
-    /// Standardise `raw` (row-major, n x d). Fails on a constant column, naming it.
-    /// Inside [`without_raw`] the z-scores overwrite `raw` column by column (each column
-    /// is copied out before it is overwritten) and `raw` is left empty.
+    /// Standardise `raw` (row-major, n x d), keeping it. Fails on a constant column, naming
+    /// it.
     pub fn from_raw(
+        name: impl Into<String>,
+        source: impl Into<String>,
+        columns: Vec<String>,
+        raw: Vec<f64>,
+        sha256: String,
+    ) -> Result<Self> {
+        Self::standardise(name, source, columns, raw, sha256, RawCopy::Keep)
+    }
+
+    /// As [`Instance::from_raw`]; with [`RawCopy::Discard`] the z-scores overwrite `raw`
+    /// column by column (each column is copied out before it is overwritten) and `raw` is
+    /// left empty.
+    pub fn standardise(
         name: impl Into<String>,
         source: impl Into<String>,
         columns: Vec<String>,
         mut raw: Vec<f64>,
         sha256: String,
+        copy: RawCopy,
     ) -> Result<Self> {
-        let keep_raw = KEEP_RAW.with(std::cell::Cell::get);
+        let keep_raw = copy == RawCopy::Keep;
         let name = name.into();
         let source = source.into();
         let d = columns.len();
@@ -403,7 +408,7 @@ pub fn sub_instance(inst: &Instance, rows: &[usize], unit: &str) -> Instance {
     let mut raw = Vec::with_capacity(rows.len() * d);
     for &i in rows {
         z.extend_from_slice(&inst.z[i * d..(i + 1) * d]);
-        // No raw copy when the whole file has none (loaded by [`without_raw`]).
+        // No raw copy when the whole file has none (loaded with [`RawCopy::Discard`]).
         if !inst.raw.is_empty() {
             raw.extend_from_slice(&inst.raw[i * d..(i + 1) * d]);
         }

@@ -17,11 +17,29 @@ pub mod weighted_csv;
 pub mod weights;
 
 pub use csv_file::{ColumnSelection, StrataColumns};
-pub use instance::{sub_instance, Instance};
+pub use instance::{sub_instance, Instance, RawCopy};
 pub use weighted_csv::{load_weighted, load_weighted_split};
 pub use weights::Weights;
 
 use crate::error::Result;
+use missing_cells::MissingPolicy;
+
+/// How a file's values become an instance: what to do with a missing cell, and whether to
+/// keep the original values beside the z-scores. A [`MissingPolicy`] alone keeps them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LoadOptions {
+    pub missing: MissingPolicy,
+    pub raw: RawCopy,
+}
+
+impl From<MissingPolicy> for LoadOptions {
+    fn from(missing: MissingPolicy) -> LoadOptions {
+        LoadOptions {
+            missing,
+            raw: RawCopy::Keep,
+        }
+    }
+}
 
 /// Resolve a `--data` argument: a synthetic spec (`uniform:...`, `gauss:...`, `sim1:...`),
 /// a manifest id (`tarragona`, `census`, `eia`), or a path to a CSV file.
@@ -31,8 +49,18 @@ pub fn load(spec: &str, columns: &ColumnSelection) -> Result<Instance> {
 
 /// As [`load`], with the field delimiter of CSV files (`--delimiter`).
 pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
+    load_copy(spec, columns, delimiter, RawCopy::Keep)
+}
+
+/// As [`load_with`], keeping the original values or not (`raw`).
+fn load_copy(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    raw: RawCopy,
+) -> Result<Instance> {
     refuse_delimiter_for_named(spec, delimiter)?;
-    if let Some(inst) = synthetic::try_generate(spec)? {
+    if let Some(inst) = synthetic::generate(spec, raw)? {
         if !columns.is_all() {
             return Err(crate::error::Error::usage(
                 "--columns applies to CSV data, not to synthetic generators",
@@ -47,16 +75,26 @@ pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result
         } else {
             columns.clone()
         };
+        let options = refused_missing(raw);
         let mut inst = checked(
             entry,
             &path,
-            csv_file::load_csv(&path, &cols).map(|i| (i, ())),
+            csv_file::load_csv_missing(&path, &cols, b',', &[], options),
         )?
         .0;
         inst.name = entry.id.clone();
         return Ok(inst);
     }
-    csv_file::load_csv_with(std::path::Path::new(spec), columns, delimiter)
+    let path = std::path::Path::new(spec);
+    csv_file::load_csv_missing(path, columns, delimiter, &[], refused_missing(raw)).map(|l| l.0)
+}
+
+/// Missing cells refused, the original values kept or not (`raw`).
+fn refused_missing(raw: RawCopy) -> LoadOptions {
+    LoadOptions {
+        missing: MissingPolicy::Refuse,
+        raw,
+    }
 }
 
 /// As [`load_with`], also reading the `strata` columns (`--strata`) as text labels of each
@@ -67,8 +105,19 @@ pub fn load_with_strata(
     delimiter: u8,
     strata: &[String],
 ) -> Result<(Instance, Option<StrataColumns>)> {
+    load_strata_copy(spec, columns, delimiter, strata, RawCopy::Keep)
+}
+
+/// As [`load_with_strata`], keeping the original values or not (`raw`).
+fn load_strata_copy(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+    raw: RawCopy,
+) -> Result<(Instance, Option<StrataColumns>)> {
     if strata.is_empty() {
-        return load_with(spec, columns, delimiter).map(|inst| (inst, None));
+        return load_copy(spec, columns, delimiter, raw).map(|inst| (inst, None));
     }
     refuse_delimiter_for_named(spec, delimiter)?;
     if synthetic::names_generator(spec) {
@@ -92,12 +141,13 @@ pub fn load_with_strata(
         let (mut inst, s) = checked(
             entry,
             &path,
-            csv_file::load_csv_strata(&path, &cols, b',', strata),
+            csv_file::load_csv_missing(&path, &cols, b',', strata, refused_missing(raw)),
         )?;
         inst.name = entry.id.clone();
         return Ok((inst, s));
     }
-    csv_file::load_csv_strata(std::path::Path::new(spec), columns, delimiter, strata)
+    let path = std::path::Path::new(spec);
+    csv_file::load_csv_missing(path, columns, delimiter, strata, refused_missing(raw))
 }
 
 /// A manifest file's load, checked against the manifest's sha256 with the digest the
@@ -140,20 +190,22 @@ fn refuse_delimiter_for_named(spec: &str, delimiter: u8) -> Result<()> {
 }
 
 /// As [`load_with_strata`] with a missing-value policy (`run --missing`): it applies to CSV
-/// files; generators and the CASC files have no missing values.
+/// files; generators and the CASC files have no missing values. [`LoadOptions`] also say
+/// whether to keep the original values (a run that reads only the z-scores keeps none).
 pub fn load_missing(
     spec: &str,
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    missing: missing_cells::MissingPolicy,
+    options: impl Into<LoadOptions>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
+    let options = options.into();
     let path = std::path::Path::new(spec);
-    if missing == missing_cells::MissingPolicy::Refuse
+    if options.missing == MissingPolicy::Refuse
         || !path.is_file()
         || manifest::Manifest::embedded()?.find(spec).is_some()
     {
-        return load_with_strata(spec, columns, delimiter, strata);
+        return load_strata_copy(spec, columns, delimiter, strata, options.raw);
     }
-    csv_file::load_csv_missing(path, columns, delimiter, strata, missing)
+    csv_file::load_csv_missing(path, columns, delimiter, strata, options)
 }

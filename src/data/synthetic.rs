@@ -17,7 +17,7 @@
 //! Mortazavi, Jalili & Gohargazi (2013), "Fast data-oriented microaggregation algorithm for
 //! large numerical datasets", Knowledge-Based Systems (the IMHM paper), Section 5.
 
-use super::instance::{sha256_of_values, Instance};
+use super::instance::{sha256_of_values, Instance, RawCopy};
 use crate::error::{Error, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -52,6 +52,11 @@ pub fn names_generator(spec: &str) -> bool {
 
 /// Generate an instance if `spec` names a generator; `Ok(None)` if it does not.
 pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
+    generate(spec, RawCopy::Keep)
+}
+
+/// As [`try_generate`], keeping the generated values as the raw copy or not (`copy`).
+pub fn generate(spec: &str, copy: RawCopy) -> Result<Option<Instance>> {
     if !names_generator(spec) {
         return Ok(None);
     }
@@ -111,7 +116,7 @@ pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
     }
     let columns = (1..=d).map(|j| format!("x{j}")).collect();
     let sha = sha256_of_values(&raw);
-    Instance::from_raw(spec, spec, columns, raw, sha).map(Some)
+    Instance::standardise(spec, spec, columns, raw, sha, copy).map(Some)
 }
 
 fn uniform(n: usize, d: usize, lo: f64, hi: f64, seed: u64) -> Vec<f64> {

@@ -45,7 +45,7 @@ pub mod descent;
 pub mod engine;
 
 use crate::data::instance::Scaled;
-use crate::data::Instance;
+use crate::data::{Instance, RawCopy};
 use crate::error::{Error, Result};
 use crate::partition::Partition;
 use schemars::JsonSchema;
@@ -133,8 +133,22 @@ impl Instance {
         raw: Vec<f64>,
         sha256: String,
     ) -> Result<Self> {
+        Self::standardise_missing(name, source, columns, raw, sha256, RawCopy::Keep)
+    }
+
+    /// As [`Instance::from_raw_missing`]; with no NaN this is [`Instance::standardise`] with
+    /// `copy`; with one the original values are kept whatever `copy` says (they mark the
+    /// missing cells).
+    pub fn standardise_missing(
+        name: impl Into<String>,
+        source: impl Into<String>,
+        columns: Vec<String>,
+        raw: Vec<f64>,
+        sha256: String,
+        copy: RawCopy,
+    ) -> Result<Self> {
         if !raw.iter().any(|v| v.is_nan()) {
-            return Instance::from_raw(name, source, columns, raw, sha256);
+            return Instance::standardise(name, source, columns, raw, sha256, copy);
         }
         let source = source.into();
         let d = columns.len();

@@ -153,16 +153,21 @@ fn load_split_data(
         Some(w) => {
             data::load_weighted_split(r.data, r.columns, r.delimiter, strata_cols, r.missing, w)
         }
-        // Nothing reads the original values without a released file, missing cells or a
-        // stage that reads them: standardised in place, held once (the peak memory).
-        None if r.pipeline.reads_only_z(r.masked_out.is_some(), false)
-            && r.missing == crate::missing::MissingPolicy::Refuse =>
-        {
-            data::instance::without_raw(|| {
-                data::load_missing(r.data, r.columns, r.delimiter, strata_cols, r.missing)
-            })
+        None => {
+            // Nothing reads the original values without a released file, missing cells or a
+            // stage that reads them: standardised in place, held once (the peak memory).
+            let z_only = r.pipeline.reads_only_z(r.masked_out.is_some(), false)
+                && r.missing == crate::missing::MissingPolicy::Refuse;
+            let options = data::LoadOptions {
+                missing: r.missing,
+                raw: if z_only {
+                    data::RawCopy::Discard
+                } else {
+                    data::RawCopy::Keep
+                },
+            };
+            data::load_missing(r.data, r.columns, r.delimiter, strata_cols, options)
         }
-        None => data::load_missing(r.data, r.columns, r.delimiter, strata_cols, r.missing),
     }
 }
 

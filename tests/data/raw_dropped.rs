@@ -74,13 +74,20 @@ fn ps_meansort_on_raw_values_needs_the_copy() {
     );
 }
 
-/// Loading without the raw copy (`data::instance::without_raw`, what `run` does when
-/// nothing reads the original values) standardises in place: the same z-scores, means,
-/// deviations and SST bit for bit, n and d right, an empty `raw`, the same errors; the
-/// thread's setting is restored afterwards.
+/// Loading without the raw copy (`RawCopy::Discard`, what `run` does when nothing reads
+/// the original values) standardises in place: the same z-scores, means, deviations and
+/// SST bit for bit, n and d right, an empty `raw`, the same errors; a load that does not
+/// ask for it keeps the copy.
 #[test]
 fn loading_without_the_raw_copy_gives_the_same_z_scores_and_errors() {
-    use microagg::data::instance::without_raw;
+    use microagg::data::{LoadOptions, RawCopy};
+    let without_raw = |spec: &str| {
+        let options = LoadOptions {
+            raw: RawCopy::Discard,
+            ..Default::default()
+        };
+        microagg::data::load_missing(spec, &Default::default(), b',', &[], options).map(|l| l.0)
+    };
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("a.csv");
     let mut text = String::from("a,b,c\n");
@@ -94,7 +101,7 @@ fn loading_without_the_raw_copy_gives_the_same_z_scores_and_errors() {
         "sim2:seed=3",
     ] {
         let full = microagg::data::load(spec, &Default::default()).unwrap();
-        let bare = without_raw(|| microagg::data::load(spec, &Default::default())).unwrap();
+        let bare = without_raw(spec).unwrap();
         assert!(
             bare.raw.is_empty() && full.raw.len() == full.n * full.d,
             "{spec}"
@@ -109,7 +116,7 @@ fn loading_without_the_raw_copy_gives_the_same_z_scores_and_errors() {
         assert_eq!(bits(&bare.std), bits(&full.std));
         assert_eq!(bare.sst.to_bits(), full.sst.to_bits());
     }
-    // The setting ends with the closure.
+    // The default load keeps the copy.
     assert!(
         !microagg::data::load(csv.to_str().unwrap(), &Default::default())
             .unwrap()
@@ -118,8 +125,7 @@ fn loading_without_the_raw_copy_gives_the_same_z_scores_and_errors() {
     );
     std::fs::write(&csv, "a,b\n1,2\n1,3\n1,4\n").unwrap();
     let e1 = microagg::data::load(csv.to_str().unwrap(), &Default::default()).unwrap_err();
-    let e2 = without_raw(|| microagg::data::load(csv.to_str().unwrap(), &Default::default()))
-        .unwrap_err();
+    let e2 = without_raw(csv.to_str().unwrap()).unwrap_err();
     assert_eq!(e1.to_string(), e2.to_string());
     assert!(e1.to_string().contains("constant column"), "{e1}");
 }

@@ -1,0 +1,192 @@
+//! Test instances and data files: the CASC files, generators, in-memory rows, adversarial
+//! families and the CSV files the CLI tests read.
+
+use microagg::data::{self, ColumnSelection, Instance};
+use std::path::{Path, PathBuf};
+
+/// A CASC instance, or None (with a note) when its file is not found. With
+/// `MICROAGG_REQUIRE_DATA=1` (set by `.ci/run`) a missing file fails the test instead.
+pub fn casc(id: &str) -> Option<Instance> {
+    match data::load(id, &ColumnSelection::All) {
+        Ok(inst) => Some(inst),
+        Err(e) => {
+            if data_required() {
+                panic!("MICROAGG_REQUIRE_DATA=1 but {id} is unavailable: {e}");
+            }
+            eprintln!("skipping {id}: {e}");
+            None
+        }
+    }
+}
+
+/// True when `MICROAGG_REQUIRE_DATA=1` (set by `.ci/run`): then a missing CASC file fails
+/// the test instead of skipping it.
+pub fn data_required() -> bool {
+    std::env::var("MICROAGG_REQUIRE_DATA").is_ok_and(|v| v == "1")
+}
+
+/// An instance from a generator spec.
+pub fn synthetic(spec: &str) -> Instance {
+    data::load(spec, &ColumnSelection::All).expect("generator spec is valid")
+}
+
+/// An instance from in-memory rows (d columns named x1..xd).
+pub fn from_rows(rows: &[Vec<f64>]) -> Instance {
+    let d = rows[0].len();
+    let raw: Vec<f64> = rows.iter().flatten().copied().collect();
+    let cols = (1..=d).map(|j| format!("x{j}")).collect();
+    Instance::from_raw("rows", "rows", cols, raw, "test".into()).expect("valid rows")
+}
+
+pub fn line(values: &[f64]) -> Instance {
+    from_rows(&values.iter().map(|&v| vec![v]).collect::<Vec<_>>())
+}
+
+/// `n` rows of `d` values in three clusters `spacing` apart (row i in cluster i mod 3, each
+/// value jittered uniformly in [-1, 1)), row-major.
+pub fn clustered_rows(rng: &mut impl rand::Rng, n: usize, d: usize, spacing: f64) -> Vec<f64> {
+    (0..n * d)
+        .map(|t| ((t / d) % 3) as f64 * spacing + rng.random_range(-1.0..1.0))
+        .collect()
+}
+
+/// Rows of one of six adversarial families (row-major, n x d), chosen by `case % 6`: uniform,
+/// duplicates (three distinct rows), ties (a small integer grid), scaled by 10^-9..10^9, two far
+/// clusters with a tiny spread, outliers (two far records beside a tight blob).
+pub fn adversarial_family(rng: &mut impl rand::Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
+    match case % 6 {
+        // Uniform.
+        0 => (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect(),
+        // Duplicates: few distinct rows.
+        1 => {
+            let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+            (0..n)
+                .flat_map(|_| {
+                    let r = rng.random_range(0..3);
+                    distinct[r * d..(r + 1) * d].to_vec()
+                })
+                .collect()
+        }
+        // Ties: small integer grid.
+        2 => (0..n * d).map(|_| rng.random_range(0..3) as f64).collect(),
+        // Scaled: uniform times 10^e, e in -9..9.
+        3 => {
+            let s = 10f64.powi(rng.random_range(-9..=9));
+            (0..n * d)
+                .map(|_| s * rng.random_range(-1.0..1.0))
+                .collect()
+        }
+        // Two far clusters with tiny spread.
+        4 => (0..n * d)
+            .map(|t| {
+                let c = if (t / d).is_multiple_of(2) {
+                    0.0
+                } else {
+                    100.0
+                };
+                c + 1e-3 * rng.random_range(-1.0..1.0)
+            })
+            .collect(),
+        // Outliers: a tight blob and a few far records.
+        _ => (0..n * d)
+            .map(|t| {
+                if (t / d) < 2 {
+                    rng.random_range(-50.0..50.0)
+                } else {
+                    rng.random_range(-0.1..0.1)
+                }
+            })
+            .collect(),
+    }
+}
+
+/// An adversarial small weighted instance (row-major x, weights): uniform rows in
+/// [-2, 2), some duplicated, some moved to a far cluster (+1000), with `scaled` all
+/// multiplied by 1e-9, 1 or 1e9; weights log-uniform in 1e-3..1e3 or drawn from
+/// {1e-3, 1, 1e3} (ties).
+pub fn adversarial_weighted(
+    rng: &mut impl rand::Rng,
+    n: usize,
+    d: usize,
+    scaled: bool,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut x: Vec<f64> = (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect();
+    if rng.random_range(0..2) == 0 {
+        // Duplicate rows.
+        for _ in 0..rng.random_range(1..=n / 2) {
+            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+            for t in 0..d {
+                x[b * d + t] = x[a * d + t];
+            }
+        }
+    }
+    if rng.random_range(0..2) == 0 {
+        // A far cluster.
+        for i in 0..rng.random_range(1..=n / 2) {
+            for t in 0..d {
+                x[i * d + t] += 1000.0;
+            }
+        }
+    }
+    if scaled {
+        let scale = [1e-9, 1.0, 1e9][rng.random_range(0..3)];
+        for v in &mut x {
+            *v *= scale;
+        }
+    }
+    let ties = rng.random_range(0..3) == 0;
+    let w = (0..n)
+        .map(|_| {
+            if ties {
+                [1e-3, 1.0, 1e3][rng.random_range(0..3)]
+            } else {
+                10f64.powf(rng.random_range(-3.0..3.0))
+            }
+        })
+        .collect();
+    (x, w)
+}
+
+/// Write `text` to the file `name` in `dir` and return its path.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Write `rows` as a CSV file with columns x1..xd, every value in `{:e}` (exact round trip).
+pub fn write_rows_csv(path: &Path, rows: &[Vec<f64>]) {
+    let d = rows[0].len();
+    let mut s = (1..=d)
+        .map(|j| format!("x{j}"))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for r in rows {
+        s += &r
+            .iter()
+            .map(|v| format!("{v:e}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        s += "\n";
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+/// Write a CSV file `a,b,w` of `n` records to `path`: each weight log-uniform in
+/// 1e-3..1e3, then a and b uniform in [-5, 5). Returns the weights.
+pub fn write_weighted_csv(path: &Path, rng: &mut impl rand::Rng, n: usize) -> Vec<f64> {
+    let mut text = "a,b,w\n".to_string();
+    let mut w = Vec::new();
+    for _ in 0..n {
+        let wi = 10f64.powf(rng.random_range(-3.0..3.0));
+        w.push(wi);
+        text += &format!(
+            "{},{},{wi}\n",
+            rng.random_range(-5.0..5.0),
+            rng.random_range(-5.0..5.0)
+        );
+    }
+    std::fs::write(path, text).unwrap();
+    w
+}

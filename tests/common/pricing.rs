@@ -1,0 +1,147 @@
+//! Column generation and cut oracles: every LP column, reduced costs by brute force (with
+//! subset-row and rank-1 cuts), start partitions and duals, and verified bnp certificates.
+//! The rank-1 cut helpers (shared by tests/exact/bnp_rank1.rs and tests/exact/bnp_big_cuts.rs)
+//! are a second, integer implementation of the cut coefficients and brute-force reduced costs.
+
+use microagg::data::Instance;
+
+/// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S) + sum_C w_C [|S ∩ C| >= 2],
+/// by enumerating bit masks, with the two-pass SSE and the cut terms counted directly.
+pub fn brute_force_min_rc_cuts(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+    cuts: &[([u32; 3], f64)],
+) -> f64 {
+    let mut best = f64::INFINITY;
+    for mask in 1u32..(1 << n) {
+        let m = mask.count_ones() as usize;
+        if m < k || m > 2 * k - 1 {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+        let pen: f64 = cuts
+            .iter()
+            .filter(|(t, _)| t.iter().filter(|&&i| mask >> i & 1 == 1).count() >= 2)
+            .map(|(_, w)| w)
+            .sum();
+        let rc = microagg_solvers::sse::group_sse(x, d, &members)
+            - members.iter().map(|&i| y[i]).sum::<f64>()
+            + pen;
+        best = best.min(rc);
+    }
+    best
+}
+
+/// Every group of k..=2k-1 of the n records (sorted members) and its SSE (two-pass): the
+/// columns of the LP relaxation, for the restricted master over all of them.
+pub fn all_lp_columns(x: &[f64], n: usize, d: usize, k: usize) -> (Vec<Vec<u32>>, Vec<f64>) {
+    let mut groups = Vec::new();
+    let mut costs = Vec::new();
+    for mask in 1u32..(1 << n) {
+        let m = mask.count_ones() as usize;
+        if m < k || m >= 2 * k {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+        costs.push(microagg_solvers::sse::group_sse(x, d, &members));
+        groups.push(members.iter().map(|&i| i as u32).collect());
+    }
+    (groups, costs)
+}
+
+/// Labels of records 0..n in consecutive chunks of k (the last chunk takes the rest): a
+/// feasible start partition.
+pub fn chunk_labels(n: usize, k: usize) -> Vec<usize> {
+    (0..n).map(|i| (i / k).min(n / k - 1)).collect()
+}
+
+/// The per-record share of the chunk partition's SSE and random duals around it (each in
+/// -0.3..2.5 times the share; one draw per record, in record order).
+pub fn duals_around_chunks(
+    rng: &mut impl rand::Rng,
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+) -> (f64, Vec<f64>) {
+    let share = microagg_solvers::sse::partition_sse(x, d, &chunk_labels(n, k)) / n as f64 + 1e-300;
+    let y = (0..n)
+        .map(|_| share * rng.random_range(-0.3..2.5))
+        .collect();
+    (share, y)
+}
+
+/// The branch-and-price certificate of a bound outcome, checked to verify (for `k`, on
+/// `inst`) before it is returned.
+pub fn verified_bnp_certificate<'a>(
+    b: &'a microagg::bound::BoundOutcome,
+    inst: &Instance,
+    k: usize,
+) -> &'a microagg::bnp_certificate::BnpCertificate {
+    let Ok(microagg::bound::Certificate::BranchAndPrice(c)) = &b.certificate else {
+        panic!("no bnp certificate: {:?}", b.certificate.as_ref().err());
+    };
+    assert!(
+        microagg::bnp_certificate::verify(c, inst, k, None)
+            .unwrap()
+            .valid
+    );
+    c
+}
+
+/// A cut's coefficient for a group given as a bit mask, by integer arithmetic (a second
+/// implementation of `floor(p(S ∩ C) / q)`, not capped at 1).
+pub fn coefficient_by_floor(c: &microagg_solvers::bounds::colgen::cuts::Cut, mask: usize) -> u32 {
+    let hits: u32 = c
+        .records()
+        .iter()
+        .zip(c.multipliers())
+        .filter(|(&r, _)| mask >> r & 1 == 1)
+        .map(|(_, &p)| u32::from(p))
+        .sum();
+    hits / u32::from(c.denominator())
+}
+
+/// Every set partition of `0..n` as group bit masks (restricted growth strings).
+pub fn for_each_partition(n: usize, f: &mut dyn FnMut(&[usize])) {
+    fn rec(i: usize, n: usize, groups: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+        if i == n {
+            f(groups);
+            return;
+        }
+        for g in 0..groups.len() {
+            groups[g] |= 1 << i;
+            rec(i + 1, n, groups, f);
+            groups[g] &= !(1 << i);
+        }
+        groups.push(1 << i);
+        rec(i + 1, n, groups, f);
+        groups.pop();
+    }
+    rec(0, n, &mut Vec::new(), f);
+}
+
+pub fn members_of(mask: usize, n: usize) -> Vec<u32> {
+    (0..n as u32).filter(|&i| mask >> i & 1 == 1).collect()
+}
+
+/// `SSE(S) - y(S) + sum_C w_C floor(p(S ∩ C) / q_C)` by brute force (two-pass SSE).
+pub fn rc_brute(
+    x: &[f64],
+    d: usize,
+    y: &[f64],
+    cuts: &[microagg_solvers::bounds::colgen::cuts::Cut],
+    w: &[f64],
+    mask: usize,
+) -> f64 {
+    let g: Vec<usize> = (0..y.len()).filter(|&i| mask >> i & 1 == 1).collect();
+    let pen: f64 = cuts
+        .iter()
+        .zip(w)
+        .map(|(c, w)| w * f64::from(coefficient_by_floor(c, mask)))
+        .sum();
+    microagg_solvers::sse::group_sse(x, d, &g) - g.iter().map(|&i| y[i]).sum::<f64>() + pen
+}
