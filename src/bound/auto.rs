@@ -294,7 +294,7 @@ pub fn auto_bound_with(
             if fired && !run.interrupt.load(Ordering::SeqCst) {
                 let left = (seconds - started.elapsed().as_secs_f64()).max(1e-3);
                 let best = out.incumbent.as_ref().unwrap_or(&incumbent);
-                let given = bnp_guard::line_search_params(left);
+                let given = bnp_guard::line_search_params(left)?;
                 let ls = inner("colgen", given, Some(&best.labels), run)?;
                 out.details["guard"]["line_search_bound"] = json!(ls.lower_bound);
                 out.details["guard"]["line_search"] = ls.details;

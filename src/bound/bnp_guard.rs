@@ -9,7 +9,8 @@
 //! The guard runs bnp as before and watches the bound bnp reports (the root reports every
 //! rise of its Lagrangian bound as it is found). If by [`GUARD_CHECKPOINT`] of bnp's time
 //! no reported bound is above nn, it stops bnp and gives the time left to `colgen` with
-//! [`line_search_params`] (the nn line search, seeded with the better incumbent); the
+//! the [`AUTO_LINE_SEARCH`] preset's settings ([`line_search_params`]: the nn line search,
+//! seeded with the better incumbent); the
 //! larger of the two bounds is kept. When bnp certifies anything above nn before the
 //! checkpoint, the guard does nothing and bnp runs to its limit exactly as without it.
 //!
@@ -20,6 +21,7 @@
 //! ## References
 //! proofs/P17 (bnp), P20 (the line search's anchored bound).
 
+use super::presets::AUTO_LINE_SEARCH;
 use super::registry::{BoundRun, Computed};
 use crate::error::Result;
 use serde_json::{json, Map, Value};
@@ -32,21 +34,15 @@ use std::time::{Duration, Instant};
 /// the time (it needed 26 s on the uniform n = 2000, d = 10, k = 5 case).
 pub const GUARD_CHECKPOINT: f64 = 2.0 / 3.0;
 
-/// Share of the guard's colgen run for the nn line search; the line search ends by itself
-/// after at most 40 points, and the run stops after one master solve.
-pub const LINE_SEARCH_SHARE: f64 = 0.9;
-
 /// How often the watcher looks at bnp's reported bound and the interrupt.
 pub const POLL: Duration = Duration::from_millis(50);
 
-/// The `colgen` parameters of the guard's line search for `seconds`: [`LINE_SEARCH_SHARE`]
-/// of the time for the line search from the nn duals, one master solve.
-pub fn line_search_params(seconds: f64) -> Map<String, Value> {
-    let mut given = Map::new();
+/// The `colgen` parameters of the guard's line search for `seconds`: the
+/// [`AUTO_LINE_SEARCH`] preset's (the line search from the nn duals, one master solve).
+pub fn line_search_params(seconds: f64) -> Result<Map<String, Value>> {
+    let mut given = super::presets::find(AUTO_LINE_SEARCH)?.given();
     given.insert("time_limit".into(), json!(seconds));
-    given.insert("nn_ascent".into(), json!(LINE_SEARCH_SHARE));
-    given.insert("max_iterations".into(), json!(1));
-    given
+    Ok(given)
 }
 
 /// Whether the guard stops bnp: the checkpoint has passed and bnp has reported nothing

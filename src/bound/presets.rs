@@ -58,6 +58,10 @@ const fn library_bnp(
 /// The name of the preset `auto` runs `bnp` with (k <= 5), its time limit aside.
 pub const AUTO_BNP: &str = "auto-bnp";
 
+/// The name of the preset of the colgen run that the guard of `auto`'s bnp route starts
+/// when bnp certified nothing above nn ([`super::bnp_guard`]), its time limit aside.
+pub const AUTO_LINE_SEARCH: &str = "auto-line-search";
+
 /// Every preset, in the order `microagg list` prints them.
 pub const PRESETS: &[Preset] = &[
     library_bnp(
@@ -153,6 +157,12 @@ pub const PRESETS: &[Preset] = &[
         bound: "bnp",
         about: "the cut settings the auto bound uses for k <= 5 (rank-1 cuts on 4 and 5 records, subset-row cuts on fractional blocks of up to 24 records, next to the default triples)",
         params: &[("rank1_cuts", "true"), ("big_cuts", "24")],
+    },
+    Preset {
+        name: AUTO_LINE_SEARCH,
+        bound: "colgen",
+        about: "the line search from the nn duals that the auto bound runs when its bnp route certified nothing above nn by 2/3 of its time: 90 % of the time for the line search (it ends by itself after at most 40 points), then one master solve",
+        params: &[("nn_ascent", "0.9"), ("max_iterations", "1")],
     },
 ];
 
