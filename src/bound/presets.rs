@@ -155,8 +155,12 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: AUTO_BNP,
         bound: "bnp",
-        about: "the cut settings the auto bound uses for k <= 5 (rank-1 cuts on 4 and 5 records, subset-row cuts on fractional blocks of up to 24 records, next to the default triples)",
-        params: &[("rank1_cuts", "true"), ("big_cuts", "24")],
+        about: "the cut settings the auto bound uses for k <= 5 (rank-1 cuts on 4 and 5 records, subset-row cuts on fractional blocks of up to 24 records, next to the default triples; room for 8000 cuts in all)",
+        params: &[
+            ("rank1_cuts", "true"),
+            ("big_cuts", "24"),
+            ("max_cuts", "8000"),
+        ],
     },
     Preset {
         name: AUTO_LINE_SEARCH,

@@ -328,10 +328,11 @@ fn each_preset_equals_the_recipe_of_its_stored_bound() {
     assert_eq!(matched, all);
 }
 
-/// `auto`'s bnp preset passes the registry's checks and changes only the cut families from
-/// bnp's defaults: rank-1 cuts on, block cuts on fractional blocks up to 24 records.
+/// `auto`'s bnp preset passes the registry's checks and changes only the cut settings from
+/// bnp's defaults: rank-1 cuts on, block cuts on fractional blocks up to 24 records, room for
+/// 8000 cuts.
 #[test]
-fn the_auto_bnp_preset_sets_only_its_cut_families() {
+fn the_auto_bnp_preset_sets_only_its_cut_settings() {
     let preset = presets::find(presets::AUTO_BNP).unwrap();
     assert_eq!(preset.bound, "bnp");
     let p = prepare(preset.bound, &preset.given(), None).unwrap();
@@ -340,6 +341,7 @@ fn the_auto_bnp_preset_sets_only_its_cut_families() {
     let expected = microagg_solvers::bnp::BnpOptions {
         rank1_cuts: true,
         big_cut_records: 24,
+        max_cuts: 8000,
         ..defaults
     };
     assert_ne!(expected, defaults);
