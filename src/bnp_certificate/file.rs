@@ -57,15 +57,8 @@ impl BnpCertificate {
                     if l.duals.len() != c.n {
                         return Err(at(format!("{} duals for n = {}", l.duals.len(), c.n)));
                     }
-                    if l.cut_duals.len() > c.cuts.len() {
-                        return Err(at(format!(
-                            "{} cut duals for {} cuts",
-                            l.cut_duals.len(),
-                            c.cuts.len()
-                        )));
-                    }
-                    if l.duals.iter().chain(&l.cut_duals).any(|v| !v.is_finite()) {
-                        return Err(at("a dual is not finite".into()));
+                    if let Some(problem) = duals_problem(&l.duals, &l.cut_duals, c.cuts.len()) {
+                        return Err(at(problem));
                     }
                 }
             }
@@ -83,17 +76,22 @@ impl BnpCertificate {
                     c.n
                 )));
             }
-            if e.cut_duals.len() > c.cuts.len() {
-                return Err(at(format!(
-                    "{} cut duals for {} cuts",
-                    e.cut_duals.len(),
-                    c.cuts.len()
-                )));
-            }
-            if e.duals.iter().chain(&e.cut_duals).any(|v| !v.is_finite()) {
-                return Err(at("a dual is not finite".into()));
+            if let Some(problem) = duals_problem(&e.duals, &e.cut_duals, c.cuts.len()) {
+                return Err(at(problem));
             }
         }
         Ok(c)
+    }
+}
+
+/// What is wrong with a leaf's or the enumeration's duals, if anything: more cut duals than
+/// the certificate's `cuts`, or a value that is not finite.
+fn duals_problem(duals: &[f64], cut_duals: &[f64], cuts: usize) -> Option<String> {
+    if cut_duals.len() > cuts {
+        Some(format!("{} cut duals for {cuts} cuts", cut_duals.len()))
+    } else if duals.iter().chain(cut_duals).any(|v| !v.is_finite()) {
+        Some("a dual is not finite".into())
+    } else {
+        None
     }
 }

@@ -16,7 +16,7 @@
 
 use super::data::{DataArgs, OneColumnArg};
 use super::values;
-use crate::data::{LoadOptions, RawCopy};
+use crate::data::LoadOptions;
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::labels;
@@ -277,16 +277,7 @@ fn load_checked(
         )?
         .0
     } else {
-        // Refused missing cells: the data are complete, their copy is not needed.
-        let refused = args.missing == crate::missing::MissingPolicy::Refuse;
-        let options = LoadOptions {
-            missing: args.missing,
-            raw: if z_only && refused {
-                RawCopy::Discard
-            } else {
-                RawCopy::Keep
-            },
-        };
+        let options = LoadOptions::for_run(args.missing, z_only);
         let selection = args.column.selection(data);
         crate::data::load_missing(&data.data, &selection, data.delimiter()?, &[], options)?.0
     };

@@ -99,29 +99,15 @@ impl ColumnSelection {
 
 /// Load a comma-separated file from disk.
 pub fn load_csv(path: &Path, columns: &ColumnSelection) -> Result<Instance> {
-    load_csv_with(path, columns, b',')
+    load_csv_missing(path, columns, b',', &[], MissingPolicy::Refuse).map(|(inst, _)| inst)
 }
 
-/// Load a CSV file from disk with the given field delimiter (`--delimiter`).
-pub fn load_csv_with(path: &Path, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
-    load_csv_strata(path, columns, delimiter, &[]).map(|(inst, _)| inst)
-}
-
-/// As [`load_csv_with`], also reading the `strata` columns (by name or 1-based position) as
-/// text: they label each row's stratum and are not numeric attributes (with
-/// [`ColumnSelection::All`] they are left out; selecting one is an error). The file is
-/// streamed: its text is never held in memory, only the values and the checksum.
-pub fn load_csv_strata(
-    path: &Path,
-    columns: &ColumnSelection,
-    delimiter: u8,
-    strata: &[String],
-) -> Result<(Instance, Option<StrataColumns>)> {
-    load_csv_missing(path, columns, delimiter, strata, MissingPolicy::Refuse)
-}
-
-/// As [`load_csv_strata`] with a missing-value policy (`run --missing`, [`crate::missing`]),
-/// or [`LoadOptions`] that also say whether to keep the original values.
+/// Load a CSV file from disk with the field delimiter `delimiter` (`--delimiter`), also
+/// reading the `strata` columns (by name or 1-based position) as text: they label each
+/// row's stratum and are not numeric attributes (with [`ColumnSelection::All`] they are left
+/// out; selecting one is an error). The file is streamed: its text is never held in memory,
+/// only the values and the checksum. `options`: a missing-value policy (`run --missing`,
+/// [`crate::missing`]), or [`LoadOptions`] that also say whether to keep the original values.
 pub fn load_csv_missing(
     path: &Path,
     columns: &ColumnSelection,

@@ -32,6 +32,23 @@ pub struct LoadOptions {
     pub raw: RawCopy,
 }
 
+impl LoadOptions {
+    /// A run's options under `missing`: the original values are discarded when nothing
+    /// reads them (`z_only`) and missing cells are refused (the data are then complete);
+    /// otherwise kept.
+    pub fn for_run(missing: MissingPolicy, z_only: bool) -> LoadOptions {
+        let discard = z_only && missing == MissingPolicy::Refuse;
+        LoadOptions {
+            missing,
+            raw: if discard {
+                RawCopy::Discard
+            } else {
+                RawCopy::Keep
+            },
+        }
+    }
+}
+
 impl From<MissingPolicy> for LoadOptions {
     fn from(missing: MissingPolicy) -> LoadOptions {
         LoadOptions {

@@ -156,16 +156,8 @@ fn load_split_data(
         None => {
             // Nothing reads the original values without a released file, missing cells or a
             // stage that reads them: standardised in place, held once (the peak memory).
-            let z_only = r.pipeline.reads_only_z(r.masked_out.is_some(), false)
-                && r.missing == crate::missing::MissingPolicy::Refuse;
-            let options = data::LoadOptions {
-                missing: r.missing,
-                raw: if z_only {
-                    data::RawCopy::Discard
-                } else {
-                    data::RawCopy::Keep
-                },
-            };
+            let z_only = r.pipeline.reads_only_z(r.masked_out.is_some(), false);
+            let options = data::LoadOptions::for_run(r.missing, z_only);
             data::load_missing(r.data, r.columns, r.delimiter, strata_cols, options)
         }
     }
