@@ -10,8 +10,10 @@
 //!
 //! ```text
 //! cargo build --release --bench bound_table
-//! MICROAGG_DATA=... target/release/deps/bound_table-* --time-limit 60 [CASE ...]
+//! MICROAGG_DATA=... target/release/deps/bound_table-* --time-limit 60 [--details] [CASE ...]
 //! ```
+//!
+//! `--details` also prints each case's `details` JSON (the route's figures) to stderr.
 //!
 //! A case is `DATA:k` where DATA is a CASC name, a generator spec of `microagg`
 //! (`gauss:n=...,d=...`, `uniform:n=...,d=...`) or `heavy:n=N,d=D[,seed=S]` (each value
@@ -62,6 +64,7 @@ const DEFAULT_CASES: &[&str] = &[
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut seconds = 60.0;
+    let mut details = false;
     let mut cases: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -72,6 +75,7 @@ fn main() {
                     .and_then(|v| v.parse().ok())
                     .expect("--time-limit SECONDS")
             }
+            "--details" => details = true,
             "--bench" => {} // passed by `cargo bench`
             _ => cases.push(a.clone()),
         }
@@ -81,7 +85,7 @@ fn main() {
     }
     println!("case\tn\td\tk\tT\troute\tproduced_by\tincumbent\tbound\tnn\tgap%\tgap_nn%\tmaster\tconverged\tseconds");
     for case in &cases {
-        match run(case, seconds) {
+        match run(case, seconds, details) {
             Ok(row) => println!("{row}"),
             Err(e) => println!("{case}\terror: {e}"),
         }
@@ -89,7 +93,7 @@ fn main() {
 }
 
 /// One row of the table for `DATA:k`.
-fn run(case: &str, seconds: f64) -> Result<String, String> {
+fn run(case: &str, seconds: f64, details: bool) -> Result<String, String> {
     let (spec, k) = case.rsplit_once(':').ok_or("expected DATA:k")?;
     let k: usize = k.parse().map_err(|_| format!("bad k in {case}"))?;
     let inst = load(spec)?;
@@ -97,6 +101,9 @@ fn run(case: &str, seconds: f64) -> Result<String, String> {
     let auto = prepare("auto", &Default::default(), Some(seconds)).map_err(|e| e.to_string())?;
     let b = compute_prepared(&auto, &inst, k, microagg::progress::Show::Auto, &never)
         .map_err(|e| e.to_string())?;
+    if details {
+        eprintln!("{case}\t{}", b.details);
+    }
     let sse = b.incumbent.as_ref().map_or(f64::NAN, |i| i.sse);
     let nn = b.details["nn"].as_f64().unwrap_or(f64::NAN);
     let inner = &b.details["inner"];
