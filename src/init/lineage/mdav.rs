@@ -24,35 +24,26 @@
 //! variable-size MDAV-based microaggregation", CS & IT (Table 1).
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::geometry::pool::{group_centroids, nearest_centroid, Pool};
-use crate::init::lineage::engine::{self, Rules};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::Rules;
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
-pub struct Mdav;
+/// The `mdav` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav",
+    rules: Rules::MDAV,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav",
+        METHOD.name,
         "MDAV, two groups per round while >= 2k remain; leftover < k joins nearest groups record by record (reproduces the published values)",
         "Domingo-Ferrer & Torra 2005; Chettri & Borah 2012",
-        |_: NoParams| Mdav,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for Mdav {
-    fn name(&self) -> &str {
-        "mdav"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav", inst, k, Rules::MDAV, ctx.stop())?;
-        crate::init::finish("mdav", inst, k, &groups)
-    }
 }
 
 /// One group: the record farthest from the pool's centroid with its k - 1 nearest.
