@@ -23,8 +23,7 @@
 //! Mateo-Sanz (2002), IEEE TKDE 14(1). Chettri & Borah (2012), "An efficient
 //! variable-size MDAV-based microaggregation", CS & IT (Table 1).
 
-use crate::data::Instance;
-use crate::geometry::pool::{group_centroids, nearest_centroid, Pool};
+use crate::geometry::pool::Pool;
 use crate::init::lineage::engine::Rules;
 use crate::init::lineage::rule_method::RuleMethod;
 use crate::method::MethodInfo;
@@ -52,14 +51,4 @@ pub fn farthest_from_centroid_group(pool: &mut Pool, k: usize) -> Vec<usize> {
     pool.distances_to(&c);
     let r = pool.point_at(pool.argmax_distance());
     pool.take_nearest(&r, k)
-}
-
-/// Each leftover record joins the group whose centroid (computed before any joins) is
-/// nearest to it.
-pub fn join_nearest_centroids(inst: &Instance, groups: &mut [Vec<usize>], leftover: &[usize]) {
-    let centroids = group_centroids(inst, groups);
-    for &i in leftover {
-        let g = nearest_centroid(&centroids, inst.d, inst.row(i));
-        groups[g].push(i);
-    }
 }
