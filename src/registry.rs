@@ -126,7 +126,7 @@ pub fn registry() -> Vec<MethodInfo> {
 /// Every method this crate ships, initializers first, in a stable order.
 pub fn builtin_methods() -> Vec<MethodInfo> {
     use crate::init;
-    vec![
+    let before_orders = [
         init::lineage::mdav::method(),
         init::lineage::mdav_generic::method(),
         init::lineage::mdav1::method(),
@@ -146,16 +146,8 @@ pub fn builtin_methods() -> Vec<MethodInfo> {
         init::lineage::dba::method(),
         init::mhm::ps_meansort::method(),
         init::mhm::ps_multidsort::method(),
-        init::mhm::mhm_mdav::method(),
-        init::mhm::mhm_md::method(),
-        init::mhm::mhm_cbfs::method(),
-        init::mhm::mhm_npn::method(),
-        init::mhm::mhm_pc1::method(),
-        init::mhm::mhm_zsum::method(),
-        init::mhm::mhm_var::method(),
-        init::mhm::proj_pc1::method(),
-        init::mhm::proj_zsum::method(),
-        init::mhm::proj_var::method(),
+    ];
+    let after_orders = [
         init::randomised::random::method(),
         init::randomised::semirandom::method(),
         init::randomised::rimhm::method(),
@@ -172,7 +164,11 @@ pub fn builtin_methods() -> Vec<MethodInfo> {
         crate::search::decompose_shrink::method(),
         crate::search::imhm::method(),
         crate::search::lahc::method(),
-    ]
+    ];
+    let mut methods = Vec::from(before_orders);
+    methods.extend(init::mhm::order_cut::methods());
+    methods.extend(after_orders);
+    methods
 }
 
 /// Look a method up by name; for an unknown name the error suggests the nearest known

@@ -25,6 +25,7 @@ pub mod mdav_a1;
 pub mod mdav_generic;
 pub mod mdav_nc;
 pub mod mdav_single;
+pub mod rule_method;
 pub mod split_large;
 pub mod tfrp;
 pub mod tfrp_nc;

@@ -1,7 +1,8 @@
 //! # MHM and projection family (orders x cuts)
 //!
 //! Orders cut into groups: a record order (a score, a heuristic's group order or a path)
-//! cut optimally (MHM) or into fixed runs of k (PROJ), and the pairwise-systematic methods.
+//! cut optimally (MHM) or into fixed runs of k (PROJ), one table of methods
+//! ([`order_cut`]) over the orders of [`orders`]; and the pairwise-systematic methods.
 //!
 //! ## Complexity
 //! See each method's module.
@@ -9,17 +10,8 @@
 //! ## References
 //! See each method's module.
 
-pub mod mhm_cbfs;
-pub mod mhm_md;
-pub mod mhm_mdav;
-pub mod mhm_npn;
-pub mod mhm_pc1;
-pub mod mhm_var;
-pub mod mhm_zsum;
+pub mod order_cut;
 pub mod orders;
 pub mod pairwise_systematic;
-pub mod proj_pc1;
-pub mod proj_var;
-pub mod proj_zsum;
 pub mod ps_meansort;
 pub mod ps_multidsort;

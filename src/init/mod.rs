@@ -12,6 +12,7 @@ pub mod univariate;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
+use crate::method::{BuildCtx, Initializer, Problem};
 use crate::partition::Partition;
 
 /// Turn groups of record ids into a partition, checking that every record is placed once
@@ -25,4 +26,26 @@ pub fn finish(method: &str, inst: &Instance, k: usize, groups: &[Vec<usize>]) ->
         });
     }
     Ok(p)
+}
+
+/// The initializer of a registered method that is a function of the data and k alone (no
+/// parameters, no randomness, no stop between groups): it builds the groups and checks
+/// them ([`finish`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GroupsMethod {
+    /// The registered name (also the name in its errors).
+    pub name: &'static str,
+    pub groups: fn(&Instance, usize) -> Vec<Vec<usize>>,
+}
+
+impl Initializer for GroupsMethod {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
+        let (inst, k) = (problem.inst(), problem.k());
+        let groups = (self.groups)(inst, k);
+        finish(self.name, inst, k, &groups)
+    }
 }

@@ -6,8 +6,8 @@
 //! k = 3, 5, 10). Reproduced to the printed digits: 3 (MDAV-MHM Tarragona k = 3; MD-MHM
 //! Tarragona k = 10 and Census k = 10). For the 30 others this test pins our value (4
 //! decimals) and records the published one; the readings tried and why none reproduces the
-//! rows are in the module docs of `mhm_mdav`, `mhm_md`, `mhm_cbfs`, `mhm_npn`, and every
-//! reading's full row is printed by `cargo run --release -p microagg-studies --example mhm_readings`.
+//! rows are in the docs of `MHM_MDAV`, `MHM_MD`, `MHM_CBFS`, `MHM_NPN` (`init::mhm::order_cut`),
+//! and every reading's full row is printed by `cargo run --release -p microagg-studies --example mhm_readings`.
 //!
 //! Why the rows are not reproduced (our explanation, not a proof): an MHM order that keeps
 //! each group of its heuristic contiguous can never do worse than the heuristic, yet the

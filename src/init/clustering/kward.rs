@@ -40,49 +40,47 @@
 //! published description as summarised above.
 
 use crate::data::Instance;
-use crate::error::Result;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 
-pub struct KWard;
+/// The `kward` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "kward",
+    groups: kward_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "kward",
+        METHOD.name,
         "k-Ward: two k-groups at the extreme records, Ward merges never joining two groups of >= k, recursion on groups of >= 2k",
         "Domingo-Ferrer & Mateo-Sanz 2002",
-        |_: NoParams| KWard,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
 
-impl Initializer for KWard {
-    fn name(&self) -> &str {
-        "kward"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let mut done = Vec::new();
-        let mut todo = vec![(0..inst.n).collect::<Vec<usize>>()];
-        while let Some(set) = todo.pop() {
-            if set.len() < 2 * k {
-                done.push(set);
-                continue;
-            }
-            for g in kward_level(inst, &set, k) {
-                if g.len() >= 2 * k {
-                    todo.push(g);
-                } else {
-                    done.push(g);
-                }
+/// The groups of `kward` (before the feasibility check).
+pub fn kward_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    let mut done = Vec::new();
+    let mut todo = vec![(0..inst.n).collect::<Vec<usize>>()];
+    while let Some(set) = todo.pop() {
+        if set.len() < 2 * k {
+            done.push(set);
+            continue;
+        }
+        for g in kward_level(inst, &set, k) {
+            if g.len() >= 2 * k {
+                todo.push(g);
+            } else {
+                done.push(g);
             }
         }
-        done.iter_mut().for_each(|g| g.sort_unstable());
-        done.sort();
-        crate::init::finish("kward", inst, k, &done)
     }
+    done.iter_mut().for_each(|g| g.sort_unstable());
+    done.sort();
+    done
 }
 
 /// A farthest pair (lowest index pair among ties) of `ids` (sorted ascending, >= 2 records).

@@ -33,21 +33,25 @@
 //! this follows its published description.
 
 use crate::data::Instance;
-use crate::error::Result;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 use petgraph::stable_graph::{NodeIndex, StableUnGraph};
 use petgraph::visit::{Dfs, Visitable};
 
-pub struct Mst;
+/// The `mst` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "mst",
+    groups: mst_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mst",
+        METHOD.name,
         "MST partitioning: remove the longest minimum-spanning-tree edges that leave trees of >= k, MDAV on trees of >= 2k",
         "Laszlo & Mukherjee 2005",
-        |_: NoParams| Mst,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
@@ -144,14 +148,7 @@ pub fn mst_trees(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     groups
 }
 
-impl Initializer for Mst {
-    fn name(&self) -> &str {
-        "mst"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = crate::init::lineage::split_large::split_large(inst, mst_trees(inst, k), k);
-        crate::init::finish("mst", inst, k, &groups)
-    }
+/// The groups of `mst` (before the feasibility check).
+pub fn mst_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    crate::init::lineage::split_large::split_large(inst, mst_trees(inst, k), k)
 }

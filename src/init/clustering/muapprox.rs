@@ -57,19 +57,23 @@
 //! paper is not in `../shared/papers`: this follows its published description.
 
 use crate::data::Instance;
-use crate::error::Result;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 
-pub struct MuApprox;
+/// The `muapprox` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "muapprox",
+    groups: muapprox_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "muapprox",
+        METHOD.name,
         "mu-Approx: nearest-neighbour forest completed to trees of >= k, decomposed into k..max(2k-1,3k-5), groups of >= 2k split in two",
         "Domingo-Ferrer, Sebe & Solanas 2008",
-        |_: NoParams| MuApprox,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
@@ -407,18 +411,12 @@ pub fn split_in_two(inst: &Instance, k: usize, mut g: Vec<usize>, out: &mut Vec<
     out.push(g);
 }
 
-impl Initializer for MuApprox {
-    fn name(&self) -> &str {
-        "muapprox"
+/// The groups of `muapprox` (before the feasibility check).
+pub fn muapprox_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    let edges = forest(inst, k);
+    let mut groups = Vec::new();
+    for g in decompose(inst, k, &edges) {
+        split_in_two(inst, k, g, &mut groups);
     }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let edges = forest(inst, k);
-        let mut groups = Vec::new();
-        for g in decompose(inst, k, &edges) {
-            split_in_two(inst, k, g, &mut groups);
-        }
-        crate::init::finish("muapprox", inst, k, &groups)
-    }
+    groups
 }

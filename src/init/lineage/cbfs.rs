@@ -26,14 +26,13 @@
 //! Symmetry 10(7):262, sections 3.1 and 5.2.
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::geometry::pool::Pool;
 use crate::geometry::spatial::Backend;
 use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::init::lineage::growth::{grow, join_each_to_nearest_centroid, Growth};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `cbfs` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -44,28 +43,20 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct Cbfs;
+/// The `cbfs` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "cbfs",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "cbfs",
+        METHOD.name,
         "CBFS: record farthest from the remaining records' centroid, NC growth (the original CBFS)",
         "Laszlo & Mukherjee 2005 (IEEE TKDE 17:902); Khomnotai et al. 2018",
-        |_: NoParams| Cbfs,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for Cbfs {
-    fn name(&self) -> &str {
-        "cbfs"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("cbfs", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("cbfs", inst, k, &groups)
-    }
 }
 
 /// The readings of the CBFS description that were compared with the published tables.

@@ -22,11 +22,10 @@
 //! Laszlo & Mukherjee (2005), IEEE TKDE 17(7):902-911. Khomnotai, Lin, Peng & Santra
 //! (2018), Symmetry 10(7):262, section 5.2 (the NN variant).
 
-use crate::error::Result;
-use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::{Grow, Leftover, Rules, Selection};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `cbfs-nn` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -37,26 +36,18 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct CbfsNn;
+/// The `cbfs-nn` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "cbfs-nn",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "cbfs-nn",
+        METHOD.name,
         "CBFS selection (farthest from the remaining records' centroid) with NN growth (its k-1 nearest neighbours)",
         "Laszlo & Mukherjee 2005; Khomnotai et al. 2018 (CBFS-NN)",
-        |_: NoParams| CbfsNn,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for CbfsNn {
-    fn name(&self) -> &str {
-        "cbfs-nn"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("cbfs-nn", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("cbfs-nn", inst, k, &groups)
-    }
 }

@@ -28,21 +28,25 @@
 //! disclosure control", Expert Systems with Applications 37(4), pp. 3256-3263.
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::geometry::pool::Pool;
-use crate::init::lineage::mdav::join_nearest_centroids;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::growth::add_leftover;
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 
-pub struct Dba;
+/// The `dba` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "dba",
+    groups: dba_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "dba",
+        METHOD.name,
         "DBA-1: groups formed around records in decreasing order of k-density (1 / sum of distances to the k-1 nearest)",
         "Lin, Wen, Hsieh & Chang 2010",
-        |_: NoParams| Dba,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
@@ -75,41 +79,28 @@ pub fn neighbourhood_distance_sums(inst: &Instance, k: usize) -> Vec<f64> {
     sums
 }
 
-impl Initializer for Dba {
-    fn name(&self) -> &str {
-        "dba"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let sums = neighbourhood_distance_sums(inst, k);
-        // Decreasing density = increasing distance sum; stable sort keeps lowest index first.
-        let mut order: Vec<usize> = (0..inst.n).collect();
-        order.sort_by(|&a, &b| sums[a].total_cmp(&sums[b]));
-        let mut assigned = vec![false; inst.n];
-        let mut pool = Pool::new(inst);
-        let mut groups = Vec::new();
-        for &x in &order {
-            if pool.len() < k {
-                break;
-            }
-            if assigned[x] {
-                continue;
-            }
-            let group = pool.take_nearest(inst.row(x), k);
-            for &i in &group {
-                assigned[i] = true;
-            }
-            groups.push(group);
+/// The groups of `dba` (before the feasibility check).
+pub fn dba_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    let sums = neighbourhood_distance_sums(inst, k);
+    // Decreasing density = increasing distance sum; stable sort keeps lowest index first.
+    let mut order: Vec<usize> = (0..inst.n).collect();
+    order.sort_by(|&a, &b| sums[a].total_cmp(&sums[b]));
+    let mut assigned = vec![false; inst.n];
+    let mut pool = Pool::new(inst);
+    let mut groups = Vec::new();
+    for &x in &order {
+        if pool.len() < k {
+            break;
         }
-        if !pool.is_empty() {
-            let leftover = pool.take_all();
-            if groups.is_empty() {
-                groups.push(leftover);
-            } else {
-                join_nearest_centroids(inst, &mut groups, &leftover);
-            }
+        if assigned[x] {
+            continue;
         }
-        crate::init::finish("dba", inst, k, &groups)
+        let group = pool.take_nearest(inst.row(x), k);
+        for &i in &group {
+            assigned[i] = true;
+        }
+        groups.push(group);
     }
+    add_leftover(inst, &mut groups, pool.take_all());
+    groups
 }

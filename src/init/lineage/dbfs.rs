@@ -21,56 +21,52 @@
 //! microaggregation", IEEE TKDE 17(7), pp. 902-911 (the fixed-size heuristics D and C).
 //! Kabir, Wang & Bertino (2010), ICDM (description in section II).
 
-use crate::error::Result;
+use crate::data::Instance;
 use crate::geometry::diameter::Diameter;
 use crate::geometry::pool::Pool;
+use crate::init::lineage::growth::add_leftover;
 use crate::init::lineage::md::take_group_of;
-use crate::init::lineage::mdav::join_nearest_centroids;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 
-pub struct Dbfs;
+/// The `dbfs` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "dbfs",
+    groups: dbfs_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "dbfs",
+        METHOD.name,
         "DBFS: one k-group per round around an endpoint of the diameter of the remaining records; leftovers join nearest groups",
         "Laszlo & Mukherjee 2005",
-        |_: NoParams| Dbfs,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
 
-impl Initializer for Dbfs {
-    fn name(&self) -> &str {
-        "dbfs"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let mut pool = Pool::new(inst);
-        let mut diam = Diameter::new(inst);
-        let mut groups = Vec::new();
-        while pool.len() >= k {
-            let seed = if pool.len() == 1 {
-                pool.ids()[0]
+/// The groups of `dbfs` (before the feasibility check).
+pub fn dbfs_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    let mut pool = Pool::new(inst);
+    let mut diam = Diameter::new(inst);
+    let mut groups = Vec::new();
+    while pool.len() >= k {
+        let seed = if pool.len() == 1 {
+            pool.ids()[0]
+        } else {
+            let (a, b) = diam.farthest_pair().expect("at least two records remain");
+            let c = pool.centroid();
+            let (da, db) = (sq_dist(inst.row(a), &c), sq_dist(inst.row(b), &c));
+            if da > db || (da == db && a < b) {
+                a
             } else {
-                let (a, b) = diam.farthest_pair().expect("at least two records remain");
-                let c = pool.centroid();
-                let (da, db) = (sq_dist(inst.row(a), &c), sq_dist(inst.row(b), &c));
-                if da > db || (da == db && a < b) {
-                    a
-                } else {
-                    b
-                }
-            };
-            groups.push(take_group_of(inst, &mut pool, &mut diam, seed, k));
-        }
-        if !pool.is_empty() {
-            let leftover = pool.take_all();
-            join_nearest_centroids(inst, &mut groups, &leftover);
-        }
-        crate::init::finish("dbfs", inst, k, &groups)
+                b
+            }
+        };
+        groups.push(take_group_of(inst, &mut pool, &mut diam, seed, k));
     }
+    add_leftover(inst, &mut groups, pool.take_all());
+    groups
 }

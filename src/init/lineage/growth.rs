@@ -118,6 +118,20 @@ pub fn join_each_to_nearest_centroid(
     }
 }
 
+/// Close a run of groups: the records left (fewer than k) each join the group whose
+/// centroid is nearest ([`join_each_to_nearest_centroid`]); with no group formed, they are
+/// the one group.
+pub fn add_leftover(inst: &Instance, groups: &mut Vec<Vec<usize>>, leftover: Vec<usize>) {
+    if leftover.is_empty() {
+        return;
+    }
+    if groups.is_empty() {
+        groups.push(leftover);
+    } else {
+        join_each_to_nearest_centroid(inst, groups, &leftover);
+    }
+}
+
 /// Where a leftover of fewer than k records goes (the readings compared with the tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Leftover {

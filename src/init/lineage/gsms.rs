@@ -44,35 +44,27 @@
 //! Santra (2018), Symmetry 10(7):262, sections 3.1 and 5.2.
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::geometry::pool::Pool;
 use crate::init::lineage::growth::join_each_to_nearest_centroid;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 
-pub struct Gsms;
+/// The `gsms` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "gsms",
+    groups: |inst, k| gsms_groups(inst, k, true),
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "gsms",
+        METHOD.name,
         "GSMS: repeatedly take the NN candidate group minimising SSE(p) + SSE(rest); O(n k) neighbour buffers",
         "Panagiotakis & Tziritas 2013 (IEEE TKDE 25:1191); Khomnotai et al. 2018 (GSMS-NN)",
-        |_: NoParams| Gsms,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for Gsms {
-    fn name(&self) -> &str {
-        "gsms"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = gsms_groups(inst, k, true);
-        crate::init::finish("gsms", inst, k, &groups)
-    }
 }
 
 /// Per-record buffers of nearest remaining records, candidate centroids, and for each record

@@ -23,13 +23,12 @@
 //! ICDM 2010 (description of MD in section II).
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::geometry::diameter::Diameter;
 use crate::geometry::pool::Pool;
-use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::{Grow, Leftover, Rules, Selection};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `md` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -40,14 +39,18 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct Md;
+/// The `md` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "md",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "md",
+        METHOD.name,
         "MD (maximum distance): two groups per round around the two remaining records farthest apart, while >= 2k remain",
         "Domingo-Ferrer & Mateo-Sanz 2002",
-        |_: NoParams| Md,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
@@ -65,16 +68,4 @@ pub(crate) fn take_group_of(
         diam.remove(i);
     }
     group
-}
-
-impl Initializer for Md {
-    fn name(&self) -> &str {
-        "md"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("md", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("md", inst, k, &groups)
-    }
 }

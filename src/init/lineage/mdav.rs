@@ -23,36 +23,26 @@
 //! Mateo-Sanz (2002), IEEE TKDE 14(1). Chettri & Borah (2012), "An efficient
 //! variable-size MDAV-based microaggregation", CS & IT (Table 1).
 
-use crate::data::Instance;
-use crate::error::Result;
-use crate::geometry::pool::{group_centroids, nearest_centroid, Pool};
-use crate::init::lineage::engine::{self, Rules};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::geometry::pool::Pool;
+use crate::init::lineage::engine::Rules;
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
-pub struct Mdav;
+/// The `mdav` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav",
+    rules: Rules::MDAV,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav",
+        METHOD.name,
         "MDAV, two groups per round while >= 2k remain; leftover < k joins nearest groups record by record (reproduces the published values)",
         "Domingo-Ferrer & Torra 2005; Chettri & Borah 2012",
-        |_: NoParams| Mdav,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for Mdav {
-    fn name(&self) -> &str {
-        "mdav"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav", inst, k, Rules::MDAV, ctx.stop())?;
-        crate::init::finish("mdav", inst, k, &groups)
-    }
 }
 
 /// One group: the record farthest from the pool's centroid with its k - 1 nearest.
@@ -61,14 +51,4 @@ pub fn farthest_from_centroid_group(pool: &mut Pool, k: usize) -> Vec<usize> {
     pool.distances_to(&c);
     let r = pool.point_at(pool.argmax_distance());
     pool.take_nearest(&r, k)
-}
-
-/// Each leftover record joins the group whose centroid (computed before any joins) is
-/// nearest to it.
-pub fn join_nearest_centroids(inst: &Instance, groups: &mut [Vec<usize>], leftover: &[usize]) {
-    let centroids = group_centroids(inst, groups);
-    for &i in leftover {
-        let g = nearest_centroid(&centroids, inst.d, inst.row(i));
-        groups[g].push(i);
-    }
 }

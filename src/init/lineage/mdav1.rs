@@ -13,11 +13,10 @@
 //! disclosure control", Expert Systems with Applications 37(4) (MDAV-1). Chettri & Borah
 //! (2012), Algorithm-3 ("MDAV1") and Table 1 row 2.
 
-use crate::error::Result;
-use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::{Grow, Leftover, Rules, Selection};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `mdav1` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -28,26 +27,18 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct Mdav1;
+/// The `mdav1` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav1",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav1",
+        METHOD.name,
         "MDAV-1: MDAV loop while >= 2k remain, one more k-group if >= k remain, then each leftover record joins its nearest group",
         "Lin et al. 2010; Chettri & Borah 2012 Algorithm-3",
-        |_: NoParams| Mdav1,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for Mdav1 {
-    fn name(&self) -> &str {
-        "mdav1"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav1", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("mdav1", inst, k, &groups)
-    }
 }

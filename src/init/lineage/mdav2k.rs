@@ -34,85 +34,84 @@
 //! Chettri & Borah (2012), "MDAV2k: a variable-size microaggregation technique for privacy
 //! preservation", CS & IT 04 (ITCS/SIP/JSE-2012), pp. 105-118, Algorithm-6 and Table 1 row 6.
 
-use crate::error::Result;
+use crate::data::Instance;
 use crate::geometry::pool::Pool;
 use crate::init::lineage::mdav::farthest_from_centroid_group;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::{sq_dist, Partition};
+use crate::partition::sq_dist;
 
-pub struct Mdav2k;
+/// The `mdav2k` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "mdav2k",
+    groups: mdav2k_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav2k",
+        METHOD.name,
         "MDAV2k: single-group MDAV whose k-group grows up to 2k-1 from the 2k nearest of x_r, by a dynamically computed gamma",
         "Chettri & Borah 2012 Algorithm-6",
-        |_: NoParams| Mdav2k,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
 
-impl Initializer for Mdav2k {
-    fn name(&self) -> &str {
-        "mdav2k"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let d = inst.d;
-        let mut pool = Pool::new(inst);
-        let mut groups = Vec::new();
-        while pool.len() >= 3 * k {
-            let c = pool.centroid();
-            pool.distances_to(&c);
-            let xr = pool.point_at(pool.argmax_distance());
-            pool.distances_to(&xr);
-            let near: Vec<usize> = pool
-                .nearest_positions_by_current_distances(2 * k)
-                .into_iter()
-                .map(|p| pool.id_at(p))
-                .collect();
-            let mut group = pool.take_nearest_by_current_distances(k);
-            debug_assert_eq!(group[..], near[..k]);
-            let mut sum = vec![0.0; d];
-            for &i in &group {
-                sum.iter_mut().zip(inst.row(i)).for_each(|(s, v)| *s += v);
+/// The groups of `mdav2k` (before the feasibility check).
+pub fn mdav2k_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    let d = inst.d;
+    let mut pool = Pool::new(inst);
+    let mut groups = Vec::new();
+    while pool.len() >= 3 * k {
+        let c = pool.centroid();
+        pool.distances_to(&c);
+        let xr = pool.point_at(pool.argmax_distance());
+        pool.distances_to(&xr);
+        let near: Vec<usize> = pool
+            .nearest_positions_by_current_distances(2 * k)
+            .into_iter()
+            .map(|p| pool.id_at(p))
+            .collect();
+        let mut group = pool.take_nearest_by_current_distances(k);
+        debug_assert_eq!(group[..], near[..k]);
+        let mut sum = vec![0.0; d];
+        for &i in &group {
+            sum.iter_mut().zip(inst.row(i)).for_each(|(s, v)| *s += v);
+        }
+        for &y in &near[k..] {
+            if group.len() >= 2 * k - 1 {
+                break;
             }
-            for &y in &near[k..] {
-                if group.len() >= 2 * k - 1 {
-                    break;
-                }
-                let centroid: Vec<f64> = sum.iter().map(|s| s / group.len() as f64).collect();
-                let d1 = sq_dist(&xr, &centroid).sqrt();
-                let d2 = sq_dist(inst.row(y), &centroid).sqrt();
-                pool.distances_to(inst.row(y));
-                let mut z = vec![0.0; d];
-                let z_pos = pool.nearest_positions_by_current_distances(k);
-                for &p in &z_pos {
-                    z.iter_mut()
-                        .zip(inst.row(pool.id_at(p)))
-                        .for_each(|(s, v)| *s += v);
-                }
-                z.iter_mut().for_each(|s| *s /= z_pos.len() as f64);
-                let d3 = sq_dist(inst.row(y), &z).sqrt();
-                let gamma = dynamic_gamma(d3, d1);
-                if d2 < gamma * d3 {
-                    group.push(y);
-                    sum.iter_mut().zip(inst.row(y)).for_each(|(s, v)| *s += v);
-                    pool.remove_id(y);
-                }
+            let centroid: Vec<f64> = sum.iter().map(|s| s / group.len() as f64).collect();
+            let d1 = sq_dist(&xr, &centroid).sqrt();
+            let d2 = sq_dist(inst.row(y), &centroid).sqrt();
+            pool.distances_to(inst.row(y));
+            let mut z = vec![0.0; d];
+            let z_pos = pool.nearest_positions_by_current_distances(k);
+            for &p in &z_pos {
+                z.iter_mut()
+                    .zip(inst.row(pool.id_at(p)))
+                    .for_each(|(s, v)| *s += v);
             }
-            groups.push(group);
+            z.iter_mut().for_each(|s| *s /= z_pos.len() as f64);
+            let d3 = sq_dist(inst.row(y), &z).sqrt();
+            let gamma = dynamic_gamma(d3, d1);
+            if d2 < gamma * d3 {
+                group.push(y);
+                sum.iter_mut().zip(inst.row(y)).for_each(|(s, v)| *s += v);
+                pool.remove_id(y);
+            }
         }
-        if pool.len() >= 2 * k {
-            groups.push(farthest_from_centroid_group(&mut pool, k));
-        }
-        if !pool.is_empty() {
-            groups.push(pool.take_all());
-        }
-        crate::init::finish("mdav2k", inst, k, &groups)
+        groups.push(group);
     }
+    if pool.len() >= 2 * k {
+        groups.push(farthest_from_centroid_group(&mut pool, k));
+    }
+    if !pool.is_empty() {
+        groups.push(pool.take_all());
+    }
+    groups
 }
 
 /// gamma = d3 / d1, capped to 1 + 1 / (5 + gamma) above 1 (at most 1 + 1/6); 1 when d1 = 0.

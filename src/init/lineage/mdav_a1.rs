@@ -21,11 +21,10 @@
 //! Domingo-Ferrer, Solanas & Martinez-Balleste (2006), "Privacy in statistical databases:
 //! k-anonymity through microaggregation", IEEE Granular Computing 2006.
 
-use crate::error::Result;
-use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::{Grow, Leftover, Rules, Selection};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `mdav-a1` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -36,26 +35,18 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::BlockToNearestCentroid,
 };
 
-pub struct MdavA1;
+/// The `mdav-a1` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav-a1",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav-a1",
+        METHOD.name,
         "MDAV as Algorithm-1 of Chettri & Borah: two groups per round while >= 2k remain; a leftover < k joins, as a block, the group nearest to its centroid",
         "Chettri & Borah 2012 Algorithm-1; Domingo-Ferrer, Solanas & Martinez-Balleste 2006",
-        |_: NoParams| MdavA1,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for MdavA1 {
-    fn name(&self) -> &str {
-        "mdav-a1"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav-a1", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("mdav-a1", inst, k, &groups)
-    }
 }

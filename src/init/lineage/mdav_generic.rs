@@ -13,11 +13,10 @@
 //! Domingo-Ferrer & Torra (2005), Data Mining and Knowledge Discovery 11(2), Algorithm
 //! "MDAV-generic". Chettri & Borah (2012), Algorithm-2 and Table 1 row "MDAV-gen".
 
-use crate::error::Result;
-use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::{Grow, Leftover, Rules, Selection};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `mdav-generic` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -28,26 +27,18 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct MdavGeneric;
+/// The `mdav-generic` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav-generic",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav-generic",
+        METHOD.name,
         "MDAV-generic: two groups per round while >= 3k remain, one more if >= 2k, the rest one group (sdcMicro's form)",
         "Domingo-Ferrer & Torra 2005; Chettri & Borah 2012 Algorithm-2",
-        |_: NoParams| MdavGeneric,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for MdavGeneric {
-    fn name(&self) -> &str {
-        "mdav-generic"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav-generic", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("mdav-generic", inst, k, &groups)
-    }
 }

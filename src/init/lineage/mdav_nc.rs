@@ -28,13 +28,12 @@
 //! Torra (2005), Data Mining and Knowledge Discovery 11(2) (MDAV).
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::geometry::spatial::Backend;
 use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
 use crate::init::lineage::growth::Growth;
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `mdav-nc` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -45,28 +44,20 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct MdavNc;
+/// The `mdav-nc` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav-nc",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav-nc",
+        METHOD.name,
         "MDAV selection (farthest from centroid, then farthest from it) with NC growth (add the record nearest to the group's centroid)",
         "Khomnotai, Lin, Peng & Santra 2018 (Symmetry 10:262); Domingo-Ferrer & Torra 2005",
-        |_: NoParams| MdavNc,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for MdavNc {
-    fn name(&self) -> &str {
-        "mdav-nc"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav-nc", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("mdav-nc", inst, k, &groups)
-    }
 }
 
 /// The frame around MDAV's two-groups-per-round loop.

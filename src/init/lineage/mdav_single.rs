@@ -17,11 +17,10 @@
 //! (2005), "Minimum spanning tree partitioning algorithm for microaggregation", IEEE TKDE
 //! 17(7) (the one-group-per-round idea, centroid-based fixed size).
 
-use crate::error::Result;
-use crate::init::lineage::engine::{self, Grow, Leftover, Rules, Selection};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::lineage::engine::{Grow, Leftover, Rules, Selection};
+use crate::init::lineage::rule_method::RuleMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
 /// The engine rules of `mdav-single` (also run by the masked engine, `src/missing/`).
 pub const RULES: Rules = Rules {
@@ -32,26 +31,18 @@ pub const RULES: Rules = Rules {
     leftover: Leftover::EachToNearestCentroid,
 };
 
-pub struct MdavSingle;
+/// The `mdav-single` initializer.
+pub const METHOD: RuleMethod = RuleMethod {
+    name: "mdav-single",
+    rules: RULES,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "mdav-single",
+        METHOD.name,
         "MDAV-single-group: one group (farthest from the centroid + k-1 nearest) per round while >= 3k remain, one more if >= 2k, the rest one group",
         "Chettri & Borah 2012 Algorithm-4",
-        |_: NoParams| MdavSingle,
+        |_: NoParams| METHOD,
     )
     .deterministic()
-}
-
-impl Initializer for MdavSingle {
-    fn name(&self) -> &str {
-        "mdav-single"
-    }
-
-    fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups("mdav-single", inst, k, RULES, ctx.stop())?;
-        crate::init::finish("mdav-single", inst, k, &groups)
-    }
 }

@@ -45,27 +45,40 @@ use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::NoParams;
 use crate::partition::{sq_dist, Partition};
 
-pub struct Tfrp;
+/// The TFRP phase-1 initializer with a growth rule (`tfrp`: NN growth, `tfrp-nc`: NC
+/// growth), the chosen reading ([`TfrpReading::CHOSEN`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TfrpMethod {
+    /// The registered name (also the name in its errors).
+    pub name: &'static str,
+    pub growth: Growth,
+}
+
+/// The `tfrp` initializer.
+pub const METHOD: TfrpMethod = TfrpMethod {
+    name: "tfrp",
+    growth: Growth::NearestNeighbours,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "tfrp",
+        METHOD.name,
         "TFRP phase 1: records farthest from the fixed min and max reference points, NN growth",
         "Chang, Li & Huang 2007 (J. Syst. Softw. 80:1866); Khomnotai et al. 2018",
-        |_: NoParams| Tfrp,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
 
-impl Initializer for Tfrp {
+impl Initializer for TfrpMethod {
     fn name(&self) -> &str {
-        "tfrp"
+        self.name
     }
 
     fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
         let (inst, k) = (problem.inst(), problem.k());
-        let groups = tfrp_groups(inst, k, Growth::NearestNeighbours, TfrpReading::CHOSEN);
-        crate::init::finish("tfrp", inst, k, &groups)
+        let groups = tfrp_groups(inst, k, self.growth, TfrpReading::CHOSEN);
+        crate::init::finish(self.name, inst, k, &groups)
     }
 }
 

@@ -43,7 +43,7 @@
 //! (2012), CS & IT 04, pp. 105-118, Algorithm-5 and Table 1 row 5.
 
 use crate::error::Result;
-use crate::init::lineage::mdav::join_nearest_centroids;
+use crate::init::lineage::growth::add_leftover;
 use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::{sq_dist, Partition};
@@ -202,15 +202,9 @@ impl Initializer for Vmdav {
             }
             groups.push(group);
         }
-        if !rem.ids.is_empty() {
-            let mut leftover = rem.ids.clone();
-            leftover.sort_unstable();
-            if groups.is_empty() {
-                groups.push(leftover);
-            } else {
-                join_nearest_centroids(inst, &mut groups, &leftover);
-            }
-        }
+        let mut leftover = rem.ids.clone();
+        leftover.sort_unstable();
+        add_leftover(inst, &mut groups, leftover);
         crate::init::finish("vmdav", inst, k, &groups)
     }
 }

@@ -190,7 +190,8 @@ pub enum NpnStart {
 }
 
 impl NpnStart {
-    /// The start used by `mhm-npn` (see the module doc of `mhm_npn` for the comparison).
+    /// The start used by `mhm-npn` (see [`crate::init::mhm::order_cut::MHM_NPN`] for the
+    /// comparison).
     pub const CHOSEN: NpnStart = NpnStart::FarthestFromFarthest;
 }
 

@@ -27,20 +27,23 @@
 //! Cloud Computing (Algorithms 1 and 2).
 
 use crate::data::Instance;
-use crate::error::Result;
 use crate::init::mhm::pairwise_systematic::{min_max_by_key, pairwise_systematic, Sorter};
-use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
+use crate::init::GroupsMethod;
+use crate::method::MethodInfo;
 use crate::params::NoParams;
-use crate::partition::Partition;
 
-pub struct PsMultidsort;
+/// The `ps-multidsort` initializer.
+pub const METHOD: GroupsMethod = GroupsMethod {
+    name: "ps-multidsort",
+    groups: ps_multidsort_groups,
+};
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
-        "ps-multidsort",
+        METHOD.name,
         "pairwise-systematic: two k-groups per round seeded by the first and last record by the sum of per-attribute ranks",
         "Kabir et al. 2015",
-        |_: NoParams| PsMultidsort,
+        |_: NoParams| METHOD,
     )
     .deterministic()
 }
@@ -91,16 +94,9 @@ impl Sorter for RankSum {
     }
 }
 
-impl Initializer for PsMultidsort {
-    fn name(&self) -> &str {
-        "ps-multidsort"
-    }
-
-    fn build(&self, problem: &Problem, _ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let groups = pairwise_systematic(inst, k, &mut RankSum::new(inst));
-        crate::init::finish("ps-multidsort", inst, k, &groups)
-    }
+/// The groups of `ps-multidsort` (before the feasibility check).
+pub fn ps_multidsort_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+    pairwise_systematic(inst, k, &mut RankSum::new(inst))
 }
 
 #[cfg(test)]

@@ -21,13 +21,13 @@
 //!   iterative optimization. Applied Intelligence 39(3), 529-544 (Sect. 5.4, Table 5).
 
 use crate::data::Instance;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::init::mhm::orders::{cut_order, order_by_score, zsum_scores, Cut};
+use crate::init::randomised::semirandom::semi_random_permutation;
 use crate::method::{BuildCtx, Initializer, MethodInfo, Problem};
 use crate::params::Params;
 use crate::partition::Partition;
 use crate::rng::Rng;
-use microagg_solvers::segment_order;
-use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of `rimhm`.
@@ -61,19 +61,10 @@ pub struct Rimhm {
     params: RimhmParams,
 }
 
-/// The semi-random permutation of Sect. 5.4.
+/// The semi-random permutation of Sect. 5.4: the z-score-sum order with its blocks of
+/// `max(1, floor(n p))` records shuffled (the permutation of `semirandom`).
 pub fn semi_random_order(inst: &Instance, p: f64, rng: &mut Rng) -> Vec<usize> {
-    let n = inst.n;
-    let key: Vec<f64> = (0..n).map(|i| inst.row(i).iter().sum()).collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| key[a].total_cmp(&key[b]).then(a.cmp(&b)));
-    let size = ((n as f64 * p).floor() as usize).max(1);
-    let blocks = (n / size).max(1);
-    for b in 0..blocks {
-        let end = if b + 1 == blocks { n } else { (b + 1) * size };
-        order[b * size..end].shuffle(rng);
-    }
-    order
+    semi_random_permutation(&order_by_score(&zsum_scores(inst)), p, rng)
 }
 
 impl Initializer for Rimhm {
@@ -82,22 +73,8 @@ impl Initializer for Rimhm {
     }
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let (inst, k) = (problem.inst(), problem.k());
-        let rng = &mut *ctx.rng;
-        let order = semi_random_order(inst, self.params.p, rng);
-        let seg =
-            segment_order(&inst.z, inst.d, &order, k).map_err(|e| Error::algorithm("rimhm", e))?;
-        let labels = seg
-            .labels_along(&order)
-            .map_err(|e| Error::algorithm("rimhm", e))?;
-        let p = Partition::from_labels(inst, labels)?;
-        if !p.is_feasible(k) {
-            return Err(Error::Algorithm {
-                method: "rimhm".into(),
-                message: format!("built a group smaller than k = {k}"),
-            });
-        }
-        Ok(p)
+        let order = semi_random_order(problem.inst(), self.params.p, &mut *ctx.rng);
+        cut_order("rimhm", problem, &order, Cut::Optimal)
     }
 }
 
