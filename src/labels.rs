@@ -211,14 +211,7 @@ pub(crate) fn column_scales(inst: &Instance) -> Vec<i32> {
 /// cannot overflow. (Public for the Python package, which returns it as a DataFrame.)
 pub fn masked_values(inst: &Instance, labels: &[usize]) -> Result<Vec<f64>> {
     let d = inst.d;
-    if labels.len() != inst.n {
-        return Err(Error::Infeasible(format!(
-            "{} labels for {} records",
-            labels.len(),
-            inst.n
-        )));
-    }
-    let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let g = crate::partition::label_slots(inst, labels)?;
     let scale = column_scales(inst);
     let mut sums = vec![0.0; g * d];
     let mut counts = vec![0usize; g];

@@ -39,17 +39,23 @@ pub struct Partition {
     refresh_interval: usize,
 }
 
+/// The number of group slots `labels` name (the largest label plus one; 0 when empty), or
+/// an error when there is not exactly one label per record of `inst`.
+pub fn label_slots(inst: &Instance, labels: &[usize]) -> Result<usize> {
+    if labels.len() != inst.n {
+        return Err(Error::Infeasible(format!(
+            "{} labels for {} records",
+            labels.len(),
+            inst.n
+        )));
+    }
+    Ok(labels.iter().copied().max().map_or(0, |m| m + 1))
+}
+
 impl Partition {
     /// Build from one label per record; labels are group slots 0..g (gaps become empty slots).
     pub fn from_labels(inst: &Instance, labels: Vec<usize>) -> Result<Self> {
-        if labels.len() != inst.n {
-            return Err(Error::Infeasible(format!(
-                "{} labels for {} records",
-                labels.len(),
-                inst.n
-            )));
-        }
-        let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+        let g = label_slots(inst, &labels)?;
         let mut members = vec![Vec::new(); g];
         let mut position = vec![0; inst.n];
         for (i, &l) in labels.iter().enumerate() {

@@ -130,6 +130,16 @@ fn missing_file(spec: &str) -> Result<Option<String>> {
     Ok((!std::path::Path::new(spec).is_file()).then(|| format!("file '{spec}' not found")))
 }
 
+/// The suite's instance `spec`, loaded (an error names the suite and the instance).
+fn load_instance(suite: &Suite, spec: &str) -> Result<SuiteInstance> {
+    let inst = data::load(&suite.instance_spec(spec), &ColumnSelection::All)
+        .map_err(|e| Error::usage(format!("{}: instance '{spec}': {e}", suite.path.display())))?;
+    Ok(SuiteInstance {
+        spec: spec.to_string(),
+        inst,
+    })
+}
+
 impl Plan {
     /// Load the instances (required ones must load; optional ones are noted when missing),
     /// check k against every instance, and expand the runs.
@@ -139,14 +149,7 @@ impl Plan {
         let mut instances = Vec::new();
         let mut notes = Vec::new();
         for spec in &suite.instances {
-            let inst =
-                data::load(&suite.instance_spec(spec), &ColumnSelection::All).map_err(|e| {
-                    Error::usage(format!("{}: instance '{spec}': {e}", suite.path.display()))
-                })?;
-            instances.push(SuiteInstance {
-                spec: spec.clone(),
-                inst,
-            });
+            instances.push(load_instance(&suite, spec)?);
         }
         for spec in &suite.optional_instances {
             // Only a missing file makes an optional instance drop out; a file that is there
@@ -155,14 +158,7 @@ impl Plan {
                 notes.push(format!("optional instance '{spec}' left out: {missing}"));
                 continue;
             }
-            let inst =
-                data::load(&suite.instance_spec(spec), &ColumnSelection::All).map_err(|e| {
-                    Error::usage(format!("{}: instance '{spec}': {e}", suite.path.display()))
-                })?;
-            instances.push(SuiteInstance {
-                spec: spec.clone(),
-                inst,
-            });
+            instances.push(load_instance(&suite, spec)?);
         }
         for si in &instances {
             for &k in &suite.k {

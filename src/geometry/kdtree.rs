@@ -32,12 +32,12 @@
 //! CACM 18(9) (kd-trees); Friedman, Bentley & Finkel (1977), ACM TOMS 3(3) (nearest
 //! neighbour search with bounds-overlap-ball pruning).
 
+use super::pool::closer;
 use super::remaining::{
     anchor_budget, inflate_radius, inflate_square, sq_dist_as_scan, AnchorList, MirroredCentroid,
     Remaining,
 };
 use crate::data::Instance;
-use std::cmp::Ordering;
 
 /// Largest number of records in a leaf.
 pub const LEAF: usize = 16;
@@ -80,15 +80,6 @@ pub struct KdRemaining<'a> {
     anchors: AnchorList,
     /// The pool's removal order and column sums, so the centroid is the pool's bit for bit.
     mirror: MirroredCentroid,
-}
-
-#[inline]
-fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
-    match da.total_cmp(&db) {
-        Ordering::Less => true,
-        Ordering::Greater => false,
-        Ordering::Equal => ia < ib,
-    }
 }
 
 impl<'a> KdRemaining<'a> {
@@ -201,7 +192,9 @@ impl<'a> KdRemaining<'a> {
         me
     }
 
-    fn lower_bound(&self, node: usize, q: &[f64]) -> f64 {
+    /// The sum over the columns of the squared `gap(q_j, lo_j, hi_j)` for the box of `node`.
+    #[inline]
+    fn box_sum(&self, node: usize, q: &[f64], gap: impl Fn(f64, f64, f64) -> f64) -> f64 {
         let d = self.d;
         let (lo, hi) = (
             &self.lo[node * d..(node + 1) * d],
@@ -209,16 +202,22 @@ impl<'a> KdRemaining<'a> {
         );
         let mut acc = 0.0;
         for j in 0..d {
-            let t = if q[j] < lo[j] {
-                lo[j] - q[j]
-            } else if q[j] > hi[j] {
-                hi[j] - q[j]
-            } else {
-                0.0
-            };
+            let t = gap(q[j], lo[j], hi[j]);
             acc += t * t;
         }
         acc
+    }
+
+    fn lower_bound(&self, node: usize, q: &[f64]) -> f64 {
+        self.box_sum(node, q, |q, lo, hi| {
+            if q < lo {
+                lo - q
+            } else if q > hi {
+                hi - q
+            } else {
+                0.0
+            }
+        })
     }
 
     /// Upper bound on the computed squared distance from q to any record of `node`: the
@@ -233,17 +232,7 @@ impl<'a> KdRemaining<'a> {
     }
 
     fn box_upper_bound(&self, node: usize, q: &[f64]) -> f64 {
-        let d = self.d;
-        let (lo, hi) = (
-            &self.lo[node * d..(node + 1) * d],
-            &self.hi[node * d..(node + 1) * d],
-        );
-        let mut acc = 0.0;
-        for j in 0..d {
-            let t = (lo[j] - q[j]).abs().max((hi[j] - q[j]).abs());
-            acc += t * t;
-        }
-        acc
+        self.box_sum(node, q, |q, lo, hi| (lo - q).abs().max((hi - q).abs()))
     }
 
     fn row(&self, s: usize) -> &[f64] {

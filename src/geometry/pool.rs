@@ -41,7 +41,7 @@ pub(crate) fn neumaier_add(sum: &mut f64, comp: &mut f64, v: f64) {
 
 /// Order by distance, then by record id (lowest first).
 #[inline]
-fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
+pub(super) fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
     match da.total_cmp(&db) {
         Ordering::Less => true,
         Ordering::Greater => false,

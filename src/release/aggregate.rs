@@ -283,14 +283,7 @@ pub fn released_values(inst: &Instance, labels: &[usize], agg: Aggregation) -> R
         return crate::labels::masked_values(inst, labels);
     }
     let d = inst.d;
-    if labels.len() != inst.n {
-        return Err(Error::Infeasible(format!(
-            "{} labels for {} records",
-            labels.len(),
-            inst.n
-        )));
-    }
-    let g = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let g = crate::partition::label_slots(inst, labels)?;
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
     for (i, &l) in labels.iter().enumerate() {
         members[l].push(i);

@@ -12,6 +12,7 @@
 //! plotters crate documentation.
 
 use super::style::{draw_marker, FigureStyle, Shape};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -44,6 +45,44 @@ pub(super) fn chart_on<'a, 'b>(
         b.caption(title, font(st.title_text()));
     }
     b
+}
+
+/// The chart of a figure with one row per label (gaps, spread): x over `x` with five ticks
+/// of `dec` decimals and the title `x_desc` when given, y over `y` with neither ticks nor
+/// grid lines (the caller writes the row labels in the `label_w` left of the plot).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn row_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    st: &FigureStyle,
+    title: &str,
+    label_w: u32,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    dec: usize,
+    x_desc: Option<&str>,
+) -> DrawResult<ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>> {
+    let mut chart = chart_on(area, st, title)
+        .margin(st.px(20))
+        .margin_right(st.px(50))
+        .x_label_area_size(st.px(130))
+        .y_label_area_size(label_w.min(st.width() / 2))
+        .build_cartesian_2d(x, y)?;
+    let ticks = |x: &f64| format!("{x:.dec$}");
+    let mut mesh = chart.configure_mesh();
+    if let Some(desc) = x_desc {
+        mesh.x_desc(desc);
+    }
+    mesh.label_style(font(st.text()))
+        .axis_desc_style(font(st.title_text()))
+        .x_label_formatter(&ticks)
+        .x_labels(5)
+        .y_labels(0)
+        .disable_y_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(BLACK.mix(0.12))
+        .axis_style(BLACK.stroke_width(st.px(2)))
+        .draw()?;
+    Ok(chart)
 }
 
 pub(super) fn font(size: f64) -> TextStyle<'static> {

@@ -33,10 +33,9 @@
 //!   opérationnelle. Cahiers du Centre d'Études de Recherche Opérationnelle 4, 5-36
 //!   (linearising products of binaries).
 
-use super::exact::ModelPartition;
-use super::{solve, solve_rescaled, Mip, MipRun, MipSolver};
-use crate::merge::canonical;
-use crate::sse::{partition_sse, sq_dist};
+use super::exact::{no_answer, solve_from_chunks, ModelPartition};
+use super::{solve, Mip, MipRun, MipSolver};
+use crate::sse::sq_dist;
 use crate::SolverError;
 use good_lp::{constraint, variable, Expression, ProblemVariables, Variable};
 
@@ -74,23 +73,12 @@ pub fn compact_partition(
         let mip = model(x, n, d, k, scale, start);
         variables = mip.vars.len();
         let out = solve(mip, solver, run)?;
-        let labels = assigned(&out.values, n, slots).ok_or_else(|| {
-            SolverError::backend(format!(
-                "the compact model: no assignment in the answer ({:?})",
-                out.status
-            ))
-        })?;
+        let labels = assigned(&out.values, n, slots)
+            .ok_or_else(|| no_answer("the compact model: no assignment", &out.status))?;
         Ok((labels, out.status))
     };
-    let start = crate::exact::setpart::chunk_labels(x, n, d, k);
-    let (labels, status) = solve_rescaled(x, d, start, run, solve_from)?;
-    let labels = canonical(&labels);
-    Ok(ModelPartition {
-        sse: partition_sse(x, d, &labels),
-        labels,
-        status,
-        variables,
-    })
+    let (labels, status) = solve_from_chunks(x, n, d, k, run, solve_from)?;
+    Ok(ModelPartition::of(x, d, labels, status, variables))
 }
 
 /// The model, started from `start` (a partition with sizes `k..=2k-1`); costs times

@@ -122,20 +122,53 @@ pub fn exact_set_partition(
             .collect();
         let out = solve_pool_mip(n, &columns, &costs, Some(&chosen), solver, run)?;
         let labels = picked_labels(n, &columns, &out.values).ok_or_else(|| {
-            SolverError::backend(format!(
-                "the exact set-partitioning model: no partition in the answer ({:?})",
-                out.status
-            ))
+            no_answer(
+                "the exact set-partitioning model: no partition",
+                &out.status,
+            )
         })?;
         Ok((labels, out.status))
     };
+    let (labels, status) = solve_from_chunks(x, n, d, k, run, solve_from)?;
+    Ok(ModelPartition::of(x, d, labels, status, columns.len()))
+}
+
+impl ModelPartition {
+    /// The answer `labels` (canonical) with its SSE, the solve's `status` and the model's
+    /// `variables`.
+    pub(super) fn of(
+        x: &[f64],
+        d: usize,
+        labels: Vec<usize>,
+        status: MipStatus,
+        variables: usize,
+    ) -> Self {
+        ModelPartition {
+            sse: partition_sse(x, d, &labels),
+            labels,
+            status,
+            variables,
+        }
+    }
+}
+
+/// [`solve_rescaled`] from the chunk partition ([`crate::exact::setpart::chunk_labels`]),
+/// the answer's labels made canonical.
+pub(super) fn solve_from_chunks(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    run: &MipRun,
+    solve_from: impl FnMut(&[usize], f64, &MipRun) -> Result<(Vec<usize>, MipStatus), SolverError>,
+) -> Result<(Vec<usize>, MipStatus), SolverError> {
     let start = crate::exact::setpart::chunk_labels(x, n, d, k);
     let (labels, status) = solve_rescaled(x, d, start, run, solve_from)?;
-    let labels = canonical(&labels);
-    Ok(ModelPartition {
-        sse: partition_sse(x, d, &labels),
-        labels,
-        status,
-        variables: columns.len(),
-    })
+    Ok((canonical(&labels), status))
+}
+
+/// The error for an answer without a partition: `what` ("the ... model: no ...") and the
+/// solver's status.
+pub(super) fn no_answer(what: &str, status: &MipStatus) -> SolverError {
+    SolverError::backend(format!("{what} in the answer ({status:?})"))
 }

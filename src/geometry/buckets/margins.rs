@@ -13,8 +13,8 @@
 //! Higham, N. J. (2002). Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM
 //! (error bounds of floating-point sums and square roots, Ch. 2-3), as applied in P16.
 
+pub(super) use super::super::pool::closer;
 use super::super::remaining::sq_dist_as_scan;
-use std::cmp::Ordering;
 
 /// Relative margin on radii from computed squared distances (P16 (g)).
 const SLACK: f64 = 1e-9;
@@ -50,15 +50,6 @@ pub(super) fn square_down(l: f64) -> f64 {
         f64::NEG_INFINITY
     } else {
         l * l * (1.0 - SLACK) - TINY_SQ
-    }
-}
-
-#[inline]
-pub(super) fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
-    match da.total_cmp(&db) {
-        Ordering::Less => true,
-        Ordering::Greater => false,
-        Ordering::Equal => ia < ib,
     }
 }
 

@@ -19,7 +19,7 @@
 //! O(m d) per pass over m records with integer multiply-adds of 16 (AVX2) or 32 (AVX-512)
 //! lanes; O(m d) memory (2 or 1 bytes per value, d rounded up to even).
 
-use super::kernels::{block_range, max_of, min_of, BLOCK, CHUNK, PARALLEL_MIN};
+use super::kernels::{block_range, chunked_pass, max_of, min_of, BLOCK};
 use super::{Pass, MAX_MAGNITUDE};
 use crate::data::Instance;
 
@@ -224,21 +224,10 @@ impl<L: Level> Pass for Fixed<L> {
         let Some(q) = self.quantise(point) else {
             return false;
         };
-        let m = out.len();
         let (data, cap) = (&self.data[..], self.cap);
-        if m >= PARALLEL_MIN && crate::parallel::threads() > 1 {
-            use rayon::prelude::*;
-            const BLOCKS: usize = CHUNK / BLOCK;
-            crate::parallel::install(|| {
-                out.par_chunks_mut(CHUNK)
-                    .zip(lo.par_chunks_mut(BLOCKS))
-                    .zip(hi.par_chunks_mut(BLOCKS))
-                    .enumerate()
-                    .for_each(|(c, ((chunk, lo), hi))| {
-                        fixed_pass(data, cap, c * CHUNK, &q, chunk, lo, hi);
-                    })
-            });
-        } else {
+        if !chunked_pass(out, lo, hi, |start, chunk, lo, hi| {
+            fixed_pass(data, cap, start, &q, chunk, lo, hi)
+        }) {
             fixed_pass(data, cap, 0, &q, out, lo, hi);
         }
         true

@@ -56,27 +56,40 @@ pub(super) fn distances_f32(
     lo: &mut [f32],
     hi: &mut [f32],
 ) {
-    let m = out.len();
-    if m >= PARALLEL_MIN && crate::parallel::threads() > 1 {
-        use rayon::prelude::*;
-        const BLOCKS: usize = CHUNK / BLOCK;
-        crate::parallel::install(|| {
-            out.par_chunks_mut(CHUNK)
-                .zip(lo.par_chunks_mut(BLOCKS))
-                .zip(hi.par_chunks_mut(BLOCKS))
-                .enumerate()
-                .for_each(|(c, ((chunk, lo), hi))| {
-                    let start = c * CHUNK;
-                    let part: Vec<&[f32]> = cols
-                        .iter()
-                        .map(|col| &col[start..start + chunk.len()])
-                        .collect();
-                    distances_f32_serial(&part, q, chunk, lo, hi);
-                })
-        });
-    } else {
+    if !chunked_pass(out, lo, hi, |start, chunk, lo, hi| {
+        let part: Vec<&[f32]> = cols
+            .iter()
+            .map(|col| &col[start..start + chunk.len()])
+            .collect();
+        distances_f32_serial(&part, q, chunk, lo, hi);
+    }) {
         distances_f32_serial(cols, q, out, lo, hi);
     }
+}
+
+/// For a large pass with more than one thread: `chunk_pass(start, values, lo, hi)` on the
+/// fixed chunks of [`CHUNK`] positions (from `start`) of `out` and their blocks' slots of
+/// `lo` and `hi`, in parallel, each value written by one thread; true when it ran. False
+/// (nothing done) for a small pass or one thread: the caller runs the pass serially.
+pub(super) fn chunked_pass<T: Send>(
+    out: &mut [T],
+    lo: &mut [T],
+    hi: &mut [T],
+    chunk_pass: impl Fn(usize, &mut [T], &mut [T], &mut [T]) + Sync,
+) -> bool {
+    if out.len() < PARALLEL_MIN || crate::parallel::threads() <= 1 {
+        return false;
+    }
+    use rayon::prelude::*;
+    const BLOCKS: usize = CHUNK / BLOCK;
+    crate::parallel::install(|| {
+        out.par_chunks_mut(CHUNK)
+            .zip(lo.par_chunks_mut(BLOCKS))
+            .zip(hi.par_chunks_mut(BLOCKS))
+            .enumerate()
+            .for_each(|(c, ((chunk, lo), hi))| chunk_pass(c * CHUNK, chunk, lo, hi))
+    });
+    true
 }
 
 pub(super) fn distances_f32_serial<C: AsRef<[f32]>>(
@@ -211,35 +224,31 @@ impl Key for i32 {
 /// Smallest value (the values are never NaN).
 #[inline(always)]
 pub fn min_of<T: Key>(v: &[T]) -> T {
-    let mut lanes = [T::HIGHEST; 16];
-    let chunks = v.chunks_exact(16);
-    let tail = chunks.remainder();
-    for ch in chunks {
-        for (l, &x) in lanes.iter_mut().zip(ch) {
-            *l = if x < *l { x } else { *l };
-        }
-    }
-    lanes
-        .iter()
-        .chain(tail)
-        .fold(T::HIGHEST, |a, &b| if b < a { b } else { a })
+    extreme_of(v, T::HIGHEST, |x, y| x < y)
 }
 
 /// Largest value (the values are never NaN).
 #[inline(always)]
 pub fn max_of<T: Key>(v: &[T]) -> T {
-    let mut lanes = [T::LOWEST; 16];
+    extreme_of(v, T::LOWEST, |x, y| x > y)
+}
+
+/// The value of `v` that `beats` every other (`start` when `v` is empty), kept in 16 lanes
+/// so that the compiler vectorises the scan.
+#[inline(always)]
+fn extreme_of<T: Key>(v: &[T], start: T, beats: impl Fn(T, T) -> bool) -> T {
+    let mut lanes = [start; 16];
     let chunks = v.chunks_exact(16);
     let tail = chunks.remainder();
     for ch in chunks {
         for (l, &x) in lanes.iter_mut().zip(ch) {
-            *l = if x > *l { x } else { *l };
+            *l = if beats(x, *l) { x } else { *l };
         }
     }
     lanes
         .iter()
         .chain(tail)
-        .fold(T::LOWEST, |a, &b| if b > a { b } else { a })
+        .fold(start, |a, &b| if beats(b, a) { b } else { a })
 }
 
 /// The k-th smallest value counted with multiplicity (1 <= k <= len; never NaN).

@@ -88,24 +88,8 @@ pub(super) fn gaps_svg(
         root.fill(&WHITE)?;
         let (top, bottom, cols) = with_legend(&root, &names, st);
         let total = slots as f64 + rows.len() as f64 * 0.8;
-        let mut chart = chart_on(&top, st, "Gap of the best run to the bound")
-            .margin(st.px(20))
-            .margin_right(st.px(50))
-            .x_label_area_size(st.px(130))
-            .y_label_area_size(label_w.min(st.width() / 2))
-            .build_cartesian_2d(x0..x1, 0.0..total)?;
-        chart
-            .configure_mesh()
-            .label_style(font(st.text()))
-            .axis_desc_style(font(st.title_text()))
-            .x_label_formatter(&|x| format!("{x:.dec$}"))
-            .x_labels(5)
-            .y_labels(0)
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(st.px(2)))
-            .draw()?;
+        let title = "Gap of the best run to the bound";
+        let mut chart = row_chart(&top, st, title, label_w, x0..x1, 0.0..total, dec, None)?;
         // The axis title centred on the figure, not on the plot: the case labels take the
         // left of a column and a title centred on the rest would run past the right edge.
         let (tw, th) = top.dim_in_pixel();

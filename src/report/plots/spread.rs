@@ -87,25 +87,9 @@ pub fn spread_svg(
     {
         let root = SVGBackend::with_string(&mut svg, (st.width(), height)).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = chart_on(&root, st, title)
-            .margin(st.px(20))
-            .margin_right(st.px(50))
-            .x_label_area_size(st.px(130))
-            .y_label_area_size(label_w.min(st.width() / 2))
-            .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))?;
-        chart
-            .configure_mesh()
-            .x_desc("final IL over seeds (%)")
-            .label_style(font(st.text()))
-            .axis_desc_style(font(st.title_text()))
-            .x_label_formatter(&|x| format!("{x:.dec$}"))
-            .x_labels(5)
-            .y_labels(0)
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(BLACK.mix(0.12))
-            .axis_style(BLACK.stroke_width(st.px(2)))
-            .draw()?;
+        let rows_y = -0.5..(n as f64 - 0.5);
+        let x_desc = Some("final IL over seeds (%)");
+        let mut chart = row_chart(&root, st, title, label_w, x0..x1, rows_y, dec, x_desc)?;
         let w = st.line();
         for (row, (i, ils)) in rows.iter().enumerate() {
             // First pipeline at the top.

@@ -72,17 +72,23 @@ impl crate::params::Params for AnnealingParams {
         ("end_ratio", "under a budget the temperature falls geometrically to this fraction of its start at the budget's end; without one the run starts at this fraction (default 0.01)"),
     ];
     fn check(&self) -> Result<(), String> {
-        if !(self.temperature >= 0.0 && self.temperature.is_finite()) {
-            return Err("temperature must be finite and >= 0".into());
-        }
-        if !(self.end_ratio > 0.0 && self.end_ratio <= 1.0) {
-            return Err("end_ratio must be in (0, 1]".into());
-        }
-        if !(self.cooling > 0.0 && self.cooling <= 1.0) {
-            return Err("cooling must be in (0, 1]".into());
-        }
-        Ok(())
+        check_schedule(self.temperature, self.end_ratio, self.cooling)
     }
+}
+
+/// The checks of an annealing schedule: a finite temperature of at least 0, `end_ratio` and
+/// `cooling` in (0, 1] (ILS checks its own schedule keys with it).
+pub fn check_schedule(temperature: f64, end_ratio: f64, cooling: f64) -> Result<(), String> {
+    if !(temperature >= 0.0 && temperature.is_finite()) {
+        return Err("temperature must be finite and >= 0".into());
+    }
+    if !(end_ratio > 0.0 && end_ratio <= 1.0) {
+        return Err("end_ratio must be in (0, 1]".into());
+    }
+    if !(cooling > 0.0 && cooling <= 1.0) {
+        return Err("cooling must be in (0, 1]".into());
+    }
+    Ok(())
 }
 
 /// Metropolis acceptance with a budget-driven geometric schedule (ILS).

@@ -226,15 +226,11 @@ impl IlsParams {
         if !(0.0..=1.0).contains(&self.dissolve_rate) {
             return Err("dissolve_rate must be in [0, 1]".into());
         }
-        if !(self.temperature >= 0.0 && self.temperature.is_finite()) {
-            return Err("temperature must be finite and >= 0".into());
-        }
-        if !(self.end_ratio > 0.0 && self.end_ratio <= 1.0) {
-            return Err("end_ratio must be in (0, 1]".into());
-        }
-        if !(self.cooling > 0.0 && self.cooling <= 1.0) {
-            return Err("cooling must be in (0, 1]".into());
-        }
+        crate::search::accept::metropolis::check_schedule(
+            self.temperature,
+            self.end_ratio,
+            self.cooling,
+        )?;
         if self.stall == 0 {
             return Err("stall must be at least 1".into());
         }

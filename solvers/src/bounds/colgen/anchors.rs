@@ -96,13 +96,31 @@ pub fn anchored_sizes_lagrangian(
         return f64::NEG_INFINITY;
     }
     let eps = rc_margin(geo, y, d, cuts);
-    // dp[s]: least computed sum over anchors taken so far with sizes summing to s.
+    let dp = size_knapsack(n, k, w, per_size, |v| v.max(floor_rc).min(0.0) - eps);
+    let least = dp.iter().copied().fold(0.0, f64::min);
+    // A path holds at most g = floor(n/k) nonpositive terms, summed recursively: see P20 for
+    // the margin (summation error and the rounding of each term, relative to |least|).
+    let g = (n / k) as f64;
+    let low = least - 4.0 * (g + 2.0) * UNIT_ROUNDOFF * least.abs();
+    rounded_with_cuts(y, cuts, 1, low.min(0.0), 0.0)
+}
+
+/// The multiple-choice knapsack over the anchors (rows of `w` per-size values of
+/// `per_size`, sizes `k..k + w`): `dp[s]` the least computed sum of `term(value)` over
+/// distinct anchors, one size each, with sizes summing to `s` (infinite when none do).
+pub(super) fn size_knapsack(
+    n: usize,
+    k: usize,
+    w: usize,
+    per_size: &[f64],
+    mut term: impl FnMut(f64) -> f64,
+) -> Vec<f64> {
     let mut dp = vec![f64::INFINITY; n + 1];
     dp[0] = 0.0;
     let mut terms = vec![0.0; w];
     for row in per_size.chunks(w) {
         for (t, &v) in terms.iter_mut().zip(row) {
-            *t = v.max(floor_rc).min(0.0) - eps;
+            *t = term(v);
         }
         // Descending totals: dp[s - m] still holds the value without this anchor.
         for total in (k..=n).rev() {
@@ -120,12 +138,7 @@ pub fn anchored_sizes_lagrangian(
             dp[total] = best;
         }
     }
-    let least = dp.iter().copied().fold(0.0, f64::min);
-    // A path holds at most g = floor(n/k) nonpositive terms, summed recursively: see P20 for
-    // the margin (summation error and the rounding of each term, relative to |least|).
-    let g = (n / k) as f64;
-    let low = least - 4.0 * (g + 2.0) * UNIT_ROUNDOFF * least.abs();
-    rounded_with_cuts(y, cuts, 1, low.min(0.0), 0.0)
+    dp
 }
 
 /// The larger of [`anchored_lagrangian`] (per-anchor minima over the sizes, the

@@ -22,6 +22,7 @@
 //! Multiple-choice knapsack by dynamic programming over the total (Kellerer, Pferschy and
 //! Pisinger 2004, ch. 11); the decomposition by medoid is this project's (proofs/P20).
 
+use super::anchors::size_knapsack;
 use super::cuts::CutDuals;
 use super::pricing::Geometry;
 use super::rc_margin;
@@ -46,31 +47,12 @@ pub fn signed_sizes_lagrangian(
         return f64::NEG_INFINITY;
     }
     let eps = rc_margin(geo, y, d, &CutDuals::none());
-    let mut dp = vec![f64::INFINITY; n + 1];
-    dp[0] = 0.0;
-    let mut terms = vec![0.0; w];
     let mut largest = 0.0f64;
-    for row in per_size.chunks(w) {
-        for (t, &v) in terms.iter_mut().zip(row) {
-            *t = v.max(floor_rc) - eps;
-            largest = largest.max(t.abs());
-        }
-        // Descending totals: dp[s - m] still holds the value without this anchor.
-        for total in (k..=n).rev() {
-            let mut best = dp[total];
-            for (j, &t) in terms.iter().enumerate() {
-                let m = k + j;
-                if m > total {
-                    break;
-                }
-                let cand = dp[total - m] + t;
-                if cand < best {
-                    best = cand;
-                }
-            }
-            dp[total] = best;
-        }
-    }
+    let dp = size_knapsack(n, k, w, per_size, |v| {
+        let t = v.max(floor_rc) - eps;
+        largest = largest.max(t.abs());
+        t
+    });
     let least = dp[n];
     if !least.is_finite() || !largest.is_finite() {
         return f64::NEG_INFINITY;
