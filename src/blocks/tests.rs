@@ -1,4 +1,100 @@
 use super::*;
+use crate::parts::{solve_split, SplitOutcome, UnitSolver};
+
+/// How [`mdav_in_blocks`] cuts and repairs.
+#[derive(Clone, Copy)]
+struct BlockRun {
+    k: usize,
+    block: usize,
+    cut: CutRule,
+    repair: RepairMode,
+    tuning: RepairTuning,
+    /// A pool of this many threads, or None for the global pool.
+    threads: Option<usize>,
+}
+
+impl BlockRun {
+    /// Blocks of about `block` records cut by `cut`, repaired by `repair` with the default
+    /// tuning, on the global pool.
+    fn new(k: usize, block: usize, cut: CutRule, repair: RepairMode) -> BlockRun {
+        let (tuning, threads) = (RepairTuning::default(), None);
+        BlockRun {
+            k,
+            block,
+            cut,
+            repair,
+            tuning,
+            threads,
+        }
+    }
+
+    fn on_threads(self, threads: usize) -> BlockRun {
+        BlockRun {
+            threads: Some(threads),
+            ..self
+        }
+    }
+
+    fn tuned(self, tuning: RepairTuning) -> BlockRun {
+        BlockRun { tuning, ..self }
+    }
+}
+
+/// MDAV (seed 0, no limits) in blocks of about `run.block` records of `inst`.
+fn mdav_in_blocks(inst: &Instance, run: BlockRun) -> SplitOutcome {
+    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let solver = UnitSolver {
+        inst,
+        pipeline: &pipeline,
+        k: run.k,
+        seed: 0,
+        time_limit: None,
+        max_steps: None,
+        interrupt: &never,
+        repair: run.repair,
+        cut: run.cut,
+        tuning: run.tuning,
+    };
+    let solve = || solve_split(&solver, None, Some(run.block), None);
+    match run.threads {
+        None => solve(),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(solve)
+        }
+    }
+    .unwrap()
+}
+
+/// `groups` hold each of the `n` rows once, in groups of at least `k` (`what` names the run).
+fn assert_groups_partition(groups: &[Vec<usize>], n: usize, k: usize, what: &str) {
+    let mut rows: Vec<usize> = groups.concat();
+    rows.sort_unstable();
+    assert_eq!(rows, (0..n).collect::<Vec<_>>(), "{what}");
+    assert!(groups.iter().all(|m| m.len() >= k), "{what}");
+}
+
+/// The SSE of `groups` of `inst`'s records.
+fn groups_sse(inst: &Instance, groups: &[Vec<usize>]) -> f64 {
+    groups
+        .iter()
+        .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
+        .sum()
+}
+
+/// The blocks of `s` hold each of the `n` rows once, every block of a size in `sizes`.
+fn assert_blocks_cover_every_row_once(s: &Split, n: usize, sizes: std::ops::RangeInclusive<usize>) {
+    let mut all: Vec<usize> = s.blocks.iter().flatten().copied().collect();
+    all.sort_unstable();
+    assert_eq!(all, (0..n).collect::<Vec<_>>());
+    for b in &s.blocks {
+        assert!(sizes.contains(&b.len()), "block of {}", b.len());
+    }
+}
 
 #[test]
 fn blocks_cover_every_row_once_with_about_the_asked_size() {
@@ -7,12 +103,7 @@ fn blocks_cover_every_row_once_with_about_the_asked_size() {
     let s = split(&inst, (0..inst.n).collect(), 100);
     assert_eq!(s.blocks.len(), 10);
     assert_eq!(s.cuts.len(), 9);
-    let mut all: Vec<usize> = s.blocks.iter().flatten().copied().collect();
-    all.sort_unstable();
-    assert_eq!(all, (0..inst.n).collect::<Vec<_>>());
-    for b in &s.blocks {
-        assert!((95..=106).contains(&b.len()), "block of {}", b.len());
-    }
+    assert_blocks_cover_every_row_once(&s, inst.n, 95..=106);
     // Each cut separates its blocks: left ones at or below the value, right ones above.
     for cut in &s.cuts {
         let r = cut.blocks.clone();
@@ -29,36 +120,14 @@ fn blocks_cover_every_row_once_with_about_the_asked_size() {
 
 #[test]
 fn every_repair_mode_keeps_a_partition_and_never_raises_the_sse() {
-    use crate::parts::{solve_split, UnitSolver};
     let inst =
         crate::data::load("gauss:n=3000,d=3,clusters=4,seed=7", &Default::default()).unwrap();
-    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
-    let never = std::sync::atomic::AtomicBool::new(false);
     let sse_of = |repair: RepairMode| {
-        let solver = UnitSolver {
-            inst: &inst,
-            pipeline: &pipeline,
-            k: 3,
-            seed: 0,
-            time_limit: None,
-            max_steps: None,
-            interrupt: &never,
-            repair,
-            cut: CutRule::Kd,
-            tuning: Default::default(),
-        };
-        let out = solve_split(&solver, None, Some(500), None).unwrap();
-        let mut rows: Vec<usize> = out.groups.concat();
-        rows.sort_unstable();
-        assert_eq!(rows, (0..inst.n).collect::<Vec<_>>(), "{repair:?}");
-        assert!(out.groups.iter().all(|m| m.len() >= 3), "{repair:?}");
+        let out = mdav_in_blocks(&inst, BlockRun::new(3, 500, CutRule::Kd, repair));
+        assert_groups_partition(&out.groups, inst.n, 3, &format!("{repair:?}"));
         let r = &out.repair[0];
         assert_eq!(r.mode, repair);
-        let sse: f64 = out
-            .groups
-            .iter()
-            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
-            .sum();
+        let sse = groups_sse(&inst, &out.groups);
         (sse, r.improved, r.sse_before)
     };
     let (none, improved, before) = sse_of(RepairMode::None);
@@ -154,12 +223,7 @@ fn valley_blocks_cover_every_row_once_and_each_cut_separates_its_blocks() {
     let s = split_by(&inst, (0..inst.n).collect(), 300, CutRule::Valley);
     assert_eq!(s.blocks.len(), block_count(inst.n, 300));
     assert_eq!(s.cuts.len(), s.blocks.len() - 1);
-    let mut all: Vec<usize> = s.blocks.iter().flatten().copied().collect();
-    all.sort_unstable();
-    assert_eq!(all, (0..inst.n).collect::<Vec<_>>());
-    for b in &s.blocks {
-        assert!((150..=600).contains(&b.len()), "block of {}", b.len());
-    }
+    assert_blocks_cover_every_row_once(&s, inst.n, 150..=600);
     for cut in &s.cuts {
         let Normal::Unit(u) = &cut.normal else {
             panic!("a valley cut along an axis on data that do not coincide")
@@ -215,56 +279,20 @@ fn a_valley_cut_falls_between_two_clusters_where_the_kd_cut_splits_one() {
     let kd = split(&inst, (0..1000).collect(), 500);
     assert_eq!((kd.blocks[0].len(), kd.blocks[1].len()), (500, 500));
     // And the blocks' MDAV is better with the valley cut (nothing to repair there).
-    use crate::parts::{solve_split, UnitSolver};
-    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
-    let never = std::sync::atomic::AtomicBool::new(false);
     let sse_of = |cut: CutRule| {
-        let solver = UnitSolver {
-            inst: &inst,
-            pipeline: &pipeline,
-            k: 3,
-            seed: 0,
-            time_limit: None,
-            max_steps: None,
-            interrupt: &never,
-            repair: RepairMode::None,
-            cut,
-            tuning: Default::default(),
-        };
-        let g = solve_split(&solver, None, Some(500), None).unwrap().groups;
-        g.iter()
-            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
-            .sum::<f64>()
+        let run = BlockRun::new(3, 500, cut, RepairMode::None);
+        groups_sse(&inst, &mdav_in_blocks(&inst, run).groups)
     };
     assert!(sse_of(CutRule::Valley) < sse_of(CutRule::Kd));
 }
 
 #[test]
 fn valley_blocks_and_their_repair_do_not_depend_on_the_thread_count() {
-    use crate::parts::{solve_split, UnitSolver};
     let inst =
         crate::data::load("gauss:n=6000,d=5,clusters=4,seed=13", &Default::default()).unwrap();
-    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
-    let never = std::sync::atomic::AtomicBool::new(false);
     let run = |threads: usize, repair: RepairMode| {
-        let solver = UnitSolver {
-            inst: &inst,
-            pipeline: &pipeline,
-            k: 4,
-            seed: 0,
-            time_limit: None,
-            max_steps: None,
-            interrupt: &never,
-            repair,
-            cut: CutRule::Valley,
-            tuning: Default::default(),
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| solve_split(&solver, None, Some(400), None))
-            .unwrap()
+        let run = BlockRun::new(4, 400, CutRule::Valley, repair).on_threads(threads);
+        mdav_in_blocks(&inst, run)
     };
     let none = run(1, RepairMode::None);
     let one = run(1, RepairMode::Descent);
@@ -272,47 +300,21 @@ fn valley_blocks_and_their_repair_do_not_depend_on_the_thread_count() {
     assert_eq!(one.groups, two.groups);
     let r = &one.repair[0];
     assert!(r.improved > 0 && r.sse_after < r.sse_before, "{r:?}");
-    let sse = |g: &[Vec<usize>]| -> f64 {
-        g.iter()
-            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
-            .sum()
-    };
+    let sse = |g: &[Vec<usize>]| groups_sse(&inst, g);
     assert_eq!(sse(&none.groups).to_bits(), r.sse_before.to_bits());
     assert!(sse(&one.groups) <= sse(&none.groups));
-    let mut rows: Vec<usize> = one.groups.concat();
-    rows.sort_unstable();
-    assert_eq!(rows, (0..inst.n).collect::<Vec<_>>());
-    assert!(one.groups.iter().all(|m| m.len() >= 4));
+    assert_groups_partition(&one.groups, inst.n, 4, "descent");
 }
 
 #[test]
 fn a_wider_strip_with_approximate_lists_pools_more_and_does_not_depend_on_threads() {
-    use crate::parts::{solve_split, UnitSolver};
     // Two blocks of 10 000 in d = 10: the one pool passes the 4 096 records from which
     // descent's `approx` builds approximate lists.
     let inst =
         crate::data::load("gauss:n=20000,d=10,clusters=4,seed=17", &Default::default()).unwrap();
-    let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
-    let never = std::sync::atomic::AtomicBool::new(false);
     let run = |threads: usize, repair: RepairMode, tuning: RepairTuning| {
-        let solver = UnitSolver {
-            inst: &inst,
-            pipeline: &pipeline,
-            k: 5,
-            seed: 0,
-            time_limit: None,
-            max_steps: None,
-            interrupt: &never,
-            repair,
-            cut: CutRule::Valley,
-            tuning,
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| solve_split(&solver, None, Some(10000), None))
-            .unwrap()
+        let run = BlockRun::new(5, 10000, CutRule::Valley, repair);
+        mdav_in_blocks(&inst, run.tuned(tuning).on_threads(threads))
     };
     let wide = RepairTuning {
         slab: Some(0.65),
@@ -347,20 +349,13 @@ fn a_wider_strip_with_approximate_lists_pools_more_and_does_not_depend_on_thread
     let exact = run(2, RepairMode::Descent, exact);
     assert_eq!(exact.repair[0].pooled_records, r.pooled_records);
     assert_ne!(exact.groups, one.groups);
-    let sse = |g: &[Vec<usize>]| -> f64 {
-        g.iter()
-            .map(|m| microagg_solvers::sse::group_sse(&inst.z, inst.d, m))
-            .sum()
-    };
+    let sse = |g: &[Vec<usize>]| groups_sse(&inst, g);
     assert_eq!(sse(&none.groups).to_bits(), r.sse_before.to_bits());
     assert!(
         r.improved > 0 && sse(&one.groups) < sse(&none.groups),
         "{r:?}"
     );
-    let mut rows: Vec<usize> = one.groups.concat();
-    rows.sort_unstable();
-    assert_eq!(rows, (0..inst.n).collect::<Vec<_>>());
-    assert!(one.groups.iter().all(|m| m.len() >= 5));
+    assert_groups_partition(&one.groups, inst.n, 5, "descent");
 }
 
 #[test]

@@ -11,6 +11,7 @@ use microagg::bound::bnp_guard::{should_stop, GUARD_CHECKPOINT};
 use microagg::bound::local_route::{self, LocalRouteOptions};
 use microagg::bound::presets;
 use microagg::bound::registry::BoundRun;
+use microagg::data::Instance;
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
@@ -23,6 +24,20 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// `route` on a bound run of `inst` with no start, no progress shown and no interrupt.
+fn quiet_run<T>(inst: &Instance, k: usize, route: impl FnOnce(&mut BoundRun) -> T) -> T {
+    let never = AtomicBool::new(false);
+    let mut run = BoundRun {
+        inst,
+        k,
+        start: None,
+        show: microagg::progress::Show::Never,
+        interrupt: &never,
+        report: &mut |_| {},
+    };
+    route(&mut run)
+}
 
 /// Rows of an adversarial family (`case % 7`): the six shared ones, and collinear points.
 fn rows(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
@@ -185,7 +200,6 @@ fn local_route_beats_nn_on_uniform_data_with_small_blocks() {
 #[test]
 fn auto_is_between_nn_and_the_optimum_on_every_route() {
     let mut rng = ChaCha8Rng::seed_from_u64(50_3);
-    let never = AtomicBool::new(false);
     let mut routes = Vec::new();
     for case in 0..10 {
         let (n, k) = if case % 5 == 4 {
@@ -202,15 +216,7 @@ fn auto_is_between_nn_and_the_optimum_on_every_route() {
         // Cases 0, 1 take the local route (limit lowered to 5 records).
         let local_from = if case < 2 { 5 } else { 8000 };
         let seconds = if case == 2 { 1.0 } else { 4.0 };
-        let mut run = BoundRun {
-            inst: &inst,
-            k,
-            start: None,
-            show: microagg::progress::Show::Never,
-            interrupt: &never,
-            report: &mut |_| {},
-        };
-        let a = auto_bound(&mut run, seconds, local_from).unwrap();
+        let a = quiet_run(&inst, k, |run| auto_bound(run, seconds, local_from)).unwrap();
         assert_eq!(a.route, choose_route(n, k, seconds, local_from));
         routes.push(a.route);
         assert!(
@@ -252,18 +258,9 @@ fn the_local_route_ends_within_its_time_limit() {
         })
         .collect();
     let inst = from_rows(&raw);
-    let never = AtomicBool::new(false);
-    let mut run = BoundRun {
-        inst: &inst,
-        k,
-        start: None,
-        show: microagg::progress::Show::Never,
-        interrupt: &never,
-        report: &mut |_| {},
-    };
     let seconds = 10.0;
     let t = Instant::now();
-    let a = auto_bound(&mut run, seconds, 8000).unwrap();
+    let a = quiet_run(&inst, k, |run| auto_bound(run, seconds, 8000)).unwrap();
     let took = t.elapsed().as_secs_f64();
     assert_eq!(a.route, Route::Local);
     assert!(
@@ -294,16 +291,7 @@ fn the_bnp_route_runs_bnp_with_its_documented_cut_settings() {
         .map(|_| (0..d).map(|_| rng.random_range(0.0..10.0)).collect())
         .collect();
     let inst = from_rows(&raw);
-    let never = AtomicBool::new(false);
-    let mut run = BoundRun {
-        inst: &inst,
-        k,
-        start: None,
-        show: microagg::progress::Show::Never,
-        interrupt: &never,
-        report: &mut |_| {},
-    };
-    let a = auto_bound(&mut run, 5.0, 8000).unwrap();
+    let a = quiet_run(&inst, k, |run| auto_bound(run, 5.0, 8000)).unwrap();
     assert_eq!(a.route, Route::Bnp);
     let given = &a.details["inner_params"];
     let preset = presets::find(SMALL_K_PRESET).unwrap();
@@ -337,17 +325,8 @@ fn the_bnp_guard_fires_only_when_bnp_has_nothing_above_nn_at_its_checkpoint() {
     let inst = from_rows(&raw);
     let opt = brute_force_optimum(&inst.z, n, d, k);
     let nn = nn_bound(&inst.z, n, d, k).unwrap().lower_bound;
-    let never = AtomicBool::new(false);
     for (checkpoint, fires) in [(0.0, true), (2.0, false)] {
-        let mut run = BoundRun {
-            inst: &inst,
-            k,
-            start: None,
-            show: microagg::progress::Show::Never,
-            interrupt: &never,
-            report: &mut |_| {},
-        };
-        let a = auto_bound_with(&mut run, 4.0, 8000, checkpoint).unwrap();
+        let a = quiet_run(&inst, k, |run| auto_bound_with(run, 4.0, 8000, checkpoint)).unwrap();
         assert_eq!(a.route, Route::Bnp);
         let guard = &a.details["guard"];
         assert_eq!(guard["fired"], fires, "checkpoint {checkpoint}: {guard}");

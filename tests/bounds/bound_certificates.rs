@@ -18,6 +18,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
+/// `verify-bound` of `cert` exits with `code` and its output passes `says`.
+fn assert_verify(data: &str, k: &str, cert: &Path, code: i32, says: impl Fn(&str) -> bool) {
+    let (got, text) = verify_exit(data, k, cert);
+    assert_eq!(got, Some(code), "{text}");
+    assert!(says(&text), "{text}");
+}
+
 fn verify_exit(data: &str, k: &str, cert: &Path) -> (Option<i32>, String) {
     let out = cli(&[
         "verify-bound",
@@ -39,34 +46,28 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
     let dir = tempfile::tempdir().unwrap();
     let spec = "gauss:n=60,d=2,clusters=12,seed=7";
     let cert = dir.path().join("c.json");
-    cli_ok(&[
-        "bound",
-        "--data",
+    cli_ok(&common::bound_args(
         spec,
-        "--k",
         "3",
-        "--method",
         "colgen",
-        "--time-limit",
-        "20",
-        "--certificate",
-        cert.to_str().unwrap(),
-    ]);
+        &[
+            "--time-limit",
+            "20",
+            "--certificate",
+            cert.to_str().unwrap(),
+        ],
+    ));
     let c = BoundCertificate::read(&cert).unwrap();
     assert_eq!((c.n, c.d, c.k), (60, 2, 3));
     assert!(c.lower_bound > 0.0);
-    let (code, text) = verify_exit(spec, "3", &cert);
-    assert_eq!(code, Some(0), "{text}");
-    assert!(text.starts_with("valid"), "{text}");
+    assert_verify(spec, "3", &cert, 0, |t| t.starts_with("valid"));
 
     // One dual raised by a visible amount: the claim no longer holds.
     let mut bad = c.clone();
     bad.duals[7] += 0.05 * c.lower_bound / c.n as f64 + 1e-3;
     let tampered = dir.path().join("dual.json");
     bad.write(&tampered).unwrap();
-    let (code, text) = verify_exit(spec, "3", &tampered);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(text.starts_with("INVALID"), "{text}");
+    assert_verify(spec, "3", &tampered, 1, |t| t.starts_with("INVALID"));
 
     // The claim raised by one part in a million.
     let mut bad = c.clone();
@@ -75,18 +76,16 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
     assert_eq!(verify_exit(spec, "3", &tampered).0, Some(1));
 
     // Other k, other data: errors, not verdicts.
-    let (code, text) = verify_exit(spec, "4", &cert);
-    assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("certificate is for k = 3"), "{text}");
-    let (code, text) = verify_exit("gauss:n=60,d=2,clusters=12,seed=8", "3", &cert);
-    assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("sha256"), "{text}");
+    assert_verify(spec, "4", &cert, 2, |t| {
+        t.contains("certificate is for k = 3")
+    });
+    assert_verify("gauss:n=60,d=2,clusters=12,seed=8", "3", &cert, 2, |t| {
+        t.contains("sha256")
+    });
 
     // A broken file names itself.
     std::fs::write(&tampered, "{\"format\": 3}").unwrap();
-    let (code, text) = verify_exit(spec, "3", &tampered);
-    assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("dual.json"), "{text}");
+    assert_verify(spec, "3", &tampered, 2, |t| t.contains("dual.json"));
 
     // Only colgen writes certificates; a missing folder is refused before the run.
     let out = cli(&[
@@ -99,17 +98,12 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
         "c.json",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    let out = cli(&[
-        "bound",
-        "--data",
+    let out = cli(&common::bound_args(
         spec,
-        "--k",
         "3",
-        "--method",
         "colgen",
-        "--certificate",
-        "/nonexistent-folder/c.json",
-    ]);
+        &["--certificate", "/nonexistent-folder/c.json"],
+    ));
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -121,21 +115,19 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let run = |cuts: &str, file: &str| {
         let cert = dir.path().join(file);
         let cuts = format!("cuts={cuts}");
-        cli_ok(&[
-            "bound",
-            "--data",
+        cli_ok(&common::bound_args(
             spec,
-            "--k",
             "3",
-            "--method",
             "colgen",
-            "--time-limit",
-            "20",
-            "--param",
-            &cuts,
-            "--certificate",
-            cert.to_str().unwrap(),
-        ]);
+            &[
+                "--time-limit",
+                "20",
+                "--param",
+                &cuts,
+                "--certificate",
+                cert.to_str().unwrap(),
+            ],
+        ));
         (BoundCertificate::read(&cert).unwrap(), cert)
     };
     let (plain, _) = run("0", "plain.json");
@@ -170,9 +162,7 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
         c.lower_bound,
         plain.lower_bound
     );
-    let (code, text) = verify_exit(spec, "3", &cert);
-    assert_eq!(code, Some(0), "{text}");
-    assert!(text.starts_with("valid"), "{text}");
+    assert_verify(spec, "3", &cert, 0, |t| t.starts_with("valid"));
     // Without its cuts the duals do not prove the claim.
     let tampered = dir.path().join("t.json");
     let mut bad = c.clone();
@@ -185,9 +175,7 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let j = bad.cuts.iter().position(|cut| cut.dual < 0.0).unwrap();
     bad.cuts[j].dual = 1e-3;
     bad.write(&tampered).unwrap();
-    let (code, text) = verify_exit(spec, "3", &tampered);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(text.contains("positive dual"), "{text}");
+    assert_verify(spec, "3", &tampered, 1, |t| t.contains("positive dual"));
     // The claim raised by one part in a million.
     let mut bad = c.clone();
     bad.lower_bound *= 1.000001;
@@ -197,9 +185,9 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let mut bad = c.clone();
     bad.cuts[0].records = [1, 1, 2];
     bad.write(&tampered).unwrap();
-    let (code, text) = verify_exit(spec, "3", &tampered);
-    assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("three distinct records"), "{text}");
+    assert_verify(spec, "3", &tampered, 2, |t| {
+        t.contains("three distinct records")
+    });
     let mut bad = c.clone();
     bad.format = "microagg-bound-certificate/1".into();
     bad.write(&tampered).unwrap();
@@ -231,19 +219,17 @@ fn recomputed_bounds_never_exceed_the_brute_force_optimum() {
         write_rows_csv(&csv, &rows);
         let cert = dir.path().join(format!("r{case}.json"));
         let ks = k.to_string();
-        cli_ok(&[
-            "bound",
-            "--data",
+        cli_ok(&common::bound_args(
             csv.to_str().unwrap(),
-            "--k",
             &ks,
-            "--method",
             "colgen",
-            "--time-limit",
-            "10",
-            "--certificate",
-            cert.to_str().unwrap(),
-        ]);
+            &[
+                "--time-limit",
+                "10",
+                "--certificate",
+                cert.to_str().unwrap(),
+            ],
+        ));
         let c = BoundCertificate::read(&cert).unwrap();
         let inst = from_rows(&rows);
         let opt = brute_force_optimum(&inst.z, n, d, k);

@@ -15,7 +15,6 @@ use microagg_solvers::bounds::{colgen_bound, nn_bound, ColgenOptions};
 use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 
 /// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S), by enumerating bit masks,
 /// with the two-pass SSE (independent of the pairwise form the pricing uses).
@@ -39,12 +38,7 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             .map(|_| rng.random_range(-0.5..1.0) * scale)
             .collect();
         let truth = brute_force_min_rc(&x, n, d, k, &y);
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 100,
-            stop_after_columns: usize::MAX,
-        };
+        let budget = common::exact_budget(100, 60);
         let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (1.0 + truth.abs());
         assert!(ex.exact, "case {case}: an unlimited budget must finish");
@@ -216,12 +210,7 @@ fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
             }
         }
         let truth = brute_force_min_rc(&x, n, d, k, &y);
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 100,
-            stop_after_columns: usize::MAX,
-        };
+        let budget = common::exact_budget(100, 60);
         let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (truth.abs() + y.iter().map(|v| v.abs()).sum::<f64>());
         assert!(ex.exact, "case {case}");
@@ -249,17 +238,27 @@ fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
     assert!(negative >= 8, "only {negative} cases had a negative column");
 }
 
+/// A small clustered instance (n in 6..=10, d in 1..=2, k = 2 or 3 by `case`): (n, d, k, x,
+/// its brute-force optimum, the start of consecutive blocks of k, the last absorbing the rest).
+fn small_case(
+    rng: &mut ChaCha8Rng,
+    case: usize,
+) -> (usize, usize, usize, Vec<f64>, f64, Vec<usize>) {
+    let n = rng.random_range(6..=10);
+    let d = rng.random_range(1..=2);
+    let k = 2 + case % 2;
+    let x = clustered_rows(rng, n, d, 3.0);
+    let opt = brute_force_optimum(&x, n, d, k);
+    let blocks: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+    (n, d, k, x, opt, blocks)
+}
+
 /// Several start partitions seed the master; the bound stays below the brute-force optimum.
 #[test]
 fn colgen_from_several_starts_is_below_brute_force_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(18_18);
     for case in 0..10 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = 2 + case % 2;
-        let x = clustered_rows(&mut rng, n, d, 3.0);
-        let opt = brute_force_optimum(&x, n, d, k);
-        let blocks: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let (n, d, k, x, opt, blocks) = small_case(&mut rng, case);
         let one: Vec<usize> = vec![7; n];
         let b = microagg_solvers::bounds::colgen::colgen_bound_from(
             &x,
@@ -309,20 +308,12 @@ fn bound_start_labels_are_validated() {
     let data = "gauss:n=30,d=2,clusters=5,seed=3";
     let good: Vec<usize> = (0..30).map(|i| i / 3).collect();
     let good_path = write("good.labels", &good);
-    let out = cli_ok(&[
-        "bound",
-        "--data",
+    let out = cli_ok(&common::bound_args(
         data,
-        "--k",
         "3",
-        "--method",
         "colgen",
-        "--time-limit",
-        "5",
-        "--start",
-        &good_path,
-        "--json",
-    ]);
+        &["--time-limit", "5", "--start", &good_path, "--json"],
+    ));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["details"]["start_labels"], true);
     assert!(v["lower_bound"].as_f64().unwrap() > 0.0);
@@ -333,19 +324,12 @@ fn bound_start_labels_are_validated() {
         (&short_path, "29 labels for 30 records"),
         (&small_path, "fewer than k = 3"),
     ] {
-        let out = cli(&[
-            "bound",
-            "--data",
+        let out = cli(&common::bound_args(
             data,
-            "--k",
             "3",
-            "--method",
             "colgen",
-            "--time-limit",
-            "5",
-            "--start",
-            path,
-        ]);
+            &["--time-limit", "5", "--start", path],
+        ));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{path} accepted");
         assert!(err.contains(what) && err.contains(path.as_str()), "{err}");
@@ -386,12 +370,7 @@ fn nn_duals_price_out_every_group() {
 fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
     let mut rng = ChaCha8Rng::seed_from_u64(18_0002);
     for case in 0..16 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = 2 + case % 2;
-        let x = clustered_rows(&mut rng, n, d, 3.0);
-        let opt = brute_force_optimum(&x, n, d, k);
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let (n, d, k, x, opt, labels) = small_case(&mut rng, case);
         let plain = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
         for (box_width, ipm) in [(0.5, false), (0.05, false), (0.0, true), (0.5, true)] {
             let opts = ColgenOptions {

@@ -119,12 +119,7 @@ fn all_groups(
 }
 
 fn budget() -> ExactBudget<'static> {
-    ExactBudget {
-        nodes: u64::MAX,
-        deadline: (Instant::now() + Duration::from_secs(60)).into(),
-        max_columns: 50,
-        stop_after_columns: usize::MAX,
-    }
+    common::exact_budget(50, 60)
 }
 
 #[test]

@@ -14,7 +14,6 @@ use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch, Geomet
 use microagg_solvers::bounds::{colgen_bound, verify_lagrangian_cuts, ColgenOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 
 fn random_triple(rng: &mut impl Rng, n: usize) -> [u32; 3] {
     loop {
@@ -55,12 +54,7 @@ fn exact_pricing_with_cuts_matches_brute_force() {
         if truth > plain + 1e-9 {
             penalised += 1;
         }
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 100,
-            stop_after_columns: usize::MAX,
-        };
+        let budget = common::exact_budget(100, 60);
         let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (1.0 + truth.abs());
         assert!(ex.exact, "case {case}");

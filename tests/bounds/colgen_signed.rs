@@ -20,7 +20,6 @@ use microagg_solvers::bounds::colgen::signed_anchors::signed_sizes_lagrangian;
 use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 
 /// Every group of `k..2k-1` records (bit masks of `n <= 12`): members, reduced cost, and the
 /// medoids (members minimising the sum of squared distances to the group, to 1e-12).
@@ -58,12 +57,7 @@ fn all_groups(
 }
 
 fn budget() -> ExactBudget<'static> {
-    ExactBudget {
-        nodes: u64::MAX,
-        deadline: (Instant::now() + Duration::from_secs(60)).into(),
-        max_columns: 0,
-        stop_after_columns: usize::MAX,
-    }
+    common::exact_budget(0, 60)
 }
 
 #[test]

@@ -60,7 +60,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------------------
 // Exact dyadic rationals.
@@ -782,12 +781,7 @@ fn reproducer(p: &Problem, g: i32, c_bits: i32) -> String {
 
 /// Budget of an unlimited search.
 fn unlimited() -> ExactBudget<'static> {
-    ExactBudget {
-        nodes: u64::MAX,
-        deadline: (Instant::now() + Duration::from_secs(3600)).into(),
-        max_columns: 1000,
-        stop_after_columns: usize::MAX,
-    }
+    common::exact_budget(1000, 3600)
 }
 
 /// Checks the claim on one problem: computes `R_c` and the margin as the solver does, then

@@ -56,6 +56,27 @@ pub fn run_args<'a>(data: &'a str, k: &'a str, method: &'a str, extra: &[&'a str
     args
 }
 
+/// The arguments `bound --data DATA --k K --method METHOD`, then `extra`.
+pub fn bound_args<'a>(
+    data: &'a str,
+    k: &'a str,
+    method: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["bound", "--data", data, "--k", k, "--method", method];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `head`, then the words of `fixed` (split at white space), then `tail`: the options that
+/// take no computed value fit on one line.
+pub fn argv<'a>(head: &[&'a str], fixed: &'a str, tail: &[&'a str]) -> Vec<&'a str> {
+    let mut args = head.to_vec();
+    args.extend(fixed.split_whitespace());
+    args.extend_from_slice(tail);
+    args
+}
+
 /// The arguments `COMMAND --data DATA --weights w --k K` (weights in the column named `w`),
 /// then `extra`.
 pub fn weighted_args<'a>(

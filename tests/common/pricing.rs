@@ -2,8 +2,11 @@
 //! subset-row and rank-1 cuts), start partitions and duals, and verified bnp certificates.
 //! The rank-1 cut helpers (shared by tests/exact/bnp_rank1.rs and tests/exact/bnp_big_cuts.rs)
 //! are a second, integer implementation of the cut coefficients and brute-force reduced costs.
+//! Also the budget under which the exact pricing search of a small instance finishes.
 
 use microagg::data::Instance;
+use microagg_solvers::bounds::colgen::pricing::ExactBudget;
+use std::time::{Duration, Instant};
 
 /// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S) + sum_C w_C [|S ∩ C| >= 2],
 /// by enumerating bit masks, with the two-pass SSE and the cut terms counted directly.
@@ -144,4 +147,15 @@ pub fn rc_brute(
         .map(|(c, w)| w * f64::from(coefficient_by_floor(c, mask)))
         .sum();
     microagg_solvers::sse::group_sse(x, d, &g) - g.iter().map(|&i| y[i]).sum::<f64>() + pen
+}
+
+/// A budget under which the exact pricing search of a small instance finishes: no node
+/// limit, a deadline `seconds` away, up to `max_columns` columns kept.
+pub fn exact_budget(max_columns: usize, seconds: u64) -> ExactBudget<'static> {
+    ExactBudget {
+        nodes: u64::MAX,
+        deadline: (Instant::now() + Duration::from_secs(seconds)).into(),
+        max_columns,
+        stop_after_columns: usize::MAX,
+    }
 }

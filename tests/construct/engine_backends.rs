@@ -235,6 +235,47 @@ fn near_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// One case of [`loosened_disagreements`]: an instance, its records and k.
+struct TiedCase<'a> {
+    inst: &'a microagg::data::Instance,
+    ids: &'a [usize],
+    seed: u64,
+    k: usize,
+}
+
+impl std::fmt::Display for TiedCase<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "seed {} k {}", self.seed, self.k)
+    }
+}
+
+/// For 40 instances of `rows` (300 records, d = 1..6, all suited to the copy by `suits`)
+/// and k = 1, 3, `check` asserts the exact copies' answers and returns whether the
+/// loosened copy agreed with the scan; the number of cases where it did not.
+fn loosened_disagreements(
+    rows: fn(usize, usize, u64) -> Vec<Vec<f64>>,
+    suits: fn(&microagg::data::Instance, &[usize]) -> bool,
+    check: impl Fn(TiedCase) -> bool,
+) -> usize {
+    let mut differs = 0;
+    for seed in 0..40u64 {
+        let d = 1 + (seed as usize % 6);
+        let inst = common::from_rows(&rows(300, d, seed));
+        let ids: Vec<usize> = (0..inst.n).collect();
+        assert!(suits(&inst, &ids));
+        for k in [1, 3] {
+            let case = TiedCase {
+                inst: &inst,
+                ids: &ids,
+                seed,
+                k,
+            };
+            differs += usize::from(!check(case));
+        }
+    }
+    differs
+}
+
 /// Farthest and k-nearest queries of `filter` against the scan's, from records and from
 /// halved records, with removals; true when every answer agrees.
 fn filter_agrees<P: Pass>(
@@ -266,26 +307,13 @@ fn filter_agrees<P: Pass>(
 /// exclusion) it does not, so the bound is what makes the answers exact.
 #[test]
 fn filter_scan_needs_its_error_bound_on_near_ties() {
-    let mut loosened_differs = 0;
-    for seed in 0..40u64 {
-        let d = 1 + (seed as usize % 6);
-        let inst = common::from_rows(&near_tied_rows(300, d, seed));
-        let ids: Vec<usize> = (0..inst.n).collect();
-        assert!(FilterScan::suits(&inst, &ids));
-        for k in [1, 3] {
-            assert!(
-                filter_agrees(&inst, k, FilterScan::new(&inst, ids.clone())),
-                "seed {seed} k {k}"
-            );
-            if !filter_agrees(
-                &inst,
-                k,
-                FilterScan::with_margin_factor(&inst, ids.clone(), 0.0),
-            ) {
-                loosened_differs += 1;
-            }
-        }
-    }
+    let loosened_differs = loosened_disagreements(near_tied_rows, FilterScan::suits, |case| {
+        let (inst, ids, k) = (case.inst, case.ids, case.k);
+        let exact = FilterScan::new(inst, ids.to_vec());
+        assert!(filter_agrees(inst, k, exact), "{case}");
+        let loosened = FilterScan::with_margin_factor(inst, ids.to_vec(), 0.0);
+        filter_agrees(inst, k, loosened)
+    });
     assert!(
         loosened_differs >= 10,
         "a zero margin changed answers on only {loosened_differs} of 80 cases"
@@ -297,18 +325,7 @@ fn filter_scan_needs_its_error_bound_on_near_ties() {
 /// filter then compares every record exactly.
 #[test]
 fn filter_backend_falls_back_on_huge_values() {
-    let rows: Vec<Vec<f64>> = (0..200)
-        .map(|i| vec![(i % 7) as f64, (i % 11) as f64])
-        .collect();
-    let mut inst = common::from_rows(&rows);
-    let ids: Vec<usize> = (0..inst.n).collect();
-    assert!(FilterScan::suits(&inst, &ids));
-    inst.z[2 * 17] = 3e20;
-    assert!(!FilterScan::suits(&inst, &ids));
-    let scan = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
-    let filter =
-        engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Filter)).unwrap();
-    assert_eq!(scan, filter);
+    let (rows, ids) = backend_falls_back_from_a_huge_value(FilterScan::suits, Backend::Filter);
     let inst = common::from_rows(&rows);
     let mut scan = Scan::new(&inst, ids.clone());
     let mut filter = FilterScan::new(&inst, ids);
@@ -516,26 +533,13 @@ fn step_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
 /// is what makes the answers exact.
 #[test]
 fn fixed_scan_needs_its_error_allowance_on_near_ties() {
-    let mut loosened_differs = 0;
-    for seed in 0..40u64 {
-        let d = 1 + (seed as usize % 6);
-        let inst = common::from_rows(&step_tied_rows(300, d, seed));
-        let ids: Vec<usize> = (0..inst.n).collect();
-        assert!(FixedScan::suits(&inst, &ids));
-        for k in [1, 3] {
-            assert!(
-                filter_agrees(&inst, k, FixedScan::new(&inst, ids.clone())),
-                "seed {seed} k {k}"
-            );
-            if !filter_agrees(
-                &inst,
-                k,
-                FixedScan::with_margin_factor(&inst, ids.clone(), 0.0),
-            ) {
-                loosened_differs += 1;
-            }
-        }
-    }
+    let loosened_differs = loosened_disagreements(step_tied_rows, FixedScan::suits, |case| {
+        let (inst, ids, k) = (case.inst, case.ids, case.k);
+        let exact = FixedScan::new(inst, ids.to_vec());
+        assert!(filter_agrees(inst, k, exact), "{case}");
+        let loosened = FixedScan::with_margin_factor(inst, ids.to_vec(), 0.0);
+        filter_agrees(inst, k, loosened)
+    });
     assert!(
         loosened_differs >= 10,
         "a zero allowance changed answers on only {loosened_differs} of 80 cases"
@@ -546,38 +550,41 @@ fn fixed_scan_needs_its_error_allowance_on_near_ties() {
 /// noise steps apart share their integers), and for the tiered copy switching halfway.
 #[test]
 fn byte_scan_needs_its_error_allowance_on_near_ties() {
-    let mut loosened_differs = 0;
-    for seed in 0..40u64 {
-        let d = 1 + (seed as usize % 6);
-        let inst = common::from_rows(&step_tied_rows(300, d, seed));
-        let ids: Vec<usize> = (0..inst.n).collect();
-        assert!(ByteScan::suits(&inst, &ids));
-        for k in [1, 3] {
-            assert!(
-                filter_agrees(&inst, k, ByteScan::new(&inst, ids.clone())),
-                "seed {seed} k {k}"
-            );
-            assert!(
-                filter_agrees(
-                    &inst,
-                    k,
-                    TieredScan::with_byte_from(&inst, ids.clone(), 150)
-                ),
-                "tiered, seed {seed} k {k}"
-            );
-            if !filter_agrees(
-                &inst,
-                k,
-                ByteScan::with_margin_factor(&inst, ids.clone(), 0.0),
-            ) {
-                loosened_differs += 1;
-            }
-        }
-    }
+    let loosened_differs = loosened_disagreements(step_tied_rows, ByteScan::suits, |case| {
+        let (inst, ids, k) = (case.inst, case.ids, case.k);
+        assert!(
+            filter_agrees(inst, k, ByteScan::new(inst, ids.to_vec())),
+            "{case}"
+        );
+        let tiered = TieredScan::with_byte_from(inst, ids.to_vec(), 150);
+        assert!(filter_agrees(inst, k, tiered), "tiered, {case}");
+        let loosened = ByteScan::with_margin_factor(inst, ids.to_vec(), 0.0);
+        filter_agrees(inst, k, loosened)
+    });
     assert!(
         loosened_differs >= 10,
         "a zero allowance changed answers on only {loosened_differs} of 80 cases"
     );
+}
+
+/// 200 records on a small grid, which `suits` the copy until one value is 3e20; then the
+/// `backend` gives the scan's groups. Returns the rows and their ids.
+fn backend_falls_back_from_a_huge_value(
+    suits: fn(&microagg::data::Instance, &[usize]) -> bool,
+    backend: Backend,
+) -> (Vec<Vec<f64>>, Vec<usize>) {
+    let rows: Vec<Vec<f64>> = (0..200)
+        .map(|i| vec![(i % 7) as f64, (i % 11) as f64])
+        .collect();
+    let mut inst = common::from_rows(&rows);
+    let ids: Vec<usize> = (0..inst.n).collect();
+    assert!(suits(&inst, &ids));
+    inst.z[2 * 17] = 3e20;
+    assert!(!suits(&inst, &ids));
+    let scan = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
+    let other = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, backend)).unwrap();
+    assert_eq!(scan, other, "{backend:?}");
+    (rows, ids)
 }
 
 /// Data the fixed-point copy cannot hold (a huge value) go to the single-precision filter
@@ -585,17 +592,7 @@ fn byte_scan_needs_its_error_allowance_on_near_ties() {
 /// point outside the copy's range is compared exactly.
 #[test]
 fn fixed_backend_falls_back_on_unsuited_data_and_points() {
-    let rows: Vec<Vec<f64>> = (0..200)
-        .map(|i| vec![(i % 7) as f64, (i % 11) as f64])
-        .collect();
-    let mut inst = common::from_rows(&rows);
-    let ids: Vec<usize> = (0..inst.n).collect();
-    assert!(FixedScan::suits(&inst, &ids));
-    inst.z[2 * 17] = 3e20;
-    assert!(!FixedScan::suits(&inst, &ids));
-    let scan = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
-    let fixed = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Fixed)).unwrap();
-    assert_eq!(scan, fixed);
+    let (rows, ids) = backend_falls_back_from_a_huge_value(FixedScan::suits, Backend::Fixed);
     let inst = common::from_rows(&rows);
     let mut scan = Scan::new(&inst, ids.clone());
     let mut fixed = FixedScan::new(&inst, ids);

@@ -4,7 +4,9 @@
 //! (a constrained subset DP); pricing under together / apart decisions equals enumeration of
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
-use crate::bnp_support::{assert_round_trip, honest_certificate, run_from_chunks as run, z_scored};
+use crate::bnp_support::{
+    assert_round_trip, family_case, honest_certificate, run_from_chunks as run, z_scored,
+};
 use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, cli_ok, subset_dp};
 use microagg_solvers::bnp::{
@@ -12,13 +14,12 @@ use microagg_solvers::bnp::{
 };
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
-use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch, Geometry};
+use microagg_solvers::bounds::colgen::pricing::{ExactSearch, Geometry};
 use microagg_solvers::bounds::nn_bound;
 use microagg_solvers::sse::{group_sse, partition_sse};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 /// Minimum SSE over the partitions of records 0..n into groups of k..=2k-1 records that
 /// satisfy the pair decisions `(a, b, together)`: a DP over subsets (the group of the lowest
@@ -67,10 +68,7 @@ fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
     let (mut with_cuts, mut cut_and_branch, mut cut_checks) = (0, 0, 0);
     let mut unproven = Vec::new();
     for case in 0..120 {
-        let n = rng.random_range(5..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 5..=12, 3);
         let opt = constrained_optimum(&x, n, d, k, &[]);
         if n <= 9 {
             let bf = brute_force_optimum(&x, n, d, k);
@@ -251,12 +249,7 @@ fn pricing_under_pair_decisions_equals_enumeration_of_compatible_groups() {
         let ex = ExactSearch::new(&CutDuals::none()).pairs(Some(&cons)).run(
             &geo,
             &y,
-            ExactBudget {
-                nodes: u64::MAX,
-                deadline: (Instant::now() + Duration::from_secs(60)).into(),
-                max_columns: 1000,
-                stop_after_columns: usize::MAX,
-            },
+            common::exact_budget(1000, 60),
             &mut Vec::new(),
         );
         assert!(ex.exact);
@@ -379,18 +372,12 @@ fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
     assert!(lb > 0.0 && lb <= sse, "{big}");
     assert!(big["gap_percent"].as_f64().unwrap() >= 0.0);
     assert!(big["nodes"].as_u64().is_some() && big["open_nodes"].as_u64().is_some());
-    let bound = json(&[
-        "bound",
-        "--data",
+    let bound = json(&common::bound_args(
         "uniform:n=40,d=2,seed=3",
-        "--k",
         "3",
-        "--method",
         "bnp",
-        "--time-limit",
-        "30",
-        "--json",
-    ]);
+        &["--time-limit", "30", "--json"],
+    ));
     assert_eq!(bound["method"], "bnp");
     // Through the bound registry: the incumbent's figures are the entry's details.
     assert!(bound["lower_bound"].as_f64().unwrap() <= bound["details"]["sse"].as_f64().unwrap());
@@ -419,10 +406,7 @@ fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
     };
     let (mut checked, mut raised, mut removed, mut multi_leaf) = (0, 0, 0, 0);
     for case in 0..60 {
-        let n = rng.random_range(8..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize);
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 8..=12, 3);
         let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
@@ -480,20 +464,12 @@ fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edite
     let path = dir.join("c.json");
     let p = path.to_str().unwrap();
     let data = "uniform:n=24,d=2,seed=5";
-    let out = cli_ok(&[
-        "bound",
-        "--data",
+    let out = cli_ok(&common::bound_args(
         data,
-        "--k",
         "3",
-        "--method",
         "bnp",
-        "--time-limit",
-        "30",
-        "--certificate",
-        p,
-        "--json",
-    ]);
+        &["--time-limit", "30", "--certificate", p, "--json"],
+    ));
     let b: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let ok = common::cli(&[
         "verify-bound",
@@ -585,10 +561,7 @@ fn enumeration_lists_every_group_below_the_threshold() {
     let mut rng = ChaCha8Rng::seed_from_u64(19_2026);
     let (mut listed, mut checked) = (0, 0);
     for case in 0..60 {
-        let n = rng.random_range(5..=10);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 5..=10, 3);
         let geo = Geometry::new(&x, n, d, k, 12);
         // Duals around the per-record share of a partition into chunks, perturbed.
         let share = partition_sse(&x, d, &common::chunk_labels(n, k)) / n as f64;
@@ -596,12 +569,7 @@ fn enumeration_lists_every_group_below_the_threshold() {
         let (triples, sigma) = random_cuts(&mut rng, n, share);
         let cuts = CutDuals::new(n, &triples, &sigma);
         let threshold = share * rng.random_range(0.0..2.0);
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (Instant::now() + Duration::from_secs(60)).into(),
-            max_columns: 1,
-            stop_after_columns: usize::MAX,
-        };
+        let budget = common::exact_budget(1, 60);
         let found = ExactSearch::new(&cuts)
             .anchors(Anchors::Below { threshold })
             .run(&geo, &y, budget, &mut Vec::new());
@@ -658,10 +626,7 @@ fn enumeration_proof_equals_brute_force() {
     let opts = EnumerationOptions::default();
     let (mut proven, mut better_found, mut runs) = (0, 0, 0);
     for case in 0..120 {
-        let n = rng.random_range(5..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 5..=12, 3);
         let opt = constrained_optimum(&x, n, d, k, &[]);
         let start = common::chunk_labels(n, k);
         let share = partition_sse(&x, d, &start) / n as f64;
@@ -729,10 +694,7 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
     };
     let (mut checked, mut rejected) = (0, 0);
     for case in 0..36 {
-        let n = rng.random_range(8..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize);
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 8..=12, 3);
         let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
@@ -810,22 +772,20 @@ fn verify_bound_with_labels_proves_the_optimum_and_nothing_worse() {
         .join("\n");
     std::fs::write(&data, csv + "\n").unwrap();
     let run: serde_json::Value = serde_json::from_slice(
-        &cli_ok(&[
-            "bound",
-            "--data",
+        &cli_ok(&common::bound_args(
             &data,
-            "--k",
             "2",
-            "--method",
             "bnp",
-            "--time-limit",
-            "30",
-            "--certificate",
-            &cert,
-            "--labels-out",
-            &labels,
-            "--json",
-        ])
+            &[
+                "--time-limit",
+                "30",
+                "--certificate",
+                &cert,
+                "--labels-out",
+                &labels,
+                "--json",
+            ],
+        ))
         .stdout,
     )
     .unwrap();

@@ -8,15 +8,14 @@
 
 use crate::bnp_support::{
     assert_positive_cut_dual_rejected, assert_pricing_matches_brute_force,
-    assert_raised_dual_rejected, assert_round_trip, honest_certificate, leaf_using_cut,
-    run_from_chunks as run, z_scored,
+    assert_raised_dual_rejected, assert_round_trip, family_case, honest_certificate,
+    leaf_using_cut, run_from_chunks as run, z_scored, CutPricingCase,
 };
 use crate::common;
-use common::{adversarial_family as family, subset_dp};
-use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
+use common::subset_dp;
+use common::{coefficient_by_floor, for_each_partition, members_of};
 use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
-use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
@@ -112,43 +111,27 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_8888);
     let (mut negative, mut listed, mut heuristic_checked, mut coef_above_1) = (0, 0, 0, 0);
     for case in 0..72 {
-        let n = rng.random_range(8..=11);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=4usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let (share, y) = common::duals_around_chunks(&mut rng, &x, n, d, k);
-        let cuts: Vec<Cut> = (0..rng.random_range(1..=6))
-            .map(|_| random_big_cut(&mut rng, n))
-            .collect();
-        let sigma: Vec<f64> = cuts
-            .iter()
-            .map(|_| -share * rng.random_range(0.0..1.5))
-            .collect();
-        let w: Vec<f64> = sigma.iter().map(|s| -s).collect();
-        let cd = CutDuals::new(n, &cuts, &sigma);
-        let geo = Geometry::new(&x, n, d, k, 12);
-        let mut truth = f64::INFINITY;
-        for mask in 1usize..1 << n {
-            let m = mask.count_ones() as usize;
-            if m >= k && m < 2 * k {
-                truth = truth.min(rc_brute(&x, d, &y, &cuts, &w, mask));
-                if cuts.iter().any(|c| coefficient_by_floor(c, mask) >= 2) {
-                    coef_above_1 += 1;
-                }
+        let pc = CutPricingCase::random(&mut rng, case, 8..=11, 4, 6, random_big_cut);
+        let truth = pc.least_rc(|mask| {
+            if pc.cuts.iter().any(|c| coefficient_by_floor(c, mask) >= 2) {
+                coef_above_1 += 1;
             }
-        }
+        });
+        let (n, d, k, share) = (pc.n, pc.d, pc.k, pc.share);
+        let (x, y, cuts, sigma, w) = (&pc.x, &pc.y, &pc.cuts, &pc.sigma, &pc.w);
+        let (cd, geo) = (&pc.cd, &pc.geo);
         let wsum: f64 = cuts
             .iter()
-            .zip(&w)
+            .zip(w)
             .map(|(c, w)| w * f64::from(c.rhs()))
             .sum();
         let tol = 1e-9 * (share + geo.max_dist + wsum) * (4 * k * k) as f64 + 1e-300;
         // The heuristic's moves are charged by floor steps.
-        let rc_of = |mask| rc_brute(&x, d, &y, &cuts, &w, mask);
+        let rc_of = |mask| pc.rc(mask);
         let seen = assert_pricing_matches_brute_force(
-            &geo,
-            &y,
-            &cd,
+            geo,
+            y,
+            cd,
             truth,
             rc_of,
             (share, tol),
@@ -163,13 +146,13 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
         listed += seen.listed;
         // The verifier's bound is sum y + sum sigma b + floor(n/k) min(0, rc) (P21 Part B),
         // rounded outward by little, and below the optimum.
-        let opt = subset_dp(&x, n, d, k);
-        let v = verify_node_bound(&x, n, d, k, &y, &cuts, &sigma, &[], None).unwrap();
+        let opt = subset_dp(x, n, d, k);
+        let v = verify_node_bound(x, n, d, k, y, cuts, sigma, &[], None).unwrap();
         assert!(v.pricing_exact);
         let by_hand = y.iter().sum::<f64>()
             + cuts
                 .iter()
-                .zip(&sigma)
+                .zip(sigma)
                 .map(|(c, s)| s * f64::from(c.rhs()))
                 .sum::<f64>()
             + (n / k) as f64 * expect;
@@ -230,10 +213,7 @@ fn instance(rng: &mut ChaCha8Rng, case: usize) -> (Vec<f64>, usize, usize, usize
         let r = 10f64.powi(rng.random_range(-3..=3));
         (ring(rng, n, m, r), n, 2, 3)
     } else {
-        let n = rng.random_range(6..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        (family(rng, case, n, d), n, d, k)
+        family_case(rng, case, 6..=12, 3)
     }
 }
 
@@ -365,47 +345,29 @@ fn a_lowered_right_side_would_raise_the_bound() {
 #[test]
 fn the_big_cuts_flag_is_checked_and_reported() {
     let data = "gauss:n=40,d=2,clusters=4,seed=3";
-    let err = common::cli_err(&[
-        "bound",
-        "--data",
+    let err = common::cli_err(&common::bound_args(
         data,
-        "--k",
         "3",
-        "--method",
         "colgen",
-        "--param",
-        "big_cuts=8",
-    ]);
+        &["--param", "big_cuts=8"],
+    ));
     assert!(
         err.contains("bound colgen has no parameter 'big_cuts'"),
         "{err}"
     );
-    let err = common::cli_err(&[
-        "bound",
-        "--data",
+    let err = common::cli_err(&common::bound_args(
         data,
-        "--k",
         "3",
-        "--method",
         "bnp",
-        "--param",
-        "big_cuts=33",
-    ]);
+        &["--param", "big_cuts=33"],
+    ));
     assert!(err.contains("2..=32"), "{err}");
-    let v = common::cli_json(&[
-        "bound",
-        "--data",
+    let v = common::cli_json(&common::bound_args(
         data,
-        "--k",
         "3",
-        "--method",
         "bnp",
-        "--param",
-        "big_cuts=12",
-        "--time-limit",
-        "30",
-        "--json",
-    ]);
+        &["--param", "big_cuts=12", "--time-limit", "30", "--json"],
+    ));
     let kinds = &v["details"]["cuts_by_kind"];
     let total = ["triples", "rank1_4_5", "big"]
         .iter()

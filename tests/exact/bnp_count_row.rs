@@ -8,7 +8,7 @@
 
 use crate::bnp_support::{
     assert_heuristic_groups_priced_exactly, assert_raised_dual_rejected, assert_solved,
-    honest_certificate, run_from_chunks as run, unlimited_budget, z_scored,
+    family_case, honest_certificate, run_from_chunks as run, unlimited_budget, z_scored,
 };
 use crate::common;
 use common::{adversarial_family as family, for_each_set_partition, subset_dp};
@@ -70,10 +70,7 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(22_0022);
     let (mut negative, mut completions, mut gained) = (0, 0, 0);
     for case in 0..90 {
-        let n = rng.random_range(6..=11);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 6..=11, 3);
         let (share, y) = common::duals_around_chunks(&mut rng, &x, n, d, k);
         let with_cuts = case % 3 != 0;
         let triples: Vec<[u32; 3]> = if with_cuts {
@@ -220,10 +217,7 @@ fn branch_and_price_with_the_count_row_equals_the_subset_dp() {
     let mut rng = ChaCha8Rng::seed_from_u64(22_1212);
     let (mut raised, mut compared, mut unproven) = (0, 0, Vec::new());
     for case in 0..110 {
-        let n = rng.random_range(6..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 6..=12, 3);
         let opt = subset_dp(&x, n, d, k);
         let plain = run(&x, n, d, k, &options(false, false));
         for rank1 in [false, true] {

@@ -8,15 +8,14 @@
 
 use crate::bnp_support::{
     assert_positive_cut_dual_rejected, assert_pricing_matches_brute_force,
-    assert_raised_dual_rejected, assert_round_trip, assert_solved, honest_certificate,
-    leaf_using_cut, run_from_chunks as run, z_scored,
+    assert_raised_dual_rejected, assert_round_trip, assert_solved, family_case, honest_certificate,
+    leaf_using_cut, run_from_chunks as run, z_scored, CutPricingCase,
 };
 use crate::common;
-use common::{adversarial_family as family, brute_force_optimum, subset_dp};
-use common::{coefficient_by_floor, for_each_partition, members_of, rc_brute};
+use common::{brute_force_optimum, subset_dp};
+use common::{coefficient_by_floor, for_each_partition, members_of};
 use microagg_solvers::bnp::BnpOptions;
-use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
-use microagg_solvers::bounds::colgen::pricing::Geometry;
+use microagg_solvers::bounds::colgen::cuts::Cut;
 use microagg_solvers::bounds::verify_node_bound;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -125,34 +124,17 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_0021);
     let (mut negative, mut listed, mut heuristic_checked) = (0, 0, 0);
     for case in 0..90 {
-        let n = rng.random_range(6..=11);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let (share, y) = common::duals_around_chunks(&mut rng, &x, n, d, k);
-        let cuts: Vec<Cut> = (0..rng.random_range(1..=8))
-            .map(|_| random_cut(&mut rng, n))
-            .collect();
-        let sigma: Vec<f64> = cuts
-            .iter()
-            .map(|_| -share * rng.random_range(0.0..1.5))
-            .collect();
-        let w: Vec<f64> = sigma.iter().map(|s| -s).collect();
-        let cd = CutDuals::new(n, &cuts, &sigma);
-        let geo = Geometry::new(&x, n, d, k, 12);
-        let mut truth = f64::INFINITY;
-        for mask in 1usize..1 << n {
-            let m = mask.count_ones() as usize;
-            if m >= k && m < 2 * k {
-                truth = truth.min(rc_brute(&x, d, &y, &cuts, &w, mask));
-            }
-        }
+        let pc = CutPricingCase::random(&mut rng, case, 6..=11, 3, 8, random_cut);
+        let truth = pc.least_rc(|_| {});
+        let (n, d, k, share) = (pc.n, pc.d, pc.k, pc.share);
+        let (x, y, cuts, sigma) = (&pc.x, &pc.y, &pc.cuts, &pc.sigma);
+        let (cd, geo) = (&pc.cd, &pc.geo);
         let tol = 1e-9 * (share + geo.max_dist) * (4 * k * k) as f64 + 1e-300;
-        let rc_of = |mask| rc_brute(&x, d, &y, &cuts, &w, mask);
+        let rc_of = |mask| pc.rc(mask);
         let seen = assert_pricing_matches_brute_force(
-            &geo,
-            &y,
-            &cd,
+            geo,
+            y,
+            cd,
             truth,
             rc_of,
             (share, tol),
@@ -166,8 +148,8 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
         listed += seen.listed;
         // The Lagrangian bound with these cuts, recomputed by the verifier, is below the
         // optimum for any duals (P21 Part B).
-        let opt = subset_dp(&x, n, d, k);
-        let v = verify_node_bound(&x, n, d, k, &y, &cuts, &sigma, &[], None).unwrap();
+        let opt = subset_dp(x, n, d, k);
+        let v = verify_node_bound(x, n, d, k, y, cuts, sigma, &[], None).unwrap();
         assert!(v.pricing_exact);
         assert!(
             v.lower_bound <= opt,
@@ -197,10 +179,7 @@ fn branch_and_price_with_rank1_cuts_equals_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_1212);
     let (mut with_rank1, mut rank1_checks, mut unproven) = (0, 0, Vec::new());
     for case in 0..110 {
-        let n = rng.random_range(6..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 6..=12, 3);
         let opt = subset_dp(&x, n, d, k);
         if n <= 9 {
             let bf = brute_force_optimum(&x, n, d, k);
@@ -250,10 +229,7 @@ fn rank1_certificates_verify_and_tampered_ones_are_rejected() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_4242);
     let (mut checked, mut with_rank1) = (0, 0);
     for case in 0..60 {
-        let n = rng.random_range(8..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize);
-        let x = family(&mut rng, case, n, d);
+        let (x, n, d, k) = family_case(&mut rng, case, 8..=12, 3);
         let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };

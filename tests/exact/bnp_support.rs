@@ -9,13 +9,14 @@ use microagg::bnp_certificate::{verify, BnpCertificate};
 use microagg::certificate::Verdict;
 use microagg::data::Instance;
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
-use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
     heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::sse::partition_sse;
 use rand::Rng;
-use std::time::{Duration, Instant};
+use rand_chacha::ChaCha8Rng;
+use std::ops::RangeInclusive;
 
 /// Branch and price of (x, k) started from the chunk partition ([`common::chunk_labels`]).
 pub fn run_from_chunks(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOptions) -> BnpResult {
@@ -23,14 +24,97 @@ pub fn run_from_chunks(x: &[f64], n: usize, d: usize, k: usize, opts: &BnpOption
     branch_and_price(x, n, d, k, &[&start], opts, None, &mut |_| {}).unwrap()
 }
 
+/// A random instance: `n` (in `ns`) records of an adversarial family (`case`) in d = 1..=3,
+/// and k in 2..=min(`k_most`, n/2); (x, n, d, k).
+pub fn family_case(
+    rng: &mut impl Rng,
+    case: usize,
+    ns: RangeInclusive<usize>,
+    k_most: usize,
+) -> (Vec<f64>, usize, usize, usize) {
+    let n = rng.random_range(ns);
+    let d = rng.random_range(1..=3);
+    let k = rng.random_range(2..=k_most.min(n / 2));
+    (common::adversarial_family(rng, case, n, d), n, d, k)
+}
+
+/// A random pricing case with rank-1 cuts: `n` records (in `ns`) of an adversarial family in
+/// d = 1..=3, k in 2..=min(`k_most`, n/2), duals around the chunk partition, 1..=`most_cuts`
+/// cuts drawn by `cut` and their duals (down to -1.5 times the duals' share).
+pub struct CutPricingCase {
+    pub n: usize,
+    pub d: usize,
+    pub k: usize,
+    pub x: Vec<f64>,
+    pub share: f64,
+    pub y: Vec<f64>,
+    pub cuts: Vec<Cut>,
+    pub sigma: Vec<f64>,
+    /// `-sigma`, the cuts' penalties.
+    pub w: Vec<f64>,
+    pub cd: CutDuals,
+    pub geo: Geometry,
+}
+
+impl CutPricingCase {
+    pub fn random(
+        rng: &mut ChaCha8Rng,
+        case: usize,
+        ns: RangeInclusive<usize>,
+        k_most: usize,
+        most_cuts: i32,
+        cut: fn(&mut ChaCha8Rng, usize) -> Cut,
+    ) -> CutPricingCase {
+        let (x, n, d, k) = family_case(rng, case, ns, k_most);
+        let (share, y) = common::duals_around_chunks(rng, &x, n, d, k);
+        let cuts: Vec<Cut> = (0..rng.random_range(1..=most_cuts))
+            .map(|_| cut(rng, n))
+            .collect();
+        let sigma: Vec<f64> = cuts
+            .iter()
+            .map(|_| -share * rng.random_range(0.0..1.5))
+            .collect();
+        let w: Vec<f64> = sigma.iter().map(|s| -s).collect();
+        let cd = CutDuals::new(n, &cuts, &sigma);
+        let geo = Geometry::new(&x, n, d, k, 12);
+        CutPricingCase {
+            n,
+            d,
+            k,
+            x,
+            share,
+            y,
+            cuts,
+            sigma,
+            w,
+            cd,
+            geo,
+        }
+    }
+
+    /// The reduced cost of the group `mask` by brute force ([`common::rc_brute`]).
+    pub fn rc(&self, mask: usize) -> f64 {
+        common::rc_brute(&self.x, self.d, &self.y, &self.cuts, &self.w, mask)
+    }
+
+    /// The least reduced cost over every group of k..2k-1 records, by brute force; `each`
+    /// sees every such group's mask.
+    pub fn least_rc(&self, mut each: impl FnMut(usize)) -> f64 {
+        let mut truth = f64::INFINITY;
+        for mask in 1usize..1 << self.n {
+            let m = mask.count_ones() as usize;
+            if m >= self.k && m < 2 * self.k {
+                truth = truth.min(self.rc(mask));
+                each(mask);
+            }
+        }
+        truth
+    }
+}
+
 /// A budget under which the exact pricing search of a small instance always finishes.
 pub fn unlimited_budget() -> ExactBudget<'static> {
-    ExactBudget {
-        nodes: u64::MAX,
-        deadline: (Instant::now() + Duration::from_secs(60)).into(),
-        max_columns: 1000,
-        stop_after_columns: usize::MAX,
-    }
+    common::exact_budget(1000, 60)
 }
 
 /// The bit mask of a group of records.

@@ -6,7 +6,7 @@
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 use microagg_solvers::merge::groups_of;
-use microagg_solvers::rc_dive::{rc_dive, DiveOptions};
+use microagg_solvers::rc_dive::{rc_dive, DiveOptions, DiveResult};
 use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -49,24 +49,79 @@ fn feasible(labels: &[usize], n: usize, k: usize) -> bool {
     labels.len() == n && groups_of(labels).iter().all(|g| g.len() >= k)
 }
 
+/// A random dive start: `n` (in `ns`) records of [`instance`] in d = 1..=3, k in 2..=4, a
+/// random partition, its SSE, the duals' scale (SSE per record) and duals around it.
+struct DiveStart {
+    n: usize,
+    d: usize,
+    k: usize,
+    x: Vec<f64>,
+    start: Vec<usize>,
+    start_sse: f64,
+    scale: f64,
+    y: Vec<f64>,
+}
+
+impl DiveStart {
+    fn random(rng: &mut ChaCha8Rng, ns: std::ops::Range<usize>) -> DiveStart {
+        let (n, d, k) = (
+            rng.random_range(ns),
+            rng.random_range(1..4),
+            rng.random_range(2..5),
+        );
+        let x = instance(rng, n, d);
+        let start = random_partition(rng, n, k);
+        let start_sse = partition_sse(&x, d, &start);
+        let scale = start_sse / n as f64;
+        let y: Vec<f64> = (0..n)
+            .map(|_| scale * rng.random_range(-0.5..2.0))
+            .collect();
+        DiveStart {
+            n,
+            d,
+            k,
+            x,
+            start,
+            start_sse,
+            scale,
+            y,
+        }
+    }
+
+    /// The dive from this start with `cuts` (region size drawn from `rng`): feasible, its
+    /// SSE recomputed, never worse than the start, the same labels when run again.
+    fn checked_dive(&self, cuts: &CutDuals, rng: &mut ChaCha8Rng, case: usize) -> DiveResult {
+        let DiveStart { n, d, k, .. } = *self;
+        let (x, y, start, start_sse) = (&self.x, &self.y, &self.start, self.start_sse);
+        let opts = DiveOptions {
+            region: rng.random_range(k..3 * k + 8),
+            threshold: self.scale * 0.1,
+            max_pool: 3000,
+            ..DiveOptions::default()
+        };
+        let run = || rc_dive(x, n, d, k, y, cuts, start, &opts, &mut |_| {});
+        let r = run().unwrap();
+        assert!(feasible(&r.labels, n, k), "case {case}: infeasible");
+        assert_eq!(r.sse, partition_sse(x, d, &r.labels), "case {case}");
+        assert!(r.sse <= start_sse, "case {case}: {} > {start_sse}", r.sse);
+        // Same input, same bytes (the MIPs are small: no time limit is met).
+        assert_eq!(
+            run().unwrap().labels,
+            r.labels,
+            "case {case}: not deterministic"
+        );
+        r
+    }
+}
+
 #[test]
 fn dive_output_is_feasible_and_never_worse_than_its_start() {
     let mut rng = ChaCha8Rng::seed_from_u64(18);
     let mut improved = 0;
     for case in 0..24 {
-        let (n, d, k) = (
-            rng.random_range(14..40),
-            rng.random_range(1..4),
-            rng.random_range(2..5),
-        );
-        let x = instance(&mut rng, n, d);
-        let start = random_partition(&mut rng, n, k);
-        let start_sse = partition_sse(&x, d, &start);
         // Any duals: the dive is a heuristic, only its choice of groups depends on them.
-        let scale = start_sse / n as f64;
-        let y: Vec<f64> = (0..n)
-            .map(|_| scale * rng.random_range(-0.5..2.0))
-            .collect();
+        let ds = DiveStart::random(&mut rng, 14..40);
+        let (n, scale, start_sse) = (ds.n, ds.scale, ds.start_sse);
         let triples: Vec<[u32; 3]> = (0..rng.random_range(0..6))
             .map(|_| {
                 let a = rng.random_range(0..n as u32 - 2);
@@ -82,30 +137,14 @@ fn dive_output_is_feasible_and_never_worse_than_its_start() {
         } else {
             CutDuals::new(n, &triples, &sigma)
         };
-        let opts = DiveOptions {
-            region: rng.random_range(k..3 * k + 8),
-            threshold: scale * 0.1,
-            max_pool: 3000,
-            ..DiveOptions::default()
-        };
-        let run = || rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {});
-        let r = run().unwrap();
-        assert!(feasible(&r.labels, n, k), "case {case}: infeasible");
-        assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
+        let r = ds.checked_dive(&cuts, &mut rng, case);
         assert_eq!(r.start_sse, start_sse, "case {case}");
-        assert!(r.sse <= start_sse, "case {case}: {} > {start_sse}", r.sse);
         for s in &r.steps {
             assert!(s.sse_after <= s.sse_before, "case {case}: a step got worse");
         }
         if r.sse < start_sse {
             improved += 1;
         }
-        // Same input, same bytes (the MIPs are small: no time limit is met).
-        assert_eq!(
-            run().unwrap().labels,
-            r.labels,
-            "case {case}: not deterministic"
-        );
     }
     // Random starts are poor: the dive must find something on most of them.
     assert!(
@@ -191,18 +230,8 @@ fn dive_at_a_leaf_with_rank1_cuts_is_feasible_and_never_worse() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let mut improved = 0;
     for case in 0..8 {
-        let (n, d, k) = (
-            rng.random_range(15..28),
-            rng.random_range(1..4),
-            rng.random_range(2..5),
-        );
-        let x = instance(&mut rng, n, d);
-        let start = random_partition(&mut rng, n, k);
-        let start_sse = partition_sse(&x, d, &start);
-        let scale = start_sse / n as f64;
-        let y: Vec<f64> = (0..n)
-            .map(|_| scale * rng.random_range(-0.5..2.0))
-            .collect();
+        let ds = DiveStart::random(&mut rng, 15..28);
+        let (n, scale, start_sse) = (ds.n, ds.scale, ds.start_sse);
         let count = rng.random_range(3..12);
         let list = random_cuts(&mut rng, n, count);
         let sigma: Vec<f64> = list
@@ -210,22 +239,7 @@ fn dive_at_a_leaf_with_rank1_cuts_is_feasible_and_never_worse() {
             .map(|_| -scale * rng.random_range(0.0..1.0))
             .collect();
         let cuts = CutDuals::new(n, &list, &sigma);
-        let opts = DiveOptions {
-            region: rng.random_range(k..3 * k + 8),
-            threshold: scale * 0.1,
-            max_pool: 3000,
-            ..DiveOptions::default()
-        };
-        let run = || rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {});
-        let r = run().unwrap();
-        assert!(feasible(&r.labels, n, k), "case {case}: infeasible");
-        assert_eq!(r.sse, partition_sse(&x, d, &r.labels), "case {case}");
-        assert!(r.sse <= start_sse, "case {case}: {} > {start_sse}", r.sse);
-        assert_eq!(
-            run().unwrap().labels,
-            r.labels,
-            "case {case}: not deterministic"
-        );
+        let r = ds.checked_dive(&cuts, &mut rng, case);
         if r.sse < start_sse {
             improved += 1;
         }

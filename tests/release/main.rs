@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod holes;
 mod missing;
 mod release;
 mod strata;

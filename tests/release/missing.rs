@@ -7,7 +7,7 @@
 use crate::common;
 #[path = "missing/reference.rs"]
 mod reference;
-use common::{cli_err, cli_json, cli_ok, for_each_set_partition, run_args, write_file};
+use common::{argv, cli_err, cli_json, cli_ok, for_each_set_partition, run_args, write_file};
 use microagg::data::{csv_file, ColumnSelection};
 use microagg::missing::{self, MissingPolicy};
 use std::path::Path;
@@ -77,26 +77,21 @@ fn four_records_by_hand_through_the_cli() {
     let input = write_file(dir.path(), "in.csv", FOUR);
     let run = |out: &str, extra: &[&str]| {
         let out = dir.path().join(out);
-        let mut args = vec![
-            "run",
-            "--data",
-            input.to_str().unwrap(),
-            "--columns",
-            "a,b",
-            "--k",
-            "2",
-            "--method",
-            "mdav",
-            "--missing",
-            "ignore",
-            "--json",
-            "--masked-out",
-            out.to_str().unwrap(),
-            "--row-order",
-            "input",
+        let fixed = "--columns a,b --k 2 --method mdav --missing ignore --json";
+        let tail = [
+            &[
+                "--masked-out",
+                out.to_str().unwrap(),
+                "--row-order",
+                "input",
+            ],
+            extra,
         ];
-        args.extend_from_slice(extra);
-        let rec = cli_json(&args);
+        let rec = cli_json(&argv(
+            &["run", "--data", input.to_str().unwrap()],
+            fixed,
+            &tail.concat(),
+        ));
         (rec, std::fs::read_to_string(out).unwrap())
     };
     let (rec, text) = run("keep.csv", &[]);
@@ -128,15 +123,7 @@ fn four_records_by_hand_through_the_cli() {
 /// Independent masked SSE from the raw values: z-scores of the observed values computed
 /// here, per group and column the squared deviations of observed values from their mean.
 fn masked_sse_from_raw(raw: &[Option<f64>], n: usize, d: usize, labels: &[usize]) -> f64 {
-    let mut z = vec![None; n * d];
-    for j in 0..d {
-        let obs: Vec<f64> = (0..n).filter_map(|i| raw[i * d + j]).collect();
-        let m = obs.iter().sum::<f64>() / obs.len() as f64;
-        let sd = (obs.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / obs.len() as f64).sqrt();
-        for i in 0..n {
-            z[i * d + j] = raw[i * d + j].map(|v| (v - m) / sd);
-        }
-    }
+    let z = crate::holes::z_of(raw, n, d);
     let g = labels.iter().max().unwrap() + 1;
     let mut total = 0.0;
     for c in 0..g {
@@ -310,24 +297,16 @@ fn a_strata_split_run_with_missing_values() {
     }
     let input = write_file(dir.path(), "s.csv", &text);
     let (out, labels) = (dir.path().join("o.csv"), dir.path().join("l.txt"));
-    let rec = cli_json(&[
-        "run",
-        "--data",
-        input.to_str().unwrap(),
-        "--strata",
-        "s",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--missing",
-        "ignore",
-        "--json",
-        "--masked-out",
-        out.to_str().unwrap(),
-        "--labels-out",
-        labels.to_str().unwrap(),
-    ]);
+    let rec = cli_json(&argv(
+        &["run", "--data", input.to_str().unwrap()],
+        "--strata s --k 3 --method mdav --missing ignore --json",
+        &[
+            "--masked-out",
+            out.to_str().unwrap(),
+            "--labels-out",
+            labels.to_str().unwrap(),
+        ],
+    ));
     let labels: Vec<usize> = std::fs::read_to_string(&labels)
         .unwrap()
         .lines()
@@ -453,17 +432,11 @@ fn the_readme_agency_workflow_gives_its_figures() {
     let f = input.to_str().unwrap();
     let cols = "income,expenditure,savings";
     expect_error(
-        &[
-            "run",
-            "--data",
-            f,
-            "--columns",
-            cols,
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-        ],
+        &argv(
+            &["run", "--data", f, "--columns", cols],
+            "--k 3 --method mdav",
+            &[],
+        ),
         &[
             "households.csv",
             "row 5 (line 6)",
@@ -473,28 +446,19 @@ fn the_readme_agency_workflow_gives_its_figures() {
     );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("released.csv");
-    let rec = cli_json(&[
-        "run",
-        "--data",
-        f,
-        "--columns",
-        cols,
-        "--strata",
-        "region",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--missing",
-        "ignore",
-        "--masked-out",
-        out.to_str().unwrap(),
-        "--round-to-input",
-        "--measures",
-        "--row-order",
-        "input",
-        "--json",
-    ]);
+    let rec = cli_json(&argv(
+        &["run", "--data", f, "--columns", cols],
+        "--strata region --k 3 --method mdav --missing ignore",
+        &[
+            "--masked-out",
+            out.to_str().unwrap(),
+            "--round-to-input",
+            "--measures",
+            "--row-order",
+            "input",
+            "--json",
+        ],
+    ));
     let close = |v: &serde_json::Value, want: f64, tol: f64| {
         assert!((v.as_f64().unwrap() - want).abs() < tol, "{v} vs {want}")
     };
@@ -528,22 +492,11 @@ fn the_readme_agency_workflow_gives_its_figures() {
     }
     // Step 4, sampling weights (unsplit, complete column): the weighted IL it quotes.
     let weighted = dir.path().join("released-weighted.csv");
-    let rec = cli_json(&[
-        "run",
-        "--data",
-        f,
-        "--columns",
-        "income",
-        "--weights",
-        "weight",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--masked-out",
-        weighted.to_str().unwrap(),
-        "--json",
-    ]);
+    let rec = cli_json(&argv(
+        &["run", "--data", f],
+        "--columns income --weights weight --k 3 --method mdav",
+        &["--masked-out", weighted.to_str().unwrap(), "--json"],
+    ));
     close(&rec["il"], 0.351166, 5e-7);
     close(&rec["weights"]["il"], 0.362194, 5e-7);
     assert_eq!(rec["weights"]["objective"], "unweighted");

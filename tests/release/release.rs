@@ -3,7 +3,7 @@
 //! and the aggregations.
 
 use crate::common;
-use common::{cli, cli_json, cli_ok, run_args, stderr, stdout, write_file};
+use common::{argv, cli, cli_json, cli_ok, run_args, stderr, stdout, write_file};
 use std::path::Path;
 
 fn close(a: &serde_json::Value, want: f64) -> bool {
@@ -22,14 +22,15 @@ fn measure_cli_gives_the_hand_computed_figures() {
         "r.csv",
         "note,b,a\nx,3,2\ny,3,2\nz,7,6\nw,7,6\n",
     );
-    let v = cli_json(&[
-        "measure",
-        "--data",
-        orig.to_str().unwrap(),
-        "--masked",
-        rel.to_str().unwrap(),
-        "--json",
-    ]);
+    let measure = |extra: &[&'static str]| {
+        let (orig, rel) = (orig.to_str().unwrap(), rel.to_str().unwrap());
+        cli_ok(&argv(
+            &["measure", "--data", orig, "--masked", rel],
+            "",
+            extra,
+        ))
+    };
+    let v = common::stdout_json(&measure(&["--json"]));
     let u = &v["utility"];
     let s = (20.0f64 / 3.0).sqrt() * std::f64::consts::SQRT_2;
     assert!(close(&u["il_sse"], 20.0), "{v}");
@@ -41,13 +42,7 @@ fn measure_cli_gives_the_hand_computed_figures() {
     assert!(close(&v["risk"]["drisk_sdcmicro"], 0.0), "{v}");
     assert_eq!(v["n"], 4);
     // The text form carries the same figures.
-    let t = cli_ok(&[
-        "measure",
-        "--data",
-        orig.to_str().unwrap(),
-        "--masked",
-        rel.to_str().unwrap(),
-    ]);
+    let t = measure(&[]);
     let text = stdout(&t);
     assert!(
         text.contains("IL (SSE) 20.0000 %") && text.contains("DBRL 50.0000 %"),
@@ -71,13 +66,8 @@ fn measure_refuses_a_released_file_that_does_not_fit() {
         ),
     ] {
         let rel = write_file(dir.path(), "r.csv", text);
-        let o = cli(&[
-            "measure",
-            "--data",
-            orig.to_str().unwrap(),
-            "--masked",
-            rel.to_str().unwrap(),
-        ]);
+        let (orig, rel) = (orig.to_str().unwrap(), rel.to_str().unwrap());
+        let o = cli(&["measure", "--data", orig, "--masked", rel]);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         for n in needles {
@@ -509,27 +499,14 @@ fn agency() -> std::path::PathBuf {
 /// `run` on the agency file (strata, weights, holes), released to `out`, then `extra`.
 fn agency_run(out: &Path, extra: &[&str]) -> std::process::Output {
     let (data, out) = (agency(), out.to_str().unwrap().to_string());
-    let mut args = vec![
-        "run",
-        "--data",
-        data.to_str().unwrap(),
-        "--columns",
-        "income,expenditure,savings",
-        "--strata",
-        "region",
-        "--weights",
-        "weight",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--missing",
-        "ignore",
-        "--masked-out",
-        &out,
-    ];
-    args.extend_from_slice(extra);
-    cli(&args)
+    let fixed = "--columns income,expenditure,savings --strata region --weights weight \
+                 --k 3 --method mdav --missing ignore";
+    let head = ["run", "--data", data.to_str().unwrap()];
+    cli(&argv(
+        &head,
+        fixed,
+        &[&["--masked-out", &out], extra].concat(),
+    ))
 }
 
 /// The input's data rows split into fields (the agency file has no quotes).

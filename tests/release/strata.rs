@@ -218,6 +218,7 @@ fn bad_strata_input_is_an_error_naming_the_file_and_column() {
         assert!(!e.contains("panicked"), "{e}");
         e
     };
+    let err_words = |words: &str| err(&words.split_whitespace().collect::<Vec<_>>());
     let e = err(&["--k", "3", "--strata", "regio"]);
     assert!(
         e.contains("strata.csv") && e.contains("'regio'") && e.contains("--strata"),
@@ -236,66 +237,18 @@ fn bad_strata_input_is_an_error_naming_the_file_and_column() {
     );
     let e = err(&["--k", "3", "--strata", "region", "--columns", "x,region"]);
     assert!(e.contains("'region' is a strata column"), "{e}");
-    let e = err(&[
-        "--k",
-        "3",
-        "--strata",
-        "region",
-        "--part",
-        "3/2",
-        "--labels-out",
-        "x",
-        "--columns",
-        "x,y,z",
-    ]);
+    let e = err_words("--k 3 --strata region --part 3/2 --labels-out x --columns x,y,z");
     assert!(e.contains("--part '3/2'"), "{e}");
-    let e = err(&[
-        "--k",
-        "3",
-        "--strata",
-        "region",
-        "--part",
-        "1/2",
-        "--columns",
-        "x,y,z",
-    ]);
+    let e = err_words("--k 3 --strata region --part 1/2 --columns x,y,z");
     assert!(e.contains("--labels-out"), "{e}");
-    let e = err(&[
-        "--k",
-        "3",
-        "--strata",
-        "region",
-        "--part",
-        "slurm",
-        "--labels-out",
-        "x",
-        "--columns",
-        "x,y,z",
-    ]);
+    let e = err_words("--k 3 --strata region --part slurm --labels-out x --columns x,y,z");
     assert!(e.contains("SLURM_ARRAY_TASK_ID"), "{e}");
     let e = err(&["--k", "3", "--blocks", "5", "--columns", "x,y,z"]);
     assert!(e.contains("--blocks 5") && e.contains("2k = 6"), "{e}");
     // The repair's strip and lists: out of range, or without --blocks.
-    let e = err(&[
-        "--k",
-        "3",
-        "--blocks",
-        "50",
-        "--block-slab",
-        "0",
-        "--columns",
-        "x,y,z",
-    ]);
+    let e = err_words("--k 3 --blocks 50 --block-slab 0 --columns x,y,z");
     assert!(e.contains("--block-slab 0") && e.contains("> 0"), "{e}");
-    let e = err(&[
-        "--k",
-        "3",
-        "--blocks",
-        "50",
-        "--block-approx=-1",
-        "--columns",
-        "x,y,z",
-    ]);
+    let e = err_words("--k 3 --blocks 50 --block-approx=-1 --columns x,y,z");
     assert!(e.contains("--block-approx -1"), "{e}");
     // A negative value after a space is the value, not an unknown option: the same range
     // message (and the strip's).

@@ -5,7 +5,7 @@
 //! pairwise formula; unit weights bit-identical to no weights; the CLI's errors.
 
 use crate::common;
-use common::{cli_err, cli_json, cli_ok, pairwise_weighted_sse, weighted_args, write_file};
+use common::{argv, cli_err, cli_json, cli_ok, pairwise_weighted_sse, weighted_args, write_file};
 use microagg::data::{Instance, Weights};
 use microagg::partition::Partition;
 use microagg::weighted;
@@ -277,6 +277,7 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     let text = std::fs::read_to_string(&masked).unwrap();
     assert_eq!(text, "x,w\n-1.5,1\n-1.5,3\n2,2\n2,2\n");
     // measure --weights: the weighted IL of the released file.
+    let masked = masked.to_str().unwrap();
     let m = cli_json(&[
         "measure",
         "--data",
@@ -284,7 +285,7 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
         "--weights",
         "w",
         "--masked",
-        masked.to_str().unwrap(),
+        masked,
         "--json",
     ]);
     assert!(
@@ -456,57 +457,26 @@ fn unit_weights_give_bit_identical_results() {
             bits(&w["release"]["il_released_weighted"]),
             "{method}"
         );
-        let c = cli_json(&[
-            "check",
-            "--data",
-            ones.to_str().unwrap(),
-            "--weights",
-            "w",
-            "--columns",
-            cols,
-            "--k",
-            "3",
-            "--labels",
-            &lw,
-            "--json",
-        ]);
+        let c = cli_json(&argv(
+            &["check", "--data", ones.to_str().unwrap()],
+            "--weights w",
+            &["--columns", cols, "--k", "3", "--labels", &lw, "--json"],
+        ));
         assert_eq!(bits(&c["il"]), bits(&c["weights"]["il"]), "{method}");
         assert_eq!(bits(&c["sse"]), bits(&c["weights"]["sse"]), "{method}");
         if method != "mdav" {
             // Equal weights (2.5): the weighted optimum is the unweighted one; univariate
             // and descent keep the unweighted engines and labels.
             let le = out("le");
-            cli_ok(&[
-                "run",
-                "--k",
-                "3",
-                "--method",
-                method,
-                "--columns",
-                cols,
-                "--data",
-                equal.to_str().unwrap(),
-                "--weights",
-                "w",
-                "--labels-out",
-                &le,
-            ]);
+            let equal_run = |extra: &[&str]| {
+                let head = ["run", "--k", "3", "--method", method, "--columns", cols];
+                cli_ok(&[&head[..], &["--data", equal.to_str().unwrap()], extra].concat());
+            };
+            equal_run(&["--weights", "w", "--labels-out", &le]);
             // The same file without --weights (the seeds of descent depend on the
             // instance's name, so the comparison is on the same file).
             let lq = out("lq");
-            cli_ok(&[
-                "run",
-                "--k",
-                "3",
-                "--method",
-                method,
-                "--columns",
-                cols,
-                "--data",
-                equal.to_str().unwrap(),
-                "--labels-out",
-                &lq,
-            ]);
+            equal_run(&["--labels-out", &lq]);
             assert_eq!(std::fs::read(&lq).unwrap(), std::fs::read(&le).unwrap());
             if method == "univariate" {
                 assert_eq!(std::fs::read(&lp).unwrap(), std::fs::read(&le).unwrap());

@@ -7,46 +7,35 @@
 //! the refusal of a descent that cannot honour both.
 
 use crate::common;
-use common::{cli, cli_ok};
-use std::path::{Path, PathBuf};
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+use crate::holes::z_of;
+use common::{argv, cli, cli_json, cli_ok, stdout_json as json, write_file as write};
 
 const HAND: &str = "id,a,b,w\nr1,-3,1,1\nr2,-1,NA,3\nr3,1,2,2\nr4,,5,2\n";
+
+/// `run --data DATA --columns a,b --weights w --k 2 --method METHOD --missing ignore` (the
+/// hand file's columns), then `extra`.
+fn hand_run<'a>(data: &'a str, method: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let fixed = "--columns a,b --weights w --k 2 --method";
+    let head = argv(&["run", "--data", data], fixed, &[method]);
+    argv(&head, "--missing ignore", extra)
+}
 
 #[test]
 fn weighted_masked_figures_and_release_by_hand() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "h.csv", HAND);
     let (l, m) = (dir.path().join("l.txt"), dir.path().join("m.csv"));
-    let rec = json(&cli_ok(&[
-        "run",
-        "--data",
+    let rec = cli_json(&hand_run(
         f.to_str().unwrap(),
-        "--columns",
-        "a,b",
-        "--weights",
-        "w",
-        "--k",
-        "2",
-        "--method",
         "mdav",
-        "--missing",
-        "ignore",
-        "--labels-out",
-        l.to_str().unwrap(),
-        "--masked-out",
-        m.to_str().unwrap(),
-        "--json",
-    ]));
+        &[
+            "--labels-out",
+            l.to_str().unwrap(),
+            "--masked-out",
+            m.to_str().unwrap(),
+            "--json",
+        ],
+    ));
     assert_eq!(microagg::labels::read_labels(&l).unwrap(), vec![0, 0, 1, 1]);
     // Column a observed -3, -1, 1 (sd^2 = 8/3), column b observed 1, 2, 5 (sd^2 = 26/9).
     // {r1, r2}: a weights 1, 3 -> weighted mean -1.5, weighted SSE 1 (1.5^2) + 3 (0.5^2) = 3;
@@ -72,25 +61,16 @@ fn weighted_masked_figures_and_release_by_hand() {
     assert!(close(rw, 100.0 * sse / sst), "{rw}");
     // Filled: a hole gets its group's weighted mean over the observed cells.
     let m2 = dir.path().join("m2.csv");
-    cli_ok(&[
-        "run",
-        "--data",
+    cli_ok(&hand_run(
         f.to_str().unwrap(),
-        "--columns",
-        "a,b",
-        "--weights",
-        "w",
-        "--k",
-        "2",
-        "--method",
         "mdav",
-        "--missing",
-        "ignore",
-        "--masked-out",
-        m2.to_str().unwrap(),
-        "--missing-release",
-        "fill",
-    ]);
+        &[
+            "--masked-out",
+            m2.to_str().unwrap(),
+            "--missing-release",
+            "fill",
+        ],
+    ));
     assert_eq!(
         std::fs::read_to_string(&m2).unwrap(),
         "id,a,b,w\nr1,-1.5,1,1\nr2,-1.5,1,3\nr3,1,3.5,2\nr4,1,3.5,2\n"
@@ -128,48 +108,37 @@ fn holes_instance(rng: &mut Lcg, n: usize, d: usize, holes: usize) -> Vec<Option
     raw
 }
 
-/// z-scores of the observed values, per column (population sd), computed here.
-fn z_of(raw: &[Option<f64>], n: usize, d: usize) -> Vec<Option<f64>> {
-    let mut z = vec![None; n * d];
-    for j in 0..d {
-        let obs: Vec<f64> = (0..n).filter_map(|i| raw[i * d + j]).collect();
-        let m = obs.iter().sum::<f64>() / obs.len() as f64;
-        let sd = (obs.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / obs.len() as f64).sqrt();
-        for i in 0..n {
-            z[i * d + j] = raw[i * d + j].map(|v| (v - m) / sd);
-        }
-    }
-    z
-}
-
 /// Weighted masked SSE by the pairwise identity (P40 W1 per column over observed cells):
 /// sum over groups and columns of sum_{i < l observed} w_i w_l (z_i - z_l)^2 / W_Gj.
 fn pairwise_weighted_sse(z: &[Option<f64>], w: &[f64], d: usize, labels: &[usize]) -> f64 {
-    let n = labels.len();
-    let mut total = 0.0;
-    for g in 0..=*labels.iter().max().unwrap() {
-        for j in 0..d {
-            let obs: Vec<(f64, f64)> = (0..n)
-                .filter(|&i| labels[i] == g)
-                .filter_map(|i| z[i * d + j].map(|v| (v, w[i])))
-                .collect();
-            let wsum: f64 = obs.iter().map(|p| p.1).sum();
-            let mut s = 0.0;
-            for a in 0..obs.len() {
-                for b in a + 1..obs.len() {
-                    s += obs[a].1 * obs[b].1 * (obs[a].0 - obs[b].0).powi(2);
-                }
-            }
-            if wsum > 0.0 {
-                total += s / wsum;
+    sum_over_group_columns(z, w, d, labels, |obs, wsum| {
+        let mut s = 0.0;
+        for a in 0..obs.len() {
+            for b in a + 1..obs.len() {
+                s += obs[a].1 * obs[b].1 * (obs[a].0 - obs[b].0).powi(2);
             }
         }
-    }
-    total
+        s / wsum
+    })
 }
 
 /// Weighted masked SSE from group means (the definition), computed here.
 fn weighted_sse_by_means(z: &[Option<f64>], w: &[f64], d: usize, labels: &[usize]) -> f64 {
+    sum_over_group_columns(z, w, d, labels, |obs, wsum| {
+        let c = obs.iter().map(|p| p.0 * p.1).sum::<f64>() / wsum;
+        obs.iter().map(|p| p.1 * (p.0 - c).powi(2)).sum::<f64>()
+    })
+}
+
+/// The sum over groups and columns of `term(observed (z, w) cells, their total weight)`,
+/// over the (group, column) pairs with observed weight.
+fn sum_over_group_columns(
+    z: &[Option<f64>],
+    w: &[f64],
+    d: usize,
+    labels: &[usize],
+    term: impl Fn(&[(f64, f64)], f64) -> f64,
+) -> f64 {
     let n = labels.len();
     let mut total = 0.0;
     for g in 0..=*labels.iter().max().unwrap() {
@@ -180,8 +149,7 @@ fn weighted_sse_by_means(z: &[Option<f64>], w: &[f64], d: usize, labels: &[usize
                 .collect();
             let wsum: f64 = obs.iter().map(|p| p.1).sum();
             if wsum > 0.0 {
-                let c = obs.iter().map(|p| p.0 * p.1).sum::<f64>() / wsum;
-                total += obs.iter().map(|p| p.1 * (p.0 - c).powi(2)).sum::<f64>();
+                total += term(&obs, wsum);
             }
         }
     }
@@ -367,26 +335,9 @@ fn a_descent_that_cannot_honour_weights_and_holes_is_refused_naming_why() {
     let f = write(dir.path(), "h.csv", HAND);
     let f = f.to_str().unwrap();
     for strata in [false, true] {
-        let mut args = vec![
-            "run",
-            "--data",
-            f,
-            "--columns",
-            "a,b",
-            "--weights",
-            "w",
-            "--k",
-            "2",
-            "--method",
-            "mdav+descent",
-            "--missing",
-            "ignore",
-        ];
-        if strata {
-            // Checked on the whole file before any stratum runs.
-            args.extend(["--strata", "id"]);
-        }
-        let out = cli(&args);
+        // With strata: checked on the whole file before any stratum runs.
+        let strata_args: &[&str] = if strata { &["--strata", "id"] } else { &[] };
+        let out = cli(&hand_run(f, "mdav+descent", strata_args));
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -401,22 +352,7 @@ fn a_descent_that_cannot_honour_weights_and_holes_is_refused_naming_why() {
         "eq.csv",
         &HAND.replace(",1\n", ",2\n").replace(",3\n", ",2\n"),
     );
-    let rec = json(&cli_ok(&[
-        "run",
-        "--data",
-        eq.to_str().unwrap(),
-        "--columns",
-        "a,b",
-        "--weights",
-        "w",
-        "--k",
-        "2",
-        "--method",
-        "mdav+descent",
-        "--missing",
-        "ignore",
-        "--json",
-    ]));
+    let rec = cli_json(&hand_run(eq.to_str().unwrap(), "mdav+descent", &["--json"]));
     assert_eq!(rec["weights"]["objective"], "weighted");
     let (il, wil) = (
         rec["il"].as_f64().unwrap(),

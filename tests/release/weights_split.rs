@@ -6,7 +6,7 @@
 //! reason.
 
 use crate::common;
-use common::{cli, cli_ok};
+use common::{argv, assert_exit, cli, cli_ok, stdout_json as json};
 use microagg::data::{self, ColumnSelection, Instance};
 use microagg::missing::MissingPolicy;
 use microagg::pipeline::Pipeline;
@@ -33,10 +33,6 @@ fn weighted_csv(dir: &Path, rows: usize, tiny: usize) -> PathBuf {
     let p = dir.join("survey.csv");
     std::fs::write(&p, text).unwrap();
     p
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 fn load(path: &Path) -> (Instance, data::StrataColumns) {
@@ -72,22 +68,11 @@ fn strata_with_weights_are_the_per_stratum_weighted_runs_joined() {
     let labels_path = dir.path().join("l.txt");
     let f = csv.to_str().unwrap();
     let run = |weights: bool, out: &Path| {
-        let mut args = vec![
-            "run",
-            "--data",
-            f,
-            "--columns",
-            "x,y",
-            "--strata",
-            "region",
-            "--k",
-            "3",
-            "--method",
-            "mdav+descent",
-            "--json",
-            "--labels-out",
-        ];
-        args.push(out.to_str().unwrap());
+        let mut args = argv(
+            &["run", "--data", f],
+            "--columns x,y --strata region --k 3 --method mdav+descent --json --labels-out",
+            &[out.to_str().unwrap()],
+        );
         if weights {
             args.extend(["--weights", "weight"]);
         }
@@ -181,21 +166,11 @@ fn parts_of_a_weighted_strata_run_combine_into_its_bytes() {
     let csv = weighted_csv(dir.path(), 120, 0);
     let f = csv.to_str().unwrap();
     let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    let base = [
-        "run",
-        "--data",
-        f,
-        "--columns",
-        "x,y",
-        "--strata",
-        "region",
-        "--weights",
-        "weight",
-        "--k",
-        "3",
-        "--method",
-        "mdav+descent",
-    ];
+    let base = argv(
+        &["run", "--data", f],
+        "--columns x,y --strata region --weights weight --k 3 --method mdav+descent",
+        &[],
+    );
     let whole = p("whole.txt");
     cli_ok(&[&base[..], &["--labels-out", &whole]].concat());
     for i in 1..=2 {
@@ -241,24 +216,13 @@ fn parts_of_a_weighted_strata_run_combine_into_its_bytes() {
 fn a_stratum_below_k_with_weights_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let csv = weighted_csv(dir.path(), 60, 2);
-    let out = cli(&[
-        "run",
-        "--data",
-        csv.to_str().unwrap(),
-        "--columns",
-        "x,y",
-        "--strata",
-        "region",
-        "--weights",
-        "weight",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
+    let out = cli(&argv(
+        &["run", "--data", csv.to_str().unwrap()],
+        "--columns x,y --strata region --weights weight --k 3 --method mdav",
+        &[],
+    ));
+    assert_exit(&out, 2, "survey.csv");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("survey.csv"), "{err}");
     assert!(err.contains("stratum region=tiny has 2 records"), "{err}");
     assert!(err.contains("k = 3"), "{err}");
 }
@@ -272,22 +236,12 @@ fn blocks_refuse_weights_naming_the_border_repair() {
         &["--blocks", "20"][..],
         &["--blocks", "20", "--strata", "region"][..],
     ] {
-        let out = cli(&[
-            &[
-                "run",
-                "--data",
-                f,
-                "--columns",
-                "x,y",
-                "--weights",
-                "weight",
-                "--k",
-                "3",
-            ][..],
-            &["--method", "mdav"][..],
+        let head = ["run", "--data", f];
+        let out = cli(&argv(
+            &head,
+            "--columns x,y --weights weight --k 3 --method mdav",
             extra,
-        ]
-        .concat());
+        ));
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -296,21 +250,11 @@ fn blocks_refuse_weights_naming_the_border_repair() {
         );
     }
     // The weights column cannot label strata.
-    let out = cli(&[
-        "run",
-        "--data",
-        f,
-        "--columns",
-        "x,y",
-        "--strata",
-        "weight",
-        "--weights",
-        "weight",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-    ]);
+    let out = cli(&argv(
+        &["run", "--data", f],
+        "--columns x,y --strata weight --weights weight --k 3 --method mdav",
+        &[],
+    ));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot also be a strata column"));
 }

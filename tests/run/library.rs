@@ -128,19 +128,17 @@ fn a_valid_certificate_is_accepted_and_a_tampered_or_weaker_one_refused() {
     let data = write_data(tmp.path());
     let cert = tmp.path().join("c.json");
     let d = data.to_str().unwrap();
-    common::cli_ok(&[
-        "bound",
-        "--data",
+    common::cli_ok(&common::bound_args(
         d,
-        "--k",
         "3",
-        "--method",
         "colgen",
-        "--time-limit",
-        "10",
-        "--certificate",
-        cert.to_str().unwrap(),
-    ]);
+        &[
+            "--time-limit",
+            "10",
+            "--certificate",
+            cert.to_str().unwrap(),
+        ],
+    ));
     // Tampered first: the claim raised far above what the duals prove.
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
@@ -262,20 +260,18 @@ fn an_unknown_instance_gets_an_entry_by_its_sha256_and_other_columns_are_another
 fn the_label_of_every_bound_is_the_method_that_produced_its_value() {
     let spec = "gauss:n=40,d=2,clusters=8,seed=3";
     for (limit, expect) in [("0.001", "nn"), ("20", "colgen")] {
-        let r = cli_json(&[
-            "run",
-            "--data",
+        let r = cli_json(&common::run_args(
             spec,
-            "--k",
             "3",
-            "--method",
             "mdav",
-            "--bound",
-            "colgen",
-            "--bound-param",
-            &format!("time_limit={limit}"),
-            "--json",
-        ]);
+            &[
+                "--bound",
+                "colgen",
+                "--bound-param",
+                &format!("time_limit={limit}"),
+                "--json",
+            ],
+        ));
         let b = &r["bounds"][0];
         let nn = cli_json(&[
             "bound", "--data", spec, "--k", "3", "--method", "nn", "--json",

@@ -434,18 +434,12 @@ fn sigint_and_sigterm_stop_bound_colgen_and_bnp_with_a_valid_bound() {
 #[test]
 fn a_colgen_time_limit_holds_for_the_whole_command() {
     let t = Instant::now();
-    let out = common::cli_ok(&[
-        "bound",
-        "--data",
+    let out = common::cli_ok(&common::bound_args(
         "uniform:n=6000,d=4,seed=1",
-        "--k",
         "10",
-        "--method",
         "colgen",
-        "--time-limit",
-        "5",
-        "--json",
-    ]);
+        &["--time-limit", "5", "--json"],
+    ));
     let seconds = t.elapsed().as_secs_f64();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(seconds < 10.0, "{seconds} s for a 5 s limit: {v}");
