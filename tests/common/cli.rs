@@ -51,9 +51,11 @@ pub fn cli_err(args: &[&str]) -> String {
 
 /// The arguments `run --data DATA --k K --method METHOD`, then `extra`.
 pub fn run_args<'a>(data: &'a str, k: &'a str, method: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec!["run", "--data", data, "--k", k, "--method", method];
-    args.extend_from_slice(extra);
-    args
+    argv(
+        &["run", "--data", data, "--k", k, "--method", method],
+        "",
+        extra,
+    )
 }
 
 /// The arguments `bound --data DATA --k K --method METHOD`, then `extra`.
@@ -63,9 +65,11 @@ pub fn bound_args<'a>(
     method: &'a str,
     extra: &[&'a str],
 ) -> Vec<&'a str> {
-    let mut args = vec!["bound", "--data", data, "--k", k, "--method", method];
-    args.extend_from_slice(extra);
-    args
+    argv(
+        &["bound", "--data", data, "--k", k, "--method", method],
+        "",
+        extra,
+    )
 }
 
 /// `head`, then the words of `fixed` (split at white space), then `tail`: the options that
@@ -85,9 +89,11 @@ pub fn weighted_args<'a>(
     k: &'a str,
     extra: &[&'a str],
 ) -> Vec<&'a str> {
-    let mut args = vec![command, "--data", data, "--weights", "w", "--k", k];
-    args.extend_from_slice(extra);
-    args
+    argv(
+        &[command, "--data", data, "--weights", "w", "--k", k],
+        "",
+        extra,
+    )
 }
 
 /// Require the exit status `code` and `needle` in the standard error.
