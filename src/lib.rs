@@ -20,48 +20,39 @@
 //!   [`measure`]: its utility and disclosure risk;
 //! - [`record`]: the run record; [`schema`]: the JSON Schema of `run --json`'s records.
 //!
+//! The source tree is a few rooms, each a folder: `base/` (data, partition, objective,
+//! labels, method contracts, parameters, RNG, interrupts, progress), `init/` and `search/`
+//! (construction and refinement) over `geometry/` and `parallel.rs`, `certify/` (bounds,
+//! certificates, exact solves, the library), `release/` (the released file, its measures,
+//! strata) and `run/` (registry, pipelines, split runs, experiments, records, reports,
+//! rendering, the command line). The modules above are re-exported at the crate root.
+//!
 //! Exact and bounding kernels on plain arrays live in the `microagg-solvers` crate.
 
 // NaN-aware checks such as `!(x > 0.0)` are deliberate: they reject NaN too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod bench;
-pub mod blocks;
-pub mod bnp_certificate;
-pub mod bound;
-pub mod certificate;
-pub mod cli;
-pub mod data;
-pub mod docs;
+// The rooms of the source tree (docs/developer/architecture.md); the public API is what
+// is re-exported below, at the paths users and the other crates know.
+mod base;
+mod certify;
 pub mod error;
-pub mod exact;
-pub mod experiment;
 pub mod geometry;
 pub mod init;
-pub mod interrupt;
-pub mod labels;
-pub mod library;
-pub mod measure;
-pub mod method;
-pub mod missing;
-pub mod objective;
-pub mod output;
 pub mod parallel;
-pub mod params;
-pub mod partition;
-pub mod parts;
-pub mod pipeline;
-pub mod progress;
-pub mod record;
-pub mod registry;
 pub mod release;
-pub mod render;
-pub mod report;
-pub mod rng;
-pub mod schema;
+mod run;
 pub mod search;
-pub mod strata;
-pub mod weighted;
+
+pub use base::{
+    data, interrupt, labels, method, missing, objective, params, partition, progress, rng, weighted,
+};
+pub use certify::{bnp_certificate, bound, certificate, exact, library};
+pub use release::{measure, strata};
+pub use run::{
+    bench, blocks, cli, docs, experiment, output, parts, pipeline, record, registry, render,
+    report, schema,
+};
 
 /// Branch-and-price on the command line, kept at its public path; it lives in the bound
 /// registry's folder (`bound/bnp.rs`), whose `bnp` entry runs it.

@@ -7,6 +7,8 @@
 //! decimals), [`raw_csv`] reads CSV records without decoding them so that untouched cells
 //! are copied byte for byte, [`roles`] gives the direct identifiers their treatment (dropped
 //! by default, keyed hash or kept) and the rows their order (shuffled by default).
+//! [`measure`] gives the released file's utility and disclosure risk, [`strata`] the
+//! strata a release is split into.
 //!
 //! ## Complexity
 //! Linear in the size of the file.
@@ -15,8 +17,10 @@
 //! Shafranovich (2005), RFC 4180: Common Format and MIME Type for CSV Files.
 
 pub mod aggregate;
+pub mod measure;
 pub mod raw_csv;
 pub mod roles;
+pub mod strata;
 pub mod whole_file;
 
 pub use aggregate::Aggregation;

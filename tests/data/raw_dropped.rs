@@ -1,5 +1,5 @@
 //! `run` frees the original values (`Instance::drop_raw`) when nothing reads them after
-//! loading (`src/cli/run.rs`): complete data, no released file, no weights, and no stage in
+//! loading (`src/run/cli/run.rs`): complete data, no released file, no weights, and no stage in
 //! `pipeline::RAW_READERS`. Here every registered method (an initializer alone, a refiner
 //! after mdav) runs on the same small instance with and without its raw copy: the labels
 //! (or the error) must be the same, and a method that reads `raw` and is not listed in

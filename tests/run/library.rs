@@ -440,7 +440,7 @@ fn command_words(command: &str) -> Vec<&str> {
 /// command parses with today's command line (no removed flag) and a bound recipe is its
 /// case's preset; a `cargo run --example` names an example of this workspace whose source
 /// reads every flag the command gives. The values themselves are not recomputed here (the
-/// bnp recipes take 1 to 20 minutes; `src/bound/tests.rs` checks that each preset equals
+/// bnp recipes take 1 to 20 minutes; `src/certify/bound/tests.rs` checks that each preset equals
 /// the recipe that made the stored bound).
 #[test]
 fn every_provenance_command_names_what_exists_today() {

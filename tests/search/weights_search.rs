@@ -1,4 +1,4 @@
-//! Issue 22, weighted local search (proofs/P40 Lemma W5, `src/objective/weighted.rs`, run by the one descent in `src/search/local_search.rs`):
+//! Issue 22, weighted local search (proofs/P40 Lemma W5, `src/base/objective/weighted.rs`, run by the one descent in `src/search/local_search.rs`):
 //! with unequal sampling weights `descent` minimises the weighted SSE. Its result is a
 //! local optimum of the weighted SSE for every shift and swap (checked by recomputing the
 //! weighted SSE of every neighbour partition with an independent pairwise formula), never

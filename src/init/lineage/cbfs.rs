@@ -34,7 +34,7 @@ use crate::init::lineage::rule_method::RuleMethod;
 use crate::method::MethodInfo;
 use crate::params::NoParams;
 
-/// The engine rules of `cbfs` (also run by the masked engine, `src/missing/`).
+/// The engine rules of `cbfs` (also run by the masked engine, `src/base/missing/`).
 pub const RULES: Rules = Rules {
     selection: Selection::FarthestFromCentroid,
     grow: Grow::NearestToCentroid,

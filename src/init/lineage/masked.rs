@@ -1,6 +1,6 @@
 //! # Masked geometry: the MDAV-lineage engine on records with missing cells
 //!
-//! Under `run --missing ignore` (`src/missing/`) the engine ([`crate::init::lineage::engine`]) runs on a
+//! Under `run --missing ignore` (`src/base/missing/`) the engine ([`crate::init::lineage::engine`]) runs on a
 //! copy of the z-scores with NaN at every missing cell. A point (a record, a centroid) is
 //! then a slice whose NaN entries are "not observed", and:
 //!

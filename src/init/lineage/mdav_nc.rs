@@ -35,7 +35,7 @@ use crate::init::lineage::rule_method::RuleMethod;
 use crate::method::MethodInfo;
 use crate::params::NoParams;
 
-/// The engine rules of `mdav-nc` (also run by the masked engine, `src/missing/`).
+/// The engine rules of `mdav-nc` (also run by the masked engine, `src/base/missing/`).
 pub const RULES: Rules = Rules {
     selection: Selection::MdavPair,
     grow: Grow::NearestToCentroid,

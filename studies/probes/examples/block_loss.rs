@@ -1,5 +1,5 @@
 //! Where blocking loses IL: MDAV on the whole data against MDAV in blocks (`--blocks SIZE`,
-//! kd cut of src/blocks.rs) and the blocks repaired by descent with pools of several slab
+//! kd cut of src/run/blocks.rs) and the blocks repaired by descent with pools of several slab
 //! widths, with every record's share of the SSE (its squared distance to its group's
 //! centroid) summed by the record's distance to the nearest cut of its block (in median
 //! group radii of the unblocked partition). A loss that sits near the cuts is the cuts'; one

@@ -1,6 +1,6 @@
 //! # The text of a pipeline run
 //!
-//! `microagg run --json` prints the run's [`Record`] (src/record.rs, the type experiment
+//! `microagg run --json` prints the run's [`Record`] (src/run/record.rs, the type experiment
 //! records use; schema/run-record.json); [`run_text`] is its text form: a summary line, one
 //! line per stage, the bound with its gap or why it was skipped, and the released file.
 //!

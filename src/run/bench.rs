@@ -242,7 +242,7 @@ fn whole_process(spec: &str, k: usize, method: &str, reps: usize) -> Result<(f64
 }
 
 /// The default study of `microagg demo` (embedded, so no file is needed).
-pub const DEMO_SUITE: &str = include_str!("../instances/demo.toml");
+pub const DEMO_SUITE: &str = include_str!("../../instances/demo.toml");
 
 /// Worker threads when none are asked for: the available cores.
 pub fn default_jobs() -> usize {

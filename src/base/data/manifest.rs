@@ -12,7 +12,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-const MANIFEST_TOML: &str = include_str!("../../instances/manifest.toml");
+const MANIFEST_TOML: &str = include_str!("../../../instances/manifest.toml");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
