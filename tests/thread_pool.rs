@@ -244,16 +244,8 @@ fn every_parallel_site_runs_on_the_requested_pool() {
         let pipeline = microagg::pipeline::Pipeline::parse("mdav", &[]).unwrap();
         let go = std::sync::atomic::AtomicBool::new(false);
         let solver = UnitSolver {
-            inst: &inst,
-            pipeline: &pipeline,
-            k: 3,
-            seed: 1,
-            time_limit: None,
             max_steps: Some(20),
-            interrupt: &go,
-            repair: microagg::blocks::RepairMode::default(),
-            cut: microagg::blocks::CutRule::default(),
-            tuning: Default::default(),
+            ..UnitSolver::new(&inst, &pipeline, 3, 1, &go)
         };
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         assert!(out.units >= 4 && !out.repair.is_empty());

@@ -341,16 +341,10 @@ pub fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
     let sse = match run.blocks {
         Some(size) => {
             let solver = crate::parts::UnitSolver {
-                inst: &inst,
-                pipeline: &pipeline,
-                k: run.k,
-                seed: 0,
-                time_limit: None,
-                max_steps: None,
-                interrupt: &never,
                 repair: run.repair,
                 cut: run.cut,
                 tuning: run.tuning,
+                ..crate::parts::UnitSolver::new(&inst, &pipeline, run.k, 0, &never)
             };
             let out = crate::parts::solve_split(&solver, None, Some(size), None)?;
             out.groups

@@ -180,7 +180,30 @@ pub struct UnitSolver<'a> {
     pub tuning: blocks::RepairTuning,
 }
 
-impl UnitSolver<'_> {
+impl<'a> UnitSolver<'a> {
+    /// A solver of `pipeline` with groups of `k` from `seed`, stopped by `interrupt`: no
+    /// time limit or step budget, and the default border repair, cut and tuning of `--blocks`.
+    pub fn new(
+        inst: &'a Instance,
+        pipeline: &'a Pipeline,
+        k: usize,
+        seed: u64,
+        interrupt: &'a AtomicBool,
+    ) -> Self {
+        UnitSolver {
+            inst,
+            pipeline,
+            k,
+            seed,
+            time_limit: None,
+            max_steps: None,
+            interrupt,
+            repair: blocks::RepairMode::default(),
+            cut: blocks::CutRule::default(),
+            tuning: Default::default(),
+        }
+    }
+
     /// The pipeline's descent parameters (defaults when it has no descent stage), for the
     /// border repair.
     fn descent_params(&self) -> serde_json::Map<String, serde_json::Value> {
@@ -538,18 +561,7 @@ mod tests {
             crate::data::load("gauss:n=2000,d=3,clusters=4,seed=5", &ColumnSelection::All).unwrap();
         let pipeline = Pipeline::parse("mdav+ils", &[]).unwrap();
         let stopped = AtomicBool::new(true);
-        let solver = UnitSolver {
-            inst: &inst,
-            pipeline: &pipeline,
-            k: 3,
-            seed: 1,
-            time_limit: None,
-            max_steps: None,
-            interrupt: &stopped,
-            repair: blocks::RepairMode::default(),
-            cut: blocks::CutRule::default(),
-            tuning: Default::default(),
-        };
+        let solver = UnitSolver::new(&inst, &pipeline, 3, 1, &stopped);
         let out = solve_split(&solver, None, Some(500), None).unwrap();
         assert!(out.interrupted);
         assert_eq!(out.units, 4);

@@ -45,16 +45,10 @@ fn mdav_in_blocks(inst: &Instance, run: BlockRun) -> SplitOutcome {
     let pipeline = crate::pipeline::Pipeline::parse("mdav", &[]).unwrap();
     let never = std::sync::atomic::AtomicBool::new(false);
     let solver = UnitSolver {
-        inst,
-        pipeline: &pipeline,
-        k: run.k,
-        seed: 0,
-        time_limit: None,
-        max_steps: None,
-        interrupt: &never,
         repair: run.repair,
         cut: run.cut,
         tuning: run.tuning,
+        ..UnitSolver::new(inst, &pipeline, run.k, 0, &never)
     };
     let solve = || solve_split(&solver, None, Some(run.block), None);
     match run.threads {

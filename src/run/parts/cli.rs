@@ -70,16 +70,12 @@ pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         ));
     }
     let solver = UnitSolver {
-        inst: &inst,
-        pipeline: r.pipeline,
-        k: r.k,
-        seed: r.seed,
         time_limit: r.time_limit,
         max_steps: r.max_steps,
-        interrupt: r.interrupt,
         repair: split.block_repair,
         cut: split.block_cut,
         tuning,
+        ..UnitSolver::new(&inst, r.pipeline, r.k, r.seed, r.interrupt)
     };
     let out = solve_split(&solver, strata.as_ref(), split.blocks, part)?;
     let labels = first_appearance_labels(inst.n, &out.groups);
