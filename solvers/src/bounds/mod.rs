@@ -28,6 +28,7 @@ pub mod colgen;
 pub mod colgen_weighted;
 pub mod local_lagrangian;
 pub mod nn;
+pub mod nn_raised;
 pub mod nn_weighted;
 
 pub use colgen::verify::{

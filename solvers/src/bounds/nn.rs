@@ -108,27 +108,41 @@ pub fn nn_bound_from_lists(
     let mut total = 0.0;
     let mut dist = vec![0.0; r];
     for i in 0..n {
-        let xi = &x[i * d..(i + 1) * d];
-        let list = &nearest[i * r..(i + 1) * r];
-        for (w, &j) in list.iter().enumerate() {
-            let j = j as usize;
-            if j >= n || j == i || list[..w].contains(&(j as u32)) {
-                return Err(bad(
-                    i,
-                    format!("id {j} at position {w} is out of range, the record or repeated"),
-                ));
-            }
-            dist[w] = sq_dist(xi, &x[j * d..(j + 1) * d]);
-            if w > 0 && dist[w] < dist[w - 1] {
-                return Err(bad(
-                    i,
-                    format!("neighbour {w} is nearer than neighbour {}", w - 1),
-                ));
-            }
-        }
+        list_distances(x, n, d, i, &nearest[i * r..(i + 1) * r], &mut dist)?;
         total += dist.iter().sum::<f64>();
     }
     Ok(finish(total, n, d, k))
+}
+
+/// The squared distances ([`sq_dist`]) from record `i` to the records of its neighbour
+/// `list`, into `dist` (as long as the list), after the cheap checks of
+/// [`nn_bound_from_lists`]: ids in range, not `i`, not repeated, distances not decreasing.
+pub(crate) fn list_distances(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    i: usize,
+    list: &[u32],
+    dist: &mut [f64],
+) -> Result<(), SolverError> {
+    let bad = |message: String| SolverError::BadNeighbours { record: i, message };
+    let xi = &x[i * d..(i + 1) * d];
+    for (w, &j) in list.iter().enumerate() {
+        let j = j as usize;
+        if j >= n || j == i || list[..w].contains(&(j as u32)) {
+            return Err(bad(format!(
+                "id {j} at position {w} is out of range, the record or repeated"
+            )));
+        }
+        dist[w] = sq_dist(xi, &x[j * d..(j + 1) * d]);
+        if w > 0 && dist[w] < dist[w - 1] {
+            return Err(bad(format!(
+                "neighbour {w} is nearer than neighbour {}",
+                w - 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The bound from the sum over records of their `NN_{k-1}`, rounded down.
