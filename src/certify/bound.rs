@@ -8,14 +8,15 @@
 //! | name | what | certified | proof |
 //! |---|---|---|---|
 //! | `nn` | `sum_i NN_{k-1}(i) / (2k)`, lists from the kd-tree (O(n^2 d) by scan below 4096 records) | always | `proofs/P06-nn-bound.md` |
+//! | `nn-raised` | the nn duals, each raised by a share of the slack of the groups containing the record; lists of 6k records | always | `proofs/P25-raised-nn-bound.md` |
 //! | `colgen` | Lagrangian bound of the column generation master (HiGHS), max with `nn` | always (the pricing bound is proven, exact or not) | `proofs/P09-lagrangian-bound.md` |
 //! | `colgen-cuts` | `colgen` with rounds of subset-row cuts | always | `proofs/P14-subset-row-cuts.md` |
 //! | `bnp` | branch-price-and-cut: least leaf bound of the search tree, with an incumbent | always | `proofs/P17`, `proofs/P18` |
 //! | `auto` | the best certified bound in the time limit: nn, bnp, colgen or the local route chosen from n, k, T ([`auto`]) | always | that of the route; `proofs/P23` for `local` |
 //!
 //! Every bound is an entry of the registry [`BOUNDS`] ([`registry`]: the [`LowerBound`]
-//! contract, typed parameters with documented defaults, printed by `microagg list`): `nn`
-//! ([`nn_entry`]), `colgen` and `colgen-cuts` ([`colgen_entry`]: the master starts from the
+//! contract, typed parameters with documented defaults, printed by `microagg list`): `nn` and
+//! `nn-raised` ([`nn_entry`]), `colgen` and `colgen-cuts` ([`colgen_entry`]: the master starts from the
 //! [`COLGEN_START`] partition and an optional start labels file, until the time limit, by
 //! default [`COLGEN_DEFAULT_SECONDS`]) and `bnp` ([`bnp_entry`]). [`prepare`] parses and
 //! checks a bound's parameters once (from `bound --param`, a preset of [`presets`], `run

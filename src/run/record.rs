@@ -77,9 +77,9 @@ pub struct StageParams {
 /// A lower bound of the run's case.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct BoundResult {
-    /// The method whose value `sse` is (`nn`, `colgen`, `bnp`, or `library` for the
-    /// benchmark library's stored certificate): a colgen run that ended at its nn start is
-    /// `nn` here, with `requested` = `colgen`.
+    /// The method whose value `sse` is (`nn`, `nn-raised`, `colgen`, `bnp`, or `library`
+    /// for the benchmark library's stored certificate): a colgen run that ended at its nn
+    /// start is `nn` here, with `requested` = `colgen`.
     pub name: String,
     /// The bound asked for, when another one produced the value.
     #[serde(default, skip_serializing_if = "Option::is_none")]

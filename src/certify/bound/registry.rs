@@ -114,6 +114,7 @@ pub const fn entry<B: LowerBound + 'static>(about: About) -> BoundInfo {
 /// Every bound this build computes, in the order `microagg list` prints them.
 pub const BOUNDS: &[BoundInfo] = &[
     nn_entry::ENTRY,
+    nn_entry::RAISED,
     colgen_entry::COLGEN,
     colgen_entry::COLGEN_CUTS,
     bnp_entry::ENTRY,

@@ -20,15 +20,20 @@ fn unknown_bound_names_are_rejected() {
 
 #[test]
 fn the_registry_lists_every_bound_once_with_its_parameters() {
-    assert_eq!(names(), ["nn", "colgen", "colgen-cuts", "bnp", "auto"]);
+    assert_eq!(
+        names(),
+        ["nn", "nn-raised", "colgen", "colgen-cuts", "bnp", "auto"]
+    );
     for b in BOUNDS {
         assert_eq!(names().iter().filter(|n| **n == b.name).count(), 1);
-        // Only nn takes no parameters; the searching bounds take a start and certify.
-        assert_eq!(b.name == "nn", b.params_doc.is_empty(), "{}", b.name);
-        assert_eq!(b.takes_start(), b.name != "nn", "{}", b.name);
-        assert_eq!(b.certificate, b.name != "nn", "{}", b.name);
+        // Only the nn bounds take no parameters; the searching bounds take a start and
+        // certify.
+        let nn = ["nn", "nn-raised"].contains(&b.name);
+        assert_eq!(nn, b.params_doc.is_empty(), "{}", b.name);
+        assert_eq!(b.takes_start(), !nn, "{}", b.name);
+        assert_eq!(b.certificate, !nn, "{}", b.name);
         assert_eq!(b.incumbent, ["bnp", "auto"].contains(&b.name), "{}", b.name);
-        assert_eq!(b.takes("time_limit"), b.name != "nn", "{}", b.name);
+        assert_eq!(b.takes("time_limit"), !nn, "{}", b.name);
     }
     let default = |name: &str, key: &str| find(name).unwrap().defaults()[key].clone();
     assert_eq!(default("colgen", "cuts"), 0);
@@ -183,7 +188,8 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
     assert_eq!(
         e,
         "bound bnp with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
-         weighted version; colgen-cuts, bnp and auto price unweighted groups (docs/weights.md). \
+         weighted version; nn-raised, colgen-cuts, bnp and auto bound the unweighted SSE \
+         (docs/weights.md). \
          Use --bound nn or colgen, or leave out --weights"
     );
     assert!(weighted::check_weighted_name("colgen-cuts").is_err());

@@ -54,8 +54,8 @@ pub fn check_weighted_name(name: &str) -> Result<()> {
         .collect();
     let without: Vec<&str> = without.iter().map(|b| b.name).collect();
     Err(Error::usage(format!(
-        "bound {name} with --weights: only {} have a weighted version; {} price unweighted \
-         groups (docs/weights.md). Use --bound {}, or leave out --weights",
+        "bound {name} with --weights: only {} have a weighted version; {} bound the \
+         unweighted SSE (docs/weights.md). Use --bound {}, or leave out --weights",
         and_list(&with),
         and_list(&without),
         names.join(" or ")

@@ -35,12 +35,14 @@ use std::process::ExitCode;
 pub struct BoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
-    /// Bound: nn (nearest-neighbour bound, always certified), colgen (column generation
-    /// Lagrangian bound, HiGHS, certified; default time limit 60 s), colgen-cuts (colgen with
-    /// rounds of subset-row cuts; proofs/P14), bnp (branch-and-price: bound, incumbent and
-    /// gap; proofs/P17) or auto (the best certified bound in --time-limit: it chooses nn, bnp,
-    /// colgen or, beyond 8000 records, block duals priced locally (proofs/P23), and finds an
-    /// incumbent unless --start gives one). Default: the preset's bound, else nn. `microagg
+    /// Bound: nn (nearest-neighbour bound, always certified), nn-raised (nn with each
+    /// record's dual raised by the slack of its groups, certified, seconds at any size;
+    /// proofs/P25), colgen (column generation Lagrangian bound, HiGHS, certified; default
+    /// time limit 60 s), colgen-cuts (colgen with rounds of subset-row cuts; proofs/P14), bnp
+    /// (branch-and-price: bound, incumbent and gap; proofs/P17) or auto (the best certified
+    /// bound in --time-limit, never below nn-raised: it chooses bnp, colgen or, beyond 8000
+    /// records, block duals priced locally (proofs/P23), and finds an incumbent unless
+    /// --start gives one). Default: the preset's bound, else nn. `microagg
     /// list` shows every bound with its parameters.
     #[arg(long, value_parser = values::bound_name())]
     pub method: Option<String>,
