@@ -367,7 +367,7 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
         let err = stderr(&o);
         assert!(
             err.contains("invalid value 'magic'")
-                && err.contains("possible values: nn, colgen, colgen-cuts"),
+                && err.contains("possible values: nn, nn-raised, colgen, colgen-cuts"),
             "{err}"
         );
     }
