@@ -215,7 +215,7 @@ fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
         py,
         format!(
             "{arg}={name:?} with weights: only {} have a weighted version on the weighted SSE; \
-             {name:?} prices unweighted groups (docs/weights.md). Pass one of those, or leave \
+             {name:?} bounds the unweighted SSE (docs/weights.md). Pass one of those, or leave \
              out the weights",
             with.join(" and ")
         ),

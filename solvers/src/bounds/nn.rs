@@ -158,6 +158,22 @@ fn finish(total: f64, n: usize, d: usize, k: usize) -> NnBound {
     }
 }
 
+/// Test support: the `r` nearest other records of each record by full sorting on
+/// (distance, id), an independent reference for neighbour lists.
+#[cfg(test)]
+pub(crate) fn lists_by_sorting(x: &[f64], n: usize, d: usize, r: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let mut c: Vec<(f64, usize)> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
+            .collect();
+        c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        out.extend(c[..r].iter().map(|p| p.1 as u32));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,21 +188,6 @@ mod tests {
         assert_eq!(b.computed, 1.0);
         assert!(b.lower_bound <= 1.0 && b.lower_bound > 1.0 - 1e-12);
         assert_eq!(partition_sse(&x, 1, &[0, 0, 1, 1]), 1.0);
-    }
-
-    /// The r nearest other records of each record by full sorting on (distance, id): an
-    /// independent reference for the lists.
-    fn lists_by_sorting(x: &[f64], n: usize, d: usize, r: usize) -> Vec<u32> {
-        let mut out = Vec::new();
-        for i in 0..n {
-            let mut c: Vec<(f64, usize)> = (0..n)
-                .filter(|&j| j != i)
-                .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
-                .collect();
-            c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            out.extend(c[..r].iter().map(|p| p.1 as u32));
-        }
-        out
     }
 
     #[test]

@@ -160,7 +160,7 @@ fn bound_text(b: &BoundInfo) -> String {
 fn weighted_text(b: &BoundInfo) -> String {
     match b.weighted {
         Some(proof) => format!("yes, on the weighted SSE with --weights ({proof})"),
-        None => "no (prices unweighted groups; refuses --weights)".to_string(),
+        None => "no (bounds the unweighted SSE; refuses --weights)".to_string(),
     }
 }
 

@@ -2,23 +2,9 @@
 //! nonnegative reduced cost at the raised duals, and the bound never exceeds the optimum.
 
 use super::*;
-use crate::bounds::nn::{nn_bound, nn_bound_from_lists};
+use crate::bounds::nn::{lists_by_sorting, nn_bound, nn_bound_from_lists};
 use crate::exact::solve_exact;
 use crate::sse::{group_sse, sq_dist};
-
-/// Each record's `width` nearest others by (distance, id): an independent reference list.
-fn lists_by_sorting(x: &[f64], n: usize, d: usize, width: usize) -> Vec<u32> {
-    let mut out = Vec::new();
-    for i in 0..n {
-        let mut c: Vec<(f64, usize)> = (0..n)
-            .filter(|&j| j != i)
-            .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
-            .collect();
-        c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        out.extend(c[..width].iter().map(|p| p.1 as u32));
-    }
-    out
-}
 
 struct Draw(u64);
 
