@@ -115,7 +115,7 @@ pub const PRESETS: &[Preset] = &[
         "eia-k4",
         "the stored branch-and-price bound of EIA k = 4",
         &[
-            ("time_limit", "900"),
+            ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
