@@ -146,7 +146,7 @@ pub(crate) fn list_distances(
 }
 
 /// The bound from the sum over records of their `NN_{k-1}`, rounded down.
-fn finish(total: f64, n: usize, d: usize, k: usize) -> NnBound {
+pub(crate) fn finish(total: f64, n: usize, d: usize, k: usize) -> NnBound {
     let r = k - 1;
     let computed = total / (2 * k) as f64;
     // Roundings per term: d subtractions, d squarings, d - 1 additions inside a distance,

@@ -33,22 +33,22 @@
 //! ## References
 //! proofs/P06 (the nn bound), P09 Part C (its duals), P25.
 
-use super::nn::list_distances;
+use super::nn::{list_distances, NnBound};
 use super::{round_down_sum, UNIT_ROUNDOFF};
 use crate::SolverError;
 
-/// The raised bound, the nn value it started from and the raises.
+/// The raised bound, the nn bound it starts from and the raises.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RaisedNn {
     /// Certified lower bound on the optimal SSE: `nn` plus the raises, rounded down.
     pub lower_bound: f64,
+    /// The nn bound from the same lists (the first `k - 1` of each), bit for bit
+    /// [`super::nn::nn_bound_from_lists`]'s value.
+    pub nn: NnBound,
     /// The sum of the raises, rounded down.
     pub raised_by: f64,
     /// Records whose dual was raised.
     pub raised_records: usize,
-    /// Each record's raise (0 where none): `y_i + raises[i]` are duals at which every group
-    /// of `k..2k-1` records has a nonnegative reduced cost.
-    pub raises: Vec<f64>,
 }
 
 /// The relative margin covering the roundings of one distance (`3d`), a sum of at most
@@ -61,8 +61,7 @@ fn margin(d: usize, k: usize) -> f64 {
 /// The raised nn bound of the `n` records of `x` (row-major, `d` columns) for groups of at
 /// least `k`, from neighbour lists `nearest` of `width` records each (`nearest[i w..(i + 1)
 /// w]`: the `width` records nearest to `i` by [`crate::sse::sq_dist`], nearest first, as
-/// for [`super::nn::nn_bound_from_lists`]), and `nn`, a certified nn bound of the same data
-/// (at most `sum_i NN_{k-1}(i) / (2k)`).
+/// for [`super::nn::nn_bound_from_lists`]); the nn bound comes from the same lists.
 ///
 /// `width` must be at least `min(2k - 2, n - 1)` and at most `n - 1`. Errors: those of the
 /// nn bound, and [`SolverError::BadNeighbours`] for a malformed list or a wrong width.
@@ -73,35 +72,41 @@ pub fn raised_nn_bound(
     k: usize,
     nearest: &[u32],
     width: usize,
-    nn: f64,
 ) -> Result<RaisedNn, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     if k < 2 {
         // Groups of one record: the optimum is 0, and so is every dual.
+        let nn = super::nn::nn_bound(x, n, d, k)?;
         return Ok(RaisedNn {
-            lower_bound: nn.max(0.0),
+            lower_bound: nn.lower_bound,
+            nn,
             raised_by: 0.0,
             raised_records: 0,
-            raises: vec![0.0; n],
         });
     }
     let lists = Lists::new(x, n, d, nearest, width, k)?;
+    // The same sums in the same order as the nn bound from lists of k - 1.
+    let nn_total = (0..n).fold(0.0, |t, i| t + lists.prefix(i, k - 1));
+    let nn = super::nn::finish(nn_total, n, d, k);
     let eps = margin(d, k);
     let y_hi: Vec<f64> = (0..n)
         .map(|b| lists.prefix(b, k - 1) / (2 * k) as f64 * (1.0 + eps))
         .collect();
     let mut w = Vec::with_capacity(width + 2 * k);
-    let raises: Vec<f64> = (0..n)
-        .map(|a| raise(&lists, &y_hi, a, k, eps, &mut w))
-        .collect();
-    let raised_records = raises.iter().filter(|&&r| r > 0.0).count();
-    let raised_by = round_down_sum(raises.iter().sum(), n + 1);
+    let (mut raises, mut raised_records) = (0.0, 0);
+    for a in 0..n {
+        let r = raise(&lists, &y_hi, a, k, eps, &mut w);
+        raises += r;
+        raised_records += usize::from(r > 0.0);
+    }
+    let raised_by = round_down_sum(raises, n + 1);
+    // Both are valid bounds; the rounding of the sum must not fall below nn.
+    let lower_bound = round_down_sum(nn.lower_bound + raised_by, 1).max(nn.lower_bound);
     Ok(RaisedNn {
-        // Both are valid bounds; the rounding of the sum must not fall below nn.
-        lower_bound: round_down_sum(nn.max(0.0) + raised_by, 1).max(nn),
+        lower_bound,
+        nn,
         raised_by,
         raised_records,
-        raises,
     })
 }
 

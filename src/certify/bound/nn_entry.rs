@@ -77,24 +77,17 @@ impl LowerBound for NnRaised {
         let (inst, k) = (run.inst, run.k);
         let width = raised_width(inst.n, k);
         let lists = neighbour_lists(run, width, "nn-raised")?;
-        let failed = |e| Error::algorithm("bound nn-raised", e);
-        let (x, n, d) = (&inst.z[..], inst.n, inst.d);
-        let r = k - 1;
-        let firsts: Vec<u32> = (0..n).flat_map(|i| lists.of(i)[..r].to_vec()).collect();
-        let nn = microagg_solvers::bounds::nn::nn_bound_from_lists(x, n, d, k, &firsts)
-            .map_err(failed)?;
         let b = microagg_solvers::bounds::nn_raised::raised_nn_bound(
-            x,
-            n,
-            d,
+            &inst.z,
+            inst.n,
+            inst.d,
             k,
             lists.as_flat(),
             width,
-            nn.lower_bound,
         )
-        .map_err(failed)?;
+        .map_err(|e| Error::algorithm("bound nn-raised", e))?;
         let details = NnRaisedDetails {
-            nn: nn.lower_bound,
+            nn: b.nn.lower_bound,
             raised_by: b.raised_by,
             raised_records: b.raised_records,
             width,

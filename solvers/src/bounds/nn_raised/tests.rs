@@ -127,7 +127,7 @@ fn the_bound_never_exceeds_the_optimum_and_often_beats_nn() {
         let nn = nn_bound(&x, n, d, k).unwrap().lower_bound;
         let width = (3 * k).min(n - 1);
         let nearest = lists_by_sorting(&x, n, d, width);
-        let b = raised_nn_bound(&x, n, d, k, &nearest, width, nn).unwrap();
+        let b = raised_nn_bound(&x, n, d, k, &nearest, width).unwrap();
         assert!(
             b.lower_bound >= nn,
             "case {case}: {} < nn {nn}",
@@ -164,7 +164,7 @@ fn a_width_outside_its_range_is_refused() {
     let x = instance(0, 12, 2, &mut draw);
     for width in [0, 3, 12] {
         let nearest = lists_by_sorting(&x, 12, 2, width.min(11));
-        let r = raised_nn_bound(&x, 12, 2, 3, &nearest, width, 0.0);
+        let r = raised_nn_bound(&x, 12, 2, 3, &nearest, width);
         assert!(
             matches!(r, Err(SolverError::BadNeighbours { .. })),
             "width {width}: {r:?}"
@@ -173,7 +173,7 @@ fn a_width_outside_its_range_is_refused() {
     // A list that is not nearest first is refused as for the nn bound.
     let mut nearest = lists_by_sorting(&x, 12, 2, 4);
     nearest.swap(0, 3);
-    let r = raised_nn_bound(&x, 12, 2, 3, &nearest, 4, 0.0);
+    let r = raised_nn_bound(&x, 12, 2, 3, &nearest, 4);
     assert!(matches!(
         r,
         Err(SolverError::BadNeighbours { record: 0, .. })
