@@ -814,3 +814,44 @@ fn a_claim_of_the_producers_own_search_verifies_bit_for_bit() {
     let (code, text) = verify_exit(spec, "10", &file);
     assert_eq!(code, Some(0), "{text}");
 }
+
+#[test]
+fn a_certificate_below_the_reported_value_is_said_to_be() {
+    // One master solve leaves the Lagrangian bound far below nn: the reported value is nn's,
+    // and the file (still a valid certificate of its own value) is said to hold less.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "uniform:n=200,d=2,seed=1";
+    let cert = dir.path().join("c.json");
+    let path = cert.to_str().unwrap();
+    let out = cli_ok(&common::bound_args(
+        spec,
+        "3",
+        "colgen",
+        &[
+            "--param",
+            "max_iterations=1",
+            "--certificate",
+            path,
+            "--json",
+        ],
+    ));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["produced_by"], "nn", "{v}");
+    let held = BoundCertificate::read(&cert).unwrap().lower_bound;
+    assert!(held < v["lower_bound"].as_f64().unwrap(), "{held} {v}");
+    let said = format!("the file certifies {held:.12e}, below the reported");
+    assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+    assert_verify(spec, "3", &cert, 0, |_| true);
+    // A converged run reports its own certificate's value and says nothing more.
+    let out = cli_ok(&common::bound_args(
+        "gauss:n=60,d=2,clusters=12,seed=7",
+        "3",
+        "colgen",
+        &["--time-limit", "20", "--certificate", path],
+    ));
+    assert!(
+        !stderr(&out).contains("below the reported"),
+        "{}",
+        stderr(&out)
+    );
+}

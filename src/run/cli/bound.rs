@@ -20,7 +20,7 @@
 use super::data::DataArgs;
 use super::values;
 use crate::bound::registry::names_where;
-use crate::bound::{presets, BoundInfo};
+use crate::bound::{presets, BoundInfo, BoundOutcome};
 use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::labels;
@@ -65,7 +65,9 @@ pub struct BoundArgs {
     pub quiet: bool,
     /// colgen: write a certificate of the Lagrangian bound (its duals, JSON) that
     /// `verify-bound` re-checks without HiGHS (proofs/P13); bnp: the branch-and-price
-    /// certificate (every leaf's decisions and duals, proofs/P18).
+    /// certificate (every leaf's decisions and duals, proofs/P18). When the reported value
+    /// is nn's or nn-raised's (which write none), the file holds the lower value it
+    /// certifies, and stderr says so.
     #[arg(long)]
     pub certificate: Option<PathBuf>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
@@ -189,6 +191,9 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
             Ok(cert) => {
                 cert.write(path)?;
                 eprintln!("{}", cert.written(path));
+                if cert.lower_bound() < b.lower_bound {
+                    eprintln!("{}", below_reported(cert.lower_bound(), &b));
+                }
             }
             // Stopped before its first certifiable bound: the bound so far is still said.
             Err(why) if b.interrupted => {
@@ -203,6 +208,15 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
         output::println(&render::bound_text(&b, &inst, data.k))?;
     }
     Ok(super::finished_status())
+}
+
+/// The line said when the certificate holds less than the reported value: the value came
+/// from a bound that writes none (`nn`, `nn-raised`), so the file certifies the route's own.
+fn below_reported(certified: f64, b: &BoundOutcome) -> String {
+    format!(
+        "--certificate: the file certifies {certified:.12e}, below the reported {:.12e} of {}, which writes no certificate",
+        b.lower_bound, b.produced_by
+    )
 }
 
 /// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not or the

@@ -179,3 +179,43 @@ fn a_width_outside_its_range_is_refused() {
         Err(SolverError::BadNeighbours { record: 0, .. })
     ));
 }
+
+#[test]
+fn the_bound_holds_from_tiny_to_huge_scales_and_scales_exactly_by_powers_of_two() {
+    // Scaling by a power of two is exact in floating point, so every rounding of the bound
+    // scales with it: a bound that is s^2 times the unscaled one bit for bit shows that no
+    // absolute tolerance (wrong at one end of the range or the other) enters it. Decimal
+    // scales round each coordinate; there the bound must still stay below the optimum.
+    let mut draw = Draw(0x5851_f42d_4c95_7f2d);
+    for case in 0..36 {
+        let (shape, k) = (case % 6, 2 + case % 2);
+        let (n, d) = (2 * k + 2 + case % 5, 1 + case % 3);
+        let x = instance(shape, n, d, &mut draw);
+        let width = (3 * k).min(n - 1);
+        let bound_of = |x: &[f64]| {
+            let nearest = lists_by_sorting(x, n, d, width);
+            raised_nn_bound(x, n, d, k, &nearest, width)
+                .unwrap()
+                .lower_bound
+        };
+        let base = bound_of(&x);
+        for e in [-30, -12, 12, 30] {
+            let s = 2f64.powi(e);
+            let xs: Vec<f64> = x.iter().map(|v| v * s).collect();
+            assert_eq!(
+                bound_of(&xs).to_bits(),
+                (base * s * s).to_bits(),
+                "case {case} (shape {shape}): scale 2^{e}"
+            );
+        }
+        for s in [1e-9, 1e-3, 1e3, 1e9] {
+            let xs: Vec<f64> = x.iter().map(|v| v * s).collect();
+            let opt = solve_exact(&xs, n, d, k, None).unwrap().sse;
+            let b = bound_of(&xs);
+            assert!(
+                b <= opt,
+                "case {case} (shape {shape}, n {n}, d {d}, k {k}) scale {s:e}: bound {b} > optimum {opt}"
+            );
+        }
+    }
+}
