@@ -17,50 +17,55 @@
 //! ## Complexity
 //! Two pricing searches per `t`, each at most `--pricing-limit` seconds.
 
+mod common;
+
+use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::verify_lagrangian_anchored;
 use microagg_solvers::sse::group_sse;
+use std::path::PathBuf;
+
+/// Line search from the nn duals along a partition's slacks.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// The best known partition of the case (one group label per record).
+    #[arg(long)]
+    labels: PathBuf,
+    /// Steps t along the direction, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [0.1])]
+    t: Vec<f64>,
+    /// Seconds of each pricing search.
+    #[arg(long, default_value_t = 60.0)]
+    pricing_limit: f64,
+    /// Where the best duals are written as a bound certificate.
+    #[arg(long)]
+    certificate: Option<PathBuf>,
+    /// Anchor threshold of a certifying check per step instead of the verifier's searches.
+    #[arg(long)]
+    tau: Option<f64>,
+    /// Spread each group's slack by the records' own shares instead of evenly.
+    #[arg(long)]
+    share: bool,
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut data, mut k, mut labels, mut cert) = (None, None, None, None);
-    let mut ts: Vec<f64> = vec![0.1];
-    let mut limit = 60.0;
-    let mut tau: Option<f64> = None;
-    let mut share = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = Some(value()?),
-            "--k" => k = Some(value()?.parse::<usize>()?),
-            "--labels" => labels = Some(value()?),
-            "--t" => {
-                ts = value()?
-                    .split(',')
-                    .map(|s| s.parse::<f64>())
-                    .collect::<Result<_, _>>()?
-            }
-            "--pricing-limit" => limit = value()?.parse()?,
-            "--certificate" => cert = Some(value()?),
-            "--tau" => tau = Some(value()?.parse()?),
-            "--share" => share = true,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
-    let (Some(data), Some(k), Some(labels)) = (data, k, labels) else {
-        return Err(
-            "usage: ascent_probe --data D --k K --labels FILE [--t T1,T2] \
-                    [--pricing-limit S] [--certificate FILE]"
-                .into(),
-        );
-    };
-    let inst = load(&data, &ColumnSelection::All)?;
+    let Args {
+        case,
+        labels,
+        t: ts,
+        pricing_limit: limit,
+        certificate: cert,
+        tau,
+        share,
+    } = Args::parse();
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
     let (n, d) = (inst.n, inst.d);
-    let lab = read_labels(std::path::Path::new(&labels))?;
+    let lab = read_labels(&labels)?;
     let geo = Geometry::new(&inst.z, n, d, k, 1);
     let y0: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
     let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
@@ -142,8 +147,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Lowered so that verify-bound's own searches confirm it (proofs/P13).
         let none = microagg_solvers::bounds::colgen::cuts::CutDuals::none();
         let lb = microagg_solvers::bounds::verifiable_claim(&geo, &y, d, &none, lb);
-        BoundCertificate::lagrangian(&inst, k, lb, y).write(std::path::Path::new(&path))?;
-        println!("certificate of {lb:.6} written to {path}");
+        BoundCertificate::lagrangian(&inst, k, lb, y).write(&path)?;
+        println!("certificate of {lb:.6} written to {}", path.display());
     }
     Ok(())
 }

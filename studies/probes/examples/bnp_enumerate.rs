@@ -17,44 +17,70 @@
 //! root's, which open children inherit, keep the pool smallest). Prints one line per phase
 //! and a summary; a better partition, if met, is written to `--labels-out`.
 
+mod common;
+
+use clap::Parser;
 use microagg::bnp_certificate::BnpCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bnp::{
     branch_and_price, prove_by_enumeration, BnpOptions, EnumerationOptions,
 };
 use std::path::PathBuf;
 
+/// Proof by reduced-cost enumeration from a bnp certificate's duals.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A branch-and-price certificate of the case (or `--run-bnp`).
+    #[arg(long)]
+    certificate: Option<PathBuf>,
+    /// The partition to prove optimal (one group label per record).
+    #[arg(long)]
+    labels: PathBuf,
+    /// Where a better partition, if met, is written.
+    #[arg(long)]
+    labels_out: Option<PathBuf>,
+    /// The certificate leaf whose duals are read.
+    #[arg(long, default_value_t = 0)]
+    leaf: usize,
+    /// Seconds of a root-only branch-price-and-cut that makes the certificate.
+    #[arg(long)]
+    run_bnp: Option<f64>,
+    /// Where `--run-bnp` writes its certificate.
+    #[arg(long)]
+    certificate_out: Option<PathBuf>,
+    /// Wall-clock limit of the enumeration.
+    #[arg(long, default_value_t = EnumerationOptions::default().time_limit)]
+    time_limit: f64,
+    /// Most groups in the pool.
+    #[arg(long, default_value_t = EnumerationOptions::default().max_columns)]
+    max_columns: usize,
+    /// Most nodes of the pool search.
+    #[arg(long, default_value_t = EnumerationOptions::default().max_nodes)]
+    max_nodes: u64,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut data = String::from("tarragona");
-    let mut k = 5usize;
-    let mut cert_path: Option<PathBuf> = None;
-    let mut labels_path: Option<PathBuf> = None;
-    let mut labels_out: Option<PathBuf> = None;
-    let mut leaf = 0usize;
-    let mut run_bnp: Option<f64> = None;
-    let mut cert_out: Option<PathBuf> = None;
-    let mut opts = EnumerationOptions::default();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => cert_path = Some(val()?.into()),
-            "--labels" => labels_path = Some(val()?.into()),
-            "--labels-out" => labels_out = Some(val()?.into()),
-            "--leaf" => leaf = val()?.parse()?,
-            "--run-bnp" => run_bnp = Some(val()?.parse()?),
-            "--certificate-out" => cert_out = Some(val()?.into()),
-            "--time-limit" => opts.time_limit = val()?.parse()?,
-            "--max-columns" => opts.max_columns = val()?.parse()?,
-            "--max-nodes" => opts.max_nodes = val()?.parse()?,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
-    let labels_path = labels_path.ok_or("--labels FILE is required")?;
-    let inst = load(&data, &ColumnSelection::All)?;
+    let Args {
+        case,
+        certificate: cert_path,
+        labels: labels_path,
+        labels_out,
+        leaf,
+        run_bnp,
+        certificate_out: cert_out,
+        time_limit,
+        max_columns,
+        max_nodes,
+    } = Args::parse();
+    let opts = EnumerationOptions {
+        max_columns,
+        max_nodes,
+        time_limit,
+    };
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
     let mut labels = read_labels(&labels_path)?;
     let cert = match (cert_path, run_bnp) {
         (Some(path), None) => {

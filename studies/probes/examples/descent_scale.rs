@@ -14,8 +14,10 @@
 //! ## Complexity
 //! That of the lists (`search::neighbours`) and of the descent (`search::descent`).
 
+mod common;
+
+use clap::Parser;
 use microagg::bench::{process_cpu_seconds, thread_cpu_seconds};
-use microagg::data::{load, ColumnSelection};
 use microagg::geometry::neighbours::Neighbours;
 use microagg::labels::{check_labels, read_labels};
 use microagg::partition::Partition;
@@ -24,6 +26,7 @@ use microagg::search::local_search::LocalSearch;
 use microagg::search::moves::MoveLog;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Wall, process CPU and calling-thread CPU at one instant.
@@ -41,49 +44,48 @@ impl Clocks {
     }
 }
 
+/// The descent's phases timed from a stored partition.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// The start partition (one group label per record).
+    #[arg(long)]
+    labels: PathBuf,
+    /// Neighbour list lengths, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [10])]
+    neighbours: Vec<usize>,
+    /// Approximation factors of the lists, comma-separated (0: exact).
+    #[arg(long, value_delimiter = ',', default_values_t = [0.0])]
+    approx: Vec<f64>,
+    /// Seed of the records' queue order.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Threads of the library's pool (default: the available cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut data, mut k, mut labels) = (None, None, None);
-    let (mut lengths, mut seed, mut threads) = (vec![10usize], 0u64, None);
-    let mut approx = vec![0.0f64];
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = Some(value()?),
-            "--k" => k = Some(value()?.parse::<usize>()?),
-            "--labels" => labels = Some(value()?),
-            "--neighbours" => {
-                lengths = value()?
-                    .split(',')
-                    .map(str::parse)
-                    .collect::<Result<_, _>>()?
-            }
-            "--approx" => {
-                approx = value()?
-                    .split(',')
-                    .map(str::parse)
-                    .collect::<Result<_, _>>()?
-            }
-            "--seed" => seed = value()?.parse()?,
-            "--threads" => threads = Some(value()?.parse::<usize>()?),
-            other => return Err(format!("unknown argument {other}").into()),
-        }
-    }
-    let (Some(data), Some(k), Some(labels)) = (data, k, labels) else {
-        return Err("usage: descent_scale --data D --k K --labels FILE \
-                    [--neighbours M[,M..]] [--approx EPS[,EPS..]] [--seed N] [--threads T]"
-            .into());
-    };
+    let Args {
+        case,
+        labels,
+        neighbours: lengths,
+        approx,
+        seed,
+        threads,
+    } = Args::parse();
+    let (data, k) = (&case.data, case.k);
     // The library's parallel steps run on its own pool (parallel::install), not rayon's
     // global one.
     microagg::parallel::set_threads(threads);
     let c = Clocks::now();
-    let inst = load(&data, &ColumnSelection::All)?;
-    let start_labels = read_labels(std::path::Path::new(&labels))?;
+    let inst = case.load()?;
+    let start_labels = read_labels(&labels)?;
     let start = check_labels(&inst, k, &start_labels)?;
     println!(
-        "load {data} and {labels}: {}; start IL {:.6} %",
+        "load {data} and {}: {}; start IL {:.6} %",
+        labels.display(),
         c.since(),
         inst.il(start.sse)
     );

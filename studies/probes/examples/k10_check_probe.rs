@@ -12,8 +12,10 @@
 //!   --certificate instances/library/census-k10.bound.json [--seconds 600]
 //! ```
 
+mod common;
+
+use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg_solvers::bounds::colgen::anchors::anchored_best;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
@@ -23,24 +25,28 @@ use microagg_solvers::bounds::colgen::rc_margin;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// One certifying check per completion at a stored certificate's duals.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A Lagrangian certificate of the case (`bound --certificate`).
+    #[arg(long)]
+    certificate: PathBuf,
+    /// Time limit of each check.
+    #[arg(long, default_value_t = 600.0)]
+    seconds: f64,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut data = String::from("census");
-    let mut k = 10usize;
-    let mut cert_path: Option<PathBuf> = None;
-    let mut seconds = 600.0f64;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => cert_path = Some(val()?.into()),
-            "--seconds" => seconds = val()?.parse()?,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
-    let inst = load(&data, &ColumnSelection::All)?;
-    let cert = BoundCertificate::read(&cert_path.ok_or("--certificate FILE is required")?)?;
+    let Args {
+        case,
+        certificate,
+        seconds,
+    } = Args::parse();
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
+    let cert = BoundCertificate::read(&certificate)?;
     let (n, d) = (inst.n, inst.d);
     let y = &cert.duals;
     let tau = cert.anchor_threshold.min(0.0);

@@ -12,8 +12,10 @@
 //! estimate of that minimum (greedy groups around `i` and the partition's group of `i`),
 //! which caps what an exact per-record search could add.
 
+mod common;
+
+use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::anchors::anchored_best;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
@@ -25,36 +27,41 @@ use microagg_solvers::bounds::colgen::signed_anchors::signed_sizes_lagrangian;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Record-share bounds and anchored checks at a stored certificate's duals.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A Lagrangian certificate of the case (`bound --certificate`).
+    #[arg(long)]
+    certificate: PathBuf,
+    /// A labels file of the case (one group label per record).
+    #[arg(long)]
+    labels: PathBuf,
+    /// Candidate pool size of the pricing geometry.
+    #[arg(long, default_value_t = 60)]
+    pool: usize,
+    /// Anchor thresholds to check, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    taus: Vec<f64>,
+    /// Time limit of each check.
+    #[arg(long, default_value_t = 120.0)]
+    seconds: f64,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut data = String::from("census");
-    let mut k = 10usize;
-    let mut cert_path: Option<PathBuf> = None;
-    let mut labels_path: Option<PathBuf> = None;
-    let mut pool = 60usize;
-    let mut taus: Vec<f64> = Vec::new();
-    let mut seconds = 120.0f64;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => cert_path = Some(val()?.into()),
-            "--labels" => labels_path = Some(val()?.into()),
-            "--pool" => pool = val()?.parse()?,
-            "--taus" => {
-                taus = val()?
-                    .split(',')
-                    .map(|t| t.parse::<f64>())
-                    .collect::<Result<_, _>>()?
-            }
-            "--seconds" => seconds = val()?.parse()?,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
-    let inst = load(&data, &ColumnSelection::All)?;
-    let cert = BoundCertificate::read(&cert_path.ok_or("--certificate FILE is required")?)?;
-    let labels = read_labels(&labels_path.ok_or("--labels FILE is required")?)?;
+    let Args {
+        case,
+        certificate,
+        labels,
+        pool,
+        taus,
+        seconds,
+    } = Args::parse();
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
+    let cert = BoundCertificate::read(&certificate)?;
+    let labels = read_labels(&labels)?;
     let (n, d) = (inst.n, inst.d);
     let y = &cert.duals;
     let t0 = Instant::now();

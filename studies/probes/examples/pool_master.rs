@@ -39,8 +39,10 @@
 //! That of `pool_master_push` within `--seconds`, then one LP from scratch over the columns
 //! and the optional MIP within its seconds.
 
+mod common;
+
+use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
@@ -54,40 +56,61 @@ use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The pool master grown from a stored certificate's duals.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A Lagrangian certificate of the case without cuts (`bound --certificate`).
+    #[arg(long)]
+    certificate: PathBuf,
+    /// A labels file of the case: its groups seed the pool.
+    #[arg(long)]
+    labels: PathBuf,
+    /// Wall-clock budget of the growth.
+    #[arg(long, default_value_t = 900.0)]
+    seconds: f64,
+    /// Most master solves.
+    #[arg(long, default_value_t = 200)]
+    rounds: usize,
+    /// Where a certificate of a higher bound is written.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Seconds of the set-partitioning MIP over the columns (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pool_mip: f64,
+    /// Where the MIP's partition is written when it beats the labels.
+    #[arg(long)]
+    labels_out: Option<PathBuf>,
+    /// The midpoints' centre moves to each midpoint that raised the bound.
+    #[arg(long)]
+    moving_centre: bool,
+    /// The master's re-solves by the interior point method.
+    #[arg(long)]
+    ipm: bool,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut data, mut k) = (String::from("eia"), 10usize);
-    let (mut input, mut labels, mut output): (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) =
-        (None, None, None);
-    let (mut seconds, mut rounds, mut pool_mip) = (900.0f64, 200usize, 0.0f64);
-    let mut labels_out: Option<PathBuf> = None;
-    let (mut moving_centre, mut ipm) = (false, false);
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => input = Some(val()?.into()),
-            "--labels" => labels = Some(val()?.into()),
-            "--seconds" => seconds = val()?.parse()?,
-            "--rounds" => rounds = val()?.parse()?,
-            "--out" => output = Some(val()?.into()),
-            "--pool-mip" => pool_mip = val()?.parse()?,
-            "--labels-out" => labels_out = Some(val()?.into()),
-            "--moving-centre" => moving_centre = true,
-            "--ipm" => ipm = true,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
+    let Args {
+        case,
+        certificate: input,
+        labels,
+        seconds,
+        rounds,
+        out: output,
+        pool_mip,
+        labels_out,
+        moving_centre,
+        ipm,
+    } = Args::parse();
     if seconds.is_nan() || seconds <= 0.0 {
         return Err("--seconds must be positive".into());
     }
     if labels_out.is_some() && pool_mip <= 0.0 {
         return Err("--labels-out needs --pool-mip S".into());
     }
-    let input = input.ok_or("--certificate FILE is required")?;
-    let labels = labels.ok_or("--labels FILE is required")?;
-    let inst = load(&data, &ColumnSelection::All)?;
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
     let (n, d, z) = (inst.n, inst.d, &inst.z);
     let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
     let start_labels = read_labels(&labels)?;

@@ -35,8 +35,10 @@
 //! Per check one per-anchor exact pricing (seconds at k = 10) after at most 20 rounds of
 //! heuristic pricing from every record; the projection is O(pool size x group size) per pass.
 
+mod common;
+
+use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
@@ -49,33 +51,51 @@ use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Push-and-project rounds from a stored certificate's duals.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A Lagrangian certificate of the case without cuts (`bound --certificate`).
+    #[arg(long)]
+    certificate: PathBuf,
+    /// A labels file of the case: the slacks' partition.
+    #[arg(long)]
+    labels: PathBuf,
+    /// Where a certificate of a higher bound is written.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Wall-clock budget of the rounds.
+    #[arg(long, default_value_t = 1200.0)]
+    seconds: f64,
+    /// Limit of the restricted master's solve (0: not solved).
+    #[arg(long, default_value_t = 300.0)]
+    master_seconds: f64,
+    /// Candidates brought onto the groups by the least total lowering (a covering LP).
+    #[arg(long)]
+    lp_projection: bool,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut data, mut k) = (String::from("eia"), 10usize);
-    let (mut input, mut labels, mut output): (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) =
-        (None, None, None);
-    let (mut seconds, mut master_seconds) = (1200.0f64, 300.0f64);
-    let mut projection = Projection::Cyclic;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => input = Some(val()?.into()),
-            "--labels" => labels = Some(val()?.into()),
-            "--out" => output = Some(val()?.into()),
-            "--seconds" => seconds = val()?.parse()?,
-            "--master-seconds" => master_seconds = val()?.parse()?,
-            "--lp-projection" => projection = Projection::LeastLowering,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
+    let Args {
+        case,
+        certificate: input,
+        labels,
+        out: output,
+        seconds,
+        master_seconds,
+        lp_projection,
+    } = Args::parse();
     if !(seconds > 0.0 && master_seconds >= 0.0) {
         return Err("--seconds must be positive, --master-seconds at least 0".into());
     }
-    let input = input.ok_or("--certificate FILE is required")?;
-    let labels = labels.ok_or("--labels FILE is required")?;
-    let inst = load(&data, &ColumnSelection::All)?;
+    let projection = if lp_projection {
+        Projection::LeastLowering
+    } else {
+        Projection::Cyclic
+    };
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
     let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
     let lab = read_labels(&labels)?;
     // Checked (one label per record, groups of at least k) and grouped as colgen's starts.

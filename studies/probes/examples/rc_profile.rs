@@ -19,8 +19,10 @@
 //! `T` and the partition's own groups looks for a better partition (a heuristic: its SSE is
 //! recomputed, nothing is proven); one strictly better is written to `--labels-out`.
 
+mod common;
+
+use clap::Parser;
 use microagg::bnp_certificate::BnpCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry};
@@ -28,46 +30,58 @@ use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Reduced costs of a partition and of the group pool at a bnp certificate leaf's duals.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A branch-and-price certificate of the case (`bound --method bnp --certificate`).
+    #[arg(long)]
+    certificate: PathBuf,
+    /// A labels file of the case (one group label per record).
+    #[arg(long)]
+    labels: PathBuf,
+    /// The certificate leaf whose duals are read.
+    #[arg(long, default_value_t = 0)]
+    leaf: usize,
+    /// Reduced-cost thresholds of the listings, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [0.001, 0.01, 0.05])]
+    thresholds: Vec<f64>,
+    /// Most groups a listing holds.
+    #[arg(long, default_value_t = 3_000_000)]
+    max_columns: usize,
+    /// Seconds of each listing.
+    #[arg(long, default_value_t = 120.0)]
+    time_limit: f64,
+    /// `T,SECONDS`: the pool MIP over the groups with reduced cost at most T.
+    #[arg(long, value_delimiter = ',')]
+    pool_mip: Vec<f64>,
+    /// Where a strictly better partition of the pool MIP is written.
+    #[arg(long)]
+    labels_out: Option<PathBuf>,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut data = String::from("tarragona");
-    let mut k = 5usize;
-    let mut cert_path: Option<PathBuf> = None;
-    let mut labels_path: Option<PathBuf> = None;
-    let mut leaf = 0usize;
-    let mut thresholds = vec![0.001, 0.01, 0.05];
-    let mut max_columns = 3_000_000usize;
-    let mut time_limit = 120.0f64;
-    let mut mip: Option<(f64, f64)> = None;
-    let mut labels_out: Option<PathBuf> = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => cert_path = Some(val()?.into()),
-            "--labels" => labels_path = Some(val()?.into()),
-            "--leaf" => leaf = val()?.parse()?,
-            "--thresholds" => {
-                thresholds = val()?
-                    .split(',')
-                    .map(|t| t.parse::<f64>())
-                    .collect::<Result<_, _>>()?
-            }
-            "--max-columns" => max_columns = val()?.parse()?,
-            "--time-limit" => time_limit = val()?.parse()?,
-            "--pool-mip" => {
-                let v = val()?;
-                let (t, s) = v.split_once(',').ok_or("--pool-mip T,SECONDS")?;
-                mip = Some((t.parse()?, s.parse()?));
-            }
-            "--labels-out" => labels_out = Some(val()?.into()),
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
-    let inst = load(&data, &ColumnSelection::All)?;
-    let labels = read_labels(&labels_path.ok_or("--labels FILE is required")?)?;
-    let cert = BnpCertificate::read(&cert_path.ok_or("--certificate FILE is required")?)?;
+    let Args {
+        case,
+        certificate,
+        labels,
+        leaf,
+        thresholds,
+        max_columns,
+        time_limit,
+        pool_mip,
+        labels_out,
+    } = Args::parse();
+    let mip = match &pool_mip[..] {
+        [] => None,
+        &[t, s] => Some((t, s)),
+        _ => return Err("--pool-mip T,SECONDS".into()),
+    };
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
+    let labels = read_labels(&labels)?;
+    let cert = BnpCertificate::read(&certificate)?;
     let l = cert
         .leaves
         .get(leaf)

@@ -13,8 +13,10 @@
 //! `--factor F` (in (0, 1)): the new threshold is F times the stored one. The check stops at
 //! `--seconds` (then its value is valid but weak, and nothing is written unless it is higher).
 
+mod common;
+
+use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::data::{load, ColumnSelection};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
@@ -22,29 +24,38 @@ use microagg_solvers::bounds::verifiable_claim;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Re-certifies a stored certificate's duals at a smaller anchor threshold.
+#[derive(Parser)]
+struct Args {
+    #[command(flatten)]
+    case: common::Case,
+    /// A Lagrangian certificate of the case without cuts (`bound --certificate`).
+    #[arg(long)]
+    certificate: PathBuf,
+    /// Where the new certificate is written when its value is higher.
+    #[arg(long)]
+    out: PathBuf,
+    /// The new threshold as a fraction of the stored one, in (0, 1).
+    #[arg(long, default_value_t = 0.4)]
+    factor: f64,
+    /// Time limit of the check.
+    #[arg(long, default_value_t = 600.0)]
+    seconds: f64,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut data, mut k) = (String::from("census"), 10usize);
-    let (mut input, mut output): (Option<PathBuf>, Option<PathBuf>) = (None, None);
-    let (mut factor, mut seconds) = (0.4f64, 600.0f64);
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = val()?,
-            "--k" => k = val()?.parse()?,
-            "--certificate" => input = Some(val()?.into()),
-            "--out" => output = Some(val()?.into()),
-            "--factor" => factor = val()?.parse()?,
-            "--seconds" => seconds = val()?.parse()?,
-            _ => return Err(format!("unknown argument {a}").into()),
-        }
-    }
+    let Args {
+        case,
+        certificate: input,
+        out: output,
+        factor,
+        seconds,
+    } = Args::parse();
     if !(factor > 0.0 && factor < 1.0) {
         return Err("--factor must be in (0, 1)".into());
     }
-    let input = input.ok_or("--certificate FILE is required")?;
-    let output = output.ok_or("--out FILE is required")?;
-    let inst = load(&data, &ColumnSelection::All)?;
+    let inst = case.load()?;
+    let (data, k) = (&case.data, case.k);
     let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
     if cert.anchor_threshold >= 0.0 {
         return Err(format!(

@@ -1,0 +1,26 @@
+//! What the probes share: the case they read (`--data`, `--k`) and how it is loaded.
+//! Included by each probe as `mod common;` (a folder with `mod.rs` is not an example
+//! target of its own).
+
+#![allow(dead_code)]
+
+use microagg::data::{load, ColumnSelection, Instance};
+
+/// The data set and group size of a probe run.
+#[derive(clap::Args, Debug)]
+pub struct Case {
+    /// A data set name (tarragona, census, eia, read from `MICROAGG_DATA`) or a generator
+    /// spec, as `microagg --data` takes it.
+    #[arg(long)]
+    pub data: String,
+    /// Minimum group size.
+    #[arg(long)]
+    pub k: usize,
+}
+
+impl Case {
+    /// Every column of the data, z-scored.
+    pub fn load(&self) -> Result<Instance, Box<dyn std::error::Error>> {
+        Ok(load(&self.data, &ColumnSelection::All)?)
+    }
+}
