@@ -80,7 +80,7 @@ pub fn requested() -> bool {
 
 /// The exit status for an interrupted command: 128 + the signal number (130 when the flag
 /// was set some other way).
-pub fn exit_status() -> u8 {
+pub(crate) fn exit_status() -> u8 {
     match SIGNAL.load(Ordering::SeqCst) {
         0 => 130,
         s => (128 + s).clamp(0, 255) as u8,
@@ -88,7 +88,7 @@ pub fn exit_status() -> u8 {
 }
 
 /// The name of the signal received, for messages.
-pub fn signal_name() -> &'static str {
+pub(crate) fn signal_name() -> &'static str {
     match SIGNAL.load(Ordering::SeqCst) {
         libc::SIGTERM => "SIGTERM",
         libc::SIGHUP => "SIGHUP",

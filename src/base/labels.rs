@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The UTF-8 byte order mark, skipped where it opens a labels or part file.
-pub const BYTE_ORDER_MARK: char = '\u{feff}';
+pub(crate) const BYTE_ORDER_MARK: char = '\u{feff}';
 
 /// Read a labels file; errors name the file and line.
 pub fn read_labels(path: &Path) -> Result<Vec<usize>> {

@@ -347,7 +347,7 @@ impl SearchState {
     }
 
     /// True unless [`set_best_to_current`](Self::set_best_to_current) was called.
-    pub fn minimises_sse(&self) -> bool {
+    pub(crate) fn minimises_sse(&self) -> bool {
         self.minimises_sse
     }
 
@@ -375,7 +375,7 @@ impl SearchState {
     /// Remember `labels` (a partition of SSE `sse`, feasible for k, found outside the
     /// current trajectory) if it is better than the best so far; the current partition is
     /// left alone.
-    pub fn record_labels_if_better(&mut self, labels: &[usize], sse: f64) -> bool {
+    pub(crate) fn record_labels_if_better(&mut self, labels: &[usize], sse: f64) -> bool {
         if sse < self.best_sse {
             self.best_sse = sse;
             self.best_labels.clear();
@@ -454,12 +454,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// True when the stage runs under a time limit.
-    pub fn has_time_limit(&self) -> bool {
+    pub(crate) fn has_time_limit(&self) -> bool {
         self.budget.deadline().is_some()
     }
 
     /// Seconds left before the time limit, if there is one (for a sub-solver's own limit).
-    pub fn seconds_left(&self) -> Option<f64> {
+    pub(crate) fn seconds_left(&self) -> Option<f64> {
         self.budget.seconds_left()
     }
 

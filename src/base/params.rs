@@ -73,7 +73,7 @@ pub fn group_param_args(args: &[String]) -> Result<BTreeMap<String, Map<String, 
 
 /// A parameter value from text: JSON when it parses as JSON (numbers, booleans), a string
 /// otherwise (`start=instances/a.labels`).
-pub fn parse_value(text: &str) -> Value {
+pub(crate) fn parse_value(text: &str) -> Value {
     serde_json::from_str::<Value>(text.trim())
         .unwrap_or_else(|_| Value::String(text.trim().to_string()))
 }

@@ -41,7 +41,7 @@ pub struct Partition {
 
 /// The number of group slots `labels` name (the largest label plus one; 0 when empty), or
 /// an error when there is not exactly one label per record of `inst`.
-pub fn label_slots(inst: &Instance, labels: &[usize]) -> Result<usize> {
+pub(crate) fn label_slots(inst: &Instance, labels: &[usize]) -> Result<usize> {
     if labels.len() != inst.n {
         return Err(Error::Infeasible(format!(
             "{} labels for {} records",
@@ -425,7 +425,7 @@ pub fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Centroid and SSE of a set of records, two-pass.
-pub fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
+pub(crate) fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
     let d = inst.d;
     let mut c = vec![0.0; d];
     if members.is_empty() {

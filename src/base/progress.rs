@@ -66,7 +66,7 @@ impl Show {
 }
 
 /// Whether stderr is a terminal (lines are then redrawn in place).
-pub fn stderr_is_terminal() -> bool {
+pub(crate) fn stderr_is_terminal() -> bool {
     std::io::stderr().is_terminal()
 }
 
@@ -250,7 +250,7 @@ fn line(what: &str, s: &Status, started: Instant, sst: f64) -> String {
 }
 
 /// What one line shows.
-pub struct Snapshot<'a> {
+pub(crate) struct Snapshot<'a> {
     pub what: &'a str,
     pub elapsed: f64,
     pub stage: &'a str,
@@ -263,7 +263,7 @@ pub struct Snapshot<'a> {
 
 /// `what: 12.3 s, stage ils 45000 steps (3650/s), best IL 5.1234 %, bound IL 4.9876 %,
 /// gap 2.72 %`; parts that are not known yet say so or are left out.
-pub fn format_line(s: &Snapshot) -> String {
+pub(crate) fn format_line(s: &Snapshot) -> String {
     let mut parts = vec![format!("{}: {:.1} s", s.what, s.elapsed)];
     if !s.stage.is_empty() {
         let rate = if s.steps > 0 && s.stage_seconds > 0.0 {

@@ -21,7 +21,12 @@ use serde::{Deserialize, Serialize};
 /// Weighted centroid and weighted SSE of `members` (row indices of the row-major `z` with
 /// `d` columns): `c = sum w_i z_i / sum w_i`, `sum w_i ||z_i - c||^2`, two passes. With unit
 /// weights the operations are those of the unweighted group SSE, in the same order.
-pub fn weighted_group_stats(z: &[f64], d: usize, w: &[f64], members: &[usize]) -> (Vec<f64>, f64) {
+pub(crate) fn weighted_group_stats(
+    z: &[f64],
+    d: usize,
+    w: &[f64],
+    members: &[usize],
+) -> (Vec<f64>, f64) {
     let mut c = vec![0.0; d];
     if members.is_empty() {
         return (c, 0.0);

@@ -61,7 +61,7 @@ pub use cut::BnpCut;
 pub use verify::verify;
 
 /// Most groups the verifier enumerates (about 1 GB; beyond, the enumeration proves nothing).
-pub const VERIFY_MAX_COLUMNS: usize = 10_000_000;
+pub(crate) const VERIFY_MAX_COLUMNS: usize = 10_000_000;
 
 /// The format tag.
 pub const FORMAT: &str = "microagg-bnp-certificate/1";

@@ -167,7 +167,7 @@ pub fn compute_prepared(
 /// (master iteration, pricing anchor) with the best certified bound it holds, and `bnp`
 /// stops its search and returns its global bound and incumbent; the outcome is marked
 /// [`BoundOutcome::interrupted`].
-pub fn run_prepared(
+pub(crate) fn run_prepared(
     bound: &PreparedBound,
     inst: &Instance,
     k: usize,

@@ -104,7 +104,7 @@ impl Verdict {
     /// (`exact`: no search was cut), with `why` the reason of a rejection that the time limit
     /// did not cause. A claim above the bound of a verification cut by `deadline` was not
     /// verified within the time limit.
-    pub fn on_claim(
+    pub(crate) fn on_claim(
         claimed: f64,
         recomputed: f64,
         exact: bool,
@@ -142,7 +142,7 @@ pub fn past(deadline: Option<Instant>) -> bool {
 }
 
 /// The deadline `seconds` from now (None: no limit).
-pub fn deadline_in(seconds: Option<f64>) -> Option<Instant> {
+pub(crate) fn deadline_in(seconds: Option<f64>) -> Option<Instant> {
     seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.clamp(0.0, 1e9)))
 }
 
@@ -237,7 +237,7 @@ impl BoundCertificate {
 
     /// A Lagrangian certificate with subset-row cuts `triples` and their duals `sigma`
     /// (format 2; without cuts, format 1 as [`BoundCertificate::lagrangian`]).
-    pub fn lagrangian_with_cuts(
+    pub(crate) fn lagrangian_with_cuts(
         inst: &Instance,
         k: usize,
         lower_bound: f64,
@@ -337,7 +337,7 @@ pub fn write_pretty(path: &Path, cert: &impl Serialize) -> Result<()> {
 }
 
 /// The error of a certificate file `file` whose shape is wrong, saying what is wrong.
-pub fn shape_error(file: &str) -> impl Fn(String) -> Error + '_ {
+pub(crate) fn shape_error(file: &str) -> impl Fn(String) -> Error + '_ {
     move |message| Error::Data {
         file: file.to_string(),
         location: "certificate".into(),
@@ -347,13 +347,13 @@ pub fn shape_error(file: &str) -> impl Fn(String) -> Error + '_ {
 
 /// What is wrong with a certificate's format tag `found` when `expected` is the one format
 /// it may have, if anything.
-pub fn format_problem(found: &str, expected: &str) -> Option<String> {
+pub(crate) fn format_problem(found: &str, expected: &str) -> Option<String> {
     (found != expected).then(|| format!("field 'format' is '{found}', expected '{expected}'"))
 }
 
 /// Why a claim fails when the duals prove only `proved` (both rounded to round-trip
 /// precision).
-pub fn duals_fall_short(proved: f64, claimed: f64) -> String {
+pub(crate) fn duals_fall_short(proved: f64, claimed: f64) -> String {
     format!(
         "the duals prove {}, less than the claimed {}",
         round_trip(proved),
@@ -363,7 +363,7 @@ pub fn duals_fall_short(proved: f64, claimed: f64) -> String {
 
 /// `text` as bytes, gzip-compressed when `path` ends in `.gz` (fixed compression level, so
 /// the same text gives the same bytes).
-pub fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
+pub(crate) fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
     if path.extension().is_some_and(|e| e == "gz") {
         use std::io::Write;
         let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
@@ -376,7 +376,7 @@ pub fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
 
 /// What is wrong with a Lagrangian certificate's duals and claim, if anything: it needs one
 /// finite dual per record (`n`) and a finite claimed `lower_bound`.
-pub fn duals_problem(duals: &[f64], n: usize, lower_bound: f64) -> Option<String> {
+pub(crate) fn duals_problem(duals: &[f64], n: usize, lower_bound: f64) -> Option<String> {
     if duals.len() != n {
         return Some(format!("{} duals for n = {n}", duals.len()));
     }

@@ -69,7 +69,7 @@ pub fn solve_from_mdav(
 }
 
 /// [`solve_from_mdav`] whose set-partitioning method solves its MIP with `mip_solver`.
-pub fn solve_from_mdav_with(
+pub(crate) fn solve_from_mdav_with(
     inst: &Instance,
     k: usize,
     method: ExactMethod,

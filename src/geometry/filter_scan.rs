@@ -174,7 +174,7 @@ impl<'a, P: Pass> Filtered<'a, P> {
     }
 
     /// The records `ids` of `inst`, or None when the data do not suit the copy.
-    pub fn try_new(inst: &'a Instance, ids: Vec<usize>) -> Option<Self> {
+    pub(crate) fn try_new(inst: &'a Instance, ids: Vec<usize>) -> Option<Self> {
         let copy = P::build(inst, &ids)?;
         let anchors = (ids.len() >= ANCHOR_MIN).then(|| {
             let mut here = vec![false; inst.n];

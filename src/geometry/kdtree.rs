@@ -245,18 +245,6 @@ impl<'a> KdRemaining<'a> {
         &self.slot_id
     }
 
-    /// The ids of the `k` remaining records nearest to `q` by (computed squared distance,
-    /// id), nearest first, without removing them: the scan's answer bit for bit (see the
-    /// module doc). Read-only, so queries may run on several threads at once.
-    pub fn nearest_ids(&self, q: &[f64], k: usize) -> Vec<usize> {
-        let k = k.min(self.remaining);
-        let mut best = Vec::with_capacity(k + 1);
-        if k > 0 {
-            self.nearest(0, q, k, &mut best);
-        }
-        best.into_iter().map(|(_, id, _)| id).collect()
-    }
-
     /// k nearest into `best` (sorted by (distance, id), at most k entries of (dist, id,
     /// slot)).
     fn nearest(&self, node: usize, q: &[f64], k: usize, best: &mut Vec<(f64, usize, usize)>) {

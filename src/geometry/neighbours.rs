@@ -67,7 +67,7 @@ impl Neighbours {
     /// As [`build_until`](Self::build_until), telling `progress` the number of records
     /// whose lists are done after each chunk of [`CHUNK`] (the kd-tree path; the scan,
     /// used below 4096 records, reports once at the end).
-    pub fn build_reporting(
+    pub(crate) fn build_reporting(
         inst: &Instance,
         m: usize,
         stop: impl FnMut() -> bool,
@@ -109,7 +109,7 @@ impl Neighbours {
     }
 
     /// Number of neighbours kept per record.
-    pub fn per_record(&self) -> usize {
+    pub(crate) fn per_record(&self) -> usize {
         self.m
     }
 

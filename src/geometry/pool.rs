@@ -105,7 +105,7 @@ impl Pool {
 
     /// The compensated column sums (sum + compensation) that [`Pool::centroid`] scales by
     /// 1 / len (the masked scan, `crate::init::lineage::masked`, divides them by per-column counts).
-    pub fn column_sums(&self) -> Vec<f64> {
+    pub(crate) fn column_sums(&self) -> Vec<f64> {
         self.sum
             .iter()
             .zip(&self.compensation)
@@ -114,13 +114,13 @@ impl Pool {
     }
 
     /// Fill the distance buffer with squared distances to `point`.
-    pub fn distances_to(&mut self, point: &[f64]) {
+    pub(crate) fn distances_to(&mut self, point: &[f64]) {
         let m = self.len();
         squared_distances(&self.cols, point, &mut self.dist[..m]);
     }
 
     /// Position of the record farthest from the last query point (ties: lowest id).
-    pub fn argmax_distance(&self) -> usize {
+    pub(crate) fn argmax_distance(&self) -> usize {
         let m = self.len();
         let dist = &self.dist[..m];
         // The largest value by an 8-lane reduction (vectorises; distances are never NaN),
@@ -153,7 +153,7 @@ impl Pool {
     }
 
     /// Coordinates of pooled record at position `p`.
-    pub fn point_at(&self, p: usize) -> Vec<f64> {
+    pub(crate) fn point_at(&self, p: usize) -> Vec<f64> {
         self.cols.iter().map(|c| c[p]).collect()
     }
 
@@ -165,7 +165,7 @@ impl Pool {
     }
 
     /// As [`Pool::take_nearest`], using the distances already in the buffer.
-    pub fn take_nearest_by_current_distances(&mut self, k: usize) -> Vec<usize> {
+    pub(crate) fn take_nearest_by_current_distances(&mut self, k: usize) -> Vec<usize> {
         let mut chosen = self.nearest_positions_by_current_distances(k);
         let ids: Vec<usize> = chosen.iter().map(|&p| self.ids[p]).collect();
         // Swap-remove from the highest position down so lower positions stay valid.
@@ -178,7 +178,7 @@ impl Pool {
 
     /// Positions of the `k` records nearest to the last query point (ties: lowest id), in
     /// order of increasing distance; nothing is removed.
-    pub fn nearest_positions_by_current_distances(&self, k: usize) -> Vec<usize> {
+    pub(crate) fn nearest_positions_by_current_distances(&self, k: usize) -> Vec<usize> {
         let m = self.len();
         let k = k.min(m);
         if k <= 64 {
@@ -222,7 +222,7 @@ impl Pool {
     }
 
     /// Id of the pooled record at position `p`.
-    pub fn id_at(&self, p: usize) -> usize {
+    pub(crate) fn id_at(&self, p: usize) -> usize {
         self.ids[p]
     }
 
@@ -254,7 +254,7 @@ impl Pool {
     }
 
     /// Remove every pooled record whose id satisfies `gone` (O(m + removed d)).
-    pub fn remove_where(&mut self, gone: impl Fn(usize) -> bool) {
+    pub(crate) fn remove_where(&mut self, gone: impl Fn(usize) -> bool) {
         for p in (0..self.len()).rev() {
             if gone(self.ids[p]) {
                 self.swap_remove(p);
@@ -264,7 +264,7 @@ impl Pool {
 
     /// Remove the record at position `p` and return its id (swap-remove: the record that
     /// was last moves to `p`; the distance buffer stays aligned).
-    pub fn remove_at(&mut self, p: usize) -> usize {
+    pub(crate) fn remove_at(&mut self, p: usize) -> usize {
         let id = self.ids[p];
         self.swap_remove(p);
         id
@@ -315,7 +315,7 @@ pub fn squared_distances(cols: &[Vec<f64>], point: &[f64], dist: &mut [f64]) {
 /// Passes over fewer records run on one thread (the hand-off costs more than it saves).
 pub const PARALLEL_MIN: usize = 32_768;
 /// Records per parallel task.
-pub const PARALLEL_CHUNK: usize = 8_192;
+pub(crate) const PARALLEL_CHUNK: usize = 8_192;
 
 fn squared_distances_serial<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]

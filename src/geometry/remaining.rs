@@ -48,13 +48,13 @@ const TINY: f64 = 1e-150;
 
 /// An upper bound on the exact distance given a computed squared distance.
 #[inline]
-pub fn inflate_radius(sq: f64) -> f64 {
+pub(crate) fn inflate_radius(sq: f64) -> f64 {
     sq.sqrt() * (1.0 + SLACK) + TINY
 }
 
 /// An upper bound on a computed squared distance given an upper bound on the exact distance.
 #[inline]
-pub fn inflate_square(r: f64) -> f64 {
+pub(crate) fn inflate_square(r: f64) -> f64 {
     r * r * (1.0 + SLACK) + TINY
 }
 
@@ -103,7 +103,7 @@ pub const ANCHOR_MIN: usize = 512;
 
 /// Records an anchor walk may visit before the list is re-anchored at the query (the
 /// centroid has drifted) and, failing again, the query falls back to a full pass.
-pub fn anchor_budget(m: usize) -> usize {
+pub(crate) fn anchor_budget(m: usize) -> usize {
     m / 32 + 64
 }
 
@@ -141,7 +141,7 @@ impl AnchorList {
     /// [`AnchorList::farthest`] from the centroid `c` of the remaining records `ids`; when
     /// the walk runs over its budget (the centroid has drifted from the anchor) the list is
     /// re-anchored at `c` and walked once more. None: the caller scans.
-    pub fn farthest_reanchoring(
+    pub(crate) fn farthest_reanchoring(
         &mut self,
         inst: &Instance,
         ids: &[usize],
@@ -281,7 +281,7 @@ impl MirroredCentroid {
     }
 
     /// Remove the record at pool position `p` (its row is `row`); returns its id.
-    pub fn remove_at(&mut self, p: usize, row: &[f64]) -> usize {
+    pub(crate) fn remove_at(&mut self, p: usize, row: &[f64]) -> usize {
         for ((s, c), &v) in self.sum.iter_mut().zip(&mut self.compensation).zip(row) {
             neumaier_add(s, c, -v);
         }

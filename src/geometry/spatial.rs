@@ -46,7 +46,7 @@ pub fn use_tree(m: usize, d: usize) -> bool {
 /// ([`FilterScan`]) beats them there by 2.6x (5.8 s against 15.0 s CPU at 2 x 10^5,
 /// `studies/study-engine.txt` section "24-mdav"); they stay available through
 /// `MICROAGG_SPATIAL=buckets`.
-pub fn use_buckets(_m: usize, _d: usize) -> bool {
+pub(crate) fn use_buckets(_m: usize, _d: usize) -> bool {
     false
 }
 
@@ -112,7 +112,7 @@ pub enum Backend {
 /// `buckets`, `filter`, `fixed`, `byte`, `tiered`;
 /// anything else or unset: automatic). For comparisons and benchmarks: the answers are the
 /// same either way, only the time differs.
-pub fn forced_backend() -> Option<Backend> {
+pub(crate) fn forced_backend() -> Option<Backend> {
     match std::env::var("MICROAGG_SPATIAL").as_deref() {
         Ok("scan") => Some(Backend::Scan),
         Ok("tree") => Some(Backend::Tree),

@@ -26,7 +26,7 @@ use crate::params::NoParams;
 use crate::partition::Partition;
 use microagg_solvers::univariate::{sorting_order, univariate_optimal, univariate_weighted_runs};
 
-pub struct Univariate;
+pub(crate) struct Univariate;
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(

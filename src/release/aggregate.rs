@@ -52,7 +52,7 @@ pub enum Aggregation {
 }
 
 /// Default trimming share of `trimmed`.
-pub const DEFAULT_TRIM: f64 = 0.1;
+pub(crate) const DEFAULT_TRIM: f64 = 0.1;
 
 impl Aggregation {
     /// Parse `mean`, `median`, `trimmed`, `trimmed:ALPHA`, `onestep`, `onemode`.

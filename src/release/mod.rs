@@ -141,7 +141,7 @@ impl ReleaseArgs {
 
     /// Before the run: the identifier columns are in the input file's header and the key
     /// file can be read (a typo must not throw a long run away).
-    pub fn check_input(&self, input: &Path, delimiter: u8) -> Result<()> {
+    pub(crate) fn check_input(&self, input: &Path, delimiter: u8) -> Result<()> {
         let ids = self.identifiers()?;
         if !ids.columns.is_empty() {
             let header = crate::data::weighted_csv::read_header(input, delimiter)?;
@@ -307,7 +307,7 @@ fn describe(inst: &Instance, y: &[f64], agg: Aggregation, measures: bool) -> Res
 /// Write the released values: the whole input file with the instance's columns replaced
 /// when the data came from a CSV file (`inst.source` is that file), else the columns alone;
 /// identifiers and row order as `protect` says.
-pub fn write_release(
+pub(crate) fn write_release(
     out: &Path,
     inst: &Instance,
     delimiter: u8,

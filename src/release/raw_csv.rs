@@ -19,7 +19,7 @@ use std::ops::Range;
 /// One record: its bytes (with the line end), the byte range of each field, and the line
 /// of the file it starts on (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawRecord {
+pub(crate) struct RawRecord {
     pub bytes: Vec<u8>,
     pub fields: Vec<Range<usize>>,
     /// Length of the line end (0, 1 for `\n`, 2 for `\r\n`).
@@ -66,7 +66,7 @@ enum State {
 }
 
 /// Reads raw records from buffered text.
-pub struct RawReader<R> {
+pub(crate) struct RawReader<R> {
     inner: R,
     delimiter: u8,
     line: usize,
@@ -83,7 +83,10 @@ impl<R: BufRead> RawReader<R> {
 
     /// The next record, `None` at the end. Empty lines are skipped (returned in `skipped`
     /// as their bytes, so a writer can keep them).
-    pub fn next_record(&mut self, skipped: &mut Vec<u8>) -> std::io::Result<Option<RawRecord>> {
+    pub(crate) fn next_record(
+        &mut self,
+        skipped: &mut Vec<u8>,
+    ) -> std::io::Result<Option<RawRecord>> {
         loop {
             let mut bytes = Vec::new();
             let start_line = self.line + 1;

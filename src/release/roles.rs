@@ -93,7 +93,7 @@ pub const MIN_KEY_BYTES: usize = 16;
 /// The key of `--hash-key-file`: the file's bytes, a final line end left out. Refused when
 /// shorter than [`MIN_KEY_BYTES`] (a short key can be guessed, and then every pseudonym
 /// inverted as if hashed plainly).
-pub fn read_key(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_key(path: &Path) -> Result<Vec<u8>> {
     let mut key = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     for end in [b'\n', b'\r'] {
         if key.last() == Some(&end) {

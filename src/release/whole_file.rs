@@ -45,7 +45,7 @@ pub struct Protection {
 }
 
 /// Decimals of a number's text: digits after the point, less the exponent (never below 0).
-pub fn decimals_of(text: &str) -> usize {
+pub(crate) fn decimals_of(text: &str) -> usize {
     let t = text.trim();
     let (mantissa, exp) = match t.find(['e', 'E']) {
         Some(p) => (&t[..p], t[p + 1..].parse::<i64>().unwrap_or(0)),
@@ -58,7 +58,7 @@ pub fn decimals_of(text: &str) -> usize {
 }
 
 /// A released value as text: shortest round-trip, or `decimals` digits (no `-0`).
-pub fn format_value(v: f64, decimals: Option<usize>) -> String {
+pub(crate) fn format_value(v: f64, decimals: Option<usize>) -> String {
     match decimals {
         None => v.to_string(),
         Some(dec) => {
@@ -508,7 +508,7 @@ impl Rewrite<'_> {
 
 /// Write only the released columns (header = the instance's columns), for data that did
 /// not come from a file (generators).
-pub fn write_columns(
+pub(crate) fn write_columns(
     out: &Path,
     inst: &Instance,
     released: &[f64],

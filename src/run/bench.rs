@@ -75,7 +75,7 @@ pub fn peak_rss_mb() -> f64 {
 
 /// Start a new peak: Linux resets VmHWM to the current RSS when "5" is written to
 /// /proc/self/clear_refs (false where that is not possible; the peak is then the process's).
-pub fn reset_peak_rss() -> bool {
+pub(crate) fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
@@ -245,7 +245,7 @@ fn whole_process(spec: &str, k: usize, method: &str, reps: usize) -> Result<(f64
 pub const DEMO_SUITE: &str = include_str!("../../instances/demo.toml");
 
 /// Worker threads when none are asked for: the available cores.
-pub fn default_jobs() -> usize {
+pub(crate) fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -329,7 +329,7 @@ pub struct ScalePoint {
 }
 
 /// Run `run` at `n` records.
-pub fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
+pub(crate) fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
     let never = AtomicBool::new(false);
     let pipeline = Pipeline::parse(&run.method, &run.params)?;
     reset_peak_rss();
@@ -365,13 +365,13 @@ pub fn scale_point(run: &ScaleRun, n: usize) -> Result<ScalePoint> {
 }
 
 /// The exponent b of y ~ n^b between two points (n, y).
-pub fn exponent_between(a: (f64, f64), b: (f64, f64)) -> f64 {
+pub(crate) fn exponent_between(a: (f64, f64), b: (f64, f64)) -> f64 {
     (b.1 / a.1).ln() / (b.0 / a.0).ln()
 }
 
 /// The exponent b of y ~ n^b fitted by least squares on (ln n, ln y) over `points` (NaN
 /// with fewer than two distinct n).
-pub fn fitted_exponent(points: &[(f64, f64)]) -> f64 {
+pub(crate) fn fitted_exponent(points: &[(f64, f64)]) -> f64 {
     let m = points.len() as f64;
     let (mx, my) = points
         .iter()

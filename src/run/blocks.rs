@@ -76,10 +76,11 @@ pub struct RepairStats {
 }
 
 /// A solver of a set of rows: returns groups of global row indices (each of >= k rows).
-pub type SolveRows<'a> = dyn Fn(&[usize], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
+pub(crate) type SolveRows<'a> = dyn Fn(&[usize], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
 
 /// An improver of a set of groups: returns groups of the same rows (each of >= k rows).
-pub type RefineGroups<'a> = dyn Fn(&[Vec<usize>], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
+pub(crate) type RefineGroups<'a> =
+    dyn Fn(&[Vec<usize>], &str) -> Result<Vec<Vec<usize>>> + Sync + 'a;
 
 /// What the border repair does with the groups pooled along a cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
@@ -155,13 +156,13 @@ impl RepairTuning {
     }
 
     /// The strip's half-width for `mode`.
-    pub fn slab_for(&self, mode: RepairMode) -> f64 {
+    pub(crate) fn slab_for(&self, mode: RepairMode) -> f64 {
         self.slab.unwrap_or(mode.slab())
     }
 
     /// The repair's descent parameters: `params` (the pipeline's descent stage's, or
     /// empty) with `approx` set when given.
-    pub fn descent_params(
+    pub(crate) fn descent_params(
         &self,
         mut params: serde_json::Map<String, serde_json::Value>,
     ) -> serde_json::Map<String, serde_json::Value> {

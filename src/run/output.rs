@@ -68,10 +68,10 @@ pub fn note(text: &str) {
 }
 
 /// The name that means standard output for an output file option.
-pub const STDOUT_NAME: &str = "-";
+pub(crate) const STDOUT_NAME: &str = "-";
 
 /// Whether `path` is `-`, standard output.
-pub fn is_stdout(path: &Path) -> bool {
+pub(crate) fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == STDOUT_NAME
 }
 
@@ -95,7 +95,7 @@ fn claim_stdout(option: &str) -> Result<()> {
 }
 
 /// The option whose output is standard output, if any ([`check_destination`] with `-`).
-pub fn stdout_claimed_by() -> Option<String> {
+pub(crate) fn stdout_claimed_by() -> Option<String> {
     STDOUT_CLAIM
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -104,7 +104,7 @@ pub fn stdout_claimed_by() -> Option<String> {
 
 /// Refuse `--json` when an output file is standard output: the JSON report would be mixed
 /// into that file (a text report goes to standard error instead, see [`print`]).
-pub fn check_json_report(json: bool) -> Result<()> {
+pub(crate) fn check_json_report(json: bool) -> Result<()> {
     match stdout_claimed_by() {
         Some(option) if json => Err(Error::usage(format!(
             "{option} - writes to standard output, where --json would print its report too; \

@@ -128,7 +128,7 @@ pub struct SplitArgs {
 
 impl SplitArgs {
     /// The strata column names.
-    pub fn strata_columns(&self) -> Vec<String> {
+    pub(crate) fn strata_columns(&self) -> Vec<String> {
         self.strata.as_deref().map_or(Vec::new(), |s| {
             s.split(',')
                 .map(|c| c.trim().to_string())
@@ -139,7 +139,7 @@ impl SplitArgs {
 
     /// True when the run is split into units (strata or blocks) or a part is asked for
     /// (or a repair option is given, which the split run refuses without blocks).
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.strata.is_some()
             || self.blocks.is_some()
             || self.part.is_some()

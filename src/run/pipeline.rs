@@ -120,7 +120,7 @@ impl Pipeline {
     /// and the weighted descent needs complete rows, so no refiner minimises the weighted SSE
     /// over observed cells, and reporting such a run as weighted would be false. Equal weights
     /// make the two objectives one (a constant factor) and pass.
-    pub fn check_weighted_masked(&self, inst: &Instance) -> Result<()> {
+    pub(crate) fn check_weighted_masked(&self, inst: &Instance) -> Result<()> {
         let unequal = inst.weights.as_ref().is_some_and(|w| !w.all_equal());
         if !unequal || !inst.has_missing() || !self.stages.iter().any(|s| s.name == "descent") {
             return Ok(());
@@ -211,7 +211,7 @@ impl Pipeline {
     }
 
     /// Seed of stage `index`, derived from the base seed and what identifies the run.
-    pub fn stage_seed(&self, base: u64, inst: &Instance, k: usize, index: usize) -> u64 {
+    pub(crate) fn stage_seed(&self, base: u64, inst: &Instance, k: usize, index: usize) -> u64 {
         derive_seed(
             base,
             &[

@@ -232,7 +232,7 @@ impl From<&BoundOutcome> for BoundResult {
 }
 
 /// The benchmark library's stored, verified bound of a case as a bound of the run.
-pub fn library_bound(
+pub(crate) fn library_bound(
     reference: &crate::library::Reference,
     inst: &Instance,
 ) -> Option<BoundResult> {
@@ -322,7 +322,7 @@ pub struct SingleRun<'a> {
 /// last stage is `descent` (the weighted descent from the previous stages' partition, a
 /// local optimum of the weighted SSE); every other method and refiner minimises the
 /// unweighted SSE (`docs/weights.md`).
-pub fn weighted_objective(stages: &[StageSpec]) -> &'static str {
+pub(crate) fn weighted_objective(stages: &[StageSpec]) -> &'static str {
     match stages {
         [only] if only.name == "univariate" => "weighted",
         [_, .., last] if last.name == "descent" => "weighted",

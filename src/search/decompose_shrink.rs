@@ -58,7 +58,7 @@ enum Phase {
 }
 
 /// Decompose/Shrink passes as a resumable state machine (one group per step).
-pub struct DecomposeShrink {
+pub(crate) struct DecomposeShrink {
     name: &'static str,
     /// false: a single Decompose pass (TFRP2).
     repeat: bool,
@@ -110,7 +110,7 @@ impl DecomposeShrink {
 
 /// Fig. 4 for one group: move out the record whose move lowers the SSE most, while it does
 /// and the group has more than k records.
-pub fn shrink_group(p: &mut Partition, inst: &Instance, k: usize, g: usize) {
+pub(crate) fn shrink_group(p: &mut Partition, inst: &Instance, k: usize, g: usize) {
     while p.size(g) > k {
         let mut best: Option<(f64, usize, usize)> = None;
         for &i in p.members(g) {
@@ -132,7 +132,7 @@ pub fn shrink_group(p: &mut Partition, inst: &Instance, k: usize, g: usize) {
 }
 
 /// Fig. 3: split every group of 2k or more records (see the module doc for the reading).
-pub fn split_large_groups(p: &mut Partition, inst: &Instance, k: usize) {
+pub(crate) fn split_large_groups(p: &mut Partition, inst: &Instance, k: usize) {
     let slots = p.slots();
     for g in 0..slots {
         if p.size(g) < 2 * k {

@@ -168,12 +168,12 @@ pub fn auto_neighbours(n: usize) -> usize {
 
 impl DescentParams {
     /// The neighbours per record for `n` records: the given value, else [`auto_neighbours`].
-    pub fn neighbours_for(&self, n: usize) -> usize {
+    pub(crate) fn neighbours_for(&self, n: usize) -> usize {
         self.neighbours.unwrap_or_else(|| auto_neighbours(n))
     }
 
     /// The lists' eps for `n` records: the given value, else [`auto_approx`].
-    pub fn approx_for(&self, n: usize) -> f64 {
+    pub(crate) fn approx_for(&self, n: usize) -> f64 {
         self.approx.unwrap_or_else(|| auto_approx(n))
     }
 }

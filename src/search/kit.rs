@@ -216,7 +216,7 @@ impl<'de> Deserialize<'de> for PerturbSpec {
 }
 
 /// Check a weighted list: each weight finite and >= 0, their sum positive.
-pub fn check_weights(list: &[PerturbSpec]) -> std::result::Result<(), String> {
+pub(crate) fn check_weights(list: &[PerturbSpec]) -> std::result::Result<(), String> {
     if let Some(w) = list
         .iter()
         .find(|s| !(s.weight >= 0.0 && s.weight.is_finite()))

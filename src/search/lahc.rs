@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 /// Parameters of `lahc`: ILS's, with late acceptance as the default rule.
 #[derive(Debug, Clone, Serialize)]
 #[serde(transparent)]
-pub struct LahcParams(pub IlsParams);
+pub(crate) struct LahcParams(pub IlsParams);
 
 /// The default history length L.
 const LENGTH: usize = 50;

@@ -81,7 +81,7 @@ fn improvement_threshold(inst: &Instance, norms: &[f64]) -> f64 {
 }
 
 /// The default operators: shift, swap and, with `cycles`, the 3-cycle.
-pub fn default_operators(cycles: bool) -> Vec<Box<dyn Operator>> {
+pub(crate) fn default_operators(cycles: bool) -> Vec<Box<dyn Operator>> {
     let mut ops: Vec<Box<dyn Operator>> =
         vec![Box::new(ShiftOp::default()), Box::new(SwapOp::default())];
     if cycles {
@@ -153,7 +153,7 @@ impl LocalSearch {
     }
 
     /// True when the descent minimises the SSE itself (not a weighted SSE).
-    pub fn minimises_sse(&self) -> bool {
+    pub(crate) fn minimises_sse(&self) -> bool {
         matches!(self.sums, GroupSums::Plain)
     }
 
@@ -209,7 +209,7 @@ impl LocalSearch {
     }
 
     /// Add the operators' counters to `stats`.
-    pub fn add_stats(&self, stats: &mut Stats) {
+    pub(crate) fn add_stats(&self, stats: &mut Stats) {
         for op in &self.ops {
             let c = op.counters();
             stats.operator(op.name(), c.evaluations, c.applications);

@@ -119,7 +119,7 @@ pub fn execute(
 /// As [`execute`], with the run's neighbour lists `lists` (a pipeline shares one
 /// [`ListCache`] between its stages, so each list is built once per run).
 #[allow(clippy::too_many_arguments)]
-pub fn execute_shared(
+pub(crate) fn execute_shared(
     refiner: &mut dyn Refiner,
     inst: &Instance,
     k: usize,

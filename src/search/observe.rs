@@ -75,7 +75,7 @@ pub trait Observer: Send {
 }
 
 /// Send `event` to every observer.
-pub fn notify(observers: &mut [&mut dyn Observer], inst: &Instance, event: &Event) {
+pub(crate) fn notify(observers: &mut [&mut dyn Observer], inst: &Instance, event: &Event) {
     for o in observers.iter_mut() {
         o.observe(inst, event);
     }

@@ -43,7 +43,7 @@ use std::sync::Arc;
 /// Parameters of `sa`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct SaParams {
+pub(crate) struct SaParams {
     pub schedule: String,
     pub t0: f64,
     pub alpha: f64,
@@ -109,7 +109,7 @@ impl Params for SaParams {
 }
 
 /// The `sa` refiner.
-pub struct Sa {
+pub(crate) struct Sa {
     params: SaParams,
     /// The run's neighbour lists (from the context); None after an interrupted build.
     nb: Option<Arc<Neighbours>>,

@@ -59,7 +59,7 @@ impl WorkQueue {
     }
 
     /// Queue every member of `groups` (their neighbourhoods changed), in member order.
-    pub fn requeue(&mut self, p: &Partition, groups: &[usize]) {
+    pub(crate) fn requeue(&mut self, p: &Partition, groups: &[usize]) {
         for &grp in groups {
             for pos in 0..p.size(grp) {
                 self.push(p.members(grp)[pos]);

@@ -47,7 +47,7 @@ impl ColumnSelection {
         }
     }
 
-    pub fn is_all(&self) -> bool {
+    pub(crate) fn is_all(&self) -> bool {
         matches!(self, ColumnSelection::All)
     }
 

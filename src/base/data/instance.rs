@@ -375,7 +375,7 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 }
 
 /// Sum of squared deviations from the column means, two-pass (no cancellation).
-pub fn total_sum_of_squares(z: &[f64], n: usize, d: usize) -> f64 {
+pub(crate) fn total_sum_of_squares(z: &[f64], n: usize, d: usize) -> f64 {
     let mut total = 0.0;
     for j in 0..d {
         let m = (0..n).map(|i| z[i * d + j]).sum::<f64>() / n as f64;

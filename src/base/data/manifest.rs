@@ -81,7 +81,7 @@ impl Manifest {
 }
 
 impl InstanceEntry {
-    pub fn default_columns(&self) -> ColumnSelection {
+    pub(crate) fn default_columns(&self) -> ColumnSelection {
         match &self.columns {
             Some(c) => ColumnSelection::List(c.clone()),
             None => ColumnSelection::All,
@@ -119,7 +119,7 @@ impl InstanceEntry {
     /// The file's path, its checksum not yet checked: for a loader that hashes the bytes
     /// as it parses them and then calls [`InstanceEntry::check_sha256`] (one read, one
     /// hash instead of two).
-    pub fn locate(&self) -> Result<PathBuf> {
+    pub(crate) fn locate(&self) -> Result<PathBuf> {
         self.locate_in(&Self::search_dirs())
     }
 

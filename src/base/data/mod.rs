@@ -36,7 +36,7 @@ impl LoadOptions {
     /// A run's options under `missing`: the original values are discarded when nothing
     /// reads them (`z_only`) and missing cells are refused (the data are then complete);
     /// otherwise kept.
-    pub fn for_run(missing: MissingPolicy, z_only: bool) -> LoadOptions {
+    pub(crate) fn for_run(missing: MissingPolicy, z_only: bool) -> LoadOptions {
         let discard = z_only && missing == MissingPolicy::Refuse;
         LoadOptions {
             missing,

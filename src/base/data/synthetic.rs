@@ -45,7 +45,7 @@ fn check_size(spec: &str, n: usize, d: usize, clusters: usize) -> Result<()> {
 }
 
 /// Whether `spec` names a generator (its arguments are not checked; nothing is generated).
-pub fn names_generator(spec: &str) -> bool {
+pub(crate) fn names_generator(spec: &str) -> bool {
     let kind = spec.split_once(':').map_or(spec, |(kind, _)| kind);
     KINDS.contains(&kind)
 }

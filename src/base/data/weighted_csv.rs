@@ -145,7 +145,7 @@ fn reader(path: &Path, delimiter: u8) -> Result<csv::Reader<std::io::BufReader<s
 }
 
 /// The header of a CSV file (names trimmed); errors name the file.
-pub fn read_header(path: &Path, delimiter: u8) -> Result<Vec<String>> {
+pub(crate) fn read_header(path: &Path, delimiter: u8) -> Result<Vec<String>> {
     let mut r = reader(path, delimiter)?;
     let h = r.headers().map_err(|e| Error::Data {
         file: path.display().to_string(),

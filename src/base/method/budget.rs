@@ -56,7 +56,7 @@ impl Budget {
     }
 
     /// Seconds until the time limit (0 once passed), if there is one.
-    pub fn seconds_left(&self) -> Option<f64> {
+    pub(crate) fn seconds_left(&self) -> Option<f64> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
     }

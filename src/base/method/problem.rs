@@ -89,7 +89,7 @@ impl<'a> BuildCtx<'a> {
     }
 
     /// A context that stops by `stop`.
-    pub fn with_stop(rng: &'a mut Rng, stop: StopRule<'a>) -> Self {
+    pub(crate) fn with_stop(rng: &'a mut Rng, stop: StopRule<'a>) -> Self {
         BuildCtx { rng, stop }
     }
 

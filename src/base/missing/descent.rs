@@ -199,7 +199,11 @@ impl MaskedGroups {
 }
 
 /// The `m` nearest other records of each record by the masked distance (ties: lowest id).
-pub fn masked_neighbours(inst: &Instance, m: usize, stop: &AtomicBool) -> Result<Vec<Vec<usize>>> {
+pub(crate) fn masked_neighbours(
+    inst: &Instance,
+    m: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<Vec<usize>>> {
     let marked = super::engine::nan_marked(inst);
     let mut lists = Vec::with_capacity(inst.n);
     for i in 0..inst.n {

@@ -44,7 +44,7 @@ pub const ENGINE_METHODS: &[(&str, Rules)] = &[
 ];
 
 /// The rules of `method` when it runs on data with holes.
-pub fn rules_of(method: &str) -> Option<Rules> {
+pub(crate) fn rules_of(method: &str) -> Option<Rules> {
     ENGINE_METHODS
         .iter()
         .find(|(name, _)| *name == method)
@@ -52,7 +52,7 @@ pub fn rules_of(method: &str) -> Option<Rules> {
 }
 
 /// The z-scores with NaN at every missing cell (the engine's masked representation).
-pub fn nan_marked(inst: &Instance) -> Instance {
+pub(crate) fn nan_marked(inst: &Instance) -> Instance {
     let mut marked = inst.clone();
     for (z, raw) in marked.z.iter_mut().zip(&inst.raw) {
         if raw.is_nan() {

@@ -139,7 +139,7 @@ impl Instance {
     /// As [`Instance::from_raw_missing`]; with no NaN this is [`Instance::standardise`] with
     /// `copy`; with one the original values are kept whatever `copy` says (they mark the
     /// missing cells).
-    pub fn standardise_missing(
+    pub(crate) fn standardise_missing(
         name: impl Into<String>,
         source: impl Into<String>,
         columns: Vec<String>,
@@ -349,7 +349,7 @@ pub fn il_released(inst: &Instance, y: &[f64]) -> f64 {
 
 /// The records complete in every run column: the rows the measures are taken over when
 /// cells are missing (the record says how many were left out).
-pub fn complete_rows(inst: &Instance) -> Vec<usize> {
+pub(crate) fn complete_rows(inst: &Instance) -> Vec<usize> {
     (0..inst.n)
         .filter(|&i| (0..inst.d).all(|j| !inst.is_missing(i, j)))
         .collect()
@@ -409,7 +409,7 @@ pub fn masked_stages(
 /// complete in every run column (`Measures::n` says how many; the run record's
 /// `missing.records` how many were left out; `drisk_k` that of dRisk), since record linkage, interval disclosure
 /// and the covariances are defined on complete records.
-pub fn measure_complete_rows(
+pub(crate) fn measure_complete_rows(
     inst: &Instance,
     y: &[f64],
     drisk_k: f64,

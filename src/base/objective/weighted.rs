@@ -82,7 +82,7 @@ impl WeightedSums {
 
     /// Change of group `g`'s weighted SSE when it gains record `gain` and loses record
     /// `lose` (either may be absent): P40 Lemma W5.
-    pub fn group_delta(
+    pub(crate) fn group_delta(
         &self,
         inst: &Instance,
         g: usize,

@@ -41,7 +41,7 @@ use std::time::Instant;
 pub const NN_ONLY_SECONDS: f64 = 2.0;
 
 /// Largest k that goes to branch-and-price (sizes up to 2k - 1 = 9 price fast).
-pub const BNP_MAX_K: usize = 5;
+pub(crate) const BNP_MAX_K: usize = 5;
 
 /// The preset whose bnp settings `auto` uses for k <= 5, its time limit aside: rank-1 cuts
 /// on 4 and 5 records and subset-row cuts `1/q` on fractional blocks of at most 24 records
@@ -97,7 +97,7 @@ fn large_k_params(seconds: f64) -> Result<Map<String, Value>> {
 /// The `auto` bound.
 pub struct Auto;
 
-pub const ENTRY: BoundInfo = entry::<Auto>(About {
+pub(crate) const ENTRY: BoundInfo = entry::<Auto>(About {
     name: "auto",
     summary: "the best certified bound in the time limit, never below nn-raised, route chosen from n, k and T: nn-raised alone (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5; the nn line search instead when bnp certifies nothing above nn in 2/3 of its time), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
     certified: "always, by the route taken (proofs/P06, P25, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes (and the nn line search) write their certificates",
@@ -156,7 +156,7 @@ impl LowerBound for Auto {
 }
 
 /// Time limit of `auto` when none is given.
-pub const AUTO_DEFAULT_SECONDS: f64 = 60.0;
+pub(crate) const AUTO_DEFAULT_SECONDS: f64 = 60.0;
 
 /// The route `auto` takes (module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

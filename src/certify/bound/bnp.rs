@@ -36,10 +36,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// `bound --method` name of branch-and-price.
-pub const BOUND_NAME: &str = "bnp";
+pub(crate) const BOUND_NAME: &str = "bnp";
 
 /// `solve-exact --method` name of branch-and-price.
-pub const EXACT_NAME: &str = "branch-and-price";
+pub(crate) const EXACT_NAME: &str = "branch-and-price";
 
 /// Time limit in seconds when the caller gives none.
 pub const DEFAULT_SECONDS: f64 = 60.0;
@@ -59,7 +59,7 @@ pub struct BnpRun {
 }
 
 /// Print a report on stderr, the line both commands write ([`progress_line`]).
-pub fn print_progress(inst: &Instance, p: &BoundProgress) {
+pub(crate) fn print_progress(inst: &Instance, p: &BoundProgress) {
     eprintln!("{}", progress_line(p, inst.sst));
 }
 
@@ -347,7 +347,7 @@ pub fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
 }
 
 /// "proven optimal (...)" or "NOT proven (why)".
-pub fn proof_text(r: &BnpResult) -> String {
+pub(crate) fn proof_text(r: &BnpResult) -> String {
     if r.proven_optimal {
         "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
     } else {

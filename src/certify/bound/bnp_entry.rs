@@ -26,7 +26,7 @@ use std::path::PathBuf;
 /// Branch-price-and-cut.
 pub struct Bnp;
 
-pub const ENTRY: BoundInfo = entry::<Bnp>(About {
+pub(crate) const ENTRY: BoundInfo = entry::<Bnp>(About {
     name: "bnp",
     summary: "branch-price-and-cut on the column generation master (Ryan-Foster branching, subset-row cuts at the root and at every node): the least open leaf bound, with the incumbent partition and its gap",
     certified: "always, each leaf a Lagrangian bound with cuts rounded outward (proofs/P17); certificate of the leaves for verify-bound (proofs/P18)",

@@ -66,7 +66,7 @@ impl CutsDefault for WithCuts {
 /// The column generation bound, with `C::CUTS` cut rounds by default.
 pub struct Colgen<C>(PhantomData<C>);
 
-pub const COLGEN: BoundInfo = entry::<Colgen<NoCuts>>(About {
+pub(crate) const COLGEN: BoundInfo = entry::<Colgen<NoCuts>>(About {
     name: "colgen",
     summary: "Lagrangian bound of the column generation master (HiGHS), max with nn",
     certified: "always, the pricing bound is proven (proofs/P09-lagrangian-bound.md); certificate for verify-bound (proofs/P13)",
@@ -75,7 +75,7 @@ pub const COLGEN: BoundInfo = entry::<Colgen<NoCuts>>(About {
     weighted: Some("proofs/P43"),
 });
 
-pub const COLGEN_CUTS: BoundInfo = entry::<Colgen<WithCuts>>(About {
+pub(crate) const COLGEN_CUTS: BoundInfo = entry::<Colgen<WithCuts>>(About {
     name: "colgen-cuts",
     summary: "colgen with rounds of subset-row cuts on record triples",
     certified: "always (proofs/P09, proofs/P14); certificate for verify-bound (proofs/P13)",
@@ -298,7 +298,7 @@ impl<C: CutsDefault> LowerBound for Colgen<C> {
 /// The details of a colgen bound (`bound --json`'s `details`, suites' records): how the
 /// kernel got there. NaN values (never computed) serialise as null.
 #[derive(Debug, Clone, Serialize)]
-pub struct ColgenDetails {
+pub(crate) struct ColgenDetails {
     pub iterations: usize,
     pub columns: usize,
     pub dropped_columns: usize,
@@ -335,7 +335,7 @@ pub struct ColgenDetails {
 
 /// The `master_upper` estimate (parameter `master_upper`), as the kernel computed it.
 #[derive(Debug, Clone, Serialize)]
-pub struct MasterUpperDetails {
+pub(crate) struct MasterUpperDetails {
     pub value: f64,
     pub recomputed: f64,
     pub residual: f64,
@@ -357,7 +357,7 @@ impl From<&MasterUpper> for MasterUpperDetails {
 
 /// The aggregation phase's figures (parameter `aggregate`), as the kernel reported them.
 #[derive(Debug, Clone, Serialize)]
-pub struct AggregationDetails {
+pub(crate) struct AggregationDetails {
     pub super_points_start: usize,
     pub super_points: usize,
     pub splits: usize,

@@ -13,7 +13,7 @@ pub fn il_lower_bound(inst: &Instance, lower_bound: f64) -> f64 {
 
 /// [`il_lower_bound`] against a given total sum of squares (the weighted SST for weighted
 /// bounds): `100 lb / sst`, rounded down one ulp, never negative.
-pub fn il_lower_bound_of(lower_bound: f64, sst: f64) -> f64 {
+pub(crate) fn il_lower_bound_of(lower_bound: f64, sst: f64) -> f64 {
     (100.0 * lower_bound / sst).next_down().max(0.0)
 }
 

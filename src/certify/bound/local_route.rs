@@ -177,7 +177,7 @@ fn price(
 /// width `2k - 1`, from the exact kd-tree neighbour lists (the same lists as the scan, ties
 /// included: proofs/P06); infinite where fewer than `r` others exist. The nn duals are
 /// `NN_{k-1}(i) / (2k)` (their Lagrangian bound is the nn bound, P09 Part C).
-pub fn nn_sums(inst: &Instance, k: usize) -> Vec<f64> {
+pub(crate) fn nn_sums(inst: &Instance, k: usize) -> Vec<f64> {
     let (d, w) = (inst.d, 2 * k - 1);
     let row = |i: usize| &inst.z[i * d..(i + 1) * d];
     let lists = Neighbours::build(inst, 2 * k - 2);

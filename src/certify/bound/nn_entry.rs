@@ -26,7 +26,7 @@ use std::time::Instant;
 /// The nearest-neighbour bound.
 pub struct Nn;
 
-pub const ENTRY: BoundInfo = entry::<Nn>(About {
+pub(crate) const ENTRY: BoundInfo = entry::<Nn>(About {
     name: "nn",
     summary: "nearest-neighbour bound sum_i NN_{k-1}(i) / (2k), k-nearest lists from the kd-tree (by scan below 4096 records)",
     certified: "always (proofs/P06-nn-bound.md)",
@@ -36,9 +36,9 @@ pub const ENTRY: BoundInfo = entry::<Nn>(About {
 });
 
 /// The raised nn bound.
-pub struct NnRaised;
+pub(crate) struct NnRaised;
 
-pub const RAISED: BoundInfo = entry::<NnRaised>(About {
+pub(crate) const RAISED: BoundInfo = entry::<NnRaised>(About {
     name: "nn-raised",
     summary: "the nn bound with each record's dual raised by a share of the slack every group containing it has at the nn duals, from lists of the 6k nearest records (proofs/P25): never below nn, seconds on 20000 records",
     certified: "always (proofs/P25-raised-nn-bound.md)",
@@ -59,7 +59,7 @@ pub fn raised_width(n: usize, k: usize) -> usize {
 
 /// The details of an `nn-raised` bound.
 #[derive(Debug, Clone, Serialize)]
-pub struct NnRaisedDetails {
+pub(crate) struct NnRaisedDetails {
     /// The nn bound from the same lists.
     pub nn: f64,
     /// The sum of the raises, rounded down.
@@ -129,7 +129,7 @@ fn neighbour_lists(
 
 /// The details of an `nn` bound.
 #[derive(Debug, Clone, Serialize)]
-pub struct NnDetails {
+pub(crate) struct NnDetails {
     /// The bound as computed, before outward rounding.
     pub computed: f64,
 }

@@ -63,7 +63,7 @@ pub const AUTO_BNP: &str = "auto-bnp";
 pub const AUTO_LINE_SEARCH: &str = "auto-line-search";
 
 /// Every preset, in the order `microagg list` prints them.
-pub const PRESETS: &[Preset] = &[
+pub(crate) const PRESETS: &[Preset] = &[
     library_bnp(
         "tarragona-k3",
         "the stored branch-and-price bound of Tarragona k = 3",

@@ -263,7 +263,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The names of the registered bounds for which `has` holds (for error messages).
-pub fn names_where(has: fn(&BoundInfo) -> bool) -> Vec<&'static str> {
+pub(crate) fn names_where(has: fn(&BoundInfo) -> bool) -> Vec<&'static str> {
     BOUNDS.iter().filter(|b| has(b)).map(|b| b.name).collect()
 }
 

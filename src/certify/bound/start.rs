@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Run the start pipeline `spec` for a tenth of `limit` seconds; return its outcome and the
 /// seconds left of `limit` since `started` (at least a thousandth of it; a token 1e-3 s once
 /// interrupted, so the solver returns what it has at once).
-pub fn start_and_remaining(
+pub(crate) fn start_and_remaining(
     spec: &str,
     inst: &Instance,
     k: usize,

@@ -81,7 +81,11 @@ fn and_list<T: AsRef<str>>(items: &[T]) -> String {
 /// The weighted nearest-neighbour bound of `inst` (which must carry weights) for groups of
 /// at least `k` records. Once `interrupt` is set the kd-tree lists stop and no bound is
 /// returned ([`Error::Interrupted`]).
-pub fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<BoundOutcome> {
+pub(crate) fn weighted_nn(
+    inst: &Instance,
+    k: usize,
+    interrupt: &AtomicBool,
+) -> Result<BoundOutcome> {
     inst.check_k(k)?;
     let w = inst.weights.as_ref().ok_or_else(|| {
         Error::usage("the weighted nn bound needs sampling weights (--weights COLUMN)")
@@ -163,7 +167,7 @@ pub fn compute(
 
 /// The weighted column generation bound (proofs/P43) within `time_limit` seconds (default
 /// [`super::COLGEN_DEFAULT_SECONDS`], the start pipeline included), with its certificate.
-pub fn weighted_colgen(
+pub(crate) fn weighted_colgen(
     inst: &Instance,
     k: usize,
     time_limit: Option<f64>,

@@ -56,7 +56,7 @@ pub struct WeightedCertificate {
 }
 
 /// sha256 of weight values (little-endian `f64` bytes, hex).
-pub fn weights_sha256(values: &[f64]) -> String {
+pub(crate) fn weights_sha256(values: &[f64]) -> String {
     crate::data::instance::sha256_of_values(values)
 }
 

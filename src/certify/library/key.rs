@@ -27,7 +27,7 @@ pub fn instance_key(inst: &Instance) -> String {
 }
 
 /// sha256 of a file's bytes (certificates are cached by it).
-pub fn file_sha256(path: &std::path::Path) -> crate::error::Result<String> {
+pub(crate) fn file_sha256(path: &std::path::Path) -> crate::error::Result<String> {
     let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, e))?;
     Ok(Sha256::digest(&bytes)
         .iter()

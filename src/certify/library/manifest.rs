@@ -117,7 +117,7 @@ impl Manifest {
         crate::output::write_atomic(path, text.as_bytes())
     }
 
-    pub fn instance_by_key(&self, key: &str) -> Option<&InstanceEntry> {
+    pub(crate) fn instance_by_key(&self, key: &str) -> Option<&InstanceEntry> {
         self.instance.iter().find(|i| i.key == key)
     }
 
@@ -132,7 +132,7 @@ impl Manifest {
     }
 
     /// The case, added empty when missing.
-    pub fn case_mut(&mut self, instance: &str, k: usize) -> &mut Case {
+    pub(crate) fn case_mut(&mut self, instance: &str, k: usize) -> &mut Case {
         if let Some(i) = self
             .case
             .iter()

@@ -33,8 +33,8 @@ use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// File names inside the library folder.
-pub const MANIFEST_FILE: &str = "library.toml";
-pub const CACHE_FILE: &str = "verified.tsv";
+pub(crate) const MANIFEST_FILE: &str = "library.toml";
+pub(crate) const CACHE_FILE: &str = "verified.tsv";
 
 /// The library folder of the source tree.
 pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/library");
@@ -69,9 +69,9 @@ pub struct Reference {
 
 impl Reference {
     /// The words that say where the bound comes from.
-    pub const SOURCE: &'static str = "stored certificate, verified";
+    pub(crate) const SOURCE: &'static str = "stored certificate, verified";
     /// The label of the bound (in place of a method name).
-    pub const LABEL: &'static str = "library";
+    pub(crate) const LABEL: &'static str = "library";
 }
 
 impl Library {
@@ -89,7 +89,7 @@ impl Library {
         Library::open(&default_dir())
     }
 
-    pub fn save(&mut self) -> Result<()> {
+    pub(crate) fn save(&mut self) -> Result<()> {
         std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
         self.manifest.write(&self.dir.join(MANIFEST_FILE))?;
         self.cache.write(&self.dir.join(CACHE_FILE))
@@ -155,6 +155,6 @@ impl Library {
 
 /// The best known for (`inst`, k) in the default library, when there is one (a missing or
 /// unreadable library gives none: gaps are then taken against the bounds of the run).
-pub fn reference_default(inst: &Instance, k: usize) -> Option<Reference> {
+pub(crate) fn reference_default(inst: &Instance, k: usize) -> Option<Reference> {
     Library::open_default().ok()?.reference(inst, k)
 }

@@ -42,7 +42,7 @@ pub fn error_bound(col_abs: &[f64], point: &[f64]) -> f64 {
 }
 
 /// Positions of block `b` among `m` records.
-pub fn block_range(b: usize, m: usize) -> std::ops::Range<usize> {
+pub(crate) fn block_range(b: usize, m: usize) -> std::ops::Range<usize> {
     b * BLOCK..((b + 1) * BLOCK).min(m)
 }
 
@@ -223,13 +223,13 @@ impl Key for i32 {
 
 /// Smallest value (the values are never NaN).
 #[inline(always)]
-pub fn min_of<T: Key>(v: &[T]) -> T {
+pub(crate) fn min_of<T: Key>(v: &[T]) -> T {
     extreme_of(v, T::HIGHEST, |x, y| x < y)
 }
 
 /// Largest value (the values are never NaN).
 #[inline(always)]
-pub fn max_of<T: Key>(v: &[T]) -> T {
+pub(crate) fn max_of<T: Key>(v: &[T]) -> T {
     extreme_of(v, T::LOWEST, |x, y| x > y)
 }
 
@@ -252,7 +252,7 @@ fn extreme_of<T: Key>(v: &[T], start: T, beats: impl Fn(T, T) -> bool) -> T {
 }
 
 /// The k-th smallest value counted with multiplicity (1 <= k <= len; never NaN).
-pub fn kth_smallest<T: Key>(v: &[T], k: usize) -> T {
+pub(crate) fn kth_smallest<T: Key>(v: &[T], k: usize) -> T {
     if k > 32 {
         let mut copy = v.to_vec();
         let (_, kth, _) = copy.select_nth_unstable_by(k - 1, |a, b| {

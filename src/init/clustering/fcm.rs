@@ -53,7 +53,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct FcmParams {
+pub(crate) struct FcmParams {
     /// Fuzziness exponent m > 1.
     pub m: f64,
     /// Number of clusters as a multiple of n / k.
@@ -109,7 +109,7 @@ impl Params for FcmParams {
     }
 }
 
-pub struct Fcm {
+pub(crate) struct Fcm {
     params: FcmParams,
 }
 
@@ -123,7 +123,7 @@ pub fn method() -> MethodInfo {
 }
 
 /// FCM prototypes (row-major, c of them) from the given starting prototypes.
-pub fn fcm_prototypes(
+pub(crate) fn fcm_prototypes(
     inst: &Instance,
     ids: &[usize],
     start: Vec<f64>,

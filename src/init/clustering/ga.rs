@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct GaParams {
+pub(crate) struct GaParams {
     /// Chromosomes per generation.
     pub population: usize,
     /// Number of generations per block.
@@ -119,7 +119,7 @@ impl Params for GaParams {
     }
 }
 
-pub struct Ga {
+pub(crate) struct Ga {
     params: GaParams,
 }
 

@@ -62,7 +62,7 @@ pub fn method() -> MethodInfo {
 }
 
 /// The groups of `kward` (before the feasibility check).
-pub fn kward_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn kward_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     let mut done = Vec::new();
     let mut todo = vec![(0..inst.n).collect::<Vec<usize>>()];
     while let Some(set) = todo.pop() {

@@ -107,7 +107,7 @@ fn reach_at_most(g: &StableUnGraph<(), f64>, dfs: &mut TreeDfs, start: usize, ca
 /// The MST groups before the large ones are split: the trees left once every removable
 /// edge (both sides >= k) has been removed, longest first. Each group sorted ascending,
 /// groups in order of their lowest record.
-pub fn mst_trees(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn mst_trees(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     let n = inst.n;
     let mut edges = prim_mst(inst);
     edges.sort_by(|a, b| {
@@ -149,6 +149,6 @@ pub fn mst_trees(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
 }
 
 /// The groups of `mst` (before the feasibility check).
-pub fn mst_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn mst_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     crate::init::lineage::split_large::split_large(inst, mst_trees(inst, k), k)
 }

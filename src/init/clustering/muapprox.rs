@@ -381,7 +381,12 @@ fn branch_groups(mut branches: Vec<Vec<usize>>, v: usize, k: usize) -> Vec<Vec<u
 
 /// Step 3: while `g` has 2k or more records, the record farthest from its centroid (ties:
 /// lowest index) and its k - 1 nearest records of `g` form a group; the rest is the last.
-pub fn split_in_two(inst: &Instance, k: usize, mut g: Vec<usize>, out: &mut Vec<Vec<usize>>) {
+pub(crate) fn split_in_two(
+    inst: &Instance,
+    k: usize,
+    mut g: Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
     g.sort_unstable();
     while g.len() >= 2 * k {
         let d = inst.d;
@@ -412,7 +417,7 @@ pub fn split_in_two(inst: &Instance, k: usize, mut g: Vec<usize>, out: &mut Vec<
 }
 
 /// The groups of `muapprox` (before the feasibility check).
-pub fn muapprox_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn muapprox_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     let edges = forest(inst, k);
     let mut groups = Vec::new();
     for g in decompose(inst, k, &edges) {

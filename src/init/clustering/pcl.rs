@@ -62,7 +62,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct PclParams {
+pub(crate) struct PclParams {
     /// Maximum number of Lloyd iterations.
     pub max_iter: usize,
     /// Nearest centroids per record considered by the greedy constrained assignment.
@@ -115,7 +115,7 @@ impl Params for PclParams {
     }
 }
 
-pub struct Pcl {
+pub(crate) struct Pcl {
     params: PclParams,
 }
 
@@ -153,7 +153,7 @@ fn centroids(inst: &Instance, labels: &[usize], c: usize) -> Vec<f64> {
 
 /// The size-constrained assignment to the c centroids: every cell gets q = floor(n/c)
 /// records, `n - c q` of them q + 1 (so every cell has at least k when c <= n / k).
-pub fn constrained_assignment(
+pub(crate) fn constrained_assignment(
     inst: &Instance,
     k: usize,
     cents: &[f64],

@@ -52,7 +52,7 @@ pub fn method() -> MethodInfo {
 }
 
 /// Sum of the Euclidean distances from each record to its k - 1 nearest other records.
-pub fn neighbourhood_distance_sums(inst: &Instance, k: usize) -> Vec<f64> {
+pub(crate) fn neighbourhood_distance_sums(inst: &Instance, k: usize) -> Vec<f64> {
     let n = inst.n;
     let want = (k - 1).min(n.saturating_sub(1));
     let mut sums = vec![0.0; n];
@@ -80,7 +80,7 @@ pub fn neighbourhood_distance_sums(inst: &Instance, k: usize) -> Vec<f64> {
 }
 
 /// The groups of `dba` (before the feasibility check).
-pub fn dba_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn dba_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     let sums = neighbourhood_distance_sums(inst, k);
     // Decreasing density = increasing distance sum; stable sort keeps lowest index first.
     let mut order: Vec<usize> = (0..inst.n).collect();

@@ -48,7 +48,7 @@ pub fn method() -> MethodInfo {
 }
 
 /// The groups of `dbfs` (before the feasibility check).
-pub fn dbfs_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn dbfs_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     let mut pool = Pool::new(inst);
     let mut diam = Diameter::new(inst);
     let mut groups = Vec::new();

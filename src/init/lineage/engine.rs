@@ -278,7 +278,7 @@ fn grow(inst: &Instance, rem: &mut dyn Remaining, seed: usize, k: usize, how: Gr
 
 /// The groups of a trace with the rest placed by `leftover`: a rest of k or more records
 /// (or any rest when no group was formed) is the last group.
-pub fn place_rest(
+pub(crate) fn place_rest(
     inst: &Instance,
     k: usize,
     traced: Traced,
@@ -336,7 +336,7 @@ pub fn groups_in(
 }
 
 /// The engine's groups where no stop applies ([`Scope::UNSTOPPABLE`] or a subset).
-pub fn groups_unstoppable(
+pub(crate) fn groups_unstoppable(
     inst: &Instance,
     ids: Option<Vec<usize>>,
     k: usize,

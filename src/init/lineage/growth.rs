@@ -121,7 +121,7 @@ pub fn join_each_to_nearest_centroid(
 /// Close a run of groups: the records left (fewer than k) each join the group whose
 /// centroid is nearest ([`join_each_to_nearest_centroid`]); with no group formed, they are
 /// the one group.
-pub fn add_leftover(inst: &Instance, groups: &mut Vec<Vec<usize>>, leftover: Vec<usize>) {
+pub(crate) fn add_leftover(inst: &Instance, groups: &mut Vec<Vec<usize>>, leftover: Vec<usize>) {
     if leftover.is_empty() {
         return;
     }
@@ -144,7 +144,7 @@ pub enum Leftover {
 }
 
 /// Place a leftover of fewer than k records by the given rule (ties: lowest index).
-pub fn place_leftover(
+pub(crate) fn place_leftover(
     inst: &Instance,
     groups: &mut [Vec<usize>],
     leftover: &[usize],

@@ -46,7 +46,7 @@ pub fn method() -> MethodInfo {
 }
 
 /// One group: the record farthest from the pool's centroid with its k - 1 nearest.
-pub fn farthest_from_centroid_group(pool: &mut Pool, k: usize) -> Vec<usize> {
+pub(crate) fn farthest_from_centroid_group(pool: &mut Pool, k: usize) -> Vec<usize> {
     let c = pool.centroid();
     pool.distances_to(&c);
     let r = pool.point_at(pool.argmax_distance());

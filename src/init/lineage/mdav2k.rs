@@ -59,7 +59,7 @@ pub fn method() -> MethodInfo {
 }
 
 /// The groups of `mdav2k` (before the feasibility check).
-pub fn mdav2k_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn mdav2k_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     let d = inst.d;
     let mut pool = Pool::new(inst);
     let mut groups = Vec::new();

@@ -51,7 +51,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct VmdavParams {
+pub(crate) struct VmdavParams {
     /// Extension threshold: e_min joins when d_in < gamma * d_out.
     pub gamma: f64,
 }
@@ -77,7 +77,7 @@ impl Params for VmdavParams {
     }
 }
 
-pub struct Vmdav {
+pub(crate) struct Vmdav {
     params: VmdavParams,
 }
 

@@ -255,7 +255,7 @@ pub const MHM_NPN: OrderCutMethod = OrderCutMethod {
 /// Domingo-Ferrer et al. (2006), The VLDB Journal 15(4) (MHM on multivariate orders). Templ
 /// (2008), "Statistical disclosure control for microdata using the R-package sdcMicro",
 /// Transactions on Data Privacy 1(2) (`pca` method: sort by the first principal component).
-pub const MHM_PC1: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_PC1: OrderCutMethod = OrderCutMethod {
     name: "mhm-pc1",
     summary: "records sorted by their first-principal-component score (power iteration, deterministic sign), cut optimally into runs of k..2k-1",
     reference: "Hansen & Mukherjee 2003; Domingo-Ferrer et al. 2006; Templ 2008 (sdcMicro pca)",
@@ -277,7 +277,7 @@ pub const MHM_PC1: OrderCutMethod = OrderCutMethod {
 /// Hansen & Mukherjee (2003), IEEE TKDE 15(4). Defays & Anwar (1998), "Masking
 /// microdata using micro-aggregation", Journal of Official Statistics 14(4) (sum of
 /// z-scores as the sorting criterion). Mortazavi et al. (2013), Applied Intelligence 39(3).
-pub const MHM_ZSUM: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_ZSUM: OrderCutMethod = OrderCutMethod {
     name: "mhm-zsum",
     summary: "records sorted by the sum of their z-scores, cut optimally into runs of k..2k-1",
     reference: "Hansen & Mukherjee 2003; Domingo-Ferrer et al. 2006; Mortazavi et al. 2013",
@@ -300,7 +300,7 @@ pub const MHM_ZSUM: OrderCutMethod = OrderCutMethod {
 /// ## References
 /// Hansen & Mukherjee (2003), IEEE TKDE 15(4). Templ (2008), Transactions on Data Privacy
 /// 1(2) (sdcMicro's `single` method: sort by one variable).
-pub const MHM_VAR: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_VAR: OrderCutMethod = OrderCutMethod {
     name: "mhm-var",
     summary: "records sorted by one standardised variable (parameter column), cut optimally into runs of k..2k-1",
     reference: "Hansen & Mukherjee 2003; Templ 2008 (sdcMicro single)",
@@ -323,7 +323,7 @@ pub const MHM_VAR: OrderCutMethod = OrderCutMethod {
 /// Defays & Nanopoulos (1993), "Panels of enterprises and confidentiality: the small
 /// aggregates method", Proc. Symposium on Design and Analysis of Longitudinal Surveys,
 /// Statistics Canada. Templ (2008), Transactions on Data Privacy 1(2) (sdcMicro `pca`).
-pub const PROJ_PC1: OrderCutMethod = OrderCutMethod {
+pub(crate) const PROJ_PC1: OrderCutMethod = OrderCutMethod {
     name: "proj-pc1",
     summary: "records sorted by their first-principal-component score, cut into runs of k (the last absorbs the remainder)",
     reference: "Templ 2008 (sdcMicro pca); Defays & Anwar 1998",
@@ -343,7 +343,7 @@ pub const PROJ_PC1: OrderCutMethod = OrderCutMethod {
 /// ## References
 /// Defays & Anwar (1998), Journal of Official Statistics 14(4). Templ (2008),
 /// Transactions on Data Privacy 1(2).
-pub const PROJ_ZSUM: OrderCutMethod = OrderCutMethod {
+pub(crate) const PROJ_ZSUM: OrderCutMethod = OrderCutMethod {
     name: "proj-zsum",
     summary: "records sorted by the sum of their z-scores, cut into runs of k (the last absorbs the remainder)",
     reference: "Templ 2008 (sdcMicro); Defays & Anwar 1998",
@@ -365,7 +365,7 @@ pub const PROJ_ZSUM: OrderCutMethod = OrderCutMethod {
 /// ## References
 /// Templ (2008), Transactions on Data Privacy 1(2) (sdcMicro `single`). Defays &
 /// Nanopoulos (1993).
-pub const PROJ_VAR: OrderCutMethod = OrderCutMethod {
+pub(crate) const PROJ_VAR: OrderCutMethod = OrderCutMethod {
     name: "proj-var",
     summary: "records sorted by one standardised variable (parameter column), cut into runs of k (the last absorbs the remainder)",
     reference: "Templ 2008 (sdcMicro single)",

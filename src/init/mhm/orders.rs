@@ -96,7 +96,7 @@ pub fn zsum_scores(inst: &Instance) -> Vec<f64> {
 }
 
 /// One standardised column (0-based `column < d`).
-pub fn column_scores(inst: &Instance, column: usize) -> Vec<f64> {
+pub(crate) fn column_scores(inst: &Instance, column: usize) -> Vec<f64> {
     (0..inst.n).map(|i| inst.row(i)[column]).collect()
 }
 

@@ -58,7 +58,7 @@ pub fn pairwise_systematic<S: Sorter>(
 }
 
 /// Lowest-index argmin and argmax of `key` over `ids`.
-pub fn min_max_by_key(ids: &[usize], key: impl Fn(usize) -> f64) -> (usize, usize) {
+pub(crate) fn min_max_by_key(ids: &[usize], key: impl Fn(usize) -> f64) -> (usize, usize) {
     let (mut lo, mut hi) = (ids[0], ids[0]);
     let (mut klo, mut khi) = (key(lo), key(hi));
     for &i in &ids[1..] {

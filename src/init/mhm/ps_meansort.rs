@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct PsMeansortParams {
+pub(crate) struct PsMeansortParams {
     /// Values summed by the sorting function: "minmax", "raw" or "zscore".
     pub scale: String,
 }
@@ -70,12 +70,12 @@ impl Params for PsMeansortParams {
     }
 }
 
-pub struct PsMeansort {
+pub(crate) struct PsMeansort {
     params: PsMeansortParams,
 }
 
 /// The sorting key of every record: the sum of its attribute values under `scale`.
-pub fn sorting_keys(inst: &Instance, scale: &str) -> Vec<f64> {
+pub(crate) fn sorting_keys(inst: &Instance, scale: &str) -> Vec<f64> {
     let (n, d) = (inst.n, inst.d);
     let value = |i: usize, j: usize| -> f64 {
         match scale {

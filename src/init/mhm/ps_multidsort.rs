@@ -95,7 +95,7 @@ impl Sorter for RankSum {
 }
 
 /// The groups of `ps-multidsort` (before the feasibility check).
-pub fn ps_multidsort_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn ps_multidsort_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
     pairwise_systematic(inst, k, &mut RankSum::new(inst))
 }
 

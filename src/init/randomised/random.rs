@@ -34,7 +34,7 @@ use crate::partition::Partition;
 use crate::rng::Rng;
 use rand::Rng as _;
 
-pub struct RandomPartition;
+pub(crate) struct RandomPartition;
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
@@ -72,7 +72,7 @@ fn log_factorials(n: usize) -> Vec<f64> {
 
 /// `ln B(m)` for `m = 0..=n`: the number of partitions of `m` labelled records into groups
 /// of `k..=2k-1` records (`-inf` when there is none, i.e. `0 < m < k`).
-pub fn log_partition_counts(n: usize, k: usize) -> Vec<f64> {
+pub(crate) fn log_partition_counts(n: usize, k: usize) -> Vec<f64> {
     let lf = log_factorials(n);
     let ln_choose = |a: usize, b: usize| lf[a] - lf[b] - lf[a - b];
     let mut lb = vec![f64::NEG_INFINITY; n + 1];
@@ -90,7 +90,7 @@ pub fn log_partition_counts(n: usize, k: usize) -> Vec<f64> {
 }
 
 /// A uniformly random partition of `0..n` into groups of `k..=2k-1` records (`n >= k >= 1`).
-pub fn random_groups(n: usize, k: usize, rng: &mut Rng) -> Vec<Vec<usize>> {
+pub(crate) fn random_groups(n: usize, k: usize, rng: &mut Rng) -> Vec<Vec<usize>> {
     let lb = log_partition_counts(n, k);
     let lf = log_factorials(n);
     let ln_choose = |a: usize, b: usize| lf[a] - lf[b] - lf[a - b];

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 /// Parameters of `rimhm`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct RimhmParams {
+pub(crate) struct RimhmParams {
     pub p: f64,
 }
 
@@ -57,13 +57,13 @@ impl Params for RimhmParams {
 }
 
 /// The `rimhm` initializer.
-pub struct Rimhm {
+pub(crate) struct Rimhm {
     params: RimhmParams,
 }
 
 /// The semi-random permutation of Sect. 5.4: the z-score-sum order with its blocks of
 /// `max(1, floor(n p))` records shuffled (the permutation of `semirandom`).
-pub fn semi_random_order(inst: &Instance, p: f64, rng: &mut Rng) -> Vec<usize> {
+pub(crate) fn semi_random_order(inst: &Instance, p: f64, rng: &mut Rng) -> Vec<usize> {
     semi_random_permutation(&order_by_score(&zsum_scores(inst)), p, rng)
 }
 

@@ -35,7 +35,7 @@ use rand::seq::SliceRandom;
 /// Parameters of `semirandom`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct SemiRandomParams {
+pub(crate) struct SemiRandomParams {
     /// Block size as a fraction of n.
     pub p: f64,
 }
@@ -61,7 +61,7 @@ impl Params for SemiRandomParams {
     }
 }
 
-pub struct SemiRandom(pub SemiRandomParams);
+pub(crate) struct SemiRandom(pub SemiRandomParams);
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
@@ -74,7 +74,7 @@ pub fn method() -> MethodInfo {
 
 /// The semi-random permutation: blocks of `max(1, floor(n p))` records of `order` shuffled,
 /// the last block absorbing the remainder.
-pub fn semi_random_permutation(order: &[usize], p: f64, rng: &mut Rng) -> Vec<usize> {
+pub(crate) fn semi_random_permutation(order: &[usize], p: f64, rng: &mut Rng) -> Vec<usize> {
     let n = order.len();
     let block = ((n as f64 * p).floor() as usize).max(1);
     let mut out = order.to_vec();

@@ -76,7 +76,7 @@ pub fn measure(inst: &Instance, y: &[f64], drisk_k: f64) -> Result<Measures> {
 /// Read the columns `names` of a released CSV file (row-major n x names.len()); errors name
 /// the file, row and column. Unlike the data loader it accepts constant columns. With
 /// `missing` an empty or `NA` cell is read as missing (NaN), else it is an error.
-pub fn read_released(
+pub(crate) fn read_released(
     path: &Path,
     names: &[String],
     delimiter: u8,
@@ -204,7 +204,7 @@ pub struct MeasureArgs {
 }
 
 /// A `--delimiter` argument as a byte.
-pub fn parse_delimiter(d: &str) -> Result<u8> {
+pub(crate) fn parse_delimiter(d: &str) -> Result<u8> {
     match d {
         "\\t" | "\t" | "tab" => Ok(b'\t'),
         d if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" => Ok(d.as_bytes()[0]),
@@ -367,7 +367,7 @@ pub fn text(inst: &Instance, masked: &Path, m: &Measures) -> String {
 
 /// The measures of a released file as `run --measures` prints them: one line per figure
 /// with what it means and which way is better (definitions: `docs/measures.md`).
-pub fn reading_lines(m: &Measures) -> String {
+pub(crate) fn reading_lines(m: &Measures) -> String {
     let (u, r) = (&m.utility, &m.risk);
     let mut t = format!(
         "  measures of the released values over {} records and {} columns (docs/measures.md):\n",

@@ -34,7 +34,7 @@ pub fn sd(v: &[f64]) -> f64 {
 }
 
 /// The p x p sample covariance matrix (row-major) of the columns.
-pub fn cov_matrix(cols: &[Vec<f64>]) -> Vec<f64> {
+pub(crate) fn cov_matrix(cols: &[Vec<f64>]) -> Vec<f64> {
     let p = cols.len();
     let mut c = vec![0.0; p * p];
     for i in 0..p {
@@ -49,7 +49,7 @@ pub fn cov_matrix(cols: &[Vec<f64>]) -> Vec<f64> {
 
 /// The correlation matrix from a covariance matrix; `None` when a variance is zero (a
 /// constant column has no correlation).
-pub fn corr_from_cov(c: &[f64], p: usize) -> Option<Vec<f64>> {
+pub(crate) fn corr_from_cov(c: &[f64], p: usize) -> Option<Vec<f64>> {
     if (0..p).any(|i| !(c[i * p + i] > 0.0)) {
         return None;
     }
@@ -67,7 +67,7 @@ pub fn corr_from_cov(c: &[f64], p: usize) -> Option<Vec<f64>> {
 }
 
 /// Eigenvalues of a symmetric p x p matrix (row-major), in decreasing order.
-pub fn symmetric_eigenvalues(a: &[f64], p: usize) -> Vec<f64> {
+pub(crate) fn symmetric_eigenvalues(a: &[f64], p: usize) -> Vec<f64> {
     let mut m = a.to_vec();
     let norm: f64 = m.iter().map(|v| v * v).sum::<f64>().sqrt();
     for _sweep in 0..100 {

@@ -99,7 +99,7 @@ pub fn il_sse(x: &[f64], y: &[f64], p: usize) -> f64 {
 /// sigma_j)^2 / sum_i w_i sum_j ((x_ij - m_j) / sigma_j)^2` with the population standard
 /// deviations sigma_j of `x` (unweighted, as the z-scores) and its weighted means m_j. With
 /// unit weights the operations of [`il_sse`], in the same order (the same bits). O(n p).
-pub fn il_sse_weighted(x: &[f64], y: &[f64], p: usize, w: &[f64]) -> f64 {
+pub(crate) fn il_sse_weighted(x: &[f64], y: &[f64], p: usize, w: &[f64]) -> f64 {
     let n = x.len() / p;
     let total: f64 = w.iter().sum();
     let (mut sse, mut sst) = (0.0, 0.0);

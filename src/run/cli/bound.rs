@@ -88,7 +88,7 @@ pub struct BoundArgs {
 }
 
 #[derive(clap::Args)]
-pub struct VerifyBoundArgs {
+pub(crate) struct VerifyBoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// The certificate file: one JSON document, or one gzip member holding it (.json.gz),
@@ -222,7 +222,7 @@ fn below_reported(certified: f64, b: &BoundOutcome) -> String {
 /// `microagg verify-bound`: exit 0 when the claimed bound holds, 1 when it does not or the
 /// time limit ended the verification first. `--time-limit` is one deadline for the whole
 /// command, set before the certificate is read.
-pub fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
+pub(crate) fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     // The search below does not poll the interrupt flag and a verdict cut short means
     // nothing, so a signal stops it at once instead of waiting for a second one.
     interrupt::exit_on_first_signal();

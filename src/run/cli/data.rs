@@ -71,7 +71,10 @@ impl DataArgs {
 
     /// [`Self::load_weighted`] with the columns chosen by the caller (e.g. by
     /// [`OneColumnArg::selection`]).
-    pub fn load_weighted_columns(&self, columns: &ColumnSelection) -> Result<data::Instance> {
+    pub(crate) fn load_weighted_columns(
+        &self,
+        columns: &ColumnSelection,
+    ) -> Result<data::Instance> {
         match &self.weights {
             Some(weights) => data::load_weighted(&self.data, columns, self.delimiter()?, weights),
             None => data::load_with(&self.data, columns, self.delimiter()?),
@@ -79,7 +82,7 @@ impl DataArgs {
     }
 
     /// The input file, when `--data` names one (for refusing to overwrite it).
-    pub fn input_file(&self) -> Option<PathBuf> {
+    pub(crate) fn input_file(&self) -> Option<PathBuf> {
         let p = Path::new(&self.data);
         p.is_file().then(|| output::canonical(p)).flatten()
     }

@@ -58,7 +58,7 @@ pub struct SolveExactArgs {
 
 /// Refuse a `--labels-out` that would overwrite the input or cannot be written, and
 /// `--labels-out -` with `--json` (both on standard output), before the solve (also for `solve-exact --weights`, [`solve_weighted`]).
-pub fn check_outputs(args: &SolveExactArgs) -> Result<()> {
+pub(crate) fn check_outputs(args: &SolveExactArgs) -> Result<()> {
     RunOutputs {
         labels: args.labels_out.clone(),
         masked: None,

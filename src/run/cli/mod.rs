@@ -151,12 +151,12 @@ pub fn main() -> ExitCode {
 }
 
 /// The status of a command that a signal stopped after it wrote its results.
-pub fn interrupted_status() -> ExitCode {
+pub(crate) fn interrupted_status() -> ExitCode {
     ExitCode::from(interrupt::exit_status())
 }
 
 /// Success, or the interrupted status when a signal arrived during the command.
-pub fn finished_status() -> ExitCode {
+pub(crate) fn finished_status() -> ExitCode {
     if interrupt::requested() {
         interrupted_status()
     } else {

@@ -99,7 +99,7 @@ pub struct RunArgs {
 }
 
 /// The files `microagg run` (and `solve-exact`) writes.
-pub struct RunOutputs {
+pub(crate) struct RunOutputs {
     pub labels: Option<PathBuf>,
     pub masked: Option<PathBuf>,
     pub trace: Option<PathBuf>,

@@ -54,7 +54,7 @@ impl ExactChoice {
     }
 
     /// The small-instance exact method, or `None` for branch-and-price (its own engine).
-    pub fn small_method(self) -> Option<ExactMethod> {
+    pub(crate) fn small_method(self) -> Option<ExactMethod> {
         match self {
             ExactChoice::Auto => Some(ExactMethod::Auto),
             ExactChoice::SubsetDp => Some(ExactMethod::SubsetDp),

@@ -89,7 +89,7 @@ fn str_of(v: &Value) -> &str {
 
 /// Text on one line (paragraph breaks of doc comments become spaces), rustdoc's links
 /// (`` [`name`] ``) as plain code.
-pub fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     let words = s.split_whitespace().collect::<Vec<_>>().join(" ");
     words.replace("[`", "`").replace("`]", "`")
 }

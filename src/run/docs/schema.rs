@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// The suite format page.
-pub fn suite_page() -> String {
+pub(crate) fn suite_page() -> String {
     let intro = "# Suite format\n\nA suite is one TOML file describing a study, read by \
                  `microagg experiment SUITE --out DIR`. Unknown keys are errors naming the key \
                  and the file. `instances/smoke.toml` and `instances/demo.toml` are examples.\n";
@@ -24,7 +24,7 @@ pub fn suite_page() -> String {
 }
 
 /// The run record page.
-pub fn run_record_page() -> String {
+pub(crate) fn run_record_page() -> String {
     let intro = "# Run record\n\nThe JSON record of one run: `microagg run --json`, each line of \
                  an experiment's `records.jsonl`, and the Python `Result.record`. The schema \
                  ships as `schema/run-record.json`; a record is either a `Record` (an unsplit \

@@ -23,7 +23,7 @@ use std::sync::Arc;
 pub use crate::bound::gap_percent;
 
 /// Bounds planned but not yet in this build.
-pub const PLANNED: &[&str] = &[];
+pub(crate) const PLANNED: &[&str] = &[];
 
 /// Check a bound name: Ok when it can be computed, otherwise an error that says why.
 pub fn check_name(name: &str) -> Result<(), String> {

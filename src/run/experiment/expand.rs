@@ -86,7 +86,7 @@ impl Shard {
 }
 
 /// Runs per (instance, k) of a pipeline: one when it is deterministic, else `replicates`.
-pub fn replicates_of(pipeline: &Pipeline, replicates: usize) -> usize {
+pub(crate) fn replicates_of(pipeline: &Pipeline, replicates: usize) -> usize {
     if pipeline.is_deterministic() {
         1
     } else {
@@ -95,7 +95,13 @@ pub fn replicates_of(pipeline: &Pipeline, replicates: usize) -> usize {
 }
 
 /// The seed of a run: derived from the base seed and the run's identity.
-pub fn run_seed(base: u64, instance: &str, k: usize, pipeline: &str, replicate: usize) -> u64 {
+pub(crate) fn run_seed(
+    base: u64,
+    instance: &str,
+    k: usize,
+    pipeline: &str,
+    replicate: usize,
+) -> u64 {
     derive_seed(
         base,
         &[

@@ -66,7 +66,7 @@ fn owner(path: &Path) -> Option<(i32, String)> {
 
 impl OutLock {
     /// Lock `records` (the file a study writes) for this process.
-    pub fn acquire(records: &Path) -> Result<OutLock> {
+    pub(crate) fn acquire(records: &Path) -> Result<OutLock> {
         let mut name = records.as_os_str().to_owned();
         name.push(".lock");
         let path = PathBuf::from(name);

@@ -58,7 +58,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Record>> {
 
 /// Records of one file (missing file: none). A last line cut short (a crash while it was
 /// appended) is skipped with a warning on stderr; a bad line elsewhere is an error.
-pub fn read_file(path: &Path) -> Result<Vec<Record>> {
+pub(crate) fn read_file(path: &Path) -> Result<Vec<Record>> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -98,7 +98,7 @@ pub fn sort(records: &mut [Record]) {
 }
 
 /// One JSON line.
-pub fn to_line(r: &Record) -> String {
+pub(crate) fn to_line(r: &Record) -> String {
     serde_json::to_string(r).expect("records serialise")
 }
 
@@ -117,7 +117,7 @@ pub fn append(path: &Path, r: &Record) -> Result<()> {
 }
 
 /// Rewrite a file with its records sorted (atomically, via a temporary file).
-pub fn write_sorted(path: &Path, records: &mut [Record]) -> Result<()> {
+pub(crate) fn write_sorted(path: &Path, records: &mut [Record]) -> Result<()> {
     sort(records);
     let mut text = String::new();
     for r in records.iter() {

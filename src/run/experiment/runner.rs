@@ -84,7 +84,7 @@ pub struct RunSummary {
 }
 
 /// The records file of a shard in an output directory.
-pub fn records_path(out: &Path, shard: Option<Shard>) -> PathBuf {
+pub(crate) fn records_path(out: &Path, shard: Option<Shard>) -> PathBuf {
     match shard {
         None => out.join("records.jsonl"),
         Some(s) => out.join(format!("records-shard-{}-of-{}.jsonl", s.index, s.count)),

@@ -245,7 +245,7 @@ impl PipelineEntry {
     /// The parameter tables as JSON objects per stage, for
     /// [`Pipeline::from_tables`] (which deserializes them into each stage's typed
     /// parameters; no detour through `--param` text).
-    pub fn param_tables(&self) -> Result<BTreeMap<String, serde_json::Map<String, Value>>> {
+    pub(crate) fn param_tables(&self) -> Result<BTreeMap<String, serde_json::Map<String, Value>>> {
         let mut out = BTreeMap::new();
         for (stage, table) in &self.params {
             let mut map = serde_json::Map::new();
@@ -413,7 +413,7 @@ impl Suite {
 
     /// Resolve an instance spec: a path relative to the suite file when such a file exists,
     /// otherwise the spec as given (id, generator spec or path relative to the working dir).
-    pub fn instance_spec(&self, spec: &str) -> String {
+    pub(crate) fn instance_spec(&self, spec: &str) -> String {
         if let Some(dir) = self.path.parent() {
             let candidate = dir.join(spec);
             if !spec.contains(':') && candidate.is_file() {

@@ -36,7 +36,7 @@ impl Part {
 
     /// The part of a `--part`/`--shard` argument: `I/N`; `all` (none); `slurm` (from the
     /// environment, which must be set); absent: from the environment when it is set.
-    pub fn from_arg(arg: Option<&str>, option: &str) -> Result<Option<Part>> {
+    pub(crate) fn from_arg(arg: Option<&str>, option: &str) -> Result<Option<Part>> {
         match arg.map(str::trim) {
             Some("all") => Ok(None),
             Some("slurm") => slurm_part()?.map(Some).ok_or_else(|| {

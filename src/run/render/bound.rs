@@ -110,7 +110,7 @@ pub fn verdict_text(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds
 
 /// The text line of `verify-bound --labels`: the labels' SSE, its certified upper bound, the
 /// relative gap to the recomputed bound and the verdict on optimality (proofs/P12).
-pub fn optimality_text(o: &crate::certificate::OptimalityCheck) -> String {
+pub(crate) fn optimality_text(o: &crate::certificate::OptimalityCheck) -> String {
     format!(
         "labels {}: SSE {:.12e} (certified upper bound {:.12e}), gap to the bound {:.3e} \
          relative: {}",

@@ -14,7 +14,7 @@ use crate::labels::CheckReport;
 use std::path::Path;
 
 /// The text form of `report` for the labels file `path` at `k`.
-pub fn check_text(report: &CheckReport, path: &Path, k: usize) -> String {
+pub(crate) fn check_text(report: &CheckReport, path: &Path, k: usize) -> String {
     let mut text = format!(
         "{}: {} for k = {}: {} groups of {}..{} records, SSE {:.6}, IL {:.6} %\n",
         path.display(),

@@ -50,7 +50,7 @@ pub fn methods_json() -> Vec<Value> {
 /// One JSON object per registered bound, in the shape of [`methods_json`]: kind `bound`,
 /// `reference` tells when it is certified, `params` the defaults as text, `weighted` the
 /// proof of its weighted version (null: it refuses `--weights`).
-pub fn bounds_json() -> Vec<Value> {
+pub(crate) fn bounds_json() -> Vec<Value> {
     BOUNDS
         .iter()
         .map(|b| {
@@ -68,7 +68,7 @@ pub fn bounds_json() -> Vec<Value> {
 }
 
 /// `list --json`: the methods, then the bounds, pretty-printed.
-pub fn list_json() -> String {
+pub(crate) fn list_json() -> String {
     let mut all = methods_json();
     all.extend(bounds_json());
     serde_json::to_string_pretty(&all).expect("list serialises")

@@ -90,7 +90,7 @@ pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> 
 
 /// The library's bound and the two gaps of a run: to the best certified bound known (with
 /// its source) and to the best-known SSE.
-pub fn best_known_lines(record: &Record) -> String {
+pub(crate) fn best_known_lines(record: &Record) -> String {
     let mut text = String::new();
     let pct = |g: Option<f64>| g.map_or("n/a".to_string(), |g| format!("{g:.4}"));
     if let Some(b) = record
@@ -125,7 +125,7 @@ pub fn best_known_lines(record: &Record) -> String {
 }
 
 /// The `weighted (--weights ...)` line of a run with sampling weights (split or not).
-pub fn weighted_line(w: &crate::weighted::WeightedIl) -> String {
+pub(crate) fn weighted_line(w: &crate::weighted::WeightedIl) -> String {
     format!(
         "  weighted (--weights {}, total {}): SSE {} IL {:.6} % ({})\n",
         w.column,
@@ -141,7 +141,7 @@ pub fn weighted_line(w: &crate::weighted::WeightedIl) -> String {
 
 /// The text lines of a released file (unsplit and split runs): what was written, its IL,
 /// and its measures when asked, each with how to read it.
-pub fn release_line(r: &crate::release::ReleaseRecord) -> String {
+pub(crate) fn release_line(r: &crate::release::ReleaseRecord) -> String {
     let mut protect = String::new();
     if let Some(order) = &r.row_order {
         protect += &format!("; rows {order}");

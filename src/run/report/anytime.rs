@@ -53,7 +53,7 @@ fn marker_indices(i: usize, n: usize) -> [usize; 2] {
 /// Legend of the best-known partition's line.
 const KNOWN: &str = "best-known partition (library)";
 
-pub fn convergence_svg(
+pub(crate) fn convergence_svg(
     title: &str,
     runs: &[&Record],
     all: &[String],
@@ -304,7 +304,7 @@ pub fn times_to_target(records: &[Record], all: &[String]) -> Vec<(Vec<f64>, usi
         .collect()
 }
 
-pub fn time_to_target_svg(
+pub(crate) fn time_to_target_svg(
     records: &[Record],
     all: &[String],
     st: &FigureStyle,

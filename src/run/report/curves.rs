@@ -41,10 +41,10 @@ pub fn quantile(values: &[f64], q: f64) -> f64 {
 pub const TARGET_PERCENT: f64 = 1.0;
 
 /// Smallest time plotted on a log axis (a constructive method can take under a microsecond).
-pub const MIN_SECONDS: f64 = 1e-6;
+pub(crate) const MIN_SECONDS: f64 = 1e-6;
 
 /// A run's best-so-far IL: (seconds, IL) with seconds increasing and IL not increasing.
-pub fn run_curve(r: &Record) -> Vec<(f64, f64)> {
+pub(crate) fn run_curve(r: &Record) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = Vec::new();
     let mut t = 0.0;
     for s in &r.stages {
@@ -86,7 +86,7 @@ fn pts_end(r: &Record) -> Option<f64> {
 }
 
 /// The best-so-far value of a curve at time t (None before its first point).
-pub fn value_at(curve: &[(f64, f64)], t: f64) -> Option<f64> {
+pub(crate) fn value_at(curve: &[(f64, f64)], t: f64) -> Option<f64> {
     let i = curve.partition_point(|p| p.0 <= t);
     (i > 0).then(|| curve[i - 1].1)
 }
@@ -105,7 +105,7 @@ pub enum Median {
 const GRID: usize = 80;
 
 /// The median curve of some runs (None without runs).
-pub fn median_curve(runs: &[&Record]) -> Option<Median> {
+pub(crate) fn median_curve(runs: &[&Record]) -> Option<Median> {
     let curves: Vec<Vec<(f64, f64)>> = runs
         .iter()
         .map(|r| run_curve(r))
@@ -166,7 +166,7 @@ pub fn target(runs: &[&Record]) -> Option<f64> {
 }
 
 /// When a run's best-so-far IL first reaches `target` (None: never).
-pub fn time_to_target(r: &Record, target: f64) -> Option<f64> {
+pub(crate) fn time_to_target(r: &Record, target: f64) -> Option<f64> {
     run_curve(r).iter().find(|p| p.1 <= target).map(|p| p.0)
 }
 

@@ -85,7 +85,7 @@ pub fn png_scaled(svg: &str, scale: f32, path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Write `stem.svg`, `stem.png` and `stem.pdf` into `dir`; returns the three paths.
-pub fn write_formats(dir: &Path, stem: &str, svg: &str) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_formats(dir: &Path, stem: &str, svg: &str) -> Result<Vec<PathBuf>> {
     let svg_path = dir.join(format!("{stem}.svg"));
     crate::output::write_atomic(&svg_path, svg.as_bytes())?;
     let png_path = dir.join(format!("{stem}.png"));

@@ -122,7 +122,11 @@ pub fn time_profile_skipped(records: &[Record]) -> Option<String> {
 
 /// Write every figure into `dir` (SVG, PNG and PDF each) in style `st`; returns the files
 /// written.
-pub fn write_figures(records: &[Record], dir: &Path, st: &FigureStyle) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_figures(
+    records: &[Record],
+    dir: &Path,
+    st: &FigureStyle,
+) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut written = Vec::new();
     let mut emit = |stem: String, svg: DrawResult<String>| -> Result<()> {

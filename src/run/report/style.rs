@@ -114,7 +114,7 @@ impl FigureStyle {
     }
 
     /// Axis title size: 1 pt larger than the text.
-    pub fn title_text(&self) -> f64 {
+    pub(crate) fn title_text(&self) -> f64 {
         (self.font_pt + 1.0) * DPI / 72.0 * SVG_FONT_SCALE
     }
 
@@ -129,7 +129,7 @@ impl FigureStyle {
     }
 
     /// Approximate width in pixels of a text at [`Self::text`].
-    pub fn text_width(&self, s: &str) -> u32 {
+    pub(crate) fn text_width(&self, s: &str) -> u32 {
         (s.chars().count() as f64 * self.text() / SVG_FONT_SCALE * 0.6).ceil() as u32
     }
 }
@@ -148,8 +148,8 @@ pub fn instance_label(instance: &str) -> String {
 /// given in that unit so that the written text has the intended size.
 const SVG_FONT_SCALE: f64 = 1.24;
 /// Line width and marker radius in pixels at 9 pt text.
-pub const LINE: u32 = 5;
-pub const MARK: i32 = 13;
+pub(crate) const LINE: u32 = 5;
+pub(crate) const MARK: i32 = 13;
 
 /// Okabe-Ito, ordered so that the first colours are the most distinct on white (yellow
 /// last; black is the bound's colour and not used for series).
@@ -241,7 +241,7 @@ pub fn decimals(span: f64) -> usize {
 
 /// A tick value on a log axis: integers plain, small values with one significant digit,
 /// below 0.001 as `1e-5` (so that the labels of six decades of time do not run together).
-pub fn log_tick(v: f64) -> String {
+pub(crate) fn log_tick(v: f64) -> String {
     if v >= 1.0 {
         format!("{v:.0}")
     } else if v > 0.0 && v < 0.99e-3 {
@@ -258,7 +258,7 @@ pub fn log_tick(v: f64) -> String {
 
 /// A log-axis tick label, or nothing for a tick that would crowd the axis: over at most
 /// two decades the 1-2-5 ticks are labelled, over more only the powers of ten.
-pub fn log_tick_sparse(v: f64, decades: f64) -> String {
+pub(crate) fn log_tick_sparse(v: f64, decades: f64) -> String {
     if !(v > 0.0) {
         return String::new();
     }
@@ -277,7 +277,7 @@ pub fn log_tick_sparse(v: f64, decades: f64) -> String {
 
 /// A case label of at most `max` characters: the instance name as published
 /// ([`instance_label`]) cut at the last separator that fits (with "…"), then " k=K".
-pub fn case_label(instance: &str, k: usize, max: usize) -> String {
+pub(crate) fn case_label(instance: &str, k: usize, max: usize) -> String {
     let instance = &instance_label(instance);
     let tail = format!(" k={k}");
     let room = max.saturating_sub(tail.chars().count()).max(4);

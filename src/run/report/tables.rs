@@ -226,7 +226,7 @@ fn sources(rows: &[CaseRow]) -> Vec<String> {
 
 /// The names `report --columns` takes for the Markdown and LaTeX tables, one per column of
 /// [`HEADERS`] (each is also the CSV header of the same value).
-pub const KEYS: [&str; 16] = [
+pub(crate) const KEYS: [&str; 16] = [
     "instance",
     "n",
     "k",
@@ -270,7 +270,7 @@ pub fn render(rows: &[CaseRow], format: Format) -> String {
 }
 
 /// Render rows in a format, with only the `columns` named (None: all), in their order.
-pub fn render_columns(
+pub(crate) fn render_columns(
     rows: &[CaseRow],
     format: Format,
     columns: Option<&[String]>,

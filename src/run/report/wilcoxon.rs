@@ -102,7 +102,7 @@ fn erfc(x: f64) -> f64 {
 }
 
 /// Two-sided Wilcoxon signed-rank test of paired differences `d` (module doc).
-pub fn signed_rank(d: &[f64]) -> Test {
+pub(crate) fn signed_rank(d: &[f64]) -> Test {
     let nz: Vec<f64> = d.iter().copied().filter(|x| *x != 0.0).collect();
     let n = nz.len();
     let abs: Vec<f64> = nz.iter().map(|x| x.abs()).collect();
@@ -214,7 +214,7 @@ fn lower(pair: &Pair) -> &str {
 }
 
 /// The Markdown section.
-pub fn markdown(pairs: &[Pair]) -> String {
+pub(crate) fn markdown(pairs: &[Pair]) -> String {
     let mut s = String::from(
         "\n## Wilcoxon signed-rank tests\n\nPer pair of pipelines, paired over the cases both ran: median final IL, two-sided; `lower` has the smaller rank sum (lower IL). Zero differences dropped; p exact without ties (n <= 50), else normal approximation with tie correction.\n\n",
     );

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// Parameters of `late_acceptance`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct LateAcceptanceParams {
+pub(crate) struct LateAcceptanceParams {
     pub length: usize,
 }
 

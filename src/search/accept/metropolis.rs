@@ -49,7 +49,7 @@ impl Metropolis {
 /// Parameters of `annealing` (ILS's flat keys of the same names set them too).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct AnnealingParams {
+pub(crate) struct AnnealingParams {
     pub temperature: f64,
     pub cooling: f64,
     pub end_ratio: f64,
@@ -78,7 +78,7 @@ impl crate::params::Params for AnnealingParams {
 
 /// The checks of an annealing schedule: a finite temperature of at least 0, `end_ratio` and
 /// `cooling` in (0, 1] (ILS checks its own schedule keys with it).
-pub fn check_schedule(temperature: f64, end_ratio: f64, cooling: f64) -> Result<(), String> {
+pub(crate) fn check_schedule(temperature: f64, end_ratio: f64, cooling: f64) -> Result<(), String> {
     if !(temperature >= 0.0 && temperature.is_finite()) {
         return Err("temperature must be finite and >= 0".into());
     }

@@ -85,7 +85,7 @@ impl Default for IlsParams {
 impl IlsParams {
     /// The weighted perturbation list: `perturb` when given, else pool-and-re-split
     /// (weight 1 - `dissolve_rate`) and dissolve-or-distill (weight `dissolve_rate`).
-    pub fn perturb_list(&self) -> Vec<PerturbSpec> {
+    pub(crate) fn perturb_list(&self) -> Vec<PerturbSpec> {
         if !self.perturb.is_empty() {
             return self.perturb.clone();
         }
@@ -107,7 +107,7 @@ impl IlsParams {
 
     /// The acceptance rule: `accept` when given, else annealing with `temperature`,
     /// `cooling` and `end_ratio`.
-    pub fn accept_spec(&self) -> PartSpec {
+    pub(crate) fn accept_spec(&self) -> PartSpec {
         self.accept.clone().unwrap_or_else(|| {
             let p = json!({
                 "temperature": self.temperature, "cooling": self.cooling,
@@ -119,7 +119,7 @@ impl IlsParams {
 
     /// The descent's operators: `operators` when given, else shift, swap and, with
     /// `cycles`, the 3-cycle.
-    pub fn operator_list(&self) -> Vec<PartSpec> {
+    pub(crate) fn operator_list(&self) -> Vec<PartSpec> {
         if !self.operators.is_empty() {
             return self.operators.clone();
         }

@@ -42,7 +42,7 @@ pub struct Dissolve {
 }
 
 /// Nearest non-empty group to `x` other than `exclude` among all slots.
-pub fn nearest_group(p: &Partition, x: &[f64], exclude: usize) -> Option<usize> {
+pub(crate) fn nearest_group(p: &Partition, x: &[f64], exclude: usize) -> Option<usize> {
     let mut best: Option<(f64, usize)> = None;
     for h in 0..p.slots() {
         if h == exclude || p.size(h) == 0 {
@@ -58,7 +58,7 @@ pub fn nearest_group(p: &Partition, x: &[f64], exclude: usize) -> Option<usize> 
 
 /// Nearest group to record `i` other than `exclude` among its neighbours' groups, falling
 /// back to all groups.
-pub fn nearest_group_local(
+pub(crate) fn nearest_group_local(
     p: &Partition,
     inst: &Instance,
     nb: &Neighbours,

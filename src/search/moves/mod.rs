@@ -80,7 +80,7 @@ operator!(split::Split, split::NAME);
 operator!(merge::Merge, merge::NAME);
 
 /// Name of the descent's 3-cycle (two chained swaps, [`Cycle3`](crate::search::operators::cycle3::Cycle3)).
-pub const CYCLE: &str = "cycle";
+pub(crate) const CYCLE: &str = "cycle";
 
 /// How often an operator was evaluated and applied.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -191,7 +191,7 @@ impl MoveLog {
     }
 
     /// Records moved by the logged changes (with repeats), oldest first.
-    pub fn moved_records(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn moved_records(&self) -> impl Iterator<Item = usize> + '_ {
         self.entries
             .iter()
             .flat_map(|e| match *e {
@@ -230,7 +230,7 @@ pub fn fresh_slot(p: &mut Partition, spare: &mut Vec<usize>) -> usize {
 /// Change in SSE when the set `added` (size m, centroid s, SSE `added_sse`) joins a group of
 /// size b, centroid c and SSE `group_sse`: `added_sse + b m / (b + m) ||c - s||^2`
 /// (`proofs/P30-group-move-deltas.md`).
-pub fn union_increase(b: usize, c: &[f64], m: usize, s: &[f64], added_sse: f64) -> f64 {
+pub(crate) fn union_increase(b: usize, c: &[f64], m: usize, s: &[f64], added_sse: f64) -> f64 {
     if b == 0 {
         return added_sse;
     }

@@ -49,7 +49,13 @@ impl Shift {
     /// Count an evaluation of moving `i` to `to` and say whether it is allowed under k
     /// (for an objective whose delta the partition does not give).
     #[inline]
-    pub fn evaluate_allowed(&mut self, p: &Partition, k: usize, i: usize, to: usize) -> bool {
+    pub(crate) fn evaluate_allowed(
+        &mut self,
+        p: &Partition,
+        k: usize,
+        i: usize,
+        to: usize,
+    ) -> bool {
         self.counters.evaluations += 1;
         let from = p.group_of(i);
         from != to && p.size(from) > k && p.size(to) != 0

@@ -56,7 +56,7 @@ fn farthest(inst: &Instance, records: &[usize], point: &[f64]) -> usize {
 
 /// Grow a group from `records[start]` by repeatedly taking the remaining record nearest to
 /// the group's running centroid, until it has `size` records; removes them from `records`.
-pub fn grow_from(
+pub(crate) fn grow_from(
     inst: &Instance,
     records: &mut Vec<usize>,
     start: usize,

@@ -50,7 +50,7 @@ pub enum PoolBy {
 /// Parameters of `pool_resplit` (ILS's flat keys of the same names set them too).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct PoolResplitParams {
+pub(crate) struct PoolResplitParams {
     pub min_pool: usize,
     pub max_pool: usize,
     pub pool: PoolBy,
@@ -129,7 +129,7 @@ impl PoolResplit {
         }
     }
 
-    pub fn from_params(p: PoolResplitParams) -> Self {
+    pub(crate) fn from_params(p: PoolResplitParams) -> Self {
         Self::new(p.min_pool, p.max_pool, p.pool, p.sizes, p.carves, p.settle)
     }
 

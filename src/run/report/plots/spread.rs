@@ -48,7 +48,7 @@ fn offsets(n: usize) -> Vec<f64> {
         .collect()
 }
 
-pub fn spread_svg(
+pub(crate) fn spread_svg(
     title: &str,
     runs: &[&Record],
     all: &[String],
