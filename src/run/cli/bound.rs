@@ -211,7 +211,8 @@ pub fn bound(args: BoundArgs) -> Result<ExitCode> {
 }
 
 /// The line said when the certificate holds less than the reported value: the value came
-/// from a bound that writes none (`nn`, `nn-raised`), so the file certifies the route's own.
+/// from a bound that writes none (`nn`, `nn-raised`, the weighted nn), so the file certifies
+/// the route's own.
 fn below_reported(certified: f64, b: &BoundOutcome) -> String {
     format!(
         "--certificate: the file certifies {certified:.12e}, below the reported {:.12e} of {}, which writes no certificate",
@@ -411,6 +412,9 @@ fn bound_weighted(
                 cert.lower_bound,
                 path.display()
             );
+            if cert.lower_bound < b.lower_bound {
+                eprintln!("{}", below_reported(cert.lower_bound, &b));
+            }
         }
         b
     } else {
