@@ -22,17 +22,13 @@ use microagg_solvers::bounds::colgen::pricing::{
     anchor_sizes, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
 };
 use microagg_solvers::bounds::colgen::rc_margin;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// One certifying check per completion at a stored certificate's duals.
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    case: common::Case,
-    /// A Lagrangian certificate of the case (`bound --certificate`).
-    #[arg(long)]
-    certificate: PathBuf,
+    certified: common::Certified,
     /// Time limit of each check.
     #[arg(long, default_value_t = 600.0)]
     seconds: f64,
@@ -40,8 +36,7 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        case,
-        certificate,
+        certified: common::Certified { case, certificate },
         seconds,
     } = Args::parse();
     let inst = case.load()?;

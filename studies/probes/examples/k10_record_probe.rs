@@ -31,10 +31,7 @@ use std::time::{Duration, Instant};
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    case: common::Case,
-    /// A Lagrangian certificate of the case (`bound --certificate`).
-    #[arg(long)]
-    certificate: PathBuf,
+    certified: common::Certified,
     /// A labels file of the case (one group label per record).
     #[arg(long)]
     labels: PathBuf,
@@ -51,8 +48,7 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        case,
-        certificate,
+        certified: common::Certified { case, certificate },
         labels,
         pool,
         taus,

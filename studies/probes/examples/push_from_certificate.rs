@@ -55,10 +55,7 @@ use std::time::{Duration, Instant};
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    case: common::Case,
-    /// A Lagrangian certificate of the case without cuts (`bound --certificate`).
-    #[arg(long)]
-    certificate: PathBuf,
+    certified: common::Certified,
     /// A labels file of the case: the slacks' partition.
     #[arg(long)]
     labels: PathBuf,
@@ -78,8 +75,10 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        case,
-        certificate: input,
+        certified: common::Certified {
+            case,
+            certificate: input,
+        },
         labels,
         out: output,
         seconds,

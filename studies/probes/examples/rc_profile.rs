@@ -34,10 +34,7 @@ use std::time::{Duration, Instant};
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    case: common::Case,
-    /// A branch-and-price certificate of the case (`bound --method bnp --certificate`).
-    #[arg(long)]
-    certificate: PathBuf,
+    certified: common::Certified,
     /// A labels file of the case (one group label per record).
     #[arg(long)]
     labels: PathBuf,
@@ -63,8 +60,7 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        case,
-        certificate,
+        certified: common::Certified { case, certificate },
         labels,
         leaf,
         thresholds,

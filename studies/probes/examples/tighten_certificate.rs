@@ -28,10 +28,7 @@ use std::time::{Duration, Instant};
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    case: common::Case,
-    /// A Lagrangian certificate of the case without cuts (`bound --certificate`).
-    #[arg(long)]
-    certificate: PathBuf,
+    certified: common::Certified,
     /// Where the new certificate is written when its value is higher.
     #[arg(long)]
     out: PathBuf,
@@ -45,8 +42,10 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        case,
-        certificate: input,
+        certified: common::Certified {
+            case,
+            certificate: input,
+        },
         out: output,
         factor,
         seconds,

@@ -2,8 +2,6 @@
 //! Included by each probe as `mod common;` (a folder with `mod.rs` is not an example
 //! target of its own).
 
-#![allow(dead_code)]
-
 use microagg::data::{load, ColumnSelection, Instance};
 
 /// The data set and group size of a probe run.
@@ -23,4 +21,15 @@ impl Case {
     pub fn load(&self) -> Result<Instance, Box<dyn std::error::Error>> {
         Ok(load(&self.data, &ColumnSelection::All)?)
     }
+}
+
+/// A case and a stored certificate of it, what the certificate probes read first.
+#[derive(clap::Args, Debug)]
+pub struct Certified {
+    #[command(flatten)]
+    pub case: Case,
+    /// A bound certificate of the case (`bound --certificate`, JSON or gzipped JSON; the
+    /// probe's doc says which kind it reads).
+    #[arg(long)]
+    pub certificate: std::path::PathBuf,
 }
