@@ -128,6 +128,9 @@ pub struct MethodInfo {
     pub defaults: Value,
     /// The method needs one-attribute data (d = 1).
     pub one_attribute: bool,
+    /// The method runs on data with missing cells, on the masked SSE
+    /// ([`MethodInfo::runs_on_missing_cells`]); every other is refused there.
+    pub missing_cells: bool,
     /// Whether the method draws random numbers ([`Randomness`]); [`Randomness::Random`]
     /// unless declared ([`MethodInfo::deterministic`], [`MethodInfo::deterministic_when`]).
     pub randomness: Randomness,
@@ -185,6 +188,7 @@ impl MethodInfo {
             params_doc: P::DOC,
             defaults: serde_json::to_value(P::default()).expect("params serialise"),
             one_attribute: false,
+            missing_cells: false,
             randomness: Randomness::Random,
             kind,
             prepare,
@@ -229,6 +233,19 @@ impl MethodInfo {
     pub fn one_attribute(mut self) -> Self {
         self.one_attribute = true;
         self
+    }
+
+    /// Declare that the method runs on data with missing cells (`--missing ignore`): its
+    /// distances, centroids and moves are those of the masked SSE (`crate::missing`).
+    pub fn runs_on_missing_cells(mut self) -> Self {
+        self.missing_cells = true;
+        self
+    }
+
+    /// True when the method runs on `inst`: complete data, or a method declared
+    /// [`runs_on_missing_cells`](Self::runs_on_missing_cells).
+    pub fn supports(&self, inst: &Instance) -> bool {
+        !inst.has_missing() || self.missing_cells
     }
 
     /// Declare that the method draws no random number, whatever its parameters

@@ -13,9 +13,11 @@
 //! weights make the weighted SSE a constant multiple of the SSE, so they are plain.
 //!
 //! Identities relied on: `proofs/P40-weighted-sse.md` (Lemma W1, the weighted Huygens and
-//! merge identities; Lemma W5, the weighted move deltas). The masked objective of missing
-//! cells (`proofs/P42-masked-deltas.md`) is not folded in yet: data with missing cells run
-//! through [`crate::missing`].
+//! merge identities; Lemma W5, the weighted move deltas). The masked SSE of data with
+//! missing cells (`proofs/P42-masked-deltas.md`) is not a variant here: the [`Partition`]
+//! of such an instance keeps masked statistics, the initializers and the `descent` that run
+//! there declare it in the registry (`runs_on_missing_cells`), and the one executor runs
+//! them ([`crate::missing`]).
 //!
 //! ## Complexity
 //! [`Instance::objective`] is O(n) (the weights are compared once); plain sums cost

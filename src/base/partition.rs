@@ -14,6 +14,12 @@
 //! every `refresh_interval` applied moves (default max(n, 4096), amortised O(d) per move), and
 //! [`Partition::recompute`] forces one.
 //!
+//! On an instance with missing cells ([`Instance::has_missing`]) the statistics built from
+//! scratch (construction, [`Partition::recompute`], [`Partition::fresh_sse`]) are the masked
+//! ones ([`crate::missing::group_stats`]: observed means, SSE over observed cells); the O(d)
+//! move deltas are not, so only the refiners that price moves on the masked SSE run there
+//! ([`crate::method::MethodInfo::supports`]).
+//!
 //! Group ids are slots: a group emptied by moves keeps its slot (size 0) until
 //! [`Partition::compact`] renumbers the non-empty groups in order of their lowest record.
 //!
@@ -289,7 +295,7 @@ impl Partition {
         let before = self.total_sse;
         let mut total = 0.0;
         for g in 0..self.members.len() {
-            let (c, sse) = group_stats(inst, &self.members[g]);
+            let (c, sse) = stats_from_scratch(inst, &self.members[g]);
             self.centroid[g * d..(g + 1) * d].copy_from_slice(&c);
             self.group_sse[g] = sse;
             total += sse;
@@ -313,7 +319,10 @@ impl Partition {
 
     /// SSE computed from scratch (two passes per group), without touching the cache.
     pub fn fresh_sse(&self, inst: &Instance) -> f64 {
-        self.members.iter().map(|m| group_stats(inst, m).1).sum()
+        self.members
+            .iter()
+            .map(|m| stats_from_scratch(inst, m).1)
+            .sum()
     }
 
     /// Consistency of labels, member lists and positions, and cached SSE against a fresh
@@ -425,6 +434,15 @@ pub fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Centroid and SSE of a set of records, two-pass.
+/// A group's centroid and SSE by two passes: the masked ones when `inst` has missing cells.
+fn stats_from_scratch(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
+    if inst.has_missing() {
+        crate::missing::group_stats(inst, members)
+    } else {
+        group_stats(inst, members)
+    }
+}
+
 pub(crate) fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
     let d = inst.d;
     let mut c = vec![0.0; d];

@@ -250,51 +250,16 @@ impl Pipeline {
         self.run_observed(inst, k, seed, time_limit, max_steps, interrupt, &mut [])
     }
 
-    /// A run on data with missing cells (`run --missing ignore`): the masked stages of a
-    /// supported pipeline ([`crate::missing::masked_stages`]).
-    fn run_masked(
-        &self,
-        inst: &Instance,
-        k: usize,
-        seed: u64,
-        interrupt: &AtomicBool,
-    ) -> Result<PipelineOutcome> {
-        self.check_weighted_masked(inst)?;
-        let t = Instant::now();
-        let stages: Vec<(&str, &Value)> = self
-            .stages
-            .iter()
-            .map(|s| (s.name.as_str(), &s.params))
-            .collect();
-        let done = crate::missing::masked_stages(&self.spec, &stages, inst, k, interrupt)?;
-        let records = done
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let sse = s.partition.sse();
-                StageRecord {
-                    name: stages[i].0.to_string(),
-                    seed: self.stage_seed(seed, inst, k, i),
-                    sse,
-                    il: inst.il(sse),
-                    groups: s.partition.num_groups(),
-                    seconds: s.seconds,
-                    stop: None,
-                    steps: None,
-                    stats: None,
-                }
-            })
-            .collect();
-        let partition = done
-            .into_iter()
-            .last()
-            .expect("one stage at least")
-            .partition;
-        Ok(PipelineOutcome {
-            partition,
-            stages: records,
-            seconds: t.elapsed().as_secs_f64(),
-        })
+    /// Every stage runs on `inst` ([`MethodInfo::supports`](crate::method::MethodInfo::supports)):
+    /// on data with missing cells only the methods declared to run there, and no descent
+    /// under unequal weights ([`check_weighted_masked`](Self::check_weighted_masked)).
+    pub(crate) fn check_supported(&self, inst: &Instance) -> Result<()> {
+        for stage in &self.stages {
+            if !registry::find(&stage.name)?.supports(inst) {
+                return Err(crate::missing::refuse_unsupported(&self.spec, &stage.name));
+            }
+        }
+        self.check_weighted_masked(inst)
     }
 
     /// As [`run_with`](Self::run_with), sending the run's events (stage start and end,
@@ -311,10 +276,7 @@ impl Pipeline {
         observers: &mut [&mut dyn Observer],
     ) -> Result<PipelineOutcome> {
         let problem = Problem::new(inst, k)?;
-        if inst.has_missing() {
-            // Only methods with masked distances and SSE run on data with holes.
-            return self.run_masked(inst, k, seed, interrupt);
-        }
+        self.check_supported(inst)?;
         let t0 = Instant::now();
         let deadline = deadline_after(time_limit);
         let mut records = Vec::new();

@@ -10,6 +10,10 @@
 //! local optimum of this granular neighbourhood (queue empty). The engine is [`LocalSearch`]
 //! (`local_search.rs`), which ILS reuses; this file is the refiner around it.
 //!
+//! On data with missing cells (`--missing ignore`) the same neighbourhood runs on the masked
+//! SSE ([`MaskedDescent`], `proofs/P42-masked-deltas.md`): neighbours by the masked distance,
+//! records in row order, sweeps until none moves; `cycles = true` is refused there.
+//!
 //! With `cycles = true`, a record with no improving shift or swap waits in a second queue;
 //! when the first is empty (a shift/swap local optimum), its best improving 3-cycle is
 //! applied if there is one ([`Cycle3`](super::operators::cycle3::Cycle3): the record into a neighbour group
@@ -43,7 +47,9 @@ use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::geometry::neighbours::Neighbours;
 use crate::method::{MethodInfo, Stats};
+use crate::missing::descent::{DescentCounts, MaskedDescent};
 use crate::params::Params;
+use crate::partition::Partition;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -106,6 +112,8 @@ pub struct Descent {
     log: MoveLog,
     /// Moves applied since every record was last queued.
     since_sweep: usize,
+    /// The masked descent, on data with missing cells (then `nb` and `ls` stay None).
+    masked: Option<MaskedDescent>,
 }
 
 impl Descent {
@@ -116,7 +124,36 @@ impl Descent {
             ls: None,
             log: MoveLog::new(),
             since_sweep: 0,
+            masked: None,
         }
+    }
+
+    /// `init` on data with missing cells: the masked descent from the current partition.
+    fn init_masked(&mut self, state: &SearchState, ctx: &Ctx) -> Result<()> {
+        let labels = state.current.canonical_labels();
+        self.masked =
+            MaskedDescent::new(ctx.inst, ctx.k, labels, &self.params, || ctx.should_stop())?;
+        Ok(())
+    }
+
+    /// `step` on data with missing cells: [`STEP_RECORDS`] records of the masked descent;
+    /// the partition is rebuilt (O(n d), masked statistics) after a step that moved.
+    fn step_masked(&mut self, state: &mut SearchState, ctx: &Ctx) -> Result<Step> {
+        let Some(md) = &mut self.masked else {
+            return Ok(Step::Converged);
+        };
+        let moves = |c: DescentCounts| c.shifts + c.swaps;
+        let before = moves(md.counts());
+        let converged = md.run(ctx.inst, STEP_RECORDS);
+        if moves(md.counts()) > before {
+            state.current = Partition::from_labels(ctx.inst, md.labels().to_vec())?;
+            state.record_if_better(ctx.k);
+        }
+        Ok(if converged {
+            Step::Converged
+        } else {
+            Step::Continue
+        })
     }
 }
 
@@ -191,11 +228,17 @@ impl Refiner for Descent {
         if let Some(ls) = &self.ls {
             ls.add_stats(&mut s);
         }
+        if let Some(md) = &self.masked {
+            md.counts().add_to(&mut s);
+        }
         s
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
+        if inst.has_missing() {
+            return self.init_masked(state, ctx);
+        }
         // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
         let eps = self.params.approx_for(inst.n);
         self.nb = ctx.neighbours(self.params.neighbours_for(inst.n), Build::Approx(eps));
@@ -225,6 +268,9 @@ impl Refiner for Descent {
     }
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
+        if self.masked.is_some() {
+            return self.step_masked(state, ctx);
+        }
         let (Some(nb), Some(ls)) = (&self.nb, &mut self.ls) else {
             return Ok(Step::Converged);
         };
@@ -265,6 +311,7 @@ pub fn method() -> MethodInfo {
         "Laszlo & Mukherjee (2015), J. Systems and Software 100",
         Descent::new,
     )
+    .runs_on_missing_cells()
 }
 
 #[cfg(test)]

@@ -9,9 +9,50 @@ use crate::common;
 mod reference;
 use common::{argv, cli_err, cli_json, cli_ok, for_each_set_partition, run_args, write_file};
 use microagg::data::{csv_file, ColumnSelection};
+use microagg::init::lineage::rule_method::RuleMethod;
+use microagg::init::lineage::{
+    cbfs, cbfs_nn, mdav, mdav1, mdav_a1, mdav_generic, mdav_nc, mdav_single,
+};
+use microagg::method::StopRule;
 use microagg::missing::{self, MissingPolicy};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+
+/// The lineage methods that run on missing cells, with their rules.
+const MASKED: [RuleMethod; 8] = [
+    mdav::METHOD,
+    mdav_generic::METHOD,
+    mdav1::METHOD,
+    mdav_a1::METHOD,
+    mdav_single::METHOD,
+    mdav_nc::METHOD,
+    cbfs::METHOD,
+    cbfs_nn::METHOD,
+];
+
+/// The masked groups of one of [`MASKED`], run directly (complete data included).
+fn masked_groups(m: &RuleMethod, inst: &microagg::data::Instance, k: usize) -> Vec<Vec<usize>> {
+    missing::engine::masked_groups(m.name, m.rules, inst, k, StopRule::NEVER).unwrap()
+}
+
+/// The registry declares exactly these initializers, and `descent`, as running on missing
+/// cells (what `run --missing ignore` accepts).
+#[test]
+fn the_registry_declares_the_masked_methods() {
+    let declared = |kind| -> Vec<&str> {
+        let mut names: Vec<&str> = microagg::registry::registry()
+            .iter()
+            .filter(|m| m.missing_cells && m.kind() == kind)
+            .map(|m| m.name)
+            .collect();
+        names.sort_unstable();
+        names
+    };
+    let mut want: Vec<&str> = MASKED.iter().map(|m| m.name).collect();
+    want.sort_unstable();
+    assert_eq!(declared(microagg::method::MethodKind::Initializer), want);
+    assert_eq!(declared(microagg::method::MethodKind::Refiner), ["descent"]);
+}
 
 fn load(text: &str, columns: &str) -> microagg::data::Instance {
     csv_file::read_csv_missing(
@@ -184,7 +225,7 @@ fn masked_sse_of_every_partition_against_an_independent_recomputation() {
         for labels in partitions {
             let want = masked_sse_from_raw(&raw, n, d, &labels);
             let got = missing::sse(&inst, &labels);
-            let reported = missing::imputed_partition(&inst, labels.clone())
+            let reported = microagg::partition::Partition::from_labels(&inst, labels.clone())
                 .unwrap()
                 .sse();
             assert!(
@@ -222,12 +263,12 @@ fn masked_methods_on_complete_data_give_the_labels_of_their_unmasked_selves() {
         .filter_map(|id| common::casc(id))
         .collect();
     instances.push(common::synthetic("gauss:n=500,d=4,clusters=5,seed=3"));
-    let never = AtomicBool::new(false);
     for inst in &instances {
-        for &(method, _) in missing::engine::ENGINE_METHODS {
+        for m in &MASKED {
+            let method = m.name;
             for k in [3, 5] {
                 let (_, want) = common::run_method(inst, method, k, 0);
-                let groups = missing::engine::masked_groups(method, inst, k, &never).unwrap();
+                let groups = masked_groups(m, inst, k);
                 let got = reference::labels(inst.n, &groups);
                 assert_eq!(got, canonical(&want), "{method} on {} k = {k}", inst.name);
             }
@@ -257,9 +298,9 @@ fn masked_methods_on_data_with_holes_against_independent_implementations() {
         };
         with_holes += usize::from(inst.has_missing());
         let want = reference::labels(n, &reference::groups(&inst, k, &never).unwrap());
-        let got = missing::engine::masked_groups("mdav", &inst, k, &never).unwrap();
+        let got = masked_groups(&mdav::METHOD, &inst, k);
         assert_eq!(reference::labels(n, &got), want, "case {case}: mdav");
-        for &(method, _) in missing::engine::ENGINE_METHODS {
+        for method in MASKED.iter().map(|m| m.name) {
             let out = microagg::pipeline::Pipeline::parse(method, &[])
                 .unwrap()
                 .run(&inst, k, 0, None, &never)
@@ -716,4 +757,87 @@ fn masked_descent_reaches_a_recomputed_local_optimum() {
     let a = args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]);
     let err = cli_err(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(err.contains("3-cycle has no masked delta"));
+}
+
+/// Records the stage and step events of a run.
+#[derive(Default)]
+struct Events(Vec<(String, String, f64)>);
+
+impl microagg::search::Observer for Events {
+    fn observe(&mut self, _: &microagg::data::Instance, e: &microagg::search::Event) {
+        use microagg::search::Event;
+        let (kind, stage, sse) = match e {
+            Event::StageStart { stage, sse } => ("start", stage, *sse),
+            Event::Step {
+                stage, best_sse, ..
+            } => ("step", stage, *best_sse),
+            Event::StageEnd { stage, sse, .. } => ("end", stage, *sse),
+            _ => return,
+        };
+        self.0.push((kind.to_string(), stage.to_string(), sse));
+    }
+}
+
+/// The masked stages are ordinary stages of the one executor: observers see their events,
+/// the step budget stops the descent (and repeats), a deadline stops the initializer, and
+/// the records carry steps, stop reason and the descent's counters.
+#[test]
+fn masked_stages_run_under_the_executor() {
+    use microagg::search::StopReason;
+    let mut next = lcg(24681357);
+    let (text, raw) = holes_case(&mut next, 700, 4, 0.15, 100.0, "NA");
+    let inst = try_load(&text).unwrap();
+    assert!(inst.has_missing());
+    let (k, never) = (3, AtomicBool::new(false));
+    let pipeline = microagg::pipeline::Pipeline::parse("mdav+descent", &[]).unwrap();
+    let mut events = Events::default();
+    let out = pipeline
+        .run_observed(&inst, k, 0, None, None, &never, &mut [&mut events])
+        .unwrap();
+    let of = |kind: &str, stage: &str| -> Vec<f64> {
+        let hit = |e: &&(String, String, f64)| e.0 == kind && e.1 == stage;
+        events.0.iter().filter(hit).map(|e| e.2).collect()
+    };
+    assert_eq!(of("start", "mdav").len(), 1);
+    assert_eq!(of("end", "mdav"), [out.stages[0].sse]);
+    assert_eq!(of("start", "descent"), [out.stages[0].sse]);
+    let steps = of("step", "descent");
+    assert!(
+        steps.len() >= 3,
+        "700 records are at least 3 steps of 256: {steps:?}"
+    );
+    assert!(steps.windows(2).all(|w| w[1] <= w[0]), "{steps:?}");
+    let descent = &out.stages[1];
+    assert_eq!(descent.steps, Some(steps.len() as u64));
+    assert_eq!(descent.stop, Some(StopReason::Converged));
+    // The record's SSE is that of the renumbered groups (summed in another order).
+    let end = of("end", "descent");
+    assert!(end.len() == 1 && (end[0] - descent.sse).abs() <= 1e-12 * descent.sse);
+    let stats = descent.stats.as_ref().unwrap();
+    let moves = stats.get("shift_applications").unwrap() + stats.get("swap_applications").unwrap();
+    assert!(moves > 0 && descent.sse < out.stages[0].sse, "{stats:?}");
+    let labels = out.partition.labels().to_vec();
+    let want = masked_sse_from_raw(&raw, inst.n, inst.d, &labels);
+    assert!((descent.sse - want).abs() <= 1e-9 * want);
+
+    // One step of the descent: stopped by the budget, between the start and the optimum,
+    // and the same labels twice.
+    let one = |_| {
+        pipeline
+            .run_with(&inst, k, 0, None, Some(1), &never)
+            .unwrap()
+    };
+    let (a, b) = (one(0), one(1));
+    assert_eq!(a.stages[1].stop, Some(StopReason::StepLimit));
+    assert_eq!(a.stages[1].steps, Some(1));
+    assert_eq!(a.partition.labels(), b.partition.labels());
+    let sse = a.partition.sse();
+    assert!(sse <= out.stages[0].sse && sse > descent.sse, "{sse}");
+
+    // A deadline already passed stops the masked engine between its groups.
+    let err = pipeline
+        .run(&inst, k, 0, Some(0.0), &never)
+        .err()
+        .expect("a passed deadline stops the run");
+    assert!(matches!(err, microagg::Error::Interrupted(_)), "{err}");
 }

@@ -40,6 +40,10 @@ pub struct Instance {
     pub sha256: String,
     /// Sampling weights (`--weights COLUMN`), when given; see [`super::weights`].
     pub weights: Option<super::weights::Weights>,
+    /// Some cell of `raw` is missing (NaN, `--missing ignore`): the objective is the masked
+    /// SSE ([`crate::missing`]). Read once when the instance is assembled, so that
+    /// [`Instance::has_missing`] costs nothing.
+    holes: bool,
 }
 
 /// Whether standardising keeps a copy of the original values ([`Instance::raw`]).
@@ -189,6 +193,7 @@ impl Instance {
         sha256: String,
     ) -> Instance {
         let d = columns.len();
+        let holes = raw.iter().any(|v| v.is_nan());
         Instance {
             name,
             source,
@@ -203,6 +208,7 @@ impl Instance {
             sst: scaled.sst,
             sha256,
             weights: None,
+            holes,
         }
     }
 
@@ -217,6 +223,13 @@ impl Instance {
             "raw values marking missing cells are needed"
         );
         self.raw = Vec::new();
+        self.holes = false;
+    }
+
+    /// True when any cell is missing (`--missing ignore`); O(1), read when the instance
+    /// was assembled.
+    pub fn has_missing(&self) -> bool {
+        self.holes
     }
 
     /// Standardised record i.

@@ -35,7 +35,6 @@ use crate::error::{Error, Result};
 use crate::geometry::pool::nan_sq_dist;
 use crate::search::descent::{DescentParams, Strategy, IMPROVE_EPS};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Per-group, per-column observed counts and means of a labelling, with the masked SSE.
 #[derive(Debug, Clone)]
@@ -198,19 +197,18 @@ impl MaskedGroups {
     }
 }
 
-/// The `m` nearest other records of each record by the masked distance (ties: lowest id).
+/// The `m` nearest other records of each record by the masked distance (ties: lowest id);
+/// None when `stop` says so first (checked every 256 records).
 pub(crate) fn masked_neighbours(
     inst: &Instance,
     m: usize,
-    stop: &AtomicBool,
-) -> Result<Vec<Vec<usize>>> {
+    stop: impl Fn() -> bool,
+) -> Option<Vec<Vec<usize>>> {
     let marked = super::engine::nan_marked(inst);
     let mut lists = Vec::with_capacity(inst.n);
     for i in 0..inst.n {
-        if i.is_multiple_of(256) && stop.load(Ordering::SeqCst) {
-            return Err(Error::Interrupted(
-                "descent (missing values): stopped while building neighbour lists".into(),
-            ));
+        if i.is_multiple_of(256) && stop() {
+            return None;
         }
         let mut by: Vec<(f64, usize)> = (0..inst.n)
             .filter(|&j| j != i)
@@ -225,7 +223,7 @@ pub(crate) fn masked_neighbours(
         // A fresh m-element list (collecting from `by` in place would keep its n-element buffer).
         lists.push(by.iter().map(|e| e.1).collect());
     }
-    Ok(lists)
+    Some(lists)
 }
 
 /// What a masked descent did.
@@ -233,106 +231,172 @@ pub(crate) fn masked_neighbours(
 pub struct DescentCounts {
     pub shifts: u64,
     pub swaps: u64,
-    pub evaluations: u64,
+    pub shift_evaluations: u64,
+    pub swap_evaluations: u64,
 }
 
-/// Run the descent from `labels` to a local optimum of the granular shift/swap
-/// neighbourhood (or until `stop` is set: the best so far, which is the current one since
-/// every applied move improves). Returns the labels and the counts.
-pub fn descend(
-    inst: &Instance,
-    k: usize,
-    labels: Vec<usize>,
-    params: &DescentParams,
-    stop: &AtomicBool,
-) -> Result<(Vec<usize>, DescentCounts)> {
-    if params.cycles {
-        return Err(Error::usage(
-            "descent cycles=true: the 3-cycle has no masked delta; leave out cycles with --missing ignore",
-        ));
+impl DescentCounts {
+    /// Into a refiner's counters, as the unmasked descent's operators report them.
+    pub(crate) fn add_to(&self, stats: &mut crate::method::Stats) {
+        stats.operator("shift", self.shift_evaluations, self.shifts);
+        stats.operator("swap", self.swap_evaluations, self.swaps);
     }
-    let nb = masked_neighbours(inst, params.neighbours_for(inst.n), stop)?;
-    let mut groups = MaskedGroups::new(inst, labels);
-    let eps = IMPROVE_EPS * inst.sst / inst.n as f64;
-    let best = params.strategy == Strategy::Best;
-    let mut queue: VecDeque<usize> = (0..inst.n).collect();
-    let mut queued = vec![true; inst.n];
-    let mut counts = DescentCounts::default();
-    let mut seen = Vec::new();
-    let mut examined = 0u64;
-    let mut moved_since_sweep = false;
-    loop {
-        let Some(i) = queue.pop_front() else {
-            // A record is queued again only when its own group changes, but its moves also
-            // depend on the groups it could join: sweep every record until a sweep moves
-            // nothing, so the result is a local optimum of the neighbourhood.
-            if !moved_since_sweep {
-                break;
-            }
-            moved_since_sweep = false;
-            queue.extend(0..inst.n);
-            queued.iter_mut().for_each(|q| *q = true);
-            continue;
+}
+
+/// The masked descent in progress: the neighbour lists, the group statistics and the queue
+/// of records to examine. [`crate::search::descent::Descent`] runs it, a few hundred records
+/// a step, when the instance has missing cells, so the executor's time limit, step budget
+/// and observers apply as to every refiner.
+pub(crate) struct MaskedDescent {
+    nb: Vec<Vec<usize>>,
+    groups: MaskedGroups,
+    k: usize,
+    eps: f64,
+    best: bool,
+    queue: VecDeque<usize>,
+    queued: Vec<bool>,
+    moved_since_sweep: bool,
+    seen: Vec<usize>,
+    counts: DescentCounts,
+}
+
+impl MaskedDescent {
+    /// The descent from `labels` (0..g, every label used); the neighbour lists are built
+    /// here, O(n^2 d): None when `stop` says so meanwhile (the stage keeps its input).
+    pub(crate) fn new(
+        inst: &Instance,
+        k: usize,
+        labels: Vec<usize>,
+        params: &DescentParams,
+        stop: impl Fn() -> bool,
+    ) -> Result<Option<Self>> {
+        if params.cycles {
+            return Err(Error::usage(
+                "descent cycles=true: the 3-cycle has no masked delta; leave out cycles with --missing ignore",
+            ));
+        }
+        let Some(nb) = masked_neighbours(inst, params.neighbours_for(inst.n), stop) else {
+            return Ok(None);
         };
-        queued[i] = false;
-        examined += 1;
-        if examined.is_multiple_of(256) && stop.load(Ordering::SeqCst) {
-            break;
+        Ok(Some(MaskedDescent {
+            nb,
+            groups: MaskedGroups::new(inst, labels),
+            k,
+            eps: IMPROVE_EPS * inst.sst / inst.n as f64,
+            best: params.strategy == Strategy::Best,
+            queue: (0..inst.n).collect(),
+            queued: vec![true; inst.n],
+            moved_since_sweep: false,
+            seen: Vec::new(),
+            counts: DescentCounts::default(),
+        }))
+    }
+
+    /// The current labels (every applied move lowers the masked SSE: they are the best).
+    pub(crate) fn labels(&self) -> &[usize] {
+        self.groups.labels()
+    }
+
+    pub(crate) fn counts(&self) -> DescentCounts {
+        self.counts
+    }
+
+    /// Examine up to `records` records in queue order; true once a sweep of every record
+    /// applied no move (a local optimum of the granular neighbourhood).
+    pub(crate) fn run(&mut self, inst: &Instance, records: usize) -> bool {
+        for _ in 0..records {
+            let Some(i) = self.next_record() else {
+                return true;
+            };
+            self.examine(inst, i);
         }
-        let g = groups.labels[i];
-        seen.clear();
-        for &j in &nb[i] {
-            let h = groups.labels[j];
-            if h != g && !seen.contains(&h) {
-                seen.push(h);
+        false
+    }
+
+    /// The next record to examine; when the queue is empty every record is queued again
+    /// (a record is queued again only when its own group changes, but its moves also depend
+    /// on the groups it could join), until a sweep moves nothing: then None.
+    fn next_record(&mut self) -> Option<usize> {
+        if self.queue.is_empty() {
+            if !self.moved_since_sweep {
+                return None;
+            }
+            self.moved_since_sweep = false;
+            self.queue.extend(0..self.groups.labels.len());
+            self.queued.iter_mut().for_each(|q| *q = true);
+        }
+        let i = self.queue.pop_front()?;
+        self.queued[i] = false;
+        Some(i)
+    }
+
+    /// Apply the first (or best) improving shift or swap of record `i` into a group of one
+    /// of its neighbours, and queue the members of the two groups it changed.
+    fn examine(&mut self, inst: &Instance, i: usize) {
+        let g = self.groups.labels[i];
+        self.seen.clear();
+        for &j in &self.nb[i] {
+            let h = self.groups.labels[j];
+            if h != g && !self.seen.contains(&h) {
+                self.seen.push(h);
             }
         }
-        // (delta, partner: None = shift, target group)
-        let mut chosen: Option<(f64, Option<usize>, usize)> = None;
-        'groups: for &h in &seen {
-            if groups.size(g) > k {
-                counts.evaluations += 1;
-                let delta = groups.shift_delta(inst, i, h);
-                if delta < -eps && chosen.is_none_or(|c| delta < c.0) {
-                    chosen = Some((delta, None, h));
-                    if !best {
-                        break 'groups;
-                    }
-                }
-            }
-            for &j in groups.members(h) {
-                counts.evaluations += 1;
-                let delta = groups.swap_delta(inst, i, j);
-                if delta < -eps && chosen.is_none_or(|c| delta < c.0) {
-                    chosen = Some((delta, Some(j), h));
-                    if !best {
-                        break 'groups;
-                    }
-                }
-            }
-        }
-        let Some((_, partner, h)) = chosen else {
-            continue;
+        let Some((partner, h)) = self.choose(inst, i, g) else {
+            return;
         };
-        moved_since_sweep = true;
+        self.moved_since_sweep = true;
         match partner {
             None => {
-                groups.apply_shift(inst, i, h);
-                counts.shifts += 1;
+                self.groups.apply_shift(inst, i, h);
+                self.counts.shifts += 1;
             }
             Some(j) => {
-                groups.apply_swap(inst, i, j);
-                counts.swaps += 1;
+                self.groups.apply_swap(inst, i, j);
+                self.counts.swaps += 1;
             }
         }
         for t in [g, h] {
-            for &r in groups.members(t) {
-                if !queued[r] {
-                    queued[r] = true;
-                    queue.push_back(r);
+            for &r in self.groups.members(t) {
+                if !self.queued[r] {
+                    self.queued[r] = true;
+                    self.queue.push_back(r);
                 }
             }
         }
     }
-    Ok((groups.labels, counts))
+
+    /// The move of record `i` (in group `g`) to apply: (None = shift, or the swap partner;
+    /// the target group), the first improving one or the best.
+    fn choose(&mut self, inst: &Instance, i: usize, g: usize) -> Option<(Option<usize>, usize)> {
+        let groups = &self.groups;
+        let mut chosen: Option<(f64, Option<usize>, usize)> = None;
+        for &h in &self.seen {
+            if groups.size(g) > self.k {
+                self.counts.shift_evaluations += 1;
+                let delta = groups.shift_delta(inst, i, h);
+                if delta < -self.eps && chosen.is_none_or(|c| delta < c.0) {
+                    chosen = Some((delta, None, h));
+                    if !self.best {
+                        break;
+                    }
+                }
+            }
+            let mut found = false;
+            for &j in groups.members(h) {
+                self.counts.swap_evaluations += 1;
+                let delta = groups.swap_delta(inst, i, j);
+                if delta < -self.eps && chosen.is_none_or(|c| delta < c.0) {
+                    chosen = Some((delta, Some(j), h));
+                    if !self.best {
+                        found = true;
+                        break;
+                    }
+                }
+            }
+            if found {
+                break;
+            }
+        }
+        chosen.map(|(_, partner, h)| (partner, h))
+    }
 }

@@ -8,10 +8,12 @@
 //! observed cells ([`super`] module doc). On complete data the groups are those of the
 //! unmasked method, bit for bit (`tests/release/missing.rs`).
 //!
-//! Which methods: those whose rules the engine fully carries ([`ENGINE_METHODS`]); `md`
-//! and the MD-based orders need the exact diameter search ([`crate::geometry::diameter`]),
-//! whose pruning rests on the triangle inequality, which the masked distance breaks, so
-//! they are refused with the other methods (`docs/missing-values.md`).
+//! Which methods: the rule methods ([`crate::init::lineage::rule_method::RuleMethod`]) whose
+//! registry entries declare it (`runs_on_missing_cells`), which switch to [`masked_groups`]
+//! when the instance has missing cells; `md` and the MD-based orders need the exact
+//! diameter search ([`crate::geometry::diameter`]), whose pruning rests on the triangle
+//! inequality, which the masked distance breaks, so they are refused with the other methods
+//! (`docs/missing-values.md`).
 //!
 //! ## Complexity
 //! O(n^2 d / k) for the pair and single-seed selections with NN growth (a scan per query,
@@ -25,31 +27,8 @@
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::geometry::spatial::Backend;
-use crate::init::lineage::engine::{self, Rules, Scope};
-use crate::init::lineage::{cbfs, cbfs_nn, mdav1, mdav_a1, mdav_generic, mdav_nc, mdav_single};
+use crate::init::lineage::engine::{self, Rules, Scope, Selection};
 use crate::method::StopRule;
-use std::sync::atomic::AtomicBool;
-
-/// The initializers that run on data with missing cells, with their engine rules (the
-/// same constants their unmasked `build` uses).
-pub const ENGINE_METHODS: &[(&str, Rules)] = &[
-    ("mdav", Rules::MDAV),
-    ("mdav-generic", mdav_generic::RULES),
-    ("mdav1", mdav1::RULES),
-    ("mdav-a1", mdav_a1::RULES),
-    ("mdav-single", mdav_single::RULES),
-    ("mdav-nc", mdav_nc::RULES),
-    ("cbfs", cbfs::RULES),
-    ("cbfs-nn", cbfs_nn::RULES),
-];
-
-/// The rules of `method` when it runs on data with holes.
-pub(crate) fn rules_of(method: &str) -> Option<Rules> {
-    ENGINE_METHODS
-        .iter()
-        .find(|(name, _)| *name == method)
-        .map(|(_, r)| *r)
-}
 
 /// The z-scores with NaN at every missing cell (the engine's masked representation).
 pub(crate) fn nan_marked(inst: &Instance) -> Instance {
@@ -62,32 +41,28 @@ pub(crate) fn nan_marked(inst: &Instance) -> Instance {
     marked
 }
 
-/// The groups of `method` (one of [`ENGINE_METHODS`]) on `inst` with missing cells, in
-/// creation order; [`Error::Interrupted`] when `interrupt` is set between groups. Every
-/// group has at least k records (the engine's frame; checked).
+/// The groups of the lineage method `method` (its engine `rules`) on `inst` with missing
+/// cells, in creation order; [`Error::Interrupted`] when `stop` fires between groups (Ctrl-C
+/// or the deadline). A diameter selection is refused (its search needs the triangle
+/// inequality). The caller checks the sizes ([`crate::init::finish`]).
 pub fn masked_groups(
     method: &str,
+    rules: Rules,
     inst: &Instance,
     k: usize,
-    interrupt: &AtomicBool,
+    stop: StopRule,
 ) -> Result<Vec<Vec<usize>>> {
-    let rules = rules_of(method).ok_or_else(|| {
-        Error::usage(format!(
-            "'{method}' has no masked version (docs/missing-values.md)"
-        ))
-    })?;
+    if rules.selection == Selection::DiameterPair {
+        return Err(Error::usage(format!(
+            "'{method}' has no masked version: its diameter search needs the triangle \
+             inequality, which the masked distance breaks (docs/missing-values.md)"
+        )));
+    }
     let marked = nan_marked(inst);
     let scope = Scope {
         ids: None,
         backend: Backend::Masked,
-        stop: StopRule::new(interrupt, None),
+        stop,
     };
-    let groups = engine::groups_in(method, &marked, k, rules, scope)?;
-    if let Some(g) = groups.iter().find(|g| g.len() < k) {
-        return Err(Error::algorithm(
-            method,
-            format!("built a group of {} < k = {k} records", g.len()),
-        ));
-    }
-    Ok(groups)
+    engine::groups_in(method, &marked, k, rules, scope)
 }

@@ -17,16 +17,18 @@
 //!   cells only: SSE = sum over groups g, columns j, observed members i of (z_ij - c_gj)^2,
 //!   SST likewise around the column means (= the number of observed cells), IL = 100 SSE /
 //!   SST. The group's observed mean minimises its column's masked SSE, so this is the
-//!   objective microaggregation minimises. The same SSE is that of the data with every
-//!   missing cell imputed by its group's observed mean (imputed cells lie on the centroid
-//!   and leave it where it is): [`imputed_partition`] builds the [`Partition`] the records
-//!   and the release take from such data;
-//! - **methods**: the MDAV-lineage initializers of [`engine::ENGINE_METHODS`] (mdav,
-//!   mdav-generic, mdav1, mdav-a1, mdav-single, mdav-nc, cbfs, cbfs-nn): the lineage
-//!   engine with each method's rules, the masked distance and centroids
-//!   ([`crate::init::lineage::masked`]); on complete data they give the unmasked groups. Every
-//!   other method, refiner and bound assumes complete data (its incremental SSE, its bound
-//!   proof) and is refused with a message, never run on the zero-filled z-scores;
+//!   objective microaggregation minimises. A [`crate::partition::Partition`] of such an instance keeps these
+//!   statistics ([`group_stats`]), so the records, the observers and the release read the
+//!   masked SSE like any other;
+//! - **methods**: the registry entries declared `runs_on_missing_cells`
+//!   ([`crate::method::MethodInfo::supports`]), run by the one executor with its time limit,
+//!   step budget and observers: the MDAV-lineage initializers mdav, mdav-generic, mdav1,
+//!   mdav-a1, mdav-single, mdav-nc, cbfs and cbfs-nn (the lineage engine with each method's
+//!   rules, the masked distance and centroids: [`engine::masked_groups`],
+//!   [`crate::init::lineage::masked`]; on complete data they give the unmasked groups), and
+//!   the `descent` refiner ([`descent::MaskedDescent`]). Every other method, refiner and
+//!   bound assumes complete data (its incremental SSE, its bound proof) and is refused with
+//!   a message ([`refuse_unsupported`]), never run on the zero-filled z-scores;
 //! - **release** ([`fill_or_keep`]): a missing cell stays missing in the released file (its
 //!   bytes copied), as sdcMicro's `mdav()` does (`dat[TF] <- NA`); `--missing-release fill`
 //!   writes the group's released value (aggregated over its observed values) instead, and a
@@ -47,7 +49,6 @@ pub mod engine;
 use crate::data::instance::Scaled;
 use crate::data::{Instance, RawCopy};
 use crate::error::{Error, Result};
-use crate::partition::Partition;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -85,11 +86,6 @@ impl Instance {
     #[inline]
     pub fn is_missing(&self, i: usize, j: usize) -> bool {
         self.raw[i * self.d + j].is_nan()
-    }
-
-    /// True when any cell is missing.
-    pub fn has_missing(&self) -> bool {
-        self.raw.iter().any(|v| v.is_nan())
     }
 
     /// The record of missing cells, None for complete data.
@@ -227,12 +223,14 @@ impl Instance {
     }
 }
 
-/// Masked SSE of one group: per column, the squared deviations of the observed members
-/// from their mean.
-pub fn group_sse(inst: &Instance, members: &[usize]) -> f64 {
+/// Masked centroid and SSE of one group: per column, the mean of the observed members
+/// (0 when the group observes none) and their squared deviations from it. The statistics
+/// [`crate::partition::Partition`] keeps for an instance with missing cells.
+pub fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
     let d = inst.d;
+    let mut centroid = vec![0.0; d];
     let mut total = 0.0;
-    for j in 0..d {
+    for (j, c) in centroid.iter_mut().enumerate() {
         let obs = members.iter().filter(|&&i| !inst.is_missing(i, j));
         let (mut sum, mut count) = (0.0, 0usize);
         for &i in obs.clone() {
@@ -242,10 +240,15 @@ pub fn group_sse(inst: &Instance, members: &[usize]) -> f64 {
         if count == 0 {
             continue;
         }
-        let c = sum / count as f64;
-        total += obs.map(|&i| (inst.z[i * d + j] - c).powi(2)).sum::<f64>();
+        *c = sum / count as f64;
+        total += obs.map(|&i| (inst.z[i * d + j] - *c).powi(2)).sum::<f64>();
     }
-    total
+    (centroid, total)
+}
+
+/// Masked SSE of one group ([`group_stats`]).
+pub fn group_sse(inst: &Instance, members: &[usize]) -> f64 {
+    group_stats(inst, members).1
 }
 
 /// Masked SSE of a labelling (labels 0..g).
@@ -263,53 +266,27 @@ pub fn groups_of(labels: &[usize]) -> Vec<Vec<usize>> {
     members
 }
 
-/// The instance with every missing z-score replaced by its group's observed mean (0 for a
-/// group with none), and the partition of `labels` over it: its SSE is the masked SSE of
-/// `labels` (the imputed cells lie on their centroids).
-pub fn imputed_partition(inst: &Instance, labels: Vec<usize>) -> Result<Partition> {
-    let d = inst.d;
-    let mut filled = inst.clone();
-    for members in groups_of(&labels) {
-        for j in 0..d {
-            let obs: Vec<f64> = members
-                .iter()
-                .filter(|&&i| !inst.is_missing(i, j))
-                .map(|&i| inst.z[i * d + j])
-                .collect();
-            let c = if obs.is_empty() {
-                0.0
-            } else {
-                obs.iter().sum::<f64>() / obs.len() as f64
-            };
-            for &i in &members {
-                if inst.is_missing(i, j) {
-                    filled.z[i * d + j] = c;
-                }
-            }
+/// The refusal of a pipeline `spec` whose stage `stage` assumes complete data, naming the
+/// registered methods that run on missing cells.
+pub(crate) fn refuse_unsupported(spec: &str, stage: &str) -> Error {
+    let (mut inits, mut refiners) = (Vec::new(), Vec::new());
+    for m in crate::registry::registry()
+        .iter()
+        .filter(|m| m.missing_cells)
+    {
+        match m.kind() {
+            crate::method::MethodKind::Initializer => inits.push(m.name),
+            crate::method::MethodKind::Refiner => refiners.push(format!("+{}", m.name)),
         }
     }
-    Partition::from_labels(&filled, labels)
-}
-
-/// Refuse a pipeline that cannot handle missing values, naming it and what can: an
-/// initializer of [`engine::ENGINE_METHODS`], optionally followed by `descent`.
-pub fn check_pipeline(spec: &str, stages: &[&str]) -> Result<()> {
-    let supported = match stages {
-        [init] => engine::rules_of(init).is_some(),
-        [init, "descent"] => engine::rules_of(init).is_some(),
-        _ => false,
-    };
-    if supported {
-        return Ok(());
-    }
-    let names: Vec<&str> = engine::ENGINE_METHODS.iter().map(|m| m.0).collect();
-    Err(Error::usage(format!(
+    Error::usage(format!(
         "--missing ignore: the data have missing cells and '{spec}' assumes complete data \
-         (its SSE bookkeeping, distances or bound); with missing values use --method {} \
-         (each optionally followed by +descent; docs/missing-values.md), or leave the \
+         ('{stage}': its SSE bookkeeping, distances or bound); with missing values use \
+         --method {} (each optionally followed by {}; docs/missing-values.md), or leave the \
          columns with holes out with --columns",
-        names.join(", ")
-    )))
+        inits.join(", "),
+        refiners.join(" or ")
+    ))
 }
 
 /// The released values with the missing-cell policy applied: a missing input cell gets NaN
@@ -353,56 +330,6 @@ pub(crate) fn complete_rows(inst: &Instance) -> Vec<usize> {
     (0..inst.n)
         .filter(|&i| (0..inst.d).all(|j| !inst.is_missing(i, j)))
         .collect()
-}
-
-/// One stage of a masked pipeline: its partition (of the group-imputed z-scores, so its
-/// SSE is the masked SSE: [`imputed_partition`]) and its time.
-pub struct MaskedStage {
-    pub partition: Partition,
-    pub seconds: f64,
-}
-
-/// The stages a pipeline runs on data with missing cells: only a supported pipeline
-/// ([`check_pipeline`]; `stages` are its stage names with their effective parameters), with
-/// the masked engine ([`engine::masked_groups`]) and the masked descent
-/// ([`descent::descend`]). [`crate::pipeline::Pipeline::run_observed`] wraps them into the
-/// outcome.
-pub fn masked_stages(
-    spec: &str,
-    stages: &[(&str, &serde_json::Value)],
-    inst: &Instance,
-    k: usize,
-    interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<Vec<MaskedStage>> {
-    let names: Vec<&str> = stages.iter().map(|s| s.0).collect();
-    check_pipeline(spec, &names)?;
-    let t = std::time::Instant::now();
-    let groups = engine::masked_groups(names[0], inst, k, interrupt)?;
-    let labels: Vec<usize> = crate::labels::first_appearance_labels(inst.n, &groups)
-        .into_iter()
-        .map(|l| l.expect("the engine places every record"))
-        .collect();
-    let mut out = vec![MaskedStage {
-        partition: imputed_partition(inst, labels.clone())?,
-        seconds: t.elapsed().as_secs_f64(),
-    }];
-    if let Some((_, params)) = stages.get(1) {
-        let t = std::time::Instant::now();
-        let params: crate::search::descent::DescentParams =
-            serde_json::from_value((*params).clone())
-                .map_err(|e| Error::usage(format!("parameters of 'descent': {e}")))?;
-        let (labels, _) = descent::descend(inst, k, labels, &params, interrupt)?;
-        // Numbered by first appearance, as every run's labels.
-        let labels = crate::labels::first_appearance_labels(inst.n, &groups_of(&labels))
-            .into_iter()
-            .map(|l| l.expect("every record has a group"))
-            .collect();
-        out.push(MaskedStage {
-            partition: imputed_partition(inst, labels)?,
-            seconds: t.elapsed().as_secs_f64(),
-        });
-    }
-    Ok(out)
 }
 
 /// The measures of a released file whose input had missing cells: taken over the records

@@ -57,6 +57,7 @@ pub fn method() -> MethodInfo {
         |_: NoParams| METHOD,
     )
     .deterministic()
+    .runs_on_missing_cells()
 }
 
 /// The readings of the CBFS description that were compared with the published tables.

@@ -50,4 +50,5 @@ pub fn method() -> MethodInfo {
         |_: NoParams| METHOD,
     )
     .deterministic()
+    .runs_on_missing_cells()
 }

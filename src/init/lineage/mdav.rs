@@ -43,6 +43,7 @@ pub fn method() -> MethodInfo {
         |_: NoParams| METHOD,
     )
     .deterministic()
+    .runs_on_missing_cells()
 }
 
 /// One group: the record farthest from the pool's centroid with its k - 1 nearest.

@@ -41,4 +41,5 @@ pub fn method() -> MethodInfo {
         |_: NoParams| METHOD,
     )
     .deterministic()
+    .runs_on_missing_cells()
 }

@@ -58,6 +58,7 @@ pub fn method() -> MethodInfo {
         |_: NoParams| METHOD,
     )
     .deterministic()
+    .runs_on_missing_cells()
 }
 
 /// The frame around MDAV's two-groups-per-round loop.

@@ -4,6 +4,8 @@
 //! CBFS-NN differ only in their [`Rules`]: each module keeps its rules, its description and
 //! its registry entry, and registers a [`RuleMethod`], the one initializer that runs the
 //! engine ([`engine::groups`]) with them and checks the partition ([`crate::init::finish`]).
+//! On data with missing cells it runs the masked engine
+//! ([`crate::missing::engine::masked_groups`]) with the same rules.
 //!
 //! ## Complexity
 //! The engine's with the method's rules (see [`crate::init::lineage::engine`]).
@@ -31,7 +33,11 @@ impl Initializer for RuleMethod {
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
         let (inst, k) = (problem.inst(), problem.k());
-        let groups = engine::groups(self.name, inst, k, self.rules, ctx.stop())?;
+        let groups = if inst.has_missing() {
+            crate::missing::engine::masked_groups(self.name, self.rules, inst, k, ctx.stop())?
+        } else {
+            engine::groups(self.name, inst, k, self.rules, ctx.stop())?
+        };
         crate::init::finish(self.name, inst, k, &groups)
     }
 }

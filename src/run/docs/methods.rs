@@ -48,6 +48,9 @@ fn entry(text: &mut String, m: &Value, reference: &str) {
     if let Some(randomness) = m.get("randomness").and_then(Value::as_str) {
         let _ = writeln!(text, "\nRandomness: {randomness}");
     }
+    if m.get("missing_cells").and_then(Value::as_bool) == Some(true) {
+        let _ = writeln!(text, "\nMissing cells: runs on them with `--missing ignore` (masked SSE; docs/missing-values.md)");
+    }
     if let Some(proof) = m.get("weighted") {
         let weighted = proof
             .as_str()

@@ -28,7 +28,8 @@ fn kind_name(kind: MethodKind) -> &'static str {
 
 /// One JSON object per registered method: name, kind, summary, reference, whether it is
 /// deterministic (draws no random number) with its default parameters and in words when it
-/// is ([`randomness_text`]), parameter defaults and parameter docs.
+/// is ([`randomness_text`]), whether it runs on data with missing cells, parameter defaults
+/// and parameter docs.
 pub fn methods_json() -> Vec<Value> {
     registry::registry()
         .iter()
@@ -40,6 +41,7 @@ pub fn methods_json() -> Vec<Value> {
                 "reference": m.reference,
                 "deterministic": m.is_deterministic(&m.defaults),
                 "randomness": randomness_text(m),
+                "missing_cells": m.missing_cells,
                 "params": m.defaults,
                 "params_doc": m.params_doc.iter().map(|(k, d)| (k.to_string(), d.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
             })
@@ -168,6 +170,9 @@ fn method_text(m: &MethodInfo) -> String {
     let mut text = format!("  {:<16} {}\n", m.name, m.summary);
     text += &format!("  {:<16} reference: {}\n", "", m.reference);
     text += &format!("  {:<16} randomness: {}\n", "", randomness_text(m));
+    if m.missing_cells {
+        text += &format!("  {:<16} {MISSING_CELLS}\n", "");
+    }
     let defaults = m.defaults.as_object().cloned().unwrap_or_default();
     if defaults.is_empty() {
         text += &format!("  {:<16} parameters: none\n", "");
@@ -189,6 +194,10 @@ fn method_text(m: &MethodInfo) -> String {
     }
     text
 }
+
+/// How `list` and the docs mark a method that runs on data with missing cells.
+pub(crate) const MISSING_CELLS: &str =
+    "missing cells: runs on them with --missing ignore (masked SSE; docs/missing-values.md)";
 
 /// Whether a method's result depends on the seed, in the words of `list` and the docs.
 pub fn randomness_text(m: &MethodInfo) -> String {
