@@ -20,6 +20,9 @@
 //! without a seed); when it is empty every record is queued again until a sweep applies no
 //! move, so the result is a local optimum of the granular neighbourhood (the unmasked
 //! descent sweeps only with cycles). `cycles = true` is refused (no masked 3-cycle delta).
+//! The `descent` refiner ([`crate::search::descent::Descent`]) runs [`MaskedDescent`] 256
+//! records a step under the executor; chunking does not change the order of the moves, so
+//! a run that is not stopped ends at the same labels whatever the steps.
 //!
 //! ## Complexity
 //! Neighbour lists O(n^2 d) (a scan; no kd-tree, whose bounds need the triangle
