@@ -123,13 +123,12 @@ pub(crate) const PRESETS: &[Preset] = &[
     ),
     library_bnp(
         "eia-k5",
-        "the stored branch-and-price bound of EIA k = 5 (the root only)",
+        "the stored branch-and-price bound of EIA k = 5",
         &[
             ("time_limit", "1200"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
-            ("max_nodes", "1"),
         ],
     ),
     Preset {
