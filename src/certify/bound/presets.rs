@@ -95,12 +95,20 @@ pub(crate) const PRESETS: &[Preset] = &[
     library_bnp(
         "census-k4",
         "the stored branch-and-price bound of Census k = 4",
-        &[("time_limit", "300"), ("max_nodes", "25")],
+        &[
+            ("time_limit", "600"),
+            ("rank1_cuts", "true"),
+            ("big_cuts", "24"),
+        ],
     ),
     library_bnp(
         "census-k5",
         "the stored branch-and-price bound of Census k = 5",
-        &[("time_limit", "600"), ("max_nodes", "3")],
+        &[
+            ("time_limit", "600"),
+            ("rank1_cuts", "true"),
+            ("big_cuts", "24"),
+        ],
     ),
     library_bnp(
         "eia-k3",
