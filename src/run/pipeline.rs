@@ -67,6 +67,10 @@ pub struct StageSpec {
     /// ([`MethodInfo::is_deterministic`](crate::method::MethodInfo::is_deterministic)).
     #[serde(skip)]
     pub deterministic: bool,
+    /// The stage runs on data with missing cells
+    /// ([`MethodInfo::supports`](crate::method::MethodInfo::supports)).
+    #[serde(skip)]
+    pub missing_cells: bool,
 }
 
 impl StageSpec {
@@ -81,6 +85,7 @@ impl StageSpec {
         Ok(StageSpec {
             name: name.to_string(),
             deterministic: info.is_deterministic(&prepared.params),
+            missing_cells: info.missing_cells,
             params: prepared.params,
             maker: prepared.maker,
         })
@@ -254,8 +259,8 @@ impl Pipeline {
     /// on data with missing cells only the methods declared to run there, and no descent
     /// under unequal weights ([`check_weighted_masked`](Self::check_weighted_masked)).
     pub(crate) fn check_supported(&self, inst: &Instance) -> Result<()> {
-        for stage in &self.stages {
-            if !registry::find(&stage.name)?.supports(inst) {
+        if let Some(stage) = self.stages.iter().find(|s| !s.missing_cells) {
+            if inst.has_missing() {
                 return Err(crate::missing::refuse_unsupported(&self.spec, &stage.name));
             }
         }

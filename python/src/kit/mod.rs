@@ -295,6 +295,8 @@ fn stage(
                 maker: Maker::Refine(Arc::new(make)),
                 // Python code may draw from its rng handle: counted as random.
                 deterministic: false,
+                // Its moves are priced on the complete-data SSE.
+                missing_cells: false,
             })
         }
         _ => Err(usage(
@@ -358,6 +360,7 @@ fn ils_stage(
         params: json,
         maker: Maker::Refine(Arc::new(make)),
         deterministic: false,
+        missing_cells: false,
     })
 }
 
