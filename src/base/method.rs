@@ -242,12 +242,6 @@ impl MethodInfo {
         self
     }
 
-    /// True when the method runs on `inst`: complete data, or a method declared
-    /// [`runs_on_missing_cells`](Self::runs_on_missing_cells).
-    pub fn supports(&self, inst: &Instance) -> bool {
-        !inst.has_missing() || self.missing_cells
-    }
-
     /// Declare that the method draws no random number, whatever its parameters
     /// ([`Randomness::Deterministic`]).
     pub fn deterministic(mut self) -> Self {

@@ -68,7 +68,7 @@ pub struct StageSpec {
     #[serde(skip)]
     pub deterministic: bool,
     /// The stage runs on data with missing cells
-    /// ([`MethodInfo::supports`](crate::method::MethodInfo::supports)).
+    /// ([`MethodInfo::runs_on_missing_cells`](crate::method::MethodInfo::runs_on_missing_cells)).
     #[serde(skip)]
     pub missing_cells: bool,
 }
@@ -255,7 +255,7 @@ impl Pipeline {
         self.run_observed(inst, k, seed, time_limit, max_steps, interrupt, &mut [])
     }
 
-    /// Every stage runs on `inst` ([`MethodInfo::supports`](crate::method::MethodInfo::supports)):
+    /// Every stage runs on `inst` ([`MethodInfo::runs_on_missing_cells`](crate::method::MethodInfo::runs_on_missing_cells)):
     /// on data with missing cells only the methods declared to run there, and no descent
     /// under unequal weights ([`check_weighted_masked`](Self::check_weighted_masked)).
     pub(crate) fn check_supported(&self, inst: &Instance) -> Result<()> {

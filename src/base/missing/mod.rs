@@ -21,7 +21,7 @@
 //!   statistics ([`group_stats`]), so the records, the observers and the release read the
 //!   masked SSE like any other;
 //! - **methods**: the registry entries declared `runs_on_missing_cells`
-//!   ([`crate::method::MethodInfo::supports`]), run by the one executor with its time limit,
+//!   ([`crate::method::MethodInfo::runs_on_missing_cells`]), run by the one executor with its time limit,
 //!   step budget and observers: the MDAV-lineage initializers mdav, mdav-generic, mdav1,
 //!   mdav-a1, mdav-single, mdav-nc, cbfs and cbfs-nn (the lineage engine with each method's
 //!   rules, the masked distance and centroids: [`engine::masked_groups`],
