@@ -16,8 +16,8 @@
 //! `--details` also prints each case's `details` JSON (the route's figures) to stderr.
 //!
 //! A case is `DATA:k` where DATA is a CASC name, a generator spec of `microagg`
-//! (`gauss:n=...,d=...`, `uniform:n=...,d=...`) or `heavy:n=N,d=D[,seed=S]` (each value
-//! `±(U^(-1/2) - 1)`, Pareto tails of index 2: a few extreme records). Without cases it runs
+//! (`gauss:n=...,d=...`, `uniform:n=...,d=...`, `heavy:n=...,d=...`: Pareto tails of index 2,
+//! a few extreme records). Without cases it runs
 //! [`DEFAULT_CASES`].
 //!
 //! ## Complexity
@@ -28,8 +28,6 @@
 
 use microagg::bound::{compute_prepared, gap_percent, prepare};
 use microagg::data::{self, ColumnSelection, Instance};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
 
 /// The generated families and CASC cases, smallest first.
@@ -126,42 +124,7 @@ fn run(case: &str, seconds: f64, details: bool) -> Result<String, String> {
     ))
 }
 
-/// A CASC file, a generator spec, or the heavy-tailed family (module doc).
+/// A CASC file or a generator spec.
 fn load(spec: &str) -> Result<Instance, String> {
-    if let Some(rest) = spec.strip_prefix("heavy:") {
-        return heavy(spec, rest);
-    }
     data::load(spec, &ColumnSelection::All).map_err(|e| e.to_string())
-}
-
-/// `heavy:n=N,d=D[,seed=S]`: each value `±(U^(-1/2) - 1)`, `U` uniform on (0, 1].
-fn heavy(spec: &str, rest: &str) -> Result<Instance, String> {
-    let mut n = 0;
-    let mut d = 0;
-    let mut seed = 0;
-    for kv in rest.split(',') {
-        let (key, v) = kv
-            .split_once('=')
-            .ok_or(format!("{spec}: expected key=value"))?;
-        let v: u64 = v
-            .parse()
-            .map_err(|_| format!("{spec}: {key} must be a count"))?;
-        match key {
-            "n" => n = v as usize,
-            "d" => d = v as usize,
-            "seed" => seed = v,
-            _ => return Err(format!("{spec}: unknown key {key}")),
-        }
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let raw: Vec<f64> = (0..n * d)
-        .map(|_| {
-            let u: f64 = 1.0 - rng.random_range(0.0..1.0);
-            let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
-            sign * (u.powf(-0.5) - 1.0)
-        })
-        .collect();
-    let cols = (1..=d).map(|j| format!("x{j}")).collect();
-    Instance::from_raw(spec, spec, cols, raw, format!("heavy-seed-{seed}"))
-        .map_err(|e| e.to_string())
 }

@@ -116,6 +116,31 @@ fn generators_are_seeded_and_match_their_specs() {
 }
 
 #[test]
+fn the_heavy_tailed_generator_draws_pareto_tails_of_both_signs() {
+    let h = common::synthetic("heavy:n=4000,d=2,seed=5");
+    assert_eq!((h.n, h.d), (4000, 2));
+    assert_eq!(h.raw, common::synthetic("heavy:n=4000,d=2,seed=5").raw);
+    assert_ne!(h.raw, common::synthetic("heavy:n=4000,d=2,seed=6").raw);
+    // P(|X| > t) = (1 + t)^-2: about 1/4 beyond 1, 1/100 beyond 9; both signs about half.
+    let share = |t: f64| h.raw.iter().filter(|v| v.abs() > t).count() as f64 / 8000.0;
+    assert!((share(1.0) - 0.25).abs() < 0.03, "{}", share(1.0));
+    assert!((share(9.0) - 0.01).abs() < 0.006, "{}", share(9.0));
+    let positive = h.raw.iter().filter(|v| **v > 0.0).count() as f64 / 8000.0;
+    assert!((positive - 0.5).abs() < 0.03, "{positive}");
+    for (bad, says) in [
+        ("heavy:n=10", "needs 'd=...'"),
+        (
+            "heavy:n=10,d=2,tail=3",
+            "unknown generator parameter 'tail'",
+        ),
+        ("heavy:n=0,d=2", "need n >= 1"),
+    ] {
+        let e = data::load(bad, &ColumnSelection::All).unwrap_err();
+        assert!(e.to_string().contains(says), "{bad}: {e}");
+    }
+}
+
+#[test]
 fn a_streamed_file_loads_as_its_bytes_parse_with_the_checksum_of_its_bytes() {
     // Larger than the loader's 64 KiB read buffer, with a hint-free header and CRLF ends.
     let mut text = String::from("a,b,c\r\n");

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `uniform:n=N,d=D[,lo=0,hi=1][,seed=0]` | i.i.d. uniform on [lo, hi)^d |
 //! | `gauss:n=N,d=D[,clusters=5][,sigma_lo=0.1][,sigma_hi=0.3][,span=1][,seed=0]` | Gaussian clusters: centres uniform on [0, span]^d, cluster i has covariance sigma_i^2 I with sigma_i uniform on [sigma_lo, sigma_hi]; n split evenly (the first n mod c clusters get one more) |
+//! | `heavy:n=N,d=D[,seed=0]` | heavy tails: each value `±(U^(-1/2) - 1)`, `U` uniform on (0, 1], sign even (Pareto tail of index 2: finite mean, infinite variance) |
 //! | `sim1[:seed=S]` | IMHM paper's Sim-1: uniform, n = 100, d = 10, on [-1000, 1000) |
 //! | `sim2[:seed=S]` | Sim-2: 5 Gaussian clusters of 20 records, d uniform in 4..=8, centres on [0, 1]^d, sigma in [0.1, 0.3] |
 //! | `sim3[:seed=S]` | Sim-3: as Sim-2 with centres on [0, 2]^d |
@@ -24,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 use std::collections::BTreeMap;
 
-const KINDS: [&str; 5] = ["uniform", "gauss", "sim1", "sim2", "sim3"];
+const KINDS: [&str; 6] = ["uniform", "gauss", "heavy", "sim1", "sim2", "sim3"];
 
 /// Most values (n d) a generator makes: 10^8 doubles are 800 MB, beyond which a spec is
 /// far more likely a typo than a plan (and would otherwise abort on allocation).
@@ -100,6 +101,13 @@ pub fn generate(spec: &str, copy: RawCopy) -> Result<Option<Instance>> {
             check_size(spec, n, d, c)?;
             (d, gaussian_clusters(n, d, c, s_lo, s_hi, span, seed))
         }
+        "heavy" => {
+            let n = args.take_usize_required("n")?;
+            let d = args.take_usize_required("d")?;
+            args.finish(spec)?;
+            check_size(spec, n, d, 1)?;
+            (d, heavy_tailed(n, d, seed))
+        }
         "sim1" => (10, uniform(100, 10, -1000.0, 1000.0, seed)),
         "sim2" | "sim3" => {
             let span = if kind == "sim2" { 1.0 } else { 2.0 };
@@ -122,6 +130,19 @@ pub fn generate(spec: &str, copy: RawCopy) -> Result<Option<Instance>> {
 fn uniform(n: usize, d: usize, lo: f64, hi: f64, seed: u64) -> Vec<f64> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..n * d).map(|_| rng.random_range(lo..hi)).collect()
+}
+
+/// Values `±(U^(-1/2) - 1)`: `P(|X| > t) = (1 + t)^-2`, so a few records lie far out and
+/// the nn bound is weak against the optimum (the hard family of the bounds' table).
+fn heavy_tailed(n: usize, d: usize, seed: u64) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n * d)
+        .map(|_| {
+            let u: f64 = 1.0 - rng.random_range(0.0..1.0);
+            let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+            sign * (u.powf(-0.5) - 1.0)
+        })
+        .collect()
 }
 
 fn gaussian_clusters(

@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 #[command(next_help_heading = "Data")]
 pub struct DataArgs {
     /// Data: a CSV file path, an instance id (tarragona, census, eia), or a generator spec
-    /// (uniform:n=1000,d=5,seed=1; gauss:n=..,d=..,clusters=5; sim1; sim2:seed=3; sim3).
+    /// (uniform:n=1000,d=5,seed=1; gauss:n=..,d=..,clusters=5; heavy:n=..,d=..; sim1; sim2:seed=3;
+    /// sim3).
     #[arg(long)]
     pub data: String,
     /// Columns to use, by name or 1-based position, comma-separated (default: all).
