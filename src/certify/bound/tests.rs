@@ -255,10 +255,10 @@ fn recipe_options(
 /// The recipes that made the stored library bounds, as `microagg bound` took them when they
 /// ran (the `[case.bound] command` of instances/library/library.toml before the flags became
 /// bound parameters; the library now records `--preset CASE`). A bound stored since (EIA k = 4
-/// and 5, Census k = 4 and 5) ran its preset; its line here is the preset written in the old
+/// and 5, Census k = 3, 4 and 5) ran its preset; its line here is the preset written in the old
 /// flags.
 const RECIPES: [(&str, &str); 10] = [
-    ("census-k3", "microagg bound --data census --k 3 --method bnp --time-limit 300 --max-nodes 50 --rank1-cuts --start instances/library/census-k3.labels --certificate FILE"),
+    ("census-k3", "microagg bound --data census --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 7200 --start instances/library/census-k3.labels --certificate FILE"),
     ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/census-k4.labels --certificate FILE"),
     ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/census-k5.labels --certificate FILE"),
     ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
