@@ -311,8 +311,8 @@ fn the_bnp_route_runs_bnp_with_its_documented_cut_settings() {
 }
 
 /// The bnp route's guard does what the route table says: with its checkpoint at the start
-/// (bnp has certified nothing yet) it stops bnp and runs colgen's nn line search, whose
-/// bound is kept when larger (`produced_by` names it); with the checkpoint past the limit
+/// (bnp has certified nothing yet) it stops bnp and runs colgen (the nn line search, then
+/// column generation), whose bound is kept when larger (`produced_by` names it); with the checkpoint past the limit
 /// it never fires, and bnp runs as without it. Either way the value is between nn and the
 /// optimum.
 #[test]
@@ -330,20 +330,16 @@ fn the_bnp_guard_fires_only_when_bnp_has_nothing_above_nn_at_its_checkpoint() {
         assert_eq!(a.route, Route::Bnp);
         let guard = &a.details["guard"];
         assert_eq!(guard["fired"], fires, "checkpoint {checkpoint}: {guard}");
-        assert_eq!(guard["line_search"].is_object(), fires, "{guard}");
+        assert_eq!(guard["colgen"].is_object(), fires, "{guard}");
         let bnp = guard["bnp_bound"].as_f64().unwrap();
         if fires {
             // The larger bound is kept, and named.
-            let ls = guard["line_search_bound"].as_f64().unwrap();
-            assert_eq!(a.lower_bound, bnp.max(ls).max(nn), "{guard}");
-            assert_eq!(
-                a.produced_by == "nn-line-search",
-                ls > bnp.max(nn),
-                "{guard}"
-            );
+            let cg = guard["colgen_bound"].as_f64().unwrap();
+            assert_eq!(a.lower_bound, bnp.max(cg).max(nn), "{guard}");
+            assert_eq!(a.produced_by == "colgen", cg > bnp.max(nn), "{guard}");
         } else {
             assert_eq!(a.lower_bound, bnp.max(nn), "{guard}");
-            assert_ne!(a.produced_by, "nn-line-search");
+            assert_ne!(a.produced_by, "colgen");
         }
         assert!(a.lower_bound >= nn && a.lower_bound <= opt + 1e-12 * opt.abs());
     }

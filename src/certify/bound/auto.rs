@@ -7,15 +7,15 @@
 //! |---|---|---|
 //! | `T <` [`NN_ONLY_SECONDS`] | `nn` (the raised nn bound) | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
-//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`GUARD_CHECKPOINT`] of its time, it stops and `colgen`'s line search from the nn duals gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where the root's master LP does not move (2000 uniform records, d = 10, k = 5), the line search needs no LP |
+//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`GUARD_CHECKPOINT`] of its time, it stops and `colgen` ([`super::presets::AUTO_COLGEN`]: the line search from the nn duals, then column generation) gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where bnp's root master hardly moves (2000 uniform or heavy-tailed records, d = 10, k = 5), the line search needs no LP and colgen's master converges |
 //! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings ([`SHORT_SHARES`] of the time below [`SHORT_LIMIT_SECONDS`]) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
 //! ([`INCUMBENT_PIPELINE`] for [`INCUMBENT_SHARE`] of T) and seeds the master. Every
 //! route starts from the raised nn bound (`nn-raised`, proofs/P25, seconds at any size),
 //! and the value is never below it; the outcome names the route and the method that
-//! produced the value (`produced_by`: `nn-raised` when no route beat it, `nn-line-search`
-//! when the guard's line search gave it), and at k = 10 the colgen details carry the master value beside the
+//! produced the value (`produced_by`: `nn-raised` when no route beat it, `colgen` when
+//! the guard's fallback gave it), and at k = 10 the colgen details carry the master value beside the
 //! certified bound (`lp_value`, `converged`) for the split of the gap.
 //!
 //! ## Complexity
@@ -99,8 +99,8 @@ pub struct Auto;
 
 pub(crate) const ENTRY: BoundInfo = entry::<Auto>(About {
     name: "auto",
-    summary: "the best certified bound in the time limit, never below nn-raised, route chosen from n, k and T: nn-raised alone (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5; the nn line search instead when bnp certifies nothing above nn in 2/3 of its time), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
-    certified: "always, by the route taken (proofs/P06, P25, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes (and the nn line search) write their certificates",
+    summary: "the best certified bound in the time limit, never below nn-raised, route chosen from n, k and T: nn-raised alone (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5; the nn line search then column generation instead when bnp certifies nothing above nn in 2/3 of its time), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
+    certified: "always, by the route taken (proofs/P06, P25, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes (and the guard's colgen) write their certificates",
     certificate: true,
     incumbent: true,
     weighted: None,
@@ -310,15 +310,15 @@ pub fn auto_bound_with(
             if fired && !run.interrupt.load(Ordering::SeqCst) {
                 let left = (seconds - started.elapsed().as_secs_f64()).max(1e-3);
                 let best = out.incumbent.as_ref().unwrap_or(&incumbent);
-                let given = bnp_guard::line_search_params(left)?;
-                let ls = inner("colgen", given, Some(&best.labels), run)?;
-                out.details["guard"]["line_search_bound"] = json!(ls.lower_bound);
-                out.details["guard"]["line_search"] = ls.details;
-                if ls.lower_bound > out.lower_bound {
-                    out.lower_bound = ls.lower_bound;
-                    out.produced_by = "nn-line-search".into();
-                    out.certificate = ls.certificate;
+                let given = bnp_guard::fallback_params(left)?;
+                let cg = inner("colgen", given, Some(&best.labels), run)?;
+                out.details["guard"]["colgen_bound"] = json!(cg.lower_bound);
+                if cg.lower_bound > out.lower_bound {
+                    out.lower_bound = cg.lower_bound;
+                    out.produced_by = super::producer("colgen", cg.lower_bound, &cg.details).into();
+                    out.certificate = cg.certificate;
                 }
+                out.details["guard"]["colgen"] = cg.details;
             }
         }
         Route::Nn => unreachable!("returned above"),

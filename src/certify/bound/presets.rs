@@ -4,7 +4,8 @@
 //! registry parameters, selected by `bound --preset NAME` and overridden by `--param
 //! KEY=VALUE` or `--time-limit`. Most are the recipes that produced the certified bounds of
 //! the benchmark library (`instances/library/library.toml`, each case's `[case.bound]
-//! command`); [`AUTO_BNP`] holds the cut settings of the `auto` bound's bnp route. A preset
+//! command`); [`AUTO_BNP`] holds the cut settings of the `auto` bound's bnp route, [`AUTO_COLGEN`] its
+//! fallback. A preset
 //! holds no data-specific file: each library recipe also started from the case's best-known
 //! partition, `--start instances/library/<case>.labels`. The values are checked like any
 //! `--param` when the preset is used (tests check every library preset against the
@@ -60,7 +61,7 @@ pub const AUTO_BNP: &str = "auto-bnp";
 
 /// The name of the preset of the colgen run that the guard of `auto`'s bnp route starts
 /// when bnp certified nothing above nn ([`super::bnp_guard`]), its time limit aside.
-pub const AUTO_LINE_SEARCH: &str = "auto-line-search";
+pub const AUTO_COLGEN: &str = "auto-colgen";
 
 /// Every preset, in the order `microagg list` prints them.
 pub(crate) const PRESETS: &[Preset] = &[
@@ -171,10 +172,10 @@ pub(crate) const PRESETS: &[Preset] = &[
         ],
     },
     Preset {
-        name: AUTO_LINE_SEARCH,
+        name: AUTO_COLGEN,
         bound: "colgen",
-        about: "the line search from the nn duals that the auto bound runs when its bnp route certified nothing above nn by 2/3 of its time: 90 % of the time for the line search (it ends by itself after at most 40 points), then one master solve",
-        params: &[("nn_ascent", "0.9"), ("max_iterations", "1")],
+        about: "the column generation run that the auto bound gives the rest of its time when its bnp route certified nothing above nn by 2/3 of its time: the line search from the nn duals first (it ends by itself after at most 40 points, within 90 % of the time), then column generation from the incumbent's groups",
+        params: &[("nn_ascent", "0.9")],
     },
 ];
 

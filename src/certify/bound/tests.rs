@@ -273,7 +273,7 @@ const RECIPES: [(&str, &str); 10] = [
 /// Every stored bound the library made with `microagg bound` records the preset named after
 /// its case, whose parameters give the recipe's engine options ([`RECIPES`]), field by field,
 /// and its time limit; every preset but `auto`'s ([`presets::AUTO_BNP`],
-/// [`presets::AUTO_LINE_SEARCH`]) is such a recipe, and every one of them passes the
+/// [`presets::AUTO_COLGEN`]) is such a recipe, and every one of them passes the
 /// registry's checks.
 #[test]
 fn each_preset_equals_the_recipe_of_its_stored_bound() {
@@ -328,7 +328,7 @@ fn each_preset_equals_the_recipe_of_its_stored_bound() {
     }
     let mut all: Vec<String> = presets::PRESETS
         .iter()
-        .filter(|p| ![presets::AUTO_BNP, presets::AUTO_LINE_SEARCH].contains(&p.name))
+        .filter(|p| ![presets::AUTO_BNP, presets::AUTO_COLGEN].contains(&p.name))
         .map(|p| p.name.to_string())
         .collect();
     matched.sort();
@@ -356,18 +356,23 @@ fn the_auto_bnp_preset_sets_only_its_cut_settings() {
     assert_eq!(params.options(), expected);
 }
 
-/// The guard's line-search preset passes the registry's checks, is what the guard runs (its
-/// time limit aside) and gives the line search 90 % of the run and one master solve.
+/// The guard's fallback preset passes the registry's checks, is what the guard runs (its
+/// time limit aside) and gives the line search from the nn duals at most 90 % of the run,
+/// column generation the rest (colgen's default iteration budget).
 #[test]
-fn the_auto_line_search_preset_is_the_guards_checked_colgen_run() {
-    let preset = presets::find(presets::AUTO_LINE_SEARCH).unwrap();
+fn the_auto_colgen_preset_is_the_guards_checked_colgen_run() {
+    let preset = presets::find(presets::AUTO_COLGEN).unwrap();
     assert_eq!(preset.bound, "colgen");
-    let given = super::bnp_guard::line_search_params(30.0).unwrap();
+    let given = super::bnp_guard::fallback_params(30.0).unwrap();
     let mut without_limit = given.clone();
     without_limit.remove("time_limit");
     assert_eq!(without_limit, preset.given());
     let p = prepare(preset.bound, &given, None).unwrap();
     assert_eq!(p.param("time_limit"), 30.0);
     assert_eq!(p.effective["nn_ascent"], json!(0.9));
-    assert_eq!(p.effective["max_iterations"], json!(1));
+    let defaults = prepare("colgen", &Map::new(), None).unwrap();
+    assert_eq!(
+        p.effective["max_iterations"],
+        defaults.effective["max_iterations"]
+    );
 }
