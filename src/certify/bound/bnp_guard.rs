@@ -4,9 +4,10 @@
 //! generation hardly moves: on 2000 uniform records in 10 dimensions with k = 5 a master
 //! solve takes 20-50 s, its value stays at the start partition's SSE, and no exact pricing
 //! runs, so bnp ends at the nn bound; on 2000 heavy-tailed records (`heavy:n=2000,d=10`) it
-//! certifies nothing above nn in 400 s. There the line search from the nn duals (proofs/P20)
-//! certifies above nn in seconds with no LP, and `colgen`'s master (no artificial box,
-//! smoothed pricing duals) converges in about 150 s of one core.
+//! certified nothing above nn in 400 s on a loaded core (on a core to itself, after 75 s).
+//! There the line search from the nn duals (proofs/P20) certifies above nn in seconds with
+//! no LP, and `colgen`'s master, which has no artificial box and smooths its pricing duals,
+//! converges in about 150 s of one core.
 //!
 //! The guard runs bnp as before and watches the bound bnp reports (the root reports every
 //! rise of its Lagrangian bound as it is found). If by [`GUARD_CHECKPOINT`] of bnp's time
