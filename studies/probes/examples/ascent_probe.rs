@@ -21,7 +21,6 @@ mod common;
 
 use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::verify_lagrangian_anchored;
 use microagg_solvers::sse::group_sse;
@@ -30,11 +29,9 @@ use std::path::PathBuf;
 /// Line search from the nn duals along a partition's slacks.
 #[derive(Parser)]
 struct Args {
+    /// The case and its best known partition.
     #[command(flatten)]
-    case: common::Case,
-    /// The best known partition of the case (one group label per record).
-    #[arg(long)]
-    labels: PathBuf,
+    case: common::Partitioned,
     /// Steps t along the direction, comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [0.1])]
     t: Vec<f64>,
@@ -53,19 +50,12 @@ struct Args {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Args {
-        case,
-        labels,
-        t: ts,
-        pricing_limit: limit,
-        certificate: cert,
-        tau,
-        share,
-    } = Args::parse();
-    let inst = case.load()?;
-    let (data, k) = (&case.data, case.k);
+    let args = Args::parse();
+    let (ts, limit, cert) = (args.t, args.pricing_limit, args.certificate);
+    let (tau, share) = (args.tau, args.share);
+    let (inst, lab) = args.case.load()?;
+    let (data, k) = (&args.case.case.data, args.case.case.k);
     let (n, d) = (inst.n, inst.d);
-    let lab = read_labels(&labels)?;
     let geo = Geometry::new(&inst.z, n, d, k, 1);
     let y0: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
     let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();

@@ -19,14 +19,13 @@ mod common;
 use clap::Parser;
 use microagg::bench::{process_cpu_seconds, thread_cpu_seconds};
 use microagg::geometry::neighbours::Neighbours;
-use microagg::labels::{check_labels, read_labels};
+use microagg::labels::check_labels;
 use microagg::partition::Partition;
 use microagg::rng::Rng;
 use microagg::search::local_search::LocalSearch;
 use microagg::search::moves::MoveLog;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Wall, process CPU and calling-thread CPU at one instant.
@@ -47,11 +46,9 @@ impl Clocks {
 /// The descent's phases timed from a stored partition.
 #[derive(Parser)]
 struct Args {
+    /// The case and the start partition.
     #[command(flatten)]
-    case: common::Case,
-    /// The start partition (one group label per record).
-    #[arg(long)]
-    labels: PathBuf,
+    case: common::Partitioned,
     /// Neighbour list lengths, comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [10])]
     neighbours: Vec<usize>,
@@ -67,25 +64,18 @@ struct Args {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Args {
-        case,
-        labels,
-        neighbours: lengths,
-        approx,
-        seed,
-        threads,
-    } = Args::parse();
-    let (data, k) = (&case.data, case.k);
+    let args = Args::parse();
+    let (case, lengths, approx, seed) = (args.case, args.neighbours, args.approx, args.seed);
+    let (data, k) = (&case.case.data, case.case.k);
     // The library's parallel steps run on its own pool (parallel::install), not rayon's
     // global one.
-    microagg::parallel::set_threads(threads);
+    microagg::parallel::set_threads(args.threads);
     let c = Clocks::now();
-    let inst = case.load()?;
-    let start_labels = read_labels(&labels)?;
+    let (inst, start_labels) = case.load()?;
     let start = check_labels(&inst, k, &start_labels)?;
     println!(
         "load {data} and {}: {}; start IL {:.6} %",
-        labels.display(),
+        case.labels.display(),
         c.since(),
         inst.il(start.sse)
     );

@@ -16,7 +16,6 @@ mod common;
 
 use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::anchors::anchored_best;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
@@ -24,17 +23,13 @@ use microagg_solvers::bounds::colgen::pricing::{
 };
 use microagg_solvers::bounds::colgen::record_share::{record_share_bounds, ShareForm};
 use microagg_solvers::bounds::colgen::signed_anchors::signed_sizes_lagrangian;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Record-share bounds and anchored checks at a stored certificate's duals.
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    certified: common::Certified,
-    /// A labels file of the case (one group label per record).
-    #[arg(long)]
-    labels: PathBuf,
+    run: common::CertifiedPartition,
     /// Candidate pool size of the pricing geometry.
     #[arg(long, default_value_t = 60)]
     pool: usize,
@@ -47,17 +42,11 @@ struct Args {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Args {
-        certified: common::Certified { case, certificate },
-        labels,
-        pool,
-        taus,
-        seconds,
-    } = Args::parse();
-    let inst = case.load()?;
-    let (data, k) = (&case.data, case.k);
-    let cert = BoundCertificate::read(&certificate)?;
-    let labels = read_labels(&labels)?;
+    let args = Args::parse();
+    let (pool, taus, seconds) = (args.pool, args.taus, args.seconds);
+    let (inst, labels) = args.run.partition.load()?;
+    let (data, k) = (&args.run.partition.case.data, args.run.partition.case.k);
+    let cert = BoundCertificate::read(&args.run.certificate)?;
     let (n, d) = (inst.n, inst.d);
     let y = &cert.duals;
     let t0 = Instant::now();

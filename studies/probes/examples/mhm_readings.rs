@@ -36,6 +36,33 @@ fn matches(il: f64, printed: &str) -> bool {
     (il - p).abs() <= 0.5 * 10f64.powi(-decimals) + 1e-12
 }
 
+/// The information loss of MHM's optimal cut of `order` at group size `k`.
+fn mhm_il(inst: &Instance, k: usize, order: &[usize]) -> f64 {
+    let problem = microagg::method::Problem::new(inst, k).unwrap();
+    let p = cut_order("mhm", &problem, order, Cut::Optimal).unwrap();
+    inst.il(p.sse())
+}
+
+/// Whether MHM's optimal cut of `order` reproduces the `printed` IL, and its table cell
+/// ` SET/K: IL (PRINTED)`, starred when it does.
+fn mhm_cell(
+    inst: &Instance,
+    set: &str,
+    k: usize,
+    order: &[usize],
+    printed: &str,
+) -> (bool, String) {
+    let il = mhm_il(inst, k, order);
+    let ok = matches(il, printed);
+    (
+        ok,
+        format!(
+            " {set}/{k}: {il:.4} ({printed}){}",
+            if ok { "*" } else { "" }
+        ),
+    )
+}
+
 fn readings() -> Vec<(String, GroupOrderReading)> {
     let mut out = Vec::new();
     for sequence in [
@@ -149,22 +176,10 @@ fn main() {
                 };
                 for (c, &k) in KS.iter().enumerate() {
                     let order = order_of(inst, k);
-                    let p = cut_order(
-                        "mhm",
-                        &microagg::method::Problem::new(inst, k).unwrap(),
-                        &order,
-                        Cut::Optimal,
-                    )
-                    .unwrap();
-                    let il = inst.il(p.sse());
-                    let ok = matches(il, printed[c]);
+                    let (ok, cell) = mhm_cell(inst, set, k, &order, printed[c]);
                     cells += 1;
                     hits += ok as usize;
-                    line.push_str(&format!(
-                        " {set}/{k}: {il:.4} ({}){}",
-                        printed[c],
-                        if ok { "*" } else { "" }
-                    ));
+                    line.push_str(&cell);
                 }
             }
             println!("{row:18} {name:50} {hits}/{cells}{line}");
@@ -181,14 +196,7 @@ fn npn_starts(set: &str, k: usize, printed: &str) {
     let p: f64 = printed.parse().unwrap();
     for first in 0..inst.n {
         let order = microagg::init::mhm::orders::npn_order_from(&inst, first);
-        let part = cut_order(
-            "mhm",
-            &microagg::method::Problem::new(&inst, k).unwrap(),
-            &order,
-            Cut::Optimal,
-        )
-        .unwrap();
-        let il = inst.il(part.sse());
+        let il = mhm_il(&inst, k, &order);
         if (il - p).abs() < best.0 {
             best = ((il - p).abs(), first);
         }
@@ -251,21 +259,9 @@ fn other_scalings(sets: &[(&str, Instance)]) {
                             ),
                             _ => md_trace(&other, k).order(&other, k, GroupOrderReading::CHOSEN),
                         };
-                        let p = cut_order(
-                            "mhm",
-                            &microagg::method::Problem::new(inst, k).unwrap(),
-                            &order,
-                            Cut::Optimal,
-                        )
-                        .unwrap();
-                        let il = inst.il(p.sse());
-                        let ok = matches(il, printed[c]);
+                        let (ok, cell) = mhm_cell(inst, set, k, &order, printed[c]);
                         hits += ok as usize;
-                        line.push_str(&format!(
-                            " {set}/{k}: {il:.4} ({}){}",
-                            printed[c],
-                            if ok { "*" } else { "" }
-                        ));
+                        line.push_str(&cell);
                     }
                 }
                 println!("{scaling:7} {row:9} {start:?} {hits}{line}");

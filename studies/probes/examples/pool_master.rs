@@ -43,27 +43,20 @@ mod common;
 
 use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::labels::read_labels;
-use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMasterSettings};
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::bounds::colgen::subgrad::GroupPool;
-use microagg_solvers::bounds::colgen::ColgenObserver;
-use microagg_solvers::bounds::verifiable_claim;
 use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The pool master grown from a stored certificate's duals.
+/// The pool master grown from a stored certificate's duals (the labels' groups seed the pool).
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    certified: common::Certified,
-    /// A labels file of the case: its groups seed the pool.
-    #[arg(long)]
-    labels: PathBuf,
+    run: common::CertifiedPartition,
     /// Wall-clock budget of the growth.
     #[arg(long, default_value_t = 900.0)]
     seconds: f64,
@@ -88,33 +81,22 @@ struct Args {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Args {
-        certified: common::Certified {
-            case,
-            certificate: input,
-        },
-        labels,
-        seconds,
-        rounds,
-        out: output,
-        pool_mip,
-        labels_out,
-        moving_centre,
-        ipm,
-    } = Args::parse();
+    let args = Args::parse();
+    let (seconds, rounds, output, pool_mip) = (args.seconds, args.rounds, args.out, args.pool_mip);
+    let (labels_out, moving_centre, ipm) = (args.labels_out, args.moving_centre, args.ipm);
     if seconds.is_nan() || seconds <= 0.0 {
         return Err("--seconds must be positive".into());
     }
     if labels_out.is_some() && pool_mip <= 0.0 {
         return Err("--labels-out needs --pool-mip S".into());
     }
-    let inst = case.load()?;
-    let (data, k) = (&case.data, case.k);
+    let partition = &args.run.partition;
+    let (inst, start_labels) = partition.load()?;
+    let (data, k) = (&partition.case.data, partition.case.k);
     let (n, d, z) = (inst.n, inst.d, &inst.z);
-    let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
-    let start_labels = read_labels(&labels)?;
-    let groups =
-        start_groups(&start_labels, n, k).map_err(|e| format!("{}: {e}", labels.display()))?;
+    let cert = BoundCertificate::read_cut_free(&args.run.certificate, &inst, k)?;
+    let groups = start_groups(&start_labels, n, k)
+        .map_err(|e| format!("{}: {e}", partition.labels.display()))?;
     let cost = |g: &Vec<u32>| {
         let m: Vec<usize> = g.iter().map(|&i| i as usize).collect();
         group_sse(z, d, &m)
@@ -146,7 +128,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             moving_centre,
             ipm,
         },
-        &mut Print,
+        &mut common::Print,
     )?;
     let best = (run.ascent.lower_bound, run.ascent.duals);
     println!(
@@ -190,24 +172,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         best.0, cert.lower_bound
     );
     if let (Some(out), true) = (output, best.0 > cert.lower_bound) {
-        let claim = verifiable_claim(&geo, &best.1, d, &CutDuals::none(), best.0);
-        let mut c =
-            BoundCertificate::lagrangian(&inst, k, claim, best.1).with_anchor_threshold(tau);
-        c.produced_by = format!("{} + pool_master", cert.produced_by);
-        c.write(&out)?;
-        println!("written {} (claim {claim:.6})", out.display());
+        let by = format!("{} + pool_master", cert.produced_by);
+        common::write_lagrangian(&out, &geo, &inst, k, best, tau, by)?;
     }
     Ok(())
-}
-
-/// Prints the kernel's detail lines and warnings on stderr as they come.
-struct Print;
-
-impl ColgenObserver for Print {
-    fn detail(&mut self, line: std::fmt::Arguments<'_>) {
-        eprintln!("{line}");
-    }
-    fn warning(&mut self, line: std::fmt::Arguments<'_>) {
-        eprintln!("{line}");
-    }
 }

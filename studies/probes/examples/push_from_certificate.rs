@@ -39,26 +39,19 @@ mod common;
 
 use clap::Parser;
 use microagg::certificate::BoundCertificate;
-use microagg::labels::read_labels;
-use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pricing::Geometry;
 use microagg_solvers::bounds::colgen::start_groups;
 use microagg_solvers::bounds::colgen::subgrad::{slack_push, GroupPool, Projection};
-use microagg_solvers::bounds::colgen::ColgenObserver;
-use microagg_solvers::bounds::verifiable_claim;
 use microagg_solvers::sse::group_sse;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Push-and-project rounds from a stored certificate's duals.
+/// Push-and-project rounds from a stored certificate's duals (the labels: the slacks' partition).
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    certified: common::Certified,
-    /// A labels file of the case: the slacks' partition.
-    #[arg(long)]
-    labels: PathBuf,
+    run: common::CertifiedPartition,
     /// Where a certificate of a higher bound is written.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -74,31 +67,23 @@ struct Args {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Args {
-        certified: common::Certified {
-            case,
-            certificate: input,
-        },
-        labels,
-        out: output,
-        seconds,
-        master_seconds,
-        lp_projection,
-    } = Args::parse();
+    let args = Args::parse();
+    let (output, seconds, master_seconds) = (args.out, args.seconds, args.master_seconds);
     if !(seconds > 0.0 && master_seconds >= 0.0) {
         return Err("--seconds must be positive, --master-seconds at least 0".into());
     }
-    let projection = if lp_projection {
+    let projection = if args.lp_projection {
         Projection::LeastLowering
     } else {
         Projection::Cyclic
     };
-    let inst = case.load()?;
-    let (data, k) = (&case.data, case.k);
-    let cert = BoundCertificate::read_cut_free(&input, &inst, k)?;
-    let lab = read_labels(&labels)?;
+    let partition = &args.run.partition;
+    let (inst, lab) = partition.load()?;
+    let (data, k) = (&partition.case.data, partition.case.k);
+    let cert = BoundCertificate::read_cut_free(&args.run.certificate, &inst, k)?;
     // Checked (one label per record, groups of at least k) and grouped as colgen's starts.
-    let groups = start_groups(&lab, inst.n, k).map_err(|e| format!("{}: {e}", labels.display()))?;
+    let groups = start_groups(&lab, inst.n, k)
+        .map_err(|e| format!("{}: {e}", partition.labels.display()))?;
     // The colgen's candidate pool size (3k, at least 12), as in every producer.
     let geo = Geometry::new(&inst.z, inst.n, inst.d, k, (3 * k).max(12));
     let tau = cert.anchor_threshold.min(0.0);
@@ -120,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         tau,
         true,
         start + Duration::from_secs_f64(seconds),
-        &mut Print,
+        &mut common::Print,
     );
     let (best, y) = (asc.lower_bound, asc.duals);
     println!(
@@ -144,23 +129,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     if let (Some(out), true) = (output, best > cert.lower_bound) {
-        let claim = verifiable_claim(&geo, &y, inst.d, &CutDuals::none(), best);
-        let mut c = BoundCertificate::lagrangian(&inst, k, claim, y).with_anchor_threshold(tau);
-        c.produced_by = format!("{} + push_from_certificate", cert.produced_by);
-        c.write(&out)?;
-        println!("written {} (claim {claim:.6})", out.display());
+        let by = format!("{} + push_from_certificate", cert.produced_by);
+        common::write_lagrangian(&out, &geo, &inst, k, (best, y), tau, by)?;
     }
     Ok(())
-}
-
-/// Prints the kernel's detail lines and warnings on stderr as they come.
-struct Print;
-
-impl ColgenObserver for Print {
-    fn detail(&mut self, line: std::fmt::Arguments<'_>) {
-        eprintln!("{line}");
-    }
-    fn warning(&mut self, line: std::fmt::Arguments<'_>) {
-        eprintln!("{line}");
-    }
 }

@@ -23,7 +23,6 @@ mod common;
 
 use clap::Parser;
 use microagg::bnp_certificate::BnpCertificate;
-use microagg::labels::read_labels;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry};
 use microagg_solvers::sse::group_sse;
@@ -34,10 +33,7 @@ use std::time::{Duration, Instant};
 #[derive(Parser)]
 struct Args {
     #[command(flatten)]
-    certified: common::Certified,
-    /// A labels file of the case (one group label per record).
-    #[arg(long)]
-    labels: PathBuf,
+    run: common::CertifiedPartition,
     /// The certificate leaf whose duals are read.
     #[arg(long, default_value_t = 0)]
     leaf: usize,
@@ -59,25 +55,17 @@ struct Args {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Args {
-        certified: common::Certified { case, certificate },
-        labels,
-        leaf,
-        thresholds,
-        max_columns,
-        time_limit,
-        pool_mip,
-        labels_out,
-    } = Args::parse();
+    let args = Args::parse();
+    let (leaf, thresholds, max_columns) = (args.leaf, args.thresholds, args.max_columns);
+    let (time_limit, pool_mip, labels_out) = (args.time_limit, args.pool_mip, args.labels_out);
     let mip = match &pool_mip[..] {
         [] => None,
         &[t, s] => Some((t, s)),
         _ => return Err("--pool-mip T,SECONDS".into()),
     };
-    let inst = case.load()?;
-    let (data, k) = (&case.data, case.k);
-    let labels = read_labels(&labels)?;
-    let cert = BnpCertificate::read(&certificate)?;
+    let (inst, labels) = args.run.partition.load()?;
+    let (data, k) = (&args.run.partition.case.data, args.run.partition.case.k);
+    let cert = BnpCertificate::read(&args.run.certificate)?;
     let l = cert
         .leaves
         .get(leaf)
@@ -134,17 +122,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let geo = Geometry::new(&inst.z, n, d, k, (3 * k).max(12));
-    for &t in &thresholds {
-        let t0 = Instant::now();
+    // Every group with reduced cost below `t` (one listing of `time_limit` s from `t0`).
+    let listing = |t: f64, t0: Instant| {
         let budget = ExactBudget {
             nodes: u64::MAX,
             deadline: (t0 + Duration::from_secs_f64(time_limit)).into(),
             max_columns: 1,
             stop_after_columns: max_columns,
         };
-        let found = ExactSearch::new(&cuts)
+        ExactSearch::new(&cuts)
             .anchors(Anchors::Below { threshold: t })
-            .run(&geo, y, budget, &mut Vec::new());
+            .run(&geo, y, budget, &mut Vec::new())
+    };
+    for &t in &thresholds {
+        let t0 = Instant::now();
+        let found = listing(t, t0);
         let mut touched = vec![0u32; n];
         let mut by_size = vec![0usize; k];
         for (_, g) in &found.columns {
@@ -198,15 +190,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // A heuristic, not a proof: the best partition of the groups with rc <= t and the
         // partition's own groups (HiGHS), kept only if its recomputed SSE is lower.
         let t0 = Instant::now();
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: (t0 + Duration::from_secs_f64(time_limit)).into(),
-            max_columns: 1,
-            stop_after_columns: max_columns,
-        };
-        let found = ExactSearch::new(&cuts)
-            .anchors(Anchors::Below { threshold: t })
-            .run(&geo, y, budget, &mut Vec::new());
+        let found = listing(t, t0);
         let pool: Vec<Vec<u32>> = found.columns.into_iter().map(|c| c.1).collect();
         let r =
             microagg_solvers::merge::solve_pool(&inst.z, n, d, k, &pool, &labels, Some(seconds))?;
