@@ -49,7 +49,7 @@
 //! (which charges `max D`) is at least 1e3 times `least_rc_margin`.
 
 use crate::common;
-use common::{coefficient_by_floor, members_of};
+use common::{coefficient_by_floor, distinct_records, members_of};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pairs::PairConstraints;
 use microagg_solvers::bounds::colgen::pricing::{
@@ -551,19 +551,6 @@ fn make_duals(
     }
 }
 
-/// `m` distinct records of `0..n`.
-fn pick(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Vec<u32> {
-    assert!(m <= n, "{m} distinct records of {n}");
-    let mut r: Vec<u32> = Vec::new();
-    while r.len() < m {
-        let v = rng.random_range(0..n as u32);
-        if !r.contains(&v) {
-            r.push(v);
-        }
-    }
-    r
-}
-
 /// A random rank-1 cut on records of `0..n` (`n >= 4`): a subset-row triple (most often), a
 /// 5-set (a 4-record cut when `n = 4`), a 4-record cut (2,1,1,1)/3, a subset-row cut 1/q on
 /// 4..=n records (right side up to floor(n/2)), or random multipliers over a random
@@ -572,27 +559,27 @@ fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
     loop {
         let c = match rng.random_range(0..7) {
             0..=2 => {
-                let r = pick(rng, n, 3);
+                let r = distinct_records(rng, n, 3);
                 Ok(Cut::triple([r[0], r[1], r[2]]))
             }
             3 if n >= 5 => {
-                let r = pick(rng, n, 5);
+                let r = distinct_records(rng, n, 5);
                 Ok(Cut::five([r[0], r[1], r[2], r[3], r[4]]))
             }
             3 | 4 => {
-                let r = pick(rng, n, 4);
+                let r = distinct_records(rng, n, 4);
                 Ok(Cut::four(r[0], [r[1], r[2], r[3]]))
             }
             5 => {
                 let m = rng.random_range(4..=n);
                 let q = rng.random_range(2..=(m as u8 / 2).clamp(2, 9));
-                Cut::subset_row(&pick(rng, n, m), q)
+                Cut::subset_row(&distinct_records(rng, n, m), q)
             }
             _ => {
                 let m = rng.random_range(2..=n.min(8));
                 let q = rng.random_range(2..=9u8);
                 let p: Vec<u8> = (0..m).map(|_| rng.random_range(1..q)).collect();
-                Cut::new(&pick(rng, n, m), &p, q)
+                Cut::new(&distinct_records(rng, n, m), &p, q)
             }
         };
         if let Ok(c) = c {
@@ -609,10 +596,10 @@ fn random_pairs(rng: &mut ChaCha8Rng, n: usize, k: usize, part: &[usize]) -> Pai
         for _ in 0..rng.random_range(1..=4) {
             let (a, b) = if rng.random_bool(0.5) {
                 let g = members_of(part[rng.random_range(0..part.len())], n);
-                let t = pick(rng, g.len(), 2);
+                let t = distinct_records(rng, g.len(), 2);
                 (g[t[0] as usize], g[t[1] as usize])
             } else {
-                let t = pick(rng, n, 2);
+                let t = distinct_records(rng, n, 2);
                 (t[0], t[1])
             };
             if pc.decided(a, b) {

@@ -149,6 +149,19 @@ pub fn rc_brute(
     microagg_solvers::sse::group_sse(x, d, &g) - g.iter().map(|&i| y[i]).sum::<f64>() + pen
 }
 
+/// `m` distinct records of `0..n`, drawn one by one (repeats redrawn).
+pub fn distinct_records(rng: &mut impl rand::Rng, n: usize, m: usize) -> Vec<u32> {
+    assert!(m <= n, "{m} distinct records of {n}");
+    let mut r: Vec<u32> = Vec::new();
+    while r.len() < m {
+        let v = rng.random_range(0..n as u32);
+        if !r.contains(&v) {
+            r.push(v);
+        }
+    }
+    r
+}
+
 /// A budget under which the exact pricing search of a small instance finishes: no node
 /// limit, a deadline `seconds` away, up to `max_columns` columns kept.
 pub fn exact_budget(max_columns: usize, seconds: u64) -> ExactBudget<'static> {

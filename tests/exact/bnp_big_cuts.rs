@@ -7,31 +7,19 @@
 //! and tampered ones (a raised dual, a lowered right side) are rejected.
 
 use crate::bnp_support::{
-    assert_positive_cut_dual_rejected, assert_pricing_matches_brute_force,
-    assert_raised_dual_rejected, assert_round_trip, family_case, honest_certificate,
-    leaf_using_cut, run_from_chunks as run, z_scored, CutPricingCase,
+    assert_no_partition_cut_off, assert_positive_cut_dual_rejected, assert_raised_dual_rejected,
+    assert_round_trip, family_case, honest_certificate, leaf_using_cut, run_from_chunks as run,
+    z_scored, CutPricingCase, PricingTotals,
 };
 use crate::common;
 use common::subset_dp;
-use common::{coefficient_by_floor, for_each_partition, members_of};
+use common::{coefficient_by_floor, distinct_records, for_each_partition, members_of};
 use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// `m` distinct records of `0..n`.
-fn pick(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Vec<u32> {
-    let mut r: Vec<u32> = Vec::new();
-    while r.len() < m {
-        let v = rng.random_range(0..n as u32);
-        if !r.contains(&v) {
-            r.push(v);
-        }
-    }
-    r
-}
 
 /// A random large rank-1 cut on records of `0..n`: a subset-row cut `1/q` on 4..=n records,
 /// or random multipliers over a random denominator; right side at least 2 when possible.
@@ -40,11 +28,11 @@ fn random_big_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
         let m = rng.random_range(4..=n);
         let c = if rng.random_bool(0.5) {
             let q = rng.random_range(2..=(m as u8 / 2).clamp(2, 9));
-            Cut::subset_row(&pick(rng, n, m), q)
+            Cut::subset_row(&distinct_records(rng, n, m), q)
         } else {
             let q = rng.random_range(2..=9u8);
             let p: Vec<u8> = (0..m).map(|_| rng.random_range(1..q)).collect();
-            Cut::new(&pick(rng, n, m), &p, q)
+            Cut::new(&distinct_records(rng, n, m), &p, q)
         };
         if let Ok(c) = c {
             if c.rhs() >= 2 || rng.random_bool(0.2) {
@@ -67,20 +55,7 @@ fn big_cuts_never_cut_off_a_partition() {
             let p: u32 = c.multipliers().iter().map(|&p| u32::from(p)).sum();
             assert_eq!(u32::from(c.rhs()), p / u32::from(c.denominator()), "{c:?}");
         }
-        for_each_partition(n, &mut |groups| {
-            for c in &cuts {
-                let mut lhs = 0u32;
-                for &g in groups {
-                    let a = coefficient_by_floor(c, g);
-                    lhs += a;
-                }
-                assert!(
-                    lhs <= u32::from(c.rhs()),
-                    "n = {n}: {c:?} cuts off {groups:?}"
-                );
-                checks += 1;
-            }
-        });
+        checks += assert_no_partition_cut_off(n, &cuts, |_, _, _| {});
         // The coefficient is the floor, monotone in joins (P21 Part C): on every group mask.
         for c in &cuts {
             for mask in 0usize..1 << n {
@@ -109,7 +84,7 @@ fn big_cuts_never_cut_off_a_partition() {
 #[test]
 fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_8888);
-    let (mut negative, mut listed, mut heuristic_checked, mut coef_above_1) = (0, 0, 0, 0);
+    let (mut seen_total, mut coef_above_1) = (PricingTotals::default(), 0);
     for case in 0..72 {
         let pc = CutPricingCase::random(&mut rng, case, 8..=11, 4, 6, random_big_cut);
         let truth = pc.least_rc(|mask| {
@@ -119,7 +94,7 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
         });
         let (n, d, k, share) = (pc.n, pc.d, pc.k, pc.share);
         let (x, y, cuts, sigma, w) = (&pc.x, &pc.y, &pc.cuts, &pc.sigma, &pc.w);
-        let (cd, geo) = (&pc.cd, &pc.geo);
+        let geo = &pc.geo;
         let wsum: f64 = cuts
             .iter()
             .zip(w)
@@ -127,23 +102,9 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
             .sum();
         let tol = 1e-9 * (share + geo.max_dist + wsum) * (4 * k * k) as f64 + 1e-300;
         // The heuristic's moves are charged by floor steps.
-        let rc_of = |mask| pc.rc(mask);
-        let seen = assert_pricing_matches_brute_force(
-            geo,
-            y,
-            cd,
-            truth,
-            rc_of,
-            (share, tol),
-            &mut rng,
-            case,
-        );
+        let seen = pc.assert_pricing(truth, tol, &mut rng, case);
         let expect = seen.expect;
-        if expect < -tol {
-            negative += 1;
-        }
-        heuristic_checked += seen.heuristic;
-        listed += seen.listed;
+        seen_total.add(&seen, tol);
         // The verifier's bound is sum y + sum sigma b + floor(n/k) min(0, rc) (P21 Part B),
         // rounded outward by little, and below the optimum.
         let opt = subset_dp(x, n, d, k);
@@ -168,11 +129,16 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
             v.lower_bound
         );
     }
+    let PricingTotals {
+        negative,
+        listed,
+        heuristic,
+    } = seen_total;
     eprintln!(
-        "{negative} negative, {listed} listed, {heuristic_checked} heuristic groups, \
+        "{negative} negative, {listed} listed, {heuristic} heuristic groups, \
          {coef_above_1} groups with a coefficient >= 2"
     );
-    assert!(negative >= 15 && listed >= 150 && heuristic_checked >= 250 && coef_above_1 > 100);
+    assert!(negative >= 15 && listed >= 150 && heuristic >= 250 && coef_above_1 > 100);
 }
 
 /// `m` records on a circle of radius `r` (2-d, jittered) followed by `n - m` records in a

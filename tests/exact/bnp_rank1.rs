@@ -7,13 +7,13 @@
 //! verify, and tampered ones are rejected.
 
 use crate::bnp_support::{
-    assert_positive_cut_dual_rejected, assert_pricing_matches_brute_force,
-    assert_raised_dual_rejected, assert_round_trip, assert_solved, family_case, honest_certificate,
-    leaf_using_cut, run_from_chunks as run, z_scored, CutPricingCase,
+    assert_no_partition_cut_off, assert_positive_cut_dual_rejected, assert_raised_dual_rejected,
+    assert_round_trip, assert_solved, family_case, honest_certificate, leaf_using_cut,
+    run_from_chunks as run, z_scored, CutPricingCase, PricingTotals,
 };
 use crate::common;
 use common::{brute_force_optimum, subset_dp};
-use common::{coefficient_by_floor, for_each_partition, members_of};
+use common::{coefficient_by_floor, distinct_records, for_each_partition, members_of};
 use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::Cut;
 use microagg_solvers::bounds::verify_node_bound;
@@ -24,34 +24,24 @@ use rand_chacha::ChaCha8Rng;
 /// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
 /// the larger cuts have tests/exact/bnp_big_cuts.rs).
 fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
-    fn pick(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Vec<u32> {
-        let mut r: Vec<u32> = Vec::new();
-        while r.len() < m {
-            let v = rng.random_range(0..n as u32);
-            if !r.contains(&v) {
-                r.push(v);
-            }
-        }
-        r
-    }
     match rng.random_range(0..4) {
         0 => {
-            let r = pick(rng, n, 3);
+            let r = distinct_records(rng, n, 3);
             Cut::triple([r[0], r[1], r[2]])
         }
         1 => {
-            let r = pick(rng, n, 5);
+            let r = distinct_records(rng, n, 5);
             Cut::five([r[0], r[1], r[2], r[3], r[4]])
         }
         2 => {
-            let r = pick(rng, n, 4);
+            let r = distinct_records(rng, n, 4);
             Cut::four(r[0], [r[1], r[2], r[3]])
         }
         _ => loop {
             let m = rng.random_range(2..=5);
             let q = rng.random_range(2..=9u8);
             let p: Vec<u8> = (0..m).map(|_| rng.random_range(1..q)).collect();
-            if let Ok(c) = Cut::new(&pick(rng, n, m), &p, q) {
+            if let Ok(c) = Cut::new(&distinct_records(rng, n, m), &p, q) {
                 break c;
             }
         },
@@ -82,28 +72,16 @@ fn rank1_cuts_never_cut_off_a_partition() {
         for _ in 0..200 {
             cuts.push(random_cut(&mut rng, n));
         }
-        for_each_partition(n, &mut |groups| {
-            for c in &cuts {
-                let mut lhs = 0u32;
-                for &g in groups {
-                    let by_floor = coefficient_by_floor(c, g);
-                    assert!(
-                        by_floor <= u32::from(c.rhs()),
-                        "{c:?}: coefficient {by_floor} for {g:b}"
-                    );
-                    assert_eq!(
-                        c.coefficient(&members_of(g, n)),
-                        f64::from(by_floor),
-                        "{c:?} on {g:b}"
-                    );
-                    lhs += by_floor;
-                }
-                assert!(
-                    lhs <= u32::from(c.rhs()),
-                    "n = {n}: {c:?} cuts off partition {groups:?}"
-                );
-                checks += 1;
-            }
+        checks += assert_no_partition_cut_off(n, &cuts, |c, g, by_floor| {
+            assert!(
+                by_floor <= u32::from(c.rhs()),
+                "{c:?}: coefficient {by_floor} for {g:b}"
+            );
+            assert_eq!(
+                c.coefficient(&members_of(g, n)),
+                f64::from(by_floor),
+                "{c:?} on {g:b}"
+            );
         });
     }
     eprintln!("{checks} (cut, partition) checks");
@@ -122,30 +100,16 @@ fn rank1_cuts_never_cut_off_a_partition() {
 #[test]
 fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_0021);
-    let (mut negative, mut listed, mut heuristic_checked) = (0, 0, 0);
+    let mut seen_total = PricingTotals::default();
     for case in 0..90 {
         let pc = CutPricingCase::random(&mut rng, case, 6..=11, 3, 8, random_cut);
         let truth = pc.least_rc(|_| {});
         let (n, d, k, share) = (pc.n, pc.d, pc.k, pc.share);
         let (x, y, cuts, sigma) = (&pc.x, &pc.y, &pc.cuts, &pc.sigma);
-        let (cd, geo) = (&pc.cd, &pc.geo);
+        let geo = &pc.geo;
         let tol = 1e-9 * (share + geo.max_dist) * (4 * k * k) as f64 + 1e-300;
-        let rc_of = |mask| pc.rc(mask);
-        let seen = assert_pricing_matches_brute_force(
-            geo,
-            y,
-            cd,
-            truth,
-            rc_of,
-            (share, tol),
-            &mut rng,
-            case,
-        );
-        if seen.expect < -tol {
-            negative += 1;
-        }
-        heuristic_checked += seen.heuristic;
-        listed += seen.listed;
+        let seen = pc.assert_pricing(truth, tol, &mut rng, case);
+        seen_total.add(&seen, tol);
         // The Lagrangian bound with these cuts, recomputed by the verifier, is below the
         // optimum for any duals (P21 Part B).
         let opt = subset_dp(x, n, d, k);
@@ -157,8 +121,13 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
             v.lower_bound
         );
     }
-    eprintln!("{negative} negative, {listed} listed, {heuristic_checked} heuristic groups");
-    assert!(negative >= 20 && listed >= 200 && heuristic_checked >= 300);
+    let PricingTotals {
+        negative,
+        listed,
+        heuristic,
+    } = seen_total;
+    eprintln!("{negative} negative, {listed} listed, {heuristic} heuristic groups");
+    assert!(negative >= 20 && listed >= 200 && heuristic >= 300);
 }
 
 /// Options that separate rank-1 cuts readily on small instances: small violations count and

@@ -97,6 +97,20 @@ impl CutPricingCase {
         common::rc_brute(&self.x, self.d, &self.y, &self.cuts, &self.w, mask)
     }
 
+    /// [`assert_pricing_matches_brute_force`] on this case, against [`Self::rc`] (`truth` its
+    /// least value, from [`Self::least_rc`]).
+    pub fn assert_pricing(
+        &self,
+        truth: f64,
+        tol: f64,
+        rng: &mut impl Rng,
+        case: usize,
+    ) -> PricingSeen {
+        let rc_of = |mask| self.rc(mask);
+        let (geo, y, cd) = (&self.geo, &self.y, &self.cd);
+        assert_pricing_matches_brute_force(geo, y, cd, truth, rc_of, (self.share, tol), rng, case)
+    }
+
     /// The least reduced cost over every group of k..2k-1 records, by brute force; `each`
     /// sees every such group's mask.
     pub fn least_rc(&self, mut each: impl FnMut(usize)) -> f64 {
@@ -110,6 +124,33 @@ impl CutPricingCase {
         }
         truth
     }
+}
+
+/// No cut cuts off a partition of `0..n`: on every partition, each cut's floor coefficients
+/// ([`common::coefficient_by_floor`]) summed over the groups stay within its right side;
+/// `each` also sees every (cut, group mask, coefficient). Returns the (cut, partition) checks.
+pub fn assert_no_partition_cut_off(
+    n: usize,
+    cuts: &[Cut],
+    mut each: impl FnMut(&Cut, usize, u32),
+) -> u64 {
+    let mut checks = 0;
+    common::for_each_partition(n, &mut |groups| {
+        for c in cuts {
+            let mut lhs = 0u32;
+            for &g in groups {
+                let by_floor = common::coefficient_by_floor(c, g);
+                each(c, g, by_floor);
+                lhs += by_floor;
+            }
+            assert!(
+                lhs <= u32::from(c.rhs()),
+                "n = {n}: {c:?} cuts off partition {groups:?}"
+            );
+            checks += 1;
+        }
+    });
+    checks
 }
 
 /// A budget under which the exact pricing search of a small instance always finishes.
@@ -191,6 +232,24 @@ pub struct PricingSeen {
     pub expect: f64,
     pub heuristic: usize,
     pub listed: usize,
+}
+
+/// Totals of [`PricingSeen`] over a suite's cases: the cases whose least reduced cost is
+/// negative, the groups listed and the heuristic's groups checked.
+#[derive(Default)]
+pub struct PricingTotals {
+    pub negative: usize,
+    pub listed: usize,
+    pub heuristic: usize,
+}
+
+impl PricingTotals {
+    /// Adds one case (negative when its least reduced cost is below `-tol`).
+    pub fn add(&mut self, seen: &PricingSeen, tol: f64) {
+        self.negative += usize::from(seen.expect < -tol);
+        self.listed += seen.listed;
+        self.heuristic += seen.heuristic;
+    }
 }
 
 /// Exact pricing under the cut duals `cd` against the brute force `rc_of` (a group's
