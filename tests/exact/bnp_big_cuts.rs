@@ -16,7 +16,6 @@ use common::subset_dp;
 use common::{coefficient_by_floor, distinct_records, for_each_partition, members_of};
 use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
-use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -92,9 +91,8 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
                 coef_above_1 += 1;
             }
         });
-        let (n, d, k, share) = (pc.n, pc.d, pc.k, pc.share);
-        let (x, y, cuts, sigma, w) = (&pc.x, &pc.y, &pc.cuts, &pc.sigma, &pc.w);
-        let geo = &pc.geo;
+        let (n, k, share, geo) = (pc.n, pc.k, pc.share, &pc.geo);
+        let (y, cuts, sigma, w) = (&pc.y, &pc.cuts, &pc.sigma, &pc.w);
         let wsum: f64 = cuts
             .iter()
             .zip(w)
@@ -105,11 +103,9 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
         let seen = pc.assert_pricing(truth, tol, &mut rng, case);
         let expect = seen.expect;
         seen_total.add(&seen, tol);
-        // The verifier's bound is sum y + sum sigma b + floor(n/k) min(0, rc) (P21 Part B),
-        // rounded outward by little, and below the optimum.
-        let opt = subset_dp(x, n, d, k);
-        let v = verify_node_bound(x, n, d, k, y, cuts, sigma, &[], None).unwrap();
-        assert!(v.pricing_exact);
+        // The verifier's bound is below the optimum and sum y + sum sigma b + floor(n/k)
+        // min(0, rc) (P21 Part B), rounded outward by little.
+        let lower_bound = pc.assert_verified_bound_below_optimum(case);
         let by_hand = y.iter().sum::<f64>()
             + cuts
                 .iter()
@@ -119,26 +115,17 @@ fn pricing_and_the_bound_with_big_cuts_equal_brute_force() {
             + (n / k) as f64 * expect;
         let scale = y.iter().map(|v| v.abs()).sum::<f64>() + wsum + (n / k) as f64 * tol;
         assert!(
-            v.lower_bound <= by_hand + 1e-12 * scale && v.lower_bound >= by_hand - 1e-8 * scale,
-            "case {case}: verifier {} vs by hand {by_hand}",
-            v.lower_bound
-        );
-        assert!(
-            v.lower_bound <= opt,
-            "case {case}: bound {} > optimum {opt}",
-            v.lower_bound
+            lower_bound <= by_hand + 1e-12 * scale && lower_bound >= by_hand - 1e-8 * scale,
+            "case {case}: verifier {lower_bound} vs by hand {by_hand}"
         );
     }
-    let PricingTotals {
-        negative,
-        listed,
-        heuristic,
-    } = seen_total;
+    let t = seen_total;
     eprintln!(
-        "{negative} negative, {listed} listed, {heuristic} heuristic groups, \
-         {coef_above_1} groups with a coefficient >= 2"
+        "{} negative, {} listed, {} heuristic groups, {coef_above_1} groups with a \
+         coefficient >= 2",
+        t.negative, t.listed, t.heuristic
     );
-    assert!(negative >= 15 && listed >= 150 && heuristic >= 250 && coef_above_1 > 100);
+    assert!(t.negative >= 15 && t.listed >= 150 && t.heuristic >= 250 && coef_above_1 > 100);
 }
 
 /// `m` records on a circle of radius `r` (2-d, jittered) followed by `n - m` records in a

@@ -16,37 +16,8 @@ use common::{brute_force_optimum, subset_dp};
 use common::{coefficient_by_floor, distinct_records, for_each_partition, members_of};
 use microagg_solvers::bnp::BnpOptions;
 use microagg_solvers::bounds::colgen::cuts::Cut;
-use microagg_solvers::bounds::verify_node_bound;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// A random cut on records of `0..n` (n >= 5): one of the three kinds in use, or a random
-/// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
-/// the larger cuts have tests/exact/bnp_big_cuts.rs).
-fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
-    match rng.random_range(0..4) {
-        0 => {
-            let r = distinct_records(rng, n, 3);
-            Cut::triple([r[0], r[1], r[2]])
-        }
-        1 => {
-            let r = distinct_records(rng, n, 5);
-            Cut::five([r[0], r[1], r[2], r[3], r[4]])
-        }
-        2 => {
-            let r = distinct_records(rng, n, 4);
-            Cut::four(r[0], [r[1], r[2], r[3]])
-        }
-        _ => loop {
-            let m = rng.random_range(2..=5);
-            let q = rng.random_range(2..=9u8);
-            let p: Vec<u8> = (0..m).map(|_| rng.random_range(1..q)).collect();
-            if let Ok(c) = Cut::new(&distinct_records(rng, n, m), &p, q) {
-                break c;
-            }
-        },
-    }
-}
 
 #[test]
 fn rank1_cuts_never_cut_off_a_partition() {
@@ -97,6 +68,34 @@ fn rank1_cuts_never_cut_off_a_partition() {
     assert!(Cut::new(&[4, 0, 2], &[1, 1, 1], 2).unwrap() == Cut::triple([0, 2, 4]));
 }
 
+/// A random cut on records of `0..n` (n >= 5): one of the three kinds in use, or a random
+/// rank-1 cut of the general form on 2..5 records (right side `floor(p(C) / q)`, 1 or more;
+/// the larger cuts have tests/exact/bnp_big_cuts.rs).
+fn random_cut(rng: &mut ChaCha8Rng, n: usize) -> Cut {
+    match rng.random_range(0..4) {
+        0 => {
+            let r = distinct_records(rng, n, 3);
+            Cut::triple([r[0], r[1], r[2]])
+        }
+        1 => {
+            let r = distinct_records(rng, n, 5);
+            Cut::five([r[0], r[1], r[2], r[3], r[4]])
+        }
+        2 => {
+            let r = distinct_records(rng, n, 4);
+            Cut::four(r[0], [r[1], r[2], r[3]])
+        }
+        _ => loop {
+            let m = rng.random_range(2..=5);
+            let q = rng.random_range(2..=9u8);
+            let p: Vec<u8> = (0..m).map(|_| rng.random_range(1..q)).collect();
+            if let Ok(c) = Cut::new(&distinct_records(rng, n, m), &p, q) {
+                break c;
+            }
+        },
+    }
+}
+
 #[test]
 fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(21_0021);
@@ -104,30 +103,20 @@ fn pricing_and_the_lagrangian_bound_with_rank1_cuts_equal_brute_force() {
     for case in 0..90 {
         let pc = CutPricingCase::random(&mut rng, case, 6..=11, 3, 8, random_cut);
         let truth = pc.least_rc(|_| {});
-        let (n, d, k, share) = (pc.n, pc.d, pc.k, pc.share);
-        let (x, y, cuts, sigma) = (&pc.x, &pc.y, &pc.cuts, &pc.sigma);
-        let geo = &pc.geo;
+        let (k, share, geo) = (pc.k, pc.share, &pc.geo);
         let tol = 1e-9 * (share + geo.max_dist) * (4 * k * k) as f64 + 1e-300;
         let seen = pc.assert_pricing(truth, tol, &mut rng, case);
         seen_total.add(&seen, tol);
         // The Lagrangian bound with these cuts, recomputed by the verifier, is below the
         // optimum for any duals (P21 Part B).
-        let opt = subset_dp(x, n, d, k);
-        let v = verify_node_bound(x, n, d, k, y, cuts, sigma, &[], None).unwrap();
-        assert!(v.pricing_exact);
-        assert!(
-            v.lower_bound <= opt,
-            "case {case}: bound {} > optimum {opt}",
-            v.lower_bound
-        );
+        pc.assert_verified_bound_below_optimum(case);
     }
-    let PricingTotals {
-        negative,
-        listed,
-        heuristic,
-    } = seen_total;
-    eprintln!("{negative} negative, {listed} listed, {heuristic} heuristic groups");
-    assert!(negative >= 20 && listed >= 200 && heuristic >= 300);
+    let t = seen_total;
+    eprintln!(
+        "{} negative, {} listed, {} heuristic groups",
+        t.negative, t.listed, t.heuristic
+    );
+    assert!(t.negative >= 20 && t.listed >= 200 && t.heuristic >= 300);
 }
 
 /// Options that separate rank-1 cuts readily on small instances: small violations count and

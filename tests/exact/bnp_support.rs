@@ -13,6 +13,7 @@ use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::bounds::colgen::pricing::{
     heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
 };
+use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -109,6 +110,21 @@ impl CutPricingCase {
         let rc_of = |mask| self.rc(mask);
         let (geo, y, cd) = (&self.geo, &self.y, &self.cd);
         assert_pricing_matches_brute_force(geo, y, cd, truth, rc_of, (self.share, tol), rng, case)
+    }
+
+    /// The node bound the verifier recomputes at the case's duals and cuts: its pricing is
+    /// exact and it stays below the subset-DP optimum. Returns the bound.
+    pub fn assert_verified_bound_below_optimum(&self, case: usize) -> f64 {
+        let (x, n, d, k) = (&self.x, self.n, self.d, self.k);
+        let opt = common::subset_dp(x, n, d, k);
+        let v = verify_node_bound(x, n, d, k, &self.y, &self.cuts, &self.sigma, &[], None).unwrap();
+        assert!(v.pricing_exact);
+        assert!(
+            v.lower_bound <= opt,
+            "case {case}: bound {} > optimum {opt}",
+            v.lower_bound
+        );
+        v.lower_bound
     }
 
     /// The least reduced cost over every group of k..2k-1 records, by brute force; `each`
