@@ -88,6 +88,13 @@ impl DiveStart {
         }
     }
 
+    /// Duals of `count` cuts, each a penalty of up to the start's SSE per record.
+    fn cut_duals(&self, rng: &mut ChaCha8Rng, count: usize) -> Vec<f64> {
+        (0..count)
+            .map(|_| -self.scale * rng.random_range(0.0..1.0))
+            .collect()
+    }
+
     /// The dive from this start with `cuts` (region size drawn from `rng`): feasible, its
     /// SSE recomputed, never worse than the start, the same labels when run again.
     fn checked_dive(&self, cuts: &CutDuals, rng: &mut ChaCha8Rng, case: usize) -> DiveResult {
@@ -114,6 +121,45 @@ impl DiveStart {
     }
 }
 
+/// A small instance (9..15 records in 1..3 columns, k = 3) and a random start of it:
+/// (n, d, k, x, start).
+fn small_start(rng: &mut impl Rng) -> (usize, usize, usize, Vec<f64>, Vec<usize>) {
+    let (n, d, k) = (rng.random_range(9..15), rng.random_range(1..3), 3);
+    let x = instance(rng, n, d);
+    let start = random_partition(rng, n, k);
+    (n, d, k, x, start)
+}
+
+/// The optimum of (x, k) by the solver's subset DP.
+fn subset_dp_optimum(x: &[f64], n: usize, d: usize, k: usize) -> f64 {
+    let dp = ExactOptions {
+        method: ExactMethod::SubsetDp,
+        ..ExactOptions::default()
+    };
+    solve_exact_with(x, n, d, k, &dp).unwrap().sse
+}
+
+/// One region over all `n` records, listed and solved without a limit that could stop
+/// them first (so the region's MIP is exact when the listing holds an optimal partition).
+fn whole_region(n: usize) -> DiveOptions {
+    DiveOptions {
+        region: n,
+        threshold: 1e-3,
+        max_pool: 1_000_000,
+        list_seconds: 600.0,
+        mip_seconds: 600.0,
+        ..DiveOptions::default()
+    }
+}
+
+/// The dive's SSE equals the subset DP's optimum `opt` (to 1e-9 relative).
+fn assert_optimal(sse: f64, opt: f64, case: usize, n: usize, d: usize) {
+    assert!(
+        (sse - opt).abs() <= 1e-9 * opt.max(1e-300),
+        "case {case} (n {n}, d {d}): dive {sse} vs subset DP {opt}"
+    );
+}
+
 #[test]
 fn dive_output_is_feasible_and_never_worse_than_its_start() {
     let mut rng = ChaCha8Rng::seed_from_u64(18);
@@ -121,17 +167,14 @@ fn dive_output_is_feasible_and_never_worse_than_its_start() {
     for case in 0..24 {
         // Any duals: the dive is a heuristic, only its choice of groups depends on them.
         let ds = DiveStart::random(&mut rng, 14..40);
-        let (n, scale, start_sse) = (ds.n, ds.scale, ds.start_sse);
+        let (n, start_sse) = (ds.n, ds.start_sse);
         let triples: Vec<[u32; 3]> = (0..rng.random_range(0..6))
             .map(|_| {
                 let a = rng.random_range(0..n as u32 - 2);
                 [a, a + 1, a + 2]
             })
             .collect();
-        let sigma: Vec<f64> = triples
-            .iter()
-            .map(|_| -scale * rng.random_range(0.0..1.0))
-            .collect();
+        let sigma = ds.cut_duals(&mut rng, triples.len());
         let cuts = if triples.is_empty() {
             CutDuals::none()
         } else {
@@ -157,20 +200,11 @@ fn dive_output_is_feasible_and_never_worse_than_its_start() {
 fn one_region_over_every_record_at_zero_duals_finds_the_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for case in 0..12 {
-        let (n, d, k) = (rng.random_range(9..15), rng.random_range(1..3), 3);
-        let x = instance(&mut rng, n, d);
-        let start = random_partition(&mut rng, n, k);
+        let (n, d, k, x, start) = small_start(&mut rng);
         // With zero duals a group's reduced cost is its SSE, so listing up to the start's
         // SSE lists every group of every better partition: the region's MIP is exact.
         let y = vec![0.0; n];
-        let opts = DiveOptions {
-            region: n,
-            threshold: 1e-3,
-            max_pool: 1_000_000,
-            list_seconds: 600.0,
-            mip_seconds: 600.0,
-            ..DiveOptions::default()
-        };
+        let opts = whole_region(n);
         let r = rc_dive(
             &x,
             n,
@@ -183,24 +217,9 @@ fn one_region_over_every_record_at_zero_duals_finds_the_optimum() {
             &mut |_| {},
         )
         .unwrap();
-        let dp = solve_exact_with(
-            &x,
-            n,
-            d,
-            k,
-            &ExactOptions {
-                method: ExactMethod::SubsetDp,
-                ..ExactOptions::default()
-            },
-        )
-        .unwrap();
+        let opt = subset_dp_optimum(&x, n, d, k);
         assert!(feasible(&r.labels, n, k));
-        assert!(
-            (r.sse - dp.sse).abs() <= 1e-9 * dp.sse.max(1e-300),
-            "case {case} (n {n}, d {d}): dive {} vs subset DP {}",
-            r.sse,
-            dp.sse
-        );
+        assert_optimal(r.sse, opt, case, n, d);
     }
 }
 
@@ -228,22 +247,16 @@ fn random_cuts(rng: &mut impl Rng, n: usize, count: usize) -> Vec<Cut> {
 #[test]
 fn dive_at_a_leaf_with_rank1_cuts_is_feasible_and_never_worse() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
-    let mut improved = 0;
-    for case in 0..8 {
-        let ds = DiveStart::random(&mut rng, 15..28);
-        let (n, scale, start_sse) = (ds.n, ds.scale, ds.start_sse);
-        let count = rng.random_range(3..12);
-        let list = random_cuts(&mut rng, n, count);
-        let sigma: Vec<f64> = list
-            .iter()
-            .map(|_| -scale * rng.random_range(0.0..1.0))
-            .collect();
-        let cuts = CutDuals::new(n, &list, &sigma);
-        let r = ds.checked_dive(&cuts, &mut rng, case);
-        if r.sse < start_sse {
-            improved += 1;
-        }
-    }
+    let improved = (0..8)
+        .filter(|&case| {
+            let ds = DiveStart::random(&mut rng, 15..28);
+            let count = rng.random_range(3..12);
+            let list = random_cuts(&mut rng, ds.n, count);
+            let sigma = ds.cut_duals(&mut rng, list.len());
+            let cuts = CutDuals::new(ds.n, &list, &sigma);
+            ds.checked_dive(&cuts, &mut rng, case).sse < ds.start_sse
+        })
+        .count();
     assert!(improved >= 6, "only {improved} of 8 random starts improved");
 }
 
@@ -309,49 +322,25 @@ fn one_region_keeps_every_rank1_cut_in_its_reduced_costs() {
 fn one_region_at_a_leaf_with_rank1_cuts_finds_the_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for case in 0..10 {
-        let (n, d, k) = (rng.random_range(9..15), rng.random_range(1..3), 3);
-        let x = instance(&mut rng, n, d);
-        let start = random_partition(&mut rng, n, k);
+        let (n, d, k, x, start) = small_start(&mut rng);
         let start_sse = partition_sse(&x, d, &start);
-        let dp = solve_exact_with(
-            &x,
-            n,
-            d,
-            k,
-            &ExactOptions {
-                method: ExactMethod::SubsetDp,
-                ..ExactOptions::default()
-            },
-        )
-        .unwrap();
+        let opt = subset_dp_optimum(&x, n, d, k);
         // Zero record duals and cut penalties summing to less than the start's excess over
         // the optimum: every group S of an optimal partition then has reduced cost
         // SSE(S) + pen(S) < SSE(opt) + (SSE(start) - SSE(opt)) <= the start's excess, so the
         // listing up to that excess holds it and the region's MIP is exact.
         let list = random_cuts(&mut rng, n, 6);
-        let room = (start_sse - dp.sse).max(0.0) / (list.len() + 1) as f64;
+        let room = (start_sse - opt).max(0.0) / (list.len() + 1) as f64;
         let sigma: Vec<f64> = list
             .iter()
             .map(|_| -room * rng.random_range(0.0..1.0))
             .collect();
         let cuts = CutDuals::new(n, &list, &sigma);
         let y = vec![0.0; n];
-        let opts = DiveOptions {
-            region: n,
-            threshold: 1e-3,
-            max_pool: 1_000_000,
-            list_seconds: 600.0,
-            mip_seconds: 600.0,
-            ..DiveOptions::default()
-        };
+        let opts = whole_region(n);
         let r = rc_dive(&x, n, d, k, &y, &cuts, &start, &opts, &mut |_| {}).unwrap();
         assert!(feasible(&r.labels, n, k));
         assert!(r.sse <= start_sse);
-        assert!(
-            (r.sse - dp.sse).abs() <= 1e-9 * dp.sse.max(1e-300),
-            "case {case} (n {n}, d {d}): dive {} vs subset DP {}",
-            r.sse,
-            dp.sse
-        );
+        assert_optimal(r.sse, opt, case, n, d);
     }
 }
