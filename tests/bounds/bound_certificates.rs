@@ -25,6 +25,36 @@ fn assert_verify(data: &str, k: &str, cert: &Path, code: i32, says: impl Fn(&str
     assert!(says(&text), "{text}");
 }
 
+/// `c` changed by `tamper` and written to `path`: `verify-bound` of it on `data` at k = 3
+/// exits with `code` and its output passes `says`.
+fn assert_tampered(
+    data: &str,
+    c: &BoundCertificate,
+    path: &Path,
+    tamper: impl FnOnce(&mut BoundCertificate),
+    code: i32,
+    says: impl Fn(&str) -> bool,
+) {
+    let mut bad = c.clone();
+    tamper(&mut bad);
+    bad.write(path).unwrap();
+    assert_verify(data, "3", path, code, says);
+}
+
+/// `bound --method colgen` on (data, k) with `extra`, its certificate written to `cert` and
+/// read back.
+fn colgen_certificate(data: &str, k: &str, extra: &[&str], cert: &Path) -> BoundCertificate {
+    let mut args = extra.to_vec();
+    args.extend(["--certificate", cert.to_str().unwrap()]);
+    cli_ok(&common::bound_args(data, k, "colgen", &args));
+    BoundCertificate::read(cert).unwrap()
+}
+
+/// The claim raised by one part in a million.
+fn raise_claim(c: &mut BoundCertificate) {
+    c.lower_bound *= 1.000001;
+}
+
 fn verify_exit(data: &str, k: &str, cert: &Path) -> (Option<i32>, String) {
     let out = cli(&[
         "verify-bound",
@@ -46,34 +76,20 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
     let dir = tempfile::tempdir().unwrap();
     let spec = "gauss:n=60,d=2,clusters=12,seed=7";
     let cert = dir.path().join("c.json");
-    cli_ok(&common::bound_args(
-        spec,
-        "3",
-        "colgen",
-        &[
-            "--time-limit",
-            "20",
-            "--certificate",
-            cert.to_str().unwrap(),
-        ],
-    ));
-    let c = BoundCertificate::read(&cert).unwrap();
+    let c = colgen_certificate(spec, "3", &["--time-limit", "20"], &cert);
     assert_eq!((c.n, c.d, c.k), (60, 2, 3));
     assert!(c.lower_bound > 0.0);
     assert_verify(spec, "3", &cert, 0, |t| t.starts_with("valid"));
 
     // One dual raised by a visible amount: the claim no longer holds.
-    let mut bad = c.clone();
-    bad.duals[7] += 0.05 * c.lower_bound / c.n as f64 + 1e-3;
     let tampered = dir.path().join("dual.json");
-    bad.write(&tampered).unwrap();
-    assert_verify(spec, "3", &tampered, 1, |t| t.starts_with("INVALID"));
+    let raise = 0.05 * c.lower_bound / c.n as f64 + 1e-3;
+    let says_invalid = |t: &str| t.starts_with("INVALID");
+    let raise_dual = |b: &mut BoundCertificate| b.duals[7] += raise;
+    assert_tampered(spec, &c, &tampered, raise_dual, 1, says_invalid);
 
     // The claim raised by one part in a million.
-    let mut bad = c.clone();
-    bad.lower_bound *= 1.000001;
-    bad.write(&tampered).unwrap();
-    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(1));
+    assert_tampered(spec, &c, &tampered, raise_claim, 1, |_| true);
 
     // Other k, other data: errors, not verdicts.
     assert_verify(spec, "4", &cert, 2, |t| {
@@ -115,20 +131,8 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     let run = |cuts: &str, file: &str| {
         let cert = dir.path().join(file);
         let cuts = format!("cuts={cuts}");
-        cli_ok(&common::bound_args(
-            spec,
-            "3",
-            "colgen",
-            &[
-                "--time-limit",
-                "20",
-                "--param",
-                &cuts,
-                "--certificate",
-                cert.to_str().unwrap(),
-            ],
-        ));
-        (BoundCertificate::read(&cert).unwrap(), cert)
+        let extra = ["--time-limit", "20", "--param", &cuts];
+        (colgen_certificate(spec, "3", &extra, &cert), cert)
     };
     let (plain, _) = run("0", "plain.json");
     assert_eq!(plain.format, "microagg-bound-certificate/1");
@@ -165,33 +169,26 @@ fn certificates_with_cuts_verify_and_tampered_ones_do_not() {
     assert_verify(spec, "3", &cert, 0, |t| t.starts_with("valid"));
     // Without its cuts the duals do not prove the claim.
     let tampered = dir.path().join("t.json");
-    let mut bad = c.clone();
-    bad.cuts.clear();
-    bad.format = "microagg-bound-certificate/1".into();
-    bad.write(&tampered).unwrap();
-    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(1));
+    let drop_cuts = |b: &mut BoundCertificate| {
+        b.cuts.clear();
+        b.format = "microagg-bound-certificate/1".into();
+    };
+    assert_tampered(spec, &c, &tampered, drop_cuts, 1, |_| true);
     // A cut dual made positive proves nothing.
-    let mut bad = c.clone();
-    let j = bad.cuts.iter().position(|cut| cut.dual < 0.0).unwrap();
-    bad.cuts[j].dual = 1e-3;
-    bad.write(&tampered).unwrap();
-    assert_verify(spec, "3", &tampered, 1, |t| t.contains("positive dual"));
+    let positive_cut_dual = |b: &mut BoundCertificate| {
+        let j = b.cuts.iter().position(|cut| cut.dual < 0.0).unwrap();
+        b.cuts[j].dual = 1e-3;
+    };
+    let says = |t: &str| t.contains("positive dual");
+    assert_tampered(spec, &c, &tampered, positive_cut_dual, 1, says);
     // The claim raised by one part in a million.
-    let mut bad = c.clone();
-    bad.lower_bound *= 1.000001;
-    bad.write(&tampered).unwrap();
-    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(1));
+    assert_tampered(spec, &c, &tampered, raise_claim, 1, |_| true);
     // A cut with a repeated record, or cuts in a format-1 file: errors.
-    let mut bad = c.clone();
-    bad.cuts[0].records = [1, 1, 2];
-    bad.write(&tampered).unwrap();
-    assert_verify(spec, "3", &tampered, 2, |t| {
-        t.contains("three distinct records")
-    });
-    let mut bad = c.clone();
-    bad.format = "microagg-bound-certificate/1".into();
-    bad.write(&tampered).unwrap();
-    assert_eq!(verify_exit(spec, "3", &tampered).0, Some(2));
+    let says = |t: &str| t.contains("three distinct records");
+    let repeat_record = |b: &mut BoundCertificate| b.cuts[0].records = [1, 1, 2];
+    assert_tampered(spec, &c, &tampered, repeat_record, 2, says);
+    let format_1 = |b: &mut BoundCertificate| b.format = "microagg-bound-certificate/1".into();
+    assert_tampered(spec, &c, &tampered, format_1, 2, |_| true);
     // Only colgen takes cuts.
     let out = cli(&[
         "bound", "--data", spec, "--k", "3", "--method", "nn", "--param", "cuts=3",
@@ -219,18 +216,7 @@ fn recomputed_bounds_never_exceed_the_brute_force_optimum() {
         write_rows_csv(&csv, &rows);
         let cert = dir.path().join(format!("r{case}.json"));
         let ks = k.to_string();
-        cli_ok(&common::bound_args(
-            csv.to_str().unwrap(),
-            &ks,
-            "colgen",
-            &[
-                "--time-limit",
-                "10",
-                "--certificate",
-                cert.to_str().unwrap(),
-            ],
-        ));
-        let c = BoundCertificate::read(&cert).unwrap();
+        let c = colgen_certificate(csv.to_str().unwrap(), &ks, &["--time-limit", "10"], &cert);
         let inst = from_rows(&rows);
         let opt = brute_force_optimum(&inst.z, n, d, k);
         let v = verify_lagrangian(&inst.z, n, d, k, &c.duals, None).unwrap();
@@ -658,79 +644,68 @@ fn the_k10_recipe_runs_from_the_command_line_and_its_certificate_verifies() {
         assert_eq!(code, Some(0), "{text}");
     }
 
-    let refused = |extra: &[&str], expected: &str| {
-        let mut args = vec!["bound", "--data", spec, "--k", "10"];
-        args.extend_from_slice(extra);
+    // `bound --data SPEC --k 10 --method METHOD --param P ...` exits with 2 and `expected`.
+    let refused = |method: &str, params: &[&str], expected: &str| {
+        let mut args = vec!["bound", "--data", spec, "--k", "10", "--method", method];
+        for p in params {
+            args.extend(["--param", p]);
+        }
         assert_exit(&cli(&args), 2, expected);
     };
     refused(
-        &["--method", "colgen", "--param", "box_width=-1"],
+        "colgen",
+        &["box_width=-1"],
         "box_width must be a finite number >= 0",
     );
     refused(
-        &["--method", "colgen", "--param", "box_width=inf"],
+        "colgen",
+        &["box_width=inf"],
         "box_width: invalid type: string \"inf\"",
     );
     refused(
-        &["--method", "colgen", "--param", "tighten_fraction=1.5"],
+        "colgen",
+        &["tighten_fraction=1.5"],
         "tighten_fraction must be in [0, 1)",
     );
     refused(
-        &["--method", "colgen", "--param", "slack_push=1.5"],
+        "colgen",
+        &["slack_push=1.5"],
         "slack_push must be in [0, 1)",
     );
     refused(
-        &[
-            "--method",
-            "colgen",
-            "--param",
-            "slack_push=0.6",
-            "--param",
-            "tighten_fraction=0.5",
-        ],
+        "colgen",
+        &["slack_push=0.6", "tighten_fraction=0.5"],
         "slack_push + tighten_fraction must be below final_fraction (their shares come out of the final phase)",
     );
     // The recipe's final phase is 0.3 of the time: slack rounds of 0.3 would starve the
     // line search before them.
     refused(
-        &[
-            "--method",
-            "colgen",
-            "--param",
-            "final_fraction=0.3",
-            "--param",
-            "slack_push=0.3",
-        ],
+        "colgen",
+        &["final_fraction=0.3", "slack_push=0.3"],
         "slack_push + tighten_fraction must be below final_fraction",
     );
     refused(
-        &["--method", "colgen", "--param", "pool_master=1.5"],
+        "colgen",
+        &["pool_master=1.5"],
         "pool_master must be in [0, 1)",
     );
     refused(
+        "colgen",
         &[
-            "--method",
-            "colgen",
-            "--param",
             "final_fraction=0.3",
-            "--param",
             "pool_master=0.2",
-            "--param",
             "tighten_fraction=0.1",
         ],
         "slack_push + pool_master + tighten_fraction must be below final_fraction",
     );
     refused(
-        &[
-            "--method",
-            "colgen",
-            "--param",
-            "pool_master_moving_centre=true",
-        ],
+        "colgen",
+        &["pool_master_moving_centre=true"],
         "pool_master_moving_centre needs pool_master above 0",
     );
     refused(
-        &["--method", "nn", "--param", "box_width=0.3"],
+        "nn",
+        &["box_width=0.3"],
         "bound nn has no parameter 'box_width'",
     );
     let csv = dir.path().join("w.csv");
