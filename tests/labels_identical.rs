@@ -120,19 +120,6 @@ fn one_attribute(spec: &str) -> bool {
     microagg::registry::find(first).unwrap().one_attribute
 }
 
-/// The first column only, for one-attribute methods.
-fn first_column(inst: &Instance) -> Instance {
-    let raw: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * inst.d]).collect();
-    Instance::from_raw(
-        format!("{}[x1]", inst.name),
-        inst.source.clone(),
-        vec![inst.columns[0].clone()],
-        raw,
-        inst.sha256.clone(),
-    )
-    .expect("first column is not constant")
-}
-
 fn line(case: &Case, file: &str, k: usize, inst: &Instance) -> String {
     let never = AtomicBool::new(false);
     let out = Pipeline::parse(&case.spec, &case.params)
@@ -163,7 +150,7 @@ fn labels_match_the_snapshot() {
     let mut insts = Vec::new();
     for f in FILES {
         let inst = common::casc(f).unwrap_or_else(|| panic!("{f}: the CASC file is needed"));
-        let one = first_column(&inst);
+        let one = common::first_column(&inst);
         insts.push((f, inst, one));
     }
     // For quicker checks between steps: only pipelines containing ONLY, none containing

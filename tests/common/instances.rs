@@ -30,6 +30,19 @@ pub fn synthetic(spec: &str) -> Instance {
     data::load(spec, &ColumnSelection::All).expect("generator spec is valid")
 }
 
+/// The first column of `inst` only (named `NAME[x1]`), the input of a one-attribute method.
+pub fn first_column(inst: &Instance) -> Instance {
+    let raw: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * inst.d]).collect();
+    Instance::from_raw(
+        format!("{}[x1]", inst.name),
+        inst.source.clone(),
+        vec![inst.columns[0].clone()],
+        raw,
+        inst.sha256.clone(),
+    )
+    .expect("first column is not constant")
+}
+
 /// An instance from in-memory rows (d columns named x1..xd).
 pub fn from_rows(rows: &[Vec<f64>]) -> Instance {
     let d = rows[0].len();

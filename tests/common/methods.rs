@@ -12,6 +12,22 @@ pub fn run_method(inst: &Instance, method: &str, k: usize, seed: u64) -> (f64, V
     (out.partition.sse(), out.partition.labels().to_vec())
 }
 
+/// Run `method` with `--param` style arguments: (SSE, labels), or the error's message.
+pub fn run_with_params(
+    inst: &Instance,
+    method: &str,
+    params: &[&str],
+    k: usize,
+    seed: u64,
+) -> Result<(f64, Vec<usize>), String> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let out = microagg::pipeline::Pipeline::parse(method, &params)
+        .and_then(|p| p.run(inst, k, seed, None, &never))
+        .map_err(|e| e.to_string())?;
+    Ok((out.partition.sse(), out.partition.labels().to_vec()))
+}
+
 /// Groups as sorted lists of record ids, sorted, from labels.
 pub fn groups(labels: &[usize]) -> Vec<Vec<usize>> {
     let mut by_label: Vec<Vec<usize>> = vec![Vec::new(); labels.iter().max().map_or(0, |m| m + 1)];

@@ -21,15 +21,7 @@ fn input_for(inst: &microagg::data::Instance, method: &str) -> microagg::data::I
     if !info.one_attribute || inst.d == 1 {
         return inst.clone();
     }
-    let raw: Vec<f64> = (0..inst.n).map(|i| inst.raw[i * inst.d]).collect();
-    microagg::data::Instance::from_raw(
-        format!("{}[x1]", inst.name),
-        inst.source.clone(),
-        vec![inst.columns[0].clone()],
-        raw,
-        inst.sha256.clone(),
-    )
-    .expect("first column is not constant")
+    common::first_column(inst)
 }
 
 fn assert_conforms(inst: &microagg::data::Instance, method: &str, k: usize) {

@@ -53,16 +53,21 @@ fn all_rules() -> Vec<Rules> {
     out
 }
 
-/// n rows of d values on a small integer grid (many ties), with duplicated rows; every
-/// column holds both 0 and 1 so none is constant.
-fn tied_rows(n: usize, d: usize, levels: u64, seed: u64) -> Vec<Vec<f64>> {
+/// A xorshift generator seeded from `seed` (made odd, so never zero).
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
+    move || {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
         s
-    };
+    }
+}
+
+/// n rows of d values on a small integer grid (many ties), with duplicated rows; every
+/// column holds both 0 and 1 so none is constant.
+fn tied_rows(n: usize, d: usize, levels: u64, seed: u64) -> Vec<Vec<f64>> {
+    let mut next = xorshift(seed);
     let mut rows: Vec<Vec<f64>> = Vec::with_capacity(n);
     for i in 0..n {
         if i >= 2 && next() % 5 == 0 {
@@ -98,34 +103,25 @@ proptest! {
     ) {
         let inst = common::from_rows(&tied_rows(n, d, levels, seed));
         let subset: Vec<usize> = (0..n).filter(|i| i % 3 != 1).collect();
+        let others = [Backend::Tree, Backend::Buckets, Backend::Filter, Backend::Fixed, Backend::Byte];
         for rules in all_rules() {
-            let scan = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Scan)).unwrap();
-            let tree = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Tree)).unwrap();
-            prop_assert_eq!(&scan, &tree, "rules {:?}", rules);
-            let buckets = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Buckets)).unwrap();
-            prop_assert_eq!(&scan, &buckets, "buckets, rules {:?}", rules);
-            let filter = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Filter)).unwrap();
-            prop_assert_eq!(&scan, &filter, "filter, rules {:?}", rules);
-            let fixed = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Fixed)).unwrap();
-            prop_assert_eq!(&scan, &fixed, "fixed, rules {:?}", rules);
-            let byte = engine::groups_in("t", &inst, k, rules, scope(None, Backend::Byte)).unwrap();
-            prop_assert_eq!(&scan, &byte, "byte, rules {:?}", rules);
+            let groups = |ids: Option<&Vec<usize>>, backend| {
+                engine::groups_in("t", &inst, k, rules, scope(ids.cloned(), backend)).unwrap()
+            };
+            let scan = groups(None, Backend::Scan);
+            for backend in others {
+                prop_assert_eq!(&scan, &groups(None, backend), "{:?}, rules {:?}", backend, rules);
+            }
             let mut all: Vec<usize> = scan.iter().flatten().copied().collect();
             all.sort_unstable();
             prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
             prop_assert!(scan.iter().all(|g| g.len() >= k) || scan.len() == 1);
             if subset.len() >= k {
-                let a = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Scan)).unwrap();
-                let b = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Tree)).unwrap();
-                prop_assert_eq!(&a, &b, "subset, rules {:?}", rules);
-                let c = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Buckets)).unwrap();
-                prop_assert_eq!(&a, &c, "subset, buckets, rules {:?}", rules);
-                let f = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Filter)).unwrap();
-                prop_assert_eq!(&a, &f, "subset, filter, rules {:?}", rules);
-                let x = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Fixed)).unwrap();
-                prop_assert_eq!(&a, &x, "subset, fixed, rules {:?}", rules);
-                let y = engine::groups_in("t", &inst, k, rules, scope(Some(subset.clone()), Backend::Byte)).unwrap();
-                prop_assert_eq!(&a, &y, "subset, byte, rules {:?}", rules);
+                let a = groups(Some(&subset), Backend::Scan);
+                for backend in others {
+                    let b = groups(Some(&subset), backend);
+                    prop_assert_eq!(&a, &b, "subset, {:?}, rules {:?}", backend, rules);
+                }
             }
         }
     }
@@ -216,23 +212,23 @@ proptest! {
     }
 }
 
-/// Rows on a small grid plus noise of relative size 1e-9: distances that tie in single
-/// precision but not in double, ordered differently by the two.
-fn near_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+/// `n` rows of `d` values on the grid 0, 1, 2, each plus a noise of 0..999 times `step`
+/// (xorshift from `seed`).
+fn grid_rows(n: usize, d: usize, seed: u64, step: f64) -> Vec<Vec<f64>> {
+    let mut next = xorshift(seed);
     (0..n)
         .map(|_| {
             (0..d)
-                .map(|_| (next() % 3) as f64 + (next() % 1000) as f64 * 1e-9)
+                .map(|_| (next() % 3) as f64 + (next() % 1000) as f64 * step)
                 .collect()
         })
         .collect()
+}
+
+/// Rows on a small grid plus noise of relative size 1e-9: distances that tie in single
+/// precision but not in double, ordered differently by the two.
+fn near_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
+    grid_rows(n, d, seed, 1e-9)
 }
 
 /// One case of [`loosened_disagreements`]: an instance, its records and k.
@@ -243,6 +239,13 @@ struct TiedCase<'a> {
     k: usize,
 }
 
+impl TiedCase<'_> {
+    /// [`filter_agrees`] on this case.
+    fn agrees<P: Pass>(&self, filter: Filtered<P>) -> bool {
+        filter_agrees(self.inst, self.k, filter)
+    }
+}
+
 impl std::fmt::Display for TiedCase<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(f, "seed {} k {}", self.seed, self.k)
@@ -251,12 +254,14 @@ impl std::fmt::Display for TiedCase<'_> {
 
 /// For 40 instances of `rows` (300 records, d = 1..6, all suited to the copy by `suits`)
 /// and k = 1, 3, `check` asserts the exact copies' answers and returns whether the
-/// loosened copy agreed with the scan; the number of cases where it did not.
-fn loosened_disagreements(
+/// loosened copy agreed with the scan; the loosened copy (its `allowance` set to zero)
+/// disagrees on at least 10 of the 80 cases.
+fn assert_loosened_disagrees(
     rows: fn(usize, usize, u64) -> Vec<Vec<f64>>,
     suits: fn(&microagg::data::Instance, &[usize]) -> bool,
+    allowance: &str,
     check: impl Fn(TiedCase) -> bool,
-) -> usize {
+) {
     let mut differs = 0;
     for seed in 0..40u64 {
         let d = 1 + (seed as usize % 6);
@@ -273,7 +278,10 @@ fn loosened_disagreements(
             differs += usize::from(!check(case));
         }
     }
-    differs
+    assert!(
+        differs >= 10,
+        "a zero {allowance} changed answers on only {differs} of 80 cases"
+    );
 }
 
 /// Farthest and k-nearest queries of `filter` against the scan's, from records and from
@@ -307,17 +315,11 @@ fn filter_agrees<P: Pass>(
 /// exclusion) it does not, so the bound is what makes the answers exact.
 #[test]
 fn filter_scan_needs_its_error_bound_on_near_ties() {
-    let loosened_differs = loosened_disagreements(near_tied_rows, FilterScan::suits, |case| {
-        let (inst, ids, k) = (case.inst, case.ids, case.k);
-        let exact = FilterScan::new(inst, ids.to_vec());
-        assert!(filter_agrees(inst, k, exact), "{case}");
-        let loosened = FilterScan::with_margin_factor(inst, ids.to_vec(), 0.0);
-        filter_agrees(inst, k, loosened)
+    assert_loosened_disagrees(near_tied_rows, FilterScan::suits, "margin", |case| {
+        let (inst, ids) = (case.inst, case.ids.to_vec());
+        assert!(case.agrees(FilterScan::new(inst, ids.clone())), "{case}");
+        case.agrees(FilterScan::with_margin_factor(inst, ids, 0.0))
     });
-    assert!(
-        loosened_differs >= 10,
-        "a zero margin changed answers on only {loosened_differs} of 80 cases"
-    );
 }
 
 /// Values single precision cannot hold (|z| >= 1e15) send the filter backend to the plain
@@ -325,13 +327,10 @@ fn filter_scan_needs_its_error_bound_on_near_ties() {
 /// filter then compares every record exactly.
 #[test]
 fn filter_backend_falls_back_on_huge_values() {
-    let (rows, ids) = backend_falls_back_from_a_huge_value(FilterScan::suits, Backend::Filter);
-    let inst = common::from_rows(&rows);
+    let (inst, ids) = backend_falls_back_from_a_huge_value(FilterScan::suits, Backend::Filter);
     let mut scan = Scan::new(&inst, ids.clone());
     let mut filter = FilterScan::new(&inst, ids);
-    let huge = vec![1e300, -1e300];
-    assert_eq!(scan.farthest_from(&huge), filter.farthest_from(&huge));
-    assert_eq!(scan.take_nearest(&huge, 4), filter.take_nearest(&huge, 4));
+    assert_answers_from(&mut scan, &mut filter, &[1e300, -1e300]);
 }
 /// Larger instances where the automatic choice picks the tree for real (d = 2, n = 6000):
 /// same labels as the forced scan.
@@ -511,20 +510,7 @@ fn mirrored_centroid_replays_the_pool_bit_for_bit() {
 /// Rows on a small grid plus noise of a few fixed-point steps: distances whose order the
 /// 16-bit copy gets wrong unless its error allowance keeps the near ones.
 fn step_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    (0..n)
-        .map(|_| {
-            (0..d)
-                .map(|_| (next() % 3) as f64 + (next() % 1000) as f64 * 2e-6)
-                .collect()
-        })
-        .collect()
+    grid_rows(n, d, seed, 2e-6)
 }
 
 /// The fixed-point filter keeps every record within its error allowance of the answer: on
@@ -533,46 +519,33 @@ fn step_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
 /// is what makes the answers exact.
 #[test]
 fn fixed_scan_needs_its_error_allowance_on_near_ties() {
-    let loosened_differs = loosened_disagreements(step_tied_rows, FixedScan::suits, |case| {
-        let (inst, ids, k) = (case.inst, case.ids, case.k);
-        let exact = FixedScan::new(inst, ids.to_vec());
-        assert!(filter_agrees(inst, k, exact), "{case}");
-        let loosened = FixedScan::with_margin_factor(inst, ids.to_vec(), 0.0);
-        filter_agrees(inst, k, loosened)
+    assert_loosened_disagrees(step_tied_rows, FixedScan::suits, "allowance", |case| {
+        let (inst, ids) = (case.inst, case.ids.to_vec());
+        assert!(case.agrees(FixedScan::new(inst, ids.clone())), "{case}");
+        case.agrees(FixedScan::with_margin_factor(inst, ids, 0.0))
     });
-    assert!(
-        loosened_differs >= 10,
-        "a zero allowance changed answers on only {loosened_differs} of 80 cases"
-    );
 }
 
 /// The same for the 8-bit copy, whose grid is coarser than the noise here (so records a few
 /// noise steps apart share their integers), and for the tiered copy switching halfway.
 #[test]
 fn byte_scan_needs_its_error_allowance_on_near_ties() {
-    let loosened_differs = loosened_disagreements(step_tied_rows, ByteScan::suits, |case| {
-        let (inst, ids, k) = (case.inst, case.ids, case.k);
-        assert!(
-            filter_agrees(inst, k, ByteScan::new(inst, ids.to_vec())),
-            "{case}"
-        );
-        let tiered = TieredScan::with_byte_from(inst, ids.to_vec(), 150);
-        assert!(filter_agrees(inst, k, tiered), "tiered, {case}");
-        let loosened = ByteScan::with_margin_factor(inst, ids.to_vec(), 0.0);
-        filter_agrees(inst, k, loosened)
+    assert_loosened_disagrees(step_tied_rows, ByteScan::suits, "allowance", |case| {
+        let (inst, ids) = (case.inst, case.ids.to_vec());
+        assert!(case.agrees(ByteScan::new(inst, ids.clone())), "{case}");
+        let tiered = TieredScan::with_byte_from(inst, ids.clone(), 150);
+        assert!(case.agrees(tiered), "tiered, {case}");
+        case.agrees(ByteScan::with_margin_factor(inst, ids, 0.0))
     });
-    assert!(
-        loosened_differs >= 10,
-        "a zero allowance changed answers on only {loosened_differs} of 80 cases"
-    );
 }
 
 /// 200 records on a small grid, which `suits` the copy until one value is 3e20; then the
-/// `backend` gives the scan's groups. Returns the rows and their ids.
+/// `backend` gives the scan's groups. Returns the rows' instance (without the huge value)
+/// and their ids.
 fn backend_falls_back_from_a_huge_value(
     suits: fn(&microagg::data::Instance, &[usize]) -> bool,
     backend: Backend,
-) -> (Vec<Vec<f64>>, Vec<usize>) {
+) -> (microagg::data::Instance, Vec<usize>) {
     let rows: Vec<Vec<f64>> = (0..200)
         .map(|i| vec![(i % 7) as f64, (i % 11) as f64])
         .collect();
@@ -584,7 +557,13 @@ fn backend_falls_back_from_a_huge_value(
     let scan = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, Backend::Scan)).unwrap();
     let other = engine::groups_in("t", &inst, 3, Rules::MDAV, scope(None, backend)).unwrap();
     assert_eq!(scan, other, "{backend:?}");
-    (rows, ids)
+    (common::from_rows(&rows), ids)
+}
+
+/// The copy answers the farthest and the 4-nearest queries from `far` as the scan does.
+fn assert_answers_from(scan: &mut Scan, copy: &mut impl Remaining, far: &[f64]) {
+    assert_eq!(scan.farthest_from(far), copy.farthest_from(far));
+    assert_eq!(scan.take_nearest(far, 4), copy.take_nearest(far, 4));
 }
 
 /// Data the fixed-point copy cannot hold (a huge value) go to the single-precision filter
@@ -592,13 +571,11 @@ fn backend_falls_back_from_a_huge_value(
 /// point outside the copy's range is compared exactly.
 #[test]
 fn fixed_backend_falls_back_on_unsuited_data_and_points() {
-    let (rows, ids) = backend_falls_back_from_a_huge_value(FixedScan::suits, Backend::Fixed);
-    let inst = common::from_rows(&rows);
+    let (inst, ids) = backend_falls_back_from_a_huge_value(FixedScan::suits, Backend::Fixed);
     let mut scan = Scan::new(&inst, ids.clone());
     let mut fixed = FixedScan::new(&inst, ids);
     for far in [vec![1e300, -1e300], vec![40.0, 0.5]] {
-        assert_eq!(scan.farthest_from(&far), fixed.farthest_from(&far));
-        assert_eq!(scan.take_nearest(&far, 4), fixed.take_nearest(&far, 4));
+        assert_answers_from(&mut scan, &mut fixed, &far);
     }
 }
 

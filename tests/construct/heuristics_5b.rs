@@ -28,13 +28,8 @@ fn run_with(
     k: usize,
     seed: u64,
 ) -> (f64, Vec<usize>) {
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    let out = microagg::pipeline::Pipeline::parse(method, &params)
-        .expect("known method")
-        .run(inst, k, seed, None, &never)
-        .unwrap_or_else(|e| panic!("{method}: {e}"));
-    (out.partition.sse(), out.partition.labels().to_vec())
+    common::run_with_params(inst, method, params, k, seed)
+        .unwrap_or_else(|e| panic!("{method}: {e}"))
 }
 
 /// Six unit vectors (+-e1, +-e2, +-e3) around a centre (record 0): a star whose leaves are

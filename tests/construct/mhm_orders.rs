@@ -2,26 +2,9 @@
 //! `semirandom`: invariants, brute force on small instances, parameters and seeds.
 
 use crate::common;
-use common::{casc, from_rows, run_method, synthetic};
+use common::{casc, from_rows, run_method, run_with_params as run_with, synthetic};
 use microagg::data::Instance;
 use microagg::init::mhm::orders::{order_by_score, zsum_scores};
-use std::sync::atomic::AtomicBool;
-
-/// Run `method` with `--param` style arguments; Err carries the message.
-fn run_with(
-    inst: &Instance,
-    method: &str,
-    params: &[&str],
-    k: usize,
-    seed: u64,
-) -> Result<(f64, Vec<usize>), String> {
-    let never = AtomicBool::new(false);
-    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    let out = microagg::pipeline::Pipeline::parse(method, &params)
-        .and_then(|p| p.run(inst, k, seed, None, &never))
-        .map_err(|e| e.to_string())?;
-    Ok((out.partition.sse(), out.partition.labels().to_vec()))
-}
 
 fn test_instances() -> Vec<Instance> {
     let mut out = vec![

@@ -3,7 +3,7 @@
 //! and the aggregations.
 
 use crate::common;
-use common::{argv, cli, cli_json, cli_ok, run_args, stderr, stdout, write_file};
+use common::{argv, assert_exit, cli, cli_json, cli_ok, run_args, stderr, stdout, write_file};
 use std::path::Path;
 
 fn close(a: &serde_json::Value, want: f64) -> bool {
@@ -138,26 +138,15 @@ fn run_mixed(dir: &Path, extra: &[&str]) -> (serde_json::Value, String, Vec<usiz
     let input = write_file(dir, "in.csv", MIXED);
     let out = dir.join("out.csv");
     let labels = dir.join("l.txt");
-    let mut args = vec![
-        "run",
-        "--data",
-        input.to_str().unwrap(),
-        "--delimiter",
-        ";",
-        "--columns",
-        "x,y",
-        "--k",
-        "3",
-        "--method",
-        "mdav",
-        "--masked-out",
-        out.to_str().unwrap(),
-        "--labels-out",
-        labels.to_str().unwrap(),
-        "--row-order",
-        "input",
-        "--json",
-    ];
+    let head = ["run", "--data", input.to_str().unwrap()];
+    let mut args = argv(
+        &head,
+        "--delimiter ; --columns x,y --k 3 --method mdav",
+        &[],
+    );
+    args.extend(["--masked-out", out.to_str().unwrap()]);
+    args.extend(["--labels-out", labels.to_str().unwrap()]);
+    args.extend(["--row-order", "input", "--json"]);
     args.extend_from_slice(extra);
     let rec = cli_json(&args);
     let labels = std::fs::read_to_string(&labels)
@@ -415,28 +404,17 @@ fn split_runs_release_the_unsplit_runs_file_where_the_partitions_agree() {
     let run = |name: &str, split: &[&str]| {
         let out = dir.path().join(format!("{name}.csv"));
         let labels = dir.path().join(format!("{name}.txt"));
-        let mut args = vec![
+        let head = [
             "run",
             "--data",
             full.to_str().unwrap(),
             "--columns",
             columns,
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--aggregate",
-            "median",
-            "--round-to-input",
-            "--measures",
-            "--json",
-            "--masked-out",
-            out.to_str().unwrap(),
-            "--labels-out",
-            labels.to_str().unwrap(),
-            "--row-order",
-            "input",
         ];
+        let fixed = "--k 3 --method mdav --aggregate median --round-to-input --measures --json";
+        let mut args = argv(&head, fixed, &["--masked-out", out.to_str().unwrap()]);
+        args.extend(["--labels-out", labels.to_str().unwrap()]);
+        args.extend(["--row-order", "input"]);
         args.extend_from_slice(split);
         let mut rec = cli_json(&args);
         let mut release = rec["release"].take();
@@ -785,27 +763,14 @@ fn measure_reads_a_release_with_missing_cells_and_puts_shuffled_rows_back() {
     let rec = common::stdout_json(&o);
     let data = agency();
     let measure = |extra: &[&str]| {
-        let mut args = vec![
-            "measure",
-            "--data",
-            data.to_str().unwrap(),
-            "--columns",
-            "income,expenditure,savings",
-            "--masked",
-            out.to_str().unwrap(),
-            "--weights",
-            "weight",
-        ];
+        let head = ["measure", "--data", data.to_str().unwrap()];
+        let mut args = argv(&head, "--columns income,expenditure,savings --masked", &[]);
+        args.extend([out.to_str().unwrap(), "--weights", "weight"]);
         args.extend_from_slice(extra);
         cli(&args)
     };
     let refused = measure(&["--unshuffle-seed", "3"]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        stderr(&refused).contains("--missing ignore"),
-        "{}",
-        stderr(&refused)
-    );
+    assert_exit(&refused, 2, "--missing ignore");
     let v = common::stdout_json(&measure(&[
         "--missing",
         "ignore",
@@ -838,12 +803,7 @@ fn measure_reads_a_release_with_missing_cells_and_puts_shuffled_rows_back() {
         rec["release"]["il_released_weighted"].as_f64().unwrap()
     ));
     let wrong = measure(&["--missing", "ignore"]);
-    assert_eq!(wrong.status.code(), Some(2));
-    assert!(
-        stderr(&wrong).contains("missing in the released file where the original"),
-        "{}",
-        stderr(&wrong)
-    );
+    assert_exit(&wrong, 2, "missing in the released file where the original");
 }
 
 /// `run --measures` prints the measures in its text output, each with how to read it, in
@@ -855,24 +815,10 @@ fn run_measures_prints_each_figure_with_how_to_read_it() {
     let cases: [&[&str]; 2] = [&[], &["--strata", "region", "--weights", "weight"]];
     for extra in cases {
         let data = agency();
-        let mut args = vec![
-            "run",
-            "--data",
-            data.to_str().unwrap(),
-            "--columns",
-            "income,expenditure,savings",
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--missing",
-            "ignore",
-            "--identifiers",
-            "id",
-            "--masked-out",
-            out.to_str().unwrap(),
-            "--measures",
-        ];
+        let fixed = "--columns income,expenditure,savings --k 3 --method mdav --missing ignore \
+                     --identifiers id --masked-out";
+        let mut args = argv(&["run", "--data", data.to_str().unwrap()], fixed, &[]);
+        args.extend([out.to_str().unwrap(), "--measures"]);
         args.extend_from_slice(extra);
         let text = stdout(&cli_ok(&args));
         args.push("--json");

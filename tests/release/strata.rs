@@ -2,6 +2,7 @@
 //! the unsplit run's bytes, bad strata input is a clear error, thread counts and Slurm
 //! variables do not change the bytes, and the border repair never raises the SSE.
 
+use crate::common::argv;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -51,6 +52,13 @@ fn strata_csv(dir: &Path) -> PathBuf {
     p
 }
 
+/// A temporary folder holding [`strata_csv`], and the file's path.
+fn strata_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = strata_csv(dir.path());
+    (dir, data)
+}
+
 fn labels(path: &Path) -> Vec<usize> {
     microagg::labels::read_labels(path).unwrap()
 }
@@ -63,8 +71,7 @@ fn column(path: &Path, name: &str) -> Vec<String> {
 
 #[test]
 fn groups_never_mix_strata_and_parts_combine_into_the_unsplit_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = strata_csv(dir.path());
+    let (dir, data) = strata_dir();
     let d = data.to_str().unwrap();
     let full = dir.path().join("full.labels");
     for method in ["mdav", "mdav+descent"] {
@@ -159,32 +166,14 @@ fn groups_never_mix_strata_and_parts_combine_into_the_unsplit_bytes() {
 
 #[test]
 fn parts_of_different_runs_do_not_combine() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = strata_csv(dir.path());
+    let (dir, data) = strata_dir();
     let d = data.to_str().unwrap();
     let a = dir.path().join("a.part");
     let b = dir.path().join("b.part");
     let run = |k: &str, part: &str, out: &Path| {
-        ok(
-            &[
-                "run",
-                "--data",
-                d,
-                "--k",
-                k,
-                "--method",
-                "mdav",
-                "--strata",
-                "region",
-                "--columns",
-                "x,y,z",
-                "--part",
-                part,
-                "--labels-out",
-                out.to_str().unwrap(),
-            ],
-            &[],
-        )
+        let fixed = "--method mdav --strata region --columns x,y,z --part";
+        let tail = [part, "--labels-out", out.to_str().unwrap()];
+        ok(&argv(&["run", "--data", d, "--k", k], fixed, &tail), &[])
     };
     run("3", "1/2", &a);
     run("4", "2/2", &b);
@@ -205,8 +194,7 @@ fn parts_of_different_runs_do_not_combine() {
 
 #[test]
 fn bad_strata_input_is_an_error_naming_the_file_and_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = strata_csv(dir.path());
+    let (_dir, data) = strata_dir();
     let d = data.to_str().unwrap();
     let err = |extra: &[&str]| {
         let o = microagg(
@@ -289,33 +277,15 @@ fn bad_strata_input_is_an_error_naming_the_file_and_column() {
 
 #[test]
 fn thread_counts_do_not_change_the_bytes_and_the_repair_never_raises_the_sse() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = strata_csv(dir.path());
+    let (dir, data) = strata_dir();
     let d = data.to_str().unwrap();
     let mut outputs = Vec::new();
     for threads in ["1", "2", "3"] {
         let l = dir.path().join(format!("t{threads}.labels"));
+        let head = ["--threads", threads, "run", "--data", d];
+        let fixed = "--k 3 --method mdav --strata region --columns x,y,z --blocks 40 --json";
         let o = ok(
-            &[
-                "--threads",
-                threads,
-                "run",
-                "--data",
-                d,
-                "--k",
-                "3",
-                "--method",
-                "mdav",
-                "--strata",
-                "region",
-                "--columns",
-                "x,y,z",
-                "--blocks",
-                "40",
-                "--json",
-                "--labels-out",
-                l.to_str().unwrap(),
-            ],
+            &argv(&head, fixed, &["--labels-out", l.to_str().unwrap()]),
             &[],
         );
         let rec: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();

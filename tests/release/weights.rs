@@ -19,6 +19,16 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
 }
 
+/// [`close`] for a number of a JSON record.
+fn json_close(v: &serde_json::Value, b: f64, rel: f64) -> bool {
+    close(v.as_f64().unwrap(), b, rel)
+}
+
+/// `COMMAND --data DATA --weights w --k 2`, then `extra`, fails: its standard error.
+fn weighted_err(command: &str, data: &str, extra: &[&str]) -> String {
+    cli_err(&weighted_args(command, data, "2", extra))
+}
+
 /// Minimum weighted SSE over partitions of the sorted values into runs of >= k, by
 /// enumerating every composition of n (pairwise costs): the oracle of the DP.
 fn best_over_runs(sorted: &[f64], w: &[f64], k: usize) -> f64 {
@@ -214,6 +224,19 @@ fn partition_weighted_sse_equals_the_pairwise_formula() {
     }
 }
 
+/// `run --method univariate` of `data` (weights in column `w`, k = 2), the masked file
+/// written to `masked` in input row order, then `extra`: its JSON record.
+fn univariate_release(data: &str, masked: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    let head = [
+        "--method",
+        "univariate",
+        "--masked-out",
+        masked.to_str().unwrap(),
+    ];
+    let args = argv(&head, "--row-order input", extra);
+    cli_json(&weighted_args("run", data, "2", &args))
+}
+
 /// By hand: x = -3, -1, 1, 3 (mean 0, population variance 5, so z = x / sqrt 5), weights 1,
 /// 3, 2, 2, groups {-3, -1} and {1, 3}. Weighted means -1.5 and 2; weighted SSE (raw units)
 /// 1 (1.5)^2 + 3 (0.5)^2 + 2 + 2 = 7, so 7/5 = 1.4 in z units; weighted grand mean 0.25,
@@ -234,43 +257,19 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     ));
     let wr = &v["weights"];
     assert_eq!(wr["column"], "w");
-    assert!(close(wr["total"].as_f64().unwrap(), 8.0, 1e-15));
-    assert!(close(wr["sse"].as_f64().unwrap(), 1.4, 1e-12), "{v}");
-    assert!(close(wr["sst"].as_f64().unwrap(), 6.3, 1e-12), "{v}");
-    assert!(
-        close(wr["il"].as_f64().unwrap(), 100.0 * 7.0 / 31.5, 1e-12),
-        "{v}"
-    );
+    assert!(json_close(&wr["total"], 8.0, 1e-15));
+    assert!(json_close(&wr["sse"], 1.4, 1e-12), "{v}");
+    assert!(json_close(&wr["sst"], 6.3, 1e-12), "{v}");
+    assert!(json_close(&wr["il"], 100.0 * 7.0 / 31.5, 1e-12), "{v}");
     // The unweighted figures are unchanged: SSE (1 + 1 + 1 + 1) / 5, SST 4.
-    assert!(close(v["sse"].as_f64().unwrap(), 0.8, 1e-12), "{v}");
+    assert!(json_close(&v["sse"], 0.8, 1e-12), "{v}");
     let masked = dir.path().join("m.csv");
-    let r = cli_json(&weighted_args(
-        "run",
-        d,
-        "2",
-        &[
-            "--method",
-            "univariate",
-            "--masked-out",
-            masked.to_str().unwrap(),
-            "--row-order",
-            "input",
-            "--json",
-        ],
-    ));
+    let r = univariate_release(d, &masked, &["--json"]);
     assert_eq!(r["weights"]["objective"], "weighted");
-    assert!(close(
-        r["weights"]["il"].as_f64().unwrap(),
-        100.0 * 7.0 / 31.5,
-        1e-12
-    ));
+    assert!(json_close(&r["weights"]["il"], 100.0 * 7.0 / 31.5, 1e-12));
     let rel = &r["release"];
     assert!(
-        close(
-            rel["il_released_weighted"].as_f64().unwrap(),
-            100.0 * 7.0 / 31.5,
-            1e-12
-        ),
+        json_close(&rel["il_released_weighted"], 100.0 * 7.0 / 31.5, 1e-12),
         "{r}"
     );
     // The whole file back: weighted means, the weights column untouched.
@@ -278,22 +277,13 @@ fn hand_computed_weighted_sse_sst_il_and_weighted_means() {
     assert_eq!(text, "x,w\n-1.5,1\n-1.5,3\n2,2\n2,2\n");
     // measure --weights: the weighted IL of the released file.
     let masked = masked.to_str().unwrap();
-    let m = cli_json(&[
-        "measure",
-        "--data",
-        d,
-        "--weights",
-        "w",
-        "--masked",
-        masked,
-        "--json",
-    ]);
+    let m = cli_json(&argv(
+        &["measure", "--data", d],
+        "--weights w --masked",
+        &[masked, "--json"],
+    ));
     assert!(
-        close(
-            m["weights"]["il_weighted"].as_f64().unwrap(),
-            100.0 * 7.0 / 31.5,
-            1e-12
-        ),
+        json_close(&m["weights"]["il_weighted"], 100.0 * 7.0 / 31.5, 1e-12),
         "{m}"
     );
     assert_eq!(m["p"], 1, "the weights column is not compared: {m}");
@@ -339,22 +329,11 @@ fn weighted_median_release_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let data = write_file(dir.path(), "d.csv", "x,w\n-3,1\n-1,3\n1,2\n3,2\n");
     let masked = dir.path().join("m.csv");
-    let r = cli_json(&weighted_args(
-        "run",
+    let r = univariate_release(
         data.to_str().unwrap(),
-        "2",
-        &[
-            "--method",
-            "univariate",
-            "--masked-out",
-            masked.to_str().unwrap(),
-            "--row-order",
-            "input",
-            "--aggregate",
-            "median",
-            "--json",
-        ],
-    ));
+        &masked,
+        &["--aggregate", "median", "--json"],
+    );
     assert_eq!(
         std::fs::read_to_string(&masked).unwrap(),
         "x,w\n-1,1\n-1,3\n2,2\n2,2\n"
@@ -362,11 +341,7 @@ fn weighted_median_release_through_the_cli() {
     let rel = &r["release"];
     assert_eq!(rel["aggregation"], "median", "{r}");
     assert!(
-        close(
-            rel["il_released_weighted"].as_f64().unwrap(),
-            100.0 * 8.0 / 31.5,
-            1e-12
-        ),
+        json_close(&rel["il_released_weighted"], 100.0 * 8.0 / 31.5, 1e-12),
         "{r}"
     );
 }
@@ -414,30 +389,18 @@ fn unit_weights_give_bit_identical_results() {
             cols,
             "--json",
         ];
-        let mut plain: Vec<&str> = base.to_vec();
+        // `base --data ONES`, then `weights`, labels and masked files written to `l` and `m`.
+        let run = |weights: &[&str], l: &str, m: &str| {
+            let mut args = base.to_vec();
+            args.extend(["--data", ones.to_str().unwrap()]);
+            args.extend_from_slice(weights);
+            args.extend(["--labels-out", l, "--masked-out", m]);
+            cli_json(&args)
+        };
         let (lp, mp) = (out("lp"), out("mp"));
-        plain.extend([
-            "--data",
-            ones.to_str().unwrap(),
-            "--labels-out",
-            &lp,
-            "--masked-out",
-            &mp,
-        ]);
-        let p = cli_json(&plain);
-        let mut weighted: Vec<&str> = base.to_vec();
+        let p = run(&[], &lp, &mp);
         let (lw, mw) = (out("lw"), out("mw"));
-        weighted.extend([
-            "--data",
-            ones.to_str().unwrap(),
-            "--weights",
-            "w",
-            "--labels-out",
-            &lw,
-            "--masked-out",
-            &mw,
-        ]);
-        let w = cli_json(&weighted);
+        let w = run(&["--weights", "w"], &lw, &mw);
         assert_eq!(
             std::fs::read(&lp).unwrap(),
             std::fs::read(&lw).unwrap(),
@@ -516,12 +479,7 @@ fn cli_errors_name_file_row_and_column() {
     ];
     for (name, text, row, what) in cases {
         let f = write_file(dir.path(), &format!("{name}.csv"), text);
-        let e = cli_err(&weighted_args(
-            "run",
-            f.to_str().unwrap(),
-            "2",
-            &["--method", "mdav"],
-        ));
+        let e = weighted_err("run", f.to_str().unwrap(), &["--method", "mdav"]);
         assert!(
             e.contains(&format!("{name}.csv")) && e.contains(row) && e.contains(what),
             "{name}: {e}"
@@ -568,28 +526,22 @@ fn cli_errors_name_file_row_and_column() {
         &["--method", "mdav"],
     ));
     assert!(e.contains("generator"), "{e}");
-    let e = cli_err(&weighted_args(
-        "run",
-        d,
-        "2",
-        &["--method", "mdav", "--bound", "colgen-cuts"],
-    ));
+    let e = weighted_err("run", d, &["--method", "mdav", "--bound", "colgen-cuts"]);
     assert!(
         e.contains("bound colgen-cuts with --weights: only nn (proofs/P41) and colgen"),
         "{e}"
     );
-    let e = cli_err(&weighted_args("bound", d, "2", &["--method", "bnp"]));
+    let e = weighted_err("bound", d, &["--method", "bnp"]);
     assert!(e.contains("only nn (proofs/P41) and colgen"), "{e}");
-    let e = cli_err(&weighted_args("bound", d, "2", &["--param", "cuts=3"]));
+    let e = weighted_err("bound", d, &["--param", "cuts=3"]);
     assert!(
         e.contains("parameter cuts does not apply to the weighted nn bound"),
         "{e}"
     );
     let m = dir.path().join("m.csv");
-    let e = cli_err(&weighted_args(
+    let e = weighted_err(
         "run",
         d,
-        "2",
         &[
             "--method",
             "mdav",
@@ -598,24 +550,14 @@ fn cli_errors_name_file_row_and_column() {
             "--aggregate",
             "trimmed",
         ],
-    ));
+    );
     assert!(e.contains("--aggregate trimmed with --weights"), "{e}");
-    let e = cli_err(&weighted_args(
-        "run",
-        d,
-        "2",
-        &["--method", "mdav", "--blocks", "4"],
-    ));
+    let e = weighted_err("run", d, &["--method", "mdav", "--blocks", "4"]);
     // Strata and parts take weights (tests/release/weights_split.rs); blocks do not.
     assert!(e.contains("--weights with --blocks"), "{e}");
-    let e = cli_err(&weighted_args(
-        "solve-exact",
-        d,
-        "2",
-        &["--method", "set-partitioning"],
-    ));
+    let e = weighted_err("solve-exact", d, &["--method", "set-partitioning"]);
     assert!(e.contains("only the subset DP"), "{e}");
-    let e = cli_err(&weighted_args("bound", d, "2", &["--method", "bnp"]));
+    let e = weighted_err("bound", d, &["--method", "bnp"]);
     assert!(e.contains("bound bnp with --weights: only nn"), "{e}");
     // The weights column is left out of the attributes: d = 2 here.
     let v = cli_json(&weighted_args(

@@ -197,44 +197,32 @@ fn check_reports_infeasible_labels_with_exit_1_and_bad_labels_files_with_exit_2(
     let dir = tempfile::tempdir().unwrap();
     let f = write_file(dir.path(), "d.csv", "a,b\n1,2\n2,3\n3,1\n8,9\n9,8\n");
     let data = f.to_str().unwrap();
+    // `check --data DATA --k K --labels FILE`, then `extra`.
+    let check = |k: &str, labels: &std::path::Path, extra: &[&str]| {
+        let head = [
+            "check",
+            "--data",
+            data,
+            "--k",
+            k,
+            "--labels",
+            labels.to_str().unwrap(),
+        ];
+        microagg(&common::argv(&head, "", extra))
+    };
     let small = write_file(dir.path(), "small.txt", "0\n0\n0\n1\n1\n");
-    let o = microagg(&[
-        "check",
-        "--data",
-        data,
-        "--k",
-        "3",
-        "--labels",
-        small.to_str().unwrap(),
-        "--json",
-    ]);
+    let o = check("3", &small, &["--json"]);
     assert_eq!(o.status.code(), Some(1));
     let chk = stdout_json(&o);
     assert_eq!(chk["feasible"], false);
     assert_eq!(chk["min_group_size"], 2);
 
     let short = write_file(dir.path(), "short.txt", "0\n0\n0\n");
-    let o = microagg(&[
-        "check",
-        "--data",
-        data,
-        "--k",
-        "2",
-        "--labels",
-        short.to_str().unwrap(),
-    ]);
+    let o = check("2", &short, &[]);
     assert_exit(&o, 2, "3 labels for 5 records");
 
     let junk = write_file(dir.path(), "junk.txt", "0\n0\nx\n1\n1\n");
-    let o = microagg(&[
-        "check",
-        "--data",
-        data,
-        "--k",
-        "2",
-        "--labels",
-        junk.to_str().unwrap(),
-    ]);
+    let o = check("2", &junk, &[]);
     assert_exit(&o, 2, "line 3");
 }
 

@@ -269,6 +269,9 @@ fn tarragona_k10() -> Option<PathBuf> {
     common::casc("tarragona").map(|_| stored("tarragona-k10.bound.json"))
 }
 
+/// `verify-bound` of Tarragona at k = 10, the certificate's path to follow.
+const VERIFY_TARRAGONA_K10: &str = "verify-bound --data tarragona --k 10 --certificate";
+
 #[test]
 fn bad_labels_are_refused_before_the_verification() {
     let Some(cert) = tarragona_k10() else { return };
@@ -279,17 +282,8 @@ fn bad_labels_are_refused_before_the_verification() {
     for (labels, needle) in [(pairs, "fewer than k = 10"), (short, "833")] {
         let path = common::write_file(dir.path(), "l.labels", &labels);
         let started = Instant::now();
-        let err = common::cli_err(&[
-            "verify-bound",
-            "--data",
-            "tarragona",
-            "--k",
-            "10",
-            "--certificate",
-            cert.to_str().unwrap(),
-            "--labels",
-            path.to_str().unwrap(),
-        ]);
+        let tail = [cert.to_str().unwrap(), "--labels", path.to_str().unwrap()];
+        let err = common::cli_err(&common::argv(&[], VERIFY_TARRAGONA_K10, &tail));
         // The honest verification alone takes 20 to 90 s.
         let seconds = started.elapsed().as_secs_f64();
         assert!(seconds < 15.0, "{seconds} s: {err}");
@@ -312,18 +306,14 @@ fn a_raised_k10_claim_is_refused_within_one_time_limit() {
     );
     let limit = 8.0;
     let started = Instant::now();
-    let out = common::cli(&[
-        "verify-bound",
-        "--data",
-        "tarragona",
-        "--k",
-        "10",
-        "--certificate",
+    let limit_text = limit.to_string();
+    let tail = [
         path.to_str().unwrap(),
         "--time-limit",
-        &limit.to_string(),
+        &limit_text,
         "--json",
-    ]);
+    ];
+    let out = common::cli(&common::argv(&[], VERIFY_TARRAGONA_K10, &tail));
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
     let v = common::stdout_json(&out);
@@ -355,30 +345,11 @@ fn huge_and_tiny_weighted_figures_print_in_scientific_notation() {
         );
         let data = data.to_str().unwrap();
         let labels = dir.path().join(format!("{name}.labels"));
-        common::cli_ok(&[
-            "run",
-            "--data",
-            data,
-            "--k",
-            "3",
-            "--method",
-            "mdav",
-            "--labels-out",
-            labels.to_str().unwrap(),
-        ]);
+        let labels_out = ["--labels-out", labels.to_str().unwrap()];
+        common::cli_ok(&common::run_args(data, "3", "mdav", &labels_out));
         let commands: [Vec<&str>; 3] = [
             vec!["bound", "--data", data, "--k", "3", "--weights", "w"],
-            vec![
-                "run",
-                "--data",
-                data,
-                "--k",
-                "3",
-                "--method",
-                "mdav",
-                "--weights",
-                "w",
-            ],
+            common::run_args(data, "3", "mdav", &["--weights", "w"]),
             vec![
                 "check",
                 "--data",
