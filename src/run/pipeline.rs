@@ -259,8 +259,8 @@ impl Pipeline {
     /// on data with missing cells only the methods declared to run there, and no descent
     /// under unequal weights ([`check_weighted_masked`](Self::check_weighted_masked)).
     pub(crate) fn check_supported(&self, inst: &Instance) -> Result<()> {
-        if let Some(stage) = self.stages.iter().find(|s| !s.missing_cells) {
-            if inst.has_missing() {
+        if inst.has_missing() {
+            if let Some(stage) = self.stages.iter().find(|s| !s.missing_cells) {
                 return Err(crate::missing::refuse_unsupported(&self.spec, &stage.name));
             }
         }
