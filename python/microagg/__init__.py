@@ -303,9 +303,14 @@ def bound(
     """A lower bound on the optimal SSE of ``X`` for ``k``.
 
     ``method``: ``"nn"`` (sum of each record's k-1 nearest squared distances over 2k,
-    kd-tree neighbour lists, proofs/P06) or ``"colgen"`` (Lagrangian bound of a column generation master on
-    HiGHS, proofs/P09; ``time_limit`` defaults to 60 s) or ``"colgen-cuts"`` (the same with
-    rounds of subset-row cuts, proofs/P14). All are certified (rounded outward).
+    kd-tree neighbour lists, proofs/P06), ``"nn-raised"`` (nn with raised duals, proofs/P25),
+    ``"colgen"`` (Lagrangian bound of a column generation master on HiGHS, proofs/P09;
+    ``time_limit`` defaults to 60 s), ``"colgen-cuts"`` (the same with rounds of subset-row
+    cuts, proofs/P14), ``"bnp"`` (branch-and-price, proofs/P17) or ``"auto"`` (the best
+    bound in ``time_limit``, route chosen from n, k and the time). All are certified
+    (rounded outward). ``auto`` and ``bnp`` also return the best partition they found
+    (``labels``, ``best_partition``: its SSE, gap to the bound and whether the bound proves
+    it optimal); ``produced_by`` names the bound whose value was reported.
 
     ``weights`` (as in ``run``: a column name or one value per record): the bound on the
     weighted SSE, as ``microagg bound --weights``: ``"nn"`` (proofs/P41) or ``"colgen"``
@@ -321,9 +326,10 @@ def bound(
     """
     data = to_data(X, columns, weights=weights)
     limit = None if time_limit is None else float(time_limit)
-    v = json.loads(
-        _core.bound(data, int(k), method, limit, json.dumps(params), _show_progress(progress))
+    v_json, raw = _core.bound(
+        data, int(k), method, limit, json.dumps(params), _show_progress(progress)
     )
+    v = json.loads(v_json)
     return BoundResult(
         method=v["method"],
         lower_bound=v["lower_bound"],
@@ -332,6 +338,9 @@ def bound(
         seconds=v["seconds"],
         details=v["details"],
         interrupted=v["interrupted"],
+        produced_by=v["produced_by"],
+        best_partition=v.get("best_partition"),
+        labels=None if raw is None else labels_array(raw),
     )
 
 

@@ -141,13 +141,19 @@ class BoundResult:
     """What ``microagg.bound`` returns: a lower bound on the optimal SSE.
 
     Attributes:
-        method: bound name (``nn``, ``colgen``).
+        method: bound name asked for (``nn``, ``colgen``, ``bnp``, ``auto``, ...).
+        produced_by: the bound whose value ``lower_bound`` is (``auto`` names its route's,
+            e.g. ``bnp``; ``nn`` when a colgen run ended at its nn start).
         lower_bound: lower bound on the optimal SSE (rounded outward when certified).
         il_lower_bound: the same as IL in percent (rounded down).
         certified: True only when the bound is proven valid (``proofs/``).
         seconds: wall-clock time.
         details: method-specific details (iterations, columns, ...).
         interrupted: True when Ctrl-C cut it short (still a valid, weaker bound).
+        best_partition: for the bounds that search partitions (``auto``, ``bnp``), the best
+            one found: ``{"sse", "il", "gap_percent", "proven_optimal"}`` (gap
+            ``100 (SSE - lower_bound) / lower_bound``); None for the others.
+        labels: that partition's group labels (one per record), or None.
     """
 
     method: str
@@ -157,13 +163,23 @@ class BoundResult:
     seconds: float
     details: Dict[str, Any]
     interrupted: bool
+    produced_by: str = ""
+    best_partition: Optional[Dict[str, Any]] = None
+    labels: Optional[np.ndarray] = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         status = "certified" if self.certified else "not certified"
         flag = ", interrupted" if self.interrupted else ""
+        best = ""
+        if self.best_partition is not None:
+            p = self.best_partition
+            if p["proven_optimal"]:
+                best = f", best partition SSE {p['sse']:.6f} proven optimal"
+            elif p["gap_percent"] is not None:
+                best = f", best partition SSE {p['sse']:.6f} gap {p['gap_percent']:.4f} %"
         return (
             f"BoundResult({self.method}: SSE >= {self.lower_bound:.6f}, "
-            f"IL >= {self.il_lower_bound:.6f} %, {status}, {self.seconds:.3f} s{flag})"
+            f"IL >= {self.il_lower_bound:.6f} %, {status}, {self.seconds:.3f} s{best}{flag})"
         )
 
 

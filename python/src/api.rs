@@ -225,18 +225,19 @@ fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
 /// Lower bound `method` on the optimal SSE (JSON of the library's `BoundOutcome`) with the
 /// bound's registry parameters `params` (a JSON object, the Python keywords), as `microagg
 /// bound --param`; with weights the weighted bound on the weighted SSE, as `microagg bound
-/// --weights` (which takes no parameters besides the time limit).
+/// --weights` (which takes no parameters besides the time limit). The labels of the best
+/// partition the bound found (`auto`, `bnp`), else None.
 #[pyfunction]
 #[pyo3(signature = (data, k, method, time_limit, params="{}", progress=false))]
-pub fn bound(
-    py: Python<'_>,
+pub fn bound<'py>(
+    py: Python<'py>,
     data: &Data,
     k: usize,
     method: &str,
     time_limit: Option<f64>,
     params: &str,
     progress: bool,
-) -> PyResult<String> {
+) -> PyResult<(String, Option<Bound<'py, PyBytes>>)> {
     check_limit(py, time_limit)?;
     let given: serde_json::Map<String, Value> = serde_json::from_str(params)
         .map_err(|e| usage(py, format!("bound {method:?}: parameters: {e}")))?;
@@ -273,7 +274,8 @@ pub fn bound(
     v["interrupted"] = done.signal.is_some().into();
     v["k"] = k.into();
     v["sst"] = inst.sst.into();
-    Ok(v.to_string())
+    let labels = b.incumbent.as_ref().map(|i| label_bytes(py, &i.labels));
+    Ok((v.to_string(), labels))
 }
 
 /// The library's independent check of `labels` (JSON of its `CheckReport`).

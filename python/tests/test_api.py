@@ -198,3 +198,19 @@ def test_traces_of_parallel_runs_do_not_mix(frame):
         refiner = method.split("+")[1]
         assert len(r.trace) > 0 and (r.trace["stage"] == refiner).all()
         assert r.trace["best_il"].iloc[-1] == pytest.approx(r.il, rel=1e-9)
+
+
+def test_auto_returns_its_best_partition_with_the_bound():
+    X = as_array(microagg.load("gauss:n=18,d=2,clusters=5,seed=3"))
+    Y = X[:9]
+    best = min(_partitions_sse(Y, 3))
+    b = microagg.bound(Y, 3, "auto", time_limit=20)
+    assert b.method == "auto" and b.produced_by == "bnp"
+    p = b.best_partition
+    assert p["proven_optimal"] and p["sse"] == pytest.approx(best, rel=1e-9)
+    assert p["gap_percent"] == pytest.approx(100 * (p["sse"] - b.lower_bound) / b.lower_bound)
+    c = microagg.check(Y, 3, b.labels)
+    assert c.feasible and c.sse == pytest.approx(p["sse"], rel=1e-12)
+    assert "proven optimal" in repr(b)
+    nn = microagg.bound(Y, 3, "nn")
+    assert nn.produced_by == "nn" and nn.best_partition is None and nn.labels is None

@@ -79,12 +79,41 @@ pub struct BoundOutcome {
     /// `bnp`: a leaf without proving duals, P18).
     #[serde(skip)]
     pub certificate: std::result::Result<Certificate, String>,
-    /// `bnp`: the best partition found (labels, SSE).
+    /// `bnp`, `auto`: the best partition found (labels, SSE).
     #[serde(skip)]
     pub incumbent: Option<Incumbent>,
+    /// What is reported of [`Self::incumbent`] (its SSE, IL, gap to the bound and whether
+    /// the bound proves it optimal); absent for the bounds that search no partition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_partition: Option<BestPartition>,
     /// A stop signal (Ctrl-C, SIGTERM) ended the bound early: the value is the best
     /// certified bound it held then.
     pub interrupted: bool,
+}
+
+/// The best partition a bound found, as reported beside the bound.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BestPartition {
+    /// Its SSE (recomputed from its labels).
+    pub sse: f64,
+    /// Its IL in percent.
+    pub il: f64,
+    /// `100 (SSE - LB) / LB` against the reported bound ([`gap_percent`]; None when LB = 0).
+    pub gap_percent: Option<f64>,
+    /// True when the certified bound proves it optimal (relative 1e-9, proofs/P12, P17).
+    pub proven_optimal: bool,
+}
+
+impl BestPartition {
+    /// The report of `inc` against the bound `lower_bound` of `inst`.
+    pub fn of(inc: &Incumbent, inst: &Instance, lower_bound: f64) -> Self {
+        BestPartition {
+            sse: inc.sse,
+            il: inst.il(inc.sse),
+            gap_percent: gap_percent(inc.sse, lower_bound),
+            proven_optimal: inc.proven_optimal,
+        }
+    }
 }
 
 /// Compute bound `name` for (instance, k) with its defaults and `time_limit` (seconds; the
@@ -188,6 +217,7 @@ pub(crate) fn run_prepared(
         seconds: started.elapsed().as_secs_f64(),
         details: c.details,
         certificate: c.certificate,
+        best_partition: (c.incumbent.as_ref()).map(|i| BestPartition::of(i, inst, c.lower_bound)),
         incumbent: c.incumbent,
         interrupted: interrupt.load(Ordering::SeqCst),
     })

@@ -5,13 +5,15 @@
 //! optimum on every route.
 
 use crate::common;
-use common::{adversarial_family, brute_force_optimum, from_rows};
+use common::{adversarial_family, brute_force_optimum, for_each_set_partition, from_rows};
 use microagg::bound::auto::{auto_bound, auto_bound_with, choose_route, Route, SMALL_K_PRESET};
 use microagg::bound::bnp_guard::{should_stop, GUARD_CHECKPOINT};
+use microagg::bound::gap_percent;
 use microagg::bound::local_route::{self, LocalRouteOptions};
 use microagg::bound::presets;
 use microagg::bound::registry::BoundRun;
 use microagg::data::Instance;
+use microagg::partition::Partition;
 use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
 use microagg_solvers::bounds::colgen::pricing::{
@@ -350,4 +352,90 @@ fn the_bnp_guard_fires_only_when_bnp_has_nothing_above_nn_at_its_checkpoint() {
     assert!(!should_stop(later, now, true));
     assert!(should_stop(later, now, false));
     assert!((0.0..1.0).contains(&GUARD_CHECKPOINT));
+}
+
+/// `auto` reports the best partition it found beside the bound (SSE, gap to the bound and,
+/// when the bound proves it, optimality), in the outcome, its JSON and its text; given the
+/// optimal partition (found by enumeration) as its start, it keeps bnp's proof of it, which
+/// bnp gives at equal SSE. Bounds that search no partition report none.
+#[test]
+fn auto_reports_its_best_partition_and_keeps_the_proof_of_an_optimal_start() {
+    let mut rng = ChaCha8Rng::seed_from_u64(50_9);
+    let (n, d, k) = (9, 2, 3);
+    for case in 0..7 {
+        let x = rows(&mut rng, case, n, d);
+        let raw: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+        let inst = from_rows(&raw);
+        let mut best = (f64::INFINITY, Vec::new());
+        for_each_set_partition(n, k, &mut |labels| {
+            let sse = Partition::from_labels(&inst, labels.to_vec())
+                .unwrap()
+                .sse();
+            if sse < best.0 {
+                best = (sse, labels.to_vec());
+            }
+        });
+        let (opt, optimal) = best;
+        let never = AtomicBool::new(false);
+        let mut run = BoundRun {
+            inst: &inst,
+            k,
+            start: Some((&optimal, "the enumerated optimum")),
+            show: microagg::progress::Show::Never,
+            interrupt: &never,
+            report: &mut |_| {},
+        };
+        let a = auto_bound(&mut run, 20.0, 8000).unwrap();
+        assert_eq!(a.route, Route::Bnp);
+        let inc = a.incumbent.expect("the bnp route keeps an incumbent");
+        assert!(
+            inc.proven_optimal,
+            "case {case}: the optimal start lost its proof"
+        );
+        assert!(
+            (inc.sse - opt).abs() <= 1e-9 * opt,
+            "case {case}: {} vs {opt}",
+            inc.sse
+        );
+
+        let b = microagg::bound::compute("auto", &inst, k, Some(20.0)).unwrap();
+        let p = b
+            .best_partition
+            .clone()
+            .expect("auto reports its best partition");
+        let found = b.incumbent.as_ref().unwrap();
+        assert_eq!(p.sse, found.sse);
+        assert_eq!(p.proven_optimal, found.proven_optimal);
+        assert!(
+            p.sse >= opt - 1e-9 * opt,
+            "case {case}: {} below {opt}",
+            p.sse
+        );
+        assert_eq!(p.gap_percent, gap_percent(p.sse, b.lower_bound));
+        if p.proven_optimal {
+            assert!((p.sse - opt).abs() <= 1e-9 * opt, "case {case}");
+        }
+        let json: serde_json::Value =
+            serde_json::from_str(&microagg::render::bound::bound_json(&b, &inst, k)).unwrap();
+        assert_eq!(json["best_partition"]["sse"].as_f64(), Some(p.sse));
+        assert_eq!(json["best_partition"]["proven_optimal"], p.proven_optimal);
+        let text = microagg::render::bound::bound_text(&b, &inst, k);
+        let line = text
+            .lines()
+            .nth(1)
+            .expect("a second line for the partition");
+        assert!(line.starts_with("best partition found: SSE "), "{text}");
+        assert_eq!(line.contains("proven optimal"), p.proven_optimal, "{text}");
+
+        let nn = microagg::bound::compute("nn", &inst, k, None).unwrap();
+        assert!(nn.best_partition.is_none());
+        let json = microagg::render::bound::bound_json(&nn, &inst, k);
+        assert!(!json.contains("best_partition"), "{json}");
+        assert_eq!(
+            microagg::render::bound::bound_text(&nn, &inst, k)
+                .lines()
+                .count(),
+            1
+        );
+    }
 }

@@ -304,7 +304,10 @@ pub fn auto_bound_with(
                 out.produced_by = by;
             }
             out.certificate = b.certificate;
-            if let Some(inc) = b.incumbent.filter(|i| i.sse < incumbent.sse) {
+            // A proven incumbent too when its SSE equals the start's (its copy carries the
+            // proof; the two SSEs are summed by different code and may differ in the last bit).
+            let better = |i: &Incumbent| i.sse < incumbent.sse || i.proven_optimal;
+            if let Some(inc) = b.incumbent.filter(better) {
                 out.incumbent = Some(inc);
             }
             if fired && !run.interrupt.load(Ordering::SeqCst) {

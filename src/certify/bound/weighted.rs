@@ -139,6 +139,7 @@ pub(crate) fn weighted_nn(
         }),
         certificate: Err("the weighted nn bound writes no certificate".to_string()),
         incumbent: None,
+        best_partition: None,
         interrupted: false,
     })
 }
@@ -259,6 +260,7 @@ pub(crate) fn weighted_colgen(
         }),
         certificate: Err("the weighted certificate is returned beside the outcome".into()),
         incumbent: None,
+        best_partition: None,
         interrupted: interrupt.load(Ordering::SeqCst),
     };
     Ok((outcome, certificate))

@@ -10,7 +10,7 @@
 //! ## References
 //! None.
 
-use crate::bound::BoundOutcome;
+use crate::bound::{BestPartition, BoundOutcome};
 use crate::certificate::Verdict;
 use crate::data::Instance;
 use std::path::Path;
@@ -49,6 +49,9 @@ pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
             crate::interrupt::signal_name()
         ));
     }
+    if let Some(p) = &b.best_partition {
+        text.push_str(&format!("\n{}", best_partition_text(p)));
+    }
     // colgen's --master-upper (proofs/P09 Part D): said to be an estimate, on its own line.
     let upper = &b.details["master_upper"];
     if let (Some(v), Some(r)) = (upper["value"].as_f64(), upper["residual"].as_f64()) {
@@ -58,6 +61,24 @@ pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
         ));
     }
     text
+}
+
+/// The line of the best partition a bound found: its SSE and IL, and its proof of
+/// optimality or its gap to the bound.
+fn best_partition_text(p: &BestPartition) -> String {
+    let status = if p.proven_optimal {
+        "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
+    } else {
+        match p.gap_percent {
+            Some(g) => format!("gap to the bound {g:.4} %"),
+            None => "no gap (the bound is 0)".to_string(),
+        }
+    };
+    format!(
+        "best partition found: SSE {}, IL {:.6} %, {status}",
+        super::decimal(p.sse, 6),
+        p.il
+    )
 }
 
 /// `verify-bound --json`: the verdict with the certificate file, instance, k and time, and
