@@ -7,7 +7,7 @@
 //! at once with the conventional status 128 + signal number (130 for SIGINT, 143 for
 //! SIGTERM, 129 for SIGHUP); commands write what they already hold before starting anything
 //! long, so that second signal loses no finished work. A command with no partial result to
-//! keep (`verify-bound`: a verdict is all or nothing) calls [`exit_on_first_signal`], and
+//! keep (`verify-bound`: a verdict is all or nothing) calls `exit_on_first_signal`, and
 //! then the first signal ends the process at once with that same status. The handler only
 //! stores atomics and calls `write(2)` and `_exit(2)`, which are async-signal-safe.
 //!
@@ -64,7 +64,7 @@ pub fn install() {
 
 /// From now on the first signal ends the process (status 128 + signal): for commands that
 /// neither poll [`flag`] nor hold anything worth keeping when stopped.
-pub fn exit_on_first_signal() {
+pub(crate) fn exit_on_first_signal() {
     EXIT_ON_FIRST.store(true, Ordering::SeqCst);
 }
 

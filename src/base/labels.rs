@@ -3,7 +3,7 @@
 //! A labels file holds one non-negative integer group label per input row, in input order
 //! (one per line). [`check_labels`] verifies a labelling independently of how it was made:
 //! one label per record, every group of at least k records, and SSE/IL recomputed from
-//! scratch (two passes per group, no cached statistics). [`write_masked`] writes the
+//! scratch (two passes per group, no cached statistics). [`masked_csv`] is the
 //! microaggregated data in original units: every value replaced by its group's mean.
 //! [`first_appearance_labels`] numbers groups by first appearance along the rows (split
 //! runs, `combine` and the masked methods of [`crate::missing`] share it).
@@ -166,13 +166,6 @@ pub fn check_labels(inst: &Instance, k: usize, labels: &[usize]) -> Result<Check
         max_group_size: sizes.iter().copied().max().unwrap_or(0),
         undersized,
     })
-}
-
-/// Write the microaggregated data (original units) as CSV with the instance's header
-/// (atomically, as [`write_labels`]).
-pub fn write_masked(path: &Path, inst: &Instance, labels: &[usize]) -> Result<()> {
-    let bytes = masked_csv(inst, labels)?;
-    crate::output::write_atomic(path, &bytes)
 }
 
 /// The microaggregated data as CSV bytes (the values of [`masked_values`], each written as

@@ -129,10 +129,10 @@ pub struct MethodInfo {
     /// The method needs one-attribute data (d = 1).
     pub one_attribute: bool,
     /// The method runs on data with missing cells, on the masked SSE
-    /// ([`MethodInfo::runs_on_missing_cells`]); every other is refused there.
+    /// (`MethodInfo::runs_on_missing_cells`); every other is refused there.
     pub missing_cells: bool,
     /// Whether the method draws random numbers ([`Randomness`]); [`Randomness::Random`]
-    /// unless declared ([`MethodInfo::deterministic`], [`MethodInfo::deterministic_when`]).
+    /// unless declared ([`MethodInfo::deterministic`], `MethodInfo::deterministic_when`).
     pub randomness: Randomness,
     kind: MethodKind,
     /// User-given parameters -> typed, checked parameters and their maker.
@@ -237,7 +237,7 @@ impl MethodInfo {
 
     /// Declare that the method runs on data with missing cells (`--missing ignore`): its
     /// distances, centroids and moves are those of the masked SSE (`crate::missing`).
-    pub fn runs_on_missing_cells(mut self) -> Self {
+    pub(crate) fn runs_on_missing_cells(mut self) -> Self {
         self.missing_cells = true;
         self
     }
@@ -251,7 +251,11 @@ impl MethodInfo {
 
     /// Declare that the method draws no random number when `test` holds for its effective
     /// parameters, `otherwise` saying in words when it draws ([`Randomness::DeterministicWhen`]).
-    pub fn deterministic_when(mut self, test: fn(&Value) -> bool, otherwise: &'static str) -> Self {
+    pub(crate) fn deterministic_when(
+        mut self,
+        test: fn(&Value) -> bool,
+        otherwise: &'static str,
+    ) -> Self {
         self.randomness = Randomness::DeterministicWhen { test, otherwise };
         self
     }
@@ -350,7 +354,7 @@ impl SearchState {
     /// which never worsens its own objective): the current partition becomes the best one,
     /// whatever its SSE, and [`record_if_better`](Self::record_if_better) no longer replaces
     /// it. `best_sse` is then the SSE of that partition (what observers report).
-    pub fn set_best_to_current(&mut self) {
+    pub(crate) fn set_best_to_current(&mut self) {
         self.minimises_sse = false;
         self.best_sse = self.current.sse();
         self.best_labels.clear();
@@ -492,7 +496,7 @@ impl<'a> Ctx<'a> {
 
     /// Report that the refiner went back to its best partition (observers see a
     /// `Restart` event).
-    pub fn restarted(&mut self) {
+    pub(crate) fn restarted(&mut self) {
         self.restarts += 1;
     }
 

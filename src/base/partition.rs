@@ -16,9 +16,9 @@
 //!
 //! On an instance with missing cells ([`Instance::has_missing`]) the statistics built from
 //! scratch (construction, [`Partition::recompute`], [`Partition::fresh_sse`]) are the masked
-//! ones ([`crate::missing::group_stats`]: observed means, SSE over observed cells); the O(d)
+//! ones (`crate::missing::group_stats`: observed means, SSE over observed cells); the O(d)
 //! move deltas are not, so only the refiners that price moves on the masked SSE run there
-//! ([`crate::method::MethodInfo::runs_on_missing_cells`]).
+//! (`crate::method::MethodInfo::runs_on_missing_cells`).
 //!
 //! Group ids are slots: a group emptied by moves keeps its slot (size 0) until
 //! [`Partition::compact`] renumbers the non-empty groups in order of their lowest record.

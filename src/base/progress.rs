@@ -3,8 +3,8 @@
 //! What a person waiting for `run`, `solve-exact`, `experiment` (and the Python functions
 //! that call them) sees: a line with the best IL so far, the lower bound and the gap when one
 //! is known, the time spent and the steps per second of the running stage. On a terminal the
-//! line is redrawn in place every [`Meter::EVERY_TERMINAL`] seconds; asked for with
-//! `--progress` elsewhere (a log, a pipe) it is a plain line every [`Meter::EVERY_LOG`]
+//! line is redrawn in place every `Meter::EVERY_TERMINAL` seconds; asked for with
+//! `--progress` elsewhere (a log, a pipe) it is a plain line every `Meter::EVERY_LOG`
 //! seconds; nothing without a terminal unless asked, and nothing with `--quiet`
 //! ([`Show`]). A last line is printed when the work ends, so a short run asked for progress
 //! still shows one.
@@ -15,7 +15,7 @@
 //! the executor's events ([`crate::search::observe`]).
 //!
 //! The same module gives an experiment its estimate of the time left
-//! ([`budget_eta`]): from the suite's budgets (bound time limits per case, the run time
+//! (`budget_eta`): from the suite's budgets (bound time limits per case, the run time
 //! limit per run, over the workers), not from the pace of the first runs.
 //!
 //! ## Complexity
@@ -56,7 +56,7 @@ impl Show {
     }
 
     /// Whether anything is printed.
-    pub fn enabled(self) -> bool {
+    pub(crate) fn enabled(self) -> bool {
         match self {
             Show::Auto => stderr_is_terminal(),
             Show::Always => true,
@@ -137,9 +137,9 @@ pub struct Meter {
 
 impl Meter {
     /// Seconds between two redraws on a terminal.
-    pub const EVERY_TERMINAL: f64 = 0.5;
+    pub(crate) const EVERY_TERMINAL: f64 = 0.5;
     /// Seconds between two plain lines (stderr not a terminal, `--progress`).
-    pub const EVERY_LOG: f64 = 2.0;
+    pub(crate) const EVERY_LOG: f64 = 2.0;
 
     /// Start showing the progress of `what` (e.g. "run mdav+ils") on an instance of total
     /// sum of squares `sst` (for the IL), as `show` says.
@@ -336,7 +336,7 @@ pub struct Part {
 /// one is estimated by its measured mean (or left out when nothing of it has finished).
 /// Returns (seconds, whether every part left is a budget: then the estimate is an upper
 /// bound, up to the time to load data and write records).
-pub fn budget_eta(parts: &[Part], jobs: usize) -> (f64, bool) {
+pub(crate) fn budget_eta(parts: &[Part], jobs: usize) -> (f64, bool) {
     let mut total = 0.0;
     let mut upper = true;
     for p in parts.iter().filter(|p| p.count > 0) {

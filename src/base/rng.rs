@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 pub type Rng = rand_chacha::ChaCha8Rng;
 
 /// A seed derived from a base seed and identifying parts (order matters).
-pub fn derive_seed(base: u64, parts: &[&str]) -> u64 {
+pub(crate) fn derive_seed(base: u64, parts: &[&str]) -> u64 {
     let mut h = Sha256::new();
     h.update(b"microagg-seed-v1");
     h.update(base.to_le_bytes());

@@ -51,7 +51,7 @@ pub(crate) fn weighted_group_stats(
 /// passes): `sum_j sum_i w_i (z_ij - m_j)^2`, `m_j = sum_i w_i z_ij / sum_i w_i`. With
 /// missing cells (`--missing ignore`) over the observed cells about the weighted means of
 /// the observed values ([`crate::weighted::masked::weighted_sst`]).
-pub fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
+pub(crate) fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
     if inst.has_missing() {
         return crate::weighted::masked::weighted_sst(inst, w);
     }
@@ -68,7 +68,7 @@ pub fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
 }
 
 /// Weighted SSE of a labelling (groups in label order, members in record order); over the
-/// observed cells when cells are missing ([`weighted_sse_of_groups`]).
+/// observed cells when cells are missing (`weighted_sse_of_groups`).
 pub fn weighted_sse_of_labels(inst: &Instance, w: &[f64], labels: &[usize]) -> f64 {
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
@@ -81,7 +81,7 @@ pub fn weighted_sse_of_labels(inst: &Instance, w: &[f64], labels: &[usize]) -> f
 /// Weighted SSE of groups (row indices; summed in the given order). With missing cells
 /// (`--missing ignore`) each group's is taken over its observed cells about its weighted
 /// masked centroid ([`crate::weighted::masked::weighted_group_sse`]).
-pub fn weighted_sse_of_groups(inst: &Instance, w: &[f64], groups: &[Vec<usize>]) -> f64 {
+pub(crate) fn weighted_sse_of_groups(inst: &Instance, w: &[f64], groups: &[Vec<usize>]) -> f64 {
     if inst.has_missing() {
         return groups
             .iter()

@@ -68,7 +68,7 @@ pub struct StageSpec {
     #[serde(skip)]
     pub deterministic: bool,
     /// The stage runs on data with missing cells
-    /// ([`MethodInfo::runs_on_missing_cells`](crate::method::MethodInfo::runs_on_missing_cells)).
+    /// (`MethodInfo::runs_on_missing_cells`).
     #[serde(skip)]
     pub missing_cells: bool,
 }

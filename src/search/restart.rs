@@ -2,7 +2,7 @@
 //!
 //! The rule ILS (`stall`) and SA (`reheat_after`) share: after `after` steps in a row
 //! without a new best partition, go back to the best one (observers see a `Restart` event
-//! through [`Ctx::restarted`]). What else a restart does stays with the refiner (SA resets
+//! through `Ctx::restarted`). What else a restart does stays with the refiner (SA resets
 //! its temperature, both drop their spare group slots).
 //!
 //! ```

@@ -62,7 +62,7 @@ pub enum Stop {
     /// Stop once the best SSE is at most this (e.g. a lower bound times 1 + gap).
     TargetSse(f64),
     /// Stop once the refiner has returned to its best partition more than this many times
-    /// ([`Ctx::restarted`](crate::method::Ctx::restarted)) : it has converged (reason
+    /// (`Ctx::restarted`) : it has converged (reason
     /// [`StopReason::Converged`]). ILS's and SA's rule without a budget.
     Restarts(u64),
 }

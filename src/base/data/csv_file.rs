@@ -201,7 +201,7 @@ fn peek_first_line<R: Read>(reader: &mut std::io::BufReader<R>) -> std::io::Resu
 }
 
 /// Read CSV text from `source` (streamed) into an instance and its strata columns.
-pub fn read_csv<R: Read>(
+pub(crate) fn read_csv<R: Read>(
     source: R,
     file: &str,
     name: &str,
@@ -220,7 +220,7 @@ pub fn read_csv<R: Read>(
     )
 }
 
-/// As [`read_csv`]; under [`MissingPolicy::Ignore`] an empty or `NA` cell of a chosen
+/// As `read_csv`; under [`MissingPolicy::Ignore`] an empty or `NA` cell of a chosen
 /// column is read as missing (NaN) instead of an error; [`LoadOptions`] also say whether
 /// to keep the original values.
 pub fn read_csv_missing<R: Read>(

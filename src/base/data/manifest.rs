@@ -145,7 +145,7 @@ impl InstanceEntry {
 
     /// The error of a file at `path` whose bytes hash to `got` (hex) when that is not the
     /// manifest's checksum.
-    pub fn check_sha256(&self, path: &std::path::Path, got: &str) -> Result<()> {
+    pub(crate) fn check_sha256(&self, path: &std::path::Path, got: &str) -> Result<()> {
         if got == self.sha256 {
             return Ok(());
         }

@@ -24,7 +24,7 @@ pub enum MissingPolicy {
 }
 
 /// The text of a missing cell: empty (after trimming) or `NA` (R's `write.csv`).
-pub fn is_missing_text(cell: &str) -> bool {
+pub(crate) fn is_missing_text(cell: &str) -> bool {
     let t = cell.trim();
     t.is_empty() || t == "NA"
 }

@@ -231,7 +231,7 @@ pub(crate) fn masked_neighbours(
 
 /// What a masked descent did.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct DescentCounts {
+pub(crate) struct DescentCounts {
     pub shifts: u64,
     pub swaps: u64,
     pub shift_evaluations: u64,

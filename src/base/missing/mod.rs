@@ -18,10 +18,10 @@
 //!   SST likewise around the column means (= the number of observed cells), IL = 100 SSE /
 //!   SST. The group's observed mean minimises its column's masked SSE, so this is the
 //!   objective microaggregation minimises. A [`crate::partition::Partition`] of such an instance keeps these
-//!   statistics ([`group_stats`]), so the records, the observers and the release read the
+//!   statistics (`group_stats`), so the records, the observers and the release read the
 //!   masked SSE like any other;
 //! - **methods**: the registry entries declared `runs_on_missing_cells`
-//!   ([`crate::method::MethodInfo::runs_on_missing_cells`]), run by the one executor with its time limit,
+//!   (`crate::method::MethodInfo::runs_on_missing_cells`), run by the one executor with its time limit,
 //!   step budget and observers: the MDAV-lineage initializers mdav, mdav-generic, mdav1,
 //!   mdav-a1, mdav-single, mdav-nc, cbfs and cbfs-nn (the lineage engine with each method's
 //!   rules, the masked distance and centroids: [`engine::masked_groups`],
@@ -29,7 +29,7 @@
 //!   the `descent` refiner ([`descent::MaskedDescent`]). Every other method, refiner and
 //!   bound assumes complete data (its incremental SSE, its bound proof) and is refused with
 //!   a message ([`refuse_unsupported`]), never run on the zero-filled z-scores;
-//! - **release** ([`fill_or_keep`]): a missing cell stays missing in the released file (its
+//! - **release** (`fill_or_keep`): a missing cell stays missing in the released file (its
 //!   bytes copied), as sdcMicro's `mdav()` does (`dat[TF] <- NA`); `--missing-release fill`
 //!   writes the group's released value (aggregated over its observed values) instead, and a
 //!   group with no observed value in the column keeps the hole.
@@ -52,7 +52,8 @@ use crate::error::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use crate::data::missing_cells::{is_missing_text, MissingPolicy};
+pub(crate) use crate::data::missing_cells::is_missing_text;
+pub use crate::data::missing_cells::MissingPolicy;
 
 /// What the released file holds where the input had a missing cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, Deserialize)]
@@ -226,7 +227,7 @@ impl Instance {
 /// Masked centroid and SSE of one group: per column, the mean of the observed members
 /// (0 when the group observes none) and their squared deviations from it. The statistics
 /// [`crate::partition::Partition`] keeps for an instance with missing cells.
-pub fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
+pub(crate) fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
     let d = inst.d;
     let mut centroid = vec![0.0; d];
     let mut total = 0.0;
@@ -246,7 +247,7 @@ pub fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
     (centroid, total)
 }
 
-/// Masked SSE of one group ([`group_stats`]).
+/// Masked SSE of one group (`group_stats`).
 pub fn group_sse(inst: &Instance, members: &[usize]) -> f64 {
     group_stats(inst, members).1
 }
@@ -291,7 +292,7 @@ pub(crate) fn refuse_unsupported(spec: &str, stage: &str) -> Error {
 
 /// The released values with the missing-cell policy applied: a missing input cell gets NaN
 /// (the writer copies its bytes) unless `fill`, then the group's value.
-pub fn fill_or_keep(inst: &Instance, released: &mut [f64], release: MissingRelease) {
+pub(crate) fn fill_or_keep(inst: &Instance, released: &mut [f64], release: MissingRelease) {
     if release == MissingRelease::Keep {
         for (v, x) in released.iter_mut().zip(&inst.raw) {
             if x.is_nan() {

@@ -13,7 +13,7 @@
 //!
 //! A move counts as improving only when its delta is below `-threshold`,
 //! `threshold = max(IMPROVE_EPS SST_w / n, 72 (d + 5) u max_i w_i ||z_i||^2)`
-//! ([`WeightedSums::improvement_threshold`], the weighted analogue of the plain one, P40),
+//! (`WeightedSums::improvement_threshold`, the weighted analogue of the plain one, P40),
 //! so rounding noise cannot cycle.
 //!
 //! ## Complexity
@@ -56,7 +56,12 @@ impl WeightedSums {
 
     /// The move threshold: `max(improve_eps SST_w / n, 72 (d + 5) u max_i w_i norms_i)`
     /// for `norms` the records' squared norms.
-    pub fn improvement_threshold(&self, inst: &Instance, norms: &[f64], improve_eps: f64) -> f64 {
+    pub(crate) fn improvement_threshold(
+        &self,
+        inst: &Instance,
+        norms: &[f64],
+        improve_eps: f64,
+    ) -> f64 {
         let sst_w = crate::weighted::weighted_sst(inst, &self.w);
         let max_wnorm = (0..inst.n)
             .map(|i| self.w[i] * norms[i])

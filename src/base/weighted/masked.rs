@@ -48,7 +48,7 @@ fn column_centroid(inst: &Instance, w: &[f64], members: &[usize], j: usize) -> O
 
 /// Weighted masked SSE of one group: per column, the weighted squared deviations of the
 /// observed members from their weighted masked centroid.
-pub fn weighted_group_sse(inst: &Instance, w: &[f64], members: &[usize]) -> f64 {
+pub(crate) fn weighted_group_sse(inst: &Instance, w: &[f64], members: &[usize]) -> f64 {
     let d = inst.d;
     let mut total = 0.0;
     for j in 0..d {
@@ -66,7 +66,7 @@ pub fn weighted_group_sse(inst: &Instance, w: &[f64], members: &[usize]) -> f64 
 
 /// Weighted masked SST: per column, the weighted squared deviations of the observed
 /// z-scores about their weighted mean.
-pub fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
+pub(crate) fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
     let all: Vec<usize> = (0..inst.n).collect();
     weighted_group_sse(inst, w, &all)
 }

@@ -2,7 +2,7 @@
 //!
 //! Expands a validated [`Suite`] into its runs: every (instance, k, pipeline, replicate) in
 //! file order, each with a stable index, a run id and a seed derived with
-//! [`derive_seed`](crate::rng::derive_seed) from the suite's base seed and the run's identity
+//! `derive_seed` from the suite's base seed and the run's identity
 //! (instance as written, k, pipeline label, replicate). Stages then get child seeds from the
 //! run seed ([`Pipeline::run`](crate::pipeline::Pipeline::run)). A deterministic pipeline
 //! (no stage draws a random number, [`Pipeline::is_deterministic`]) has one run per
