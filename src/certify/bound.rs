@@ -17,8 +17,8 @@
 //! Every bound is an entry of the registry [`BOUNDS`] ([`registry`]: the [`LowerBound`]
 //! contract, typed parameters with documented defaults, printed by `microagg list`): `nn` and
 //! `nn-raised` ([`nn_entry`]), `colgen` and `colgen-cuts` ([`colgen_entry`]: the master starts from the
-//! [`COLGEN_START`] partition and an optional start labels file, until the time limit, by
-//! default [`COLGEN_DEFAULT_SECONDS`]) and `bnp` ([`bnp_entry`]). [`prepare`] parses and
+//! `COLGEN_START` partition and an optional start labels file, until the time limit, by
+//! default `COLGEN_DEFAULT_SECONDS`) and `bnp` ([`bnp_entry`]). [`prepare`] parses and
 //! checks a bound's parameters once (from `bound --param`, a preset of [`presets`], `run
 //! --bound-param`, a suite table or Python keywords); [`compute_prepared`] runs it. Besides
 //! its value an entry may return a certificate, an incumbent partition and progress reports
@@ -51,7 +51,9 @@ pub mod start;
 pub mod ticker;
 pub mod weighted;
 pub mod weighted_certificate;
-pub use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS, COLGEN_START};
+pub(crate) use colgen_entry::COLGEN_DEFAULT_SECONDS;
+#[cfg(test)]
+use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS};
 pub use extras::{BoundProgress, Certificate, Incumbent};
 pub use figures::{gap_percent, il_lower_bound};
 pub use registry::{find, names, BoundInfo, LowerBound, PreparedBound, BOUNDS};

@@ -32,13 +32,13 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod container;
-pub use container::{format_of, read_text, FORMATS, MAX_TEXT_BYTES};
+pub use container::{format_of, read_text, MAX_TEXT_BYTES};
 
 /// The format tag of version 1 (no cuts).
 pub const FORMAT: &str = "microagg-bound-certificate/1";
 
 /// The format tag of version 2 (with subset-row cuts).
-pub const FORMAT_CUTS: &str = "microagg-bound-certificate/2";
+pub(crate) const FORMAT_CUTS: &str = "microagg-bound-certificate/2";
 
 /// A subset-row cut of a certificate: three distinct records (0-based input rows) and the
 /// cut row's dual (`<= 0`).
@@ -53,7 +53,7 @@ pub struct CertificateCut {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoundCertificate {
-    /// [`FORMAT`], or [`FORMAT_CUTS`] when `cuts` is not empty.
+    /// [`FORMAT`], or `FORMAT_CUTS` when `cuts` is not empty.
     pub format: String,
     /// The kind of bound: `"lagrangian"` (duals over all groups of k..2k-1 records).
     pub kind: String,
@@ -273,7 +273,7 @@ impl BoundCertificate {
         self
     }
 
-    /// Write as JSON ([`write_pretty`]).
+    /// Write as JSON (`write_pretty`).
     pub fn write(&self, path: &Path) -> Result<()> {
         write_pretty(path, self)
     }
@@ -310,7 +310,7 @@ impl BoundCertificate {
     }
 
     /// Read a certificate that the Lagrangian tools restart from: shape as [`Self::read`],
-    /// about `inst` and `k` ([`check_instance`]) and without cuts (their duals would be
+    /// about `inst` and `k` (`check_instance`) and without cuts (their duals would be
     /// dropped by a restart that prices without them).
     pub fn read_cut_free(path: &Path, inst: &Instance, k: usize) -> Result<Self> {
         let c = Self::read(path)?;
@@ -331,7 +331,7 @@ impl BoundCertificate {
 
 /// Write `cert` as indented JSON and a newline ([`crate::output::write_atomic`]: an existing
 /// file is never left half-written, links are followed, `-` is standard output).
-pub fn write_pretty(path: &Path, cert: &impl Serialize) -> Result<()> {
+pub(crate) fn write_pretty(path: &Path, cert: &impl Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(cert).expect("a certificate serialises");
     crate::output::write_atomic(path, (text + "\n").as_bytes())
 }
@@ -390,7 +390,7 @@ pub(crate) fn duals_problem(duals: &[f64], n: usize, lower_bound: f64) -> Option
 }
 
 /// Check that a certificate for (`sha256`, `n`, `d`, `k`) is about `inst` and `--k k`.
-pub fn check_instance(
+pub(crate) fn check_instance(
     sha256: &str,
     n: usize,
     d: usize,

@@ -3,7 +3,7 @@
 //! [`solve_from_mdav`] is `microagg solve-exact` (and the Python `solve_exact`): MDAV's
 //! partition is handed to the exact solver as its first incumbent, so that a time-limited
 //! set-partitioning answer is never worse than MDAV (the subset DP ignores the hint).
-//! [`ExactParams`] are solve-exact's `--param KEY=VALUE`: the solver of its one-shot MIPs.
+//! `ExactParams` are solve-exact's `--param KEY=VALUE`: the solver of its one-shot MIPs.
 //!
 //! ## Complexity
 //! That of the exact method (exponential in n), plus one MDAV run, O(n^2 d / k).
@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicBool;
 /// The parameters of `solve-exact` (`--param KEY=VALUE`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct ExactParams {
+pub(crate) struct ExactParams {
     pub mip_solver: String,
 }
 

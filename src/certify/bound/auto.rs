@@ -5,13 +5,13 @@
 //!
 //! | case | route | why |
 //! |---|---|---|
-//! | `T <` [`NN_ONLY_SECONDS`] | `nn` (the raised nn bound) | nothing else finishes a master in that time |
+//! | `T <` `NN_ONLY_SECONDS` | `nn` (the raised nn bound) | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
-//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`GUARD_CHECKPOINT`] of its time, it stops and `colgen` ([`super::presets::AUTO_COLGEN`]: the line search from the nn duals, then column generation) gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where bnp's root master hardly moves (2000 uniform or heavy-tailed records, d = 10, k = 5), the line search needs no LP and colgen's master converges |
-//! | `k >= 6` | `colgen` with the [`LARGE_K_PRESET`] settings ([`SHORT_SHARES`] of the time below [`SHORT_LIMIT_SECONDS`]) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
+//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`GUARD_CHECKPOINT`] of its time, it stops and `colgen` (`super::presets::AUTO_COLGEN`: the line search from the nn duals, then column generation) gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where bnp's root master hardly moves (2000 uniform or heavy-tailed records, d = 10, k = 5), the line search needs no LP and colgen's master converges |
+//! | `k >= 6` | `colgen` with the `LARGE_K_PRESET` settings (`SHORT_SHARES` of the time below `SHORT_LIMIT_SECONDS`) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
-//! ([`INCUMBENT_PIPELINE`] for [`INCUMBENT_SHARE`] of T) and seeds the master. Every
+//! (`INCUMBENT_PIPELINE` for `INCUMBENT_SHARE` of T) and seeds the master. Every
 //! route starts from the raised nn bound (`nn-raised`, proofs/P25, seconds at any size),
 //! and the value is never below it; the outcome names the route and the method that
 //! produced the value (`produced_by`: `nn-raised` when no route beat it, `colgen` when
@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Below this limit (seconds) `auto` computes the nn bound only.
-pub const NN_ONLY_SECONDS: f64 = 2.0;
+pub(crate) const NN_ONLY_SECONDS: f64 = 2.0;
 
 /// Largest k that goes to branch-and-price (sizes up to 2k - 1 = 9 price fast).
 pub(crate) const BNP_MAX_K: usize = 5;
@@ -50,26 +50,26 @@ pub(crate) const BNP_MAX_K: usize = 5;
 pub const SMALL_K_PRESET: &str = super::presets::AUTO_BNP;
 
 /// The search-kit pipeline of the incumbent when no start is given.
-pub const INCUMBENT_PIPELINE: &str = "mdav+decompose-shrink+ils";
+pub(crate) const INCUMBENT_PIPELINE: &str = "mdav+decompose-shrink+ils";
 
 /// Share of the time limit the incumbent pipeline gets.
-pub const INCUMBENT_SHARE: f64 = 0.2;
+pub(crate) const INCUMBENT_SHARE: f64 = 0.2;
 
 /// The preset whose colgen settings (all but its time limit and iteration cap) `auto` uses
 /// for k >= 6: the recipe of the stored EIA k = 10 certificate ([`super::presets`]).
-pub const LARGE_K_PRESET: &str = "eia-k10";
+pub(crate) const LARGE_K_PRESET: &str = "eia-k10";
 
 /// Below this many seconds for the colgen route, [`SHORT_SHARES`] replace the preset's time
 /// shares: the preset's nn line search share (0.2) then ends where its main phase ends, so
 /// column generation got no time and the run stopped after the line search (EIA k = 10 with
 /// T = 60: the bound at 22.7 s).
-pub const SHORT_LIMIT_SECONDS: f64 = 300.0;
+pub(crate) const SHORT_LIMIT_SECONDS: f64 = 300.0;
 
 /// The time shares of the colgen route below [`SHORT_LIMIT_SECONDS`]: half the time for the
 /// nn line search (the best use of a short run at k = 10, where one exact check takes seconds
 /// and the master's duals are far from converged), the final 45 % for the line search toward
 /// the master's duals, push-and-project, slack rounds and tightening.
-pub const SHORT_SHARES: &[(&str, f64)] = &[
+pub(crate) const SHORT_SHARES: &[(&str, f64)] = &[
     ("nn_ascent", 0.5),
     ("final_fraction", 0.45),
     ("slack_push", 0.2),

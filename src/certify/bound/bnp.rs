@@ -3,10 +3,10 @@
 //! `microagg bound --method bnp` (through the bound registry's `bnp` entry,
 //! [`crate::bound::BOUNDS`], as are `run --bound bnp` and suites) and `microagg solve-exact
 //! --method branch-and-price` share this runner over the solver crate's engine
-//! ([`microagg_solvers::bnp`], proofs/P17): the start partitions are the [`crate::bound::COLGEN_START`] pipeline's (run with seed 0 and at
+//! ([`microagg_solvers::bnp`], proofs/P17): the start partitions are the `crate::bound::COLGEN_START` pipeline's (run with seed 0 and at
 //! most a tenth of the time limit; when that limit or Ctrl-C stops it before it has a
 //! partition, [`FALLBACK_START`] in full) and, for `bound --start LABELS`, that file's; the search
-//! runs until the time limit (default [`DEFAULT_SECONDS`]), Ctrl-C or the proof, and reports
+//! runs until the time limit (default `DEFAULT_SECONDS`), Ctrl-C or the proof, and reports
 //! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
 //! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
 //! relative 1e-9). Every improvement of the incumbent or the bound is reported as it happens
@@ -42,7 +42,7 @@ pub(crate) const BOUND_NAME: &str = "bnp";
 pub(crate) const EXACT_NAME: &str = "branch-and-price";
 
 /// Time limit in seconds when the caller gives none.
-pub const DEFAULT_SECONDS: f64 = 60.0;
+pub(crate) const DEFAULT_SECONDS: f64 = 60.0;
 
 /// A finished (or stopped) run with what the report needs.
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ pub struct BnpRun {
     pub result: BnpResult,
     /// SSE of the start pipeline's partition.
     pub start_sse: f64,
-    /// The start pipeline: [`COLGEN_START`], or [`FALLBACK_START`] when that one was
+    /// The start pipeline: `COLGEN_START`, or [`FALLBACK_START`] when that one was
     /// stopped before it had a partition.
     pub start: &'static str,
     pub time_limit: f64,
@@ -64,7 +64,7 @@ pub(crate) fn print_progress(inst: &Instance, p: &BoundProgress) {
 }
 
 /// The stderr line of a report, with SSE and IL (`sst`: the instance's total SS).
-pub fn progress_line(p: &BoundProgress, sst: f64) -> String {
+pub(crate) fn progress_line(p: &BoundProgress, sst: f64) -> String {
     format!(
         "branch-and-price: {:8.1} s  {:>9}  nodes {:6} open {:6}  incumbent SSE {:.6} \
          (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %)",
@@ -81,7 +81,7 @@ pub fn progress_line(p: &BoundProgress, sst: f64) -> String {
 
 /// Run branch-and-price on (instance, k) from the start pipeline's partition and `start`
 /// (labels, every group of at least k records), within `time_limit` seconds (default
-/// [`DEFAULT_SECONDS`]), stopping early once `interrupt` is set. Improvements go to stderr.
+/// `DEFAULT_SECONDS`), stopping early once `interrupt` is set. Improvements go to stderr.
 pub fn run(
     inst: &Instance,
     k: usize,
@@ -161,7 +161,7 @@ pub fn run_with(
     })
 }
 
-/// The start when [`COLGEN_START`] was stopped (time limit or Ctrl-C) before it had a
+/// The start when `COLGEN_START` was stopped (time limit or Ctrl-C) before it had a
 /// partition: run in full, so that every run answers with an incumbent.
 pub const FALLBACK_START: &str = "mdav";
 
@@ -189,7 +189,7 @@ fn start_partition(
 /// limits (the `details` of the registry's `bnp` entry, and part of [`to_json`]). NaN values
 /// (never computed) serialise as null.
 #[derive(Debug, Clone, Serialize)]
-pub struct BnpDetails {
+pub(crate) struct BnpDetails {
     pub sse: f64,
     pub il: f64,
     pub groups: usize,
@@ -223,7 +223,7 @@ pub struct BnpDetails {
 /// The cuts found, by family: subset-row triples, rank-1 cuts on 4-5 records (P21), and
 /// cuts on fractional blocks (P21 Part F).
 #[derive(Debug, Clone, Serialize)]
-pub struct CutsByKind {
+pub(crate) struct CutsByKind {
     pub triples: usize,
     pub rank1_4_5: usize,
     pub big: usize,
@@ -231,7 +231,7 @@ pub struct CutsByKind {
 
 /// The proof by reduced-cost enumeration (`enumerate`, proofs/P19).
 #[derive(Debug, Clone, Serialize)]
-pub struct EnumerationDetails {
+pub(crate) struct EnumerationDetails {
     pub threshold: f64,
     pub columns: usize,
     pub complete: bool,
@@ -294,13 +294,13 @@ impl BnpDetails {
     }
 }
 
-/// [`BnpDetails`] as JSON.
+/// `BnpDetails` as JSON.
 pub fn details(inst: &Instance, run: &BnpRun) -> Value {
     serde_json::to_value(BnpDetails::of(inst, run)).expect("details serialise")
 }
 
 /// The JSON record of a `solve-exact` run: instance, k, bound and [`details`].
-pub fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value {
+pub(crate) fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) -> Value {
     let r = &run.result;
     let mut v = json!({
         "command": command,

@@ -12,14 +12,14 @@
 //! The guard runs bnp as before and watches the bound bnp reports (the root reports every
 //! rise of its Lagrangian bound as it is found). If by [`GUARD_CHECKPOINT`] of bnp's time
 //! no reported bound is above nn, it stops bnp and gives the time left to `colgen` with
-//! the [`AUTO_COLGEN`] preset's settings ([`fallback_params`]: the nn line search, then
+//! the `AUTO_COLGEN` preset's settings (`fallback_params`: the nn line search, then
 //! column generation, seeded with the better incumbent); the larger of the two bounds is
 //! kept. When bnp certifies anything above nn before the
 //! checkpoint, the guard does nothing and bnp runs to its limit exactly as without it.
 //!
 //! ## Complexity
 //! That of bnp and of colgen, bounded by the time limit; the watcher polls every
-//! [`POLL`].
+//! `POLL`.
 //!
 //! ## References
 //! proofs/P17 (bnp), P20 (the line search's anchored bound).
@@ -39,11 +39,11 @@ use std::time::{Duration, Instant};
 pub const GUARD_CHECKPOINT: f64 = 2.0 / 3.0;
 
 /// How often the watcher looks at bnp's reported bound and the interrupt.
-pub const POLL: Duration = Duration::from_millis(50);
+pub(crate) const POLL: Duration = Duration::from_millis(50);
 
 /// The `colgen` parameters of the guard's fallback for `seconds`: the [`AUTO_COLGEN`]
 /// preset's (the line search from the nn duals, then column generation).
-pub fn fallback_params(seconds: f64) -> Result<Map<String, Value>> {
+pub(crate) fn fallback_params(seconds: f64) -> Result<Map<String, Value>> {
     let mut given = super::presets::find(AUTO_COLGEN)?.given();
     given.insert("time_limit".into(), json!(seconds));
     Ok(given)

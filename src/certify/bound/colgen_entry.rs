@@ -3,10 +3,10 @@
 //! The Lagrangian bound of the column generation master (HiGHS, proofs/P09), max with nn,
 //! optionally with rounds of subset-row cuts after the master converged (proofs/P14), and a
 //! certificate for `verify-bound` (proofs/P13). Both entries share [`ColgenParams`]; they
-//! differ in the default of `cuts` ([`CutsDefault`]: 0 for `colgen`, [`COLGEN_CUTS_ROUNDS`]
+//! differ in the default of `cuts` ([`CutsDefault`]: 0 for `colgen`, `COLGEN_CUTS_ROUNDS`
 //! for `colgen-cuts`).
 //!
-//! The master starts from the partition of the pipeline [`COLGEN_START`] (seed 0, at most a
+//! The master starts from the partition of the pipeline `COLGEN_START` (seed 0, at most a
 //! tenth of the time limit) and from the `start` labels file's groups when one is given; it
 //! runs until `time_limit` (the start pipeline included). The other parameters choose the
 //! dual points where the exact per-anchor pricing certifies a bound when the master does not
@@ -36,13 +36,13 @@ use std::time::Instant;
 /// Cut rounds of the `colgen-cuts` bound when the caller sets none: more than the 5-7 rounds
 /// the CASC cases used before no violated triple remained or the time ran out
 /// (studies/study-colgen.txt section 6); the time limit ends it earlier.
-pub const COLGEN_CUTS_ROUNDS: usize = 50;
+pub(crate) const COLGEN_CUTS_ROUNDS: usize = 50;
 
 /// Pipeline whose partition gives the colgen master its first columns.
-pub const COLGEN_START: &str = "mdav+decompose-shrink";
+pub(crate) const COLGEN_START: &str = "mdav+decompose-shrink";
 
 /// Time limit of `colgen` in seconds when the caller gives none.
-pub const COLGEN_DEFAULT_SECONDS: f64 = 60.0;
+pub(crate) const COLGEN_DEFAULT_SECONDS: f64 = 60.0;
 
 /// The default of the `cuts` parameter, the one difference between the two entries.
 pub trait CutsDefault: std::fmt::Debug + Clone + PartialEq + Send + Sync + 'static {
@@ -51,14 +51,14 @@ pub trait CutsDefault: std::fmt::Debug + Clone + PartialEq + Send + Sync + 'stat
 
 /// `colgen`: no cuts unless asked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NoCuts;
+pub(crate) struct NoCuts;
 impl CutsDefault for NoCuts {
     const CUTS: usize = 0;
 }
 
 /// `colgen-cuts`: [`COLGEN_CUTS_ROUNDS`] rounds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WithCuts;
+pub(crate) struct WithCuts;
 impl CutsDefault for WithCuts {
     const CUTS: usize = COLGEN_CUTS_ROUNDS;
 }
@@ -85,11 +85,12 @@ pub(crate) const COLGEN_CUTS: BoundInfo = entry::<Colgen<WithCuts>>(About {
 });
 
 /// True for the bounds computed by column generation (`colgen`, `colgen-cuts`).
-pub fn is_colgen(name: &str) -> bool {
+#[cfg(test)]
+pub(crate) fn is_colgen(name: &str) -> bool {
     name == COLGEN.name || name == COLGEN_CUTS.name
 }
 
-/// The parameters of `colgen` ([`NoCuts`]) and `colgen-cuts` ([`WithCuts`]).
+/// The parameters of `colgen` (`NoCuts`) and `colgen-cuts` (`WithCuts`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default, bound = "")]
 pub struct ColgenParams<C: CutsDefault> {

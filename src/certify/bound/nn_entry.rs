@@ -3,7 +3,7 @@
 //! The nearest-neighbour bound `sum_i NN_{k-1}(i) / (2k)` (proofs/P06): each record's k - 1
 //! nearest from the neighbour lists (the static kd-tree from 4096 records, the same lists as
 //! the scan, ties included), summed by the solvers crate with its own distance function
-//! (proofs/P06, P10). `nn-raised` takes wider lists ([`raised_width`]) and raises each
+//! (proofs/P06, P10). `nn-raised` takes wider lists (`raised_width`) and raises each
 //! record's dual by a share of the slack every group containing it has at the nn duals
 //! ([`microagg_solvers::bounds::nn_raised`], proofs/P25). Neither takes parameters; both run
 //! to completion; a long pass reports its progress on stderr, and Ctrl-C stops it without
@@ -11,7 +11,7 @@
 //!
 //! ## Complexity
 //! O(n^2 d) by scan below 4096 records, about O(n log n d w) with the kd-tree above, for
-//! lists of w records (k - 1 for nn, [`raised_width`] for nn-raised).
+//! lists of w records (k - 1 for nn, `raised_width` for nn-raised).
 //!
 //! ## References
 //! See [`microagg_solvers::bounds::nn`] and [`microagg_solvers::bounds::nn_raised`].
@@ -49,11 +49,11 @@ pub(crate) const RAISED: BoundInfo = entry::<NnRaised>(About {
 
 /// Neighbours per record that `nn-raised` examines, per unit of k: on generated data the
 /// gain over nn with 5k neighbours is within a tenth of that with 10k.
-pub const RAISED_WIDTH_PER_K: usize = 6;
+pub(crate) const RAISED_WIDTH_PER_K: usize = 6;
 
 /// The list width of `nn-raised` for `n` records and groups of `k`: [`RAISED_WIDTH_PER_K`]
 /// times k, at most n - 1 and at least 2k - 2 (the sizes up to 2k - 1 need them).
-pub fn raised_width(n: usize, k: usize) -> usize {
+pub(crate) fn raised_width(n: usize, k: usize) -> usize {
     (RAISED_WIDTH_PER_K * k).max(2 * k - 2).min(n - 1)
 }
 

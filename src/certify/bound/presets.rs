@@ -4,7 +4,7 @@
 //! registry parameters, selected by `bound --preset NAME` and overridden by `--param
 //! KEY=VALUE` or `--time-limit`. Most are the recipes that produced the certified bounds of
 //! the benchmark library (`instances/library/library.toml`, each case's `[case.bound]
-//! command`); [`AUTO_BNP`] holds the cut settings of the `auto` bound's bnp route, [`AUTO_COLGEN`] its
+//! command`); `AUTO_BNP` holds the cut settings of the `auto` bound's bnp route, `AUTO_COLGEN` its
 //! fallback. A preset
 //! holds no data-specific file: each library recipe also started from the case's best-known
 //! partition, `--start instances/library/<case>.labels`. The values are checked like any
@@ -57,11 +57,11 @@ const fn library_bnp(
 }
 
 /// The name of the preset `auto` runs `bnp` with (k <= 5), its time limit aside.
-pub const AUTO_BNP: &str = "auto-bnp";
+pub(crate) const AUTO_BNP: &str = "auto-bnp";
 
 /// The name of the preset of the colgen run that the guard of `auto`'s bnp route starts
 /// when bnp certified nothing above nn ([`super::bnp_guard`]), its time limit aside.
-pub const AUTO_COLGEN: &str = "auto-colgen";
+pub(crate) const AUTO_COLGEN: &str = "auto-colgen";
 
 /// Every preset, in the order `microagg list` prints them.
 pub(crate) const PRESETS: &[Preset] = &[

@@ -45,7 +45,7 @@ pub struct BoundRun<'a> {
     pub inst: &'a Instance,
     pub k: usize,
     /// A feasible partition whose groups seed the master (`start` parameter, or one given
-    /// in memory by [`PreparedBound::with_start`]), and where it came from.
+    /// in memory by `PreparedBound::with_start`), and where it came from.
     pub start: Option<(&'a [usize], &'a str)>,
     /// Progress on stderr even when it is not a terminal ([`super::ticker`]).
     pub show: crate::progress::Show,
@@ -211,7 +211,7 @@ impl BoundInfo {
 
 impl PreparedBound {
     /// Seed the bound with `labels` (in memory; from `source`) instead of a `start` file.
-    pub fn with_start(mut self, labels: Vec<usize>, source: &str) -> Result<Self> {
+    pub(crate) fn with_start(mut self, labels: Vec<usize>, source: &str) -> Result<Self> {
         if !self.info.takes_start() {
             return Err(Error::usage(format!(
                 "bound {} takes no start partition (only {} do)",

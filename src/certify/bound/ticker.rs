@@ -3,7 +3,7 @@
 //! What `microagg bound` and an experiment's bound phase show while a bound runs: the best
 //! certified bound so far (never `-inf`: before the first Lagrangian bound it is the nn
 //! bound, said so), its gap to the start partition when there is one, and the time spent.
-//! A line at most every [`Ticker::EVERY`] seconds, and only where someone reads it: on a
+//! A line at most every `Ticker::EVERY` seconds, and only where someone reads it: on a
 //! terminal, or when asked (`--progress`); quiet otherwise or with `--quiet`, so logs and pipes
 //! stay clean ([`crate::progress::Show`]).
 //! As the kernel's observer it also prints the kernel's detail lines (sent only when
@@ -20,7 +20,7 @@ use std::fmt::Arguments;
 use std::time::Instant;
 
 /// Prints a colgen kernel's reports (module doc).
-pub struct Ticker {
+pub(crate) struct Ticker {
     on: bool,
     started: Instant,
     last: Option<Instant>,
@@ -43,7 +43,7 @@ impl Ticker {
     }
 
     /// Take one report; print it when the last line is old enough.
-    pub fn tell(&mut self, p: &ColgenProgress) {
+    pub(crate) fn tell(&mut self, p: &ColgenProgress) {
         if !self.on
             || self
                 .last

@@ -3,22 +3,22 @@
 //! `bound --weights W` and `run --bound nn --weights W`: the weighted nearest-neighbour
 //! bound of `microagg_solvers::bounds::nn_weighted` on the weighted SSE (sampling weights,
 //! weighted centroids, groups of at least k *records*; proofs/P41-weighted-nn-bound.md).
-//! Below [`SCAN_BELOW`] records every pair is scanned (each record's relaxation solved over
-//! all other records); from there each record sees its [`LIST_LENGTH`] nearest from the
+//! Below `SCAN_BELOW` records every pair is scanned (each record's relaxation solved over
+//! all other records); from there each record sees its `LIST_LENGTH` nearest from the
 //! kd-tree and every other record as a pseudo-record at the last list distance with the
 //! smallest weight (weaker, still valid).
 //!
 //! `bound --method colgen --weights W` and `run --bound colgen --weights W`: the weighted
 //! column generation bound of `microagg_solvers::bounds::colgen_weighted`
 //! (proofs/P43-weighted-lagrangian-bound.md), its master seeded by the
-//! [`WEIGHTED_COLGEN_START`] partition (and the run's own partition under `run`), with a
+//! `WEIGHTED_COLGEN_START` partition (and the run's own partition under `run`), with a
 //! certificate for `verify-bound --weights W` ([`super::weighted_certificate`]). colgen-cuts
 //! and bnp have no weighted version: with `--weights` they are refused.
 //!
 //! The IL of the bound is on the weighted scale: `100 LB_w / SST_w`, rounded down.
 //!
 //! ## Complexity
-//! O(n^2 d) below [`SCAN_BELOW`] records (EIA, n = 4092, d = 11: see docs/weights.md),
+//! O(n^2 d) below `SCAN_BELOW` records (EIA, n = 4092, d = 11: see docs/weights.md),
 //! O(n m d) plus the kd-tree lists from there.
 //!
 //! ## References
@@ -33,10 +33,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Below this many records the weighted nn bound scans every pair.
-pub const SCAN_BELOW: usize = 4096;
+pub(crate) const SCAN_BELOW: usize = 4096;
 
 /// From [`SCAN_BELOW`] records, the length of each record's neighbour list (at least k - 1).
-pub const LIST_LENGTH: usize = 64;
+pub(crate) const LIST_LENGTH: usize = 64;
 
 /// Refuse a bound without a weighted version (its registry entry's
 /// [`super::BoundInfo::weighted`] is `None`) before anything runs; the message names the
@@ -146,7 +146,7 @@ pub(crate) fn weighted_nn(
 
 /// Pipeline whose partition seeds the weighted colgen master: with weights its descent
 /// minimises the weighted SSE (the unweighted [`super::COLGEN_START`] does not).
-pub const WEIGHTED_COLGEN_START: &str = "mdav+descent";
+pub(crate) const WEIGHTED_COLGEN_START: &str = "mdav+descent";
 
 /// The weighted bound `name` (an entry with a weighted version) of `inst` (with weights) for
 /// groups of at least `k` records; `extra_start` (labels) joins the colgen master's start

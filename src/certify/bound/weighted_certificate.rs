@@ -91,7 +91,7 @@ impl WeightedCertificate {
         })
     }
 
-    /// Write as JSON ([`crate::certificate::write_pretty`]).
+    /// Write as JSON (`crate::certificate::write_pretty`).
     pub fn write(&self, path: &Path) -> Result<()> {
         crate::certificate::write_pretty(path, self)
     }

@@ -26,7 +26,7 @@ use std::path::Path;
 pub const MAX_TEXT_BYTES: usize = 64 << 20;
 
 /// The format tags this program reads, each with what it certifies.
-pub const FORMATS: [&str; 4] = [
+pub(crate) const FORMATS: [&str; 4] = [
     crate::certificate::FORMAT,
     crate::certificate::FORMAT_CUTS,
     crate::bnp_certificate::FORMAT,
@@ -97,7 +97,7 @@ struct Tag {
     format: Option<serde_json::Value>,
 }
 
-/// The format tag of certificate `text` (from `file`): one of [`FORMATS`]; an error names
+/// The format tag of certificate `text` (from `file`): one of `FORMATS`; an error names
 /// the field `format` when it is missing, not a string or not a known tag, and refuses a
 /// text that is not one JSON object.
 pub fn format_of(text: &str, file: &str) -> Result<&'static str> {

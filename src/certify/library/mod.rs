@@ -40,7 +40,7 @@ pub(crate) const CACHE_FILE: &str = "verified.tsv";
 pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/library");
 
 /// The library folder: `$MICROAGG_LIBRARY` when set, else the source tree's.
-pub fn default_dir() -> PathBuf {
+pub(crate) fn default_dir() -> PathBuf {
     match std::env::var_os("MICROAGG_LIBRARY") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
         _ => PathBuf::from(SOURCE_DIR),
@@ -84,7 +84,7 @@ impl Library {
         })
     }
 
-    /// [`default_dir`], read.
+    /// `default_dir`, read.
     pub fn open_default() -> Result<Library> {
         Library::open(&default_dir())
     }

@@ -1,7 +1,7 @@
 //! # Checking and accepting results
 //!
 //! [`verify_certificate`] re-checks a certificate as `verify-bound` does (branch-and-price
-//! or Lagrangian, by its format tag); [`submit_partition`] and [`submit_certificate`] add a
+//! or Lagrangian, by its format tag); `submit_partition` and `submit_certificate` add a
 //! result to a [`Library`] only when it improves the case: a feasible partition with a
 //! strictly lower SSE, a valid certificate with a strictly higher claim. Anything else is
 //! refused with the reason, and the library is left unchanged.
@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use std::path::Path;
 
 /// How the instance of a submission was loaded (stored so that `verify` can load it again).
-pub struct DataSource<'a> {
+pub(crate) struct DataSource<'a> {
     /// The `--data` argument.
     pub data: &'a str,
     /// The `--columns` choice (empty: the default).
@@ -106,7 +106,7 @@ pub struct Accepted {
 /// Add the labels file at `path` as the best-known partition of (`inst`, k) when feasible
 /// and strictly better than the stored one; refuse otherwise. The file is copied byte for
 /// byte. Saves the library.
-pub fn submit_partition(
+pub(crate) fn submit_partition(
     lib: &mut Library,
     inst: &Instance,
     source: &DataSource,
@@ -193,7 +193,7 @@ fn proven_with_stored_bound(
 /// Add the certificate at `path` as the best bound of (`inst`, k) when it verifies and
 /// claims strictly more than the stored one; refuse otherwise. The file is copied byte for
 /// byte; its verification enters the cache. Saves the library.
-pub fn submit_certificate(
+pub(crate) fn submit_certificate(
     lib: &mut Library,
     inst: &Instance,
     source: &DataSource,
