@@ -51,7 +51,7 @@ type Cell = (Vec<f64>, Vec<(f64, usize)>);
 const RELAYOUT_MIN: usize = 1024;
 
 /// Buckets per m records: about 2 sqrt(m).
-pub fn bucket_count(m: usize) -> usize {
+pub(crate) fn bucket_count(m: usize) -> usize {
     ((2.0 * (m as f64).sqrt()) as usize).clamp(1, m.max(1))
 }
 
@@ -122,7 +122,7 @@ fn voronoi(inst: &Instance, ids: &[usize], count: usize) -> Vec<Vec<usize>> {
 }
 
 impl<'a> BucketRemaining<'a> {
-    /// The records `ids` of `inst` in [`bucket_count`] buckets.
+    /// The records `ids` of `inst` in `bucket_count` buckets.
     pub fn new(inst: &'a Instance, ids: Vec<usize>) -> Self {
         let b = bucket_count(ids.len());
         Self::with_buckets(inst, ids, b)

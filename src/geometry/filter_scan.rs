@@ -44,10 +44,11 @@ mod kernels;
 mod single;
 mod tiered;
 pub use fixed::{Fixed, Level};
+pub use kernels::Key;
 use kernels::{block_range, kth_smallest, max_of, BLOCK};
-pub use kernels::{error_bound, Key};
 pub use single::Single;
-pub use tiered::{Tiered, BYTE_FROM, BYTE_MAX_SPREAD};
+pub use tiered::Tiered;
+pub(crate) use tiered::BYTE_FROM;
 
 /// Largest magnitude for which the reduced copy is used (squares and sums stay far below
 /// `f32::MAX`; the fixed-point scale stays a normal number).

@@ -1,6 +1,6 @@
 //! # A path through groups (IMHM's Construct_Path)
 //!
-//! [`walk_groups`] lists the records of a grouping so that consecutive groups are near:
+//! `walk_groups` lists the records of a grouping so that consecutive groups are near:
 //! from a start group it moves to the unvisited group whose centroid is nearest to a record
 //! of the current one. IMHM re-cuts this path ([`crate::search::imhm::construct_path`]) and
 //! the MHM orders follow it under `path = "chain"`
@@ -21,7 +21,7 @@ use crate::partition::sq_dist;
 /// farthest from that centroid first; the last group nearest to the previous centroid
 /// first (record ties: lowest id). `members[g]` holds group g's record ids, `row(r)` a
 /// record's point, `centroid(g)` a group's centroid. O(m c d) for m records in c groups.
-pub fn walk_groups<'a>(
+pub(crate) fn walk_groups<'a>(
     members: &[Vec<usize>],
     row: impl Fn(usize) -> &'a [f64],
     centroid: impl Fn(usize) -> &'a [f64],

@@ -191,7 +191,7 @@ impl<'a> StaticKdTree<'a> {
     /// then within `1 + eps` of the true i-th nearest distance, up to the rounding the
     /// exact search covers. `eps = 0` is the exact search, bit for bit. Deterministic:
     /// the list depends only on the tree and the query.
-    pub fn nearest_of_approx(
+    pub(crate) fn nearest_of_approx(
         &self,
         id: u32,
         m: usize,
@@ -383,13 +383,13 @@ impl Scratch {
 }
 
 /// Queries per chunk between two calls of the stop rule and progress report.
-pub const CHUNK: usize = 16_384;
+pub(crate) const CHUNK: usize = 16_384;
 /// Queries per parallel task inside a chunk.
 const TASK: usize = 256;
 
 /// The `m` nearest other records of every one of the `n = z.len() / d` rows of `z`, by
 /// (computed squared distance, id), nearest first: record i's list at `[i m, (i + 1) m)`
-/// (m must be below n). `stop` is asked before each chunk of [`CHUNK`] queries (`None`
+/// (m must be below n). `stop` is asked before each chunk of `CHUNK` queries (`None`
 /// once it says stop), `progress` told the number of records done after each.
 pub fn all_nearest(
     z: &[f64],
@@ -402,7 +402,7 @@ pub fn all_nearest(
 }
 
 /// As [`all_nearest`] with the (1 + `eps`)-approximate search of
-/// [`StaticKdTree::nearest_of_approx`] (`eps = 0`: the exact lists). The lists still do
+/// `StaticKdTree::nearest_of_approx` (`eps = 0`: the exact lists). The lists still do
 /// not depend on the thread count: each is a function of the tree and its record only.
 pub fn all_nearest_approx(
     z: &[f64],

@@ -13,7 +13,7 @@
 //! `studies/study-engine.txt`). Below that, brute force:
 //! O(n^2 d) (about 0.2 s for EIA, n = 4092, d = 11). O(n m) memory.
 //! [`Neighbours::build_until`] polls a stop rule between records (between chunks of
-//! [`CHUNK`] on the tree path), so a time limit or Ctrl-C is honoured promptly.
+//! `CHUNK` on the tree path), so a time limit or Ctrl-C is honoured promptly.
 //!
 //! ## References
 //! - Toth, P. and Vigo, D. (2003). The granular tabu search and its application to the
@@ -37,7 +37,7 @@ impl Neighbours {
     }
 
     /// As [`build`](Self::build), asking `stop` before each record (each chunk of
-    /// [`CHUNK`] records on the kd-tree path); `None` once it says stop (the lists are then
+    /// `CHUNK` records on the kd-tree path); `None` once it says stop (the lists are then
     /// unfinished and useless).
     pub fn build_until(inst: &Instance, m: usize, stop: impl FnMut() -> bool) -> Option<Self> {
         Self::build_reporting(inst, m, stop, |_| {})
@@ -119,9 +119,6 @@ impl Neighbours {
         &self.list[i * self.m..(i + 1) * self.m]
     }
 }
-
-/// Records per parallel chunk of tree queries (the stop rule is asked between chunks).
-pub const CHUNK: usize = super::knn::CHUNK;
 
 /// The kd-tree pays from a few thousand records (measured in
 /// `studies/study-engine.txt`); both paths give the same lists.

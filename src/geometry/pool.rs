@@ -16,7 +16,6 @@ use std::cmp::Ordering;
 
 /// Unassigned records, column-major, with a distance buffer aligned to them.
 pub struct Pool {
-    d: usize,
     cols: Vec<Vec<f64>>,
     ids: Vec<usize>,
     /// Squared distances from the last query point, aligned with `ids`.
@@ -69,7 +68,6 @@ impl Pool {
             }
         }
         Pool {
-            d,
             cols,
             dist: vec![0.0; ids.len()],
             ids,
@@ -278,11 +276,6 @@ impl Pool {
         self.ids.swap_remove(p);
         self.dist.swap_remove(p);
     }
-
-    /// Dimension of the records.
-    pub fn dim(&self) -> usize {
-        self.d
-    }
 }
 
 /// Squared distances from `point` to every record of column-major `cols`, into `dist`.
@@ -351,7 +344,7 @@ fn squared_distances_portable<C: AsRef<[f64]>>(cols: &[C], point: &[f64], dist: 
 /// infinite when no column is observed in both. With no NaN: the plain squared Euclidean
 /// distance of the scan, bit for bit (terms added in column order from 0.0, factor 1).
 #[inline]
-pub fn nan_sq_dist(a: &[f64], b: &[f64]) -> f64 {
+pub(crate) fn nan_sq_dist(a: &[f64], b: &[f64]) -> f64 {
     let d = a.len();
     let (mut acc, mut common) = (0.0, 0usize);
     for (x, y) in a.iter().zip(b) {
@@ -372,7 +365,7 @@ pub fn nan_sq_dist(a: &[f64], b: &[f64]) -> f64 {
 /// row by row. With no NaN
 /// (complete data) the plain centroids; NaN marks missing cells under `--missing ignore`
 /// ([`crate::init::lineage::masked`]).
-pub fn group_centroids(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64> {
+pub(crate) fn group_centroids(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64> {
     let d = inst.d;
     let mut c = vec![0.0; groups.len() * d];
     let mut count = vec![0usize; d];
@@ -399,7 +392,7 @@ pub fn group_centroids(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64> {
 }
 
 /// Index of the centroid nearest to `x` by [`nan_sq_dist`] (ties: lowest index).
-pub fn nearest_centroid(centroids: &[f64], d: usize, x: &[f64]) -> usize {
+pub(crate) fn nearest_centroid(centroids: &[f64], d: usize, x: &[f64]) -> usize {
     let mut best = (f64::INFINITY, 0);
     for (g, c) in centroids.chunks_exact(d).enumerate() {
         let dist = nan_sq_dist(x, c);

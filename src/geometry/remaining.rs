@@ -89,7 +89,7 @@ pub trait Remaining {
 /// the query q to the anchor, a record x is at most |x - a| + D from q, so the walk down the
 /// list stops once that bound (inflated for rounding as in [`super::kdtree`]) is strictly
 /// below the best computed squared distance: the answer, ties included, is the scan's.
-pub struct AnchorList {
+pub(crate) struct AnchorList {
     anchor: Vec<f64>,
     /// Ids by decreasing anchor distance, with their inflated anchor distances.
     order: Vec<usize>,

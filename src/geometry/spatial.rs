@@ -7,8 +7,8 @@
 //! 16-bit after, [`TieredScan`], or `f32`, [`FilterScan`]); all give identical answers
 //! (`proofs/P16-exact-spatial-queries.md`), so the choice, by n and d ([`by_size`]: tree
 //! for d <= 4 from 5 000 / 20 000 records, else the tiered filtered scan from
-//! [`BYTE_FROM`] records (which reads only its 16-bit copy on far-spread data:
-//! [`super::filter_scan::BYTE_MAX_SPREAD`]), the 16-bit one from 2 048, else the scan) or
+//! `BYTE_FROM` records (which reads only its 16-bit copy on far-spread data:
+//! `super::filter_scan::BYTE_MAX_SPREAD`), the 16-bit one from 2 048, else the scan) or
 //! forced by `MICROAGG_SPATIAL` (`scan`, `tree`, `buckets`, `filter`, `fixed`, `byte`,
 //! `tiered`), only changes the time. It sits above the backends so that none imports
 //! another.
@@ -32,7 +32,7 @@ use crate::data::Instance;
 /// n = 5 000, d = 2; 2.6 at 2 x 10^4, d = 2; 1.3 at 2 x 10^4, d = 4; 3.9 at 10^5, d = 4;
 /// 1.9 at 10^5, d = 6; 0.35 at 2 x 10^4, d = 8; 0.5 at 10^5, d = 10. Beyond d = 6 the
 /// tree's farthest queries (from MDAV's r, a hull record) visit most leaves; at d = 5..6 the
-/// filtered scan ([`use_filter`]) beats it.
+/// filtered scan (`use_filter`) beats it.
 pub fn use_tree(m: usize, d: usize) -> bool {
     match d {
         0..=2 => m >= 5_000,
@@ -59,12 +59,12 @@ pub(crate) fn use_buckets(_m: usize, _d: usize) -> bool {
 /// the one chosen) against the `f32` one: 1.46 -> 0.60 s at 10^5, d = 10; whole EIA
 /// process (4 092 records, d = 11) 15.6 -> 13.4 ms at k = 3 and 12.2 -> 10.8 ms at
 /// k = 10 (the `f64` scan 16.3 / 11.9 ms).
-pub fn use_filter(m: usize, _d: usize) -> bool {
+pub(crate) fn use_filter(m: usize, _d: usize) -> bool {
     m >= FILTER_MIN
 }
 
 /// Fewest records for the filtered scan (see [`use_filter`]).
-pub const FILTER_MIN: usize = 2048;
+pub(crate) const FILTER_MIN: usize = 2048;
 
 /// The backend [`Backend::Auto`] picks for `m` records of dimension `d`.
 pub fn by_size(m: usize, d: usize) -> Backend {

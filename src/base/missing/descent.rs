@@ -15,7 +15,7 @@
 //!
 //! An applied move recomputes the two groups' counts, means and SSE by two passes (groups
 //! hold k..2k-1 records, so O(k d)), so nothing drifts. Neighbours are the m nearest records
-//! by the masked distance ([`crate::geometry::pool::nan_sq_dist`], ties to the lowest id), by
+//! by the masked distance (`crate::geometry::pool::nan_sq_dist`, ties to the lowest id), by
 //! a scan. The queue starts in record order (no random order: the stage is deterministic
 //! without a seed); when it is empty every record is queued again until a sweep applies no
 //! move, so the result is a local optimum of the granular neighbourhood (the unmasked

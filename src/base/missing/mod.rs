@@ -7,7 +7,7 @@
 //! - **standardisation** uses each column's observed values (mean, population sd); a
 //!   column with fewer than two observed values or constant over them, and a record with
 //!   every chosen value missing, are errors naming file, row and column;
-//! - **distances** ([`crate::geometry::pool::nan_sq_dist`]) run over the columns observed in both
+//! - **distances** (`crate::geometry::pool::nan_sq_dist`) run over the columns observed in both
 //!   vectors and are rescaled by d / d_ab (d_ab such columns; no common column: infinitely
 //!   far), the convention of Gower's coefficient and R's `cluster::daisy`, which sdcMicro's
 //!   `recordLinkage(na_action = "ignore")` uses. sdcMicro's MDAV (C++ `Mdav.h`) differs: a

@@ -13,7 +13,7 @@ pub(super) const PARALLEL_MIN: usize = 32_768;
 /// A bound on |f32 pass - f64 scan| for every record whose column magnitudes are at most
 /// `col_abs`, from the query `point` (P16 (h)); infinite when `point` is too large for
 /// `f32`. Widened by 1 % for the rounding of the bound itself and of the thresholds.
-pub fn error_bound(col_abs: &[f64], point: &[f64]) -> f64 {
+pub(crate) fn error_bound(col_abs: &[f64], point: &[f64]) -> f64 {
     const U: f64 = 1.0 / (1u64 << 24) as f64; // f32 unit roundoff
     const ETA: f64 = 1.401_298_464_324_817e-45; // 2^-149: f32 underflow, generous
     const U64: f64 = 1.0 / (1u64 << 53) as f64;
@@ -159,7 +159,7 @@ unsafe fn distances_f32_avx2<C: AsRef<[f32]>>(
 
 /// Records per block: kept in registers across the columns, and the unit of the block
 /// bounds.
-pub const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 
 #[inline(always)]
 fn distances_f32_portable<C: AsRef<[f32]>>(

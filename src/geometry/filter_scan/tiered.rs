@@ -21,7 +21,7 @@ use crate::data::Instance;
 use crate::partition::group_stats;
 
 /// Fewest records for a pass over the 8-bit copy.
-pub const BYTE_FROM: usize = 400_000;
+pub(crate) const BYTE_FROM: usize = 400_000;
 
 /// Largest magnitude, in units of the records' spread, at which the 8-bit copy is read.
 /// Its grid step is the largest magnitude / 127, so one far value (a heavy-tailed column)
@@ -29,7 +29,7 @@ pub const BYTE_FROM: usize = 400_000;
 /// each needing an exact distance. Measured near the break-even (MDAV, d = 10,
 /// `studies/study-engine.txt` section "24-final"; the Gaussian mixtures there
 /// lie within 6.2).
-pub const BYTE_MAX_SPREAD: f64 = 10.0;
+pub(crate) const BYTE_MAX_SPREAD: f64 = 10.0;
 
 /// True when the largest magnitude of the records `ids` is at most [`BYTE_MAX_SPREAD`]
 /// times their spread (the root mean square deviation from the column means, over all

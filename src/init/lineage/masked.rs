@@ -4,11 +4,11 @@
 //! copy of the z-scores with NaN at every missing cell. A point (a record, a centroid) is
 //! then a slice whose NaN entries are "not observed", and:
 //!
-//! - the distance ([`nan_sq_dist`]) runs over the columns observed in both points, rescaled
+//! - the distance (`nan_sq_dist`) runs over the columns observed in both points, rescaled
 //!   by d / d_ab (d_ab such columns; none: infinitely far), Gower's convention;
 //! - a centroid is per column the mean over the observed cells (NaN where there are none):
-//!   [`group_centroids`], [`grow_to_centroid`] and [`MaskedScan`]'s running sums;
-//! - the leftover goes to the nearest centroid by that distance ([`nearest_centroid`]);
+//!   `group_centroids`, [`grow_to_centroid`] and [`MaskedScan`]'s running sums;
+//! - the leftover goes to the nearest centroid by that distance (`nearest_centroid`);
 //! - [`MaskedScan`] answers the [`Remaining`] queries by a scan with that distance. The
 //!   kd-tree and the ball buckets are not used: their pruning rests on the triangle
 //!   inequality, which the masked distance does not satisfy (a = (0, .), b = (0, 5),
@@ -21,7 +21,7 @@
 //! update with 0.0 is the identity), so the engine's groups are bit for bit those of the
 //! unmasked methods (`tests/release/missing.rs`). That is why the helpers, which the engine and the
 //! pool-based methods share, are NaN-aware on every run (one code path, no masked copy):
-//! [`nan_sq_dist`], [`group_centroids`] and [`nearest_centroid`] live in [`crate::geometry::pool`],
+//! `nan_sq_dist`, `group_centroids` and `nearest_centroid` live in [`crate::geometry::pool`],
 //! [`grow_to_centroid`] in [`crate::init::lineage::growth`]. Only the remaining-records queries need a
 //! masked backend of their own, [`MaskedScan`] ([`crate::geometry::spatial::Backend::Masked`]).
 //!
@@ -42,7 +42,7 @@ use crate::geometry::pool::{nan_sq_dist, Pool};
 use crate::geometry::remaining::Remaining;
 
 /// The remaining records of an instance with NaN at missing cells, by a scan with
-/// [`nan_sq_dist`]. The column sums are the [`Pool`]'s compensated running sums over the
+/// `nan_sq_dist`. The column sums are the [`Pool`]'s compensated running sums over the
 /// records with NaN read as 0 (Neumaier's update with 0 changes nothing, so they are the
 /// sums of the observed values), divided per column by the number of remaining records
 /// that observe it.
