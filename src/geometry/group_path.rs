@@ -4,7 +4,7 @@
 //! from a start group it moves to the unvisited group whose centroid is nearest to a record
 //! of the current one. IMHM re-cuts this path ([`crate::search::imhm::construct_path`]) and
 //! the MHM orders follow it under `path = "chain"`
-//! ([`crate::init::mhm::orders::chain_order`]); each chooses its own start group.
+//! (`crate::init::mhm::orders::chain_order`); each chooses its own start group.
 //!
 //! ## Complexity
 //! O(m c d) for m records in c groups; O(m) extra memory.

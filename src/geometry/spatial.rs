@@ -104,7 +104,7 @@ pub enum Backend {
     /// one, then ..., where the data do not suit it).
     Tiered,
     /// The scan with the masked distance, for NaN-marked missing cells
-    /// ([`crate::init::lineage::masked::MaskedScan`]; never chosen by [`Backend::Auto`]).
+    /// (`crate::init::lineage::masked::MaskedScan`; never chosen by [`Backend::Auto`]).
     Masked,
 }
 

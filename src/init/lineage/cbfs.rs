@@ -35,7 +35,7 @@ use crate::method::MethodInfo;
 use crate::params::NoParams;
 
 /// The engine rules of `cbfs` (also run by the masked engine, `src/base/missing/`).
-pub const RULES: Rules = Rules {
+pub(crate) const RULES: Rules = Rules {
     selection: Selection::FarthestFromCentroid,
     grow: Grow::NearestToCentroid,
     rounds_while: 1,

@@ -157,7 +157,7 @@ pub struct Scope<'a> {
 
 impl<'a> Scope<'a> {
     /// All records, backend by n and d, never stopping (orders and reading studies).
-    pub const UNSTOPPABLE: Scope<'static> = Scope {
+    pub(crate) const UNSTOPPABLE: Scope<'static> = Scope {
         ids: None,
         backend: Backend::Auto,
         stop: StopRule::NEVER,

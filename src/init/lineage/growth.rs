@@ -70,7 +70,7 @@ pub fn grow(
 /// One rule for the pool path ([`grow`]) and the MDAV-lineage engine, so both compute the
 /// same centroids bit for bit; NaN-aware for the masked engine ([`crate::init::lineage::masked`]), with no
 /// NaN the sums over the members scaled by 1 / len.
-pub fn grow_to_centroid(
+pub(crate) fn grow_to_centroid(
     inst: &Instance,
     group: &mut Vec<usize>,
     seed: &[f64],
@@ -106,7 +106,7 @@ pub fn grow_to_centroid(
 
 /// Each leftover record joins the group whose centroid, taken before any leftover joins, is
 /// nearest to it (ties: lowest group index). This is the rule of the `mdav` published form.
-pub fn join_each_to_nearest_centroid(
+pub(crate) fn join_each_to_nearest_centroid(
     inst: &Instance,
     groups: &mut [Vec<usize>],
     leftover: &[usize],

@@ -7,26 +7,26 @@
 //! - the distance (`nan_sq_dist`) runs over the columns observed in both points, rescaled
 //!   by d / d_ab (d_ab such columns; none: infinitely far), Gower's convention;
 //! - a centroid is per column the mean over the observed cells (NaN where there are none):
-//!   `group_centroids`, [`grow_to_centroid`] and [`MaskedScan`]'s running sums;
+//!   `group_centroids`, `grow_to_centroid` and `MaskedScan`'s running sums;
 //! - the leftover goes to the nearest centroid by that distance (`nearest_centroid`);
-//! - [`MaskedScan`] answers the [`Remaining`] queries by a scan with that distance. The
+//! - `MaskedScan` answers the [`Remaining`] queries by a scan with that distance. The
 //!   kd-tree and the ball buckets are not used: their pruning rests on the triangle
 //!   inequality, which the masked distance does not satisfy (a = (0, .), b = (0, 5),
 //!   c = (., 5): d(a, c) = inf but d(a, b) = d(b, c) = 0).
 //!
 //! On complete data every function here performs the operations of its unmasked
 //! counterpart in the same order (the distance adds the same terms from 0.0 and is not
-//! rescaled, the centroids divide the same sums by the same count, [`MaskedScan`] removes
+//! rescaled, the centroids divide the same sums by the same count, `MaskedScan` removes
 //! records from its [`Pool`] in the order [`crate::geometry::remaining::Scan`] does, and Neumaier's
 //! update with 0.0 is the identity), so the engine's groups are bit for bit those of the
 //! unmasked methods (`tests/release/missing.rs`). That is why the helpers, which the engine and the
 //! pool-based methods share, are NaN-aware on every run (one code path, no masked copy):
 //! `nan_sq_dist`, `group_centroids` and `nearest_centroid` live in [`crate::geometry::pool`],
-//! [`grow_to_centroid`] in [`crate::init::lineage::growth`]. Only the remaining-records queries need a
-//! masked backend of their own, [`MaskedScan`] ([`crate::geometry::spatial::Backend::Masked`]).
+//! `grow_to_centroid` in [`crate::init::lineage::growth`]. Only the remaining-records queries need a
+//! masked backend of their own, `MaskedScan` ([`crate::geometry::spatial::Backend::Masked`]).
 //!
 //! ## Complexity
-//! [`MaskedScan`]: O(m d) per query over m remaining records (no pruning), so a masked
+//! `MaskedScan`: O(m d) per query over m remaining records (no pruning), so a masked
 //! MDAV costs O(n^2 d / k). The helpers cost what their unmasked counterparts cost.
 //!
 //! ## References
@@ -46,7 +46,7 @@ use crate::geometry::remaining::Remaining;
 /// records with NaN read as 0 (Neumaier's update with 0 changes nothing, so they are the
 /// sums of the observed values), divided per column by the number of remaining records
 /// that observe it.
-pub struct MaskedScan<'a> {
+pub(crate) struct MaskedScan<'a> {
     inst: &'a Instance,
     pool: Pool,
     /// Remaining records observing each column.

@@ -31,7 +31,7 @@ use crate::method::MethodInfo;
 use crate::params::NoParams;
 
 /// The engine rules of `md` (also run by the masked engine, `src/base/missing/`).
-pub const RULES: Rules = Rules {
+pub(crate) const RULES: Rules = Rules {
     selection: Selection::DiameterPair,
     grow: Grow::NearestToSeedPoint,
     rounds_while: 2,

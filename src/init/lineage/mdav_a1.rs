@@ -27,7 +27,7 @@ use crate::method::MethodInfo;
 use crate::params::NoParams;
 
 /// The engine rules of `mdav-a1` (also run by the masked engine, `src/base/missing/`).
-pub const RULES: Rules = Rules {
+pub(crate) const RULES: Rules = Rules {
     selection: Selection::MdavPair,
     grow: Grow::NearestToSeedPoint,
     rounds_while: 2,

@@ -36,7 +36,7 @@ use crate::method::MethodInfo;
 use crate::params::NoParams;
 
 /// The engine rules of `mdav-nc` (also run by the masked engine, `src/base/missing/`).
-pub const RULES: Rules = Rules {
+pub(crate) const RULES: Rules = Rules {
     selection: Selection::MdavPair,
     grow: Grow::NearestToCentroid,
     rounds_while: 1,

@@ -23,7 +23,7 @@ use crate::method::MethodInfo;
 use crate::params::NoParams;
 
 /// The engine rules of `mdav-single` (also run by the masked engine, `src/base/missing/`).
-pub const RULES: Rules = Rules {
+pub(crate) const RULES: Rules = Rules {
     selection: Selection::FarthestFromCentroid,
     grow: Grow::NearestToSeedPoint,
     rounds_while: 3,

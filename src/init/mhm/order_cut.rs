@@ -3,9 +3,9 @@
 //! Ten methods are one choice of record order ([`OrderKind`]) and one cut ([`Cut`]): MHM
 //! (multivariate Hansen-Mukherjee) cuts the order optimally into contiguous runs of
 //! k..2k-1 records (`microagg_solvers::segment_order`), PROJ into runs of k, the last
-//! absorbing the remainder (`microagg_solvers::fixed_cut`). [`TABLE`] lists them, in
+//! absorbing the remainder (`microagg_solvers::fixed_cut`). `TABLE` lists them, in
 //! registry order; each row's doc says what the method does, which published values it
-//! was compared with, and what it costs. [`OrderCut`] is the one initializer that builds
+//! was compared with, and what it costs. `OrderCut` is the one initializer that builds
 //! a row's order ([`crate::init::mhm::orders`]) and cuts it.
 //!
 //! | order | optimal cut | fixed cut |
@@ -73,7 +73,7 @@ impl GroupHeuristic {
 /// The record order a method cuts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrderKind {
-    /// A heuristic's groups as one order (parameters [`GroupPathParams`]).
+    /// A heuristic's groups as one order (parameters `GroupPathParams`).
     Groups(GroupHeuristic),
     /// Nearest point next from an extreme record ([`NpnStart::CHOSEN`]).
     NearestPointNext,
@@ -81,11 +81,11 @@ pub enum OrderKind {
     Pc1,
     /// Sorted by the sum of z-scores.
     ZSum,
-    /// Sorted by one standardised variable (parameters [`ColumnParams`]).
+    /// Sorted by one standardised variable (parameters `ColumnParams`).
     Column,
 }
 
-/// One row of [`TABLE`]: a registered method's name, texts, order and cut.
+/// One row of `TABLE`: a registered method's name, texts, order and cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OrderCutMethod {
     pub name: &'static str,
@@ -374,11 +374,11 @@ pub(crate) const PROJ_VAR: OrderCutMethod = OrderCutMethod {
 };
 
 /// The methods, in registry order.
-pub static TABLE: [OrderCutMethod; 10] = [
+pub(crate) static TABLE: [OrderCutMethod; 10] = [
     MHM_MDAV, MHM_MD, MHM_CBFS, MHM_NPN, MHM_PC1, MHM_ZSUM, MHM_VAR, PROJ_PC1, PROJ_ZSUM, PROJ_VAR,
 ];
 
-/// The registry entries of [`TABLE`], in its order.
+/// The registry entries of `TABLE`, in its order.
 pub fn methods() -> Vec<MethodInfo> {
     vec![
         info::<0>(),
@@ -429,7 +429,7 @@ enum OrderParams {
 }
 
 /// The initializer of a row of [`TABLE`]: its order, cut by its cut.
-pub struct OrderCut {
+pub(crate) struct OrderCut {
     method: &'static OrderCutMethod,
     params: OrderParams,
 }

@@ -14,10 +14,10 @@
 //!   lists the readings compared with the published tables (creation order, two-ended path,
 //!   IMHM's chain and Sort_Centers; records as added or reversed; a leftover joined to its
 //!   nearest group or listed as a block); [`GroupOrderReading::CHOSEN`] is the default and
-//!   [`GroupPathParams`] exposes creation vs chain to users.
+//!   `GroupPathParams` exposes creation vs chain to users.
 //! - **nearest point next** ([`npn_order`]): start at an extreme record, repeatedly append the
 //!   unlisted record nearest to the last one listed ([`NpnStart`] says which extreme).
-//! - **scores** ([`pc1_scores`], [`zsum_scores`], a column of the standardised data):
+//! - **scores** (`pc1_scores`, [`zsum_scores`], a column of the standardised data):
 //!   records sorted by a scalar score ([`order_by_score`], ties by record index).
 //!
 //! Ties go to the lowest record index everywhere (the [`Pool`] rule). The parameters of
@@ -28,7 +28,7 @@
 //! ## Complexity
 //! MDAV and CBFS-NN group orders O(n^2 d / k), CBFS-NC O(n^2 d); MD O(n^3 d / k)
 //! worst case; NPN O(n^2 d); PC1 O(n d^2 + t d^2) for t power iterations (at most
-//! [`PC1_MAX_ITERATIONS`]); z-score sum O(n d); sorting O(n log n). The cut is O(n k d)
+//! `PC1_MAX_ITERATIONS`); z-score sum O(n d); sorting O(n log n). The cut is O(n k d)
 //! (optimal) or O(n d) (fixed). The chain and Sort_Centers sequences add O(n^2 d / k).
 //!
 //! ## References
@@ -52,7 +52,9 @@ use microagg_solvers::{fixed_cut, segment_order};
 
 mod params;
 
-pub use params::{ColumnParams, ColumnRef, GroupPathParams, PathKind};
+#[cfg(test)]
+use params::PathKind;
+pub(crate) use params::{ColumnParams, GroupPathParams};
 
 /// How an order is cut into groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +103,7 @@ pub(crate) fn column_scores(inst: &Instance, column: usize) -> Vec<f64> {
 }
 
 /// Power iterations allowed for the first principal component.
-pub const PC1_MAX_ITERATIONS: usize = 10_000;
+pub(crate) const PC1_MAX_ITERATIONS: usize = 10_000;
 
 /// Unit first principal axis of the standardised data (the leading eigenvector of the
 /// covariance `Z^T Z / n`, which for z-scores is the correlation matrix), by power iteration
@@ -110,7 +112,7 @@ pub const PC1_MAX_ITERATIONS: usize = 10_000;
 /// [`PC1_MAX_ITERATIONS`]. Sign: the component of largest magnitude is made positive (ties:
 /// lowest column), so the axis, and hence the order, is deterministic. A zero covariance (a
 /// single record) gives the first coordinate axis.
-pub fn pc1_axis(inst: &Instance) -> Vec<f64> {
+pub(crate) fn pc1_axis(inst: &Instance) -> Vec<f64> {
     let (n, d) = (inst.n, inst.d);
     let mut cov = vec![0.0; d * d];
     for i in 0..n {
@@ -173,7 +175,7 @@ pub fn pc1_axis(inst: &Instance) -> Vec<f64> {
 }
 
 /// Projection of each standardised record on [`pc1_axis`].
-pub fn pc1_scores(inst: &Instance) -> Vec<f64> {
+pub(crate) fn pc1_scores(inst: &Instance) -> Vec<f64> {
     let axis = pc1_axis(inst);
     (0..inst.n)
         .map(|i| inst.row(i).iter().zip(&axis).map(|(x, a)| x * a).sum())
@@ -362,7 +364,7 @@ impl GroupTrace {
 }
 
 /// IMHM's path through groups ([`Sequence::Chain`]). Ties: lowest group / record index.
-pub fn chain_order(inst: &Instance, groups: &[Vec<usize>]) -> Vec<usize> {
+pub(crate) fn chain_order(inst: &Instance, groups: &[Vec<usize>]) -> Vec<usize> {
     if groups.is_empty() {
         return Vec::new();
     }

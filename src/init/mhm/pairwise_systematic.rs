@@ -24,12 +24,12 @@ use crate::data::Instance;
 use crate::geometry::pool::Pool;
 
 /// A sorting function: the first and last of the given records (ties: lowest index each).
-pub trait Sorter {
+pub(crate) trait Sorter {
     fn first_last(&mut self, inst: &Instance, remaining: &[usize]) -> (usize, usize);
 }
 
 /// The P-S groups (every record placed, every group of at least k when n >= k).
-pub fn pairwise_systematic<S: Sorter>(
+pub(crate) fn pairwise_systematic<S: Sorter>(
     inst: &Instance,
     k: usize,
     sorter: &mut S,

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 /// A column given by name or by 1-based index.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
-pub enum ColumnRef {
+pub(crate) enum ColumnRef {
     /// 1-based column index.
     Index(usize),
     /// Column name as in the data file's header.
@@ -28,7 +28,7 @@ pub enum ColumnRef {
 /// Parameters of `mhm-var` and `proj-var`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct ColumnParams {
+pub(crate) struct ColumnParams {
     pub column: ColumnRef,
 }
 
@@ -80,7 +80,7 @@ impl ColumnRef {
 /// How `mhm-mdav`, `mhm-md` and `mhm-cbfs` sequence the heuristic's groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum PathKind {
+pub(crate) enum PathKind {
     /// Groups in creation order, records as added ([`GroupOrderReading::CHOSEN`]).
     Creation,
     /// IMHM's path through the groups ([`Sequence::Chain`]).
@@ -90,7 +90,7 @@ pub enum PathKind {
 /// Parameters of `mhm-mdav`, `mhm-md` and `mhm-cbfs`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct GroupPathParams {
+pub(crate) struct GroupPathParams {
     pub path: PathKind,
 }
 
