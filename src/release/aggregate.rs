@@ -21,7 +21,7 @@
 //! `measure` for `method = "mdav"` (always the mean); it has no mode aggregation.
 //!
 //! With sampling weights (`--weights`) `mean` is the weighted mean
-//! ([`weighted_masked_values`]) and `median` the weighted median ([`weighted_median`]),
+//! (`weighted_masked_values`) and `median` the weighted median ([`weighted_median`]),
 //! sdcMicro's definition (`weightedQuantile(x, w, probs = 0.5)` in `R/microaggregation.R`,
 //! commit cf32510): values sorted ascending, rw = cumsum(w) / sum(w), the first value with
 //! rw >= 1/2, or the mean of it and the next when rw there is exactly 1/2. The other
@@ -144,7 +144,11 @@ impl Aggregation {
 /// units, row-major n x d; per column over the group's observed cells), with the power-of-two scaling of
 /// [`crate::labels::masked_values`] against overflow; with unit weights the same operations
 /// in the same order, so the same bits. O(n d).
-pub fn weighted_masked_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Result<Vec<f64>> {
+pub(crate) fn weighted_masked_values(
+    inst: &Instance,
+    w: &[f64],
+    labels: &[usize],
+) -> Result<Vec<f64>> {
     use crate::data::instance::ldexp;
     let d = inst.d;
     if labels.len() != inst.n || w.len() != inst.n {
@@ -217,7 +221,7 @@ pub fn weighted_median(pairs: &[(f64, f64)]) -> f64 {
 
 /// Each record replaced by its group's weighted median ([`weighted_median`]) per column,
 /// over the group's observed cells (original units, row-major n x d).
-pub fn weighted_median_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Vec<f64> {
+pub(crate) fn weighted_median_values(inst: &Instance, w: &[f64], labels: &[usize]) -> Vec<f64> {
     let d = inst.d;
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
@@ -257,7 +261,7 @@ fn median_sorted(v: &[f64]) -> f64 {
 /// The released values (n x d, original units, row-major): each record's group aggregate.
 /// The mean is the workbench's masked output ([`crate::labels::masked_values`]), bit for bit;
 /// with sampling weights (`--weights`) it is the weighted group mean
-/// ([`weighted_masked_values`]) or the weighted median ([`weighted_median_values`]), and
+/// (`weighted_masked_values`) or the weighted median (`weighted_median_values`), and
 /// the other aggregations are refused (no weighted version, `docs/weights.md`).
 pub fn released_values(inst: &Instance, labels: &[usize], agg: Aggregation) -> Result<Vec<f64>> {
     if let Some(w) = &inst.weights {

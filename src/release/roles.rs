@@ -88,7 +88,7 @@ pub struct Identifiers {
 }
 
 /// Shortest key accepted by `--hash-key-file`, in bytes.
-pub const MIN_KEY_BYTES: usize = 16;
+pub(crate) const MIN_KEY_BYTES: usize = 16;
 
 /// The key of `--hash-key-file`: the file's bytes, a final line end left out. Refused when
 /// shorter than [`MIN_KEY_BYTES`] (a short key can be guessed, and then every pseudonym

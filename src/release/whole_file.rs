@@ -2,7 +2,7 @@
 //!
 //! Writes the input CSV file with only the microaggregated columns replaced by their
 //! released values: every other byte (header, other columns with their quotes and spaces,
-//! line ends, empty lines) is copied as read, with its delimiter. [`write_protected`] also
+//! line ends, empty lines) is copied as read, with its delimiter. `write_protected` also
 //! drops or hashes the direct identifiers and writes the records in a given order (empty
 //! lines and line ends stay in place, [`super::roles`]).
 //! Replaced cells are written unquoted, as the shortest decimal that reads back as the
@@ -39,7 +39,7 @@ pub struct Written {
 /// What a release protects: the direct identifiers and their treatment, and the order of
 /// the rows (`None`: the input's; else slot s holds input row `order[s]`).
 #[derive(Clone, Debug, Default)]
-pub struct Protection {
+pub(crate) struct Protection {
     pub identifiers: Identifiers,
     pub order: Option<Vec<usize>>,
 }
@@ -98,7 +98,7 @@ fn column_positions(inst: &Instance, header: &[String], input: &Path) -> Result<
 
 /// Write `input` to `out` with the instance's columns replaced by `released` (n x d,
 /// row-major, original units); with `round`, to the input's decimals per column. Every
-/// other column is copied as read, in input order: [`write_protected`] without roles.
+/// other column is copied as read, in input order: `write_protected` without roles.
 pub fn write_whole_file(
     out: &Path,
     input: &Path,
@@ -253,7 +253,7 @@ fn released_cell(v: f64, decimals: Option<&[usize]>, c: usize, delimiter: u8) ->
 /// As [`write_whole_file`], with the direct identifiers of `protect` dropped, hashed or
 /// kept (the run's columns cannot be identifiers) and the rows in `protect.order` (slot s
 /// holds input row `order[s]`; empty lines and line ends stay where they were).
-pub fn write_protected(
+pub(crate) fn write_protected(
     out: &Path,
     input: &Path,
     delimiter: u8,

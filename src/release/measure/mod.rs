@@ -162,7 +162,7 @@ pub(crate) fn read_released(
 
 /// The options of `microagg measure`.
 #[derive(clap::Args, Clone, Debug)]
-pub struct MeasureArgs {
+pub(crate) struct MeasureArgs {
     /// Original data: a CSV file path or an instance id (tarragona, census, eia).
     #[arg(long)]
     pub data: String,
@@ -215,7 +215,7 @@ pub(crate) fn parse_delimiter(d: &str) -> Result<u8> {
 }
 
 /// `microagg measure`: load both files, measure, print (text or one JSON object).
-pub fn run_cli(a: &MeasureArgs) -> Result<()> {
+pub(crate) fn run_cli(a: &MeasureArgs) -> Result<()> {
     let delimiter = parse_delimiter(&a.delimiter)?;
     let selection = ColumnSelection::parse(&a.columns);
     let inst = match &a.weights {

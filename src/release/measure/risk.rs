@@ -162,7 +162,7 @@ pub fn rid_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
 
 /// sdcMicro's `dRisk`: share of records whose every original value lies within k sample
 /// standard deviations of the released column around its released value.
-pub fn drisk(x: &[f64], y: &[f64], p: usize, k: f64) -> f64 {
+pub(crate) fn drisk(x: &[f64], y: &[f64], p: usize, k: f64) -> f64 {
     let n = x.len() / p;
     let s: Vec<f64> = (0..p).map(|j| stats::sd(&stats::column(y, p, j))).collect();
     let at_risk = (0..n)

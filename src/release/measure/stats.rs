@@ -22,7 +22,7 @@ pub fn mean(v: &[f64]) -> f64 {
 }
 
 /// Covariance of two columns with divisor n - 1 (R's `var`, `cov`, `sd`).
-pub fn cov(a: &[f64], b: &[f64]) -> f64 {
+pub(crate) fn cov(a: &[f64], b: &[f64]) -> f64 {
     let (ma, mb) = (mean(a), mean(b));
     let s: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
     s / (a.len() as f64 - 1.0)
