@@ -16,7 +16,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Distinct groups of sizes `k..=2k-1`, in order of first visit.
 #[derive(Debug, Default)]
-pub struct ColumnPool {
+pub(crate) struct ColumnPool {
     groups: Vec<Vec<u32>>,
     seen: HashSet<u64>,
     scratch: Vec<u32>,
@@ -46,10 +46,6 @@ impl ColumnPool {
 
     pub fn len(&self) -> usize {
         self.groups.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
     }
 
     /// Forget every group.

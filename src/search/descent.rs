@@ -67,11 +67,11 @@ pub enum Strategy {
 #[serde(deny_unknown_fields, default)]
 pub struct DescentParams {
     pub strategy: Strategy,
-    /// Nearest records per record that supply candidate groups (`None`: [`auto_neighbours`]
+    /// Nearest records per record that supply candidate groups (`None`: `auto_neighbours`
     /// by n).
     pub neighbours: Option<usize>,
     pub cycles: bool,
-    /// Neighbour lists (1 + approx)-approximate (0: exact; `None`: [`auto_approx`] by n).
+    /// Neighbour lists (1 + approx)-approximate (0: exact; `None`: `auto_approx` by n).
     pub approx: Option<f64>,
 }
 
@@ -165,14 +165,14 @@ impl Descent {
 /// over two minutes at 10^6. Below the crossover the exact lists are affordable and kept,
 /// so every result below it (the CASC files, every test instance) is unchanged
 /// (`studies/study-engine.txt`, 24-pool).
-pub const AUTO_APPROX_FROM: usize = 250_000;
+pub(crate) const AUTO_APPROX_FROM: usize = 250_000;
 /// The eps of the approximate lists the default picks from [`AUTO_APPROX_FROM`] records
 /// (eps = 3 loses too much: 4.51 % below MDAV at 10^6 against 5.08 % for eps = 1).
-pub const AUTO_EPS: f64 = 1.0;
+pub(crate) const AUTO_EPS: f64 = 1.0;
 
 /// The eps of the default descent's lists for `n` records: 0 (exact) below
 /// [`AUTO_APPROX_FROM`], [`AUTO_EPS`] from it.
-pub fn auto_approx(n: usize) -> f64 {
+pub(crate) fn auto_approx(n: usize) -> f64 {
     if n >= AUTO_APPROX_FROM {
         AUTO_EPS
     } else {
@@ -187,15 +187,15 @@ pub fn auto_approx(n: usize) -> f64 {
 /// derived); with 10 it ends 5.09 % below MDAV's IL (30: 6.25 %)
 /// (`studies/study-engine.txt`, 24-pool and 24-defaults). Below the
 /// crossover the default stays 30, so every result there is unchanged.
-pub const AUTO_NEIGHBOURS: usize = 10;
+pub(crate) const AUTO_NEIGHBOURS: usize = 10;
 /// Neighbours per record of the default descent below [`AUTO_APPROX_FROM`] records (the
 /// default before the size rule, at every n).
-pub const SMALL_NEIGHBOURS: usize = 30;
+pub(crate) const SMALL_NEIGHBOURS: usize = 30;
 
 /// The neighbours per record of the default descent for `n` records: [`SMALL_NEIGHBOURS`]
 /// below [`AUTO_APPROX_FROM`], [`AUTO_NEIGHBOURS`] from it (the same crossover as the
 /// approximate lists).
-pub fn auto_neighbours(n: usize) -> usize {
+pub(crate) fn auto_neighbours(n: usize) -> usize {
     if n >= AUTO_APPROX_FROM {
         AUTO_NEIGHBOURS
     } else {

@@ -5,8 +5,8 @@
 //! a list of operators, `ils.operators`, and nearest-neighbour candidate groups), then
 //! repeat perturb - descend - accept or undo. The perturbation is drawn from a weighted
 //! list ([`Perturb`], `ils.perturb`, [`Weighted`]); by default a pool-and-re-split of the
-//! groups around a random record ([`PoolResplit`]: changes the number of groups locally),
-//! or with probability `dissolve_rate` a dissolve or distill ([`DissolveDistill`]). The
+//! groups around a random record (`PoolResplit`: changes the number of groups locally),
+//! or with probability `dissolve_rate` a dissolve or distill (`DissolveDistill`). The
 //! acceptance rule ([`Accept`], `ils.accept`) is by default annealing: keep a result whose SSE did
 //! not rise, or one that did with Metropolis probability at an outer temperature run down
 //! over the budget (by steps with `--max-steps`, so repeatable; else by time); without a
@@ -26,11 +26,11 @@
 //! ([`LocalSearch`]); `split_large` splits, after each descent, every group of 2k or more
 //! records whose split lowers the SSE (a group that large is never needed: splitting it
 //! never raises the SSE, P30), then descends again. Options of the re-split: `settle`,
-//! `sizes`, `carves`, `pool` ([`PoolResplit`]).
+//! `sizes`, `carves`, `pool` (`PoolResplit`).
 //!
 //! Set-partitioning merge (`merge_pool`, off by default; the ILS-SP idea of Subramanian et
 //! al. 2013): the distinct groups (k..2k-1 records) touched by kept iterations are collected
-//! ([`ColumnPool`]); once `merge_pool` of them are held, a set-partitioning MIP on HiGHS
+//! (`ColumnPool`); once `merge_pool` of them are held, a set-partitioning MIP on HiGHS
 //! (`microagg_solvers::merge::solve_pool`) picks the least-SSE partition made of them and of
 //! the best partition's groups, within `merge_time` seconds. A better answer becomes the best
 //! partition; the search goes on from where it is (so that it keeps supplying new groups),
@@ -66,8 +66,6 @@ use super::moves::split::Split;
 use super::moves::MoveLog;
 use super::neighbours::Neighbours;
 pub use super::perturb::pool_resplit::{PoolBy, Sizes};
-#[cfg(doc)]
-use super::perturb::{dissolve_distill::DissolveDistill, pool_resplit::PoolResplit};
 use super::perturb::{Perturb, Weighted, Workspace};
 use super::restart::Restart;
 use super::shared_lists::Build;

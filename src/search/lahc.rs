@@ -1,7 +1,7 @@
 //! # Late-acceptance hill climbing (LAHC)
 //!
 //! A preset of ILS: the refiner `lahc` is [`Ils`] whose acceptance rule is
-//! [`LateAcceptance`](super::accept::late_acceptance::LateAcceptance) (keep a change when its
+//! `LateAcceptance` (keep a change when its
 //! SSE is at most the current one or the one of L iterations ago) in place of annealing.
 //! Its parameters are ILS's, every key, with `accept = { late_acceptance = { length = 50 } }`
 //! by default; `lahc.length` sets L alone. It draws no random number of its own, so a run

@@ -14,8 +14,8 @@
 //! improving escape move is applied.
 //!
 //! Moves are evaluated against an [`Objective`]: [`LocalSearch::new`] and
-//! [`LocalSearch::with_operators`] descend on the SSE (the partition's cached centroids,
-//! P02); [`LocalSearch::on_objective`] on the instance's own objective, which for unequal
+//! `LocalSearch::with_operators` descend on the SSE (the partition's cached centroids,
+//! P02); `LocalSearch::on_objective` on the instance's own objective, which for unequal
 //! sampling weights is the weighted SSE (the shift and swap deltas of P40 Lemma W5 over
 //! [`GroupSums`], refreshed from the members of the two groups of every applied move;
 //! 3-cycles have no weighted delta and are refused there). The `descent` refiner
@@ -97,7 +97,7 @@ impl LocalSearch {
     }
 
     /// The descent over `ops` (group operators in list order, then escape operators).
-    pub fn with_operators(
+    pub(crate) fn with_operators(
         inst: &Instance,
         best_improvement: bool,
         ops: Vec<Box<dyn Operator>>,
@@ -126,7 +126,7 @@ impl LocalSearch {
     /// The descent over shift, swap and, with `cycles`, the 3-cycle, on the instance's
     /// objective ([`Instance::objective`]) from partition `p`. Refused: the 3-cycle on the
     /// weighted SSE (it has no weighted delta).
-    pub fn on_objective(
+    pub(crate) fn on_objective(
         inst: &Instance,
         p: &Partition,
         best_improvement: bool,
@@ -171,7 +171,7 @@ impl LocalSearch {
     }
 
     /// True when the list holds an escape operator (the 3-cycle).
-    pub fn escapes(&self) -> bool {
+    pub(crate) fn escapes(&self) -> bool {
         !self.escape_ops.is_empty()
     }
 

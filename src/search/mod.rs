@@ -224,9 +224,9 @@ pub fn deadline_after(secs: Option<f64>) -> Option<Instant> {
 }
 
 /// The largest time limit accepted, in seconds (about 31.7 years).
-pub const MAX_TIME_LIMIT: f64 = 1e9;
+pub(crate) const MAX_TIME_LIMIT: f64 = 1e9;
 
-/// Check a time limit in seconds: positive, finite and at most [`MAX_TIME_LIMIT`].
+/// Check a time limit in seconds: positive, finite and at most `MAX_TIME_LIMIT`.
 pub fn check_time_limit(t: f64) -> Result<(), String> {
     if !(t > 0.0 && t.is_finite()) {
         return Err(format!("{t}: must be a positive number of seconds"));

@@ -15,7 +15,7 @@
 //! ```
 //!
 //! ## Complexity
-//! O(1) per step; [`Restart::restore`] rebuilds the best partition, O(n d).
+//! O(1) per step; `Restart::restore` rebuilds the best partition, O(n d).
 //!
 //! ## References
 //! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
@@ -57,7 +57,7 @@ impl Restart {
     }
 
     /// Go back to the best partition, report the restart and count again from zero.
-    pub fn restore(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
+    pub(crate) fn restore(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         state.current = state.best(ctx.inst)?;
         ctx.restarted();
         self.since_best = 0;

@@ -1,8 +1,8 @@
 //! # The descent's work queue and candidate groups
 //!
-//! [`WorkQueue`]: the records whose neighbourhood may have changed, each queued once, first
+//! `WorkQueue`: the records whose neighbourhood may have changed, each queued once, first
 //! in first out; after an applied move the descent queues every member of the groups it
-//! touched again. [`NeighbourGroups`]: the distinct groups of a record's nearest
+//! touched again. `NeighbourGroups`: the distinct groups of a record's nearest
 //! neighbours, the candidate groups of its moves. Used by
 //! [`super::local_search::LocalSearch`] and the 3-cycle operator.
 //!
@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 /// Records whose neighbourhood may have changed, each queued at most once, first in first
 /// out.
 #[derive(Debug, Clone)]
-pub struct WorkQueue {
+pub(crate) struct WorkQueue {
     queued: Vec<bool>,
     queue: VecDeque<usize>,
 }
@@ -71,7 +71,7 @@ impl WorkQueue {
 /// The distinct groups of a record's nearest neighbours other than its own, in the order
 /// of the neighbour list.
 #[derive(Debug, Clone, Default)]
-pub struct NeighbourGroups {
+pub(crate) struct NeighbourGroups {
     pub groups: Vec<usize>,
     /// Per group slot, the `stamp` of the last collection that saw it.
     mark: Vec<u32>,

@@ -33,11 +33,7 @@
 //! Gower (1971), Biometrics 27(4); Kaufman & Rousseeuw (1990), Finding Groups in Data
 //! (`daisy`'s rescaling).
 
-#[cfg(doc)]
-use super::growth::grow_to_centroid;
 use crate::data::Instance;
-#[cfg(doc)]
-use crate::geometry::pool::{group_centroids, nearest_centroid};
 use crate::geometry::pool::{nan_sq_dist, Pool};
 use crate::geometry::remaining::Remaining;
 

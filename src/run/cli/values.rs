@@ -17,7 +17,7 @@ use clap::ValueEnum;
 use microagg_solvers::exact::ExactMethod;
 
 /// Parse a `--time-limit` value: seconds, positive, finite and at most
-/// [`crate::search::MAX_TIME_LIMIT`].
+/// `crate::search::MAX_TIME_LIMIT`.
 pub fn time_limit(s: &str) -> Result<f64, String> {
     let t: f64 = s
         .trim()

@@ -48,7 +48,7 @@ impl crate::params::Params for LateAcceptanceParams {
 
 /// The late-acceptance rule with a history of `length` costs.
 #[derive(Debug, Clone)]
-pub struct LateAcceptance {
+pub(crate) struct LateAcceptance {
     length: usize,
     history: Vec<f64>,
     iteration: usize,

@@ -1,8 +1,8 @@
 //! # Metropolis acceptance
 //!
-//! [`Metropolis`]: keep a change of `delta` when it does not raise the SSE beyond a
+//! `Metropolis`: keep a change of `delta` when it does not raise the SSE beyond a
 //! tolerance, else with probability exp(-delta / T) (one uniform draw, only when T > 0).
-//! [`Annealing`] adds the schedule ILS uses: T starts at `temperature` x (SSE / groups);
+//! `Annealing` adds the schedule ILS uses: T starts at `temperature` x (SSE / groups);
 //! under a budget (time or steps) it falls geometrically with the share of the budget
 //! used, T = T0 x `end_ratio`^progress, so the whole budget is one annealing run (by steps
 //! it repeats bit for bit); without a budget the run starts at the cold end,
@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 /// The Metropolis rule at temperature `temperature`.
 #[derive(Debug, Clone)]
-pub struct Metropolis {
+pub(crate) struct Metropolis {
     pub temperature: f64,
     /// ILS's form: allow the rounding [`tolerance`] for non-worsening changes and draw
     /// nothing at T = 0 (a plain descent). SA's form (false): no tolerance, and a draw for
@@ -93,7 +93,7 @@ pub(crate) fn check_schedule(temperature: f64, end_ratio: f64, cooling: f64) -> 
 
 /// Metropolis acceptance with a budget-driven geometric schedule (ILS).
 #[derive(Debug, Clone)]
-pub struct Annealing {
+pub(crate) struct Annealing {
     /// Start temperature as a fraction of the mean group SSE.
     pub temperature: f64,
     /// Without a budget: factor applied to T after every iteration.
@@ -116,11 +116,6 @@ impl Annealing {
                 tolerant: true,
             },
         }
-    }
-
-    /// The current temperature.
-    pub fn temperature(&self) -> f64 {
-        self.rule.temperature
     }
 }
 

@@ -8,9 +8,9 @@
 //! one of these; a new rule is one file here (see the README, "Adding a refinement idea").
 //!
 //! - [`Improving`]: keep what does not raise the SSE (beyond rounding);
-//! - [`metropolis::Annealing`]: Metropolis acceptance at a temperature cooled over the
-//!   budget (ILS's default); [`metropolis::Metropolis`] the rule alone (SA);
-//! - [`late_acceptance::LateAcceptance`]: late-acceptance hill climbing (`lahc` is ILS
+//! - `metropolis::Annealing`: Metropolis acceptance at a temperature cooled over the
+//!   budget (ILS's default); `metropolis::Metropolis` the rule alone (SA);
+//! - `late_acceptance::LateAcceptance`: late-acceptance hill climbing (`lahc` is ILS
 //!   with it).
 //!
 //! [`builtin`] registers them as parts (`ils.accept = { NAME = {..} }`); a user's crate

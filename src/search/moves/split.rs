@@ -4,7 +4,7 @@
 //! SplitLargeGroups of Khomnotai et al. 2018): while at least 2k records remain, start a
 //! new group at the remaining record farthest from the remaining centroid and grow it by
 //! the record nearest to its own centroid until it has k; the last k..2k-1 records stay
-//! together. [`carve`] is the general form used by ILS (given group sizes). A split never
+//! together. `carve` is the general form used by ILS (given group sizes). A split never
 //! raises the SSE (a refinement of a group; P30).
 //!
 //! ## Complexity
@@ -87,7 +87,7 @@ pub(crate) fn grow_from(
 /// Cut `records` into groups of the given sizes (summing to its length): each group starts
 /// at the record farthest from the centroid of what remains, or, given an RNG, at a
 /// uniformly random remaining record.
-pub fn carve(
+pub(crate) fn carve(
     inst: &Instance,
     records: &[usize],
     sizes: &[usize],

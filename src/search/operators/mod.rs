@@ -9,7 +9,7 @@
 //! Operators follow PyVRP's contract: evaluate (exact delta, may stop early), apply,
 //! name, counters.
 //!
-//! - [`shift::ShiftOp`]: the record into h; [`swap::SwapOp`]: the record with a member of
+//! - [`shift::ShiftOp`]: the record into h; `swap::SwapOp`: the record with a member of
 //!   h, one dot product per partner; [`cycle3::Cycle3`]: a 3-cycle through two neighbour
 //!   groups (escape phase).
 //!

@@ -23,7 +23,7 @@ use crate::search::moves::{Counters, Move, MoveLog};
 
 /// The swap operator of the descent, with its per-group weight vector.
 #[derive(Debug, Clone, Default)]
-pub struct SwapOp {
+pub(crate) struct SwapOp {
     pub swap: Swap,
     w: Vec<f64>,
 }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 /// Parameters of `dissolve_distill`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct DissolveDistillParams {
+pub(crate) struct DissolveDistillParams {
     pub dissolve_share: f64,
 }
 
@@ -52,7 +52,7 @@ impl crate::params::Params for DissolveDistillParams {
 
 /// Dissolve the random record's group or distill one around it.
 #[derive(Debug, Clone, Default)]
-pub struct DissolveDistill {
+pub(crate) struct DissolveDistill {
     pub params: DissolveDistillParams,
     pub dissolve: Dissolve,
     pub distill: Distill,

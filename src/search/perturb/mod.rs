@@ -7,9 +7,9 @@
 //! rule; [`builtin`] registers the ones here (a user's crate adds its own to the
 //! [`Registry`](crate::registry::Registry)).
 //!
-//! - [`pool_resplit::PoolResplit`]: pool nearby groups and re-split them into one group
+//! - `pool_resplit::PoolResplit`: pool nearby groups and re-split them into one group
 //!   fewer, as many or one more;
-//! - [`dissolve_distill::DissolveDistill`]: dissolve a group or distill a new one.
+//! - `dissolve_distill::DissolveDistill`: dissolve a group or distill a new one.
 //!
 //! ## Complexity
 //! See each implementation.

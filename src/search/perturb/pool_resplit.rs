@@ -5,7 +5,7 @@
 //! nearest neighbours (or, with `pool = "centroids"`, of the groups of nearest centroid;
 //! t uniform in `min_pool..=max_pool`), and re-split the pool into t - 1, t or t + 1 groups
 //! (chosen uniformly among those that keep every group at k or more records), each carved
-//! from a random start by nearest-to-centroid growth ([`carve`]; `carves` carvings are
+//! from a random start by nearest-to-centroid growth (`carve`; `carves` carvings are
 //! tried and the one of lowest SSE is applied). With `settle`, a few best-improvement
 //! passes among the pool's own groups follow. Every record of the pool is queued for the
 //! descent.
@@ -94,7 +94,7 @@ impl crate::params::Params for PoolResplitParams {
 
 /// The pool-and-re-split perturbation with its parameters (ILS's of the same names).
 #[derive(Debug, Clone)]
-pub struct PoolResplit {
+pub(crate) struct PoolResplit {
     pub min_pool: usize,
     pub max_pool: usize,
     pub pool_by: PoolBy,
