@@ -23,7 +23,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 mod peer;
-pub use peer::{compare_partitions, side_by_side, Agreement};
+pub(crate) use peer::side_by_side;
+pub use peer::{compare_partitions, Agreement};
 
 /// CPU time consumed by the calling thread, in seconds. Under load from other processes
 /// this stays close to what the run would take alone, where wall time does not.

@@ -20,12 +20,12 @@
 //! every cut above it; the cuts of one height, whose blocks are disjoint, in parallel, with
 //! the one-by-one order's result whatever the thread count) and pools the groups whose
 //! centroid lies within one typical group radius of the cut plane (the median over the
-//! node's groups of sqrt(group SSE / size); [`DESCENT_SLAB`] = 0.65 of it with `descent`; W radii with
+//! node's groups of sqrt(group SSE / size); `DESCENT_SLAB` = 0.65 of it with `descent`; W radii with
 //! `--block-slab W`, [`RepairTuning`]). [`RepairMode`] says what is done with the pool: by
 //! default (`descent`) the descent refiner improves the pool's groups from where they are
 //! (its neighbour lists now cross the cut), with the pipeline's descent parameters when it
-//! has a descent stage (else descent's defaults with [`REPAIR_NEIGHBOURS`] neighbours per
-//! record; its `approx` is [`REPAIR_APPROX`] = 1 unless `--block-approx EPS` or the
+//! has a descent stage (else descent's defaults with `REPAIR_NEIGHBOURS` neighbours per
+//! record; its `approx` is `REPAIR_APPROX` = 1 unless `--block-approx EPS` or the
 //! descent stage gives one: the approximate lists make the repair several times cheaper
 //! in d = 10, where the exact lists cost most of it); with
 //! `resolve` (the only repair before, kept for the figures measured with it) the pool is
@@ -53,8 +53,10 @@ use crate::data::Instance;
 use crate::error::{Error, Result};
 
 mod split;
+#[cfg(test)]
+use split::block_count;
 use split::project;
-pub use split::{block_count, split, split_by, Cut, CutRule, Normal, Split};
+pub use split::{split, split_by, Cut, CutRule, Normal, Split};
 
 /// What the border repair did.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -96,7 +98,7 @@ pub enum RepairMode {
 }
 
 impl RepairMode {
-    /// Half-width of the pooled slab, in median group radii: [`DESCENT_SLAB`] with
+    /// Half-width of the pooled slab, in median group radii: `DESCENT_SLAB` with
     /// `descent` (the measured trade-off of time and IL is in the study file); `resolve`
     /// keeps its one; `none` pools nothing (0.5, the record's figure before).
     pub fn slab(self) -> f64 {
@@ -113,14 +115,14 @@ impl RepairMode {
 /// k = 5, blocks of 10^5, valley cut: IL 0.26 % below unblocked MDAV (0.5 with exact lists:
 /// 1.09 % above) for 54 % of the CPU of the repair before (`studies/
 /// study-engine.txt`, "24-blocks2" a and "24-defaults").
-pub const DESCENT_SLAB: f64 = 0.65;
+pub(crate) const DESCENT_SLAB: f64 = 0.65;
 
 /// The eps of the descent repair's (1 + eps)-approximate neighbour lists when neither
 /// `--block-approx` nor the pipeline's descent stage gives one (0 = exact lists before
 /// 24-defaults: `--block-approx 0`): the exact 10-NN lists in d = 10 cost about three
 /// quarters of the repair for the same IL (+0.006 % relative; study-engine.txt,
 /// "24-blocks2" a).
-pub const REPAIR_APPROX: f64 = 1.0;
+pub(crate) const REPAIR_APPROX: f64 = 1.0;
 
 /// What `--block-slab` and `--block-approx` set beyond the repair's mode (`None`: the
 /// mode's own).
@@ -131,7 +133,7 @@ pub struct RepairTuning {
     pub slab: Option<f64>,
     /// The (1 + eps)-approximate neighbour lists of the descent repair (descent's
     /// `approx`; default: the pipeline's descent stage's when it gives one, else
-    /// [`REPAIR_APPROX`]).
+    /// `REPAIR_APPROX`).
     pub approx: Option<f64>,
 }
 
@@ -178,12 +180,12 @@ impl RepairTuning {
 /// (d = 10: 98 % of it at 1e7); with 10 instead of 30 a blocked MDAV run at n = 1e6 keeps
 /// 91 % of the repair's IL gain for 62 % of the CPU (`studies/
 /// study-engine.txt`, "24-nn: cheaper repair pools").
-pub const REPAIR_NEIGHBOURS: u64 = 10;
+pub(crate) const REPAIR_NEIGHBOURS: u64 = 10;
 
 /// The descent refiner run on `groups` (global rows of `inst`, each of >= k) from where
 /// they are, with descent's parameters `params` (defaults for the missing ones, except
-/// [`REPAIR_NEIGHBOURS`] neighbours when `params` has none: empty `params` mean the
-/// pipeline has no descent stage; and [`REPAIR_APPROX`] when `params` give no `approx`
+/// `REPAIR_NEIGHBOURS` neighbours when `params` has none: empty `params` mean the
+/// pipeline has no descent stage; and `REPAIR_APPROX` when `params` give no `approx`
 /// or null, descent's size rule); returns the improved groups
 /// (global rows). Deterministic: the seed derives from the rows' data.
 pub fn descent_on_groups(
@@ -239,7 +241,7 @@ pub fn descent_on_groups(
 /// them 2, ...) have disjoint block ranges, and a cut only reads the groups of its own
 /// range, which only the cuts below it change: so the cuts of one height are repaired in
 /// parallel, heights in increasing order. The groups come out as
-/// [`repair_in_order`] gives them, byte for byte, whatever the thread count (each group
+/// `repair_in_order` gives them, byte for byte, whatever the thread count (each group
 /// carries the place the one-by-one order would give it, and pools are formed in that
 /// order).
 pub fn repair(
@@ -284,7 +286,8 @@ pub fn repair_with_slab(
 
 /// As [`repair`], the cuts one after the other in bottom-up order (the reference of the
 /// parallel repair, for tests and studies).
-pub fn repair_in_order(
+#[cfg(test)]
+pub(crate) fn repair_in_order(
     inst: &Instance,
     split: &Split,
     groups: Vec<Vec<usize>>,

@@ -9,7 +9,7 @@
 //!   naming standard output, never a panic;
 //! - [`note`] writes a line to standard error and ignores failures: progress and warnings
 //!   must not stop a study whose terminal went away;
-//! - [`write_atomic`] (and [`OutputFile`] for files written piece by piece) writes an output
+//! - [`write_atomic`] (and `OutputFile` for files written piece by piece) writes an output
 //!   file: a regular file through a temporary file in the same folder, flushed to disk and
 //!   then renamed over the destination, so that a crash, a full disk or a signal leaves
 //!   either the old file or the new one, never a fragment; a symbolic link is followed (its
@@ -206,7 +206,7 @@ enum Sink {
 /// socket, and otherwise a temporary file in the folder of the (link-resolved) destination,
 /// renamed over it by [`OutputFile::commit`]; dropped without a commit, the temporary file
 /// is removed and the destination left as it was. Errors name the path as given.
-pub struct OutputFile {
+pub(crate) struct OutputFile {
     path: PathBuf,
     sink: Sink,
 }
@@ -317,7 +317,7 @@ impl Drop for OutputFile {
     }
 }
 
-/// Write `bytes` to the output file `path` as [`OutputFile`] does: a regular file (or a
+/// Write `bytes` to the output file `path` as `OutputFile` does: a regular file (or a
 /// new path) atomically, through a temporary file in its folder flushed to disk and renamed
 /// over it, so that a crash, a full disk or a signal leaves either the old file or the new
 /// one; a symbolic link is followed and its final target written so; a device, named pipe

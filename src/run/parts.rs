@@ -7,7 +7,7 @@
 //! machines: `--part i/N` solves only the units of part i (units are dealt to parts largest
 //! first, each to the least loaded part, ties to the lowest part) and writes a part file;
 //! `microagg combine` joins the N part files into one labels file. `--part` falls back to
-//! Slurm's `SLURM_ARRAY_TASK_ID` / `SLURM_ARRAY_TASK_COUNT` when they are set ([`slurm_part`]).
+//! Slurm's `SLURM_ARRAY_TASK_ID` / `SLURM_ARRAY_TASK_COUNT` when they are set (`slurm_part`).
 //!
 //! Every unit is solved from the whole file's z-scores (each part loads the whole file), as
 //! its own instance whose name and seed derive from the file's sha256 and the unit's name:
@@ -22,7 +22,7 @@
 //! the signal keep their groups, a unit whose refiner was running keeps its best partition
 //! so far, the border repair keeps the cuts it finished, and a unit stopped in its
 //! initializer (which has no partial partition) or not yet started gets
-//! [`fallback_groups`]; the record lists those units (`unsolved_units`). A unit whose
+//! `fallback_groups`; the record lists those units (`unsolved_units`). A unit whose
 //! initializer exceeds its share of `--time-limit` gets the fallback groups the same way.
 //!
 //! A part file is a labels file with one header line, `#microagg-part {json}` (part,
@@ -30,7 +30,7 @@
 //! whole file: the row's label within the part, or `-` for a row of another part.
 //!
 //! This file holds the split options and the solving of units ([`solve_split`]); the split
-//! `run` ([`run_cli`], which writes the whole file back through [`crate::release`] like an
+//! `run` (`run_cli`, which writes the whole file back through [`crate::release`] like an
 //! unsplit run) is in `parts/cli.rs`, parts and their assignment in `parts/assign.rs`, part
 //! files and `combine` in `parts/files.rs`.
 //!
@@ -57,17 +57,17 @@ mod files;
 mod record;
 mod text;
 
-pub use assign::{assign_parts, slurm_part, Part};
-pub use cli::{run_cli, SplitRun};
-pub use files::{
-    combine, first_appearance_labels, read_part, write_part, CombineSummary, PartHeader,
-};
+pub(crate) use assign::assign_parts;
+pub use assign::Part;
+pub(crate) use cli::{run_cli, SplitRun};
+pub use files::{combine, first_appearance_labels, CombineSummary};
+pub(crate) use files::{write_part, PartHeader};
 pub use record::SplitRecord;
 
 /// The `run` options that split a run into units.
 #[derive(clap::Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Large files: strata, blocks, parts")]
-pub struct SplitArgs {
+pub(crate) struct SplitArgs {
     /// Strata columns (by name or 1-based position, comma-separated): groups never mix two
     /// strata; the columns are read as text and are not numeric attributes.
     #[arg(long)]
@@ -273,10 +273,10 @@ pub struct SplitOutcome {
     pub units_here: usize,
     /// An interrupt arrived: units solved before it keep their groups, a unit whose
     /// refiner was running keeps its best partition so far, the border repair stops after
-    /// the cuts done, and the units listed in `unsolved` get [`fallback_groups`].
+    /// the cuts done, and the units listed in `unsolved` get `fallback_groups`.
     pub interrupted: bool,
     /// Units whose initializer was stopped (an initializer has no partial partition) or
-    /// never started: their rows are grouped by [`fallback_groups`].
+    /// never started: their rows are grouped by `fallback_groups`.
     pub unsolved: Vec<String>,
     pub stages: Vec<StageTotal>,
     pub repair: Vec<RepairStats>,
@@ -508,7 +508,7 @@ fn repair_unit(
 /// consecutive groups of k, the last one taking the remainder (k..2k-1 rows). O(m log m),
 /// so an interrupted run still ends at once with a labels file for every row; its IL for
 /// those rows is poor, and the run says which units got it. Needs `rows.len() >= k`.
-pub fn fallback_groups(inst: &Instance, rows: &[usize], k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn fallback_groups(inst: &Instance, rows: &[usize], k: usize) -> Vec<Vec<usize>> {
     let d = inst.d;
     let key = |i: usize| inst.z[i * d..(i + 1) * d].iter().sum::<f64>();
     let mut order: Vec<(f64, usize)> = rows.iter().map(|&i| (key(i), i)).collect();

@@ -255,7 +255,7 @@ pub(crate) fn library_bound(
 
 /// The gaps of a run of SSE `sse`: to the best certified bound among `bounds` and the
 /// library's (which is added to `bounds`), and to the best-known SSE.
-pub struct Gaps {
+pub(crate) struct Gaps {
     pub best_bound: Option<BoundResult>,
     pub gap: Option<f64>,
     pub best_known_sse: Option<f64>,
@@ -287,7 +287,7 @@ impl Gaps {
 
 /// Gaps are stated only against certified bounds: the largest certified one (the first of
 /// equal ones, so a run's own bound is kept over an equal stored one).
-pub fn best_certified(bounds: &[BoundResult]) -> Option<BoundResult> {
+pub(crate) fn best_certified(bounds: &[BoundResult]) -> Option<BoundResult> {
     bounds
         .iter()
         .filter(|b| b.certified)

@@ -1,6 +1,6 @@
 //! # Registry
 //!
-//! The one file that imports every algorithm: [`builtin_methods`] lists each module's
+//! The one file that imports every algorithm: `builtin_methods` lists each module's
 //! `method()` ([`MethodInfo`]), initializers first, in a stable order that `microagg list`
 //! prints. Adding an algorithm is its own file plus one line here. [`find`] looks a name up
 //! and suggests the nearest names for a misspelt one.
@@ -124,7 +124,7 @@ pub fn registry() -> Vec<MethodInfo> {
 }
 
 /// Every method this crate ships, initializers first, in a stable order.
-pub fn builtin_methods() -> Vec<MethodInfo> {
+pub(crate) fn builtin_methods() -> Vec<MethodInfo> {
     use crate::init;
     let before_orders = [
         init::lineage::mdav::method(),

@@ -58,7 +58,7 @@ impl Trace {
     }
 
     /// Trace to a file (CSV, or JSON lines for `.jsonl`/`.json`), written as the run goes
-    /// ([`crate::output::OutputFile::live`]: links followed, devices and pipes written in
+    /// (`crate::output::OutputFile::live`: links followed, devices and pipes written in
     /// place, `-` is standard output).
     pub fn to_file(path: &std::path::Path, interval: f64) -> crate::error::Result<Self> {
         let file = crate::output::OutputFile::live(path)?;

@@ -316,7 +316,7 @@ fn row(case: &str, method: &str, side: &Ours, peer: &PeerRun, agreement: Agreeme
 
 /// `microagg bench --peer-sdcmicro PEER`: the cases and methods side by side with the peer,
 /// `rounds` interleaved rounds of `reps` calls each (large cases: one call).
-pub fn side_by_side(
+pub(crate) fn side_by_side(
     peer: &Path,
     methods: &str,
     cases: &str,

@@ -76,7 +76,7 @@ pub struct Split {
 }
 
 /// How many blocks `m` records make with blocks of about `size`: round(m / size), at least 1.
-pub fn block_count(m: usize, size: usize) -> usize {
+pub(crate) fn block_count(m: usize, size: usize) -> usize {
     ((m + size / 2) / size.max(1)).max(1)
 }
 

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct BoundArgs {
+pub(crate) struct BoundArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// Bound: nn (nearest-neighbour bound, always certified), nn-raised (nn with each

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Clone)]
 #[command(next_help_heading = "Data")]
-pub struct DataArgs {
+pub(crate) struct DataArgs {
     /// Data: a CSV file path, an instance id (tarragona, census, eia), or a generator spec
     /// (uniform:n=1000,d=5,seed=1; gauss:n=..,d=..,clusters=5; heavy:n=..,d=..; sim1; sim2:seed=3;
     /// sim3).
@@ -97,7 +97,7 @@ impl DataArgs {
 /// `--column`: one attribute, for the commands whose methods can work on one.
 #[derive(clap::Args, Clone)]
 #[command(next_help_heading = "Data")]
-pub struct OneColumnArg {
+pub(crate) struct OneColumnArg {
     /// One column, by name or 1-based position (for one-attribute methods such as univariate).
     #[arg(long, conflicts_with = "columns")]
     pub column: Option<String>,

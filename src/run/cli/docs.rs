@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct DocsArgs {
+pub(crate) struct DocsArgs {
     /// Folder to write the reference pages into (created when missing).
     #[arg(long)]
     pub out: PathBuf,

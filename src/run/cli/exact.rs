@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct SolveExactArgs {
+pub(crate) struct SolveExactArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// Method: auto (DP for n <= 16, else MIP), subset-dp (n <= 20), set-partitioning,

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub data: DataArgs,
     #[command(flatten)]
@@ -31,7 +31,7 @@ pub struct CheckArgs {
 }
 
 #[derive(clap::Args)]
-pub struct CombineArgs {
+pub(crate) struct CombineArgs {
     /// The part files, one per part (any order).
     pub parts: Vec<PathBuf>,
     /// The labels file to write.

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct LibraryArgs {
+pub(crate) struct LibraryArgs {
     #[command(subcommand)]
     pub action: Action,
     /// The library folder (default: $MICROAGG_LIBRARY, else instances/library of the
@@ -30,7 +30,7 @@ pub struct LibraryArgs {
 }
 
 #[derive(clap::Subcommand)]
-pub enum Action {
+pub(crate) enum Action {
     /// The table of every case: instance, k, best SSE and IL, certified lower bound (verified
     /// value from the cache), gap, and whether the case is proven optimal.
     List,
@@ -61,7 +61,7 @@ pub enum Action {
 }
 
 #[derive(clap::Args)]
-pub struct SubmitArgs {
+pub(crate) struct SubmitArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// A labels file (one group label per record).

@@ -15,7 +15,7 @@ use crate::render::list;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[arg(long)]
     pub json: bool,
 }

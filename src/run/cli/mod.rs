@@ -4,15 +4,15 @@
 //! `clap::Args` struct) and a function that validates them, calls the library and writes
 //! what [`crate::render`] makes of the result. `main.rs` only parses and dispatches.
 //!
-//! - [`run`] holds `run` (a pipeline, optionally split, with an optional bound);
-//! - [`bound`] holds `bound` and `verify-bound`;
-//! - [`exact`] holds `solve-exact`;
-//! - [`labels`] holds `check` and `combine`;
-//! - [`study`] holds `experiment`, `report`, `demo` and `bench`;
-//! - [`list`] holds `list` (methods and bounds);
-//! - [`docs`] holds the hidden `docs` (the site's generated reference pages);
-//! - [`data`] holds the data options every data command shares;
-//! - [`values`] holds the value parsers and value enums of closed choices, among them the one
+//! - `run` holds `run` (a pipeline, optionally split, with an optional bound);
+//! - `bound` holds `bound` and `verify-bound`;
+//! - `exact` holds `solve-exact`;
+//! - `labels` holds `check` and `combine`;
+//! - `study` holds `experiment`, `report`, `demo` and `bench`;
+//! - `list` holds `list` (methods and bounds);
+//! - `docs` holds the hidden `docs` (the site's generated reference pages);
+//! - `data` holds the data options every data command shares;
+//! - `values` holds the value parsers and value enums of closed choices, among them the one
 //!   `--time-limit` parser.
 //!
 //! ## Complexity
@@ -21,16 +21,16 @@
 //! ## References
 //! None.
 
-pub mod bound;
-pub mod data;
-pub mod docs;
-pub mod exact;
-pub mod labels;
-pub mod library;
-pub mod list;
-pub mod run;
-pub mod study;
-pub mod values;
+pub(crate) mod bound;
+pub(crate) mod data;
+pub(crate) mod docs;
+pub(crate) mod exact;
+pub(crate) mod labels;
+pub(crate) mod library;
+pub(crate) mod list;
+pub(crate) mod run;
+pub(crate) mod study;
+pub(crate) mod values;
 
 use crate::error::Error;
 use crate::interrupt;

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Methods to time, comma-separated (default: mdav).
     #[arg(long, default_value = "mdav")]
     pub methods: String,
@@ -81,7 +81,7 @@ pub struct BenchArgs {
 }
 
 #[derive(clap::Args)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// Worker threads (default: available cores).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -91,7 +91,7 @@ pub struct DemoArgs {
 }
 
 #[derive(clap::Args)]
-pub struct ExperimentArgs {
+pub(crate) struct ExperimentArgs {
     /// The suite file (see instances/smoke.toml).
     pub suite: PathBuf,
     /// Output directory (default: results/<suite name>).
@@ -115,7 +115,7 @@ pub struct ExperimentArgs {
 }
 
 #[derive(clap::Args)]
-pub struct ReportArgs {
+pub(crate) struct ReportArgs {
     /// Directory holding *.jsonl run records.
     pub dir: PathBuf,
     /// Table format.

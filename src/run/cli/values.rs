@@ -34,7 +34,7 @@ pub fn bound_name() -> PossibleValuesParser {
 
 /// `solve-exact --method`: one value per [`ExactMethod`].
 #[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ExactChoice {
+pub(crate) enum ExactChoice {
     // Subset DP for n <= 16, else set partitioning.
     Auto,
     // Subset dynamic programme (n <= 20).
@@ -66,7 +66,7 @@ impl ExactChoice {
 
 /// `report --format`: the table format.
 #[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ReportFormat {
+pub(crate) enum ReportFormat {
     // Markdown.
     #[value(alias = "markdown")]
     Md,
@@ -90,7 +90,7 @@ impl From<ReportFormat> for crate::report::Format {
 
 /// `--progress` and `--quiet`: the progress line on stderr ([`crate::progress`]).
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
-pub struct ProgressArgs {
+pub(crate) struct ProgressArgs {
     /// Show progress on stderr (best IL, bound, gap, time, steps per second) even when
     /// stderr is not a terminal: a line every 2 s and one at the end. On a terminal it is
     /// shown without asking.

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 /// A held lock; removed when dropped.
 #[derive(Debug)]
-pub struct OutLock {
+pub(crate) struct OutLock {
     path: PathBuf,
 }
 
@@ -120,6 +120,7 @@ impl OutLock {
     }
 
     /// The lock file.
+    #[cfg(test)]
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -22,9 +22,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub use crate::record::{
-    best_certified, BoundResult, Gaps, Record, RunSeeds, StageParams, StageResult,
-};
+pub(crate) use crate::record::Gaps;
+pub use crate::record::{BoundResult, Record, RunSeeds, StageParams, StageResult};
 
 /// Read every `*.jsonl` file of a directory: records sorted by index, duplicates of the same
 /// run (e.g. a resumed shard) removed when identical apart from timing, rejected otherwise.
@@ -107,7 +106,7 @@ pub fn to_value(r: &Record) -> Value {
 }
 
 /// Append one record (used while running, so an interrupted study can be resumed).
-pub fn append(path: &Path, r: &Record) -> Result<()> {
+pub(crate) fn append(path: &Path, r: &Record) -> Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -7,7 +7,7 @@
 //! file at once (so `--resume` can pick up after a crash or Ctrl-C), and the file is
 //! rewritten sorted by run index at the end, so the finished output is byte-stable apart
 //! from timing fields. A run that was cut short by an interrupt is not recorded. The
-//! records file is locked for the duration ([`OutLock`]): a second study writing the same
+//! records file is locked for the duration (`OutLock`): a second study writing the same
 //! file is refused instead of silently losing records.
 //!
 //! A run that fails (an error, or even a panic inside an algorithm) ends the study with an

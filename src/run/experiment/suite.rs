@@ -118,7 +118,7 @@ pub struct PipelineEntry {
 
 /// A lower bound a suite asks for: its name (`"nn"`) or a table of its name and parameters
 /// (`{ name = "colgen", cuts = 3, time_limit = 30 }`), the parameters `microagg list` shows
-/// and `run --bound-param KEY=VALUE` sets. Values are checked by [`Suite::resolve_bounds`].
+/// and `run --bound-param KEY=VALUE` sets. Values are checked by `Suite::resolve_bounds`.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(try_from = "toml::Value", into = "toml::Value")]
 pub struct BoundEntry {
@@ -359,7 +359,7 @@ impl Suite {
     /// Every bound with its parameters checked through the bound registry (names, keys and
     /// value types, as `run --bound-param`), in file order; a labels file given as `start`
     /// is read relative to the suite file. Errors name the file, the entry and the key.
-    pub fn resolve_bounds(&self) -> Result<Vec<BoundRequest>> {
+    pub(crate) fn resolve_bounds(&self) -> Result<Vec<BoundRequest>> {
         let mut names = std::collections::BTreeSet::new();
         let mut out = Vec::new();
         for (i, entry) in self.bounds.iter().enumerate() {

@@ -5,7 +5,7 @@
 //! A long search finds thousands of new bests, so the trace is thinned before it is stored:
 //! within each stage (consecutive points of one stage name) the first and the last point are
 //! kept, and of the others only the last point of each step bucket, where the buckets grow
-//! geometrically: [`PER_DECADE`] buckets per decade of steps (step s falls in bucket
+//! geometrically: `PER_DECADE` buckets per decade of steps (step s falls in bucket
 //! `floor(PER_DECADE * log10(1 + s))`). A stage of 10^6 steps keeps at most about
 //! 6 * 32 + 2 points; a figure on a log time axis loses nothing visible.
 //!
@@ -21,7 +21,7 @@
 use crate::search::trace::TracePoint;
 
 /// Step buckets per decade of steps.
-pub const PER_DECADE: f64 = 32.0;
+pub(crate) const PER_DECADE: f64 = 32.0;
 
 fn bucket(step: u64) -> i64 {
     (PER_DECADE * (1.0 + step as f64).log10()).floor() as i64

@@ -63,7 +63,7 @@ impl Part {
 /// The part of a Slurm array task: task SLURM_ARRAY_TASK_ID of an array of
 /// SLURM_ARRAY_TASK_COUNT tasks numbered from SLURM_ARRAY_TASK_MIN (default 0) in steps of
 /// SLURM_ARRAY_TASK_STEP (default 1). `None` when the ID or COUNT is not set.
-pub fn slurm_part() -> Result<Option<Part>> {
+pub(crate) fn slurm_part() -> Result<Option<Part>> {
     let var =
         |name: &str| -> Result<Option<usize>> {
             match std::env::var(name) {
@@ -91,7 +91,7 @@ pub fn slurm_part() -> Result<Option<Part>> {
 
 /// Deal units of the given sizes to `count` parts: largest first (lowest unit on ties),
 /// each to the least loaded part (lowest part on ties). Returns each unit's part (0-based).
-pub fn assign_parts(sizes: &[usize], count: usize) -> Vec<usize> {
+pub(crate) fn assign_parts(sizes: &[usize], count: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..sizes.len()).collect();
     order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
     let mut load = vec![0usize; count];

@@ -27,7 +27,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 /// What `run` needs for a split run.
-pub struct SplitRun<'a> {
+pub(crate) struct SplitRun<'a> {
     pub data: &'a str,
     pub columns: &'a ColumnSelection,
     pub delimiter: u8,
@@ -54,7 +54,7 @@ pub struct SplitRun<'a> {
 /// `microagg run` with `--strata`, `--blocks` or `--part`: solve, write the labels (a part
 /// file with a part), print the record. Returns false when an interrupt stopped the run
 /// (everything is still written; see [`SplitOutcome::interrupted`]).
-pub fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
+pub(crate) fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     let (tuning, part) = check_split_options(split, r)?;
     let strata_cols = split.strata_columns();
     if split.strata.is_some() && strata_cols.is_empty() {

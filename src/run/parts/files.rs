@@ -22,7 +22,7 @@ pub use crate::labels::first_appearance_labels;
 
 /// The header of a part file: what identifies the run, and which part this is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PartHeader {
+pub(crate) struct PartHeader {
     pub part: usize,
     pub parts: usize,
     pub n: usize,
@@ -41,7 +41,7 @@ pub struct PartHeader {
 
 impl PartHeader {
     /// What identifies a run's weights in its part files: `COLUMN sha256-of-the-values`.
-    pub fn weights_of(w: &crate::data::Weights) -> String {
+    pub(crate) fn weights_of(w: &crate::data::Weights) -> String {
         format!(
             "{} {}",
             w.column,
@@ -53,7 +53,7 @@ impl PartHeader {
 const PART_TAG: &str = "#microagg-part ";
 
 /// Write a part file (atomically).
-pub fn write_part(path: &Path, header: &PartHeader, labels: &[Option<usize>]) -> Result<()> {
+pub(crate) fn write_part(path: &Path, header: &PartHeader, labels: &[Option<usize>]) -> Result<()> {
     let mut out = String::with_capacity(labels.len() * 4 + 256);
     out.push_str(PART_TAG);
     out.push_str(&serde_json::to_string(header).expect("header serialises"));
@@ -69,7 +69,7 @@ pub fn write_part(path: &Path, header: &PartHeader, labels: &[Option<usize>]) ->
 }
 
 /// Read a part file; errors name the file and line.
-pub fn read_part(path: &Path) -> Result<(PartHeader, Vec<Option<usize>>)> {
+pub(crate) fn read_part(path: &Path) -> Result<(PartHeader, Vec<Option<usize>>)> {
     use std::io::BufRead;
     let file_name = path.display().to_string();
     let err = |location: String, message: String| Error::Data {

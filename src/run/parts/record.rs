@@ -59,7 +59,7 @@ pub struct SplitRecord<'a> {
     pub border_repair: Option<&'a [RepairStats]>,
     /// Stopped by a signal (the labels are still complete and feasible).
     pub interrupted: bool,
-    /// Units grouped by [`super::fallback_groups`] because the interrupt came before their
+    /// Units grouped by `super::fallback_groups` because the interrupt came before their
     /// initializer finished.
     pub unsolved_units: &'a [String],
     /// The released file (`--masked-out`), as in an unsplit run's record.

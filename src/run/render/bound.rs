@@ -1,8 +1,8 @@
 //! # Bound and verification records
 //!
 //! What `microagg bound` and `microagg verify-bound` print: the [`BoundOutcome`] with the
-//! instance it is for ([`bound_json`], [`bound_text`]) and the verdict of a certificate check
-//! ([`verdict_json`], [`verdict_text`]).
+//! instance it is for (`bound_json`, `bound_text`) and the verdict of a certificate check
+//! (`verdict_json`, `verdict_text`).
 //!
 //! ## Complexity
 //! Linear in the bound's details.
@@ -16,7 +16,7 @@ use crate::data::Instance;
 use std::path::Path;
 
 /// `bound --json`: the outcome's fields with the instance's identity, k and SST.
-pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
+pub(crate) fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     let mut v = serde_json::to_value(b).expect("bound serialises");
     let o = v.as_object_mut().expect("an object");
     o.insert("instance".into(), inst.name.clone().into());
@@ -30,7 +30,7 @@ pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
 
 /// The one-line text form of a bound, and a second line with colgen's `--master-upper`
 /// estimate when it was computed.
-pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
+pub(crate) fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     let mut text = format!(
         "{} bound on {} (n={}, d={}), k={}: SSE >= {}, IL >= {:.6} % ({}certified), {:.3} s",
         b.method,
@@ -83,7 +83,7 @@ fn best_partition_text(p: &BestPartition) -> String {
 
 /// `verify-bound --json`: the verdict with the certificate file, instance, k and time, and
 /// with `--labels` the optimality check under `labels`.
-pub fn verdict_json(
+pub(crate) fn verdict_json(
     v: &Verdict,
     path: &Path,
     inst: &Instance,
@@ -103,7 +103,13 @@ pub fn verdict_json(
 }
 
 /// The one-line text form of a verdict.
-pub fn verdict_text(v: &Verdict, path: &Path, inst: &Instance, k: usize, seconds: f64) -> String {
+pub(crate) fn verdict_text(
+    v: &Verdict,
+    path: &Path,
+    inst: &Instance,
+    k: usize,
+    seconds: f64,
+) -> String {
     if v.valid {
         format!(
             "valid: the duals of {} prove SSE >= {:.12e} (claimed {:.12e}) on {} k={}, {:.2} s",

@@ -1,8 +1,8 @@
 //! # Exact solve records
 //!
 //! What `microagg solve-exact` prints for an [`ExactSolution`](microagg_solvers::exact::ExactSolution):
-//! [`exact_json`] (one object, with the proof status, the certified lower bound and the
-//! solver's counters) and [`exact_text`] (one line).
+//! `exact_json` (one object, with the proof status, the certified lower bound and the
+//! solver's counters) and `exact_text` (one line).
 //!
 //! ## Complexity
 //! O(n) (the group count is read off the labels).
@@ -14,7 +14,7 @@ use crate::data::Instance;
 use microagg_solvers::exact::{ExactSolution, PROOF_REL_GAP};
 
 /// The context of one solve that the solution does not carry.
-pub struct ExactRun<'a> {
+pub(crate) struct ExactRun<'a> {
     pub inst: &'a Instance,
     pub k: usize,
     pub seconds: f64,
@@ -28,7 +28,7 @@ pub fn groups(s: &ExactSolution) -> usize {
 }
 
 /// `solve-exact --json`.
-pub fn exact_json(s: &ExactSolution, run: &ExactRun) -> String {
+pub(crate) fn exact_json(s: &ExactSolution, run: &ExactRun) -> String {
     let inst = run.inst;
     let v = serde_json::json!({
         "instance": inst.name,
@@ -62,7 +62,7 @@ pub fn exact_json(s: &ExactSolution, run: &ExactRun) -> String {
 }
 
 /// The one-line text form, with the proof status in words.
-pub fn exact_text(s: &ExactSolution, run: &ExactRun) -> String {
+pub(crate) fn exact_text(s: &ExactSolution, run: &ExactRun) -> String {
     let inst = run.inst;
     format!(
         "solve-exact ({}) on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups, {}, {:.3} s",

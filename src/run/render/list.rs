@@ -28,7 +28,7 @@ fn kind_name(kind: MethodKind) -> &'static str {
 
 /// One JSON object per registered method: name, kind, summary, reference, whether it is
 /// deterministic (draws no random number) with its default parameters and in words when it
-/// is ([`randomness_text`]), whether it runs on data with missing cells, parameter defaults
+/// is (`randomness_text`), whether it runs on data with missing cells, parameter defaults
 /// and parameter docs.
 pub fn methods_json() -> Vec<Value> {
     registry::registry()
@@ -200,7 +200,7 @@ pub(crate) const MISSING_CELLS: &str =
     "missing cells: runs on them with --missing ignore (masked SSE; docs/missing-values.md)";
 
 /// Whether a method's result depends on the seed, in the words of `list` and the docs.
-pub fn randomness_text(m: &MethodInfo) -> String {
+pub(crate) fn randomness_text(m: &MethodInfo) -> String {
     const ONCE: &str = "draws no random number; an experiment runs it once per case";
     match m.randomness {
         Randomness::Random => {

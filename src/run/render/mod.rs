@@ -8,7 +8,7 @@
 //! types and written by the caller through [`crate::output`].
 //!
 //! Summaries of a results folder (tables, figures) live in [`crate::report`]. Numbers that
-//! may be of any magnitude print through [`round_trip`] or [`decimal`].
+//! may be of any magnitude print through `round_trip` or [`decimal`].
 //!
 //! ## Complexity
 //! Linear in the size of the result (stages, trace lines, registry entries).
@@ -25,7 +25,7 @@ pub mod run;
 
 /// `v` in its shortest form that reads back as the same `f64` (so two different values never
 /// print alike), in scientific notation outside `[1e-5, 1e16)` (never hundreds of digits).
-pub fn round_trip(v: f64) -> String {
+pub(crate) fn round_trip(v: f64) -> String {
     if v == 0.0 || !v.is_finite() || (1e-5..1e16).contains(&v.abs()) {
         format!("{v}")
     } else {

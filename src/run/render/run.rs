@@ -1,7 +1,7 @@
 //! # The text of a pipeline run
 //!
 //! `microagg run --json` prints the run's [`Record`] (src/run/record.rs, the type experiment
-//! records use; schema/run-record.json); [`run_text`] is its text form: a summary line, one
+//! records use; schema/run-record.json); `run_text` is its text form: a summary line, one
 //! line per stage, the bound with its gap or why it was skipped, and the released file.
 //!
 //! ## Complexity
@@ -21,7 +21,7 @@ pub fn run_json(record: &Record) -> String {
 /// The text form of a run. `bound` is the bound computed after the run (its gap is taken
 /// whether or not it is certified, and says so); `signal` names the signal that interrupted
 /// the run, if it was.
-pub fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> String {
+pub(crate) fn run_text(record: &Record, bound: Option<&BoundOutcome>, signal: &str) -> String {
     let mut text = format!(
         "{} on {} (n={}, d={}), k={}: SSE {:.6} IL {:.6} % in {} groups of {}..{} records, {:.3} s{}\n",
         record.method,

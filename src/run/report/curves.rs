@@ -28,7 +28,7 @@ pub fn median(values: &[f64]) -> f64 {
 }
 
 /// Linear-interpolation quantile (type 7) of a non-empty slice.
-pub fn quantile(values: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile(values: &[f64], q: f64) -> f64 {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
     let h = q * (v.len() - 1) as f64;

@@ -2,7 +2,7 @@
 //!
 //! Writes a figure drawn as SVG (by `plotters`) also as PNG (rendered by `resvg`) and PDF
 //! (converted by `svg2pdf`, text embedded as fonts), all pure Rust. Figures are drawn at
-//! [`WIDTH_IN`] inches at [`DPI`] pixels per inch, so the PNG is exactly the SVG's pixel size
+//! `WIDTH_IN` inches at [`DPI`] pixels per inch, so the PNG is exactly the SVG's pixel size
 //! and the PDF page is the column width.
 //!
 //! Text is rendered with the system's fonts: the generic `sans-serif` family is mapped to the
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 /// Figure width: one column of a two-column paper.
-pub const WIDTH_IN: f64 = 3.5;
+pub(crate) const WIDTH_IN: f64 = 3.5;
 /// Pixels per inch the figures are drawn at.
 pub const DPI: f64 = 300.0;
 

@@ -26,8 +26,9 @@ use crate::error::{Error, Result};
 use crate::experiment::record;
 use std::path::{Path, PathBuf};
 
-pub use summary::best_per_case;
-pub use tables::{per_run_csv, render, summarize, CaseRow, Format};
+pub(crate) use summary::best_per_case;
+pub(crate) use tables::per_run_csv;
+pub use tables::{render, summarize, CaseRow, Format};
 
 /// What `microagg report` makes of a results directory.
 #[derive(Debug, Clone, Default)]
@@ -49,7 +50,7 @@ pub fn report(dir: &Path, format: Format) -> Result<(String, Vec<PathBuf>)> {
 /// The table of a results directory (with `per_run`, one CSV row per run record instead of
 /// the summary; CSV only), and the outcome of writing its figures separately: a folder that
 /// takes no files (read-only) still gives its table.
-pub fn report_table(
+pub(crate) fn report_table(
     dir: &Path,
     format: Format,
     per_run: bool,
@@ -63,7 +64,7 @@ pub fn report_table(
     Ok((table, figures))
 }
 
-/// [`report_table`] with every option; also returns notes on figures not drawn and why.
+/// `report_table` with every option; also returns notes on figures not drawn and why.
 pub fn report_with(
     dir: &Path,
     opts: &ReportOptions,

@@ -8,7 +8,7 @@
 //!   the runs' best-so-far curves (stage ends and search traces), see [`super::anytime`].
 //! - **strip-CASE** or **boxplot-CASE**, one per case: final IL over seeds per pipeline,
 //!   every run as a point with a line at the median while some pipeline has fewer than
-//!   [`spread::BOX_FROM`] runs on the case (quartiles of three values say little), else a
+//!   `spread::BOX_FROM` runs on the case (quartiles of three values say little), else a
 //!   box (quartiles, median line, whiskers to minimum and maximum); see [`spread`].
 //! - **gaps** (when some record has a bound): per case and pipeline, a bar to the gap of the
 //!   best run and a diamond at the gap of the median run, to the case's best bound; the
@@ -16,7 +16,7 @@
 //! - **profile-il** and **profile-time** (Dolan & More performance profiles, when the records
 //!   hold two or more pipelines): for each pipeline, the fraction of cases whose median final
 //!   IL (resp. median time) is within a factor tau of the best pipeline's on that case.
-//!   profile-time is drawn only when no run had a time limit ([`time_profile_skipped`]): a
+//!   profile-time is drawn only when no run had a time limit (`time_profile_skipped`): a
 //!   run cut by the clock takes the limit, not its own time, so the ratios would compare
 //!   limits.
 //!
@@ -34,7 +34,8 @@ mod profile;
 pub mod spread;
 
 use super::anytime;
-pub use super::curves::{median, quantile};
+pub use super::curves::median;
+pub(crate) use super::curves::quantile;
 use super::export::write_formats;
 use super::layout::{
     chart_on, draw_legend, font, marker, padded, row_chart, with_legend, DrawResult, Y_FRACTION,
@@ -53,7 +54,7 @@ use std::path::{Path, PathBuf};
 /// Dolan-More performance profile. `cost[p][c]` is pipeline p's cost on case c (None: no
 /// run, counted as never within any factor). Returns per pipeline the sorted ratios to the
 /// best cost of each case; rho_p(tau) = (ratios <= tau) / cases.
-pub fn profile_ratios(cost: &[Vec<Option<f64>>]) -> Vec<Vec<f64>> {
+pub(crate) fn profile_ratios(cost: &[Vec<Option<f64>>]) -> Vec<Vec<f64>> {
     let cases = cost.first().map_or(0, |c| c.len());
     let best: Vec<Option<f64>> = (0..cases)
         .map(|c| {
@@ -112,7 +113,7 @@ fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
 }
 
 /// Why profile-time is not drawn for these records (module doc), or None when it is.
-pub fn time_profile_skipped(records: &[Record]) -> Option<String> {
+pub(crate) fn time_profile_skipped(records: &[Record]) -> Option<String> {
     records.iter().any(|r| r.time_limit.is_some()).then(|| {
         "profile-time not drawn: runs had a time limit, so their times measure the limit, \
          not the methods"

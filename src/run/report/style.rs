@@ -136,7 +136,7 @@ impl FigureStyle {
 
 /// An instance as it is published: the CASC files by their names in the literature
 /// (Tarragona, Census, EIA), any other (a generator spec, a file) as given.
-pub fn instance_label(instance: &str) -> String {
+pub(crate) fn instance_label(instance: &str) -> String {
     match instance.to_ascii_lowercase().as_str() {
         "tarragona" => "Tarragona".into(),
         "census" => "Census".into(),
@@ -192,7 +192,7 @@ pub fn shape(i: usize) -> Shape {
 
 /// Draw a marker of radius `r` centred at a point of an area (data or pixel coordinates);
 /// crosses are drawn with stroke width `line`.
-pub fn draw_marker<DB: DrawingBackend, CT: CoordTranslate>(
+pub(crate) fn draw_marker<DB: DrawingBackend, CT: CoordTranslate>(
     area: &DrawingArea<DB, CT>,
     at: CT::From,
     shape: Shape,

@@ -14,7 +14,7 @@
 use super::tables::CaseRow;
 
 /// The short table (Markdown) of the summary rows.
-pub fn best_per_case(rows: &[CaseRow]) -> String {
+pub(crate) fn best_per_case(rows: &[CaseRow]) -> String {
     let mut cases: Vec<(&str, usize)> = Vec::new();
     for r in rows {
         if !cases.contains(&(r.instance.as_str(), r.k)) {

@@ -18,7 +18,8 @@ use crate::error::{Error, Result};
 use crate::experiment::bounds::gap_percent;
 use crate::experiment::record::Record;
 use csv_rows::csv;
-pub use csv_rows::{per_run_csv, CSV_HEADER, PER_RUN_HEADER};
+pub use csv_rows::PER_RUN_HEADER;
+pub(crate) use csv_rows::{per_run_csv, CSV_HEADER};
 use latex::latex;
 
 mod csv_rows;

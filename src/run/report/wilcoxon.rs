@@ -7,7 +7,7 @@
 //! ([`Record::deterministic`]): that value is its median, paired with the other pipeline's
 //! median over its seeds, so the test pairs cases, never seeds. Zero differences are dropped (Wilcoxon's treatment); the
 //! p-value is exact (the distribution of W+ over the 2^n sign patterns) when at most
-//! [`EXACT_UP_TO`] differences remain and none are tied, else the normal approximation with
+//! `EXACT_UP_TO` differences remain and none are tied, else the normal approximation with
 //! the tie correction of the variance and no continuity correction (what SciPy's `wilcoxon`
 //! does by default).
 //!
@@ -25,7 +25,7 @@ use super::curves::median;
 use crate::experiment::record::Record;
 
 /// Exact p-values up to this many non-zero differences without ties.
-pub const EXACT_UP_TO: usize = 50;
+pub(crate) const EXACT_UP_TO: usize = 50;
 
 /// The outcome of one test.
 #[derive(Debug, Clone, PartialEq)]

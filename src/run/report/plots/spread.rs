@@ -1,7 +1,7 @@
 //! # Final IL over seeds: strip plot or box plot
 //!
 //! One row per pipeline of a case. With few runs (some pipeline that draws random numbers
-//! has fewer than [`BOX_FROM`] on the case) every run is a point (the pipeline's marker, rows spread
+//! has fewer than `BOX_FROM` on the case) every run is a point (the pipeline's marker, rows spread
 //! apart by a fixed, deterministic offset so equal values stay visible) and a black line
 //! marks the median: quartiles of three values are not statistics worth a box. With more
 //! runs, a box from the first to the third quartile, a black median line and whiskers to
@@ -20,10 +20,10 @@
 use super::*;
 
 /// Box plots from this many runs per pipeline on a case; strip plots below.
-pub const BOX_FROM: usize = 10;
+pub(crate) const BOX_FROM: usize = 10;
 
 /// Whether a case's figure is a strip plot: some pipeline with random runs has fewer than
-/// [`BOX_FROM`] of them, or no pipeline has random runs.
+/// `BOX_FROM` of them, or no pipeline has random runs.
 pub fn strip(runs: &[&Record], all: &[String]) -> bool {
     let random: Vec<usize> = all
         .iter()

@@ -24,7 +24,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// Header of the summary CSV (also the names `--columns` takes with `--format csv`).
-pub const CSV_HEADER: [&str; 23] = [
+pub(crate) const CSV_HEADER: [&str; 23] = [
     "instance",
     "instance_name",
     "n",
@@ -100,7 +100,7 @@ pub(super) fn seed_field(seed: u64) -> String {
     }
 }
 
-/// Header of [`per_run_csv`].
+/// Header of `per_run_csv`.
 pub const PER_RUN_HEADER: [&str; 29] = [
     "suite",
     "index",
@@ -135,7 +135,7 @@ pub const PER_RUN_HEADER: [&str; 29] = [
 
 /// One row per run record, flat columns (empty = missing). Stage names are joined by `+`,
 /// the IL after each stage by `;`. Seeds above 2^53 are quoted strings.
-pub fn per_run_csv(records: &[Record]) -> String {
+pub(crate) fn per_run_csv(records: &[Record]) -> String {
     let o = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
     let mut s = PER_RUN_HEADER.join(",");
     s.push('\n');
