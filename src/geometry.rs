@@ -6,7 +6,7 @@
 //! ([`remaining`]) with their backends, a scan, a filtered single-precision scan
 //! ([`filter_scan`]), a kd-tree with deletions ([`kdtree`]) and ball buckets
 //! ([`buckets`]), chosen by n and d ([`spatial`]); the farthest pair of a set
-//! ([`diameter`]); a path through groups ([`group_path`]); and every record's nearest records ([`neighbours`], from the static
+//! ([`diameter`]); a path through groups (`group_path`); and every record's nearest records ([`neighbours`], from the static
 //! all-kNN tree of [`knn`] on large instances).
 //!
 //! ## Complexity
@@ -20,7 +20,7 @@
 pub mod buckets;
 pub mod diameter;
 pub mod filter_scan;
-pub mod group_path;
+pub(crate) mod group_path;
 pub mod kdtree;
 pub mod knn;
 pub mod neighbours;

@@ -44,14 +44,16 @@ pub mod release;
 mod run;
 pub mod search;
 
+pub(crate) use base::interrupt;
 pub use base::{
-    data, interrupt, labels, method, missing, objective, params, partition, progress, rng, weighted,
+    data, labels, method, missing, objective, params, partition, progress, rng, weighted,
 };
 pub use certify::{bnp_certificate, bound, certificate, exact, library};
 pub use release::{measure, strata};
+pub(crate) use run::docs;
 pub use run::{
-    bench, blocks, cli, docs, experiment, output, parts, pipeline, record, registry, render,
-    report, schema,
+    bench, blocks, cli, experiment, output, parts, pipeline, record, registry, render, report,
+    schema,
 };
 
 /// Branch-and-price on the command line, kept at its public path; it lives in the bound

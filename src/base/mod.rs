@@ -15,7 +15,7 @@
 //! See each module.
 
 pub mod data;
-pub mod interrupt;
+pub(crate) mod interrupt;
 pub mod labels;
 pub mod method;
 pub mod missing;

@@ -1,6 +1,6 @@
 //! # Weighted SSE, SST and IL
 //!
-//! The figures of `--weights` (definitions in [`crate::data::weights`],
+//! The figures of `--weights` (definitions in `crate::data::weights`,
 //! `docs/weights.md`, `proofs/P40-weighted-sse.md`): weighted group centroids and SSE, the
 //! weighted SST about the weighted grand mean, and the record's [`WeightedIl`]. With unit
 //! weights each performs the unweighted computation's operations in the same order.

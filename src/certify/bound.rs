@@ -16,13 +16,13 @@
 //!
 //! Every bound is an entry of the registry [`BOUNDS`] ([`registry`]: the [`LowerBound`]
 //! contract, typed parameters with documented defaults, printed by `microagg list`): `nn` and
-//! `nn-raised` ([`nn_entry`]), `colgen` and `colgen-cuts` ([`colgen_entry`]: the master starts from the
+//! `nn-raised` (`nn_entry`), `colgen` and `colgen-cuts` (`colgen_entry`: the master starts from the
 //! `COLGEN_START` partition and an optional start labels file, until the time limit, by
-//! default `COLGEN_DEFAULT_SECONDS`) and `bnp` ([`bnp_entry`]). [`prepare`] parses and
+//! default `COLGEN_DEFAULT_SECONDS`) and `bnp` (`bnp_entry`). [`prepare`] parses and
 //! checks a bound's parameters once (from `bound --param`, a preset of [`presets`], `run
 //! --bound-param`, a suite table or Python keywords); [`compute_prepared`] runs it. Besides
 //! its value an entry may return a certificate, an incumbent partition and progress reports
-//! while it runs ([`extras`]; [`BoundInfo`] says which), and its details as a serialised
+//! while it runs (`extras`; [`BoundInfo`] says which), and its details as a serialised
 //! struct.
 //!
 //! The gap of a solution to a bound is `100 (SSE - LB) / LB` ([`gap_percent`]): how far, in
@@ -38,19 +38,19 @@ use std::time::Instant;
 
 pub mod auto;
 pub mod bnp;
-pub mod bnp_entry;
+pub(crate) mod bnp_entry;
 pub mod bnp_guard;
-pub mod colgen_entry;
-pub mod extras;
-pub mod figures;
+pub(crate) mod colgen_entry;
+pub(crate) mod extras;
+pub(crate) mod figures;
 pub mod local_route;
-pub mod nn_entry;
+pub(crate) mod nn_entry;
 pub mod presets;
 pub mod registry;
-pub mod start;
-pub mod ticker;
+pub(crate) mod start;
+pub(crate) mod ticker;
 pub mod weighted;
-pub mod weighted_certificate;
+pub(crate) mod weighted_certificate;
 pub(crate) use colgen_entry::COLGEN_DEFAULT_SECONDS;
 #[cfg(test)]
 use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS};
@@ -151,7 +151,7 @@ pub fn prepare(
 
 /// [`compute`] with parameters `given` (a JSON object, as `bound --param` and suites give
 /// them; see [`prepare`]). Progress reports of anytime bounds (`bnp`) go to stderr on a
-/// terminal ([`ticker`]).
+/// terminal (`ticker`).
 pub fn compute_with(
     name: &str,
     inst: &Instance,

@@ -10,8 +10,8 @@
 //! See each method's module.
 
 pub mod fcm;
-pub mod ga;
-pub mod kward;
+pub(crate) mod ga;
+pub(crate) mod kward;
 pub mod mst;
 pub mod muapprox;
-pub mod pcl;
+pub(crate) mod pcl;

@@ -2,7 +2,7 @@
 //!
 //! Orders cut into groups: a record order (a score, a heuristic's group order or a path)
 //! cut optimally (MHM) or into fixed runs of k (PROJ), one table of methods
-//! ([`order_cut`]) over the orders of [`orders`]; and the pairwise-systematic methods.
+//! (`order_cut`) over the orders of [`orders`]; and the pairwise-systematic methods.
 //!
 //! ## Complexity
 //! See each method's module.
@@ -10,8 +10,8 @@
 //! ## References
 //! See each method's module.
 
-pub mod order_cut;
+pub(crate) mod order_cut;
 pub mod orders;
-pub mod pairwise_systematic;
-pub mod ps_meansort;
-pub mod ps_multidsort;
+pub(crate) mod pairwise_systematic;
+pub(crate) mod ps_meansort;
+pub(crate) mod ps_multidsort;

@@ -7,7 +7,7 @@
 pub mod clustering;
 pub mod lineage;
 pub mod mhm;
-pub mod randomised;
+pub(crate) mod randomised;
 pub mod univariate;
 
 use crate::data::Instance;

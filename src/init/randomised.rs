@@ -10,5 +10,5 @@
 //! See each method's module.
 
 pub mod random;
-pub mod rimhm;
-pub mod semirandom;
+pub(crate) mod rimhm;
+pub(crate) mod semirandom;

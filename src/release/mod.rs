@@ -4,7 +4,7 @@
 //! [`aggregate`] computes each group's released value (mean, median, trimmed mean,
 //! sdcMicro's one-step, an observed mode), [`whole_file`] writes every input column back, replacing only the microaggregated ones
 //! (in the input's order, delimiter, header and quoting; optionally rounded to the input's
-//! decimals), [`raw_csv`] reads CSV records without decoding them so that untouched cells
+//! decimals), `raw_csv` reads CSV records without decoding them so that untouched cells
 //! are copied byte for byte, [`roles`] gives the direct identifiers their treatment (dropped
 //! by default, keyed hash or kept) and the rows their order (shuffled by default).
 //! [`measure`] gives the released file's utility and disclosure risk, [`strata`] the
@@ -18,7 +18,7 @@
 
 pub mod aggregate;
 pub mod measure;
-pub mod raw_csv;
+pub(crate) mod raw_csv;
 pub mod roles;
 pub mod strata;
 pub mod whole_file;

@@ -16,7 +16,7 @@
 pub mod bench;
 pub mod blocks;
 pub mod cli;
-pub mod docs;
+pub(crate) mod docs;
 pub mod experiment;
 pub mod output;
 pub mod parts;

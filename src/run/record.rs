@@ -185,7 +185,7 @@ pub struct Record {
     #[serde(default)]
     pub interrupted: bool,
     /// The search trace, when asked for (`trace = true` in a suite: thinned, see
-    /// [`crate::experiment::thin`]; `run --json --trace FILE`: a line per new best or 0.1 s).
+    /// `crate::experiment::thin`; `run --json --trace FILE`: a line per new best or 0.1 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<crate::search::trace::TracePoint>>,
     /// `microagg run --masked-out`: the released file, its aggregation and the IL of its

@@ -4,7 +4,7 @@
 //! operators ([`Operator`], `search/operators/`: shift, swap and the 3-cycle by default)
 //! with candidate groups taken from each record's nearest neighbours. A work queue holds the records whose neighbourhood may have
 //! changed; after an applied move the members of the groups it touched are queued again
-//! ([`super::work_queue`]).
+//! (`super::work_queue`).
 //! For record i in group g and each distinct group h of its neighbours, the candidates are
 //! shifting i to h (when g keeps k records) and swapping i with each member of h; the
 //! operators are dispatched per record and candidate group, in list order, and every swap

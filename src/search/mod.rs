@@ -15,13 +15,13 @@
 // modules and for users of `microagg::search::neighbours`.
 pub use crate::geometry::neighbours;
 pub mod accept;
-pub mod column_pool;
-pub mod decompose_shrink;
+pub(crate) mod column_pool;
+pub(crate) mod decompose_shrink;
 pub mod descent;
 pub mod ils;
 pub mod imhm;
 pub mod kit;
-pub mod lahc;
+pub(crate) mod lahc;
 pub mod local_search;
 pub mod moves;
 pub mod observe;
@@ -31,9 +31,9 @@ pub mod restart;
 pub mod sa;
 pub mod shared_lists;
 pub mod stop;
-pub mod tfrp2;
+pub(crate) mod tfrp2;
 pub mod trace;
-pub mod work_queue;
+pub(crate) mod work_queue;
 
 pub use crate::method::{Ctx, Refiner, SearchState, Stats, Step};
 pub use observe::{Event, Observer};

@@ -38,7 +38,7 @@ pub struct Instance {
     pub sst: f64,
     /// sha256 of the source file's bytes (CSV) or of the generated values (synthetic).
     pub sha256: String,
-    /// Sampling weights (`--weights COLUMN`), when given; see [`super::weights`].
+    /// Sampling weights (`--weights COLUMN`), when given; see `super::weights`.
     pub weights: Option<super::weights::Weights>,
     /// Some cell of `raw` is missing (NaN, `--missing ignore`): the objective is the masked
     /// SSE ([`crate::missing`]). Read once when the instance is assembled, so that

@@ -11,10 +11,10 @@
 pub mod csv_file;
 pub mod instance;
 pub mod manifest;
-pub mod missing_cells;
+pub(crate) mod missing_cells;
 pub mod synthetic;
-pub mod weighted_csv;
-pub mod weights;
+pub(crate) mod weighted_csv;
+pub(crate) mod weights;
 
 pub use csv_file::{ColumnSelection, StrataColumns};
 pub use instance::{sub_instance, Instance, RawCopy};

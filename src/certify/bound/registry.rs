@@ -47,7 +47,7 @@ pub struct BoundRun<'a> {
     /// A feasible partition whose groups seed the master (`start` parameter, or one given
     /// in memory by `PreparedBound::with_start`), and where it came from.
     pub start: Option<(&'a [usize], &'a str)>,
-    /// Progress on stderr even when it is not a terminal ([`super::ticker`]).
+    /// Progress on stderr even when it is not a terminal (`super::ticker`).
     pub show: crate::progress::Show,
     /// Once set (Ctrl-C, SIGTERM), the bound returns the best certified value it holds.
     pub interrupt: &'a AtomicBool,

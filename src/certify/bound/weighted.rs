@@ -12,7 +12,7 @@
 //! column generation bound of `microagg_solvers::bounds::colgen_weighted`
 //! (proofs/P43-weighted-lagrangian-bound.md), its master seeded by the
 //! `WEIGHTED_COLGEN_START` partition (and the run's own partition under `run`), with a
-//! certificate for `verify-bound --weights W` ([`super::weighted_certificate`]). colgen-cuts
+//! certificate for `verify-bound --weights W` (`super::weighted_certificate`). colgen-cuts
 //! and bnp have no weighted version: with `--weights` they are refused.
 //!
 //! The IL of the bound is on the weighted scale: `100 LB_w / SST_w`, rounded down.

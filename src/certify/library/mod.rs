@@ -4,11 +4,11 @@
 //! DIR` names another) that holds, per instance and k, the best-known partition (a labels
 //! file) and the best certified lower bound (a `verify-bound` certificate), with their
 //! provenance and whether the case is proven optimal ([`manifest`]). Instances are keyed by
-//! the sha256 of their standardised data and column choice ([`key`]), so CASC files,
+//! the sha256 of their standardised data and column choice (`key`), so CASC files,
 //! generated families and any user CSV have entries alike. A submission is accepted only
 //! after it is checked: a partition must be feasible with a strictly lower SSE, a
 //! certificate must verify with a strictly higher claim ([`submit`]). Verified claims are
-//! cached by certificate sha256 ([`cache`]); [`Library::reference`] gives `run`, suites,
+//! cached by certificate sha256 (`cache`); [`Library::reference`] gives `run`, suites,
 //! reports and Python the best bound and best SSE known for an (instance, k).
 //!
 //! ## Complexity
@@ -18,8 +18,8 @@
 //! ## References
 //! PyVRP reports the gap to the best-known solution beside its bound the same way.
 
-pub mod cache;
-pub mod key;
+pub(crate) mod cache;
+pub(crate) mod key;
 pub mod manifest;
 pub mod submit;
 pub mod verify;

@@ -3,7 +3,7 @@
 //! [`case`] re-checks one stored case on its data: the partition is feasible with the
 //! recorded SSE and IL, the certificate file still has the recorded sha256, verifies, and
 //! claims the recorded value, and `proven_optimal` is what `verify-bound --labels` says.
-//! Each verified certificate enters the cache ([`super::cache`]).
+//! Each verified certificate enters the cache (`super::cache`).
 //!
 //! ## Complexity
 //! One labels check (O(n d)) and one certificate verification.

@@ -18,7 +18,7 @@
 //!    cluster of all records).
 //! 4. Steps 1-3 are applied recursively to every cluster of 2k or more records (with c
 //!    taken from the cluster's size, at least 2), as in the published method; a set that the
-//!    repair collapses into one cluster is split with MDAV ([`crate::init::lineage::split_large`]) so that
+//!    repair collapses into one cluster is split with MDAV (`crate::init::lineage::split_large`) so that
 //!    the recursion ends. `tests/construct/heuristics_5b.rs::fcm_hand_case` pins the repair reading.
 //!
 //! The published method (as summarised by Kabir et al. 2015, Section II,

@@ -5,7 +5,7 @@
 //! leave have at least k records (component sizes only shrink, so one pass in that order
 //! reaches the state where no further edge can be removed); the trees left are the groups.
 //! Trees of 2k or more records are then partitioned by a fixed-size method, as the paper
-//! does; we use MDAV ([`crate::init::lineage::split_large`]), the fixed-size method of this workbench that
+//! does; we use MDAV (`crate::init::lineage::split_large`), the fixed-size method of this workbench that
 //! reproduces the published values.
 //!
 //! The tree is held in a `petgraph` `StableUnGraph` (edge removal keeps indices); the

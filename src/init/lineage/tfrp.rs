@@ -7,7 +7,7 @@
 //! leftover of fewer than k records is handed out record by record, each to the group whose
 //! centroid is nearest (centroids taken before any leftover is added). Phase 2 of TFRP
 //! (dissolving groups, "TFRP2") is a refinement and not part of this initializer. `tfrp-nc`
-//! ([`crate::init::lineage::tfrp_nc`]) is the same with NC growth. Ties go to the lowest record index.
+//! (`crate::init::lineage::tfrp_nc`) is the same with NC growth. Ties go to the lowest record index.
 //!
 //! Because the reference points are fixed, the distances to them are computed once; each
 //! selection is then a scan for the largest precomputed distance among pooled records.

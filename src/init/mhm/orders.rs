@@ -192,7 +192,7 @@ pub enum NpnStart {
 }
 
 impl NpnStart {
-    /// The start used by `mhm-npn` (see [`crate::init::mhm::order_cut::MHM_NPN`] for the
+    /// The start used by `mhm-npn` (see `crate::init::mhm::order_cut::MHM_NPN` for the
     /// comparison).
     pub const CHOSEN: NpnStart = NpnStart::FarthestFromFarthest;
 }

@@ -21,7 +21,7 @@
 //! See [`utility`] and [`risk`].
 
 pub mod risk;
-pub mod stats;
+pub(crate) mod stats;
 pub mod utility;
 
 use crate::data::{self, ColumnSelection, Instance};

@@ -2,7 +2,7 @@
 //!
 //! One TOML file describes a study ([`suite`]); it expands into a run matrix with derived
 //! seeds ([`expand`]), which [`runner`] executes in parallel across runs, writing one
-//! JSON-lines [`record`] per run (with its search trace, thinned by [`thin`], when the suite
+//! JSON-lines [`record`] per run (with its search trace, thinned by `thin`, when the suite
 //! asks for one). `microagg report` ([`crate::report`]) turns a directory of
 //! records into tables and figures.
 //!
@@ -14,11 +14,11 @@
 
 pub mod bounds;
 pub mod expand;
-pub mod lock;
+pub(crate) mod lock;
 pub mod record;
 pub mod runner;
 pub mod suite;
-pub mod thin;
+pub(crate) mod thin;
 
 pub use expand::{Plan, Run, Shard};
 pub use record::Record;

@@ -81,7 +81,7 @@ pub struct Suite {
     pub bounds: Vec<BoundEntry>,
     /// Keep a search trace in every run record: a line per new best partition and per
     /// refiner stage end (stage, step, current and best IL; repeatable apart from its
-    /// `seconds`), thinned to about 32 lines per decade of steps ([`super::thin`]); off by
+    /// `seconds`), thinned to about 32 lines per decade of steps (`super::thin`); off by
     /// default.
     #[serde(default)]
     pub trace: bool,

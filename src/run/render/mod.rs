@@ -2,7 +2,7 @@
 //!
 //! What the command line prints for one result, kept out of the command line itself: the
 //! record of a pipeline run ([`run`]), of a bound and of its verification ([`bound`]), of
-//! an exact solve ([`exact`]), of a labels check ([`check`]) and the registry listing
+//! an exact solve ([`exact`]), of a labels check (`check`) and the registry listing
 //! ([`list`]). Each result has a text form (one line or a short block, for people) and a
 //! JSON form (one object per line, for scripts); both are built from the library's result
 //! types and written by the caller through [`crate::output`].
@@ -17,7 +17,7 @@
 //! None.
 
 pub mod bound;
-pub mod check;
+pub(crate) mod check;
 pub mod exact;
 pub mod library;
 pub mod list;

@@ -5,7 +5,7 @@
 //! - a run's **best-so-far curve**: the IL of the best partition found by time t, a step
 //!   function through the ends of the pipeline's stages (cumulative stage seconds, IL after
 //!   the stage) and the points of its search trace (thinned, see
-//!   [`crate::experiment::thin`]), made monotone by a running minimum. A run without a
+//!   `crate::experiment::thin`), made monotone by a running minimum. A run without a
 //!   trace (constructive methods, or `trace = false`) is its stage ends alone.
 //! - a pipeline's **median curve** on a case: on a log-spaced time grid from the moment every
 //!   run has its first partition to the end of the slowest run, the median, minimum and

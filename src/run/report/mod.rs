@@ -3,7 +3,7 @@
 //! `microagg report <DIR>`: reads every `*.jsonl` record file of a directory (shards merge by
 //! concatenation), prints the summary table ([`tables`], optionally only some columns) with
 //! Wilcoxon signed-rank tests between the pipelines after it ([`wilcoxon`], Markdown and
-//! LaTeX), and writes figures ([`plots`]) in one style ([`style::FigureStyle`]) as SVG, PNG and
+//! LaTeX), and writes figures (`plots`) in one style ([`style::FigureStyle`]) as SVG, PNG and
 //! PDF ([`export`]) into `DIR/figures/`.
 //!
 //! ## Complexity
@@ -16,9 +16,9 @@ pub mod anytime;
 pub mod curves;
 pub mod export;
 mod layout;
-pub mod plots;
+pub(crate) mod plots;
 pub mod style;
-pub mod summary;
+pub(crate) mod summary;
 pub mod tables;
 pub mod wilcoxon;
 

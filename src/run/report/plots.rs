@@ -31,7 +31,7 @@
 
 mod gaps;
 mod profile;
-pub mod spread;
+pub(crate) mod spread;
 
 use super::anytime;
 pub use super::curves::median;

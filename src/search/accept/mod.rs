@@ -33,8 +33,8 @@
 //! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
 //!   Handbook of Metaheuristics, Kluwer, 321-353 (acceptance criteria of ILS).
 
-pub mod late_acceptance;
-pub mod metropolis;
+pub(crate) mod late_acceptance;
+pub(crate) mod metropolis;
 
 use super::kit::AcceptInfo;
 use crate::params::NoParams;

@@ -18,8 +18,8 @@
 //! - Lourenco, H. R., Martin, O. C. and Stutzle, T. (2003). Iterated local search. In
 //!   Handbook of Metaheuristics, Kluwer, 321-353.
 
-pub mod dissolve_distill;
-pub mod pool_resplit;
+pub(crate) mod dissolve_distill;
+pub(crate) mod pool_resplit;
 
 use super::kit::PerturbInfo;
 use crate::method::{Ctx, Stats};
