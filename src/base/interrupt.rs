@@ -69,12 +69,12 @@ pub(crate) fn exit_on_first_signal() {
 }
 
 /// The flag set by the first signal.
-pub fn flag() -> &'static AtomicBool {
+pub(crate) fn flag() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
 /// True once a stop signal arrived.
-pub fn requested() -> bool {
+pub(crate) fn requested() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 

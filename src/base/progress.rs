@@ -326,7 +326,7 @@ impl Observer for MeterObserver {
 /// One part of the work left: `count` items of at most `budget` seconds each (None: no
 /// limit), `measured` the mean seconds of the part's finished items (None: none yet).
 #[derive(Debug, Clone, Copy)]
-pub struct Part {
+pub(crate) struct Part {
     pub count: usize,
     pub budget: Option<f64>,
     pub measured: Option<f64>,
@@ -352,7 +352,7 @@ pub(crate) fn budget_eta(parts: &[Part], jobs: usize) -> (f64, bool) {
 }
 
 /// `1h02m03s`, `4m05s`, `12s`.
-pub fn clock(seconds: f64) -> String {
+pub(crate) fn clock(seconds: f64) -> String {
     let s = seconds.max(0.0).round() as u64;
     match (s / 3600, (s % 3600) / 60, s % 60) {
         (0, 0, sec) => format!("{sec}s"),

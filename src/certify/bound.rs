@@ -56,7 +56,8 @@ pub(crate) use colgen_entry::COLGEN_DEFAULT_SECONDS;
 use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS};
 pub use extras::{BoundProgress, Certificate, Incumbent};
 pub use figures::{gap_percent, il_lower_bound};
-pub use registry::{find, names, BoundInfo, LowerBound, PreparedBound, BOUNDS};
+pub(crate) use registry::names;
+pub use registry::{find, BoundInfo, LowerBound, PreparedBound, BOUNDS};
 
 /// A computed bound.
 #[derive(Debug, Clone, Serialize)]
@@ -64,7 +65,7 @@ pub struct BoundOutcome {
     /// Bound name (`nn`, ...): the method asked for.
     pub method: String,
     /// The method whose value `lower_bound` is: `method`, or `nn` when a colgen or bnp run
-    /// ended at or below its nn start (its bound is then the nn one; see [`producer`]).
+    /// ended at or below its nn start (its bound is then the nn one; see `producer`).
     pub produced_by: String,
     /// Lower bound on the optimal SSE (rounded outward when certified).
     pub lower_bound: f64,
@@ -260,7 +261,7 @@ pub fn after_run(
 /// (`auto`); otherwise colgen and bnp take the larger of their own bound and the nn bound
 /// they start from (`details.nn`), so a run that did not pass it returns the nn value, which
 /// is then nn's, not theirs.
-pub fn producer<'a>(name: &'a str, lower_bound: f64, details: &'a Value) -> &'a str {
+pub(crate) fn producer<'a>(name: &'a str, lower_bound: f64, details: &'a Value) -> &'a str {
     if let Some(by) = details.get("produced_by").and_then(Value::as_str) {
         return by; // `auto` names the method of its route
     }

@@ -137,7 +137,7 @@ impl Verdict {
 }
 
 /// Whether `deadline` (None: no limit) has passed.
-pub fn past(deadline: Option<Instant>) -> bool {
+pub(crate) fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 

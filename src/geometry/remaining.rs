@@ -99,7 +99,7 @@ pub(crate) struct AnchorList {
 }
 
 /// Lists below this size are not worth keeping: a scan of them is as fast.
-pub const ANCHOR_MIN: usize = 512;
+pub(crate) const ANCHOR_MIN: usize = 512;
 
 /// Records an anchor walk may visit before the list is re-anchored at the query (the
 /// centroid has drifted) and, failing again, the query falls back to a full pass.

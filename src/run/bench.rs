@@ -254,7 +254,11 @@ pub(crate) fn default_jobs() -> usize {
 /// and print the result table; with `out`, keep the records and figures there. Returns
 /// false when an interrupt stopped it before every run finished (the table then holds the
 /// finished runs).
-pub fn demo(jobs: Option<usize>, out: Option<&Path>, interrupt: &AtomicBool) -> Result<bool> {
+pub(crate) fn demo(
+    jobs: Option<usize>,
+    out: Option<&Path>,
+    interrupt: &AtomicBool,
+) -> Result<bool> {
     let suite = Suite::parse(DEMO_SUITE, Path::new("instances/demo.toml"))?;
     let plan = Plan::new(suite)?;
     for note in &plan.notes {

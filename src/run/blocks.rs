@@ -244,7 +244,8 @@ pub fn descent_on_groups(
 /// `repair_in_order` gives them, byte for byte, whatever the thread count (each group
 /// carries the place the one-by-one order would give it, and pools are formed in that
 /// order).
-pub fn repair(
+#[cfg(test)]
+pub(crate) fn repair(
     inst: &Instance,
     split: &Split,
     groups: Vec<Vec<usize>>,
@@ -265,7 +266,7 @@ pub fn repair(
     )
 }
 
-/// As [`repair`] with a pool slab of `slab` median group radii on either side of each cut
+/// As `repair` with a pool slab of `slab` median group radii on either side of each cut
 /// instead of the mode's own ([`RepairMode::slab`]), for the studies of wider pools.
 #[allow(clippy::too_many_arguments)]
 pub fn repair_with_slab(

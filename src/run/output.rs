@@ -7,7 +7,7 @@
 //!   becomes [`Error::BrokenPipe`], which the command line ends quietly with exit 0 (as
 //!   other Unix tools do), and any other failure (a full disk, `> /dev/full`) is an error
 //!   naming standard output, never a panic;
-//! - [`note`] writes a line to standard error and ignores failures: progress and warnings
+//! - `note` writes a line to standard error and ignores failures: progress and warnings
 //!   must not stop a study whose terminal went away;
 //! - [`write_atomic`] (and `OutputFile` for files written piece by piece) writes an output
 //!   file: a regular file through a temporary file in the same folder, flushed to disk and
@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 /// Write `text` to standard output and flush it.
 /// When an output file is standard output (`-`, [`check_destination`]), the text goes to
 /// standard error instead, so that the file's bytes are all standard output carries.
-pub fn print(text: &str) -> Result<()> {
+pub(crate) fn print(text: &str) -> Result<()> {
     if stdout_claimed_by().is_some() {
         let mut err = std::io::stderr().lock();
         return err
@@ -46,7 +46,7 @@ pub fn print(text: &str) -> Result<()> {
 }
 
 /// Write `text` and a newline to standard output.
-pub fn println(text: &str) -> Result<()> {
+pub(crate) fn println(text: &str) -> Result<()> {
     let mut line = String::with_capacity(text.len() + 1);
     line.push_str(text);
     line.push('\n');
@@ -62,7 +62,7 @@ fn stdout_error(e: std::io::Error) -> Error {
 }
 
 /// Write a line to standard error; failures (a closed terminal or pipe) are ignored.
-pub fn note(text: &str) {
+pub(crate) fn note(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{text}");
 }
@@ -370,7 +370,7 @@ pub fn check_destination(option: &str, path: &Path) -> Result<()> {
 
 /// The canonical form of a file path that may not exist yet (links followed, its folder
 /// canonicalised); `-` stays `-`.
-pub fn canonical(path: &Path) -> Option<PathBuf> {
+pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     let file = match resolve(path).ok()? {
         Target::Stdout => return Some(path.to_path_buf()),
         Target::InPlace(p) | Target::Replace(p) => p,

@@ -60,9 +60,10 @@ mod text;
 pub(crate) use assign::assign_parts;
 pub use assign::Part;
 pub(crate) use cli::{run_cli, SplitRun};
-pub use files::{combine, first_appearance_labels, CombineSummary};
+pub(crate) use files::combine;
+pub use files::{first_appearance_labels, CombineSummary};
 pub(crate) use files::{write_part, PartHeader};
-pub use record::SplitRecord;
+pub(crate) use record::SplitRecord;
 
 /// The `run` options that split a run into units.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -1,7 +1,7 @@
 //! # Run records
 //!
 //! The record of a run ([`Record`]), written by `microagg run --json` (unless the run is
-//! split: [`crate::parts::SplitRecord`]) and by every experiment (one JSON line per run, [`crate::experiment::record`] reads and writes the
+//! split: `crate::parts::SplitRecord`) and by every experiment (one JSON line per run, [`crate::experiment::record`] reads and writes the
 //! files). Its JSON Schema, generated from these types with `schemars`, is one of the two
 //! alternatives of `schema/run-record.json` ([`crate::schema`]; the other is a split run's
 //! record). Fields: the effective configuration (pipeline stages with defaults

@@ -26,7 +26,7 @@
 //! ```
 //!
 //! ## Complexity
-//! [`registry`] builds every entry, O(methods); [`nearest`] O(methods x |name|^2).
+//! [`registry`] builds every entry, O(methods); `nearest` O(methods x |name|^2).
 //!
 //! ## References
 //! - Damerau, F. J. (1964). A technique for computer detection and correction of spelling
@@ -200,7 +200,7 @@ pub fn find(name: &str) -> Result<MethodInfo> {
 }
 
 /// Known names within a small edit distance of `name` (at most three, nearest first).
-pub fn nearest<'a>(name: &str, known: &[&'a str]) -> Vec<&'a str> {
+pub(crate) fn nearest<'a>(name: &str, known: &[&'a str]) -> Vec<&'a str> {
     let limit = (name.chars().count() / 3).clamp(1, 3);
     let mut scored: Vec<(usize, &str)> = known
         .iter()

@@ -1,7 +1,7 @@
 //! # The run record's JSON Schema
 //!
 //! `microagg run --json` prints one of two records: a [`Record`] (an unsplit run, also
-//! every experiment record and the Python package's `Result.record`) or a [`SplitRecord`]
+//! every experiment record and the Python package's `Result.record`) or a `SplitRecord`
 //! (a run split by `--strata`, `--blocks` or `--part`). [`run_record`] is the JSON Schema
 //! of either, generated from the types with `schemars` (`anyOf` of the two, each in
 //! `$defs`) and shipped as [`SCHEMA_FILE`]; `tests/run/record_schema.rs` keeps the file current

@@ -57,7 +57,7 @@ pub fn try_generate(spec: &str) -> Result<Option<Instance>> {
 }
 
 /// As [`try_generate`], keeping the generated values as the raw copy or not (`copy`).
-pub fn generate(spec: &str, copy: RawCopy) -> Result<Option<Instance>> {
+pub(crate) fn generate(spec: &str, copy: RawCopy) -> Result<Option<Instance>> {
     if !names_generator(spec) {
         return Ok(None);
     }

@@ -305,7 +305,7 @@ pub(crate) fn fill_or_keep(inst: &Instance, released: &mut [f64], release: Missi
 /// IL of released values over the observed cells: 100 sum ((x - y) / sigma)^2 / SST with
 /// sigma and SST of the observed values; a released NaN at an observed cell is an error
 /// of the caller (never produced: every group has the observed cell itself).
-pub fn il_released(inst: &Instance, y: &[f64]) -> f64 {
+pub(crate) fn il_released(inst: &Instance, y: &[f64]) -> f64 {
     let d = inst.d;
     let (mut sse, mut sst) = (0.0, 0.0);
     for j in 0..d {

@@ -72,7 +72,7 @@ pub(crate) fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
 }
 
 /// Weighted IL of released values `y` (original units, n x d) over the observed cells.
-pub fn il_released_weighted(inst: &Instance, y: &[f64], w: &[f64]) -> f64 {
+pub(crate) fn il_released_weighted(inst: &Instance, y: &[f64], w: &[f64]) -> f64 {
     let d = inst.d;
     let (mut sse, mut sst) = (0.0, 0.0);
     for j in 0..d {

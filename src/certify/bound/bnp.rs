@@ -295,7 +295,7 @@ impl BnpDetails {
 }
 
 /// `BnpDetails` as JSON.
-pub fn details(inst: &Instance, run: &BnpRun) -> Value {
+pub(crate) fn details(inst: &Instance, run: &BnpRun) -> Value {
     serde_json::to_value(BnpDetails::of(inst, run)).expect("details serialise")
 }
 
@@ -325,7 +325,7 @@ pub(crate) fn to_json(inst: &Instance, k: usize, run: &BnpRun, command: &str) ->
 }
 
 /// One line of text for a run.
-pub fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
+pub(crate) fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
     let r = &run.result;
     format!(
         "branch-and-price on {} (n={}, d={}), k={}: incumbent SSE {:.6} IL {:.6} %, bound SSE \

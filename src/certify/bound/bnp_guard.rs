@@ -64,7 +64,7 @@ pub struct Guarded {
 /// Run `bnp(run)` (a closure over a [`BoundRun`] whose interrupt is the guard's) under the
 /// guard: stopped at `checkpoint` (a share of `seconds`) when no reported bound is above
 /// `nn`. The caller's interrupt still stops it.
-pub fn run_bnp(
+pub(crate) fn run_bnp(
     run: &mut BoundRun,
     nn: f64,
     seconds: f64,

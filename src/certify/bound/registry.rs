@@ -87,7 +87,7 @@ pub struct BoundInfo {
 }
 
 /// The descriptive fields of an entry; [`entry`] adds the parameters of its type.
-pub struct About {
+pub(crate) struct About {
     pub name: &'static str,
     pub summary: &'static str,
     pub certified: &'static str,
@@ -97,7 +97,7 @@ pub struct About {
 }
 
 /// The registry entry of bound `B`.
-pub const fn entry<B: LowerBound + 'static>(about: About) -> BoundInfo {
+pub(crate) const fn entry<B: LowerBound + 'static>(about: About) -> BoundInfo {
     BoundInfo {
         name: about.name,
         summary: about.summary,
@@ -258,7 +258,7 @@ pub fn find(name: &str) -> Result<&'static BoundInfo> {
 }
 
 /// The names of the registered bounds, in order.
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     BOUNDS.iter().map(|b| b.name).collect()
 }
 

@@ -43,7 +43,7 @@ pub fn verify_certificate(path: &Path, inst: &Instance, k: usize) -> Result<Verd
 }
 
 /// Today's UTC date, `YYYY-MM-DD`.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -62,7 +62,7 @@ pub fn today() -> String {
 
 /// A provenance: the user's description of the command that produced the result, and the
 /// commit and date it was produced at (default: this build, today).
-pub fn provenance(command: &str, commit: Option<&str>, date: Option<&str>) -> Provenance {
+pub(crate) fn provenance(command: &str, commit: Option<&str>, date: Option<&str>) -> Provenance {
     Provenance {
         command: command.to_string(),
         commit: commit.unwrap_or(env!("MICROAGG_GIT_COMMIT")).to_string(),
@@ -94,7 +94,7 @@ fn entry_name(lib: &mut Library, inst: &Instance, source: &DataSource) -> String
 
 /// What an accepted submission changed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Accepted {
+pub(crate) struct Accepted {
     pub instance: String,
     pub k: usize,
     /// The value before (SSE or bound), when the case had one.

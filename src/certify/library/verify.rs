@@ -1,6 +1,6 @@
 //! # Re-checking a case
 //!
-//! [`case`] re-checks one stored case on its data: the partition is feasible with the
+//! `case` re-checks one stored case on its data: the partition is feasible with the
 //! recorded SSE and IL, the certificate file still has the recorded sha256, verifies, and
 //! claims the recorded value, and `proven_optimal` is what `verify-bound --labels` says.
 //! Each verified certificate enters the cache (`super::cache`).
@@ -12,14 +12,14 @@ use super::{key, submit::verify_certificate, Case, Library, Verified};
 use crate::data::Instance;
 use crate::error::Result;
 
-/// What [`case`] found: one line per check, and whether every check passed.
+/// What `case` found: one line per check, and whether every check passed.
 pub struct CaseCheck {
     pub ok: bool,
     pub lines: Vec<String>,
 }
 
 /// Re-check `case` of `lib` on `inst` (module doc); records the verification in the cache.
-pub fn case(lib: &mut Library, inst: &Instance, case: &Case) -> Result<CaseCheck> {
+pub(crate) fn case(lib: &mut Library, inst: &Instance, case: &Case) -> Result<CaseCheck> {
     let mut out = CaseCheck {
         ok: true,
         lines: Vec::new(),

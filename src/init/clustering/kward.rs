@@ -84,7 +84,7 @@ pub(crate) fn kward_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>> {
 }
 
 /// A farthest pair (lowest index pair among ties) of `ids` (sorted ascending, >= 2 records).
-pub fn farthest_pair(inst: &Instance, ids: &[usize]) -> (usize, usize) {
+pub(crate) fn farthest_pair(inst: &Instance, ids: &[usize]) -> (usize, usize) {
     let mut best = (f64::NEG_INFINITY, ids[0], ids[1]);
     for (a, &i) in ids.iter().enumerate() {
         let xi = inst.row(i);

@@ -35,7 +35,7 @@ pub enum Growth {
 
 /// Remove the record at pool position `seed_pos` and grow it into a group of `k` records
 /// (fewer if the pool runs out). The first id returned is the seed.
-pub fn grow(
+pub(crate) fn grow(
     inst: &Instance,
     pool: &mut Pool,
     seed_pos: usize,

@@ -27,7 +27,7 @@ pub fn mdav_groups(inst: &Instance, ids: Vec<usize>, k: usize) -> Vec<Vec<usize>
 
 /// Every group of at least `2k` records replaced by its MDAV groups; others kept as they are
 /// (order kept; the records of each group sorted ascending for determinism downstream).
-pub fn split_large(inst: &Instance, groups: Vec<Vec<usize>>, k: usize) -> Vec<Vec<usize>> {
+pub(crate) fn split_large(inst: &Instance, groups: Vec<Vec<usize>>, k: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::with_capacity(groups.len());
     for mut g in groups {
         g.sort_unstable();

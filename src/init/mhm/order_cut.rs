@@ -125,7 +125,7 @@ pub struct OrderCutMethod {
 /// Bertino (2015), sorting-framework paper, Tables VI-VIII (values quoted from the 2006
 /// paper). Mortazavi, Jalili & Gohargazi (2013), Applied Intelligence 39(3), Fig. 2
 /// (`Construct_Path`, the `chain` path).
-pub const MHM_MDAV: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_MDAV: OrderCutMethod = OrderCutMethod {
     name: "mhm-mdav",
     summary: "MHM on the MDAV group order (groups in creation order, records as added; or IMHM's chain), cut optimally into runs of k..2k-1",
     reference: "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
@@ -159,7 +159,7 @@ pub const MHM_MDAV: OrderCutMethod = OrderCutMethod {
 /// Bertino (2015), sorting-framework paper, Tables VI-VIII (values quoted from the 2006
 /// paper). Mortazavi, Jalili & Gohargazi (2013), Applied Intelligence 39(3), Fig. 2
 /// (`Construct_Path`, the `chain` path).
-pub const MHM_MD: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_MD: OrderCutMethod = OrderCutMethod {
     name: "mhm-md",
     summary: "MHM on the MD group order (groups in creation order, records as added; or IMHM's chain), cut optimally into runs of k..2k-1",
     reference: "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
@@ -193,7 +193,7 @@ pub const MHM_MD: OrderCutMethod = OrderCutMethod {
 /// Bertino (2015), sorting-framework paper, Tables VI-VIII (values quoted from the 2006
 /// paper). Mortazavi, Jalili & Gohargazi (2013), Applied Intelligence 39(3), Fig. 2
 /// (`Construct_Path`, the `chain` path).
-pub const MHM_CBFS: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_CBFS: OrderCutMethod = OrderCutMethod {
     name: "mhm-cbfs",
     summary: "MHM on the CBFS (NN growth) group order (groups in creation order, records as added; or IMHM's chain), cut optimally into runs of k..2k-1",
     reference: "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",
@@ -228,7 +228,7 @@ pub const MHM_CBFS: OrderCutMethod = OrderCutMethod {
 /// Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe (2006), "Efficient multivariate
 /// data-oriented microaggregation", The VLDB Journal 15(4):355-369 (MHM, NPN order). Kabir,
 /// Wang & Bertino (2015), sorting-framework paper, Tables VI-VIII.
-pub const MHM_NPN: OrderCutMethod = OrderCutMethod {
+pub(crate) const MHM_NPN: OrderCutMethod = OrderCutMethod {
     name: "mhm-npn",
     summary: "MHM on the nearest-point-next path from an extreme record (the one farthest from the record farthest from the centroid), cut optimally into runs of k..2k-1",
     reference: "Domingo-Ferrer, Martinez-Balleste, Mateo-Sanz & Sebe 2006 (VLDB J 15:355)",

@@ -340,7 +340,7 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 }
 
 /// The text report of `microagg measure`.
-pub fn text(inst: &Instance, masked: &Path, m: &Measures) -> String {
+pub(crate) fn text(inst: &Instance, masked: &Path, m: &Measures) -> String {
     let (u, r) = (&m.utility, &m.risk);
     let mut t = format!(
         "{} against {} (n={}, p={}):\n",

@@ -118,7 +118,7 @@ pub fn dbrl_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
 }
 
 /// Standard-deviation-based interval disclosure, percent of cells, averaged over p = 1..10 %.
-pub fn sdid_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
+pub(crate) fn sdid_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
     let n = x.len() / p;
     let s: Vec<f64> = (0..p).map(|j| stats::sd(&stats::column(x, p, j))).collect();
     let mut total = 0.0;
@@ -137,7 +137,7 @@ pub fn sdid_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
 
 /// Rank-based interval disclosure, percent of cells, averaged over p = 1..10 % (module
 /// doc). O(n p log n).
-pub fn rid_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
+pub(crate) fn rid_percent(x: &[f64], y: &[f64], p: usize) -> f64 {
     let n = x.len() / p;
     let mut inside = [0usize; 10];
     for j in 0..p {

@@ -10,7 +10,7 @@
 //! Golub & Van Loan (2013), Matrix Computations, 4th ed., section 8.5 (Jacobi methods).
 
 /// Column `j` of row-major `x` (n x p).
-pub fn column(x: &[f64], p: usize, j: usize) -> Vec<f64> {
+pub(crate) fn column(x: &[f64], p: usize, j: usize) -> Vec<f64> {
     x.iter().skip(j).step_by(p).copied().collect()
 }
 
@@ -29,7 +29,7 @@ pub(crate) fn cov(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Sample standard deviation (divisor n - 1, as R's `sd`).
-pub fn sd(v: &[f64]) -> f64 {
+pub(crate) fn sd(v: &[f64]) -> f64 {
     cov(v, v).sqrt()
 }
 

@@ -22,7 +22,7 @@ pub(crate) struct DocsArgs {
 }
 
 /// `microagg docs --out DIR`; `command` is the program's whole command tree.
-pub fn docs(args: DocsArgs, command: clap::Command) -> Result<ExitCode> {
+pub(crate) fn docs(args: DocsArgs, command: clap::Command) -> Result<ExitCode> {
     crate::docs::write(command, &args.out)?;
     Ok(ExitCode::SUCCESS)
 }

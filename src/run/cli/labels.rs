@@ -63,7 +63,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
 }
 
 /// `microagg combine`.
-pub fn combine(args: CombineArgs) -> Result<ExitCode> {
+pub(crate) fn combine(args: CombineArgs) -> Result<ExitCode> {
     let s = crate::parts::combine(&args.parts, &args.out)?;
     note(&format!(
         "{} parts ({}) joined: {} rows in {} groups (smallest {}) written to {}",

@@ -181,7 +181,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
 }
 
 /// `microagg demo`.
-pub fn demo(args: DemoArgs) -> Result<ExitCode> {
+pub(crate) fn demo(args: DemoArgs) -> Result<ExitCode> {
     let finished = crate::bench::demo(args.jobs, args.out.as_deref(), interrupt::flag())?;
     Ok(if finished {
         ExitCode::SUCCESS

@@ -18,7 +18,7 @@ use microagg_solvers::exact::ExactMethod;
 
 /// Parse a `--time-limit` value: seconds, positive, finite and at most
 /// `crate::search::MAX_TIME_LIMIT`.
-pub fn time_limit(s: &str) -> Result<f64, String> {
+pub(crate) fn time_limit(s: &str) -> Result<f64, String> {
     let t: f64 = s
         .trim()
         .parse()
@@ -28,7 +28,7 @@ pub fn time_limit(s: &str) -> Result<f64, String> {
 }
 
 /// The registered bound names, as possible values.
-pub fn bound_name() -> PossibleValuesParser {
+pub(crate) fn bound_name() -> PossibleValuesParser {
     PossibleValuesParser::new(crate::bound::names())
 }
 

@@ -16,7 +16,7 @@ use std::fmt::Write;
 const WIDTH: usize = 100;
 
 /// The command reference page.
-pub fn page(command: clap::Command) -> String {
+pub(crate) fn page(command: clap::Command) -> String {
     let mut command = command.term_width(WIDTH).max_term_width(WIDTH);
     command.build();
     let mut text = String::from(

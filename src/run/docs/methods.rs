@@ -15,7 +15,7 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// The method reference page.
-pub fn page() -> String {
+pub(crate) fn page() -> String {
     let mut text = String::from(
         "# Methods, refiners and bounds\n\nEvery registered method with its parameters, \
          as `microagg list` prints them. A pipeline is `initializer+refiner+...` \
@@ -98,6 +98,6 @@ pub(crate) fn one_line(s: &str) -> String {
 }
 
 /// Text fit for a Markdown table cell.
-pub fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     one_line(s).replace('|', "\\|")
 }

@@ -27,7 +27,7 @@ pub(crate) const GENERATED: &str =
 
 /// The generated pages as (file name, Markdown text), in a stable order. `command` is the
 /// program's clap command (the binary owns it).
-pub fn pages(command: clap::Command) -> Vec<(&'static str, String)> {
+pub(crate) fn pages(command: clap::Command) -> Vec<(&'static str, String)> {
     vec![
         ("cli.md", cli::page(command)),
         ("methods.md", methods::page()),

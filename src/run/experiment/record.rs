@@ -92,7 +92,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<Record>> {
 }
 
 /// Sort by run index, then run id (indices are unique within a suite).
-pub fn sort(records: &mut [Record]) {
+pub(crate) fn sort(records: &mut [Record]) {
     records.sort_by(|a, b| a.index.cmp(&b.index).then_with(|| a.run_id.cmp(&b.run_id)));
 }
 

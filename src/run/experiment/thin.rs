@@ -28,7 +28,7 @@ fn bucket(step: u64) -> i64 {
 }
 
 /// The thinned trace (see the module documentation).
-pub fn thin(points: &[TracePoint]) -> Vec<TracePoint> {
+pub(crate) fn thin(points: &[TracePoint]) -> Vec<TracePoint> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < points.len() {

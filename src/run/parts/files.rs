@@ -134,7 +134,7 @@ pub struct CombineSummary {
 
 /// Join the part files of one split run into one labels file (labels numbered by first
 /// appearance along the rows, as the unsplit run numbers them).
-pub fn combine(files: &[PathBuf], out: &Path) -> Result<CombineSummary> {
+pub(crate) fn combine(files: &[PathBuf], out: &Path) -> Result<CombineSummary> {
     if files.is_empty() {
         return Err(Error::usage("combine: no part files given"));
     }

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 /// The record of a split run (`run --strata/--blocks/--part --json`).
 #[derive(Serialize, JsonSchema)]
-pub struct SplitRecord<'a> {
+pub(crate) struct SplitRecord<'a> {
     /// The pipeline (`--method`).
     pub method: &'a str,
     pub instance: &'a str,

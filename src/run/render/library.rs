@@ -12,7 +12,7 @@ use crate::bound::gap_percent;
 use crate::library::{Case, Library};
 
 /// The table of every case.
-pub fn table(lib: &Library) -> String {
+pub(crate) fn table(lib: &Library) -> String {
     let mut out = format!(
         "{:<14} {:>3} {:>16} {:>10} {:>18} {:>9}  {}\n",
         "instance", "k", "best SSE", "IL %", "certified LB", "gap %", "proven"
@@ -61,7 +61,7 @@ fn bound_and_gap(lib: &Library, c: &Case) -> (String, String) {
 }
 
 /// One instance's cases (or the one of `k`), with files and provenance.
-pub fn show(lib: &Library, instance: &str, k: Option<usize>) -> String {
+pub(crate) fn show(lib: &Library, instance: &str, k: Option<usize>) -> String {
     let mut out = String::new();
     if let Some(e) = lib.manifest.instance_by_name(instance) {
         out.push_str(&format!(

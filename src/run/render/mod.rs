@@ -8,7 +8,7 @@
 //! types and written by the caller through [`crate::output`].
 //!
 //! Summaries of a results folder (tables, figures) live in [`crate::report`]. Numbers that
-//! may be of any magnitude print through `round_trip` or [`decimal`].
+//! may be of any magnitude print through `round_trip` or `decimal`.
 //!
 //! ## Complexity
 //! Linear in the size of the result (stages, trace lines, registry entries).
@@ -36,7 +36,7 @@ pub(crate) fn round_trip(v: f64) -> String {
 /// `v` with `places` decimals, in scientific notation with `places` decimals outside
 /// `[1e-3, 1e15)` (so a huge value never prints hundreds of digits and a tiny one never
 /// prints as 0).
-pub fn decimal(v: f64, places: usize) -> String {
+pub(crate) fn decimal(v: f64, places: usize) -> String {
     if v == 0.0 || !v.is_finite() || (1e-3..1e15).contains(&v.abs()) {
         format!("{v:.places$}")
     } else {

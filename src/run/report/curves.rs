@@ -159,7 +159,7 @@ fn min_max(v: &[f64]) -> (f64, f64) {
 
 /// The target IL of a case from its runs (every pipeline): best final IL plus
 /// [`TARGET_PERCENT`] percent.
-pub fn target(runs: &[&Record]) -> Option<f64> {
+pub(crate) fn target(runs: &[&Record]) -> Option<f64> {
     let best = runs.iter().map(|r| r.il).fold(f64::INFINITY, f64::min);
     best.is_finite()
         .then(|| best * (1.0 + TARGET_PERCENT / 100.0))

@@ -179,7 +179,7 @@ pub enum Shape {
     Plus,
 }
 
-pub fn shape(i: usize) -> Shape {
+pub(crate) fn shape(i: usize) -> Shape {
     [
         Shape::Circle,
         Shape::Square,
@@ -231,7 +231,7 @@ where
 }
 
 /// Decimals a tick label needs on an axis spanning `span` (about 5 ticks).
-pub fn decimals(span: f64) -> usize {
+pub(crate) fn decimals(span: f64) -> usize {
     if !(span > 0.0) || !span.is_finite() {
         return 2;
     }

@@ -156,7 +156,7 @@ pub(crate) fn signed_rank(d: &[f64]) -> Test {
 }
 
 /// One pair of pipelines: (first, second, cases, test of first minus second).
-pub type Pair = (String, String, usize, Test);
+pub(crate) type Pair = (String, String, usize, Test);
 
 /// Every pair of pipelines (in order of first appearance), tested on their median final IL
 /// over the cases both ran.
@@ -236,7 +236,7 @@ pub(crate) fn markdown(pairs: &[Pair]) -> String {
 }
 
 /// The LaTeX section: a second booktabs tabular.
-pub fn latex(pairs: &[Pair]) -> String {
+pub(crate) fn latex(pairs: &[Pair]) -> String {
     let esc = |s: &str| {
         s.replace('_', "\\_")
             .replace('%', "\\%")

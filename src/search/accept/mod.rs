@@ -56,11 +56,11 @@ pub trait Accept: Send {
 
 /// The rounding allowance of a non-worsening test: `1e-12` of the SSE (at least of 1).
 #[inline]
-pub fn tolerance(before: f64) -> f64 {
+pub(crate) fn tolerance(before: f64) -> f64 {
     1e-12 * before.abs().max(1.0)
 }
 
-/// Keep every change that does not raise the SSE beyond [`tolerance`].
+/// Keep every change that does not raise the SSE beyond `tolerance`.
 #[derive(Debug, Clone, Default)]
 pub struct Improving;
 

@@ -24,7 +24,7 @@ pub(crate) const BOX_FROM: usize = 10;
 
 /// Whether a case's figure is a strip plot: some pipeline with random runs has fewer than
 /// `BOX_FROM` of them, or no pipeline has random runs.
-pub fn strip(runs: &[&Record], all: &[String]) -> bool {
+pub(crate) fn strip(runs: &[&Record], all: &[String]) -> bool {
     let random: Vec<usize> = all
         .iter()
         .map(|p| {
