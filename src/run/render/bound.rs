@@ -16,7 +16,7 @@ use crate::data::Instance;
 use std::path::Path;
 
 /// `bound --json`: the outcome's fields with the instance's identity, k and SST.
-pub(crate) fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
+pub fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     let mut v = serde_json::to_value(b).expect("bound serialises");
     let o = v.as_object_mut().expect("an object");
     o.insert("instance".into(), inst.name.clone().into());
@@ -30,7 +30,7 @@ pub(crate) fn bound_json(b: &BoundOutcome, inst: &Instance, k: usize) -> String 
 
 /// The one-line text form of a bound, and a second line with colgen's `--master-upper`
 /// estimate when it was computed.
-pub(crate) fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
+pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
     let mut text = format!(
         "{} bound on {} (n={}, d={}), k={}: SSE >= {}, IL >= {:.6} % ({}certified), {:.3} s",
         b.method,
