@@ -346,10 +346,14 @@ pub(crate) fn text(inst: &Instance, k: usize, run: &BnpRun) -> String {
     )
 }
 
-/// "proven optimal (...)" or "NOT proven (why)".
+/// How a partition the certified bound proves optimal is described.
+pub(crate) const PROVEN_OPTIMAL: &str =
+    "proven optimal (certified bound within relative 1e-9; proofs/P17)";
+
+/// [`PROVEN_OPTIMAL`] or "NOT proven (why)".
 pub(crate) fn proof_text(r: &BnpResult) -> String {
     if r.proven_optimal {
-        "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
+        PROVEN_OPTIMAL.to_string()
     } else {
         format!(
             "NOT proven ({})",

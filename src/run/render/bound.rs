@@ -67,7 +67,7 @@ pub fn bound_text(b: &BoundOutcome, inst: &Instance, k: usize) -> String {
 /// optimality or its gap to the bound.
 fn best_partition_text(p: &BestPartition) -> String {
     let status = if p.proven_optimal {
-        "proven optimal (certified bound within relative 1e-9; proofs/P17)".to_string()
+        crate::bound::bnp::PROVEN_OPTIMAL.to_string()
     } else {
         match p.gap_percent {
             Some(g) => format!("gap to the bound {g:.4} %"),
