@@ -68,7 +68,12 @@ pub(crate) const PRESETS: &[Preset] = &[
     library_bnp(
         "tarragona-k3",
         "the stored branch-and-price bound of Tarragona k = 3",
-        &[("time_limit", "60")],
+        &[
+            ("time_limit", "1500"),
+            ("rank1_cuts", "true"),
+            ("big_cuts", "24"),
+            ("max_cuts", "8000"),
+        ],
     ),
     library_bnp(
         "tarragona-k4",
