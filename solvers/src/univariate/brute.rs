@@ -29,40 +29,42 @@ pub struct Partition {
     pub sse: f64,
 }
 
-struct Search<'a> {
-    values: &'a [f64],
+/// Every set partition of `n` records into groups of at least `k`, as restricted growth
+/// strings in lexicographic order, scored by `score(labels, sizes)`: the first of least
+/// score.
+pub(crate) struct Search<F: Fn(&[usize], &[usize]) -> f64> {
+    n: usize,
     k: usize,
+    score: F,
     labels: Vec<usize>,
     sizes: Vec<usize>,
     best: Option<Partition>,
 }
 
-impl Search<'_> {
-    fn sse_of_labels(&self) -> f64 {
-        let groups = self.sizes.len();
-        let mut mean = vec![0.0; groups];
-        for (&v, &l) in self.values.iter().zip(&self.labels) {
-            mean[l] += v;
-        }
-        for (m, &s) in mean.iter_mut().zip(&self.sizes) {
-            *m /= s as f64;
-        }
-        self.values
-            .iter()
-            .zip(&self.labels)
-            .map(|(&v, &l)| (v - mean[l]) * (v - mean[l]))
-            .sum()
+impl<F: Fn(&[usize], &[usize]) -> f64> Search<F> {
+    /// The first partition of least score (None when `n < k`).
+    pub(crate) fn best(n: usize, k: usize, score: F) -> Option<Partition> {
+        let mut search = Search {
+            n,
+            k,
+            score,
+            labels: vec![0; n],
+            sizes: Vec::new(),
+            best: None,
+        };
+        search.visit(0);
+        search.best
     }
 
     fn visit(&mut self, next: usize) {
-        let n = self.values.len();
+        let n = self.n;
         // Prune: the remaining values must be able to fill every group up to k.
         let missing: usize = self.sizes.iter().map(|&s| self.k.saturating_sub(s)).sum();
         if missing > n - next {
             return;
         }
         if next == n {
-            let sse = self.sse_of_labels();
+            let sse = (self.score)(&self.labels, &self.sizes);
             if self.best.as_ref().is_none_or(|b| sse < b.sse) {
                 self.best = Some(Partition {
                     labels: self.labels.clone(),
@@ -86,6 +88,22 @@ impl Search<'_> {
     }
 }
 
+/// The SSE of `values` grouped by `labels` (groups `0..sizes.len()` of `sizes` records).
+fn sse_of_labels(values: &[f64], labels: &[usize], sizes: &[usize]) -> f64 {
+    let mut mean = vec![0.0; sizes.len()];
+    for (&v, &l) in values.iter().zip(labels) {
+        mean[l] += v;
+    }
+    for (m, &s) in mean.iter_mut().zip(sizes) {
+        *m /= s as f64;
+    }
+    values
+        .iter()
+        .zip(labels)
+        .map(|(&v, &l)| (v - mean[l]) * (v - mean[l]))
+        .sum()
+}
+
 /// Optimal partition of `values` (any order) into groups of at least `k`, by enumerating
 /// all set partitions. Errors: `k = 0`, a non-finite value, `n < k`, `n > 12`.
 pub fn univariate_brute_force(values: &[f64], k: usize) -> Result<Partition, SolverError> {
@@ -96,16 +114,9 @@ pub fn univariate_brute_force(values: &[f64], k: usize) -> Result<Partition, Sol
             max: BRUTE_FORCE_MAX_N,
         });
     }
-    let mut search = Search {
-        values,
-        k,
-        labels: vec![0; values.len()],
-        sizes: Vec::new(),
-        best: None,
-    };
-    search.visit(0);
+    let score = |labels: &[usize], sizes: &[usize]| sse_of_labels(values, labels, sizes);
     // n >= k, so the single group is always enumerated and `best` is set.
-    Ok(search.best.unwrap_or(Partition {
+    Ok(Search::best(values.len(), k, score).unwrap_or(Partition {
         labels: vec![0; values.len()],
         sse: super::slice_sse(values),
     }))

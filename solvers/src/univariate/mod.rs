@@ -119,23 +119,38 @@ pub(crate) fn slice_sse(values: &[f64]) -> f64 {
 
 /// Builds the segmentation ending at `n` from the predecessor array, with exact SSE.
 pub(crate) fn finish(sorted: &[f64], pred: &[usize]) -> Segmentation {
+    single_or_sizes(sorted, sizes_from_pred(pred))
+}
+
+/// The group sizes, first to last, of the segmentation that the predecessor array `pred`
+/// (`pred[j]`: the cut before the group ending at cut `j`) ends at its last cut.
+pub(crate) fn sizes_from_pred(pred: &[usize]) -> Vec<usize> {
     let mut sizes = Vec::new();
-    let mut j = sorted.len();
+    let mut j = pred.len() - 1;
     while j > 0 {
         let i = pred[j];
         sizes.push(j - i);
         j = i;
     }
     sizes.reverse();
-    single_or_sizes(sorted, sizes)
+    sizes
 }
 
 /// Segmentation with the given sizes and its exact SSE.
 pub(crate) fn single_or_sizes(sorted: &[f64], sizes: Vec<usize>) -> Segmentation {
+    segmentation_of(sizes, |a, b| slice_sse(&sorted[a..b]))
+}
+
+/// Segmentation with the given sizes, its SSE the compensated sum of `group_sse(start, end)`
+/// over the groups `start..end`.
+pub(crate) fn segmentation_of(
+    sizes: Vec<usize>,
+    group_sse: impl Fn(usize, usize) -> f64,
+) -> Segmentation {
     let mut total = CompensatedSum::default();
     let mut start = 0;
     for &size in &sizes {
-        total.add(slice_sse(&sorted[start..start + size]));
+        total.add(group_sse(start, start + size));
         start += size;
     }
     Segmentation {

@@ -29,10 +29,10 @@
 //! - West, D. H. D. (1979). Updating mean and variance estimates: an improved method.
 //!   Communications of the ACM 22(9), 532-535 (weighted incremental update).
 
-use super::brute::{Partition, BRUTE_FORCE_MAX_N};
-use super::validate;
+use super::brute::{Partition, Search, BRUTE_FORCE_MAX_N};
+use super::{segmentation_of, sizes_from_pred, validate};
 use crate::error::SolverError;
-use crate::segmentation::{CompensatedSum, Segmentation};
+use crate::segmentation::Segmentation;
 
 /// Checks the weights: one per value, each finite and positive.
 fn validate_weights(values: &[f64], weights: &[f64]) -> Result<(), SolverError> {
@@ -108,32 +108,14 @@ pub fn univariate_weighted_runs(
             pred[j] = min_i;
         }
     }
-    let mut sizes = Vec::new();
-    let mut j = n;
-    while j > 0 {
-        let i = pred[j];
-        sizes.push(j - i);
-        j = i;
-    }
-    sizes.reverse();
-    Ok(weighted_sizes(sorted, weights, sizes))
+    Ok(weighted_sizes(sorted, weights, sizes_from_pred(&pred)))
 }
 
 /// Segmentation with the given sizes and its weighted SSE (two-pass per group).
 fn weighted_sizes(sorted: &[f64], weights: &[f64], sizes: Vec<usize>) -> Segmentation {
-    let mut total = CompensatedSum::default();
-    let mut start = 0;
-    for &size in &sizes {
-        total.add(weighted_slice_sse(
-            &sorted[start..start + size],
-            &weights[start..start + size],
-        ));
-        start += size;
-    }
-    Segmentation {
-        sizes,
-        sse: total.value(),
-    }
+    segmentation_of(sizes, |a, b| {
+        weighted_slice_sse(&sorted[a..b], &weights[a..b])
+    })
 }
 
 /// Minimum weighted SSE over every set partition of `values` (any order) into groups of at
@@ -153,28 +135,7 @@ pub fn univariate_weighted_brute_force(
             max: BRUTE_FORCE_MAX_N,
         });
     }
-    let mut labels = vec![0usize; n];
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut best: Option<Partition> = None;
-    visit(values, weights, k, 0, &mut labels, &mut sizes, &mut best);
-    Ok(best.expect("n >= k: the single group is enumerated"))
-}
-
-fn visit(
-    values: &[f64],
-    weights: &[f64],
-    k: usize,
-    next: usize,
-    labels: &mut Vec<usize>,
-    sizes: &mut Vec<usize>,
-    best: &mut Option<Partition>,
-) {
-    let n = values.len();
-    let missing: usize = sizes.iter().map(|&s| k.saturating_sub(s)).sum();
-    if missing > n - next {
-        return;
-    }
-    if next == n {
+    let score = |labels: &[usize], sizes: &[usize]| {
         let mut sse = 0.0;
         for g in 0..sizes.len() {
             let (x, w): (Vec<f64>, Vec<f64>) = (0..n)
@@ -183,24 +144,7 @@ fn visit(
                 .unzip();
             sse += weighted_slice_sse(&x, &w);
         }
-        if best.as_ref().is_none_or(|b| sse < b.sse) {
-            *best = Some(Partition {
-                labels: labels.clone(),
-                sse,
-            });
-        }
-        return;
-    }
-    for group in 0..=sizes.len() {
-        if group == sizes.len() {
-            sizes.push(0);
-        }
-        sizes[group] += 1;
-        labels[next] = group;
-        visit(values, weights, k, next + 1, labels, sizes, best);
-        sizes[group] -= 1;
-        if sizes[group] == 0 {
-            sizes.pop();
-        }
-    }
+        sse
+    };
+    Ok(Search::best(n, k, score).expect("n >= k: the single group is enumerated"))
 }
