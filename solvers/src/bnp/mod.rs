@@ -97,7 +97,7 @@ pub use result::{BnpProgress, BnpResult, Leaf, NodeProof, NodeRecord};
 
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::{self, Geometry};
-use crate::bounds::colgen::{start_groups, ColgenError};
+use crate::bounds::colgen::{start_groups_of, ColgenError};
 use crate::bounds::nn_bound;
 use crate::deadline::Deadline;
 use crate::exact::certify::partition_sse_upper;
@@ -295,13 +295,7 @@ fn seed(
     let mut columns = ColumnPool::default();
     let mut inc: Option<Incumbent> = None;
     for (s, labels) in starts.iter().enumerate() {
-        let gs = start_groups(labels, n, k).map_err(|m| {
-            ColgenError::BadLabels(if starts.len() > 1 {
-                format!("start partition {}: {m}", s + 1)
-            } else {
-                m
-            })
-        })?;
+        let gs = start_groups_of(starts, s, n, k)?;
         let labels = canonical(labels);
         let sse = partition_sse(x, d, &labels);
         if inc.as_ref().is_none_or(|i| sse < i.sse) {

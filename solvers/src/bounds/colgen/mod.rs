@@ -137,6 +137,7 @@ pub use rounding::{least_rc_margin, rc_margin, verifiable_claim};
 pub use schedule::{Phase, PhaseBudget, Schedule, Share, Step, TimeShares};
 use seed::seed_groups;
 pub use seed::start_groups;
+pub(crate) use seed::start_groups_of;
 use state::{ColgenSetup, ColgenState};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
