@@ -61,6 +61,19 @@ pub struct Ascent {
     pub checks: Vec<(usize, f64, f64, f64)>,
 }
 
+impl Ascent {
+    /// An ascent at anchor threshold `tau` with no step made and no certified point yet.
+    pub(super) fn empty(tau: f64) -> Ascent {
+        Ascent {
+            lower_bound: f64::NEG_INFINITY,
+            duals: Vec::new(),
+            tau,
+            iterations: 0,
+            checks: Vec::new(),
+        }
+    }
+}
+
 /// Box-step ascent (Marsten, Hogan and Blankenship 1975) from `y_start` on the anchored
 /// bound: within a box around the centre (the best certified point), projected subgradient
 /// steps on the pool model pick a candidate; exact pricing certifies it; a better certified
@@ -83,19 +96,8 @@ pub fn ascend<'a>(
     let n = geo.n;
     let g = (n / geo.k).max(1);
     let tau = -(opts.threshold * ub.abs() / g as f64);
-    let mut pool = GroupPool::default();
-    for s in seed_groups {
-        let mut s = s.clone();
-        s.sort_unstable();
-        pool.add(geo, s);
-    }
-    let mut out = Ascent {
-        lower_bound: f64::NEG_INFINITY,
-        duals: Vec::new(),
-        tau,
-        iterations: 0,
-        checks: Vec::new(),
-    };
+    let mut pool = GroupPool::seeded(geo, seed_groups);
+    let mut out = Ascent::empty(tau);
     let mut check = |y: &[f64], est: f64, pool: &mut GroupPool, out: &mut Ascent| -> f64 {
         let t = Instant::now();
         let v = certify(geo, y, d, tau, deadline.part(opts.check_share), pool);

@@ -105,13 +105,7 @@ pub fn push_project_from<'a>(
     let deadline: Deadline = deadline.into();
     let (y_start, known) = start;
     let t0 = Instant::now();
-    let mut out = Ascent {
-        lower_bound: f64::NEG_INFINITY,
-        duals: Vec::new(),
-        tau,
-        iterations: 0,
-        checks: Vec::new(),
-    };
+    let mut out = Ascent::empty(tau);
     let scale = y_start.iter().map(|v| v.abs()).sum::<f64>() / y_start.len().max(1) as f64;
     let tol = 1e-9 * scale.max(f64::MIN_POSITIVE);
     let mut y = y_start.to_vec();
