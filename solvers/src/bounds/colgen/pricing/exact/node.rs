@@ -133,6 +133,17 @@ impl Search<'_> {
                 .all(|&mb| pc.together_of(mb as usize).iter().all(|&j| reachable(j)))
     }
 
+    /// Keep the current members (sorted) as a column of reduced cost `rc`; out of budget
+    /// once the columns reach `stop_after_columns`.
+    fn keep_column(&mut self, rc: f64) {
+        let mut g = self.members.clone();
+        g.sort_unstable();
+        self.columns.push((rc, g));
+        if self.columns.len() >= self.budget.stop_after_columns {
+            self.out_of_budget = true;
+        }
+    }
+
     /// Node with pair sum `p`, dual sum `yt`, star sum `star_base` and cut penalty `pen` of
     /// the members fixed so far.
     pub(super) fn dfs(&mut self, p: f64, yt: f64, star_base: f64, pen: f64, start: usize) {
@@ -148,12 +159,7 @@ impl Search<'_> {
             let rc = p / self.m as f64 - yt + pen;
             if self.enumerate {
                 if rc < self.inc {
-                    let mut g = self.members.clone();
-                    g.sort_unstable();
-                    self.columns.push((rc, g));
-                    if self.columns.len() >= self.budget.stop_after_columns {
-                        self.out_of_budget = true;
-                    }
+                    self.keep_column(rc);
                 }
                 return;
             }
@@ -164,12 +170,7 @@ impl Search<'_> {
                 && (rc <= self.inc
                     || self.columns.len() < self.budget.max_columns.saturating_mul(20))
             {
-                let mut g = self.members.clone();
-                g.sort_unstable();
-                self.columns.push((rc, g));
-                if self.columns.len() >= self.budget.stop_after_columns {
-                    self.out_of_budget = true;
-                }
+                self.keep_column(rc);
             }
             return;
         }
