@@ -90,11 +90,9 @@ pub fn anchored_sizes_lagrangian(
     floor_rc: f64,
 ) -> f64 {
     let (n, k) = (geo.n, geo.k);
-    let top = (2 * k - 1).min(n);
-    let w = top + 1 - k;
-    if per_size.len() != n * w || y.len() != n {
+    let Some(w) = sizes_per_anchor(geo, y, per_size) else {
         return f64::NEG_INFINITY;
-    }
+    };
     let eps = rc_margin(geo, y, d, cuts);
     let dp = size_knapsack(n, k, w, per_size, |v| v.max(floor_rc).min(0.0) - eps);
     let least = dp.iter().copied().fold(0.0, f64::min);
@@ -103,6 +101,15 @@ pub fn anchored_sizes_lagrangian(
     let g = (n / k) as f64;
     let low = least - 4.0 * (g + 2.0) * UNIT_ROUNDOFF * least.abs();
     rounded_with_cuts(y, cuts, 1, low.min(0.0), 0.0)
+}
+
+/// The number `w` of sizes `k..=min(2k - 1, n)` when `per_size` holds `w` values per record
+/// and `y` one dual per record; None otherwise.
+pub(super) fn sizes_per_anchor(geo: &Geometry, y: &[f64], per_size: &[f64]) -> Option<usize> {
+    let (n, k) = (geo.n, geo.k);
+    let top = (2 * k - 1).min(n);
+    let w = top + 1 - k;
+    (per_size.len() == n * w && y.len() == n).then_some(w)
 }
 
 /// The multiple-choice knapsack over the anchors (rows of `w` per-size values of

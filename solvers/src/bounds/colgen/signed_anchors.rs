@@ -22,7 +22,7 @@
 //! Multiple-choice knapsack by dynamic programming over the total (Kellerer, Pferschy and
 //! Pisinger 2004, ch. 11); the decomposition by medoid is this project's (proofs/P20).
 
-use super::anchors::size_knapsack;
+use super::anchors::{size_knapsack, sizes_per_anchor};
 use super::cuts::CutDuals;
 use super::pricing::Geometry;
 use super::rc_margin;
@@ -41,11 +41,9 @@ pub fn signed_sizes_lagrangian(
     floor_rc: f64,
 ) -> f64 {
     let (n, k) = (geo.n, geo.k);
-    let top = (2 * k - 1).min(n);
-    let w = top + 1 - k;
-    if per_size.len() != n * w || y.len() != n {
+    let Some(w) = sizes_per_anchor(geo, y, per_size) else {
         return f64::NEG_INFINITY;
-    }
+    };
     let eps = rc_margin(geo, y, d, &CutDuals::none());
     let mut largest = 0.0f64;
     let dp = size_knapsack(n, k, w, per_size, |v| {
