@@ -259,6 +259,7 @@ fn reach(y: &[f64], nn_sums: &[f64], k: usize, others: &[(f64, f64)], j: usize) 
 /// The local set of `block` (proofs/P23): the block and every record `j` with
 /// `D_rj < reach_j` for some record `r` of the block, the reaches computed from the weak
 /// terms over the whole data first and then, three times, over the previous set. Ascending.
+#[allow(clippy::too_many_arguments)]
 fn local_set(
     x: &[f64],
     n: usize,

@@ -126,12 +126,13 @@ fn raise(lists: &Lists, y_hi: &[f64], a: usize, k: usize, eps: f64, w: &mut Vec<
         if lists.width < lists.n - 1 {
             // Records beyond the list are at least as far as its last one.
             let cap = lists.dist(a, lists.width - 1) / half * (1.0 - eps);
-            w.extend(std::iter::repeat(cap).take(m - 1));
+            w.extend(std::iter::repeat_n(cap, m - 1));
         }
         w.sort_unstable_by(f64::total_cmp);
         let smallest: f64 = w[..m - 1].iter().sum();
         let lambda = smallest * (1.0 - eps) - y_hi[a];
-        if !(lambda > 0.0) {
+        // Nothing to raise (a NaN lambda included).
+        if lambda.is_nan() || lambda <= 0.0 {
             return 0.0;
         }
         best = best.min((lambda / m as f64).next_down());

@@ -81,6 +81,7 @@ pub struct PoolMasterSettings<'a> {
 /// the records into groups of at least `k` (it makes the master feasible, and gives the slack
 /// direction); the master's first columns are `pool`'s groups and `groups` (e.g. the negative
 /// groups an earlier ascent met), and `pool` keeps every group met. `Err` when HiGHS fails.
+#[allow(clippy::too_many_arguments)]
 pub fn pool_master_push(
     geo: &Geometry,
     x: &[f64],

@@ -417,6 +417,7 @@ pub fn weighted_colgen_bound_observed(
 
 /// Every group of every start partition once (checked: at least `k` records each), the set
 /// of them, and the least SSE of a start partition.
+#[allow(clippy::type_complexity)]
 fn start_columns(
     pr: &WeightedPricing,
     n: usize,
