@@ -155,12 +155,12 @@ impl Meter {
             } else {
                 Self::EVERY_LOG
             };
-            let thread = std::thread::spawn(move || loop {
-                match wait.recv_timeout(Duration::from_secs_f64(every)) {
-                    Err(RecvTimeoutError::Timeout) => {
-                        emit(&line(&w, &s, started, sst), terminal, false)
-                    }
-                    _ => break,
+            let thread = std::thread::spawn(move || {
+                // A line every `every` seconds until the meter says stop (or is dropped).
+                while let Err(RecvTimeoutError::Timeout) =
+                    wait.recv_timeout(Duration::from_secs_f64(every))
+                {
+                    emit(&line(&w, &s, started, sst), terminal, false)
                 }
             });
             (stop, thread)

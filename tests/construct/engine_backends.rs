@@ -70,7 +70,7 @@ fn tied_rows(n: usize, d: usize, levels: u64, seed: u64) -> Vec<Vec<f64>> {
     let mut next = xorshift(seed);
     let mut rows: Vec<Vec<f64>> = Vec::with_capacity(n);
     for i in 0..n {
-        if i >= 2 && next() % 5 == 0 {
+        if i >= 2 && next().is_multiple_of(5) {
             let j = (next() % i as u64) as usize;
             rows.push(rows[j].clone());
         } else {

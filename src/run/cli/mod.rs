@@ -63,6 +63,8 @@ struct Cli {
     threads: Option<usize>,
 }
 
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Run a pipeline (initializer[+refiner...]) and report SSE and IL.

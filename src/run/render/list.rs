@@ -109,12 +109,15 @@ fn preset_text(p: &Preset) -> String {
     text
 }
 
+/// One part of the listing: name, summary, default parameters and their docs.
+type PartRow<'a> = (&'a str, &'a str, &'a Value, &'a [(&'a str, &'a str)]);
+
 /// The search kit's parts (ILS's perturbations, acceptance rules and descent operators)
 /// with their parameters.
 fn parts_text() -> String {
     let reg = registry::current();
     let mut text = String::new();
-    let mut block = |title: &str, key: &str, parts: Vec<(&str, &str, &Value, &[(&str, &str)])>| {
+    let mut block = |title: &str, key: &str, parts: Vec<PartRow>| {
         text += &format!("{title} (ils.{key}):\n");
         for (name, summary, defaults, docs) in parts {
             text += &format!("  {name:<16} {summary}\n");

@@ -20,9 +20,9 @@
 
 use super::curves::{self, Median, MIN_SECONDS, TARGET_PERCENT};
 use super::layout::{
-    chart_on, draw_legend, font, marker, padded, with_legend, DrawResult, Y_FRACTION,
+    chart_on, draw_legend, font, marker, padded, with_legend, DrawResult, LegendEntry, Y_FRACTION,
 };
-use super::style::{color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle, Shape};
+use super::style::{color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle};
 use crate::experiment::record::Record;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -227,7 +227,7 @@ fn draw_medians(
     series: &[(usize, Median)],
     all: &[String],
     st: &FigureStyle,
-) -> DrawResult<Vec<(String, RGBColor, Option<Shape>, bool)>> {
+) -> DrawResult<Vec<LegendEntry>> {
     let mut legend = Vec::new();
     // Bands first, so that no band covers another pipeline's line.
     for (i, m) in series {

@@ -138,11 +138,15 @@ pub(super) fn with_legend<'a>(
     (top, bottom, cols)
 }
 
+/// A legend entry: name, colour, marker (None: a reference line, drawn dashed) and whether
+/// a line sample is drawn.
+pub(super) type LegendEntry = (String, RGBColor, Option<Shape>, bool);
+
 /// One legend entry per series: line sample (optional; dashed for a reference line, one
 /// without a marker: the bound, the best-known partition), marker and name.
 pub(super) fn draw_legend(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
-    entries: &[(String, RGBColor, Option<Shape>, bool)],
+    entries: &[LegendEntry],
     cols: usize,
     st: &FigureStyle,
 ) -> DrawResult<()> {
