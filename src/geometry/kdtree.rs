@@ -245,16 +245,24 @@ impl<'a> KdRemaining<'a> {
         &self.slot_id
     }
 
+    /// The remaining records of leaf `nd` in slot order, as (distance to `q` computed as the
+    /// scan computes it, id, slot).
+    fn live_in_leaf<'s>(
+        &'s self,
+        nd: &Node,
+        q: &'s [f64],
+    ) -> impl Iterator<Item = (f64, usize, usize)> + 's {
+        (nd.start..nd.end)
+            .filter(|&s| self.alive[s])
+            .map(move |s| (sq_dist_as_scan(self.row(s), q), self.slot_id[s], s))
+    }
+
     /// k nearest into `best` (sorted by (distance, id), at most k entries of (dist, id,
     /// slot)).
     fn nearest(&self, node: usize, q: &[f64], k: usize, best: &mut Vec<(f64, usize, usize)>) {
         let nd = &self.nodes[node];
         if nd.left == NONE {
-            for s in nd.start..nd.end {
-                if !self.alive[s] {
-                    continue;
-                }
-                let (dist, id) = (sq_dist_as_scan(self.row(s), q), self.slot_id[s]);
+            for (dist, id, s) in self.live_in_leaf(nd, q) {
                 if best.len() == k {
                     let w = best[k - 1];
                     if !closer(dist, id, w.0, w.1) {
@@ -293,11 +301,7 @@ impl<'a> KdRemaining<'a> {
     fn farthest(&self, node: usize, q: &[f64], q_anchor: f64, best: &mut (f64, usize, usize)) {
         let nd = &self.nodes[node];
         if nd.left == NONE {
-            for s in nd.start..nd.end {
-                if !self.alive[s] {
-                    continue;
-                }
-                let (dist, id) = (sq_dist_as_scan(self.row(s), q), self.slot_id[s]);
+            for (dist, id, s) in self.live_in_leaf(nd, q) {
                 if dist > best.0 || (dist == best.0 && id < best.1) {
                     *best = (dist, id, s);
                 }
