@@ -11,6 +11,9 @@
 //! profiles", Mathematical Programming 91 (2002) 201-213.
 
 use super::*;
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 
 pub(super) fn profile_svg(
     title: &str,
@@ -75,52 +78,68 @@ pub(super) fn profile_svg(
         }
         let y_desc = "fraction of cases";
         if log_x {
-            let mut chart = chart_on(&top, st, title)
-                .margin(st.px(20))
-                .margin_right(st.px(40))
-                .x_label_area_size(st.px(130))
-                .y_label_area_size(st.px(150))
+            let mut chart = profile_frame(&top, st, title)
                 .build_cartesian_2d((1.0 / 1.25..t_max).log_scale(), Y_FRACTION)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .label_style(font(st.text()))
-                .axis_desc_style(font(st.title_text()))
-                .x_label_formatter(&|x| log_tick_sparse(*x, t_max.log10()))
-                .y_label_formatter(&|y| format!("{y:.1}"))
-                .y_labels(6)
-                .light_line_style(WHITE)
-                .bold_line_style(BLACK.mix(0.12))
-                .axis_style(BLACK.stroke_width(st.px(2)))
-                .draw()?;
+            let ticks = |x: &f64| log_tick_sparse(*x, t_max.log10());
+            draw_mesh(&mut chart, st, x_desc, y_desc, &ticks, None)?;
             draw!(chart);
         } else {
             let dec = decimals(t_max - 1.0);
-            let mut chart = chart_on(&top, st, title)
-                .margin(st.px(20))
-                .margin_right(st.px(40))
-                .x_label_area_size(st.px(130))
-                .y_label_area_size(st.px(150))
+            let mut chart = profile_frame(&top, st, title)
                 .build_cartesian_2d(1.0 - 0.04 * (t_max - 1.0)..t_max, Y_FRACTION)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .label_style(font(st.text()))
-                .axis_desc_style(font(st.title_text()))
-                .x_label_formatter(&|x| format!("{x:.dec$}"))
-                .y_label_formatter(&|y| format!("{y:.1}"))
-                .y_labels(6)
-                .x_labels(5)
-                .light_line_style(WHITE)
-                .bold_line_style(BLACK.mix(0.12))
-                .axis_style(BLACK.stroke_width(st.px(2)))
-                .draw()?;
+            let ticks = |x: &f64| format!("{x:.dec$}");
+            draw_mesh(&mut chart, st, x_desc, y_desc, &ticks, Some(5))?;
             draw!(chart);
         }
         draw_legend(&bottom, &legend, cols, st)?;
         root.present()?;
     }
     Ok(svg)
+}
+
+/// The profile chart's builder on `area`: the title, margins and label areas of both axes.
+fn profile_frame<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    st: &FigureStyle,
+    title: &str,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = chart_on(area, st, title);
+    builder
+        .margin(st.px(20))
+        .margin_right(st.px(40))
+        .x_label_area_size(st.px(130))
+        .y_label_area_size(st.px(150));
+    builder
+}
+
+/// Draw the profile's mesh on `chart`: x ticks by `x_ticks` (`x_labels` of them when
+/// given), the fraction's y ticks of one decimal, the style's fonts, grid and axis lines.
+fn draw_mesh<X>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, RangedCoordf64>>,
+    st: &FigureStyle,
+    x_desc: &str,
+    y_desc: &str,
+    x_ticks: &dyn Fn(&f64) -> String,
+    x_labels: Option<usize>,
+) -> DrawResult<()>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let y_ticks = |y: &f64| format!("{y:.1}");
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(font(st.text()))
+        .axis_desc_style(font(st.title_text()))
+        .x_label_formatter(x_ticks)
+        .y_label_formatter(&y_ticks)
+        .y_labels(6);
+    if let Some(n) = x_labels {
+        mesh.x_labels(n);
+    }
+    mesh.light_line_style(WHITE)
+        .bold_line_style(BLACK.mix(0.12))
+        .axis_style(BLACK.stroke_width(st.px(2)))
+        .draw()?;
+    Ok(())
 }
