@@ -139,9 +139,7 @@ pub(crate) fn submit_partition(
         }
     }
     let file = format!("{name}-k{k}.labels");
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    std::fs::create_dir_all(&lib.dir).map_err(|e| Error::io(&lib.dir, e))?;
-    crate::output::write_atomic(&lib.dir.join(&file), &bytes)?;
+    copy_into(lib, path, &file)?;
     let proven = proven_with_stored_bound(lib, &name, k, inst, labels, &file)?;
     let case = lib.manifest.case_mut(&name, k);
     case.partition = Some(StoredPartition {
@@ -151,13 +149,32 @@ pub(crate) fn submit_partition(
         provenance,
     });
     case.proven_optimal = proven;
+    saved(lib, name, k, before, report.sse, proven)
+}
+
+/// Copy the file at `path` byte for byte into the library's directory as `file`.
+fn copy_into(lib: &Library, path: &Path, file: &str) -> Result<()> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    std::fs::create_dir_all(&lib.dir).map_err(|e| Error::io(&lib.dir, e))?;
+    crate::output::write_atomic(&lib.dir.join(file), &bytes)
+}
+
+/// Save the library and report the accepted submission of `name` k (`before` -> `after`).
+fn saved(
+    lib: &mut Library,
+    name: String,
+    k: usize,
+    before: Option<f64>,
+    after: f64,
+    proven_optimal: bool,
+) -> Result<Accepted> {
     lib.save()?;
     Ok(Accepted {
         instance: name,
         k,
         before,
-        after: report.sse,
-        proven_optimal: proven,
+        after,
+        proven_optimal,
     })
 }
 
@@ -228,9 +245,7 @@ pub(crate) fn submit_certificate(
     }
     let sha = key::file_sha256(path)?;
     let file = stored_name(lib, &name, k, path, &sha)?;
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    std::fs::create_dir_all(&lib.dir).map_err(|e| Error::io(&lib.dir, e))?;
-    crate::output::write_atomic(&lib.dir.join(&file), &bytes)?;
+    copy_into(lib, path, &file)?;
     lib.cache.0.insert(
         sha.clone(),
         Verified {
@@ -262,14 +277,7 @@ pub(crate) fn submit_certificate(
         provenance,
     });
     case.proven_optimal = proven;
-    lib.save()?;
-    Ok(Accepted {
-        instance: name,
-        k,
-        before,
-        after: v.claimed,
-        proven_optimal: proven,
-    })
+    saved(lib, name, k, before, v.claimed, proven)
 }
 
 /// `<name>-k<k>.<kind>` (kind from the file's name: `bnp.json.gz`, `bnp.json`,
