@@ -74,6 +74,16 @@ pub struct StageParams {
     pub params: Value,
 }
 
+impl StageParams {
+    /// The name and effective parameters of the pipeline stage `spec`.
+    pub(crate) fn of(spec: &StageSpec) -> Self {
+        StageParams {
+            name: spec.name.clone(),
+            params: spec.params.clone(),
+        }
+    }
+}
+
 /// A lower bound of the run's case.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct BoundResult {
@@ -364,14 +374,7 @@ impl Record {
             k: r.k,
             pipeline: r.method.to_string(),
             method: r.method.to_string(),
-            params: r
-                .params
-                .iter()
-                .map(|s| StageParams {
-                    name: s.name.clone(),
-                    params: s.params.clone(),
-                })
-                .collect(),
+            params: r.params.iter().map(StageParams::of).collect(),
             seeds: RunSeeds {
                 base: r.seed,
                 run: r.seed,

@@ -91,14 +91,7 @@ pub(super) fn execute(
         k: run.k,
         pipeline: rp.label.clone(),
         method: rp.pipeline.spec.clone(),
-        params: rp
-            .stages()
-            .iter()
-            .map(|s| StageParams {
-                name: s.name.clone(),
-                params: s.params.clone(),
-            })
-            .collect(),
+        params: rp.stages().iter().map(StageParams::of).collect(),
         seeds: RunSeeds {
             base: plan.suite.seeds.base,
             run: run.seed,
