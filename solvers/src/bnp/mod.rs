@@ -295,7 +295,7 @@ fn seed(
     let mut columns = ColumnPool::default();
     let mut inc: Option<Incumbent> = None;
     for (s, labels) in starts.iter().enumerate() {
-        let gs = start_groups_of(starts, s, n, k)?;
+        let gs = start_groups_of(labels, s, starts.len(), n, k)?;
         let labels = canonical(labels);
         let sse = partition_sse(x, d, &labels);
         if inc.as_ref().is_none_or(|i| sse < i.sse) {

@@ -20,7 +20,8 @@
 
 use super::curves::{self, Median, MIN_SECONDS, TARGET_PERCENT};
 use super::layout::{
-    chart_on, draw_legend, font, marker, padded, with_legend, DrawResult, LegendEntry, Y_FRACTION,
+    chart_on, draw_legend, font, house_mesh, marker, padded, with_legend, DrawResult, LegendEntry,
+    Y_FRACTION,
 };
 use super::style::{color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle};
 use crate::experiment::record::Record;
@@ -204,18 +205,12 @@ fn time_mesh(
     y_desc: &str,
     dec: usize,
 ) -> DrawResult<()> {
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh(), st)
         .x_desc("time (s)")
         .y_desc(y_desc)
-        .label_style(font(st.text()))
-        .axis_desc_style(font(st.title_text()))
         .x_label_formatter(&|x| log_tick_sparse(*x, (x1 / x0).log10()))
         .y_label_formatter(&|y| format!("{y:.dec$}"))
         .y_labels(6)
-        .light_line_style(WHITE)
-        .bold_line_style(BLACK.mix(0.12))
-        .axis_style(BLACK.stroke_width(st.px(2)))
         .draw()?;
     Ok(())
 }

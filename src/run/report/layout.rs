@@ -12,6 +12,7 @@
 //! plotters crate documentation.
 
 use super::style::{draw_marker, FigureStyle, Shape};
+use plotters::chart::MeshStyle;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -72,17 +73,26 @@ pub(super) fn row_chart<'a, 'b>(
     if let Some(desc) = x_desc {
         mesh.x_desc(desc);
     }
-    mesh.label_style(font(st.text()))
-        .axis_desc_style(font(st.title_text()))
+    house_mesh(&mut mesh, st)
         .x_label_formatter(&ticks)
         .x_labels(5)
         .y_labels(0)
         .disable_y_mesh()
+        .draw()?;
+    Ok(chart)
+}
+
+/// The house style of a chart's mesh: the style's fonts for labels and axis titles, no
+/// light grid lines, faint bold ones, axes two pixels wide.
+pub(super) fn house_mesh<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+    st: &FigureStyle,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB> {
+    mesh.label_style(font(st.text()))
+        .axis_desc_style(font(st.title_text()))
         .light_line_style(WHITE)
         .bold_line_style(BLACK.mix(0.12))
         .axis_style(BLACK.stroke_width(st.px(2)))
-        .draw()?;
-    Ok(chart)
 }
 
 pub(super) fn font(size: f64) -> TextStyle<'static> {

@@ -38,7 +38,8 @@ pub use super::curves::median;
 pub(crate) use super::curves::quantile;
 use super::export::write_formats;
 use super::layout::{
-    chart_on, draw_legend, font, marker, padded, row_chart, with_legend, DrawResult, Y_FRACTION,
+    chart_on, draw_legend, font, house_mesh, marker, padded, row_chart, with_legend, DrawResult,
+    Y_FRACTION,
 };
 use super::style::{
     case_label, color, decimals, draw_marker, log_tick_sparse, shape, FigureStyle, Shape,

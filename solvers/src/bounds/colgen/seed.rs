@@ -41,16 +41,17 @@ pub fn start_groups(labels: &[usize], n: usize, k: usize) -> Result<Vec<Vec<u32>
     Ok(groups)
 }
 
-/// [`start_groups`] of `starts[s]`, its error a [`ColgenError`] that names the partition
-/// when there are several.
+/// [`start_groups`] of `labels`, start partition `s` of `count`; the error a
+/// [`ColgenError`] that names the partition when there are several.
 pub(crate) fn start_groups_of(
-    starts: &[&[usize]],
+    labels: &[usize],
     s: usize,
+    count: usize,
     n: usize,
     k: usize,
 ) -> Result<Vec<Vec<u32>>, ColgenError> {
-    start_groups(starts[s], n, k).map_err(|m| {
-        ColgenError::BadLabels(if starts.len() > 1 {
+    start_groups(labels, n, k).map_err(|m| {
+        ColgenError::BadLabels(if count > 1 {
             format!("start partition {}: {m}", s + 1)
         } else {
             m
@@ -74,8 +75,8 @@ pub(super) fn seed_groups(
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut known: HashSet<Vec<u32>> = HashSet::new();
     let mut partitions = Vec::with_capacity(starts.len());
-    for s in 0..starts.len() {
-        let gs = start_groups_of(starts, s, n, k)?;
+    for (s, labels) in starts.iter().enumerate() {
+        let gs = start_groups_of(labels, s, starts.len(), n, k)?;
         for g in &gs {
             if known.insert(g.clone()) {
                 groups.push(g.clone());

@@ -113,7 +113,7 @@ fn profile_frame<'a, 'b>(
 }
 
 /// Draw the profile's mesh on `chart`: x ticks by `x_ticks` (`x_labels` of them when
-/// given), the fraction's y ticks of one decimal, the style's fonts, grid and axis lines.
+/// given), the fraction's y ticks of one decimal, in the house style ([`house_mesh`]).
 fn draw_mesh<X>(
     chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, RangedCoordf64>>,
     st: &FigureStyle,
@@ -127,19 +127,15 @@ where
 {
     let y_ticks = |y: &f64| format!("{y:.1}");
     let mut mesh = chart.configure_mesh();
-    mesh.x_desc(x_desc)
+    house_mesh(&mut mesh, st)
+        .x_desc(x_desc)
         .y_desc(y_desc)
-        .label_style(font(st.text()))
-        .axis_desc_style(font(st.title_text()))
         .x_label_formatter(x_ticks)
         .y_label_formatter(&y_ticks)
         .y_labels(6);
     if let Some(n) = x_labels {
         mesh.x_labels(n);
     }
-    mesh.light_line_style(WHITE)
-        .bold_line_style(BLACK.mix(0.12))
-        .axis_style(BLACK.stroke_width(st.px(2)))
-        .draw()?;
+    mesh.draw()?;
     Ok(())
 }
