@@ -5,7 +5,8 @@
 //! of unassigned records and its distance pass ([`pool`]), the queries on a shrinking set
 //! ([`remaining`]) with their backends, a scan, a filtered single-precision scan
 //! ([`filter_scan`]), a kd-tree with deletions ([`kdtree`]) and ball buckets
-//! ([`buckets`]), chosen by n and d ([`spatial`]); the farthest pair of a set
+//! ([`buckets`]), chosen by n and d ([`spatial`]), and on data with missing cells a scan
+//! by the masked distance ([`masked_scan`]); the farthest pair of a set
 //! ([`diameter`]); a path through groups (`group_path`); and every record's nearest records ([`neighbours`], from the static
 //! all-kNN tree of [`knn`] on large instances).
 //!
@@ -23,6 +24,7 @@ pub mod filter_scan;
 pub(crate) mod group_path;
 pub mod kdtree;
 pub mod knn;
+pub(crate) mod masked_scan;
 pub mod neighbours;
 pub mod pool;
 pub mod remaining;

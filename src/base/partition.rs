@@ -14,17 +14,21 @@
 //! every `refresh_interval` applied moves (default max(n, 4096), amortised O(d) per move), and
 //! [`Partition::recompute`] forces one.
 //!
-//! On an instance with missing cells ([`Instance::has_missing`]) the statistics built from
-//! scratch (construction, [`Partition::recompute`], [`Partition::fresh_sse`]) are the masked
-//! ones (`crate::missing::group_stats`: observed means, SSE over observed cells); the O(d)
-//! move deltas are not, so only the refiners that price moves on the masked SSE run there
-//! (`crate::method::MethodInfo::runs_on_missing_cells`).
+//! On an instance with missing cells ([`Instance::has_missing`]) the statistics are the
+//! masked ones (`crate::missing::group_stats`: observed means, SSE over observed cells):
+//! built from scratch at construction and [`Partition::recompute`], and for the two groups
+//! of every applied shift or swap (O((|A| + |B|) d), `masked_moves.rs`), whose members keep
+//! their order. The O(d) deltas here are not the masked ones: the masked descent prices its
+//! moves by `crate::objective::masked::MaskedSums` (P42), and only the refiners declared to
+//! run there do (`crate::method::MethodInfo::runs_on_missing_cells`).
 //!
 //! Group ids are slots: a group emptied by moves keeps its slot (size 0) until
 //! [`Partition::compact`] renumbers the non-empty groups in order of their lowest record.
 //!
 //! ## Complexity
 //! Construction and recomputation O(n d); delta and apply O(d); member lookup O(1).
+
+mod masked_moves;
 
 use crate::data::Instance;
 use crate::error::{Error, Result};
@@ -43,6 +47,8 @@ pub struct Partition {
     total_sse: f64,
     moves_since_refresh: usize,
     refresh_interval: usize,
+    /// The instance has missing cells: moves recompute masked statistics (`masked_moves.rs`).
+    masked: bool,
 }
 
 /// The number of group slots `labels` name (the largest label plus one; 0 when empty), or
@@ -78,6 +84,7 @@ impl Partition {
             total_sse: 0.0,
             moves_since_refresh: 0,
             refresh_interval: inst.n.max(4096),
+            masked: inst.has_missing(),
         };
         p.recompute(inst);
         Ok(p)
@@ -199,11 +206,14 @@ impl Partition {
         addition - removal
     }
 
-    /// Move record `i` to group `to`. O(d).
+    /// Move record `i` to group `to`. O(d); with missing cells O((|A| + |B|) d).
     pub fn apply_shift(&mut self, inst: &Instance, i: usize, to: usize) {
         let from = self.labels[i];
         if from == to {
             return;
+        }
+        if self.masked {
+            return self.apply_masked_shift(inst, i, to);
         }
         let delta = self.shift_delta(inst, i, to);
         let x = inst.row(i);
@@ -259,11 +269,14 @@ impl Partition {
         delta_a + delta_b
     }
 
-    /// Exchange the groups of records `i` and `j`. O(d).
+    /// Exchange the groups of records `i` and `j`. O(d); with missing cells O((|A| + |B|) d).
     pub fn apply_swap(&mut self, inst: &Instance, i: usize, j: usize) {
         let (ga, gb) = (self.labels[i], self.labels[j]);
         if ga == gb {
             return;
+        }
+        if self.masked {
+            return self.apply_masked_swap(inst, i, j);
         }
         let (x, y) = (inst.row(i), inst.row(j));
         let xy = sq_dist(x, y);

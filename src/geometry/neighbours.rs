@@ -103,6 +103,22 @@ impl Neighbours {
         Neighbours { m, list }
     }
 
+    /// The lists of an instance with missing cells by the masked distance
+    /// ([`super::pool::nan_sq_dist`]: over the columns both records observe, rescaled), by a
+    /// scan: the kd-tree's pruning needs the triangle inequality, which that distance
+    /// breaks. O(n^2 d); `None` once `stop` says so (asked before each record).
+    pub(crate) fn build_masked_until(
+        inst: &Instance,
+        m: usize,
+        stop: impl FnMut() -> bool,
+    ) -> Option<Self> {
+        let m = m.min(inst.n.saturating_sub(1));
+        let marked = crate::missing::engine::nan_marked(inst);
+        let dist = |i: usize, j: usize| super::pool::nan_sq_dist(marked.row(i), marked.row(j));
+        let list = lists_by_scan_of(inst.n, m, stop, dist)?;
+        Some(Neighbours { m, list })
+    }
+
     /// Every list one after the other: record i's at `[i m, (i + 1) m)`.
     pub fn as_flat(&self) -> &[u32] {
         &self.list
@@ -132,8 +148,18 @@ fn by_distance_then_id(a: &(f64, u32), b: &(f64, u32)) -> std::cmp::Ordering {
 }
 
 /// Every record against every other: O(n^2 d).
-fn lists_by_scan(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> Option<Vec<u32>> {
-    let n = inst.n;
+fn lists_by_scan(inst: &Instance, m: usize, stop: impl FnMut() -> bool) -> Option<Vec<u32>> {
+    lists_by_scan_of(inst.n, m, stop, |i, j| sq_dist(inst.row(i), inst.row(j)))
+}
+
+/// The `m` nearest others of each of `n` records by `dist`, ties to the lower index, asking
+/// `stop` before each record: O(n^2) distances.
+fn lists_by_scan_of(
+    n: usize,
+    m: usize,
+    mut stop: impl FnMut() -> bool,
+    dist: impl Fn(usize, usize) -> f64,
+) -> Option<Vec<u32>> {
     let mut list = Vec::with_capacity(n * m);
     let mut cand: Vec<(f64, u32)> = Vec::with_capacity(n);
     for i in 0..n {
@@ -141,12 +167,7 @@ fn lists_by_scan(inst: &Instance, m: usize, mut stop: impl FnMut() -> bool) -> O
             return None;
         }
         cand.clear();
-        let x = inst.row(i);
-        cand.extend(
-            (0..n)
-                .filter(|&j| j != i)
-                .map(|j| (sq_dist(x, inst.row(j)), j as u32)),
-        );
+        cand.extend((0..n).filter(|&j| j != i).map(|j| (dist(i, j), j as u32)));
         if m < cand.len() {
             if m > 0 {
                 cand.select_nth_unstable_by(m - 1, by_distance_then_id);

@@ -102,7 +102,7 @@ impl Pool {
     }
 
     /// The compensated column sums (sum + compensation) that [`Pool::centroid`] scales by
-    /// 1 / len (the masked scan, `crate::init::lineage::masked`, divides them by per-column counts).
+    /// 1 / len (the masked scan, `crate::geometry::masked_scan`, divides them by per-column counts).
     pub(crate) fn column_sums(&self) -> Vec<f64> {
         self.sum
             .iter()
@@ -364,7 +364,7 @@ pub(crate) fn nan_sq_dist(a: &[f64], b: &[f64]) -> f64 {
 /// Per-group column means over the observed cells (NaN where a group has none), groups
 /// row by row. With no NaN
 /// (complete data) the plain centroids; NaN marks missing cells under `--missing ignore`
-/// ([`crate::init::lineage::masked`]).
+/// ([`crate::geometry::masked_scan`]).
 pub(crate) fn group_centroids(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64> {
     let d = inst.d;
     let mut c = vec![0.0; groups.len() * d];

@@ -104,7 +104,7 @@ pub enum Backend {
     /// one, then ..., where the data do not suit it).
     Tiered,
     /// The scan with the masked distance, for NaN-marked missing cells
-    /// (`crate::init::lineage::masked::MaskedScan`; never chosen by [`Backend::Auto`]).
+    /// (`crate::geometry::masked_scan::MaskedScan`; never chosen by [`Backend::Auto`]).
     Masked,
 }
 
@@ -153,7 +153,7 @@ pub fn open<'a>(inst: &'a Instance, ids: Vec<usize>, backend: Backend) -> Box<dy
             },
         },
         Backend::Filter => single_or_scan(inst, ids),
-        Backend::Masked => Box::new(crate::init::lineage::masked::MaskedScan::new(inst, ids)),
+        Backend::Masked => Box::new(crate::geometry::masked_scan::MaskedScan::new(inst, ids)),
         _ => Box::new(Scan::new(inst, ids)),
     }
 }

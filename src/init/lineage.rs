@@ -16,7 +16,6 @@ pub(crate) mod dbfs;
 pub mod engine;
 pub mod growth;
 pub mod gsms;
-pub mod masked;
 pub(crate) mod md;
 pub mod mdav;
 pub mod mdav1;

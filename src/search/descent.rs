@@ -10,9 +10,11 @@
 //! local optimum of this granular neighbourhood (queue empty). The engine is [`LocalSearch`]
 //! (`local_search.rs`), which ILS reuses; this file is the refiner around it.
 //!
-//! On data with missing cells (`--missing ignore`) the same neighbourhood runs on the masked
-//! SSE ([`MaskedDescent`], `proofs/P42-masked-deltas.md`): neighbours by the masked distance,
-//! records in row order, sweeps until none moves; `cycles = true` is refused there.
+//! On data with missing cells (`--missing ignore`) the same engine runs on the masked SSE
+//! (the instance's objective, `crate::objective::masked`, `proofs/P42-masked-deltas.md`):
+//! neighbours by the masked distance (a scan), records queued in row order on a partition
+//! renumbered by first appearance (no seed needed), sweeps until none moves; `cycles = true`
+//! is refused there (no masked 3-cycle delta).
 //!
 //! With `cycles = true`, a record with no improving shift or swap waits in a second queue;
 //! when the first is empty (a shift/swap local optimum), its best improving 3-cycle is
@@ -47,7 +49,6 @@ use super::{Ctx, Refiner, SearchState, Step};
 use crate::error::Result;
 use crate::geometry::neighbours::Neighbours;
 use crate::method::{MethodInfo, Stats};
-use crate::missing::descent::{DescentCounts, MaskedDescent};
 use crate::params::Params;
 use crate::partition::Partition;
 use rand::seq::SliceRandom;
@@ -112,8 +113,6 @@ pub struct Descent {
     log: MoveLog,
     /// Moves applied since every record was last queued.
     since_sweep: usize,
-    /// The masked descent, on data with missing cells (then `nb` and `ls` stay None).
-    masked: Option<MaskedDescent>,
 }
 
 impl Descent {
@@ -124,36 +123,18 @@ impl Descent {
             ls: None,
             log: MoveLog::new(),
             since_sweep: 0,
-            masked: None,
         }
     }
 
-    /// `init` on data with missing cells: the masked descent from the current partition.
-    fn init_masked(&mut self, state: &SearchState, ctx: &Ctx) -> Result<()> {
-        let labels = state.current.canonical_labels();
-        self.masked =
-            MaskedDescent::new(ctx.inst, ctx.k, labels, &self.params, || ctx.should_stop())?;
-        Ok(())
-    }
-
-    /// `step` on data with missing cells: [`STEP_RECORDS`] records of the masked descent;
-    /// the partition is rebuilt (O(n d), masked statistics) after a step that moved.
-    fn step_masked(&mut self, state: &mut SearchState, ctx: &Ctx) -> Result<Step> {
-        let Some(md) = &mut self.masked else {
-            return Ok(Step::Converged);
-        };
-        let moves = |c: DescentCounts| c.shifts + c.swaps;
-        let before = moves(md.counts());
-        let converged = md.run(ctx.inst, STEP_RECORDS);
-        if moves(md.counts()) > before {
-            state.current = Partition::from_labels(ctx.inst, md.labels().to_vec())?;
-            state.record_if_better(ctx.k);
+    /// `ls` with every record queued: in a seeded random order, or in record order on data
+    /// with missing cells (the masked descent draws no random numbers).
+    fn queue_all(&self, mut ls: LocalSearch, ctx: &mut Ctx) -> LocalSearch {
+        let mut order: Vec<usize> = (0..ctx.inst.n).collect();
+        if !ls.is_masked() {
+            order.shuffle(ctx.rng);
         }
-        Ok(if converged {
-            Step::Converged
-        } else {
-            Step::Continue
-        })
+        order.into_iter().for_each(|i| ls.push(i));
+        ls
     }
 }
 
@@ -228,49 +209,42 @@ impl Refiner for Descent {
         if let Some(ls) = &self.ls {
             ls.add_stats(&mut s);
         }
-        if let Some(md) = &self.masked {
-            md.counts().add_to(&mut s);
-        }
         s
     }
 
     fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
         let inst = ctx.inst;
-        if inst.has_missing() {
-            return self.init_masked(state, ctx);
-        }
         // A time limit or Ctrl-C stops the neighbour-list build (the stage then returns its input).
-        let eps = self.params.approx_for(inst.n);
-        self.nb = ctx.neighbours(self.params.neighbours_for(inst.n), Build::Approx(eps));
+        let m = self.params.neighbours_for(inst.n);
+        self.nb = if inst.has_missing() {
+            Neighbours::build_masked_until(inst, m, || ctx.should_stop()).map(Arc::new)
+        } else {
+            let eps = self.params.approx_for(inst.n);
+            ctx.neighbours(m, Build::Approx(eps))
+        };
         if self.nb.is_none() {
             return Ok(());
         }
-        // The instance's objective: with unequal sampling weights the weighted SSE (equal
-        // weights make it a multiple of the SSE, descended with the same labels).
-        let best = self.params.strategy == Strategy::Best;
-        let mut ls = LocalSearch::on_objective(inst, &state.current, best, self.params.cycles)
-            .map_err(|e| {
-                crate::error::Error::usage(format!(
-                    "descent.cycles=true with --weights: {e} (docs/weights.md)"
-                ))
-            })?;
-        let mut order: Vec<usize> = (0..inst.n).collect();
-        order.shuffle(ctx.rng);
-        for i in order {
-            ls.push(i);
+        if inst.has_missing() {
+            // Group slots numbered by first appearance and members in record order: the
+            // masked descent's queue follows them (its result needs no seed).
+            state.current = Partition::from_labels(inst, state.current.canonical_labels())?;
         }
-        if !ls.minimises_sse() {
+        // The instance's objective: with unequal sampling weights the weighted SSE (equal
+        // weights make it a multiple of the SSE, descended with the same labels); with
+        // missing cells the masked SSE.
+        let best = self.params.strategy == Strategy::Best;
+        let ls = LocalSearch::on_objective(inst, &state.current, best, self.params.cycles)
+            .map_err(crate::error::Error::usage)?;
+        self.ls = Some(self.queue_all(ls, ctx));
+        if !self.ls.as_ref().is_some_and(|ls| ls.minimises_sse()) {
             // Every applied move lowers the objective: the current partition is the best.
             state.set_best_to_current();
         }
-        self.ls = Some(ls);
         Ok(())
     }
 
     fn step(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<Step> {
-        if self.masked.is_some() {
-            return self.step_masked(state, ctx);
-        }
         let (Some(nb), Some(ls)) = (&self.nb, &mut self.ls) else {
             return Ok(Step::Converged);
         };
@@ -296,6 +270,7 @@ impl Refiner for Descent {
         }
         // A record is re-queued only when its own group changes, but its 3-cycles also
         // depend on other groups: sweep every record again until a sweep moves nothing.
+        // (On data with missing cells the engine sweeps by itself, LocalSearch's sweep mode.)
         self.since_sweep = 0;
         for i in 0..ctx.inst.n {
             ls.push(i);

@@ -17,8 +17,10 @@
 //! `LocalSearch::with_operators` descend on the SSE (the partition's cached centroids,
 //! P02); `LocalSearch::on_objective` on the instance's own objective, which for unequal
 //! sampling weights is the weighted SSE (the shift and swap deltas of P40 Lemma W5 over
-//! [`GroupSums`], refreshed from the members of the two groups of every applied move;
-//! 3-cycles have no weighted delta and are refused there). The `descent` refiner
+//! [`GroupSums`], refreshed from the members of the two groups of every applied move) and
+//! on data with missing cells the masked SSE (P42; the engine then sweeps: once the queue
+//! is empty every record is queued again, in record order, until a sweep applies no move);
+//! 3-cycles have neither delta and are refused there. The `descent` refiner
 //! (`descent.rs`), ILS and the perturbations use it.
 //!
 //! ## Complexity
@@ -67,6 +69,19 @@ pub struct LocalSearch {
     eps: f64,
     /// The objective's per-group sums the deltas read (none for the SSE).
     sums: GroupSums,
+    /// Sweep mode (the masked SSE): once the queues are empty, every record is queued again
+    /// until a sweep applies no move.
+    sweep: Sweep,
+}
+
+/// The state of the sweep mode ([`LocalSearch::on_objective`] on the masked SSE).
+#[derive(Debug, Clone, Copy, Default)]
+struct Sweep {
+    on: bool,
+    /// A move was applied since every record was last queued.
+    moved: bool,
+    /// The last `run` found nothing to examine (a sweep applied no move).
+    done: bool,
 }
 
 /// The SSE decrease a move must exceed: `IMPROVE_EPS` x SST / n, raised if needed above
@@ -120,12 +135,13 @@ impl LocalSearch {
             eps: improvement_threshold(inst, &norms),
             norms,
             sums: GroupSums::Plain,
+            sweep: Sweep::default(),
         }
     }
 
     /// The descent over shift, swap and, with `cycles`, the 3-cycle, on the instance's
     /// objective ([`Instance::objective`]) from partition `p`. Refused: the 3-cycle on the
-    /// weighted SSE (it has no weighted delta).
+    /// weighted or masked SSE (it has no delta there; the message says why).
     pub(crate) fn on_objective(
         inst: &Instance,
         p: &Partition,
@@ -138,23 +154,41 @@ impl LocalSearch {
             return Ok(ls);
         }
         if cycles {
-            return Err(
-                "the 3-cycle has no weighted delta: the weighted descent has shift \
-                        and swap moves only"
-                    .into(),
-            );
+            return Err(match objective {
+                Objective::Masked => {
+                    "descent cycles=true: the 3-cycle has no masked delta; \
+                                      leave out cycles with --missing ignore"
+                }
+                _ => {
+                    "descent.cycles=true with --weights: the 3-cycle has no weighted delta: \
+                      the weighted descent has shift and swap moves only"
+                }
+            }
+            .into());
         }
         let sums = GroupSums::new(objective, inst, p);
-        if let GroupSums::Weighted(w) = &sums {
-            ls.eps = w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS);
-        }
+        ls.eps = match &sums {
+            GroupSums::Weighted(w) => w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS),
+            // The masked SST (observed cells) over n, as the masked deltas are sums of
+            // observed terms only.
+            _ => IMPROVE_EPS * inst.sst / inst.n as f64,
+        };
+        // A masked move changes its groups' observed counts, which the moves of records in
+        // other groups read: the masked descent sweeps to a local optimum.
+        ls.sweep.on = matches!(sums, GroupSums::Masked(_));
         ls.sums = sums;
         Ok(ls)
     }
 
-    /// True when the descent minimises the SSE itself (not a weighted SSE).
+    /// True when the descent minimises the SSE the partition keeps (plain or masked), so
+    /// the partition's SSE ranks its states; false on the weighted SSE.
     pub(crate) fn minimises_sse(&self) -> bool {
-        matches!(self.sums, GroupSums::Plain)
+        matches!(self.sums, GroupSums::Plain | GroupSums::Masked(_))
+    }
+
+    /// True on data with missing cells (the masked SSE).
+    pub(crate) fn is_masked(&self) -> bool {
+        matches!(self.sums, GroupSums::Masked(_))
     }
 
     pub fn push(&mut self, i: usize) {
@@ -166,7 +200,12 @@ impl LocalSearch {
         self.work.len()
     }
 
+    /// Nothing left to examine: both queues empty, or in sweep mode, the last run found a
+    /// sweep that applied no move.
     pub fn is_idle(&self) -> bool {
+        if self.sweep.on {
+            return self.sweep.done;
+        }
         self.work.is_empty() && self.escape_queue.is_empty()
     }
 
@@ -187,8 +226,10 @@ impl LocalSearch {
         budget: usize,
     ) -> usize {
         let mut applied = 0;
-        for _ in 0..budget {
+        let mut left = budget;
+        while left > 0 {
             if let Some(i) = self.work.pop() {
+                left -= 1;
                 let Some((op, mv)) = self.improving_move(p, inst, k, nb, i) else {
                     continue;
                 };
@@ -196,16 +237,36 @@ impl LocalSearch {
                 self.apply_move(p, inst, op, mv, log);
                 self.work.requeue(p, &touched[..touched_len(mv)]);
                 applied += 1;
+                self.sweep.moved = true;
             } else if let Some(i) = self.escape_queue.pop() {
                 // A local optimum of the group operators: the best escape move of the next
                 // record waiting for one.
+                left -= 1;
                 self.escape_queued[i] = false;
-                applied += usize::from(self.try_escape(p, inst, k, nb, i, log));
-            } else {
+                if self.try_escape(p, inst, k, nb, i, log) {
+                    applied += 1;
+                    self.sweep.moved = true;
+                }
+            } else if !self.sweep_again(inst.n) {
                 break;
             }
         }
         applied
+    }
+
+    /// In sweep mode with a move since the last sweep began, queue every record again (in
+    /// record order); false otherwise (then, in sweep mode, the descent is done).
+    fn sweep_again(&mut self, n: usize) -> bool {
+        if !self.sweep.on {
+            return false;
+        }
+        if !self.sweep.moved {
+            self.sweep.done = true;
+            return false;
+        }
+        self.sweep.moved = false;
+        (0..n).for_each(|i| self.work.push(i));
+        true
     }
 
     /// Add the operators' counters to `stats`.

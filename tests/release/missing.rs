@@ -594,7 +594,8 @@ fn lcg(seed: u64) -> impl FnMut() -> f64 {
 /// cached SSE is the recomputed one.
 #[test]
 fn masked_descent_deltas_against_recomputation() {
-    use missing::descent::MaskedGroups;
+    use microagg::objective::masked::MaskedSums;
+    use microagg::partition::Partition;
     let mut next = lcg(4242);
     let mut checked = 0;
     for case in 0..30 {
@@ -608,15 +609,16 @@ fn masked_descent_deltas_against_recomputation() {
             let j = (next() * (i + 1) as f64) as usize % (i + 1);
             labels.swap(i, j);
         }
-        let groups = MaskedGroups::new(&inst, labels.clone());
+        let p = Partition::from_labels(&inst, labels.clone()).unwrap();
+        let sums = MaskedSums::new(&inst, &p);
         let before = masked_sse_from_raw(&raw, n, d, &labels);
-        assert!((groups.sse() - before).abs() < 1e-9, "case {case}");
+        assert!((p.sse() - before).abs() < 1e-9, "case {case}");
         for i in 0..n {
             for to in (0..g).filter(|&h| h != labels[i]) {
                 let mut after = labels.clone();
                 after[i] = to;
                 let want = masked_sse_from_raw(&raw, n, d, &after) - before;
-                let got = groups.shift_delta(&inst, i, to);
+                let got = sums.shift_delta(&inst, &p, i, to);
                 assert!(
                     (got - want).abs() < 1e-9,
                     "case {case} shift {i}->{to}: {got} vs {want}"
@@ -627,7 +629,7 @@ fn masked_descent_deltas_against_recomputation() {
                 let mut after = labels.clone();
                 after.swap(i, j);
                 let want = masked_sse_from_raw(&raw, n, d, &after) - before;
-                let got = groups.swap_delta(&inst, i, j);
+                let got = sums.swap_delta(&inst, &p, i, j);
                 assert!(
                     (got - want).abs() < 1e-9,
                     "case {case} swap {i},{j}: {got} vs {want}"
@@ -635,8 +637,9 @@ fn masked_descent_deltas_against_recomputation() {
                 checked += 1;
             }
         }
-        // Apply one shift (from a group that keeps k) and one swap; caches stay exact.
-        let mut moved = groups.clone();
+        // Apply one shift (from a group that keeps k) and one swap; the partition's masked
+        // SSE stays exact, and the deltas after the moves are those of the new labelling.
+        let mut moved = p.clone();
         if let Some(i) = (0..n).find(|&i| moved.size(labels[i]) > k) {
             let to = (labels[i] + 1) % g;
             moved.apply_shift(&inst, i, to);
@@ -652,6 +655,18 @@ fn masked_descent_deltas_against_recomputation() {
         moved.apply_swap(&inst, i, j);
         let want = masked_sse_from_raw(&raw, n, d, moved.labels());
         assert!((moved.sse() - want).abs() < 1e-9, "case {case} after swap");
+        let (sums, now) = (MaskedSums::new(&inst, &moved), moved.labels().to_vec());
+        let to = (now[1] + 1) % g;
+        if to != now[1] {
+            let mut after = now.clone();
+            after[1] = to;
+            let want = masked_sse_from_raw(&raw, n, d, &after) - want;
+            let got = sums.shift_delta(&inst, &moved, 1, to);
+            assert!(
+                (got - want).abs() < 1e-9,
+                "case {case} shift after the moves"
+            );
+        }
     }
     assert!(checked > 2000, "{checked} deltas checked");
 }
@@ -659,22 +674,21 @@ fn masked_descent_deltas_against_recomputation() {
 /// On complete data the masked deltas are the `Partition`'s (P02) up to rounding.
 #[test]
 fn masked_descent_deltas_on_complete_data_equal_the_partitions() {
-    use missing::descent::MaskedGroups;
+    use microagg::objective::masked::MaskedSums;
     let inst = common::synthetic("gauss:n=60,d=3,clusters=4,seed=9");
     let labels: Vec<usize> = (0..60).map(|i| i % 15).collect();
     let p = microagg::partition::Partition::from_labels(&inst, labels.clone()).unwrap();
-    let m = MaskedGroups::new(&inst, labels.clone());
-    assert!((m.sse() - p.sse()).abs() < 1e-9 * p.sse());
+    let m = MaskedSums::new(&inst, &p);
     for i in 0..60 {
         for to in [0, 7, 14] {
-            let (a, b) = (m.shift_delta(&inst, i, to), p.shift_delta(&inst, i, to));
+            let (a, b) = (m.shift_delta(&inst, &p, i, to), p.shift_delta(&inst, i, to));
             assert!(
                 (a - b).abs() < 1e-9 * (1.0 + b.abs()),
                 "shift {i}->{to}: {a} vs {b}"
             );
         }
         for j in [3, 31, 59] {
-            let (a, b) = (m.swap_delta(&inst, i, j), p.swap_delta(&inst, i, j));
+            let (a, b) = (m.swap_delta(&inst, &p, i, j), p.swap_delta(&inst, i, j));
             assert!(
                 (a - b).abs() < 1e-9 * (1.0 + b.abs()),
                 "swap {i},{j}: {a} vs {b}"

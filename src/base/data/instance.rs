@@ -254,11 +254,14 @@ impl Instance {
         Ok(())
     }
 
-    /// The objective a partition of this instance is scored by: the weighted SSE when it
-    /// carries sampling weights that are not all equal, the SSE otherwise (O(n): the
-    /// weights are compared; nothing is allocated).
+    /// The objective a partition of this instance is scored by: the masked SSE when it has
+    /// missing cells, else the weighted SSE when it carries sampling weights that are not
+    /// all equal, the SSE otherwise (O(n): the weights are compared; nothing is allocated).
     pub fn objective(&self) -> crate::objective::Objective<'_> {
         use crate::objective::Objective;
+        if self.has_missing() {
+            return Objective::Masked;
+        }
         match self.weights.as_ref().filter(|w| !w.all_equal()) {
             Some(w) => Objective::Weighted(&w.values),
             None => Objective::Plain,

@@ -2,7 +2,7 @@
 //!
 //! The lineage engine ([`crate::init::lineage::engine`]) runs each method's own [`Rules`] on a copy
 //! of the z-scores with NaN at the missing cells, behind the masked scan
-//! (`crate::init::lineage::masked::MaskedScan`, [`Backend::Masked`]); the engine's centroid and
+//! (`crate::geometry::masked_scan::MaskedScan`, [`Backend::Masked`]); the engine's centroid and
 //! leftover helpers read NaN as "not observed". Distances therefore run over the columns
 //! both points observe, rescaled by d / d_ab, and centroids are per-column means over the
 //! observed cells ([`super`] module doc). On complete data the groups are those of the

@@ -25,9 +25,9 @@
 //!   step budget and observers: the MDAV-lineage initializers mdav, mdav-generic, mdav1,
 //!   mdav-a1, mdav-single, mdav-nc, cbfs and cbfs-nn (the lineage engine with each method's
 //!   rules, the masked distance and centroids: [`engine::masked_groups`],
-//!   [`crate::init::lineage::masked`]; on complete data they give the unmasked groups), and
-//!   the `descent` refiner ([`descent::MaskedDescent`]). Every other method, refiner and
-//!   bound assumes complete data (its incremental SSE, its bound proof) and is refused with
+//!   [`crate::geometry::masked_scan`]; on complete data they give the unmasked groups), and
+//!   the `descent` refiner (its engine on the masked SSE, [`crate::objective::masked`]).
+//!   Every other method, refiner and bound assumes complete data (its incremental SSE, its bound proof) and is refused with
 //!   a message ([`refuse_unsupported`]), never run on the zero-filled z-scores;
 //! - **release** (`fill_or_keep`): a missing cell stays missing in the released file (its
 //!   bytes copied), as sdcMicro's `mdav()` does (`dat[TF] <- NA`); `--missing-release fill`
@@ -43,7 +43,6 @@
 //! Rousseeuw (1990), Finding Groups in Data (`daisy`); Templ, Kowarik & Meindl (2015),
 //! J. Statistical Software 67(4) (sdcMicro; `src/Mdav.h`, `R/mdav.R` at commit cf32510).
 
-pub mod descent;
 pub mod engine;
 
 use crate::data::instance::Scaled;

@@ -68,7 +68,7 @@ pub(crate) fn grow(
 /// record `take_nearest` returns for the group's running centroid (per column the sum of
 /// the observed members' values over their count), until `k` or until it returns none.
 /// One rule for the pool path ([`grow`]) and the MDAV-lineage engine, so both compute the
-/// same centroids bit for bit; NaN-aware for the masked engine ([`crate::init::lineage::masked`]), with no
+/// same centroids bit for bit; NaN-aware for the masked engine ([`crate::geometry::masked_scan`]), with no
 /// NaN the sums over the members scaled by 1 / len.
 pub(crate) fn grow_to_centroid(
     inst: &Instance,

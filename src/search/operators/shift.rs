@@ -1,8 +1,8 @@
 //! # Shift operator
 //!
 //! The record into the candidate group, when its own group keeps k records; the exact
-//! delta of [`Shift`](crate::search::moves::shift::Shift) (P02), or on the weighted SSE
-//! that of the weighted group sums (P40 Lemma W5).
+//! delta of [`Shift`](crate::search::moves::shift::Shift) (P02), or on the weighted or
+//! masked SSE that of the objective's group sums (P40 Lemma W5, P42).
 //!
 //! ## Complexity
 //! O(d) per evaluation and application.
@@ -35,9 +35,9 @@ impl Operator for ShiftOp {
     fn scan_group(&mut self, v: &View, i: usize, h: usize, first: bool, best: &mut Best) -> bool {
         let delta = match v.sums {
             GroupSums::Plain => self.shift.evaluate(v.p, v.inst, v.k, i, h),
-            GroupSums::Weighted(w) => {
+            sums => {
                 let allowed = self.shift.evaluate_allowed(v.p, v.k, i, h);
-                allowed.then(|| w.shift_delta(v.inst, v.p, i, h))
+                allowed.then(|| sums.shift_delta(v.inst, v.p, i, h))
             }
         };
         match delta {

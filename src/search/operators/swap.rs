@@ -4,8 +4,8 @@
 //! dot product: with |y - mg|^2 - |y - mh|^2 = 2 y.(mh - mg) + |mg|^2 - |mh|^2 and
 //! |x - y|^2 = |x|^2 + |y|^2 - 2 x.y, the delta (P02) of partner y is
 //! c0 + y.w - inv |y|^2 with w = 2 (mh - mg) + 2 inv x, computed once per group (P02, "One
-//! dot product per candidate"). On the weighted SSE each partner's delta is that of the
-//! weighted group sums (P40 Lemma W5, O(d)).
+//! dot product per candidate"). On the weighted or masked SSE each partner's delta is that of the
+//! objective's group sums (P40 Lemma W5, P42; O(d)).
 //!
 //! ## Complexity
 //! O(d) per group for the weights, then O(d) per partner.
@@ -37,10 +37,11 @@ impl Operator for SwapOp {
     }
     #[inline]
     fn scan_group(&mut self, v: &View, i: usize, h: usize, first: bool, best: &mut Best) -> bool {
-        if let GroupSums::Weighted(w) = v.sums {
+        if !matches!(v.sums, GroupSums::Plain) {
             self.swap.counters.evaluations += v.p.size(h) as u64;
             return v.p.members(h).iter().any(|&j| {
-                best.offer(w.swap_delta(v.inst, v.p, i, j), Move::Swap { a: i, b: j }) && first
+                let delta = v.sums.swap_delta(v.inst, v.p, i, j);
+                best.offer(delta, Move::Swap { a: i, b: j }) && first
             });
         }
         let (p, inst) = (v.p, v.inst);

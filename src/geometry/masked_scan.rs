@@ -1,4 +1,4 @@
-//! # Masked geometry: the MDAV-lineage engine on records with missing cells
+//! # The masked scan: remaining-records queries on records with missing cells
 //!
 //! Under `run --missing ignore` (`src/base/missing/`) the engine ([`crate::init::lineage::engine`]) runs on a
 //! copy of the z-scores with NaN at every missing cell. A point (a record, a centroid) is
