@@ -11,8 +11,6 @@
 //! ## References
 //! Cochran, W. G. (1977). Sampling Techniques, 3rd ed., Wiley, Section 2.2.
 
-pub mod masked;
-
 use crate::data::Instance;
 use microagg_solvers::sse::sq_dist;
 use schemars::JsonSchema;
@@ -50,10 +48,10 @@ pub(crate) fn weighted_group_stats(
 /// Weighted SST of the z-scores about the weighted grand mean, column by column (two
 /// passes): `sum_j sum_i w_i (z_ij - m_j)^2`, `m_j = sum_i w_i z_ij / sum_i w_i`. With
 /// missing cells (`--missing ignore`) over the observed cells about the weighted means of
-/// the observed values ([`crate::weighted::masked::weighted_sst`]).
+/// the observed values ([`crate::missing::figures::masked_sst`]).
 pub(crate) fn weighted_sst(inst: &Instance, w: &[f64]) -> f64 {
     if inst.has_missing() {
-        return crate::weighted::masked::weighted_sst(inst, w);
+        return crate::missing::figures::masked_sst(inst, Some(w));
     }
     let (n, d, z) = (inst.n, inst.d, &inst.z);
     let total: f64 = w.iter().sum();
@@ -80,12 +78,12 @@ pub fn weighted_sse_of_labels(inst: &Instance, w: &[f64], labels: &[usize]) -> f
 
 /// Weighted SSE of groups (row indices; summed in the given order). With missing cells
 /// (`--missing ignore`) each group's is taken over its observed cells about its weighted
-/// masked centroid ([`crate::weighted::masked::weighted_group_sse`]).
+/// masked centroid ([`crate::missing::figures::masked_centroid_and_sse`]).
 pub(crate) fn weighted_sse_of_groups(inst: &Instance, w: &[f64], groups: &[Vec<usize>]) -> f64 {
     if inst.has_missing() {
         return groups
             .iter()
-            .map(|m| crate::weighted::masked::weighted_group_sse(inst, w, m))
+            .map(|m| crate::missing::figures::masked_centroid_and_sse(inst, Some(w), m).1)
             .sum();
     }
     groups

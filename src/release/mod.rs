@@ -282,7 +282,7 @@ fn describe(inst: &Instance, y: &[f64], agg: Aggregation, measures: bool) -> Res
         )?),
     };
     let il_released = if holes {
-        crate::missing::il_released(inst, y)
+        crate::missing::il_released(inst, y, None)
     } else {
         crate::measure::utility::il_sse(&inst.raw, y, inst.d)
     };
@@ -294,7 +294,7 @@ fn describe(inst: &Instance, y: &[f64], agg: Aggregation, measures: bool) -> Res
         decimals: None,
         il_released,
         il_released_weighted: inst.weights.as_ref().map(|w| match holes {
-            true => crate::weighted::masked::il_released_weighted(inst, y, &w.values),
+            true => crate::missing::il_released(inst, y, Some(&w.values)),
             false => crate::measure::utility::il_sse_weighted(&inst.raw, y, inst.d, &w.values),
         }),
         measures,

@@ -231,7 +231,8 @@ fn weighted_masked_sse_of_every_partition_against_the_pairwise_identity() {
         // raises the group's column term by W delta^2 (P40 W7).
         if holes > 0 {
             let members = [0usize, 1, 2];
-            let c = microagg::weighted::masked::weighted_masked_centroid(&inst, &w, &members);
+            let c =
+                microagg::missing::figures::masked_centroid_and_sse(&inst, Some(&w), &members).0;
             for j in 0..d {
                 let Some(cj) = c[j] else { continue };
                 let obs: Vec<usize> = members

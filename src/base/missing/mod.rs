@@ -18,7 +18,7 @@
 //!   SST likewise around the column means (= the number of observed cells), IL = 100 SSE /
 //!   SST. The group's observed mean minimises its column's masked SSE, so this is the
 //!   objective microaggregation minimises. A [`crate::partition::Partition`] of such an instance keeps these
-//!   statistics (`group_stats`), so the records, the observers and the release read the
+//!   statistics ([`figures::group_stats`]), so the records, the observers and the release read the
 //!   masked SSE like any other;
 //! - **methods**: the registry entries declared `runs_on_missing_cells`
 //!   (`crate::method::MethodInfo::runs_on_missing_cells`), run by the one executor with its time limit,
@@ -44,6 +44,9 @@
 //! J. Statistical Software 67(4) (sdcMicro; `src/Mdav.h`, `R/mdav.R` at commit cf32510).
 
 pub mod engine;
+pub mod figures;
+
+pub(crate) use figures::{group_stats, il_released};
 
 use crate::data::instance::Scaled;
 use crate::data::{Instance, RawCopy};
@@ -223,29 +226,6 @@ impl Instance {
     }
 }
 
-/// Masked centroid and SSE of one group: per column, the mean of the observed members
-/// (0 when the group observes none) and their squared deviations from it. The statistics
-/// [`crate::partition::Partition`] keeps for an instance with missing cells.
-pub(crate) fn group_stats(inst: &Instance, members: &[usize]) -> (Vec<f64>, f64) {
-    let d = inst.d;
-    let mut centroid = vec![0.0; d];
-    let mut total = 0.0;
-    for (j, c) in centroid.iter_mut().enumerate() {
-        let obs = members.iter().filter(|&&i| !inst.is_missing(i, j));
-        let (mut sum, mut count) = (0.0, 0usize);
-        for &i in obs.clone() {
-            sum += inst.z[i * d + j];
-            count += 1;
-        }
-        if count == 0 {
-            continue;
-        }
-        *c = sum / count as f64;
-        total += obs.map(|&i| (inst.z[i * d + j] - *c).powi(2)).sum::<f64>();
-    }
-    (centroid, total)
-}
-
 /// Masked SSE of one group (`group_stats`).
 pub fn group_sse(inst: &Instance, members: &[usize]) -> f64 {
     group_stats(inst, members).1
@@ -299,29 +279,6 @@ pub(crate) fn fill_or_keep(inst: &Instance, released: &mut [f64], release: Missi
             }
         }
     }
-}
-
-/// IL of released values over the observed cells: 100 sum ((x - y) / sigma)^2 / SST with
-/// sigma and SST of the observed values; a released NaN at an observed cell is an error
-/// of the caller (never produced: every group has the observed cell itself).
-pub(crate) fn il_released(inst: &Instance, y: &[f64]) -> f64 {
-    let d = inst.d;
-    let (mut sse, mut sst) = (0.0, 0.0);
-    for j in 0..d {
-        let obs: Vec<usize> = (0..inst.n).filter(|&i| !inst.is_missing(i, j)).collect();
-        let m = obs.iter().map(|&i| inst.raw[i * d + j]).sum::<f64>() / obs.len() as f64;
-        let sigma = (obs
-            .iter()
-            .map(|&i| (inst.raw[i * d + j] - m).powi(2))
-            .sum::<f64>()
-            / obs.len() as f64)
-            .sqrt();
-        for &i in &obs {
-            sse += ((inst.raw[i * d + j] - y[i * d + j]) / sigma).powi(2);
-            sst += ((inst.raw[i * d + j] - m) / sigma).powi(2);
-        }
-    }
-    100.0 * sse / sst
 }
 
 /// The records complete in every run column: the rows the measures are taken over when

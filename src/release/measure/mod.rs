@@ -251,13 +251,13 @@ pub(crate) fn run_cli(a: &MeasureArgs) -> Result<()> {
     };
     let weighted = inst.weights.as_ref().map(|w| {
         let il = if holes {
-            crate::weighted::masked::il_released_weighted(&inst, &y, &w.values)
+            crate::missing::il_released(&inst, &y, Some(&w.values))
         } else {
             utility::il_sse_weighted(&inst.raw, &y, inst.d, &w.values)
         };
         (w, il)
     });
-    let observed_il = holes.then(|| crate::missing::il_released(&inst, &y));
+    let observed_il = holes.then(|| crate::missing::il_released(&inst, &y, None));
     if a.json {
         let mut v = serde_json::to_value(&m).expect("measures serialise");
         if let Some((w, il)) = weighted {

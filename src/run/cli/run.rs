@@ -266,7 +266,7 @@ fn load_checked(
     let z_only = pipeline.reads_only_z(outputs.masked.is_some(), data.weights.is_some());
     let mut inst = if let Some(w) = &data.weights {
         // With --missing ignore: the weighted figures over observed cells
-        // (crate::weighted::masked).
+        // (crate::missing::figures).
         crate::data::load_weighted_split(
             &data.data,
             &args.column.selection(data),
