@@ -37,6 +37,18 @@ use crate::data::Instance;
 use crate::geometry::pool::{nan_sq_dist, Pool};
 use crate::geometry::remaining::Remaining;
 
+/// The z-scores with NaN at every missing cell (the masked representation the lineage
+/// engine and the masked neighbour lists read).
+pub(crate) fn nan_marked(inst: &Instance) -> Instance {
+    let mut marked = inst.clone();
+    for (z, raw) in marked.z.iter_mut().zip(&inst.raw) {
+        if raw.is_nan() {
+            *z = f64::NAN;
+        }
+    }
+    marked
+}
+
 /// The remaining records of an instance with NaN at missing cells, by a scan with
 /// `nan_sq_dist`. The column sums are the [`Pool`]'s compensated running sums over the
 /// records with NaN read as 0 (Neumaier's update with 0 changes nothing, so they are the

@@ -113,7 +113,7 @@ impl Neighbours {
         stop: impl FnMut() -> bool,
     ) -> Option<Self> {
         let m = m.min(inst.n.saturating_sub(1));
-        let marked = crate::missing::engine::nan_marked(inst);
+        let marked = super::masked_scan::nan_marked(inst);
         let dist = |i: usize, j: usize| super::pool::nan_sq_dist(marked.row(i), marked.row(j));
         let list = lists_by_scan_of(inst.n, m, stop, dist)?;
         Some(Neighbours { m, list })

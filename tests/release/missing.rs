@@ -32,7 +32,7 @@ const MASKED: [RuleMethod; 8] = [
 
 /// The masked groups of one of [`MASKED`], run directly (complete data included).
 fn masked_groups(m: &RuleMethod, inst: &microagg::data::Instance, k: usize) -> Vec<Vec<usize>> {
-    missing::engine::masked_groups(m.name, m.rules, inst, k, StopRule::NEVER).unwrap()
+    m.masked_groups(inst, k, StopRule::NEVER).unwrap()
 }
 
 /// The registry declares exactly these initializers, and `descent`, as running on missing

@@ -24,7 +24,7 @@
 //!   (`crate::method::MethodInfo::runs_on_missing_cells`), run by the one executor with its time limit,
 //!   step budget and observers: the MDAV-lineage initializers mdav, mdav-generic, mdav1,
 //!   mdav-a1, mdav-single, mdav-nc, cbfs and cbfs-nn (the lineage engine with each method's
-//!   rules, the masked distance and centroids: [`engine::masked_groups`],
+//!   rules, the masked distance and centroids: [`crate::init::lineage::rule_method`],
 //!   [`crate::geometry::masked_scan`]; on complete data they give the unmasked groups), and
 //!   the `descent` refiner (its engine on the masked SSE, [`crate::objective::masked`]).
 //!   Every other method, refiner and bound assumes complete data (its incremental SSE, its bound proof) and is refused with
@@ -43,7 +43,6 @@
 //! Rousseeuw (1990), Finding Groups in Data (`daisy`); Templ, Kowarik & Meindl (2015),
 //! J. Statistical Software 67(4) (sdcMicro; `src/Mdav.h`, `R/mdav.R` at commit cf32510).
 
-pub mod engine;
 pub mod figures;
 
 pub(crate) use figures::{group_stats, il_released};

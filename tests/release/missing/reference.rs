@@ -1,6 +1,6 @@
 //! # Reference: MDAV over data with missing cells, by a plain scan
 //!
-//! The independent second implementation the engine's masked MDAV (`src/base/missing/engine.rs`
+//! The independent second implementation the engine's masked MDAV (`src/init/lineage/rule_method.rs`
 //! on `src/geometry/masked_scan.rs`) is tested against: its own distance over observed-column masks,
 //! fresh (uncompensated) centroids, sorts instead of the pool's selection. It was the
 //! production masked MDAV before the engine carried masks.
