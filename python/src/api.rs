@@ -203,13 +203,19 @@ pub fn run<'py>(
 /// colgen, P43); the refusal names those that do. `arg` is the Python argument.
 fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
     lib_bound::check_name(name).map_err(|e| to_py(py, e))?;
-    if lib_bound::weighted::check_weighted_name(name).is_ok() {
+    if lib_bound::weighted::weighted_version(name).is_ok() {
         return Ok(());
     }
     let with: Vec<String> = lib_bound::BOUNDS
         .iter()
         .filter(|b| b.has_weighted_version())
-        .map(|b| format!("{:?} ({})", b.name, b.weighted.unwrap_or_default()))
+        .map(|b| {
+            format!(
+                "{:?} ({})",
+                b.name,
+                b.weighted.map(|w| w.proof).unwrap_or_default()
+            )
+        })
         .collect();
     Err(usage(
         py,

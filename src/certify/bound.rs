@@ -57,7 +57,7 @@ use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS};
 pub use extras::{BoundProgress, Certificate, Incumbent};
 pub use figures::{gap_percent, il_lower_bound};
 pub(crate) use registry::names;
-pub use registry::{find, BoundInfo, LowerBound, PreparedBound, BOUNDS};
+pub use registry::{find, BoundInfo, LowerBound, PreparedBound, WeightedVersion, BOUNDS};
 
 /// A computed bound.
 #[derive(Debug, Clone, Serialize)]

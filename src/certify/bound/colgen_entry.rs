@@ -21,7 +21,7 @@
 //! See [`microagg_solvers::bounds::colgen`].
 
 use super::extras::Certificate;
-use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
+use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedVersion};
 use super::{start, ticker};
 use crate::error::{Error, Result};
 use crate::params::Params;
@@ -72,7 +72,12 @@ pub(crate) const COLGEN: BoundInfo = entry::<Colgen<NoCuts>>(About {
     certified: "always, the pricing bound is proven (proofs/P09-lagrangian-bound.md); certificate for verify-bound (proofs/P13)",
     certificate: true,
     incumbent: false,
-    weighted: Some("proofs/P43"),
+    weighted: Some(WeightedVersion {
+        proof: "proofs/P43",
+        params: &["time_limit", "start"],
+        certificate: true,
+        compute: super::weighted::weighted_colgen,
+    }),
 });
 
 pub(crate) const COLGEN_CUTS: BoundInfo = entry::<Colgen<WithCuts>>(About {

@@ -16,7 +16,7 @@
 //! ## References
 //! See [`microagg_solvers::bounds::nn`] and [`microagg_solvers::bounds::nn_raised`].
 
-use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
+use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedVersion};
 use crate::error::{Error, Result};
 use crate::params::NoParams;
 use serde::Serialize;
@@ -32,7 +32,12 @@ pub(crate) const ENTRY: BoundInfo = entry::<Nn>(About {
     certified: "always (proofs/P06-nn-bound.md)",
     certificate: false,
     incumbent: false,
-    weighted: Some("proofs/P41"),
+    weighted: Some(WeightedVersion {
+        proof: "proofs/P41",
+        params: &[],
+        certificate: false,
+        compute: super::weighted::weighted_nn_version,
+    }),
 });
 
 /// The raised nn bound.

@@ -77,9 +77,9 @@ pub struct BoundInfo {
     pub certificate: bool,
     /// The bound searches partitions and returns its best ([`Computed::incumbent`]).
     pub incumbent: bool,
-    /// The bound has a weighted version on the weighted SSE (`--weights`,
-    /// [`super::weighted`]), named by its proof; `None`: it refuses weights.
-    pub weighted: Option<&'static str>,
+    /// The bound's version on the weighted SSE (`--weights`, [`super::weighted`]); `None`:
+    /// it refuses weights.
+    pub weighted: Option<WeightedVersion>,
     /// (parameter, description) pairs of its `Params`.
     pub params_doc: &'static [(&'static str, &'static str)],
     defaults: fn() -> Value,
@@ -93,8 +93,36 @@ pub(crate) struct About {
     pub certified: &'static str,
     pub certificate: bool,
     pub incumbent: bool,
-    pub weighted: Option<&'static str>,
+    pub weighted: Option<WeightedVersion>,
 }
+
+/// A bound's version on the weighted SSE (sampling weights, weighted centroids, groups of
+/// at least k records).
+#[derive(Clone, Copy, Debug)]
+pub struct WeightedVersion {
+    /// Its proof in `proofs/`.
+    pub proof: &'static str,
+    /// The bound parameters it reads; with `--weights` the others are refused.
+    pub params: &'static [&'static str],
+    /// It writes a certificate for `verify-bound --weights`.
+    pub certificate: bool,
+    /// Compute it on an instance carrying weights, for k, within a time limit (seconds;
+    /// None: its default), with an extra start partition (labels), until the interrupt.
+    pub compute: WeightedCompute,
+}
+
+/// The computation of a [`WeightedVersion`]: the outcome, and the certificate or why there
+/// is none.
+pub type WeightedCompute = fn(
+    &Instance,
+    usize,
+    Option<f64>,
+    Option<&[usize]>,
+    &AtomicBool,
+) -> Result<(
+    super::BoundOutcome,
+    std::result::Result<super::weighted_certificate::WeightedCertificate, String>,
+)>;
 
 /// The registry entry of bound `B`.
 pub(crate) const fn entry<B: LowerBound + 'static>(about: About) -> BoundInfo {

@@ -178,13 +178,18 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
         .map(|b| b.name)
         .collect();
     assert_eq!(weighted, ["nn", "colgen"]);
-    assert_eq!(find("nn").unwrap().weighted, Some("proofs/P41"));
-    assert_eq!(find("colgen").unwrap().weighted, Some("proofs/P43"));
-    assert!(weighted::check_weighted_name("nn").is_ok());
-    assert!(weighted::check_weighted_name("colgen").is_ok());
-    let e = weighted::check_weighted_name("bnp")
-        .unwrap_err()
-        .to_string();
+    let proof = |name| find(name).unwrap().weighted.map(|w| w.proof);
+    assert_eq!(proof("nn"), Some("proofs/P41"));
+    assert_eq!(proof("colgen"), Some("proofs/P43"));
+    // What each version reads and writes, as `bound --weights` enforces it.
+    let version = |name| find(name).unwrap().weighted.unwrap();
+    assert_eq!(version("nn").params, [] as [&str; 0]);
+    assert!(!version("nn").certificate);
+    assert_eq!(version("colgen").params, ["time_limit", "start"]);
+    assert!(version("colgen").certificate);
+    assert!(weighted::weighted_version("nn").is_ok());
+    assert!(weighted::weighted_version("colgen").is_ok());
+    let e = weighted::weighted_version("bnp").unwrap_err().to_string();
     assert_eq!(
         e,
         "bound bnp with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
@@ -192,8 +197,8 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
          (docs/weights.md). \
          Use --bound nn or colgen, or leave out --weights"
     );
-    assert!(weighted::check_weighted_name("colgen-cuts").is_err());
-    assert!(weighted::check_weighted_name("nope").is_err());
+    assert!(weighted::weighted_version("colgen-cuts").is_err());
+    assert!(weighted::weighted_version("nope").is_err());
 }
 
 /// The engine options of a library recipe (one of [`RECIPES`]), read with the meaning each

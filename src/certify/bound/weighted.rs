@@ -12,8 +12,12 @@
 //! column generation bound of `microagg_solvers::bounds::colgen_weighted`
 //! (proofs/P43-weighted-lagrangian-bound.md), its master seeded by the
 //! `WEIGHTED_COLGEN_START` partition (and the run's own partition under `run`), with a
-//! certificate for `verify-bound --weights W` (`super::weighted_certificate`). colgen-cuts
-//! and bnp have no weighted version: with `--weights` they are refused.
+//! certificate for `verify-bound --weights W` (`super::weighted_certificate`).
+//!
+//! Each is its registry entry's [`super::WeightedVersion`] (its proof, the parameters it
+//! reads, whether it writes a certificate, its computation), so `bound --weights` and `run
+//! --bound --weights` dispatch through the entry; an entry without one (nn-raised,
+//! colgen-cuts, bnp, auto) is refused with `--weights` ([`weighted_version`]).
 //!
 //! The IL of the bound is on the weighted scale: `100 LB_w / SST_w`, rounded down.
 //!
@@ -38,19 +42,19 @@ pub(crate) const SCAN_BELOW: usize = 4096;
 /// From [`SCAN_BELOW`] records, the length of each record's neighbour list (at least k - 1).
 pub(crate) const LIST_LENGTH: usize = 64;
 
-/// Refuse a bound without a weighted version (its registry entry's
-/// [`super::BoundInfo::weighted`] is `None`) before anything runs; the message names the
-/// bounds that have one, with their proofs, and those that do not, from the registry.
-pub fn check_weighted_name(name: &str) -> Result<()> {
-    if super::find(name)?.has_weighted_version() {
-        return Ok(());
+/// The weighted version of bound `name`, or an error before anything runs: the message
+/// names the bounds that have one, with their proofs, and those that do not, from the
+/// registry.
+pub fn weighted_version(name: &str) -> Result<super::WeightedVersion> {
+    if let Some(version) = super::find(name)?.weighted {
+        return Ok(version);
     }
     let (with, without): (Vec<&super::BoundInfo>, Vec<&super::BoundInfo>) =
         super::BOUNDS.iter().partition(|b| b.has_weighted_version());
     let names: Vec<&str> = with.iter().map(|b| b.name).collect();
     let with: Vec<String> = with
         .iter()
-        .map(|b| format!("{} ({})", b.name, b.weighted.unwrap_or_default()))
+        .filter_map(|b| b.weighted.map(|w| format!("{} ({})", b.name, w.proof)))
         .collect();
     let without: Vec<&str> = without.iter().map(|b| b.name).collect();
     Err(Error::usage(format!(
@@ -81,11 +85,7 @@ fn and_list<T: AsRef<str>>(items: &[T]) -> String {
 /// The weighted nearest-neighbour bound of `inst` (which must carry weights) for groups of
 /// at least `k` records. Once `interrupt` is set the kd-tree lists stop and no bound is
 /// returned ([`Error::Interrupted`]).
-pub(crate) fn weighted_nn(
-    inst: &Instance,
-    k: usize,
-    interrupt: &AtomicBool,
-) -> Result<BoundOutcome> {
+fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<BoundOutcome> {
     inst.check_k(k)?;
     let w = inst.weights.as_ref().ok_or_else(|| {
         Error::usage("the weighted nn bound needs sampling weights (--weights COLUMN)")
@@ -159,11 +159,24 @@ pub fn compute(
     extra_start: Option<&[usize]>,
     interrupt: &AtomicBool,
 ) -> Result<BoundOutcome> {
-    check_weighted_name(name)?;
-    match name {
-        "colgen" => weighted_colgen(inst, k, time_limit, extra_start, interrupt).map(|b| b.0),
-        _ => weighted_nn(inst, k, interrupt),
-    }
+    let version = weighted_version(name)?;
+    (version.compute)(inst, k, time_limit, extra_start, interrupt).map(|b| b.0)
+}
+
+/// The weighted nn bound as a [`super::WeightedVersion`]: no time limit or start to read,
+/// no certificate.
+pub(crate) fn weighted_nn_version(
+    inst: &Instance,
+    k: usize,
+    _time_limit: Option<f64>,
+    _extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<(
+    BoundOutcome,
+    std::result::Result<WeightedCertificate, String>,
+)> {
+    let none = "the weighted nn bound writes no certificate".to_string();
+    Ok((weighted_nn(inst, k, interrupt)?, Err(none)))
 }
 
 /// The weighted column generation bound (proofs/P43) within `time_limit` seconds (default

@@ -348,17 +348,13 @@ fn bound_weighted(
     info: &BoundInfo,
     given: &Map<String, Value>,
 ) -> Result<ExitCode> {
-    crate::bound::weighted::check_weighted_name(info.name)?;
-    let colgen = info.name == "colgen";
-    // The weighted colgen takes a time limit and a start partition; nothing else has a
-    // weighted meaning.
-    let weighted_keys: &[&str] = if colgen {
-        &["time_limit", "start"]
-    } else {
-        &[]
-    };
+    let version = crate::bound::weighted::weighted_version(info.name)?;
+    // Only the parameters the weighted version reads have a weighted meaning.
     let unused = [
-        ("--certificate", args.certificate.is_some() && !colgen),
+        (
+            "--certificate",
+            args.certificate.is_some() && !version.certificate,
+        ),
         ("--progress", args.progress),
         ("--labels-out", args.labels_out.is_some()),
     ];
@@ -369,7 +365,7 @@ fn bound_weighted(
         .or_else(|| {
             given
                 .keys()
-                .find(|key| !weighted_keys.contains(&key.as_str()))
+                .find(|key| !version.params.contains(&key.as_str()))
                 .map(|key| format!("parameter {key}"))
         });
     if let Some(option) = refused {
@@ -396,30 +392,19 @@ fn bound_weighted(
     output::check_json_report(args.json)?;
     let inst = args.data.load_weighted()?;
     let k = args.data.k;
-    let b = if colgen {
-        let (b, cert) = crate::bound::weighted::weighted_colgen(
-            &inst,
-            k,
-            time_limit,
-            start.as_deref(),
-            interrupt::flag(),
-        )?;
-        if let Some(path) = &args.certificate {
-            let cert = cert.map_err(|why| Error::usage(format!("--certificate: {why}")))?;
-            cert.write(path)?;
-            eprintln!(
-                "certificate of the weighted Lagrangian bound {:.12e} written to {}",
-                cert.lower_bound,
-                path.display()
-            );
-            if cert.lower_bound < b.lower_bound {
-                eprintln!("{}", below_reported(cert.lower_bound, &b));
-            }
+    let (b, cert) = (version.compute)(&inst, k, time_limit, start.as_deref(), interrupt::flag())?;
+    if let Some(path) = &args.certificate {
+        let cert = cert.map_err(|why| Error::usage(format!("--certificate: {why}")))?;
+        cert.write(path)?;
+        eprintln!(
+            "certificate of the weighted Lagrangian bound {:.12e} written to {}",
+            cert.lower_bound,
+            path.display()
+        );
+        if cert.lower_bound < b.lower_bound {
+            eprintln!("{}", below_reported(cert.lower_bound, &b));
         }
-        b
-    } else {
-        crate::bound::weighted::weighted_nn(&inst, k, interrupt::flag())?
-    };
+    }
     let sst = b.details["sst_weighted"].as_f64().unwrap_or(f64::NAN);
     if args.json {
         let mut v: serde_json::Value =

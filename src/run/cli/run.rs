@@ -357,7 +357,7 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
     if let Some(b) = &args.bound {
         // Only nn and colgen have a weighted version (proofs/P41, P43); the others are
         // refused here.
-        crate::bound::weighted::check_weighted_name(b)?;
+        crate::bound::weighted::weighted_version(b)?;
     }
     if let Some(a) = &args.release.aggregate {
         let agg = crate::release::Aggregation::parse(a)?;

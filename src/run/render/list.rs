@@ -61,7 +61,7 @@ pub(crate) fn bounds_json() -> Vec<Value> {
                 "kind": "bound",
                 "summary": b.summary,
                 "reference": b.certified,
-                "weighted": b.weighted,
+                "weighted": b.weighted.map(|w| w.proof),
                 "params": b.defaults(),
                 "params_doc": b.params_doc.iter().map(|(k, d)| (k.to_string(), d.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
             })
@@ -164,7 +164,7 @@ fn bound_text(b: &BoundInfo) -> String {
 /// The text listing's `weighted:` line of a bound.
 fn weighted_text(b: &BoundInfo) -> String {
     match b.weighted {
-        Some(proof) => format!("yes, on the weighted SSE with --weights ({proof})"),
+        Some(w) => format!("yes, on the weighted SSE with --weights ({})", w.proof),
         None => "no (bounds the unweighted SSE; refuses --weights)".to_string(),
     }
 }
