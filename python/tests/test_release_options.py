@@ -297,20 +297,24 @@ def test_weights_with_missing_values_equal_the_cli(cli, tmp_path, case):
     assert list(v.labels) == list(labels) and v.record["weights"]["sse"] == rec["weights"]["sse"]
 
 
-def test_weights_with_missing_values_keep_the_library_refusals(cli, tmp_path):
-    """The refusal the library keeps for weighted runs over holes (a pipeline ending in
-    descent with unequal weights) raises with the library's message, as the CLI prints it;
-    equal weights pass (the two objectives differ by a constant factor)."""
+def test_weights_with_missing_values_run_the_weighted_descent_as_the_cli(cli, tmp_path):
+    """A pipeline ending in descent over holes with unequal weights minimises the weighted
+    SSE over observed cells, in Python as through the CLI (same labels, same weighted
+    figures, objective "weighted"); equal weights pass too (the two objectives differ by a
+    constant factor), and the bounds still refuse holes."""
     path = tmp_path / "holes.csv"
     path.write_text(HOLES)
-    args = ["run", "--data", str(path), "--columns", "a,b,c", "--weights", "w", "--k", "2",
-            "--method", "mdav+descent", "--missing", "ignore"]
-    out = subprocess.run([str(cli), *args], cwd=ROOT, capture_output=True, text=True)
-    assert out.returncode == 2 and "ends in descent" in out.stderr
-    with pytest.raises(microagg.UsageError) as e:
-        microagg.run(str(path), 2, method="mdav+descent", bound=None, columns=["a", "b", "c"], weights="w",
+    labels = tmp_path / "labels.txt"
+    rec = cli_json(cli, "run", "--data", str(path), "--columns", "a,b,c", "--weights", "w", "--k", "2",
+                   "--method", "mdav+descent", "--missing", "ignore", "--labels-out", str(labels))
+    v = microagg.run(str(path), 2, method="mdav+descent", bound=None, columns=["a", "b", "c"], weights="w",
                      missing="ignore")
-    assert str(e.value) in out.stderr
+    assert v.record["weights"]["objective"] == "weighted" == rec["weights"]["objective"]
+    assert list(v.labels) == [int(x) for x in labels.read_text().split()]
+    assert v.record["weights"]["sse"] == rec["weights"]["sse"]
+    start = microagg.run(str(path), 2, method="mdav", bound=None, columns=["a", "b", "c"], weights="w",
+                         missing="ignore")
+    assert v.record["weights"]["sse"] <= start.record["weights"]["sse"]
     equal = microagg.run(str(path), 2, method="mdav+descent", bound=None, columns=["a", "b", "c"],
                          weights=[2.0] * 10, missing="ignore")
     assert equal.record["weights"]["objective"] == "weighted"

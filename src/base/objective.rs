@@ -19,8 +19,9 @@
 //! [`Partition`] of such an instance keeps the masked means and SSE, and the deltas read
 //! them with the observed counts of [`GroupSums::Masked`] ([`masked::MaskedSums`]); the
 //! initializers and the `descent` that run there declare it in the registry
-//! (`runs_on_missing_cells`), and the one executor runs them ([`crate::missing`]). Missing
-//! cells take precedence over weights: the descent there minimises the masked SSE.
+//! (`runs_on_missing_cells`), and the one executor runs them ([`crate::missing`]). With
+//! unequal weights as well the objective is the weighted masked SSE
+//! ([`Objective::MaskedWeighted`], [`masked_weighted::MaskedWeightedSums`], P40 W8).
 //!
 //! ## Complexity
 //! [`Instance::objective`] is O(n) (the weights are compared once); plain sums cost
@@ -32,11 +33,13 @@
 //!   means).
 
 pub mod masked;
+pub mod masked_weighted;
 pub mod weighted;
 
 use crate::data::Instance;
 use crate::partition::Partition;
 use masked::MaskedSums;
+use masked_weighted::MaskedWeightedSums;
 use weighted::WeightedSums;
 
 /// The objective a partition of an instance is scored by.
@@ -49,6 +52,9 @@ pub enum Objective<'a> {
     Weighted(&'a [f64]),
     /// The SSE over the observed cells of data with missing cells (P42).
     Masked,
+    /// The weighted SSE over the observed cells (sampling weights, not all equal, and
+    /// missing cells; P40 W7, W8).
+    MaskedWeighted(&'a [f64]),
 }
 
 /// The per-group sums an objective needs beyond those the [`Partition`] keeps: none for
@@ -59,6 +65,7 @@ pub enum GroupSums {
     Plain,
     Weighted(WeightedSums),
     Masked(MaskedSums),
+    MaskedWeighted(MaskedWeightedSums),
 }
 
 impl GroupSums {
@@ -68,6 +75,9 @@ impl GroupSums {
             Objective::Plain => GroupSums::Plain,
             Objective::Weighted(w) => GroupSums::Weighted(WeightedSums::new(inst, p, w)),
             Objective::Masked => GroupSums::Masked(MaskedSums::new(inst, p)),
+            Objective::MaskedWeighted(w) => {
+                GroupSums::MaskedWeighted(MaskedWeightedSums::new(inst, p, w))
+            }
         }
     }
 
@@ -79,6 +89,7 @@ impl GroupSums {
             GroupSums::Plain => {}
             GroupSums::Weighted(s) => groups.iter().for_each(|&g| s.refresh(inst, p, g)),
             GroupSums::Masked(s) => groups.iter().for_each(|&g| s.refresh(inst, p, g)),
+            GroupSums::MaskedWeighted(s) => groups.iter().for_each(|&g| s.refresh(inst, p, g)),
         }
     }
 }
@@ -92,6 +103,7 @@ impl GroupSums {
             GroupSums::Plain => p.shift_delta(inst, i, to),
             GroupSums::Weighted(s) => s.shift_delta(inst, p, i, to),
             GroupSums::Masked(s) => s.shift_delta(inst, p, i, to),
+            GroupSums::MaskedWeighted(s) => s.shift_delta(inst, p, i, to),
         }
     }
 
@@ -102,6 +114,7 @@ impl GroupSums {
             GroupSums::Plain => p.swap_delta(inst, i, j),
             GroupSums::Weighted(s) => s.swap_delta(inst, p, i, j),
             GroupSums::Masked(s) => s.swap_delta(inst, p, i, j),
+            GroupSums::MaskedWeighted(s) => s.swap_delta(inst, p, i, j),
         }
     }
 }

@@ -118,29 +118,6 @@ pub struct PipelineOutcome {
 }
 
 impl Pipeline {
-    /// Sampling weights that are not all equal with missing cells: the initializers run (they
-    /// minimise the unweighted masked SSE, as they minimise the unweighted SSE on complete
-    /// data; the record reports the weighted figures over the observed cells), but a pipeline
-    /// ending in `descent` is refused: the masked descent minimises the unweighted masked SSE
-    /// and the weighted descent needs complete rows, so no refiner minimises the weighted SSE
-    /// over observed cells, and reporting such a run as weighted would be false. Equal weights
-    /// make the two objectives one (a constant factor) and pass.
-    pub(crate) fn check_weighted_masked(&self, inst: &Instance) -> Result<()> {
-        let unequal = inst.weights.as_ref().is_some_and(|w| !w.all_equal());
-        if !unequal || !inst.has_missing() || !self.stages.iter().any(|s| s.name == "descent") {
-            return Ok(());
-        }
-        Err(Error::usage(format!(
-            "--weights with --missing ignore: '{}' ends in descent, but the masked descent \
-             minimises the unweighted SSE over observed cells and the weighted descent needs \
-             complete rows, so nothing here minimises the weighted SSE over observed cells; run \
-             the initializer alone (it minimises the unweighted SSE, the record reports the \
-             weighted SSE and IL over observed cells), or leave out --weights, or the columns \
-             with holes (docs/weights.md)",
-            self.spec
-        )))
-    }
-
     /// True when a stage reads the original values ([`Instance::raw`]), not only the
     /// z-scores: a run may free the raw copy ([`Instance::drop_raw`]) only when this is
     /// false (`tests/data/raw_dropped.rs` runs every registered method without it).
@@ -256,15 +233,14 @@ impl Pipeline {
     }
 
     /// Every stage runs on `inst` ([`MethodInfo::runs_on_missing_cells`](crate::method::MethodInfo::runs_on_missing_cells)):
-    /// on data with missing cells only the methods declared to run there, and no descent
-    /// under unequal weights ([`check_weighted_masked`](Self::check_weighted_masked)).
+    /// on data with missing cells only the methods declared to run there.
     pub(crate) fn check_supported(&self, inst: &Instance) -> Result<()> {
         if inst.has_missing() {
             if let Some(stage) = self.stages.iter().find(|s| !s.missing_cells) {
                 return Err(crate::missing::refuse_unsupported(&self.spec, &stage.name));
             }
         }
-        self.check_weighted_masked(inst)
+        Ok(())
     }
 
     /// As [`run_with`](Self::run_with), sending the run's events (stage start and end,

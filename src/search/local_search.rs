@@ -154,28 +154,29 @@ impl LocalSearch {
             return Ok(ls);
         }
         if cycles {
-            return Err(match objective {
-                Objective::Masked => {
-                    "descent cycles=true: the 3-cycle has no masked delta; \
-                                      leave out cycles with --missing ignore"
+            let why = match objective {
+                Objective::Masked | Objective::MaskedWeighted(_) => {
+                    "descent cycles=true: the 3-cycle has no masked delta; leave out cycles \
+                     with --missing ignore"
                 }
                 _ => {
                     "descent.cycles=true with --weights: the 3-cycle has no weighted delta: \
-                      the weighted descent has shift and swap moves only"
+                     the weighted descent has shift and swap moves only"
                 }
-            }
-            .into());
+            };
+            return Err(why.into());
         }
         let sums = GroupSums::new(objective, inst, p);
         ls.eps = match &sums {
             GroupSums::Weighted(w) => w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS),
+            GroupSums::MaskedWeighted(w) => w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS),
             // The masked SST (observed cells) over n, as the masked deltas are sums of
             // observed terms only.
             _ => IMPROVE_EPS * inst.sst / inst.n as f64,
         };
         // A masked move changes its groups' observed counts, which the moves of records in
         // other groups read: the masked descent sweeps to a local optimum.
-        ls.sweep.on = matches!(sums, GroupSums::Masked(_));
+        ls.sweep.on = matches!(sums, GroupSums::Masked(_) | GroupSums::MaskedWeighted(_));
         ls.sums = sums;
         Ok(ls)
     }
@@ -186,9 +187,12 @@ impl LocalSearch {
         matches!(self.sums, GroupSums::Plain | GroupSums::Masked(_))
     }
 
-    /// True on data with missing cells (the masked SSE).
+    /// True on data with missing cells (the masked SSE, weighted or not).
     pub(crate) fn is_masked(&self) -> bool {
-        matches!(self.sums, GroupSums::Masked(_))
+        matches!(
+            self.sums,
+            GroupSums::Masked(_) | GroupSums::MaskedWeighted(_)
+        )
     }
 
     pub fn push(&mut self, i: usize) {

@@ -254,17 +254,17 @@ impl Instance {
         Ok(())
     }
 
-    /// The objective a partition of this instance is scored by: the masked SSE when it has
-    /// missing cells, else the weighted SSE when it carries sampling weights that are not
-    /// all equal, the SSE otherwise (O(n): the weights are compared; nothing is allocated).
+    /// The objective a partition of this instance is scored by: the SSE, weighted when it
+    /// carries sampling weights that are not all equal, over the observed cells when it has
+    /// missing cells (O(n): the weights are compared; nothing is allocated).
     pub fn objective(&self) -> crate::objective::Objective<'_> {
         use crate::objective::Objective;
-        if self.has_missing() {
-            return Objective::Masked;
-        }
-        match self.weights.as_ref().filter(|w| !w.all_equal()) {
-            Some(w) => Objective::Weighted(&w.values),
-            None => Objective::Plain,
+        let unequal = self.weights.as_ref().filter(|w| !w.all_equal());
+        match (self.has_missing(), unequal) {
+            (true, Some(w)) => Objective::MaskedWeighted(&w.values),
+            (true, None) => Objective::Masked,
+            (false, Some(w)) => Objective::Weighted(&w.values),
+            (false, None) => Objective::Plain,
         }
     }
 

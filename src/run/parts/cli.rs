@@ -62,7 +62,6 @@ pub(crate) fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
     }
     let (inst, strata) = load_split_data(r, &strata_cols)?;
     inst.check_k(r.k)?;
-    r.pipeline.check_weighted_masked(&inst)?;
     if inst.has_missing() && split.blocks.is_some() {
         return Err(Error::usage(
             "--blocks: the data have missing cells (--missing ignore) and the border repair \
