@@ -27,16 +27,8 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
     let mut rng = ChaCha8Rng::seed_from_u64(8_2026);
     let mut negative = 0;
     for case in 0..60 {
-        let n = rng.random_range(6..=13);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = clustered_rows(&mut rng, n, d, 3.0);
-        let geo = Geometry::new(&x, n, d, k, 6);
-        // Duals around each record's share of a plausible SSE, some negative.
-        let scale = rng.random_range(0.2..3.0);
-        let y: Vec<f64> = (0..n)
-            .map(|_| rng.random_range(-0.5..1.0) * scale)
-            .collect();
+        let (x, d, geo, _, y) = common::random_pricing_case(&mut rng, 13, -0.5);
+        let (n, k) = (geo.n, geo.k);
         let truth = brute_force_min_rc(&x, n, d, k, &y);
         let budget = common::exact_budget(100, 60);
         let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());

@@ -77,47 +77,6 @@ fn duals(rng: &mut ChaCha8Rng, geo: &Geometry, k: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Per group (bit mask) of k..2k-1 records: reduced cost (two-pass SSE) and the set of
-/// medoids (members minimising the sum of squared distances to the group, to 1e-12).
-fn all_groups(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    y: &[f64],
-) -> Vec<(f64, Vec<usize>, Vec<usize>)> {
-    let mut out = Vec::new();
-    for mask in 1u32..(1 << n) {
-        let m = mask.count_ones() as usize;
-        if m < k || m > 2 * k - 1 {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
-        let rc = group_sse(x, d, &members) - members.iter().map(|&i| y[i]).sum::<f64>();
-        let star = |r: usize| -> f64 {
-            members
-                .iter()
-                .map(|&b| {
-                    (0..d)
-                        .map(|c| (x[r * d + c] - x[b * d + c]).powi(2))
-                        .sum::<f64>()
-                })
-                .sum()
-        };
-        let best = members
-            .iter()
-            .map(|&r| star(r))
-            .fold(f64::INFINITY, f64::min);
-        let medoids: Vec<usize> = members
-            .iter()
-            .copied()
-            .filter(|&r| star(r) <= best + 1e-12 * best.abs())
-            .collect();
-        out.push((rc, members, medoids));
-    }
-    out
-}
-
 fn budget() -> ExactBudget<'static> {
     common::exact_budget(50, 60)
 }
@@ -133,7 +92,7 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
         let x = family(&mut rng, case, n, d);
         let geo = Geometry::new(&x, n, d, k, 6);
         let y = duals(&mut rng, &geo, k);
-        let groups = all_groups(&x, n, d, k, &y);
+        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
         let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
         // Relative to the instance's scale (data scaled by 1e-6 have reduced costs near 1e-12).
         let tol = 1e-9 * scale;
@@ -382,7 +341,7 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
         let x = family(&mut rng, case, n, d);
         let geo = Geometry::new(&x, n, d, k, 6);
         let y = duals(&mut rng, &geo, k);
-        let groups = all_groups(&x, n, d, k, &y);
+        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
         let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
         let tol = 1e-9 * scale;
         let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
@@ -622,7 +581,7 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
         let x = family(&mut rng, case, n, d);
         let geo = Geometry::new(&x, n, d, k, 6);
         let y = duals(&mut rng, &geo, k);
-        let groups = all_groups(&x, n, d, k, &y);
+        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
         let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
         let tol = 1e-9 * scale;
         let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
@@ -774,7 +733,7 @@ fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
                 .collect(),
             _ => duals(&mut rng, &geo, k),
         };
-        let groups = all_groups(&x, n, d, k, &y);
+        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
         let scale = groups
             .iter()
             .map(|g| g.0.abs())
@@ -1017,7 +976,7 @@ fn completion_case(rng: &mut ChaCha8Rng, case: usize) -> CompletionCase {
     }
     let geo = Geometry::new(&x, n, d, k, 6);
     let y = duals(rng, &geo, k);
-    let groups = all_groups(&x, n, d, k, &y);
+    let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
     let scale = groups
         .iter()
         .map(|g| g.0.abs())
@@ -1443,7 +1402,7 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
         let x = family(&mut rng, case, n, d);
         let geo = Geometry::new(&x, n, d, k, 6);
         // Every group (the columns of the LP) and its cost.
-        let columns: Vec<Vec<u32>> = all_groups(&x, n, d, k, &vec![0.0; n])
+        let columns: Vec<Vec<u32>> = common::all_groups_with_medoids(&x, n, d, k, &vec![0.0; n])
             .iter()
             .map(|g| g.1.iter().map(|&i| i as u32).collect())
             .collect();

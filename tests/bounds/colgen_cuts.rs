@@ -10,7 +10,7 @@
 use crate::common;
 use common::{brute_force_min_rc_cuts, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
-use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch, Geometry};
+use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch};
 use microagg_solvers::bounds::{colgen_bound, verify_lagrangian_cuts, ColgenOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,15 +34,8 @@ fn exact_pricing_with_cuts_matches_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(14_2026);
     let mut penalised = 0;
     for case in 0..60 {
-        let n = rng.random_range(6..=12);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = clustered_rows(&mut rng, n, d, 3.0);
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let scale = rng.random_range(0.2..3.0);
-        let y: Vec<f64> = (0..n)
-            .map(|_| rng.random_range(-0.3..1.0) * scale)
-            .collect();
+        let (x, d, geo, scale, y) = common::random_pricing_case(&mut rng, 12, -0.3);
+        let (n, k) = (geo.n, geo.k);
         let cuts: Vec<([u32; 3], f64)> = (0..rng.random_range(1..=2 * n))
             .map(|_| (random_triple(&mut rng, n), rng.random_range(0.0..scale)))
             .collect();

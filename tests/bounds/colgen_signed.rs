@@ -17,44 +17,8 @@ use microagg_solvers::bounds::colgen::pricing::{
 };
 use microagg_solvers::bounds::colgen::record_share::{record_share_bounds, ShareForm};
 use microagg_solvers::bounds::colgen::signed_anchors::signed_sizes_lagrangian;
-use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Every group of `k..2k-1` records (bit masks of `n <= 12`): members, reduced cost, and the
-/// medoids (members minimising the sum of squared distances to the group, to 1e-12).
-fn all_groups(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    y: &[f64],
-) -> Vec<(Vec<usize>, f64, Vec<usize>)> {
-    let dist =
-        |a: usize, b: usize| -> f64 { (0..d).map(|c| (x[a * d + c] - x[b * d + c]).powi(2)).sum() };
-    let mut out = Vec::new();
-    for mask in 1u32..(1 << n) {
-        let m = mask.count_ones() as usize;
-        if m < k || m > 2 * k - 1 {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
-        let rc = group_sse(x, d, &members) - members.iter().map(|&i| y[i]).sum::<f64>();
-        let star: Vec<f64> = members
-            .iter()
-            .map(|&r| members.iter().map(|&b| dist(r, b)).sum())
-            .collect();
-        let best = star.iter().copied().fold(f64::INFINITY, f64::min);
-        let medoids = members
-            .iter()
-            .zip(&star)
-            .filter(|(_, &s)| s <= best + 1e-12 * best.abs())
-            .map(|(&r, _)| r)
-            .collect();
-        out.push((members, rc, medoids));
-    }
-    out
-}
 
 fn budget() -> ExactBudget<'static> {
     common::exact_budget(0, 60)
@@ -77,8 +41,8 @@ fn signed_bound_and_record_shares_stay_below_brute_force() {
         let y: Vec<f64> = (0..n)
             .map(|i| lift * geo.nn(i, k - 1) / (2 * k) as f64 * rng.random_range(0.8..1.25))
             .collect();
-        let groups = all_groups(&x, n, d, k, &y);
-        let min_rc = groups.iter().map(|g| g.1).fold(f64::INFINITY, f64::min);
+        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
+        let min_rc = groups.iter().map(|g| g.0).fold(f64::INFINITY, f64::min);
         let floor_rc = weak_rc_bound(&geo, &y);
         let tol = 1e-9 * scale;
         assert!(
@@ -92,8 +56,8 @@ fn signed_bound_and_record_shares_stay_below_brute_force() {
             for (i, &li) in l.iter().enumerate() {
                 let least = groups
                     .iter()
-                    .filter(|g| g.0.contains(&i))
-                    .map(|g| g.1 / g.0.len() as f64)
+                    .filter(|g| g.1.contains(&i))
+                    .map(|g| g.0 / g.1.len() as f64)
                     .fold(f64::INFINITY, f64::min);
                 assert!(
                     li <= least + tol,
@@ -122,8 +86,8 @@ fn signed_bound_and_record_shares_stay_below_brute_force() {
                     let v = per_size[r * w + (m - k)];
                     let least = groups
                         .iter()
-                        .filter(|g| g.0.len() == m && g.2.contains(&r))
-                        .map(|g| g.1)
+                        .filter(|g| g.1.len() == m && g.2.contains(&r))
+                        .map(|g| g.0)
                         .fold(tau, f64::min);
                     assert!(
                         v <= least + tol,

@@ -355,11 +355,7 @@ impl Data {
         let mut choice = vec![0usize; full + 1];
         f[0] = 0.0;
         for mask in 1..=full {
-            let low = mask & mask.wrapping_neg();
-            let rest = mask ^ low;
-            let mut sub = rest;
-            loop {
-                let g = sub | low;
+            common::for_each_group_of_lowest(mask, |g| {
                 if cost[g].is_finite() && f[mask ^ g].is_finite() {
                     let v = f[mask ^ g] + cost[g];
                     if v < f[mask] {
@@ -367,11 +363,7 @@ impl Data {
                         choice[mask] = g;
                     }
                 }
-                if sub == 0 {
-                    break;
-                }
-                sub = (sub - 1) & rest;
-            }
+            });
         }
         assert!(f[full].is_finite(), "n = {} >= 2k has a partition", self.n);
         let mut out = Vec::new();

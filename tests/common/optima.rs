@@ -152,23 +152,31 @@ pub fn subset_dp_where(
     let mut f = vec![f64::INFINITY; full + 1];
     f[0] = 0.0;
     for mask in 1..=full {
-        let low = mask & mask.wrapping_neg();
-        let rest = mask ^ low;
-        // Subsets of `rest`, each with the lowest record added.
-        let mut sub = rest;
-        loop {
-            let g = sub | low;
+        for_each_group_of_lowest(mask, |g| {
             let m = g.count_ones() as usize;
             if m >= k && m < 2 * k && allowed(g) && f[mask ^ g].is_finite() {
                 let members: Vec<usize> = (0..n).filter(|&i| g >> i & 1 == 1).collect();
                 f[mask] =
                     f[mask].min(f[mask ^ g] + microagg_solvers::sse::group_sse(x, d, &members));
             }
-            if sub == 0 {
-                break;
-            }
-            sub = (sub - 1) & rest;
-        }
+        });
     }
     f[full]
+}
+
+/// Calls `visit` with every subset of `mask` (a bit mask of records) that holds its lowest
+/// record, the largest first: the groups a DP over subsets tries for the lowest remaining
+/// record.
+pub fn for_each_group_of_lowest(mask: usize, mut visit: impl FnMut(usize)) {
+    let low = mask & mask.wrapping_neg();
+    let rest = mask ^ low;
+    // Subsets of `rest`, each with the lowest record added.
+    let mut sub = rest;
+    loop {
+        visit(sub | low);
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & rest;
+    }
 }

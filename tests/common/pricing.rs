@@ -5,7 +5,7 @@
 //! Also the budget under which the exact pricing search of a small instance finishes.
 
 use microagg::data::Instance;
-use microagg_solvers::bounds::colgen::pricing::ExactBudget;
+use microagg_solvers::bounds::colgen::pricing::{ExactBudget, Geometry};
 use std::time::{Duration, Instant};
 
 /// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S) + sum_C w_C [|S ∩ C| >= 2],
@@ -171,4 +171,70 @@ pub fn exact_budget(max_columns: usize, seconds: u64) -> ExactBudget<'static> {
         max_columns,
         stop_after_columns: usize::MAX,
     }
+}
+
+/// A small random pricing instance, as the exact pricing tests draw it: `n` in
+/// `6..=max_n` records of `d` in 1..=3 attributes in three clusters (rows `x`), `k` in
+/// 2..=3 (at most n / 2), their pricing geometry (pool 6; it holds `n` and `k`) and duals
+/// `y` around each record's share of a plausible SSE: `dual_low..1` times a random `scale`,
+/// some negative. Returns `(x, d, geo, scale, y)`. The draws are made in that order, so a
+/// seeded test sees the cases it always saw.
+pub fn random_pricing_case(
+    rng: &mut impl rand::Rng,
+    max_n: usize,
+    dual_low: f64,
+) -> (Vec<f64>, usize, Geometry, f64, Vec<f64>) {
+    let n = rng.random_range(6..=max_n);
+    let d = rng.random_range(1..=3);
+    let k = rng.random_range(2..=3usize.min(n / 2));
+    let x = super::clustered_rows(rng, n, d, 3.0);
+    let geo = Geometry::new(&x, n, d, k, 6);
+    let scale = rng.random_range(0.2..3.0);
+    let y = (0..n)
+        .map(|_| rng.random_range(dual_low..1.0) * scale)
+        .collect();
+    (x, d, geo, scale, y)
+}
+
+/// Per group (bit mask, `n <= 12`) of k..2k-1 records: reduced cost (two-pass SSE), members
+/// and the set of medoids (members minimising the sum of squared distances to the group, to
+/// 1e-12): the brute force the anchored and signed bounds are checked against.
+pub fn all_groups_with_medoids(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    y: &[f64],
+) -> Vec<(f64, Vec<usize>, Vec<usize>)> {
+    let mut out = Vec::new();
+    for mask in 1u32..(1 << n) {
+        let m = mask.count_ones() as usize;
+        if m < k || m > 2 * k - 1 {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+        let rc = microagg_solvers::sse::group_sse(x, d, &members)
+            - members.iter().map(|&i| y[i]).sum::<f64>();
+        let star = |r: usize| -> f64 {
+            members
+                .iter()
+                .map(|&b| {
+                    (0..d)
+                        .map(|c| (x[r * d + c] - x[b * d + c]).powi(2))
+                        .sum::<f64>()
+                })
+                .sum()
+        };
+        let best = members
+            .iter()
+            .map(|&r| star(r))
+            .fold(f64::INFINITY, f64::min);
+        let medoids: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&r| star(r) <= best + 1e-12 * best.abs())
+            .collect();
+        out.push((rc, members, medoids));
+    }
+    out
 }
