@@ -140,76 +140,62 @@ proptest! {
         let inst = common::from_rows(&tied_rows(n, d, levels, seed));
         let ids: Vec<usize> = (0..n).collect();
         let mut scan = Scan::new(&inst, ids.clone());
-        let mut tree = KdRemaining::new(&inst, ids.clone());
-        // Few large buckets, so that removals compact them.
-        let mut ball = BucketRemaining::with_buckets(&inst, ids.clone(), buckets);
-        let mut filter = FilterScan::new(&inst, ids.clone());
-        let mut fixed = FixedScan::new(&inst, ids.clone());
-        let mut byte = ByteScan::new(&inst, ids.clone());
-        // 8-bit passes while more than half the records remain, 16-bit ones after.
-        let mut tiered = TieredScan::with_byte_from(&inst, ids, n / 2 + 1);
+        let mut copies = other_copies(&inst, &ids, buckets);
         let mut step = 0usize;
         while !scan.is_empty() {
-            prop_assert_eq!(scan.centroid(), tree.centroid());
-            prop_assert_eq!(scan.centroid(), ball.centroid());
-            prop_assert_eq!(scan.centroid(), filter.centroid());
-            prop_assert_eq!(scan.centroid(), fixed.centroid());
-            prop_assert_eq!(scan.centroid(), byte.centroid());
-            prop_assert_eq!(scan.centroid(), tiered.centroid());
+            let centroid = scan.centroid();
             let q: Vec<f64> = inst.row((step * 7 + seed as usize) % n).iter().map(|v| v * 0.5).collect();
-            let f = scan.farthest_from(&q);
-            prop_assert_eq!(f, tree.farthest_from(&q));
-            prop_assert_eq!(f, ball.farthest_from(&q));
-            prop_assert_eq!(f, filter.farthest_from(&q));
-            prop_assert_eq!(f, fixed.farthest_from(&q));
-            prop_assert_eq!(f, byte.farthest_from(&q));
-            prop_assert_eq!(f, tiered.farthest_from(&q));
-            let f = scan.farthest_from_centroid();
-            prop_assert_eq!(f, tree.farthest_from_centroid());
-            prop_assert_eq!(f, ball.farthest_from_centroid());
-            prop_assert_eq!(f, filter.farthest_from_centroid());
-            prop_assert_eq!(f, fixed.farthest_from_centroid());
-            prop_assert_eq!(f, byte.farthest_from_centroid());
-            prop_assert_eq!(f, tiered.farthest_from_centroid());
-            let a = scan.take_nearest(&q, k);
-            prop_assert_eq!(&a, &tree.take_nearest(&q, k));
-            prop_assert_eq!(&a, &ball.take_nearest(&q, k));
-            prop_assert_eq!(&a, &filter.take_nearest(&q, k));
-            prop_assert_eq!(&a, &fixed.take_nearest(&q, k));
-            prop_assert_eq!(&a, &byte.take_nearest(&q, k));
-            prop_assert_eq!(&a, &tiered.take_nearest(&q, k));
-            prop_assert_eq!(scan.len(), tree.len());
-            prop_assert_eq!(scan.len(), ball.len());
-            prop_assert_eq!(scan.len(), filter.len());
-            prop_assert_eq!(scan.len(), fixed.len());
-            prop_assert_eq!(scan.len(), byte.len());
-            prop_assert_eq!(scan.len(), tiered.len());
+            let far = scan.farthest_from(&q);
+            let far_centroid = scan.farthest_from_centroid();
+            let nearest = scan.take_nearest(&q, k);
+            for (name, copy) in &mut copies {
+                prop_assert_eq!(&centroid, &copy.centroid(), "{}", name);
+                prop_assert_eq!(far, copy.farthest_from(&q), "{}", name);
+                prop_assert_eq!(far_centroid, copy.farthest_from_centroid(), "{}", name);
+                prop_assert_eq!(&nearest, &copy.take_nearest(&q, k), "{}", name);
+                prop_assert_eq!(scan.len(), copy.len(), "{}", name);
+            }
             if !scan.is_empty() && step.is_multiple_of(2) {
                 let f = scan.farthest_from_centroid();
-                prop_assert_eq!(f, tree.farthest_from_centroid());
-                prop_assert_eq!(f, ball.farthest_from_centroid());
-                prop_assert_eq!(f, filter.farthest_from_centroid());
-                prop_assert_eq!(f, fixed.farthest_from_centroid());
-                prop_assert_eq!(f, byte.farthest_from_centroid());
-                prop_assert_eq!(f, tiered.farthest_from_centroid());
                 scan.remove(f);
-                tree.remove(f);
-                ball.remove(f);
-                filter.remove(f);
-                fixed.remove(f);
-                byte.remove(f);
-                tiered.remove(f);
+                for (name, copy) in &mut copies {
+                    prop_assert_eq!(f, copy.farthest_from_centroid(), "{}", name);
+                    copy.remove(f);
+                }
             }
             step += 1;
         }
         let all = scan.take_all();
-        prop_assert_eq!(&all, &tree.take_all());
-        prop_assert_eq!(&all, &ball.take_all());
-        prop_assert_eq!(&all, &filter.take_all());
-        prop_assert_eq!(&all, &fixed.take_all());
-        prop_assert_eq!(&all, &byte.take_all());
-        prop_assert_eq!(&all, &tiered.take_all());
+        for (name, copy) in &mut copies {
+            prop_assert_eq!(&all, &copy.take_all(), "{}", name);
+        }
     }
+}
+
+/// Every remaining-records structure but the scan, by name, over `ids`: the copies the
+/// query test holds to the scan's answers.
+fn other_copies<'a>(
+    inst: &'a microagg::data::Instance,
+    ids: &[usize],
+    buckets: usize,
+) -> Vec<(&'static str, Box<dyn Remaining + 'a>)> {
+    let ids = ids.to_vec();
+    vec![
+        ("tree", Box::new(KdRemaining::new(inst, ids.clone()))),
+        // Few large buckets, so that removals compact them.
+        (
+            "buckets",
+            Box::new(BucketRemaining::with_buckets(inst, ids.clone(), buckets)),
+        ),
+        ("filter", Box::new(FilterScan::new(inst, ids.clone()))),
+        ("fixed", Box::new(FixedScan::new(inst, ids.clone()))),
+        ("byte", Box::new(ByteScan::new(inst, ids.clone()))),
+        // 8-bit passes while more than half the records remain, 16-bit ones after.
+        (
+            "tiered",
+            Box::new(TieredScan::with_byte_from(inst, ids, inst.n / 2 + 1)),
+        ),
+    ]
 }
 
 /// `n` rows of `d` values on the grid 0, 1, 2, each plus a noise of 0..999 times `step`
@@ -239,10 +225,23 @@ struct TiedCase<'a> {
     k: usize,
 }
 
-impl TiedCase<'_> {
+impl<'a> TiedCase<'a> {
     /// [`filter_agrees`] on this case.
     fn agrees<P: Pass>(&self, filter: Filtered<P>) -> bool {
         filter_agrees(self.inst, self.k, filter)
+    }
+
+    /// Asserts that the copy `new` builds agrees with the scan on this case, and returns
+    /// whether the copy `with_margin_factor` builds with its allowance set to zero agrees
+    /// too: the check each copy's near-tie test makes.
+    fn exact_agrees_and_loosened<P: Pass>(
+        &self,
+        new: fn(&'a microagg::data::Instance, Vec<usize>) -> Filtered<'a, P>,
+        with_margin_factor: fn(&'a microagg::data::Instance, Vec<usize>, f64) -> Filtered<'a, P>,
+    ) -> bool {
+        let (inst, ids) = (self.inst, self.ids.to_vec());
+        assert!(self.agrees(new(inst, ids.clone())), "{self}");
+        self.agrees(with_margin_factor(inst, ids, 0.0))
     }
 }
 
@@ -316,9 +315,7 @@ fn filter_agrees<P: Pass>(
 #[test]
 fn filter_scan_needs_its_error_bound_on_near_ties() {
     assert_loosened_disagrees(near_tied_rows, FilterScan::suits, "margin", |case| {
-        let (inst, ids) = (case.inst, case.ids.to_vec());
-        assert!(case.agrees(FilterScan::new(inst, ids.clone())), "{case}");
-        case.agrees(FilterScan::with_margin_factor(inst, ids, 0.0))
+        case.exact_agrees_and_loosened(FilterScan::new, FilterScan::with_margin_factor)
     });
 }
 
@@ -520,9 +517,7 @@ fn step_tied_rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
 #[test]
 fn fixed_scan_needs_its_error_allowance_on_near_ties() {
     assert_loosened_disagrees(step_tied_rows, FixedScan::suits, "allowance", |case| {
-        let (inst, ids) = (case.inst, case.ids.to_vec());
-        assert!(case.agrees(FixedScan::new(inst, ids.clone())), "{case}");
-        case.agrees(FixedScan::with_margin_factor(inst, ids, 0.0))
+        case.exact_agrees_and_loosened(FixedScan::new, FixedScan::with_margin_factor)
     });
 }
 
@@ -531,11 +526,9 @@ fn fixed_scan_needs_its_error_allowance_on_near_ties() {
 #[test]
 fn byte_scan_needs_its_error_allowance_on_near_ties() {
     assert_loosened_disagrees(step_tied_rows, ByteScan::suits, "allowance", |case| {
-        let (inst, ids) = (case.inst, case.ids.to_vec());
-        assert!(case.agrees(ByteScan::new(inst, ids.clone())), "{case}");
-        let tiered = TieredScan::with_byte_from(inst, ids.clone(), 150);
+        let tiered = TieredScan::with_byte_from(case.inst, case.ids.to_vec(), 150);
         assert!(case.agrees(tiered), "tiered, {case}");
-        case.agrees(ByteScan::with_margin_factor(inst, ids, 0.0))
+        case.exact_agrees_and_loosened(ByteScan::new, ByteScan::with_margin_factor)
     });
 }
 

@@ -9,9 +9,10 @@ use microagg::partition::Partition;
 use microagg::pipeline::Pipeline;
 use microagg::rng::Rng;
 use microagg::search::imhm::{construct_path, sort_centers, Imhm, ImhmParams};
-use microagg::search::{refine, StopReason};
+use microagg::search::{refine, RefineOutcome, StopReason};
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 fn run(inst: &Instance, spec: &str, params: &[&str], k: usize, seed: u64) -> Partition {
     let never = AtomicBool::new(false);
@@ -21,6 +22,20 @@ fn run(inst: &Instance, spec: &str, params: &[&str], k: usize, seed: u64) -> Par
         .run(inst, k, seed, None, &never)
         .unwrap()
         .partition
+}
+
+/// `imhm` refining `start` (rng seed 0) until `deadline` or `interrupt`: the call every
+/// test here makes of the refiner on its own.
+fn refine_imhm(
+    imhm: &mut Imhm,
+    inst: &Instance,
+    k: usize,
+    start: &Partition,
+    deadline: Option<Instant>,
+    interrupt: &AtomicBool,
+) -> RefineOutcome {
+    let mut rng = Rng::seed_from_u64(0);
+    refine(imhm, inst, k, start.clone(), &mut rng, deadline, interrupt).unwrap()
 }
 
 #[test]
@@ -89,16 +104,14 @@ fn imhm_handles_tiny_duplicate_and_oversized_inputs() {
     let inst = common::synthetic("gauss:n=120,d=3,clusters=4,seed=8");
     for k in [3, 4] {
         let start = Partition::from_labels(&inst, vec![0; inst.n]).unwrap();
-        let out = refine(
+        let out = refine_imhm(
             &mut Imhm::new(ImhmParams::default()),
             &inst,
             k,
-            start.clone(),
-            &mut Rng::seed_from_u64(0),
+            &start,
             None,
             &never,
-        )
-        .unwrap();
+        );
         assert!(out.partition.is_feasible(k));
         assert!(out.partition.sse() < start.sse());
         assert!(out.partition.size_range().1 < 2 * k);
@@ -146,16 +159,7 @@ fn blocks_are_runs_of_whole_groups_covering_every_record() {
             ..ImhmParams::default()
         });
         let never = AtomicBool::new(false);
-        let out = refine(
-            &mut imhm,
-            &inst,
-            k,
-            start.clone(),
-            &mut Rng::seed_from_u64(0),
-            None,
-            &never,
-        )
-        .unwrap();
+        let out = refine_imhm(&mut imhm, &inst, k, &start, None, &never);
         assert!(out.partition.sse() <= start.sse());
         let blocks = imhm.block_records();
         assert!(blocks.len() <= npb && !blocks.is_empty());
@@ -191,29 +195,25 @@ fn imhm_respects_interrupt_and_time_limit() {
     let k = 3;
     let start = run(&inst, "mdav", &[], k, 0);
     let stop = AtomicBool::new(true);
-    let out = refine(
+    let out = refine_imhm(
         &mut Imhm::new(ImhmParams::default()),
         &inst,
         k,
-        start.clone(),
-        &mut Rng::seed_from_u64(0),
+        &start,
         None,
         &stop,
-    )
-    .unwrap();
+    );
     assert_eq!(out.stop, StopReason::Interrupted);
     assert_eq!(out.partition.labels(), start.labels());
     let never = AtomicBool::new(false);
-    let out = refine(
+    let out = refine_imhm(
         &mut Imhm::new(ImhmParams::default()),
         &inst,
         k,
-        start.clone(),
-        &mut Rng::seed_from_u64(0),
-        Some(std::time::Instant::now()),
+        &start,
+        Some(Instant::now()),
         &never,
-    )
-    .unwrap();
+    );
     assert_eq!(out.stop, StopReason::TimeLimit);
     assert!(out.partition.is_feasible(k));
     assert!(out.partition.sse() <= start.sse());
@@ -259,6 +259,16 @@ fn rimhm_is_seeded_and_p_zero_is_the_deterministic_order() {
     assert!(r.sse() <= a.sse());
 }
 
+/// The IL of `mdav+imhm` with `npb` blocks on the CASC data set `data` (None when it is not
+/// here), its partition checked feasible: one entry of the paper's Table 3.
+fn table3_il(data: &str, k: usize, npb: usize) -> Option<f64> {
+    let inst = common::casc(data)?;
+    let npb_param = format!("imhm.npb={npb}");
+    let p = run(&inst, "mdav+imhm", &[&npb_param], k, 0);
+    assert!(p.is_feasible(k), "{data} k={k} npb={npb}");
+    Some(inst.il(p.sse()))
+}
+
 /// Table 3 of the paper (IL of IMHM after MDAV). Tarragona and Census (NPB = 1) and EIA
 /// k = 3 and 10 (NPB = 4) are reproduced to every printed decimal. EIA k = 4 and 5 (NPB = 4)
 /// are within 1 %: we get 0.52298 (paper 0.52236, +0.12 %) and 0.75764 (paper 0.75761,
@@ -286,13 +296,9 @@ fn published_table3_values() {
         ("eia", 10, 4, 2.1788, 0.5e-4),
     ];
     for &(data, k, npb, paper, tol) in cases {
-        let Some(inst) = common::casc(data) else {
+        let Some(il) = table3_il(data, k, npb) else {
             continue;
         };
-        let npb_param = format!("imhm.npb={npb}");
-        let p = run(&inst, "mdav+imhm", &[&npb_param], k, 0);
-        let il = inst.il(p.sse());
-        assert!(p.is_feasible(k));
         assert!(
             (il - paper).abs() <= tol,
             "{data} k={k} npb={npb}: IL {il} vs paper {paper}"
@@ -325,13 +331,9 @@ fn published_table3_values_other_k() {
         ("eia", 100, 1, 19.7969),
     ];
     for &(data, k, npb, paper) in cases {
-        let Some(inst) = common::casc(data) else {
+        let Some(il) = table3_il(data, k, npb) else {
             continue;
         };
-        let npb_param = format!("imhm.npb={npb}");
-        let p = run(&inst, "mdav+imhm", &[&npb_param], k, 0);
-        let il = inst.il(p.sse());
-        assert!(p.is_feasible(k));
         assert!(
             (il - paper).abs() <= 0.01 * paper,
             "{data} k={k} npb={npb}: IL {il} vs paper {paper}"
