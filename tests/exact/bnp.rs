@@ -319,52 +319,47 @@ fn interrupted_runs_return_a_feasible_incumbent_and_a_valid_bound() {
     }
 }
 
+/// The arguments `solve-exact --data DATA --k 3 --method METHOD`, the words of `options`,
+/// then `--json`.
+fn solve_exact_args<'a>(data: &'a str, method: &'a str, options: &'a str) -> Vec<&'a str> {
+    common::argv(
+        &[
+            "solve-exact",
+            "--data",
+            data,
+            "--k",
+            "3",
+            "--method",
+            method,
+        ],
+        options,
+        &["--json"],
+    )
+}
+
 #[test]
 fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
     let json = |args: &[&str]| -> serde_json::Value {
         serde_json::from_slice(&cli_ok(args).stdout).expect("one JSON object")
     };
     let data = "uniform:n=30,d=2,seed=1";
-    let bnp = json(&[
-        "solve-exact",
-        "--data",
+    let bnp = json(&solve_exact_args(
         data,
-        "--k",
-        "3",
-        "--method",
         "branch-and-price",
-        "--time-limit",
-        "60",
-        "--json",
-    ]);
-    let sp = json(&[
-        "solve-exact",
-        "--data",
-        data,
-        "--k",
-        "3",
-        "--method",
-        "set-partitioning",
-        "--json",
-    ]);
+        "--time-limit 60",
+    ));
+    let sp = json(&solve_exact_args(data, "set-partitioning", ""));
     assert_eq!(bnp["proven_optimal"], true, "{bnp}");
     assert_eq!(sp["proven_optimal"], true, "{sp}");
     let (a, b) = (bnp["sse"].as_f64().unwrap(), sp["sse"].as_f64().unwrap());
     assert!((a - b).abs() <= 1e-9 * b, "{a} vs {b}");
     // Beyond the set-partitioning limit (n = 64) with a time limit: incumbent, bound and
     // gap instead of a refusal.
-    let big = json(&[
-        "solve-exact",
-        "--data",
+    let big = json(&solve_exact_args(
         "uniform:n=300,d=3,seed=2",
-        "--k",
-        "3",
-        "--method",
         "branch-and-price",
-        "--time-limit",
-        "2",
-        "--json",
-    ]);
+        "--time-limit 2",
+    ));
     let (sse, lb) = (
         big["sse"].as_f64().unwrap(),
         big["lower_bound"].as_f64().unwrap(),
@@ -471,15 +466,18 @@ fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edite
         &["--time-limit", "30", "--certificate", p, "--json"],
     ));
     let b: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let ok = common::cli(&[
-        "verify-bound",
-        "--data",
-        data,
-        "--k",
-        "3",
-        "--certificate",
-        p,
-    ]);
+    let verify_bound = || {
+        common::cli(&[
+            "verify-bound",
+            "--data",
+            data,
+            "--k",
+            "3",
+            "--certificate",
+            p,
+        ])
+    };
+    let ok = verify_bound();
     assert!(
         ok.status.success(),
         "{}",
@@ -495,15 +493,7 @@ fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edite
     let y = cert["leaves"][leaf]["duals"][0].as_f64().unwrap();
     cert["leaves"][leaf]["duals"][0] = serde_json::json!(y + 10.0);
     std::fs::write(&path, cert.to_string()).unwrap();
-    let bad = common::cli(&[
-        "verify-bound",
-        "--data",
-        data,
-        "--k",
-        "3",
-        "--certificate",
-        p,
-    ]);
+    let bad = verify_bound();
     assert_eq!(
         bad.status.code(),
         Some(1),

@@ -149,6 +149,21 @@ fn write_suite(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// Loading the suite `text`, written to `file` in `dir`, fails with an error that contains
+/// `needle` and names the file.
+fn assert_suite_rejected(dir: &Path, file: &str, text: &str, needle: &str) {
+    let path = write_suite(dir, file, text);
+    let err = Suite::load(&path).expect_err("invalid suite").to_string();
+    assert!(
+        err.contains(needle),
+        "{file}: expected '{needle}' in: {err}"
+    );
+    assert!(
+        err.contains(file),
+        "{file}: error does not name the file: {err}"
+    );
+}
+
 const MINIMAL: &str = r#"
 instances = ["uniform:n=30,d=2,seed=1"]
 k = [3]
@@ -173,15 +188,7 @@ fn unknown_suite_keys_are_errors_naming_key_and_file() {
         ),
     ];
     for (file, text, key) in cases {
-        let path = write_suite(dir.path(), file, &text);
-        let err = Suite::load(&path)
-            .expect_err("unknown key is an error")
-            .to_string();
-        assert!(err.contains(key), "error does not name '{key}': {err}");
-        assert!(
-            err.contains(file),
-            "error does not name the file {file}: {err}"
-        );
+        assert_suite_rejected(dir.path(), file, &text, key);
     }
     // The minimal suite itself is valid.
     assert!(Suite::load(&write_suite(dir.path(), "ok.toml", MINIMAL)).is_ok());
@@ -223,16 +230,7 @@ fn bad_pipelines_parameters_and_bounds_are_rejected_before_running() {
         ),
     ];
     for (file, text, needle) in cases {
-        let path = write_suite(dir.path(), file, &text);
-        let err = Suite::load(&path).expect_err("invalid suite").to_string();
-        assert!(
-            err.contains(needle),
-            "{file}: expected '{needle}' in: {err}"
-        );
-        assert!(
-            err.contains(file),
-            "{file}: error does not name the file: {err}"
-        );
+        assert_suite_rejected(dir.path(), file, &text, needle);
     }
     // k larger than an instance is caught when the instances are loaded, before any run.
     let big_k = write_suite(
@@ -657,16 +655,8 @@ fn suites_set_bound_parameters_checked_by_the_bound_registry() {
         ("d.toml", r#""nn", "nn""#, "listed twice"),
     ];
     for (file, entry, needle) in bad {
-        let path = write_suite(dir.path(), file, &format!("bounds = [{entry}]\n{MINIMAL}"));
-        let err = Suite::load(&path).expect_err("invalid bound").to_string();
-        assert!(
-            err.contains(needle),
-            "{file}: expected '{needle}' in: {err}"
-        );
-        assert!(
-            err.contains(file),
-            "{file}: error does not name the file: {err}"
-        );
+        let text = format!("bounds = [{entry}]\n{MINIMAL}");
+        assert_suite_rejected(dir.path(), file, &text, needle);
     }
     let text =
         format!("bounds = [\"nn\", {{ name = \"colgen\", cuts = 1, time_limit = 30 }}]\n{MINIMAL}");

@@ -33,6 +33,12 @@ fn feasible_start(
     (inst, p)
 }
 
+/// The sizes the move properties draw for [`feasible_start`]: n in 12..80 records of d in
+/// 1..5 attributes, k in 2..5 and a data seed in 0..500.
+fn start_sizes() -> impl Strategy<Value = (usize, usize, usize, u64)> {
+    (12usize..80, 1usize..5, 2usize..5, 0u64..500)
+}
+
 fn close(a: f64, b: f64, scale: f64) -> bool {
     (a - b).abs() <= 1e-9 * scale.max(1.0)
 }
@@ -42,10 +48,7 @@ proptest! {
 
     #[test]
     fn every_move_delta_matches_recomputation(
-        n in 12usize..80,
-        d in 1usize..5,
-        k in 2usize..5,
-        seed in 0u64..500,
+        (n, d, k, seed) in start_sizes(),
         picks in prop::collection::vec((any::<usize>(), any::<usize>(), 0usize..6), 1..60),
     ) {
         let (inst, mut p) = feasible_start(n, d, k, seed);
@@ -104,10 +107,7 @@ proptest! {
     /// is the change of a fresh SSE after the two swaps, it improves, and it keeps every size.
     #[test]
     fn three_cycle_delta_matches_recomputation(
-        n in 12usize..80,
-        d in 1usize..5,
-        k in 2usize..5,
-        seed in 0u64..500,
+        (n, d, k, seed) in start_sizes(),
         starts in prop::collection::vec(any::<usize>(), 1..40),
     ) {
         let (inst, mut p) = feasible_start(n, d, k, seed);
@@ -139,10 +139,7 @@ proptest! {
     /// and `Swap` evaluations of every candidate, and its delta is the change of a fresh SSE.
     #[test]
     fn best_move_is_the_true_best_shift_or_swap(
-        n in 12usize..80,
-        d in 1usize..5,
-        k in 2usize..5,
-        seed in 0u64..500,
+        (n, d, k, seed) in start_sizes(),
         starts in prop::collection::vec(any::<usize>(), 1..40),
     ) {
         let (inst, mut p) = feasible_start(n, d, k, seed);
