@@ -81,10 +81,6 @@ pub(crate) fn nearest_group_local(
 }
 
 impl Dissolve {
-    pub fn name(&self) -> &'static str {
-        NAME
-    }
-
     /// Plan dissolving group `g`; None when `g` is empty or the only group.
     pub fn evaluate(
         &mut self,

@@ -33,10 +33,6 @@ pub struct Distill {
 }
 
 impl Distill {
-    pub fn name(&self) -> &'static str {
-        NAME
-    }
-
     /// Plan a new group around `seed`; None when too few spare records are near it.
     pub fn evaluate(
         &mut self,

@@ -24,10 +24,6 @@ pub struct Merge {
 }
 
 impl Merge {
-    pub fn name(&self) -> &'static str {
-        NAME
-    }
-
     /// Exact change in SSE of merging `from` into `into`, or None for the same or an empty group.
     pub fn evaluate(&mut self, p: &Partition, into: usize, from: usize) -> Option<f64> {
         self.counters.evaluations += 1;

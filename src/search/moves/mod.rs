@@ -38,8 +38,8 @@ use crate::partition::Partition;
 
 /// What every operator shares, whatever the arguments of its `evaluate` and `apply`
 /// (which differ by kind of move and stay inherent, so that each is called without dynamic
-/// dispatch in the descent's inner loop): a name and its counters, which reach the run
-/// records through [`add_counters`].
+/// dispatch in the descent's inner loop): a name (the module's `NAME`, given only here)
+/// and its counters, which reach the run records through [`add_counters`].
 ///
 /// ```
 /// use microagg::search::moves::{add_counters, shift::Shift, Counted};

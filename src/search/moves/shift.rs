@@ -24,10 +24,6 @@ pub struct Shift {
 }
 
 impl Shift {
-    pub fn name(&self) -> &'static str {
-        NAME
-    }
-
     /// Exact change in SSE of moving `i` to `to`, or None if not allowed under k.
     #[inline]
     pub fn evaluate(

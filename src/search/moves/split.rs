@@ -111,10 +111,6 @@ pub(crate) fn carve(
 }
 
 impl Split {
-    pub fn name(&self) -> &'static str {
-        NAME
-    }
-
     /// Plan splitting group `g`; None when it has fewer than 2k records.
     pub fn evaluate(
         &mut self,

@@ -25,10 +25,6 @@ pub struct Swap {
 }
 
 impl Swap {
-    pub fn name(&self) -> &'static str {
-        NAME
-    }
-
     /// Exact change in SSE of exchanging `i` and `j`, or None if they share a group.
     #[inline]
     pub fn evaluate(&mut self, p: &Partition, inst: &Instance, i: usize, j: usize) -> Option<f64> {

@@ -58,15 +58,12 @@ pub(crate) struct DissolveDistill {
     pub distill: Distill,
 }
 
-impl DissolveDistill {
+impl Perturb for DissolveDistill {
+    fn name(&self) -> &'static str {
+        "dissolve_distill"
+    }
     /// Dissolve the group of `r` or distill a group around it.
-    fn dissolve_or_distill(
-        &mut self,
-        p: &mut Partition,
-        ctx: &mut Ctx,
-        r: usize,
-        ws: &mut Workspace,
-    ) -> bool {
+    fn perturb(&mut self, p: &mut Partition, ctx: &mut Ctx, r: usize, ws: &mut Workspace) -> bool {
         let (inst, k) = (ctx.inst, ctx.k);
         let nb = ws.nb;
         let ls = &mut *ws.ls;
@@ -95,15 +92,6 @@ impl DissolveDistill {
             }
         }
         true
-    }
-}
-
-impl Perturb for DissolveDistill {
-    fn name(&self) -> &'static str {
-        "dissolve_distill"
-    }
-    fn perturb(&mut self, p: &mut Partition, ctx: &mut Ctx, r: usize, ws: &mut Workspace) -> bool {
-        self.dissolve_or_distill(p, ctx, r, ws)
     }
     fn add_stats(&self, stats: &mut Stats) {
         add_counters(stats, &self.dissolve);
