@@ -278,13 +278,10 @@ fn run_all(
             return None;
         }
         let case = (run.instance, run.k);
-        let outcome = run_guarded(
-            plan,
-            run,
-            &case_bounds[&case],
-            references.get(&case),
-            interrupt,
-        );
+        let (bounds, reference) = (&case_bounds[&case], references.get(&case));
+        let outcome = run_guarded(plan, run, || {
+            execute(plan, run, bounds, reference, interrupt)
+        });
         // A run cut short by Ctrl-C is not reproducible: leave it to --resume.
         if interrupt.load(Ordering::SeqCst) {
             stop.store(true, Ordering::SeqCst);
@@ -314,19 +311,10 @@ fn run_all(
     )
 }
 
-/// [`execute`] with a panic inside an algorithm turned into this run's error instead of
-/// taking the study (and the records lock) down with it.
-fn run_guarded(
-    plan: &Plan,
-    run: &Run,
-    case_bounds: &[BoundResult],
-    reference: Option<&Reference>,
-    interrupt: &AtomicBool,
-) -> Result<Record> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        execute(plan, run, case_bounds, reference, interrupt)
-    }))
-    .unwrap_or_else(|panic| {
+/// `work` (the [`execute`] of `run`) with a panic inside an algorithm turned into this
+/// run's error instead of taking the study (and the records lock) down with it.
+fn run_guarded(plan: &Plan, run: &Run, work: impl FnOnce() -> Result<Record>) -> Result<Record> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
