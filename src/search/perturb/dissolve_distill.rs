@@ -62,6 +62,7 @@ impl Perturb for DissolveDistill {
     fn name(&self) -> &'static str {
         "dissolve_distill"
     }
+
     /// Dissolve the group of `r` or distill a group around it.
     fn perturb(&mut self, p: &mut Partition, ctx: &mut Ctx, r: usize, ws: &mut Workspace) -> bool {
         let (inst, k) = (ctx.inst, ctx.k);
