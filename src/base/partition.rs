@@ -292,13 +292,21 @@ impl Partition {
                 *m += (n - o) * inv;
             }
         }
+        self.exchange(i, j);
+        self.count_move(inst);
+    }
+
+    /// Records `i` and `j` (in different groups) take each other's place in the member
+    /// lists and labels.
+    #[inline]
+    fn exchange(&mut self, i: usize, j: usize) {
+        let (ga, gb) = (self.labels[i], self.labels[j]);
         let (pi, pj) = (self.position[i], self.position[j]);
         self.members[ga][pi] = j;
         self.members[gb][pj] = i;
         self.position.swap(i, j);
         self.labels[i] = gb;
         self.labels[j] = ga;
-        self.count_move(inst);
     }
 
     /// Recompute every group's centroid and SSE by two passes; returns the largest absolute

@@ -167,9 +167,10 @@ impl LocalSearch {
             return Err(why.into());
         }
         let sums = GroupSums::new(objective, inst, p);
-        ls.eps = match &sums {
-            GroupSums::Weighted(w) => w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS),
-            GroupSums::MaskedWeighted(w) => w.improvement_threshold(inst, &ls.norms, IMPROVE_EPS),
+        ls.eps = match objective {
+            Objective::Weighted(w) | Objective::MaskedWeighted(w) => {
+                crate::objective::weighted::improvement_threshold(inst, w, &ls.norms, IMPROVE_EPS)
+            }
             // The masked SST (observed cells) over n, as the masked deltas are sums of
             // observed terms only.
             _ => IMPROVE_EPS * inst.sst / inst.n as f64,

@@ -108,6 +108,21 @@ fn holes_instance(rng: &mut Lcg, n: usize, d: usize, holes: usize) -> Vec<Option
     raw
 }
 
+/// A CSV file of `raw` (n x d, holes as NA) with columns c0.. and a weights column `w`,
+/// led with `strata` by a column `g` alternating p, q.
+fn holes_csv(raw: &[Option<f64>], d: usize, w: &[f64], strata: bool) -> String {
+    let names: Vec<String> = (0..d).map(|j| format!("c{j}")).collect();
+    let mut text = format!("{}{},w\n", if strata { "g," } else { "" }, names.join(","));
+    for (i, wi) in w.iter().enumerate() {
+        let cells: Vec<String> = (0..d)
+            .map(|j| raw[i * d + j].map_or("NA".to_string(), |v| v.to_string()))
+            .collect();
+        let lead = if strata { ["p,", "q,"][i % 2] } else { "" };
+        text += &format!("{lead}{},{wi}\n", cells.join(","));
+    }
+    text
+}
+
 /// Weighted masked SSE by the pairwise identity (P40 W1 per column over observed cells):
 /// sum over groups and columns of sum_{i < l observed} w_i w_l (z_i - z_l)^2 / W_Gj.
 fn pairwise_weighted_sse(z: &[Option<f64>], w: &[f64], d: usize, labels: &[usize]) -> f64 {
@@ -271,13 +286,7 @@ fn reported_weighted_masked_sse_equals_the_recomputation_from_the_labels() {
         let w: Vec<f64> = (0..n)
             .map(|_| (10f64.powf(rng.next() * 2.0) * 100.0).round() / 100.0)
             .collect();
-        let mut text = String::from("g,c0,c1,c2,w\n");
-        for i in 0..n {
-            let cells: Vec<String> = (0..d)
-                .map(|j| raw[i * d + j].map_or("NA".to_string(), |v| v.to_string()))
-                .collect();
-            text += &format!("{},{},{}\n", ["p", "q"][i % 2], cells.join(","), w[i]);
-        }
+        let text = holes_csv(&raw, d, &w, true);
         let f = write(dir.path(), &format!("c{case}.csv"), &text);
         let z = z_of(&raw, n, d);
         for method in ["mdav", "mdav-generic", "cbfs"] {
@@ -390,13 +399,7 @@ fn a_descent_on_weights_and_holes_reaches_a_weighted_local_optimum() {
         let w: Vec<f64> = (0..n)
             .map(|_| (10f64.powf(rng.next() * 2.0) * 100.0).round() / 100.0)
             .collect();
-        let mut text = String::from("c0,c1,c2,w\n");
-        for i in 0..n {
-            let cells: Vec<String> = (0..d)
-                .map(|j| raw[i * d + j].map_or("NA".to_string(), |v| v.to_string()))
-                .collect();
-            text += &format!("{},{}\n", cells.join(","), w[i]);
-        }
+        let text = holes_csv(&raw, d, &w, false);
         let f = write(dir.path(), &format!("d{case}.csv"), &text);
         let (l, neighbours) = (
             dir.path().join("l.txt"),

@@ -70,22 +70,6 @@ impl MaskedWeightedSums {
         }
     }
 
-    /// The move threshold: `max(improve_eps SST_w / n, 72 (d + 5) u max_i w_i norms_i)` with
-    /// the weighted masked SST and `norms` the records' squared norms (0 at missing cells).
-    pub(crate) fn improvement_threshold(
-        &self,
-        inst: &Instance,
-        norms: &[f64],
-        improve_eps: f64,
-    ) -> f64 {
-        let sst_w = crate::weighted::weighted_sst(inst, &self.w);
-        let max_wnorm = (0..inst.n)
-            .map(|i| self.w[i] * norms[i])
-            .fold(0.0, f64::max);
-        let rounding = 72.0 * (self.d as f64 + 5.0) * (f64::EPSILON / 2.0) * max_wnorm;
-        (improve_eps * sst_w / inst.n.max(1) as f64).max(rounding)
-    }
-
     /// Change of group `g`'s column `j` when it gains record `gain` and loses record `lose`
     /// (either may be absent; each observed in the column): W5 on the column.
     fn column_delta(

@@ -13,7 +13,7 @@
 //!
 //! A move counts as improving only when its delta is below `-threshold`,
 //! `threshold = max(IMPROVE_EPS SST_w / n, 72 (d + 5) u max_i w_i ||z_i||^2)`
-//! (`WeightedSums::improvement_threshold`, the weighted analogue of the plain one, P40),
+//! (`improvement_threshold`, the weighted analogue of the plain one, P40),
 //! so rounding noise cannot cycle.
 //!
 //! ## Complexity
@@ -25,6 +25,21 @@
 use crate::data::Instance;
 use crate::partition::Partition;
 use crate::weighted::weighted_group_stats;
+
+/// The weighted descent's move threshold, `max(improve_eps SST_w / n, 72 (d + 5) u max_i
+/// w_i norms_i)` for weights `w` and the records' squared norms `norms` (P40 W5; the
+/// weighted SST is the masked one on data with missing cells).
+pub(crate) fn improvement_threshold(
+    inst: &Instance,
+    w: &[f64],
+    norms: &[f64],
+    improve_eps: f64,
+) -> f64 {
+    let sst_w = crate::weighted::weighted_sst(inst, w);
+    let max_wnorm = (0..inst.n).map(|i| w[i] * norms[i]).fold(0.0, f64::max);
+    let rounding = 72.0 * (inst.d as f64 + 5.0) * (f64::EPSILON / 2.0) * max_wnorm;
+    (improve_eps * sst_w / inst.n.max(1) as f64).max(rounding)
+}
 
 /// Per group slot: total weight, weighted centroid (d values) and weighted SSE, with the
 /// weights they are taken with.
@@ -52,22 +67,6 @@ impl WeightedSums {
             s.refresh(inst, p, g);
         }
         s
-    }
-
-    /// The move threshold: `max(improve_eps SST_w / n, 72 (d + 5) u max_i w_i norms_i)`
-    /// for `norms` the records' squared norms.
-    pub(crate) fn improvement_threshold(
-        &self,
-        inst: &Instance,
-        norms: &[f64],
-        improve_eps: f64,
-    ) -> f64 {
-        let sst_w = crate::weighted::weighted_sst(inst, &self.w);
-        let max_wnorm = (0..inst.n)
-            .map(|i| self.w[i] * norms[i])
-            .fold(0.0, f64::max);
-        let rounding = 72.0 * (self.d as f64 + 5.0) * (f64::EPSILON / 2.0) * max_wnorm;
-        (improve_eps * sst_w / inst.n.max(1) as f64).max(rounding)
     }
 
     /// The weighted SSE of the partition, from the per-group values (each recomputed by two

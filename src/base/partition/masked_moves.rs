@@ -42,12 +42,7 @@ impl Partition {
     #[inline(never)]
     pub(super) fn apply_masked_swap(&mut self, inst: &Instance, i: usize, j: usize) {
         let (ga, gb) = (self.labels[i], self.labels[j]);
-        let (pi, pj) = (self.position[i], self.position[j]);
-        self.members[ga][pi] = j;
-        self.members[gb][pj] = i;
-        self.position.swap(i, j);
-        self.labels[i] = gb;
-        self.labels[j] = ga;
+        self.exchange(i, j);
         self.refresh_groups(inst, [ga, gb]);
         self.count_move(inst);
     }
