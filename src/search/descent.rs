@@ -236,11 +236,11 @@ impl Refiner for Descent {
         let best = self.params.strategy == Strategy::Best;
         let ls = LocalSearch::on_objective(inst, &state.current, best, self.params.cycles)
             .map_err(crate::error::Error::usage)?;
-        self.ls = Some(self.queue_all(ls, ctx));
-        if !self.ls.as_ref().is_some_and(|ls| ls.minimises_sse()) {
+        if !ls.minimises_sse() {
             // Every applied move lowers the objective: the current partition is the best.
             state.set_best_to_current();
         }
+        self.ls = Some(self.queue_all(ls, ctx));
         Ok(())
     }
 

@@ -69,15 +69,14 @@ pub struct LocalSearch {
     eps: f64,
     /// The objective's per-group sums the deltas read (none for the SSE).
     sums: GroupSums,
-    /// Sweep mode (the masked SSE): once the queues are empty, every record is queued again
-    /// until a sweep applies no move.
+    /// Sweep mode (on the masked SSE, [`LocalSearch::is_masked`]): once the queues are
+    /// empty, every record is queued again until a sweep applies no move.
     sweep: Sweep,
 }
 
 /// The state of the sweep mode ([`LocalSearch::on_objective`] on the masked SSE).
 #[derive(Debug, Clone, Copy, Default)]
 struct Sweep {
-    on: bool,
     /// A move was applied since every record was last queued.
     moved: bool,
     /// The last `run` found nothing to examine (a sweep applied no move).
@@ -175,9 +174,6 @@ impl LocalSearch {
             // observed terms only.
             _ => IMPROVE_EPS * inst.sst / inst.n as f64,
         };
-        // A masked move changes its groups' observed counts, which the moves of records in
-        // other groups read: the masked descent sweeps to a local optimum.
-        ls.sweep.on = matches!(sums, GroupSums::Masked(_) | GroupSums::MaskedWeighted(_));
         ls.sums = sums;
         Ok(ls)
     }
@@ -188,7 +184,9 @@ impl LocalSearch {
         matches!(self.sums, GroupSums::Plain | GroupSums::Masked(_))
     }
 
-    /// True on data with missing cells (the masked SSE, weighted or not).
+    /// True on data with missing cells (the masked SSE, weighted or not). A masked move
+    /// changes its groups' observed counts, which the moves of records in other groups
+    /// read: the descent then sweeps to a local optimum.
     pub(crate) fn is_masked(&self) -> bool {
         matches!(
             self.sums,
@@ -208,7 +206,7 @@ impl LocalSearch {
     /// Nothing left to examine: both queues empty, or in sweep mode, the last run found a
     /// sweep that applied no move.
     pub fn is_idle(&self) -> bool {
-        if self.sweep.on {
+        if self.is_masked() {
             return self.sweep.done;
         }
         self.work.is_empty() && self.escape_queue.is_empty()
@@ -262,7 +260,7 @@ impl LocalSearch {
     /// In sweep mode with a move since the last sweep began, queue every record again (in
     /// record order); false otherwise (then, in sweep mode, the descent is done).
     fn sweep_again(&mut self, n: usize) -> bool {
-        if !self.sweep.on {
+        if !self.is_masked() {
             return false;
         }
         if !self.sweep.moved {

@@ -123,6 +123,18 @@ fn holes_csv(raw: &[Option<f64>], d: usize, w: &[f64], strata: bool) -> String {
     text
 }
 
+/// `run --data DATA --columns c0,c1,c2 --weights w --k K --method METHOD --missing ignore
+/// --json --labels-out LABELS` on a file of [`holes_csv`].
+fn holes_run<'a>(data: &'a str, k: &'a str, method: &'a str, labels: &'a str) -> Vec<&'a str> {
+    let head = argv(
+        &["run", "--data", data],
+        "--columns c0,c1,c2 --weights w --k",
+        &[k],
+    );
+    let head = argv(&head, "--method", &[method]);
+    argv(&head, "--missing ignore --json --labels-out", &[labels])
+}
+
 /// Weighted masked SSE by the pairwise identity (P40 W1 per column over observed cells):
 /// sum over groups and columns of sum_{i < l observed} w_i w_l (z_i - z_l)^2 / W_Gj.
 fn pairwise_weighted_sse(z: &[Option<f64>], w: &[f64], d: usize, labels: &[usize]) -> f64 {
@@ -292,24 +304,7 @@ fn reported_weighted_masked_sse_equals_the_recomputation_from_the_labels() {
         for method in ["mdav", "mdav-generic", "cbfs"] {
             for strata in [false, true] {
                 let l = dir.path().join("l.txt");
-                let mut args = vec![
-                    "run",
-                    "--data",
-                    f.to_str().unwrap(),
-                    "--columns",
-                    "c0,c1,c2",
-                    "--weights",
-                    "w",
-                    "--k",
-                    "3",
-                    "--method",
-                    method,
-                    "--missing",
-                    "ignore",
-                    "--json",
-                    "--labels-out",
-                    l.to_str().unwrap(),
-                ];
+                let mut args = holes_run(f.to_str().unwrap(), "3", method, l.to_str().unwrap());
                 if strata {
                     args.extend(["--strata", "g"]);
                 }
@@ -407,21 +402,7 @@ fn a_descent_on_weights_and_holes_reaches_a_weighted_local_optimum() {
         );
         let k_text = k.to_string();
         let run = |method: &str, extra: &[&str]| {
-            let mut args = vec![
-                "run",
-                "--data",
-                f.to_str().unwrap(),
-                "--columns",
-                "c0,c1,c2",
-            ];
-            args.extend(["--weights", "w", "--k", &k_text, "--method", method]);
-            args.extend([
-                "--missing",
-                "ignore",
-                "--json",
-                "--labels-out",
-                l.to_str().unwrap(),
-            ]);
+            let mut args = holes_run(f.to_str().unwrap(), &k_text, method, l.to_str().unwrap());
             args.extend(extra);
             json(&cli_ok(&args))
         };

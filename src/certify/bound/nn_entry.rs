@@ -36,7 +36,7 @@ pub(crate) const ENTRY: BoundInfo = entry::<Nn>(About {
         proof: "proofs/P41",
         params: &[],
         certificate: false,
-        compute: super::weighted::weighted_nn_version,
+        compute: super::weighted::weighted_nn,
     }),
 });
 

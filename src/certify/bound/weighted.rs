@@ -83,9 +83,19 @@ fn and_list<T: AsRef<str>>(items: &[T]) -> String {
 }
 
 /// The weighted nearest-neighbour bound of `inst` (which must carry weights) for groups of
-/// at least `k` records. Once `interrupt` is set the kd-tree lists stop and no bound is
-/// returned ([`Error::Interrupted`]).
-fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<BoundOutcome> {
+/// at least `k` records, as the nn entry's [`super::WeightedVersion`] (it reads no time
+/// limit or start and writes no certificate). Once `interrupt` is set the kd-tree lists
+/// stop and no bound is returned ([`Error::Interrupted`]).
+pub(crate) fn weighted_nn(
+    inst: &Instance,
+    k: usize,
+    _time_limit: Option<f64>,
+    _extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<(
+    BoundOutcome,
+    std::result::Result<WeightedCertificate, String>,
+)> {
     inst.check_k(k)?;
     let w = inst.weights.as_ref().ok_or_else(|| {
         Error::usage("the weighted nn bound needs sampling weights (--weights COLUMN)")
@@ -120,7 +130,8 @@ fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<Boun
         (b, json!(lists.per_record()))
     };
     let sst = crate::weighted::weighted_sst(inst, &w.values);
-    Ok(BoundOutcome {
+    let none = "the weighted nn bound writes no certificate".to_string();
+    let outcome = BoundOutcome {
         method: "nn".into(),
         produced_by: "nn".into(),
         lower_bound: b.lower_bound,
@@ -137,11 +148,12 @@ fn weighted_nn(inst: &Instance, k: usize, interrupt: &AtomicBool) -> Result<Boun
             "dinkelbach_iterations": b.iterations,
             "candidates": lists,
         }),
-        certificate: Err("the weighted nn bound writes no certificate".to_string()),
+        certificate: Err(none.clone()),
         incumbent: None,
         best_partition: None,
         interrupted: false,
-    })
+    };
+    Ok((outcome, Err(none)))
 }
 
 /// Pipeline whose partition seeds the weighted colgen master: with weights its descent
@@ -161,22 +173,6 @@ pub fn compute(
 ) -> Result<BoundOutcome> {
     let version = weighted_version(name)?;
     (version.compute)(inst, k, time_limit, extra_start, interrupt).map(|b| b.0)
-}
-
-/// The weighted nn bound as a [`super::WeightedVersion`]: no time limit or start to read,
-/// no certificate.
-pub(crate) fn weighted_nn_version(
-    inst: &Instance,
-    k: usize,
-    _time_limit: Option<f64>,
-    _extra_start: Option<&[usize]>,
-    interrupt: &AtomicBool,
-) -> Result<(
-    BoundOutcome,
-    std::result::Result<WeightedCertificate, String>,
-)> {
-    let none = "the weighted nn bound writes no certificate".to_string();
-    Ok((weighted_nn(inst, k, interrupt)?, Err(none)))
 }
 
 /// The weighted column generation bound (proofs/P43) within `time_limit` seconds (default
