@@ -244,30 +244,9 @@ pub fn descent_on_groups(
 /// `repair_in_order` gives them, byte for byte, whatever the thread count (each group
 /// carries the place the one-by-one order would give it, and pools are formed in that
 /// order).
-#[cfg(test)]
-pub(crate) fn repair(
-    inst: &Instance,
-    split: &Split,
-    groups: Vec<Vec<usize>>,
-    mode: RepairMode,
-    refine: &RefineGroups<'_>,
-    solve: &SolveRows<'_>,
-    interrupt: &std::sync::atomic::AtomicBool,
-) -> Result<(Vec<Vec<usize>>, RepairStats)> {
-    repair_with_slab(
-        inst,
-        split,
-        groups,
-        mode,
-        mode.slab(),
-        refine,
-        solve,
-        interrupt,
-    )
-}
-
-/// As `repair` with a pool slab of `slab` median group radii on either side of each cut
-/// instead of the mode's own ([`RepairMode::slab`]), for the studies of wider pools.
+///
+/// The repair takes a pool slab of `slab` median group radii on either side of each cut
+/// (the mode's own is [`RepairMode::slab`]; other values serve the studies of wider pools).
 #[allow(clippy::too_many_arguments)]
 pub fn repair_with_slab(
     inst: &Instance,
@@ -285,7 +264,7 @@ pub fn repair_with_slab(
     )
 }
 
-/// As [`repair`], the cuts one after the other in bottom-up order (the reference of the
+/// As [`repair_with_slab`] at the mode's slab, the cuts one after the other in bottom-up order (the reference of the
 /// parallel repair, for tests and studies).
 #[cfg(test)]
 pub(crate) fn repair_in_order(

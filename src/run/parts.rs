@@ -88,6 +88,18 @@ pub(crate) struct SplitArgs {
         requires = "blocks"
     )]
     pub block_repair: blocks::RepairMode,
+    #[command(flatten)]
+    pub block: BlockTuningArgs,
+    /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
+    /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's
+    /// SLURM_ARRAY_TASK_ID/COUNT when set; `all` for the whole run.
+    #[arg(long, value_name = "I/N")]
+    pub part: Option<String>,
+}
+
+/// How --blocks cuts and repairs its borders: the options `run` and `bench --scale` share.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(crate) struct BlockTuningArgs {
     /// How --blocks cuts: `kd` on the widest coordinate at the median (default), `valley`
     /// across the line between MDAV's two seeds at the sparsest place near the median
     /// (blocks' sizes vary by up to a quarter; fewer records next to a cut).
@@ -120,11 +132,16 @@ pub(crate) struct SplitArgs {
         allow_negative_numbers = true
     )]
     pub block_approx: Option<f64>,
-    /// Solve only part I of N (1-based) of the strata (blocks with --blocks) and write a
-    /// part file with --labels-out (join them with `microagg combine`). Default: Slurm's
-    /// SLURM_ARRAY_TASK_ID/COUNT when set; `all` for the whole run.
-    #[arg(long, value_name = "I/N")]
-    pub part: Option<String>,
+}
+
+impl BlockTuningArgs {
+    /// The border repair's tuning (unchecked).
+    pub(crate) fn repair_tuning(&self) -> blocks::RepairTuning {
+        blocks::RepairTuning {
+            slab: self.block_slab,
+            approx: self.block_approx,
+        }
+    }
 }
 
 impl SplitArgs {
@@ -144,8 +161,8 @@ impl SplitArgs {
         self.strata.is_some()
             || self.blocks.is_some()
             || self.part.is_some()
-            || self.block_slab.is_some()
-            || self.block_approx.is_some()
+            || self.block.block_slab.is_some()
+            || self.block.block_approx.is_some()
     }
 }
 

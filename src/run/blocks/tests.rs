@@ -199,7 +199,19 @@ fn parallel_repair_equals_the_one_by_one_repair_byte_for_byte_on_1_and_2_threads
                 .build()
                 .unwrap();
             let (got, gs) = pool
-                .install(|| repair(&inst, &s, start.clone(), mode, &refine, &solve, &never))
+                .install(|| {
+                    let slab = mode.slab();
+                    repair_with_slab(
+                        &inst,
+                        &s,
+                        start.clone(),
+                        mode,
+                        slab,
+                        &refine,
+                        &solve,
+                        &never,
+                    )
+                })
                 .unwrap();
             assert_eq!(got, reference, "{mode:?} threads={threads}");
             assert_eq!(

@@ -38,31 +38,9 @@ pub(crate) struct BenchArgs {
     /// default border repair).
     #[arg(long, value_name = "SIZE", requires = "scale")]
     pub blocks: Option<usize>,
-    /// --scale --blocks: the cut rule (`run --block-cut`).
-    #[arg(
-        long,
-        value_enum,
-        default_value_t,
-        value_name = "RULE",
-        requires = "blocks"
-    )]
-    pub block_cut: crate::blocks::CutRule,
-    /// --scale --blocks: the repair strip's half-width (`run --block-slab`).
-    #[arg(
-        long,
-        value_name = "W",
-        requires = "blocks",
-        allow_negative_numbers = true
-    )]
-    pub block_slab: Option<f64>,
-    /// --scale --blocks: the repair's approximate lists (`run --block-approx`).
-    #[arg(
-        long,
-        value_name = "EPS",
-        requires = "blocks",
-        allow_negative_numbers = true
-    )]
-    pub block_approx: Option<f64>,
+    /// --scale --blocks: the cut rule and the border repair's tuning (as for `run`).
+    #[command(flatten)]
+    pub block: crate::parts::BlockTuningArgs,
     /// --scale: group size.
     #[arg(long, default_value_t = 5)]
     pub k: usize,
@@ -156,11 +134,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             d: args.d,
             blocks: args.blocks,
             repair: Default::default(),
-            cut: args.block_cut,
-            tuning: crate::blocks::RepairTuning {
-                slab: args.block_slab,
-                approx: args.block_approx,
-            },
+            cut: args.block.block_cut,
+            tuning: args.block.repair_tuning(),
         };
         run.tuning.check()?;
         crate::bench::scale_curve(&run, &args.scale)?;

@@ -72,7 +72,7 @@ pub(crate) fn run_cli(split: &SplitArgs, r: &SplitRun<'_>) -> Result<bool> {
         time_limit: r.time_limit,
         max_steps: r.max_steps,
         repair: split.block_repair,
-        cut: split.block_cut,
+        cut: split.block.block_cut,
         tuning,
         ..UnitSolver::new(&inst, r.pipeline, r.k, r.seed, r.interrupt)
     };
@@ -110,10 +110,7 @@ fn check_split_options(
     split: &SplitArgs,
     r: &SplitRun<'_>,
 ) -> Result<(crate::blocks::RepairTuning, Option<Part>)> {
-    let tuning = crate::blocks::RepairTuning {
-        slab: split.block_slab,
-        approx: split.block_approx,
-    };
+    let tuning = split.block.repair_tuning();
     tuning.check()?;
     if split.blocks.is_none() && tuning != Default::default() {
         return Err(Error::usage(
@@ -167,7 +164,7 @@ fn split_name(split: &SplitArgs, strata_cols: &[String]) -> String {
             .as_ref()
             .map(|_| format!("strata:{}", strata_cols.join(","))),
         // The kd rule keeps the name part files had before the cut rule was chosen.
-        split.blocks.map(|b| match split.block_cut {
+        split.blocks.map(|b| match split.block.block_cut {
             crate::blocks::CutRule::Kd => format!("blocks:{b}"),
             rule => format!("blocks:{b}:{rule:?}").to_lowercase(),
         }),
