@@ -344,7 +344,6 @@ impl Record {
     /// The record of one `microagg run`.
     pub fn single_run(r: SingleRun) -> Record {
         let p: &Partition = &r.outcome.partition;
-        let (min_size, max_size) = p.size_range();
         let stages: Vec<StageResult> = r.outcome.stages.iter().map(StageResult::from).collect();
         let bounds: Vec<BoundResult> = r
             .bound
@@ -354,48 +353,27 @@ impl Record {
             })
             .into_iter()
             .collect();
-        let sse = p.sse();
         // The benchmark library's best known for the case ($MICROAGG_LIBRARY or the
         // source tree's instances/library).
         let reference = crate::library::reference_default(r.inst, r.k);
-        let mut bounds = bounds;
-        let gaps = Gaps::of(sse, &mut bounds, reference.as_ref(), r.inst);
+        let seeds = RunSeeds {
+            base: r.seed,
+            run: r.seed,
+            replicate: 0,
+            stages: stages.iter().map(|s| s.seed).collect(),
+        };
         Record {
             suite: "run".into(),
-            index: 0,
             run_id: format!("{}|k={}|{}|seed={}", r.inst.name, r.k, r.method, r.seed),
-            instance: r.inst.name.clone(),
-            instance_name: r.inst.name.clone(),
-            instance_sha256: r.inst.sha256.clone(),
             source: (r.inst.source != r.inst.name).then(|| r.inst.source.clone()),
-            n: r.inst.n,
-            d: r.inst.d,
-            sst: Some(r.inst.sst),
-            k: r.k,
             pipeline: r.method.to_string(),
             method: r.method.to_string(),
             params: r.params.iter().map(StageParams::of).collect(),
-            seeds: RunSeeds {
-                base: r.seed,
-                run: r.seed,
-                replicate: 0,
-                stages: stages.iter().map(|s| s.seed).collect(),
-            },
+            seeds,
             deterministic: r.params.iter().all(|s| s.deterministic),
             time_limit: r.time_limit,
             max_steps: r.max_steps,
             bounds_requested: r.bound_requested.map(str::to_string).into_iter().collect(),
-            stages,
-            sse,
-            il: r.inst.il(sse),
-            groups: p.num_groups(),
-            min_group_size: min_size,
-            max_group_size: max_size,
-            gap: gaps.gap,
-            best_bound: gaps.best_bound,
-            best_known_sse: gaps.best_known_sse,
-            gap_best_known: gaps.gap_best_known,
-            bounds,
             bound_skipped: r.bound_skipped.map(str::to_string),
             seconds: r.outcome.seconds,
             interrupted: r.interrupted,
@@ -409,7 +387,68 @@ impl Record {
                     Some(objective),
                 )
             }),
+            ..Record::of_partition(r.inst, r.k, p, stages, bounds, reference.as_ref())
+        }
+    }
+
+    /// A record of `p` on `inst` with groups of `k`: the instance, the stages, the
+    /// partition's figures and its gaps to `bounds` (the library's bound added) and to the
+    /// library's best known (`reference`); the run's identity, seeds and options are left
+    /// empty for the caller to fill.
+    pub(crate) fn of_partition(
+        inst: &Instance,
+        k: usize,
+        p: &Partition,
+        stages: Vec<StageResult>,
+        mut bounds: Vec<BoundResult>,
+        reference: Option<&crate::library::Reference>,
+    ) -> Record {
+        let (min_size, max_size) = p.size_range();
+        let sse = p.sse();
+        let gaps = Gaps::of(sse, &mut bounds, reference, inst);
+        Record {
+            suite: String::new(),
+            index: 0,
+            run_id: String::new(),
+            instance: inst.name.clone(),
+            instance_name: inst.name.clone(),
+            instance_sha256: inst.sha256.clone(),
+            source: None,
+            n: inst.n,
+            d: inst.d,
+            sst: Some(inst.sst),
+            k,
+            pipeline: String::new(),
+            method: String::new(),
+            params: Vec::new(),
+            seeds: RunSeeds {
+                base: 0,
+                run: 0,
+                replicate: 0,
+                stages: Vec::new(),
+            },
+            deterministic: false,
+            time_limit: None,
+            max_steps: None,
+            bounds_requested: Vec::new(),
+            stages,
+            sse,
+            il: inst.il(sse),
+            groups: p.num_groups(),
+            min_group_size: min_size,
+            max_group_size: max_size,
+            gap: gaps.gap,
+            best_bound: gaps.best_bound,
+            best_known_sse: gaps.best_known_sse,
+            gap_best_known: gaps.gap_best_known,
+            bounds,
+            bound_skipped: None,
+            seconds: 0.0,
+            interrupted: false,
+            trace: None,
+            release: None,
             missing: None,
+            weights: None,
             version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
         }

@@ -22,7 +22,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub(crate) use crate::record::Gaps;
 pub use crate::record::{BoundResult, Record, RunSeeds, StageParams, StageResult};
 
 /// Read every `*.jsonl` file of a directory: records sorted by index, duplicates of the same

@@ -12,7 +12,7 @@
 //! None.
 
 use super::super::expand::{Plan, Run};
-use super::super::record::{self, BoundResult, Record, RunSeeds, StageParams, StageResult};
+use super::super::record::{BoundResult, Record, RunSeeds, StageParams, StageResult};
 use crate::error::{Error, Result};
 use crate::library::Reference;
 use crate::release::ReleaseRecord;
@@ -68,60 +68,34 @@ pub(super) fn execute(
             ),
         });
     }
-    let (min_size, max_size) = p.size_range();
-    let sse = p.sse();
-    let mut bounds = case_bounds.to_vec();
-    let gaps = record::Gaps::of(sse, &mut bounds, reference, inst);
     let release = if plan.suite.measures {
         Some(implied_release(inst, p.labels())?)
     } else {
         None
+    };
+    let seeds = RunSeeds {
+        base: plan.suite.seeds.base,
+        run: run.seed,
+        replicate: run.replicate,
+        stages: stages.iter().map(|s| s.seed).collect(),
     };
     Ok(Record {
         suite: plan.suite.name.clone(),
         index: run.index,
         run_id: run.run_id.clone(),
         instance: si.spec.clone(),
-        instance_name: inst.name.clone(),
-        instance_sha256: inst.sha256.clone(),
-        source: None,
-        n: inst.n,
-        d: inst.d,
-        sst: Some(inst.sst),
-        k: run.k,
         pipeline: rp.label.clone(),
         method: rp.pipeline.spec.clone(),
         params: rp.stages().iter().map(StageParams::of).collect(),
-        seeds: RunSeeds {
-            base: plan.suite.seeds.base,
-            run: run.seed,
-            replicate: run.replicate,
-            stages: stages.iter().map(|s| s.seed).collect(),
-        },
+        seeds,
         deterministic: run.deterministic,
         time_limit: plan.suite.time_limit,
         max_steps: plan.suite.max_steps,
         bounds_requested: plan.bounds.iter().map(|b| b.name.clone()).collect(),
-        stages,
-        sse,
-        il: inst.il(sse),
-        groups: p.num_groups(),
-        min_group_size: min_size,
-        max_group_size: max_size,
-        gap: gaps.gap,
-        best_bound: gaps.best_bound,
-        best_known_sse: gaps.best_known_sse,
-        gap_best_known: gaps.gap_best_known,
-        bounds,
-        bound_skipped: None,
         seconds: out.seconds,
-        interrupted: false,
         trace,
         release,
-        missing: None,
-        weights: None,
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        git_commit: env!("MICROAGG_GIT_COMMIT").to_string(),
+        ..Record::of_partition(inst, run.k, p, stages, case_bounds.to_vec(), reference)
     })
 }
 
