@@ -35,9 +35,10 @@
 //! clustered data with the triangle inequality); Micó, Oncina & Vidal (1994), Pattern
 //! Recognition Letters 15(1) (LAESA: pivot distances as bounds).
 
+use super::pool::offer_nearest;
 use super::remaining::{sq_dist_as_scan, AnchorList, MirroredCentroid};
 use crate::data::Instance;
-use margins::{block_distances, closer, down, square_down, square_up, up, BLOCK};
+use margins::{block_distances, down, square_down, square_up, up, BLOCK};
 use rayon::prelude::*;
 
 mod margins;
@@ -90,14 +91,7 @@ pub struct BucketRemaining<'a> {
 
 /// The nearest of `centres` (row by row) to `x`, ties to the lowest index.
 fn nearest_of(centres: &[f64], d: usize, x: &[f64]) -> usize {
-    let mut best = (f64::INFINITY, 0);
-    for (c, row) in centres.chunks_exact(d).enumerate() {
-        let s = sq_dist_as_scan(x, row);
-        if s < best.0 {
-            best = (s, c);
-        }
-    }
-    best.1
+    super::pool::nearest_row(centres, d, x, sq_dist_as_scan)
 }
 
 /// Assign `ids` to `count` centres picked evenly along `ids`; the cells (lists of ids).
@@ -330,19 +324,7 @@ impl<'a> BucketRemaining<'a> {
                 if !self.alive[slot] || square_down(down(r) - dq_up) > worst {
                     continue;
                 }
-                let id = self.slot_id[slot];
-                if best.len() == k {
-                    let w = best[k - 1];
-                    if !closer(dt, id, w.0, w.1) {
-                        continue;
-                    }
-                    best.pop();
-                }
-                let at = best
-                    .iter()
-                    .position(|e| closer(dt, id, e.0, e.1))
-                    .unwrap_or(best.len());
-                best.insert(at, (dt, id, slot));
+                offer_nearest(best, k, dt, self.slot_id[slot], slot);
             }
             s += n;
         }

@@ -466,16 +466,10 @@ impl<P: Pass> Remaining for Filtered<'_, P> {
         id
     }
 
-    fn farthest_from_centroid(&mut self) -> usize {
-        let c = self.centroid();
+    fn anchored_farthest(&mut self, c: &[f64]) -> Option<usize> {
         let budget = anchor_budget(self.mirror.len());
-        if let Some((list, here)) = self.anchors.as_mut() {
-            let ids = self.mirror.ids();
-            if let Some(id) = list.farthest_reanchoring(self.inst, ids, &c, |i| here[i], budget) {
-                return id;
-            }
-        }
-        self.farthest_from(&c)
+        let (list, here) = self.anchors.as_mut()?;
+        list.farthest_reanchoring(self.inst, self.mirror.ids(), c, |i| here[i], budget)
     }
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {

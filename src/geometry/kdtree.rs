@@ -32,7 +32,7 @@
 //! CACM 18(9) (kd-trees); Friedman, Bentley & Finkel (1977), ACM TOMS 3(3) (nearest
 //! neighbour search with bounds-overlap-ball pruning).
 
-use super::pool::closer;
+use super::pool::offer_nearest;
 use super::remaining::{
     anchor_budget, inflate_radius, inflate_square, sq_dist_as_scan, AnchorList, MirroredCentroid,
     Remaining,
@@ -263,18 +263,7 @@ impl<'a> KdRemaining<'a> {
         let nd = &self.nodes[node];
         if nd.left == NONE {
             for (dist, id, s) in self.live_in_leaf(nd, q) {
-                if best.len() == k {
-                    let w = best[k - 1];
-                    if !closer(dist, id, w.0, w.1) {
-                        continue;
-                    }
-                    best.pop();
-                }
-                let at = best
-                    .iter()
-                    .position(|b| closer(dist, id, b.0, b.1))
-                    .unwrap_or(best.len());
-                best.insert(at, (dist, id, s));
+                offer_nearest(best, k, dist, id, s);
             }
             return;
         }
@@ -431,19 +420,13 @@ impl Remaining for KdRemaining<'_> {
         best.1
     }
 
-    fn farthest_from_centroid(&mut self) -> usize {
-        let c = self.centroid();
+    fn anchored_farthest(&mut self, c: &[f64]) -> Option<usize> {
         let budget = anchor_budget(self.remaining);
         let (slot_of_id, alive) = (&self.slot_of_id, &self.alive);
         let here = |i: usize| alive[slot_of_id[i]];
         let ids = self.mirror.ids();
-        if let Some(id) = self
-            .anchors
-            .farthest_reanchoring(self.inst, ids, &c, here, budget)
-        {
-            return id;
-        }
-        self.farthest_from(&c)
+        self.anchors
+            .farthest_reanchoring(self.inst, ids, c, here, budget)
     }
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {

@@ -48,6 +48,31 @@ pub(super) fn closer(da: f64, ia: usize, db: f64, ib: usize) -> bool {
     }
 }
 
+/// Offer the record `id` (slot `slot`) at squared distance `dist` to `best`, the `k`
+/// nearest so far by increasing [`closer`] order: it goes in at its place when there is
+/// room or it is closer than the k-th, which then drops out.
+#[inline]
+pub(super) fn offer_nearest(
+    best: &mut Vec<(f64, usize, usize)>,
+    k: usize,
+    dist: f64,
+    id: usize,
+    slot: usize,
+) {
+    if best.len() == k {
+        let w = best[k - 1];
+        if !closer(dist, id, w.0, w.1) {
+            return;
+        }
+        best.pop();
+    }
+    let at = best
+        .iter()
+        .position(|e| closer(dist, id, e.0, e.1))
+        .unwrap_or(best.len());
+    best.insert(at, (dist, id, slot));
+}
+
 impl Pool {
     /// All records of the instance.
     pub fn new(inst: &Instance) -> Self {
@@ -393,11 +418,22 @@ pub(crate) fn group_centroids(inst: &Instance, groups: &[Vec<usize>]) -> Vec<f64
 
 /// Index of the centroid nearest to `x` by [`nan_sq_dist`] (ties: lowest index).
 pub(crate) fn nearest_centroid(centroids: &[f64], d: usize, x: &[f64]) -> usize {
+    nearest_row(centroids, d, x, nan_sq_dist)
+}
+
+/// Index of the row of `rows` (row-major, `d` columns) nearest to `x` by `dist(x, row)`
+/// (ties: lowest index).
+pub(crate) fn nearest_row(
+    rows: &[f64],
+    d: usize,
+    x: &[f64],
+    dist: impl Fn(&[f64], &[f64]) -> f64,
+) -> usize {
     let mut best = (f64::INFINITY, 0);
-    for (g, c) in centroids.chunks_exact(d).enumerate() {
-        let dist = nan_sq_dist(x, c);
-        if dist < best.0 {
-            best = (dist, g);
+    for (g, row) in rows.chunks_exact(d).enumerate() {
+        let s = dist(x, row);
+        if s < best.0 {
+            best = (s, g);
         }
     }
     best.1

@@ -69,10 +69,20 @@ pub trait Remaining {
     fn centroid(&self) -> Vec<f64>;
     /// Id of the remaining record farthest from `point`.
     fn farthest_from(&mut self, point: &[f64]) -> usize;
-    /// Id of the remaining record farthest from [`Remaining::centroid`].
+    /// Id of the remaining record farthest from [`Remaining::centroid`]: the anchor walk's
+    /// answer when it has one, else [`Remaining::farthest_from`].
     fn farthest_from_centroid(&mut self) -> usize {
         let c = self.centroid();
-        self.farthest_from(&c)
+        match self.anchored_farthest(&c) {
+            Some(id) => id,
+            None => self.farthest_from(&c),
+        }
+    }
+    /// The remaining record farthest from the centroid `c` by the backend's anchor list
+    /// ([`AnchorList::farthest_reanchoring`]), or None (no list, or its walks ran over
+    /// their budget): the caller then scans.
+    fn anchored_farthest(&mut self, _c: &[f64]) -> Option<usize> {
+        None
     }
     /// Remove and return the `k` remaining records nearest to `point`, by increasing
     /// distance (fewer if fewer remain).
@@ -382,16 +392,10 @@ impl Remaining for Scan<'_> {
         id
     }
 
-    fn farthest_from_centroid(&mut self) -> usize {
-        let c = self.centroid();
+    fn anchored_farthest(&mut self, c: &[f64]) -> Option<usize> {
         let budget = anchor_budget(self.pool.len());
-        if let Some((list, here)) = self.anchors.as_mut() {
-            let ids = self.pool.ids();
-            if let Some(id) = list.farthest_reanchoring(self.inst, ids, &c, |i| here[i], budget) {
-                return id;
-            }
-        }
-        self.farthest_from(&c)
+        let (list, here) = self.anchors.as_mut()?;
+        list.farthest_reanchoring(self.inst, self.pool.ids(), c, |i| here[i], budget)
     }
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {

@@ -13,7 +13,6 @@
 //! Higham, N. J. (2002). Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM
 //! (error bounds of floating-point sums and square roots, Ch. 2-3), as applied in P16.
 
-pub(super) use super::super::pool::closer;
 use super::super::remaining::sq_dist_as_scan;
 
 /// Relative margin on radii from computed squared distances (P16 (g)).

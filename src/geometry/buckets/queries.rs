@@ -28,19 +28,13 @@ impl Remaining for BucketRemaining<'_> {
         self.farthest(point).1
     }
 
-    fn farthest_from_centroid(&mut self) -> usize {
-        let c = self.centroid();
+    fn anchored_farthest(&mut self, c: &[f64]) -> Option<usize> {
         let budget = anchor_budget(self.remaining);
         let slot_of_id = &self.slot_of_id;
         let here = |i: usize| slot_of_id[i] != NONE;
         let ids = self.mirror.ids();
-        if let Some(id) = self
-            .anchors
-            .farthest_reanchoring(self.inst, ids, &c, here, budget)
-        {
-            return id;
-        }
-        self.farthest_from(&c)
+        self.anchors
+            .farthest_reanchoring(self.inst, ids, c, here, budget)
     }
 
     fn take_nearest(&mut self, point: &[f64], k: usize) -> Vec<usize> {
