@@ -47,6 +47,17 @@ fn bytes_suit(inst: &Instance, ids: &[usize]) -> bool {
     spread > 0.0 && largest <= BYTE_MAX_SPREAD * spread
 }
 
+/// `self.method(args)` on the copy the last pass read (the 8-bit one when `coarse`).
+macro_rules! on_last_read {
+    ($self:ident . $method:ident ( $($arg:expr),* )) => {
+        if $self.coarse {
+            $self.byte.$method($($arg),*)
+        } else {
+            $self.fine.$method($($arg),*)
+        }
+    };
+}
+
 /// Both copies and which one the last pass read.
 pub struct Tiered {
     byte: Fixed<i8>,
@@ -85,43 +96,23 @@ impl Pass for Tiered {
 
     fn pass(&mut self, point: &[f64], out: &mut [i32], lo: &mut [i32], hi: &mut [i32]) -> bool {
         self.coarse = self.fine.len() >= self.byte_from;
-        if self.coarse {
-            self.byte.pass(point, out, lo, hi)
-        } else {
-            self.fine.pass(point, out, lo, hi)
-        }
+        on_last_read!(self.pass(point, out, lo, hi))
     }
 
     fn far_floor(&self, top: f64) -> f64 {
-        if self.coarse {
-            self.byte.far_floor(top)
-        } else {
-            self.fine.far_floor(top)
-        }
+        on_last_read!(self.far_floor(top))
     }
 
     fn near_ceil(&self, kth: f64) -> f64 {
-        if self.coarse {
-            self.byte.near_ceil(kth)
-        } else {
-            self.fine.near_ceil(kth)
-        }
+        on_last_read!(self.near_ceil(kth))
     }
 
     fn far_floor_exact(&self, dist: f64) -> f64 {
-        if self.coarse {
-            self.byte.far_floor_exact(dist)
-        } else {
-            self.fine.far_floor_exact(dist)
-        }
+        on_last_read!(self.far_floor_exact(dist))
     }
 
     fn near_ceil_exact(&self, dist: f64) -> f64 {
-        if self.coarse {
-            self.byte.near_ceil_exact(dist)
-        } else {
-            self.fine.near_ceil_exact(dist)
-        }
+        on_last_read!(self.near_ceil_exact(dist))
     }
 
     fn swap_remove(&mut self, p: usize) {
