@@ -1,7 +1,7 @@
 //! # Random family
 //!
 //! Random and semi-random starts: a uniform random feasible partition, a semi-random
-//! permutation cut optimally, and RIMHM's initialisation.
+//! permutation cut optimally (also registered as RIMHM's initialisation, `rimhm`).
 //!
 //! ## Complexity
 //! See each method's module.
@@ -10,5 +10,4 @@
 //! See each method's module.
 
 pub mod random;
-pub(crate) mod rimhm;
 pub(crate) mod semirandom;

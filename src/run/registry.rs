@@ -150,7 +150,7 @@ pub(crate) fn builtin_methods() -> Vec<MethodInfo> {
     let after_orders = [
         init::randomised::random::method(),
         init::randomised::semirandom::method(),
-        init::randomised::rimhm::method(),
+        init::randomised::semirandom::rimhm_method(),
         init::clustering::kward::method(),
         init::clustering::mst::method(),
         init::clustering::muapprox::method(),

@@ -40,7 +40,7 @@
 //! iterations and inside the refinement loop. The executor keeps the best partition, so the
 //! result is never worse than the input. Input groups outside `k..=2k-1` are first
 //! re-segmented along the path (the LP needs `c * (2k-1) >= n`). `rimhm`
-//! (`crate::init::randomised::rimhm`) is the semi-random initializer of the paper's RIMHM; the paper's
+//! (`crate::init::randomised::semirandom`) is the semi-random initializer of the paper's RIMHM; the paper's
 //! RIMHM is the pipeline `rimhm+imhm`.
 //!
 //! ## Complexity

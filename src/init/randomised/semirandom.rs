@@ -8,6 +8,13 @@
 //! runs of `k..2k-1` (`microagg_solvers::segment_order`). `p = 0` (or `n p < 2`) gives
 //! blocks of one record, i.e. exactly `mhm-zsum`; `p = 1` a uniformly random permutation.
 //!
+//! Registered twice, as `semirandom` and under the paper's name `rimhm` (one
+//! implementation; the stage name enters the stage's seed, so the two names draw different
+//! shuffles from the same base seed). The paper's RIMHM is this initialisation followed by
+//! IMHM: the pipeline `rimhm+imhm`. It is an initializer (not one refiner doing both)
+//! because it builds a partition from nothing with the run's RNG, and so that the IMHM
+//! stage runs under the executor's time limit and interrupt handling like every refiner.
+//!
 //! Reading chosen: Mortazavi et al. do not say which "z-score" sorts the records when there
 //! are several attributes; the sum of z-scores (as `mhm-zsum`) is the one scalar z-score of a
 //! record used elsewhere in the MHM literature. This is only the initialisation of RIMHM: the
@@ -21,8 +28,8 @@
 //! O(n d + n log n) for the order, O(n) for the shuffles, O(n k d) for the segmentation.
 //!
 //! ## References
-//! Mortazavi, Jalili & Gohargazi (2013), "Multivariate microaggregation by iterative
-//! optimization", Applied Intelligence 39(3):529-544, Section 5.4 and Table 5 (RIMHM).
+//! Mortazavi, R., Jalili, S. and Gohargazi, H. (2013). Multivariate microaggregation by
+//! iterative optimization. Applied Intelligence 39(3), 529-544 (Sect. 5.4, Table 5).
 
 use crate::error::Result;
 use crate::init::mhm::orders::{cut_order, order_by_score, zsum_scores, Cut};
@@ -61,14 +68,34 @@ impl Params for SemiRandomParams {
     }
 }
 
-pub(crate) struct SemiRandom(pub SemiRandomParams);
+/// The initializer, under the name it was registered with.
+pub(crate) struct SemiRandom {
+    name: &'static str,
+    params: SemiRandomParams,
+}
 
 pub fn method() -> MethodInfo {
     MethodInfo::initializer(
         "semirandom",
         "RIMHM initialisation: z-score-sum order with blocks of n*p records shuffled, cut optimally into runs of k..2k-1 (seeded)",
         "Mortazavi, Jalili & Gohargazi 2013 (Applied Intelligence 39:529), Sect. 5.4",
-        SemiRandom,
+        |params| SemiRandom {
+            name: "semirandom",
+            params,
+        },
+    )
+}
+
+/// The same initializer under the paper's name.
+pub fn rimhm_method() -> MethodInfo {
+    MethodInfo::initializer(
+        "rimhm",
+        "RIMHM initialisation: z-score-sum order shuffled in blocks of n*p records, segmented optimally (k..2k-1); the paper's RIMHM is rimhm+imhm",
+        "Mortazavi, Jalili & Gohargazi (2013), Applied Intelligence 39(3), Sect. 5.4",
+        |params| SemiRandom {
+            name: "rimhm",
+            params,
+        },
     )
 }
 
@@ -88,14 +115,13 @@ pub(crate) fn semi_random_permutation(order: &[usize], p: f64, rng: &mut Rng) ->
 
 impl Initializer for SemiRandom {
     fn name(&self) -> &str {
-        "semirandom"
+        self.name
     }
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
-        let inst = problem.inst();
-        let rng = &mut *ctx.rng;
-        let order = semi_random_permutation(&order_by_score(&zsum_scores(inst)), self.0.p, rng);
-        cut_order("semirandom", problem, &order, Cut::Optimal)
+        let order = order_by_score(&zsum_scores(problem.inst()));
+        let order = semi_random_permutation(&order, self.params.p, &mut *ctx.rng);
+        cut_order(self.name, problem, &order, Cut::Optimal)
     }
 }
 
