@@ -237,17 +237,13 @@ impl Forest {
         self.stamp += 1;
         let mut nodes = vec![start];
         self.mark[start] = self.stamp;
-        let mut p = 0;
-        while p < nodes.len() {
-            let u = nodes[p];
-            p += 1;
-            for &(w, e) in &self.adj[u] {
-                if self.alive[e] && self.mark[w] != self.stamp {
-                    self.mark[w] = self.stamp;
-                    nodes.push(w);
-                }
-            }
-        }
+        grow_over_live_edges(
+            &self.adj,
+            &self.alive,
+            &mut self.mark,
+            self.stamp,
+            &mut nodes,
+        );
         nodes
     }
 
@@ -339,21 +335,33 @@ impl Forest {
             }
             let mut b = vec![w];
             self.mark[w] = self.stamp;
-            let mut q = 0;
-            while q < b.len() {
-                let u = b[q];
-                q += 1;
-                for &(x, e) in &self.adj[u] {
-                    if self.alive[e] && self.mark[x] != self.stamp {
-                        self.mark[x] = self.stamp;
-                        b.push(x);
-                    }
-                }
-            }
+            grow_over_live_edges(&self.adj, &self.alive, &mut self.mark, self.stamp, &mut b);
             b.sort_unstable();
             branches.push(b);
         }
         branches
+    }
+}
+
+/// Grow `found` (its records marked `stamp`) breadth first over the live edges of `adj`,
+/// marking each record it adds with `stamp`.
+fn grow_over_live_edges(
+    adj: &[Vec<(usize, usize)>],
+    alive: &[bool],
+    mark: &mut [usize],
+    stamp: usize,
+    found: &mut Vec<usize>,
+) {
+    let mut p = 0;
+    while p < found.len() {
+        let u = found[p];
+        p += 1;
+        for &(w, e) in &adj[u] {
+            if alive[e] && mark[w] != stamp {
+                mark[w] = stamp;
+                found.push(w);
+            }
+        }
     }
 }
 
