@@ -31,34 +31,40 @@ pub use peer::{compare_partitions, Agreement};
 pub fn thread_cpu_seconds() -> f64 {
     #[cfg(unix)]
     {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes into the timespec we own.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        if rc == 0 {
-            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
-        }
+        cpu_clock_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
     }
-    f64::NAN
+    #[cfg(not(unix))]
+    {
+        f64::NAN
+    }
 }
 
 /// CPU time consumed by the whole process (every thread), in seconds.
 pub fn process_cpu_seconds() -> f64 {
     #[cfg(unix)]
     {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes into the timespec we own.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-        if rc == 0 {
-            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
-        }
+        cpu_clock_seconds(libc::CLOCK_PROCESS_CPUTIME_ID)
     }
-    f64::NAN
+    #[cfg(not(unix))]
+    {
+        f64::NAN
+    }
+}
+
+/// The CPU-time clock `clock` in seconds (NaN when it cannot be read).
+#[cfg(unix)]
+fn cpu_clock_seconds(clock: libc::clockid_t) -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    if rc == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        f64::NAN
+    }
 }
 
 /// Peak resident set size of this process in MB (VmHWM of /proc/self/status; NaN where
