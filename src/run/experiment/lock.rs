@@ -148,16 +148,19 @@ mod tests {
         OutLock::acquire(&records).unwrap();
     }
 
+    /// A folder whose `records.jsonl` is locked by a process that cannot be running (a pid
+    /// beyond the kernel's limit) on `host`; the folder and the records path.
+    fn locked_by(host: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = format!("pid={}\nhost={host}\n", i32::MAX);
+        std::fs::write(dir.path().join("records.jsonl.lock"), lock).unwrap();
+        let records = dir.path().join("records.jsonl");
+        (dir, records)
+    }
+
     #[test]
     fn a_dead_owner_lock_is_taken_over() {
-        let dir = tempfile::tempdir().unwrap();
-        let records = dir.path().join("records.jsonl");
-        // A pid that cannot be running: beyond the kernel's pid limit.
-        std::fs::write(
-            dir.path().join("records.jsonl.lock"),
-            format!("pid={}\nhost={}\n", i32::MAX, host_name()),
-        )
-        .unwrap();
+        let (_dir, records) = locked_by(&host_name());
         let lock = OutLock::acquire(&records).unwrap();
         let text = std::fs::read_to_string(lock.path()).unwrap();
         assert!(
@@ -168,13 +171,7 @@ mod tests {
 
     #[test]
     fn a_lock_from_another_host_is_not_taken_over() {
-        let dir = tempfile::tempdir().unwrap();
-        let records = dir.path().join("records.jsonl");
-        std::fs::write(
-            dir.path().join("records.jsonl.lock"),
-            format!("pid={}\nhost=elsewhere-{}\n", i32::MAX, host_name()),
-        )
-        .unwrap();
+        let (_dir, records) = locked_by(&format!("elsewhere-{}", host_name()));
         let e = OutLock::acquire(&records).unwrap_err().to_string();
         assert!(
             e.contains("elsewhere") && e.contains("remove the lock file"),
