@@ -96,10 +96,7 @@ pub(crate) fn weighted_nn(
     BoundOutcome,
     std::result::Result<WeightedCertificate, String>,
 )> {
-    inst.check_k(k)?;
-    let w = inst.weights.as_ref().ok_or_else(|| {
-        Error::usage("the weighted nn bound needs sampling weights (--weights COLUMN)")
-    })?;
+    let w = weights_for(inst, k, "nn")?;
     let started = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm("bound nn (weighted)", e);
     let (b, lists) = if inst.n < SCAN_BELOW {
@@ -175,6 +172,21 @@ pub fn compute(
     (version.compute)(inst, k, time_limit, extra_start, interrupt).map(|b| b.0)
 }
 
+/// The sampling weights of `inst` for the weighted `bound` with groups of `k` (checked);
+/// an error when the data carry none.
+fn weights_for<'a>(
+    inst: &'a Instance,
+    k: usize,
+    bound: &str,
+) -> Result<&'a crate::data::weights::Weights> {
+    inst.check_k(k)?;
+    inst.weights.as_ref().ok_or_else(|| {
+        Error::usage(format!(
+            "the weighted {bound} bound needs sampling weights (--weights COLUMN)"
+        ))
+    })
+}
+
 /// The weighted column generation bound (proofs/P43) within `time_limit` seconds (default
 /// [`super::COLGEN_DEFAULT_SECONDS`], the start pipeline included), with its certificate.
 pub(crate) fn weighted_colgen(
@@ -188,10 +200,7 @@ pub(crate) fn weighted_colgen(
     std::result::Result<WeightedCertificate, String>,
 )> {
     use super::COLGEN_DEFAULT_SECONDS;
-    inst.check_k(k)?;
-    let w = inst.weights.as_ref().ok_or_else(|| {
-        Error::usage("the weighted colgen bound needs sampling weights (--weights COLUMN)")
-    })?;
+    let w = weights_for(inst, k, "colgen")?;
     let started = Instant::now();
     let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);
     crate::search::check_time_limit(limit)
