@@ -27,29 +27,14 @@ impl BnpCertificate {
                 used[c] |= *v != 0.0;
             }
         }
-        self.cuts = self
-            .cuts
-            .iter()
-            .zip(&used)
-            .filter_map(|(c, u)| u.then_some(*c))
-            .collect();
+        self.cuts = kept(&self.cuts, &used);
         for l in &mut self.leaves {
-            let kept: Vec<f64> = l
-                .cut_duals
-                .iter()
-                .zip(&used)
-                .filter_map(|(v, u)| u.then_some(*v))
-                .collect();
-            let len = kept.iter().rposition(|v| *v != 0.0).map_or(0, |p| p + 1);
-            l.cut_duals = kept[..len].to_vec();
+            let duals = kept(&l.cut_duals, &used);
+            let len = duals.iter().rposition(|v| *v != 0.0).map_or(0, |p| p + 1);
+            l.cut_duals = duals[..len].to_vec();
         }
         if let Some(e) = &mut self.enumeration {
-            e.cut_duals = e
-                .cut_duals
-                .iter()
-                .zip(&used)
-                .filter_map(|(v, u)| u.then_some(*v))
-                .collect();
+            e.cut_duals = kept(&e.cut_duals, &used);
         }
         self
     }
@@ -81,4 +66,14 @@ impl BnpCertificate {
         }
         None
     }
+}
+
+/// The entries of `values` whose cut is `used` (a value per cut, in the cuts' order; a list
+/// shorter than the cuts stops where it ends).
+fn kept<T: Clone>(values: &[T], used: &[bool]) -> Vec<T> {
+    values
+        .iter()
+        .zip(used)
+        .filter_map(|(v, u)| u.then(|| v.clone()))
+        .collect()
 }

@@ -37,10 +37,8 @@ pub struct Cache(pub BTreeMap<String, Verified>);
 
 impl Cache {
     pub fn read(path: &Path) -> Result<Cache> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Cache::default()),
-            Err(e) => return Err(Error::io(path, e)),
+        let Some(text) = super::read_if_present(path)? else {
+            return Ok(Cache::default());
         };
         let bad = |line: usize, message: String| Error::Data {
             file: path.display().to_string(),

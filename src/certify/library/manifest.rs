@@ -95,10 +95,8 @@ pub struct Case {
 
 impl Manifest {
     pub fn read(path: &Path) -> Result<Manifest> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::default()),
-            Err(e) => return Err(Error::io(path, e)),
+        let Some(text) = super::read_if_present(path)? else {
+            return Ok(Manifest::default());
         };
         toml::from_str(&text).map_err(|e| Error::Data {
             file: path.display().to_string(),

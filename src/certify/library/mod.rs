@@ -158,3 +158,13 @@ impl Library {
 pub(crate) fn reference_default(inst: &Instance, k: usize) -> Option<Reference> {
     Library::open_default().ok()?.reference(inst, k)
 }
+
+/// The text of the file at `path`, or None when there is no such file (a library file not
+/// written yet).
+pub(crate) fn read_if_present(path: &Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
