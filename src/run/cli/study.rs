@@ -190,10 +190,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
 /// `microagg experiment`.
 pub fn experiment(args: ExperimentArgs) -> Result<ExitCode> {
     use crate::experiment::{self as exp, Plan, Shard, Suite};
-    let shard = crate::parts::Part::from_arg(args.shard.as_deref(), "--shard")?.map(|p| Shard {
-        index: p.index,
-        count: p.count,
-    });
+    let shard = crate::parts::Part::from_arg(args.shard.as_deref(), "--shard")?.map(Shard::from);
     let suite = Suite::load(&args.suite)?;
     let out = args
         .out

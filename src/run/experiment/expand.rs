@@ -68,16 +68,19 @@ pub struct Shard {
     pub count: usize,
 }
 
-impl Shard {
-    pub fn parse(s: &str) -> Result<Shard> {
-        let bad = || Error::usage(format!("--shard '{s}': expected I/N with 1 <= I <= N"));
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
+impl From<crate::parts::Part> for Shard {
+    fn from(p: crate::parts::Part) -> Shard {
+        Shard {
+            index: p.index,
+            count: p.count,
         }
-        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Parse `I/N` (1 <= I <= N), as `--part` ([`crate::parts::Part::parse`]).
+    pub fn parse(s: &str) -> Result<Shard> {
+        crate::parts::Part::parse(s, "--shard").map(Shard::from)
     }
 
     pub fn contains(&self, run_index: usize) -> bool {
