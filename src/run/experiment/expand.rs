@@ -123,18 +123,8 @@ fn missing_file(spec: &str) -> Result<Option<String>> {
         return Ok(None);
     }
     if let Some(entry) = data::manifest::Manifest::embedded()?.find(spec) {
-        let dirs = data::manifest::InstanceEntry::search_dirs();
-        if dirs.iter().any(|d| d.join(&entry.file).is_file()) {
-            return Ok(None);
-        }
-        return Ok(Some(format!(
-            "file '{}' not found (looked in {}; set MICROAGG_DATA to its folder)",
-            entry.file,
-            dirs.iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        // Where the loader looks, with its message when the file is in none of them.
+        return Ok(entry.locate().err().map(|e| e.to_string()));
     }
     Ok((!std::path::Path::new(spec).is_file()).then(|| format!("file '{spec}' not found")))
 }
