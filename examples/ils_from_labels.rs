@@ -5,7 +5,7 @@
 //! instead of an initializer, for a wall-clock budget, and writes the best partition found
 //! when it is strictly better than the start (re-checked by `check_labels`: feasibility and a
 //! recomputed SSE). Used to try to improve the stored best-known partitions of
-//! `instances/library/` (issue 18: a lower incumbent narrows the certified gap).
+//! `instances/library/` (a lower incumbent narrows the certified gap).
 //!
 //! Usage: `cargo run --release --example ils_from_labels -- --data eia --k 5
 //!         --labels instances/library/eia-k5.labels --time-limit 900 [--seed 1]
@@ -24,40 +24,58 @@ use serde_json::{Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut data, mut k, mut labels, mut out) = (None, None, None, None);
-    let (mut limit, mut seed, mut params) = (60.0f64, 0u64, Map::new());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = Some(value()?),
-            "--k" => k = Some(value()?.parse::<usize>()?),
-            "--labels" => labels = Some(value()?),
-            "--out" => out = Some(value()?),
-            "--time-limit" => limit = value()?.parse()?,
-            "--seed" => seed = value()?.parse()?,
-            "--param" => {
-                let kv = value()?;
-                let (key, v) = kv
-                    .strip_prefix("ils.")
-                    .and_then(|s| s.split_once('='))
-                    .ok_or(format!("--param {kv}: expected ils.KEY=VALUE"))?;
-                // Numbers and booleans as JSON, anything else as a string (as `run --param`).
-                let v = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.into()));
-                params.insert(key.to_string(), v);
-            }
-            other => return Err(format!("unknown argument {other}").into()),
-        }
+/// ILS from a stored partition.
+#[derive(clap::Parser)]
+struct Args {
+    /// The data (CASC id, CSV path or generator spec).
+    #[arg(long)]
+    data: String,
+    /// Minimum group size.
+    #[arg(long)]
+    k: usize,
+    /// The start partition: one group label per record.
+    #[arg(long)]
+    labels: String,
+    /// Where the better partition is written (nothing is written when ILS does not improve).
+    #[arg(long)]
+    out: String,
+    /// Wall-clock seconds of the search.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
+    /// Seed of the search.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// An ILS parameter, ils.KEY=VALUE (repeatable; numbers and booleans as JSON, anything
+    /// else as a string, as `run --param`).
+    #[arg(long = "param", value_name = "ils.KEY=VALUE")]
+    params: Vec<String>,
+}
+
+/// The `--param ils.KEY=VALUE` arguments as ILS's parameter map.
+fn ils_params(given: &[String]) -> Result<Map<String, Value>, String> {
+    let mut params = Map::new();
+    for kv in given {
+        let (key, v) = kv
+            .strip_prefix("ils.")
+            .and_then(|s| s.split_once('='))
+            .ok_or(format!("--param {kv}: expected ils.KEY=VALUE"))?;
+        let v = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.into()));
+        params.insert(key.to_string(), v);
     }
-    let (Some(data), Some(k), Some(labels), Some(out)) = (data, k, labels, out) else {
-        return Err(
-            "usage: ils_from_labels --data D --k K --labels FILE --out FILE \
-                    [--time-limit S] [--seed N] [--param ils.KEY=VALUE]..."
-                .into(),
-        );
-    };
+    Ok(params)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Args {
+        data,
+        k,
+        labels,
+        out,
+        time_limit: limit,
+        seed,
+        params,
+    } = clap::Parser::parse();
+    let params = ils_params(&params)?;
     let inst = load(&data, &ColumnSelection::All)?;
     let start_labels = read_labels(std::path::Path::new(&labels))?;
     let start = check_labels(&inst, k, &start_labels)?;

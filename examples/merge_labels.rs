@@ -19,28 +19,34 @@ use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
 use microagg_solvers::merge::merge_partitions;
 
+/// Merge labels files by set partitioning.
+#[derive(clap::Parser)]
+struct Args {
+    /// The data (CASC id, CSV path or generator spec).
+    #[arg(long)]
+    data: String,
+    /// Minimum group size.
+    #[arg(long)]
+    k: usize,
+    /// Where the merged partition is written.
+    #[arg(long)]
+    out: String,
+    /// Seconds for the set-partitioning MIP.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
+    /// The partitions to merge: labels files, one group label per record.
+    #[arg(required = true)]
+    files: Vec<String>,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut data, mut k, mut out, mut limit, mut files) = (None, None, None, 60.0, Vec::new());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data = Some(value()?),
-            "--k" => k = Some(value()?.parse::<usize>()?),
-            "--out" => out = Some(value()?),
-            "--time-limit" => limit = value()?.parse()?,
-            _ => files.push(a.clone()),
-        }
-    }
-    let (Some(data), Some(k), Some(out)) = (data, k, out) else {
-        return Err(
-            "usage: merge_labels --data D --k K --out FILE [--time-limit S] FILES...".into(),
-        );
-    };
-    if files.is_empty() {
-        return Err("no labels files given".into());
-    }
+    let Args {
+        data,
+        k,
+        out,
+        time_limit: limit,
+        files,
+    } = clap::Parser::parse();
     let inst = load(&data, &ColumnSelection::All)?;
     let mut parts = Vec::new();
     for f in &files {

@@ -24,22 +24,43 @@ use microagg::labels::{check_labels, read_labels};
 use microagg::partition::{sq_dist, Partition};
 use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 
-fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|p| args.get(p + 1).cloned())
+/// Region optimality of a partition.
+#[derive(clap::Parser)]
+struct Args {
+    /// The data (CASC id, CSV path or generator spec).
+    #[arg(long)]
+    data: String,
+    /// Minimum group size.
+    #[arg(long)]
+    k: usize,
+    /// The partition: one group label per record.
+    #[arg(long = "labels")]
+    labels_path: String,
+    /// Most records in a region.
+    #[arg(long, default_value_t = 30)]
+    cap: usize,
+    /// Only the regions of the TOP groups of largest SSE (default: every group).
+    #[arg(long)]
+    top: Option<usize>,
+    /// Seconds per region's exact solve.
+    #[arg(long = "time-limit", default_value_t = 20.0)]
+    limit: f64,
+    /// Apply every improving region and write the result to this file.
+    #[arg(long)]
+    apply: Option<String>,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    let need = |name: &str| arg(&args, name).ok_or(format!("missing {name}"));
-    let inst = load(&need("--data")?, &ColumnSelection::All)?;
-    let k: usize = need("--k")?.parse()?;
-    let labels_path = need("--labels")?;
-    let cap: usize = arg(&args, "--cap").map_or(Ok(30), |s| s.parse())?;
-    let top: Option<usize> = arg(&args, "--top").map(|s| s.parse()).transpose()?;
-    let limit: f64 = arg(&args, "--time-limit").map_or(Ok(20.0), |s| s.parse())?;
-    let apply = arg(&args, "--apply");
+    let Args {
+        data,
+        k,
+        labels_path,
+        cap,
+        top,
+        limit,
+        apply,
+    } = clap::Parser::parse();
+    let inst = load(&data, &ColumnSelection::All)?;
     let labels = read_labels(std::path::Path::new(&labels_path))?;
     check_labels(&inst, k, &labels)?;
     let mut p = Partition::from_labels(&inst, labels)?;
