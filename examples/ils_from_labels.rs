@@ -1,7 +1,7 @@
 //! # ILS from a stored partition
 //!
 //! Runs the workbench's iterated local search (`ils`, with any `--param ils.KEY=VALUE`, e.g.
-//! `ils.merge_pool=10000` as in the CASC campaigns of stop 16) starting from a labels file
+//! `ils.merge_pool=10000`, the setting of the stored CASC partitions) starting from a labels file
 //! instead of an initializer, for a wall-clock budget, and writes the best partition found
 //! when it is strictly better than the start (re-checked by `check_labels`: feasibility and a
 //! recomputed SSE). Used to try to improve the stored best-known partitions of
