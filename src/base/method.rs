@@ -179,8 +179,9 @@ impl MethodInfo {
         summary: &'static str,
         reference: &'static str,
         kind: MethodKind,
-        prepare: Prepare,
+        maker: impl Fn(P) -> Maker + Send + Sync + 'static,
     ) -> Self {
+        let prepare: Prepare = Arc::new(move |given| prepare_with(name, given, &maker));
         MethodInfo {
             name,
             summary,
@@ -202,14 +203,17 @@ impl MethodInfo {
         reference: &'static str,
         make: fn(P) -> I,
     ) -> Self {
-        let prepare: Prepare = Arc::new(move |given| {
-            prepare_with(name, given, |p: P| {
+        Self::new(
+            name,
+            summary,
+            reference,
+            MethodKind::Initializer,
+            move |p: P| {
                 Maker::Init(Arc::new(move || {
                     Box::new(make(p.clone())) as Box<dyn Initializer>
                 }))
-            })
-        });
-        Self::new::<P>(name, summary, reference, MethodKind::Initializer, prepare)
+            },
+        )
     }
 
     /// Register a refiner with parameters `P`, made by `make`.
@@ -219,14 +223,17 @@ impl MethodInfo {
         reference: &'static str,
         make: fn(P) -> R,
     ) -> Self {
-        let prepare: Prepare = Arc::new(move |given| {
-            prepare_with(name, given, |p: P| {
+        Self::new(
+            name,
+            summary,
+            reference,
+            MethodKind::Refiner,
+            move |p: P| {
                 Maker::Refine(Arc::new(move || {
                     Box::new(make(p.clone())) as Box<dyn Refiner>
                 }))
-            })
-        });
-        Self::new::<P>(name, summary, reference, MethodKind::Refiner, prepare)
+            },
+        )
     }
 
     /// Mark the method as needing one-attribute data (d = 1).
