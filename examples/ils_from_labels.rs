@@ -14,6 +14,7 @@
 //! ## Complexity
 //! That of ILS (its module doc) for the given budget; O(n) to read and check the labels.
 
+use clap::Parser;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
 use microagg::partition::Partition;
@@ -25,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// ILS from a stored partition.
-#[derive(clap::Parser)]
+#[derive(Parser)]
 struct Args {
     /// The data (CASC id, CSV path or generator spec).
     #[arg(long)]
@@ -47,8 +48,8 @@ struct Args {
     seed: u64,
     /// An ILS parameter, ils.KEY=VALUE (repeatable; numbers and booleans as JSON, anything
     /// else as a string, as `run --param`).
-    #[arg(long = "param", value_name = "ils.KEY=VALUE")]
-    params: Vec<String>,
+    #[arg(long, value_name = "ils.KEY=VALUE")]
+    param: Vec<String>,
 }
 
 /// The `--param ils.KEY=VALUE` arguments as ILS's parameter map.
@@ -73,9 +74,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out,
         time_limit: limit,
         seed,
-        params,
-    } = clap::Parser::parse();
-    let params = ils_params(&params)?;
+        param,
+    } = Args::parse();
+    let params = ils_params(&param)?;
     let inst = load(&data, &ColumnSelection::All)?;
     let start_labels = read_labels(std::path::Path::new(&labels))?;
     let start = check_labels(&inst, k, &start_labels)?;

@@ -15,12 +15,13 @@
 //! O(P n d) to cost the groups of P partitions, then one MIP (usually solved at the root
 //! when the inputs share most groups).
 
+use clap::Parser;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
 use microagg_solvers::merge::merge_partitions;
 
 /// Merge labels files by set partitioning.
-#[derive(clap::Parser)]
+#[derive(Parser)]
 struct Args {
     /// The data (CASC id, CSV path or generator spec).
     #[arg(long)]
@@ -46,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out,
         time_limit: limit,
         files,
-    } = clap::Parser::parse();
+    } = Args::parse();
     let inst = load(&data, &ColumnSelection::All)?;
     let mut parts = Vec::new();
     for f in &files {

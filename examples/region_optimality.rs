@@ -19,13 +19,14 @@
 //! One exact solve per region: milliseconds to seconds each at 30-40 records and k <= 4
 //! (measured in studies/study-merge.txt), O(G) per region to rank centroids.
 
+use clap::Parser;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
 use microagg::partition::{sq_dist, Partition};
 use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 
 /// Region optimality of a partition.
-#[derive(clap::Parser)]
+#[derive(Parser)]
 struct Args {
     /// The data (CASC id, CSV path or generator spec).
     #[arg(long)]
@@ -34,8 +35,8 @@ struct Args {
     #[arg(long)]
     k: usize,
     /// The partition: one group label per record.
-    #[arg(long = "labels")]
-    labels_path: String,
+    #[arg(long)]
+    labels: String,
     /// Most records in a region.
     #[arg(long, default_value_t = 30)]
     cap: usize,
@@ -43,8 +44,8 @@ struct Args {
     #[arg(long)]
     top: Option<usize>,
     /// Seconds per region's exact solve.
-    #[arg(long = "time-limit", default_value_t = 20.0)]
-    limit: f64,
+    #[arg(long, default_value_t = 20.0)]
+    time_limit: f64,
     /// Apply every improving region and write the result to this file.
     #[arg(long)]
     apply: Option<String>,
@@ -54,12 +55,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
         data,
         k,
-        labels_path,
+        labels: labels_path,
         cap,
         top,
-        limit,
+        time_limit: limit,
         apply,
-    } = clap::Parser::parse();
+    } = Args::parse();
     let inst = load(&data, &ColumnSelection::All)?;
     let labels = read_labels(std::path::Path::new(&labels_path))?;
     check_labels(&inst, k, &labels)?;

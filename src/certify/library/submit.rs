@@ -23,6 +23,17 @@ pub(crate) struct DataSource<'a> {
     pub columns: &'a [String],
 }
 
+/// A file offered to the library for (`inst`, `k`), with how the data were loaded and where
+/// the file comes from.
+pub(crate) struct Submission<'a> {
+    pub inst: &'a Instance,
+    pub source: DataSource<'a>,
+    pub k: usize,
+    /// The labels file or certificate.
+    pub path: &'a Path,
+    pub provenance: Provenance,
+}
+
 /// Re-check a certificate file for (`inst`, k), as `verify-bound` does.
 pub fn verify_certificate(path: &Path, inst: &Instance, k: usize) -> Result<Verdict> {
     let text = crate::certificate::read_text(path)?;
@@ -106,14 +117,14 @@ pub(crate) struct Accepted {
 /// Add the labels file at `path` as the best-known partition of (`inst`, k) when feasible
 /// and strictly better than the stored one; refuse otherwise. The file is copied byte for
 /// byte. Saves the library.
-pub(crate) fn submit_partition(
-    lib: &mut Library,
-    inst: &Instance,
-    source: &DataSource,
-    k: usize,
-    path: &Path,
-    provenance: Provenance,
-) -> Result<Accepted> {
+pub(crate) fn submit_partition(lib: &mut Library, s: Submission) -> Result<Accepted> {
+    let Submission {
+        inst,
+        source,
+        k,
+        path,
+        provenance,
+    } = s;
     inst.check_k(k)?;
     let labels = &crate::labels::read_labels(path)?;
     let report = crate::labels::check_labels(inst, k, labels)?;
@@ -124,7 +135,7 @@ pub(crate) fn submit_partition(
             report.undersized_groups
         )));
     }
-    let name = entry_name(lib, inst, source);
+    let name = entry_name(lib, inst, &source);
     let before = lib
         .manifest
         .case(&name, k)
@@ -210,14 +221,14 @@ fn proven_with_stored_bound(
 /// Add the certificate at `path` as the best bound of (`inst`, k) when it verifies and
 /// claims strictly more than the stored one; refuse otherwise. The file is copied byte for
 /// byte; its verification enters the cache. Saves the library.
-pub(crate) fn submit_certificate(
-    lib: &mut Library,
-    inst: &Instance,
-    source: &DataSource,
-    k: usize,
-    path: &Path,
-    provenance: Provenance,
-) -> Result<Accepted> {
+pub(crate) fn submit_certificate(lib: &mut Library, s: Submission) -> Result<Accepted> {
+    let Submission {
+        inst,
+        source,
+        k,
+        path,
+        provenance,
+    } = s;
     inst.check_k(k)?;
     let started = std::time::Instant::now();
     let v = verify_certificate(path, inst, k)?;
@@ -229,7 +240,7 @@ pub(crate) fn submit_certificate(
         )));
     }
     let seconds = started.elapsed().as_secs_f64();
-    let name = entry_name(lib, inst, source);
+    let name = entry_name(lib, inst, &source);
     let before = lib
         .manifest
         .case(&name, k)

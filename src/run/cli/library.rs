@@ -156,11 +156,22 @@ fn submit_one(lib: &mut Library, s: &SubmitArgs) -> Result<ExitCode> {
         columns: &columns,
     };
     let provenance = submit::provenance(&s.command, s.commit.as_deref(), s.date.as_deref());
-    let outcome = match (&s.labels, &s.certificate) {
-        (Some(p), _) => submit::submit_partition(lib, &inst, &source, s.data.k, p, provenance),
-        (None, Some(p)) => submit::submit_certificate(lib, &inst, &source, s.data.k, p, provenance),
+    type Submit = fn(&mut Library, submit::Submission) -> Result<submit::Accepted>;
+    let (path, submit): (&std::path::Path, Submit) = match (&s.labels, &s.certificate) {
+        (Some(p), _) => (p, submit::submit_partition),
+        (None, Some(p)) => (p, submit::submit_certificate),
         (None, None) => unreachable!("clap requires one of --labels, --certificate"),
     };
+    let outcome = submit(
+        lib,
+        submit::Submission {
+            inst: &inst,
+            source,
+            k: s.data.k,
+            path,
+            provenance,
+        },
+    );
     match outcome {
         Ok(a) => {
             let what = if s.labels.is_some() {
