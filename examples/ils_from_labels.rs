@@ -14,6 +14,8 @@
 //! ## Complexity
 //! That of ILS (its module doc) for the given budget; O(n) to read and check the labels.
 
+mod common;
+
 use clap::Parser;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
@@ -28,12 +30,8 @@ use std::time::{Duration, Instant};
 /// ILS from a stored partition.
 #[derive(Parser)]
 struct Args {
-    /// The data (CASC id, CSV path or generator spec).
-    #[arg(long)]
-    data: String,
-    /// Minimum group size.
-    #[arg(long)]
-    k: usize,
+    #[command(flatten)]
+    case: common::Case,
     /// The start partition: one group label per record.
     #[arg(long)]
     labels: String,
@@ -68,8 +66,7 @@ fn ils_params(given: &[String]) -> Result<Map<String, Value>, String> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        data,
-        k,
+        case: common::Case { data, k },
         labels,
         out,
         time_limit: limit,

@@ -15,6 +15,8 @@
 //! O(P n d) to cost the groups of P partitions, then one MIP (usually solved at the root
 //! when the inputs share most groups).
 
+mod common;
+
 use clap::Parser;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
@@ -23,12 +25,8 @@ use microagg_solvers::merge::merge_partitions;
 /// Merge labels files by set partitioning.
 #[derive(Parser)]
 struct Args {
-    /// The data (CASC id, CSV path or generator spec).
-    #[arg(long)]
-    data: String,
-    /// Minimum group size.
-    #[arg(long)]
-    k: usize,
+    #[command(flatten)]
+    case: common::Case,
     /// Where the merged partition is written.
     #[arg(long)]
     out: String,
@@ -42,8 +40,7 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        data,
-        k,
+        case: common::Case { data, k },
         out,
         time_limit: limit,
         files,

@@ -19,6 +19,8 @@
 //! One exact solve per region: milliseconds to seconds each at 30-40 records and k <= 4
 //! (measured in studies/study-merge.txt), O(G) per region to rank centroids.
 
+mod common;
+
 use clap::Parser;
 use microagg::data::{load, ColumnSelection};
 use microagg::labels::{check_labels, read_labels};
@@ -28,12 +30,8 @@ use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 /// Region optimality of a partition.
 #[derive(Parser)]
 struct Args {
-    /// The data (CASC id, CSV path or generator spec).
-    #[arg(long)]
-    data: String,
-    /// Minimum group size.
-    #[arg(long)]
-    k: usize,
+    #[command(flatten)]
+    case: common::Case,
     /// The partition: one group label per record.
     #[arg(long)]
     labels: String,
@@ -53,8 +51,7 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
-        data,
-        k,
+        case: common::Case { data, k },
         labels: labels_path,
         cap,
         top,

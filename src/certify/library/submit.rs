@@ -34,6 +34,14 @@ pub(crate) struct Submission<'a> {
     pub provenance: Provenance,
 }
 
+impl<'a> Submission<'a> {
+    /// Its parts (instance, source, k, file, provenance), once k is checked on the instance.
+    fn checked(self) -> Result<(&'a Instance, DataSource<'a>, usize, &'a Path, Provenance)> {
+        self.inst.check_k(self.k)?;
+        Ok((self.inst, self.source, self.k, self.path, self.provenance))
+    }
+}
+
 /// Re-check a certificate file for (`inst`, k), as `verify-bound` does.
 pub fn verify_certificate(path: &Path, inst: &Instance, k: usize) -> Result<Verdict> {
     let text = crate::certificate::read_text(path)?;
@@ -118,14 +126,7 @@ pub(crate) struct Accepted {
 /// and strictly better than the stored one; refuse otherwise. The file is copied byte for
 /// byte. Saves the library.
 pub(crate) fn submit_partition(lib: &mut Library, s: Submission) -> Result<Accepted> {
-    let Submission {
-        inst,
-        source,
-        k,
-        path,
-        provenance,
-    } = s;
-    inst.check_k(k)?;
+    let (inst, source, k, path, provenance) = s.checked()?;
     let labels = &crate::labels::read_labels(path)?;
     let report = crate::labels::check_labels(inst, k, labels)?;
     if !report.feasible {
@@ -222,14 +223,7 @@ fn proven_with_stored_bound(
 /// claims strictly more than the stored one; refuse otherwise. The file is copied byte for
 /// byte; its verification enters the cache. Saves the library.
 pub(crate) fn submit_certificate(lib: &mut Library, s: Submission) -> Result<Accepted> {
-    let Submission {
-        inst,
-        source,
-        k,
-        path,
-        provenance,
-    } = s;
-    inst.check_k(k)?;
+    let (inst, source, k, path, provenance) = s.checked()?;
     let started = std::time::Instant::now();
     let v = verify_certificate(path, inst, k)?;
     if !v.valid {
