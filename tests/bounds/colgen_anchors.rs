@@ -6,18 +6,31 @@
 //! and 1e6).
 
 use crate::common;
-use common::{brute_force_optimum, clustered_rows};
-use microagg_solvers::bounds::colgen::anchors::anchored_lagrangian;
+use common::{assert_shown_in, brute_force_optimum, clustered_rows, consecutive_groups};
+use microagg::certificate::{verify, BoundCertificate};
+use microagg::data::Instance;
+use microagg_solvers::bounds::colgen::anchors::{
+    anchored_best, anchored_lagrangian, anchored_sizes_lagrangian,
+};
+use microagg_solvers::bounds::colgen::ascent::{line_search, nn_duals, slack_direction};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::master::Master;
+use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
+use microagg_solvers::bounds::colgen::pricing::completion::completion_value;
 use microagg_solvers::bounds::colgen::pricing::{
-    per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactSearch, Geometry,
+    anchor_sizes, per_anchor_minima, weak_rc_bound, Anchors, ExactBudget, ExactPricing,
+    ExactSearch, Geometry, StopBelow,
 };
 use microagg_solvers::bounds::colgen::rc_margin;
+use microagg_solvers::bounds::colgen::subgrad::{
+    ascend, certify_check, push_project, slack_push, tighten, GroupPool, Projection, SubgradOptions,
+};
 use microagg_solvers::bounds::colgen::verify::{verify_lagrangian, verify_lagrangian_anchored};
-use microagg_solvers::bounds::colgen::Quiet;
+use microagg_solvers::bounds::colgen::{colgen_bound, ColgenBound, ColgenOptions, Quiet};
 use microagg_solvers::sse::group_sse;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
 /// Rows of one adversarial family (row-major, `d` columns).
@@ -81,27 +94,215 @@ fn budget() -> ExactBudget<'static> {
     common::exact_budget(50, 60)
 }
 
+/// The test budget cut to `nodes` nodes (a search cut short).
+fn budget_of(nodes: u64) -> ExactBudget<'static> {
+    ExactBudget { nodes, ..budget() }
+}
+
+/// The exact pricing search without cuts, with the per-anchor values `anchors`, within
+/// `budget`: its result and the per-size values it wrote.
+fn anchored_search(
+    geo: &Geometry,
+    y: &[f64],
+    anchors: Anchors,
+    budget: ExactBudget,
+) -> (ExactPricing, Vec<f64>) {
+    let mut per_size = Vec::new();
+    let ex =
+        ExactSearch::new(&CutDuals::none())
+            .anchors(anchors)
+            .run(geo, y, budget, &mut per_size);
+    (ex, per_size)
+}
+
+/// The shape and points of one adversarial case, drawn in this order: n in `sizes`, d in
+/// `dims`, k from 2 to `k_max` (at most n / 2), then the rows from [`family`].
+fn random_points(
+    rng: &mut ChaCha8Rng,
+    case: usize,
+    sizes: RangeInclusive<usize>,
+    dims: RangeInclusive<usize>,
+    k_max: usize,
+) -> (usize, usize, usize, Vec<f64>) {
+    let n = rng.random_range(sizes);
+    let d = rng.random_range(dims);
+    let k = rng.random_range(2..=k_max.min(n / 2));
+    let x = family(rng, case, n, d);
+    (n, d, k, x)
+}
+
+/// One case of the per-anchor brute-force tests: points from [`random_points`], their
+/// geometry, duals from [`duals`], every group with its reduced cost and medoids, the largest
+/// |rc| (`scale`), a tolerance of 1e-9 of it, and a threshold (-0.1 `scale` in every fourth
+/// case, else 0).
+struct PricingCase {
+    n: usize,
+    d: usize,
+    k: usize,
+    x: Vec<f64>,
+    geo: Geometry,
+    y: Vec<f64>,
+    groups: Vec<(f64, Vec<usize>, Vec<usize>)>,
+    scale: f64,
+    tol: f64,
+    threshold: f64,
+}
+
+impl PricingCase {
+    /// [`anchored_search`] at this case's geometry and duals.
+    fn search(&self, anchors: Anchors, budget: ExactBudget) -> (ExactPricing, Vec<f64>) {
+        anchored_search(&self.geo, &self.y, anchors, budget)
+    }
+}
+
+fn pricing_case(
+    rng: &mut ChaCha8Rng,
+    case: usize,
+    sizes: RangeInclusive<usize>,
+    dims: RangeInclusive<usize>,
+    k_max: usize,
+) -> PricingCase {
+    let (n, d, k, x) = random_points(rng, case, sizes, dims, k_max);
+    let geo = Geometry::new(&x, n, d, k, 6);
+    let y = duals(rng, &geo, k);
+    let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
+    let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
+    let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
+    PricingCase {
+        n,
+        d,
+        k,
+        x,
+        geo,
+        y,
+        groups,
+        scale,
+        tol: 1e-9 * scale,
+        threshold,
+    }
+}
+
+/// `count` cases from [`pricing_case`] in order, drawn from the seed `seed`, with their
+/// numbers.
+fn pricing_cases(
+    seed: u64,
+    count: usize,
+    sizes: RangeInclusive<usize>,
+    dims: RangeInclusive<usize>,
+    k_max: usize,
+) -> impl Iterator<Item = (usize, PricingCase)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(move |case| {
+        let c = pricing_case(&mut rng, case, sizes.clone(), dims.clone(), k_max);
+        (case, c)
+    })
+}
+
+/// Brute force per (anchor, size) over `groups`: the least reduced cost, capped at
+/// `threshold`, of the groups with the anchor among their medoids (`upper`) and of the groups
+/// holding it (`lower`), as `n` rows of `w` sizes from `k` on: (upper, lower).
+fn per_size_brute_force(
+    groups: &[(f64, Vec<usize>, Vec<usize>)],
+    n: usize,
+    k: usize,
+    w: usize,
+    threshold: f64,
+) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let mut upper = vec![vec![threshold; w]; n];
+    let mut lower = vec![vec![threshold; w]; n];
+    for (rc, members, medoids) in groups {
+        let j = members.len() - k;
+        for &r in members {
+            lower[r][j] = lower[r][j].min(*rc);
+        }
+        for &r in medoids {
+            upper[r][j] = upper[r][j].min(*rc);
+        }
+    }
+    (upper, lower)
+}
+
+/// The magnitude of a pricing instance: the largest |rc| of a group, or the sum of |y| when
+/// larger.
+fn magnitude(groups: &[(f64, Vec<usize>, Vec<usize>)], y: &[f64]) -> f64 {
+    let rc = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
+    rc.max(y.iter().map(|v| v.abs()).sum::<f64>())
+}
+
+/// The anchor threshold of case `case` in turn: 0, or minus 1 % or minus `larger` of the
+/// optimum `opt` per group (`parts` groups).
+fn tau_of_case(case: usize, opt: f64, parts: usize, larger: f64) -> f64 {
+    [
+        0.0,
+        -0.01 * opt / parts as f64,
+        -larger * opt / parts as f64,
+    ][case % 3]
+}
+
+/// Every certified check value of an ascent (`checks[..].2`) is at most the optimum.
+fn assert_checks_below(label: &str, checks: &[(usize, f64, f64, f64)], opt: f64) {
+    for &(_, _, v, _) in checks {
+        assert!(v <= opt, "{label}: {v} > optimum {opt}");
+    }
+}
+
+/// The Lagrangian certificate of `value` at `duals` with anchor threshold `tau`, checked: it
+/// verifies and recomputes at most the optimum `opt`.
+fn certificate_verified_below(
+    case: usize,
+    inst: &Instance,
+    k: usize,
+    (value, duals, tau): (f64, &[f64], f64),
+    opt: f64,
+) -> BoundCertificate {
+    let cert =
+        BoundCertificate::lagrangian(inst, k, value, duals.to_vec()).with_anchor_threshold(tau);
+    let v = verify(&cert, inst, k, None).unwrap();
+    assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+    cert
+}
+
+/// `cert` with the dual of record `case % n` raised by half the optimum plus one fails the
+/// verifier.
+fn assert_raised_dual_rejected(
+    case: usize,
+    cert: &BoundCertificate,
+    inst: &Instance,
+    k: usize,
+    opt: f64,
+) {
+    let mut bad = cert.clone();
+    bad.duals[case % inst.n] += 0.5 * opt.max(1e-3) + 1.0;
+    let w = verify(&bad, inst, k, None).unwrap();
+    assert!(
+        !w.valid,
+        "case {case}: raised dual accepted ({})",
+        w.recomputed
+    );
+}
+
+/// The column generation bound from the consecutive partition ([`common::chunk_labels`]).
+fn colgen_from_chunks(inst: &Instance, k: usize, opts: &ColgenOptions) -> ColgenBound {
+    let labels = common::chunk_labels(inst.n, k);
+    colgen_bound(&inst.z, inst.n, inst.d, k, &labels, opts).unwrap()
+}
+
+/// When the bound `b` has duals, their certificate (with the bound's anchor threshold)
+/// verifies and recomputes at most `opt`.
+fn assert_duals_certified(case: usize, inst: &Instance, k: usize, b: &ColgenBound, opt: f64) {
+    if !b.duals.is_empty() {
+        let claim = (b.lagrangian, &b.duals[..], b.anchor_threshold);
+        certificate_verified_below(case, inst, k, claim, opt);
+    }
+}
+
 #[test]
 fn per_anchor_pricing_matches_brute_force_over_all_groups() {
-    let mut rng = ChaCha8Rng::seed_from_u64(17_2026);
     let mut spread = 0;
-    for case in 0..48 {
-        let n = rng.random_range(7..=12);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=4usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let y = duals(&mut rng, &geo, k);
-        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
-        let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
-        // Relative to the instance's scale (data scaled by 1e-6 have reduced costs near 1e-12).
-        let tol = 1e-9 * scale;
-        let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
-        let mut per_size = Vec::new();
-        let ex = ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold })
-            .run(&geo, &y, budget(), &mut per_size);
-        let per = per_anchor_minima(&geo, &per_size, threshold);
+    for (case, c) in pricing_cases(17_2026, 48, 7..=12, 1..=2, 4) {
+        let (n, d, k, groups, tol, threshold) = (c.n, c.d, c.k, &c.groups, c.tol, c.threshold);
+        let (ex, per_size) = c.search(Anchors::PerSize { threshold }, budget());
+        let per = per_anchor_minima(&c.geo, &per_size, threshold);
         assert!(ex.exact, "case {case}: unlimited budget must finish");
         let truth = groups.iter().map(|g| g.0).fold(f64::INFINITY, f64::min);
         // The global result is the usual exact pricing result (capped at the threshold).
@@ -110,7 +311,8 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
             "case {case}: global {} vs brute force {truth}",
             ex.rc_lower_bound
         );
-        let plain = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget(), &mut Vec::new());
+        let plain =
+            ExactSearch::new(&CutDuals::none()).run(&c.geo, &c.y, budget(), &mut Vec::new());
         assert!(
             (plain.rc_lower_bound.min(threshold) - ex.rc_lower_bound).abs() <= tol,
             "case {case}"
@@ -138,29 +340,17 @@ fn per_anchor_pricing_matches_brute_force_over_all_groups() {
         spread += usize::from(distinct > 0);
     }
     // The data must exercise anchors of different values (else the test says little).
-    println!("{spread} of 48 cases with distinct anchor values");
-    assert!(
-        spread >= 24,
-        "only {spread} of 48 cases with distinct anchor values"
-    );
+    assert_shown_in("distinct anchor values", spread, 48, 24);
 }
 
 #[test]
 fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
-    let mut rng = ChaCha8Rng::seed_from_u64(17_1717);
     let mut stronger = 0;
-    for case in 0..36 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let y = duals(&mut rng, &geo, k);
+    for (case, c) in pricing_cases(17_1717, 36, 6..=10, 1..=3, 3) {
+        let (n, d, k, x, geo, y) = (c.n, c.d, c.k, c.x, c.geo, c.y);
         let opt = brute_force_optimum(&x, n, d, k);
-        let mut per_size = Vec::new();
-        let ex = ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold: 0.0 })
-            .run(&geo, &y, budget(), &mut per_size);
+        let at_zero = Anchors::PerSize { threshold: 0.0 };
+        let (ex, per_size) = anchored_search(&geo, &y, at_zero, budget());
         let per = per_anchor_minima(&geo, &per_size, 0.0);
         let weak = weak_rc_bound(&geo, &y);
         let anchored = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &per, weak);
@@ -181,14 +371,7 @@ fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
             plain.lower_bound
         );
         // Cut short: still below the optimum.
-        let short = ExactBudget {
-            nodes: 2,
-            ..budget()
-        };
-        let mut per_size = Vec::new();
-        ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold: 0.0 })
-            .run(&geo, &y, short, &mut per_size);
+        let (_, per_size) = anchored_search(&geo, &y, at_zero, budget_of(2));
         let cut = per_anchor_minima(&geo, &per_size, 0.0);
         let weak_cut = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &cut, weak);
         assert!(weak_cut <= opt, "case {case}: cut short {weak_cut} > {opt}");
@@ -198,25 +381,17 @@ fn anchored_bound_is_below_brute_force_optimum_and_above_the_plain_bound() {
         let gap = 1e-9 * opt.abs();
         stronger += usize::from(anchored > plain.lower_bound + gap);
     }
-    println!("anchored stronger in {stronger} of 36 cases");
-    assert!(
-        stronger >= 12,
-        "anchored stronger in only {stronger} of 36 cases"
-    );
+    assert_shown_in("anchored stronger", stronger, 36, 12);
 }
 
 #[test]
 fn anchored_certificates_verify_and_a_raised_dual_is_rejected() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::ascent::{line_search, nn_duals, slack_direction};
     let mut rng = ChaCha8Rng::seed_from_u64(17_0042);
     let mut anchored_only = 0;
     for case in 0..12 {
         let (n, d, k) = (10, 2, 3);
         // Three clusters: groups of 3 or 4 per cluster.
-        let x = family(&mut rng, 0, n, d);
-        let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
-        let inst = common::from_rows(&rows);
+        let inst = standardised(&family(&mut rng, 0, n, d), d);
         let geo = Geometry::new(&inst.z, n, d, k, 6);
         let y0 = nn_duals(&geo);
         let labels: Vec<u32> = (0..n as u32).map(|i| (i % 3).min(2)).collect();
@@ -235,51 +410,39 @@ fn anchored_certificates_verify_and_a_raised_dual_is_rejected() {
         let cert = BoundCertificate::lagrangian(&inst, k, ls.lower_bound, ls.duals.clone());
         let v = verify(&cert, &inst, k, None).unwrap();
         assert!(v.valid, "case {case}: {:?}", v.reason);
+        // One dual raised by hand: rejected.
+        assert_raised_dual_rejected(case, &cert, &inst, k, opt);
         let plain = verify_lagrangian(&inst.z, n, d, k, &ls.duals, None).unwrap();
         anchored_only += usize::from(plain.lower_bound < ls.lower_bound);
-        // One dual raised by hand: rejected.
-        let mut bad = cert.clone();
-        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
-        let w = verify(&bad, &inst, k, None).unwrap();
-        assert!(
-            !w.valid,
-            "case {case}: raised dual accepted ({})",
-            w.recomputed
-        );
     }
     // The claims must rest on the anchored bound in some cases (else this tests the plain one).
-    assert!(
-        anchored_only >= 3,
-        "anchored bound needed in only {anchored_only} of 12"
-    );
+    assert_shown_in("anchored bound needed", anchored_only, 12, 3);
 }
 
 #[test]
 fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::ascent::nn_duals;
-    use microagg_solvers::bounds::colgen::subgrad::{ascend, SubgradOptions};
-    let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
     let mut rose = 0;
-    for case in 0..24 {
-        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
-        let geo = Geometry::new(&inst.z, n, d, k, 6);
-        let y0 = nn_duals(&geo);
+    for (case, (n, d, k, inst, geo, opt)) in small_instances(18_1010, 24, 6..=10) {
+        let deadline = Instant::now() + Duration::from_millis(300);
         // Thresholds 0 and negative (P20's tau); the ub only scales tau.
         let opts = SubgradOptions {
             inner: 8,
             threshold: [0.0, 0.05][case % 2],
             ..SubgradOptions::default()
         };
-        let deadline = Instant::now() + Duration::from_millis(300);
-        let asc = ascend(&geo, d, &y0, opt * 1.01, &[], &opts, deadline, &mut Quiet);
+        let asc = ascend(
+            &geo,
+            d,
+            &nn_duals(&geo),
+            opt * 1.01,
+            &[],
+            &opts,
+            deadline,
+            &mut Quiet,
+        );
         assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
-        for &(_, _, v, _) in &asc.checks {
-            assert!(
-                v <= opt,
-                "case {case} (n={n}, d={d}, k={k}): {v} > optimum {opt}"
-            );
-        }
+        let label = format!("case {case} (n={n}, d={d}, k={k})");
+        assert_checks_below(&label, &asc.checks, opt);
         assert!(asc.lower_bound <= opt);
         let first = asc.checks[0].2;
         assert!(
@@ -291,22 +454,16 @@ fn box_step_ascent_stays_below_brute_force_and_its_certificates_verify() {
         let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone());
         let v = verify(&cert, &inst, k, None).unwrap();
         assert!(v.valid, "case {case}: {:?}", v.reason);
-        let mut bad = cert.clone();
-        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        assert_raised_dual_rejected(case, &cert, &inst, k, opt);
         // With the ascent's threshold recorded: verified at that threshold, the same
         // tampering rejected, a positive threshold refused.
-        let at = cert.clone().with_anchor_threshold(asc.tau);
-        let v = verify(&at, &inst, k, None).unwrap();
-        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-        let mut bad = at.clone();
-        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        let claim = (asc.lower_bound, &asc.duals[..], asc.tau);
+        let at = certificate_verified_below(case, &inst, k, claim, opt);
+        assert_raised_dual_rejected(case, &at, &inst, k, opt);
         assert!(verify(&at.with_anchor_threshold(0.1), &inst, k, None).is_err());
     }
     // The ascent must move above its start on some instances (else this tests the start).
-    println!("ascent rose above its start in {rose} of 24 cases");
-    assert!(rose >= 6, "ascent rose in only {rose} of 24 cases");
+    assert_shown_in("ascent rose above its start", rose, 24, 6);
 }
 
 /// Least sum of `values[r][m - k]` (each capped at 0) over sets of distinct anchors from `r` on
@@ -328,43 +485,18 @@ fn knapsack_by_enumeration(values: &[Vec<f64>], k: usize, r: usize, left: usize)
 
 #[test]
 fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
-    use microagg_solvers::bounds::colgen::anchors::{anchored_best, anchored_sizes_lagrangian};
-    use microagg_solvers::bounds::colgen::pricing::{
-        anchor_sizes, per_anchor_minima, Anchors, ExactSearch,
-    };
-    let mut rng = ChaCha8Rng::seed_from_u64(18_2026);
     let mut stronger = 0;
-    for case in 0..48 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let y = duals(&mut rng, &geo, k);
-        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
-        let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
-        let tol = 1e-9 * scale;
-        let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
+    for (case, c) in pricing_cases(18_2026, 48, 6..=10, 1..=2, 3) {
+        let (n, d, k, geo, y, tol) = (c.n, c.d, c.k, c.geo, c.y, c.tol);
+        let threshold = c.threshold;
         let w = anchor_sizes(&geo);
         assert_eq!(w, (2 * k - 1).min(n) + 1 - k);
-        let mut per = Vec::new();
-        let ex = ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold })
-            .run(&geo, &y, budget(), &mut per);
+        let per_size = Anchors::PerSize { threshold };
+        let (ex, per) = anchored_search(&geo, &y, per_size, budget());
         assert!(ex.exact && per.len() == n * w, "case {case}");
         // Brute force per (anchor, size): groups with r among their medoids (upper) and
         // groups holding r (lower), capped at the threshold.
-        let mut upper = vec![vec![threshold; w]; n];
-        let mut lower = vec![vec![threshold; w]; n];
-        for (rc, members, medoids) in &groups {
-            let j = members.len() - k;
-            for &r in members {
-                lower[r][j] = lower[r][j].min(*rc);
-            }
-            for &r in medoids {
-                upper[r][j] = upper[r][j].min(*rc);
-            }
-        }
+        let (upper, lower) = per_size_brute_force(&c.groups, n, k, w, threshold);
         for r in 0..n {
             for j in 0..w {
                 let v = per[r * w + j];
@@ -382,7 +514,7 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
         let weak = weak_rc_bound(&geo, &y);
         let sizes = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);
         let sum_y: f64 = y.iter().sum();
-        let round = 1e-9 * (y.iter().map(|v| v.abs()).sum::<f64>() + scale);
+        let round = 1e-9 * (y.iter().map(|v| v.abs()).sum::<f64>() + c.scale);
         // The bound raises every value to the weak pricing bound (a valid floor), so do the
         // tables.
         let floored = |t: &[Vec<f64>]| -> Vec<Vec<f64>> {
@@ -396,13 +528,10 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
             sizes <= hi + round && sizes >= lo - round,
             "case {case}: knapsack bound {sizes} not in [{lo}, {hi}]"
         );
-        let opt = brute_force_optimum(&x, n, d, k);
+        let opt = brute_force_optimum(&c.x, n, d, k);
         assert!(sizes <= opt, "case {case}: {sizes} > optimum {opt}");
-        let mut per_size = Vec::new();
-        ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold })
-            .run(&geo, &y, budget(), &mut per_size);
-        let folded = per_anchor_minima(&geo, &per_size, threshold);
+        let (_, again) = anchored_search(&geo, &y, per_size, budget());
+        let folded = per_anchor_minima(&geo, &again, threshold);
         let anchored = anchored_lagrangian(&geo, &y, d, &CutDuals::none(), n / k, &folded, weak);
         assert!(
             sizes >= anchored - round,
@@ -412,38 +541,26 @@ fn per_size_anchor_values_and_the_size_knapsack_match_brute_force() {
         assert!(best == sizes.max(anchored) && best <= opt, "case {case}");
         stronger += usize::from(sizes > anchored + 1e-9 * opt.abs());
         // Cut short: still below the optimum.
-        let short = ExactBudget {
-            nodes: 2,
-            ..budget()
-        };
-        ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold })
-            .run(&geo, &y, short, &mut per);
-        let cut = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);
+        let (_, short) = anchored_search(&geo, &y, per_size, budget_of(2));
+        let cut = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &short, weak);
         assert!(cut <= opt, "case {case}: cut short {cut} > {opt}");
     }
-    println!("size knapsack stronger than the per-anchor form in {stronger} of 48 cases");
-    assert!(
-        stronger >= 8,
-        "size knapsack stronger in only {stronger} of 48 cases"
+    assert_shown_in(
+        "size knapsack stronger than the per-anchor form",
+        stronger,
+        48,
+        8,
     );
 }
 
 #[test]
 fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::ascent::{nn_duals, slack_direction};
-    use microagg_solvers::bounds::colgen::subgrad::{push_project, GroupPool};
-    let mut rng = ChaCha8Rng::seed_from_u64(18_3030);
     let mut rose = 0;
-    for case in 0..24 {
-        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
-        let geo = Geometry::new(&inst.z, n, d, k, 6);
+    for (case, (n, d, k, inst, geo, opt)) in small_instances(18_3030, 24, 6..=10) {
         let y0 = nn_duals(&geo);
-        let parts = n / k;
         let groups = consecutive_groups(n, k);
         let h = slack_direction(&inst.z, d, &groups, &y0);
-        let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
+        let tau = [0.0, -0.01 * opt / (n / k) as f64][case % 2];
         let deadline = Instant::now() + Duration::from_millis(300);
         // Half the cases (both thresholds): the early stop (effort only: the same checks hold).
         let stop = case % 4 >= 2;
@@ -462,12 +579,11 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
             &mut Quiet,
         );
         assert!(!asc.checks.is_empty(), "case {case}: nothing certified");
-        for &(_, _, v, _) in &asc.checks {
-            assert!(
-                v <= opt,
-                "case {case} (n={n}, d={d}, k={k}): {v} > optimum {opt}"
-            );
-        }
+        assert_checks_below(
+            &format!("case {case} (n={n}, d={d}, k={k})"),
+            &asc.checks,
+            opt,
+        );
         let first = asc.checks[0].2;
         assert!(
             asc.lower_bound >= first && asc.lower_bound <= opt,
@@ -475,15 +591,8 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
         );
         rose += usize::from(asc.lower_bound > first + 1e-9 * opt.abs());
         // The projection leaves no pool group negative (beyond its tolerance).
-        let mut pool = GroupPool::default();
-        for g in &groups {
-            pool.add(&geo, g.clone());
-        }
-        let mut y = y0
-            .iter()
-            .zip(&h)
-            .map(|(a, b)| a + 2.0 * b)
-            .collect::<Vec<_>>();
+        let pool = GroupPool::seeded(&geo, &groups);
+        let mut y: Vec<f64> = y0.iter().zip(&h).map(|(a, b)| a + 2.0 * b).collect();
         let left = pool.project(&mut y, 50, 1e-12 * opt.abs().max(1e-300));
         for g in &groups {
             let rc = geo.reduced_cost(g, &y);
@@ -492,19 +601,11 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
             assert!(rc >= -1e-12 * mag, "case {case}: {rc} left ({left})");
         }
         // The certificate (threshold recorded) verifies; a raised dual is rejected.
-        let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone())
-            .with_anchor_threshold(asc.tau);
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-        let mut bad = cert.clone();
-        bad.duals[case % n] += 0.5 * opt.max(1e-3) + 1.0;
-        assert!(!verify(&bad, &inst, k, None).unwrap().valid, "case {case}");
+        let claim = (asc.lower_bound, &asc.duals[..], asc.tau);
+        let cert = certificate_verified_below(case, &inst, k, claim, opt);
+        assert_raised_dual_rejected(case, &cert, &inst, k, opt);
     }
-    println!("push-and-project rose above its start in {rose} of 24 cases");
-    assert!(
-        rose >= 6,
-        "push-and-project rose in only {rose} of 24 cases"
-    );
+    assert_shown_in("push-and-project rose above its start", rose, 24, 6);
 }
 
 /// Push-and-project in rounds along a partition's slacks, from a certified start: every
@@ -512,18 +613,10 @@ fn push_and_project_stays_below_brute_force_and_its_certificates_verify() {
 /// value, and the certificate verifies; the k = 10 pipeline with its slack rounds too.
 #[test]
 fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::ascent::nn_duals;
-    use microagg_solvers::bounds::colgen::subgrad::{certify_check, slack_push, GroupPool};
-    use microagg_solvers::bounds::colgen::ColgenOptions;
-    let mut rng = ChaCha8Rng::seed_from_u64(30_2026);
     let mut rose = 0;
-    for case in 0..24 {
-        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
-        let geo = Geometry::new(&inst.z, n, d, k, 6);
-        let parts = n / k;
+    for (case, (n, d, k, inst, geo, opt)) in small_instances(30_2026, 24, 6..=11) {
         let groups = consecutive_groups(n, k);
-        let tau = [0.0, -0.01 * opt / parts as f64][case % 2];
+        let tau = [0.0, -0.01 * opt / (n / k) as f64][case % 2];
         let y0 = nn_duals(&geo);
         let far = Instant::now() + Duration::from_secs(5);
         let v0 = certify_check(&geo, &y0, d, tau, far, &mut GroupPool::default()).value;
@@ -541,19 +634,19 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
             deadline,
             &mut Quiet,
         );
-        for &(_, _, v, _) in &asc.checks {
-            assert!(v <= opt, "case {case} (n={n}, d={d}, k={k}): {v} > {opt}");
-        }
+        assert_checks_below(
+            &format!("case {case} (n={n}, d={d}, k={k})"),
+            &asc.checks,
+            opt,
+        );
         assert!(
             asc.lower_bound >= v0 && asc.lower_bound <= opt,
             "case {case}: {} from {v0}, optimum {opt}",
             asc.lower_bound
         );
         rose += usize::from(asc.lower_bound > v0 + 1e-9 * opt.abs());
-        let cert = BoundCertificate::lagrangian(&inst, k, asc.lower_bound, asc.duals.clone())
-            .with_anchor_threshold(asc.tau);
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
+        let claim = (asc.lower_bound, &asc.duals[..], asc.tau);
+        certificate_verified_below(case, &inst, k, claim, opt);
         // The k = 10 pipeline with slack rounds, its main loop cut after one iteration.
         let opts = ColgenOptions {
             stop_early: case % 4 >= 2,
@@ -563,52 +656,25 @@ fn slack_push_stays_below_brute_force_and_its_certificates_verify() {
         };
         pipeline_below_optimum_and_verified(case, &inst, k, opt, &opts);
     }
-    println!("slack push rose above its start in {rose} of 24 cases");
-    assert!(rose >= 6, "slack push rose in only {rose} of 24 cases");
+    assert_shown_in("slack push rose above its start", rose, 24, 6);
 }
 
 #[test]
 fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
-    use microagg_solvers::bounds::colgen::anchors::{anchored_best, anchored_sizes_lagrangian};
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
-    use microagg_solvers::bounds::colgen::subgrad::{certify_check, GroupPool};
-    let mut rng = ChaCha8Rng::seed_from_u64(19_2026);
     let (mut fewer_nodes, mut weaker_sizes, mut anchors_differ) = (0, 0, 0);
-    for case in 0..48 {
-        let n = rng.random_range(6..=11);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
-        let geo = Geometry::new(&x, n, d, k, 6);
-        let y = duals(&mut rng, &geo, k);
-        let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
-        let scale = groups.iter().map(|g| g.0.abs()).fold(0.0, f64::max);
-        let tol = 1e-9 * scale;
-        let threshold = if case % 4 == 3 { -0.1 * scale } else { 0.0 };
+    for (case, c) in pricing_cases(19_2026, 48, 6..=11, 1..=2, 3) {
+        let (n, d, k, x, geo, y) = (c.n, c.d, c.k, c.x, c.geo, c.y);
+        let (tol, threshold) = (c.tol, c.threshold);
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
-        let (mut plain, mut carried) = (Vec::new(), Vec::new());
-        let a = ExactSearch::new(&cuts)
-            .anchors(Anchors::PerSize { threshold })
-            .run(&geo, &y, budget(), &mut plain);
-        let b = ExactSearch::new(&cuts)
-            .anchors(Anchors::Carry { threshold })
-            .run(&geo, &y, budget(), &mut carried);
+        let (a, plain) = anchored_search(&geo, &y, Anchors::PerSize { threshold }, budget());
+        let carry = Anchors::Carry { threshold };
+        let (b, carried) = anchored_search(&geo, &y, carry, budget());
         assert!(a.exact && b.exact && carried.len() == n * w, "case {case}");
         assert_eq!(b.seconds_per_size.len(), w);
         // Brute force per (anchor, size): groups with r among their medoids (upper) and
         // groups holding r (lower), capped at the threshold.
-        let mut upper = vec![vec![threshold; w]; n];
-        let mut lower = vec![vec![threshold; w]; n];
-        for (rc, members, medoids) in &groups {
-            let j = members.len() - k;
-            for &r in members {
-                lower[r][j] = lower[r][j].min(*rc);
-            }
-            for &r in medoids {
-                upper[r][j] = upper[r][j].min(*rc);
-            }
-        }
+        let (upper, lower) = per_size_brute_force(&c.groups, n, k, w, threshold);
         for r in 0..n {
             // Per size: a lower bound on min(threshold, rc) over the size's groups with medoid
             // r (possibly weaker than the uncarried value).
@@ -649,15 +715,8 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
         let best_c = anchored_best(&geo, &y, d, &cuts, &carried, weak);
         assert!(best_c <= opt, "case {case}: {best_c} > optimum {opt}");
         assert!(anchored_sizes_lagrangian(&geo, &y, d, &cuts, &carried, weak) <= opt);
-        let mut pool = GroupPool::default();
-        let check = certify_check(
-            &geo,
-            &y,
-            d,
-            threshold,
-            Instant::now() + Duration::from_secs(60),
-            &mut pool,
-        );
+        let far = Instant::now() + Duration::from_secs(60);
+        let check = certify_check(&geo, &y, d, threshold, far, &mut GroupPool::default());
         assert!(
             check.complete && check.value <= opt,
             "case {case}: {check:?} > {opt}"
@@ -683,14 +742,8 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
             check.value
         );
         // Cut short: still below the optimum.
-        let short = ExactBudget {
-            nodes: 3,
-            ..budget()
-        };
-        ExactSearch::new(&cuts)
-            .anchors(Anchors::Carry { threshold })
-            .run(&geo, &y, short, &mut carried);
-        let cut = anchored_best(&geo, &y, d, &cuts, &carried, weak);
+        let (_, short) = anchored_search(&geo, &y, carry, budget_of(3));
+        let cut = anchored_best(&geo, &y, d, &cuts, &short, weak);
         assert!(cut <= opt, "case {case}: cut short {cut} > {opt}");
     }
     println!(
@@ -712,53 +765,38 @@ fn carried_incumbent_keeps_the_anchor_values_and_stays_below_brute_force() {
 /// most |tau| against the carried search (the knapsack's size accounting).
 #[test]
 fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
-    use microagg_solvers::bounds::colgen::anchors::anchored_best;
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
     let mut rng = ChaCha8Rng::seed_from_u64(20_2026);
     let (mut completed, mut searched) = (0, 0);
     for case in 0..48 {
-        let n = rng.random_range(6..=11);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let mut x = family(&mut rng, case, n, d);
+        let (n, d, k, mut x) = random_points(&mut rng, case, 6..=11, 1..=2, 3);
         if case % 8 == 5 {
             let s = [1e-9, 1e9][case % 16 / 8];
             x.iter_mut().for_each(|v| *v *= s);
         }
         let geo = Geometry::new(&x, n, d, k, 6);
+        let nn_share = |i: usize| geo.nn(i, k - 1) / (2 * k) as f64;
         let y: Vec<f64> = match case % 3 {
-            0 => (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect(),
+            0 => (0..n).map(nn_share).collect(),
             1 => (0..n)
-                .map(|i| geo.nn(i, k - 1) / (2 * k) as f64 * rng.random_range(1.0..1.4))
+                .map(|i| nn_share(i) * rng.random_range(1.0..1.4))
                 .collect(),
             _ => duals(&mut rng, &geo, k),
         };
         let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
-        let scale = groups
-            .iter()
-            .map(|g| g.0.abs())
-            .fold(0.0, f64::max)
-            .max(y.iter().map(|v| v.abs()).sum::<f64>());
+        let scale = magnitude(&groups, &y);
         let tol = 1e-9 * scale;
         let opt = brute_force_optimum(&x, n, d, k);
-        let tau = [
-            0.0,
-            -0.01 * opt / (n / k) as f64,
-            -0.2 * opt / (n / k) as f64,
-        ][case % 3];
+        let tau = tau_of_case(case, opt, n / k, 0.2);
         let margin = 1e-12 * scale;
         let w = anchor_sizes(&geo);
         let cuts = CutDuals::none();
-        let (mut comp, mut carried) = (Vec::new(), Vec::new());
-        let a = ExactSearch::new(&cuts)
-            .anchors(Anchors::Complete {
-                threshold: tau,
-                margin,
-            })
-            .run(&geo, &y, budget(), &mut comp);
-        let b = ExactSearch::new(&cuts)
-            .anchors(Anchors::Carry { threshold: tau })
-            .run(&geo, &y, budget(), &mut carried);
+        let complete = Anchors::Complete {
+            threshold: tau,
+            margin,
+        };
+        let (a, comp) = anchored_search(&geo, &y, complete, budget());
+        let carry = Anchors::Carry { threshold: tau };
+        let (b, carried) = anchored_search(&geo, &y, carry, budget());
         assert!(a.exact && b.exact && comp.len() == n * w, "case {case}");
         let nothing_at_k = (0..n).all(|r| comp[r * w] >= tau);
         if nothing_at_k && w > 1 {
@@ -771,18 +809,8 @@ fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
             );
         }
         // Every group of m records, whatever its medoid: rc >= the value at (medoid, m).
-        for (rc, members, medoids) in &groups {
-            let j = members.len() - k;
-            for &r in medoids {
-                let v = comp[r * w + j] - margin;
-                assert!(
-                    v <= rc.min(tau) + tol,
-                    "case {case} (n={n}, d={d}, k={k}) anchor {r} size {}: {v} above {}",
-                    members.len(),
-                    rc.min(tau)
-                );
-            }
-        }
+        let label = format!("case {case} (n={n}, d={d}, k={k})");
+        assert_slots_below_groups(&comp, w, k, &groups, (tau, margin, tol), &label);
         assert!(a.rc_lower_bound <= b.rc_lower_bound + tol, "case {case}");
         let weak = weak_rc_bound(&geo, &y);
         let with = anchored_best(&geo, &y, d, &cuts, &comp, weak);
@@ -806,13 +834,8 @@ fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
 /// certificate verifies, on small adversarial instances.
 #[test]
 fn certified_smoothing_stays_below_brute_force_and_verifies() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
-    let mut rng = ChaCha8Rng::seed_from_u64(21_2026);
     let mut above_nn = 0;
-    for case in 0..16 {
-        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 6..=10);
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+    for (case, (n, d, k, inst, _, opt)) in small_instances(21_2026, 16, 6..=10) {
         let opts = ColgenOptions {
             time_limit: 0.4,
             nn_ascent: 0.2,
@@ -824,23 +847,12 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
             stop_early: case % 3 == 2,
             ..Default::default()
         };
-        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
-        assert!(
-            b.lower_bound <= opt && b.lagrangian <= opt,
-            "case {case} (n={n}, d={d}, k={k}): {} / {} > optimum {opt}",
-            b.lower_bound,
-            b.lagrangian
-        );
+        let b = colgen_from_chunks(&inst, k, &opts);
+        assert_bound_and_lagrangian_below(&format!("case {case} (n={n}, d={d}, k={k})"), &b, opt);
         above_nn += usize::from(b.lagrangian > b.nn + 1e-9 * opt.abs());
-        if !b.duals.is_empty() {
-            let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
-                .with_anchor_threshold(b.anchor_threshold);
-            let v = verify(&cert, &inst, k, None).unwrap();
-            assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-        }
+        assert_duals_certified(case, &inst, k, &b, opt);
     }
-    println!("certified smoothing above nn in {above_nn} of 16");
-    assert!(above_nn >= 4, "above nn in only {above_nn} of 16");
+    assert_shown_in("certified smoothing above nn", above_nn, 16, 4);
 }
 
 /// The k = 10 final phase on small adversarial instances, the main loop cut after one or two
@@ -851,41 +863,16 @@ fn certified_smoothing_stays_below_brute_force_and_verifies() {
 /// check at its start threshold and stays below the optimum.
 #[test]
 fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
-    use microagg::certificate::{verify, BoundCertificate};
-    use microagg_solvers::bounds::colgen::ascent::nn_duals;
-    use microagg_solvers::bounds::colgen::subgrad::{certify_check, tighten, GroupPool};
-    use microagg_solvers::bounds::colgen::{colgen_bound, ColgenOptions};
-    let mut rng = ChaCha8Rng::seed_from_u64(22_2026);
     let mut tightened = 0;
-    for case in 0..24 {
-        let (n, d, k, inst, opt) = small_instance(&mut rng, case, 7..=11);
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
-        let threshold = [0.05, 0.2][case % 2];
-        let opts = ColgenOptions {
-            time_limit: 0.5,
-            max_iterations: 1 + case % 2,
-            nn_ascent: 0.1,
-            box_width: 0.3,
-            lp_segment: true,
-            push_project: true,
-            stop_early: case % 4 >= 2,
-            anchor_threshold: threshold,
-            final_fraction: 0.5,
-            tighten_fraction: 0.2,
-            ..Default::default()
-        };
-        let b = colgen_bound(&inst.z, n, d, k, &labels, &opts).unwrap();
-        assert!(
-            b.lower_bound <= opt && b.lagrangian <= opt,
-            "case {case} (n={n}, d={d}, k={k}): {} / {} > optimum {opt}",
-            b.lower_bound,
-            b.lagrangian
-        );
+    for (case, (n, d, k, inst, geo, opt)) in small_instances(22_2026, 24, 7..=11) {
+        let opts = final_phase_options(case);
+        let threshold = opts.anchor_threshold;
+        let b = colgen_from_chunks(&inst, k, &opts);
+        assert_bound_and_lagrangian_below(&format!("case {case} (n={n}, d={d}, k={k})"), &b, opt);
         // The tightening itself at the nn duals raised a little (a few groups slightly
         // negative, as at a k = 10 run's best point, so the threshold is what a check
         // loses): never below the check at the start threshold, below the optimum, and its
         // certificate verifies.
-        let geo = Geometry::new(&inst.z, n, d, k, 6);
         let raise = [1.05, 1.2, 1.5][case % 3];
         let y0: Vec<f64> = nn_duals(&geo).iter().map(|v| v * raise).collect();
         let tau = -threshold * opt.max(f64::MIN_POSITIVE) / (n / k) as f64;
@@ -897,65 +884,72 @@ fn final_phase_with_tightening_stays_below_brute_force_and_verifies() {
             "case {case}: {tight:?} vs {at_tau} at {tau}, optimum {opt}"
         );
         tightened += usize::from(tight.value > at_tau);
-        let cert = BoundCertificate::lagrangian(&inst, k, tight.value, y0.clone())
-            .with_anchor_threshold(tight.tau);
-        let v = verify(&cert, &inst, k, None).unwrap();
-        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-        if !b.duals.is_empty() {
-            let cert = BoundCertificate::lagrangian(&inst, k, b.lagrangian, b.duals.clone())
-                .with_anchor_threshold(b.anchor_threshold);
-            let v = verify(&cert, &inst, k, None).unwrap();
-            assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-        }
+        certificate_verified_below(case, &inst, k, (tight.value, &y0, tight.tau), opt);
+        assert_duals_certified(case, &inst, k, &b, opt);
     }
-    println!("tightening raised the nn duals' check in {tightened} of 24");
-    assert!(tightened >= 12, "raised in only {tightened} of 24");
+    assert_shown_in("tightening raised the nn duals' check", tightened, 24, 12);
+}
+
+/// The bound's lower bound and its Lagrangian value are both at most the optimum.
+fn assert_bound_and_lagrangian_below(label: &str, b: &ColgenBound, opt: f64) {
+    assert!(
+        b.lower_bound <= opt && b.lagrangian <= opt,
+        "{label}: {} / {} > optimum {opt}",
+        b.lower_bound,
+        b.lagrangian
+    );
 }
 
 /// The projection of push-and-project in test case `case`: cyclic and least-lowering in
 /// turn every four cases, so that each meets both thresholds and both stopping rules.
-fn projection_of(case: usize) -> microagg_solvers::bounds::colgen::subgrad::Projection {
-    use microagg_solvers::bounds::colgen::subgrad::Projection;
+fn projection_of(case: usize) -> Projection {
     [Projection::Cyclic, Projection::LeastLowering][(case / 4) % 2]
 }
 
-/// A feasible partition of records `0..n` into consecutive groups of `k` (the last takes the
-/// rest).
-fn consecutive_groups(n: usize, k: usize) -> Vec<Vec<u32>> {
-    let parts = n / k;
-    (0..parts)
-        .map(|g| {
-            let end = if g + 1 == parts { n } else { (g + 1) * k };
-            (g * k..end).map(|i| i as u32).collect()
-        })
-        .collect()
+/// Row-major points (`d` columns) as a data file holding them would give them: standardised.
+fn standardised(x: &[f64], d: usize) -> Instance {
+    let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
+    common::from_rows(&rows)
 }
 
-/// A small adversarial instance from [`family`] (n in `sizes`, d 1-2, k 2-3), standardised
-/// as a data file would be, with its subset-DP optimum: (n, d, k, instance, optimum).
+/// A small adversarial instance from [`random_points`] (n in `sizes`, d 1-2, k 2-3),
+/// standardised as a data file would be, with its pricing geometry (pool 6) and its
+/// brute-force optimum.
+type SmallInstance = (usize, usize, usize, Instance, Geometry, f64);
+
 fn small_instance(
     rng: &mut ChaCha8Rng,
     case: usize,
-    sizes: std::ops::RangeInclusive<usize>,
-) -> (usize, usize, usize, microagg::data::Instance, f64) {
-    let n = rng.random_range(sizes);
-    let d = rng.random_range(1..=2);
-    let k = rng.random_range(2..=3usize.min(n / 2));
-    let x = family(rng, case, n, d);
-    let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
-    let inst = common::from_rows(&rows);
+    sizes: RangeInclusive<usize>,
+) -> SmallInstance {
+    let (n, d, k, x) = random_points(rng, case, sizes, 1..=2, 3);
+    let inst = standardised(&x, d);
+    let geo = Geometry::new(&inst.z, n, d, k, 6);
     let opt = brute_force_optimum(&inst.z, n, d, k);
-    (n, d, k, inst, opt)
+    (n, d, k, inst, geo, opt)
+}
+
+/// `count` instances from [`small_instance`] in order, drawn from the seed `seed`, with
+/// their case numbers.
+fn small_instances(
+    seed: u64,
+    count: usize,
+    sizes: RangeInclusive<usize>,
+) -> impl Iterator<Item = (usize, SmallInstance)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(move |case| (case, small_instance(&mut rng, case, sizes.clone())))
 }
 
 /// One adversarial pricing instance of the completion tests: points from [`family`] (scaled
 /// by 1e-9 or 1e9 in every tenth case), random duals, every group with its reduced cost and
 /// medoids, the subset-DP optimum, a threshold `tau` (0, or 1 % / 10 % of the optimum per
-/// group) and a rounding margin and tolerance relative to the instance's magnitudes.
+/// group) and a rounding margin and tolerance relative to the instance's magnitudes; `w`
+/// sizes per anchor.
 struct CompletionCase {
     n: usize,
     d: usize,
     k: usize,
+    w: usize,
     geo: Geometry,
     y: Vec<f64>,
     groups: Vec<(f64, Vec<usize>, Vec<usize>)>,
@@ -966,10 +960,7 @@ struct CompletionCase {
 }
 
 fn completion_case(rng: &mut ChaCha8Rng, case: usize) -> CompletionCase {
-    let n = rng.random_range(8..=13);
-    let d = rng.random_range(1..=2);
-    let k = rng.random_range(2..=3usize);
-    let mut x = family(rng, case, n, d);
+    let (n, d, k, mut x) = random_points(rng, case, 8..=13, 1..=2, 3);
     if case % 10 == 7 {
         let s = [1e-9, 1e9][case % 20 / 10];
         x.iter_mut().for_each(|v| *v *= s);
@@ -977,42 +968,56 @@ fn completion_case(rng: &mut ChaCha8Rng, case: usize) -> CompletionCase {
     let geo = Geometry::new(&x, n, d, k, 6);
     let y = duals(rng, &geo, k);
     let groups = common::all_groups_with_medoids(&x, n, d, k, &y);
-    let scale = groups
-        .iter()
-        .map(|g| g.0.abs())
-        .fold(0.0, f64::max)
-        .max(y.iter().map(|v| v.abs()).sum::<f64>());
+    let scale = magnitude(&groups, &y);
     let opt = common::subset_dp(&x, n, d, k);
-    let tau = [
-        0.0,
-        -0.01 * opt / (n / k) as f64,
-        -0.1 * opt / (n / k) as f64,
-    ][case % 3];
     CompletionCase {
         n,
         d,
         k,
+        w: anchor_sizes(&geo),
         geo,
         y,
         groups,
         tol: 1e-9 * scale,
         opt,
-        tau,
+        tau: tau_of_case(case, opt, n / k, 0.1),
         margin: 1e-12 * scale,
     }
 }
 
+/// `count` cases from [`completion_case`] in order, drawn from the seed `seed`, with their
+/// numbers.
+fn completion_cases(seed: u64, count: usize) -> impl Iterator<Item = (usize, CompletionCase)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(move |case| (case, completion_case(&mut rng, case)))
+}
+
+impl CompletionCase {
+    /// The search with per-anchor size completion (`Anchors::CompleteLocal`) within `budget`.
+    fn complete_local(&self, budget: ExactBudget) -> (ExactPricing, Vec<f64>) {
+        let anchors = Anchors::CompleteLocal {
+            threshold: self.tau,
+            margin: self.margin,
+        };
+        anchored_search(&self.geo, &self.y, anchors, budget)
+    }
+
+    /// [`assert_slots_below_groups`] for this case's groups, threshold, margin and tolerance.
+    fn assert_slots_below_groups(&self, per_size: &[f64], label: &str) {
+        let (w, k) = (self.w, self.k);
+        let limits = (self.tau, self.margin, self.tol);
+        assert_slots_below_groups(per_size, w, k, &self.groups, limits, label);
+    }
+}
+
 /// Every per-size value (row width `w`), less the margin, is at most `min(tau, rc)` of every
-/// group at each of its medoids (brute force over all groups).
-#[allow(clippy::too_many_arguments)]
+/// group at each of its medoids (brute force over all groups); `limits` is (tau, margin, tol).
 fn assert_slots_below_groups(
     per_size: &[f64],
     w: usize,
     k: usize,
     groups: &[(f64, Vec<usize>, Vec<usize>)],
-    tau: f64,
-    margin: f64,
-    tol: f64,
+    (tau, margin, tol): (f64, f64, f64),
     label: &str,
 ) {
     for (rc, members, medoids) in groups {
@@ -1038,41 +1043,16 @@ fn assert_slots_below_groups(
 /// and others do not (the case the global completion cannot take).
 #[test]
 fn per_anchor_size_completion_stays_below_brute_force() {
-    use microagg_solvers::bounds::colgen::anchors::anchored_best;
-    use microagg_solvers::bounds::colgen::pricing::completion::completion_value;
-    use microagg_solvers::bounds::colgen::pricing::{
-        anchor_sizes, Anchors, ExactSearch, StopBelow,
-    };
-    let mut rng = ChaCha8Rng::seed_from_u64(18_1010);
     let (mut slots, mut cases_local, mut worst_loss) = (0usize, 0usize, 0.0f64);
-    for case in 0..60 {
-        let CompletionCase {
-            n,
-            d,
-            k,
-            geo,
-            y,
-            groups,
-            tol,
-            opt,
-            tau,
+    for (case, c) in completion_cases(18_1010, 60) {
+        let (n, d, k, w) = (c.n, c.d, c.k, c.w);
+        let (geo, y, tau, margin, tol) = (&c.geo, &c.y[..], c.tau, c.margin, c.tol);
+        let (a, local) = c.complete_local(budget());
+        let global = Anchors::Complete {
+            threshold: tau,
             margin,
-        } = completion_case(&mut rng, case);
-        let w = anchor_sizes(&geo);
-        let cuts = CutDuals::none();
-        let (mut local, mut global) = (Vec::new(), Vec::new());
-        let a = ExactSearch::new(&cuts)
-            .anchors(Anchors::CompleteLocal {
-                threshold: tau,
-                margin,
-            })
-            .run(&geo, &y, budget(), &mut local);
-        let b = ExactSearch::new(&cuts)
-            .anchors(Anchors::Complete {
-                threshold: tau,
-                margin,
-            })
-            .run(&geo, &y, budget(), &mut global);
+        };
+        let (b, global) = anchored_search(geo, y, global, budget());
         assert!(a.exact && b.exact && local.len() == n * w, "case {case}");
         for r in 0..n {
             assert_eq!(
@@ -1093,21 +1073,17 @@ fn per_anchor_size_completion_stays_below_brute_force() {
             cases_local += 1;
             slots += a.completed.len();
         }
-        assert_slots_below_groups(
-            &local,
-            w,
-            k,
-            &groups,
-            tau,
-            margin,
-            tol,
-            &format!("case {case} (n={n}, d={d}, k={k})"),
-        );
+        c.assert_slots_below_groups(&local, &format!("case {case} (n={n}, d={d}, k={k})"));
         assert!(a.rc_lower_bound <= b.rc_lower_bound + tol, "case {case}");
-        let weak = weak_rc_bound(&geo, &y);
-        let with = anchored_best(&geo, &y, d, &cuts, &local, weak);
-        let without = anchored_best(&geo, &y, d, &cuts, &global, weak);
-        assert!(with <= opt + tol, "case {case}: {with} > optimum {opt}");
+        let weak = weak_rc_bound(geo, y);
+        let cuts = CutDuals::none();
+        let with = anchored_best(geo, y, d, &cuts, &local, weak);
+        let without = anchored_best(geo, y, d, &cuts, &global, weak);
+        assert!(
+            with <= c.opt + tol,
+            "case {case}: {with} > optimum {}",
+            c.opt
+        );
         // The early stop's estimate from the final size-k values is never below the check's
         // value (the larger of the plain and the anchored bound), so a stop never drops a
         // check that would have beaten its level.
@@ -1150,70 +1126,36 @@ fn per_anchor_size_completion_stays_below_brute_force() {
 /// 1e9), with budgets from a handful of nodes to enough for size `k` alone.
 #[test]
 fn completion_after_the_budget_stays_below_brute_force() {
-    use microagg_solvers::bounds::colgen::anchors::anchored_best;
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
-    let mut rng = ChaCha8Rng::seed_from_u64(18_1129);
     let (mut filled, mut raised, mut cases_filled) = (0usize, 0usize, 0usize);
-    for case in 0..80 {
-        let CompletionCase {
-            n,
-            d,
-            k,
-            geo,
-            y,
-            groups,
-            tol,
-            opt,
-            tau,
-            margin,
-        } = completion_case(&mut rng, case);
-        let w = anchor_sizes(&geo);
-        let cuts = CutDuals::none();
+    for (case, c) in completion_cases(18_1129, 80) {
         // The node count of the whole search, then budgets that cut it at several places.
-        let mut full = Vec::new();
-        let all = ExactSearch::new(&cuts)
-            .anchors(Anchors::CompleteLocal {
-                threshold: tau,
-                margin,
-            })
-            .run(&geo, &y, budget(), &mut full);
+        let (all, _) = c.complete_local(budget());
         for nodes in [1, 4, all.nodes / 3, (2 * all.nodes) / 3] {
-            let cut_budget = ExactBudget {
-                nodes: nodes.max(1),
-                ..budget()
-            };
-            let mut per_size = Vec::new();
-            let a = ExactSearch::new(&cuts)
-                .anchors(Anchors::CompleteLocal {
-                    threshold: tau,
-                    margin,
-                })
-                .run(&geo, &y, cut_budget, &mut per_size);
+            let (a, per_size) = c.complete_local(budget_of(nodes.max(1)));
             if !a.completed_after_budget.is_empty() {
                 cases_filled += 1;
                 filled += a.completed_after_budget.len();
             }
             for &(slot, _, root) in &a.completed_after_budget {
-                assert!(slot % w > 0, "case {case}: size k is never completed");
-                if per_size[slot] > root.min(tau) {
+                assert!(slot % c.w > 0, "case {case}: size k is never completed");
+                if per_size[slot] > root.min(c.tau) {
                     raised += 1; // the completion beat the root bound there
                 }
             }
-            assert_slots_below_groups(
+            let (n, d, k) = (c.n, c.d, c.k);
+            c.assert_slots_below_groups(
                 &per_size,
-                w,
-                k,
-                &groups,
-                tau,
-                margin,
-                tol,
                 &format!("case {case} (n={n}, d={d}, k={k}, nodes {nodes})"),
             );
-            let min_rc = groups.iter().map(|g| g.0).fold(0.0f64, f64::min);
-            assert!(a.rc_lower_bound - margin <= min_rc + tol, "case {case}");
-            let weak = weak_rc_bound(&geo, &y);
-            let with = anchored_best(&geo, &y, d, &cuts, &per_size, weak);
-            assert!(with <= opt + tol, "case {case}: {with} > optimum {opt}");
+            let min_rc = c.groups.iter().map(|g| g.0).fold(0.0f64, f64::min);
+            assert!(a.rc_lower_bound - c.margin <= min_rc + c.tol, "case {case}");
+            let weak = weak_rc_bound(&c.geo, &c.y);
+            let with = anchored_best(&c.geo, &c.y, d, &CutDuals::none(), &per_size, weak);
+            assert!(
+                with <= c.opt + c.tol,
+                "case {case}: {with} > optimum {}",
+                c.opt
+            );
         }
     }
     println!(
@@ -1313,7 +1255,6 @@ fn covering_lp_by_vertices(m: usize, rows: &[(Vec<usize>, f64)], tol: f64) -> f6
 /// projections do.
 #[test]
 fn least_lowering_projection_matches_vertex_enumeration() {
-    use microagg_solvers::bounds::colgen::subgrad::GroupPool;
     let mut rng = ChaCha8Rng::seed_from_u64(1846);
     let (n, k) = (5usize, 2usize);
     let mut with_negative = 0;
@@ -1374,10 +1315,7 @@ fn least_lowering_projection_matches_vertex_enumeration() {
             "case {case}: least lowering {total} > cyclic {cyclic_total}"
         );
     }
-    assert!(
-        with_negative >= 24,
-        "only {with_negative} of 36 had a negative group"
-    );
+    assert_shown_in("a negative group", with_negative, 36, 24);
 }
 
 /// proofs/P09 Part D, "capped anchored forms": the knapsack form (and so the per-anchor form)
@@ -1389,17 +1327,10 @@ fn least_lowering_projection_matches_vertex_enumeration() {
 /// such points to show anything of it.
 #[test]
 fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
-    use microagg_solvers::bounds::colgen::anchors::anchored_sizes_lagrangian;
-    use microagg_solvers::bounds::colgen::master::Master;
-    use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
-    use microagg_solvers::bounds::colgen::pricing::{anchor_sizes, Anchors, ExactSearch};
     let mut rng = ChaCha8Rng::seed_from_u64(18_4701);
     let (mut above_lp, mut worst) = (0, 0.0f64);
     for case in 0..48 {
-        let n = rng.random_range(6..=10);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
-        let x = family(&mut rng, case, n, d);
+        let (n, d, k, x) = random_points(&mut rng, case, 6..=10, 1..=2, 3);
         let geo = Geometry::new(&x, n, d, k, 6);
         // Every group (the columns of the LP) and its cost.
         let columns: Vec<Vec<u32>> = common::all_groups_with_medoids(&x, n, d, k, &vec![0.0; n])
@@ -1425,10 +1356,8 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
             duals(&mut rng, &geo, k)
         };
         let w = anchor_sizes(&geo);
-        let mut per = Vec::new();
-        let ex = ExactSearch::new(&CutDuals::none())
-            .anchors(Anchors::PerSize { threshold: 0.0 })
-            .run(&geo, &y, budget(), &mut per);
+        let at_zero = Anchors::PerSize { threshold: 0.0 };
+        let (ex, per) = anchored_search(&geo, &y, at_zero, budget());
         assert!(ex.exact, "case {case}");
         let weak = weak_rc_bound(&geo, &y);
         let sizes = anchored_sizes_lagrangian(&geo, &y, d, &CutDuals::none(), &per, weak);
@@ -1466,10 +1395,7 @@ fn capped_anchored_bounds_lie_at_most_one_anchor_value_above_the_lp() {
 /// line appears in all 16 cases). colgen_pool_master.rs tests the ascent itself.
 #[test]
 fn the_pipeline_with_the_pool_master_stays_below_brute_force_and_verifies() {
-    use microagg_solvers::bounds::colgen::ColgenOptions;
-    let mut rng = ChaCha8Rng::seed_from_u64(47_2026);
-    for case in 0..16 {
-        let (_, _, k, inst, opt) = small_instance(&mut rng, case, 6..=11);
+    for (case, (_, _, k, inst, _, opt)) in small_instances(47_2026, 16, 6..=11) {
         let opts = ColgenOptions {
             final_fraction: 0.7,
             slack_push: [0.0, 0.2][case / 2 % 2],
@@ -1485,8 +1411,8 @@ fn the_pipeline_with_the_pool_master_stays_below_brute_force_and_verifies() {
 /// The k = 10 pipeline's options for the small instances: half a second, the main loop cut
 /// after one master solve, then the final phase (line search, push-and-project, tightening
 /// in odd cases).
-fn small_pipeline(case: usize) -> microagg_solvers::bounds::colgen::ColgenOptions {
-    microagg_solvers::bounds::colgen::ColgenOptions {
+fn small_pipeline(case: usize) -> ColgenOptions {
+    ColgenOptions {
         time_limit: 0.5,
         max_iterations: 1,
         nn_ascent: 0.1,
@@ -1499,29 +1425,33 @@ fn small_pipeline(case: usize) -> microagg_solvers::bounds::colgen::ColgenOption
     }
 }
 
+/// The options of the final-phase test: the small pipeline's, with one or two main
+/// iterations, the early stop in half the cases, and a larger final phase and tightening.
+fn final_phase_options(case: usize) -> ColgenOptions {
+    ColgenOptions {
+        max_iterations: 1 + case % 2,
+        stop_early: case % 4 >= 2,
+        final_fraction: 0.5,
+        tighten_fraction: 0.2,
+        ..small_pipeline(case)
+    }
+}
+
 /// Run the pipeline from the consecutive partition: its bound is at most the brute-force
 /// optimum, and its certificate (when it has duals) verifies, recomputing at most that.
 fn pipeline_below_optimum_and_verified(
     case: usize,
-    inst: &microagg::data::Instance,
+    inst: &Instance,
     k: usize,
     opt: f64,
-    opts: &microagg_solvers::bounds::colgen::ColgenOptions,
+    opts: &ColgenOptions,
 ) {
-    use microagg::certificate::{verify, BoundCertificate};
     let (n, d) = (inst.n, inst.d);
-    let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
-    let b =
-        microagg_solvers::bounds::colgen::colgen_bound(&inst.z, n, d, k, &labels, opts).unwrap();
+    let b = colgen_from_chunks(inst, k, opts);
     assert!(
         b.lagrangian <= opt,
         "case {case} (n={n}, d={d}, k={k}): pipeline {} > {opt}",
         b.lagrangian
     );
-    if !b.duals.is_empty() {
-        let cert = BoundCertificate::lagrangian(inst, k, b.lagrangian, b.duals.clone())
-            .with_anchor_threshold(b.anchor_threshold);
-        let v = verify(&cert, inst, k, None).unwrap();
-        assert!(v.valid && v.recomputed <= opt, "case {case}: {v:?}");
-    }
+    assert_duals_certified(case, inst, k, &b, opt);
 }

@@ -162,7 +162,7 @@ fn bound_with_cuts_is_valid_and_never_below_the_bound_without() {
     for case in 0..48 {
         let (name, x, n, d, k) = adversarial(&mut rng, case);
         let opt = brute_force_optimum(&x, n, d, k);
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let labels = common::chunk_labels(n, k);
         let plain = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
         let opts = ColgenOptions {
             cut_rounds: 20,
@@ -304,7 +304,7 @@ fn bound_with_cuts_is_below_the_subset_dp_optimum_at_n_12_to_16() {
         )
         .unwrap()
         .sse;
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let labels = common::chunk_labels(n, k);
         let plain = colgen_bound(&x, n, d, k, &labels, &ColgenOptions::default()).unwrap();
         let cut = colgen_bound(
             &x,

@@ -101,7 +101,7 @@ fn every_phase_alone_after_the_root_keeps_the_bound_below_brute_force_and_verifi
         let inst = common::from_rows(&rows);
         let opt = brute_force_optimum(&inst.z, n, d, k);
         // A consecutive (poor) start, so that one master solve does not converge.
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let labels = common::chunk_labels(n, k);
         let opts = options(case);
         for (c, &(phase, before, line)) in CASES.iter().enumerate() {
             let what = format!("case {case} (n={n}, d={d}, k={k}), {phase:?}");
@@ -155,7 +155,7 @@ fn the_final_phases_run_when_column_generation_had_no_iteration() {
         let rows: Vec<Vec<f64>> = x.chunks(d).map(|r| r.to_vec()).collect();
         let inst = common::from_rows(&rows);
         let opt = brute_force_optimum(&inst.z, n, d, k);
-        let labels: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let labels = common::chunk_labels(n, k);
         let opts = ColgenOptions {
             max_iterations: 0,
             time_limit: 5.0,

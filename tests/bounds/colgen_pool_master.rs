@@ -6,7 +6,7 @@
 //! at scales where HiGHS' tolerances allow).
 
 use crate::common;
-use common::{all_lp_columns, brute_force_optimum, clustered_rows};
+use common::{all_lp_columns, brute_force_optimum, clustered_rows, consecutive_groups};
 use microagg_solvers::bounds::colgen::master_upper::restricted_master_value;
 use microagg_solvers::bounds::colgen::pool_master::{pool_master_push, PoolMasterSettings};
 use microagg_solvers::bounds::colgen::pricing::Geometry;
@@ -53,12 +53,7 @@ fn pool_master_push_stays_between_its_start_and_the_optimum_and_verifies() {
         let x = rows(&mut rng, case, n, d);
         let geo = Geometry::new(&x, n, d, k, 6);
         // The consecutive partition (blocks of k, the last taking the rest) seeds the master.
-        let groups: Vec<Vec<u32>> = (0..n / k)
-            .map(|g| {
-                let end = if g + 1 == n / k { n } else { (g + 1) * k };
-                (g * k..end).map(|i| i as u32).collect()
-            })
-            .collect();
+        let groups = consecutive_groups(n, k);
         // Start: the nn duals (dual feasible, proofs/P09 Part C), certified.
         let y0: Vec<f64> = (0..n).map(|i| geo.nn(i, k - 1) / (2 * k) as f64).collect();
         let mut pool = GroupPool::seeded(&geo, &groups);

@@ -17,12 +17,6 @@ use microagg_solvers::exact::dp_weighted::weighted_subset_dp;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Groups of k consecutive records, the last one taking the rest.
-fn consecutive_labels(n: usize, k: usize) -> Vec<usize> {
-    let groups = n / k;
-    (0..n).map(|i| (i / k).min(groups - 1)).collect()
-}
-
 fn options(anchor_threshold: f64) -> WeightedColgenOptions {
     WeightedColgenOptions {
         time_limit: 20.0,
@@ -44,7 +38,7 @@ fn weighted_colgen_bound_is_below_the_weighted_optimum_and_converges_above_nn() 
         let opt = weighted_subset_dp(&x, n, d, k, &w).unwrap().value;
         let nn = weighted_nn_bound(&x, n, d, k, &w).unwrap().lower_bound;
         let theta = if case % 2 == 0 { 0.0 } else { 1e-3 };
-        let labels = consecutive_labels(n, k);
+        let labels = common::chunk_labels(n, k);
         let b = weighted_colgen_bound(&x, n, d, k, &w, &[&labels], &options(theta)).unwrap();
         let at = format!("case {case}: n {n} d {d} k {k} w {w:?}");
         assert!(

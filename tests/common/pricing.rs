@@ -61,6 +61,18 @@ pub fn chunk_labels(n: usize, k: usize) -> Vec<usize> {
     (0..n).map(|i| (i / k).min(n / k - 1)).collect()
 }
 
+/// The groups of [`chunk_labels`]: records `0..n` in consecutive groups of `k` (the last
+/// takes the rest), as member lists.
+pub fn consecutive_groups(n: usize, k: usize) -> Vec<Vec<u32>> {
+    let parts = n / k;
+    (0..parts)
+        .map(|g| {
+            let end = if g + 1 == parts { n } else { (g + 1) * k };
+            (g * k..end).map(|i| i as u32).collect()
+        })
+        .collect()
+}
+
 /// The per-record share of the chunk partition's SSE and random duals around it (each in
 /// -0.3..2.5 times the share; one draw per record, in record order).
 pub fn duals_around_chunks(

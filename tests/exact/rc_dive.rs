@@ -3,6 +3,7 @@
 //! with zero duals and one region holding every record it finds the optimum (subset DP);
 //! the same at a leaf holding rank-1 cuts on 4-5 records (proofs/P21) besides triples.
 
+use crate::common;
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
 use microagg_solvers::exact::{solve_exact_with, ExactMethod, ExactOptions};
 use microagg_solvers::merge::groups_of;
@@ -190,10 +191,7 @@ fn dive_output_is_feasible_and_never_worse_than_its_start() {
         }
     }
     // Random starts are poor: the dive must find something on most of them.
-    assert!(
-        improved >= 18,
-        "only {improved} of 24 random starts improved"
-    );
+    common::assert_shown_in("the random start improved", improved, 24, 18);
 }
 
 #[test]
