@@ -46,7 +46,7 @@ fn assert_tampered(
 fn colgen_certificate(data: &str, k: &str, extra: &[&str], cert: &Path) -> BoundCertificate {
     let mut args = extra.to_vec();
     args.extend(["--certificate", cert.to_str().unwrap()]);
-    cli_ok(&common::bound_args(data, k, "colgen", &args));
+    cli_ok(&common::method_args("bound", data, k, "colgen", &args));
     BoundCertificate::read(cert).unwrap()
 }
 
@@ -114,7 +114,8 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
         "c.json",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    let out = cli(&common::bound_args(
+    let out = cli(&common::method_args(
+        "bound",
         spec,
         "3",
         "colgen",
@@ -798,7 +799,8 @@ fn a_certificate_below_the_reported_value_is_said_to_be() {
     let spec = "uniform:n=200,d=2,seed=1";
     let cert = dir.path().join("c.json");
     let path = cert.to_str().unwrap();
-    let out = cli_ok(&common::bound_args(
+    let out = cli_ok(&common::method_args(
+        "bound",
         spec,
         "3",
         "colgen",
@@ -818,7 +820,8 @@ fn a_certificate_below_the_reported_value_is_said_to_be() {
     assert!(stderr(&out).contains(&said), "{}", stderr(&out));
     assert_verify(spec, "3", &cert, 0, |_| true);
     // A converged run reports its own certificate's value and says nothing more.
-    let out = cli_ok(&common::bound_args(
+    let out = cli_ok(&common::method_args(
+        "bound",
         "gauss:n=60,d=2,clusters=12,seed=7",
         "3",
         "colgen",

@@ -49,27 +49,24 @@ pub fn cli_err(args: &[&str]) -> String {
     stderr(&o)
 }
 
-/// The arguments `run --data DATA --k K --method METHOD`, then `extra`.
-pub fn run_args<'a>(data: &'a str, k: &'a str, method: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    argv(
-        &["run", "--data", data, "--k", k, "--method", method],
-        "",
-        extra,
-    )
-}
-
-/// The arguments `bound --data DATA --k K --method METHOD`, then `extra`.
-pub fn bound_args<'a>(
+/// The arguments `COMMAND --data DATA --k K --method METHOD` (`run`, `bound`), then `extra`.
+pub fn method_args<'a>(
+    command: &'a str,
     data: &'a str,
     k: &'a str,
     method: &'a str,
     extra: &[&'a str],
 ) -> Vec<&'a str> {
     argv(
-        &["bound", "--data", data, "--k", k, "--method", method],
+        &[command, "--data", data, "--k", k, "--method", method],
         "",
         extra,
     )
+}
+
+/// The arguments `run --data DATA --k K --method METHOD`, then `extra`.
+pub fn run_args<'a>(data: &'a str, k: &'a str, method: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    method_args("run", data, k, method, extra)
 }
 
 /// `head`, then the words of `fixed` (split at white space), then `tail`: the options that

@@ -269,10 +269,7 @@ fn pricing_under_pair_decisions_equals_enumeration_of_compatible_groups() {
             assert!(!ex.columns.is_empty(), "case {case}: no column returned");
         }
     }
-    assert!(
-        negative >= 20,
-        "only {negative} cases with a negative column"
-    );
+    common::assert_shown_in("a negative column", negative, 80, 20);
 }
 
 #[test]
@@ -367,7 +364,8 @@ fn cli_branch_and_price_agrees_with_set_partitioning_and_answers_large_files() {
     assert!(lb > 0.0 && lb <= sse, "{big}");
     assert!(big["gap_percent"].as_f64().unwrap() >= 0.0);
     assert!(big["nodes"].as_u64().is_some() && big["open_nodes"].as_u64().is_some());
-    let bound = json(&common::bound_args(
+    let bound = json(&common::method_args(
+        "bound",
         "uniform:n=40,d=2,seed=3",
         "3",
         "bnp",
@@ -459,7 +457,8 @@ fn cli_writes_a_bnp_certificate_that_verify_bound_accepts_and_rejects_when_edite
     let path = dir.join("c.json");
     let p = path.to_str().unwrap();
     let data = "uniform:n=24,d=2,seed=5";
-    let out = cli_ok(&common::bound_args(
+    let out = cli_ok(&common::method_args(
+        "bound",
         data,
         "3",
         "bnp",
@@ -762,7 +761,8 @@ fn verify_bound_with_labels_proves_the_optimum_and_nothing_worse() {
         .join("\n");
     std::fs::write(&data, csv + "\n").unwrap();
     let run: serde_json::Value = serde_json::from_slice(
-        &cli_ok(&common::bound_args(
+        &cli_ok(&common::method_args(
+            "bound",
             &data,
             "2",
             "bnp",

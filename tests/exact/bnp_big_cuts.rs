@@ -298,7 +298,8 @@ fn a_lowered_right_side_would_raise_the_bound() {
 #[test]
 fn the_big_cuts_flag_is_checked_and_reported() {
     let data = "gauss:n=40,d=2,clusters=4,seed=3";
-    let err = common::cli_err(&common::bound_args(
+    let err = common::cli_err(&common::method_args(
+        "bound",
         data,
         "3",
         "colgen",
@@ -308,14 +309,16 @@ fn the_big_cuts_flag_is_checked_and_reported() {
         err.contains("bound colgen has no parameter 'big_cuts'"),
         "{err}"
     );
-    let err = common::cli_err(&common::bound_args(
+    let err = common::cli_err(&common::method_args(
+        "bound",
         data,
         "3",
         "bnp",
         &["--param", "big_cuts=33"],
     ));
     assert!(err.contains("2..=32"), "{err}");
-    let v = common::cli_json(&common::bound_args(
+    let v = common::cli_json(&common::method_args(
+        "bound",
         data,
         "3",
         "bnp",

@@ -346,7 +346,7 @@ fn bound_and_run_with_bound_report_certified_bound_and_gap() {
     assert!(r["best_bound"].is_null() && r["gap"].is_null());
     assert_eq!(r["bounds"], serde_json::json!([]));
     for args in [
-        &common::bound_args("sim1:seed=1", "3", "magic", &[])[..],
+        &common::method_args("bound", "sim1:seed=1", "3", "magic", &[])[..],
         &run_args("sim1:seed=1", "3", "mdav", &["--bound", "magic"])[..],
     ] {
         let o = microagg(args);

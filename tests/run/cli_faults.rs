@@ -101,7 +101,7 @@ fn a_second_experiment_on_the_same_output_is_refused() {
 fn absurd_time_limits_are_clear_errors() {
     for cmd in [
         &run_args("sim1", "3", "mdav", &["--time-limit", "1e19"])[..],
-        &common::bound_args("sim1", "3", "colgen", &["--time-limit", "1e19"]),
+        &common::method_args("bound", "sim1", "3", "colgen", &["--time-limit", "1e19"]),
         &[
             "solve-exact",
             "--data",

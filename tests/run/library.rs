@@ -128,7 +128,8 @@ fn a_valid_certificate_is_accepted_and_a_tampered_or_weaker_one_refused() {
     let data = write_data(tmp.path());
     let cert = tmp.path().join("c.json");
     let d = data.to_str().unwrap();
-    common::cli_ok(&common::bound_args(
+    common::cli_ok(&common::method_args(
+        "bound",
         d,
         "3",
         "colgen",

@@ -32,6 +32,18 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
     base.iter().chain(extra).copied().collect()
 }
 
+/// The command `args` succeeds with nothing on stderr, by default and with `--quiet`.
+fn assert_silent_unless_asked(args: &[&str]) {
+    assert_eq!(stderr_of(args), "");
+    assert_eq!(stderr_of(&with(args, &["--quiet"])), "");
+}
+
+/// The command `args` refuses `--quiet` with `--progress`.
+fn assert_quiet_progress_refused(args: &[&str]) {
+    let both = cli(&with(args, &["--quiet", "--progress"]));
+    assert!(!both.status.success());
+}
+
 #[test]
 fn run_shows_progress_only_when_asked_off_a_terminal() {
     let shown = stderr_of(&with(&RUN, &["--progress"]));
@@ -39,10 +51,8 @@ fn run_shows_progress_only_when_asked_off_a_terminal() {
         shown.contains("run mdav+ils: ") && shown.contains("best IL ") && shown.contains(" steps"),
         "{shown}"
     );
-    assert_eq!(stderr_of(&RUN), "");
-    assert_eq!(stderr_of(&with(&RUN, &["--quiet"])), "");
-    let both = cli(&with(&RUN, &["--quiet", "--progress"]));
-    assert!(!both.status.success());
+    assert_silent_unless_asked(&RUN);
+    assert_quiet_progress_refused(&RUN);
 }
 
 #[test]
@@ -59,16 +69,15 @@ fn solve_exact_shows_its_bound_and_gap_when_asked() {
         shown.contains("solve-exact: ") && shown.contains("bound IL ") && shown.contains("gap "),
         "{shown}"
     );
-    assert_eq!(stderr_of(&args), "");
-    assert_eq!(stderr_of(&with(&args, &["--quiet"])), "");
+    assert_silent_unless_asked(&args);
 }
 
 #[test]
 fn experiment_shows_the_bound_phase_and_an_eta_from_budgets_when_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("s.toml");
-    std::fs::write(
-        &suite,
+    let suite = common::write_file(
+        dir.path(),
+        "s.toml",
         r#"name = "p"
 instances = ["gauss:n=60,d=2,clusters=3,seed=1"]
 k = [3]
@@ -80,8 +89,7 @@ method = "mdav"
 [[pipeline]]
 method = "mdav+ils"
 "#,
-    )
-    .unwrap();
+    );
     let run = |out: &str, extra: &[&str]| {
         let out = dir.path().join(out);
         let mut args = vec![
@@ -128,10 +136,8 @@ fn bound_shows_colgen_progress_only_when_asked_and_never_with_quiet() {
     ];
     let shown = stderr_of(&with(&args, &["--progress"]));
     assert!(shown.contains("colgen: "), "{shown}");
-    assert_eq!(stderr_of(&args), "");
-    assert_eq!(stderr_of(&with(&args, &["--quiet"])), "");
-    let both = cli(&with(&args, &["--quiet", "--progress"]));
-    assert!(!both.status.success());
+    assert_silent_unless_asked(&args);
+    assert_quiet_progress_refused(&args);
 }
 
 /// On a terminal (a pseudo-terminal from util-linux's `script`), an experiment's colgen
@@ -139,14 +145,13 @@ fn bound_shows_colgen_progress_only_when_asked_and_never_with_quiet() {
 #[test]
 fn experiment_quiet_silences_its_bounds_on_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("suite.toml");
-    std::fs::write(
-        &suite,
+    let suite = common::write_file(
+        dir.path(),
+        "suite.toml",
         "name = \"q\"\ninstances = [\"gauss:n=300,d=3,clusters=5,seed=1\"]\nk = [3]\n\
          seeds = { base = 1, replicates = 1 }\n\
          bounds = [{ name = \"colgen\", time_limit = 5 }]\n[[pipeline]]\nmethod = \"mdav\"\n",
-    )
-    .unwrap();
+    );
     let on_a_terminal = |out: &str, extra: &str| {
         let command = format!(
             "{} experiment {} --out {} {extra}",

@@ -212,12 +212,11 @@ fn a_full_stdout_is_a_clear_error() {
 #[test]
 fn an_experiment_whose_stderr_closes_still_finishes() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("s.toml");
-    std::fs::write(
-        &suite,
+    let suite = common::write_file(
+        dir.path(),
+        "s.toml",
         "instances = [\"uniform:n=60,d=2,seed=1\"]\nk = [3]\nseeds = { base = 1, replicates = 2 }\n[[pipeline]]\nmethod = \"random\"\n",
-    )
-    .unwrap();
+    );
     // `random` draws random numbers, so it runs once per seed: two runs, two progress lines.
     let out_dir = dir.path().join("r");
     let out = bin()
@@ -434,7 +433,8 @@ fn sigint_and_sigterm_stop_bound_colgen_and_bnp_with_a_valid_bound() {
 #[test]
 fn a_colgen_time_limit_holds_for_the_whole_command() {
     let t = Instant::now();
-    let out = common::cli_ok(&common::bound_args(
+    let out = common::cli_ok(&common::method_args(
+        "bound",
         "uniform:n=6000,d=4,seed=1",
         "10",
         "colgen",
@@ -464,7 +464,7 @@ fn an_interrupted_colgen_or_bnp_bound_stays_below_the_brute_force_optimum() {
         let inst = common::synthetic(spec);
         let (x, n, d, k) = (&inst.z, inst.n, inst.d, 3);
         let opt = common::brute_force_optimum(x, n, d, k);
-        let start: Vec<usize> = (0..n).map(|i| (i / k).min(n / k - 1)).collect();
+        let start = common::chunk_labels(n, k);
         for at_start in [true, false] {
             let what = format!("case {case}, flag set at the start: {at_start}");
             let flag = AtomicBool::new(at_start);
