@@ -7,7 +7,7 @@
 use crate::common;
 use common::{
     adversarial_weighted, brute_force_weighted_optimum, cli_json, pairwise_weighted_sse,
-    weighted_args, write_weighted_csv,
+    weighted_args,
 };
 use microagg_solvers::bounds::nn::nn_bound;
 use microagg_solvers::bounds::nn_weighted::{weighted_nn_bound, weighted_nn_bound_from_lists};
@@ -35,16 +35,24 @@ fn lists_by_sorting(x: &[f64], n: usize, d: usize, m: usize) -> Vec<u32> {
 /// the brute-force weighted optimum; the lists' relaxation is never above the scan (up to
 /// the order of the sums); and the bound is informative (positive on most instances with
 /// no zero-cost partition).
+/// A small adversarial weighted case, drawn in this order: n in 4..=9, d in 1..=3, k in
+/// 2..=min(3, n), rows and weights from [`adversarial_weighted`] (unscaled); with its
+/// brute-force weighted optimum: (n, d, k, x, w, optimum).
+fn weighted_case(rng: &mut ChaCha8Rng) -> (usize, usize, usize, Vec<f64>, Vec<f64>, f64) {
+    let n = rng.random_range(4..=9);
+    let d = rng.random_range(1..=3);
+    let k = rng.random_range(2..=3.min(n));
+    let (x, w) = adversarial_weighted(rng, n, d, false);
+    let opt = brute_force_weighted_optimum(&x, d, k, &w);
+    (n, d, k, x, w, opt)
+}
+
 #[test]
 fn weighted_nn_bound_is_below_the_brute_force_weighted_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(22_41);
     let (mut cases, mut informative, mut ratio_sum) = (0, 0, 0.0);
     for case in 0..300 {
-        let n = rng.random_range(4..=9);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3.min(n));
-        let (x, w) = adversarial_weighted(&mut rng, n, d, false);
-        let opt = brute_force_weighted_optimum(&x, d, k, &w);
+        let (n, d, k, x, w, opt) = weighted_case(&mut rng);
         let scan = weighted_nn_bound(&x, n, d, k, &w).unwrap();
         assert!(
             scan.lower_bound <= opt,
@@ -140,11 +148,8 @@ fn a_light_record_takes_its_cheapest_partner() {
 /// bound stays the unweighted nn bound of the unweighted SSE.
 #[test]
 fn cli_reports_the_weighted_bound_and_gap() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.csv");
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
     let n = 9;
-    let w = write_weighted_csv(&path, &mut rng, n);
+    let (_dir, path, w) = common::weighted_csv_in_tempdir(3, n);
     let d = path.to_str().unwrap();
     let b = cli_json(&weighted_args("bound", d, "3", &["--json"]));
     let lb = b["lower_bound"].as_f64().unwrap();
@@ -190,11 +195,7 @@ fn weighted_subset_dp_equals_the_brute_force_weighted_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(2203);
     let mut non_contiguous = 0;
     for case in 0..200 {
-        let n = rng.random_range(4..=9);
-        let d = rng.random_range(1..=3);
-        let k = rng.random_range(2..=3.min(n));
-        let (x, w) = adversarial_weighted(&mut rng, n, d, false);
-        let opt = brute_force_weighted_optimum(&x, d, k, &w);
+        let (n, d, k, x, w, opt) = weighted_case(&mut rng);
         let dp = weighted_subset_dp(&x, n, d, k, &w).unwrap();
         let groups = dp.labels.iter().max().unwrap() + 1;
         let members: Vec<Vec<usize>> = (0..groups)
@@ -244,11 +245,8 @@ fn weighted_subset_dp_equals_the_brute_force_weighted_optimum() {
 /// force on the z-scores, at most the weighted SSE of any run, above the weighted bound.
 #[test]
 fn cli_solve_exact_with_weights_is_the_weighted_optimum() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.csv");
-    let mut rng = ChaCha8Rng::seed_from_u64(17);
     let n = 10;
-    let w = write_weighted_csv(&path, &mut rng, n);
+    let (dir, path, w) = common::weighted_csv_in_tempdir(17, n);
     let d = path.to_str().unwrap();
     let labels = dir.path().join("l.txt");
     let e = cli_json(&weighted_args(

@@ -55,6 +55,18 @@ pub fn line(values: &[f64]) -> Instance {
     from_rows(&values.iter().map(|&v| vec![v]).collect::<Vec<_>>())
 }
 
+/// The xorshift64 generator (shifts 13, 7, 17) started at `seed`: a cheap deterministic
+/// stream of `u64`s for tests that draw without `rand`.
+pub fn xorshift64(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 /// `n` rows of `d` values in three clusters `spacing` apart (row i in cluster i mod 3, each
 /// value jittered uniformly in [-1, 1)), row-major.
 pub fn clustered_rows(rng: &mut impl rand::Rng, n: usize, d: usize, spacing: f64) -> Vec<f64> {
@@ -184,6 +196,17 @@ pub fn write_rows_csv(path: &Path, rows: &[Vec<f64>]) {
         s += "\n";
     }
     std::fs::write(path, s).unwrap();
+}
+
+/// A temporary directory holding `d.csv`, written by [`write_weighted_csv`] with `n` records
+/// drawn from the seed `seed`: (directory, file, weights).
+pub fn weighted_csv_in_tempdir(seed: u64, n: usize) -> (tempfile::TempDir, PathBuf, Vec<f64>) {
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.csv");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let w = write_weighted_csv(&path, &mut rng, n);
+    (dir, path, w)
 }
 
 /// Write a CSV file `a,b,w` of `n` records to `path`: each weight log-uniform in

@@ -53,15 +53,9 @@ fn all_rules() -> Vec<Rules> {
     out
 }
 
-/// A xorshift generator seeded from `seed` (made odd, so never zero).
+/// [`common::xorshift64`] seeded from `seed` (mixed, and made odd so never zero).
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
+    common::xorshift64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
 }
 
 /// n rows of d values on a small integer grid (many ties), with duplicated rows; every

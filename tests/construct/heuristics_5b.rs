@@ -9,7 +9,8 @@
 //! `cargo test --release --test construct -- --ignored heuristics_5b:: --nocapture`.
 
 use crate::common;
-use common::{attribute_sum_lower_bound, casc, from_rows, groups, line, run_method, synthetic};
+use common::{assert_sizes_k_to_2k_minus_1, attribute_sum_lower_bound, casc, from_rows, groups};
+use common::{group_sizes, line, run_method, synthetic};
 use microagg::data::Instance;
 use microagg::partition::sq_dist;
 
@@ -67,11 +68,7 @@ fn kward_recursion_leaves_no_group_of_2k() {
     let inst = synthetic("gauss:n=503,d=5,clusters=7,seed=3");
     for k in [2, 3, 5, 10] {
         let (_, labels) = run_method(&inst, "kward", k, 0);
-        let sizes: Vec<usize> = groups(&labels).iter().map(Vec::len).collect();
-        assert!(
-            sizes.iter().all(|&s| s >= k && s < 2 * k),
-            "k={k}: {sizes:?}"
-        );
+        assert_sizes_k_to_2k_minus_1(&labels, k, &format!("k={k}"));
     }
 }
 
@@ -238,7 +235,7 @@ fn pcl_cells_have_equal_sizes() {
             for init in ["init=mdav", "init=random"] {
                 let p = format!("pcl.{init}");
                 let (_, labels) = run_with(inst, "pcl", &[&p], k, 1);
-                let sizes: Vec<usize> = groups(&labels).iter().map(Vec::len).collect();
+                let sizes = group_sizes(&labels);
                 let c = inst.n / k;
                 let q = inst.n / c;
                 assert_eq!(sizes.len(), c, "{init} k={k}");
@@ -284,11 +281,7 @@ fn tree_and_fuzzy_methods_leave_no_group_of_2k() {
     for m in ["mst", "muapprox", "fcm"] {
         for k in [2, 3, 5, 10] {
             let (_, labels) = run_method(&inst, m, k, 0);
-            let sizes: Vec<usize> = groups(&labels).iter().map(Vec::len).collect();
-            assert!(
-                sizes.iter().all(|&s| s >= k && s < 2 * k),
-                "{m} k={k}: {sizes:?}"
-            );
+            assert_sizes_k_to_2k_minus_1(&labels, k, &format!("{m} k={k}"));
         }
     }
 }
@@ -317,11 +310,7 @@ fn ga_groups_have_k_to_2k_minus_1_records() {
     for k in [2, 3, 5, 10] {
         for seed_mdav in ["ga.seed_mdav=true", "ga.seed_mdav=false"] {
             let (_, labels) = run_with(&inst, "ga", &[seed_mdav, "ga.generations=50"], k, 1);
-            let sizes: Vec<usize> = groups(&labels).iter().map(Vec::len).collect();
-            assert!(
-                sizes.iter().all(|&s| s >= k && s < 2 * k),
-                "{seed_mdav} k={k}: {sizes:?}"
-            );
+            assert_sizes_k_to_2k_minus_1(&labels, k, &format!("{seed_mdav} k={k}"));
         }
     }
 }

@@ -14,14 +14,9 @@ use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// [`common::run_pipeline`] without a time limit.
 fn run(inst: &Instance, spec: &str, params: &[&str], k: usize, seed: u64) -> Partition {
-    let never = AtomicBool::new(false);
-    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    Pipeline::parse(spec, &params)
-        .unwrap()
-        .run(inst, k, seed, None, &never)
-        .unwrap()
-        .partition
+    common::run_pipeline(inst, spec, params, k, seed, None)
 }
 
 /// `imhm` refining `start` (rng seed 0) until `deadline` or `interrupt`: the call every
@@ -36,6 +31,11 @@ fn refine_imhm(
 ) -> RefineOutcome {
     let mut rng = Rng::seed_from_u64(0);
     refine(imhm, inst, k, start.clone(), &mut rng, deadline, interrupt).unwrap()
+}
+
+/// IMHM with its default parameters.
+fn default_imhm() -> Imhm {
+    Imhm::new(ImhmParams::default())
 }
 
 #[test]
@@ -56,15 +56,10 @@ fn imhm_is_feasible_never_worse_than_its_input_and_deterministic() {
                     vec!["imhm.warm_start=false"],
                 ] {
                     let pipeline = format!("{init}+imhm");
-                    let a = run(&inst, &pipeline, &params, k, 5);
-                    let b = run(&inst, &pipeline, &params, k, 5);
-                    assert!(a.is_feasible(k), "{spec} {pipeline} {params:?} k={k}");
-                    assert!(
-                        a.sse() <= input_sse * (1.0 + 1e-12),
-                        "{spec} {pipeline} {params:?} k={k}: {} > input {input_sse}",
-                        a.sse()
+                    let case = format!("{spec} {pipeline} {params:?} k={k}");
+                    let a = common::assert_refined_twice(
+                        &case, &inst, &pipeline, &params, k, 5, input_sse,
                     );
-                    assert_eq!(a.labels(), b.labels(), "{spec} {pipeline} {params:?}");
                     a.validate(&inst, 1e-9).unwrap();
                 }
             }
@@ -104,14 +99,7 @@ fn imhm_handles_tiny_duplicate_and_oversized_inputs() {
     let inst = common::synthetic("gauss:n=120,d=3,clusters=4,seed=8");
     for k in [3, 4] {
         let start = Partition::from_labels(&inst, vec![0; inst.n]).unwrap();
-        let out = refine_imhm(
-            &mut Imhm::new(ImhmParams::default()),
-            &inst,
-            k,
-            &start,
-            None,
-            &never,
-        );
+        let out = refine_imhm(&mut default_imhm(), &inst, k, &start, None, &never);
         assert!(out.partition.is_feasible(k));
         assert!(out.partition.sse() < start.sse());
         assert!(out.partition.size_range().1 < 2 * k);
@@ -195,25 +183,11 @@ fn imhm_respects_interrupt_and_time_limit() {
     let k = 3;
     let start = run(&inst, "mdav", &[], k, 0);
     let stop = AtomicBool::new(true);
-    let out = refine_imhm(
-        &mut Imhm::new(ImhmParams::default()),
-        &inst,
-        k,
-        &start,
-        None,
-        &stop,
-    );
+    let out = refine_imhm(&mut default_imhm(), &inst, k, &start, None, &stop);
     assert_eq!(out.stop, StopReason::Interrupted);
     assert_eq!(out.partition.labels(), start.labels());
-    let never = AtomicBool::new(false);
-    let out = refine_imhm(
-        &mut Imhm::new(ImhmParams::default()),
-        &inst,
-        k,
-        &start,
-        Some(Instant::now()),
-        &never,
-    );
+    let (never, now) = (AtomicBool::new(false), Some(Instant::now()));
+    let out = refine_imhm(&mut default_imhm(), &inst, k, &start, now, &never);
     assert_eq!(out.stop, StopReason::TimeLimit);
     assert!(out.partition.is_feasible(k));
     assert!(out.partition.sse() <= start.sse());

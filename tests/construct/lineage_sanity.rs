@@ -81,7 +81,7 @@ fn group_sizes_are_as_each_method_promises() {
         for k in [3, 4, 5, 10] {
             for m in SANITY_METHODS {
                 let (_, labels) = run_method(inst, m, k, 0);
-                let sizes: Vec<usize> = groups(&labels).iter().map(Vec::len).collect();
+                let sizes = common::group_sizes(&labels);
                 assert!(sizes.iter().all(|&s| s >= k), "{m} k={k}: {sizes:?}");
                 let over: usize = sizes.iter().map(|s| s - k).sum();
                 match m {

@@ -10,64 +10,12 @@
 //! differences between the methods.
 
 use crate::common;
-use common::{assert_table1_sse, assert_table1_sst, casc};
+use common::{assert_table1_sse, assert_table1_sst, casc, table1_rows};
 use microagg::data::Instance;
 use microagg::pipeline::Pipeline;
 use std::sync::atomic::AtomicBool;
 
 const KS: [usize; 4] = [3, 4, 5, 10];
-
-/// (method, data set, SSE for k = 3, 4, 5, 10) as printed in Table 1.
-const TABLE1: [(&str, &str, [f64; 4]); 12] = [
-    (
-        "mdav-a1",
-        "tarragona",
-        [1835.8318, 2119.1678, 2435.2796, 3598.7743],
-    ),
-    (
-        "mdav-a1",
-        "census",
-        [799.1827, 1052.2557, 1276.0162, 1987.4925],
-    ),
-    ("mdav-a1", "eia", [217.3804, 302.1859, 750.1957, 1728.3120]),
-    (
-        "mdav-single",
-        "tarragona",
-        [1839.4617, 2139.1554, 2473.9951, 3601.2138],
-    ),
-    (
-        "mdav-single",
-        "census",
-        [793.7595, 1044.7749, 1247.3171, 1966.5216],
-    ),
-    (
-        "mdav-single",
-        "eia",
-        [215.1095, 301.9676, 783.0258, 1580.8008],
-    ),
-    (
-        "vmdav",
-        "tarragona",
-        [1839.6440, 2135.5903, 2481.3201, 3607.2572],
-    ),
-    (
-        "vmdav",
-        "census",
-        [794.9373, 1054.9675, 1264.5801, 1975.8520],
-    ),
-    ("vmdav", "eia", [229.2986, 437.8020, 588.0341, 1264.4328]),
-    (
-        "mdav2k",
-        "tarragona",
-        [1839.4617, 2139.1497, 2418.5713, 3600.4316],
-    ),
-    (
-        "mdav2k",
-        "census",
-        [791.5291, 1037.6860, 1243.5027, 1957.0561],
-    ),
-    ("mdav2k", "eia", [191.6008, 289.4685, 405.1972, 1188.4501]),
-];
 
 /// V-MDAV cases where our faithful reading of Algorithm-5 does not reproduce Table 1
 /// (documented in src/init/lineage/vmdav.rs): (data set, k, our SSE). Table 1 is higher in all.
@@ -115,7 +63,7 @@ fn documented_vmdav_difference(id: &str, k: usize) -> Option<f64> {
 
 #[test]
 fn table1_rows_1_4_5_6_are_reproduced() {
-    for (method, id, values) in TABLE1 {
+    for (method, id, values) in table1_rows(&["mdav-a1", "mdav-single", "vmdav", "mdav2k"]) {
         let Some(inst) = casc(id) else { continue };
         assert_table1_sst(&inst);
         for (k, want) in KS.into_iter().zip(values) {

@@ -7,13 +7,7 @@ use microagg_solvers::univariate::univariate_brute_force;
 
 #[test]
 fn univariate_equals_brute_force_on_small_random_data_and_beats_mdav() {
-    let mut x = 88172645463325252u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = common::xorshift64(88172645463325252);
     for case in 0..300 {
         let n = 4 + (next() % 9) as usize; // 4..=12
         let k = 2 + (next() % 3) as usize; // 2..=4

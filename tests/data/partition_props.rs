@@ -71,16 +71,10 @@ fn long_move_sequence_with_automatic_refresh_stays_exact() {
     let inst = common::synthetic("gauss:n=500,d=8,clusters=5,seed=3");
     let labels: Vec<usize> = (0..500).map(|i| i % 50).collect();
     let mut p = Partition::from_labels(&inst, labels).unwrap();
-    let mut x = 12345u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = common::xorshift64(12345);
     for _ in 0..200_000 {
         let i = (next() % 500) as usize;
-        if next() % 2 == 0 {
+        if next().is_multiple_of(2) {
             let j = (next() % 500) as usize;
             p.apply_swap(&inst, i, j);
         } else {

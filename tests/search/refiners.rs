@@ -7,28 +7,11 @@
 //! initializer with an error).
 
 use crate::common;
+use common::run_pipeline;
 use microagg::data::Instance;
 use microagg::geometry::neighbours::Neighbours;
-use microagg::partition::Partition;
 use microagg::pipeline::Pipeline;
 use std::sync::atomic::AtomicBool;
-
-fn run(
-    inst: &Instance,
-    spec: &str,
-    params: &[&str],
-    k: usize,
-    seed: u64,
-    limit: Option<f64>,
-) -> Partition {
-    let never = AtomicBool::new(false);
-    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    Pipeline::parse(spec, &params)
-        .unwrap()
-        .run(inst, k, seed, limit, &never)
-        .unwrap()
-        .partition
-}
 
 /// Every registered refiner, in registry order.
 fn refiners() -> Vec<&'static str> {
@@ -56,6 +39,26 @@ fn quick_for(spec: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The registered refiner `name` (default parameters, rng seed 3) on MDAV's partition,
+/// interrupted before its first step.
+fn refine_interrupted(name: &str, inst: &Instance, k: usize) -> microagg::search::RefineOutcome {
+    let mut refiner = microagg::registry::find(name)
+        .unwrap()
+        .make_refiner(&serde_json::Map::new())
+        .unwrap();
+    let start = run_pipeline(inst, "mdav", &[], k, 0, None);
+    microagg::search::refine(
+        refiner.as_mut(),
+        inst,
+        k,
+        start,
+        &mut <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(3),
+        None,
+        &AtomicBool::new(true),
+    )
+    .unwrap()
+}
+
 #[test]
 fn refiners_are_feasible_never_worse_and_deterministic() {
     let inst = common::synthetic("gauss:n=300,d=3,clusters=6,seed=4");
@@ -66,20 +69,13 @@ fn refiners_are_feasible_never_worse_and_deterministic() {
         for refiner in all {
             let spec = format!("mdav+{refiner}");
             let params = quick_for(&spec);
-            let a = run(&inst, &spec, &params, k, 7, None);
-            let b = run(&inst, &spec, &params, k, 7, None);
-            assert!(a.is_feasible(k), "{spec} k={k} infeasible");
-            assert!(
-                a.sse() <= mdav_sse * (1.0 + 1e-12),
-                "{spec} k={k}: {} > mdav {mdav_sse}",
-                a.sse()
-            );
-            assert_eq!(a.labels(), b.labels(), "{spec} k={k} not reproducible");
+            let case = format!("{spec} k={k}");
+            common::assert_refined_twice(&case, &inst, &spec, &params, k, 7, mdav_sse);
         }
         // The search refiners improve on MDAV on this clustered instance.
         for refiner in ["descent", "ils"] {
             let spec = format!("mdav+{refiner}");
-            let p = run(&inst, &spec, &quick_for(&spec), k, 1, None);
+            let p = run_pipeline(&inst, &spec, &quick_for(&spec), k, 1, None);
             assert!(p.sse() < mdav_sse, "{spec} k={k} did not improve MDAV");
         }
     }
@@ -111,21 +107,7 @@ fn every_refiner_reports_stats_and_stops_before_its_first_step() {
             stats.0.values().any(|&v| v > 0),
             "{spec}: all counters zero {stats:?}"
         );
-        let mut r = microagg::registry::find(refiner)
-            .unwrap()
-            .make_refiner(&serde_json::Map::new())
-            .unwrap();
-        let start = run(&inst, "mdav", &[], k, 0, None);
-        let out = microagg::search::refine(
-            r.as_mut(),
-            &inst,
-            k,
-            start,
-            &mut <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(3),
-            None,
-            &AtomicBool::new(true),
-        )
-        .unwrap();
+        let out = refine_interrupted(refiner, &inst, k);
         assert_eq!(
             out.stop,
             microagg::search::StopReason::Interrupted,
@@ -144,7 +126,7 @@ fn descent_ends_in_a_local_optimum_of_its_neighbourhood() {
             format!("descent.strategy={strategy}"),
             format!("descent.cycles={cycles}"),
         ];
-        let p = run(&inst, "mdav+descent", &[&params[0], &params[1]], k, 0, None);
+        let p = run_pipeline(&inst, "mdav+descent", &[&params[0], &params[1]], k, 0, None);
         let nb = Neighbours::build(&inst, 30);
         let eps = 1e-10 * inst.sst / inst.n as f64;
         let ls = microagg::search::descent::LocalSearch::new(&inst, false, true);
@@ -224,21 +206,7 @@ fn time_limit_and_interrupt_return_feasible_never_worse_partitions() {
         );
         // A refiner interrupted before its first step returns its input unchanged.
         let last = spec.rsplit('+').next().unwrap();
-        let mut refiner = microagg::registry::find(last)
-            .unwrap()
-            .make_refiner(&serde_json::Map::new())
-            .unwrap();
-        let start = run(&inst, "mdav", &[], k, 0, None);
-        let out = microagg::search::refine(
-            refiner.as_mut(),
-            &inst,
-            k,
-            start,
-            &mut <microagg::rng::Rng as rand::SeedableRng>::seed_from_u64(3),
-            None,
-            &stop,
-        )
-        .unwrap();
+        let out = refine_interrupted(last, &inst, k);
         assert_eq!(out.stop, microagg::search::StopReason::Interrupted);
         assert!((out.partition.sse() - mdav_sse).abs() <= 1e-9 * mdav_sse);
     }
@@ -264,7 +232,7 @@ fn refiners_handle_tiny_and_duplicate_instances() {
             for refiner in refiners() {
                 let spec = format!("mdav+{refiner}");
                 let (mdav_sse, _) = common::run_method(inst, "mdav", k, 0);
-                let p = run(inst, &spec, &quick_for(&spec), k, 0, None);
+                let p = run_pipeline(inst, &spec, &quick_for(&spec), k, 0, None);
                 assert!(p.is_feasible(k), "{spec} n={}", inst.n);
                 assert!(p.sse() <= mdav_sse + 1e-12, "{spec} n={}", inst.n);
             }
