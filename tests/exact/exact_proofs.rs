@@ -31,6 +31,20 @@ fn slack(x: &[f64]) -> f64 {
 }
 
 /// Check one solve against the optimum `opt`; returns the solution.
+/// The subset DP's solution of `x`, and set partitioning's, checked by [`solve_and_check`]
+/// against the DP's SSE.
+fn set_partitioning_against_dp(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    tag: &str,
+) -> (ExactSolution, ExactSolution) {
+    let dp = solve_exact_with(x, n, d, k, &with(ExactMethod::SubsetDp)).unwrap();
+    let s = solve_and_check(x, n, d, k, ExactMethod::SetPartitioning, dp.sse, tag);
+    (dp, s)
+}
+
 fn solve_and_check(
     x: &[f64],
     n: usize,
@@ -212,18 +226,9 @@ fn two_cluster_family_at_n16_equals_the_subset_dp() {
         let d = rng.random_range(1..=2);
         let k = rng.random_range(2..=3);
         let inst = from_rows(&two_clusters(&mut rng, 16, d));
-        let dp = solve_exact_with(&inst.z, 16, d, k, &with(ExactMethod::SubsetDp)).unwrap();
-        assert!(dp.proven_optimal);
         let tag = format!("case {case} (d={d}, k={k})");
-        let s = solve_and_check(
-            &inst.z,
-            16,
-            d,
-            k,
-            ExactMethod::SetPartitioning,
-            dp.sse,
-            &tag,
-        );
+        let (dp, s) = set_partitioning_against_dp(&inst.z, 16, d, k, &tag);
+        assert!(dp.proven_optimal);
         proven += s.proven_optimal as usize;
     }
     assert!(proven >= 15, "only {proven} of 16 proven");
@@ -278,17 +283,8 @@ fn near_duplicates_are_solved_without_errors() {
     let mut rng = ChaCha8Rng::seed_from_u64(23_004);
     for case in 0..3 {
         let inst = from_rows(&near_duplicates(&mut rng, 18, 2));
-        let dp = solve_exact_with(&inst.z, 18, 2, 3, &with(ExactMethod::SubsetDp)).unwrap();
         let tag = format!("near-duplicates case {case}");
-        let s = solve_and_check(
-            &inst.z,
-            18,
-            2,
-            3,
-            ExactMethod::SetPartitioning,
-            dp.sse,
-            &tag,
-        );
+        let (dp, s) = set_partitioning_against_dp(&inst.z, 18, 2, 3, &tag);
         assert!(
             s.proven_optimal,
             "{tag}: not proven ({:?}, bound {:e}, SSE {:e}, optimum {:e})",

@@ -9,7 +9,7 @@ use crate::common;
 use common::{adversarial_family, brute_force_optimum};
 use microagg_solvers::merge::groups_of;
 use microagg_solvers::models::compact::compact_partition;
-use microagg_solvers::models::exact::exact_set_partition;
+use microagg_solvers::models::exact::{exact_set_partition, ModelPartition};
 use microagg_solvers::models::native::pool_mip_highs;
 use microagg_solvers::models::set_partition::{picked_labels, solve_pool_mip};
 use microagg_solvers::models::{MipRun, MipSolver, MipStatus};
@@ -104,36 +104,41 @@ fn same_optimum(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * (1.0 + b.abs())
 }
 
+/// The model `solve` (HiGHS, no limits) on 120 cases from [`instance`] (n up to `n_max`,
+/// drawn from the seed `seed`): proven optimal at the brute-force optimum. Returns each
+/// case's (x, n, d, k, solution) for the model's own checks.
+fn solved_at_the_brute_force_optimum<E: std::fmt::Debug>(
+    seed: u64,
+    n_max: usize,
+    solve: impl Fn(&[f64], usize, usize, usize, MipSolver, &MipRun) -> Result<ModelPartition, E>,
+) -> Vec<(Vec<f64>, usize, usize, usize, ModelPartition)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..120)
+        .map(|case| {
+            let (x, n, d, k) = instance(&mut rng, case, n_max);
+            let r = solve(&x, n, d, k, MipSolver::Highs, &MipRun::default()).unwrap();
+            let best = brute_force_optimum(&x, n, d, k);
+            assert_eq!(r.status, MipStatus::Optimal, "case {case}");
+            assert!(
+                same_optimum(r.sse, best),
+                "case {case} (n {n} k {k}): {} vs {best}",
+                r.sse
+            );
+            (x, n, d, k, r)
+        })
+        .collect()
+}
+
 #[test]
 fn exact_set_partitioning_model_reaches_the_brute_force_optimum() {
-    let mut rng = ChaCha8Rng::seed_from_u64(541);
-    for case in 0..120 {
-        let (x, n, d, k) = instance(&mut rng, case, 10);
-        let r = exact_set_partition(&x, n, d, k, MipSolver::Highs, &MipRun::default()).unwrap();
-        let best = brute_force_optimum(&x, n, d, k);
-        assert_eq!(r.status, MipStatus::Optimal, "case {case}");
+    for (x, _, d, _, r) in solved_at_the_brute_force_optimum(541, 10, exact_set_partition) {
         assert_eq!(r.sse, partition_sse(&x, d, &r.labels));
-        assert!(
-            same_optimum(r.sse, best),
-            "case {case} (n {n} k {k}): {} vs {best}",
-            r.sse
-        );
     }
 }
 
 #[test]
 fn compact_model_reaches_the_brute_force_optimum() {
-    let mut rng = ChaCha8Rng::seed_from_u64(542);
-    for case in 0..120 {
-        let (x, n, d, k) = instance(&mut rng, case, 8);
-        let r = compact_partition(&x, n, d, k, MipSolver::Highs, &MipRun::default()).unwrap();
-        let best = brute_force_optimum(&x, n, d, k);
-        assert_eq!(r.status, MipStatus::Optimal, "case {case}");
-        assert!(
-            same_optimum(r.sse, best),
-            "case {case} (n {n} k {k}): {} vs {best}",
-            r.sse
-        );
+    for (_, n, _, k, r) in solved_at_the_brute_force_optimum(542, 8, compact_partition) {
         let mut sizes = vec![0; n];
         r.labels.iter().for_each(|&l| sizes[l] += 1);
         assert!(sizes.iter().all(|&s| s == 0 || (k..2 * k).contains(&s)));
