@@ -24,6 +24,24 @@ fn random_order(rng: &mut SplitMix64, n: usize, subset: bool) -> Vec<usize> {
     order
 }
 
+/// The case of trial `trial`, drawn in this order: n in 1..=`max_n`, d in 1..=`max_d`, the
+/// records, an order (a subset in every third trial), k in 1..=`max_k` (at most the order's
+/// length): (records, d, order, k).
+fn random_case(
+    rng: &mut SplitMix64,
+    trial: usize,
+    max_n: usize,
+    max_d: usize,
+    max_k: usize,
+) -> (Vec<f64>, usize, Vec<usize>, usize) {
+    let n = 1 + rng.below(max_n);
+    let d = 1 + rng.below(max_d);
+    let x = random_records(rng, n, d);
+    let order = random_order(rng, n, trial.is_multiple_of(3));
+    let k = 1 + rng.below(max_k.min(order.len()));
+    (x, d, order, k)
+}
+
 /// Valid sizes along the order and the reported SSE equals the two-pass SSE of its groups.
 fn check_valid(seg: &Segmentation, x: &[f64], d: usize, order: &[usize], k: usize, window: bool) {
     let m = order.len();
@@ -48,11 +66,7 @@ fn segmentation_never_worse_than_fixed_cut() {
     let mut rng = SplitMix64::new(99);
     let mut strictly_better = 0;
     for trial in 0..600 {
-        let n = 1 + rng.below(200);
-        let d = 1 + rng.below(5);
-        let x = random_records(&mut rng, n, d);
-        let order = random_order(&mut rng, n, trial % 3 == 0);
-        let k = 1 + rng.below(10.min(order.len()));
+        let (x, d, order, k) = random_case(&mut rng, trial, 200, 5, 10);
         let optimal = segment_order(&x, d, &order, k).unwrap();
         let fixed = fixed_cut(&x, d, &order, k).unwrap();
         check_valid(&optimal, &x, d, &order, k, true);
@@ -80,11 +94,7 @@ fn segmentation_never_worse_than_fixed_cut() {
 fn segmentation_equals_brute_force_on_small_cases() {
     let mut rng = SplitMix64::new(2024);
     for trial in 0..2000 {
-        let n = 1 + rng.below(14);
-        let d = 1 + rng.below(4);
-        let x = random_records(&mut rng, n, d);
-        let order = random_order(&mut rng, n, trial % 3 == 0);
-        let k = 1 + rng.below(4.min(order.len()));
+        let (x, d, order, k) = random_case(&mut rng, trial, 14, 4, 4);
         let seg = segment_order(&x, d, &order, k).unwrap();
         check_valid(&seg, &x, d, &order, k, true);
         let brute = segmentation_brute_force(&x, d, &order, k);

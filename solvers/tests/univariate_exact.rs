@@ -58,6 +58,14 @@ fn random_values(rng: &mut SplitMix64, n: usize) -> Vec<f64> {
     (0..n).map(|_| rng.test_value(shape)).collect()
 }
 
+/// A random instance, drawn in this order: n in 1..=`max_n`, k in 1..=`max_k` (at most n),
+/// then the values: (k, values).
+fn random_k_and_values(rng: &mut SplitMix64, max_n: usize, max_k: usize) -> (usize, Vec<f64>) {
+    let n = 1 + rng.below(max_n);
+    let k = 1 + rng.below(max_k.min(n));
+    (k, random_values(rng, n))
+}
+
 /// P04 (contiguity, sizes k..2k-1, DP recursion): brute force over all set partitions of the
 /// unsorted values (no contiguity assumed) equals every exact method on the sorted values.
 #[test]
@@ -99,11 +107,9 @@ fn exact_methods_agree_with_brute_force_on_random_small_instances() {
 fn exact_methods_agree_with_petgraph_reference_on_random_medium_instances() {
     let mut rng = SplitMix64::new(4);
     for trial in 0..600 {
-        let n = 1 + rng.below(250);
-        let k = 1 + rng.below(16.min(n));
-        let values = random_values(&mut rng, n);
-        let mut sorted = values;
+        let (k, mut sorted) = random_k_and_values(&mut rng, 250, 16);
         sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
         let reference = petgraph_reference(&sorted, k);
         let tolerance = 1e-9 * sst(&sorted) + 1e-12;
         for (name, sse) in all_sorted_methods(&sorted, k) {
@@ -203,9 +209,7 @@ fn monge_quadrangle_inequality_holds_on_sorted_data() {
 fn labels_along_sorting_order_attain_the_brute_force_optimum() {
     let mut rng = SplitMix64::new(12);
     for _ in 0..300 {
-        let n = 1 + rng.below(10);
-        let k = 1 + rng.below(3.min(n));
-        let values = random_values(&mut rng, n);
+        let (k, values) = random_k_and_values(&mut rng, 10, 3);
         let order = sorting_order(&values).unwrap();
         let sorted: Vec<f64> = order.iter().map(|&i| values[i]).collect();
         let seg = univariate_optimal(&sorted, k).unwrap();
