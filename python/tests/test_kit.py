@@ -4,6 +4,7 @@ the best partition so far, the delta check, Ctrl-C during a Python operator."""
 
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -12,7 +13,12 @@ import numpy as np
 import pytest
 
 import microagg
-from conftest import as_array
+from conftest import ROOT, as_array
+
+# The built-in shift in Python, as python/bench/python_shift.py times it: checked here to
+# make the built-in shift's moves.
+sys.path.insert(0, str(ROOT / "python" / "bench"))
+from python_shift import PyShift  # noqa: E402
 
 GAUSS = "gauss:n=600,d=3,clusters=12,seed=5"
 
@@ -38,21 +44,6 @@ class ChainKick(microagg.Perturb):
             moved = True
             at = j if rng.random_bool(0.5) else at
         return moved
-
-
-class PyShift(microagg.Operator):
-    """The built-in shift, in Python: the record into the candidate group when its own
-    group keeps k records."""
-
-    name = "py_shift"
-
-    def evaluate(self, view, i, h):
-        if view.size(view.group_of(i)) <= view.k or view.size(h) == 0:
-            return None
-        return view.delta_shift(i, h)
-
-    def apply(self, view, i, h, partner):
-        view.apply_shift(i, h)
 
 
 class Improving(microagg.Accept):
