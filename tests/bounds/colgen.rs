@@ -30,16 +30,12 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
         let (x, d, geo, _, y) = common::random_pricing_case(&mut rng, 13, -0.5);
         let (n, k) = (geo.n, geo.k);
         let truth = brute_force_min_rc(&x, n, d, k, &y);
-        let budget = common::exact_budget(100, 60);
-        let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (1.0 + truth.abs());
-        assert!(ex.exact, "case {case}: an unlimited budget must finish");
-        // Exact: the bound equals min(0, true minimum).
-        assert!(
-            (ex.rc_lower_bound - truth.min(0.0)).abs() <= tol,
-            "case {case} (n={n}, d={d}, k={k}): exact pricing {} vs brute force {truth}",
-            ex.rc_lower_bound
-        );
+        // Exact: the bound equals min(0, true minimum); a budget of one node still gives a
+        // valid (smaller) bound.
+        let label = format!("case {case} (n={n}, d={d}, k={k})");
+        let none = CutDuals::none();
+        let ex = common::assert_exact_pricing_matches(&geo, &y, &none, (truth, tol), 1, &label);
         if truth < -tol {
             negative += 1;
             let (rc, g) = &ex.columns[0];
@@ -54,20 +50,9 @@ fn exact_pricing_matches_brute_force_enumeration_of_groups() {
             weak_rc_bound(&geo, &y) <= truth + tol,
             "case {case}: weak bound"
         );
-        // A budget of one node still gives a valid (smaller) bound.
-        let cut = ExactSearch::new(&CutDuals::none()).run(
-            &geo,
-            &y,
-            ExactBudget { nodes: 1, ..budget },
-            &mut Vec::new(),
-        );
-        assert!(
-            cut.rc_lower_bound <= truth.min(0.0) + tol,
-            "case {case}: cut bound"
-        );
         let early = ExactBudget {
             stop_after_columns: 1,
-            ..budget
+            ..common::exact_budget(100, 60)
         };
         let early = ExactSearch::new(&CutDuals::none()).run(&geo, &y, early, &mut Vec::new());
         assert!(
@@ -199,30 +184,15 @@ fn exact_pricing_with_star_bound_matches_brute_force_at_larger_k() {
             }
         }
         let truth = brute_force_min_rc(&x, n, d, k, &y);
-        let budget = common::exact_budget(100, 60);
-        let ex = ExactSearch::new(&CutDuals::none()).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (truth.abs() + y.iter().map(|v| v.abs()).sum::<f64>());
-        assert!(ex.exact, "case {case}");
-        assert!(
-            (ex.rc_lower_bound - truth.min(0.0)).abs() <= tol,
-            "case {case} (n={n}, d={d}, k={k}, scale {scale}): exact pricing {} vs brute force {truth}",
-            ex.rc_lower_bound
-        );
+        // Exact, and cut short the bound stays below the truth.
+        let label = format!("case {case} (n={n}, d={d}, k={k}, scale {scale})");
+        let none = CutDuals::none();
+        let ex = common::assert_exact_pricing_matches(&geo, &y, &none, (truth, tol), 3, &label);
         if truth < -tol {
             negative += 1;
             assert!((ex.columns[0].0 - truth).abs() <= tol, "case {case}");
         }
-        // Cut short, the bound stays below the truth.
-        let cut = ExactSearch::new(&CutDuals::none()).run(
-            &geo,
-            &y,
-            ExactBudget { nodes: 3, ..budget },
-            &mut Vec::new(),
-        );
-        assert!(
-            cut.rc_lower_bound <= truth.min(0.0) + tol,
-            "case {case}: cut"
-        );
     }
     assert!(negative >= 8, "only {negative} cases had a negative column");
 }

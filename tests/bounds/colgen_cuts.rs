@@ -10,7 +10,6 @@
 use crate::common;
 use common::{brute_force_min_rc_cuts, brute_force_optimum, clustered_rows};
 use microagg_solvers::bounds::colgen::cuts::CutDuals;
-use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactSearch};
 use microagg_solvers::bounds::{colgen_bound, verify_lagrangian_cuts, ColgenOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -47,15 +46,10 @@ fn exact_pricing_with_cuts_matches_brute_force() {
         if truth > plain + 1e-9 {
             penalised += 1;
         }
-        let budget = common::exact_budget(100, 60);
-        let ex = ExactSearch::new(&cd).run(&geo, &y, budget, &mut Vec::new());
         let tol = 1e-9 * (1.0 + truth.abs());
-        assert!(ex.exact, "case {case}");
-        assert!(
-            (ex.rc_lower_bound - truth.min(0.0)).abs() <= tol,
-            "case {case} (n={n}, d={d}, k={k}): pricing with cuts {} vs brute force {truth}",
-            ex.rc_lower_bound
-        );
+        // Exact with the cuts, and cut short still a valid bound.
+        let label = format!("case {case} (n={n}, d={d}, k={k}), with cuts");
+        let ex = common::assert_exact_pricing_matches(&geo, &y, &cd, (truth, tol), 2, &label);
         for (rc, g) in &ex.columns {
             let check = geo.reduced_cost_cuts(g, &y, &cd);
             assert!(
@@ -63,14 +57,6 @@ fn exact_pricing_with_cuts_matches_brute_force() {
                 "case {case}"
             );
         }
-        // Cut short, still a valid bound.
-        let cut = ExactSearch::new(&cd).run(
-            &geo,
-            &y,
-            ExactBudget { nodes: 2, ..budget },
-            &mut Vec::new(),
-        );
-        assert!(cut.rc_lower_bound <= truth.min(0.0) + tol, "case {case}");
     }
     assert!(
         penalised >= 20,

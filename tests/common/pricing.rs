@@ -5,7 +5,8 @@
 //! Also the budget under which the exact pricing search of a small instance finishes.
 
 use microagg::data::Instance;
-use microagg_solvers::bounds::colgen::pricing::{ExactBudget, Geometry};
+use microagg_solvers::bounds::colgen::cuts::CutDuals;
+use microagg_solvers::bounds::colgen::pricing::{ExactBudget, ExactPricing, ExactSearch, Geometry};
 use std::time::{Duration, Instant};
 
 /// min over all groups S with k <= |S| <= 2k-1 of SSE(S) - y(S) + sum_C w_C [|S ∩ C| >= 2],
@@ -183,6 +184,35 @@ pub fn exact_budget(max_columns: usize, seconds: u64) -> ExactBudget<'static> {
         max_columns,
         stop_after_columns: usize::MAX,
     }
+}
+
+/// The exact pricing with the cut duals `cuts` at duals `y` (budget [`exact_budget`](100, 60))
+/// against the brute-force least reduced cost `truth`: it finishes with the bound
+/// min(0, `truth`) within `tol`, and cut short at `nodes` nodes its bound stays below that.
+/// Returns the finished search; `case` names the case in the messages.
+pub fn assert_exact_pricing_matches(
+    geo: &Geometry,
+    y: &[f64],
+    cuts: &CutDuals,
+    (truth, tol): (f64, f64),
+    nodes: u64,
+    case: &str,
+) -> ExactPricing {
+    let budget = exact_budget(100, 60);
+    let ex = ExactSearch::new(cuts).run(geo, y, budget, &mut Vec::new());
+    assert!(ex.exact, "{case}: an unlimited budget must finish");
+    assert!(
+        (ex.rc_lower_bound - truth.min(0.0)).abs() <= tol,
+        "{case}: exact pricing {} vs brute force {truth}",
+        ex.rc_lower_bound
+    );
+    let short = ExactBudget { nodes, ..budget };
+    let cut = ExactSearch::new(cuts).run(geo, y, short, &mut Vec::new());
+    assert!(
+        cut.rc_lower_bound <= truth.min(0.0) + tol,
+        "{case}: cut short at {nodes} nodes"
+    );
+    ex
 }
 
 /// A small random pricing instance, as the exact pricing tests draw it: `n` in
