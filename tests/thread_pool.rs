@@ -16,7 +16,7 @@ use microagg::geometry::spatial::Backend;
 use microagg::init::lineage::engine::{self, Rules, Scope};
 use microagg::method::StopRule;
 use microagg::parallel::{self, install_record};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Rayon calls that start parallel work.
 const PARALLEL_CALLS: [&str; 13] = [
@@ -34,17 +34,6 @@ const PARALLEL_CALLS: [&str; 13] = [
     "rayon::spawn(",
     "rayon::broadcast(",
 ];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The source with comments and string literals blanked (same length, newlines kept), so
 /// that parentheses and names are only the code's.
@@ -118,7 +107,7 @@ fn inside_install(code: &[u8], at: usize) -> bool {
 #[test]
 fn every_parallel_call_is_inside_the_pool_entry_point() {
     let mut files = Vec::new();
-    rust_files(
+    common::rust_sources(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         &mut files,
     );
@@ -252,12 +241,18 @@ fn every_parallel_site_runs_on_the_requested_pool() {
     });
     // No site ran on rayon's global pool: it was never built, so building it now works.
     assert!(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build_global()
-            .is_ok(),
+        build_global_pool(),
         "rayon's global pool was built: some parallel step bypassed parallel::install"
     );
+}
+
+/// Builds rayon's global pool (one thread): true when this built it, false when it had been
+/// built already.
+fn build_global_pool() -> bool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .is_ok()
 }
 
 /// What the last check of [`every_parallel_site_runs_on_the_requested_pool`] relies on: a
@@ -288,10 +283,7 @@ fn bypass_probe() {
     let sum: u64 = (0..100_000u64).into_par_iter().sum();
     assert_eq!(sum, 4_999_950_000);
     assert!(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build_global()
-            .is_err(),
+        !build_global_pool(),
         "the bypass did not build the global pool: the check in every_parallel_site_runs_on_the_requested_pool could not fail"
     );
 }

@@ -2,21 +2,9 @@
 //! so that each fits on about three screens. The source is read with comments, string and
 //! character literals blanked, and each `fn` item's body measured by matching braces.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const MAX_LINES: usize = 150;
-
-/// The `.rs` files under `dir`, recursively.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// `src` with comments and string and character literals replaced by spaces (newlines
 /// kept), so that braces inside them do not count.
@@ -107,7 +95,7 @@ fn no_function_in_the_sources_is_over_150_lines() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for dir in ["src", "solvers/src"] {
-        sources(&manifest.join(dir), &mut files);
+        crate::common::rust_sources(&manifest.join(dir), &mut files);
     }
     assert!(
         files.len() > 300,

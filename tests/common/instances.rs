@@ -179,6 +179,18 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// Appends the `.rs` files under `dir`, recursively, to `out`.
+pub fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
 /// Write `rows` as a CSV file with columns x1..xd, every value in `{:e}` (exact round trip).
 pub fn write_rows_csv(path: &Path, rows: &[Vec<f64>]) {
     let d = rows[0].len();
