@@ -55,6 +55,13 @@ fn submit(lib: &Path, data: &Path, extra: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// The submission with `extra` is refused (exit 1) for `reason`.
+fn assert_refused(lib: &Path, data: &Path, extra: &[&str], reason: &str) {
+    let (code, text) = submit(lib, data, extra);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("refused") && text.contains(reason), "{text}");
+}
+
 #[test]
 fn a_better_partition_replaces_the_old_one_and_worse_or_infeasible_ones_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
@@ -74,21 +81,21 @@ fn a_better_partition_replaces_the_old_one_and_worse_or_infeasible_ones_are_refu
     };
     let first = sse_of();
     // The same partition again: not strictly lower.
-    let (code, text) = submit(&lib, &data, &["--labels", mixed_file.to_str().unwrap()]);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("refused") && text.contains("not below"),
-        "{text}"
+    assert_refused(
+        &lib,
+        &data,
+        &["--labels", mixed_file.to_str().unwrap()],
+        "not below",
     );
     // Infeasible: groups of two.
     let pairs: Vec<usize> = (0..12).map(|i| i / 2).collect();
     let bad = write_labels(tmp.path(), "pairs.labels", &pairs);
     let manifest_before = std::fs::read(lib.join("library.toml")).unwrap();
-    let (code, text) = submit(&lib, &data, &["--labels", bad.to_str().unwrap()]);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("refused") && text.contains("fewer than k = 3"),
-        "{text}"
+    assert_refused(
+        &lib,
+        &data,
+        &["--labels", bad.to_str().unwrap()],
+        "fewer than k = 3",
     );
     assert_eq!(
         std::fs::read(lib.join("library.toml")).unwrap(),
@@ -147,11 +154,11 @@ fn a_valid_certificate_is_accepted_and_a_tampered_or_weaker_one_refused() {
     v["lower_bound"] = serde_json::json!(claim * 2.0 + 1.0);
     let bad = tmp.path().join("bad.json");
     std::fs::write(&bad, serde_json::to_string(&v).unwrap()).unwrap();
-    let (code, text) = submit(&lib, &data, &["--certificate", bad.to_str().unwrap()]);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("refused") && text.contains("does not verify"),
-        "{text}"
+    assert_refused(
+        &lib,
+        &data,
+        &["--certificate", bad.to_str().unwrap()],
+        "does not verify",
     );
     assert!(
         !lib.join("library.toml").exists() || Library::open(&lib).unwrap().manifest.case.is_empty()
