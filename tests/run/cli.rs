@@ -105,24 +105,14 @@ fn run_json_labels_and_masked_outputs_agree_with_check() {
         "d.csv",
         "p,q,r\n1,10,5\n2,11,5.5\n3,9,6\n10,1,0\n11,2,1\n12,0,2\n20,20,20\n21,19,21\n22,21,19\n5,5,5\n",
     );
-    let labels = dir.path().join("l.txt");
-    let masked = dir.path().join("m.csv");
-    let rec = cli_json(&run_args(
-        f.to_str().unwrap(),
-        "3",
-        "mdav",
-        &[
-            "--seed",
-            "5",
-            "--labels-out",
-            labels.to_str().unwrap(),
-            "--masked-out",
-            masked.to_str().unwrap(),
-            "--row-order",
-            "input",
-            "--json",
-        ],
-    ));
+    let (labels, masked) = (dir.path().join("l.txt"), dir.path().join("m.csv"));
+    let (l, m) = (labels.to_str().unwrap(), masked.to_str().unwrap());
+    let outputs = common::argv(
+        &["--labels-out", l, "--masked-out", m],
+        "--seed 5 --row-order input --json",
+        &[],
+    );
+    let rec = cli_json(&run_args(f.to_str().unwrap(), "3", "mdav", &outputs));
     for key in [
         "method",
         "instance",

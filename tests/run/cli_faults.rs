@@ -162,17 +162,9 @@ fn output_destinations_are_checked_before_the_run() {
     assert_eq!(std::fs::read(&data).unwrap(), before, "input untouched");
 
     let same = dir.path().join("x.txt");
-    let o = microagg(&run_args(
-        "sim1",
-        "3",
-        "mdav",
-        &[
-            "--labels-out",
-            same.to_str().unwrap(),
-            "--masked-out",
-            same.to_str().unwrap(),
-        ],
-    ));
+    let same = same.to_str().unwrap();
+    let outputs = ["--labels-out", same, "--masked-out", same];
+    let o = microagg(&run_args("sim1", "3", "mdav", &outputs));
     expect_error(&o, &["same file"]);
 }
 

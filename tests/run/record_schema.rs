@@ -318,23 +318,14 @@ fn experiment_and_run_records_validate_and_broken_ones_do_not() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("t.csv");
     let masked = dir.path().join("masked.csv");
-    let run = common::cli_json(&common::run_args(
-        "gauss:n=40,d=2,clusters=4,seed=3",
-        "3",
-        "mdav+ils",
-        &[
-            "--max-steps",
-            "300",
-            "--bound",
-            "nn",
-            "--trace",
-            trace.to_str().unwrap(),
-            "--masked-out",
-            masked.to_str().unwrap(),
-            "--measures",
-            "--json",
-        ],
-    ));
+    let (t, m) = (trace.to_str().unwrap(), masked.to_str().unwrap());
+    let extra = common::argv(
+        &["--trace", t, "--masked-out", m],
+        "--max-steps 300 --bound nn --measures --json",
+        &[],
+    );
+    let data = "gauss:n=40,d=2,clusters=4,seed=3";
+    let run = common::cli_json(&common::run_args(data, "3", "mdav+ils", &extra));
     assert_eq!(errors_of(&schema, &run), Vec::<String>::new(), "{run}");
     assert!(run["release"]["measures"].is_object(), "{run}");
     assert!(run["best_bound"]["certified"].as_bool().unwrap());

@@ -43,21 +43,12 @@ fn interrupted_run(sig: libc::c_int, extra: &[&str]) -> (Option<i32>, String, Ve
     let trace = dir.path().join("trace.csv");
     let labels = dir.path().join("labels.txt");
     let child = bin()
-        .args([
-            "run",
-            "--data",
-            "gauss:n=3000,d=3,seed=4",
-            "--k",
-            "3",
-            "--method",
-            "mdav+ils",
-            "--time-limit",
-            "300",
-            "--trace",
-            trace.to_str().unwrap(),
-            "--labels-out",
-            labels.to_str().unwrap(),
-        ])
+        .args(common::argv(
+            &["run", "--data", "gauss:n=3000,d=3,seed=4"],
+            "--k 3 --method mdav+ils --time-limit 300",
+            &["--trace", trace.to_str().unwrap()],
+        ))
+        .args(["--labels-out", labels.to_str().unwrap()])
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
