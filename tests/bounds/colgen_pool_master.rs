@@ -23,15 +23,7 @@ fn rows(rng: &mut ChaCha8Rng, case: usize, n: usize, d: usize) -> Vec<f64> {
     let x: Vec<f64> = match (case / 3) % 3 {
         0 => clustered_rows(rng, n, d, 3.0),
         // Duplicates: every row one of three.
-        1 => {
-            let base: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
-            (0..n)
-                .flat_map(|_| {
-                    let r = rng.random_range(0..3);
-                    base[r * d..(r + 1) * d].to_vec()
-                })
-                .collect()
-        }
+        1 => common::duplicated_rows(rng, n, d),
         // Tight clusters and one far outlier.
         _ => {
             let mut x = clustered_rows(rng, n, d, 50.0);

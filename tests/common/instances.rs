@@ -83,15 +83,7 @@ pub fn adversarial_family(rng: &mut impl rand::Rng, case: usize, n: usize, d: us
         // Uniform.
         0 => (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect(),
         // Duplicates: few distinct rows.
-        1 => {
-            let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
-            (0..n)
-                .flat_map(|_| {
-                    let r = rng.random_range(0..3);
-                    distinct[r * d..(r + 1) * d].to_vec()
-                })
-                .collect()
-        }
+        1 => duplicated_rows(rng, n, d),
         // Ties: small integer grid.
         2 => (0..n * d).map(|_| rng.random_range(0..3) as f64).collect(),
         // Scaled: uniform times 10^e, e in -9..9.
@@ -123,6 +115,18 @@ pub fn adversarial_family(rng: &mut impl rand::Rng, case: usize, n: usize, d: us
             })
             .collect(),
     }
+}
+
+/// `n` rows of `d` values, each a copy of one of three random rows (values in [-1, 1)),
+/// row-major.
+pub fn duplicated_rows(rng: &mut impl rand::Rng, n: usize, d: usize) -> Vec<f64> {
+    let distinct: Vec<f64> = (0..3 * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+    (0..n)
+        .flat_map(|_| {
+            let r = rng.random_range(0..3);
+            distinct[r * d..(r + 1) * d].to_vec()
+        })
+        .collect()
 }
 
 /// An adversarial small weighted instance (row-major x, weights): uniform rows in
@@ -160,7 +164,13 @@ pub fn adversarial_weighted(
         }
     }
     let ties = rng.random_range(0..3) == 0;
-    let w = (0..n)
+    let w = random_weights(rng, n, ties);
+    (x, w)
+}
+
+/// `n` random weights: each from {1e-3, 1, 1e3} when `ties`, else log-uniform in 1e-3..1e3.
+pub fn random_weights(rng: &mut impl rand::Rng, n: usize, ties: bool) -> Vec<f64> {
+    (0..n)
         .map(|_| {
             if ties {
                 [1e-3, 1.0, 1e3][rng.random_range(0..3)]
@@ -168,8 +178,7 @@ pub fn adversarial_weighted(
                 10f64.powf(rng.random_range(-3.0..3.0))
             }
         })
-        .collect();
-    (x, w)
+        .collect()
 }
 
 /// Write `text` to the file `name` in `dir` and return its path.

@@ -60,15 +60,7 @@ fn random_case(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f64>, Vec<f64>) {
             }
         })
         .collect();
-    let w: Vec<f64> = (0..n)
-        .map(|_| {
-            if dup_weights {
-                [1e-3, 1.0, 1e3][rng.random_range(0..3)]
-            } else {
-                10f64.powf(rng.random_range(-3.0..3.0))
-            }
-        })
-        .collect();
+    let w = common::random_weights(rng, n, dup_weights);
     (x, w)
 }
 
