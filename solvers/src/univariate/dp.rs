@@ -14,24 +14,16 @@
 //! - Hansen, S. L. and Mukherjee, S. (2003). A polynomial algorithm for optimal univariate
 //!   microaggregation. IEEE Transactions on Knowledge and Data Engineering 15(4), 1043-1044.
 
-use super::window::WindowSums;
-use super::{finish, single_or_sizes, validate};
+use super::{cut_tables, finish, single_or_sizes};
 use crate::error::SolverError;
 use crate::segmentation::Segmentation;
 
 /// Optimal univariate microaggregation of ascending `sorted` values by the O(nk) DP.
 /// Errors: `k = 0`, a non-finite value, unsorted input, `n < k`.
 pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverError> {
-    validate(sorted, k, true)?;
-    let n = sorted.len();
-    if n < 2 * k {
-        return Ok(single_or_sizes(sorted, vec![n]));
-    }
-    let max_group = 2 * k - 1;
-    let mut best = vec![f64::INFINITY; n + 1];
-    let mut pred = vec![0usize; n + 1];
-    best[0] = 0.0;
-    let mut sums = WindowSums::new(max_group);
+    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, k)? else {
+        return Ok(single_or_sizes(sorted, vec![sorted.len()]));
+    };
     // Per block: shifted[a] = F[start + a] - P2[a], so that
     // F[i] + w(i, j) = shifted[a] + P2[b] - (P1[b] - P1[a])^2 / (b - a) with a, b local.
     let mut shifted: Vec<f64> = Vec::with_capacity(3 * k);

@@ -27,8 +27,7 @@
 //! - Stamm, F. I. and Schaub, M. T. (2024). Faster optimal univariate microaggregation.
 //!   arXiv preprint.
 
-use super::window::WindowSums;
-use super::{finish, single_or_sizes, validate};
+use super::{cut_tables, finish, single_or_sizes};
 use crate::error::SolverError;
 use crate::segmentation::Segmentation;
 
@@ -129,16 +128,10 @@ fn smawk(
 /// Optimal univariate microaggregation of ascending `sorted` values in O(n) by blockwise
 /// SMAWK. Errors: `k = 0`, a non-finite value, unsorted input, `n < k`.
 pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, SolverError> {
-    validate(sorted, k, true)?;
-    let n = sorted.len();
-    if n < 2 * k {
-        return Ok(single_or_sizes(sorted, vec![n]));
-    }
+    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, k)? else {
+        return Ok(single_or_sizes(sorted, vec![sorted.len()]));
+    };
     let max_group = 2 * k - 1;
-    let mut best = vec![f64::INFINITY; n + 1];
-    let mut pred = vec![0usize; n + 1];
-    best[0] = 0.0;
-    let mut sums = WindowSums::new(max_group);
 
     // First block: cuts k..=2k-1 have the single predecessor 0.
     sums.load(sorted, 0, max_group);

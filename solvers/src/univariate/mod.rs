@@ -61,6 +61,7 @@ pub use weighted::{univariate_weighted_brute_force, univariate_weighted_runs, we
 
 use crate::error::SolverError;
 use crate::segmentation::{CompensatedSum, Segmentation};
+use window::WindowSums;
 
 /// Largest `k` for which [`univariate_optimal`] uses the O(nk) scan instead of SMAWK.
 /// Measured with `examples/bench_univariate.rs` at n = 1e6 (thread CPU time): SMAWK costs
@@ -107,6 +108,27 @@ pub(crate) fn validate(values: &[f64], k: usize, require_sorted: bool) -> Result
     }
     Ok(())
 }
+
+/// The shortest-path tables of the O(nk) scan and of SMAWK over the cuts `0..=n` of
+/// ascending `sorted` values (errors as [`validate`] with sorting required): `(n, best, pred,
+/// sums)`, `best[j]` the least SSE of the prefix ending at cut `j` (0 at cut 0, infinite
+/// elsewhere until computed), `pred[j]` its last group's first cut and `sums` the window
+/// sums for groups of at most `2k - 1` values. None when `n < 2k`: the single group is then
+/// optimal.
+pub(crate) fn cut_tables(sorted: &[f64], k: usize) -> Result<Option<CutTables>, SolverError> {
+    validate(sorted, k, true)?;
+    let n = sorted.len();
+    if n < 2 * k {
+        return Ok(None);
+    }
+    let mut best = vec![f64::INFINITY; n + 1];
+    best[0] = 0.0;
+    let pred = vec![0usize; n + 1];
+    Ok(Some((n, best, pred, WindowSums::new(2 * k - 1))))
+}
+
+/// What [`cut_tables`] returns: `(n, best, pred, sums)`.
+pub(crate) type CutTables = (usize, Vec<f64>, Vec<usize>, WindowSums);
 
 /// Two-pass SSE of a slice (mean first, then squared deviations).
 pub(crate) fn slice_sse(values: &[f64]) -> f64 {
