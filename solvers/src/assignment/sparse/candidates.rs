@@ -52,10 +52,7 @@ impl AssignmentSolver {
                     .enumerate()
                     .map(|(j, cj)| (sq_dist(xi, cj), j)),
             );
-            if r < c {
-                dist.select_nth_unstable_by(r - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            }
-            for &(_, j) in &dist[..r] {
+            for &(_, j) in nearest(&mut dist, r) {
                 push(&mut self.in_model, i, j);
             }
         }
@@ -73,10 +70,7 @@ impl AssignmentSolver {
                     .enumerate()
                     .map(|(i, xi)| (sq_dist(xi, cj), i)),
             );
-            if s < n {
-                dist.select_nth_unstable_by(s - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            }
-            for &(_, i) in &dist[..s] {
+            for &(_, i) in nearest(&mut dist, s) {
                 push(&mut self.in_model, i, j);
             }
         }
@@ -115,4 +109,13 @@ impl AssignmentSolver {
         self.totals.build_seconds += t.elapsed().as_secs_f64();
         Ok(())
     }
+}
+
+/// The `m` entries of least distance of `dist` (distance, index) in no particular order,
+/// ties to the lower index; all of them when `m` is at least their number. Reorders `dist`.
+fn nearest(dist: &mut [(f64, usize)], m: usize) -> &[(f64, usize)] {
+    if m < dist.len() {
+        dist.select_nth_unstable_by(m - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+    &dist[..m]
 }
