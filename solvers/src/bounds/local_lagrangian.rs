@@ -171,14 +171,17 @@ pub fn nn_sums_by_scan(x: &[f64], n: usize, d: usize, k: usize) -> Vec<f64> {
 }
 
 /// The weak terms `w_b(m) = NN_{m-1}(b) / (2m) - y_b` for the sizes `m = k..=2k-1`, row `m - k`
-/// (proofs/P23: every member of a group of `m` records contributes at least its term).
-struct WeakTerms {
+/// (proofs/P23: every member of a group of `m` records contributes at least its term), with
+/// the duals `y` and nearest-neighbour sums `nn_sums` they come from (for the reaches).
+struct WeakTerms<'a> {
+    y: &'a [f64],
+    nn_sums: &'a [f64],
     k: usize,
     by_size: Vec<Vec<f64>>,
 }
 
-impl WeakTerms {
-    fn new(y: &[f64], nn_sums: &[f64], k: usize) -> Self {
+impl<'a> WeakTerms<'a> {
+    fn new(y: &'a [f64], nn_sums: &'a [f64], k: usize) -> Self {
         let w = 2 * k - 1;
         let by_size = (k..2 * k)
             .map(|m| {
@@ -187,7 +190,12 @@ impl WeakTerms {
                     .collect()
             })
             .collect();
-        WeakTerms { k, by_size }
+        WeakTerms {
+            y,
+            nn_sums,
+            k,
+            by_size,
+        }
     }
 
     /// Per size, the sum of the `m - 1` smallest terms over `ids` (a lower bound on the
@@ -219,6 +227,29 @@ impl WeakTerms {
         }
         best.next_down()
     }
+
+    /// Record `j`'s reach (proofs/P23): `j` is a member of a group with negative reduced
+    /// cost that contains `r` only if `D_rj < reach_j`, where
+    /// `reach_j = max_m [2m (y_j - others_m) - NN_{m-2}(j)]` and `others_m` bounds the other
+    /// members' weak terms ([`WeakTerms::others`]); widened by the slack of proofs/P23
+    /// "Floating point".
+    fn reach(&self, others: &[(f64, f64)], j: usize) -> f64 {
+        let (y, nn_sums, k) = (self.y, self.nn_sums, self.k);
+        let w = 2 * k - 1;
+        let mut best = f64::NEG_INFINITY;
+        for (s, &(o, o_abs)) in others.iter().enumerate() {
+            let m = (k + s) as f64;
+            let near = if k + s >= 2 {
+                nn_sums[j * w + k + s - 2]
+            } else {
+                0.0
+            };
+            let gain = 2.0 * m * (y[j] - o);
+            let slack = RADIUS_SLACK * (2.0 * m * (y[j].abs() + o_abs) + near);
+            best = best.max(gain - near + slack);
+        }
+        best
+    }
 }
 
 /// Sum of the `q` smallest values of `v` (reordering it) and of their magnitudes; over all
@@ -235,41 +266,11 @@ fn sum_smallest(v: &mut [f64], q: usize) -> (f64, f64) {
     (v[..q].iter().sum(), v[..q].iter().map(|t| t.abs()).sum())
 }
 
-/// Each record's reach (proofs/P23): a record `j` is a member of a group with negative
-/// reduced cost that contains `r` only if `D_rj < reach_j`, where
-/// `reach_j = max_m [2m (y_j - others_m) - NN_{m-2}(j)]` and `others_m` bounds the other
-/// members' weak terms; widened by the slack of proofs/P23 "Floating point".
-fn reach(y: &[f64], nn_sums: &[f64], k: usize, others: &[(f64, f64)], j: usize) -> f64 {
-    let w = 2 * k - 1;
-    let mut best = f64::NEG_INFINITY;
-    for (s, &(o, o_abs)) in others.iter().enumerate() {
-        let m = (k + s) as f64;
-        let near = if k + s >= 2 {
-            nn_sums[j * w + k + s - 2]
-        } else {
-            0.0
-        };
-        let gain = 2.0 * m * (y[j] - o);
-        let slack = RADIUS_SLACK * (2.0 * m * (y[j].abs() + o_abs) + near);
-        best = best.max(gain - near + slack);
-    }
-    best
-}
-
 /// The local set of `block` (proofs/P23): the block and every record `j` with
 /// `D_rj < reach_j` for some record `r` of the block, the reaches computed from the weak
-/// terms over the whole data first and then, three times, over the previous set. Ascending.
-#[allow(clippy::too_many_arguments)]
-fn local_set(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    y: &[f64],
-    nn_sums: &[f64],
-    weak: &WeakTerms,
-    block: &[u32],
-) -> Vec<u32> {
+/// terms `weak` over the whole data (the `n` records of `x`, `d` columns) first and then,
+/// three times, over the previous set. Ascending.
+fn local_set(x: &[f64], n: usize, d: usize, weak: &WeakTerms, block: &[u32]) -> Vec<u32> {
     let (lo, hi) = bounding_box(x, d, block);
     let row = |i: u32| &x[i as usize * d..(i as usize + 1) * d];
     let mut set: Vec<u32> = (0..n as u32).collect();
@@ -284,7 +285,7 @@ fn local_set(
                 if in_block[j as usize] {
                     return true;
                 }
-                let reach = reach(y, nn_sums, k, &others, j as usize);
+                let reach = weak.reach(&others, j as usize);
                 reach > 0.0
                     && box_dist(row(j), &lo, &hi) < reach
                     && block.iter().any(|&r| sq_dist(row(r), row(j)) < reach)
@@ -397,7 +398,7 @@ pub fn local_lagrangian(
             blocks += 1 + todo.len();
             break;
         }
-        let set = local_set(x, n, d, k, y, nn_sums, &weak, &block);
+        let set = local_set(x, n, d, &weak, &block);
         if set.len() > opts.max_local.max(k) {
             if block.len() > 1 {
                 let half = block.len() / 2;
