@@ -116,10 +116,10 @@ pub fn prove_by_enumeration(
     on_progress: &mut dyn FnMut(&str),
 ) -> Result<EnumerationProof, ColgenError> {
     let t0 = Instant::now();
-    check_inputs(x, n, d, k, labels, y, cuts, sigma)?;
+    let duals = (y, cuts, sigma);
+    check_inputs(x, n, d, k, labels, duals)?;
     // A soft end alone: the searches past it still sweep their cheap bounds.
     let deadline = Deadline::from(t0 + Duration::from_secs_f64(opts.time_limit.clamp(0.0, 1e9)));
-    let duals = (y, cuts, sigma);
     let proof = prove_until(x, d, k, labels, duals, opts, deadline, on_progress);
     Ok(proof.expect("a deadline without hard end or flag never stops the geometry"))
 }
@@ -167,17 +167,15 @@ pub(super) fn prove_until(
 }
 
 /// The checks of [`prove_by_enumeration`]'s inputs: data, `k >= 2`, size, one finite dual
-/// per record and per cut, cuts on records in range, `labels` a feasible partition.
-#[allow(clippy::too_many_arguments)]
+/// per record and per cut (`y`, `sigma`), cuts on records in range, `labels` a feasible
+/// partition.
 fn check_inputs(
     x: &[f64],
     n: usize,
     d: usize,
     k: usize,
     labels: &[usize],
-    y: &[f64],
-    cuts: &[Cut],
-    sigma: &[f64],
+    (y, cuts, sigma): (&[f64], &[Cut], &[f64]),
 ) -> Result<(), ColgenError> {
     crate::bounds::nn_bound(x, n, d, k)?; // validates x, n, d, k
     if k < 2 {
