@@ -88,7 +88,7 @@ pub fn push_project<'a>(
 /// is then not checked again, and until a check completes each gets the first check's
 /// share of the time.
 #[allow(clippy::too_many_arguments)]
-pub fn push_project_from<'a>(
+pub fn push_project_from(
     geo: &Geometry,
     d: usize,
     start: (&[f64], Option<f64>),
@@ -99,10 +99,9 @@ pub fn push_project_from<'a>(
     projection: Projection,
     check_share: f64,
     stop_early: bool,
-    deadline: impl Into<Deadline<'a>>,
+    deadline: Deadline,
     obs: &mut dyn ColgenObserver,
 ) -> Ascent {
-    let deadline: Deadline = deadline.into();
     let (y_start, known) = start;
     let t0 = Instant::now();
     let mut out = Ascent::empty(tau);
