@@ -304,17 +304,23 @@ impl<'a> Enumeration<'a> {
         for (_, g) in &found.columns {
             proof.by_size[g.len() - self.k] += 1;
         }
-        let t1 = proof.seconds[0];
-        let t2 = self.t0.elapsed().as_secs_f64();
-        proof.seconds[1] = t2 - t1;
+        let took = self.end_step(proof, 1);
         on_progress(&format!(
-            "enumeration: T {threshold:.6}, {} groups (by size {:?}), {}, {:.1} s",
+            "enumeration: T {threshold:.6}, {} groups (by size {:?}), {}, {took:.1} s",
             proof.columns,
             proof.by_size,
             if found.exact { "complete" } else { "cut" },
-            t2 - t1
         ));
         found
+    }
+
+    /// The end of step `step` (1: the enumeration, 2: the pool search): its seconds, from
+    /// the end of the steps before it (`proof.seconds[..step]`) to now, go into
+    /// `proof.seconds[step]` and are returned.
+    fn end_step(&self, proof: &mut EnumerationProof, step: usize) -> f64 {
+        let before: f64 = proof.seconds[..step].iter().sum();
+        proof.seconds[step] = self.t0.elapsed().as_secs_f64() - before;
+        proof.seconds[step]
     }
 
     /// Step 3, the pool search (P19 Part B) over the listed `groups`, its budget on the sum
@@ -330,7 +336,6 @@ impl<'a> Enumeration<'a> {
         let n = y.len();
         let base = lagrangian_with_cuts(&self.geo, y, d, &self.cuts, self.groups_max, 0.0); // <= sum y + sum sigma
         let slack = (4 * self.groups_max + 2 * n) as f64 * self.eps;
-        let t2 = proof.seconds[0] + proof.seconds[1];
         let search = search_pool(
             x,
             n,
@@ -342,15 +347,13 @@ impl<'a> Enumeration<'a> {
             max_nodes,
             self.deadline,
         );
-        let t3 = self.t0.elapsed().as_secs_f64();
-        proof.seconds[2] = t3 - t2;
+        let took = self.end_step(proof, 2);
         on_progress(&format!(
-            "pool search: {} of the groups kept, {} nodes, {} partitions within it, {}, {:.1} s",
+            "pool search: {} of the groups kept, {} nodes, {} partitions within it, {}, {took:.1} s",
             search.columns_kept,
             search.nodes,
             search.partitions,
             if search.complete { "complete" } else { "cut" },
-            t3 - t2
         ));
         if search.complete {
             // Every partition of certified SSE <= U was met (P19 Part C).
