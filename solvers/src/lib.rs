@@ -33,6 +33,9 @@ pub mod segmentation;
 pub mod sse;
 pub mod univariate;
 
+#[cfg(test)]
+mod test_draw;
+
 pub use error::SolverError;
 pub use segmentation::{fixed_cut, segment_order, Segmentation};
 pub use univariate::{

@@ -178,6 +178,7 @@ pub(crate) fn lists_by_sorting(x: &[f64], n: usize, d: usize, r: usize) -> Vec<u
 mod tests {
     use super::*;
     use crate::sse::partition_sse;
+    use crate::test_draw::Draw;
 
     #[test]
     fn two_tight_pairs_in_one_dimension() {
@@ -193,13 +194,7 @@ mod tests {
     #[test]
     fn lists_give_the_scan_value_bit_for_bit() {
         // Coarse grid values (many ties and duplicate rows) and irregular ones.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut draw = Draw(0x2545_f491_4f6c_dd1du64);
         for (n, d, k, grid) in [
             (40, 1, 2, true),
             (60, 2, 5, true),
@@ -209,7 +204,7 @@ mod tests {
         ] {
             let x: Vec<f64> = (0..n * d)
                 .map(|_| {
-                    let u = next();
+                    let u = draw.next();
                     if grid {
                         (u % 3) as f64
                     } else {

@@ -368,18 +368,13 @@ fn holds(wi: f64, pool: &[(f64, f64)], r: usize, lambda: f64, n: usize) -> bool 
 mod tests {
     use super::*;
     use crate::bounds::nn::nn_bound;
+    use crate::test_draw::Draw;
 
     #[test]
     fn unit_weights_give_the_nn_bound_up_to_the_certification_margin() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut draw = Draw(0x9e37_79b9_7f4a_7c15u64);
         for (n, d, k) in [(30, 2, 3), (40, 3, 5), (25, 1, 2), (50, 4, 10)] {
-            let x: Vec<f64> = (0..n * d).map(|_| next() * 4.0 - 2.0).collect();
+            let x: Vec<f64> = (0..n * d).map(|_| draw.unit() * 4.0 - 2.0).collect();
             let w = vec![1.0; n];
             let a = nn_bound(&x, n, d, k).unwrap();
             let b = weighted_nn_bound(&x, n, d, k, &w).unwrap();

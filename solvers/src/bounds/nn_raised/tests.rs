@@ -5,20 +5,7 @@ use super::*;
 use crate::bounds::nn::{lists_by_sorting, nn_bound, nn_bound_from_lists};
 use crate::exact::solve_exact;
 use crate::sse::{group_sse, sq_dist};
-
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use crate::test_draw::Draw;
 
 /// Small instances of several shapes: irregular, a coarse grid (ties, duplicate rows),
 /// heavy tails (a few far records), two tight clusters with a straggler, collinear, and
