@@ -12,7 +12,7 @@
 //! segmentation of a given order of multivariate records, the MHM / IMHM engine),
 //! [`exact`] (exact optimum for small instances: subset DP, set-partitioning MIP),
 //! [`error`] (the shared error type), [`deadline`] (one deadline and stop flag for a whole
-//! bound).
+//! bound); inside the crate, `total_order` (floats as heap keys).
 //!
 //! ## Complexity
 //! See each module.
@@ -32,6 +32,8 @@ pub mod rc_dive;
 pub mod segmentation;
 pub mod sse;
 pub mod univariate;
+
+mod total_order;
 
 #[cfg(test)]
 mod test_draw;

@@ -30,6 +30,7 @@
 //! exact pricing by branch and bound over records).
 
 use super::stop::Stop;
+use crate::total_order::TotalF64;
 use std::collections::BinaryHeap;
 
 /// A group as a bitmask of records, with its SSE and reduced cost.
@@ -61,20 +62,6 @@ pub(crate) struct Enumeration {
     pub nodes: u64,
 }
 
-#[derive(PartialEq)]
-struct HeapItem(f64, u64);
-impl Eq for HeapItem {}
-impl PartialOrd for HeapItem {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for HeapItem {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0).then(self.1.cmp(&o.1))
-    }
-}
-
 struct Search<'a> {
     x: &'a [f64],
     n: usize,
@@ -83,7 +70,8 @@ struct Search<'a> {
     y: &'a [f64],
     mode: Mode,
     threshold: f64,
-    heap: BinaryHeap<HeapItem>,
+    /// The best groups kept (`Mode::Best`), worst on top: (reduced cost, mask).
+    heap: BinaryHeap<(TotalF64, u64)>,
     all: Vec<Column>,
     min_rc: f64,
     nodes: u64,
@@ -140,7 +128,7 @@ pub(crate) fn enumerate(
         Mode::Best { .. } => s
             .heap
             .into_iter()
-            .map(|HeapItem(rc, mask)| Column { mask, rc })
+            .map(|(TotalF64(rc), mask)| Column { mask, rc })
             .collect(),
     };
     columns.sort_by(|a, b| a.rc.total_cmp(&b.rc).then(a.mask.cmp(&b.mask)));
@@ -283,13 +271,16 @@ impl Search<'_> {
             }
             Mode::Best { cap, .. } => {
                 if rc < self.threshold {
-                    self.heap.push(HeapItem(rc, mask));
+                    self.heap.push((TotalF64(rc), mask));
                     if self.heap.len() > cap {
                         self.heap.pop();
                     }
                     if self.heap.len() == cap {
                         // Only strictly better groups can enter from now on.
-                        self.threshold = self.heap.peek().map_or(self.threshold, |h| h.0);
+                        self.threshold = self
+                            .heap
+                            .peek()
+                            .map_or(self.threshold, |&(TotalF64(worst), _)| worst);
                     }
                 }
             }

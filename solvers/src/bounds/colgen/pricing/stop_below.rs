@@ -9,6 +9,8 @@
 //! [`StopBelow::push`]: O(log g) per anchor (a heap of the `g = floor(n/k)` most negative
 //! excesses).
 
+use crate::total_order::TotalF64;
+
 /// Early stop of a certifying check that cannot reach `level` (a choice of effort, never a
 /// bound): at duals `y`, the check's value is the larger of the plain and the anchored
 /// Lagrangian bounds, each at most `sum y + sum_{r in A} max(V_r, weak)` for any `floor(n/k)`
@@ -28,25 +30,10 @@ pub struct StopBelow {
     g: usize,
     /// The `g` most negative excesses `max(V, weak) - max(tau, weak)` (<= 0) met so far,
     /// least negative on top.
-    kept: std::collections::BinaryHeap<Excess>,
+    kept: std::collections::BinaryHeap<TotalF64>,
     excess: f64,
     /// True once the estimate fell below `level`.
     pub fired: bool,
-}
-
-/// An excess ordered by value (no NaN: values are finite reduced-cost bounds).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Excess(f64);
-impl Eq for Excess {}
-impl PartialOrd for Excess {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Excess {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
 }
 
 impl StopBelow {
@@ -76,12 +63,12 @@ impl StopBelow {
         let e = v.max(self.floor_rc).min(0.0) - self.at_tau;
         if e < 0.0 && self.g > 0 {
             if self.kept.len() < self.g {
-                self.kept.push(Excess(e));
+                self.kept.push(TotalF64(e));
                 self.excess += e;
-            } else if let Some(&Excess(top)) = self.kept.peek() {
+            } else if let Some(&TotalF64(top)) = self.kept.peek() {
                 if e < top {
                     self.kept.pop();
-                    self.kept.push(Excess(e));
+                    self.kept.push(TotalF64(e));
                     self.excess += e - top;
                 }
             }
