@@ -139,7 +139,7 @@ fn anchored_at(
     per: Per,
 ) -> Result<VerifiedBound, SolverError> {
     let tau = if tau.is_finite() { tau.min(0.0) } else { 0.0 };
-    let Some(p) = prepare(x, n, d, k, y, &triple_cuts(triples, n)?, sigma)? else {
+    let Some(p) = prepare(x, n, d, k, y, (&triple_cuts(triples, n)?, sigma))? else {
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);

@@ -21,16 +21,16 @@ pub(super) fn bad_cut(message: String) -> SolverError {
     SolverError::BadCut { message }
 }
 
-/// Check the inputs of [`verify_lagrangian_cuts`] (errors as documented there) and build
-/// what pricing needs; `None` for a positive cut dual, which proves nothing.
+/// Check the inputs of [`verify_lagrangian_cuts`] (errors as documented there): the records,
+/// the duals `y` and the cuts with their duals `sigma`; and build what pricing needs. `None`
+/// for a positive cut dual, which proves nothing.
 pub(super) fn prepare(
     x: &[f64],
     n: usize,
     d: usize,
     k: usize,
     y: &[f64],
-    cuts: &[Cut],
-    sigma: &[f64],
+    (cuts, sigma): (&[Cut], &[f64]),
 ) -> Result<Option<Prepared>, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     if cuts.len() != sigma.len() {

@@ -86,7 +86,7 @@ pub fn verify_lagrangian_cuts(
     sigma: &[f64],
     deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
-    let Some(p) = prepare(x, n, d, k, y, &triple_cuts(triples, n)?, sigma)? else {
+    let Some(p) = prepare(x, n, d, k, y, (&triple_cuts(triples, n)?, sigma))? else {
         return Ok(NOTHING_PROVEN);
     };
     Ok(plain_bound(&p, y, d, weak_rc_bound(&p.geo, y), deadline))

@@ -54,7 +54,7 @@ pub fn verify_node_bound(
             nodes: 0,
         });
     }
-    let Some(p) = prepare(x, n, d, k, y, cuts, sigma)? else {
+    let Some(p) = prepare(x, n, d, k, y, (cuts, sigma))? else {
         return Ok(NOTHING_PROVEN);
     };
     let weak = weak_rc_bound(&p.geo, y);
