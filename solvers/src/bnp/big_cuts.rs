@@ -25,6 +25,7 @@
 //!   inequalities applied to the vehicle-routing problem with time windows. Operations
 //!   Research 56(2), 497-511 (subset-row cuts on any number of rows, multiplier 1/q).
 
+use super::MasterPoint;
 use crate::bounds::colgen::cuts::{fractional_columns_of, Cut, MAX_CUT_DENOMINATOR};
 use std::collections::HashSet;
 
@@ -157,13 +158,11 @@ fn descend(
 }
 
 /// The violated subset-row cuts `1/q` on fractional blocks (module doc) at the master
-/// solution (`members[j]` sorted, value `x[j]`) over `n` records, none in `existing`: per
-/// block and `q` the descent's end when violated, most violated first, at most
-/// `s.max_cuts`. Returns (cut, violation).
+/// solution ([`MasterPoint`]: columns `members[j]`, sorted, at values `x[j]`, over `n`
+/// records), none in `existing`: per block and `q` the descent's end when violated, most
+/// violated first, at most `s.max_cuts`. Returns (cut, violation).
 pub(super) fn separate(
-    n: usize,
-    members: &[Vec<u32>],
-    x: &[f64],
+    &MasterPoint { n, members, x }: &MasterPoint,
     existing: &HashSet<Cut>,
     s: &BigCutSearch,
 ) -> Vec<(Cut, f64)> {
@@ -243,7 +242,8 @@ mod tests {
     fn eight_records_in_triples_at_one_third_violate_the_one_third_cut() {
         let members = cyclic(8, 0);
         let x = vec![1.0 / 3.0; 8];
-        let cuts = separate(8, &members, &x, &HashSet::new(), &search());
+        let point = MasterPoint::new(8, &members, &x);
+        let cuts = separate(&point, &HashSet::new(), &search());
         let (cut, v) = cuts
             .iter()
             .find(|(c, _)| c.denominator() == 3)
@@ -262,13 +262,14 @@ mod tests {
         }
         // An integral solution has no fractional block.
         let members = vec![vec![0, 1, 2], vec![3, 4, 5]];
-        assert!(separate(6, &members, &[1.0, 1.0], &HashSet::new(), &search()).is_empty());
+        let point = MasterPoint::new(6, &members, &[1.0, 1.0]);
+        assert!(separate(&point, &HashSet::new(), &search()).is_empty());
         // A block above max_component is skipped.
         let s = BigCutSearch {
             max_component: 7,
             ..search()
         };
-        assert!(separate(8, &cyclic(8, 0), &x, &HashSet::new(), &s).is_empty());
+        assert!(separate(&MasterPoint::new(8, &cyclic(8, 0), &x), &HashSet::new(), &s).is_empty());
     }
 
     #[test]
@@ -288,7 +289,8 @@ mod tests {
             max_records: 6,
             ..search()
         };
-        for (c, _) in separate(23, &members, &x, &HashSet::new(), &s) {
+        let point = MasterPoint::new(23, &members, &x);
+        for (c, _) in separate(&point, &HashSet::new(), &s) {
             assert!(c.records().len() <= 6);
         }
     }

@@ -108,6 +108,21 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tree::{ColumnPool, Run, Scale, Tree};
 
+/// A master solution over `n` records, as the cut separators read it: column `j` holds the
+/// sorted records `members[j]` at value `x[j]`.
+#[derive(Clone, Copy)]
+pub(super) struct MasterPoint<'a> {
+    pub n: usize,
+    pub members: &'a [Vec<u32>],
+    pub x: &'a [f64],
+}
+
+impl<'a> MasterPoint<'a> {
+    pub fn new(n: usize, members: &'a [Vec<u32>], x: &'a [f64]) -> Self {
+        MasterPoint { n, members, x }
+    }
+}
+
 /// An open node: decisions and the bound inherited or proven so far (original scale).
 #[derive(Debug, Clone)]
 pub(super) struct Node {

@@ -12,7 +12,7 @@
 use super::big_cuts::{self, BigCutSearch};
 use super::rank1::{self, Rank1Search};
 use super::small_duals;
-use super::{BnpOptions, BnpResult, Incumbent, Node, NodeProof};
+use super::{BnpOptions, BnpResult, Incumbent, MasterPoint, Node, NodeProof};
 use crate::bounds::colgen::count_row::column_threshold;
 use crate::bounds::colgen::cuts::{self, Cut, CutDuals, MAX_CUT_RECORDS};
 use crate::bounds::colgen::master::Master;
@@ -57,6 +57,7 @@ impl CutPool {
             CUTS_PER_RECORD,
             opts.cut_violation,
         );
+        let point = MasterPoint::new(n, members, x);
         let mut new: Vec<Cut> = Vec::new();
         for (t, _) in found {
             self.triples.insert(t);
@@ -65,9 +66,7 @@ impl CutPool {
         if opts.rank1_cuts && new.len() < room {
             // The 4- and 5-record rank-1 cuts (P21) share the round's room with the triples.
             let found = rank1::separate(
-                n,
-                members,
-                x,
+                &point,
                 &self.set,
                 &Rank1Search {
                     partners: opts.rank1_partners,
@@ -81,9 +80,7 @@ impl CutPool {
         if opts.big_cut_records > 0 && new.len() < room {
             // Subset-row cuts 1/q on fractional blocks (P21 Part F), after the others.
             let found = big_cuts::separate(
-                n,
-                members,
-                x,
+                &point,
                 &self.set,
                 &BigCutSearch {
                     max_records: opts.big_cut_records.min(MAX_CUT_RECORDS),

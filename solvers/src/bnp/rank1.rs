@@ -29,6 +29,7 @@
 //!   capacitated vehicle routing. Mathematical Programming Computation 9, 61-100 (limited-
 //!   memory rank-1 cuts; the multipliers used here are their optimal ones for 4 and 5 rows).
 
+use super::MasterPoint;
 use crate::bounds::colgen::cuts::{fractional_columns_of, Cut};
 use std::collections::{HashMap, HashSet};
 
@@ -85,13 +86,11 @@ fn subsets(len: usize, r: usize, f: &mut dyn FnMut(&[usize])) {
 }
 
 /// The violated 5-record subset-row cuts and 4-record (2,1,1,1)/3 cuts at the master
-/// solution (`members[j]` sorted, value `x[j]`) over `n` records, none in `existing`: most
-/// violated first, at most `s.max_cuts`, each record in at most `s.per_record` of them.
-/// Returns (cut, left side).
+/// solution ([`MasterPoint`]: columns `members[j]`, sorted, at values `x[j]`, over `n`
+/// records), none in `existing`: most violated first, at most `s.max_cuts`, each record in
+/// at most `s.per_record` of them. Returns (cut, left side).
 pub(super) fn separate(
-    n: usize,
-    members: &[Vec<u32>],
-    x: &[f64],
+    &MasterPoint { n, members, x }: &MasterPoint,
     existing: &HashSet<Cut>,
     s: &Rank1Search,
 ) -> Vec<(Cut, f64)> {
@@ -202,7 +201,8 @@ mod tests {
             })
             .collect();
         let x = vec![1.0 / 3.0; 5];
-        let cuts = separate(5, &members, &x, &HashSet::new(), &search());
+        let point = MasterPoint::new(5, &members, &x);
+        let cuts = separate(&point, &HashSet::new(), &search());
         let five = cuts
             .iter()
             .find(|(c, _)| c.records().len() == 5)
@@ -220,6 +220,7 @@ mod tests {
         }
         // An integral solution violates nothing.
         let members = vec![vec![0, 1, 2], vec![3, 4, 5]];
-        assert!(separate(6, &members, &[1.0, 1.0], &HashSet::new(), &search()).is_empty());
+        let point = MasterPoint::new(6, &members, &[1.0, 1.0]);
+        assert!(separate(&point, &HashSet::new(), &search()).is_empty());
     }
 }
