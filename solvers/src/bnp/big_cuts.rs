@@ -253,11 +253,7 @@ mod tests {
         assert!((v - 2.0 / 3.0).abs() < 1e-12, "{v}");
         // Each returned cut's violation recomputed from scratch.
         for (c, v) in &cuts {
-            let l: f64 = members
-                .iter()
-                .zip(&x)
-                .map(|(g, xv)| xv * c.coefficient(g))
-                .sum();
+            let l = point.left_side(c);
             assert!((l - f64::from(c.rhs()) - v).abs() < 1e-12 && l > f64::from(c.rhs()));
         }
         // An integral solution has no fractional block.

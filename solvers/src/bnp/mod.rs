@@ -121,6 +121,17 @@ impl<'a> MasterPoint<'a> {
     pub fn new(n: usize, members: &'a [Vec<u32>], x: &'a [f64]) -> Self {
         MasterPoint { n, members, x }
     }
+
+    /// The left side `sum_j x[j] coefficient(members[j])` of `cut` here, summed from scratch
+    /// (the tests' check of the separators' values).
+    #[cfg(test)]
+    pub fn left_side(&self, cut: &crate::bounds::colgen::cuts::Cut) -> f64 {
+        self.members
+            .iter()
+            .zip(self.x)
+            .map(|(g, xv)| xv * cut.coefficient(g))
+            .sum()
+    }
 }
 
 /// An open node: decisions and the bound inherited or proven so far (original scale).

@@ -211,11 +211,7 @@ mod tests {
         assert!((five.1 - 5.0 / 3.0).abs() < 1e-12);
         // Every returned cut is violated when recomputed from scratch.
         for (c, v) in &cuts {
-            let l: f64 = members
-                .iter()
-                .zip(&x)
-                .map(|(g, xv)| xv * c.coefficient(g))
-                .sum();
+            let l = point.left_side(c);
             assert!((l - v).abs() < 1e-12 && l > 1.0);
         }
         // An integral solution violates nothing.
