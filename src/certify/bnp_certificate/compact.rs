@@ -74,6 +74,7 @@ fn kept<T: Clone>(values: &[T], used: &[bool]) -> Vec<T> {
     values
         .iter()
         .zip(used)
-        .filter_map(|(v, u)| u.then(|| v.clone()))
+        .filter(|(_, &u)| u)
+        .map(|(v, _)| v.clone())
         .collect()
 }
