@@ -29,3 +29,25 @@ pub mod neighbours;
 pub mod pool;
 pub mod remaining;
 pub mod spatial;
+
+/// Test draws of the geometry room's unit tests: a xorshift64 stream from `seed` (made
+/// odd), and uniform values in [0, 1) from its top 53 bits.
+#[cfg(test)]
+pub(crate) mod test_draw {
+    /// The xorshift64 stream (13, 7, 17) from `seed | 1`.
+    pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed | 1;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
+    /// Uniform values in [0, 1) from the top 53 bits of [`xorshift`]`(seed)`.
+    pub(crate) fn unit(seed: u64) -> impl FnMut() -> f64 {
+        let mut bits = xorshift(seed);
+        move || (bits() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}

@@ -427,13 +427,7 @@ mod tests {
     }
 
     fn kernels_agree_for<L: Level>() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::geometry::test_draw::unit(0x9E37_79B9_7F4A_7C15);
         for d in [1usize, 2, 3, 10, 11, 20] {
             for scale in [1e-3, 1.0, 37.0, 1e6] {
                 let n = 300;

@@ -1,14 +1,5 @@
 use super::*;
-
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
-}
+use crate::geometry::test_draw::xorshift;
 
 /// The m nearest others by full sorting on (sq_dist, id).
 fn by_sorting(z: &[f64], d: usize, m: usize) -> Vec<u32> {
