@@ -24,7 +24,7 @@ pub(crate) struct DataSource<'a> {
 }
 
 /// A file offered to the library for (`inst`, `k`), with how the data were loaded and where
-/// the file comes from.
+/// the file comes from. The caller has checked `k` on `inst`.
 pub(crate) struct Submission<'a> {
     pub inst: &'a Instance,
     pub source: DataSource<'a>,
@@ -32,14 +32,6 @@ pub(crate) struct Submission<'a> {
     /// The labels file or certificate.
     pub path: &'a Path,
     pub provenance: Provenance,
-}
-
-impl<'a> Submission<'a> {
-    /// Its parts (instance, source, k, file, provenance), once k is checked on the instance.
-    fn checked(self) -> Result<(&'a Instance, DataSource<'a>, usize, &'a Path, Provenance)> {
-        self.inst.check_k(self.k)?;
-        Ok((self.inst, self.source, self.k, self.path, self.provenance))
-    }
 }
 
 /// Re-check a certificate file for (`inst`, k), as `verify-bound` does.
@@ -126,8 +118,8 @@ pub(crate) struct Accepted {
 /// and strictly better than the stored one; refuse otherwise. The file is copied byte for
 /// byte. Saves the library.
 pub(crate) fn submit_partition(lib: &mut Library, s: Submission) -> Result<Accepted> {
-    let (inst, source, k, path, provenance) = s.checked()?;
-    let labels = &crate::labels::read_labels(path)?;
+    let (inst, k) = (s.inst, s.k);
+    let labels = &crate::labels::read_labels(s.path)?;
     let report = crate::labels::check_labels(inst, k, labels)?;
     if !report.feasible {
         let (label, size) = report.undersized[0];
@@ -136,7 +128,7 @@ pub(crate) fn submit_partition(lib: &mut Library, s: Submission) -> Result<Accep
             report.undersized_groups
         )));
     }
-    let name = entry_name(lib, inst, &source);
+    let name = entry_name(lib, inst, &s.source);
     let before = lib
         .manifest
         .case(&name, k)
@@ -151,14 +143,14 @@ pub(crate) fn submit_partition(lib: &mut Library, s: Submission) -> Result<Accep
         }
     }
     let file = format!("{name}-k{k}.labels");
-    copy_into(lib, path, &file)?;
+    copy_into(lib, s.path, &file)?;
     let proven = proven_with_stored_bound(lib, &name, k, inst, labels, &file)?;
     let case = lib.manifest.case_mut(&name, k);
     case.partition = Some(StoredPartition {
         file,
         sse: report.sse,
         il: report.il,
-        provenance,
+        provenance: s.provenance,
     });
     case.proven_optimal = proven;
     saved(lib, name, k, before, report.sse, proven)
@@ -223,7 +215,7 @@ fn proven_with_stored_bound(
 /// claims strictly more than the stored one; refuse otherwise. The file is copied byte for
 /// byte; its verification enters the cache. Saves the library.
 pub(crate) fn submit_certificate(lib: &mut Library, s: Submission) -> Result<Accepted> {
-    let (inst, source, k, path, provenance) = s.checked()?;
+    let (inst, k, path) = (s.inst, s.k, s.path);
     let started = std::time::Instant::now();
     let v = verify_certificate(path, inst, k)?;
     if !v.valid {
@@ -234,7 +226,7 @@ pub(crate) fn submit_certificate(lib: &mut Library, s: Submission) -> Result<Acc
         )));
     }
     let seconds = started.elapsed().as_secs_f64();
-    let name = entry_name(lib, inst, &source);
+    let name = entry_name(lib, inst, &s.source);
     let before = lib
         .manifest
         .case(&name, k)
@@ -279,7 +271,7 @@ pub(crate) fn submit_certificate(lib: &mut Library, s: Submission) -> Result<Acc
         file,
         sha256: sha,
         value: v.claimed,
-        provenance,
+        provenance: s.provenance,
     });
     case.proven_optimal = proven;
     saved(lib, name, k, before, v.claimed, proven)

@@ -162,16 +162,17 @@ fn submit_one(lib: &mut Library, s: &SubmitArgs) -> Result<ExitCode> {
         (None, Some(p)) => (p, submit::submit_certificate),
         (None, None) => unreachable!("clap requires one of --labels, --certificate"),
     };
-    let outcome = submit(
-        lib,
-        submit::Submission {
+    // A k the data cannot take is refused like an infeasible file: a note and exit 1.
+    let outcome = inst.check_k(s.data.k).and_then(|()| {
+        let submission = submit::Submission {
             inst: &inst,
             source,
             k: s.data.k,
             path,
             provenance,
-        },
-    );
+        };
+        submit(lib, submission)
+    });
     match outcome {
         Ok(a) => {
             let what = if s.labels.is_some() {
