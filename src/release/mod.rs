@@ -144,7 +144,7 @@ impl ReleaseArgs {
     pub(crate) fn check_input(&self, input: &Path, delimiter: u8) -> Result<()> {
         let ids = self.identifiers()?;
         if !ids.columns.is_empty() {
-            let header = crate::data::weighted_csv::read_header(input, delimiter)?;
+            let header = crate::data::csv_file::read_header(input, delimiter)?;
             roles::resolve(&header, &ids.columns, &input.display().to_string())?;
         }
         Ok(())

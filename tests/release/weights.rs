@@ -468,6 +468,19 @@ fn cli_errors_name_file_row_and_column() {
             "column 'w'",
             "sum to inf",
         ),
+        // One pass: the first bad cell in file order is reported, a weight before a value.
+        (
+            "first",
+            "x,w\n1,1\n2,abc\nzz,1\n",
+            "row 2",
+            "non-numeric weight 'abc'",
+        ),
+        (
+            "only",
+            "w\n1\n2\n3\n",
+            "header",
+            "no numeric columns are left besides the weights column",
+        ),
     ];
     for (name, text, row, what) in cases {
         let f = write_file(dir.path(), &format!("{name}.csv"), text);
@@ -476,7 +489,7 @@ fn cli_errors_name_file_row_and_column() {
             e.contains(&format!("{name}.csv")) && e.contains(row) && e.contains(what),
             "{name}: {e}"
         );
-        if name != "overflow" {
+        if !["overflow", "only"].contains(&name) {
             assert!(e.contains("column 'w' (2)"), "{name}: {e}");
         }
     }

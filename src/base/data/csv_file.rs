@@ -1,7 +1,8 @@
 //! # CSV loader
 //!
 //! Reads a comma-separated file with one header row into an [`Instance`]. Columns are chosen
-//! by name or by 1-based position (default: all). Nothing is fixed silently: an empty file, a
+//! by name or by 1-based position (default: all); strata labels (`--strata`) and sampling
+//! weights (`--weights`) are read from their columns in the same pass (roles: `columns`). Nothing is fixed silently: an empty file, a
 //! header without rows, a ragged row, an empty or non-numeric cell, NaN or an infinite value,
 //! a duplicate or unknown column name and a constant column are errors that name the file,
 //! the row (data row r is line r + 1 of the file) and the column.
@@ -12,90 +13,17 @@
 //! ## Complexity
 //! O(n d) time and memory (the raw and the standardised matrix).
 
+use super::columns::{pick_columns, Roles};
 use super::instance::Instance;
 use super::missing_cells::MissingPolicy;
+use super::weights::{check_weight, total_of, Weights};
 use super::LoadOptions;
 use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
-use std::collections::HashSet;
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-/// Which columns of a file to use.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum ColumnSelection {
-    /// Every column of the file.
-    #[default]
-    All,
-    /// Columns by name, or by 1-based position when the token is a number that is not a
-    /// column name.
-    List(Vec<String>),
-}
-
-impl ColumnSelection {
-    /// Parse a comma-separated list (`"SALES,3,NET.PROFIT"`); empty means all.
-    pub fn parse(spec: &str) -> Self {
-        let items: Vec<String> = spec
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-        if items.is_empty() {
-            ColumnSelection::All
-        } else {
-            ColumnSelection::List(items)
-        }
-    }
-
-    pub(crate) fn is_all(&self) -> bool {
-        matches!(self, ColumnSelection::All)
-    }
-
-    /// Resolve to column positions (0-based) in a header.
-    fn resolve(&self, header: &[String], file: &str) -> Result<Vec<usize>> {
-        match self {
-            ColumnSelection::All => Ok((0..header.len()).collect()),
-            ColumnSelection::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for item in items {
-                    let pos = if let Some(p) = header.iter().position(|h| h == item) {
-                        p
-                    } else if let Ok(p) = item.parse::<usize>() {
-                        if p == 0 || p > header.len() {
-                            return Err(Error::Data {
-                                file: file.into(),
-                                location: "header".into(),
-                                message: format!(
-                                    "column position {p} is out of range: the file has {} columns (positions are 1-based)",
-                                    header.len()
-                                ),
-                            });
-                        }
-                        p - 1
-                    } else {
-                        return Err(Error::Data {
-                            file: file.into(),
-                            location: "header".into(),
-                            message: format!(
-                                "unknown column '{item}'; the file has: {}",
-                                header.join(", ")
-                            ),
-                        });
-                    };
-                    if out.contains(&pos) {
-                        return Err(Error::Data {
-                            file: file.into(),
-                            location: "header".into(),
-                            message: format!("column '{}' selected twice", header[pos]),
-                        });
-                    }
-                    out.push(pos);
-                }
-                Ok(out)
-            }
-        }
-    }
-}
+pub use super::columns::ColumnSelection;
 
 /// Load a comma-separated file from disk.
 pub fn load_csv(path: &Path, columns: &ColumnSelection) -> Result<Instance> {
@@ -108,12 +36,12 @@ pub fn load_csv(path: &Path, columns: &ColumnSelection) -> Result<Instance> {
 /// out; selecting one is an error). The file is streamed: its text is never held in memory,
 /// only the values and the checksum. `options`: a missing-value policy (`run --missing`,
 /// [`crate::missing`]), or [`LoadOptions`] that also say whether to keep the original values.
-pub fn load_csv_missing(
+pub fn load_csv_missing<'a>(
     path: &Path,
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    options: impl Into<LoadOptions>,
+    options: impl Into<LoadOptions<'a>>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let file = std::fs::File::open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
@@ -135,6 +63,22 @@ pub fn load_csv_missing(
         strata,
         options,
     )
+}
+
+/// The header of a CSV file (names trimmed), read without the rows; errors name the file.
+pub(crate) fn read_header(path: &Path, delimiter: u8) -> Result<Vec<String>> {
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(std::io::BufReader::with_capacity(1 << 16, f));
+    let h = r.headers().map_err(|e| Error::Data {
+        file: path.display().to_string(),
+        location: "header".into(),
+        message: e.to_string(),
+    })?;
+    Ok(h.iter().map(|s| s.trim().to_string()).collect())
 }
 
 /// Parse comma-separated bytes; `file` is used in error messages, `name` becomes the
@@ -223,14 +167,14 @@ pub(crate) fn read_csv<R: Read>(
 /// As `read_csv`; under [`MissingPolicy::Ignore`] an empty or `NA` cell of a chosen
 /// column is read as missing (NaN) instead of an error; [`LoadOptions`] also say whether
 /// to keep the original values.
-pub fn read_csv_missing<R: Read>(
+pub fn read_csv_missing<'a, R: Read>(
     source: R,
     file: &str,
     name: &str,
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    options: impl Into<LoadOptions>,
+    options: impl Into<LoadOptions<'a>>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let options = options.into();
     let state = std::rc::Rc::new(std::cell::RefCell::new((Sha256::new(), false)));
@@ -264,16 +208,14 @@ pub fn read_csv_missing<R: Read>(
     if header.iter().all(|h| h.is_empty()) && is_empty_file(&state, &mut reader) {
         return Err(errs.empty());
     }
-    check_header_names(&header, &errs)?;
-    let (strata_cols, selected) = pick_columns(&header, columns, strata, &errs)?;
-    let names: Vec<String> = selected.iter().map(|&j| header[j].clone()).collect();
+    let roles = pick_columns(&header, columns, strata, options.weights, &errs)?;
+    let names: Vec<String> = roles.selected.iter().map(|&j| header[j].clone()).collect();
     let cells = Cells {
         header: &header,
-        selected: &selected,
-        strata: &strata_cols,
+        roles: &roles,
         missing: options.missing,
     };
-    let (raw, ids, rows) = read_rows(&mut reader, &cells, &errs)?;
+    let (raw, ids, weights, rows) = read_rows(&mut reader, &cells, &errs)?;
     if rows == 0 {
         return Err(if is_empty_file(&state, &mut reader) {
             errs.empty()
@@ -285,10 +227,13 @@ pub fn read_csv_missing<R: Read>(
     let digest = state.borrow_mut().0.clone().finalize();
     let sha256: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     drop(reader);
-    let inst = Instance::standardise_missing(name, file, names, raw, sha256, options.raw)
+    let mut inst = Instance::standardise_missing(name, file, names, raw, sha256, options.raw)
         .map_err(|e| errs.with_hint(e))?;
-    let strata = (!strata_cols.is_empty()).then(|| StrataColumns {
-        names: strata_cols.iter().map(|&j| header[j].clone()).collect(),
+    if let Some(j) = roles.weights {
+        inst.weights = Some(weights_of(&header[j], j, weights, &errs)?);
+    }
+    let strata = (!roles.strata.is_empty()).then(|| StrataColumns {
+        names: roles.strata.iter().map(|&j| header[j].clone()).collect(),
         keys: ids.keys,
         of_row: ids.of_row,
     });
@@ -333,13 +278,13 @@ fn delimiter_hint(first_line: &[u8], delimiter: u8) -> String {
 }
 
 /// The errors of one file, each message ending with the file's delimiter hint.
-struct FileErrors<'a> {
-    file: &'a str,
+pub(super) struct FileErrors<'a> {
+    pub(super) file: &'a str,
     hint: String,
 }
 
 impl FileErrors<'_> {
-    fn data(&self, location: String, message: String) -> Error {
+    pub(super) fn data(&self, location: String, message: String) -> Error {
         self.with_hint(Error::Data {
             file: self.file.into(),
             location,
@@ -355,7 +300,7 @@ impl FileErrors<'_> {
     }
 
     /// A data error from elsewhere (column selection, the instance) with the hint added.
-    fn with_hint(&self, e: Error) -> Error {
+    pub(super) fn with_hint(&self, e: Error) -> Error {
         match e {
             Error::Data {
                 file,
@@ -371,90 +316,11 @@ impl FileErrors<'_> {
     }
 }
 
-/// Every column name present and distinct.
-fn check_header_names(header: &[String], errs: &FileErrors) -> Result<()> {
-    let mut seen = HashSet::new();
-    for (j, h) in header.iter().enumerate() {
-        if h.is_empty() {
-            return Err(errs.data(
-                format!("header, column {}", j + 1),
-                "empty column name".into(),
-            ));
-        }
-        if !seen.insert(h.as_str()) {
-            return Err(errs.data(
-                format!("header, column {}", j + 1),
-                format!("duplicate column name '{h}'"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The strata columns (`--strata`) and the numeric columns (`columns`; all: every column
-/// that is not a stratum), checked: no column both, at least one numeric column besides
-/// the strata.
-fn pick_columns(
-    header: &[String],
-    columns: &ColumnSelection,
-    strata: &[String],
-    errs: &FileErrors,
-) -> Result<(Vec<usize>, Vec<usize>)> {
-    let strata_cols = if strata.is_empty() {
-        Vec::new()
-    } else {
-        ColumnSelection::List(strata.to_vec())
-            .resolve(header, errs.file)
-            .map_err(|e| match e {
-                Error::Data {
-                    file,
-                    location,
-                    message,
-                } => Error::Data {
-                    file,
-                    location: format!("{location} (--strata)"),
-                    message,
-                },
-                other => other,
-            })
-            .map_err(|e| errs.with_hint(e))?
-    };
-    let selected: Vec<usize> = match columns {
-        ColumnSelection::All => (0..header.len())
-            .filter(|j| !strata_cols.contains(j))
-            .collect(),
-        list => {
-            let sel = list
-                .resolve(header, errs.file)
-                .map_err(|e| errs.with_hint(e))?;
-            if let Some(&j) = sel.iter().find(|j| strata_cols.contains(j)) {
-                return Err(errs.data(
-                    format!("header, column {}", j + 1),
-                    format!(
-                        "column '{}' is a strata column (--strata): it labels strata and \
-                         cannot also be a numeric attribute (--columns)",
-                        header[j]
-                    ),
-                ));
-            }
-            sel
-        }
-    };
-    if selected.is_empty() && !strata_cols.is_empty() {
-        return Err(errs.data(
-            "header".into(),
-            "no numeric columns are left besides the strata columns".into(),
-        ));
-    }
-    Ok((strata_cols, selected))
-}
-
-/// What is read of each row: the numeric columns `selected` (missing cells as `missing`
-/// says) and the strata columns.
+/// What is read of each row: the numeric columns (missing cells as `missing` says), the
+/// strata columns and the weights column.
 struct Cells<'a> {
     header: &'a [String],
-    selected: &'a [usize],
-    strata: &'a [usize],
+    roles: &'a Roles,
     missing: MissingPolicy,
 }
 
@@ -467,18 +333,21 @@ struct StrataIds {
     of_row: Vec<u32>,
 }
 
-/// Every data row: the numeric cells row-major, the strata, and the number of rows.
+/// Every data row: the numeric cells row-major, the strata, the weights (empty without a
+/// weights column), and the number of rows.
 fn read_rows<R: Read>(
     reader: &mut HashedCsv<R>,
     cells: &Cells,
     errs: &FileErrors,
-) -> Result<(Vec<f64>, StrataIds, usize)> {
+) -> Result<(Vec<f64>, StrataIds, Vec<f64>, usize)> {
     let header = cells.header;
     let mut raw = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut row = 0usize;
     let mut ids = StrataIds::default();
-    let mut key = Vec::with_capacity(cells.strata.len());
+    let mut weights = Vec::new();
+    let strata = &cells.roles.strata;
+    let mut key = Vec::with_capacity(strata.len());
     loop {
         let more = reader
             .read_record(&mut record)
@@ -506,12 +375,40 @@ fn read_rows<R: Read>(
             ));
         }
         numeric_cells(&record, cells, &here, errs, &mut raw)?;
-        if !cells.strata.is_empty() {
-            let id = stratum(&record, cells.strata, &here, errs, &mut key, &mut ids)?;
+        if !strata.is_empty() {
+            let id = stratum(&record, strata, &here, errs, &mut key, &mut ids)?;
             ids.of_row.push(id);
         }
+        if let Some(j) = cells.roles.weights {
+            weights.push(weight_cell(&record[j], &here(j), errs)?);
+        }
     }
-    Ok((raw, ids, row))
+    Ok((raw, ids, weights, row))
+}
+
+/// One row's sampling weight: a finite number > 0 (`--weights`); `here` names the cell.
+fn weight_cell(cell: &str, here: &str, errs: &FileErrors) -> Result<f64> {
+    let cell = cell.trim();
+    let err = |message: String| errs.data(here.to_string(), message);
+    if cell.is_empty() {
+        return Err(err("empty cell: missing weight (--weights)".into()));
+    }
+    let w: f64 = cell
+        .parse()
+        .map_err(|_| err(format!("non-numeric weight '{cell}'")))?;
+    check_weight(w, cell).map_err(err)?;
+    Ok(w)
+}
+
+/// The weights read from column `j` (`name`), with their total checked.
+fn weights_of(name: &str, j: usize, values: Vec<f64>, errs: &FileErrors) -> Result<Weights> {
+    let total = total_of(&values)
+        .map_err(|message| errs.data(format!("column '{name}' ({})", j + 1), message))?;
+    Ok(Weights {
+        column: name.to_string(),
+        values,
+        total,
+    })
 }
 
 /// Append the numeric cells of one row to `raw` (a missing cell as NaN under
@@ -523,7 +420,7 @@ fn numeric_cells(
     errs: &FileErrors,
     raw: &mut Vec<f64>,
 ) -> Result<()> {
-    for &j in cells.selected {
+    for &j in &cells.roles.selected {
         let cell = record[j].trim();
         if cells.missing == MissingPolicy::Ignore && super::missing_cells::is_missing_text(cell) {
             raw.push(f64::NAN);

@@ -8,35 +8,39 @@
 //! SST = n * d up to rounding; information loss does not depend on that choice (scaling
 //! every attribute by the same factor leaves partitions and SSE/SST unchanged).
 
+mod columns;
 pub mod csv_file;
 pub mod instance;
 pub mod manifest;
 pub(crate) mod missing_cells;
 pub mod synthetic;
-pub(crate) mod weighted_csv;
 pub(crate) mod weights;
 
-pub use csv_file::{ColumnSelection, StrataColumns};
+pub use columns::ColumnSelection;
+pub use csv_file::StrataColumns;
 pub use instance::{sub_instance, Instance, RawCopy};
-pub use weighted_csv::{load_weighted, load_weighted_split};
 pub use weights::Weights;
 
 use crate::error::Result;
 use missing_cells::MissingPolicy;
 
-/// How a file's values become an instance: what to do with a missing cell, and whether to
-/// keep the original values beside the z-scores. A [`MissingPolicy`] alone keeps them.
+/// How a file's values become an instance: what to do with a missing cell, whether to
+/// keep the original values beside the z-scores, and which column holds sampling weights.
+/// A [`MissingPolicy`] alone keeps the values and reads no weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct LoadOptions {
+pub struct LoadOptions<'a> {
     pub missing: MissingPolicy,
     pub raw: RawCopy,
+    /// `--weights`: the column (name or 1-based position) of sampling weights, attached to
+    /// the instance as [`Weights`] and left out of the attributes (see [`weights`]).
+    pub weights: Option<&'a str>,
 }
 
-impl LoadOptions {
+impl LoadOptions<'_> {
     /// A run's options under `missing`: the original values are discarded when nothing
     /// reads them (`z_only`) and missing cells are refused (the data are then complete);
     /// otherwise kept.
-    pub(crate) fn for_run(missing: MissingPolicy, z_only: bool) -> LoadOptions {
+    pub(crate) fn for_run(missing: MissingPolicy, z_only: bool) -> LoadOptions<'static> {
         let discard = z_only && missing == MissingPolicy::Refuse;
         LoadOptions {
             missing,
@@ -45,15 +49,24 @@ impl LoadOptions {
             } else {
                 RawCopy::Keep
             },
+            weights: None,
+        }
+    }
+
+    /// These options with missing cells refused (generators and the CASC files have none).
+    fn refusing_missing(self) -> Self {
+        LoadOptions {
+            missing: MissingPolicy::Refuse,
+            ..self
         }
     }
 }
 
-impl From<MissingPolicy> for LoadOptions {
-    fn from(missing: MissingPolicy) -> LoadOptions {
+impl From<MissingPolicy> for LoadOptions<'static> {
+    fn from(missing: MissingPolicy) -> LoadOptions<'static> {
         LoadOptions {
             missing,
-            raw: RawCopy::Keep,
+            ..LoadOptions::default()
         }
     }
 }
@@ -66,18 +79,20 @@ pub fn load(spec: &str, columns: &ColumnSelection) -> Result<Instance> {
 
 /// As [`load`], with the field delimiter of CSV files (`--delimiter`).
 pub fn load_with(spec: &str, columns: &ColumnSelection, delimiter: u8) -> Result<Instance> {
-    load_copy(spec, columns, delimiter, RawCopy::Keep)
+    load_copy(spec, columns, delimiter, LoadOptions::default())
 }
 
-/// As [`load_with`], keeping the original values or not (`raw`).
+/// As [`load_with`], keeping the original values or not and reading weights as `options`
+/// say (missing cells refused).
 fn load_copy(
     spec: &str,
     columns: &ColumnSelection,
     delimiter: u8,
-    raw: RawCopy,
+    options: LoadOptions<'_>,
 ) -> Result<Instance> {
     refuse_delimiter_for_named(spec, delimiter)?;
-    if let Some(inst) = synthetic::generate(spec, raw)? {
+    let options = options.refusing_missing();
+    if let Some(inst) = synthetic::generate(spec, options.raw)? {
         if !columns.is_all() {
             return Err(crate::error::Error::usage(
                 "--columns applies to CSV data, not to synthetic generators",
@@ -92,7 +107,6 @@ fn load_copy(
         } else {
             columns.clone()
         };
-        let options = refused_missing(raw);
         let mut inst = checked(
             entry,
             &path,
@@ -103,15 +117,7 @@ fn load_copy(
         return Ok(inst);
     }
     let path = std::path::Path::new(spec);
-    csv_file::load_csv_missing(path, columns, delimiter, &[], refused_missing(raw)).map(|l| l.0)
-}
-
-/// Missing cells refused, the original values kept or not (`raw`).
-fn refused_missing(raw: RawCopy) -> LoadOptions {
-    LoadOptions {
-        missing: MissingPolicy::Refuse,
-        raw,
-    }
+    csv_file::load_csv_missing(path, columns, delimiter, &[], options).map(|l| l.0)
 }
 
 /// As [`load_with`], also reading the `strata` columns (`--strata`) as text labels of each
@@ -122,20 +128,22 @@ pub fn load_with_strata(
     delimiter: u8,
     strata: &[String],
 ) -> Result<(Instance, Option<StrataColumns>)> {
-    load_strata_copy(spec, columns, delimiter, strata, RawCopy::Keep)
+    load_strata_copy(spec, columns, delimiter, strata, LoadOptions::default())
 }
 
-/// As [`load_with_strata`], keeping the original values or not (`raw`).
+/// As [`load_with_strata`], keeping the original values or not and reading weights as
+/// `options` say (missing cells refused).
 fn load_strata_copy(
     spec: &str,
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    raw: RawCopy,
+    options: LoadOptions<'_>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     if strata.is_empty() {
-        return load_copy(spec, columns, delimiter, raw).map(|inst| (inst, None));
+        return load_copy(spec, columns, delimiter, options).map(|inst| (inst, None));
     }
+    let options = options.refusing_missing();
     refuse_delimiter_for_named(spec, delimiter)?;
     if synthetic::names_generator(spec) {
         return Err(crate::error::Error::usage(format!(
@@ -158,13 +166,13 @@ fn load_strata_copy(
         let (mut inst, s) = checked(
             entry,
             &path,
-            csv_file::load_csv_missing(&path, &cols, b',', strata, refused_missing(raw)),
+            csv_file::load_csv_missing(&path, &cols, b',', strata, options),
         )?;
         inst.name = entry.id.clone();
         return Ok((inst, s));
     }
     let path = std::path::Path::new(spec);
-    csv_file::load_csv_missing(path, columns, delimiter, strata, refused_missing(raw))
+    csv_file::load_csv_missing(path, columns, delimiter, strata, options)
 }
 
 /// A manifest file's load, checked against the manifest's sha256 with the digest the
@@ -209,20 +217,70 @@ fn refuse_delimiter_for_named(spec: &str, delimiter: u8) -> Result<()> {
 /// As [`load_with_strata`] with a missing-value policy (`run --missing`): it applies to CSV
 /// files; generators and the CASC files have no missing values. [`LoadOptions`] also say
 /// whether to keep the original values (a run that reads only the z-scores keeps none).
-pub fn load_missing(
+pub fn load_missing<'a>(
     spec: &str,
     columns: &ColumnSelection,
     delimiter: u8,
     strata: &[String],
-    options: impl Into<LoadOptions>,
+    options: impl Into<LoadOptions<'a>>,
 ) -> Result<(Instance, Option<StrataColumns>)> {
     let options = options.into();
+    refuse_weights_for_generator(spec, options)?;
     let path = std::path::Path::new(spec);
     if options.missing == MissingPolicy::Refuse
         || !path.is_file()
         || manifest::Manifest::embedded()?.find(spec).is_some()
     {
-        return load_strata_copy(spec, columns, delimiter, strata, options.raw);
+        return load_strata_copy(spec, columns, delimiter, strata, options);
     }
     csv_file::load_csv_missing(path, columns, delimiter, strata, options)
+}
+
+/// Load `--data` with `--weights COLUMN`: the instance of the other (or the chosen) columns
+/// with the column's values attached as [`Weights`]. Generators have no columns to read
+/// weights from.
+pub fn load_weighted(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    weights_column: &str,
+) -> Result<Instance> {
+    load_weighted_split(
+        spec,
+        columns,
+        delimiter,
+        &[],
+        MissingPolicy::Refuse,
+        weights_column,
+    )
+    .map(|(inst, _)| inst)
+}
+
+/// As [`load_weighted`], also reading the `strata` columns (`run --strata`) and with a
+/// missing-value policy (`run --missing`): [`load_missing`] with the weights column named.
+/// The weights column is left out of the attributes and cannot be a strata column.
+pub fn load_weighted_split(
+    spec: &str,
+    columns: &ColumnSelection,
+    delimiter: u8,
+    strata: &[String],
+    missing: MissingPolicy,
+    weights_column: &str,
+) -> Result<(Instance, Option<StrataColumns>)> {
+    let options = LoadOptions {
+        missing,
+        weights: Some(weights_column),
+        ..LoadOptions::default()
+    };
+    load_missing(spec, columns, delimiter, strata, options)
+}
+
+/// Weights come from a column of a file: a generator with `--weights` is refused.
+fn refuse_weights_for_generator(spec: &str, options: LoadOptions<'_>) -> Result<()> {
+    if options.weights.is_some() && synthetic::names_generator(spec) {
+        return Err(crate::error::Error::usage(format!(
+            "--weights: '{spec}' is a generator; weights come from a column of a CSV file"
+        )));
+    }
+    Ok(())
 }

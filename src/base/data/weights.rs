@@ -18,8 +18,8 @@
 //! computation's floating-point operations in the same order, so it is bit-identical to it.
 //!
 //! ## Complexity
-//! Reading: O(n) time and memory besides the instance (the file is read a second time,
-//! streamed). Weighted SSE and SST: O(n d).
+//! Reading: O(n) time and memory besides the instance (the weights are read in the same
+//! streamed pass as the attributes, `csv_file`). Weighted SSE and SST: O(n d).
 //!
 //! ## References
 //! Cochran, W. G. (1977). Sampling Techniques, 3rd ed., Wiley, Section 2.2 (weighted
