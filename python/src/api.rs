@@ -140,7 +140,7 @@ pub fn run<'py>(
         // weighted SSE beside the unweighted one (P41, P43; colgen's master also starts from
         // this run's partition), skipped like it.
         let weighted = match (&lb, skipped, inst.weights.is_some()) {
-            (Some(b), None, true) => Some(lib_bound::weighted::compute(
+            (Some(b), None, true) => Some(lib_bound::compute_weighted(
                 &b.method,
                 &inst,
                 k,
@@ -203,7 +203,7 @@ pub fn run<'py>(
 /// colgen, P43); the refusal names those that do. `arg` is the Python argument.
 fn check_weighted_bound(py: Python<'_>, arg: &str, name: &str) -> PyResult<()> {
     lib_bound::check_name(name).map_err(|e| to_py(py, e))?;
-    if lib_bound::weighted::weighted_version(name).is_ok() {
+    if lib_bound::weighted_version(name).is_ok() {
         return Ok(());
     }
     let with: Vec<String> = lib_bound::BOUNDS
@@ -270,7 +270,7 @@ pub fn bound<'py>(
     let flag = AtomicBool::new(false);
     let done = interruptible(py, &flag, |flag| match &prepared {
         Some(b) => lib_bound::compute_prepared(b, &inst, k, shown(progress), flag),
-        None => lib_bound::weighted::compute(method, &inst, k, time_limit, None, flag),
+        None => lib_bound::compute_weighted(method, &inst, k, time_limit, None, flag),
     })?;
     let b = match done.value {
         Ok(b) => b,

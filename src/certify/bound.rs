@@ -49,15 +49,15 @@ pub mod presets;
 pub mod registry;
 pub(crate) mod start;
 pub(crate) mod ticker;
-pub mod weighted;
-pub(crate) mod weighted_certificate;
-pub(crate) use colgen_entry::COLGEN_DEFAULT_SECONDS;
 #[cfg(test)]
-use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS};
+use colgen_entry::{is_colgen, COLGEN_CUTS_ROUNDS, COLGEN_DEFAULT_SECONDS};
 pub use extras::{BoundProgress, Certificate, Incumbent};
 pub use figures::{gap_percent, il_lower_bound};
 pub(crate) use registry::names;
-pub use registry::{find, BoundInfo, LowerBound, PreparedBound, WeightedVersion, BOUNDS};
+pub use registry::{
+    compute_weighted, find, weighted_version, BoundInfo, LowerBound, PreparedBound,
+    WeightedVersion, BOUNDS,
+};
 
 /// A computed bound.
 #[derive(Debug, Clone, Serialize)]

@@ -32,6 +32,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod container;
+pub(crate) mod weighted;
 pub use container::{format_of, read_text, MAX_TEXT_BYTES};
 
 /// The format tag of version 1 (no cuts).

@@ -14,6 +14,13 @@
 //! [`ColgenOptions`] ([`ColgenParams::options`], documented there); their defaults are
 //! `ColgenOptions::default()`'s.
 //!
+//! `colgen`'s weighted version ([`weighted_colgen`], `bound --method colgen --weights W`,
+//! `run --bound colgen --weights W`) bounds the weighted SSE with the kernel's weighted
+//! column generation (`microagg_solvers::bounds::colgen_weighted`, proofs/P43); its master
+//! starts from the `WEIGHTED_COLGEN_START` partition (and a run's own), and it writes a
+//! certificate for `verify-bound --weights W` ([`crate::certificate::weighted`]). The IL of a
+//! weighted bound is on the weighted scale, `100 LB_w / SST_w` rounded down.
+//!
 //! ## Complexity
 //! That of the kernel, bounded by the time limit; O(1) per parameter.
 //!
@@ -22,15 +29,20 @@
 
 use super::extras::Certificate;
 use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedVersion};
+use super::BoundOutcome;
 use super::{start, ticker};
+use crate::certificate::weighted::WeightedCertificate;
+use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::params::Params;
 use microagg_solvers::bounds::colgen::aggregation::AggregationReport;
 use microagg_solvers::bounds::colgen::master_upper::MasterUpper;
 use microagg_solvers::bounds::{ColgenBound, ColgenOptions};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::marker::PhantomData;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Cut rounds of the `colgen-cuts` bound when the caller sets none: more than the 5-7 rounds
@@ -76,7 +88,7 @@ pub(crate) const COLGEN: BoundInfo = entry::<Colgen<NoCuts>>(About {
         proof: "proofs/P43",
         params: &["time_limit", "start"],
         certificate: true,
-        compute: super::weighted::weighted_colgen,
+        compute: weighted_colgen,
     }),
 });
 
@@ -427,4 +439,104 @@ impl ColgenDetails {
             time_limit,
         }
     }
+}
+
+/// Pipeline whose partition seeds the weighted colgen master: with weights its descent
+/// minimises the weighted SSE (the unweighted [`super::COLGEN_START`] does not).
+pub(crate) const WEIGHTED_COLGEN_START: &str = "mdav+descent";
+
+/// The weighted column generation bound (proofs/P43) within `time_limit` seconds (default
+/// [`COLGEN_DEFAULT_SECONDS`], the start pipeline included), with its certificate.
+pub(crate) fn weighted_colgen(
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<(
+    BoundOutcome,
+    std::result::Result<WeightedCertificate, String>,
+)> {
+    let w = super::registry::weights_for(inst, k, "colgen")?;
+    let started = Instant::now();
+    let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);
+    crate::search::check_time_limit(limit)
+        .map_err(|e| Error::usage(format!("bound colgen: time limit {e}")))?;
+    if let Some(labels) = extra_start {
+        microagg_solvers::bounds::colgen::start_groups(labels, inst.n, k)
+            .map_err(|m| Error::usage(format!("bound colgen (weighted): start partition: {m}")))?;
+    }
+    // The start pipeline on the weighted instance (its descent is the weighted one).
+    let (start, remaining) = super::start::start_and_remaining(
+        WEIGHTED_COLGEN_START,
+        inst,
+        k,
+        limit,
+        started,
+        interrupt,
+    )?;
+    let opts = microagg_solvers::bounds::colgen_weighted::WeightedColgenOptions {
+        time_limit: remaining,
+        ..Default::default()
+    };
+    let mut starts: Vec<&[usize]> = vec![start.partition.labels()];
+    if let Some(labels) = extra_start {
+        starts.push(labels);
+    }
+    let b = microagg_solvers::bounds::colgen_weighted::weighted_colgen_bound(
+        &inst.z, inst.n, inst.d, k, &w.values, &starts, &opts,
+    )
+    .map_err(|e| Error::algorithm("bound colgen (weighted)", e))?;
+    let sst = crate::weighted::weighted_sst(inst, &w.values);
+    let certificate = if b.duals.is_empty() {
+        Err("no weighted Lagrangian bound was computed within the time limit".to_string())
+    } else {
+        Ok(WeightedCertificate::new(
+            inst,
+            k,
+            b.lagrangian,
+            b.duals.clone(),
+            b.anchor_threshold,
+        )?)
+    };
+    let outcome = BoundOutcome {
+        method: "colgen".into(),
+        produced_by: if b.lower_bound <= b.nn {
+            "nn"
+        } else {
+            "colgen"
+        }
+        .into(),
+        lower_bound: b.lower_bound,
+        il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
+        certified: true,
+        seconds: started.elapsed().as_secs_f64(),
+        details: json!({
+            "weighted": true,
+            "weights": w.column,
+            "sst_weighted": sst,
+            "lagrangian": b.lagrangian,
+            "nn": b.nn,
+            "lp_value": b.lp_value,
+            "anchor_threshold": b.anchor_threshold,
+            "iterations": b.iterations,
+            "columns": b.columns,
+            "exact_calls": b.exact_calls,
+            "exact_nodes": b.exact_nodes,
+            "pricing_exact": b.pricing_exact,
+            "converged": b.converged,
+            "lp_seconds": b.lp_seconds,
+            "pricing_seconds": b.pricing_seconds,
+            "lp_error": b.lp_error,
+            "start": WEIGHTED_COLGEN_START,
+            "start_sse_weighted": b.start_sse,
+            "start_labels": extra_start.is_some(),
+            "time_limit": limit,
+        }),
+        certificate: Err("the weighted certificate is returned beside the outcome".into()),
+        incumbent: None,
+        best_partition: None,
+        interrupted: interrupt.load(Ordering::SeqCst),
+    };
+    Ok((outcome, certificate))
 }

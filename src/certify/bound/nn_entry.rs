@@ -9,6 +9,13 @@
 //! to completion; a long pass reports its progress on stderr, and Ctrl-C stops it without
 //! a value (a bound from part of the lists is not computed).
 //!
+//! `nn`'s weighted version ([`weighted_nn`], `bound --weights W`, `run --bound nn --weights
+//! W`) bounds the weighted SSE (sampling weights, weighted centroids, groups of at least k
+//! records; `microagg_solvers::bounds::nn_weighted`, proofs/P41): below 4096 records every
+//! pair is scanned; from there each record sees its 64 nearest from the kd-tree and every
+//! other record as a pseudo-record at the last list distance with the smallest weight
+//! (weaker, still valid). It writes no certificate.
+//!
 //! ## Complexity
 //! O(n^2 d) by scan below 4096 records, about O(n log n d w) with the kd-tree above, for
 //! lists of w records (k - 1 for nn, `raised_width` for nn-raised).
@@ -17,10 +24,14 @@
 //! See [`microagg_solvers::bounds::nn`] and [`microagg_solvers::bounds::nn_raised`].
 
 use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedVersion};
+use super::BoundOutcome;
+use crate::certificate::weighted::WeightedCertificate;
+use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::params::NoParams;
 use serde::Serialize;
-use std::sync::atomic::Ordering;
+use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The nearest-neighbour bound.
@@ -36,7 +47,7 @@ pub(crate) const ENTRY: BoundInfo = entry::<Nn>(About {
         proof: "proofs/P41",
         params: &[],
         certificate: false,
-        compute: super::weighted::weighted_nn,
+        compute: weighted_nn,
     }),
 });
 
@@ -199,4 +210,82 @@ impl NnProgress {
             );
         }
     }
+}
+
+/// Below this many records the weighted nn bound scans every pair.
+const WEIGHTED_SCAN_BELOW: usize = 4096;
+
+/// From [`WEIGHTED_SCAN_BELOW`] records, the length of each record's neighbour list (at
+/// least k - 1) for the weighted nn bound.
+const WEIGHTED_LIST_LENGTH: usize = 64;
+
+/// The weighted nearest-neighbour bound of `inst` (which must carry weights) for groups of
+/// at least `k` records, as the nn entry's [`WeightedVersion`] (it reads no time
+/// limit or start and writes no certificate). Once `interrupt` is set the kd-tree lists
+/// stop and no bound is returned ([`Error::Interrupted`]).
+pub(crate) fn weighted_nn(
+    inst: &Instance,
+    k: usize,
+    _time_limit: Option<f64>,
+    _extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<(
+    BoundOutcome,
+    std::result::Result<WeightedCertificate, String>,
+)> {
+    let w = super::registry::weights_for(inst, k, "nn")?;
+    let started = Instant::now();
+    let algo = |e: microagg_solvers::SolverError| Error::algorithm("bound nn (weighted)", e);
+    let (b, lists) = if inst.n < WEIGHTED_SCAN_BELOW {
+        let b = microagg_solvers::bounds::nn_weighted::weighted_nn_bound(
+            &inst.z, inst.n, inst.d, k, &w.values,
+        )
+        .map_err(algo)?;
+        (b, json!("all other records (scan)"))
+    } else {
+        let m = WEIGHTED_LIST_LENGTH.max(k - 1);
+        let lists = crate::geometry::neighbours::Neighbours::build_reporting(
+            inst,
+            m,
+            || interrupt.load(Ordering::SeqCst),
+            |_| {},
+        )
+        .ok_or_else(|| Error::Interrupted("bound nn (weighted): stopped".into()))?;
+        let b = microagg_solvers::bounds::nn_weighted::weighted_nn_bound_from_lists(
+            &inst.z,
+            inst.n,
+            inst.d,
+            k,
+            &w.values,
+            lists.per_record(),
+            lists.as_flat(),
+        )
+        .map_err(algo)?;
+        (b, json!(lists.per_record()))
+    };
+    let sst = crate::weighted::weighted_sst(inst, &w.values);
+    let none = "the weighted nn bound writes no certificate".to_string();
+    let outcome = BoundOutcome {
+        method: "nn".into(),
+        produced_by: "nn".into(),
+        lower_bound: b.lower_bound,
+        il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
+        certified: true,
+        seconds: started.elapsed().as_secs_f64(),
+        details: json!({
+            "weighted": true,
+            "weights": w.column,
+            "sst_weighted": sst,
+            "computed": b.computed,
+            "estimate": b.estimate,
+            "fallbacks": b.fallbacks,
+            "dinkelbach_iterations": b.iterations,
+            "candidates": lists,
+        }),
+        certificate: Err(none.clone()),
+        incumbent: None,
+        best_partition: None,
+        interrupted: false,
+    };
+    Ok((outcome, Err(none)))
 }

@@ -8,7 +8,9 @@
 //! [`BoundInfo::prepare`], which parses them with the methods' parser
 //! ([`crate::params::parse_params`]: unknown keys and bad values are errors naming the
 //! bound and key), checks them and reads a start labels file before any work starts.
-//! Adding a bound is its entry module plus one line in [`BOUNDS`].
+//! Adding a bound is its entry module plus one line in [`BOUNDS`]. An entry that also bounds
+//! the weighted SSE (`--weights`) says so with a [`WeightedVersion`] in its own module;
+//! [`weighted_version`] refuses the others before anything runs, naming those that have one.
 //!
 //! ## Complexity
 //! O(parameters) to prepare a bound (plus O(n) for a start labels file).
@@ -77,7 +79,7 @@ pub struct BoundInfo {
     pub certificate: bool,
     /// The bound searches partitions and returns its best ([`Computed::incumbent`]).
     pub incumbent: bool,
-    /// The bound's version on the weighted SSE (`--weights`, [`super::weighted`]); `None`:
+    /// The bound's version on the weighted SSE (`--weights`; see [`weighted_version`]); `None`:
     /// it refuses weights.
     pub weighted: Option<WeightedVersion>,
     /// (parameter, description) pairs of its `Params`.
@@ -121,7 +123,7 @@ pub type WeightedCompute = fn(
     &AtomicBool,
 ) -> Result<(
     super::BoundOutcome,
-    std::result::Result<super::weighted_certificate::WeightedCertificate, String>,
+    std::result::Result<crate::certificate::weighted::WeightedCertificate, String>,
 )>;
 
 /// The registry entry of bound `B`.
@@ -300,4 +302,88 @@ pub(crate) fn unknown(name: &str) -> String {
         "unknown bound '{name}'; available bounds: {}",
         names().join(", ")
     )
+}
+
+/// The weighted version of bound `name`, or an error before anything runs: the message
+/// names the bounds that have one, with their proofs, and those that do not, from the
+/// registry.
+pub fn weighted_version(name: &str) -> Result<WeightedVersion> {
+    if let Some(version) = find(name)?.weighted {
+        return Ok(version);
+    }
+    let (with, without): (Vec<&BoundInfo>, Vec<&BoundInfo>) =
+        BOUNDS.iter().partition(|b| b.has_weighted_version());
+    let names: Vec<&str> = with.iter().map(|b| b.name).collect();
+    let with: Vec<String> = with
+        .iter()
+        .filter_map(|b| b.weighted.map(|w| format!("{} ({})", b.name, w.proof)))
+        .collect();
+    let without: Vec<&str> = without.iter().map(|b| b.name).collect();
+    Err(Error::usage(format!(
+        "bound {name} with --weights: only {} have a weighted version; {} bound the \
+         unweighted SSE (docs/weights.md). Use --bound {}, or leave out --weights",
+        and_list(&with),
+        and_list(&without),
+        names.join(" or ")
+    )))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list<T: AsRef<str>>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => format!(
+            "{} and {}",
+            rest.iter()
+                .map(|s| s.as_ref())
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
+/// The weighted bound `name` (an entry with a weighted version) of `inst` (with weights) for
+/// groups of at least `k` records; `extra_start` (labels) joins the colgen master's start
+/// columns.
+pub fn compute_weighted(
+    name: &str,
+    inst: &Instance,
+    k: usize,
+    time_limit: Option<f64>,
+    extra_start: Option<&[usize]>,
+    interrupt: &AtomicBool,
+) -> Result<super::BoundOutcome> {
+    let version = weighted_version(name)?;
+    (version.compute)(inst, k, time_limit, extra_start, interrupt).map(|b| b.0)
+}
+
+/// The sampling weights of `inst` for the weighted `bound` with groups of `k` (checked);
+/// an error when the data carry none.
+pub(super) fn weights_for<'a>(
+    inst: &'a Instance,
+    k: usize,
+    bound: &str,
+) -> Result<&'a crate::data::weights::Weights> {
+    inst.check_k(k)?;
+    inst.weights.as_ref().ok_or_else(|| {
+        Error::usage(format!(
+            "the weighted {bound} bound needs sampling weights (--weights COLUMN)"
+        ))
+    })
+}
+
+// Here rather than beside the type in `crate::weighted`, which sits below the registry.
+impl crate::weighted::WeightedBound {
+    /// The figures of a computed weighted bound against the weighted SSE `sse`.
+    pub fn of(b: &super::BoundOutcome, sse: f64) -> Self {
+        Self {
+            method: b.method.clone(),
+            lower_bound: b.lower_bound,
+            il_lower_bound: b.il_lower_bound,
+            gap_percent: super::figures::gap_percent(sse, b.lower_bound),
+            seconds: b.seconds,
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! # The start of a column-generation bound
 //!
-//! Both colgen entries (unweighted in [`crate::bound`], weighted in [`super::weighted`]) seed
+//! Both colgen entries (unweighted and weighted, in `colgen_entry`) seed
 //! their master with a heuristic partition run for a tenth of the time limit and hand the
 //! rest of the limit to the solver. Cost: the start pipeline's own.
 

@@ -187,9 +187,9 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
     assert!(!version("nn").certificate);
     assert_eq!(version("colgen").params, ["time_limit", "start"]);
     assert!(version("colgen").certificate);
-    assert!(weighted::weighted_version("nn").is_ok());
-    assert!(weighted::weighted_version("colgen").is_ok());
-    let e = weighted::weighted_version("bnp").unwrap_err().to_string();
+    assert!(super::weighted_version("nn").is_ok());
+    assert!(super::weighted_version("colgen").is_ok());
+    let e = super::weighted_version("bnp").unwrap_err().to_string();
     assert_eq!(
         e,
         "bound bnp with --weights: only nn (proofs/P41) and colgen (proofs/P43) have a \
@@ -197,8 +197,8 @@ fn weighted_versions_are_a_property_of_the_registry_entries() {
          (docs/weights.md). \
          Use --bound nn or colgen, or leave out --weights"
     );
-    assert!(weighted::weighted_version("colgen-cuts").is_err());
-    assert!(weighted::weighted_version("nope").is_err());
+    assert!(super::weighted_version("colgen-cuts").is_err());
+    assert!(super::weighted_version("nope").is_err());
 }
 
 /// The engine options of a library recipe (one of [`RECIPES`]), read with the meaning each

@@ -30,7 +30,7 @@ pub(crate) const FORMATS: [&str; 4] = [
     crate::certificate::FORMAT,
     crate::certificate::FORMAT_CUTS,
     crate::bnp_certificate::FORMAT,
-    crate::bound::weighted_certificate::FORMAT,
+    crate::certificate::weighted::FORMAT,
 ];
 
 /// The text of a certificate file (module doc): gunzipped when it starts with the gzip

@@ -39,7 +39,7 @@ pub fn verify_certificate(path: &Path, inst: &Instance, k: usize) -> Result<Verd
     let text = crate::certificate::read_text(path)?;
     let file = path.display().to_string();
     let format = crate::certificate::format_of(&text, &file)?;
-    if format == crate::bound::weighted_certificate::FORMAT {
+    if format == crate::certificate::weighted::FORMAT {
         return Err(Error::usage(format!(
             "{file}: a weighted certificate bounds the weighted SSE; the library holds bounds on the SSE"
         )));

@@ -234,7 +234,7 @@ pub(crate) fn verify_bound(args: VerifyBoundArgs) -> Result<ExitCode> {
     // them may be gzip-compressed.
     let text = crate::certificate::read_text(path)?;
     let format = crate::certificate::format_of(&text, &file)?;
-    if format == crate::bound::weighted_certificate::FORMAT {
+    if format == crate::certificate::weighted::FORMAT {
         return verify_weighted(&args, &text, deadline);
     }
     let bnp_cert = (format == crate::bnp_certificate::FORMAT)
@@ -297,7 +297,7 @@ fn verify_weighted(
     text: &str,
     deadline: Option<std::time::Instant>,
 ) -> Result<ExitCode> {
-    use crate::bound::weighted_certificate as wc;
+    use crate::certificate::weighted as wc;
     let path = &args.certificate;
     let cert = wc::WeightedCertificate::parse(text, &path.display().to_string())?;
     let data = &args.data;
@@ -340,7 +340,7 @@ fn verify_weighted(
 }
 
 /// `microagg bound --weights W` (nn, P41; colgen, P43, with `--start` and `--certificate`)
-/// on the weighted SSE ([`crate::bound::weighted`]). colgen-cuts and bnp have no weighted
+/// on the weighted SSE ([`crate::bound::weighted_version`]). colgen-cuts and bnp have no weighted
 /// version; the options without a weighted meaning (cuts, the k = 10 helpers, labels out,
 /// and --start / --certificate for nn) are refused with `--weights`, never ignored.
 fn bound_weighted(
@@ -348,7 +348,7 @@ fn bound_weighted(
     info: &BoundInfo,
     given: &Map<String, Value>,
 ) -> Result<ExitCode> {
-    let version = crate::bound::weighted::weighted_version(info.name)?;
+    let version = crate::bound::weighted_version(info.name)?;
     // Only the parameters the weighted version reads have a weighted meaning.
     let unused = [
         (

@@ -204,7 +204,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // unweighted bound of the unweighted SSE (proofs/P41, P43; colgen's master also starts
     // from this run's partition), skipped like it once interrupted.
     if let (Some(w), Some(b), None) = (record.weights.as_mut(), &lb, bound_skipped) {
-        let wb = crate::bound::weighted::compute(
+        let wb = crate::bound::compute_weighted(
             &b.method,
             &inst,
             data.k,
@@ -357,7 +357,7 @@ fn check_weights_options(args: &RunArgs) -> Result<()> {
     if let Some(b) = &args.bound {
         // Only nn and colgen have a weighted version (proofs/P41, P43); the others are
         // refused here.
-        crate::bound::weighted::weighted_version(b)?;
+        crate::bound::weighted_version(b)?;
     }
     if let Some(a) = &args.release.aggregate {
         let agg = crate::release::Aggregation::parse(a)?;
