@@ -28,7 +28,9 @@
 //! See [`microagg_solvers::bounds::colgen`].
 
 use super::extras::Certificate;
-use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedVersion};
+use super::registry::{
+    entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedComputed, WeightedVersion,
+};
 use super::BoundOutcome;
 use super::{start, ticker};
 use crate::certificate::weighted::WeightedCertificate;
@@ -453,10 +455,7 @@ pub(crate) fn weighted_colgen(
     time_limit: Option<f64>,
     extra_start: Option<&[usize]>,
     interrupt: &AtomicBool,
-) -> Result<(
-    BoundOutcome,
-    std::result::Result<WeightedCertificate, String>,
-)> {
+) -> WeightedComputed {
     let w = super::registry::weights_for(inst, k, "colgen")?;
     let started = Instant::now();
     let limit = time_limit.unwrap_or(COLGEN_DEFAULT_SECONDS);

@@ -23,9 +23,10 @@
 //! ## References
 //! See [`microagg_solvers::bounds::nn`] and [`microagg_solvers::bounds::nn_raised`].
 
-use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedVersion};
+use super::registry::{
+    entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedComputed, WeightedVersion,
+};
 use super::BoundOutcome;
-use crate::certificate::weighted::WeightedCertificate;
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::params::NoParams;
@@ -229,10 +230,7 @@ pub(crate) fn weighted_nn(
     _time_limit: Option<f64>,
     _extra_start: Option<&[usize]>,
     interrupt: &AtomicBool,
-) -> Result<(
-    BoundOutcome,
-    std::result::Result<WeightedCertificate, String>,
-)> {
+) -> WeightedComputed {
     let w = super::registry::weights_for(inst, k, "nn")?;
     let started = Instant::now();
     let algo = |e: microagg_solvers::SolverError| Error::algorithm("bound nn (weighted)", e);

@@ -113,15 +113,12 @@ pub struct WeightedVersion {
     pub compute: WeightedCompute,
 }
 
-/// The computation of a [`WeightedVersion`]: the outcome, and the certificate or why there
-/// is none.
-pub type WeightedCompute = fn(
-    &Instance,
-    usize,
-    Option<f64>,
-    Option<&[usize]>,
-    &AtomicBool,
-) -> Result<(
+/// The computation of a [`WeightedVersion`].
+pub type WeightedCompute =
+    fn(&Instance, usize, Option<f64>, Option<&[usize]>, &AtomicBool) -> WeightedComputed;
+
+/// What a [`WeightedCompute`] returns: the outcome, and the certificate or why there is none.
+pub type WeightedComputed = Result<(
     super::BoundOutcome,
     std::result::Result<crate::certificate::weighted::WeightedCertificate, String>,
 )>;
