@@ -67,6 +67,25 @@ impl Error {
             message: err.to_string(),
         }
     }
+
+    /// A data error with its location and message rewritten by `f`; other errors as they are.
+    pub(crate) fn map_data(self, f: impl FnOnce(String, String) -> (String, String)) -> Self {
+        match self {
+            Error::Data {
+                file,
+                location,
+                message,
+            } => {
+                let (location, message) = f(location, message);
+                Error::Data {
+                    file,
+                    location,
+                    message,
+                }
+            }
+            other => other,
+        }
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -208,18 +208,7 @@ fn strata_columns(header: &[String], strata: &[String], errs: &FileErrors) -> Re
     }
     ColumnSelection::List(strata.to_vec())
         .resolve(header, errs.file)
-        .map_err(|e| match e {
-            Error::Data {
-                file,
-                location,
-                message,
-            } => Error::Data {
-                file,
-                location: format!("{location} (--strata)"),
-                message,
-            },
-            other => other,
-        })
+        .map_err(|e| e.map_data(|location, message| (format!("{location} (--strata)"), message)))
         .map_err(|e| errs.with_hint(e))
 }
 

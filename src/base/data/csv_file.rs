@@ -301,18 +301,7 @@ impl FileErrors<'_> {
 
     /// A data error from elsewhere (column selection, the instance) with the hint added.
     pub(super) fn with_hint(&self, e: Error) -> Error {
-        match e {
-            Error::Data {
-                file,
-                location,
-                message,
-            } => Error::Data {
-                file,
-                location,
-                message: format!("{message}{}", self.hint),
-            },
-            other => other,
-        }
+        e.map_data(|location, message| (location, format!("{message}{}", self.hint)))
     }
 }
 
