@@ -191,7 +191,7 @@ fn cli_reports_the_weighted_bound_and_gap() {
 /// adversarial instances as the bound; and the weighted bound is below it.
 #[test]
 fn weighted_subset_dp_equals_the_brute_force_weighted_optimum() {
-    use microagg_solvers::exact::dp_weighted::weighted_subset_dp;
+    use microagg_solvers::exact::dp::weighted_subset_dp;
     let mut rng = ChaCha8Rng::seed_from_u64(2203);
     let mut non_contiguous = 0;
     for case in 0..200 {

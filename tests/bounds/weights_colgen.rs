@@ -13,7 +13,7 @@ use microagg_solvers::bounds::colgen_weighted::{
     verify_weighted_lagrangian, weighted_colgen_bound, WeightedColgenOptions,
 };
 use microagg_solvers::bounds::nn_weighted::weighted_nn_bound;
-use microagg_solvers::exact::dp_weighted::weighted_subset_dp;
+use microagg_solvers::exact::dp::weighted_subset_dp;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -15,8 +15,20 @@
 //! nonnegative terms, hence accurate. Ties keep the first minimiser in enumeration order, so
 //! the labels are deterministic.
 //!
+//! ## Sampling weights
+//! [`weighted_subset_dp`] runs the same recursion on the weighted group cost
+//! `SSE_w(G) = P_w(G) / W(G)` with `P_w(G) = sum_{i<j in G} w_i w_j ||x_i - x_j||^2` and
+//! `W(G) = sum_{i in G} w_i` (P40 W1(c)), both tabulated by adding the highest record. With
+//! weights `w_i > 0` and the size constraint on record counts, restricting to `k..=2k-1`
+//! records still loses no optimum: a group of `2k` or more records splits into two of at
+//! least `k`, and splitting never raises the weighted SSE (P40 W1(b)); so `f(full)` is the
+//! weighted optimum over **all** partitions, contiguous or not (unlike the univariate DP over
+//! sorted runs, P40 W4). In floating point the tabulated costs carry relative errors of order
+//! `(n + 3d) u`, so the returned partition is optimal up to that relative tolerance (ties
+//! within it are broken by enumeration order); the value is not a certified bound.
+//!
 //! ## Complexity
-//! Memory 2^n (8 + 8 + 4) bytes: 20 MB at the limit n = [`DP_MAX_N`] = 20. Time O(2^n n) for
+//! Memory 2^n (8 + 8 + 4) bytes (8 more per mask for `W` with weights): 20 MB at the limit n = [`DP_MAX_N`] = 20. Time O(2^n n) for
 //! the pair table plus one step per (state, group) pair, about
 //! `sum_{g=k}^{2k-1} C(n, g) 2^(n-g)`. Measured (`tests/exact/exact.rs`, release, shared machine):
 //! n = 16, k = 4: 0.4 s (1.3e7 steps); n = 18, k = 3: 1.8 s (5.7e7); n = 20, k = 3: 8.8 s
@@ -27,8 +39,10 @@
 //! Held, M. and Karp, R. M. (1962). A dynamic programming approach to sequencing problems.
 //! J. SIAM 10(1), 196-210 (dynamic programming over subsets). Domingo-Ferrer, J. and
 //! Mateo-Sanz, J. M. (2002). Practical data-oriented microaggregation for statistical
-//! disclosure control. IEEE TKDE 14(1), 189-201 (group sizes k..2k-1).
+//! disclosure control. IEEE TKDE 14(1), 189-201 (group sizes k..2k-1). Weighted identities:
+//! proofs/P40-weighted-sse.md.
 
+use super::masks::bits;
 use crate::sse::sq_dist;
 use crate::SolverError;
 
@@ -57,36 +71,97 @@ pub(crate) fn check_size(n: usize, method: &'static str) -> Result<(), SolverErr
     Ok(())
 }
 
-/// The subset DP on validated input (`1 <= k <= n <= DP_MAX_N`).
-pub(crate) fn subset_dp(x: &[f64], n: usize, d: usize, k: usize) -> Result<DpResult, SolverError> {
-    check_size(n, "the subset DP")?;
-    let size = 1usize << n;
+/// The subset DP on validated input (`1 <= k <= n <= DP_MAX_N`), unweighted or (with
+/// `weights`, one finite positive weight per record) for the weighted SSE.
+pub(crate) fn subset_dp(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    weights: Option<&[f64]>,
+) -> Result<DpResult, SolverError> {
+    let method = match weights {
+        None => "the subset DP",
+        Some(_) => "the weighted subset DP",
+    };
+    check_size(n, method)?;
     let mut dist = vec![0.0f64; n * n];
     for a in 0..n {
         for b in 0..n {
             dist[a * n + b] = sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]);
         }
     }
-    // Pair sums P(mask), each P(rest) plus the new pairs in index order: sums of nonnegative
-    // terms whose roundings the certified bound of `solve_exact_with` counts (P10).
-    let mut pair = vec![0.0f64; size];
-    for mask in 1..size {
-        let h = usize::BITS as usize - 1 - mask.leading_zeros() as usize;
-        let rest = mask & !(1 << h);
-        let mut s = pair[rest];
-        let mut r = rest;
-        while r != 0 {
-            let a = r.trailing_zeros() as usize;
-            s += dist[a * n + h];
-            r &= r - 1;
+    let pair = pair_table(n, &dist, weights);
+    match weights {
+        None => optimal_partition(n, k, |mask, g| pair[mask] / g as f64),
+        Some(w) => {
+            let weight = weight_table(n, w);
+            optimal_partition(n, k, |mask, _| pair[mask] / weight[mask])
         }
-        pair[mask] = s;
     }
-    optimal_partition(n, k, |mask, g| pair[mask] / g as f64)
+}
+
+/// The weighted subset DP: minimum weighted SSE over all partitions of the `n <= 20`
+/// records of `x` (row-major, `d` columns) with weights `w` into groups of at least `k`
+/// records (module doc, "Sampling weights"). Labels in order of the reconstruction, the
+/// tabulated weighted SSE and the (state, group) steps.
+///
+/// Errors: `k == 0`, `n < k`, bad dimensions or values, a weight not finite and > 0,
+/// `n > 20`.
+pub fn weighted_subset_dp(
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    w: &[f64],
+) -> Result<DpResult, SolverError> {
+    crate::error::check_rows(x, n, d, k)?;
+    if w.len() != n {
+        return Err(SolverError::BadWeight {
+            index: w.len().min(n),
+        });
+    }
+    if let Some(index) = w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
+        return Err(SolverError::BadWeight { index });
+    }
+    subset_dp(x, n, d, k, Some(w))
+}
+
+/// `(h, rest)`: the highest record of a nonzero `mask` and the mask without it.
+fn split_highest(mask: usize) -> (usize, usize) {
+    let h = usize::BITS as usize - 1 - mask.leading_zeros() as usize;
+    (h, mask & !(1 << h))
+}
+
+/// The pair sums of every mask from the squared distances `dist` (`n * n`): `P(mask)`, each
+/// `P(rest)` plus the new pairs of the highest record in index order, or with `weights`
+/// `P_w(mask) = P_w(rest) + w_h sum_{a in rest} w_a dist(a, h)`. Sums of nonnegative terms
+/// whose roundings the certified bound of `solve_exact_with` counts (P10).
+fn pair_table(n: usize, dist: &[f64], weights: Option<&[f64]>) -> Vec<f64> {
+    let mut pair = vec![0.0f64; 1 << n];
+    for mask in 1..pair.len() {
+        let (h, rest) = split_highest(mask);
+        let to_h = bits(rest as u64).map(|a| (a, dist[a * n + h]));
+        pair[mask] = match weights {
+            None => to_h.fold(pair[rest], |s, (_, v)| s + v),
+            Some(w) => pair[rest] + w[h] * to_h.fold(0.0, |s, (a, v)| s + w[a] * v),
+        };
+    }
+    pair
+}
+
+/// The weight `W(mask)` of every mask, `W(rest) + w_h` with `h` the highest record.
+fn weight_table(n: usize, w: &[f64]) -> Vec<f64> {
+    let mut weight = vec![0.0f64; 1 << n];
+    for mask in 1..weight.len() {
+        let (h, rest) = split_highest(mask);
+        weight[mask] = weight[rest] + w[h];
+    }
+    weight
 }
 
 /// The recursion over all subsets for a group cost `cost(mask, |mask|)` (SSE(G) for the
-/// subset DP, the weighted SSE for [`super::dp_weighted`]): `f(S)` over the groups of
+/// subset DP, the weighted SSE for [`weighted_subset_dp`]): `f(S)` over the groups of
 /// `k..=2k-1` records holding the lowest record of `S` whose rest is empty or holds at least
 /// `k`, the minimising group of each state kept (first minimiser in enumeration order) and
 /// the labels rebuilt from the full set. Errors: no feasible partition (`n < k`).
@@ -109,11 +184,7 @@ pub(crate) fn optimal_partition(
         }
         let l = s.trailing_zeros() as usize;
         elems.clear();
-        let mut r = s & !(1 << l);
-        while r != 0 {
-            elems.push(r.trailing_zeros() as usize);
-            r &= r - 1;
-        }
+        elems.extend(bits((s & !(1 << l)) as u64));
         let (mut best, mut best_g) = (f64::INFINITY, 0usize);
         for g in k..=max_g.min(m) {
             // The rest must be empty or hold at least k records.
@@ -141,10 +212,8 @@ pub(crate) fn optimal_partition(
     let (mut s, mut group) = (full, 0);
     while s != 0 {
         let g = choice[s] as usize;
-        let mut r = g;
-        while r != 0 {
-            labels[r.trailing_zeros() as usize] = group;
-            r &= r - 1;
+        for a in bits(g as u64) {
+            labels[a] = group;
         }
         group += 1;
         s &= !g;

@@ -35,7 +35,6 @@
 pub(crate) mod branch;
 pub(crate) mod certify;
 pub mod dp;
-pub mod dp_weighted;
 pub(crate) mod enumerate;
 pub(crate) mod masks;
 pub mod setpart;
@@ -179,7 +178,7 @@ pub fn solve_exact_with(
     };
     match method {
         ExactMethod::SubsetDp => {
-            let r = dp::subset_dp(x, n, d, k)?;
+            let r = dp::subset_dp(x, n, d, k, None)?;
             let sse = crate::sse::partition_sse(x, d, &r.labels);
             // The DP minimises computed costs, sums of nonnegative terms with at most `ops`
             // roundings each: OPT >= value / (1 + u)^ops (P10; P11 Claim A).

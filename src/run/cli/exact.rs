@@ -132,7 +132,7 @@ pub fn solve_exact(args: SolveExactArgs) -> Result<ExitCode> {
 }
 
 /// `microagg solve-exact --weights W [--method auto|subset-dp]`: the weighted optimum of a
-/// small instance (n <= 20) by the weighted subset DP (`microagg_solvers::exact::dp_weighted`),
+/// small instance (n <= 20) by the weighted subset DP (`microagg_solvers::exact::dp`),
 /// the minimum weighted SSE over **all** partitions into groups of at least k records
 /// (weighted centroids; P40 W1(b) keeps the sizes k..2k-1); the DP's tabulated optimum
 /// (optimal up to the rounding of the tabulated costs, relative about (n + 3d) 2^-53), not a
@@ -156,10 +156,9 @@ fn solve_weighted(args: &SolveExactArgs) -> Result<ExitCode> {
     inst.check_k(data.k)?;
     let w = inst.weights.as_ref().expect("loaded with weights");
     let start = std::time::Instant::now();
-    let dp = microagg_solvers::exact::dp_weighted::weighted_subset_dp(
-        &inst.z, inst.n, inst.d, data.k, &w.values,
-    )
-    .map_err(|e| Error::algorithm("solve-exact (weighted subset DP)", e))?;
+    let dp =
+        microagg_solvers::exact::dp::weighted_subset_dp(&inst.z, inst.n, inst.d, data.k, &w.values)
+            .map_err(|e| Error::algorithm("solve-exact (weighted subset DP)", e))?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.labels_out {
         labels::write_labels(path, &dp.labels)?;
