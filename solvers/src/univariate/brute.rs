@@ -5,7 +5,8 @@
 //! contiguity or group sizes, so it is the oracle against which the contiguity theorem and
 //! the exact algorithms are tested (`proofs/P04-univariate-contiguity-dp.md`). Branches that
 //! can no longer give every open group `k` members are pruned. Ties keep the first partition
-//! in lexicographic order of the restricted growth string.
+//! in lexicographic order of the restricted growth string. [`univariate_weighted_brute_force`]
+//! scores the same enumeration by the weighted SSE (the oracle of the weighted runs DP).
 //!
 //! ## Complexity
 //! O(Bell(n) n) time in the worst case (`k = 1`), O(n) memory; `n <= BRUTE_FORCE_MAX_N`.
@@ -14,7 +15,7 @@
 //! - Knuth, D. E. (2011). The Art of Computer Programming, Vol. 4A, Section 7.2.1.5
 //!   (generating set partitions). Addison-Wesley.
 
-use super::validate;
+use super::{slice_sse, validate};
 use crate::error::SolverError;
 
 /// Largest input size accepted by [`univariate_brute_force`] (Bell(12) = 4 213 597).
@@ -32,7 +33,7 @@ pub struct Partition {
 /// Every set partition of `n` records into groups of at least `k`, as restricted growth
 /// strings in lexicographic order, scored by `score(labels, sizes)`: the first of least
 /// score.
-pub(crate) struct Search<F: Fn(&[usize], &[usize]) -> f64> {
+struct Search<F: Fn(&[usize], &[usize]) -> f64> {
     n: usize,
     k: usize,
     score: F,
@@ -43,7 +44,7 @@ pub(crate) struct Search<F: Fn(&[usize], &[usize]) -> f64> {
 
 impl<F: Fn(&[usize], &[usize]) -> f64> Search<F> {
     /// The first partition of least score (None when `n < k`).
-    pub(crate) fn best(n: usize, k: usize, score: F) -> Option<Partition> {
+    fn best(n: usize, k: usize, score: F) -> Option<Partition> {
         let mut search = Search {
             n,
             k,
@@ -104,20 +105,57 @@ fn sse_of_labels(values: &[f64], labels: &[usize], sizes: &[usize]) -> f64 {
         .sum()
 }
 
+/// The weighted SSE of `values` with `weights` grouped by `labels` (groups
+/// `0..sizes.len()`): the two-pass weighted SSE of each group, added in group order.
+fn weighted_sse_of_labels(values: &[f64], weights: &[f64], labels: &[usize], groups: usize) -> f64 {
+    let mut sse = 0.0;
+    for g in 0..groups {
+        let (x, w): (Vec<f64>, Vec<f64>) = (0..values.len())
+            .filter(|&i| labels[i] == g)
+            .map(|i| (values[i], weights[i]))
+            .unzip();
+        sse += slice_sse(&x, Some(&w));
+    }
+    sse
+}
+
 /// Optimal partition of `values` (any order) into groups of at least `k`, by enumerating
 /// all set partitions. Errors: `k = 0`, a non-finite value, `n < k`, `n > 12`.
 pub fn univariate_brute_force(values: &[f64], k: usize) -> Result<Partition, SolverError> {
-    validate(values, k, false)?;
-    if values.len() > BRUTE_FORCE_MAX_N {
+    let score = |labels: &[usize], sizes: &[usize]| sse_of_labels(values, labels, sizes);
+    best_partition(values, None, k, score)
+}
+
+/// Minimum weighted SSE over every set partition of `values` (any order) into groups of at
+/// least `k` records, by enumeration (restricted growth strings, first in lexicographic
+/// order on ties). Errors: as [`univariate_brute_force`], and a weight that is not finite
+/// and positive (one per value).
+pub fn univariate_weighted_brute_force(
+    values: &[f64],
+    weights: &[f64],
+    k: usize,
+) -> Result<Partition, SolverError> {
+    let score = |labels: &[usize], sizes: &[usize]| {
+        weighted_sse_of_labels(values, weights, labels, sizes.len())
+    };
+    best_partition(values, Some(weights), k, score)
+}
+
+/// The first partition of least `score` after the checks of [`validate`] (any order, with
+/// the `weights` if given) and `n <= BRUTE_FORCE_MAX_N`.
+fn best_partition(
+    values: &[f64],
+    weights: Option<&[f64]>,
+    k: usize,
+    score: impl Fn(&[usize], &[usize]) -> f64,
+) -> Result<Partition, SolverError> {
+    validate(values, weights, k, false)?;
+    let n = values.len();
+    if n > BRUTE_FORCE_MAX_N {
         return Err(SolverError::TooLarge {
-            n: values.len(),
+            n,
             max: BRUTE_FORCE_MAX_N,
         });
     }
-    let score = |labels: &[usize], sizes: &[usize]| sse_of_labels(values, labels, sizes);
-    // n >= k, so the single group is always enumerated and `best` is set.
-    Ok(Search::best(values.len(), k, score).unwrap_or(Partition {
-        labels: vec![0; values.len()],
-        sse: super::slice_sse(values),
-    }))
+    Ok(Search::best(n, k, score).expect("n >= k: the single group is enumerated"))
 }

@@ -7,22 +7,30 @@
 //! `w(i, j)` in O(1) (see `window.rs`). Ties go to the smaller predecessor (strict `<` in
 //! increasing `i`). Proof of the recursion: `proofs/P04-univariate-contiguity-dp.md`.
 //!
+//! [`univariate_weighted_runs`] runs the same recursion over sorted runs with weighted group
+//! costs (module doc of `univariate`, "Sampling weights"). Centred prefix sums do not carry
+//! over to weights, so its costs are grown leftwards from each cut with the weighted Welford
+//! update `S += W w / (W + w) (x - m)^2`, `m += w (x - m) / (W + w)` (no difference of large
+//! sums); ties also go to the smaller predecessor cut (P40 Lemma W2).
+//!
 //! ## Complexity
-//! O(nk) time, O(n + k) memory.
+//! O(nk) time, O(n + k) memory (weighted runs: O(n) memory).
 //!
 //! ## References
 //! - Hansen, S. L. and Mukherjee, S. (2003). A polynomial algorithm for optimal univariate
 //!   microaggregation. IEEE Transactions on Knowledge and Data Engineering 15(4), 1043-1044.
+//! - West, D. H. D. (1979). Updating mean and variance estimates: an improved method.
+//!   Communications of the ACM 22(9), 532-535 (weighted incremental update).
 
-use super::{cut_tables, finish, single_or_sizes};
+use super::{cut_tables, finish, single_or_sizes, sizes_from_pred};
 use crate::error::SolverError;
 use crate::segmentation::Segmentation;
 
 /// Optimal univariate microaggregation of ascending `sorted` values by the O(nk) DP.
 /// Errors: `k = 0`, a non-finite value, unsorted input, `n < k`.
 pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverError> {
-    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, k)? else {
-        return Ok(single_or_sizes(sorted, vec![sorted.len()]));
+    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, None, k)? else {
+        return Ok(single_or_sizes(sorted, None, vec![sorted.len()]));
     };
     // Per block: shifted[a] = F[start + a] - P2[a], so that
     // F[i] + w(i, j) = shifted[a] + P2[b] - (P1[b] - P1[a])^2 / (b - a) with a, b local.
@@ -73,4 +81,50 @@ pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverErr
         block_start += k;
     }
     Ok(finish(sorted, &pred))
+}
+
+/// Minimum weighted SSE over partitions of `sorted` (ascending; `weights[i]` belongs to
+/// `sorted[i]`) into runs of consecutive values of at least `k` records each. Errors: `k = 0`,
+/// a non-finite value, unsorted input, `n < k`, a weight that is not finite and positive.
+pub fn univariate_weighted_runs(
+    sorted: &[f64],
+    weights: &[f64],
+    k: usize,
+) -> Result<Segmentation, SolverError> {
+    let Some((n, mut best, mut pred, _)) = cut_tables(sorted, Some(weights), k)? else {
+        return Ok(single_or_sizes(sorted, Some(weights), vec![sorted.len()]));
+    };
+    for j in k..=n {
+        let lo = (j + 1).saturating_sub(2 * k);
+        // Grow the group sorted[i..j] leftwards from i = j - 1.
+        let (mut total, mut mean, mut cost) = (0.0f64, 0.0f64, 0.0f64);
+        let mut min_value = f64::INFINITY;
+        let mut min_i = usize::MAX;
+        for i in (lo..j).rev() {
+            let (x, w) = (sorted[i], weights[i]);
+            let grown = total + w;
+            let dev = x - mean;
+            cost += total * w / grown * dev * dev;
+            mean += w * dev / grown;
+            total = grown;
+            if j - i < k || best[i] == f64::INFINITY {
+                continue;
+            }
+            let value = best[i] + cost;
+            // `<=` while i decreases: ties go to the smaller predecessor.
+            if value <= min_value || min_i == usize::MAX {
+                min_value = value;
+                min_i = i;
+            }
+        }
+        if min_i != usize::MAX {
+            best[j] = min_value;
+            pred[j] = min_i;
+        }
+    }
+    Ok(single_or_sizes(
+        sorted,
+        Some(weights),
+        sizes_from_pred(&pred),
+    ))
 }

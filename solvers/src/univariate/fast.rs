@@ -128,8 +128,8 @@ fn smawk(
 /// Optimal univariate microaggregation of ascending `sorted` values in O(n) by blockwise
 /// SMAWK. Errors: `k = 0`, a non-finite value, unsorted input, `n < k`.
 pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, SolverError> {
-    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, k)? else {
-        return Ok(single_or_sizes(sorted, vec![sorted.len()]));
+    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, None, k)? else {
+        return Ok(single_or_sizes(sorted, None, vec![sorted.len()]));
     };
     let max_group = 2 * k - 1;
 

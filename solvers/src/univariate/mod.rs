@@ -20,7 +20,8 @@
 //! - [`univariate_brute_force`]: all set partitions (any order, no contiguity assumed),
 //!   `n <= BRUTE_FORCE_MAX_N`; the test oracle.
 //! - [`univariate_weighted_runs`] (sampling weights): the minimum weighted SSE over sorted
-//!   runs, O(nk); globally optimal only for equal weights (see `weighted.rs`).
+//!   runs, O(nk); globally optimal only for equal weights (see "Sampling weights").
+//! - [`univariate_weighted_brute_force`]: every set partition, weighted SSE; the oracle.
 //!
 //! Group costs are evaluated from prefix sums of values centred on a local reference, rebuilt
 //! per block of `k` cuts over a window of at most `3k-2` values (never global prefix sums of
@@ -34,9 +35,24 @@
 //! are broken towards the smaller predecessor cut (as computed in floating point; different
 //! methods may therefore return different segmentations of equal SSE).
 //!
+//! ## Sampling weights
+//! Records with values `x_i` and sampling weights `w_i > 0`; a group's weighted SSE is
+//! `sum_{i in G} w_i (x_i - c_w(G))^2` with the weighted mean `c_w(G) = sum w_i x_i / sum w_i`;
+//! the size constraint stays on record counts (`|G| >= k`). The input rules and the reported
+//! `sse` (two-pass per group, compensated sum) are those of the unweighted methods, with one
+//! finite positive weight per value; unit weights give the unweighted SSE bit for bit.
+//! Unlike the unweighted problem, the optimum over *all* partitions need not consist of
+//! sorted runs when the weights differ: a light record is a cheap filler for a group's
+//! count, wherever its value lies (`proofs/P40-weighted-sse.md` gives a 7-record
+//! counterexample; `tests/release/weights.rs` checks it). So [`univariate_weighted_runs`] is
+//! optimal over sorted runs (Lemma W2 of P40), and globally optimal when all weights are
+//! equal (then the weighted SSE is a constant multiple of the SSE and Hansen and
+//! Mukherjee's theorem applies).
+//!
 //! ## Complexity
 //! SMAWK and `univariate_optimal`: O(n) time, O(n + k) memory. DP: O(nk) time, O(n + k)
-//! memory. Brute force: O(Bell(n) n). All but brute force also validate sortedness in O(n).
+//! memory (weighted runs: O(nk) time, O(n) memory). Brute force: O(Bell(n) n). All but brute
+//! force also validate sortedness in O(n).
 //!
 //! ## References
 //! - Hansen, S. L. and Mukherjee, S. (2003). A polynomial algorithm for optimal univariate
@@ -47,17 +63,19 @@
 //!   Algorithms 9(3), 418-425.
 //! - Stamm, F. I. and Schaub, M. T. (2024). Faster optimal univariate microaggregation.
 //!   arXiv preprint (the `microagg1d` package implements it).
+//! - West, D. H. D. (1979). Updating mean and variance estimates: an improved method.
+//!   Communications of the ACM 22(9), 532-535 (weighted incremental update).
 
 mod brute;
 mod dp;
 mod fast;
-mod weighted;
 mod window;
 
-pub use brute::{univariate_brute_force, Partition, BRUTE_FORCE_MAX_N};
-pub use dp::univariate_dp;
+pub use brute::{
+    univariate_brute_force, univariate_weighted_brute_force, Partition, BRUTE_FORCE_MAX_N,
+};
+pub use dp::{univariate_dp, univariate_weighted_runs};
 pub use fast::univariate_smawk;
-pub use weighted::{univariate_weighted_brute_force, univariate_weighted_runs, weighted_slice_sse};
 
 use crate::error::SolverError;
 use crate::segmentation::{CompensatedSum, Segmentation};
@@ -90,8 +108,14 @@ pub fn sorting_order(values: &[f64]) -> Result<Vec<usize>, SolverError> {
     Ok(order)
 }
 
-/// Checks `k >= 1`, finiteness, `n >= k` and (if `require_sorted`) ascending order.
-pub(crate) fn validate(values: &[f64], k: usize, require_sorted: bool) -> Result<(), SolverError> {
+/// Checks `k >= 1`, finiteness, (if `require_sorted`) ascending order, `n >= k` and then the
+/// `weights` if any: one per value, each finite and positive.
+pub(crate) fn validate(
+    values: &[f64],
+    weights: Option<&[f64]>,
+    k: usize,
+    require_sorted: bool,
+) -> Result<(), SolverError> {
     if k == 0 {
         return Err(SolverError::ZeroGroupSize);
     }
@@ -106,17 +130,34 @@ pub(crate) fn validate(values: &[f64], k: usize, require_sorted: bool) -> Result
     if values.len() < k {
         return Err(SolverError::Infeasible { n: values.len(), k });
     }
+    let Some(weights) = weights else {
+        return Ok(());
+    };
+    if weights.len() != values.len() {
+        return Err(SolverError::BadDimension {
+            len: weights.len(),
+            d: values.len(),
+        });
+    }
+    if let Some(index) = weights.iter().position(|w| !(w.is_finite() && *w > 0.0)) {
+        return Err(SolverError::BadWeight { index });
+    }
     Ok(())
 }
 
-/// The shortest-path tables of the O(nk) scan and of SMAWK over the cuts `0..=n` of
-/// ascending `sorted` values (errors as [`validate`] with sorting required): `(n, best, pred,
+/// The shortest-path tables of the O(nk) scans and of SMAWK over the cuts `0..=n` of
+/// ascending `sorted` values with optional `weights` (errors as [`validate`] with sorting
+/// required): `(n, best, pred,
 /// sums)`, `best[j]` the least SSE of the prefix ending at cut `j` (0 at cut 0, infinite
 /// elsewhere until computed), `pred[j]` its last group's first cut and `sums` the window
 /// sums for groups of at most `2k - 1` values. None when `n < 2k`: the single group is then
 /// optimal.
-pub(crate) fn cut_tables(sorted: &[f64], k: usize) -> Result<Option<CutTables>, SolverError> {
-    validate(sorted, k, true)?;
+pub(crate) fn cut_tables(
+    sorted: &[f64],
+    weights: Option<&[f64]>,
+    k: usize,
+) -> Result<Option<CutTables>, SolverError> {
+    validate(sorted, weights, k, true)?;
     let n = sorted.len();
     if n < 2 * k {
         return Ok(None);
@@ -130,18 +171,31 @@ pub(crate) fn cut_tables(sorted: &[f64], k: usize) -> Result<Option<CutTables>, 
 /// What [`cut_tables`] returns: `(n, best, pred, sums)`.
 pub(crate) type CutTables = (usize, Vec<f64>, Vec<usize>, WindowSums);
 
-/// Two-pass SSE of a slice (mean first, then squared deviations).
-pub(crate) fn slice_sse(values: &[f64]) -> f64 {
-    if values.is_empty() {
+/// Two-pass SSE of a slice (mean first, then squared deviations), weighted when `weights`
+/// (one per value) are given: the weighted mean, then `sum w (x - mean)^2`. Unit weights
+/// change no bit (each product by 1 is exact, and the weights add up to `n` exactly).
+pub(crate) fn slice_sse(values: &[f64], weights: Option<&[f64]>) -> f64 {
+    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
+    let total: f64 = (0..values.len()).map(weight).sum();
+    if values.is_empty() || total <= 0.0 {
         return 0.0;
     }
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    values.iter().map(|v| (v - mean) * (v - mean)).sum()
+    let mean = values
+        .iter()
+        .enumerate()
+        .map(|(i, x)| weight(i) * x)
+        .sum::<f64>()
+        / total;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, x)| weight(i) * (x - mean) * (x - mean))
+        .sum()
 }
 
 /// Builds the segmentation ending at `n` from the predecessor array, with exact SSE.
 pub(crate) fn finish(sorted: &[f64], pred: &[usize]) -> Segmentation {
-    single_or_sizes(sorted, sizes_from_pred(pred))
+    single_or_sizes(sorted, None, sizes_from_pred(pred))
 }
 
 /// The group sizes, first to last, of the segmentation that the predecessor array `pred`
@@ -158,21 +212,21 @@ pub(crate) fn sizes_from_pred(pred: &[usize]) -> Vec<usize> {
     sizes
 }
 
-/// Segmentation with the given sizes and its exact SSE.
-pub(crate) fn single_or_sizes(sorted: &[f64], sizes: Vec<usize>) -> Segmentation {
-    segmentation_of(sizes, |a, b| slice_sse(&sorted[a..b]))
-}
-
-/// Segmentation with the given sizes, its SSE the compensated sum of `group_sse(start, end)`
-/// over the groups `start..end`.
-pub(crate) fn segmentation_of(
+/// Segmentation with the given sizes, its SSE (weighted with `weights`) the compensated sum
+/// of the groups' two-pass SSEs.
+pub(crate) fn single_or_sizes(
+    sorted: &[f64],
+    weights: Option<&[f64]>,
     sizes: Vec<usize>,
-    group_sse: impl Fn(usize, usize) -> f64,
 ) -> Segmentation {
     let mut total = CompensatedSum::default();
     let mut start = 0;
     for &size in &sizes {
-        total.add(group_sse(start, start + size));
+        let group = start..start + size;
+        total.add(slice_sse(
+            &sorted[group.clone()],
+            weights.map(|w| &w[group]),
+        ));
         start += size;
     }
     Segmentation {
