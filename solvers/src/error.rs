@@ -111,3 +111,17 @@ pub(crate) fn check_rows(x: &[f64], n: usize, d: usize, k: usize) -> Result<(), 
     }
     Ok(())
 }
+
+/// Check sampling weights for `n` records: one each, finite and positive
+/// ([`SolverError::BadWeight`] at the first bad one, or at `min(len, n)` for a wrong length).
+pub(crate) fn check_weights(w: &[f64], n: usize) -> Result<(), SolverError> {
+    if w.len() != n {
+        return Err(SolverError::BadWeight {
+            index: w.len().min(n),
+        });
+    }
+    match w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
+        Some(index) => Err(SolverError::BadWeight { index }),
+        None => Ok(()),
+    }
+}

@@ -8,6 +8,7 @@
 
 use crate::common;
 use common::adversarial_weighted;
+use microagg_solvers::bounds::colgen::Quiet;
 use microagg_solvers::bounds::colgen_weighted::pricing::{SearchLimits, WeightedPricing};
 use microagg_solvers::bounds::colgen_weighted::{
     verify_weighted_lagrangian, weighted_colgen_bound, WeightedColgenOptions,
@@ -39,7 +40,8 @@ fn weighted_colgen_bound_is_below_the_weighted_optimum_and_converges_above_nn() 
         let nn = weighted_nn_bound(&x, n, d, k, &w).unwrap().lower_bound;
         let theta = if case % 2 == 0 { 0.0 } else { 1e-3 };
         let labels = common::chunk_labels(n, k);
-        let b = weighted_colgen_bound(&x, n, d, k, &w, &[&labels], &options(theta)).unwrap();
+        let b = weighted_colgen_bound(&x, n, d, k, &w, &[&labels], &options(theta), &mut Quiet)
+            .unwrap();
         let at = format!("case {case}: n {n} d {d} k {k} w {w:?}");
         assert!(
             b.lower_bound <= opt,

@@ -41,6 +41,7 @@
 //! - The unweighted bound: proofs/P06-nn-bound.md; weighted identities: proofs/P40.
 
 use super::{round_down_sum, UNIT_ROUNDOFF};
+use crate::error::check_weights;
 use crate::sse::sq_dist;
 use crate::SolverError;
 
@@ -177,18 +178,6 @@ pub fn weighted_nn_bound_from_lists(
         acc.add_capped(w[i], &mut pool, n, outside > 0);
     }
     Ok(acc.finish(n, d))
-}
-
-fn check_weights(w: &[f64], n: usize) -> Result<(), SolverError> {
-    if w.len() != n {
-        return Err(SolverError::BadWeight {
-            index: w.len().min(n),
-        });
-    }
-    match w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
-        Some(index) => Err(SolverError::BadWeight { index }),
-        None => Ok(()),
-    }
 }
 
 /// The running sum over records of `w_i lambda_i` and the counters.

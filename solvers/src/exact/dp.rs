@@ -116,14 +116,7 @@ pub fn weighted_subset_dp(
     w: &[f64],
 ) -> Result<DpResult, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
-    if w.len() != n {
-        return Err(SolverError::BadWeight {
-            index: w.len().min(n),
-        });
-    }
-    if let Some(index) = w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
-        return Err(SolverError::BadWeight { index });
-    }
+    crate::error::check_weights(w, n)?;
     subset_dp(x, n, d, k, Some(w))
 }
 

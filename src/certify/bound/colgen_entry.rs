@@ -483,7 +483,14 @@ pub(crate) fn weighted_colgen(
         starts.push(labels);
     }
     let b = microagg_solvers::bounds::colgen_weighted::weighted_colgen_bound(
-        &inst.z, inst.n, inst.d, k, &w.values, &starts, &opts,
+        &inst.z,
+        inst.n,
+        inst.d,
+        k,
+        &w.values,
+        &starts,
+        &opts,
+        &mut microagg_solvers::bounds::colgen::Quiet,
     )
     .map_err(|e| Error::algorithm("bound colgen (weighted)", e))?;
     let sst = crate::weighted::weighted_sst(inst, &w.values);

@@ -44,7 +44,7 @@
 pub mod pricing;
 
 use super::colgen::master::Master;
-use super::colgen::observer::{ColgenObserver, Gated, Quiet};
+use super::colgen::observer::{ColgenObserver, Gated};
 use super::colgen::start_groups;
 use super::colgen::verify::VerifiedBound;
 use super::colgen::ColgenError;
@@ -77,8 +77,8 @@ pub struct WeightedColgenOptions {
     /// Relative tolerance (of `UB / floor(n/k)`) below which a reduced cost counts as
     /// negative.
     pub tol: f64,
-    /// One progress line per exact evaluation, sent to the observer
-    /// ([`weighted_colgen_bound_observed`]).
+    /// One progress line per exact evaluation, sent to the observer of
+    /// [`weighted_colgen_bound`].
     pub progress: bool,
 }
 
@@ -157,14 +157,7 @@ pub struct WeightedColgenBound {
 fn check_input(x: &[f64], n: usize, d: usize, k: usize, w: &[f64]) -> Result<(), SolverError> {
     // The weighted nn bound's own checks (rows, k, weights) on a copy-free call would
     // compute it; its error type is reused through this small check instead.
-    if w.len() != n {
-        return Err(SolverError::BadWeight {
-            index: w.len().min(n),
-        });
-    }
-    if let Some(index) = w.iter().position(|&v| !(v.is_finite() && v > 0.0)) {
-        return Err(SolverError::BadWeight { index });
-    }
+    crate::error::check_weights(w, n)?;
     crate::error::check_rows(x, n, d, k)
 }
 
@@ -250,22 +243,10 @@ pub fn verify_weighted_lagrangian(
 
 /// The weighted column generation bound for the `n` records of `x` (row-major, `d`
 /// columns) with weights `w`, minimum group size `k`, the master seeded by the groups of
-/// the feasible partitions `starts` (labels; every group at least `k` records).
-pub fn weighted_colgen_bound(
-    x: &[f64],
-    n: usize,
-    d: usize,
-    k: usize,
-    w: &[f64],
-    starts: &[&[usize]],
-    opts: &WeightedColgenOptions,
-) -> Result<WeightedColgenBound, ColgenError> {
-    weighted_colgen_bound_observed(x, n, d, k, w, starts, opts, &mut Quiet)
-}
-
-/// [`weighted_colgen_bound`] that sends its detail lines (with `progress`) to `obs`.
+/// the feasible partitions `starts` (labels; every group at least `k` records). The detail
+/// lines (with `progress`) go to `obs` ([`Quiet`](super::colgen::Quiet) for none).
 #[allow(clippy::too_many_arguments)]
-pub fn weighted_colgen_bound_observed(
+pub fn weighted_colgen_bound(
     x: &[f64],
     n: usize,
     d: usize,
