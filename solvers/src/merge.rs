@@ -31,7 +31,7 @@
 //!   intensification in local search for vehicle routing. J. Heuristics 1, 147-167.
 
 use crate::models::{set_partition, MipRun, MipSolver, MipStatus};
-use crate::sse::{group_sse, partition_sse};
+use crate::sse::{columns_sse, partition_sse};
 use crate::SolverError;
 use std::collections::{BTreeMap, HashMap};
 
@@ -111,14 +111,9 @@ pub fn solve_pool_with(
     let start_sse = partition_sse(x, d, start);
     // A power of two: scaling is exact, so the order of costs and their ties are kept.
     let scale = crate::sse::pow2_near(n as f64 / start_sse);
-    let mut members = Vec::new();
-    let costs: Vec<f64> = columns
-        .iter()
-        .map(|g| {
-            members.clear();
-            members.extend(g.iter().map(|&i| i as usize));
-            group_sse(x, d, &members) * scale
-        })
+    let costs: Vec<f64> = columns_sse(x, d, &columns)
+        .into_iter()
+        .map(|c| c * scale)
         .collect();
     // The start's groups are the first columns.
     let chosen: Vec<usize> = (0..start_groups.len()).collect();

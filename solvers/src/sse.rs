@@ -38,6 +38,31 @@ pub fn group_sse(x: &[f64], d: usize, members: &[usize]) -> f64 {
         .sum()
 }
 
+/// The SSE ([`group_sse`]) of each group of `columns` (record ids), in order.
+pub fn columns_sse<G: AsRef<[u32]>>(x: &[f64], d: usize, columns: &[G]) -> Vec<f64> {
+    let mut members = Vec::new();
+    columns
+        .iter()
+        .map(|g| {
+            members.clear();
+            members.extend(g.as_ref().iter().map(|&i| i as usize));
+            group_sse(x, d, &members)
+        })
+        .collect()
+}
+
+/// The records other than `i` of the `n` records of `x` with their squared distances to
+/// record `i`, by full sorting on (distance, id): nearest first, ties by lower id.
+pub(crate) fn others_by_distance(x: &[f64], n: usize, d: usize, i: usize) -> Vec<(f64, usize)> {
+    let row = |r: usize| &x[r * d..(r + 1) * d];
+    let mut near: Vec<(f64, usize)> = (0..n)
+        .filter(|&j| j != i)
+        .map(|j| (sq_dist(row(i), row(j)), j))
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    near
+}
+
 /// SSE of a whole labelling: `labels[i]` is the group of record `i`; groups are 0..g.
 pub fn partition_sse(x: &[f64], d: usize, labels: &[usize]) -> f64 {
     let g = labels.iter().copied().max().map_or(0, |m| m + 1);

@@ -164,12 +164,8 @@ pub(crate) fn finish(total: f64, n: usize, d: usize, k: usize) -> NnBound {
 pub(crate) fn lists_by_sorting(x: &[f64], n: usize, d: usize, r: usize) -> Vec<u32> {
     let mut out = Vec::new();
     for i in 0..n {
-        let mut c: Vec<(f64, usize)> = (0..n)
-            .filter(|&j| j != i)
-            .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
-            .collect();
-        c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        out.extend(c[..r].iter().map(|p| p.1 as u32));
+        let near = crate::sse::others_by_distance(x, n, d, i);
+        out.extend(near[..r].iter().map(|p| p.1 as u32));
     }
     out
 }

@@ -20,7 +20,7 @@
 use super::set_partition::{picked_labels, solve_pool_mip};
 use super::{solve_rescaled, MipRun, MipSolver, MipStatus};
 use crate::merge::{canonical, groups_of};
-use crate::sse::{group_sse, partition_sse};
+use crate::sse::{columns_sse, partition_sse};
 use crate::SolverError;
 use std::collections::HashMap;
 
@@ -99,15 +99,7 @@ pub fn exact_set_partition(
 ) -> Result<ModelPartition, SolverError> {
     crate::error::check_rows(x, n, d, k)?;
     let groups = all_groups(n, k)?;
-    let mut members = Vec::new();
-    let sse: Vec<f64> = groups
-        .iter()
-        .map(|g| {
-            members.clear();
-            members.extend(g.iter().map(|&i| i as usize));
-            group_sse(x, d, &members)
-        })
-        .collect();
+    let sse = columns_sse(x, d, &groups);
     let index: HashMap<&[u32], usize> = groups
         .iter()
         .enumerate()

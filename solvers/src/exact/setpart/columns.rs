@@ -19,7 +19,7 @@ use super::super::stop::Stop;
 use super::master::{chosen, solve_master_lp, solve_master_mip, MasterSolution};
 use super::prove::enumeration_margin;
 use super::{mask_sse, masks_of_labels, Progress, SetPartOptions, MIP_SHARE};
-use crate::sse::sq_dist;
+use crate::sse::others_by_distance;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -40,11 +40,7 @@ impl ColumnPool {
             seen: HashSet::new(),
         };
         for i in 0..n {
-            let mut near: Vec<(f64, usize)> = (0..n)
-                .filter(|&j| j != i)
-                .map(|j| (sq_dist(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]), j))
-                .collect();
-            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let near = others_by_distance(x, n, d, i);
             let m = near[..k - 1]
                 .iter()
                 .fold(1u64 << i, |m, &(_, j)| m | (1u64 << j));
