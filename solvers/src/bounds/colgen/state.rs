@@ -343,15 +343,40 @@ impl<'a> ColgenState<'a> {
 
     /// For the phases that restart from the line search's best point: None without a line
     /// search; otherwise the group pool is seeded with the master's columns (if no phase
-    /// did it before) and the best point is returned when it has no cut duals.
-    pub fn pooled_centre(&mut self) -> Option<Vec<f64>> {
+    /// did it before), and when the best point has no cut duals, what those phases start
+    /// from ([`PooledStart`]).
+    pub fn pooled_start(&mut self) -> Option<PooledStart<'_>> {
         self.segment.as_ref()?;
         let centre = self.cut_free_centre();
         let (geo, columns) = (&self.geo, &self.master.columns);
-        self.pool
+        let pool = self
+            .pool
             .get_or_insert_with(|| GroupPool::seeded(geo, columns));
-        centre
+        Some(PooledStart {
+            y: centre?,
+            value: self.out.lagrangian,
+            geo,
+            x: self.x,
+            d: self.d,
+            groups: &self.best_start,
+            pool,
+        })
     }
+}
+
+/// What the phases restarting from the line search's best point start from
+/// ([`ColgenState::pooled_start`]).
+pub struct PooledStart<'s> {
+    /// The best certified point (no cut duals) and its value.
+    pub y: Vec<f64>,
+    pub value: f64,
+    pub geo: &'s Geometry,
+    pub x: &'s [f64],
+    pub d: usize,
+    /// The groups of the best start partition.
+    pub groups: &'s [Vec<u32>],
+    /// The run's group pool, seeded with the master's columns.
+    pub pool: &'s mut GroupPool,
 }
 
 /// The SSE of group `g` of the records of `x` (`d` columns).

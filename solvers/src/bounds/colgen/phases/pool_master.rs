@@ -22,11 +22,6 @@ pub fn run(
     budget: PhaseBudget,
     obs: &mut dyn ColgenObserver,
 ) -> Result<(), ColgenError> {
-    let Some(y) = state.pooled_centre() else {
-        return Ok(());
-    };
-    let geo = &state.geo;
-    let pool = state.pool.as_mut().expect("seeded by pooled_centre");
     let settings = pool_master::PoolMasterSettings {
         tau: state.tau,
         max_rounds: usize::MAX,
@@ -34,9 +29,11 @@ pub fn run(
         moving_centre: state.opts.pool_master_moving_centre,
         ipm: false,
     };
-    let start = (&y[..], state.out.lagrangian);
-    let (x, d) = (state.x, state.d);
-    match pool_master::pool_master_push(geo, x, d, start, &state.best_start, pool, settings, obs) {
+    let Some(p) = state.pooled_start() else {
+        return Ok(());
+    };
+    let start = (&p.y[..], p.value);
+    match pool_master::pool_master_push(p.geo, p.x, p.d, start, p.groups, p.pool, settings, obs) {
         Ok(run) => state.take_ascent(run.ascent, "pool master", obs),
         Err(e) => obs.warning(format_args!("colgen: pool master failed, bound kept: {e}")),
     }

@@ -23,21 +23,21 @@ pub fn run(
     budget: PhaseBudget,
     obs: &mut dyn ColgenObserver,
 ) -> Result<(), ColgenError> {
-    let Some(y) = state.pooled_centre() else {
+    let (tau, stop_early) = (state.tau, state.opts.stop_early);
+    let projection = projection(state.opts.lp_projection);
+    let Some(p) = state.pooled_start() else {
         return Ok(());
     };
-    let geo = &state.geo;
-    let pool = state.pool.as_mut().expect("seeded by pooled_centre");
     let asc = subgrad::slack_push(
-        geo,
-        state.x,
-        state.d,
-        (&y, state.out.lagrangian),
-        &state.best_start,
-        pool,
-        projection(state.opts.lp_projection),
-        state.tau,
-        state.opts.stop_early,
+        p.geo,
+        p.x,
+        p.d,
+        (&p.y, p.value),
+        p.groups,
+        p.pool,
+        projection,
+        tau,
+        stop_early,
         budget.until,
         obs,
     );
