@@ -28,8 +28,9 @@
 //! within it are broken by enumeration order); the value is not a certified bound.
 //!
 //! ## Complexity
-//! Memory 2^n (8 + 8 + 4) bytes (8 more per mask for `W` with weights): 20 MB at the limit n = [`DP_MAX_N`] = 20. Time O(2^n n) for
-//! the pair table plus one step per (state, group) pair, about
+//! Memory 2^n (8 + 8 + 4) bytes (8 more per mask for `W` with weights): 20 MB at the limit
+//! n = [`DP_MAX_N`] = 20. Time O(2^n n) for the pair table plus one step per (state, group)
+//! pair, about
 //! `sum_{g=k}^{2k-1} C(n, g) 2^(n-g)`. Measured (`tests/exact/exact.rs`, release, shared machine):
 //! n = 16, k = 4: 0.4 s (1.3e7 steps); n = 18, k = 3: 1.8 s (5.7e7); n = 20, k = 3: 8.8 s
 //! (3.6e8); n = 20, k = 4: 35 s (9.1e8). The set-partitioning MIP is faster beyond n = 16,
