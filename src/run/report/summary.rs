@@ -21,7 +21,7 @@ pub(crate) fn best_per_case(rows: &[CaseRow]) -> String {
             cases.push((r.instance.as_str(), r.k));
         }
     }
-    let mut body: Vec<[String; 7]> = Vec::new();
+    let mut body: Vec<Vec<String>> = Vec::new();
     for (inst, k) in cases {
         let of: Vec<&CaseRow> = rows
             .iter()
@@ -31,7 +31,7 @@ pub(crate) fn best_per_case(rows: &[CaseRow]) -> String {
         let winners: Vec<&&CaseRow> = of.iter().filter(|r| r.best_sse == best).collect();
         let w = winners[0];
         let names: Vec<&str> = winners.iter().map(|r| r.pipeline.as_str()).collect();
-        body.push([
+        body.push(vec![
             format!("{inst} k={k}"),
             names.join(", "),
             format!("{:.4}", w.best_il),
@@ -50,47 +50,7 @@ pub(crate) fn best_per_case(rows: &[CaseRow]) -> String {
         "gap known %",
         "of",
     ];
-    let widths: Vec<usize> = (0..head.len())
-        .map(|j| {
-            body.iter()
-                .map(|c| c[j].chars().count())
-                .chain([head[j].len(), 3])
-                .max()
-                .unwrap_or(3)
-        })
-        .collect();
-    let line = |c: &[String]| {
-        let cells: Vec<String> = c
-            .iter()
-            .enumerate()
-            .map(|(j, s)| {
-                let pad = widths[j] - s.chars().count();
-                if j < 2 {
-                    format!("{s}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{s}", " ".repeat(pad))
-                }
-            })
-            .collect();
-        format!("| {} |\n", cells.join(" | "))
-    };
-    let mut s = line(&head.map(String::from));
-    let rule: Vec<String> = widths
-        .iter()
-        .enumerate()
-        .map(|(j, w)| {
-            let dashes = "-".repeat(w - 1);
-            if j < 2 {
-                format!(":{dashes}")
-            } else {
-                format!("{dashes}:")
-            }
-        })
-        .collect();
-    s.push_str(&format!("| {} |\n", rule.join(" | ")));
-    for c in &body {
-        s.push_str(&line(c));
-    }
+    let mut s = super::tables::aligned_markdown(&head.map(String::from), &body, |j| j < 2);
     s.push_str(
         "\nBest pipeline per case (lowest best IL over seeds; gap = 100 (SSE - LB) / LB to the \
          best certified bound known, the method that produced it in `bound` (library = the benchmark library's \

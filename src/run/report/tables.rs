@@ -308,6 +308,59 @@ fn with_footnote(cell: &str, r: &CaseRow, sources: &[String]) -> String {
     }
 }
 
+/// A Markdown table with aligned columns: `headers`, a delimiter row, then `body`; column
+/// `j` is left-aligned when `left(j)`, else right-aligned. Each column is as wide as its
+/// widest cell in characters, and at least 3 (a delimiter cell needs hyphens besides its
+/// colon).
+pub(crate) fn aligned_markdown(
+    headers: &[String],
+    body: &[Vec<String>],
+    left: impl Fn(usize) -> bool,
+) -> String {
+    let width = |s: &str| s.chars().count();
+    let widths: Vec<usize> = (0..headers.len())
+        .map(|j| {
+            body.iter()
+                .map(|c| width(&c[j]))
+                .chain([width(&headers[j]), 3])
+                .max()
+                .unwrap_or(3)
+        })
+        .collect();
+    let line = |c: &[String]| {
+        let parts: Vec<String> = c
+            .iter()
+            .enumerate()
+            .map(|(j, s)| {
+                if left(j) {
+                    format!("{s:<w$}", w = widths[j])
+                } else {
+                    format!("{s:>w$}", w = widths[j])
+                }
+            })
+            .collect();
+        format!("| {} |\n", parts.join(" | "))
+    };
+    let rule: Vec<String> = widths
+        .iter()
+        .enumerate()
+        .map(|(j, w)| {
+            let dashes = "-".repeat(w - 1);
+            if left(j) {
+                format!(":{dashes}")
+            } else {
+                format!("{dashes}:")
+            }
+        })
+        .collect();
+    let mut s = line(headers);
+    s.push_str(&format!("| {} |\n", rule.join(" | ")));
+    for c in body {
+        s.push_str(&line(c));
+    }
+    s
+}
+
 fn markdown(rows: &[CaseRow], cols: &[usize]) -> String {
     let sources = sources(rows);
     let body: Vec<Vec<String>> = rows
@@ -321,46 +374,7 @@ fn markdown(rows: &[CaseRow], cols: &[usize]) -> String {
         .map(|c| cols.iter().map(|&j| c[j].clone()).collect())
         .collect();
     let headers: Vec<String> = cols.iter().map(|&j| HEADERS[j].to_string()).collect();
-    let widths: Vec<usize> = (0..cols.len())
-        .map(|j| {
-            body.iter()
-                .map(|c| c[j].len())
-                .chain([headers[j].len()])
-                .max()
-                .unwrap_or(1)
-                .max(3) // a Markdown delimiter cell needs hyphens besides its colon
-        })
-        .collect();
-    let line = |c: &[String]| {
-        let parts: Vec<String> = c
-            .iter()
-            .enumerate()
-            .map(|(j, s)| {
-                if left(cols[j]) {
-                    format!("{s:<w$}", w = widths[j])
-                } else {
-                    format!("{s:>w$}", w = widths[j])
-                }
-            })
-            .collect();
-        format!("| {} |\n", parts.join(" | "))
-    };
-    let mut s = line(&headers);
-    let rule: Vec<String> = widths
-        .iter()
-        .enumerate()
-        .map(|(j, w)| {
-            if left(cols[j]) {
-                format!(":{}", "-".repeat(w.saturating_sub(1)))
-            } else {
-                format!("{}:", "-".repeat(w.saturating_sub(1)))
-            }
-        })
-        .collect();
-    s.push_str(&format!("| {} |\n", rule.join(" | ")));
-    for c in &body {
-        s.push_str(&line(c));
-    }
+    let mut s = aligned_markdown(&headers, &body, |j| left(cols[j]));
     s.push_str("\nIL = 100 SSE/SST in percent (lower is better; the case's best in bold); sd over seeds (a deterministic pipeline runs once per case: runs 1, no sd); time = mean seconds per run; gap = 100 (best SSE - bound)/bound, against the best certified bound known (bound = the method that produced it; library = the benchmark library's stored certificate, verified); gap known = 100 (best SSE - best-known SSE)/best-known SSE.\n");
     for (i, src) in sources.iter().enumerate() {
         s.push_str(&format!("[{}] Published: {src}.\n", i + 1));

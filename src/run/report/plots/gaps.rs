@@ -108,21 +108,16 @@ pub(super) fn gaps_svg(
                     [(0.0, y - 0.9), (best, y - 0.1)],
                     c.filled(),
                 )))?;
-                draw_marker(
-                    chart.plotting_area(),
-                    (med, y - 0.5),
-                    Shape::Diamond,
-                    RGBColor(0, 0, 0),
-                    marker(st),
-                )?;
-                if let Some(g) = known {
-                    draw_marker(
-                        chart.plotting_area(),
-                        (g, y - 0.5),
-                        Shape::Circle,
-                        RGBColor(90, 90, 90),
-                        marker(st),
-                    )?;
+                // The median run (diamond), then the best run's gap to the best-known SSE
+                // (circle) when there is one.
+                let marks = [
+                    (Some(med), Shape::Diamond, RGBColor(0, 0, 0)),
+                    (known, Shape::Circle, RGBColor(90, 90, 90)),
+                ];
+                for (x, shape, color) in marks {
+                    if let Some(x) = x {
+                        draw_marker(chart.plotting_area(), (x, y - 0.5), shape, color, marker(st))?;
+                    }
                 }
                 y -= 1.0;
             }

@@ -68,26 +68,11 @@ pub(super) fn latex(rows: &[CaseRow], cols: &[usize]) -> String {
             }
         }
         prev = Some((&r.instance, r.k));
-        let c = marked_cells(r, best, |s| format!("\\textbf{{{s}}}"));
-        let fields = [
-            tex_escape(&c[0]),
-            c[1].clone(),
-            c[2].clone(),
-            format!("\\texttt{{{}}}", tex_escape(&c[3])),
-            c[4].clone(),
-            c[5].clone(),
-            c[6].clone(),
-            c[7].clone(),
-            c[8].clone(),
-            c[9].clone(),
-            c[10].clone(),
-            c[11].clone(),
-            c[12].clone(),
-            c[13].clone(),
-            c[14].clone(),
-            c[15].clone(),
-        ];
-        let fields: Vec<&str> = cols.iter().map(|&j| fields[j].as_str()).collect();
+        // The instance escaped, the pipeline in typewriter; every other cell as it is.
+        let mut c = marked_cells(r, best, |s| format!("\\textbf{{{s}}}"));
+        c[0] = tex_escape(&c[0]);
+        c[3] = format!("\\texttt{{{}}}", tex_escape(&c[3]));
+        let fields: Vec<&str> = cols.iter().map(|&j| c[j].as_str()).collect();
         s.push_str(&fields.join(" & "));
         s.push_str(" \\\\\n");
     }
