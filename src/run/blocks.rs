@@ -258,10 +258,8 @@ pub fn repair_with_slab(
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
-    let waves = waves_by_height(&split.cuts);
-    repair_waves(
-        inst, split, groups, mode, slab, refine, solve, interrupt, &waves,
-    )
+    let job = RepairJob { inst, split, mode, slab, refine, solve };
+    repair_waves(&job, groups, interrupt, &waves_by_height(&split.cuts))
 }
 
 /// As [`repair_with_slab`] at the mode's slab, the cuts one after the other in bottom-up order (the reference of the
@@ -278,9 +276,8 @@ pub(crate) fn repair_in_order(
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
     let waves: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
     let slab = mode.slab();
-    repair_waves(
-        inst, split, groups, mode, slab, refine, solve, interrupt, &waves,
-    )
+    let job = RepairJob { inst, split, mode, slab, refine, solve };
+    repair_waves(&job, groups, interrupt, &waves)
 }
 
 /// The cuts grouped by height (1 + the largest height of the cuts inside the cut's block
@@ -322,20 +319,30 @@ struct Proposal {
     fresh: Option<Vec<Vec<usize>>>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn repair_waves(
-    inst: &Instance,
-    split: &Split,
-    groups: Vec<Vec<usize>>,
+/// What every cut's repair reads: the instance, its split, the repair mode with its slab
+/// (in median group radii), and how a pool's groups are refined or its rows solved.
+struct RepairJob<'a> {
+    inst: &'a Instance,
+    split: &'a Split,
     mode: RepairMode,
     slab: f64,
-    refine: &RefineGroups<'_>,
-    solve: &SolveRows<'_>,
+    refine: &'a RefineGroups<'a>,
+    solve: &'a SolveRows<'a>,
+}
+
+/// The repair of [`repair_with_slab`] with the cuts taken in `waves` (each wave's cuts in
+/// parallel, the waves in order).
+fn repair_waves(
+    job: &RepairJob<'_>,
+    groups: Vec<Vec<usize>>,
     interrupt: &std::sync::atomic::AtomicBool,
     waves: &[Vec<usize>],
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
     use rayon::prelude::*;
     use std::sync::atomic::Ordering;
+    let RepairJob {
+        inst, split, mode, slab, ..
+    } = *job;
     let t = std::time::Instant::now();
     let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, inst.d, m);
     let mut label = vec![usize::MAX; inst.n];
@@ -372,7 +379,7 @@ fn repair_waves(
                     if interrupt.load(Ordering::Relaxed) {
                         return Err(Error::Interrupted("border repair".into()));
                     }
-                    propose(inst, split, c, &state, mode, slab, refine, solve)
+                    propose(job, c, &state)
                 })
                 .collect()
         });
@@ -424,17 +431,15 @@ fn repair_waves(
 /// Cut `c`'s pool (the node's groups, in the one-by-one order, whose centroid lies within
 /// the slab) and its repair; `None` when fewer than two groups are pooled. Reads only the
 /// groups of the cut's blocks.
-#[allow(clippy::too_many_arguments)]
-fn propose(
-    inst: &Instance,
-    split: &Split,
-    c: usize,
-    state: &Repaired,
-    mode: RepairMode,
-    slab: f64,
-    refine: &RefineGroups<'_>,
-    solve: &SolveRows<'_>,
-) -> Result<Option<Proposal>> {
+fn propose(job: &RepairJob<'_>, c: usize, state: &Repaired) -> Result<Option<Proposal>> {
+    let RepairJob {
+        inst,
+        split,
+        mode,
+        slab,
+        refine,
+        solve,
+    } = *job;
     let d = inst.d;
     let cut = &split.cuts[c];
     let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, d, m);
