@@ -64,14 +64,42 @@ pub struct LocalSearch {
     escape_queued: Vec<bool>,
     escape_queue: Vec<usize>,
     near: NeighbourGroups,
+    terms: MoveTerms,
+    /// Sweep mode (on the masked SSE, [`LocalSearch::is_masked`]): once the queues are
+    /// empty, every record is queued again until a sweep applies no move.
+    sweep: Sweep,
+}
+
+/// What the operators read to evaluate a move beyond the partition: the records' squared
+/// norms, the improvement threshold and the objective's group sums.
+struct MoveTerms {
     /// |x|^2 of every record, so that a swap or 3-cycle term costs one dot product.
     norms: Vec<f64>,
     eps: f64,
     /// The objective's per-group sums the deltas read (none for the SSE).
     sums: GroupSums,
-    /// Sweep mode (on the masked SSE, [`LocalSearch::is_masked`]): once the queues are
-    /// empty, every record is queued again until a sweep applies no move.
-    sweep: Sweep,
+}
+
+impl MoveTerms {
+    /// The operators' view of partition `p` of `inst` with groups of at least `k` records
+    /// and the neighbour lists `nb`.
+    fn view<'a>(
+        &'a self,
+        p: &'a Partition,
+        inst: &'a Instance,
+        k: usize,
+        nb: &'a Neighbours,
+    ) -> View<'a> {
+        View {
+            p,
+            inst,
+            k,
+            nb,
+            norms: &self.norms,
+            eps: self.eps,
+            sums: &self.sums,
+        }
+    }
 }
 
 /// The state of the sweep mode ([`LocalSearch::on_objective`] on the masked SSE).
@@ -131,9 +159,11 @@ impl LocalSearch {
             escape_queued: vec![false; inst.n],
             escape_queue: Vec::new(),
             near: NeighbourGroups::default(),
-            eps: improvement_threshold(inst, &norms),
-            norms,
-            sums: GroupSums::Plain,
+            terms: MoveTerms {
+                eps: improvement_threshold(inst, &norms),
+                norms,
+                sums: GroupSums::Plain,
+            },
             sweep: Sweep::default(),
         }
     }
@@ -166,22 +196,22 @@ impl LocalSearch {
             return Err(why.into());
         }
         let sums = GroupSums::new(objective, inst, p);
-        ls.eps = match objective {
+        ls.terms.eps = match objective {
             Objective::Weighted(w) | Objective::MaskedWeighted(w) => {
-                crate::objective::weighted::improvement_threshold(inst, w, &ls.norms, IMPROVE_EPS)
+                crate::objective::weighted::improvement_threshold(inst, w, &ls.terms.norms, IMPROVE_EPS)
             }
             // The masked SST (observed cells) over n, as the masked deltas are sums of
             // observed terms only.
             _ => IMPROVE_EPS * inst.sst / inst.n as f64,
         };
-        ls.sums = sums;
+        ls.terms.sums = sums;
         Ok(ls)
     }
 
     /// True when the descent minimises the SSE the partition keeps (plain or masked), so
     /// the partition's SSE ranks its states; false on the weighted SSE.
     pub(crate) fn minimises_sse(&self) -> bool {
-        matches!(self.sums, GroupSums::Plain | GroupSums::Masked(_))
+        matches!(self.terms.sums, GroupSums::Plain | GroupSums::Masked(_))
     }
 
     /// True on data with missing cells (the masked SSE, weighted or not). A masked move
@@ -189,7 +219,7 @@ impl LocalSearch {
     /// read: the descent then sweeps to a local optimum.
     pub(crate) fn is_masked(&self) -> bool {
         matches!(
-            self.sums,
+            self.terms.sums,
             GroupSums::Masked(_) | GroupSums::MaskedWeighted(_)
         )
     }
@@ -282,7 +312,7 @@ impl LocalSearch {
 
     /// The SSE decrease below which a move does not count as improving.
     pub fn improvement_eps(&self) -> f64 {
-        self.eps
+        self.terms.eps
     }
 
     /// The best improving move of record `i` by the group operators into or with one of
@@ -299,17 +329,9 @@ impl LocalSearch {
         groups: &[usize],
         first: bool,
     ) -> Best {
-        let view = View {
-            p,
-            inst,
-            k,
-            nb,
-            norms: &self.norms,
-            eps: self.eps,
-            sums: &self.sums,
-        };
+        let view = self.terms.view(p, inst, k, nb);
         let g = p.group_of(i);
-        let mut best = Best::new(self.eps);
+        let mut best = Best::new(self.terms.eps);
         for &h in groups {
             if h == g || p.size(h) == 0 {
                 continue;
@@ -334,13 +356,13 @@ impl LocalSearch {
         mv: Move,
         log: &mut MoveLog,
     ) {
-        if matches!(self.sums, GroupSums::Plain) {
+        if matches!(self.terms.sums, GroupSums::Plain) {
             self.ops[op].apply(p, inst, mv, log);
             return;
         }
         let touched = touched_groups(p, mv);
         self.ops[op].apply(p, inst, mv, log);
-        self.sums.refresh(inst, p, &touched[..touched_len(mv)]);
+        self.terms.sums.refresh(inst, p, &touched[..touched_len(mv)]);
     }
 
     /// Apply the best improving escape move around `a`, if any.
@@ -353,15 +375,7 @@ impl LocalSearch {
         a: usize,
         log: &mut MoveLog,
     ) -> bool {
-        let view = View {
-            p,
-            inst,
-            k,
-            nb,
-            norms: &self.norms,
-            eps: self.eps,
-            sums: &self.sums,
-        };
+        let view = self.terms.view(p, inst, k, nb);
         let found = self
             .escape_ops
             .iter()
