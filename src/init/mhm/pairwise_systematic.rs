@@ -57,6 +57,15 @@ pub(crate) fn pairwise_systematic<S: Sorter>(
     groups
 }
 
+/// The worked example of Kabir et al. (2015), Tables I-IV: five records of two attributes
+/// (raw values), for the tests of both sorting functions.
+#[cfg(test)]
+pub(crate) fn kabir_example() -> Instance {
+    let raw = vec![5.0, 6.0, 3.0, 10.0, 1.0, 3.0, 2.0, 1.0, 4.0, 2.0];
+    let columns = vec!["y1".into(), "y2".into()];
+    Instance::from_raw("kabir", "kabir", columns, raw, "t".into()).unwrap()
+}
+
 /// Lowest-index argmin and argmax of `key` over `ids`.
 pub(crate) fn min_max_by_key(ids: &[usize], key: impl Fn(usize) -> f64) -> (usize, usize) {
     let (mut lo, mut hi) = (ids[0], ids[0]);

@@ -149,16 +149,13 @@ impl Initializer for PsMeansort {
 #[cfg(test)]
 mod tests {
     use super::{sorting_keys, RowSum};
-    use crate::data::Instance;
-    use crate::init::mhm::pairwise_systematic::Sorter;
+    use crate::init::mhm::pairwise_systematic::{kabir_example, Sorter};
 
     /// Kabir et al. 2015 Table IV: on the raw values, row 4 (SF -4.4) sorts first and row 2
     /// (SF 5.6) last.
     #[test]
     fn reproduces_the_table_iv_example_on_raw_values() {
-        let raw = vec![5.0, 6.0, 3.0, 10.0, 1.0, 3.0, 2.0, 1.0, 4.0, 2.0];
-        let inst = Instance::from_raw("t4", "t4", vec!["y1".into(), "y2".into()], raw, "t".into())
-            .unwrap();
+        let inst = kabir_example();
         let mut sorter = RowSum {
             sums: sorting_keys(&inst, "raw"),
         };

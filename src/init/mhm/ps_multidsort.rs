@@ -102,16 +102,13 @@ pub(crate) fn ps_multidsort_groups(inst: &Instance, k: usize) -> Vec<Vec<usize>>
 #[cfg(test)]
 mod tests {
     use super::RankSum;
-    use crate::data::Instance;
-    use crate::init::mhm::pairwise_systematic::Sorter;
+    use crate::init::mhm::pairwise_systematic::{kabir_example, Sorter};
 
     /// Kabir et al. 2015 Tables I-III: rank sums 9, 8, 4, 3, 6, so row 4 sorts first and row
     /// 1 last.
     #[test]
     fn reproduces_the_table_i_to_iii_example() {
-        let raw = vec![5.0, 6.0, 3.0, 10.0, 1.0, 3.0, 2.0, 1.0, 4.0, 2.0];
-        let inst = Instance::from_raw("t1", "t1", vec!["v1".into(), "v2".into()], raw, "t".into())
-            .unwrap();
+        let inst = kabir_example();
         let mut sorter = RankSum::new(&inst);
         assert_eq!(sorter.first_last(&inst, &[0, 1, 2, 3, 4]), (3, 0));
         assert_eq!(sorter.rank_sum, vec![9.0, 8.0, 4.0, 3.0, 6.0]);
