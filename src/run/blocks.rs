@@ -258,7 +258,14 @@ pub fn repair_with_slab(
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
-    let job = RepairJob { inst, split, mode, slab, refine, solve };
+    let job = RepairJob {
+        inst,
+        split,
+        mode,
+        slab,
+        refine,
+        solve,
+    };
     repair_waves(&job, groups, interrupt, &waves_by_height(&split.cuts))
 }
 
@@ -274,10 +281,16 @@ pub(crate) fn repair_in_order(
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
-    let waves: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
-    let slab = mode.slab();
-    let job = RepairJob { inst, split, mode, slab, refine, solve };
-    repair_waves(&job, groups, interrupt, &waves)
+    let job = RepairJob {
+        inst,
+        split,
+        mode,
+        slab: mode.slab(),
+        refine,
+        solve,
+    };
+    let one_by_one: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
+    repair_waves(&job, groups, interrupt, &one_by_one)
 }
 
 /// The cuts grouped by height (1 + the largest height of the cuts inside the cut's block
@@ -340,9 +353,7 @@ fn repair_waves(
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
     use rayon::prelude::*;
     use std::sync::atomic::Ordering;
-    let RepairJob {
-        inst, split, mode, slab, ..
-    } = *job;
+    let (inst, split, mode, slab) = (job.inst, job.split, job.mode, job.slab);
     let t = std::time::Instant::now();
     let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, inst.d, m);
     let mut label = vec![usize::MAX; inst.n];
@@ -432,14 +443,7 @@ fn repair_waves(
 /// the slab) and its repair; `None` when fewer than two groups are pooled. Reads only the
 /// groups of the cut's blocks.
 fn propose(job: &RepairJob<'_>, c: usize, state: &Repaired) -> Result<Option<Proposal>> {
-    let RepairJob {
-        inst,
-        split,
-        mode,
-        slab,
-        refine,
-        solve,
-    } = *job;
+    let (inst, split) = (job.inst, job.split);
     let d = inst.d;
     let cut = &split.cuts[c];
     let sse = |m: &[usize]| microagg_solvers::sse::group_sse(&inst.z, d, m);
@@ -461,7 +465,7 @@ fn propose(job: &RepairJob<'_>, c: usize, state: &Repaired) -> Result<Option<Pro
     let per: Vec<(f64, f64)> = node_groups.iter().map(|&g| stats_of(g)).collect();
     let mut radii: Vec<f64> = per.iter().map(|p| p.1).collect();
     radii.sort_by(f64::total_cmp);
-    let width = radii[radii.len() / 2] * slab;
+    let width = radii[radii.len() / 2] * job.slab;
     let pool_groups: Vec<usize> = node_groups
         .iter()
         .zip(&per)
@@ -478,11 +482,11 @@ fn propose(job: &RepairJob<'_>, c: usize, state: &Repaired) -> Result<Option<Pro
     pool.sort_unstable();
     let before: f64 = pool_groups.iter().map(|&g| sse(&groups[g])).sum();
     let name = format!("border {c}");
-    let fresh = match mode {
-        RepairMode::Resolve => solve(&pool, &name)?,
+    let fresh = match job.mode {
+        RepairMode::Resolve => (job.solve)(&pool, &name)?,
         _ => {
             let members: Vec<Vec<usize>> = pool_groups.iter().map(|&g| groups[g].clone()).collect();
-            refine(&members, &name)?
+            (job.refine)(&members, &name)?
         }
     };
     let after: f64 = fresh.iter().map(|m| sse(m)).sum();

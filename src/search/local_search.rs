@@ -198,7 +198,12 @@ impl LocalSearch {
         let sums = GroupSums::new(objective, inst, p);
         ls.terms.eps = match objective {
             Objective::Weighted(w) | Objective::MaskedWeighted(w) => {
-                crate::objective::weighted::improvement_threshold(inst, w, &ls.terms.norms, IMPROVE_EPS)
+                crate::objective::weighted::improvement_threshold(
+                    inst,
+                    w,
+                    &ls.terms.norms,
+                    IMPROVE_EPS,
+                )
             }
             // The masked SST (observed cells) over n, as the masked deltas are sums of
             // observed terms only.
@@ -362,7 +367,9 @@ impl LocalSearch {
         }
         let touched = touched_groups(p, mv);
         self.ops[op].apply(p, inst, mv, log);
-        self.terms.sums.refresh(inst, p, &touched[..touched_len(mv)]);
+        self.terms
+            .sums
+            .refresh(inst, p, &touched[..touched_len(mv)]);
     }
 
     /// Apply the best improving escape move around `a`, if any.

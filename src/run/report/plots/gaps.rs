@@ -116,7 +116,13 @@ pub(super) fn gaps_svg(
                 ];
                 for (x, shape, color) in marks {
                     if let Some(x) = x {
-                        draw_marker(chart.plotting_area(), (x, y - 0.5), shape, color, marker(st))?;
+                        draw_marker(
+                            chart.plotting_area(),
+                            (x, y - 0.5),
+                            shape,
+                            color,
+                            marker(st),
+                        )?;
                     }
                 }
                 y -= 1.0;
