@@ -86,28 +86,30 @@ pub(crate) fn show(lib: &Library, instance: &str, k: Option<usize>) -> String {
             c.k, c.proven_optimal
         ));
         if let Some(p) = &c.partition {
-            out.push_str(&format!(
-                "  partition {} SSE {:.10} IL {:.6} %\n{}",
-                lib.dir.join(&p.file).display(),
-                p.sse,
-                p.il,
-                from(&p.provenance)
-            ));
+            let figures = format!("SSE {:.10} IL {:.6} %", p.sse, p.il);
+            out += &stored(lib, "partition", &p.file, &figures, &p.provenance);
         }
         if let Some(b) = &c.bound {
-            out.push_str(&format!(
-                "  certificate {} claims {:.10} (sha256 {})\n{}",
-                lib.dir.join(&b.file).display(),
-                b.value,
-                b.sha256,
-                from(&b.provenance)
-            ));
+            let figures = format!("claims {:.10} (sha256 {})", b.value, b.sha256);
+            out += &stored(lib, "certificate", &b.file, &figures, &b.provenance);
         }
     }
     out
 }
 
-/// The provenance line under a stored file: its command, commit and date.
-fn from(p: &crate::library::manifest::Provenance) -> String {
-    format!("    from {} (commit {}, {})\n", p.command, p.commit, p.date)
+/// A stored file's lines: its kind, path and `figures`, then where it comes from.
+fn stored(
+    lib: &Library,
+    kind: &str,
+    file: &str,
+    figures: &str,
+    p: &crate::library::manifest::Provenance,
+) -> String {
+    format!(
+        "  {kind} {} {figures}\n    from {} (commit {}, {})\n",
+        lib.dir.join(file).display(),
+        p.command,
+        p.commit,
+        p.date
+    )
 }
