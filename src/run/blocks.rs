@@ -281,6 +281,7 @@ pub(crate) fn repair_in_order(
     solve: &SolveRows<'_>,
     interrupt: &std::sync::atomic::AtomicBool,
 ) -> Result<(Vec<Vec<usize>>, RepairStats)> {
+    let waves: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
     let job = RepairJob {
         inst,
         split,
@@ -289,8 +290,7 @@ pub(crate) fn repair_in_order(
         refine,
         solve,
     };
-    let one_by_one: Vec<Vec<usize>> = (0..split.cuts.len()).map(|c| vec![c]).collect();
-    repair_waves(&job, groups, interrupt, &one_by_one)
+    repair_waves(&job, groups, interrupt, &waves)
 }
 
 /// The cuts grouped by height (1 + the largest height of the cuts inside the cut's block
