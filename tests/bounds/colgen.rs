@@ -245,10 +245,7 @@ fn colgen_from_several_starts_is_below_brute_force_optimum() {
         )
         .unwrap_err()
         .to_string();
-        assert!(
-            e.contains("start partition 2") && e.contains("fewer than k"),
-            "{e}"
-        );
+        common::assert_contains_all(&e, &["start partition 2", "fewer than k"]);
     }
 }
 
@@ -365,9 +362,7 @@ fn box_and_ipm_bounds_are_valid_and_converge_to_the_lp() {
 fn max_iterations_caps_the_master_solves_from_the_command_line() {
     let spec = "gauss:n=60,d=2,clusters=12,seed=7";
     let args = |method: &'static str, extra: &[&'static str]| -> Vec<&'static str> {
-        let mut args = vec!["bound", "--data", spec, "--k", "3", "--method", method];
-        args.extend_from_slice(extra);
-        args
+        common::method_args("bound", spec, "3", method, extra)
     };
     let run = |extra: &[&'static str]| -> serde_json::Value {
         let mut args = args("colgen", &["--time-limit", "30", "--json"]);
@@ -400,9 +395,6 @@ fn max_iterations_caps_the_master_solves_from_the_command_line() {
             "bound nn has no parameter 'max_iterations'",
         ),
     ] {
-        let out = cli(&args(method, &["--param", param]));
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(expected), "{err}");
+        common::assert_exit(&cli(&args(method, &["--param", param])), 2, expected);
     }
 }

@@ -124,9 +124,7 @@ fn random_points(
     dims: RangeInclusive<usize>,
     k_max: usize,
 ) -> (usize, usize, usize, Vec<f64>) {
-    let n = rng.random_range(sizes);
-    let d = rng.random_range(dims);
-    let k = rng.random_range(2..=k_max.min(n / 2));
+    let (n, d, k) = common::random_size(rng, sizes, dims, k_max);
     let x = family(rng, case, n, d);
     (n, d, k, x)
 }
@@ -822,11 +820,8 @@ fn size_completion_stays_below_brute_force_and_loses_at_most_tau() {
             tau.abs()
         );
     }
-    println!("size completion: {completed} completed, {searched} searched of 48");
-    assert!(
-        completed >= 12 && searched >= 6,
-        "{completed} completed, {searched} searched"
-    );
+    common::assert_shown_in("size completion: completed", completed, 48, 12);
+    common::assert_shown_in("size completion: searched", searched, 48, 6);
 }
 
 /// Certified Wentges smoothing in the column generation (`certified_smoothing`, fixed and

@@ -66,9 +66,7 @@ fn exact_pricing_with_cuts_matches_brute_force() {
 
 /// Small adversarial instances: (name, rows, n, d, k).
 fn adversarial(rng: &mut ChaCha8Rng, case: usize) -> (String, Vec<f64>, usize, usize, usize) {
-    let n = rng.random_range(6..=10);
-    let d = rng.random_range(1..=3);
-    let k = rng.random_range(2..=3usize.min(n / 2));
+    let (n, d, k) = common::random_size(rng, 6..=10, 1..=3, 3);
     let mut x = match case % 6 {
         // Regular polygon (d = 2): equidistant neighbours make fractional masters.
         0 => {
@@ -215,20 +213,15 @@ fn bound_with_cuts_is_valid_and_never_below_the_bound_without() {
             assert!(v.lower_bound <= opt, "{name}");
         }
     }
-    eprintln!("cuts separated in {with_cuts} of 48 cases, bound raised in {improved}");
-    assert!(
-        with_cuts >= 15 && improved >= 12,
-        "cuts separated in {with_cuts} cases, bound raised in {improved}"
-    );
+    common::assert_shown_in("cuts separated", with_cuts, 48, 15);
+    common::assert_shown_in("the bound raised by cuts", improved, 48, 12);
 }
 
 #[test]
 fn random_cut_duals_never_prove_more_than_the_optimum_and_positive_ones_prove_nothing() {
     let mut rng = ChaCha8Rng::seed_from_u64(7_14);
     for case in 0..40 {
-        let n = rng.random_range(5..=10);
-        let d = rng.random_range(1..=2);
-        let k = rng.random_range(2..=3usize.min(n / 2));
+        let (n, d, k) = common::random_size(&mut rng, 5..=10, 1..=2, 3);
         let x = clustered_rows(&mut rng, n, d, 2.0);
         let opt = brute_force_optimum(&x, n, d, k);
         // Duals near each record's share of the optimum, cut duals up to that share.

@@ -150,9 +150,7 @@ fn bound_master_upper_from_the_command_line() {
     let spec = "gauss:n=60,d=2,clusters=6,seed=4";
     // `bound` on that data with `method`, then `extra`.
     let args = |method: &'static str, extra: &[&'static str]| -> Vec<&'static str> {
-        let mut a = vec!["bound", "--data", spec, "--k", "3", "--method", method];
-        a.extend_from_slice(extra);
-        a
+        common::method_args("bound", spec, "3", method, extra)
     };
     let with = |extra: &[&'static str]| args("colgen", &[&["--time-limit", "5"], extra].concat());
     let rec = stdout_json(&cli_ok(&with(&["--param", "master_upper=20", "--json"])));

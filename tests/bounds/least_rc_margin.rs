@@ -1018,15 +1018,19 @@ fn run(test: &str, seed: u64, cases: usize, with_cuts: bool, with_pairs: bool) -
     stats
 }
 
+/// Rounding moved R_c above the exact minimum in `above` problems: it must somewhere, or the
+/// exact check would not see what the margin is for.
+fn assert_rounding_pushed_above(above: usize) {
+    assert!(
+        above > 0,
+        "rounding never pushed R_c above the exact minimum"
+    );
+}
+
 #[test]
 fn least_rc_margin_holds_exactly_without_cuts() {
     let stats = run("no cuts", 9_0901, 240, false, false);
-    // Rounding must actually move R_c above the exact value somewhere, or the exact check
-    // would not see what the margin is for.
-    assert!(
-        stats.above > 0,
-        "rounding never pushed R_c above the exact minimum"
-    );
+    assert_rounding_pushed_above(stats.above);
     // The searches cut short do reach other values than the unlimited ones.
     assert!(
         stats.short_lower > 0,
@@ -1037,10 +1041,7 @@ fn least_rc_margin_holds_exactly_without_cuts() {
 #[test]
 fn least_rc_margin_holds_exactly_with_rank1_cuts() {
     let stats = run("rank-1 cuts", 9_0902, 192, true, false);
-    assert!(
-        stats.above > 0,
-        "rounding never pushed R_c above the exact minimum"
-    );
+    assert_rounding_pushed_above(stats.above);
 }
 
 #[test]
@@ -1048,10 +1049,7 @@ fn least_rc_margin_holds_exactly_with_pair_decisions() {
     // Decisions alone, then decisions with cuts.
     let a = run("decisions", 9_0903, 96, false, true);
     let b = run("decisions + cuts", 9_0904, 96, true, true);
-    assert!(
-        a.above + b.above > 0,
-        "rounding never pushed R_c above the exact minimum"
-    );
+    assert_rounding_pushed_above(a.above + b.above);
 }
 
 /// On two far clusters with a tiny spread the old margin charges the largest distance (about

@@ -9,3 +9,8 @@ pub fn assert_shown_in(what: &str, count: usize, cases: usize, floor: usize) {
         "{what} in only {count} of {cases} cases (at least {floor} wanted)"
     );
 }
+
+/// Requires every one of `needles` in `text` (a message, a report); the failure shows `text`.
+pub fn assert_contains_all(text: &str, needles: &[&str]) {
+    assert!(needles.iter().all(|n| text.contains(n)), "{text}");
+}

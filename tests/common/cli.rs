@@ -69,6 +69,12 @@ pub fn run_args<'a>(data: &'a str, k: &'a str, method: &'a str, extra: &[&'a str
     method_args("run", data, k, method, extra)
 }
 
+/// Run MDAV on `data` with `k` (requiring success) and write its labels to `path`
+/// (`--labels-out`).
+pub fn write_mdav_labels(data: &str, k: &str, path: &str) {
+    cli_ok(&run_args(data, k, "mdav", &["--labels-out", path]));
+}
+
 /// `head`, then the words of `fixed` (split at white space), then `tail`: the options that
 /// take no computed value fit on one line.
 pub fn argv<'a>(head: &[&'a str], fixed: &'a str, tail: &[&'a str]) -> Vec<&'a str> {

@@ -67,6 +67,20 @@ pub fn xorshift64(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// A random size for the brute-force tests, drawn in this order: `n` in `ns`, `d` in `ds`,
+/// then `k` in 2..=min(`k_most`, n / 2); `(n, d, k)`.
+pub fn random_size(
+    rng: &mut impl rand::Rng,
+    ns: std::ops::RangeInclusive<usize>,
+    ds: std::ops::RangeInclusive<usize>,
+    k_most: usize,
+) -> (usize, usize, usize) {
+    let n = rng.random_range(ns);
+    let d = rng.random_range(ds);
+    let k = rng.random_range(2..=k_most.min(n / 2));
+    (n, d, k)
+}
+
 /// `n` rows of `d` values in three clusters `spacing` apart (row i in cluster i mod 3, each
 /// value jittered uniformly in [-1, 1)), row-major.
 pub fn clustered_rows(rng: &mut impl rand::Rng, n: usize, d: usize, spacing: f64) -> Vec<f64> {

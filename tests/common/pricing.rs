@@ -226,9 +226,7 @@ pub fn random_pricing_case(
     max_n: usize,
     dual_low: f64,
 ) -> (Vec<f64>, usize, Geometry, f64, Vec<f64>) {
-    let n = rng.random_range(6..=max_n);
-    let d = rng.random_range(1..=3);
-    let k = rng.random_range(2..=3usize.min(n / 2));
+    let (n, d, k) = super::random_size(rng, 6..=max_n, 1..=3, 3);
     let x = super::clustered_rows(rng, n, d, 3.0);
     let geo = Geometry::new(&x, n, d, k, 6);
     let scale = rng.random_range(0.2..3.0);

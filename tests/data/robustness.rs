@@ -42,6 +42,18 @@ fn gauss_rows(n: usize, d: usize, seed: u64) -> Vec<f64> {
     common::clustered_rows(&mut rng, n, d, 4.0)
 }
 
+/// A CSV file `d.csv` in `dir` of the `n` rows of `d` values [`gauss_rows`] draws from `seed`;
+/// its path.
+fn gauss_csv(dir: &std::path::Path, n: usize, d: usize, seed: u64) -> std::path::PathBuf {
+    let rows: Vec<Vec<f64>> = gauss_rows(n, d, seed)
+        .chunks(d)
+        .map(<[f64]>::to_vec)
+        .collect();
+    let path = dir.join("d.csv");
+    common::write_rows_csv(&path, &rows);
+    path
+}
+
 // ---- point 1: z-scoring -------------------------------------------------------------------
 
 #[test]

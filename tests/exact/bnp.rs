@@ -5,7 +5,8 @@
 //! the compatible groups; an interrupted run returns a feasible incumbent and a valid bound.
 
 use crate::bnp_support::{
-    assert_round_trip, family_case, honest_certificate, run_from_chunks as run, z_scored,
+    assert_round_trip, family_case, family_cases, honest_certificate, run_from_chunks as run,
+    z_scored,
 };
 use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, cli_ok, subset_dp};
@@ -48,7 +49,6 @@ fn assert_feasible(labels: &[usize], n: usize, k: usize) {
 
 #[test]
 fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
-    let mut rng = ChaCha8Rng::seed_from_u64(17_2026);
     // Default branch-price-and-cut (50 root cut rounds, one per node), and a light cut
     // setting (a few cuts per round at every node) that leaves more to branching, so that
     // node bounds with cuts and decisions together are checked on many nodes.
@@ -67,8 +67,7 @@ fn branch_and_price_equals_brute_force_and_node_bounds_hold() {
     // Branch-price-and-cut coverage: instances with cuts, and with cuts and branching.
     let (mut with_cuts, mut cut_and_branch, mut cut_checks) = (0, 0, 0);
     let mut unproven = Vec::new();
-    for case in 0..120 {
-        let (x, n, d, k) = family_case(&mut rng, case, 5..=12, 3);
+    for (case, x, n, d, k) in family_cases(17_2026, 120, 5..=12) {
         let opt = constrained_optimum(&x, n, d, k, &[]);
         if n <= 9 {
             let bf = brute_force_optimum(&x, n, d, k);
@@ -389,7 +388,6 @@ fn least_leaf(cert: &microagg::bnp_certificate::BnpCertificate) -> (usize, f64) 
 #[test]
 fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
     use microagg::bnp_certificate::verify;
-    let mut rng = ChaCha8Rng::seed_from_u64(1818);
     // Few cuts per round, so that most runs branch and leave several leaves.
     let light = BnpOptions {
         cut_rounds: 1,
@@ -398,8 +396,7 @@ fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
         ..BnpOptions::default()
     };
     let (mut checked, mut raised, mut removed, mut multi_leaf) = (0, 0, 0, 0);
-    for case in 0..60 {
-        let (x, n, d, k) = family_case(&mut rng, case, 8..=12, 3);
+    for (case, x, n, d, k) in family_cases(1818, 60, 8..=12) {
         let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };
@@ -674,7 +671,6 @@ fn enumeration_proof_equals_brute_force() {
 #[test]
 fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
     use microagg::bnp_certificate::{verify, BnpCertificate};
-    let mut rng = ChaCha8Rng::seed_from_u64(19_0019);
     let opts = BnpOptions {
         enumerate: true,
         cut_rounds: 1,
@@ -682,8 +678,7 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
         ..BnpOptions::default()
     };
     let (mut checked, mut rejected) = (0, 0);
-    for case in 0..36 {
-        let (x, n, d, k) = family_case(&mut rng, case, 8..=12, 3);
+    for (case, x, n, d, k) in family_cases(19_0019, 36, 8..=12) {
         let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };

@@ -8,7 +8,7 @@
 
 use crate::bnp_support::{
     assert_heuristic_groups_priced_exactly, assert_raised_dual_rejected, assert_solved,
-    family_case, honest_certificate, run_from_chunks as run, unlimited_budget, z_scored,
+    family_case, family_cases, honest_certificate, run_from_chunks as run, unlimited_budget, z_scored,
 };
 use crate::common;
 use common::{adversarial_family as family, for_each_set_partition, subset_dp};
@@ -214,10 +214,8 @@ fn options(count_row: bool, rank1: bool) -> BnpOptions {
 
 #[test]
 fn branch_and_price_with_the_count_row_equals_the_subset_dp() {
-    let mut rng = ChaCha8Rng::seed_from_u64(22_1212);
     let (mut raised, mut compared, mut unproven) = (0, 0, Vec::new());
-    for case in 0..110 {
-        let (x, n, d, k) = family_case(&mut rng, case, 6..=12, 3);
+    for (case, x, n, d, k) in family_cases(22_1212, 110, 6..=12) {
         let opt = subset_dp(&x, n, d, k);
         let plain = run(&x, n, d, k, &options(false, false));
         for rank1 in [false, true] {

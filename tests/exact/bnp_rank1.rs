@@ -8,7 +8,7 @@
 
 use crate::bnp_support::{
     assert_no_partition_cut_off, assert_positive_cut_dual_rejected, assert_raised_dual_rejected,
-    assert_round_trip, assert_solved, family_case, honest_certificate, leaf_using_cut,
+    assert_round_trip, assert_solved, family_cases, honest_certificate, leaf_using_cut,
     run_from_chunks as run, z_scored, CutPricingCase, PricingTotals,
 };
 use crate::common;
@@ -134,10 +134,8 @@ fn rank1_options(light: bool) -> BnpOptions {
 
 #[test]
 fn branch_and_price_with_rank1_cuts_equals_brute_force() {
-    let mut rng = ChaCha8Rng::seed_from_u64(21_1212);
     let (mut with_rank1, mut rank1_checks, mut unproven) = (0, 0, Vec::new());
-    for case in 0..110 {
-        let (x, n, d, k) = family_case(&mut rng, case, 6..=12, 3);
+    for (case, x, n, d, k) in family_cases(21_1212, 110, 6..=12) {
         let opt = subset_dp(&x, n, d, k);
         if n <= 9 {
             let bf = brute_force_optimum(&x, n, d, k);
@@ -181,10 +179,8 @@ fn branch_and_price_with_rank1_cuts_equals_brute_force() {
 #[test]
 fn rank1_certificates_verify_and_tampered_ones_are_rejected() {
     use microagg::bnp_certificate::{verify, BnpCertificate};
-    let mut rng = ChaCha8Rng::seed_from_u64(21_4242);
     let (mut checked, mut with_rank1) = (0, 0);
-    for case in 0..60 {
-        let (x, n, d, k) = family_case(&mut rng, case, 8..=12, 3);
+    for (case, x, n, d, k) in family_cases(21_4242, 60, 8..=12) {
         let Some(inst) = z_scored(x, d) else {
             continue; // a constant column cannot be z-scored
         };

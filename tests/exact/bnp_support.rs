@@ -15,7 +15,7 @@ use microagg_solvers::bounds::colgen::pricing::{
 };
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::partition_sse;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::RangeInclusive;
 
@@ -33,10 +33,22 @@ pub fn family_case(
     ns: RangeInclusive<usize>,
     k_most: usize,
 ) -> (Vec<f64>, usize, usize, usize) {
-    let n = rng.random_range(ns);
-    let d = rng.random_range(1..=3);
-    let k = rng.random_range(2..=k_most.min(n / 2));
+    let (n, d, k) = common::random_size(rng, ns, 1..=3, k_most);
     (common::adversarial_family(rng, case, n, d), n, d, k)
+}
+
+/// The `cases` instances [`family_case`] (n in `ns`, k up to 3) draws, in order, from a
+/// generator seeded with `seed`, each with its number: `(case, x, n, d, k)`.
+pub fn family_cases(
+    seed: u64,
+    cases: usize,
+    ns: RangeInclusive<usize>,
+) -> impl Iterator<Item = (usize, Vec<f64>, usize, usize, usize)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..cases).map(move |case| {
+        let (x, n, d, k) = family_case(&mut rng, case, ns.clone(), 3);
+        (case, x, n, d, k)
+    })
 }
 
 /// A random pricing case with rank-1 cuts: `n` records (in `ns`) of an adversarial family in

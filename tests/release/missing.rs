@@ -175,13 +175,7 @@ fn masked_sse_from_raw(raw: &[Option<f64>], n: usize, d: usize, labels: &[usize]
 #[test]
 fn masked_sse_of_every_partition_against_an_independent_recomputation() {
     let (n, d, k) = (8, 3, 2);
-    let mut state = 12345u64;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = lcg(12345);
     for case in 0..4 {
         let mut raw: Vec<Option<f64>> =
             (0..n * d).map(|_| Some((next() * 100.0).round())).collect();
@@ -567,6 +561,8 @@ fn holes_case(
     (text, raw)
 }
 
+/// A linear congruential generator started at `seed`: numbers in [0, 1) from the top 31 bits
+/// of its state.
 fn lcg(seed: u64) -> impl FnMut() -> f64 {
     let mut state = seed;
     move || {
@@ -602,28 +598,28 @@ fn masked_descent_deltas_against_recomputation() {
         let sums = MaskedSums::new(&inst, &p);
         let before = masked_sse_from_raw(&raw, n, d, &labels);
         assert!((p.sse() - before).abs() < 1e-9, "case {case}");
+        // A move's cached delta `got` against the change to the labelling `after`,
+        // recomputed from the raw values.
+        let mut check = |after: &[usize], got: f64, what: String| {
+            let want = masked_sse_from_raw(&raw, n, d, after) - before;
+            assert!(
+                (got - want).abs() < 1e-9,
+                "case {case} {what}: {got} vs {want}"
+            );
+            checked += 1;
+        };
         for i in 0..n {
             for to in (0..g).filter(|&h| h != labels[i]) {
                 let mut after = labels.clone();
                 after[i] = to;
-                let want = masked_sse_from_raw(&raw, n, d, &after) - before;
                 let got = sums.shift_delta(&inst, &p, i, to);
-                assert!(
-                    (got - want).abs() < 1e-9,
-                    "case {case} shift {i}->{to}: {got} vs {want}"
-                );
-                checked += 1;
+                check(&after, got, format!("shift {i}->{to}"));
             }
             for j in (0..n).filter(|&j| labels[j] != labels[i]) {
                 let mut after = labels.clone();
                 after.swap(i, j);
-                let want = masked_sse_from_raw(&raw, n, d, &after) - before;
                 let got = sums.swap_delta(&inst, &p, i, j);
-                assert!(
-                    (got - want).abs() < 1e-9,
-                    "case {case} swap {i},{j}: {got} vs {want}"
-                );
-                checked += 1;
+                check(&after, got, format!("swap {i},{j}"));
             }
         }
         // Apply one shift (from a group that keeps k) and one swap; the partition's masked
@@ -739,26 +735,14 @@ fn masked_descent_reaches_a_recomputed_local_optimum() {
     let dir = tempfile::tempdir().unwrap();
     let (text, _) = holes_case(&mut next, 30, 3, 0.2, 20.0, "");
     let input = write_file(dir.path(), "h.csv", &text);
-    let args = |extra: &[&str]| {
-        let mut a = vec![
-            "run",
-            "--data",
-            input.to_str().unwrap(),
-            "--k",
-            "3",
-            "--missing",
-            "ignore",
-            "--json",
-        ];
-        a.extend_from_slice(extra);
-        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    let input = input.to_str().unwrap();
+    let args = |extra: &[&'static str]| {
+        argv(&["run", "--data", input], "--k 3 --missing ignore --json", extra)
     };
-    let a = args(&["--method", "mdav+descent"]);
-    let rec = cli_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let rec = cli_json(&args(&["--method", "mdav+descent"]));
     assert_eq!(rec["stages"][1]["name"], "descent");
     assert!(rec["stages"][1]["sse"].as_f64().unwrap() <= rec["stages"][0]["sse"].as_f64().unwrap());
-    let a = args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]);
-    let err = cli_err(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = cli_err(&args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]));
     assert!(err.contains("3-cycle has no masked delta"));
 }
 

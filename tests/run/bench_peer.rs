@@ -101,12 +101,7 @@ fn side_by_side_prints_ratios_and_checks_the_partition() {
     let dir = tempfile::tempdir().unwrap();
     let data = "gauss:n=10000,d=10,clusters=5,seed=1";
     let ours = dir.path().join("ours.labels");
-    common::cli_ok(&common::run_args(
-        data,
-        "5",
-        "mdav",
-        &["--labels-out", ours.to_str().unwrap()],
-    ));
+    common::write_mdav_labels(data, "5", ours.to_str().unwrap());
     let bench = |peer: &Path| {
         common::cli(&[
             "bench",

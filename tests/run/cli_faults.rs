@@ -3,7 +3,7 @@
 
 use crate::common;
 use common::cli as microagg;
-use common::{cli_json, cli_ok, run_args, stderr, stdout, write_file};
+use common::{cli_json, cli_ok, run_args, stderr, stdout, write_file, write_mdav_labels};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -179,12 +179,7 @@ fn labels_files_are_replaced_not_rewritten_in_place() {
     let old = "old\n";
     std::fs::write(&labels, old).unwrap();
     std::fs::hard_link(&labels, dir.path().join("link.txt")).unwrap();
-    cli_ok(&run_args(
-        "sim1",
-        "3",
-        "mdav",
-        &["--labels-out", labels.to_str().unwrap()],
-    ));
+    write_mdav_labels("sim1", "3", labels.to_str().unwrap());
     assert_eq!(
         std::fs::read_to_string(dir.path().join("link.txt")).unwrap(),
         old

@@ -716,8 +716,5 @@ fn suite_tables_deserialize_into_typed_stage_parameters() {
         .err()
         .unwrap()
         .to_string();
-    assert!(
-        err.contains("typed.toml") && err.contains("parameters of 'ils': stall:"),
-        "{err}"
-    );
+    common::assert_contains_all(&err, &["typed.toml", "parameters of 'ils': stall:"]);
 }

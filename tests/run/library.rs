@@ -7,7 +7,7 @@
 //! certificate; every bound is labelled by the method that produced its value.
 
 use crate::common;
-use common::{cli, cli_json, stdout};
+use common::{argv, cli, cli_json, stdout};
 use microagg::library::{instance_key, Library};
 use std::path::{Path, PathBuf};
 
@@ -37,18 +37,12 @@ fn write_labels(dir: &Path, name: &str, labels: &[usize]) -> PathBuf {
 
 /// `library submit` into `lib`: exit code and all output.
 fn submit(lib: &Path, data: &Path, extra: &[&str]) -> (Option<i32>, String) {
-    let mut args = vec![
-        "library",
-        "--library",
-        lib.to_str().unwrap(),
-        "submit",
-        "--data",
-        data.to_str().unwrap(),
-        "--k",
-        "3",
-    ];
-    args.extend_from_slice(extra);
-    let out = cli(&args);
+    let (lib, data) = (lib.to_str().unwrap(), data.to_str().unwrap());
+    let out = cli(&argv(
+        &["library", "--library", lib, "submit", "--data", data],
+        "--k 3",
+        extra,
+    ));
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),

@@ -12,21 +12,11 @@ fn a_byte_order_mark_opening_a_labels_file_is_skipped() {
     assert!(microagg::labels::parse_labels("0\n\u{feff}1\n".as_bytes(), "x.lab").is_err());
 
     let dir = tempfile::tempdir().unwrap();
-    let rows: Vec<Vec<f64>> = super::gauss_rows(12, 2, 9)
-        .chunks(2)
-        .map(<[f64]>::to_vec)
-        .collect();
-    let data = dir.path().join("d.csv");
-    common::write_rows_csv(&data, &rows);
+    let data = super::gauss_csv(dir.path(), 12, 2, 9);
     let data = data.to_str().unwrap();
     let plain = dir.path().join("plain.lab");
     let plain = plain.to_str().unwrap();
-    common::cli_ok(&common::run_args(
-        data,
-        "3",
-        "mdav",
-        &["--labels-out", plain],
-    ));
+    common::write_mdav_labels(data, "3", plain);
     let with_mark = dir.path().join("bom.lab");
     let text = std::fs::read_to_string(plain).unwrap();
     std::fs::write(&with_mark, format!("\u{feff}{text}")).unwrap();

@@ -138,14 +138,6 @@ fn output_paths_are_written_by_their_kind() {
     }
 }
 
-/// `n` rows of `d` clustered values.
-fn rows(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
-    super::gauss_rows(n, d, seed)
-        .chunks(d)
-        .map(<[f64]>::to_vec)
-        .collect()
-}
-
 fn mkfifo(path: &Path) {
     let ok = std::process::Command::new("mkfifo")
         .arg(path)
@@ -176,8 +168,7 @@ fn a_named_pipe_is_written_in_place_for_its_reader() {
 #[test]
 fn the_trace_goes_to_standard_output_or_a_pipe() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("d.csv");
-    common::write_rows_csv(&data, &rows(30, 2, 5));
+    let data = super::gauss_csv(dir.path(), 30, 2, 5);
     let data = data.to_str().unwrap();
     let steps = ["--max-steps", "50", "--trace"];
     let out = common::cli_ok(&common::run_args(
@@ -212,16 +203,10 @@ fn the_trace_goes_to_standard_output_or_a_pipe() {
 #[test]
 fn labels_out_dash_puts_the_labels_alone_on_standard_output() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("d.csv");
-    common::write_rows_csv(&data, &rows(30, 2, 4));
+    let data = super::gauss_csv(dir.path(), 30, 2, 4);
     let data = data.to_str().unwrap();
     let file = dir.path().join("l.lab");
-    common::cli_ok(&common::run_args(
-        data,
-        "3",
-        "mdav",
-        &["--labels-out", file.to_str().unwrap()],
-    ));
+    common::write_mdav_labels(data, "3", file.to_str().unwrap());
     let expected = std::fs::read_to_string(&file).unwrap();
     let out = common::cli_ok(&common::run_args(data, "3", "mdav", &["--labels-out", "-"]));
     assert_eq!(
