@@ -8,7 +8,8 @@
 
 use crate::bnp_support::{
     assert_heuristic_groups_priced_exactly, assert_raised_dual_rejected, assert_solved,
-    family_case, family_cases, honest_certificate, run_from_chunks as run, unlimited_budget, z_scored,
+    family_case, family_cases, honest_certificate, run_from_chunks as run, unlimited_budget,
+    z_scored,
 };
 use crate::common;
 use common::{adversarial_family as family, for_each_set_partition, subset_dp};

@@ -737,12 +737,21 @@ fn masked_descent_reaches_a_recomputed_local_optimum() {
     let input = write_file(dir.path(), "h.csv", &text);
     let input = input.to_str().unwrap();
     let args = |extra: &[&'static str]| {
-        argv(&["run", "--data", input], "--k 3 --missing ignore --json", extra)
+        argv(
+            &["run", "--data", input],
+            "--k 3 --missing ignore --json",
+            extra,
+        )
     };
     let rec = cli_json(&args(&["--method", "mdav+descent"]));
     assert_eq!(rec["stages"][1]["name"], "descent");
     assert!(rec["stages"][1]["sse"].as_f64().unwrap() <= rec["stages"][0]["sse"].as_f64().unwrap());
-    let err = cli_err(&args(&["--method", "mdav+descent", "--param", "descent.cycles=true"]));
+    let err = cli_err(&args(&[
+        "--method",
+        "mdav+descent",
+        "--param",
+        "descent.cycles=true",
+    ]));
     assert!(err.contains("3-cycle has no masked delta"));
 }
 

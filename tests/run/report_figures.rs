@@ -289,7 +289,10 @@ fn columns_choose_the_table_and_a_wrong_name_lists_the_available_ones() {
     .to_string();
     common::assert_contains_all(
         &err,
-        &["unknown column 'bestil'", "available: instance,n,k,pipeline"],
+        &[
+            "unknown column 'bestil'",
+            "available: instance,n,k,pipeline",
+        ],
     );
 }
 

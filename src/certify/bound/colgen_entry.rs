@@ -29,9 +29,9 @@
 
 use super::extras::Certificate;
 use super::registry::{
-    entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedComputed, WeightedVersion,
+    entry, weighted_outcome, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedComputed,
+    WeightedVersion,
 };
-use super::BoundOutcome;
 use super::{start, ticker};
 use crate::certificate::weighted::WeightedCertificate;
 use crate::data::Instance;
@@ -493,7 +493,6 @@ pub(crate) fn weighted_colgen(
         &mut microagg_solvers::bounds::colgen::Quiet,
     )
     .map_err(|e| Error::algorithm("bound colgen (weighted)", e))?;
-    let sst = crate::weighted::weighted_sst(inst, &w.values);
     let certificate = if b.duals.is_empty() {
         Err("no weighted Lagrangian bound was computed within the time limit".to_string())
     } else {
@@ -505,22 +504,7 @@ pub(crate) fn weighted_colgen(
             b.anchor_threshold,
         )?)
     };
-    let outcome = BoundOutcome {
-        method: "colgen".into(),
-        produced_by: if b.lower_bound <= b.nn {
-            "nn"
-        } else {
-            "colgen"
-        }
-        .into(),
-        lower_bound: b.lower_bound,
-        il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
-        certified: true,
-        seconds: started.elapsed().as_secs_f64(),
-        details: json!({
-            "weighted": true,
-            "weights": w.column,
-            "sst_weighted": sst,
+    let details = json!({
             "lagrangian": b.lagrangian,
             "nn": b.nn,
             "lp_value": b.lp_value,
@@ -538,11 +522,22 @@ pub(crate) fn weighted_colgen(
             "start_sse_weighted": b.start_sse,
             "start_labels": extra_start.is_some(),
             "time_limit": limit,
-        }),
-        certificate: Err("the weighted certificate is returned beside the outcome".into()),
-        incumbent: None,
-        best_partition: None,
-        interrupted: interrupt.load(Ordering::SeqCst),
+    });
+    let producer = if b.lower_bound <= b.nn {
+        "nn"
+    } else {
+        "colgen"
     };
+    let beside = "the weighted certificate is returned beside the outcome";
+    let mut outcome = weighted_outcome(
+        inst,
+        w,
+        ("colgen", producer),
+        b.lower_bound,
+        started,
+        details,
+        beside,
+    );
+    outcome.interrupted = interrupt.load(Ordering::SeqCst);
     Ok((outcome, certificate))
 }

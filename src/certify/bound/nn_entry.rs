@@ -24,9 +24,9 @@
 //! See [`microagg_solvers::bounds::nn`] and [`microagg_solvers::bounds::nn_raised`].
 
 use super::registry::{
-    entry, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedComputed, WeightedVersion,
+    entry, weighted_outcome, About, BoundInfo, BoundRun, Computed, LowerBound, WeightedComputed,
+    WeightedVersion,
 };
-use super::BoundOutcome;
 use crate::data::Instance;
 use crate::error::{Error, Result};
 use crate::params::NoParams;
@@ -261,29 +261,15 @@ pub(crate) fn weighted_nn(
         .map_err(algo)?;
         (b, json!(lists.per_record()))
     };
-    let sst = crate::weighted::weighted_sst(inst, &w.values);
-    let none = "the weighted nn bound writes no certificate".to_string();
-    let outcome = BoundOutcome {
-        method: "nn".into(),
-        produced_by: "nn".into(),
-        lower_bound: b.lower_bound,
-        il_lower_bound: super::figures::il_lower_bound_of(b.lower_bound, sst),
-        certified: true,
-        seconds: started.elapsed().as_secs_f64(),
-        details: json!({
-            "weighted": true,
-            "weights": w.column,
-            "sst_weighted": sst,
-            "computed": b.computed,
-            "estimate": b.estimate,
-            "fallbacks": b.fallbacks,
-            "dinkelbach_iterations": b.iterations,
-            "candidates": lists,
-        }),
-        certificate: Err(none.clone()),
-        incumbent: None,
-        best_partition: None,
-        interrupted: false,
-    };
-    Ok((outcome, Err(none)))
+    let none = "the weighted nn bound writes no certificate";
+    let details = json!({
+        "computed": b.computed,
+        "estimate": b.estimate,
+        "fallbacks": b.fallbacks,
+        "dinkelbach_iterations": b.iterations,
+        "candidates": lists,
+    });
+    let names = ("nn", "nn");
+    let outcome = weighted_outcome(inst, w, names, b.lower_bound, started, details, none);
+    Ok((outcome, Err(none.into())))
 }

@@ -384,3 +384,40 @@ impl crate::weighted::WeightedBound {
         }
     }
 }
+
+/// The outcome of a weighted bound on `inst` (with weights `w`): `names` = (the method asked
+/// for, the method whose value `lower_bound` is), its IL on the weighted scale (`100 LB_w /
+/// SST_w`, rounded down), the seconds since `started`, and the weights' figures (`weighted`,
+/// `weights`, `sst_weighted`) beside the method's `details`. Its certificate field holds
+/// `no_certificate`: a weighted certificate travels beside the outcome.
+pub(super) fn weighted_outcome(
+    inst: &Instance,
+    w: &crate::data::Weights,
+    (method, produced_by): (&str, &str),
+    lower_bound: f64,
+    started: std::time::Instant,
+    details: Value,
+    no_certificate: &str,
+) -> super::BoundOutcome {
+    let sst = crate::weighted::weighted_sst(inst, &w.values);
+    let mut all = Map::new();
+    all.insert("weighted".into(), Value::Bool(true));
+    all.insert("weights".into(), Value::from(w.column.as_str()));
+    all.insert("sst_weighted".into(), Value::from(sst));
+    if let Value::Object(more) = details {
+        all.extend(more);
+    }
+    super::BoundOutcome {
+        method: method.into(),
+        produced_by: produced_by.into(),
+        lower_bound,
+        il_lower_bound: super::figures::il_lower_bound_of(lower_bound, sst),
+        certified: true,
+        seconds: started.elapsed().as_secs_f64(),
+        details: Value::Object(all),
+        certificate: Err(no_certificate.into()),
+        incumbent: None,
+        best_partition: None,
+        interrupted: false,
+    }
+}
