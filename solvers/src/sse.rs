@@ -38,17 +38,15 @@ pub fn group_sse(x: &[f64], d: usize, members: &[usize]) -> f64 {
         .sum()
 }
 
-/// The SSE ([`group_sse`]) of each group of `columns` (record ids), in order.
+/// The SSE ([`group_sse`]) of the group of records `g` (ids, as the column pools hold them).
+pub(crate) fn ids_sse(x: &[f64], d: usize, g: &[u32]) -> f64 {
+    let members: Vec<usize> = g.iter().map(|&i| i as usize).collect();
+    group_sse(x, d, &members)
+}
+
+/// The SSE ([`ids_sse`]) of each group of `columns` (record ids), in order.
 pub fn columns_sse<G: AsRef<[u32]>>(x: &[f64], d: usize, columns: &[G]) -> Vec<f64> {
-    let mut members = Vec::new();
-    columns
-        .iter()
-        .map(|g| {
-            members.clear();
-            members.extend(g.as_ref().iter().map(|&i| i as usize));
-            group_sse(x, d, &members)
-        })
-        .collect()
+    columns.iter().map(|g| ids_sse(x, d, g.as_ref())).collect()
 }
 
 /// The records other than `i` of the `n` records of `x` with their squared distances to

@@ -61,7 +61,7 @@ pub struct DpResult {
 }
 
 /// Refuses `n > DP_MAX_N` before any table of 2^n entries is allocated.
-pub(crate) fn check_size(n: usize, method: &'static str) -> Result<(), SolverError> {
+fn check_size(n: usize, method: &'static str) -> Result<(), SolverError> {
     if n > DP_MAX_N {
         return Err(SolverError::TooLargeFor {
             method,
@@ -92,11 +92,13 @@ pub(crate) fn subset_dp(
             dist[a * n + b] = sq_dist(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d]);
         }
     }
-    let pair = pair_table(n, &dist, weights);
     match weights {
-        None => optimal_partition(n, k, |mask, g| pair[mask] / g as f64),
+        None => {
+            let pair = pair_table(n, &dist);
+            optimal_partition(n, k, |mask, g| pair[mask] / g as f64)
+        }
         Some(w) => {
-            let weight = weight_table(n, w);
+            let (pair, weight) = weighted_tables(n, &dist, w);
             optimal_partition(n, k, |mask, _| pair[mask] / weight[mask])
         }
     }
@@ -127,31 +129,31 @@ fn split_highest(mask: usize) -> (usize, usize) {
     (h, mask & !(1 << h))
 }
 
-/// The pair sums of every mask from the squared distances `dist` (`n * n`): `P(mask)`, each
-/// `P(rest)` plus the new pairs of the highest record in index order, or with `weights`
-/// `P_w(mask) = P_w(rest) + w_h sum_{a in rest} w_a dist(a, h)`. Sums of nonnegative terms
-/// whose roundings the certified bound of `solve_exact_with` counts (P10).
-fn pair_table(n: usize, dist: &[f64], weights: Option<&[f64]>) -> Vec<f64> {
+/// The pair sums `P(mask)` of every mask from the squared distances `dist` (`n * n`): each
+/// `P(rest)` plus the new pairs of the highest record in index order. Sums of nonnegative
+/// terms whose roundings the certified bound of `solve_exact_with` counts (P10).
+fn pair_table(n: usize, dist: &[f64]) -> Vec<f64> {
     let mut pair = vec![0.0f64; 1 << n];
     for mask in 1..pair.len() {
         let (h, rest) = split_highest(mask);
-        let to_h = bits(rest as u64).map(|a| (a, dist[a * n + h]));
-        pair[mask] = match weights {
-            None => to_h.fold(pair[rest], |s, (_, v)| s + v),
-            Some(w) => pair[rest] + w[h] * to_h.fold(0.0, |s, (a, v)| s + w[a] * v),
-        };
+        pair[mask] = bits(rest as u64).fold(pair[rest], |s, a| s + dist[a * n + h]);
     }
     pair
 }
 
-/// The weight `W(mask)` of every mask, `W(rest) + w_h` with `h` the highest record.
-fn weight_table(n: usize, w: &[f64]) -> Vec<f64> {
+/// With weights `w`, the weighted pair sums `P_w(mask) = P_w(rest) + w_h sum_{a in rest}
+/// w_a dist(a, h)` and the weights `W(mask) = W(rest) + w_h` of every mask (`h` the highest
+/// record).
+fn weighted_tables(n: usize, dist: &[f64], w: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let mut pair = vec![0.0f64; 1 << n];
     let mut weight = vec![0.0f64; 1 << n];
-    for mask in 1..weight.len() {
+    for mask in 1..pair.len() {
         let (h, rest) = split_highest(mask);
+        let to_h = bits(rest as u64).fold(0.0, |s, a| s + w[a] * dist[a * n + h]);
+        pair[mask] = pair[rest] + w[h] * to_h;
         weight[mask] = weight[rest] + w[h];
     }
-    weight
+    (pair, weight)
 }
 
 /// The recursion over all subsets for a group cost `cost(mask, |mask|)` (SSE(G) for the
@@ -159,7 +161,7 @@ fn weight_table(n: usize, w: &[f64]) -> Vec<f64> {
 /// `k..=2k-1` records holding the lowest record of `S` whose rest is empty or holds at least
 /// `k`, the minimising group of each state kept (first minimiser in enumeration order) and
 /// the labels rebuilt from the full set. Errors: no feasible partition (`n < k`).
-pub(crate) fn optimal_partition(
+fn optimal_partition(
     n: usize,
     k: usize,
     cost: impl Fn(usize, usize) -> f64,

@@ -22,16 +22,19 @@
 //! - West, D. H. D. (1979). Updating mean and variance estimates: an improved method.
 //!   Communications of the ACM 22(9), 532-535 (weighted incremental update).
 
-use super::{cut_tables, finish, single_or_sizes, sizes_from_pred};
+use super::window::WindowSums;
+use super::{cut_tables, finish, single_or_sizes};
 use crate::error::SolverError;
 use crate::segmentation::Segmentation;
 
 /// Optimal univariate microaggregation of ascending `sorted` values by the O(nk) DP.
 /// Errors: `k = 0`, a non-finite value, unsorted input, `n < k`.
 pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverError> {
-    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, None, k)? else {
+    let Some((mut best, mut pred)) = cut_tables(sorted, None, k)? else {
         return Ok(single_or_sizes(sorted, None, vec![sorted.len()]));
     };
+    let n = sorted.len();
+    let mut sums = WindowSums::new(2 * k - 1);
     // Per block: shifted[a] = F[start + a] - P2[a], so that
     // F[i] + w(i, j) = shifted[a] + P2[b] - (P1[b] - P1[a])^2 / (b - a) with a, b local.
     let mut shifted: Vec<f64> = Vec::with_capacity(3 * k);
@@ -80,7 +83,7 @@ pub fn univariate_dp(sorted: &[f64], k: usize) -> Result<Segmentation, SolverErr
         }
         block_start += k;
     }
-    Ok(finish(sorted, &pred))
+    Ok(finish(sorted, None, &pred))
 }
 
 /// Minimum weighted SSE over partitions of `sorted` (ascending; `weights[i]` belongs to
@@ -91,9 +94,10 @@ pub fn univariate_weighted_runs(
     weights: &[f64],
     k: usize,
 ) -> Result<Segmentation, SolverError> {
-    let Some((n, mut best, mut pred, _)) = cut_tables(sorted, Some(weights), k)? else {
+    let Some((mut best, mut pred)) = cut_tables(sorted, Some(weights), k)? else {
         return Ok(single_or_sizes(sorted, Some(weights), vec![sorted.len()]));
     };
+    let n = sorted.len();
     for j in k..=n {
         let lo = (j + 1).saturating_sub(2 * k);
         // Grow the group sorted[i..j] leftwards from i = j - 1.
@@ -122,9 +126,5 @@ pub fn univariate_weighted_runs(
             pred[j] = min_i;
         }
     }
-    Ok(single_or_sizes(
-        sorted,
-        Some(weights),
-        sizes_from_pred(&pred),
-    ))
+    Ok(finish(sorted, Some(weights), &pred))
 }

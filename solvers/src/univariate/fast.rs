@@ -27,6 +27,7 @@
 //! - Stamm, F. I. and Schaub, M. T. (2024). Faster optimal univariate microaggregation.
 //!   arXiv preprint.
 
+use super::window::WindowSums;
 use super::{cut_tables, finish, single_or_sizes};
 use crate::error::SolverError;
 use crate::segmentation::Segmentation;
@@ -128,10 +129,11 @@ fn smawk(
 /// Optimal univariate microaggregation of ascending `sorted` values in O(n) by blockwise
 /// SMAWK. Errors: `k = 0`, a non-finite value, unsorted input, `n < k`.
 pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, SolverError> {
-    let Some((n, mut best, mut pred, mut sums)) = cut_tables(sorted, None, k)? else {
+    let Some((mut best, mut pred)) = cut_tables(sorted, None, k)? else {
         return Ok(single_or_sizes(sorted, None, vec![sorted.len()]));
     };
-    let max_group = 2 * k - 1;
+    let (n, max_group) = (sorted.len(), 2 * k - 1);
+    let mut sums = WindowSums::new(max_group);
 
     // First block: cuts k..=2k-1 have the single predecessor 0.
     sums.load(sorted, 0, max_group);
@@ -199,5 +201,5 @@ pub fn univariate_smawk(sorted: &[f64], k: usize) -> Result<Segmentation, Solver
         }
         block_start += k;
     }
-    Ok(finish(sorted, &pred))
+    Ok(finish(sorted, None, &pred))
 }

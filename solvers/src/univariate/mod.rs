@@ -79,7 +79,6 @@ pub use fast::univariate_smawk;
 
 use crate::error::SolverError;
 use crate::segmentation::{CompensatedSum, Segmentation};
-use window::WindowSums;
 
 /// Largest `k` for which [`univariate_optimal`] uses the O(nk) scan instead of SMAWK.
 /// Measured with `examples/bench_univariate.rs` at n = 1e6 (thread CPU time): SMAWK costs
@@ -139,19 +138,14 @@ pub(crate) fn validate(
             d: values.len(),
         });
     }
-    if let Some(index) = weights.iter().position(|w| !(w.is_finite() && *w > 0.0)) {
-        return Err(SolverError::BadWeight { index });
-    }
-    Ok(())
+    crate::error::check_weights(weights, values.len())
 }
 
 /// The shortest-path tables of the O(nk) scans and of SMAWK over the cuts `0..=n` of
 /// ascending `sorted` values with optional `weights` (errors as [`validate`] with sorting
-/// required): `(n, best, pred,
-/// sums)`, `best[j]` the least SSE of the prefix ending at cut `j` (0 at cut 0, infinite
-/// elsewhere until computed), `pred[j]` its last group's first cut and `sums` the window
-/// sums for groups of at most `2k - 1` values. None when `n < 2k`: the single group is then
-/// optimal.
+/// required): `(best, pred)`, `best[j]` the least SSE of the prefix ending at cut `j` (0 at
+/// cut 0, infinite elsewhere until computed) and `pred[j]` its last group's first cut. None
+/// when `n < 2k`: the single group is then optimal.
 pub(crate) fn cut_tables(
     sorted: &[f64],
     weights: Option<&[f64]>,
@@ -164,19 +158,18 @@ pub(crate) fn cut_tables(
     }
     let mut best = vec![f64::INFINITY; n + 1];
     best[0] = 0.0;
-    let pred = vec![0usize; n + 1];
-    Ok(Some((n, best, pred, WindowSums::new(2 * k - 1))))
+    Ok(Some((best, vec![0usize; n + 1])))
 }
 
-/// What [`cut_tables`] returns: `(n, best, pred, sums)`.
-pub(crate) type CutTables = (usize, Vec<f64>, Vec<usize>, WindowSums);
+/// What [`cut_tables`] returns: `(best, pred)`, over the cuts `0..=n`.
+pub(crate) type CutTables = (Vec<f64>, Vec<usize>);
 
 /// Two-pass SSE of a slice (mean first, then squared deviations), weighted when `weights`
 /// (one per value) are given: the weighted mean, then `sum w (x - mean)^2`. Unit weights
 /// change no bit (each product by 1 is exact, and the weights add up to `n` exactly).
 pub(crate) fn slice_sse(values: &[f64], weights: Option<&[f64]>) -> f64 {
     let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
-    let total: f64 = (0..values.len()).map(weight).sum();
+    let total: f64 = weights.map_or(values.len() as f64, |w| w.iter().sum());
     if values.is_empty() || total <= 0.0 {
         return 0.0;
     }
@@ -193,14 +186,15 @@ pub(crate) fn slice_sse(values: &[f64], weights: Option<&[f64]>) -> f64 {
         .sum()
 }
 
-/// Builds the segmentation ending at `n` from the predecessor array, with exact SSE.
-pub(crate) fn finish(sorted: &[f64], pred: &[usize]) -> Segmentation {
-    single_or_sizes(sorted, None, sizes_from_pred(pred))
+/// Builds the segmentation ending at `n` from the predecessor array, with exact SSE
+/// (weighted with `weights`).
+pub(crate) fn finish(sorted: &[f64], weights: Option<&[f64]>, pred: &[usize]) -> Segmentation {
+    single_or_sizes(sorted, weights, sizes_from_pred(pred))
 }
 
 /// The group sizes, first to last, of the segmentation that the predecessor array `pred`
 /// (`pred[j]`: the cut before the group ending at cut `j`) ends at its last cut.
-pub(crate) fn sizes_from_pred(pred: &[usize]) -> Vec<usize> {
+fn sizes_from_pred(pred: &[usize]) -> Vec<usize> {
     let mut sizes = Vec::new();
     let mut j = pred.len() - 1;
     while j > 0 {

@@ -2,10 +2,11 @@
 //!
 //! Reads a comma-separated file with one header row into an [`Instance`]. Columns are chosen
 //! by name or by 1-based position (default: all); strata labels (`--strata`) and sampling
-//! weights (`--weights`) are read from their columns in the same pass (roles: `columns`). Nothing is fixed silently: an empty file, a
-//! header without rows, a ragged row, an empty or non-numeric cell, NaN or an infinite value,
-//! a duplicate or unknown column name and a constant column are errors that name the file,
-//! the row (data row r is line r + 1 of the file) and the column.
+//! weights (`--weights`) are read from their columns in the same pass (roles: `columns`).
+//! Nothing is fixed silently: an empty file, a header without rows, a ragged row, an empty
+//! or non-numeric cell, NaN or an infinite value, a duplicate or unknown column name and a
+//! constant column are errors that name the file, the row (data row r is line r + 1 of the
+//! file) and the column.
 //!
 //! The file is streamed (read in 64 KiB pieces, hashed as it is read): memory holds the
 //! values read and, while they are standardised, their z-scores, never the file's text.
@@ -68,17 +69,23 @@ pub fn load_csv_missing<'a>(
 /// The header of a CSV file (names trimmed), read without the rows; errors name the file.
 pub(crate) fn read_header(path: &Path, delimiter: u8) -> Result<Vec<String>> {
     let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(std::io::BufReader::with_capacity(1 << 16, f));
+    let mut r = csv_reader(std::io::BufReader::with_capacity(1 << 16, f), delimiter);
     let h = r.headers().map_err(|e| Error::Data {
         file: path.display().to_string(),
         location: "header".into(),
         message: e.to_string(),
     })?;
     Ok(h.iter().map(|s| s.trim().to_string()).collect())
+}
+
+/// The reader of a CSV file with a header row and fields split at `delimiter`; rows of
+/// another length are read (and refused by the caller, naming the row).
+fn csv_reader<R: Read>(source: R, delimiter: u8) -> csv::Reader<R> {
+    csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(source)
 }
 
 /// Parse comma-separated bytes; `file` is used in error messages, `name` becomes the
@@ -190,11 +197,7 @@ pub fn read_csv_missing<'a, R: Read>(
         file,
         hint: delimiter_hint(&first_line, delimiter),
     };
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(buffered);
+    let mut reader = csv_reader(buffered, delimiter);
     let header: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|h| h.trim().to_string()).collect(),
         Err(e) => {

@@ -153,10 +153,8 @@ pub struct WeightedColgenBound {
     pub lp_error: Option<String>,
 }
 
-/// Check data and weights as the weighted nn bound does.
+/// Check data and weights as the weighted nn bound does: the weights first, then the rows.
 fn check_input(x: &[f64], n: usize, d: usize, k: usize, w: &[f64]) -> Result<(), SolverError> {
-    // The weighted nn bound's own checks (rows, k, weights) on a copy-free call would
-    // compute it; its error type is reused through this small check instead.
     crate::error::check_weights(w, n)?;
     crate::error::check_rows(x, n, d, k)
 }
