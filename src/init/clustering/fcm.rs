@@ -245,7 +245,6 @@ impl Initializer for Fcm {
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
         let (inst, k) = (problem.inst(), problem.k());
-        let rng = &mut *ctx.rng;
         let p = &self.params;
         let mut groups = Vec::new();
         let mut todo: Vec<Vec<usize>> = vec![(0..inst.n).collect()];
@@ -256,7 +255,7 @@ impl Initializer for Fcm {
                 continue;
             }
             let c = ((p.cluster_factor * size as f64 / k as f64).floor() as usize).clamp(2, size);
-            let picks = rand::seq::index::sample(rng, size, c);
+            let picks = rand::seq::index::sample(ctx.rng, size, c);
             let mut start = Vec::with_capacity(c * inst.d);
             for a in picks.iter() {
                 start.extend_from_slice(inst.row(set[a]));

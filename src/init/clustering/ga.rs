@@ -319,7 +319,6 @@ impl Initializer for Ga {
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
         let (inst, k) = (problem.inst(), problem.k());
-        let rng = &mut *ctx.rng;
         let b = self.params.block.max(2 * k);
         let blocks = if inst.n >= 2 * b {
             crate::init::lineage::split_large::mdav_groups(inst, (0..inst.n).collect(), b)
@@ -334,7 +333,7 @@ impl Initializer for Ga {
             let labels = if g <= 1 {
                 vec![0; block.m()]
             } else {
-                block.evolve(&self.params, rng)
+                block.evolve(&self.params, ctx.rng)
             };
             let mut local: Vec<Vec<usize>> = vec![Vec::new(); g.max(1)];
             for (a, &l) in labels.iter().enumerate() {

@@ -302,7 +302,6 @@ impl Initializer for Pcl {
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
         let (inst, k) = (problem.inst(), problem.k());
-        let rng = &mut *ctx.rng;
         let n = inst.n;
         let c = n / k;
         let (mut cents, mut best) = if self.params.init == "mdav" {
@@ -320,7 +319,7 @@ impl Initializer for Pcl {
             let labels = p.labels().to_vec();
             (centroids(inst, &labels, groups.len()), Some(p))
         } else {
-            let picks = rand::seq::index::sample(rng, n, c);
+            let picks = rand::seq::index::sample(ctx.rng, n, c);
             let mut cents = Vec::with_capacity(c * inst.d);
             for i in picks.iter() {
                 cents.extend_from_slice(inst.row(i));

@@ -52,8 +52,7 @@ impl Initializer for RandomPartition {
 
     fn build(&self, problem: &Problem, ctx: &mut BuildCtx) -> Result<Partition> {
         let (inst, k) = (problem.inst(), problem.k());
-        let rng = &mut *ctx.rng;
-        let groups = random_groups(inst.n, k, rng);
+        let groups = random_groups(inst.n, k, ctx.rng);
         crate::init::finish("random", inst, k, &groups)
     }
 }
