@@ -6,7 +6,7 @@
 
 use crate::bnp_support::{
     assert_round_trip, family_case, family_cases, honest_certificate, run_from_chunks as run,
-    z_scored,
+    z_scored_family_cases,
 };
 use crate::common;
 use common::{adversarial_family as family, brute_force_optimum, cli_ok, subset_dp};
@@ -396,10 +396,7 @@ fn bnp_certificates_verify_and_tampered_ones_are_rejected() {
         ..BnpOptions::default()
     };
     let (mut checked, mut raised, mut removed, mut multi_leaf) = (0, 0, 0, 0);
-    for (case, x, n, d, k) in family_cases(1818, 60, 8..=12) {
-        let Some(inst) = z_scored(x, d) else {
-            continue; // a constant column cannot be z-scored
-        };
+    for (case, inst, n, d, k) in z_scored_family_cases(1818, 60, 8..=12) {
         let z = &inst.z;
         let opt = constrained_optimum(z, n, d, k, &[]);
         let r = run(z, n, d, k, &light);
@@ -678,10 +675,7 @@ fn branch_and_price_with_enumeration_is_proven_and_its_certificate_verifies() {
         ..BnpOptions::default()
     };
     let (mut checked, mut rejected) = (0, 0);
-    for (case, x, n, d, k) in family_cases(19_0019, 36, 8..=12) {
-        let Some(inst) = z_scored(x, d) else {
-            continue; // a constant column cannot be z-scored
-        };
+    for (case, inst, n, d, k) in z_scored_family_cases(19_0019, 36, 8..=12) {
         let z = &inst.z;
         let opt = constrained_optimum(z, n, d, k, &[]);
         let r = run(z, n, d, k, &opts);

@@ -51,6 +51,18 @@ pub fn family_cases(
     })
 }
 
+/// The cases of [`family_cases`] whose columns can all be z-scored, each with its instance
+/// ([`z_scored`]): `(case, inst, n, d, k)`. A case with a constant column is skipped after
+/// its draws, so the cases kept are those `family_cases` gives.
+pub fn z_scored_family_cases(
+    seed: u64,
+    cases: usize,
+    ns: RangeInclusive<usize>,
+) -> impl Iterator<Item = (usize, Instance, usize, usize, usize)> {
+    family_cases(seed, cases, ns)
+        .filter_map(|(case, x, n, d, k)| Some((case, z_scored(x, d)?, n, d, k)))
+}
+
 /// A random pricing case with rank-1 cuts: `n` records (in `ns`) of an adversarial family in
 /// d = 1..=3, k in 2..=min(`k_most`, n/2), duals around the chunk partition, 1..=`most_cuts`
 /// cuts drawn by `cut` and their duals (down to -1.5 times the duals' share).
