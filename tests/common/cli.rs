@@ -57,11 +57,11 @@ pub fn method_args<'a>(
     method: &'a str,
     extra: &[&'a str],
 ) -> Vec<&'a str> {
-    argv(
+    [
         &[command, "--data", data, "--k", k, "--method", method],
-        "",
         extra,
-    )
+    ]
+    .concat()
 }
 
 /// The arguments `run --data DATA --k K --method METHOD`, then `extra`.
@@ -92,11 +92,11 @@ pub fn weighted_args<'a>(
     k: &'a str,
     extra: &[&'a str],
 ) -> Vec<&'a str> {
-    argv(
+    [
         &[command, "--data", data, "--weights", "w", "--k", k],
-        "",
         extra,
-    )
+    ]
+    .concat()
 }
 
 /// Require the exit status `code` and `needle` in the standard error.
