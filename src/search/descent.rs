@@ -154,11 +154,7 @@ pub(crate) const AUTO_EPS: f64 = 1.0;
 /// The eps of the default descent's lists for `n` records: 0 (exact) below
 /// [`AUTO_APPROX_FROM`], [`AUTO_EPS`] from it.
 pub(crate) fn auto_approx(n: usize) -> f64 {
-    if n >= AUTO_APPROX_FROM {
-        AUTO_EPS
-    } else {
-        0.0
-    }
+    below_or_from_crossover(n, 0.0, AUTO_EPS)
 }
 
 /// Neighbours per record of the default descent (`neighbours` unset) from
@@ -177,10 +173,16 @@ pub(crate) const SMALL_NEIGHBOURS: usize = 30;
 /// below [`AUTO_APPROX_FROM`], [`AUTO_NEIGHBOURS`] from it (the same crossover as the
 /// approximate lists).
 pub(crate) fn auto_neighbours(n: usize) -> usize {
+    below_or_from_crossover(n, SMALL_NEIGHBOURS, AUTO_NEIGHBOURS)
+}
+
+/// `below` for fewer than [`AUTO_APPROX_FROM`] records, `from` otherwise: the one size rule
+/// of the default descent's lists (their eps and their neighbours per record).
+fn below_or_from_crossover<T>(n: usize, below: T, from: T) -> T {
     if n >= AUTO_APPROX_FROM {
-        AUTO_NEIGHBOURS
+        from
     } else {
-        SMALL_NEIGHBOURS
+        below
     }
 }
 
