@@ -52,7 +52,7 @@ use super::certify::{
 };
 use super::masks::{bits, greedy_cover, labels_of_masks};
 use super::stop::Stop;
-use pairs::{first_unfixed_pair, most_fractional_pair};
+use pairs::PairChoice;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -415,13 +415,13 @@ impl Search<'_> {
                 return NodeEnd::Pruned;
             }
             let fixed = |pair: u64| node.rules.iter().any(|r| r.pair == pair);
-            let pair = if integral {
-                first_unfixed_pair(self.n, &cols.masks, &positive, &fixed)
-            } else {
-                most_fractional_pair(self.n, &cols.masks, &positive, &fixed)
-                    .or_else(|| first_unfixed_pair(self.n, &cols.masks, &positive, &fixed))
+            let choice = PairChoice {
+                n: self.n,
+                masks: &cols.masks,
+                positive: &positive,
+                fixed: &fixed,
             };
-            return match pair {
+            return match choice.pair(integral) {
                 Some(pair) => NodeEnd::Branch {
                     pair,
                     lower_bound,
