@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `T <` `NN_ONLY_SECONDS` | `nn` (the raised nn bound) | nothing else finishes a master in that time |
 //! | `n >` the local limit (default `pricing::MAX_RECORDS`) | `local` ([`super::local_route`]) | column generation needs the O(n^2) distance matrix; block duals priced locally beat nn (proofs/P23) |
-//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`bnp_guard::GUARD_CHECKPOINT`] of its time, it stops and `colgen` (`super::presets::AUTO_COLGEN`: the line search from the nn duals, then column generation) gets the rest; when its bound stalls more than 1 % below the best partition ([`bnp_guard::STALL`]), ILS from that partition gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where bnp's root master hardly moves (2000 uniform or heavy-tailed records, d = 10, k = 5), the line search needs no LP and colgen's master converges; where the tree cannot close a large gap, the partition is what still moves |
+//! | `k <= 5` | `bnp` with the [`SMALL_K_PRESET`] settings (rank-1 cuts, cuts on fractional blocks of up to 24 records), under the guard of [`super::bnp_guard`]: when bnp has certified nothing above nn by [`GUARD_CHECKPOINT`] of its time, it stops and `colgen` (`super::presets::AUTO_COLGEN`: the line search from the nn duals, then column generation) gets the rest | root column generation, cuts, then branching; rank-1 and block cuts raise the root well above its LP value where triples alone do not (studies/study-auto-table-600.txt); where bnp's root master hardly moves (2000 uniform or heavy-tailed records, d = 10, k = 5), the line search needs no LP and colgen's master converges |
 //! | `k >= 6` | `colgen` with the `LARGE_K_PRESET` settings (`SHORT_SHARES` of the time below `SHORT_LIMIT_SECONDS`) | the settings of the stored k = 10 certificates (line search from the nn duals, box step, push-and-project, slack rounds, tightening) |
 //!
 //! Without a start partition, an incumbent comes first from the search kit
@@ -24,7 +24,7 @@
 //! ## References
 //! See the routes' modules and proofs/P06, P09, P17, P20, P23.
 
-use super::bnp_guard::{self, Fired, GuardRule};
+use super::bnp_guard::{self, GUARD_CHECKPOINT};
 use super::extras::{Certificate, Incumbent};
 use super::local_route::{self, LocalRouteOptions};
 use super::registry::{entry, About, BoundInfo, BoundRun, Computed, LowerBound};
@@ -99,7 +99,7 @@ pub struct Auto;
 
 pub(crate) const ENTRY: BoundInfo = entry::<Auto>(About {
     name: "auto",
-    summary: "the best certified bound in the time limit, never below nn-raised, route chosen from n, k and T: nn-raised alone (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5; the nn line search then column generation instead when bnp certifies nothing above nn in 2/3 of its time, ILS from the best partition when bnp's bound stalls more than 1 % below it), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
+    summary: "the best certified bound in the time limit, never below nn-raised, route chosen from n, k and T: nn-raised alone (T < 2 s), bnp with the auto-bnp preset's cut settings (k <= 5; the nn line search then column generation instead when bnp certifies nothing above nn in 2/3 of its time), colgen with the eia-k10 preset's settings (k >= 6), or block duals priced locally (n > 8000); an incumbent from the search kit when no start is given",
     certified: "always, by the route taken (proofs/P06, P25, P09, P17, P20; P23 for n > 8000); the bnp and colgen routes (and the guard's colgen) write their certificates",
     certificate: true,
     incumbent: true,
@@ -207,16 +207,16 @@ pub struct AutoOutcome {
 /// largest n column generation is tried on (`pricing::MAX_RECORDS` in the registry; lower
 /// in tests).
 pub fn auto_bound(run: &mut BoundRun, seconds: f64, local_from: usize) -> Result<AutoOutcome> {
-    auto_bound_with(run, seconds, local_from, &GuardRule::default())
+    auto_bound_with(run, seconds, local_from, GUARD_CHECKPOINT)
 }
 
-/// [`auto_bound`] with the bnp route's guard `rule` (`GuardRule::default()` in
-/// [`auto_bound`]).
+/// [`auto_bound`] with the bnp guard's checkpoint at `checkpoint` of bnp's time
+/// ([`GUARD_CHECKPOINT`] in [`auto_bound`]; 0 fires it at once, above 1 never).
 pub fn auto_bound_with(
     run: &mut BoundRun,
     seconds: f64,
     local_from: usize,
-    rule: &GuardRule,
+    checkpoint: f64,
 ) -> Result<AutoOutcome> {
     let started = Instant::now();
     let (inst, k) = (run.inst, run.k);
@@ -285,18 +285,17 @@ pub fn auto_bound_with(
             out.details["inner_params"] = Value::Object(given.clone());
             let labels = Some(&incumbent.labels[..]);
             let (b, fired) = if route == Route::Bnp {
-                let g = bnp_guard::run_bnp(run, (nn, incumbent.sse), left, rule, |r| {
+                let g = bnp_guard::run_bnp(run, nn, left, checkpoint, |r| {
                     inner(route.name(), given, labels, r)
                 })?;
                 out.details["guard"] = json!({
-                    "checkpoint": rule.checkpoint,
-                    "fired": g.fired == Some(Fired::NothingAboveNn),
-                    "stalled": g.fired == Some(Fired::Stalled),
+                    "checkpoint": checkpoint,
+                    "fired": g.fired,
                     "bnp_bound": g.bnp.lower_bound,
                 });
                 (g.bnp, g.fired)
             } else {
-                (inner(route.name(), given, labels, run)?, None)
+                (inner(route.name(), given, labels, run)?, false)
             };
             let by = super::producer(route.name(), b.lower_bound, &b.details).to_string();
             out.details["inner"] = b.details;
@@ -311,18 +310,7 @@ pub fn auto_bound_with(
             if let Some(inc) = b.incumbent.filter(better) {
                 out.incumbent = Some(inc);
             }
-            let interrupted = run.interrupt.load(Ordering::SeqCst);
-            if fired == Some(Fired::Stalled) && !interrupted {
-                let left = (seconds - started.elapsed().as_secs_f64()).max(1e-3);
-                let best = out.incumbent.as_ref().unwrap_or(&incumbent);
-                let found = bnp_guard::search_from(inst, k, best, left, run.interrupt)?;
-                out.details["guard"]["search_seconds"] = json!(left);
-                out.details["guard"]["search_sse"] = json!(found.as_ref().map(|f| f.sse));
-                if found.is_some() {
-                    out.incumbent = found;
-                }
-            }
-            if fired == Some(Fired::NothingAboveNn) && !interrupted {
+            if fired && !run.interrupt.load(Ordering::SeqCst) {
                 let left = (seconds - started.elapsed().as_secs_f64()).max(1e-3);
                 let best = out.incumbent.as_ref().unwrap_or(&incumbent);
                 let given = bnp_guard::fallback_params(left)?;
