@@ -52,8 +52,8 @@ pub fn family_cases(
 }
 
 /// The cases of [`family_cases`] whose columns can all be z-scored, each with its instance
-/// ([`z_scored`]): `(case, inst, n, d, k)`. A case with a constant column is skipped after
-/// its draws, so the cases kept are those `family_cases` gives.
+/// ([`z_scored`]): `(case, inst, n, d, k)`. A case with a constant column is left out after
+/// its draws, so every other case and its number are as `family_cases` gives them.
 pub fn z_scored_family_cases(
     seed: u64,
     cases: usize,
