@@ -8,6 +8,7 @@
 mod bnp;
 mod bnp_big_cuts;
 mod bnp_count_row;
+mod bnp_incumbent_box;
 mod bnp_rank1;
 mod bnp_support;
 #[path = "../common/mod.rs"]

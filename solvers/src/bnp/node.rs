@@ -15,6 +15,7 @@ use super::small_duals;
 use super::{BnpOptions, BnpResult, Incumbent, MasterPoint, Node, NodeProof};
 use crate::bounds::colgen::count_row::column_threshold;
 use crate::bounds::colgen::cuts::{self, Cut, CutDuals, MAX_CUT_RECORDS};
+use crate::bounds::colgen::incumbent_box::{box_of, dual_brackets};
 use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::{
@@ -146,6 +147,7 @@ pub(super) fn process_node(
     deadline: Deadline,
     out: &mut BnpResult,
     on_bound: &mut dyn FnMut(f64),
+    start_box: Option<(Vec<f64>, Vec<f64>)>,
 ) -> Result<NodeEnd, ColgenError> {
     let n = geo.n;
     let master_cols: Vec<usize> = (0..pool.len())
@@ -156,15 +158,17 @@ pub(super) fn process_node(
         master_cols,
     };
     let scaled_inc = inc.sse / unscale(1.0);
-    let mut big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
-    let zeros = vec![0.0; n];
-    let mut delta = vec![big_m; n];
+    let big_m = 2.0 * scaled_inc.max(1.0) + (2 * geo.k) as f64 * geo.max_dist;
+    let mut dual_box = match start_box {
+        Some((centre, delta)) => DualBox::following(centre, delta, big_m),
+        None => DualBox::wide(n, big_m),
+    };
     let mut master = node_master(
         n,
         &cols.master_cols,
         pool,
         costs,
-        &delta,
+        &dual_box,
         opts,
         groups_max,
         cut_pool,
@@ -202,6 +206,7 @@ pub(super) fn process_node(
             );
             if node.bound > before {
                 on_bound(node.bound);
+                dual_box.serious_step(y, &mut master)?;
             }
             if is_proven(node.bound, inc.upper) {
                 return Ok(NodeEnd::Pruned);
@@ -214,9 +219,7 @@ pub(super) fn process_node(
                 // Duals that offset each other hide the bound under their rounding margins;
                 // the same node with a small box looks for small duals (small_duals.rs).
                 shrunk = true;
-                big_m = small_duals::half_width(sol.value);
-                delta.iter_mut().for_each(|v| *v = big_m);
-                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
+                dual_box.around_zero(small_duals::half_width(sol.value), &mut master)?;
                 continue;
             }
             new_cols.extend(
@@ -230,11 +233,9 @@ pub(super) fn process_node(
         }
         if new_cols.is_empty() {
             if sol.artificial > 1e-7 && converged && raises < 40 {
-                // Artificials left in a converged solution: M too small or an empty region;
-                // a larger M lets the duals (and the bound) grow.
-                big_m *= 16.0;
-                delta.iter_mut().for_each(|v| *v = big_m);
-                master.set_box(&zeros, &delta).map_err(ColgenError::Lp)?;
+                // Artificials left in a converged solution: the box binds (M too small or
+                // an empty region); a wider box lets the duals (and the bound) grow.
+                dual_box.widen(y, &mut master)?;
                 raises += 1;
                 continue;
             }
@@ -264,6 +265,84 @@ pub(super) fn process_node(
         }
         let (gs, cs) = cols.take_new(new_cols, cap, cost_of, pool, pool_index, costs);
         master.add_columns(gs, cs).map_err(ColgenError::Lp)?;
+    }
+}
+
+/// The dual box of a node's master (module doc "Node"): big-M artificials around 0, or a
+/// du Merle box that follows the duals of each better bound from a given start (the
+/// incumbent's estimates at the root, [`super::BnpOptions::incumbent_box`]). The box only
+/// steers the duals: every bound is the Lagrangian bound at the duals found (P17).
+pub(super) struct DualBox {
+    centre: Vec<f64>,
+    delta: Vec<f64>,
+    /// The half-width of the box around 0 (grown by 16 when it binds).
+    big_m: f64,
+    /// Whether the box follows the duals.
+    follows: bool,
+}
+
+impl DualBox {
+    fn wide(n: usize, big_m: f64) -> Self {
+        DualBox {
+            centre: vec![0.0; n],
+            delta: vec![big_m; n],
+            big_m,
+            follows: false,
+        }
+    }
+
+    fn following(centre: Vec<f64>, delta: Vec<f64>, big_m: f64) -> Self {
+        DualBox {
+            centre,
+            delta,
+            big_m,
+            follows: true,
+        }
+    }
+
+    /// A better bound at the duals `y`: a following box moves its centre there.
+    fn serious_step(&mut self, y: &[f64], master: &mut Master) -> Result<(), ColgenError> {
+        if !self.follows {
+            return Ok(());
+        }
+        self.centre.copy_from_slice(y);
+        master
+            .set_box(&self.centre, &self.delta)
+            .map_err(ColgenError::Lp)
+    }
+
+    /// The box binds at convergence (duals `y`): a following box moves to `y` and quadruples
+    /// its half-widths (du Merle); the box around 0 grows M sixteenfold.
+    fn widen(&mut self, y: &[f64], master: &mut Master) -> Result<(), ColgenError> {
+        if self.follows {
+            self.centre.copy_from_slice(y);
+            self.delta.iter_mut().for_each(|v| *v *= 4.0);
+        } else {
+            self.big_m *= 16.0;
+            self.delta.iter_mut().for_each(|v| *v = self.big_m);
+        }
+        master
+            .set_box(&self.centre, &self.delta)
+            .map_err(ColgenError::Lp)
+    }
+
+    /// The box of the incumbent partition `labels` of the (scaled) data `xs`: each record's
+    /// dual between its removal saving and its insertion cost ([`dual_brackets`]).
+    pub(super) fn of_incumbent(xs: &[f64], d: usize, labels: &[usize]) -> (Vec<f64>, Vec<f64>) {
+        let groups = crate::merge::groups_of(labels);
+        let (centre, delta, _) = box_of(&dual_brackets(xs, labels.len(), d, &groups));
+        (centre, delta)
+    }
+
+    /// A box of half-width `m` around 0 from now on ([`small_duals`]).
+    fn around_zero(&mut self, m: f64, master: &mut Master) -> Result<(), ColgenError> {
+        self.follows = false;
+        self.big_m = m;
+        self.centre.iter_mut().for_each(|v| *v = 0.0);
+        self.delta.iter_mut().for_each(|v| *v = m);
+        master
+            .set_box(&self.centre, &self.delta)
+            .map_err(ColgenError::Lp)
     }
 }
 
@@ -318,8 +397,7 @@ impl NodeColumns {
 }
 
 /// A node's master: the compatible pool columns `cols` (the others are fixed to 0 by leaving
-/// them out), big-M artificials of half-width `delta` around 0 so that it is feasible, the
-/// group-count row with `count_row` (proofs/P22, row n, before the cuts) and every cut found
+/// them out), the artificials of `dual_box` so that it is feasible, the group-count row with `count_row` (proofs/P22, row n, before the cuts) and every cut found
 /// so far (valid at every node).
 #[allow(clippy::too_many_arguments)]
 fn node_master(
@@ -327,17 +405,16 @@ fn node_master(
     cols: &[usize],
     pool: &[Vec<u32>],
     costs: &[f64],
-    delta: &[f64],
+    dual_box: &DualBox,
     opts: &BnpOptions,
     groups_max: usize,
     cut_pool: &CutPool,
 ) -> Result<Master, ColgenError> {
-    let zeros = vec![0.0; n];
     let mut master = Master::new(
         n,
         cols.iter().map(|&c| pool[c].clone()).collect(),
         cols.iter().map(|&c| costs[c]).collect(),
-        Some((&zeros, delta)),
+        Some((&dual_box.centre, &dual_box.delta)),
     )
     .map_err(ColgenError::Lp)?;
     if opts.count_row {

@@ -59,6 +59,11 @@ pub struct BnpOptions {
     pub big_cut_records: usize,
     /// The group-count row `sum_S x_S <= floor(n/k)` in every node's master (proofs/P22).
     pub count_row: bool,
+    /// A stabilised root master (du Merle): its dual box around the incumbent's dual
+    /// estimates ([`crate::bounds::colgen::incumbent_box`]), following the duals of every
+    /// better bound, instead of the wide box around 0 (proofs/P17 "A box that follows").
+    /// The other nodes keep the wide box.
+    pub incumbent_box: bool,
     /// After the root, try the proof by reduced-cost enumeration at the root's duals
     /// ([`super::prove_by_enumeration`], proofs/P19); branching goes on if it proves nothing.
     pub enumerate: bool,
@@ -91,6 +96,7 @@ impl Default for BnpOptions {
             rank1_partners: 10,
             big_cut_records: 0,
             count_row: false,
+            incumbent_box: false,
             enumerate: false,
             enumerate_columns: 5_000_000,
             enumerate_nodes: 100_000_000,
@@ -188,6 +194,11 @@ impl BnpOptions {
             "count_row",
             "false",
             "the group-count row sum x_S <= floor(n/k) in every node's master (P22)",
+        ),
+        (
+            "incumbent_box",
+            "false",
+            "a stabilised root master: its dual box around the incumbent's dual estimates, following the duals of every better bound (P17)",
         ),
         (
             "enumerate",

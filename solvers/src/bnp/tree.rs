@@ -18,7 +18,7 @@
 use super::branching::choose_pair;
 use super::enumerate::enumerate_at_root;
 use super::incumbent::{consider, labels_of, round_support};
-use super::node::{process_node, CutPool, NodeEnd};
+use super::node::{process_node, CutPool, DualBox, NodeEnd};
 use super::{BnpOptions, BnpProgress, BnpResult, Incumbent, Leaf, Node, NodeProof, NodeRecord};
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::Geometry;
@@ -268,6 +268,7 @@ impl<'a> Tree<'a> {
         scale: &Scale,
         on_progress: &mut dyn FnMut(&BnpProgress),
     ) -> Result<NodeEnd, ColgenError> {
+        let start_box = self.start_box(node, scale);
         let (opts, n, k) = (self.run.opts, self.run.n, self.run.k);
         let rounds = if node.depth == 0 {
             opts.cut_rounds
@@ -315,7 +316,16 @@ impl<'a> Tree<'a> {
             deadline,
             &mut self.out,
             &mut on_bound,
+            start_box,
         )
+    }
+
+    /// With `incumbent_box`, where the root's dual box starts: around the incumbent's dual
+    /// estimates. None (the wide box around 0) at the other nodes, where a box around the
+    /// parent's duals was measured slower (`studies/study-bnp-box.txt`).
+    fn start_box(&self, node: &Node, scale: &Scale) -> Option<(Vec<f64>, Vec<f64>)> {
+        (self.run.opts.incumbent_box && node.depth == 0)
+            .then(|| DualBox::of_incumbent(&scale.xs, self.run.d, &self.inc.labels))
     }
 
     /// Close, branch on or keep the processed `node` by how its column generation ended;

@@ -47,6 +47,7 @@ pub struct BnpParams {
     pub rank1_cuts: bool,
     pub big_cuts: usize,
     pub count_row: bool,
+    pub incumbent_box: bool,
     pub enumerate: bool,
     pub mip_solver: String,
 }
@@ -63,6 +64,7 @@ impl Default for BnpParams {
             rank1_cuts: o.rank1_cuts,
             big_cuts: o.big_cut_records,
             count_row: o.count_row,
+            incumbent_box: o.incumbent_box,
             enumerate: o.enumerate,
             mip_solver: o.mip_solver.name().to_string(),
         }
@@ -79,6 +81,7 @@ impl Params for BnpParams {
         ("rank1_cuts", "also separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3), proofs/P21; they share max_cuts"),
         ("big_cuts", "also separate subset-row cuts 1/q (q = 2..9) on fractional blocks of at most this many records (2..=32), right side floor(|C|/q), proofs/P21 Part F; 0: off; they share max_cuts"),
         ("count_row", "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n"),
+        ("incumbent_box", "a stabilised root master: its dual box around each record's estimate from the incumbent (the saving of removing it from its group, the cost of adding it to the nearest other), following the duals of every better bound and widened where it binds (proofs/P17); the same root LP, often sooner; the bounds do not rest on it"),
         ("enumerate", "after the root, try to prove optimality by enumerating every group whose reduced cost at the root's duals is within the gap (proofs/P19)"),
         ("mip_solver", "solver of the set-partitioning MIP over the column pool (the node heuristic): highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex when this build has them (docs/developer/models.md); the masters always run on HiGHS"),
     ];
@@ -111,6 +114,7 @@ impl BnpParams {
             rank1_cuts: self.rank1_cuts,
             big_cut_records: self.big_cuts,
             count_row: self.count_row,
+            incumbent_box: self.incumbent_box,
             enumerate: self.enumerate,
             mip_solver: MipSolver::parse(&self.mip_solver).expect("checked by Params::check"),
             ..BnpOptions::default()

@@ -50,6 +50,20 @@ pub fn dual_brackets(x: &[f64], n: usize, d: usize, groups: &[Vec<u32>]) -> Vec<
     out
 }
 
+/// The du Merle box of the brackets `b`: record `i`'s box is `[lo_i, hi_i]`, as centres and
+/// half-widths, each half-width at least a millionth of the mean |centre| (so that widening
+/// moves it); also returns that mean.
+pub fn box_of(b: &[(f64, f64)]) -> (Vec<f64>, Vec<f64>, f64) {
+    let scale = b.iter().map(|(lo, hi)| (lo + hi).abs() / 2.0).sum::<f64>() / b.len() as f64;
+    let floor = (1e-6 * scale).max(f64::MIN_POSITIVE);
+    let centre = b.iter().map(|(lo, hi)| (lo + hi) / 2.0).collect();
+    let delta = b
+        .iter()
+        .map(|(lo, hi)| ((hi - lo) / 2.0).max(floor))
+        .collect();
+    (centre, delta, scale)
+}
+
 /// The centroid of group `g`.
 fn centroid(x: &[f64], d: usize, g: &[u32]) -> Vec<f64> {
     let mut c = vec![0.0; d];

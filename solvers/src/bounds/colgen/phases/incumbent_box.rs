@@ -14,7 +14,7 @@
 //! ## References
 //! Sudoso and Aloise (2025); du Merle et al. (1999).
 
-use super::super::incumbent_box::dual_brackets;
+use super::super::incumbent_box::{box_of, dual_brackets};
 use super::super::observer::ColgenObserver;
 use super::super::schedule::PhaseBudget;
 use super::super::state::ColgenState;
@@ -29,13 +29,9 @@ pub fn run(
         return Ok(());
     }
     let b = dual_brackets(state.x, state.n, state.d, &state.best_start);
-    let scale = b.iter().map(|(lo, hi)| (lo + hi).abs() / 2.0).sum::<f64>() / state.n as f64;
-    let floor = (1e-6 * scale).max(f64::MIN_POSITIVE);
-    state.box_centre = b.iter().map(|(lo, hi)| (lo + hi) / 2.0).collect();
-    state.delta = b
-        .iter()
-        .map(|(lo, hi)| ((hi - lo) / 2.0).max(floor))
-        .collect();
+    let (centre, delta, scale) = box_of(&b);
+    state.box_centre = centre;
+    state.delta = delta;
     let (master, c, delta) = (&mut state.master, &state.box_centre, &state.delta);
     master.set_box(c, delta).map_err(ColgenError::Lp)?;
     let mean = state.delta.iter().sum::<f64>() / state.n as f64;
