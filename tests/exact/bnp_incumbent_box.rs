@@ -2,7 +2,8 @@
 //! box only steers the duals, so branch-price-and-cut with it equals an independent subset
 //! DP, its root LP equals the root LP without it (the box is widened until it no longer
 //! binds), and its certificates verify while tampered ones are rejected. The start is the
-//! chunk partition, far from optimal on most cases, so the box often binds and moves.
+//! chunk partition, far from optimal on most cases, so the box can bind and must move (with
+//! a widening that does nothing, the first test fails).
 
 use crate::bnp_support::{
     assert_raised_dual_rejected, assert_solved, family_cases, honest_certificate,
@@ -32,7 +33,13 @@ fn branch_and_price_with_the_incumbent_box_equals_the_subset_dp() {
         let plain = run(&x, n, d, k, &options(false, 0, false));
         let boxed = run(&x, n, d, k, &options(true, 0, false));
         assert_solved(&boxed, &x, d, opt, case);
-        if plain.root_lp.is_finite() && boxed.root_lp.is_finite() {
+        // The stabilised root reaches its LP wherever the wide box does (a box that
+        // still binds is widened until it does not).
+        assert!(
+            boxed.root_lp.is_finite() || !plain.root_lp.is_finite(),
+            "case {case}: the stabilised root never reached its LP"
+        );
+        if plain.root_lp.is_finite() {
             let tol = 1e-7 * (1.0 + opt.abs());
             assert!(
                 (boxed.root_lp - plain.root_lp).abs() <= tol,

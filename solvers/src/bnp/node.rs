@@ -397,8 +397,9 @@ impl NodeColumns {
 }
 
 /// A node's master: the compatible pool columns `cols` (the others are fixed to 0 by leaving
-/// them out), the artificials of `dual_box` so that it is feasible, the group-count row with `count_row` (proofs/P22, row n, before the cuts) and every cut found
-/// so far (valid at every node).
+/// them out), the artificials of `dual_box` so that it is feasible, the group-count row with
+/// `count_row` (proofs/P22, row n, before the cuts) and every cut found so far (valid at
+/// every node).
 #[allow(clippy::too_many_arguments)]
 fn node_master(
     n: usize,
