@@ -410,6 +410,35 @@ pub fn assert_raised_dual_rejected(
     assert!(!verify(&bad, inst, k, None).unwrap().valid, "case {case}");
 }
 
+/// The run `r`'s certificate against the optimum `opt`: honest ([`honest_certificate`]) and
+/// recomputed at least at its claim; at its first leaf with a claim from duals, a raised
+/// record dual and a raised claim are both refused. False when the run gives no certificate.
+pub fn assert_certificate_sound(
+    inst: &Instance,
+    k: usize,
+    r: &BnpResult,
+    opt: f64,
+    case: usize,
+) -> bool {
+    let Some((cert, v)) = honest_certificate(inst, k, r, opt, case) else {
+        return false;
+    };
+    assert!(v.recomputed >= cert.lower_bound, "case {case}");
+    let leaf = cert
+        .leaves
+        .iter()
+        .position(|l| l.lower_bound.is_some() && !l.nn_bound);
+    if let Some(j) = leaf {
+        assert_raised_dual_rejected(&cert, inst, k, j, case);
+        // The leaf's claim raised above what its duals prove.
+        let mut bad = cert.clone();
+        let claim = cert.leaves[j].lower_bound.unwrap();
+        bad.leaves[j].lower_bound = Some(claim + 1e-3 * (1.0 + claim.abs()));
+        assert!(!verify(&bad, inst, k, None).unwrap().valid, "case {case}");
+    }
+    true
+}
+
 /// Leaf j's dual of cut c made positive: it proves nothing, the verifier refuses.
 pub fn assert_positive_cut_dual_rejected(
     cert: &BnpCertificate,
