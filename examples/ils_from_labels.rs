@@ -1,8 +1,9 @@
-//! # ILS from a stored partition
+//! # ILS (or another refiner) from a stored partition
 //!
 //! Runs the workbench's iterated local search (`ils`, with any `--param ils.KEY=VALUE`, e.g.
-//! `ils.merge_pool=10000`, the setting of the stored CASC partitions) starting from a labels file
-//! instead of an initializer, for a wall-clock budget, and writes the best partition found
+//! `ils.merge_pool=10000`, the setting of the stored CASC partitions), or the refiner named by
+//! `--refiner` (e.g. `exact-lns` with `--param exact-lns.records=200`), starting from a labels
+//! file instead of an initializer, for a wall-clock budget, and writes the best partition found
 //! when it is strictly better than the start (re-checked by `check_labels`: feasibility and a
 //! recomputed SSE). Used to try to improve the stored best-known partitions of
 //! `instances/library/` (a lower incumbent narrows the certified gap).
@@ -10,6 +11,9 @@
 //! Usage: `cargo run --release --example ils_from_labels -- --data eia --k 5
 //!         --labels instances/library/eia-k5.labels --time-limit 900 [--seed 1]
 //!         [--param ils.merge_pool=10000] --out better.labels`
+//!        `cargo run --release --example ils_from_labels -- --data tarragona --k 5
+//!         --labels instances/library/tarragona-k5.labels --refiner exact-lns --time-limit 600
+//!         --out better.labels`
 //!
 //! ## Complexity
 //! That of ILS (its module doc) for the given budget; O(n) to read and check the labels.
@@ -44,20 +48,23 @@ struct Args {
     /// Seed of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// An ILS parameter, ils.KEY=VALUE (repeatable; numbers and booleans as JSON, anything
-    /// else as a string, as `run --param`).
-    #[arg(long, value_name = "ils.KEY=VALUE")]
+    /// The refiner to run (any refiner of `microagg list`).
+    #[arg(long, default_value = "ils")]
+    refiner: String,
+    /// A parameter of the refiner, REFINER.KEY=VALUE (repeatable; numbers and booleans as
+    /// JSON, anything else as a string, as `run --param`).
+    #[arg(long, value_name = "REFINER.KEY=VALUE")]
     param: Vec<String>,
 }
 
-/// The `--param ils.KEY=VALUE` arguments as ILS's parameter map.
-fn ils_params(given: &[String]) -> Result<Map<String, Value>, String> {
+/// The `--param REFINER.KEY=VALUE` arguments as the refiner's parameter map.
+fn refiner_params(refiner: &str, given: &[String]) -> Result<Map<String, Value>, String> {
     let mut params = Map::new();
     for kv in given {
         let (key, v) = kv
-            .strip_prefix("ils.")
+            .strip_prefix(&format!("{refiner}."))
             .and_then(|s| s.split_once('='))
-            .ok_or(format!("--param {kv}: expected ils.KEY=VALUE"))?;
+            .ok_or(format!("--param {kv}: expected {refiner}.KEY=VALUE"))?;
         let v = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.into()));
         params.insert(key.to_string(), v);
     }
@@ -71,9 +78,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out,
         time_limit: limit,
         seed,
+        refiner,
         param,
     } = Args::parse();
-    let params = ils_params(&param)?;
+    let params = refiner_params(&refiner, &param)?;
     let inst = load(&data, &ColumnSelection::All)?;
     let start_labels = read_labels(std::path::Path::new(&labels))?;
     let start = check_labels(&inst, k, &start_labels)?;
@@ -82,12 +90,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         start.sse,
         inst.il(start.sse)
     );
-    let mut ils = microagg::registry::find("ils")?.make_refiner(&params)?;
+    let mut stage = microagg::registry::find(&refiner)?.make_refiner(&params)?;
     let never = AtomicBool::new(false);
     let t = Instant::now();
     let cpu0 = microagg::bench::process_cpu_seconds();
     let r = refine(
-        ils.as_mut(),
+        stage.as_mut(),
         &inst,
         k,
         Partition::from_labels(&inst, start_labels)?,
@@ -98,7 +106,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let best = r.partition.canonical_labels();
     let report = check_labels(&inst, k, &best)?;
     println!(
-        "ils seed {seed} {:.1} s wall, {:.1} s CPU, {} steps: SSE {:.10} IL {:.10} % ({:+.10} against the start)",
+        "{refiner} seed {seed} {:.1} s wall, {:.1} s CPU, {} steps: SSE {:.10} IL {:.10} % ({:+.10} against the start)",
         t.elapsed().as_secs_f64(),
         microagg::bench::process_cpu_seconds() - cpu0,
         r.steps,

@@ -496,6 +496,11 @@ impl<'a> Ctx<'a> {
             || self.budget.deadline().is_some_and(|d| Instant::now() >= d)
     }
 
+    /// The run's interrupt flag (Ctrl-C), for a sub-solver that polls it.
+    pub(crate) fn interrupt_flag(&self) -> &AtomicBool {
+        self.interrupt
+    }
+
     /// True once the run was interrupted (Ctrl-C).
     pub fn interrupted(&self) -> bool {
         self.interrupt.load(Ordering::Relaxed)

@@ -164,6 +164,7 @@ pub(crate) fn builtin_methods() -> Vec<MethodInfo> {
         crate::search::decompose_shrink::method(),
         crate::search::imhm::method(),
         crate::search::lahc::method(),
+        crate::search::exact_lns::method(),
     ];
     let mut methods = Vec::from(before_orders);
     methods.extend(init::mhm::order_cut::methods());

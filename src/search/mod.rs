@@ -18,6 +18,7 @@ pub mod accept;
 pub(crate) mod column_pool;
 pub(crate) mod decompose_shrink;
 pub mod descent;
+pub mod exact_lns;
 pub mod ils;
 pub mod imhm;
 pub mod kit;

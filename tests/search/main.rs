@@ -6,6 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod exact_lns;
 mod ils_variants;
 mod kit_conformance;
 mod moves_props;

@@ -29,6 +29,7 @@ const QUICK: &[&str] = &[
     "sa.reheat_after=20",
     "sa.max_reheats=1",
     "sa.moves_per_temp=200",
+    "exact-lns.records=20",
 ];
 
 fn quick_for(spec: &str) -> Vec<&'static str> {
