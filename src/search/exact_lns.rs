@@ -12,7 +12,8 @@
 //! neighbourhood the search proves optimal cannot be improved by any regrouping of its
 //! records, which no move-based search (shift, swap, dissolve, re-split) guarantees.
 //!
-//! It minimises the unweighted SSE and does not run on data with missing cells. It draws
+//! It minimises the unweighted SSE; pipelines refuse it on data with missing cells (it is not
+//! declared to run there). [`regroup`] is one step on its own, for studies. It draws
 //! no random number; the node budget makes a run repeat bit for bit, unless a
 //! neighbourhood's `seconds` or the stage's time limit cuts a search short.
 //!
@@ -35,9 +36,10 @@ use crate::method::{Ctx, MethodInfo, Refiner, SearchState, Stats, Step};
 use crate::params::Params;
 use crate::partition::Partition;
 use crate::Result;
-use microagg_solvers::bnp::{branch_and_price, BnpOptions};
+use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::sse::partition_sse;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 
 /// Parameters of `exact-lns`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -115,11 +117,8 @@ impl ExactLns {
         }
     }
 
-    /// The non-empty groups of `p` by decreasing SSE (ties by slot).
     fn start_pass(&mut self, p: &Partition) {
-        let mut seeds: Vec<usize> = (0..p.slots()).filter(|&g| p.size(g) > 0).collect();
-        seeds.sort_by(|&a, &b| p.group_sse(b).total_cmp(&p.group_sse(a)).then(a.cmp(&b)));
-        self.seeds = seeds;
+        self.seeds = seeds_by_sse(p);
         self.cursor = 0;
         self.changed = 0;
     }
@@ -127,19 +126,72 @@ impl ExactLns {
     /// The branch-and-price settings of one neighbourhood, within `left` seconds of the
     /// stage (None: no stage limit).
     fn bnp_options(&self, left: Option<f64>) -> BnpOptions {
-        let own = (self.params.seconds > 0.0).then_some(self.params.seconds);
+        let mut limit = left.unwrap_or(f64::INFINITY);
+        if self.params.seconds > 0.0 {
+            limit = limit.min(self.params.seconds);
+        }
         BnpOptions {
-            time_limit: [own, left]
-                .into_iter()
-                .flatten()
-                .fold(f64::INFINITY, f64::min)
-                .max(1e-3),
+            time_limit: limit.max(1e-3),
             max_nodes: self.params.nodes,
             // No pool MIP: its own time limit would make the result depend on the machine.
             mip_seconds: 0.0,
             ..BnpOptions::default()
         }
     }
+}
+
+/// The non-empty groups of `p` by decreasing SSE (ties by slot): the seeds of one pass.
+pub fn seeds_by_sse(p: &Partition) -> Vec<usize> {
+    let mut seeds: Vec<usize> = (0..p.slots()).filter(|&g| p.size(g) > 0).collect();
+    seeds.sort_by(|&a, &b| p.group_sse(b).total_cmp(&p.group_sse(a)).then(a.cmp(&b)));
+    seeds
+}
+
+/// What re-grouping one neighbourhood did ([`regroup`]).
+pub struct Regrouped {
+    /// Records and groups of the neighbourhood, and their SSE before (two-pass).
+    pub records: usize,
+    pub groups: usize,
+    pub before: f64,
+    /// Whether the lower grouping of `result` replaced theirs.
+    pub improved: bool,
+    /// The branch-and-price run on the neighbourhood.
+    pub result: BnpResult,
+}
+
+/// Re-group the neighbourhood of group `seed` of `p` (at least `records` records) by
+/// branch-and-price with `opts` from its current grouping; a lower SSE replaces that
+/// grouping in `p` (slots left over stay empty).
+pub fn regroup(
+    p: &mut Partition,
+    inst: &Instance,
+    k: usize,
+    seed: usize,
+    records: usize,
+    opts: &BnpOptions,
+    interrupt: Option<&AtomicBool>,
+) -> Result<Regrouped> {
+    let groups = neighbourhood(p, seed, records);
+    let sub = Sub::of(p, inst, &groups);
+    let (n, d) = (sub.records.len(), inst.d);
+    let before = partition_sse(&sub.rows, d, &sub.labels);
+    let starts: [&[usize]; 1] = [&sub.labels];
+    let result = branch_and_price(&sub.rows, n, d, k, &starts, opts, interrupt, &mut |_| {})
+        .map_err(|e| Error::Algorithm {
+            method: "exact-lns".into(),
+            message: format!("branch-and-price on a neighbourhood of {n} records: {e}"),
+        })?;
+    let improved = result.sse < before * (1.0 - 1e-12);
+    if improved {
+        apply(p, inst, &sub, &groups, &result.labels);
+    }
+    Ok(Regrouped {
+        records: n,
+        groups: groups.len(),
+        before,
+        improved,
+        result,
+    })
 }
 
 /// The seed group and its nearest groups by centroid distance (ties by slot), added whole
@@ -210,12 +262,7 @@ impl Refiner for ExactLns {
         s
     }
 
-    fn init(&mut self, state: &mut SearchState, ctx: &mut Ctx) -> Result<()> {
-        if ctx.inst.has_missing() {
-            return Err(Error::usage(
-                "exact-lns: the data has missing cells; it re-groups by the complete-data SSE only",
-            ));
-        }
+    fn init(&mut self, state: &mut SearchState, _ctx: &mut Ctx) -> Result<()> {
         self.start_pass(&state.current);
         Ok(())
     }
@@ -243,23 +290,13 @@ impl Refiner for ExactLns {
 impl ExactLns {
     /// Re-group the neighbourhood of `seed` when branch-and-price finds a lower SSE.
     fn improve(&mut self, state: &mut SearchState, ctx: &mut Ctx, seed: usize) -> Result<()> {
-        let (inst, k, d) = (ctx.inst, ctx.k, ctx.inst.d);
-        let groups = neighbourhood(&state.current, seed, self.params.records);
-        let sub = Sub::of(&state.current, inst, &groups);
-        let before = partition_sse(&sub.rows, d, &sub.labels);
         let opts = self.bnp_options(ctx.seconds_left());
-        let n = sub.records.len();
-        let starts: [&[usize]; 1] = [&sub.labels];
-        let flag = ctx.interrupt_flag();
-        let r = branch_and_price(&sub.rows, n, d, k, &starts, &opts, Some(flag), &mut |_| {})
-            .map_err(|e| Error::Algorithm {
-                method: "exact-lns".into(),
-                message: format!("branch-and-price on a neighbourhood of {n} records: {e}"),
-            })?;
+        let flag = Some(ctx.interrupt_flag());
+        let (inst, k, records) = (ctx.inst, ctx.k, self.params.records);
+        let r = regroup(&mut state.current, inst, k, seed, records, &opts, flag)?;
         self.counts.neighbourhoods += 1;
-        self.counts.proven += u64::from(r.proven_optimal);
-        if r.sse < before * (1.0 - 1e-12) {
-            apply(&mut state.current, inst, &sub, &groups, &r.labels);
+        self.counts.proven += u64::from(r.result.proven_optimal);
+        if r.improved {
             self.counts.improved += 1;
             self.changed += 1;
             state.record_if_better(k);
