@@ -89,7 +89,14 @@ struct Search<'a> {
     cut_count: Vec<u16>,
     m: usize,
     cands: Vec<usize>,
-    to_t: Vec<f64>,
+    /// Per candidate of the current anchor and size: its dual, and for each number `q` of
+    /// members still to add (row `q - 1`) the term `NN_{q-1}(u) / (2m)` of the pair-sum bound.
+    cand_y: Vec<f64>,
+    nn_half: Vec<f64>,
+    /// Row `q - 1`: at each candidate position, the sum of the `q - 1` smallest star terms
+    /// after it, computed on first use per anchor (`star_ready`).
+    star_suffix: Vec<f64>,
+    star_ready: Vec<bool>,
     /// Star terms `f(u) = D_ru / 2 - y_u` of the candidates for the current anchor `r`.
     star: Vec<f64>,
     members: Vec<u32>,
@@ -107,6 +114,8 @@ struct Search<'a> {
     /// Enumeration mode ([`super::Anchors::Below`]): `inc` stays at the threshold and every
     /// group below it is collected.
     enumerate: bool,
+    /// Scratch per depth of the depth-first search ([`node::Frame`]).
+    frames: Vec<node::Frame>,
 }
 
 /// Number of group sizes `k..=min(2k - 1, n)` the pricing covers (the row width of

@@ -7,8 +7,10 @@
 //! of a finished search.
 //!
 //! ## Complexity
-//! O(n) per anchor for the candidates, O(c log c) for their order, the search as in
-//! [`super::node`].
+//! O(n) per anchor for the candidates (one pass over the anchor's distances, keeping the
+//! `m - 1` largest duals and the `m - 1` smallest star terms by sorted insertion, O(m) each
+//! time one enters), O(c log c) for their order, O(c m) for the per-anchor terms of the
+//! search's bounds, the search as in [`super::node`].
 //!
 //! ## References
 //! proofs/P09 (part B).
@@ -37,7 +39,10 @@ impl<'a> Search<'a> {
             cut_count: vec![0; cuts.len()],
             m: 0,
             cands: Vec::new(),
-            to_t: Vec::new(),
+            cand_y: Vec::new(),
+            nn_half: Vec::new(),
+            star_suffix: Vec::new(),
+            star_ready: Vec::new(),
             star: Vec::new(),
             members: Vec::new(),
             inc,
@@ -53,6 +58,7 @@ impl<'a> Search<'a> {
                 Vec::new()
             },
             enumerate,
+            frames: Vec::new(),
         }
     }
 
@@ -70,16 +76,21 @@ impl<'a> Search<'a> {
     ) -> bool {
         let (geo, y, m, n) = (self.geo, self.y, self.m, self.geo.n);
         let radius = 2.0 * (top_m + self.inc) * slack;
+        // One pass: the records within the radius, and the m - 1 largest duals among them
+        // (as the m - 1 smallest of -y, in `cy`).
         self.cands.clear();
-        self.cands
-            .extend((0..n).filter(|&j| j != r && geo.d(r, j) <= radius));
+        cy.clear();
+        for (j, &yj) in y.iter().enumerate().take(n) {
+            if j != r && geo.d(r, j) <= radius {
+                self.cands.push(j);
+                keep_smallest(cy, m - 1, -yj);
+            }
+        }
         if self.cands.len() < m - 1 {
             return false;
         }
         // Tighter radius from the duals of the candidates themselves.
-        cy.clear();
-        cy.extend(self.cands.iter().map(|&j| -y[j]));
-        let top = -sum_smallest(cy, m - 1);
+        let top = -cy.iter().sum::<f64>();
         let lim = y[r] + top + self.inc;
         if lim <= 0.0 {
             return false;
@@ -93,9 +104,11 @@ impl<'a> Search<'a> {
         // -y_r + sum_{b != r} f(b) < inc, f(b) = D_rb / 2 - y_b.
         let star_of = |j: usize| geo.d(r, j) / 2.0 - y[j];
         cy.clear();
-        cy.extend(self.cands.iter().map(|&j| star_of(j)));
-        let f_m2 = sum_smallest(cy, m - 2);
-        let smallest_rest = cy[m - 2..].iter().copied().fold(f64::INFINITY, f64::min);
+        for &j in &self.cands {
+            keep_smallest(cy, m - 1, star_of(j));
+        }
+        let f_m2 = if m > 2 { cy[..m - 2].iter().sum() } else { 0.0 };
+        let smallest_rest = cy[m - 2];
         if -y[r] + f_m2 + smallest_rest >= self.inc + star_slack {
             return false;
         }
@@ -153,8 +166,23 @@ impl<'a> Search<'a> {
         let key = |j: usize| geo.d(r, j) / mf + geo.nn(j, m - 2) / (2.0 * mf) - y[j];
         self.cands
             .sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
-        self.to_t.clear();
-        self.to_t.extend(self.cands.iter().map(|&j| geo.d(r, j)));
+        self.cand_y.clear();
+        self.cand_y.extend(self.cands.iter().map(|&j| y[j]));
+        // Rows q = 1..m-1 (the root already holds the anchor).
+        self.nn_half.clear();
+        for q in 1..m {
+            let row = self.cands.iter().map(|&j| geo.nn(j, q - 1) / (2.0 * mf));
+            self.nn_half.extend(row);
+        }
+        self.star_suffix.clear();
+        self.star_suffix.resize((m - 1) * self.cands.len(), 0.0);
+        self.star_ready.clear();
+        self.star_ready.resize(m - 1, false);
+        let cands = std::mem::take(&mut self.cands);
+        let to_t = self.root_to_t();
+        to_t.clear();
+        to_t.extend(cands.iter().map(|&j| geo.d(r, j)));
+        self.cands = cands;
         self.star.clear();
         self.star.extend(self.cands.iter().map(|&j| star_of(j)));
         self.members.clear();
@@ -225,4 +253,23 @@ impl<'a> Search<'a> {
             completed_after_budget,
         }
     }
+}
+
+/// Keep in `best` (ascending) the `q` smallest values offered so far, with `x` offered now:
+/// one sorted insertion when `x` is below the largest kept (O(q)), a comparison otherwise.
+#[inline]
+fn keep_smallest(best: &mut Vec<f64>, q: usize, x: f64) {
+    if best.len() == q {
+        if x >= best[q - 1] {
+            return;
+        }
+        best.pop();
+    }
+    let mut at = best.len();
+    best.push(x);
+    while at > 0 && best[at - 1] > x {
+        best[at] = best[at - 1];
+        at -= 1;
+    }
+    best[at] = x;
 }

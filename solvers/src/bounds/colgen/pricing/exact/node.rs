@@ -7,8 +7,10 @@
 //! negative groups as columns.
 //!
 //! ## Complexity
-//! O(|candidates| q) per node for the child bounds (sorted insertion into the q smallest),
-//! nodes bounded by the budget and deadline.
+//! O(|candidates| q) per node for the child bounds (sorted insertion into the q smallest) and
+//! O(|candidates|) per child for its sums to the members; the star terms' suffix sums once
+//! per anchor and q (shared by its nodes). Nodes bounded by the budget and deadline. No node
+//! allocates: each depth keeps its scratch ([`Frame`]) for the whole search.
 //!
 //! ## References
 //! proofs/P09 (part B), proofs/P14, proofs/P17 (our own design; see [`super`]).
@@ -19,8 +21,8 @@ use super::Search;
 /// remain). Each sum is taken afresh over the `q1` values it names (ascending), never kept as
 /// a running total with values subtracted back: its rounding error is then relative to those
 /// `q1` values alone, whatever passed through before (proofs/P09, "The least reduced cost of
-/// one search").
-fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>) {
+/// one search"). `best` is scratch space (its contents are overwritten).
+fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>, best: &mut Vec<f64>) {
     suffix.clear();
     suffix.resize(v.len(), f64::INFINITY);
     if q1 == 0 {
@@ -28,7 +30,7 @@ fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>) {
         return;
     }
     // The q1 smallest seen so far (from the end), ascending.
-    let mut best: Vec<f64> = Vec::with_capacity(q1 + 1);
+    best.clear();
     let mut sum = 0.0;
     for pos in (0..v.len()).rev() {
         if best.len() == q1 {
@@ -36,56 +38,69 @@ fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>) {
         }
         let x = v[pos];
         if best.len() < q1 || x < best[best.len() - 1] {
-            let at = best.partition_point(|&b| b <= x);
-            best.insert(at, x);
-            if best.len() > q1 {
+            // Insert x after the values <= x (the largest drops out when q1 are held).
+            if best.len() == q1 {
                 best.pop();
             }
+            let mut at = best.len();
+            best.push(x);
+            while at > 0 && best[at - 1] > x {
+                best[at] = best[at - 1];
+                at -= 1;
+            }
+            best[at] = x;
             sum = best.iter().sum();
         }
     }
 }
 
-/// Per-node scratch vectors.
+/// Scratch vectors of one depth of the search, kept in [`Search::frames`] and reused by
+/// every node at that depth, so that no node allocates.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Frame {
     g: Vec<f64>,
     suffix_g: Vec<f64>,
+    /// The q - 1 smallest terms of a suffix (scratch of `suffix_smallest`).
+    best: Vec<f64>,
+    /// A row of star suffix sums being computed (copied into `Search::star_suffix`).
     suffix_f: Vec<f64>,
+    /// `to_t[idx] = sum_{t in T} D_t,cands[idx]` of this depth's node (its members `T`),
+    /// written by the parent for the positions after the child's.
+    to_t: Vec<f64>,
 }
 
 impl Search<'_> {
     /// Per-candidate terms `g(u) = sum_{t in T} D_tu / m + NN_{q-1}(u) / (2m) - y_u` of the
     /// candidates from `start`, and into `suffix_g[idx]` the sum of the `q - 1` smallest terms
-    /// after `idx`; the same suffix sums of the star terms into `suffix_f`. A child adding
-    /// candidate `idx` bounds every group of its subtree by `base + g(idx) + suffix_g[idx]`
-    /// and, for groups whose medoid is the anchor, by `star_base + f(idx) + suffix_f[idx]`.
-    fn child_bounds(&self, start: usize, q: usize, sc: &mut Scratch) {
+    /// after `idx`; the same suffix sums of the star terms, which depend on the anchor and `q`
+    /// alone, into the anchor's row `q` of `star_suffix` (once per anchor and `q`). A child
+    /// adding candidate `idx` bounds every group of its subtree by `base + g(idx) +
+    /// suffix_g[idx]` and, for groups whose medoid is the anchor, by `star_base + f(idx) +
+    /// star_suffix[q][idx]`.
+    fn child_bounds(&mut self, start: usize, q: usize, sc: &mut Frame) {
         let m = self.m as f64;
         let len = self.cands.len();
+        let nn_half = &self.nn_half[(q - 1) * len..q * len];
         sc.g.clear();
-        for idx in start..len {
-            let u = self.cands[idx];
-            sc.g.push(self.to_t[idx] / m + self.geo.nn(u, q - 1) / (2.0 * m) - self.y[u]);
+        sc.g.extend((start..len).map(|idx| sc.to_t[idx] / m + nn_half[idx] - self.cand_y[idx]));
+        suffix_smallest(&sc.g, q - 1, &mut sc.suffix_g, &mut sc.best);
+        if !self.star_ready[q - 1] {
+            // Over all candidates: the sum at a position names the same values whatever the
+            // node's start, so every node of this anchor and q shares the row.
+            suffix_smallest(&self.star, q - 1, &mut sc.suffix_f, &mut sc.best);
+            self.star_suffix[(q - 1) * len..q * len].copy_from_slice(&sc.suffix_f);
+            self.star_ready[q - 1] = true;
         }
-        suffix_smallest(&sc.g, q - 1, &mut sc.suffix_g);
-        suffix_smallest(&self.star[start..], q - 1, &mut sc.suffix_f);
     }
 
     /// Bound of the child adding candidate `idx` (node from `start`): the larger of the
     /// pair-sum bound and the star bound (P09 B2, B3).
     #[inline]
-    fn child_bound(
-        &self,
-        base: f64,
-        star_base: f64,
-        start: usize,
-        idx: usize,
-        sc: &Scratch,
-    ) -> f64 {
+    fn child_bound(&self, base: f64, star_base: f64, start: usize, idx: usize, sc: &Frame) -> f64 {
         let i = idx - start;
+        let q = self.m - self.members.len();
         let pair = base + sc.g[i] + sc.suffix_g[i];
-        let star = star_base + self.star[idx] + sc.suffix_f[i];
+        let star = star_base + self.star[idx] + self.star_suffix[(q - 1) * self.cands.len() + idx];
         pair.max(star)
     }
 
@@ -180,26 +195,69 @@ impl Search<'_> {
         // The penalty of the fixed members is a lower bound on that of every completion.
         let base = p / self.m as f64 - yt + pen;
         let star_node = star_base + pen;
-        let mut sc = Scratch::default();
-        self.child_bounds(start, q, &mut sc);
-        let bound = (start..self.cands.len())
-            .map(|idx| self.child_bound(base, star_node, start, idx, &sc))
-            .fold(f64::INFINITY, f64::min);
-        if bound >= self.inc {
-            return;
+        let depth = self.members.len();
+        self.ensure_frame(depth + 1);
+        // This depth's scratch, taken out for the node's lifetime (deeper nodes use theirs).
+        let mut sc = std::mem::take(&mut self.frames[depth]);
+        self.children(p, yt, star_base, pen, start, q, base, star_node, &mut sc);
+        self.frames[depth] = sc;
+    }
+
+    /// Frames for depths up to `depth` exist.
+    pub(super) fn ensure_frame(&mut self, depth: usize) {
+        if self.frames.len() <= depth {
+            self.frames.resize_with(depth + 1, Frame::default);
         }
-        if self.out_of_budget
+    }
+
+    /// The `to_t` of the root node of an anchor (depth 1): every candidate's distance to it.
+    pub(super) fn root_to_t(&mut self) -> &mut Vec<f64> {
+        self.ensure_frame(1);
+        &mut self.frames[1].to_t
+    }
+
+    /// True when the node's budget is spent (nodes, interrupt, or the deadline, checked every
+    /// 256 nodes).
+    fn budget_spent(&self) -> bool {
+        self.out_of_budget
             || self.nodes >= self.budget.nodes
             || self.budget.deadline.interrupted()
             || (self.nodes.is_multiple_of(256) && self.budget.deadline.passed())
-        {
-            self.out_of_budget = true;
-            self.open_min = self.open_min.min(bound);
+    }
+
+    /// The children of a node (as [`Self::dfs`]) with its scratch `sc`. A node whose every
+    /// child is bounded at or above the incumbent has nothing to search: each child is skipped
+    /// in the loop, so the least child bound is needed only when the budget is spent (it is
+    /// then what the node leaves open).
+    #[allow(clippy::too_many_arguments)]
+    fn children(
+        &mut self,
+        p: f64,
+        yt: f64,
+        star_base: f64,
+        pen: f64,
+        start: usize,
+        q: usize,
+        base: f64,
+        star_node: f64,
+        sc: &mut Frame,
+    ) {
+        self.child_bounds(start, q, sc);
+        if self.budget_spent() {
+            let bound = (start..self.cands.len())
+                .map(|idx| self.child_bound(base, star_node, start, idx, sc))
+                .fold(f64::INFINITY, f64::min);
+            if bound < self.inc {
+                self.out_of_budget = true;
+                self.open_min = self.open_min.min(bound);
+            }
             return;
         }
-        for idx in start..=self.cands.len() - q {
+        let len = self.cands.len();
+        let depth = self.members.len();
+        for idx in start..=len - q {
             // `inc` may have dropped since: re-test each child against it.
-            let child = self.child_bound(base, star_node, start, idx, &sc);
+            let child = self.child_bound(base, star_node, start, idx, sc);
             if child >= self.inc {
                 continue;
             }
@@ -211,11 +269,18 @@ impl Search<'_> {
             if self.pairs.is_some() && !self.pairs_allow_child(c, idx) {
                 continue; // no compatible group in this subtree
             }
-            let (pc, yc) = (p + self.to_t[idx], yt + self.y[c]);
-            // Saved and restored (not subtracted back) so that no rounding drift builds up.
-            let saved = self.to_t[idx + 1..].to_vec();
-            for j in idx + 1..self.cands.len() {
-                self.to_t[j] += self.geo.d(c, self.cands[j]);
+            let (pc, yc) = (p + sc.to_t[idx], yt + self.y[c]);
+            // The child's sums are written afresh from this node's (never subtracted back),
+            // so that no rounding drift builds up.
+            let next = &mut self.frames[depth + 1].to_t;
+            next.resize(len, 0.0);
+            let after = (
+                &mut next[idx + 1..],
+                &sc.to_t[idx + 1..len],
+                &self.cands[idx + 1..],
+            );
+            for ((t, &t_parent), &j) in after.0.iter_mut().zip(after.1).zip(after.2) {
+                *t = t_parent + self.geo.d(c, j);
             }
             self.members.push(c as u32);
             let pen_c = if self.cuts.is_empty() {
@@ -228,7 +293,6 @@ impl Search<'_> {
                 self.leave_cuts(c);
             }
             self.members.pop();
-            self.to_t[idx + 1..].copy_from_slice(&saved);
         }
     }
 }
