@@ -327,3 +327,24 @@ fn completion_clears(
 ) -> bool {
     per_size[r * w] >= threshold && cands.iter().all(|&b| per_size[b * w] >= threshold)
 }
+
+/// Keep in `best` (ascending) the `q` smallest values offered so far, with `x` offered now:
+/// one sorted insertion (after the values `<= x`) when `x` is below the largest kept, O(q);
+/// a comparison otherwise. Returns whether `x` entered.
+#[inline]
+fn keep_smallest(best: &mut Vec<f64>, q: usize, x: f64) -> bool {
+    if best.len() == q {
+        if x >= best[q - 1] {
+            return false;
+        }
+        best.pop();
+    }
+    let mut at = best.len();
+    best.push(x);
+    while at > 0 && best[at - 1] > x {
+        best[at] = best[at - 1];
+        at -= 1;
+    }
+    best[at] = x;
+    true
+}

@@ -18,7 +18,7 @@
 use super::super::super::cuts::CutDuals;
 use super::super::super::pairs::PairConstraints;
 use super::super::{sum_smallest, Geometry};
-use super::{anchor_slot, ExactBudget, ExactPricing, Search};
+use super::{anchor_slot, keep_smallest, ExactBudget, ExactPricing, Search};
 
 impl<'a> Search<'a> {
     /// A search over groups with duals `y`, cuts `cuts`, branching decisions `pairs`, within
@@ -253,23 +253,4 @@ impl<'a> Search<'a> {
             completed_after_budget,
         }
     }
-}
-
-/// Keep in `best` (ascending) the `q` smallest values offered so far, with `x` offered now:
-/// one sorted insertion when `x` is below the largest kept (O(q)), a comparison otherwise.
-#[inline]
-fn keep_smallest(best: &mut Vec<f64>, q: usize, x: f64) {
-    if best.len() == q {
-        if x >= best[q - 1] {
-            return;
-        }
-        best.pop();
-    }
-    let mut at = best.len();
-    best.push(x);
-    while at > 0 && best[at - 1] > x {
-        best[at] = best[at - 1];
-        at -= 1;
-    }
-    best[at] = x;
 }

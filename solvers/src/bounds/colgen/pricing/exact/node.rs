@@ -15,7 +15,7 @@
 //! ## References
 //! proofs/P09 (part B), proofs/P14, proofs/P17 (our own design; see [`super`]).
 
-use super::Search;
+use super::{keep_smallest, Search};
 
 /// Into `suffix[pos]` the sum of the `q1` smallest of `v[pos + 1..]` (infinite when fewer
 /// remain). Each sum is taken afresh over the `q1` values it names (ascending), never kept as
@@ -36,19 +36,7 @@ fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>, best: &mut Vec<f
         if best.len() == q1 {
             suffix[pos] = sum;
         }
-        let x = v[pos];
-        if best.len() < q1 || x < best[best.len() - 1] {
-            // Insert x after the values <= x (the largest drops out when q1 are held).
-            if best.len() == q1 {
-                best.pop();
-            }
-            let mut at = best.len();
-            best.push(x);
-            while at > 0 && best[at - 1] > x {
-                best[at] = best[at - 1];
-                at -= 1;
-            }
-            best[at] = x;
+        if keep_smallest(best, q1, v[pos]) {
             sum = best.iter().sum();
         }
     }
