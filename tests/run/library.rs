@@ -356,7 +356,7 @@ const QUICK_K: usize = 5;
 
 /// Certificates whose verification took longer than this (CPU seconds, as `verified.tsv`
 /// records it) are re-verified only by the ignored test: the proof of EIA k = 4 takes about
-/// 15 minutes of one core; the quick ones take 1-46 s each.
+/// 15 minutes of one core; the quick ones take 6-45 s each.
 const QUICK_SECONDS: f64 = 60.0;
 
 fn check_stored_library(max_k: usize, max_seconds: f64) {
@@ -427,12 +427,13 @@ fn check_stored_library(max_k: usize, max_seconds: f64) {
     if common::data_required() {
         // Every certificate in reach was re-verified (none skipped for want of data); the
         // whole run reaches the nine cases with k <= 5, the quick one those verified in at
-        // most `max_seconds` (seven today: all but EIA k = 4 and Tarragona k = 3).
+        // most `max_seconds` (six today: all but EIA k = 4, Tarragona k = 3 and Tarragona
+        // k = 5, whose 20 leaves tests/bounds/bound_certificates.rs verifies in the quick run).
         assert_eq!(
             verified, eligible,
             "certificates re-verified of those in reach"
         );
-        let least = if max_seconds.is_infinite() { 9 } else { 7 };
+        let least = if max_seconds.is_infinite() { 9 } else { 6 };
         assert!(
             verified >= least,
             "only {verified} certificates re-verified"
