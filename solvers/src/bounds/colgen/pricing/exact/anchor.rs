@@ -178,11 +178,11 @@ impl<'a> Search<'a> {
         self.star_suffix.resize((m - 1) * self.cands.len(), 0.0);
         self.star_ready.clear();
         self.star_ready.resize(m - 1, false);
-        let cands = std::mem::take(&mut self.cands);
-        let to_t = self.root_to_t();
+        // The root node (depth 1, the anchor alone): every candidate's distance to it.
+        self.ensure_frame(1);
+        let to_t = &mut self.frames[1].to_t;
         to_t.clear();
-        to_t.extend(cands.iter().map(|&j| geo.d(r, j)));
-        self.cands = cands;
+        to_t.extend(self.cands.iter().map(|&j| geo.d(r, j)));
         self.star.clear();
         self.star.extend(self.cands.iter().map(|&j| star_of(j)));
         self.members.clear();

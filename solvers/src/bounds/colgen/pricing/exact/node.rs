@@ -21,10 +21,9 @@ use super::{keep_smallest, Search};
 /// remain). Each sum is taken afresh over the `q1` values it names (ascending), never kept as
 /// a running total with values subtracted back: its rounding error is then relative to those
 /// `q1` values alone, whatever passed through before (proofs/P09, "The least reduced cost of
-/// one search"). `best` is scratch space (its contents are overwritten).
-fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut Vec<f64>, best: &mut Vec<f64>) {
-    suffix.clear();
-    suffix.resize(v.len(), f64::INFINITY);
+/// one search"). `suffix` has the length of `v`; `best` is scratch space (overwritten).
+fn suffix_smallest(v: &[f64], q1: usize, suffix: &mut [f64], best: &mut Vec<f64>) {
+    suffix.fill(f64::INFINITY);
     if q1 == 0 {
         suffix.iter_mut().for_each(|s| *s = 0.0);
         return;
@@ -50,11 +49,9 @@ pub(super) struct Frame {
     suffix_g: Vec<f64>,
     /// The q - 1 smallest terms of a suffix (scratch of `suffix_smallest`).
     best: Vec<f64>,
-    /// A row of star suffix sums being computed (copied into `Search::star_suffix`).
-    suffix_f: Vec<f64>,
     /// `to_t[idx] = sum_{t in T} D_t,cands[idx]` of this depth's node (its members `T`),
     /// written by the parent for the positions after the child's.
-    to_t: Vec<f64>,
+    pub(super) to_t: Vec<f64>,
 }
 
 impl Search<'_> {
@@ -71,12 +68,13 @@ impl Search<'_> {
         let nn_half = &self.nn_half[(q - 1) * len..q * len];
         sc.g.clear();
         sc.g.extend((start..len).map(|idx| sc.to_t[idx] / m + nn_half[idx] - self.cand_y[idx]));
+        sc.suffix_g.resize(sc.g.len(), 0.0);
         suffix_smallest(&sc.g, q - 1, &mut sc.suffix_g, &mut sc.best);
         if !self.star_ready[q - 1] {
             // Over all candidates: the sum at a position names the same values whatever the
             // node's start, so every node of this anchor and q shares the row.
-            suffix_smallest(&self.star, q - 1, &mut sc.suffix_f, &mut sc.best);
-            self.star_suffix[(q - 1) * len..q * len].copy_from_slice(&sc.suffix_f);
+            let row = &mut self.star_suffix[(q - 1) * len..q * len];
+            suffix_smallest(&self.star, q - 1, row, &mut sc.best);
             self.star_ready[q - 1] = true;
         }
     }
@@ -180,14 +178,11 @@ impl Search<'_> {
         if self.cands.len() - start < q {
             return;
         }
-        // The penalty of the fixed members is a lower bound on that of every completion.
-        let base = p / self.m as f64 - yt + pen;
-        let star_node = star_base + pen;
         let depth = self.members.len();
         self.ensure_frame(depth + 1);
         // This depth's scratch, taken out for the node's lifetime (deeper nodes use theirs).
         let mut sc = std::mem::take(&mut self.frames[depth]);
-        self.children(p, yt, star_base, pen, start, q, base, star_node, &mut sc);
+        self.children(p, yt, star_base, pen, start, q, &mut sc);
         self.frames[depth] = sc;
     }
 
@@ -196,12 +191,6 @@ impl Search<'_> {
         if self.frames.len() <= depth {
             self.frames.resize_with(depth + 1, Frame::default);
         }
-    }
-
-    /// The `to_t` of the root node of an anchor (depth 1): every candidate's distance to it.
-    pub(super) fn root_to_t(&mut self) -> &mut Vec<f64> {
-        self.ensure_frame(1);
-        &mut self.frames[1].to_t
     }
 
     /// True when the node's budget is spent (nodes, interrupt, or the deadline, checked every
@@ -226,10 +215,11 @@ impl Search<'_> {
         pen: f64,
         start: usize,
         q: usize,
-        base: f64,
-        star_node: f64,
         sc: &mut Frame,
     ) {
+        // The penalty of the fixed members is a lower bound on that of every completion.
+        let base = p / self.m as f64 - yt + pen;
+        let star_node = star_base + pen;
         self.child_bounds(start, q, sc);
         if self.budget_spent() {
             let bound = (start..self.cands.len())
