@@ -41,7 +41,7 @@
 //!   Math. Programming 115, 351-385 (the MIP over the columns of small reduced cost).
 
 use crate::bounds::colgen::cuts::{Cut, CutDuals};
-use crate::bounds::colgen::pricing::{Anchors, ExactBudget, ExactSearch, Geometry};
+use crate::bounds::colgen::pricing::{cheap_groups, Geometry};
 use crate::merge::{groups_of, solve_pool};
 use crate::sse::{group_sse, partition_sse};
 use crate::SolverError;
@@ -295,33 +295,11 @@ fn improve_region(
     let positive: f64 = rcs.iter().map(|r| r.max(0.0)).sum();
     let geo = Geometry::new(&xs, m, d, k, (3 * k).max(12).min(m - 1));
     let deadline = Instant::now() + Duration::from_secs_f64(opts.list_seconds);
-    let mut t = opts.threshold;
-    let (mut listed, mut used, mut complete) = (Vec::new(), t, false);
-    loop {
-        let budget = ExactBudget {
-            nodes: u64::MAX,
-            deadline: deadline.into(),
-            max_columns: 1,
-            stop_after_columns: opts.max_pool.saturating_add(1),
-        };
-        let found = ExactSearch::new(&sub_cuts)
-            .anchors(Anchors::Below { threshold: t })
-            .run(&geo, &ys, budget, &mut Vec::new());
-        let ok = found.exact && found.columns.len() <= opts.max_pool;
-        // A cut listing replaces nothing but an empty one (the first threshold's).
-        if ok || used == t {
-            (listed, used, complete) = (found.columns, t, found.exact);
-        }
-        // With non-negative reduced costs, doubling past the region's excess lists nothing
-        // a better region needs (its groups' reduced costs sum to less than that excess).
-        if !ok || t >= positive || Instant::now() >= deadline {
-            break;
-        }
-        t *= 2.0;
-    }
-    listed.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
-    listed.truncate(opts.max_pool);
-    let pool: Vec<Vec<u32>> = listed.into_iter().map(|(_, g)| g).collect();
+    // With non-negative reduced costs, doubling past the region's excess lists nothing a
+    // better region needs (its groups' reduced costs sum to less than that excess).
+    let range = (opts.threshold, positive);
+    let listed = cheap_groups(&geo, &ys, &sub_cuts, range, opts.max_pool, deadline.into());
+    let (pool, used, complete) = (listed.groups, listed.threshold, listed.complete);
     let r = solve_pool(&xs, m, d, k, &pool, &sub_labels, Some(opts.mip_seconds))?;
     let labels = r.improved.then(|| {
         // Region labels above every current label keep the groups apart.

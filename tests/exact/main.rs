@@ -10,6 +10,7 @@ mod bnp_big_cuts;
 mod bnp_count_row;
 mod bnp_incumbent_box;
 mod bnp_rank1;
+mod bnp_rc_pool;
 mod bnp_support;
 #[path = "../common/mod.rs"]
 mod common;

@@ -91,6 +91,7 @@ mod node;
 mod options;
 mod pool_search;
 mod rank1;
+mod rc_pool;
 mod result;
 mod small_duals;
 mod tree;
@@ -98,6 +99,7 @@ mod tree;
 pub use enumerate::{prove_by_enumeration, EnumerationOptions, EnumerationProof};
 pub use options::BnpOptions;
 pub use pool_search::PoolSearch;
+pub use rc_pool::RcPoolReport;
 pub use result::{BnpProgress, BnpResult, Leaf, NodeProof, NodeRecord};
 
 use crate::bounds::colgen::pairs::PairConstraints;

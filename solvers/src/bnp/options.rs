@@ -71,6 +71,12 @@ pub struct BnpOptions {
     pub enumerate_columns: usize,
     /// Most nodes of the enumeration's pool search.
     pub enumerate_nodes: u64,
+    /// After the root, the set-partitioning MIP over at most this many groups of least
+    /// reduced cost at the root's duals and the incumbent's groups ([`super::rc_pool`], a
+    /// node heuristic; 0: off).
+    pub rc_pool_columns: usize,
+    /// Time limit in seconds of that MIP.
+    pub rc_pool_seconds: f64,
 }
 
 impl Default for BnpOptions {
@@ -100,6 +106,8 @@ impl Default for BnpOptions {
             enumerate: false,
             enumerate_columns: 5_000_000,
             enumerate_nodes: 100_000_000,
+            rc_pool_columns: 0,
+            rc_pool_seconds: 120.0,
         }
     }
 }
@@ -215,6 +223,12 @@ impl BnpOptions {
             "100000000",
             "most nodes of the enumeration's pool search (beyond: no proof)",
         ),
+        (
+            "rc_pool_columns",
+            "0",
+            "after the root, the set-partitioning MIP over at most this many groups of least reduced cost at the root's duals, with the incumbent's (a heuristic; 0: off)",
+        ),
+        ("rc_pool_seconds", "120", "time limit of that MIP"),
     ];
 
     pub(super) fn check(&self) -> Result<(), ColgenError> {
@@ -227,6 +241,9 @@ impl BnpOptions {
         }
         if self.mip_seconds.is_nan() || self.mip_seconds < 0.0 {
             return bad("mip_seconds must be nonnegative");
+        }
+        if self.rc_pool_seconds.is_nan() || self.rc_pool_seconds < 0.0 {
+            return bad("rc_pool_seconds must be nonnegative");
         }
         if self.cut_violation.is_nan() || self.cut_violation <= 0.0 {
             return bad("cut_violation must be positive");

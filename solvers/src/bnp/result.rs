@@ -9,7 +9,7 @@
 //! ## References
 //! See [`super`].
 
-use super::EnumerationProof;
+use super::{EnumerationProof, RcPoolReport};
 use crate::bounds::colgen::cuts::Cut;
 
 /// An improvement reported while the search runs (also the bound registry's
@@ -110,4 +110,7 @@ pub struct BnpResult {
     /// The proof by reduced-cost enumeration at the root's duals (with `enumerate`) and the
     /// duals it used (original scale; its cuts are a prefix of `cuts`).
     pub enumeration: Option<(EnumerationProof, NodeProof)>,
+    /// What the pool MIP over reduced-cost columns did after the root (with
+    /// `rc_pool_columns`).
+    pub rc_pool: Option<RcPoolReport>,
 }

@@ -19,6 +19,7 @@ use super::branching::choose_pair;
 use super::enumerate::enumerate_at_root;
 use super::incumbent::{consider, labels_of, round_support};
 use super::node::{process_node, CutPool, DualBox, NodeEnd};
+use super::rc_pool;
 use super::{BnpOptions, BnpProgress, BnpResult, Incumbent, Leaf, Node, NodeProof, NodeRecord};
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::Geometry;
@@ -87,6 +88,11 @@ impl Scale {
     /// A scaled bound or dual on the original scale (exact: a power of two).
     pub fn unscale(&self, b: f64) -> f64 {
         b / self.s2
+    }
+
+    /// The square of the scale factor (costs are multiplied by it).
+    pub fn s2(&self) -> f64 {
+        self.s2
     }
 }
 
@@ -223,6 +229,12 @@ impl<'a> Tree<'a> {
         }
         self.log(&node.cons, node.bound);
         self.pool_heuristic();
+        if let Some(p) = root_proof
+            .as_ref()
+            .filter(|_| self.run.opts.rc_pool_columns > 0)
+        {
+            self.rc_pool(p, geo, scale, node.bound);
+        }
         if let Some(p) = root_proof.filter(|_| self.run.opts.enumerate && !self.stop()) {
             if self.enumerate(&p, scale, on_progress) == Flow::Stop {
                 return Ok(Flow::Stop);
@@ -471,6 +483,17 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// The pool MIP over the groups of least reduced cost at the root's duals `p` (option
+    /// `rc_pool_columns`, [`super::rc_pool`]), `bound` the root's bound; skipped once the
+    /// limit passed or the incumbent is proven.
+    fn rc_pool(&mut self, p: &NodeProof, geo: &Geometry, scale: &Scale, bound: f64) {
+        if self.stop() || is_proven(self.global_bound(), self.inc.upper) {
+            return;
+        }
+        let report = rc_pool::improve(&self.run, geo, p, bound, scale.s2(), &mut self.inc);
+        self.out.rc_pool = Some(report);
+    }
+
     /// The proof by enumeration at the root's duals `p` (option `enumerate`); stops the
     /// search when it proves the incumbent optimal.
     fn enumerate(
@@ -591,5 +614,6 @@ fn empty_result(nn: f64) -> BnpResult {
         seconds: 0.0,
         node_log: Vec::new(),
         enumeration: None,
+        rc_pool: None,
     }
 }

@@ -49,6 +49,8 @@ pub struct BnpParams {
     pub count_row: bool,
     pub incumbent_box: bool,
     pub enumerate: bool,
+    pub rc_pool_columns: usize,
+    pub rc_pool_seconds: f64,
     pub mip_solver: String,
 }
 
@@ -66,6 +68,8 @@ impl Default for BnpParams {
             count_row: o.count_row,
             incumbent_box: o.incumbent_box,
             enumerate: o.enumerate,
+            rc_pool_columns: o.rc_pool_columns,
+            rc_pool_seconds: o.rc_pool_seconds,
             mip_solver: o.mip_solver.name().to_string(),
         }
     }
@@ -83,7 +87,9 @@ impl Params for BnpParams {
         ("count_row", "the group-count row sum x_S <= floor(n/k) in every node's master (proofs/P22); raises the LP where k does not divide n"),
         ("incumbent_box", "a stabilised root master: its dual box around each record's estimate from the incumbent (the saving of removing it from its group, the cost of adding it to the nearest other), following the duals of every better bound and widened where it binds (proofs/P17); the same root LP, often sooner; the bounds do not rest on it"),
         ("enumerate", "after the root, try to prove optimality by enumerating every group whose reduced cost at the root's duals is within the gap (proofs/P19)"),
-        ("mip_solver", "solver of the set-partitioning MIP over the column pool (the node heuristic): highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex when this build has them (docs/developer/models.md); the masters always run on HiGHS"),
+        ("rc_pool_columns", "after the root, look for a better partition: list at most this many groups of least reduced cost at the root's duals (every group below a threshold, doubled while the listing stays within this count) and solve the set-partitioning MIP over them and the incumbent's groups (a heuristic: the bound does not rest on it; the details report it as rc_pool); 0: off"),
+        ("rc_pool_seconds", "time limit of that MIP in seconds (within time_limit)"),
+        ("mip_solver", "solver of the set-partitioning MIPs over columns (the node heuristics): highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex when this build has them (docs/developer/models.md); the masters always run on HiGHS"),
     ];
 
     fn check(&self) -> std::result::Result<(), String> {
@@ -96,6 +102,12 @@ impl Params for BnpParams {
         }
         if self.max_cuts == 0 {
             return Err("max_cuts must be at least 1".into());
+        }
+        if !(self.rc_pool_seconds >= 0.0) {
+            return Err(format!(
+                "rc_pool_seconds = {}: expected a number of seconds >= 0",
+                self.rc_pool_seconds
+            ));
         }
         MipSolver::parse(&self.mip_solver).map_err(|e| format!("mip_solver: {e}"))?;
         Ok(())
@@ -116,6 +128,8 @@ impl BnpParams {
             count_row: self.count_row,
             incumbent_box: self.incumbent_box,
             enumerate: self.enumerate,
+            rc_pool_columns: self.rc_pool_columns,
+            rc_pool_seconds: self.rc_pool_seconds,
             mip_solver: MipSolver::parse(&self.mip_solver).expect("checked by Params::check"),
             ..BnpOptions::default()
         };

@@ -51,12 +51,14 @@ use crate::sse::sq_dist;
 pub mod completion;
 mod exact;
 mod greedy;
+mod listing;
 pub mod local_completion;
 mod search;
 mod stop_below;
 
 pub use exact::{anchor_sizes, ExactBudget, ExactPricing};
 pub use greedy::{heuristic, heuristic_cuts};
+pub use listing::{cheap_groups, CheapGroups};
 pub use search::{per_anchor_minima, Anchors, ExactSearch};
 pub use stop_below::StopBelow;
 
