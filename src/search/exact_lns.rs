@@ -133,8 +133,9 @@ impl ExactLns {
         BnpOptions {
             time_limit: limit.max(1e-3),
             max_nodes: self.params.nodes,
-            // No pool MIP: its own time limit would make the result depend on the machine.
+            // No pool MIPs: their time limits would make the result depend on the machine.
             mip_seconds: 0.0,
+            rc_pool_columns: 0,
             ..BnpOptions::default()
         }
     }

@@ -47,7 +47,9 @@
 //!   records or holds an apart pair has an empty region and is closed at once.
 //! - **Incumbent.** The callers' start partitions, every integral master solution, and the
 //!   set-partitioning MIP over the column pool ([`crate::merge::solve_pool`], at the root and
-//!   every `heuristic_every` nodes, short time limit). Its SSE is recomputed from the labels.
+//!   every `heuristic_every` nodes, short time limit), and with `rc_pool_columns` the same MIP
+//!   over the groups of least reduced cost at the root's duals (`rc_pool.rs`). Its SSE is
+//!   recomputed from the labels.
 //! - **Bound and proof.** The global bound is the minimum of the bounds of the open nodes and
 //!   of the closed leaves (max with the nn bound), rounded outward. A node is pruned, and the
 //!   incumbent is "proven optimal", by the criterion of P12 ([`crate::exact::PROOF_REL_GAP`],

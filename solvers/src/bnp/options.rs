@@ -106,8 +106,8 @@ impl Default for BnpOptions {
             enumerate: false,
             enumerate_columns: 5_000_000,
             enumerate_nodes: 100_000_000,
-            rc_pool_columns: 0,
-            rc_pool_seconds: 120.0,
+            rc_pool_columns: 5000,
+            rc_pool_seconds: 60.0,
         }
     }
 }
@@ -225,10 +225,10 @@ impl BnpOptions {
         ),
         (
             "rc_pool_columns",
-            "0",
+            "5000",
             "after the root, the set-partitioning MIP over at most this many groups of least reduced cost at the root's duals, with the incumbent's (a heuristic; 0: off)",
         ),
-        ("rc_pool_seconds", "120", "time limit of that MIP"),
+        ("rc_pool_seconds", "60", "time limit of that MIP"),
     ];
 
     pub(super) fn check(&self) -> Result<(), ColgenError> {
