@@ -138,7 +138,7 @@ fn colgen_on_tarragona_k3_is_below_the_best_known_sse() {
     // A short run (10 s, not converged): any Lagrangian bound is valid (P09).
     let b = microagg::bound::compute("colgen", &inst, 3, Some(10.0)).unwrap();
     let nn = microagg::bound::compute("nn", &inst, 3, None).unwrap();
-    // Best known partition: instances/library/tarragona-k3.labels, SSE 1568.5494 (instances/library/library.toml);
+    // Best known partition: instances/library/tarragona-k3.labels, SSE 1568.5492 (instances/library/library.toml);
     // best known IL quoted by the issue: 14.469.
     let best = 14.469 / 100.0 * inst.sst;
     assert!(b.certified);
