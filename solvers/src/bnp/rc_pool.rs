@@ -41,6 +41,7 @@ use std::time::Instant;
 
 /// What the heuristic did (original scale), for the run's details.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RcPoolReport {
     /// The reduced-cost threshold of the listing used.
     pub threshold: f64,

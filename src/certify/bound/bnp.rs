@@ -213,7 +213,7 @@ pub(crate) struct BnpDetails {
     pub enumeration: Option<EnumerationDetails>,
     /// The pool MIP over reduced-cost columns after the root (`rc_pool_columns`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rc_pool: Option<RcPoolDetails>,
+    pub rc_pool: Option<microagg_solvers::bnp::RcPoolReport>,
     pub start: &'static str,
     pub start_sse: f64,
     pub time_limit: f64,
@@ -243,22 +243,6 @@ pub(crate) struct EnumerationDetails {
     pub lower_bound: f64,
     /// Seconds of its three steps (exact pricing, enumeration, pool search).
     pub seconds: [f64; 3],
-}
-
-/// The pool MIP over reduced-cost columns (`rc_pool_columns`): the listing's threshold and
-/// size, the MIP's outcome and the incumbent's SSE before and after.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct RcPoolDetails {
-    pub threshold: f64,
-    pub columns: usize,
-    pub complete: bool,
-    pub whole_gap: bool,
-    pub mip_optimal: bool,
-    pub mip_error: Option<String>,
-    pub sse_before: f64,
-    pub sse_after: f64,
-    /// Seconds listing the groups and in the MIP.
-    pub seconds: [f64; 2],
 }
 
 impl BnpDetails {
@@ -304,17 +288,7 @@ impl BnpDetails {
                 lower_bound: e.lower_bound,
                 seconds: e.seconds,
             }),
-            rc_pool: r.rc_pool.as_ref().map(|p| RcPoolDetails {
-                threshold: p.threshold,
-                columns: p.columns,
-                complete: p.complete,
-                whole_gap: p.whole_gap,
-                mip_optimal: p.mip_optimal,
-                mip_error: p.mip_error.clone(),
-                sse_before: p.sse_before,
-                sse_after: p.sse_after,
-                seconds: p.seconds,
-            }),
+            rc_pool: r.rc_pool.clone(),
             start: run.start,
             start_sse: run.start_sse,
             time_limit: run.time_limit,
