@@ -1,6 +1,8 @@
 //! # Parameters of branch-price-and-cut
 //!
-//! [`BnpOptions`] with its documentation table and checks.
+//! [`BnpOptions`]: every parameter with its default (`Default`, documented field by field)
+//! and the checks each run makes first. What a user sets, with its documentation, is the
+//! registry's (`bnp` in the main crate's `certify/bound/bnp_entry.rs`).
 //!
 //! ## Complexity
 //! O(1).
@@ -10,7 +12,7 @@
 
 use crate::bounds::colgen::ColgenError;
 
-/// Parameters of [`branch_and_price`] (see [`BnpOptions::DOC`]).
+/// Parameters of [`branch_and_price`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BnpOptions {
     /// Wall-clock limit in seconds.
@@ -113,124 +115,6 @@ impl Default for BnpOptions {
 }
 
 impl BnpOptions {
-    /// One line per parameter: name, default, meaning.
-    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
-        (
-            "time_limit",
-            "60",
-            "wall-clock seconds for the whole search",
-        ),
-        ("max_nodes", "0", "most nodes processed (0: no limit)"),
-        (
-            "exact_nodes",
-            "5000000",
-            "branch-and-bound node budget per exact pricing call",
-        ),
-        (
-            "exact_stop_after",
-            "200",
-            "on heuristic failure, exact pricing stops after this many negative columns",
-        ),
-        (
-            "pool",
-            "0",
-            "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))",
-        ),
-        (
-            "max_columns_per_iteration",
-            "0",
-            "most columns added per master iteration (0: n)",
-        ),
-        (
-            "tol",
-            "1e-9",
-            "reduced costs above -tol (scaled problem) count as nonnegative",
-        ),
-        (
-            "heuristic_every",
-            "25",
-            "set-partitioning MIP over the column pool every this many nodes (0: root only)",
-        ),
-        ("mip_seconds", "10", "time limit of each pool MIP"),
-        (
-            "mip_solver",
-            "highs",
-            "solver of the pool MIP: highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex where compiled in",
-        ),
-        (
-            "record_nodes",
-            "false",
-            "keep every node's decisions and bound (tests)",
-        ),
-        (
-            "cut_rounds",
-            "50",
-            "subset-row cut rounds at the root after its master converged (0: no cuts)",
-        ),
-        (
-            "node_cut_rounds",
-            "1",
-            "subset-row cut rounds at every other node (its cuts join every later master)",
-        ),
-        (
-            "cuts_per_round",
-            "800",
-            "most subset-row cuts added per round",
-        ),
-        (
-            "cut_violation",
-            "0.001",
-            "least violation (left side - 1) of a subset-row cut to be added",
-        ),
-        ("max_cuts", "4000", "most cuts in all"),
-        (
-            "rank1_cuts",
-            "false",
-            "separate rank-1 cuts on 5 records (1/3 each) and 4 records (2/3, 1/3, 1/3, 1/3) too (P21)",
-        ),
-        (
-            "rank1_partners",
-            "10",
-            "partners per record searched by the rank-1 separation",
-        ),
-        (
-            "big_cut_records",
-            "0",
-            "subset-row cuts 1/q (q = 2..9) on fractional blocks with at most this many records, right side floor(|C|/q) (0: off; <= 32; P21 Part F)",
-        ),
-        (
-            "count_row",
-            "false",
-            "the group-count row sum x_S <= floor(n/k) in every node's master (P22)",
-        ),
-        (
-            "incumbent_box",
-            "false",
-            "a stabilised root master: its dual box around the incumbent's dual estimates, following the duals of every better bound (P17)",
-        ),
-        (
-            "enumerate",
-            "false",
-            "after the root, try the proof by reduced-cost enumeration at its duals (P19)",
-        ),
-        (
-            "enumerate_columns",
-            "5000000",
-            "most groups in the enumeration's pool (beyond: no proof, branching goes on)",
-        ),
-        (
-            "enumerate_nodes",
-            "100000000",
-            "most nodes of the enumeration's pool search (beyond: no proof)",
-        ),
-        (
-            "rc_pool_columns",
-            "5000",
-            "after the root, the set-partitioning MIP over at most this many groups of least reduced cost at the root's duals, with the incumbent's (a heuristic; 0: off)",
-        ),
-        ("rc_pool_seconds", "60", "time limit of that MIP"),
-    ];
-
     pub(super) fn check(&self) -> Result<(), ColgenError> {
         let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
         if self.time_limit.is_nan() || self.time_limit <= 0.0 {

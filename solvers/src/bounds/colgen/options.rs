@@ -1,9 +1,10 @@
 //! # Options of the column generation bound
 //!
-//! [`ColgenOptions`]: every parameter of the bound with its default, the one-line
-//! documentation the workbench lists ([`ColgenOptions::DOC`]) and the checks of ranges and
-//! combinations each run makes first ([`ColgenOptions::check`]; the phases' time shares are
-//! checked by [`TimeShares`]).
+//! [`ColgenOptions`]: every parameter of the bound with its default (`Default`, documented
+//! field by field) and the checks of ranges and combinations each run makes first
+//! ([`ColgenOptions::check`]; the phases' time shares are checked by [`TimeShares`]). What a
+//! user sets, with its documentation, is the registry's (`colgen` and `colgen-cuts` in the
+//! main crate's `certify/bound/colgen_entry.rs`).
 //!
 //! ## Complexity
 //! O(1): a fixed set of fields.
@@ -14,7 +15,7 @@
 
 use super::{ColgenError, TimeShares};
 
-/// Parameters of the column generation bound (see [`ColgenOptions::DOC`]).
+/// Parameters of the column generation bound.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColgenOptions {
     /// Wall-clock limit in seconds for the whole computation.
@@ -186,45 +187,6 @@ impl Default for ColgenOptions {
 }
 
 impl ColgenOptions {
-    /// One line per parameter: name, default, meaning.
-    pub const DOC: &'static [(&'static str, &'static str, &'static str)] = &[
-        ("time_limit", "60", "wall-clock seconds for the whole bound"),
-        ("max_iterations", "10000", "most master solves"),
-        ("smoothing", "0.5", "dual smoothing weight alpha of the previous separation point, in [0, 1)"),
-        ("max_columns_per_iteration", "0", "most columns added per iteration (0: n)"),
-        ("pool", "0", "nearest neighbours per seed in heuristic pricing (0: max(3k, 12))"),
-        ("exact_every", "0", "exact (branch-and-bound) pricing every this many iterations (0: only on heuristic failure and at the end)"),
-        ("exact_nodes", "2000000", "branch-and-bound node budget per exact pricing call"),
-        ("exact_stop_after", "200", "on heuristic failure, exact pricing stops after this many negative columns"),
-        ("final_fraction", "0.25", "fraction of the time limit reserved for the final exact pricing"),
-        ("tol", "1e-7", "reduced costs above -tol count as nonnegative"),
-        ("box_width", "0", "dual box half-width around the stability centre, relative to mean |centre| (0: no box; with a box, smoothing is off)"),
-        ("ipm", "false", "re-solve the master by interior point (no crossover) instead of warm primal simplex"),
-        ("drop_after", "20", "drop a generated column after this many consecutive solves with positive reduced cost (0: never)"),
-        ("cut_rounds", "0", "rounds of subset-row cuts on record triples after the master converged (0: none; proofs/P14)"),
-        ("cuts_per_round", "800", "most subset-row cuts added per round (most violated first, a record in at most 3)"),
-        ("cut_violation", "0.001", "least violation (left side - 1) of a subset-row cut to be added"),
-        ("progress", "false", "one progress line per iteration on stderr"),
-        ("nn_ascent", "0", "fraction of the time limit for a line search from the nn duals along the best start partition's slacks, anchored bound (0: none; study-colgen.txt section 8)"),
-        ("subgradient", "0", "fraction of the time limit for a subgradient ascent on the anchored bound after the line search, certified by exact per-anchor pricing (0: none; proofs/P20)"),
-        ("anchor_threshold", "0.005", "anchor threshold tau of the ascent's exact pricing, as a fraction of best SSE / floor(n/k) (0: exact per-anchor minima; proofs/P20)"),
-        ("lp_segment", "false", "at the end, a line search from the best bound's duals toward the master's last duals (anchored bound)"),
-        ("push_project", "false", "with lp_segment: push-and-project steps from the line search's best point, each certified by per-anchor pricing (half of the final phase)"),
-        ("certified_smoothing", "false", "after nn_ascent: certify every smoothed point alpha y_centre + (1 - alpha) y_LP by per-anchor pricing, add its negative groups, move the centre on improvement (proofs/P20)"),
-        ("auto_smoothing", "false", "with certified_smoothing: adapt alpha by the subgradient rule of Pessoa et al. (2018)"),
-        ("tighten_fraction", "0", "with lp_segment: fraction of the time limit for re-certifying the best point at smaller anchor thresholds"),
-        ("slack_push", "0", "with lp_segment: fraction of the time limit for push-and-project rounds from the best point along the best start partition's slacks, recomputed each round; with tighten_fraction below final_fraction (0: none)"),
-        ("pool_master", "0", "with lp_segment: fraction of the time limit, after the slack rounds, for an unboxed restricted master grown from the best point's negative groups, whose midpoints with that point are certified; with slack_push and tighten_fraction below final_fraction (0: none)"),
-        ("pool_master_moving_centre", "false", "with pool_master: each midpoint is taken with the last midpoint that raised the bound instead of with the phase's start point"),
-        ("lp_projection", "false", "with push_project or slack_push: bring each candidate onto the pool's groups by the least total lowering (a covering LP) instead of cyclic projections"),
-        ("stall_iterations", "0", "end the main loop once the master value has not moved for this many iterations (0: never)"),
-        ("stop_early", "false", "with certified_smoothing or push_project: stop a check once it provably cannot beat the best certified value (effort only)"),
-        ("master_upper_seconds", "0", "after the bound, seconds for the run's columns as an unboxed, cut-free restricted master: its value lies above the LP relaxation (an estimate with HiGHS' tolerance; 0: not done)"),
-        ("aggregate", "false", "before the column generation, column generation on an aggregated master whose rows are super-points (identical records, and records the start partitions keep together), split where negative columns cut them; its columns seed the full master (proofs/P24)"),
-        ("incumbent_box", "false", "the dual box of each record placed between the cost of removing it from its group in the best start partition and of adding it to the nearest other group, instead of the uniform box around the nn duals (needs box_width > 0; with aggregate, also in the aggregated master)"),
-        ("anchor_bound", "false", "medoid-anchored Lagrangian bound: exact pricing per anchor, the floor(n/k) most negative anchor minima, at the anchor threshold when there are no cuts (proofs/P20)"),
-    ];
-
     /// The ranges and combinations every run checks first (`Err(Params)` names the option);
     /// public so that a driver of several runs can refuse bad options before the first.
     pub fn check(&self) -> Result<(), ColgenError> {
