@@ -1,0 +1,175 @@
+//! # The CASC table: each library case's recipe within one time limit
+//!
+//! For each CASC case (`tarragona`, `census`, `eia` with k = 3, 4, 5, 10) runs the recipe of
+//! its stored bound, `microagg bound --preset DATA-kK` (`--method auto` where the case has no
+//! preset: Tarragona and Census k = 10) from its stored best partition
+//! (`instances/library/DATA-kK.labels`), with one time limit for all (default 1800 s) and one
+//! thread, and prints one tab-separated row per case:
+//!
+//! - `root_lp`: the root's LP value before cuts;
+//! - `root_cuts`: the root's LP with its cuts (bnp), or the last master value (the
+//!   column-generation recipes of k = 10, which have no cuts: it lies above the LP when
+//!   column generation did not converge);
+//! - `converged`: whether the root's column generation converged (colgen only: bnp's root
+//!   always does before branching);
+//! - `nodes`, `open`: nodes processed and left open (bnp);
+//! - `bound`: the certified bound of the run; `sse`: the best partition it holds (its
+//!   incumbent, at most the stored partition's SSE; colgen keeps the start's);
+//! - `gap%`: `100 (sse - bound) / bound`; `proven`: the incumbent proven optimal (P12);
+//! - `seconds` and the command that reproduces the row.
+//!
+//! The run goes through the built binary (`CARGO_BIN_EXE_microagg`), so the printed command is
+//! exactly the one that ran. Nothing is stored: `--certificate FILE` after the command keeps a
+//! certificate, and `microagg library submit` stores a better value (instances/library/README.md).
+//!
+//! ```text
+//! cargo build --release --bench casc_table
+//! MICROAGG_DATA=... target/release/deps/casc_table-* [--time-limit 1800] [--core N] [DATA:k ...]
+//! ```
+//!
+//! `--core N` pins each run to core N (`taskset`), for one-core figures beside other work.
+//!
+//! ## Complexity
+//! One recipe run per case, each at most its time limit.
+//!
+//! ## References
+//! None.
+
+use serde_json::Value;
+use std::process::Command;
+
+/// The twelve cases, nearest to a proof first within each k.
+const DEFAULT_CASES: &[&str] = &[
+    "eia:3",
+    "census:3",
+    "tarragona:3",
+    "eia:4",
+    "census:4",
+    "tarragona:4",
+    "tarragona:5",
+    "eia:5",
+    "census:5",
+    "tarragona:10",
+    "census:10",
+    "eia:10",
+];
+
+fn main() {
+    let mut seconds = 1800.0;
+    let mut core: Option<usize> = None;
+    let mut cases: Vec<String> = Vec::new();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| it.next().and_then(|v| v.parse().ok()).expect(what);
+        match a.as_str() {
+            "--time-limit" => seconds = value("--time-limit SECONDS"),
+            "--core" => core = Some(value("--core N") as usize),
+            "--bench" => {} // passed by `cargo bench`
+            _ => cases.push(a.clone()),
+        }
+    }
+    if cases.is_empty() {
+        cases = DEFAULT_CASES.iter().map(|c| c.to_string()).collect();
+    }
+    println!("case\tT\troot_lp\troot_cuts\tconverged\tnodes\topen\tbound\tsse\tgap%\tproven\tseconds\tcommand");
+    for case in &cases {
+        match run(case, seconds, core) {
+            Ok(row) => println!("{row}"),
+            Err(e) => println!("{case}\terror: {e}"),
+        }
+    }
+}
+
+/// The `microagg bound` arguments of a case's recipe: its preset, or `auto` where the case
+/// has none (Tarragona and Census k = 10, whose stored bounds come from study recipes).
+fn recipe(data: &str, k: usize, seconds: f64) -> Vec<String> {
+    let name = format!("{data}-k{k}");
+    let route = match microagg::bound::presets::find(&name) {
+        Ok(_) => ["--preset", name.as_str()],
+        Err(_) => ["--method", "auto"],
+    };
+    [
+        "bound",
+        "--data",
+        data,
+        "--k",
+        &k.to_string(),
+        route[0],
+        route[1],
+        "--start",
+        &format!("instances/library/{name}.labels"),
+        "--time-limit",
+        &seconds.to_string(),
+        "--threads",
+        "1",
+        "--quiet",
+        "--json",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// One row of the table for `DATA:k`.
+fn run(case: &str, seconds: f64, core: Option<usize>) -> Result<String, String> {
+    let (data, k) = case.rsplit_once(':').ok_or("expected DATA:k")?;
+    let k: usize = k.parse().map_err(|_| format!("bad k in {case}"))?;
+    let args = recipe(data, k, seconds);
+    let bin = env!("CARGO_BIN_EXE_microagg");
+    let mut cmd = match core {
+        Some(c) => {
+            let mut t = Command::new("taskset");
+            t.args(["-c", &c.to_string(), bin]);
+            t
+        }
+        None => Command::new(bin),
+    };
+    let out = cmd
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .map_err(|e| format!("running {bin}: {e}"))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    // `auto` nests its route's details under `inner` and reports its incumbent beside them.
+    let outer = &v["details"];
+    let d = if outer["inner"].is_object() {
+        &outer["inner"]
+    } else {
+        outer
+    };
+    let num = |x: &Value| x.as_f64().map_or("-".to_string(), |f| format!("{f:.6}"));
+    let text = |x: &Value| match x {
+        Value::Null => "-".to_string(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let bound = v["lower_bound"].as_f64().ok_or("no lower_bound")?;
+    // bnp reports its incumbent, auto its own; colgen the SSE of its start (the stored
+    // partition).
+    let sse = [&outer["incumbent_sse"], &d["sse"], &d["start_sse"]]
+        .iter()
+        .find_map(|x| x.as_f64())
+        .unwrap_or(f64::NAN);
+    let bnp = d["nodes"].is_number();
+    let root_cuts = if bnp {
+        &d["root_lp_cuts"]
+    } else {
+        &d["lp_value"]
+    };
+    Ok(format!(
+        "{case}\t{seconds}\t{}\t{}\t{}\t{}\t{}\t{bound:.6}\t{sse:.6}\t{:.4}\t{}\t{:.1}\tmicroagg {}",
+        num(&d["root_lp"]),
+        num(root_cuts),
+        if bnp { "-".into() } else { text(&d["converged"]) },
+        text(&d["nodes"]),
+        text(&d["open_nodes"]),
+        100.0 * (sse - bound) / bound,
+        d["proven_optimal"].as_bool().unwrap_or(false),
+        v["seconds"].as_f64().unwrap_or(f64::NAN),
+        args.join(" ")
+    ))
+}
