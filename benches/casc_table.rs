@@ -27,7 +27,9 @@
 //! MICROAGG_DATA=... target/release/deps/casc_table-* [--time-limit 1800] [--core N] [DATA:k ...]
 //! ```
 //!
-//! `--core N` pins each run to core N (`taskset`), for one-core figures beside other work.
+//! `--core N` pins each run to core N (`taskset`), for one-core figures beside other work;
+//! `--bin PATH` runs that `microagg` binary instead of the one built with the bench (a copy
+//! stays the same while the tree is rebuilt).
 //!
 //! ## Complexity
 //! One recipe run per case, each at most its time limit.
@@ -57,6 +59,7 @@ const DEFAULT_CASES: &[&str] = &[
 fn main() {
     let mut seconds = 1800.0;
     let mut core: Option<usize> = None;
+    let mut bin = env!("CARGO_BIN_EXE_microagg").to_string();
     let mut cases: Vec<String> = Vec::new();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -65,6 +68,7 @@ fn main() {
         match a.as_str() {
             "--time-limit" => seconds = value("--time-limit SECONDS"),
             "--core" => core = Some(value("--core N") as usize),
+            "--bin" => bin = it.next().expect("--bin PATH").clone(),
             "--bench" => {} // passed by `cargo bench`
             _ => cases.push(a.clone()),
         }
@@ -74,7 +78,7 @@ fn main() {
     }
     println!("case\tT\troot_lp\troot_cuts\tconverged\tnodes\topen\tbound\tsse\tgap%\tproven\tseconds\tcommand");
     for case in &cases {
-        match run(case, seconds, core) {
+        match run(case, seconds, core, &bin) {
             Ok(row) => println!("{row}"),
             Err(e) => println!("{case}\terror: {e}"),
         }
@@ -112,11 +116,10 @@ fn recipe(data: &str, k: usize, seconds: f64) -> Vec<String> {
 }
 
 /// One row of the table for `DATA:k`.
-fn run(case: &str, seconds: f64, core: Option<usize>) -> Result<String, String> {
+fn run(case: &str, seconds: f64, core: Option<usize>, bin: &str) -> Result<String, String> {
     let (data, k) = case.rsplit_once(':').ok_or("expected DATA:k")?;
     let k: usize = k.parse().map_err(|_| format!("bad k in {case}"))?;
     let args = recipe(data, k, seconds);
-    let bin = env!("CARGO_BIN_EXE_microagg");
     let mut cmd = match core {
         Some(c) => {
             let mut t = Command::new("taskset");
