@@ -19,12 +19,15 @@
 //! - `seconds` and the command that reproduces the row.
 //!
 //! The run goes through the built binary (`CARGO_BIN_EXE_microagg`), so the printed command is
-//! exactly the one that ran. Nothing is stored: `--certificate FILE` after the command keeps a
-//! certificate, and `microagg library submit` stores a better value (instances/library/README.md).
+//! exactly the one that ran. Nothing is stored in the library: with `--out DIR` each run also
+//! writes its certificate (`DIR/DATA-kK.cert.json.gz`) and, but for colgen, its incumbent's labels
+//! (`DIR/DATA-kK.labels`), which `microagg library submit` stores where they are better
+//! (instances/library/README.md).
 //!
 //! ```text
 //! cargo build --release --bench casc_table
-//! MICROAGG_DATA=... target/release/deps/casc_table-* [--time-limit 1800] [--core N] [DATA:k ...]
+//! MICROAGG_DATA=... target/release/deps/casc_table-* [--time-limit 1800] [--core N] [--bin PATH]
+//!     [--out DIR] [DATA:k ...]
 //! ```
 //!
 //! `--core N` pins each run to core N (`taskset`), for one-core figures beside other work;
@@ -60,6 +63,7 @@ fn main() {
     let mut seconds = 1800.0;
     let mut core: Option<usize> = None;
     let mut bin = env!("CARGO_BIN_EXE_microagg").to_string();
+    let mut out: Option<String> = None;
     let mut cases: Vec<String> = Vec::new();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -69,6 +73,7 @@ fn main() {
             "--time-limit" => seconds = value("--time-limit SECONDS"),
             "--core" => core = Some(value("--core N") as usize),
             "--bin" => bin = it.next().expect("--bin PATH").clone(),
+            "--out" => out = Some(it.next().expect("--out DIR").clone()),
             "--bench" => {} // passed by `cargo bench`
             _ => cases.push(a.clone()),
         }
@@ -78,7 +83,7 @@ fn main() {
     }
     println!("case\tT\troot_lp\troot_cuts\tconverged\tnodes\topen\tbound\tsse\tgap%\tproven\tseconds\tcommand");
     for case in &cases {
-        match run(case, seconds, core, &bin) {
+        match run(case, seconds, core, &bin, out.as_deref()) {
             Ok(row) => println!("{row}"),
             Err(e) => println!("{case}\terror: {e}"),
         }
@@ -116,10 +121,26 @@ fn recipe(data: &str, k: usize, seconds: f64) -> Vec<String> {
 }
 
 /// One row of the table for `DATA:k`.
-fn run(case: &str, seconds: f64, core: Option<usize>, bin: &str) -> Result<String, String> {
+fn run(
+    case: &str,
+    seconds: f64,
+    core: Option<usize>,
+    bin: &str,
+    out: Option<&str>,
+) -> Result<String, String> {
     let (data, k) = case.rsplit_once(':').ok_or("expected DATA:k")?;
     let k: usize = k.parse().map_err(|_| format!("bad k in {case}"))?;
     let args = recipe(data, k, seconds);
+    let mut kept = Vec::new();
+    if let Some(dir) = out {
+        let name = format!("{dir}/{data}-k{k}");
+        kept.extend(["--certificate".to_string(), format!("{name}.cert.json.gz")]);
+        // Every route but a colgen preset (eia-k10) holds an incumbent.
+        let preset = microagg::bound::presets::find(&format!("{data}-k{k}"));
+        if preset.map_or(true, |p| p.bound != "colgen") {
+            kept.extend(["--labels-out".to_string(), format!("{name}.labels")]);
+        }
+    }
     let mut cmd = match core {
         Some(c) => {
             let mut t = Command::new("taskset");
@@ -130,6 +151,7 @@ fn run(case: &str, seconds: f64, core: Option<usize>, bin: &str) -> Result<Strin
     };
     let out = cmd
         .args(&args)
+        .args(&kept)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .map_err(|e| format!("running {bin}: {e}"))?;
