@@ -13,8 +13,8 @@
 //! - `converged`: whether the root's column generation converged (colgen only: bnp's root
 //!   always does before branching);
 //! - `nodes`, `open`: nodes processed and left open (bnp);
-//! - `bound`: the certified bound of the run; `sse`: the best partition it holds (its
-//!   incumbent, at most the stored partition's SSE; colgen keeps the start's);
+//! - `bound`: the certified bound of the run; `sse`: the lower of the stored partition's SSE
+//!   and the run's incumbent's (colgen holds none);
 //! - `gap%`: `100 (sse - bound) / bound`; `proven`: the incumbent proven optimal (P12);
 //! - `seconds` and the command that reproduces the row.
 //!
@@ -40,7 +40,11 @@
 //! ## References
 //! None.
 
+use microagg::data::{self, ColumnSelection};
+use microagg::labels;
+use microagg::partition::Partition;
 use serde_json::Value;
+use std::path::Path;
 use std::process::Command;
 
 /// The twelve cases, nearest to a proof first within each k.
@@ -81,6 +85,9 @@ fn main() {
     if cases.is_empty() {
         cases = DEFAULT_CASES.iter().map(|c| c.to_string()).collect();
     }
+    if let Some(dir) = &out {
+        std::fs::create_dir_all(dir).expect("--out DIR: cannot create it");
+    }
     println!("case\tT\troot_lp\troot_cuts\tconverged\tnodes\topen\tbound\tsse\tgap%\tproven\tseconds\tcommand");
     for case in &cases {
         match run(case, seconds, core, &bin, out.as_deref()) {
@@ -90,15 +97,17 @@ fn main() {
     }
 }
 
-/// The `microagg bound` arguments of a case's recipe: its preset, or `auto` where the case
-/// has none (Tarragona and Census k = 10, whose stored bounds come from study recipes).
-fn recipe(data: &str, k: usize, seconds: f64) -> Vec<String> {
+/// A case's recipe: the `microagg bound` arguments (its preset, or `auto` where the case has
+/// none: Tarragona and Census k = 10, whose stored bounds come from study recipes) and
+/// whether the route holds an incumbent (all but a colgen preset, eia-k10).
+fn recipe(data: &str, k: usize, seconds: f64) -> (Vec<String>, bool) {
     let name = format!("{data}-k{k}");
-    let route = match microagg::bound::presets::find(&name) {
-        Ok(_) => ["--preset", name.as_str()],
-        Err(_) => ["--method", "auto"],
+    let preset = microagg::bound::presets::find(&name).ok();
+    let route = match preset {
+        Some(_) => ["--preset", name.as_str()],
+        None => ["--method", "auto"],
     };
-    [
+    let args = [
         "bound",
         "--data",
         data,
@@ -117,7 +126,18 @@ fn recipe(data: &str, k: usize, seconds: f64) -> Vec<String> {
     ]
     .iter()
     .map(|s| s.to_string())
-    .collect()
+    .collect();
+    (args, preset.is_none_or(|p| p.bound != "colgen"))
+}
+
+/// The SSE of the case's stored best partition.
+fn stored_sse(data: &str, k: usize) -> Result<f64, String> {
+    let inst = data::load(data, &ColumnSelection::All).map_err(|e| e.to_string())?;
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("instances/library/{data}-k{k}.labels"));
+    let labels = labels::read_labels(&path).map_err(|e| e.to_string())?;
+    let p = Partition::from_labels(&inst, labels).map_err(|e| e.to_string())?;
+    Ok(p.sse())
 }
 
 /// One row of the table for `DATA:k`.
@@ -130,14 +150,12 @@ fn run(
 ) -> Result<String, String> {
     let (data, k) = case.rsplit_once(':').ok_or("expected DATA:k")?;
     let k: usize = k.parse().map_err(|_| format!("bad k in {case}"))?;
-    let args = recipe(data, k, seconds);
+    let (args, incumbent) = recipe(data, k, seconds);
     let mut kept = Vec::new();
     if let Some(dir) = out {
         let name = format!("{dir}/{data}-k{k}");
         kept.extend(["--certificate".to_string(), format!("{name}.cert.json.gz")]);
-        // Every route but a colgen preset (eia-k10) holds an incumbent.
-        let preset = microagg::bound::presets::find(&format!("{data}-k{k}"));
-        if preset.map_or(true, |p| p.bound != "colgen") {
+        if incumbent {
             kept.extend(["--labels-out".to_string(), format!("{name}.labels")]);
         }
     }
@@ -149,16 +167,16 @@ fn run(
         }
         None => Command::new(bin),
     };
-    let out = cmd
+    let output = cmd
         .args(&args)
         .args(&kept)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .map_err(|e| format!("running {bin}: {e}"))?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
     }
-    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
     // `auto` nests its route's details under `inner` and reports its incumbent beside them.
     let outer = &v["details"];
     let d = if outer["inner"].is_object() {
@@ -173,12 +191,12 @@ fn run(
         other => other.to_string(),
     };
     let bound = v["lower_bound"].as_f64().ok_or("no lower_bound")?;
-    // bnp reports its incumbent, auto its own; colgen the SSE of its start (the stored
-    // partition).
-    let sse = [&outer["incumbent_sse"], &d["sse"], &d["start_sse"]]
+    // The run's incumbent (bnp's, auto's) starts from the stored partition; colgen keeps none.
+    let stored = stored_sse(data, k)?;
+    let sse = [&outer["incumbent_sse"], &d["sse"]]
         .iter()
         .find_map(|x| x.as_f64())
-        .unwrap_or(f64::NAN);
+        .map_or(stored, |s| s.min(stored));
     let bnp = d["nodes"].is_number();
     let root_cuts = if bnp {
         &d["root_lp_cuts"]
