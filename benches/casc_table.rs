@@ -10,8 +10,8 @@
 //! - `root_cuts`: the root's LP with its cuts (bnp), or the last master value (the
 //!   column-generation recipes of k = 10, which have no cuts: it lies above the LP when
 //!   column generation did not converge);
-//! - `converged`: whether the root's column generation converged (colgen only: bnp's root
-//!   always does before branching);
+//! - `converged`: whether the root's column generation converged (colgen only; bnp's two
+//!   root values are `-` when its root did not converge);
 //! - `nodes`, `open`: nodes processed and left open (bnp);
 //! - `bound`: the certified bound of the run; `sse`: the lower of the stored partition's SSE
 //!   and the run's incumbent's (colgen holds none);
