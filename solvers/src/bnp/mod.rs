@@ -64,8 +64,9 @@
 //!   them are searched ([`prove_by_enumeration`]); when both run to completion the optimum
 //!   is proven without branching, else branching goes on.
 //! - **Anytime.** A callback receives every improvement of the incumbent or of the global
-//!   bound; on the time limit, the node limit or the interrupt flag the run returns the
-//!   incumbent, the global bound and the open nodes.
+//!   bound, and a "working" report with the node master's LP value after [`WORKING_EVERY`]
+//!   seconds without one; on the time limit, the node limit or the interrupt flag the run
+//!   returns the incumbent, the global bound and the open nodes.
 //!
 //! ## Complexity
 //! Exponential in the worst case. Per node: one master build over the compatible pool columns
@@ -186,7 +187,8 @@ pub(super) struct Incumbent {
 /// Branch-and-price for the `n` records of `x` (row-major, `d` columns) and minimum group
 /// size `k`, from the feasible partitions `starts` (labels, every group of at least `k`
 /// records; the best is the first incumbent). `interrupt`, once set, stops the search as at
-/// the time limit. `on_progress` receives every improvement.
+/// the time limit. `on_progress` receives every improvement, and "working" reports in
+/// between ([`BnpProgress`]).
 ///
 /// The scaling (module doc) is set by the start. When the tree closes without a proof and
 /// the incumbent ended [`RESCALE`] times or more below the start, the scaled optimum was
@@ -231,6 +233,7 @@ pub fn branch_and_price(
         &mut |p| {
             let better = match p.what {
                 "incumbent" => p.incumbent_sse < best.0,
+                "working" => true,
                 _ => p.lower_bound > best.1,
             };
             if better {
@@ -258,6 +261,10 @@ pub fn branch_and_price(
     second.node_log = log;
     Ok(second)
 }
+
+/// Seconds without a report after which a node's column generation reports "working"
+/// ([`BnpProgress`]), so that a long root (large n, k = 10) shows it is alive.
+pub const WORKING_EVERY: f64 = 10.0;
 
 /// Search again at the incumbent's scale when it fell this many times below the start's
 /// SSE: the scaled optimum is then below `n` instead of about `1024 n`.

@@ -124,9 +124,17 @@ pub(super) enum NodeEnd {
     },
 }
 
+/// What a node's column generation tells the tree while it runs (original scale).
+pub(super) enum NodeReport {
+    /// The node's certified bound rose to this value.
+    Bound(f64),
+    /// A master solve ended, with this LP value when no artificial column carries part of it.
+    Master(Option<f64>),
+}
+
 /// Column generation at one node (module doc): raises `node.bound` by the node's Lagrangian
-/// bounds (original scale), passing each raised value to `on_bound` as it is found, and
-/// returns how it ended.
+/// bounds (original scale), reporting each raised value and each master solve to
+/// `on_report` as they come, and returns how it ended.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn process_node(
     geo: &Geometry,
@@ -146,7 +154,7 @@ pub(super) fn process_node(
     stop: &dyn Fn() -> bool,
     deadline: Deadline,
     out: &mut BnpResult,
-    on_bound: &mut dyn FnMut(f64),
+    on_report: &mut dyn FnMut(NodeReport),
     start_box: Option<(Vec<f64>, Vec<f64>)>,
 ) -> Result<NodeEnd, ColgenError> {
     let n = geo.n;
@@ -189,6 +197,9 @@ pub(super) fn process_node(
             });
         };
         out.lp_solves += 1;
+        on_report(NodeReport::Master(
+            (sol.artificial <= 1e-7).then(|| unscale(sol.value)),
+        ));
         let y = &sol.duals;
         let cd = CutDuals::new(n, &master.cuts, &sol.cut_duals);
         // A group improves the master when rc < mu (the count dual, 0 without the row, P22).
@@ -205,7 +216,7 @@ pub(super) fn process_node(
                 deadline, out,
             );
             if node.bound > before {
-                on_bound(node.bound);
+                on_report(NodeReport::Bound(node.bound));
                 dual_box.serious_step(y, &mut master)?;
             }
             if is_proven(node.bound, inc.upper) {

@@ -12,11 +12,12 @@
 use super::{EnumerationProof, RcPoolReport};
 use crate::bounds::colgen::cuts::Cut;
 
-/// An improvement reported while the search runs (also the bound registry's
-/// `bound::BoundProgress`).
+/// A report while the search runs (also the bound registry's `bound::BoundProgress`): an
+/// improvement, or a sign of life from a long node.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BnpProgress {
-    /// What improved: "incumbent" or "bound".
+    /// What improved: "incumbent" or "bound"; or "working": a node's column generation has
+    /// run [`super::WORKING_EVERY`] seconds since the last report (nothing improved).
     pub what: &'static str,
     pub seconds: f64,
     /// Nodes processed so far and nodes open.
@@ -26,6 +27,9 @@ pub struct BnpProgress {
     pub incumbent_sse: f64,
     /// Certified global lower bound.
     pub lower_bound: f64,
+    /// On "working" reports, the node master's last LP value (original scale) when no
+    /// artificial column carries part of it; None otherwise.
+    pub master: Option<f64>,
 }
 
 /// One node's decisions and its final bound (on the original scale; infinite for a node

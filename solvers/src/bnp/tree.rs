@@ -18,9 +18,11 @@
 use super::branching::choose_pair;
 use super::enumerate::enumerate_at_root;
 use super::incumbent::{consider, labels_of, round_support};
-use super::node::{process_node, CutPool, DualBox, NodeEnd};
+use super::node::{process_node, CutPool, DualBox, NodeEnd, NodeReport};
 use super::rc_pool;
-use super::{BnpOptions, BnpProgress, BnpResult, Incumbent, Leaf, Node, NodeProof, NodeRecord};
+use super::{
+    BnpOptions, BnpProgress, BnpResult, Incumbent, Leaf, Node, NodeProof, NodeRecord, WORKING_EVERY,
+};
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::Geometry;
 use crate::bounds::colgen::ColgenError;
@@ -142,6 +144,8 @@ pub(super) struct Tree<'a> {
     enumerated: f64,
     /// Incumbent SSE and bound last reported.
     last_reported: (f64, f64),
+    /// When the last report went out (a "working" report follows [`WORKING_EVERY`] s later).
+    quiet_since: Instant,
 }
 
 impl<'a> Tree<'a> {
@@ -165,6 +169,7 @@ impl<'a> Tree<'a> {
             cut_pool: CutPool::default(),
             columns,
             last_reported: (inc.sse, f64::NEG_INFINITY),
+            quiet_since: Instant::now(),
             inc,
             out: empty_result(run.nn),
             enumerated: f64::NEG_INFINITY,
@@ -294,20 +299,30 @@ impl<'a> Tree<'a> {
         let deadline = self.run.deadline;
         let cols = &mut self.columns;
         let (t0, nn, nodes, sse) = (self.run.t0, self.run.nn, self.out.nodes, self.inc.sse);
-        let root = node.depth == 0;
-        let last = &mut self.last_reported.1;
-        let mut on_bound = |bound: f64| {
-            if root && bound > nn && bound > *last {
-                *last = bound;
-                on_progress(&BnpProgress {
-                    what: "bound",
-                    seconds: t0.elapsed().as_secs_f64(),
-                    nodes,
-                    open_nodes: 0,
-                    incumbent_sse: sse,
-                    lower_bound: bound,
-                });
-            }
+        let (root, open) = (node.depth == 0, self.heap.len());
+        let (last, quiet_since) = (&mut self.last_reported.1, &mut self.quiet_since);
+        let mut on_report = |r: NodeReport| {
+            let (what, lower_bound, master) = match r {
+                // The root's raised bound is the global one (nothing else is open).
+                NodeReport::Bound(b) if root && b > nn && b > *last => {
+                    *last = b;
+                    ("bound", b, None)
+                }
+                NodeReport::Master(v) if quiet_since.elapsed().as_secs_f64() >= WORKING_EVERY => {
+                    ("working", last.max(nn), v)
+                }
+                _ => return,
+            };
+            *quiet_since = Instant::now();
+            on_progress(&BnpProgress {
+                what,
+                seconds: t0.elapsed().as_secs_f64(),
+                nodes,
+                open_nodes: open,
+                incumbent_sse: sse,
+                lower_bound,
+                master,
+            });
         };
         process_node(
             geo,
@@ -327,7 +342,7 @@ impl<'a> Tree<'a> {
             &|| deadline.passed(),
             deadline,
             &mut self.out,
-            &mut on_bound,
+            &mut on_report,
             start_box,
         )
     }
@@ -533,7 +548,8 @@ impl<'a> Tree<'a> {
         );
     }
 
-    fn report(&self, what: &'static str, lb: f64, on_progress: &mut dyn FnMut(&BnpProgress)) {
+    fn report(&mut self, what: &'static str, lb: f64, on_progress: &mut dyn FnMut(&BnpProgress)) {
+        self.quiet_since = Instant::now();
         on_progress(&BnpProgress {
             what,
             seconds: self.run.t0.elapsed().as_secs_f64(),
@@ -541,6 +557,7 @@ impl<'a> Tree<'a> {
             open_nodes: self.heap.len(),
             incumbent_sse: self.inc.sse,
             lower_bound: lb,
+            master: None,
         });
     }
 

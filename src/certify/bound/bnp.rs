@@ -9,8 +9,9 @@
 //! runs until the time limit (default `DEFAULT_SECONDS`), Ctrl-C or the proof, and reports
 //! the incumbent (SSE, IL), the certified global bound, the gap `100 (SSE - LB) / LB`, nodes
 //! processed and open, seconds and whether the incumbent is proven optimal (P12's criterion,
-//! relative 1e-9). Every improvement of the incumbent or the bound is reported as it happens
-//! ([`crate::bound::BoundProgress`]; the commands print it on stderr). Both commands can
+//! relative 1e-9). Every improvement of the incumbent or the bound is reported as it happens,
+//! and a "working" line after 10 s without one ([`crate::bound::BoundProgress`]; the
+//! commands print it on stderr). Both commands can
 //! write the incumbent's labels (`--labels-out`). The search separates subset-row cuts at the
 //! root (`bound --cuts N` rounds, default 50) and one round per node (`--cuts 0`: no cuts
 //! anywhere); `bound --certificate
@@ -63,11 +64,15 @@ pub(crate) fn print_progress(inst: &Instance, p: &BoundProgress) {
     eprintln!("{}", progress_line(p, inst.sst));
 }
 
-/// The stderr line of a report, with SSE and IL (`sst`: the instance's total SS).
+/// The stderr line of a report, with SSE and IL (`sst`: the instance's total SS); a
+/// "working" report adds the node master's LP value when it has one.
 pub(crate) fn progress_line(p: &BoundProgress, sst: f64) -> String {
+    let master = p
+        .master
+        .map_or(String::new(), |v| format!("  master LP {v:.6}"));
     format!(
         "branch-and-price: {:8.1} s  {:>9}  nodes {:6} open {:6}  incumbent SSE {:.6} \
-         (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %)",
+         (IL {:.6} %)  bound SSE {:.6} (IL {:.6} %){master}",
         p.seconds,
         p.what,
         p.nodes,

@@ -381,3 +381,31 @@ fn the_auto_colgen_preset_is_the_guards_checked_colgen_run() {
         defaults.effective["max_iterations"]
     );
 }
+
+#[test]
+fn a_working_report_shows_the_master_value_and_improvements_do_not() {
+    let report = |what: &'static str, master: Option<f64>| BoundProgress {
+        what,
+        seconds: 12.5,
+        nodes: 1,
+        open_nodes: 0,
+        incumbent_sse: 110.0,
+        lower_bound: 100.0,
+        master,
+    };
+    let working = bnp::progress_line(&report("working", Some(104.25)), 1000.0);
+    assert!(working.contains("working"), "{working}");
+    assert!(working.ends_with("master LP 104.250000"), "{working}");
+    assert!(
+        working.contains("bound SSE 100.000000 (IL 10.000000 %)"),
+        "{working}"
+    );
+    // Artificial columns in the master: no value to show.
+    let boxed = bnp::progress_line(&report("working", None), 1000.0);
+    assert!(!boxed.contains("master LP"), "{boxed}");
+    let bound = bnp::progress_line(&report("bound", None), 1000.0);
+    assert!(
+        !bound.contains("master LP") && bound.contains("bound SSE 100.000000"),
+        "{bound}"
+    );
+}

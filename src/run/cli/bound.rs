@@ -57,7 +57,8 @@ pub(crate) struct BoundArgs {
     /// Progress on stderr even when it is not a terminal (on a terminal it is shown anyway):
     /// colgen's best certified bound, its gap to the start partition and the time every few
     /// seconds, plus one line per master iteration; bnp's improvements of bound and
-    /// incumbent.
+    /// incumbent, and a "working" line with the node master's LP value after 10 s without
+    /// one.
     #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
     /// No progress on stderr, even on a terminal.
