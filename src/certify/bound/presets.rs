@@ -103,7 +103,7 @@ pub(crate) const PRESETS: &[Preset] = &[
         "census-k4",
         "the stored branch-and-price bound of Census k = 4",
         &[
-            ("time_limit", "600"),
+            ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
         ],

@@ -264,7 +264,7 @@ fn recipe_options(
 /// flags.
 const RECIPES: [(&str, &str); 10] = [
     ("census-k3", "microagg bound --data census --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 7200 --start instances/library/census-k3.labels --certificate FILE"),
-    ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/census-k4.labels --certificate FILE"),
+    ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 1800 --start instances/library/census-k4.labels --certificate FILE"),
     ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/census-k5.labels --certificate FILE"),
     ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
     ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 8400 --start instances/library/eia-k4.labels --certificate FILE"),
