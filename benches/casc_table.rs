@@ -116,7 +116,7 @@ fn recipe(data: &str, k: usize, seconds: f64) -> (Vec<String>, bool) {
         route[0],
         route[1],
         "--start",
-        &format!("instances/library/{name}.labels"),
+        &stored_labels(data, k),
         "--time-limit",
         &seconds.to_string(),
         "--threads",
@@ -130,11 +130,15 @@ fn recipe(data: &str, k: usize, seconds: f64) -> (Vec<String>, bool) {
     (args, preset.is_none_or(|p| p.bound != "colgen"))
 }
 
+/// The case's stored best partition, relative to the repository (where the runs start).
+fn stored_labels(data: &str, k: usize) -> String {
+    format!("instances/library/{data}-k{k}.labels")
+}
+
 /// The SSE of the case's stored best partition.
 fn stored_sse(data: &str, k: usize) -> Result<f64, String> {
     let inst = data::load(data, &ColumnSelection::All).map_err(|e| e.to_string())?;
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("instances/library/{data}-k{k}.labels"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(stored_labels(data, k));
     let labels = labels::read_labels(&path).map_err(|e| e.to_string())?;
     let p = Partition::from_labels(&inst, labels).map_err(|e| e.to_string())?;
     Ok(p.sse())
