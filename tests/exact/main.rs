@@ -11,6 +11,7 @@ mod bnp_count_row;
 mod bnp_incumbent_box;
 mod bnp_rank1;
 mod bnp_rc_pool;
+mod bnp_strong_branching;
 mod bnp_support;
 #[path = "../common/mod.rs"]
 mod common;

@@ -43,7 +43,9 @@
 //!   column generation.
 //! - **Branching.** On the pair `(a, b)` whose together-value `sum_{S ni a,b} x_S` in the
 //!   master solution is closest to 1/2 (a fractional set-partitioning solution always has
-//!   one); children "together" and "apart". A child whose together component exceeds `2k - 1`
+//!   one); children "together" and "apart". With `strong_branching = m`, the best of the `m`
+//!   most fractional pairs by their children's restricted-master values (`branching.rs`);
+//!   the choice never enters a proof. A child whose together component exceeds `2k - 1`
 //!   records or holds an apart pair has an empty region and is closed at once.
 //! - **Incumbent.** The callers' start partitions, every integral master solution, and the
 //!   set-partitioning MIP over the column pool ([`crate::merge::solve_pool`], at the root and

@@ -116,11 +116,14 @@ pub(super) enum NodeEnd {
     /// with the bound it has, and the search ends without a proof beyond it.
     Failed(String),
     /// Column generation ended (converged or pricing cut short) with this master solution:
-    /// columns at positive value and their values, and whether artificials are in it.
+    /// columns at positive value and their values, and whether artificials are in it; the
+    /// master and its value, for strong branching.
     Solved {
         support: Vec<(usize, f64)>,
         artificial: bool,
         converged: bool,
+        master: Box<Master>,
+        value: f64,
     },
 }
 
@@ -272,6 +275,8 @@ pub(super) fn process_node(
                 support: cols.support(&sol.primal),
                 artificial: sol.artificial > 1e-7,
                 converged,
+                master: Box::new(master),
+                value: sol.value,
             });
         }
         let (gs, cs) = cols.take_new(new_cols, cap, cost_of, pool, pool_index, costs);

@@ -79,6 +79,10 @@ pub struct BnpOptions {
     pub rc_pool_columns: usize,
     /// Time limit in seconds of that MIP.
     pub rc_pool_seconds: f64,
+    /// Strong branching among this many most fractional pairs, each tried in both children
+    /// on the node's restricted master (`branching.rs`); 0 or 1: the most fractional
+    /// pair.
+    pub strong_branching: usize,
 }
 
 impl Default for BnpOptions {
@@ -110,6 +114,7 @@ impl Default for BnpOptions {
             enumerate_nodes: 100_000_000,
             rc_pool_columns: 5000,
             rc_pool_seconds: 60.0,
+            strong_branching: 0,
         }
     }
 }

@@ -15,7 +15,7 @@
 //! ## References
 //! See [`super`] (module doc) and proofs/P17, P18.
 
-use super::branching::choose_pair;
+use super::branching::{choose_pair, fractional_pairs, strong_pair};
 use super::enumerate::enumerate_at_root;
 use super::incumbent::{consider, labels_of, round_support};
 use super::node::{process_node, CutPool, DualBox, NodeEnd, NodeReport};
@@ -23,6 +23,7 @@ use super::rc_pool;
 use super::{
     BnpOptions, BnpProgress, BnpResult, Incumbent, Leaf, Node, NodeProof, NodeRecord, WORKING_EVERY,
 };
+use crate::bounds::colgen::master::Master;
 use crate::bounds::colgen::pairs::PairConstraints;
 use crate::bounds::colgen::pricing::Geometry;
 use crate::bounds::colgen::ColgenError;
@@ -358,7 +359,7 @@ impl<'a> Tree<'a> {
     /// Close, branch on or keep the processed `node` by how its column generation ended;
     /// the master solution's partition or rounding may improve the incumbent first.
     fn resolve(&mut self, node: &Node, end: NodeEnd) -> Outcome {
-        let (support, artificial, converged) = match end {
+        let (support, artificial, converged, mut master, value) = match end {
             NodeEnd::Pruned => return Outcome::Leaf,
             NodeEnd::Stopped => return Outcome::Stop(self.stop_reason()),
             NodeEnd::Failed(why) => {
@@ -368,7 +369,9 @@ impl<'a> Tree<'a> {
                 support,
                 artificial,
                 converged,
-            } => (support, artificial, converged),
+                master,
+                value,
+            } => (support, artificial, converged, master, value),
         };
         let integral = !artificial && support.iter().all(|&(_, v)| v > 1.0 - 1e-6);
         self.incumbent_from(&support, integral);
@@ -377,7 +380,10 @@ impl<'a> Tree<'a> {
             // is certified below it).
             return Outcome::Leaf;
         }
-        match choose_pair(&support, &self.columns.groups, &node.cons) {
+        match self
+            .strong(&support, &node.cons, &mut master, value)
+            .or_else(|| choose_pair(&support, &self.columns.groups, &node.cons))
+        {
             Some(pair) => {
                 self.branch(node, pair);
                 Outcome::Branched
@@ -389,6 +395,24 @@ impl<'a> Tree<'a> {
                 node.depth
             )),
         }
+    }
+
+    /// With `strong_branching` at 2 or more, the pair chosen by strong branching among that
+    /// many most fractional pairs (branching.rs); None otherwise.
+    fn strong(
+        &self,
+        support: &[(usize, f64)],
+        cons: &PairConstraints,
+        master: &mut Master,
+        value: f64,
+    ) -> Option<(u32, u32)> {
+        let m = self.run.opts.strong_branching;
+        if m < 2 {
+            return None;
+        }
+        let mut candidates = fractional_pairs(support, &self.columns.groups, cons);
+        candidates.truncate(m);
+        strong_pair(master, &candidates, value, self.run.deadline)
     }
 
     /// The partition of an integral master solution, or the rounding of a fractional one,

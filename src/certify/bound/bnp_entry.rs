@@ -51,6 +51,7 @@ pub struct BnpParams {
     pub enumerate: bool,
     pub rc_pool_columns: usize,
     pub rc_pool_seconds: f64,
+    pub strong_branching: usize,
     pub mip_solver: String,
 }
 
@@ -70,6 +71,7 @@ impl Default for BnpParams {
             enumerate: o.enumerate,
             rc_pool_columns: o.rc_pool_columns,
             rc_pool_seconds: o.rc_pool_seconds,
+            strong_branching: o.strong_branching,
             mip_solver: o.mip_solver.name().to_string(),
         }
     }
@@ -89,6 +91,7 @@ impl Params for BnpParams {
         ("enumerate", "after the root, try to prove optimality by enumerating every group whose reduced cost at the root's duals is within the gap (proofs/P19)"),
         ("rc_pool_columns", "after the root, look for a better partition: list at most this many groups of least reduced cost at the root's duals (every group below a threshold, doubled while the listing stays within this count) and solve the set-partitioning MIP over them and the incumbent's groups (a heuristic: the bound does not rest on it; the details report it as rc_pool); 0: off"),
         ("rc_pool_seconds", "time limit of that MIP in seconds (within time_limit)"),
+        ("strong_branching", "branch on the best of this many most fractional record pairs, each tried in both children by re-solving the node's master without pricing (the pair whose children's values rise most); 0 or 1: the most fractional pair. It changes only which pair is branched on, never how a bound is proven"),
         ("mip_solver", "solver of the set-partitioning MIPs over columns (the node heuristics): highs, or cbc, scip, lp-cbc, lp-glpk, lp-gurobi, lp-cplex when this build has them (docs/developer/models.md); the masters always run on HiGHS"),
     ];
 
@@ -130,6 +133,7 @@ impl BnpParams {
             enumerate: self.enumerate,
             rc_pool_columns: self.rc_pool_columns,
             rc_pool_seconds: self.rc_pool_seconds,
+            strong_branching: self.strong_branching,
             mip_solver: MipSolver::parse(&self.mip_solver).expect("checked by Params::check"),
             ..BnpOptions::default()
         };

@@ -60,7 +60,8 @@ mod solve;
 use super::cuts::Cut;
 use highs::{ColProblem, Model, Sense};
 use highs_sys::{
-    HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsCostByRange, Highs_deleteColsByMask,
+    HighsInt, Highs_addCols, Highs_addRows, Highs_changeColsBoundsBySet,
+    Highs_changeColsCostByRange, Highs_deleteColsByMask,
 };
 #[doc(hidden)]
 pub use solve::fail_next_runs_for_test;
@@ -82,7 +83,8 @@ pub struct Master {
     /// The cuts (rows `n..n + cuts.len()`): subset-row triples ([`Master::add_cuts`]) and
     /// other rank-1 cuts ([`Master::add_rank1_cuts`], proofs/P21).
     pub cuts: Vec<Cut>,
-    /// Cuts were added since the last solve: re-solve by dual simplex.
+    /// Cuts were added or column bounds changed since the last solve: re-solve by dual
+    /// simplex.
     rows_added: bool,
     /// Simplex iterations over all solves.
     pub simplex_iterations: i64,
@@ -364,6 +366,34 @@ impl Master {
         if status == STATUS_ERROR {
             return Err("Highs_changeColsCostByRange failed".into());
         }
+        Ok(())
+    }
+
+    /// Set the upper bound of the columns `cols` (master column order) to `upper` (0 fixes
+    /// them at 0, `f64::INFINITY` frees them again). The kept basis stays dual feasible, so
+    /// the next solve runs dual simplex from it (strong branching's child LPs).
+    pub fn set_column_upper(&mut self, cols: &[usize], upper: f64) -> Result<(), String> {
+        if cols.is_empty() {
+            return Ok(());
+        }
+        let set: Vec<HighsInt> = cols.iter().map(|&c| (self.art + c) as HighsInt).collect();
+        let lower = vec![0.0; set.len()];
+        let upper = vec![upper; set.len()];
+        // SAFETY: valid HiGHS instance; the three arrays have `set.len()` entries, and every
+        // index is a model column (the box columns come first).
+        let status = unsafe {
+            Highs_changeColsBoundsBySet(
+                self.model.as_mut_ptr(),
+                set.len() as HighsInt,
+                set.as_ptr(),
+                lower.as_ptr(),
+                upper.as_ptr(),
+            )
+        };
+        if status == STATUS_ERROR {
+            return Err("Highs_changeColsBoundsBySet failed".into());
+        }
+        self.rows_added = true;
         Ok(())
     }
 
