@@ -69,7 +69,7 @@ pub(crate) const PRESETS: &[Preset] = &[
         "tarragona-k3",
         "the stored branch-and-price bound of Tarragona k = 3",
         &[
-            ("time_limit", "1500"),
+            ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "8000"),

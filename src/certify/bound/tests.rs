@@ -270,7 +270,7 @@ const RECIPES: [(&str, &str); 10] = [
     ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 8400 --start instances/library/eia-k4.labels --certificate FILE"),
     ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 1200 --start instances/library/eia-k5.labels --certificate FILE"),
     ("eia-k10", "microagg bound --data eia --k 10 --method colgen --start instances/library/eia-k10.labels --nn-ascent 0.2 --box-width 0.3 --lp-segment --push-project --ipm --anchor-threshold 0.005 --stop-early --threads 1 --time-limit 1790 --tighten 0.05 --final-fraction 0.8 --slack-push 0.5 --max-iterations 20000 --lp-projection --certificate FILE"),
-    ("tarragona-k3", "microagg bound --data tarragona --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 8000 --time-limit 1500 --start instances/library/tarragona-k3.labels --certificate FILE"),
+    ("tarragona-k3", "microagg bound --data tarragona --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 8000 --time-limit 1800 --start instances/library/tarragona-k3.labels --certificate FILE"),
     ("tarragona-k4", "microagg bound --data tarragona --k 4 --method bnp --time-limit 600 --start instances/library/tarragona-k4.labels --certificate FILE"),
     ("tarragona-k5", "microagg bound --data tarragona --k 5 --method bnp --time-limit 1200 --rank1-cuts --count-row --start instances/library/tarragona-k5.labels --certificate FILE"),
 ];
