@@ -525,7 +525,7 @@ fn all_stored_bnp_certificates_verify() {
 }
 
 /// Certificates with more leaves than this are verified only by the ignored test (today
-/// tarragona-k5, eia-k3 and eia-k5 are within it: about a minute in all).
+/// tarragona-k5, eia-k3 and eia-k4 are within it).
 const QUICK_LEAVES: usize = 32;
 
 fn stored_bnp_certificates(max_leaves: Option<usize>) {

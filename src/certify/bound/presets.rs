@@ -42,7 +42,9 @@ impl Preset {
     }
 }
 
-/// The library's bnp recipes: time limit, node limit and cut families of each case.
+/// The library's bnp recipes: time limit, node limit, cut families and branching rule of each
+/// case (`strong_branching = 0`, the most fractional pair, where the stored bound was made
+/// before the bound's default became strong branching).
 const fn library_bnp(
     name: &'static str,
     about: &'static str,
@@ -73,12 +75,13 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "8000"),
+            ("strong_branching", "0"),
         ],
     ),
     library_bnp(
         "tarragona-k4",
         "the stored branch-and-price bound of Tarragona k = 4",
-        &[("time_limit", "600")],
+        &[("time_limit", "600"), ("strong_branching", "0")],
     ),
     library_bnp(
         "tarragona-k5",
@@ -87,6 +90,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("time_limit", "1200"),
             ("rank1_cuts", "true"),
             ("count_row", "true"),
+            ("strong_branching", "0"),
         ],
     ),
     library_bnp(
@@ -97,6 +101,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
+            ("strong_branching", "0"),
         ],
     ),
     library_bnp(
@@ -106,6 +111,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
+            ("strong_branching", "0"),
         ],
     ),
     library_bnp(
@@ -115,6 +121,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("time_limit", "600"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
+            ("strong_branching", "0"),
         ],
     ),
     library_bnp(
@@ -124,26 +131,29 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("time_limit", "600"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
+            ("strong_branching", "0"),
         ],
     ),
     library_bnp(
         "eia-k4",
         "the stored branch-and-price bound of EIA k = 4 (proves the best-known partition optimal)",
         &[
-            ("time_limit", "8400"),
+            ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
+            ("strong_branching", "8"),
         ],
     ),
     library_bnp(
         "eia-k5",
         "the stored branch-and-price bound of EIA k = 5",
         &[
-            ("time_limit", "1200"),
+            ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
+            ("strong_branching", "8"),
         ],
     ),
     Preset {

@@ -230,6 +230,7 @@ fn recipe_options(
             "--max-nodes" => bnp.max_nodes = value.parse().unwrap(),
             "--max-cuts" => bnp.max_cuts = count(),
             "--big-cuts" => bnp.big_cut_records = count(),
+            "--strong-branching" => bnp.strong_branching = count(),
             "--nn-ascent" => colgen.nn_ascent = number(),
             "--box-width" => colgen.box_width = number(),
             "--anchor-threshold" => colgen.anchor_threshold = number(),
@@ -261,14 +262,14 @@ fn recipe_options(
 /// ran (the `[case.bound] command` of instances/library/library.toml before the flags became
 /// bound parameters; the library now records `--preset CASE`). A bound stored since (EIA k = 4
 /// and 5, Census k = 3, 4 and 5) ran its preset; its line here is the preset written in the old
-/// flags.
+/// flags (`strong_branching`, which never had a flag, as `--strong-branching`).
 const RECIPES: [(&str, &str); 10] = [
     ("census-k3", "microagg bound --data census --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 7200 --start instances/library/census-k3.labels --certificate FILE"),
     ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 1800 --start instances/library/census-k4.labels --certificate FILE"),
     ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/census-k5.labels --certificate FILE"),
     ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
-    ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 8400 --start instances/library/eia-k4.labels --certificate FILE"),
-    ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 1200 --start instances/library/eia-k5.labels --certificate FILE"),
+    ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k4.labels --certificate FILE"),
+    ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k5.labels --certificate FILE"),
     ("eia-k10", "microagg bound --data eia --k 10 --method colgen --start instances/library/eia-k10.labels --nn-ascent 0.2 --box-width 0.3 --lp-segment --push-project --ipm --anchor-threshold 0.005 --stop-early --threads 1 --time-limit 1790 --tighten 0.05 --final-fraction 0.8 --slack-push 0.5 --max-iterations 20000 --lp-projection --certificate FILE"),
     ("tarragona-k3", "microagg bound --data tarragona --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 8000 --time-limit 1800 --start instances/library/tarragona-k3.labels --certificate FILE"),
     ("tarragona-k4", "microagg bound --data tarragona --k 4 --method bnp --time-limit 600 --start instances/library/tarragona-k4.labels --certificate FILE"),
@@ -342,8 +343,8 @@ fn each_preset_equals_the_recipe_of_its_stored_bound() {
 }
 
 /// `auto`'s bnp preset passes the registry's checks and changes only the cut settings from
-/// bnp's defaults: rank-1 cuts on, block cuts on fractional blocks up to 24 records, room for
-/// 8000 cuts.
+/// the bnp bound's defaults (the engine's, with strong branching): rank-1 cuts on, block cuts
+/// on fractional blocks up to 24 records, room for 8000 cuts.
 #[test]
 fn the_auto_bnp_preset_sets_only_its_cut_settings() {
     let preset = presets::find(presets::AUTO_BNP).unwrap();
@@ -355,6 +356,7 @@ fn the_auto_bnp_preset_sets_only_its_cut_settings() {
         rank1_cuts: true,
         big_cut_records: 24,
         max_cuts: 8000,
+        strong_branching: bnp_entry::STRONG_BRANCHING,
         ..defaults
     };
     assert_ne!(expected, defaults);
