@@ -94,7 +94,8 @@ pub(super) fn fractional_pairs(
 /// restricted-master values (at `master`, solved at value `parent`) rise most by the product
 /// score; None when fewer than two candidates, or when a re-solve fails or the deadline
 /// passes before every candidate is tried (the caller branches on the most fractional pair).
-/// The master is left with changed bounds: it is not solved again at this node.
+/// The master keeps its bounds but not its basis (the last child's): it is not solved again
+/// at this node.
 pub(super) fn strong_pair(
     master: &mut Master,
     candidates: &[(u32, u32)],

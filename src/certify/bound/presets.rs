@@ -118,10 +118,10 @@ pub(crate) const PRESETS: &[Preset] = &[
         "census-k5",
         "the stored branch-and-price bound of Census k = 5",
         &[
-            ("time_limit", "600"),
+            ("time_limit", "1800"),
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
-            ("strong_branching", "0"),
+            ("strong_branching", "8"),
         ],
     ),
     library_bnp(

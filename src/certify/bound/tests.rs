@@ -153,9 +153,14 @@ fn bnp_parameters_go_through_the_registry() {
         (none.options().cut_rounds, none.options().node_cut_rounds),
         (0, 0)
     );
+    // The bound's defaults are the engine's, but for strong branching (the engine's callers
+    // keep the most fractional pair, bnp_entry::STRONG_BRANCHING).
     assert_eq!(
         bnp_entry::BnpParams::default().options(),
-        microagg_solvers::bnp::BnpOptions::default()
+        microagg_solvers::bnp::BnpOptions {
+            strong_branching: bnp_entry::STRONG_BRANCHING,
+            ..Default::default()
+        }
     );
     assert!(prepare("bnp", &given(json!({"count_row": "yes"})), None).is_err());
     assert!(prepare("bnp", &given(json!({"big_cuts": 1})), None).is_err());
@@ -266,7 +271,7 @@ fn recipe_options(
 const RECIPES: [(&str, &str); 10] = [
     ("census-k3", "microagg bound --data census --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 7200 --start instances/library/census-k3.labels --certificate FILE"),
     ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 1800 --start instances/library/census-k4.labels --certificate FILE"),
-    ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/census-k5.labels --certificate FILE"),
+    ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --strong-branching 8 --time-limit 1800 --start instances/library/census-k5.labels --certificate FILE"),
     ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
     ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k4.labels --certificate FILE"),
     ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k5.labels --certificate FILE"),
