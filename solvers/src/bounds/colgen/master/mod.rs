@@ -85,7 +85,7 @@ pub struct Master {
     pub cuts: Vec<Cut>,
     /// Cuts were added or column bounds changed since the last solve: re-solve by dual
     /// simplex.
-    rows_added: bool,
+    dual_restart: bool,
     /// Simplex iterations over all solves.
     pub simplex_iterations: i64,
     /// Solves so far.
@@ -169,7 +169,7 @@ impl Master {
             columns: groups,
             costs,
             cuts: Vec::new(),
-            rows_added: false,
+            dual_restart: false,
             simplex_iterations: 0,
             solves: 0,
             ipm: false,
@@ -246,7 +246,7 @@ impl Master {
             return Err("Highs_addRows failed (count row)".into());
         }
         self.count_row = true;
-        self.rows_added = true;
+        self.dual_restart = true;
         Ok(())
     }
 
@@ -280,7 +280,7 @@ impl Master {
             return Err("Highs_addRows failed".into());
         }
         self.cuts.extend_from_slice(cuts);
-        self.rows_added = true;
+        self.dual_restart = true;
         Ok(())
     }
 
@@ -393,7 +393,7 @@ impl Master {
         if status == STATUS_ERROR {
             return Err("Highs_changeColsBoundsBySet failed".into());
         }
-        self.rows_added = true;
+        self.dual_restart = true;
         Ok(())
     }
 

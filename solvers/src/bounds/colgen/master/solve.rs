@@ -70,8 +70,8 @@ impl Master {
         self.solves += 1;
         self.failure = None;
         // Dual simplex first and after new cuts, primal simplex after new columns.
-        let strategy: HighsInt = if first || self.rows_added { 1 } else { 4 };
-        self.rows_added = false;
+        let strategy: HighsInt = if first || self.dual_restart { 1 } else { 4 };
+        self.dual_restart = false;
         let ipm = !first && self.ipm && strategy == 4;
         let Some((status, ipm)) = self.run_with_retries(strategy, ipm, seconds, stop)? else {
             return Ok(None);
