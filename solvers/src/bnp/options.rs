@@ -120,7 +120,8 @@ impl Default for BnpOptions {
 }
 
 impl BnpOptions {
-    pub(super) fn check(&self) -> Result<(), ColgenError> {
+    /// Ranges the engine needs (the registry's `bnp` parameters are checked here too).
+    pub fn check(&self) -> Result<(), ColgenError> {
         let bad = |m: &str| Err(ColgenError::Params(m.to_string()));
         if self.time_limit.is_nan() || self.time_limit <= 0.0 {
             return bad("time_limit must be positive");

@@ -112,14 +112,9 @@ impl Params for BnpParams {
         if self.max_cuts == 0 {
             return Err("max_cuts must be at least 1".into());
         }
-        if !(self.rc_pool_seconds >= 0.0) {
-            return Err(format!(
-                "rc_pool_seconds = {}: expected a number of seconds >= 0",
-                self.rc_pool_seconds
-            ));
-        }
         MipSolver::parse(&self.mip_solver).map_err(|e| format!("mip_solver: {e}"))?;
-        Ok(())
+        // The engine's own ranges (rc_pool_seconds and the rest) are checked in one place.
+        self.options().check().map_err(|e| e.to_string())
     }
 }
 

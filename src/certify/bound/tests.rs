@@ -164,6 +164,11 @@ fn bnp_parameters_go_through_the_registry() {
     );
     assert!(prepare("bnp", &given(json!({"count_row": "yes"})), None).is_err());
     assert!(prepare("bnp", &given(json!({"big_cuts": 1})), None).is_err());
+    // The engine's ranges are the registry's (BnpOptions::check, one place).
+    let e = prepare("bnp", &given(json!({"rc_pool_seconds": -1.0})), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rc_pool_seconds must be nonnegative"), "{e}");
     assert!(prepare("colgen", &given(json!({"count_row": true})), None).is_err());
     assert!(prepare("colgen", &given(json!({"max_nodes": 9})), None).is_err());
     let e = prepare("bnp", &given(json!({"nn_ascent": 0.3})), None)
