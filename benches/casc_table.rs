@@ -7,9 +7,11 @@
 //! thread, and prints one tab-separated row per case:
 //!
 //! - `root_lp`: the root's LP value before cuts;
-//! - `root_cuts`: the root's LP with its cuts (bnp), or the last master value (the
-//!   column-generation recipes of k = 10, which have no cuts: it lies above the LP when
-//!   column generation did not converge);
+//! - `root_cuts`: the root's LP with its cuts (bnp), or for the column-generation recipes of
+//!   k = 10 (no cuts) the master's LP value when column generation converged, else `-`: an
+//!   unconverged master's last value includes its dual box's artificial columns, so it may lie
+//!   below the LP and even below the certified bound (Census k = 10: 1342 against a bound of
+//!   1555);
 //! - `converged`: whether the root's column generation converged (colgen only; bnp's two
 //!   root values are `-` when its root did not converge);
 //! - `nodes`, `open`: nodes processed and left open (bnp);
@@ -202,10 +204,11 @@ fn run(
         .find_map(|x| x.as_f64())
         .map_or(stored, |s| s.min(stored));
     let bnp = d["nodes"].is_number();
-    let root_cuts = if bnp {
-        &d["root_lp_cuts"]
-    } else {
-        &d["lp_value"]
+    let converged = d["converged"].as_bool() == Some(true);
+    let root_cuts = match (bnp, converged) {
+        (true, _) => &d["root_lp_cuts"],
+        (false, true) => &d["lp_value"],
+        (false, false) => &Value::Null,
     };
     Ok(format!(
         "{case}\t{seconds}\t{}\t{}\t{}\t{}\t{}\t{bound:.6}\t{sse:.6}\t{:.4}\t{}\t{:.1}\tmicroagg {}",

@@ -63,8 +63,9 @@ pub struct ColgenBound {
     pub cuts: usize,
     /// The nn bound (rounded).
     pub nn: f64,
-    /// Last restricted master LP value (not a bound; equals the master LP optimum when
-    /// `converged`).
+    /// Last restricted master LP value, its dual box's artificial columns included (not a
+    /// bound: it may lie below the LP, even below the certified bound, while the box
+    /// binds; the master LP optimum when `converged`).
     pub lp_value: f64,
     /// Master solves.
     pub iterations: usize,
