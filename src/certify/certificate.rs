@@ -330,11 +330,12 @@ impl BoundCertificate {
     }
 }
 
-/// Write `cert` as indented JSON and a newline ([`crate::output::write_atomic`]: an existing
+/// Write `cert` as indented JSON and a newline, gzip-compressed when `path` ends in `.gz`
+/// as every certificate ([`gzip_if_named`]; [`crate::output::write_atomic`]: an existing
 /// file is never left half-written, links are followed, `-` is standard output).
 pub(crate) fn write_pretty(path: &Path, cert: &impl Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(cert).expect("a certificate serialises");
-    crate::output::write_atomic(path, (text + "\n").as_bytes())
+    crate::output::write_atomic(path, &gzip_if_named(path, &(text + "\n")))
 }
 
 /// The error of a certificate file `file` whose shape is wrong, saying what is wrong.

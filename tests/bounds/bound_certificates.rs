@@ -80,6 +80,12 @@ fn honest_certificates_verify_and_tampered_ones_do_not() {
     assert_eq!((c.n, c.d, c.k), (60, 2, 3));
     assert!(c.lower_bound > 0.0);
     assert_verify(spec, "3", &cert, 0, |t| t.starts_with("valid"));
+    // Named .json.gz, it is written gzipped (as a branch-and-price certificate) and verifies.
+    let gz = dir.path().join("c.json.gz");
+    c.write(&gz).unwrap();
+    assert_eq!(&std::fs::read(&gz).unwrap()[..2], &[0x1f, 0x8b]);
+    assert_eq!(BoundCertificate::read(&gz).unwrap(), c);
+    assert_verify(spec, "3", &gz, 0, |t| t.starts_with("valid"));
 
     // One dual raised by a visible amount: the claim no longer holds.
     let tampered = dir.path().join("dual.json");

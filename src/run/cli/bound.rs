@@ -68,7 +68,7 @@ pub(crate) struct BoundArgs {
     /// `verify-bound` re-checks without HiGHS (proofs/P13); bnp: the branch-and-price
     /// certificate (every leaf's decisions and duals, proofs/P18). When the reported value
     /// is nn's or nn-raised's (which write none), the file holds the lower value it
-    /// certifies, and stderr says so.
+    /// certifies, and stderr says so. JSON, gzip-compressed when FILE ends in `.gz`.
     #[arg(long)]
     pub certificate: Option<PathBuf>,
     /// bnp: write the incumbent's labels (one group label per input row) at the end.
