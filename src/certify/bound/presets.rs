@@ -75,7 +75,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("max_cuts", "8000"),
-            ("strong_branching", "0"),
+            ("strong_branching", "8"),
         ],
     ),
     library_bnp(
@@ -161,7 +161,7 @@ pub(crate) const PRESETS: &[Preset] = &[
         bound: "colgen",
         about: "the stored column-generation bound of EIA k = 10 (the recipe ran with --threads 1): nn line search, box step, interior point master, then line search, push-and-project, slack rounds and tightening with covering-LP projections",
         params: &[
-            ("time_limit", "1790"),
+            ("time_limit", "1800"),
             ("nn_ascent", "0.2"),
             ("box_width", "0.3"),
             ("lp_segment", "true"),

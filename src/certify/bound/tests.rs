@@ -270,9 +270,10 @@ fn recipe_options(
 
 /// The recipes that made the stored library bounds, as `microagg bound` took them when they
 /// ran (the `[case.bound] command` of instances/library/library.toml before the flags became
-/// bound parameters; the library now records `--preset CASE`). A bound stored since (EIA k = 4
-/// and 5, Census k = 3, 4 and 5) ran its preset; its line here is the preset written in the old
-/// flags (`strong_branching`, which never had a flag, as `--strong-branching`).
+/// bound parameters; the library now records `--preset CASE`). A bound stored since (EIA k = 4,
+/// 5 and 10, Census k = 3, 4 and 5, Tarragona k = 3) ran its preset; its line here is the preset
+/// written in the old flags (`strong_branching`, which never had a flag, as
+/// `--strong-branching`).
 const RECIPES: [(&str, &str); 10] = [
     ("census-k3", "microagg bound --data census --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 7200 --start instances/library/census-k3.labels --certificate FILE"),
     ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 1800 --start instances/library/census-k4.labels --certificate FILE"),
@@ -280,8 +281,8 @@ const RECIPES: [(&str, &str); 10] = [
     ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
     ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k4.labels --certificate FILE"),
     ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k5.labels --certificate FILE"),
-    ("eia-k10", "microagg bound --data eia --k 10 --method colgen --start instances/library/eia-k10.labels --nn-ascent 0.2 --box-width 0.3 --lp-segment --push-project --ipm --anchor-threshold 0.005 --stop-early --threads 1 --time-limit 1790 --tighten 0.05 --final-fraction 0.8 --slack-push 0.5 --max-iterations 20000 --lp-projection --certificate FILE"),
-    ("tarragona-k3", "microagg bound --data tarragona --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 8000 --time-limit 1800 --start instances/library/tarragona-k3.labels --certificate FILE"),
+    ("eia-k10", "microagg bound --data eia --k 10 --method colgen --start instances/library/eia-k10.labels --nn-ascent 0.2 --box-width 0.3 --lp-segment --push-project --ipm --anchor-threshold 0.005 --stop-early --threads 1 --time-limit 1800 --tighten 0.05 --final-fraction 0.8 --slack-push 0.5 --max-iterations 20000 --lp-projection --certificate FILE"),
+    ("tarragona-k3", "microagg bound --data tarragona --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 8000 --strong-branching 8 --time-limit 1800 --start instances/library/tarragona-k3.labels --certificate FILE"),
     ("tarragona-k4", "microagg bound --data tarragona --k 4 --method bnp --time-limit 600 --start instances/library/tarragona-k4.labels --certificate FILE"),
     ("tarragona-k5", "microagg bound --data tarragona --k 5 --method bnp --time-limit 1200 --rank1-cuts --count-row --start instances/library/tarragona-k5.labels --certificate FILE"),
 ];
