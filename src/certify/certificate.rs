@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 mod container;
 pub(crate) mod weighted;
-pub use container::{format_of, read_text, MAX_TEXT_BYTES};
+pub use container::{format_of, read_text, write_text, MAX_TEXT_BYTES};
 
 /// The format tag of version 1 (no cuts).
 pub const FORMAT: &str = "microagg-bound-certificate/1";
@@ -330,12 +330,11 @@ impl BoundCertificate {
     }
 }
 
-/// Write `cert` as indented JSON and a newline, gzip-compressed when `path` ends in `.gz`
-/// as every certificate ([`gzip_if_named`]; [`crate::output::write_atomic`]: an existing
-/// file is never left half-written, links are followed, `-` is standard output).
+/// Write `cert` as indented JSON and a newline ([`write_text`]: gzip-compressed when `path`
+/// ends in `.gz`, written atomically).
 pub(crate) fn write_pretty(path: &Path, cert: &impl Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(cert).expect("a certificate serialises");
-    crate::output::write_atomic(path, &gzip_if_named(path, &(text + "\n")))
+    write_text(path, &(text + "\n"))
 }
 
 /// The error of a certificate file `file` whose shape is wrong, saying what is wrong.
@@ -361,19 +360,6 @@ pub(crate) fn duals_fall_short(proved: f64, claimed: f64) -> String {
         round_trip(proved),
         round_trip(claimed),
     )
-}
-
-/// `text` as bytes, gzip-compressed when `path` ends in `.gz` (fixed compression level, so
-/// the same text gives the same bytes).
-pub(crate) fn gzip_if_named(path: &Path, text: &str) -> Vec<u8> {
-    if path.extension().is_some_and(|e| e == "gz") {
-        use std::io::Write;
-        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        z.write_all(text.as_bytes()).expect("writing to memory");
-        z.finish().expect("writing to memory")
-    } else {
-        text.as_bytes().to_vec()
-    }
 }
 
 /// What is wrong with a Lagrangian certificate's duals and claim, if anything: it needs one

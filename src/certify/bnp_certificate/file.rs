@@ -8,11 +8,11 @@ use crate::error::Result;
 use std::path::Path;
 
 impl BnpCertificate {
-    /// Write as JSON ([`crate::output::write_atomic`]), gzip-compressed when `path` ends in
-    /// `.gz`.
+    /// Write as compact JSON ([`crate::certificate::write_text`]: gzip-compressed when `path`
+    /// ends in `.gz`, written atomically).
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string(self).expect("a certificate serialises") + "\n";
-        crate::output::write_atomic(path, &crate::certificate::gzip_if_named(path, &text))
+        crate::certificate::write_text(path, &text)
     }
 
     /// Read and parse a certificate file (gzipped or not).

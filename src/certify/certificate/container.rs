@@ -1,7 +1,8 @@
 //! # Certificate files: one JSON document, plain or in one gzip member
 //!
 //! A certificate file holds exactly one JSON document, either as it is or compressed as a
-//! single gzip member (`.json.gz`, as `bound --certificate` writes it). [`read_text`] refuses
+//! single gzip member (`.json.gz`: [`write_text`] writes it so when the name ends in `.gz`,
+//! for every kind of certificate). [`read_text`] refuses
 //! everything else, so that what is verified is all the file says: a second gzip member
 //! (which a reader of only the first would skip), bytes after the gzip stream, text whose
 //! decompressed size exceeds [`MAX_TEXT_BYTES`] (a small file that inflates to gigabytes is
@@ -95,6 +96,22 @@ pub fn read_text(path: &Path) -> Result<String> {
 #[derive(serde::Deserialize)]
 struct Tag {
     format: Option<serde_json::Value>,
+}
+
+/// Write certificate `text` to `path` as one gzip member when the name ends in `.gz` (fixed
+/// compression level, so the same text gives the same bytes), else as it is; atomically
+/// ([`crate::output::write_atomic`]: an existing file is never left half-written, links are
+/// followed, `-` is standard output). [`read_text`] reads either back.
+pub fn write_text(path: &Path, text: &str) -> Result<()> {
+    let bytes = if path.extension().is_some_and(|e| e == "gz") {
+        use std::io::Write;
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(text.as_bytes()).expect("writing to memory");
+        z.finish().expect("writing to memory")
+    } else {
+        text.as_bytes().to_vec()
+    };
+    crate::output::write_atomic(path, &bytes)
 }
 
 /// The format tag of certificate `text` (from `file`): one of `FORMATS`; an error names
