@@ -8,11 +8,15 @@
 //! claimed bound, its duals and the duals of the first cuts (a leaf's master held a prefix of
 //! the cut list); a leaf whose decisions leave no partition has no duals and no bound.
 //!
+//! A leaf may also carry a range of group counts (`min_groups`, `max_groups`: branching on
+//! the number of groups, proofs/P22 Part E); leaves without one count every number.
+//!
 //! [`verify`] checks, without HiGHS (proofs/P18-bnp-certificates.md): the instance (sha256,
-//! n, d, k); that the leaves' decision lists form a complete Ryan-Foster tree
-//! ([`microagg_solvers::bounds::tree_covers`]); each leaf's bound, recomputed by this crate's
-//! own exact pricing restricted to the groups compatible with the decisions and rounded
-//! outward ([`microagg_solvers::bounds::verify_node_bound`]), at least its claim (an empty
+//! n, d, k); that the leaves' count ranges split the group counts and that the decision
+//! lists of each range's leaves form a complete Ryan-Foster tree
+//! ([`microagg_solvers::bounds::regions_cover`]); each leaf's bound, recomputed by this
+//! crate's own exact pricing restricted to the groups compatible with the decisions and the
+//! count and rounded outward ([`microagg_solvers::bounds::verify_node_bound`]), at least its claim (an empty
 //! region is recomputed as such); and the global claim at most the least leaf claim. Any
 //! failure makes the certificate invalid.
 //!
@@ -72,6 +76,13 @@ pub const FORMAT: &str = "microagg-bnp-certificate/1";
 pub struct LeafCertificate {
     /// Decisions `[a, b, together]` in the order taken (0-based input rows).
     pub decisions: Vec<(u32, u32, bool)>,
+    /// Least number of groups in the leaf's region (branching on the group count, proofs/P22
+    /// Part E); absent (0) in every leaf without a count decision, as in older certificates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_groups: Option<usize>,
+    /// Most groups in the leaf's region; absent (no limit) as `min_groups`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_groups: Option<usize>,
     /// The claimed bound over the leaf's region (None: the decisions leave no partition).
     pub lower_bound: Option<f64>,
     /// One dual per record (empty for an empty region).
@@ -127,4 +138,19 @@ pub struct EnumerationCertificate {
     pub duals: Vec<f64>,
     /// Duals (`<= 0`) of the first `cut_duals.len()` cuts of the certificate.
     pub cut_duals: Vec<f64>,
+}
+
+impl LeafCertificate {
+    /// The leaf's group-count range `(lo, hi)` (`(0, usize::MAX)` without a count decision).
+    pub fn count(&self) -> (usize, usize) {
+        (
+            self.min_groups.unwrap_or(0),
+            self.max_groups.unwrap_or(usize::MAX),
+        )
+    }
+
+    /// The fields `min_groups`, `max_groups` of a count range (None where it is open).
+    pub fn count_fields((lo, hi): (usize, usize)) -> (Option<usize>, Option<usize>) {
+        ((lo > 0).then_some(lo), (hi < usize::MAX).then_some(hi))
+    }
 }

@@ -18,6 +18,7 @@ use microagg_solvers::bounds::colgen::count_row::{
     shifted_rc_bound,
 };
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
+use microagg_solvers::bounds::colgen::pairs::ANY_COUNT;
 use microagg_solvers::bounds::colgen::pricing::{ExactSearch, Geometry};
 use microagg_solvers::bounds::verify_node_bound;
 use microagg_solvers::sse::group_sse;
@@ -165,7 +166,7 @@ fn pricing_and_bounds_with_the_count_dual_equal_brute_force() {
         let opt = subset_dp(&x, n, d, k);
         let sum_ys = y.iter().sum::<f64>() + sigma.iter().sum::<f64>();
         let own = count_lagrangian(sum_ys, max_groups(n, k), mu, shifted);
-        let v = verify_node_bound(&x, n, d, k, &y, &cuts, &sigma, &[], None).unwrap();
+        let v = verify_node_bound(&x, n, d, k, &y, &cuts, &sigma, &[], ANY_COUNT, None).unwrap();
         assert!(v.pricing_exact);
         assert!(own <= opt + tol * n as f64, "case {case}: {own} > {opt}");
         assert!(v.lower_bound <= opt, "case {case}");

@@ -10,6 +10,7 @@ use microagg::certificate::Verdict;
 use microagg::data::Instance;
 use microagg_solvers::bnp::{branch_and_price, BnpOptions, BnpResult};
 use microagg_solvers::bounds::colgen::cuts::{Cut, CutDuals};
+use microagg_solvers::bounds::colgen::pairs::ANY_COUNT;
 use microagg_solvers::bounds::colgen::pricing::{
     heuristic_cuts, Anchors, ExactBudget, ExactSearch, Geometry,
 };
@@ -141,7 +142,19 @@ impl CutPricingCase {
     pub fn assert_verified_bound_below_optimum(&self, case: usize) -> f64 {
         let (x, n, d, k) = (&self.x, self.n, self.d, self.k);
         let opt = common::subset_dp(x, n, d, k);
-        let v = verify_node_bound(x, n, d, k, &self.y, &self.cuts, &self.sigma, &[], None).unwrap();
+        let v = verify_node_bound(
+            x,
+            n,
+            d,
+            k,
+            &self.y,
+            &self.cuts,
+            &self.sigma,
+            &[],
+            ANY_COUNT,
+            None,
+        )
+        .unwrap();
         assert!(v.pricing_exact);
         assert!(
             v.lower_bound <= opt,

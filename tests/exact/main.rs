@@ -7,6 +7,7 @@
 
 mod bnp;
 mod bnp_big_cuts;
+mod bnp_count_branching;
 mod bnp_count_row;
 mod bnp_incumbent_box;
 mod bnp_rank1;

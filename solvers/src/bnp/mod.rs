@@ -46,7 +46,12 @@
 //!   one); children "together" and "apart". With `strong_branching = m`, the best of the `m`
 //!   most fractional pairs by their children's restricted-master values (`branching.rs`);
 //!   the choice never enters a proof. A child whose together component exceeds `2k - 1`
-//!   records or holds an apart pair has an empty region and is closed at once.
+//!   records or holds an apart pair has an empty region and is closed at once. With
+//!   `count_branching`, a node without a count decision whose master has between `F - 1`
+//!   and `F = floor(n/k)` groups splits on the count first: "at most `F - 1` groups" (the
+//!   count row with that right side) and "at least `F`" (groups of at most `n - k (F - 1)`
+//!   records, so the pricing stops at that size); the node bound's factor is then the
+//!   region's most groups, `min(hi, F)` (proofs/P22 Part E).
 //! - **Incumbent.** The callers' start partitions, every integral master solution, and the
 //!   set-partitioning MIP over the column pool ([`crate::merge::solve_pool`], at the root and
 //!   every `heuristic_every` nodes, short time limit), and with `rc_pool_columns` the same MIP

@@ -182,6 +182,7 @@ pub(super) fn process_node(
         &dual_box,
         opts,
         groups_max,
+        node.cons.has_count(),
         cut_pool,
     )?;
     let mut raises = 0;
@@ -413,9 +414,9 @@ impl NodeColumns {
 }
 
 /// A node's master: the compatible pool columns `cols` (the others are fixed to 0 by leaving
-/// them out), the artificials of `dual_box` so that it is feasible, the group-count row with
-/// `count_row` (proofs/P22, row n, before the cuts) and every cut found so far (valid at
-/// every node).
+/// them out), the artificials of `dual_box` so that it is feasible, the group-count row
+/// `sum x <= groups_max` with `count_row` or a count decision (proofs/P22, row n, before the
+/// cuts) and every cut found so far (valid at every node).
 #[allow(clippy::too_many_arguments)]
 fn node_master(
     n: usize,
@@ -425,6 +426,7 @@ fn node_master(
     dual_box: &DualBox,
     opts: &BnpOptions,
     groups_max: usize,
+    count_decided: bool,
     cut_pool: &CutPool,
 ) -> Result<Master, ColgenError> {
     let mut master = Master::new(
@@ -434,7 +436,7 @@ fn node_master(
         Some((&dual_box.centre, &dual_box.delta)),
     )
     .map_err(ColgenError::Lp)?;
-    if opts.count_row {
+    if opts.count_row || count_decided {
         master.add_count_row(groups_max).map_err(ColgenError::Lp)?;
     }
     master

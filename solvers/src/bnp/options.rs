@@ -61,6 +61,11 @@ pub struct BnpOptions {
     pub big_cut_records: usize,
     /// The group-count row `sum_S x_S <= floor(n/k)` in every node's master (proofs/P22).
     pub count_row: bool,
+    /// Branch on the group count first where a master solution has between `F - 1` and
+    /// `F = floor(n/k)` groups, fractionally: children "at most `F - 1` groups" (its master
+    /// has the count row with right side `F - 1`) and "at least `F`" (groups of at most
+    /// `n - k (F - 1)` records; all of `k` records when `k` divides `n`). Proofs/P22 Part E.
+    pub count_branching: bool,
     /// A stabilised root master (du Merle): its dual box around the incumbent's dual
     /// estimates ([`crate::bounds::colgen::incumbent_box`]), following the duals of every
     /// better bound, instead of the wide box around 0 (proofs/P17 "A box that follows").
@@ -108,6 +113,7 @@ impl Default for BnpOptions {
             rank1_partners: 10,
             big_cut_records: 0,
             count_row: false,
+            count_branching: false,
             incumbent_box: false,
             enumerate: false,
             enumerate_columns: 5_000_000,

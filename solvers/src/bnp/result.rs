@@ -59,6 +59,9 @@ pub struct NodeProof {
 pub struct Leaf {
     /// The together / apart decisions (a, b, together?) in the order taken.
     pub decisions: Vec<(u32, u32, bool)>,
+    /// The range `(lo, hi)` of the number of groups (branching on the group count, P22
+    /// Part E; `(0, usize::MAX)` without a count decision).
+    pub count: (usize, usize),
     /// The leaf's certified bound (original scale; +inf for an empty region).
     pub bound: f64,
     /// The duals that prove it (original scale; None for an empty region, or when only

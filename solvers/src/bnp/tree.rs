@@ -35,8 +35,16 @@ use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// A closed leaf: decisions, bound, proving duals.
-type ClosedLeaf = (Vec<(u32, u32, bool)>, f64, Option<Rc<NodeProof>>);
+/// How far from an integer the master's group count must be for a count branching.
+const COUNT_SPLIT_MARGIN: f64 = 1e-6;
+
+/// A closed leaf: decisions, group-count range, bound, proving duals.
+type ClosedLeaf = (
+    Vec<(u32, u32, bool)>,
+    (usize, usize),
+    f64,
+    Option<Rc<NodeProof>>,
+);
 
 /// The groups generated anywhere in the tree, their index and their (scaled) costs.
 #[derive(Default)]
@@ -336,7 +344,7 @@ impl<'a> Tree<'a> {
             &self.inc,
             opts,
             cap,
-            n / k,
+            node.cons.groups_max(k),
             |b| scale.unscale(b),
             &mut self.cut_pool,
             rounds,
@@ -379,6 +387,10 @@ impl<'a> Tree<'a> {
             // Proven by the incumbent, or the node's optimum is this partition (its bound
             // is certified below it).
             return Outcome::Leaf;
+        }
+        if let Some(f) = self.count_split(node, &support, artificial) {
+            self.branch_on_count(node, f);
+            return Outcome::Branched;
         }
         match self
             .strong(&support, &node.cons, &mut master, value)
@@ -429,8 +441,39 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// The children "together" and "apart" of `node` on the pair `(a, b)`; a child with an
-    /// empty region is closed at once with bound +inf.
+    /// With `count_branching`, at a node without a count decision whose master solution
+    /// (no artificial) has between `F - 1` and `F = floor(n/k)` groups, fractionally:
+    /// `F` (proofs/P22 Part E). None otherwise.
+    fn count_split(
+        &self,
+        node: &Node,
+        support: &[(usize, f64)],
+        artificial: bool,
+    ) -> Option<usize> {
+        let (opts, k) = (self.run.opts, self.run.k);
+        if !opts.count_branching || artificial || node.cons.has_count() {
+            return None;
+        }
+        let f = node.cons.groups_max(k);
+        let groups: f64 = support.iter().map(|&(_, v)| v).sum();
+        (f >= 2
+            && groups > (f - 1) as f64 + COUNT_SPLIT_MARGIN
+            && groups < f as f64 - COUNT_SPLIT_MARGIN)
+            .then_some(f)
+    }
+
+    /// The children of `node` on the group count: at most `f - 1` groups, and at least `f`
+    /// (then no group holds more than `n - k (f - 1)` records).
+    fn branch_on_count(&mut self, node: &Node, f: usize) {
+        let k = self.run.k;
+        for (lo, hi) in [(0, f - 1), (f, usize::MAX)] {
+            let mut cons = node.cons.clone();
+            cons.set_count(lo, hi, k);
+            self.push_child(node, cons);
+        }
+    }
+
+    /// The children "together" and "apart" of `node` on the pair `(a, b)`.
     fn branch(&mut self, node: &Node, (a, b): (u32, u32)) {
         for together in [true, false] {
             let mut cons = node.cons.clone();
@@ -439,21 +482,27 @@ impl<'a> Tree<'a> {
             } else {
                 cons.add_apart(a, b);
             }
-            if cons.infeasible(self.run.k) {
-                self.closed
-                    .push((cons.decisions().to_vec(), f64::INFINITY, None));
-                self.log(&cons, f64::INFINITY);
-                continue;
-            }
-            self.heap.push(Node {
-                cons,
-                bound: node.bound,
-                proof: node.proof.clone(),
-                depth: node.depth + 1,
-                id: self.next_id,
-            });
-            self.next_id += 1;
+            self.push_child(node, cons);
         }
+    }
+
+    /// A child of `node` with the region `cons`, open with the parent's bound and proof; a
+    /// child with an empty region is closed at once with bound +inf.
+    fn push_child(&mut self, node: &Node, cons: PairConstraints) {
+        if cons.infeasible(self.run.k) {
+            self.closed
+                .push((cons.decisions().to_vec(), cons.count(), f64::INFINITY, None));
+            self.log(&cons, f64::INFINITY);
+            return;
+        }
+        self.heap.push(Node {
+            cons,
+            bound: node.bound,
+            proof: node.proof.clone(),
+            depth: node.depth + 1,
+            id: self.next_id,
+        });
+        self.next_id += 1;
     }
 
     /// Close `node` as a leaf of the certificate.
@@ -461,6 +510,7 @@ impl<'a> Tree<'a> {
         self.closed_min = self.closed_min.min(node.bound);
         self.closed.push((
             node.cons.decisions().to_vec(),
+            node.cons.count(),
             node.bound,
             node.proof.clone(),
         ));
@@ -608,12 +658,14 @@ impl<'a> Tree<'a> {
             .iter()
             .map(|nd| Leaf {
                 decisions: nd.cons.decisions().to_vec(),
+                count: nd.cons.count(),
                 bound: nd.bound,
                 proof: unscaled(&nd.proof),
                 open: true,
             })
-            .chain(self.closed.iter().map(|(dec, b, p)| Leaf {
+            .chain(self.closed.iter().map(|(dec, count, b, p)| Leaf {
                 decisions: dec.clone(),
+                count: *count,
                 bound: *b,
                 proof: unscaled(p),
                 open: false,

@@ -32,8 +32,9 @@ pub mod nn_raised;
 pub mod nn_weighted;
 
 pub use colgen::verify::{
-    tree_covers, verify_lagrangian, verify_lagrangian_anchored, verify_lagrangian_anchored_at,
-    verify_lagrangian_anchored_claim, verify_lagrangian_cuts, verify_node_bound, VerifiedBound,
+    regions_cover, tree_covers, verify_lagrangian, verify_lagrangian_anchored,
+    verify_lagrangian_anchored_at, verify_lagrangian_anchored_claim, verify_lagrangian_cuts,
+    verify_node_bound, LeafRegion, VerifiedBound,
 };
 pub use colgen::{colgen_bound, verifiable_claim, ColgenBound, ColgenError, ColgenOptions};
 pub use nn::{nn_bound, NnBound};

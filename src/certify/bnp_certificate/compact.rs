@@ -40,7 +40,7 @@ impl BnpCertificate {
     }
 
     /// Two leaves that differ only in the together/apart flag of their last decision and
-    /// carry the same claim and duals (bit for bit).
+    /// carry the same count range, claim and duals (bit for bit).
     fn identical_siblings(&self) -> Option<(usize, usize)> {
         for (a, x) in self.leaves.iter().enumerate() {
             let Some((&(p, q, t), head)) = x.decisions.split_last() else {
@@ -55,6 +55,7 @@ impl BnpCertificate {
                     u.len() == v.len() && u.iter().zip(v).all(|(a, b)| a.to_bits() == b.to_bits())
                 };
                 if sibling
+                    && x.count() == y.count()
                     && x.nn_bound == y.nn_bound
                     && x.lower_bound.map(f64::to_bits) == y.lower_bound.map(f64::to_bits)
                     && same(&x.duals, &y.duals)

@@ -15,9 +15,12 @@ impl BnpCertificate {
     pub fn from_result(inst: &Instance, k: usize, r: &BnpResult) -> Result<Self> {
         let mut leaves = Vec::with_capacity(r.leaves.len());
         for (j, leaf) in r.leaves.iter().enumerate() {
+            let (min_groups, max_groups) = LeafCertificate::count_fields(leaf.count);
             let cert = match (&leaf.proof, leaf.bound.is_finite()) {
                 (_, false) => LeafCertificate {
                     decisions: leaf.decisions.clone(),
+                    min_groups,
+                    max_groups,
                     lower_bound: None,
                     duals: Vec::new(),
                     cut_duals: Vec::new(),
@@ -27,6 +30,8 @@ impl BnpCertificate {
                 // (P06), which the verifier recomputes.
                 (None, true) => LeafCertificate {
                     decisions: leaf.decisions.clone(),
+                    min_groups,
+                    max_groups,
                     lower_bound: Some(leaf.bound),
                     duals: Vec::new(),
                     cut_duals: Vec::new(),
@@ -40,6 +45,8 @@ impl BnpCertificate {
                     }
                     LeafCertificate {
                         decisions: leaf.decisions.clone(),
+                        min_groups,
+                        max_groups,
                         lower_bound: Some(leaf.bound),
                         duals: p.y.clone(),
                         cut_duals: p.sigma.clone(),

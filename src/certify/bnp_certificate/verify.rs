@@ -1,7 +1,7 @@
 //! # Certificate verification
 //!
-//! [`verify`]: the checks of the parent module's doc, without HiGHS: the tree covers every
-//! partition, each leaf's claim holds (its duals' bound over its region, or the nn bound),
+//! [`verify`]: the checks of the parent module's doc, without HiGHS: the leaves' regions
+//! (count ranges and decisions) cover every partition, each leaf's claim holds (its duals' bound over its region, or the nn bound),
 //! the enumeration section's claim holds, and the global claim is at most what they prove.
 
 use super::{BnpCertificate, EnumerationCertificate, LeafCertificate, VERIFY_MAX_COLUMNS};
@@ -23,8 +23,11 @@ pub fn verify(
     deadline: Option<Instant>,
 ) -> Result<Verdict> {
     crate::certificate::check_instance(&cert.instance_sha256, cert.n, cert.d, cert.k, inst, k)?;
-    let decisions: Vec<Vec<(u32, u32, bool)>> =
-        cert.leaves.iter().map(|l| l.decisions.clone()).collect();
+    let regions: Vec<microagg_solvers::bounds::LeafRegion> = cert
+        .leaves
+        .iter()
+        .map(|l| (l.decisions.clone(), l.count()))
+        .collect();
     let mut verdict = Verdict {
         valid: true,
         claimed: cert.lower_bound,
@@ -34,7 +37,7 @@ pub fn verify(
         nodes: 0,
         reason: None,
     };
-    if let Err(m) = microagg_solvers::bounds::tree_covers(&decisions) {
+    if let Err(m) = microagg_solvers::bounds::regions_cover(&regions, inst.n, k) {
         verdict.valid = false;
         verdict.recomputed = f64::NEG_INFINITY;
         verdict.reason = Some(format!("the leaves do not cover every partition: {m}"));
@@ -158,6 +161,7 @@ impl Check<'_> {
             &self.cuts[..m],
             &leaf.cut_duals,
             &leaf.decisions,
+            leaf.count(),
             self.deadline,
         );
         let v = match (leaf.lower_bound, v) {

@@ -249,6 +249,7 @@ fn a_claim_one_ulp_too_high_prints_two_different_numbers() {
         &cuts[..leaf.cut_duals.len()],
         &leaf.cut_duals,
         &leaf.decisions,
+        leaf.count(),
         None,
     )
     .unwrap()

@@ -13,6 +13,12 @@
 //! partition); a node whose component exceeds `2k - 1` records or holds an apart pair has no
 //! compatible partition with groups of `k..2k-1` records ([`PairConstraints::infeasible`]).
 //!
+//! A node may also bound the **number of groups** to `lo..=hi` (branching on the group
+//! count, proofs/P22 Part E; [`PairConstraints::set_count`]). A partition with at least `lo`
+//! groups of at least `k` records has no group above `n - k (lo - 1)` records, so the range
+//! caps the compatible groups' size ([`PairConstraints::size_cap`]); the upper end enters
+//! the node's bound as its group count ([`PairConstraints::groups_max`]).
+//!
 //! ## Complexity
 //! [`PairConstraints::allows`]: O(sum of the members' constraint degrees · log m) for a
 //! group of m members (sorted). Adding a decision: O(n) (component relabelling).
@@ -20,6 +26,9 @@
 //! ## References
 //! Ryan, D. M. and Foster, B. A. (1981). An integer programming approach to scheduling. In
 //! Computer Scheduling of Public Transport, North-Holland, 269-280.
+
+/// The group-count range of a region without a count decision.
+pub const ANY_COUNT: (usize, usize) = (0, usize::MAX);
 
 /// Together / apart decisions over `n` records.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -33,6 +42,11 @@ pub struct PairConstraints {
     comp: Vec<u32>,
     /// Decisions in the order taken: (a, b, together?).
     decisions: Vec<(u32, u32, bool)>,
+    /// The number of groups, `lo..=hi` (`0..=usize::MAX`: no count decision).
+    count: (usize, usize),
+    /// The largest group a partition with at least `lo` groups can hold, `n - k (lo - 1)`
+    /// (`usize::MAX` without a lower end).
+    count_cap: usize,
 }
 
 impl PairConstraints {
@@ -43,7 +57,41 @@ impl PairConstraints {
             apart: vec![Vec::new(); n],
             comp: (0..n as u32).collect(),
             decisions: Vec::new(),
+            count: ANY_COUNT,
+            count_cap: usize::MAX,
         }
+    }
+
+    /// Restrict the number of groups of at least `k` records to `lo..=hi` (the range is
+    /// replaced, not intersected).
+    pub fn set_count(&mut self, lo: usize, hi: usize, k: usize) {
+        self.count = (lo, hi);
+        self.count_cap = match lo {
+            0 => usize::MAX,
+            lo => self.n().saturating_sub(k.saturating_mul(lo - 1)),
+        };
+    }
+
+    /// The group-count range `(lo, hi)` (`(0, usize::MAX)` without a count decision).
+    pub fn count(&self) -> (usize, usize) {
+        self.count
+    }
+
+    /// Whether a count decision was taken.
+    pub fn has_count(&self) -> bool {
+        self.count != ANY_COUNT
+    }
+
+    /// The most groups of a compatible partition into groups of at least `k` records:
+    /// `min(hi, floor(n/k))`.
+    pub fn groups_max(&self, k: usize) -> usize {
+        self.count.1.min(self.n() / k)
+    }
+
+    /// The largest compatible group: `2k - 1` (P03), and `n - k (lo - 1)` with at least `lo`
+    /// groups (every other group holds at least `k` records).
+    pub fn size_cap(&self, k: usize) -> usize {
+        (2 * k - 1).min(self.count_cap)
     }
 
     /// Records covered.
@@ -107,14 +155,21 @@ impl PairConstraints {
     }
 
     /// True when no partition into groups of `k..=2k-1` records satisfies the decisions: a
-    /// together component above `2k - 1` records, or an apart pair inside one component.
+    /// together component above `2k - 1` records or above the size cap, an apart pair inside
+    /// one component, or a count range that no partition into groups of at least `k` records
+    /// meets (`lo > hi`, `lo > floor(n/k)`, or a size cap below `k`).
     pub fn infeasible(&self, k: usize) -> bool {
         let n = self.n();
+        let (lo, hi) = self.count;
+        let cap = self.size_cap(k);
+        if lo > hi || lo > n / k || cap < k {
+            return true;
+        }
         let mut size = vec![0usize; n];
         for &c in &self.comp {
             size[c as usize] += 1;
         }
-        if size.iter().any(|&s| s > 2 * k - 1) {
+        if size.iter().any(|&s| s > cap) {
             return true;
         }
         (0..n).any(|i| {
@@ -125,33 +180,45 @@ impl PairConstraints {
     }
 
     /// Whether a group (members sorted ascending) is compatible: every together partner of a
-    /// member is a member, no apart partner of a member is.
+    /// member is a member, no apart partner of a member is, and with a count decision it
+    /// fits the size cap (the cap's `2k - 1` part is the pricing's, not checked here).
     pub fn allows(&self, members: &[u32]) -> bool {
-        members.iter().all(|&i| {
-            self.together[i as usize]
-                .iter()
-                .all(|j| members.binary_search(j).is_ok())
-                && !self.apart[i as usize]
+        self.fits_count(members.len())
+            && members.iter().all(|&i| {
+                self.together[i as usize]
                     .iter()
-                    .any(|j| members.binary_search(j).is_ok())
-        })
+                    .all(|j| members.binary_search(j).is_ok())
+                    && !self.apart[i as usize]
+                        .iter()
+                        .any(|j| members.binary_search(j).is_ok())
+            })
+    }
+
+    /// Whether a group of `m` records fits the count decision's size cap `n - k (lo - 1)`
+    /// (any `m` without one).
+    fn fits_count(&self, m: usize) -> bool {
+        m <= self.count_cap
     }
 
     /// [`Self::allows`] for members in any order (small groups: linear scans).
     pub fn allows_unsorted(&self, members: &[u32]) -> bool {
-        members.iter().all(|&i| {
-            self.together[i as usize]
-                .iter()
-                .all(|j| members.contains(j))
-                && !self.apart[i as usize].iter().any(|j| members.contains(j))
-        })
+        self.fits_count(members.len())
+            && members.iter().all(|&i| {
+                self.together[i as usize]
+                    .iter()
+                    .all(|j| members.contains(j))
+                    && !self.apart[i as usize].iter().any(|j| members.contains(j))
+            })
     }
 
-    /// Whether a labelling satisfies every decision.
+    /// Whether a labelling satisfies every decision, the group count's range included.
     pub fn satisfied_by(&self, labels: &[usize]) -> bool {
-        self.decisions
-            .iter()
-            .all(|&(a, b, t)| (labels[a as usize] == labels[b as usize]) == t)
+        let groups: std::collections::HashSet<usize> = labels.iter().copied().collect();
+        (self.count.0..=self.count.1).contains(&groups.len())
+            && self
+                .decisions
+                .iter()
+                .all(|&(a, b, t)| (labels[a as usize] == labels[b as usize]) == t)
     }
 }
 

@@ -214,7 +214,9 @@ pub(super) fn exact_search_stop(
     // Per-anchor mode: global incumbent and open minimum over the anchors flushed so far.
     let mut global = (s.inc, f64::INFINITY);
     let mut abandoned = false;
-    for m in geo.k..=(2 * geo.k - 1).min(n) {
+    // A count decision caps the compatible groups' size (pairs.rs, P22 Part E).
+    let top_size = pairs.map_or(2 * geo.k - 1, |p| p.size_cap(geo.k)).min(n);
+    for m in geo.k..=top_size {
         s.m = m;
         let size_start = Instant::now();
         if m == 1 {

@@ -40,7 +40,7 @@ pub use anchored::{
     verify_lagrangian_anchored, verify_lagrangian_anchored_at, verify_lagrangian_anchored_claim,
 };
 use inputs::{prepare, triple_cuts, unlimited_budget, Prepared};
-pub use node::{tree_covers, verify_node_bound};
+pub use node::{regions_cover, tree_covers, verify_node_bound, LeafRegion};
 use std::time::Instant;
 
 /// The bound that given duals prove.
@@ -292,5 +292,48 @@ mod tests {
             vec![f(0, 1), f(2, 4)],
         ];
         assert!(tree_covers(&bad).is_err());
+    }
+
+    #[test]
+    fn count_ranges_must_split_every_group_count() {
+        let t = |a, b| (a, b, true);
+        let f = |a, b| (a, b, false);
+        let any = (0, usize::MAX);
+        // n = 12, k = 3: at most 4 groups. "At most 3" and "at least 4" cover.
+        let (fewer, most) = ((0, 3), (4, usize::MAX));
+        let ok = vec![
+            (vec![], fewer),
+            (vec![t(0, 1)], most),
+            (vec![f(0, 1)], most),
+        ];
+        assert!(regions_cover(&ok, 12, 3).is_ok());
+        assert!(regions_cover(&[(vec![], any)], 12, 3).is_ok());
+        // Up to floor(n/k) is enough for the last range; overlapping ranges cover too.
+        assert!(regions_cover(&[(vec![], fewer), (vec![], (4, 4))], 12, 3).is_ok());
+        assert!(regions_cover(&[(vec![], (0, 3)), (vec![], (3, 4))], 12, 3).is_ok());
+        // A count split below a pair decision, on one side only.
+        let deep = vec![
+            (vec![t(0, 1)], fewer),
+            (vec![t(0, 1), t(2, 3)], most),
+            (vec![t(0, 1), f(2, 3)], most),
+            (vec![f(0, 1)], any),
+        ];
+        assert!(regions_cover(&deep, 12, 3).is_ok());
+        assert!(regions_cover(&deep[1..], 12, 3).is_err());
+        assert!(regions_cover(&deep[..3], 12, 3).is_err());
+        // A count left out: 4 groups; 3 groups; 0 groups.
+        assert!(regions_cover(&ok[..1], 12, 3).is_err());
+        assert!(regions_cover(&[(vec![], (0, 2)), (vec![], most)], 12, 3).is_err());
+        assert!(regions_cover(&[(vec![], (1, 4))], 12, 3).is_err());
+        assert!(regions_cover(&[], 12, 3).is_err());
+        // One range's leaves do not cover its partitions.
+        assert!(regions_cover(&ok[..2], 12, 3).is_err());
+        // Siblings branching on different pairs within one range.
+        let bad = vec![
+            (vec![], fewer),
+            (vec![t(0, 1)], most),
+            (vec![f(0, 2)], most),
+        ];
+        assert!(regions_cover(&bad, 12, 3).is_err());
     }
 }

@@ -16,20 +16,24 @@
 use super::super::cuts::Cut;
 use super::super::least_rc_lagrangian;
 use super::super::pairs::PairConstraints;
+#[cfg(doc)]
+use super::super::pairs::ANY_COUNT;
 use super::super::pricing::{weak_rc_bound, ExactSearch};
 use super::inputs::{prepare, unlimited_budget};
 use super::{VerifiedBound, NOTHING_PROVEN};
 use crate::SolverError;
 use std::time::Instant;
 
-/// The bound that duals prove over one branch-and-price node's region (proofs/P17, P18):
-/// the partitions into groups of `k..2k-1` records that satisfy the together / apart
-/// `decisions` `(a, b, together?)`. Inputs are checked as in [`verify_lagrangian_cuts`] (and
-/// each decision must name two distinct records of `0..n`); a node whose decisions leave no
-/// such partition ([`PairConstraints::infeasible`]) has the bound `+infinity` whatever the
-/// duals; otherwise the bound is `sum y + sum sigma + floor(n/k) min(0, R)` with `R` the
-/// least reduced cost (cut penalties included) over the groups compatible with the
-/// decisions, from this crate's own pricing without a node budget, rounded outward. The cuts
+/// The bound that duals prove over one branch-and-price node's region (proofs/P17, P18,
+/// P22 Part E): the partitions into groups of `k..2k-1` records that satisfy the together /
+/// apart `decisions` `(a, b, together?)` and have `lo..=hi` groups (`count`; [`ANY_COUNT`]:
+/// no count decision). Inputs are checked as in [`verify_lagrangian_cuts`] (and each
+/// decision must name two distinct records of `0..n`); a node whose decisions leave no such
+/// partition ([`PairConstraints::infeasible`]) has the bound `+infinity` whatever the duals;
+/// otherwise the bound is `sum y + sum sigma + G min(0, R)` with `G = min(hi, floor(n/k))`
+/// and `R` the least reduced cost (cut penalties included) over the groups compatible with
+/// the decisions (of at most `n - k (lo - 1)` records when `lo > 0`), from this crate's own
+/// pricing without a node budget, rounded outward. The cuts
 /// are rank-1 cuts ([`Cut`]: subset-row triples, the 4- and 5-record cuts and the larger
 /// cuts with right side `floor(p(C) / q)` of proofs/P21), each record of `0..n`.
 #[allow(clippy::too_many_arguments)]
@@ -42,10 +46,12 @@ pub fn verify_node_bound(
     cuts: &[Cut],
     sigma: &[f64],
     decisions: &[(u32, u32, bool)],
+    count: (usize, usize),
     deadline: Option<Instant>,
 ) -> Result<VerifiedBound, SolverError> {
-    let pairs = pair_constraints(n, decisions)?;
+    let mut pairs = pair_constraints(n, decisions)?;
     crate::error::check_rows(x, n, d, k)?;
+    pairs.set_count(count.0, count.1, k);
     if pairs.infeasible(k) {
         return Ok(VerifiedBound {
             lower_bound: f64::INFINITY,
@@ -67,7 +73,14 @@ pub fn verify_node_bound(
     // The weak bound holds over all groups, hence over the compatible ones.
     let rc_lower_bound = weak.max(exact.rc_lower_bound).min(0.0);
     Ok(VerifiedBound {
-        lower_bound: least_rc_lagrangian(&p.geo, y, d, &p.cuts, n / k, rc_lower_bound),
+        lower_bound: least_rc_lagrangian(
+            &p.geo,
+            y,
+            d,
+            &p.cuts,
+            pairs.groups_max(k),
+            rc_lower_bound,
+        ),
         rc_lower_bound,
         pricing_exact: exact.exact,
         nodes: exact.nodes,
@@ -142,4 +155,70 @@ pub fn tree_covers(leaves: &[Vec<(u32, u32, bool)>]) -> Result<(), String> {
     }
     let all: Vec<&[(u32, u32, bool)]> = leaves.iter().map(|l| l.as_slice()).collect();
     covers(&all, 0, &mut Vec::new())
+}
+
+/// A leaf's region: its pair decisions `(a, b, together?)` and its group-count range.
+pub type LeafRegion = (Vec<(u32, u32, bool)>, (usize, usize));
+
+/// Whether leaves with group-count ranges cover every partition (proofs/P18, P22 Part E).
+/// A leaf's region is its decision list and its range `(lo, hi)` of group counts (leaves
+/// without a count decision have [`ANY_COUNT`](super::super::pairs::ANY_COUNT)); count
+/// splits may sit anywhere in the tree, between pair decisions. Starting from the empty
+/// list and the counts `0..=floor(n/k)` (no partition has more groups), a region (list,
+/// counts `R`) is covered when, among the leaves continuing the list whose range meets `R`:
+/// one range does not hold `R` and both parts of `R` cut at its end are covered; or one
+/// leaf is the region's own list; or all continue it with the same pair `(a, b)` and each
+/// half is covered ([`tree_covers`]). Err names the first region that is not covered.
+/// O(total decisions · depth · ranges).
+pub fn regions_cover(leaves: &[LeafRegion], n: usize, k: usize) -> Result<(), String> {
+    type Region<'a> = (&'a [(u32, u32, bool)], (usize, usize));
+    fn norm(t: (u32, u32, bool)) -> (u32, u32, bool) {
+        (t.0.min(t.1), t.0.max(t.1), t.2)
+    }
+    fn covers(
+        leaves: &[Region<'_>],
+        depth: usize,
+        (lo, hi): (usize, usize),
+        path: &mut Vec<(u32, u32, bool)>,
+    ) -> Result<(), String> {
+        let meets = |r: (usize, usize)| r.0 <= hi && r.1 >= lo;
+        let here: Vec<Region<'_>> = leaves.iter().copied().filter(|l| meets(l.1)).collect();
+        // A range that holds only part of the counts: cover each part on its own.
+        if let Some(&(_, (a, b))) = here.iter().find(|l| l.1 .0 > lo || l.1 .1 < hi) {
+            let cut = if a > lo { a - 1 } else { b };
+            covers(&here, depth, (lo, cut), path)?;
+            return covers(&here, depth, (cut + 1, hi), path);
+        }
+        if here.iter().any(|l| l.0.len() == depth) {
+            return Ok(()); // a leaf holds the whole region
+        }
+        let Some(first) = here.first() else {
+            return Err(format!(
+                "no leaf covers the region of decisions {path:?} with {lo} to {hi} groups"
+            ));
+        };
+        let (a, b, _) = norm(first.0[depth]);
+        if let Some(l) = here.iter().find(|l| {
+            let t = norm(l.0[depth]);
+            (t.0, t.1) != (a, b)
+        }) {
+            return Err(format!(
+                "after decisions {path:?} leaves branch on both ({a}, {b}) and {:?}",
+                norm(l.0[depth])
+            ));
+        }
+        for side in [true, false] {
+            let part: Vec<Region<'_>> = here
+                .iter()
+                .copied()
+                .filter(|l| l.0[depth].2 == side)
+                .collect();
+            path.push((a, b, side));
+            covers(&part, depth + 1, (lo, hi), path)?;
+            path.pop();
+        }
+        Ok(())
+    }
+    let all: Vec<Region<'_>> = leaves.iter().map(|l| (l.0.as_slice(), l.1)).collect();
+    covers(&all, 0, (0, n / k), &mut Vec::new())
 }
