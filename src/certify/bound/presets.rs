@@ -112,6 +112,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("strong_branching", "0"),
+            ("count_branching", "true"),
         ],
     ),
     library_bnp(
@@ -122,6 +123,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("strong_branching", "8"),
+            ("count_branching", "true"),
         ],
     ),
     library_bnp(

@@ -253,6 +253,7 @@ fn recipe_options(
                 match flag {
                     "--rank1-cuts" => bnp.rank1_cuts = true,
                     "--count-row" => bnp.count_row = true,
+                    "--count-branching" => bnp.count_branching = true,
                     "--lp-segment" => colgen.lp_segment = true,
                     "--push-project" => colgen.push_project = true,
                     "--ipm" => colgen.ipm = true,
@@ -272,12 +273,12 @@ fn recipe_options(
 /// ran (the `[case.bound] command` of instances/library/library.toml before the flags became
 /// bound parameters; the library now records `--preset CASE`). A bound stored since (EIA k = 4,
 /// 5 and 10, Census k = 3, 4 and 5, Tarragona k = 3) ran its preset; its line here is the preset
-/// written in the old flags (`strong_branching`, which never had a flag, as
-/// `--strong-branching`).
+/// written in the old flags (`strong_branching` and `count_branching`, which never had a
+/// flag, as `--strong-branching` and `--count-branching`).
 const RECIPES: [(&str, &str); 10] = [
     ("census-k3", "microagg bound --data census --k 3 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --time-limit 7200 --start instances/library/census-k3.labels --certificate FILE"),
-    ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --time-limit 1800 --start instances/library/census-k4.labels --certificate FILE"),
-    ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --strong-branching 8 --time-limit 1800 --start instances/library/census-k5.labels --certificate FILE"),
+    ("census-k4", "microagg bound --data census --k 4 --method bnp --rank1-cuts --big-cuts 24 --count-branching --time-limit 1800 --start instances/library/census-k4.labels --certificate FILE"),
+    ("census-k5", "microagg bound --data census --k 5 --method bnp --rank1-cuts --big-cuts 24 --strong-branching 8 --count-branching --time-limit 1800 --start instances/library/census-k5.labels --certificate FILE"),
     ("eia-k3", "microagg bound --data eia --k 3 --method bnp --rank1-cuts --big-cuts 24 --time-limit 600 --start instances/library/eia-k3.labels --certificate FILE"),
     ("eia-k4", "microagg bound --data eia --k 4 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k4.labels --certificate FILE"),
     ("eia-k5", "microagg bound --data eia --k 5 --method bnp --rank1-cuts --big-cuts 24 --max-cuts 12000 --strong-branching 8 --time-limit 1800 --start instances/library/eia-k5.labels --certificate FILE"),
