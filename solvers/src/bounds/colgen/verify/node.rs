@@ -15,9 +15,7 @@
 
 use super::super::cuts::Cut;
 use super::super::least_rc_lagrangian;
-use super::super::pairs::PairConstraints;
-#[cfg(doc)]
-use super::super::pairs::ANY_COUNT;
+use super::super::pairs::{PairConstraints, ANY_COUNT};
 use super::super::pricing::{weak_rc_bound, ExactSearch};
 use super::inputs::{prepare, unlimited_budget};
 use super::{VerifiedBound, NOTHING_PROVEN};
@@ -117,44 +115,9 @@ fn pair_constraints(
 /// two halves split the region: `a` and `b` share a group or do not). Err names the first
 /// region that is not covered. O(total decisions · depth).
 pub fn tree_covers(leaves: &[Vec<(u32, u32, bool)>]) -> Result<(), String> {
-    fn norm(t: (u32, u32, bool)) -> (u32, u32, bool) {
-        (t.0.min(t.1), t.0.max(t.1), t.2)
-    }
-    fn covers(
-        leaves: &[&[(u32, u32, bool)]],
-        depth: usize,
-        path: &mut Vec<(u32, u32, bool)>,
-    ) -> Result<(), String> {
-        if leaves.iter().any(|l| l.len() == depth) {
-            return Ok(()); // a leaf holds the whole region
-        }
-        let Some(first) = leaves.first() else {
-            return Err(format!("no leaf covers the region of decisions {path:?}"));
-        };
-        let (a, b, _) = norm(first[depth]);
-        if let Some(l) = leaves.iter().find(|l| {
-            let t = norm(l[depth]);
-            (t.0, t.1) != (a, b)
-        }) {
-            return Err(format!(
-                "after decisions {path:?} leaves branch on both ({a}, {b}) and {:?}",
-                norm(l[depth])
-            ));
-        }
-        for side in [true, false] {
-            let part: Vec<&[(u32, u32, bool)]> = leaves
-                .iter()
-                .copied()
-                .filter(|l| l[depth].2 == side)
-                .collect();
-            path.push((a, b, side));
-            covers(&part, depth + 1, path)?;
-            path.pop();
-        }
-        Ok(())
-    }
-    let all: Vec<&[(u32, u32, bool)]> = leaves.iter().map(|l| l.as_slice()).collect();
-    covers(&all, 0, &mut Vec::new())
+    // Without count decisions every range holds every count: the pair recursion alone.
+    let regions: Vec<LeafRegion> = leaves.iter().map(|l| (l.clone(), ANY_COUNT)).collect();
+    regions_cover(&regions, 0, 1)
 }
 
 /// A leaf's region: its pair decisions `(a, b, together?)` and its group-count range.
@@ -180,21 +143,27 @@ pub fn regions_cover(leaves: &[LeafRegion], n: usize, k: usize) -> Result<(), St
         depth: usize,
         (lo, hi): (usize, usize),
         path: &mut Vec<(u32, u32, bool)>,
+        counted: bool,
     ) -> Result<(), String> {
         let meets = |r: (usize, usize)| r.0 <= hi && r.1 >= lo;
         let here: Vec<Region<'_>> = leaves.iter().copied().filter(|l| meets(l.1)).collect();
         // A range that holds only part of the counts: cover each part on its own.
         if let Some(&(_, (a, b))) = here.iter().find(|l| l.1 .0 > lo || l.1 .1 < hi) {
             let cut = if a > lo { a - 1 } else { b };
-            covers(&here, depth, (lo, cut), path)?;
-            return covers(&here, depth, (cut + 1, hi), path);
+            covers(&here, depth, (lo, cut), path, counted)?;
+            return covers(&here, depth, (cut + 1, hi), path, counted);
         }
         if here.iter().any(|l| l.0.len() == depth) {
             return Ok(()); // a leaf holds the whole region
         }
         let Some(first) = here.first() else {
+            let groups = if counted {
+                format!(" with {lo} to {hi} groups")
+            } else {
+                String::new()
+            };
             return Err(format!(
-                "no leaf covers the region of decisions {path:?} with {lo} to {hi} groups"
+                "no leaf covers the region of decisions {path:?}{groups}"
             ));
         };
         let (a, b, _) = norm(first.0[depth]);
@@ -214,11 +183,12 @@ pub fn regions_cover(leaves: &[LeafRegion], n: usize, k: usize) -> Result<(), St
                 .filter(|l| l.0[depth].2 == side)
                 .collect();
             path.push((a, b, side));
-            covers(&part, depth + 1, (lo, hi), path)?;
+            covers(&part, depth + 1, (lo, hi), path, counted)?;
             path.pop();
         }
         Ok(())
     }
     let all: Vec<Region<'_>> = leaves.iter().map(|l| (l.0.as_slice(), l.1)).collect();
-    covers(&all, 0, (0, n / k), &mut Vec::new())
+    let counted = leaves.iter().any(|l| l.1 != ANY_COUNT);
+    covers(&all, 0, (0, n / k), &mut Vec::new(), counted)
 }
