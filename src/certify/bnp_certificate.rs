@@ -12,13 +12,13 @@
 //! the number of groups, proofs/P22 Part E); leaves without one count every number.
 //!
 //! [`verify`] checks, without HiGHS (proofs/P18-bnp-certificates.md): the instance (sha256,
-//! n, d, k); that the leaves' count ranges split the group counts and that the decision
-//! lists of each range's leaves form a complete Ryan-Foster tree
+//! n, d, k); that the leaves' regions (decision lists and count ranges) cover every
+//! partition, as a Ryan-Foster tree whose count splits may sit between pair decisions
 //! ([`microagg_solvers::bounds::regions_cover`]); each leaf's bound, recomputed by this
 //! crate's own exact pricing restricted to the groups compatible with the decisions and the
-//! count and rounded outward ([`microagg_solvers::bounds::verify_node_bound`]), at least its claim (an empty
-//! region is recomputed as such); and the global claim at most the least leaf claim. Any
-//! failure makes the certificate invalid.
+//! count, and rounded outward ([`microagg_solvers::bounds::verify_node_bound`]), at least its
+//! claim (an empty region is recomputed as such); and the global claim at most the least
+//! leaf claim. Any failure makes the certificate invalid.
 //!
 //! An optional `enumeration` section (proofs/P19; older certificates have none and verify
 //! as before) carries duals and a partition: [`verify`] repeats the reduced-cost enumeration

@@ -131,7 +131,8 @@ pub type LeafRegion = (Vec<(u32, u32, bool)>, (usize, usize));
 /// counts `R`) is covered when, among the leaves continuing the list whose range meets `R`:
 /// one range does not hold `R` and both parts of `R` cut at its end are covered; or one
 /// leaf is the region's own list; or all continue it with the same pair `(a, b)` and each
-/// half is covered ([`tree_covers`]). Err names the first region that is not covered.
+/// half is covered (the recursion of [`tree_covers`], which is this function without
+/// ranges). Err names the first region that is not covered.
 /// O(total decisions · depth · ranges).
 pub fn regions_cover(leaves: &[LeafRegion], n: usize, k: usize) -> Result<(), String> {
     type Region<'a> = (&'a [(u32, u32, bool)], (usize, usize));
