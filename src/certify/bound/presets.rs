@@ -43,8 +43,8 @@ impl Preset {
 }
 
 /// The library's bnp recipes: time limit, node limit, cut families and branching rule of each
-/// case (`strong_branching = 0`, the most fractional pair, where the stored bound was made
-/// before the bound's default became strong branching).
+/// case (`strong_branching = 0`, the most fractional pair, and `count_branching = false`
+/// where the stored bound was made without them, before they became the bound's defaults).
 const fn library_bnp(
     name: &'static str,
     about: &'static str,
@@ -76,12 +76,17 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("big_cuts", "24"),
             ("max_cuts", "8000"),
             ("strong_branching", "8"),
+            ("count_branching", "false"),
         ],
     ),
     library_bnp(
         "tarragona-k4",
         "the stored branch-and-price bound of Tarragona k = 4",
-        &[("time_limit", "600"), ("strong_branching", "0")],
+        &[
+            ("time_limit", "600"),
+            ("strong_branching", "0"),
+            ("count_branching", "false"),
+        ],
     ),
     library_bnp(
         "tarragona-k5",
@@ -91,6 +96,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("count_row", "true"),
             ("strong_branching", "0"),
+            ("count_branching", "false"),
         ],
     ),
     library_bnp(
@@ -102,6 +108,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
             ("strong_branching", "0"),
+            ("count_branching", "false"),
         ],
     ),
     library_bnp(
@@ -134,6 +141,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("rank1_cuts", "true"),
             ("big_cuts", "24"),
             ("strong_branching", "0"),
+            ("count_branching", "false"),
         ],
     ),
     library_bnp(
@@ -145,6 +153,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
             ("strong_branching", "8"),
+            ("count_branching", "false"),
         ],
     ),
     library_bnp(
@@ -156,6 +165,7 @@ pub(crate) const PRESETS: &[Preset] = &[
             ("big_cuts", "24"),
             ("max_cuts", "12000"),
             ("strong_branching", "8"),
+            ("count_branching", "false"),
         ],
     ),
     Preset {

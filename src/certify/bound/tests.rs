@@ -153,12 +153,14 @@ fn bnp_parameters_go_through_the_registry() {
         (none.options().cut_rounds, none.options().node_cut_rounds),
         (0, 0)
     );
-    // The bound's defaults are the engine's, but for strong branching (the engine's callers
-    // keep the most fractional pair, bnp_entry::STRONG_BRANCHING).
+    // The bound's defaults are the engine's, but for strong and count branching (the
+    // engine's callers keep the most fractional pair and no count split,
+    // bnp_entry::STRONG_BRANCHING and COUNT_BRANCHING).
     assert_eq!(
         bnp_entry::BnpParams::default().options(),
         microagg_solvers::bnp::BnpOptions {
             strong_branching: bnp_entry::STRONG_BRANCHING,
+            count_branching: bnp_entry::COUNT_BRANCHING,
             ..Default::default()
         }
     );
@@ -355,8 +357,8 @@ fn each_preset_equals_the_recipe_of_its_stored_bound() {
 }
 
 /// `auto`'s bnp preset passes the registry's checks and changes only the cut settings from
-/// the bnp bound's defaults (the engine's, with strong branching): rank-1 cuts on, block cuts
-/// on fractional blocks up to 24 records, room for 8000 cuts.
+/// the bnp bound's defaults (the engine's, with strong branching and count branching): rank-1
+/// cuts on, block cuts on fractional blocks up to 24 records, room for 8000 cuts.
 #[test]
 fn the_auto_bnp_preset_sets_only_its_cut_settings() {
     let preset = presets::find(presets::AUTO_BNP).unwrap();
@@ -369,6 +371,7 @@ fn the_auto_bnp_preset_sets_only_its_cut_settings() {
         big_cut_records: 24,
         max_cuts: 8000,
         strong_branching: bnp_entry::STRONG_BRANCHING,
+        count_branching: bnp_entry::COUNT_BRANCHING,
         ..defaults
     };
     assert_ne!(expected, defaults);
