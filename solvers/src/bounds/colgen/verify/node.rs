@@ -115,7 +115,8 @@ fn pair_constraints(
 /// two halves split the region: `a` and `b` share a group or do not). Err names the first
 /// region that is not covered. O(total decisions · depth).
 pub fn tree_covers(leaves: &[Vec<(u32, u32, bool)>]) -> Result<(), String> {
-    // Without count decisions every range holds every count: the pair recursion alone.
+    // Without count decisions every range holds every count, so any n and k give the pair
+    // recursion alone (0 and 1: the counts 0..=0).
     let regions: Vec<LeafRegion> = leaves.iter().map(|l| (l.clone(), ANY_COUNT)).collect();
     regions_cover(&regions, 0, 1)
 }
@@ -135,61 +136,79 @@ pub type LeafRegion = (Vec<(u32, u32, bool)>, (usize, usize));
 /// ranges). Err names the first region that is not covered.
 /// O(total decisions · depth · ranges).
 pub fn regions_cover(leaves: &[LeafRegion], n: usize, k: usize) -> Result<(), String> {
-    type Region<'a> = (&'a [(u32, u32, bool)], (usize, usize));
-    fn norm(t: (u32, u32, bool)) -> (u32, u32, bool) {
-        (t.0.min(t.1), t.0.max(t.1), t.2)
-    }
-    fn covers(
-        leaves: &[Region<'_>],
-        depth: usize,
-        (lo, hi): (usize, usize),
-        path: &mut Vec<(u32, u32, bool)>,
-        counted: bool,
-    ) -> Result<(), String> {
-        let meets = |r: (usize, usize)| r.0 <= hi && r.1 >= lo;
-        let here: Vec<Region<'_>> = leaves.iter().copied().filter(|l| meets(l.1)).collect();
-        // A range that holds only part of the counts: cover each part on its own.
-        if let Some(&(_, (a, b))) = here.iter().find(|l| l.1 .0 > lo || l.1 .1 < hi) {
-            let cut = if a > lo { a - 1 } else { b };
-            covers(&here, depth, (lo, cut), path, counted)?;
-            return covers(&here, depth, (cut + 1, hi), path, counted);
-        }
-        if here.iter().any(|l| l.0.len() == depth) {
-            return Ok(()); // a leaf holds the whole region
-        }
-        let Some(first) = here.first() else {
-            let groups = if counted {
-                format!(" with {lo} to {hi} groups")
-            } else {
-                String::new()
-            };
-            return Err(format!(
-                "no leaf covers the region of decisions {path:?}{groups}"
-            ));
-        };
-        let (a, b, _) = norm(first.0[depth]);
-        if let Some(l) = here.iter().find(|l| {
-            let t = norm(l.0[depth]);
-            (t.0, t.1) != (a, b)
-        }) {
-            return Err(format!(
-                "after decisions {path:?} leaves branch on both ({a}, {b}) and {:?}",
-                norm(l.0[depth])
-            ));
-        }
-        for side in [true, false] {
-            let part: Vec<Region<'_>> = here
-                .iter()
-                .copied()
-                .filter(|l| l.0[depth].2 == side)
-                .collect();
-            path.push((a, b, side));
-            covers(&part, depth + 1, (lo, hi), path, counted)?;
-            path.pop();
-        }
-        Ok(())
-    }
     let all: Vec<Region<'_>> = leaves.iter().map(|l| (l.0.as_slice(), l.1)).collect();
-    let counted = leaves.iter().any(|l| l.1 != ANY_COUNT);
-    covers(&all, 0, (0, n / k), &mut Vec::new(), counted)
+    covers(&all, 0, (0, n / k), &mut Vec::new()).map_err(|gap| match gap {
+        // Certificates without count decisions keep the message they always had.
+        Gap::Uncovered { path, .. } if leaves.iter().all(|l| l.1 == ANY_COUNT) => {
+            format!("no leaf covers the region of decisions {path:?}")
+        }
+        Gap::Uncovered { path, lo, hi } => {
+            format!("no leaf covers the region of decisions {path:?} with {lo} to {hi} groups")
+        }
+        Gap::TwoPairs(message) => message,
+    })
+}
+
+/// A region (decision list, count range) of [`regions_cover`]'s recursion.
+type Region<'a> = (&'a [(u32, u32, bool)], (usize, usize));
+
+/// Why [`covers`] failed: a region no leaf covers, or leaves that branch on two pairs.
+enum Gap {
+    Uncovered {
+        path: Vec<(u32, u32, bool)>,
+        lo: usize,
+        hi: usize,
+    },
+    TwoPairs(String),
+}
+
+/// The pair with its records in order.
+fn norm(t: (u32, u32, bool)) -> (u32, u32, bool) {
+    (t.0.min(t.1), t.0.max(t.1), t.2)
+}
+
+/// The recursion of [`regions_cover`]: whether `leaves` (all continuing `path`, of length
+/// `depth`) cover the region of `path` with `lo..=hi` groups.
+fn covers(
+    leaves: &[Region<'_>],
+    depth: usize,
+    (lo, hi): (usize, usize),
+    path: &mut Vec<(u32, u32, bool)>,
+) -> Result<(), Gap> {
+    let meets = |r: (usize, usize)| r.0 <= hi && r.1 >= lo;
+    let here: Vec<Region<'_>> = leaves.iter().copied().filter(|l| meets(l.1)).collect();
+    // A range that holds only part of the counts: cover each part on its own.
+    if let Some(&(_, (a, b))) = here.iter().find(|l| l.1 .0 > lo || l.1 .1 < hi) {
+        let cut = if a > lo { a - 1 } else { b };
+        covers(&here, depth, (lo, cut), path)?;
+        return covers(&here, depth, (cut + 1, hi), path);
+    }
+    if here.iter().any(|l| l.0.len() == depth) {
+        return Ok(()); // a leaf holds the whole region
+    }
+    let Some(first) = here.first() else {
+        let path = path.clone();
+        return Err(Gap::Uncovered { path, lo, hi });
+    };
+    let (a, b, _) = norm(first.0[depth]);
+    if let Some(l) = here.iter().find(|l| {
+        let t = norm(l.0[depth]);
+        (t.0, t.1) != (a, b)
+    }) {
+        return Err(Gap::TwoPairs(format!(
+            "after decisions {path:?} leaves branch on both ({a}, {b}) and {:?}",
+            norm(l.0[depth])
+        )));
+    }
+    for side in [true, false] {
+        let part: Vec<Region<'_>> = here
+            .iter()
+            .copied()
+            .filter(|l| l.0[depth].2 == side)
+            .collect();
+        path.push((a, b, side));
+        covers(&part, depth + 1, (lo, hi), path)?;
+        path.pop();
+    }
+    Ok(())
 }
